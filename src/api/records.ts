@@ -1,0 +1,781 @@
+/**
+ * One definition of every record the service sends or accepts, shared by the API client
+ * (`src/api`) and the sandbox (`src/sandbox`). Field names follow `shared/spec/interface.md`
+ * and `shared/spec/decisions.md` exactly; wire quirks (string bboxes, the singular
+ * `visualization` key, `paid_at: ""`) are kept here as they travel, and normalised by the
+ * client at the edge (`normalize.ts`).
+ *
+ * Records are open: a real service may add fields, and the client keeps them.
+ */
+
+// ---------------------------------------------------------------- GeoJSON (the subset used)
+
+export type Position = [number, number] | [number, number, number];
+
+export interface Polygon {
+  type: 'Polygon';
+  coordinates: Position[][];
+}
+
+export interface MultiPolygon {
+  type: 'MultiPolygon';
+  coordinates: Position[][][];
+}
+
+export interface Point {
+  type: 'Point';
+  coordinates: Position;
+}
+
+export interface LineString {
+  type: 'LineString';
+  coordinates: Position[];
+}
+
+export type Geometry = Polygon | MultiPolygon | Point | LineString;
+
+export interface Feature<G extends Geometry = Geometry> {
+  type: 'Feature';
+  geometry: G;
+  properties: Record<string, unknown> | null;
+  id?: string | number;
+}
+
+export interface FeatureCollection<G extends Geometry = Geometry> {
+  type: 'FeatureCollection';
+  features: Feature<G>[];
+}
+
+// ---------------------------------------------------------------- common shapes
+
+/** `pagination` of offset/limit listings. */
+export interface Pagination {
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+/** Error envelope of most endpoints; archive endpoints send an object as `details`. */
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    details: string | Record<string, unknown>;
+  };
+}
+
+/** Project endpoints declare a free-form object; the sandbox sends `{message}`. */
+export interface ProjectErrorBody {
+  message: string;
+  [key: string]: unknown;
+}
+
+export interface Link {
+  href: string;
+  rel: string;
+  title?: string;
+  type?: string;
+  /** STAC API POST paging links carry the body to send for the next page. */
+  method?: 'GET' | 'POST';
+  body?: Record<string, unknown>;
+}
+
+export interface Band {
+  name: string;
+  wavelength: number;
+}
+
+// ---------------------------------------------------------------- projects
+
+export interface Project {
+  id: string;
+  name: string;
+  title: string;
+  org_id: string;
+  /** Only in the list response. */
+  members_count?: number;
+  created_at: string;
+  updated_at: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface ProjectList {
+  count: number;
+  projects: Project[];
+}
+
+export interface ProjectResponse {
+  project: Project;
+}
+
+// ---------------------------------------------------------------- bandsets
+
+export interface Bandset {
+  id: string;
+  name: string;
+  description: string;
+  captures: number;
+  bands: Band[];
+}
+
+export interface BandsetList {
+  bandsets: Bandset[];
+}
+
+/** The bandset as it appears inside an order item. */
+export interface OrderItemBandset {
+  bandset_id: string;
+  bands: Band[];
+  custom: number[][];
+}
+
+// ---------------------------------------------------------------- AOIs, assets, visualizations
+
+export type ProcessingStatus = 'processing' | 'success' | 'failed' | (string & {});
+
+export interface Aoi {
+  aoi_id: string;
+  name: string;
+  description: string;
+  satellite_id: string;
+  project_id: string;
+  images: Record<string, unknown>;
+  eo_bands: string[];
+  geometry: Polygon;
+  progress: number;
+  status: ProcessingStatus;
+  is_favourite: boolean;
+  /** ISO 8601 with `T`. */
+  created_at: string;
+  updated_at: string;
+  user_id: string;
+  area_in_sq_m: number;
+  /** [longitude, latitude] */
+  centroid: [number, number];
+}
+
+export interface AoiList {
+  aois: Aoi[];
+  pagination: Pagination;
+}
+
+export interface CreateAoiRequest {
+  name: string;
+  description?: string;
+  project_id: string;
+  satellite_id: string;
+  geometry: Polygon;
+  provider?: string;
+  item_ids?: string[];
+}
+
+export interface Asset {
+  id: string;
+  aoi_id: string;
+  visualization_id: string;
+  name: string;
+  description: string;
+  /** A value `mosaic` occurs. */
+  asset_type: string;
+  band_list: string[];
+  centroid: [number, number];
+  geometry: Polygon;
+  area_in_sq_m: number;
+  /** `YYYY-MM-DD` */
+  date: string;
+  path: string;
+  progress: number;
+  status: ProcessingStatus;
+  /** `YYYY-MM-DD HH:MM:SS.ffffff+00:00` */
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssetList {
+  assets: Asset[];
+  pagination: Pagination;
+}
+
+export type ExpressionType = 'composite' | 'grayscale' | 'index';
+
+export interface Legend {
+  dynamic?: { min: number; max: number; mean: number; stddev: number; histogram: number[] };
+  theoretical?: { min: number; max: number };
+}
+
+export interface Visualization {
+  id: string;
+  aoi_id: string;
+  user_id: string;
+  tenant_id: string;
+  index_id: string;
+  index_name: string;
+  type: 'custom' | 'preset' | (string & {});
+  expression: string;
+  expression_type: ExpressionType;
+  rescale: number[];
+  progress: number;
+  status: ProcessingStatus;
+  assets: Asset[];
+  /** `YYYY-MM-DD HH:MM:SS.ffffff+00:00` */
+  created_at: string;
+  updated_at: string;
+  /** Present on the creation response, per the legend rules. */
+  legend?: Legend;
+}
+
+/** The wire shape: the array key is `visualization`, singular. */
+export interface VisualizationListWire {
+  visualization: Visualization[];
+  pagination: Pagination;
+}
+
+export interface CreateVisualizationRequest {
+  index_id: string;
+  src_asset_ids: string[];
+  resolution?: number;
+}
+
+// ---------------------------------------------------------------- satellites, search
+
+export interface Satellite {
+  id: string;
+  name: string;
+  provider: string;
+  collection_id: string;
+  constellation: string;
+  gsd: number;
+  bands: Band[];
+}
+
+export interface ImagerySearchRequest {
+  start_date: string;
+  end_date: string;
+  satellites: { satellite_id: string; collection_id?: string }[];
+  geometry: Polygon | MultiPolygon;
+  filters?: { id: 'eo:cloud_cover' | (string & {}); min?: number; max?: number }[];
+  limit?: number;
+  next_token?: string;
+}
+
+export interface ImagerySearchResponse<I = ArchiveItemWire> {
+  items: I[];
+  next_token: string | null;
+}
+
+// ---------------------------------------------------------------- indices
+
+export interface Index {
+  id: string;
+  name: string;
+  description: string;
+  org_id: string;
+  user_id: string;
+  satellite_id: string;
+  type: 'custom' | 'preset';
+  expression: string;
+  expression_type: ExpressionType;
+  bands: string[];
+  colormap: string;
+  rescale: [number, number] | number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IndexList {
+  indices: Index[];
+  pagination: Pagination;
+}
+
+export interface CreateIndexRequest {
+  name: string;
+  description: string;
+  expression: string;
+  expression_type: ExpressionType;
+  satellite_id: string;
+  colormap: string;
+  rescale: [number, number];
+}
+
+// ---------------------------------------------------------------- blocks and insights
+
+export type InputFormat = 'raster' | 'vector' | 'date' | 'number' | 'string' | 'boolean';
+export type InputValueType = 'url' | 'string' | 'number' | 'boolean';
+
+export interface InputProperties {
+  bands?: string[];
+  dtype?: string;
+  source?: string;
+  date?: string;
+  visualisation?: { type: string; discrete?: Record<string, string> };
+  discretization?: { type: string; classes: { name: string; value: number | string; color: string }[] };
+  [key: string]: unknown;
+}
+
+export interface InputDefinition {
+  format: InputFormat | (string & {});
+  name: string;
+  type: InputValueType | (string & {});
+  description: string;
+  required?: boolean;
+  properties?: InputProperties;
+}
+
+export type AssetSourceType = 'raw_mosaic' | 'model_output';
+
+export interface InputValue extends InputDefinition {
+  value?: string;
+  stac_url?: string;
+  asset_source?: { id: string; type: AssetSourceType | (string & {}) };
+}
+
+export interface BlockSpec {
+  name: string;
+  version: string;
+  inputs: InputDefinition[];
+  outputs?: InputDefinition[];
+}
+
+export interface Block {
+  id: string;
+  name: string;
+  display_name?: string;
+  description?: string;
+  mode: 'insight' | 'workflow' | (string & {});
+  version: string;
+  spec: BlockSpec;
+  [key: string]: unknown;
+}
+
+export interface BlockList {
+  blocks: Block[];
+}
+
+/** The body that runs an insight; `*.insight.json` files hold `{name, block, input}`. */
+export interface InsightRunRequest {
+  name: string;
+  project_id: string;
+  block: { name: string; version: string };
+  input: InputValue[];
+  estimate?: boolean;
+}
+
+export interface InsightOutput {
+  name: string;
+  format: string;
+  type: string;
+  value: string;
+  properties: InputProperties;
+}
+
+export interface Insight {
+  id: string;
+  name: string;
+  block: { name: string; version: string };
+  status: string;
+  outputs: InsightOutput[];
+  created_at: string;
+}
+
+export interface InsightList {
+  insights: Insight[];
+  pagination: Pagination;
+}
+
+// ---------------------------------------------------------------- orders
+
+export type OrderStatus = 'PAID' | 'REFUND' | 'UNPAID' | 'PAYMENT_IN_PROGRESS';
+export type OrderItemStatus =
+  | 'DRAFT'
+  | 'ACTIVE'
+  | 'FULFILLED'
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'PARTIALLY_FULFILLED';
+export type PaymentStatus = 'PAID' | 'PARTIAL-REFUND' | 'REFUND' | 'UNPAID' | 'PARTIAL-MONTHLY';
+export type FeasibilityStatus = 'FAILED' | 'WEAK_SUCCESS' | 'SUCCESS';
+export type OrderItemType = 'TASKING' | 'ARCHIVE' | 'RECURRING';
+
+export interface CloudDelivery {
+  /** Store id. */
+  config: string;
+  path: string;
+}
+
+export interface Uplift {
+  amount: number;
+  item_id: string;
+  percentage: number;
+  subtitle: string;
+  title: string;
+}
+
+export interface Task {
+  id: string;
+  order_item_id: string;
+  type: string;
+  status: string;
+  delivery_status: string;
+  /** `DD-MM-YYYY` */
+  start_date: string;
+  end_date: string;
+  number_of_strips: number;
+  tokens_used: number;
+  transaction_id: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+}
+
+export interface ValidationError {
+  field?: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export interface OrderItem {
+  id: string;
+  order_id: string;
+  org_id: string;
+  user_id: string;
+  project_id: string;
+  name: string;
+  type: OrderItemType;
+  status: OrderItemStatus;
+  payment_status: PaymentStatus;
+  feasibility_status: FeasibilityStatus;
+  last_feasibility_check: string;
+  usecase: string;
+  area: number;
+  base_amount: number;
+  final_amount: number;
+  tokens_used: number;
+  cloud_cover: number;
+  off_nadir: number;
+  number_of_bands: number;
+  image_type: string;
+  delivery_speed: string;
+  recurrence: string;
+  no_of_occurrences: number;
+  start_date: string;
+  end_date: string;
+  occurrences: { start: string; end: string }[];
+  bandset: OrderItemBandset | null;
+  images: { geometry: Polygon; item_id: string }[];
+  uplifts: Uplift[];
+  cloud_delivery: CloudDelivery | null;
+  /** In order-item listings. */
+  tasks?: Task[];
+  validation_errors?: ValidationError[];
+  transaction_id: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+}
+
+export interface Order {
+  /** Absent on a dry run (nothing stored). */
+  id?: string;
+  org_id: string;
+  user_id: string;
+  status: OrderStatus;
+  total_amount: number;
+  transaction_id: string;
+  /** May be an empty string. */
+  paid_at: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+  order_items: OrderItem[];
+}
+
+export interface OrderList {
+  orders: Order[];
+  pagination: Pagination;
+}
+
+export interface OrderItemList {
+  order_items: OrderItem[];
+  pagination: Pagination;
+}
+
+export interface OrderItemRequest {
+  project_id?: string;
+  name?: string;
+  geometry: FeatureCollection<Polygon>;
+  recurrence?: string;
+  start_date?: string;
+  end_date?: string;
+  no_of_occurrences?: number;
+  bandset?: { bandset_id: string };
+  item_ids?: string[];
+  cloud_cover?: number;
+  off_nadir?: number;
+  delivery_speed?: string;
+  usecase?: string;
+  cloud_delivery?: CloudDelivery;
+}
+
+export interface CreateOrderRequest {
+  dry_run: boolean;
+  order_items: OrderItemRequest[];
+}
+
+// ---------------------------------------------------------------- archives (STAC)
+
+export interface StacProvider {
+  name: string;
+  description?: string;
+  roles: string[];
+  url?: string;
+}
+
+export interface ArchiveCollection {
+  id: string;
+  type: 'Collection';
+  title: string;
+  description: string;
+  license: string;
+  stac_version: string;
+  stac_extensions?: string[];
+  created_at: string;
+  updated_at: string;
+  extent: { spatial: { bbox: number[][] }; temporal: { interval: (string | null)[][] } };
+  links: Link[];
+  providers: StacProvider[];
+  summaries?: Record<string, unknown>;
+  keywords?: string[];
+}
+
+export interface ArchiveCollectionList {
+  collections: ArchiveCollection[];
+  links?: Link[];
+}
+
+export interface StacAsset {
+  href: string;
+  type?: string;
+  title?: string;
+  roles?: string[];
+  [key: string]: unknown;
+}
+
+export interface ArchiveItemProperties {
+  datetime: string | null;
+  altitude?: number;
+  constellation?: string;
+  created?: string;
+  startdatetime?: string;
+  updated?: string;
+  description?: string;
+  title?: string;
+  license?: string;
+  platform?: string;
+  instruments?: string[];
+  gsd?: number;
+  'eo:cloud_cover'?: number;
+  'proj:code'?: string;
+  'proj:shape'?: [number, number];
+  'proj:transform'?: number[];
+  'rd:anomalous_pixels'?: number;
+  'rd:earth_sun_distance'?: number;
+  'rd:product_level'?: string;
+  'rd:sat_id'?: string;
+  'rd:type'?: string;
+  'sci:doi'?: string;
+  'view:off_nadir'?: number;
+  'view:scene_center_lat'?: number;
+  'view:scene_center_lon'?: number;
+  'view:sun_azimuth'?: number;
+  'view:sun_elevation'?: number;
+  [key: string]: unknown;
+}
+
+interface ArchiveItemBase {
+  id: string;
+  type: 'Feature';
+  collection: string;
+  stac_version: string;
+  stac_extensions: string[];
+  geometry: Geometry;
+  properties: ArchiveItemProperties;
+  assets: Record<string, StacAsset>;
+  links: Link[];
+}
+
+/** As the service sends it: `bbox` values rendered as strings. */
+export interface ArchiveItemWire extends ArchiveItemBase {
+  bbox: (string | number)[];
+}
+
+/** After the client's normalisation: `bbox` as numbers. */
+export interface ArchiveItem extends ArchiveItemBase {
+  bbox: [number, number, number, number];
+}
+
+export interface ItemCollection<I = ArchiveItemWire> {
+  type: 'FeatureCollection';
+  features: I[];
+  links: Link[];
+  numberMatched?: number;
+  numberReturned?: number;
+  context?: { returned: number; limit: number; matched?: number };
+}
+
+export type QueryOperator = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in';
+
+export interface ArchiveSearchRequest {
+  bbox?: [number, number, number, number];
+  collections?: string[];
+  datetime?: string;
+  ids?: string[];
+  intersects?: Geometry;
+  limit?: number;
+  offset?: number;
+  query?: Record<string, Partial<Record<QueryOperator, unknown>>>;
+  sortby?: { field: string; direction: 'asc' | 'desc' }[];
+}
+
+// ---------------------------------------------------------------- catalogs, deliveries, downloads
+
+export interface Catalog {
+  id: string;
+  org_id: string;
+  task_id: string;
+  bandset_id: string;
+  area: number;
+  delivery_status: string;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+  /** Extra lineage the sandbox sends so the extension can show a footprint. */
+  order_id?: string;
+  order_item_id?: string;
+  item_id?: string;
+  geometry?: Polygon;
+  [key: string]: unknown;
+}
+
+export interface CatalogList {
+  catalogs: Catalog[];
+  pagination: Pagination;
+}
+
+export interface CatalogSearchRequest {
+  bbox?: [number, number, number, number];
+  datetime?: string;
+  ids?: string[];
+  item_ids?: string[];
+  order_ids?: string[];
+  order_item_ids?: string[];
+  limit?: number;
+  offset?: number;
+}
+
+export type DeliveryStatus = 'CREATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED';
+
+export interface Delivery {
+  delivery_id: string;
+  catalog_id: string;
+  task_id: string;
+  status: DeliveryStatus | (string & {});
+  target_path: string;
+  cloud_delivery: CloudDelivery;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+}
+
+export interface DeliveryRequest {
+  catalog_ids?: string[];
+  order_item_ids?: string[];
+  cloud_info: CloudDelivery;
+}
+
+export interface CreateDeliveriesRequest {
+  deliveries: DeliveryRequest[];
+}
+
+export interface DeliveryList {
+  deliveries: Delivery[];
+}
+
+export interface DeliveryFilter {
+  delivery_id?: string;
+  catalog_id?: string;
+  task_id?: string;
+  order_item_id?: string;
+}
+
+export type DownloadStatus = 'success' | 'created' | 'failed' | 'in_progress';
+
+export interface Download {
+  id: string;
+  status: DownloadStatus;
+  /** Only on `success`; expires. */
+  signed_url?: string;
+}
+
+export interface CreateDownloadRequest {
+  catalog_ids?: string[];
+  order_item_ids?: string[];
+}
+
+// ---------------------------------------------------------------- stores
+
+export type StoreType = 'S3' | 'GCS' | 'AZBLOB';
+
+export interface Store {
+  id: string;
+  name: string;
+  type: StoreType;
+  configs: Record<string, string>;
+  labels: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+}
+
+export interface StoreList {
+  stores: Store[];
+}
+
+export interface CreateStoreRequest {
+  name: string;
+  type: StoreType;
+  configs: Record<string, string>;
+  /** Write-only: never returned, logged or stored by the extension. */
+  secrets: Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+/** The store rules of decisions.md, shared by the sandbox's validation and the extension's. */
+export const STORE_RULES: Record<StoreType, { configs: readonly string[]; secrets: readonly string[] }> = {
+  S3: { configs: ['bucket', 'region', 'path_prefix'], secrets: ['access_key_id', 'secret_access_key'] },
+  GCS: { configs: ['bucket', 'path_prefix'], secrets: ['project_id', 'service_account_credentials'] },
+  AZBLOB: {
+    configs: ['container', 'path_prefix'],
+    secrets: ['account_name', 'tenant_id', 'client_id', 'client_secret'],
+  },
+};
+
+// ---------------------------------------------------------------- reports
+
+export const REPORT_COLUMNS = [
+  'order_id',
+  'order_item_id',
+  'name',
+  'type',
+  'status',
+  'payment_status',
+  'area',
+  'final_amount',
+  'created_at',
+] as const;
+
+export type ReportRow = Record<(typeof REPORT_COLUMNS)[number], string>;
