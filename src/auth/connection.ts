@@ -1,0 +1,249 @@
+import * as vscode from 'vscode';
+import { EoClient, ApiError } from '../api';
+import type { RequestEvent } from '../api';
+import { readConnectionSettings, type ConnectionSettings } from './settings';
+import { TokenStore } from './tokenStore';
+
+/**
+ * signedOut: no base URL or no token. unverified: a token is known but no call has been made
+ * yet (activation makes none). connected: the last call succeeded. failing: the last call
+ * failed for a reason that is not the request's own (401, network, 5xx).
+ */
+export type ConnectionState = 'signedOut' | 'unverified' | 'connected' | 'failing';
+
+export class NotSignedInError extends Error {
+  constructor(readonly reason: 'noBaseUrl' | 'noToken') {
+    super(
+      reason === 'noBaseUrl'
+        ? 'No EO Imagery service is configured. Set eoImagery.baseUrl or try the sandbox.'
+        : 'You are not signed in to the EO Imagery service.',
+    );
+    this.name = 'NotSignedInError';
+  }
+}
+
+interface SandboxSession {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export class Connection implements vscode.Disposable {
+  private readonly tokens: TokenStore;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the state, base URL or token changes: views refresh on it. */
+  readonly onDidChange = this.changed.event;
+  private current?: { key: string; client: EoClient };
+  private sandbox?: SandboxSession;
+  private _state: ConnectionState = 'signedOut';
+  private _lastError?: string;
+  private tokenSource?: 'secret' | 'env' | 'sandbox';
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.tokens = new TokenStore(context.secrets);
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('eoImagery')) void this.refreshState();
+      }),
+      context.secrets.onDidChange((e) => {
+        if (e.key.startsWith('eoImagery.token:')) void this.refreshState();
+      }),
+    );
+  }
+
+  get state(): ConnectionState {
+    return this._state;
+  }
+
+  /** A short reason for `failing`, fit for a tooltip; never contains a token. */
+  get lastError(): string | undefined {
+    return this._lastError;
+  }
+
+  get isSandbox(): boolean {
+    return this.sandbox !== undefined;
+  }
+
+  get source(): 'secret' | 'env' | 'sandbox' | undefined {
+    return this.tokenSource;
+  }
+
+  get settings(): ConnectionSettings {
+    const s = readConnectionSettings();
+    return this.sandbox ? { ...s, baseUrl: this.sandbox.url } : s;
+  }
+
+  get baseUrl(): string {
+    return this.settings.baseUrl;
+  }
+
+  /** Works out the state from settings and stored secrets only: no network. */
+  async refreshState(): Promise<void> {
+    const token = await this.token();
+    const next: ConnectionState = !this.baseUrl || !token ? 'signedOut' : 'unverified';
+    const keyChanged = this.current && this.current.key !== this.clientKey(token);
+    if (keyChanged || next === 'signedOut') this.dropClient();
+    if (next === 'signedOut' || keyChanged || this._state === 'signedOut') {
+      this.setState(next, undefined);
+    } else {
+      this.changed.fire();
+    }
+  }
+
+  /** The client for the current base URL and token; throws NotSignedInError otherwise. */
+  async getClient(): Promise<EoClient> {
+    const settings = this.settings;
+    if (!settings.baseUrl) throw new NotSignedInError('noBaseUrl');
+    const token = await this.token();
+    if (!token) throw new NotSignedInError('noToken');
+    const key = this.clientKey(token);
+    if (this.current?.key !== key) {
+      this.dropClient();
+      this.current = { key, client: this.createClient(settings, token) };
+    }
+    return this.current.client;
+  }
+
+  /**
+   * Checks the token with one authenticated call before storing it, so a typo never becomes
+   * the stored credential. Throws the ApiError of the check.
+   */
+  async signIn(token: string, baseUrl = this.baseUrl): Promise<void> {
+    const trimmed = token.trim();
+    const settings = { ...this.settings, baseUrl };
+    const probe = this.createClient(settings, trimmed);
+    try {
+      await verifyToken(probe);
+    } finally {
+      void probe.close();
+    }
+    if (this.sandbox && baseUrl !== this.sandbox.url) await this.stopSandbox();
+    await this.tokens.store(baseUrl, trimmed);
+    this.log.info(`Signed in to ${hostOf(baseUrl)}`);
+    this.dropClient();
+    this.tokenSource = 'secret';
+    this.setState('connected', undefined);
+  }
+
+  async signOut(): Promise<void> {
+    const baseUrl = this.baseUrl;
+    if (this.sandbox) await this.stopSandbox();
+    else if (baseUrl) await this.tokens.delete(baseUrl);
+    this.dropClient();
+    this.log.info(`Signed out of ${hostOf(baseUrl) || 'the service'}`);
+    await this.refreshState();
+  }
+
+  /** Connects to a sandbox started by the caller; it is never written to settings. */
+  async useSandbox(session: SandboxSession): Promise<void> {
+    if (this.sandbox) await this.stopSandbox();
+    this.sandbox = session;
+    this.dropClient();
+    this.log.info(`Using the local sandbox at ${session.url}`);
+    await this.refreshState();
+  }
+
+  async stopSandbox(): Promise<void> {
+    const s = this.sandbox;
+    if (!s) return;
+    this.sandbox = undefined;
+    this.dropClient();
+    await s.close().catch((e: unknown) => this.log.warn(`Sandbox did not close cleanly: ${String(e)}`));
+  }
+
+  /** Views and commands report the outcome of their calls so the status bar tells the truth. */
+  reportSuccess(): void {
+    if (this._state !== 'connected') this.setState('connected', undefined);
+  }
+
+  reportFailure(err: unknown): void {
+    if (err instanceof ApiError) {
+      // A 4xx other than 401 is about the request, not the connection.
+      const connectionProblem =
+        err.status === 401 || err.kind === 'network' || err.kind === 'timeout' || (err.status ?? 0) >= 500;
+      if (connectionProblem) this.setState('failing', err.userMessage);
+    }
+  }
+
+  dispose(): void {
+    this.dropClient();
+    void this.stopSandbox();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async token(): Promise<string | undefined> {
+    if (this.sandbox) {
+      this.tokenSource = 'sandbox';
+      return this.sandbox.token;
+    }
+    const baseUrl = this.baseUrl;
+    if (!baseUrl) return undefined;
+    const found = await this.tokens.get(baseUrl);
+    this.tokenSource = found?.source;
+    return found?.token;
+  }
+
+  private clientKey(token: string | undefined): string {
+    const s = this.settings;
+    // The token is part of the key only as a fingerprint, so it is never held in two places.
+    return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|${fingerprint(token ?? '')}`;
+  }
+
+  private createClient(settings: ConnectionSettings, token: string): EoClient {
+    const version = (this.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+    return new EoClient({
+      baseUrl: settings.baseUrl,
+      token,
+      authScheme: settings.authScheme,
+      timeoutMs: settings.timeoutMs,
+      userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
+      onRequest: (e) => this.logRequest(e),
+    });
+  }
+
+  private logRequest(e: RequestEvent): void {
+    const status = e.status ?? e.error ?? 'no response';
+    const line = `${e.method} ${e.path} → ${status} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}`;
+    if (e.status !== undefined && e.status < 400) this.log.info(line);
+    else this.log.warn(line);
+  }
+
+  private dropClient(): void {
+    const c = this.current;
+    this.current = undefined;
+    if (c) void c.client.close();
+  }
+
+  private setState(state: ConnectionState, error: string | undefined): void {
+    const changed = state !== this._state || error !== this._lastError;
+    this._state = state;
+    this._lastError = error;
+    void vscode.commands.executeCommand('setContext', 'eoImagery.signedIn', state !== 'signedOut');
+    void vscode.commands.executeCommand('setContext', 'eoImagery.connectionState', state);
+    if (changed) this.changed.fire();
+  }
+}
+
+/** One cheap authenticated read: the first page of projects, one record. */
+async function verifyToken(client: EoClient): Promise<void> {
+  await client.projects.listPage({ page_num: 1, page_size: 1 });
+}
+
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function fingerprint(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}

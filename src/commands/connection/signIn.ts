@@ -1,0 +1,59 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../api';
+import { hostOf } from '../../auth/connection';
+import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
+import type { ExtensionServices } from '../../services';
+import { describeError } from '../../ui/showError';
+
+/**
+ * Sign In: the service URL (when none is set), then the token in a password box. The token is
+ * checked with one authenticated call before it is stored; a rejected token is never stored.
+ */
+export async function signIn(services: ExtensionServices): Promise<boolean> {
+  const { connection, ui } = services;
+  let baseUrl = connection.isSandbox ? '' : connection.baseUrl;
+  if (!baseUrl) {
+    const entered = await ui.input({
+      title: 'EO Imagery: Sign In (1/2)',
+      prompt: 'The URL of the EO Imagery service',
+      placeHolder: 'https://api.example.com',
+      ignoreFocusOut: true,
+      validateInput: (v) => checkBaseUrl(v),
+    });
+    if (entered === undefined) return false;
+    baseUrl = normalizeBaseUrl(entered);
+  }
+  for (;;) {
+    const token = await ui.input({
+      title: `EO Imagery: Sign In to ${hostOf(baseUrl)}`,
+      prompt: 'Paste your personal access token. It is kept in the editor\'s secret storage only.',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'The token cannot be empty'),
+    });
+    if (token === undefined) return false;
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Checking the token with ${hostOf(baseUrl)}…` },
+        () => connection.signIn(token, baseUrl),
+      );
+    } catch (err) {
+      const rejected = err instanceof ApiError && err.status === 401;
+      const text = rejected
+        ? `${hostOf(baseUrl)} did not accept this token (401). Check that it is current and copied whole.`
+        : `Could not check the token: ${describeError(err)}`;
+      services.log.warn(`Sign-in to ${hostOf(baseUrl)} failed: ${rejected ? '401' : describeError(err)}`);
+      const again = await ui.message('error', text, {}, 'Try Again', 'Show Log');
+      if (again === 'Try Again') continue;
+      if (again === 'Show Log') services.log.show(true);
+      return false;
+    }
+    break;
+  }
+  const cfg = vscode.workspace.getConfiguration('eoImagery');
+  if (normalizeBaseUrl(cfg.get<string>('baseUrl', '')) !== baseUrl) {
+    await cfg.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  }
+  void ui.message('info', `Signed in to ${hostOf(baseUrl)}.`, {});
+  return true;
+}

@@ -1,0 +1,43 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionServices } from '../../services';
+import { describeError } from '../../ui/showError';
+
+interface SandboxModule {
+  startSandbox(opts: { port: number }): Promise<{
+    url: string;
+    tokens: { alice: string; bob: string };
+    close(): Promise<void>;
+  }>;
+}
+
+/**
+ * Starts the bundled sandbox in this extension host, on a free loopback port, and connects to
+ * it as its first user. Nothing is written to settings: closing the window ends the sandbox.
+ * The sandbox bundle is loaded only here, so activation stays small.
+ */
+export async function trySandbox(services: ExtensionServices): Promise<void> {
+  const { connection, context, ui } = services;
+  try {
+    const session = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Starting the EO Imagery sandbox…' },
+      async () => {
+        const modulePath = path.join(context.extensionPath, 'dist', 'sandbox.js');
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const mod = require(modulePath) as SandboxModule;
+        return mod.startSandbox({ port: 0 });
+      },
+    );
+    await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
+    void ui.message(
+      'info',
+      `The sandbox is running at ${session.url} with seeded demo data. Sign out to stop it.`,
+      {},
+    );
+  } catch (err) {
+    services.log.error(`Could not start the sandbox: ${describeError(err)}`);
+    void ui.message('error', `Could not start the sandbox: ${describeError(err)}`, {}, 'Show Log').then((c) => {
+      if (c === 'Show Log') services.log.show(true);
+    });
+  }
+}

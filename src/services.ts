@@ -1,0 +1,16 @@
+import type * as vscode from 'vscode';
+import type { Connection } from './auth/connection';
+import type { Prompts } from './ui/prompts';
+
+/**
+ * What every command, view and panel receives: built once in `activate()`, so that modules
+ * never reach for globals and tests can swap the prompt seam.
+ */
+export interface ExtensionServices {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  /** The service connection: settings, token, client, state. */
+  readonly connection: Connection;
+  /** Every quick pick, input box and modal goes through here (tests script it). */
+  readonly ui: Prompts;
+}

@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+
+/**
+ * The prompt seam. Commands ask the person through this interface, never through
+ * `vscode.window` directly, so that integration tests can answer in script and fail on any
+ * prompt they did not expect (see `ScriptedPrompts`).
+ */
+export interface Prompts {
+  pick<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions & { canPickMany?: false },
+  ): Thenable<T | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions,
+  ): Thenable<readonly T[] | undefined>;
+  input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  /** A modal or non-modal message with buttons; resolves to the chosen button's title. */
+  message(
+    severity: 'info' | 'warning' | 'error',
+    text: string,
+    options: vscode.MessageOptions,
+    ...buttons: string[]
+  ): Thenable<string | undefined>;
+  openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
+}
+
+export const windowPrompts: Prompts = {
+  pick: (items, options) => vscode.window.showQuickPick(items, options),
+  pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  input: (options) => vscode.window.showInputBox(options),
+  message: (severity, text, options, ...buttons) => {
+    const show =
+      severity === 'error'
+        ? vscode.window.showErrorMessage
+        : severity === 'warning'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    return show(text, options, ...buttons);
+  },
+  openDialog: (options) => vscode.window.showOpenDialog(options),
+};
+
+/** Delegates to the window, or to whatever a test installs with `use()`. */
+export class PromptSeam implements Prompts {
+  private target: Prompts = windowPrompts;
+
+  /** Installs `prompts` (a test's script); returns a function that restores the window. */
+  use(prompts: Prompts): () => void {
+    this.target = prompts;
+    return () => {
+      this.target = windowPrompts;
+    };
+  }
+
+  pick<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions & { canPickMany?: false },
+  ): Thenable<T | undefined> {
+    return this.target.pick(items, options);
+  }
+
+  pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions,
+  ): Thenable<readonly T[] | undefined> {
+    return this.target.pickMany(items, options);
+  }
+
+  input(options: vscode.InputBoxOptions): Thenable<string | undefined> {
+    return this.target.input(options);
+  }
+
+  message(
+    severity: 'info' | 'warning' | 'error',
+    text: string,
+    options: vscode.MessageOptions,
+    ...buttons: string[]
+  ): Thenable<string | undefined> {
+    return this.target.message(severity, text, options, ...buttons);
+  }
+
+  openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined> {
+    return this.target.openDialog(options);
+  }
+}
