@@ -1,0 +1,177 @@
+// Runs the test tiers in order: unit (node:test, plus webview tests), integration (Mocha suites
+// inside code-server's extension host), e2e (the workbench UI in Chromium). Prints a line per
+// tier and a final `N passed, N failed`. Exits non-zero when any test failed, a tier could not
+// start, or a tier ran zero tests: a skipped tier is a failed tier.
+//
+//   node scripts/test-all.mjs [--tier unit|integration|e2e] [--no-build]
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TIERS = ['unit', 'integration', 'e2e'];
+
+const argv = process.argv.slice(2);
+const tierArg = argv.includes('--tier') ? argv[argv.indexOf('--tier') + 1] : undefined;
+if (tierArg !== undefined && !TIERS.includes(tierArg)) {
+  console.error(`unknown tier "${tierArg}"; expected one of ${TIERS.join(', ')}`);
+  process.exit(2);
+}
+const selected = tierArg ? [tierArg] : TIERS;
+const skipBuild = argv.includes('--no-build');
+
+function findFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findFiles(full, suffix));
+    else if (entry.name.endsWith(suffix)) out.push(full);
+  }
+  return out.sort();
+}
+
+/** Runs a command with output passed through; resolves with its exit code and captured stdout. */
+function run(cmd, args, { timeoutMs, env } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += d.toString();
+      process.stdout.write(d);
+    });
+    let timedOut = false;
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }, timeoutMs)
+      : undefined;
+    child.on('error', (err) => resolve({ code: -1, stdout, error: err.message }));
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, timedOut, signal });
+    });
+  });
+}
+
+/** Counts from node:test's spec reporter summary (`ℹ pass N` ...). */
+function parseNodeTestSummary(stdout) {
+  const num = (name) => {
+    const matches = [...stdout.matchAll(new RegExp(`^ℹ ${name} (\\d+)\\s*$`, 'gm'))];
+    return matches.length ? Number(matches[matches.length - 1][1]) : undefined;
+  };
+  const pass = num('pass');
+  const fail = num('fail');
+  if (pass === undefined || fail === undefined) return undefined;
+  // Cancelled tests (a file that crashed or timed out) did not pass.
+  return { passed: pass, failed: fail + (num('cancelled') ?? 0), skipped: (num('skipped') ?? 0) + (num('todo') ?? 0) };
+}
+
+async function nodeTestTier(name, files, timeoutMs) {
+  if (files.length === 0) return { error: `no compiled test files found` };
+  const res = await run(
+    process.execPath,
+    ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files.map((f) => relative(ROOT, f))],
+    { timeoutMs },
+  );
+  if (res.error) return { error: `could not start node --test: ${res.error}` };
+  if (res.timedOut) return { error: `timed out after ${timeoutMs / 60000} min` };
+  const counts = parseNodeTestSummary(res.stdout);
+  if (!counts) return { error: `node --test exited with ${res.code} and printed no summary` };
+  if (res.code !== 0 && counts.failed === 0) return { ...counts, error: `node --test exited with ${res.code}` };
+  return counts;
+}
+
+const tiers = {
+  async unit() {
+    const files = [
+      ...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'),
+      ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js'),
+    ];
+    return nodeTestTier('unit', files, 20 * 60_000);
+  },
+
+  async integration() {
+    const harness = join(ROOT, 'out', 'test', 'integration', 'harness', 'codeServer.js');
+    const index = join(ROOT, 'out', 'test', 'integration', 'index.js');
+    if (!existsSync(harness) || !existsSync(index)) return { error: `compiled harness missing (${relative(ROOT, harness)})` };
+    const { runInExtensionHost } = await import(pathToFileURL(harness).href);
+    let result;
+    try {
+      result = await runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), timeoutMs: 10 * 60_000 });
+    } catch (err) {
+      return { error: err.message };
+    }
+    for (const t of result.tests) {
+      console.log(`  ${t.state === 'passed' ? '✔' : '✖'} ${t.title} (${t.durationMs} ms)`);
+    }
+    for (const f of result.failures) {
+      console.log(`\n  FAILED: ${f.title}\n${f.error.split('\n').map((l) => `    ${l}`).join('\n')}`);
+    }
+    return { passed: result.passed, failed: result.failed, skipped: 0 };
+  },
+
+  async e2e() {
+    return nodeTestTier('e2e', findFiles(join(ROOT, 'out', 'test', 'e2e'), '.e2e.test.js'), 30 * 60_000);
+  },
+};
+
+async function main() {
+  const started = Date.now();
+  if (!skipBuild) {
+    console.log('> npm run build && npm run compile');
+    const build = await run('node', ['esbuild.mjs']);
+    if (build.code !== 0) {
+      console.error('build failed: every tier needs the bundles');
+      console.log('0 passed, 0 failed');
+      process.exit(1);
+    }
+    const compile = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', '.']);
+    if (compile.code !== 0) {
+      console.error('tsc failed: the tiers run compiled tests from out/');
+      console.log('0 passed, 0 failed');
+      process.exit(1);
+    }
+  }
+
+  const summary = [];
+  for (const name of selected) {
+    console.log(`\n=== ${name} tier ===`);
+    const t0 = Date.now();
+    let r;
+    try {
+      r = await tiers[name]();
+    } catch (err) {
+      r = { error: err instanceof Error ? err.stack : String(err) };
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    const passed = r.passed ?? 0;
+    const failed = r.failed ?? 0;
+    let problem = r.error;
+    if (!problem && passed + failed === 0) problem = 'ran zero tests';
+    summary.push({ name, passed, failed, skipped: r.skipped ?? 0, seconds, problem });
+  }
+
+  console.log('\n=== summary ===');
+  for (const s of summary) {
+    const extra = s.skipped ? `, ${s.skipped} skipped` : '';
+    const status = s.problem ? `  TIER FAILED: ${s.problem.split('\n')[0]}` : '';
+    console.log(`${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed${extra} (${s.seconds.toFixed(1)} s)${status}`);
+    if (s.problem && s.problem.includes('\n')) console.log(s.problem);
+  }
+  const passed = summary.reduce((n, s) => n + s.passed, 0);
+  const failed = summary.reduce((n, s) => n + s.failed, 0);
+  console.log(`total time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  const ok = failed === 0 && summary.every((s) => !s.problem);
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log('0 passed, 0 failed');
+  process.exit(1);
+});

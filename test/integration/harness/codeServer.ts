@@ -1,0 +1,196 @@
+// Drives a real VS Code (code-server, see scripts/code-server.mjs) from Node: starts the server,
+// opens its workbench in headless Chromium with an Extension Development Host payload, and for
+// test runs waits for the result file that test/integration/index.ts writes.
+// Shared by the integration driver (scripts/test-all.mjs), the e2e harness and the benchmarks.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestRunResult } from '../index';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+export const EXTENSION_ID = 'eo-imagery.eo-imagery';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface CodeServerOptions {
+  port?: number;
+  userDataDir: string;
+  extensionsDir: string;
+  folder?: string;
+  env?: Record<string, string>;
+  settings?: Record<string, unknown>;
+  timeoutMs?: number;
+  quiet?: boolean;
+}
+
+export interface CodeServer {
+  url: string;
+  port: number;
+  output(): string;
+  close(): Promise<void>;
+}
+
+interface CodeServerScript {
+  ensureCodeServer(): Promise<string>;
+  startCodeServer(options: CodeServerOptions): Promise<CodeServer>;
+  freePort(): Promise<number>;
+}
+
+// tsc (module: commonjs) would turn `import()` into `require()`, which cannot load the .mjs
+// script on every Node 20; this keeps a real dynamic import.
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
+export async function codeServerScript(): Promise<CodeServerScript> {
+  const file = path.join(REPO_ROOT, 'scripts', 'code-server.mjs');
+  return (await importEsm(pathToFileURL(file).href)) as CodeServerScript;
+}
+
+export function makeTempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `eo-${prefix}-`));
+}
+
+export type Payload = Array<[string, string]>;
+
+/** The workbench URL for a folder, with extension-development entries in the payload. */
+export function workbenchUrl(server: CodeServer, options: { folder?: string; payload?: Payload }): string {
+  const params: string[] = [];
+  if (options.folder) params.push(`folder=${encodeURIComponent(options.folder)}`);
+  if (options.payload && options.payload.length) params.push(`payload=${encodeURIComponent(JSON.stringify(options.payload))}`);
+  return `${server.url}/${params.length ? `?${params.join('&')}` : ''}`;
+}
+
+/** A `vscode-remote://` URI for an absolute path on the machine code-server runs on. */
+export function remoteUri(server: CodeServer, absPath: string): string {
+  return `vscode-remote://127.0.0.1:${server.port}${absPath}`;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!fs.existsSync(executablePath)) {
+    throw new Error(`Chromium not found at ${executablePath}; install the Debian package "chromium" or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface OpenedWorkbench {
+  server: CodeServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Lines the page logged to its console (errors included), for diagnosing failures. */
+  consoleLines: string[];
+  close(): Promise<void>;
+}
+
+export interface OpenWorkbenchOptions {
+  /** Extension folders loaded as under development (default: this repository). */
+  extensionDevelopmentPaths?: string[];
+  /** A compiled extension-tests module (without .js), run by the extension host. */
+  extensionTestsPath?: string;
+  folder?: string;
+  env?: Record<string, string>;
+  settings?: Record<string, unknown>;
+  viewport?: { width: number; height: number };
+}
+
+/** Starts a fresh code-server (own temp user data) and opens its workbench in Chromium. */
+export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise<OpenedWorkbench> {
+  const script = await codeServerScript();
+  const base = makeTempDir('vscode');
+  const folder = options.folder ?? path.join(base, 'workspace');
+  fs.mkdirSync(folder, { recursive: true });
+  const server = await script.startCodeServer({
+    userDataDir: path.join(base, 'user-data'),
+    extensionsDir: path.join(base, 'extensions'),
+    folder,
+    env: options.env ?? {},
+    settings: options.settings ?? {},
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const consoleLines: string[] = [];
+    page.on('console', (msg) => {
+      consoleLines.push(`[${msg.type()}] ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => consoleLines.push(`[pageerror] ${err.message}`));
+    const payload: Payload = (options.extensionDevelopmentPaths ?? [REPO_ROOT]).map((p) => ['extensionDevelopmentPath', remoteUri(server, p)]);
+    if (options.extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, options.extensionTestsPath)]);
+    await page.goto(workbenchUrl(server, { folder, payload }));
+    const opened = browser;
+    return {
+      server,
+      browser: opened,
+      context,
+      page,
+      consoleLines,
+      close: async () => {
+        await opened.close().catch(() => undefined);
+        await server.close();
+        fs.rmSync(base, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await server.close();
+    throw err;
+  }
+}
+
+async function waitForFile(file: string, timeoutMs: number, stillRunning: () => string | undefined): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    const problem = stillRunning();
+    if (problem) throw new Error(problem);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no result after ${Math.round(timeoutMs / 1000)} s (expected ${file})`);
+}
+
+export interface ExtensionTestRun {
+  /** Absolute path of the compiled tests module, without `.js`. */
+  extensionTestsPath: string;
+  extensionDevelopmentPaths?: string[];
+  env?: Record<string, string>;
+  settings?: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs an extension-tests module inside code-server's extension host and returns what it wrote
+ * to EO_TEST_RESULT_FILE. Throws (with the server and page logs) when no result ever comes:
+ * a run that could not start is a failure, never an empty pass.
+ */
+export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRun): Promise<T> {
+  const resultDir = makeTempDir('result');
+  const resultFile = path.join(resultDir, 'result.json');
+  const workbench = await openWorkbench({
+    extensionDevelopmentPaths: run.extensionDevelopmentPaths,
+    extensionTestsPath: run.extensionTestsPath,
+    env: { ...(run.env ?? {}), EO_TEST_RESULT_FILE: resultFile },
+    settings: run.settings,
+  });
+  try {
+    const text = await waitForFile(resultFile, run.timeoutMs ?? 180_000, () => undefined);
+    return JSON.parse(text) as T;
+  } catch (err) {
+    const pageLog = workbench.consoleLines.filter((l) => /error|fail|extension/i.test(l)).slice(-40).join('\n');
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`${message}\n--- workbench console (filtered) ---\n${pageLog}\n--- code-server output (tail) ---\n${workbench.server.output().slice(-3000)}`);
+  } finally {
+    await workbench.close();
+    fs.rmSync(resultDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,98 @@
+// Entry point the extension host calls (`extensionTestsPath`): runs every Mocha TDD suite under
+// ./suite inside the real VS Code API, and writes the outcome as JSON to a result file, since
+// neither code-server's web page nor a headless host reports test results by itself.
+// Used by both drivers: scripts/test-all.mjs (code-server) and runElectron.ts (@vscode/test-electron).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+export interface TestFailure {
+  title: string;
+  error: string;
+}
+
+export interface TestRunResult {
+  passed: number;
+  failed: number;
+  total: number;
+  durationMs: number;
+  tests: { title: string; state: 'passed' | 'failed'; durationMs: number }[];
+  failures: TestFailure[];
+}
+
+/** Env var naming the JSON result file; the driver sets it on the server / extension host. */
+export const RESULT_FILE_ENV = 'EO_TEST_RESULT_FILE';
+/** Optional Mocha --grep for a narrower run. */
+export const GREP_ENV = 'EO_TEST_GREP';
+/** Optional: a single compiled suite file (or a comma-separated list) instead of all of them. */
+export const FILES_ENV = 'EO_TEST_FILES';
+
+function findTests(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findTests(full));
+    else if (entry.name.endsWith('.test.js')) found.push(full);
+  }
+  return found.sort();
+}
+
+function writeResult(file: string | undefined, result: TestRunResult): void {
+  if (!file) return;
+  // Write then rename so the driver never reads half a file.
+  const tmp = `${file}.tmp`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(tmp, JSON.stringify(result, null, 2));
+  fs.renameSync(tmp, file);
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+export async function run(): Promise<void> {
+  const resultFile = process.env[RESULT_FILE_ENV];
+  const started = Date.now();
+  const result: TestRunResult = { passed: 0, failed: 0, total: 0, durationMs: 0, tests: [], failures: [] };
+  try {
+    const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 20_000, reporter: 'spec' });
+    const grep = process.env[GREP_ENV];
+    if (grep) mocha.grep(grep);
+    const only = process.env[FILES_ENV];
+    const files = only
+      ? only.split(',').map((f) => path.resolve(__dirname, f.trim()))
+      : findTests(path.join(__dirname, 'suite'));
+    if (files.length === 0) throw new Error(`no compiled suites (*.test.js) under ${path.join(__dirname, 'suite')}`);
+    for (const f of files) mocha.addFile(f);
+
+    await new Promise<void>((resolve, reject) => {
+      try {
+        const runner = mocha.run(() => resolve());
+        runner.on('pass', (t) => {
+          result.passed++;
+          result.tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? 0 });
+        });
+        runner.on('fail', (t, err: unknown) => {
+          result.failed++;
+          result.tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? 0 });
+          result.failures.push({ title: t.fullTitle(), error: errorText(err) });
+        });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  } catch (err) {
+    // A suite that cannot even load is a failure, not an empty run.
+    result.failed++;
+    result.failures.push({ title: 'loading the integration suites', error: errorText(err) });
+  }
+  result.total = result.passed + result.failed;
+  result.durationMs = Date.now() - started;
+  writeResult(resultFile, result);
+  if (result.failed > 0) {
+    // test-electron reads the exit status from a rejected run().
+    throw new Error(`${result.failed} integration test(s) failed`);
+  }
+}

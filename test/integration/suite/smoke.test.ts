@@ -1,0 +1,80 @@
+// The extension loads in a real VS Code: present, not activated at startup, activated by one of
+// its commands, and every command the manifest contributes is registered. The command list is
+// read from package.json so the test follows the manifest as it grows.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'eo-imagery.eo-imagery';
+
+interface Manifest {
+  activationEvents?: string[];
+  contributes?: { commands?: Array<{ command: string; title: string; category?: string }> };
+}
+
+function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this VS Code`);
+  return ext;
+}
+
+function manifestCommands(): string[] {
+  const manifest = extension().packageJSON as Manifest;
+  return (manifest.contributes?.commands ?? []).map((c) => c.command);
+}
+
+/** Resolves when `ext` is active, or rejects after `ms`. */
+async function waitActive(ext: vscode.Extension<unknown>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ext.isActive) {
+    if (Date.now() > deadline) throw new Error(`extension not active ${ms} ms after its command ran`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+suite('smoke: the extension in a real VS Code', () => {
+  test('is installed with the expected id and manifest', () => {
+    const ext = extension();
+    const manifest = ext.packageJSON as Manifest & { name: string; publisher: string };
+    assert.equal(`${manifest.publisher}.${manifest.name}`, EXTENSION_ID);
+    assert.ok(manifestCommands().length > 0, 'the manifest contributes no commands');
+  });
+
+  test('does not activate at startup (no "*" or onStartupFinished)', () => {
+    const events = (extension().packageJSON as Manifest).activationEvents ?? [];
+    assert.ok(!events.includes('*'), 'activationEvents contains "*"');
+    assert.ok(!events.includes('onStartupFinished'), 'activationEvents contains onStartupFinished');
+    // Nothing in this window shows the EO Imagery views, so nothing should have activated it.
+    assert.equal(extension().isActive, false, 'the extension activated before anything asked for it');
+  });
+
+  test('activates when one of its commands runs', async function () {
+    this.timeout(30_000);
+    const ext = extension();
+    const commands = manifestCommands();
+    // Prefer a command that does not prompt; a prompt (sign in) is dismissed below either way.
+    const pick =
+      commands.find((c) => /refresh/i.test(c)) ??
+      commands.find((c) => /showLog|openLog|output/i.test(c)) ??
+      commands[0];
+    const running = Promise.resolve(vscode.commands.executeCommand(pick)).catch(() => undefined);
+    await waitActive(ext, 20_000);
+    // Close any input box or quick pick the command opened so it can finish.
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await Promise.race([running, new Promise((r) => setTimeout(r, 2000))]);
+    assert.equal(ext.isActive, true);
+  });
+
+  test('registers every command its manifest contributes', async () => {
+    const ext = extension();
+    if (!ext.isActive) await ext.activate();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = manifestCommands().filter((c) => !registered.has(c));
+    assert.deepEqual(missing, [], `commands in package.json but not registered: ${missing.join(', ')}`);
+  });
+
+  test('puts every command under the "EO Imagery" category', () => {
+    const manifest = extension().packageJSON as Manifest;
+    const wrong = (manifest.contributes?.commands ?? []).filter((c) => c.category !== 'EO Imagery').map((c) => c.command);
+    assert.deepEqual(wrong, [], `commands outside the "EO Imagery" category: ${wrong.join(', ')}`);
+  });
+});
