@@ -1,0 +1,174 @@
+// End-to-end harness: the service sandbox as its own process (the CLI users run), code-server
+// with this extension loaded as under development, and the workbench in headless Chromium.
+// Helpers find things the way a person does: the activity-bar icon, view sections, tree rows.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/harness/codeServer';
+
+export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
+
+export interface SandboxProcess {
+  url: string;
+  tokens: { alice: string; bob: string };
+  output(): string;
+  close(): Promise<void>;
+}
+
+const LISTENING = /EO Imagery sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** Starts `dist/sandbox-cli.js --port 0` and resolves with the URL it prints first. */
+export async function startSandboxCli(args: string[] = [], timeoutMs = 20_000): Promise<SandboxProcess> {
+  const cli = path.join(REPO_ROOT, 'dist', 'sandbox-cli.js');
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (the sandbox CLI bundle)`);
+  const child: ChildProcess = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the sandbox CLI printed no "listening" line within ${timeoutMs / 1000} s:\n${out}`));
+    }, timeoutMs);
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      const m = LISTENING.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sandbox CLI exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return {
+    url,
+    tokens: { alice: 'sandbox-alice', bob: 'sandbox-bob' },
+    output: () => out,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+export interface EoWorkbench extends OpenedWorkbench {
+  sandbox?: SandboxProcess;
+}
+
+/**
+ * Opens the workbench with the extension under development. With `signedInAs`, a sandbox CLI
+ * runs and the extension finds it through `eoImagery.baseUrl` and `EO_API_TOKEN`, as a
+ * headless user would configure it. Without, the extension starts signed out.
+ */
+export async function openEoWorkbench(options: { signedInAs?: 'alice' | 'bob' } = {}): Promise<EoWorkbench> {
+  let sandbox: SandboxProcess | undefined;
+  const env: Record<string, string> = {};
+  const settings: Record<string, unknown> = {};
+  if (options.signedInAs) {
+    sandbox = await startSandboxCli();
+    env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
+    settings['eoImagery.baseUrl'] = sandbox.url;
+  }
+  // Keep a token from the calling shell out of the signed-out workbench.
+  const workbench = await openWorkbench({ env: { EO_API_TOKEN: '', ...env }, settings }).catch(async (err: unknown) => {
+    await sandbox?.close();
+    throw err;
+  });
+  await waitForWorkbench(workbench.page);
+  return {
+    ...workbench,
+    sandbox,
+    close: async () => {
+      await workbench.close();
+      await sandbox?.close();
+    },
+  };
+}
+
+/** Resolves when the workbench shows its activity bar (the extension host may still start). */
+export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<void> {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** The EO Imagery activity-bar entry. */
+export function activityBarItem(page: Page): Locator {
+  return page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="EO Imagery"]') }).first();
+}
+
+/** Clicks the EO Imagery icon (unless its container is already open) and waits for its views. */
+export async function openEoContainer(page: Page, timeoutMs = 60_000): Promise<void> {
+  const item = activityBarItem(page);
+  await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  const checked = await item.evaluate((el) => el.classList.contains('checked'));
+  if (!checked) await item.click();
+  await viewSection(page, 'Projects').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** A view's section (header and body) in the side bar, by its name, e.g. "Projects". */
+export function viewSection(page: Page, name: string): Locator {
+  return page
+    .locator('.part.sidebar .split-view-view')
+    .filter({ has: page.locator(`.pane-header[aria-label^="${name} Section"]`) })
+    .first();
+}
+
+/** Expands a collapsed view section. */
+export async function expandView(page: Page, name: string): Promise<void> {
+  const header = viewSection(page, name).locator('.pane-header');
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+}
+
+/** Tree rows of a view (role=treeitem); their accessible labels are the items' labels. */
+export function treeRows(page: Page, view: string): Locator {
+  return viewSection(page, view).locator('[role="treeitem"]');
+}
+
+/** Waits for a tree row whose label contains `label`. */
+export async function waitForTreeRow(page: Page, view: string, label: string, timeoutMs = 30_000): Promise<Locator> {
+  const row = treeRows(page, view).filter({ hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  return row;
+}
+
+/** The labels of the visible tree rows of a view. */
+export async function treeRowLabels(page: Page, view: string): Promise<string[]> {
+  return (await treeRows(page, view).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+/** Saves a full-page screenshot to test-results/screenshots/<name>.png; returns the path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
+  // Park the pointer over the empty editor area so no hover tooltip lands in the picture.
+  const size = page.viewportSize();
+  if (size) await page.mouse.move(size.width - 20, size.height / 2);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Runs `fn` with a workbench, saving a `<name>-failure` screenshot if it throws. */
+export async function withWorkbench(
+  name: string,
+  options: { signedInAs?: 'alice' | 'bob' },
+  fn: (wb: EoWorkbench) => Promise<void>,
+): Promise<void> {
+  const wb = await openEoWorkbench(options);
+  try {
+    await fn(wb);
+  } catch (err) {
+    await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
+    const logs = wb.consoleLines.filter((l) => /error|eo-imagery|eoImagery/i.test(l)).slice(-20).join('\n');
+    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}`;
+    throw err;
+  } finally {
+    await wb.close();
+  }
+}

@@ -1,0 +1,100 @@
+// Integration suites run the service sandbox in the extension host's own process (one loopback
+// port per suite) and point the extension at it: settings `eoImagery.baseUrl` plus a token
+// signed in through the extension's real sign-in path (checked by one call, then stored in
+// SecretStorage). `disconnect()` undoes both so suites do not leak state into each other.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { EoImageryApi } from '../../../src/extension';
+
+export const EXTENSION_ID = 'eo-imagery.eo-imagery';
+
+/** The sandbox's contract (src/sandbox): what the suites rely on. */
+export interface Sandbox {
+  url: string;
+  tokens: { alice: string; bob: string };
+  close(): Promise<void>;
+  // The sandbox also exposes its clock and fault injection; suites that need them cast to
+  // the sandbox's own types.
+  [more: string]: unknown;
+}
+
+interface SandboxModule {
+  startSandbox(options: { port: number; seed?: number }): Promise<Sandbox>;
+}
+
+/** Loads the compiled sandbox (out/src/sandbox) and starts it on a free loopback port. */
+export async function startSandbox(options: { seed?: number } = {}): Promise<Sandbox> {
+  // out/test/integration/harness → out/src/sandbox; a plain require keeps this harness free of
+  // a compile-time dependency on the sandbox's internals.
+  const modulePath = path.resolve(__dirname, '..', '..', '..', 'src', 'sandbox');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(modulePath) as SandboxModule;
+  if (typeof mod.startSandbox !== 'function') throw new Error(`${modulePath} does not export startSandbox()`);
+  return mod.startSandbox({ port: 0, ...options });
+}
+
+/** Activates the extension (if needed) and returns the API object `activate()` returned. */
+export async function extensionApi(): Promise<EoImageryApi> {
+  const ext = vscode.extensions.getExtension<EoImageryApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  const api = ext.isActive ? ext.exports : await ext.activate();
+  if (!api || !api.testing) throw new Error('the extension did not return its test API from activate()');
+  return api;
+}
+
+export interface SandboxConnection {
+  sandbox: Sandbox;
+  api: EoImageryApi;
+  /** Signs out, clears the base URL setting. Does not close the sandbox. */
+  disconnect(): Promise<void>;
+}
+
+/**
+ * Points the extension at `sandbox` as `user` (default alice): sets `eoImagery.baseUrl`
+ * (global settings) and signs in with that user's token through the extension's own sign-in.
+ */
+export async function connectToSandbox(sandbox: Sandbox, user: 'alice' | 'bob' = 'alice'): Promise<SandboxConnection> {
+  const api = await extensionApi();
+  const config = vscode.workspace.getConfiguration('eoImagery');
+  await config.update('baseUrl', sandbox.url, vscode.ConfigurationTarget.Global);
+  await api.services.connection.signIn(sandbox.tokens[user], sandbox.url);
+  return {
+    sandbox,
+    api,
+    disconnect: async () => {
+      await api.services.connection.signOut();
+      await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    },
+  };
+}
+
+/**
+ * For a suite: starts a sandbox and connects the extension before the suite's tests, and
+ * undoes both after. Call inside `suite()`; read `.current` in tests.
+ */
+export function useSandbox(options: { user?: 'alice' | 'bob'; seed?: number } = {}): { readonly current: SandboxConnection } {
+  let connection: SandboxConnection | undefined;
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    const sandbox = await startSandbox({ seed: options.seed });
+    try {
+      connection = await connectToSandbox(sandbox, options.user);
+    } catch (err) {
+      await sandbox.close();
+      throw err;
+    }
+  });
+  suiteTeardown(async function () {
+    this.timeout(30_000);
+    if (!connection) return;
+    await connection.disconnect().catch(() => undefined);
+    await connection.sandbox.close();
+    connection = undefined;
+  });
+  return {
+    get current(): SandboxConnection {
+      if (!connection) throw new Error('the sandbox is not running (suiteSetup failed or has not run)');
+      return connection;
+    },
+  };
+}
