@@ -1,0 +1,46 @@
+import type { Asset, InputDefinition } from '../../api/records';
+
+/** The bands a raster input asks for (`properties.bands`); empty when it names none. */
+export function requiredBands(def: InputDefinition): string[] {
+  const bands = def.properties?.bands;
+  return Array.isArray(bands) ? bands.filter((b): b is string => typeof b === 'string') : [];
+}
+
+// Band names are compared without case: the same band appears as `B04` and `b04` across
+// satellites' metadata and block specs.
+const norm = (b: string): string => b.trim().toLowerCase();
+
+/** The required bands an asset lacks (empty when it covers them all). */
+export function missingBands(asset: Pick<Asset, 'band_list'>, required: readonly string[]): string[] {
+  const have = new Set((asset.band_list ?? []).map(norm));
+  return required.filter((b) => !have.has(norm(b)));
+}
+
+export interface AssetOffer {
+  asset: Asset;
+  /** Why the asset cannot feed the input; absent when it can. */
+  refusal?: string;
+}
+
+/**
+ * Sorts the AOI's assets into those that can feed a raster input (rule 2: bands covered, a
+ * path to reference) and those that cannot, with the reason, so a command can offer the
+ * first and explain an empty list with the second.
+ */
+export function offerAssets(def: InputDefinition, assets: readonly Asset[]): AssetOffer[] {
+  const required = requiredBands(def);
+  return assets.map((asset) => {
+    const missing = missingBands(asset, required);
+    if (missing.length > 0) {
+      return { asset, refusal: `lacks band${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` };
+    }
+    if (!asset.path) return { asset, refusal: 'has no path to reference' };
+    return { asset };
+  });
+}
+
+export function coveringAssets(def: InputDefinition, assets: readonly Asset[]): Asset[] {
+  return offerAssets(def, assets)
+    .filter((o) => o.refusal === undefined)
+    .map((o) => o.asset);
+}

@@ -1,0 +1,39 @@
+import type { Aoi, Asset, Insight } from '../../api/records';
+
+/**
+ * What the person chose for one input definition. The command gathers these through prompts;
+ * the builder turns them into input values without any I/O (a GeoJSON file arrives parsed).
+ */
+export type InputChoice =
+  /** Rule 2: a raster from an AOI asset (its bands must cover the input's). */
+  | { kind: 'asset'; asset: Asset }
+  /** Rule 3: a raster from an earlier insight's output. */
+  | { kind: 'insight-output'; insight: Insight; outputName: string }
+  /** Rule 5: a vector from the AOI's own geometry, lineage from one of its assets. */
+  | { kind: 'aoi-geometry'; aoi: Aoi; asset: Asset }
+  /** Rule 5: a vector from a GeoJSON file; `aoi` (when given) must be touched by it. */
+  | { kind: 'geojson'; geojson: unknown; label: string; asset: Asset; aoi?: Aoi }
+  /** Rule 4: a date, number, string or boolean typed by the person. */
+  | { kind: 'text'; text: string }
+  /** An optional input left out of the file. */
+  | { kind: 'skip' };
+
+export type ChoiceKind = InputChoice['kind'];
+
+/** The choice kinds that make sense for an input format; the command offers only these. */
+export function choiceKindsFor(format: string, required: boolean): ChoiceKind[] {
+  const skip: ChoiceKind[] = required ? [] : ['skip'];
+  switch (format) {
+    case 'raster':
+      return ['asset', 'insight-output', ...skip];
+    case 'vector':
+      return ['aoi-geometry', 'geojson', ...skip];
+    case 'date':
+    case 'number':
+    case 'string':
+    case 'boolean':
+      return ['text', ...skip];
+    default:
+      return skip;
+  }
+}

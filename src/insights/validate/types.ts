@@ -1,0 +1,71 @@
+import type { BlockSpec } from '../../api/records';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type DiagnosticCode =
+  | 'document-not-object'
+  | 'name-missing'
+  | 'block-missing'
+  | 'block-name-missing'
+  | 'block-version-missing'
+  | 'block-unknown'
+  | 'block-version-unknown'
+  | 'spec-needs-sign-in'
+  | 'spec-unavailable'
+  | 'input-missing'
+  | 'input-entry-not-object'
+  | 'input-name-missing'
+  | 'input-duplicate'
+  | 'input-unknown'
+  | 'input-required-missing'
+  | 'format-mismatch'
+  | 'type-missing'
+  | 'type-invalid'
+  | 'type-mismatch'
+  | 'value-not-string'
+  | 'value-missing'
+  | 'stac-url-not-string'
+  | 'asset-source-missing'
+  | 'asset-source-invalid'
+  | 'asset-source-type'
+  | 'raw-mosaic-without-stac-url'
+  | 'model-output-without-value'
+  | 'date-invalid'
+  | 'number-invalid'
+  | 'boolean-invalid';
+
+/** A replacement of `length` characters at `offset` by `content` (offsets into the text). */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  content: string;
+}
+
+export type QuickFix =
+  | { kind: 'edit'; title: string; edits: TextEdit[]; preferred?: boolean }
+  /** Needs the person and the service: pick an AOI asset, then add `asset_source` for it. */
+  | { kind: 'pick-asset-source'; title: string; inputIndex: number };
+
+export interface InsightDiagnostic {
+  code: DiagnosticCode;
+  message: string;
+  severity: Severity;
+  offset: number;
+  length: number;
+  fixes: QuickFix[];
+}
+
+/** What the extension knows of the block the file names. */
+export type SpecLookup =
+  | { status: 'found'; spec: BlockSpec }
+  | { status: 'unknown-block'; name: string }
+  | { status: 'unknown-version'; name: string; versions: string[] }
+  | { status: 'signed-out' }
+  | { status: 'unavailable'; reason: string };
+
+/** How inserted JSON is laid out; mirrors the editor's options. */
+export interface LayoutOptions {
+  tabSize: number;
+  insertSpaces: boolean;
+  eol?: string;
+}

@@ -1,0 +1,360 @@
+import {
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  parseTree,
+  type JSONPath,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
+import type { InputDefinition } from '../../api/records';
+import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
+import type {
+  DiagnosticCode,
+  InsightDiagnostic,
+  LayoutOptions,
+  QuickFix,
+  Severity,
+  SpecLookup,
+  TextEdit,
+} from './types';
+
+const VALUE_TYPES = ['url', 'string', 'number', 'boolean'];
+const SOURCE_TYPES = ['raw_mosaic', 'model_output'];
+const LINEAGE_FORMATS = new Set(['raster', 'vector']);
+
+export interface ParsedInsight {
+  text: string;
+  root: Node | undefined;
+  errors: ParseError[];
+}
+
+export function parseInsight(text: string): ParsedInsight {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return { text, root, errors };
+}
+
+/** The block the file names, when both parts are strings; the spec lookup starts from it. */
+export function readBlockRef(parsed: ParsedInsight): { name: string; version: string } | undefined {
+  if (!parsed.root || parsed.root.type !== 'object') return undefined;
+  const name = findNodeAtLocation(parsed.root, ['block', 'name']);
+  const version = findNodeAtLocation(parsed.root, ['block', 'version']);
+  if (name?.type !== 'string' || version?.type !== 'string') return undefined;
+  return { name: String(name.value), version: String(version.value) };
+}
+
+function prop(obj: Node | undefined, key: string): Node | undefined {
+  if (!obj || obj.type !== 'object') return undefined;
+  return findNodeAtLocation(obj, [key]);
+}
+
+/** The key of a property whose value is `valueNode` (for "this property is wrong" ranges). */
+function keyOf(valueNode: Node): Node | undefined {
+  const p = valueNode.parent;
+  return p?.type === 'property' ? p.children?.[0] : undefined;
+}
+
+function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOptions, insert = false): TextEdit[] {
+  const eol = layout.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
+  return modify(text, path, value, {
+    formattingOptions: { tabSize: layout.tabSize, insertSpaces: layout.insertSpaces, eol },
+    isArrayInsertion: insert,
+  });
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0];
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = d[j];
+      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return d[b.length];
+}
+
+/** The copy of a definition a "add the missing input" fix inserts (rule 6: type set). */
+function skeletonOf(def: InputDefinition): Record<string, unknown> {
+  const copy: Record<string, unknown> = structuredClone(def) as unknown as Record<string, unknown>;
+  if (typeof copy.type !== 'string' || copy.type === '') copy.type = defaultValueType(def.format);
+  return copy;
+}
+
+class Collector {
+  readonly out: InsightDiagnostic[] = [];
+  add(code: DiagnosticCode, severity: Severity, node: { offset: number; length: number }, message: string, fixes: QuickFix[] = []): void {
+    this.out.push({ code, severity, message, offset: node.offset, length: node.length, fixes });
+  }
+}
+
+/**
+ * Validates an insight input file. Without a spec (signed out, service down) the checks that
+ * need only the file still run; with one, the file is also held against the block's inputs.
+ * Syntax errors are left to VS Code's JSON support, which already reports them.
+ */
+export function validateInsight(
+  parsed: ParsedInsight,
+  lookup: SpecLookup | undefined,
+  layout: LayoutOptions = { tabSize: 2, insertSpaces: true },
+): InsightDiagnostic[] {
+  const { root, text } = parsed;
+  const c = new Collector();
+  if (!root) return c.out;
+  const docStart = { offset: root.offset, length: Math.min(1, root.length) };
+  if (root.type !== 'object') {
+    c.add('document-not-object', 'error', root, 'An insight input file holds one object: {name, block, input}.');
+    return c.out;
+  }
+
+  const nameNode = prop(root, 'name');
+  if (!nameNode) c.add('name-missing', 'error', docStart, 'The file has no "name" (the insight\'s name).');
+  else if (nameNode.type !== 'string' || String(nameNode.value).trim() === '') {
+    c.add('name-missing', 'error', nameNode, '"name" must be a non-empty string.');
+  }
+
+  // ---- block
+  const blockNode = prop(root, 'block');
+  const blockNameNode = prop(blockNode, 'name');
+  const blockVersionNode = prop(blockNode, 'version');
+  if (!blockNode) c.add('block-missing', 'error', docStart, 'The file has no "block" ({name, version}).');
+  else if (blockNode.type !== 'object') c.add('block-missing', 'error', blockNode, '"block" must be an object {name, version}.');
+  else {
+    if (blockNameNode?.type !== 'string') {
+      c.add('block-name-missing', 'error', blockNameNode ?? keyOf(blockNode) ?? blockNode, '"block.name" must be a string naming the block.');
+    }
+    if (blockVersionNode?.type !== 'string') {
+      c.add('block-version-missing', 'error', blockVersionNode ?? keyOf(blockNode) ?? blockNode, '"block.version" must be a string (blocks are run by name and version).');
+    }
+  }
+
+  let spec: SpecLookup | undefined = lookup;
+  const specAnchor = blockNameNode ?? blockNode ?? docStart;
+  if (lookup && blockNameNode?.type === 'string' && blockVersionNode?.type === 'string') {
+    switch (lookup.status) {
+      case 'unknown-block':
+        c.add('block-unknown', 'error', blockNameNode, `The service has no insight block named "${String(blockNameNode.value)}".`);
+        spec = undefined;
+        break;
+      case 'unknown-version': {
+        const fixes: QuickFix[] = lookup.versions.slice(0, 5).map((v, i) => ({
+          kind: 'edit',
+          title: `Use version ${v}`,
+          edits: [{ offset: blockVersionNode.offset, length: blockVersionNode.length, content: JSON.stringify(v) }],
+          preferred: i === 0,
+        }));
+        const known = lookup.versions.length > 0 ? ` Known versions: ${lookup.versions.join(', ')}.` : '';
+        c.add('block-version-unknown', 'error', blockVersionNode, `Block "${lookup.name}" has no version "${String(blockVersionNode.value)}".${known}`, fixes);
+        spec = undefined;
+        break;
+      }
+      case 'signed-out':
+        c.add('spec-needs-sign-in', 'info', specAnchor, 'Sign in to check this file against the block spec; only the file\'s own structure was checked.');
+        spec = undefined;
+        break;
+      case 'unavailable':
+        c.add('spec-unavailable', 'info', specAnchor, `The block spec could not be fetched (${lookup.reason}); only the file's own structure was checked.`);
+        spec = undefined;
+        break;
+      case 'found':
+        break;
+    }
+  } else spec = undefined;
+  const defs = spec?.status === 'found' ? spec.spec.inputs : undefined;
+
+  // ---- inputs
+  const inputNode = prop(root, 'input');
+  if (!inputNode) {
+    const fixes: QuickFix[] = defs
+      ? [{ kind: 'edit', title: 'Add the inputs of the block spec', edits: editsFor(text, ['input'], defs.filter((d) => d.required === true).map(skeletonOf), layout) }]
+      : [];
+    c.add('input-missing', 'error', docStart, 'The file has no "input" array.', fixes);
+    return c.out;
+  }
+  if (inputNode.type !== 'array') {
+    c.add('input-missing', 'error', inputNode, '"input" must be an array of input values.');
+    return c.out;
+  }
+  const inputKey = keyOf(inputNode) ?? inputNode;
+  const entries = inputNode.children ?? [];
+  const byName = new Map<string, InputDefinition>((defs ?? []).map((d) => [d.name, d]));
+  const present = new Set<string>();
+
+  entries.forEach((entry, index) => {
+    if (entry.type !== 'object') {
+      c.add('input-entry-not-object', 'error', entry, 'Each input is an object {format, name, type, description, ...}.');
+      return;
+    }
+    const nameN = prop(entry, 'name');
+    const anchor = nameN ?? { offset: entry.offset, length: 1 };
+    if (nameN?.type !== 'string') {
+      c.add('input-name-missing', 'error', anchor, 'The input has no "name" string.');
+    }
+    const inputName = nameN?.type === 'string' ? String(nameN.value) : undefined;
+    const def = inputName !== undefined ? byName.get(inputName) : undefined;
+
+    if (inputName !== undefined) {
+      if (present.has(inputName)) c.add('input-duplicate', 'error', nameN!, `Input "${inputName}" appears more than once.`);
+      present.add(inputName);
+      if (defs && !def) {
+        const fixes: QuickFix[] = [];
+        const unused = defs.filter((d) => !entries.some((e) => prop(e, 'name')?.value === d.name));
+        const close = unused
+          .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : editDistance(d.name, inputName) }))
+          .filter((x) => x.dist <= Math.max(2, Math.floor(inputName.length / 3)))
+          .sort((a, b) => a.dist - b.dist);
+        for (const { d } of close.slice(0, 3)) {
+          fixes.push({ kind: 'edit', title: `Rename to "${d.name}"`, edits: [{ offset: nameN!.offset, length: nameN!.length, content: JSON.stringify(d.name) }], preferred: fixes.length === 0 });
+        }
+        fixes.push({ kind: 'edit', title: `Remove input "${inputName}"`, edits: editsFor(text, ['input', index], undefined, layout) });
+        const names = defs.map((d) => d.name).join(', ');
+        c.add('input-unknown', 'error', nameN!, `Block ${spec?.status === 'found' ? `${spec.spec.name} ${spec.spec.version}` : ''} has no input "${inputName}" (inputs: ${names}).`, fixes);
+      }
+    }
+
+    const formatN = prop(entry, 'format');
+    const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
+    if (def && formatN && fileFormat !== def.format) {
+      c.add('format-mismatch', 'error', formatN, `The spec gives input "${def.name}" format "${def.format}".`, [
+        { kind: 'edit', title: `Set format to "${def.format}"`, edits: [{ offset: formatN.offset, length: formatN.length, content: JSON.stringify(def.format) }], preferred: true },
+      ]);
+    }
+    const format = def?.format ?? fileFormat;
+
+    // type (rule 6)
+    const typeN = prop(entry, 'type');
+    const wanted = def ? (def.type || defaultValueType(def.format)) : format ? defaultValueType(format) : undefined;
+    const setType = (title: string): QuickFix[] =>
+      wanted ? [{ kind: 'edit', title, edits: editsFor(text, ['input', index, 'type'], wanted, layout), preferred: true }] : [];
+    if (!typeN) {
+      c.add('type-missing', 'error', anchor, `Input${inputName ? ` "${inputName}"` : ''} has no "type" (always required: url, string, number or boolean).`, setType(`Add "type": "${wanted ?? ''}"`));
+    } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
+      c.add('type-invalid', 'error', typeN, '"type" must be one of url, string, number, boolean.', setType(`Set "type" to "${wanted ?? ''}"`));
+    } else if (def && def.type && typeN.value !== def.type) {
+      c.add('type-mismatch', 'error', typeN, `The spec gives input "${def.name}" type "${def.type}", not "${String(typeN.value)}".`, setType(`Set "type" to "${def.type}"`));
+    }
+    const type = def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
+
+    // value (rule 4: always a string)
+    const valueN = prop(entry, 'value');
+    if (valueN && valueN.type !== 'string') {
+      const raw = valueN.type === 'object' || valueN.type === 'array'
+        ? JSON.stringify(getNodeValue(valueN))
+        : text.substr(valueN.offset, valueN.length);
+      c.add('value-not-string', 'error', valueN, `"value" must be a string; its type follows "type" (here: ${valueN.type}).`, [
+        { kind: 'edit', title: `Write the value as a string: ${JSON.stringify(raw).slice(0, 40)}`, edits: [{ offset: valueN.offset, length: valueN.length, content: JSON.stringify(raw) }], preferred: true },
+      ]);
+    }
+    const value = valueN?.type === 'string' ? String(valueN.value) : undefined;
+    const stacN = prop(entry, 'stac_url');
+    if (stacN && stacN.type !== 'string') c.add('stac-url-not-string', 'error', stacN, '"stac_url" must be a string (a reference to an archive item).');
+    const stacUrl = stacN?.type === 'string' ? String(stacN.value) : undefined;
+
+    const kind = scalarKindOf(format, type);
+    if (format !== undefined && LINEAGE_FORMATS.has(format)) {
+      checkLineage(c, text, layout, entries, index, entry, anchor, inputName, format, valueN !== undefined, stacN !== undefined, stacUrl);
+    } else if (kind) {
+      if (!valueN) c.add('value-missing', 'error', anchor, `Input${inputName ? ` "${inputName}"` : ''} has no "value".`);
+      else if (value !== undefined && kind !== 'string') {
+        const parsedValue = parseScalar(kind, value);
+        if (!parsedValue.ok) {
+          const code: DiagnosticCode = kind === 'date' ? 'date-invalid' : kind === 'number' ? 'number-invalid' : 'boolean-invalid';
+          c.add(code, 'error', valueN, `${parsedValue.reason}.`);
+        }
+      }
+      // A date-formatted input whose type is number (or the reverse) gets both checks.
+      if (value !== undefined && (type === 'number' || type === 'boolean') && kind !== type) {
+        const again = parseScalar(type, value);
+        if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, `${again.reason}.`);
+      }
+    }
+  });
+
+  if (defs) {
+    for (const def of defs) {
+      if (def.required === true && !present.has(def.name)) {
+        const insertAt = entries.length;
+        c.add('input-required-missing', 'error', inputKey, `Required input "${def.name}" (${def.format}) is missing.`, [
+          { kind: 'edit', title: `Add input "${def.name}" from the spec`, edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true), preferred: true },
+        ]);
+      }
+    }
+  }
+  return c.out;
+}
+
+/** Rules 2, 3 and 5: lineage of raster and vector inputs. */
+function checkLineage(
+  c: Collector,
+  text: string,
+  layout: LayoutOptions,
+  entries: Node[],
+  index: number,
+  entry: Node,
+  anchor: { offset: number; length: number },
+  inputName: string | undefined,
+  format: string,
+  hasValue: boolean,
+  hasStac: boolean,
+  stacUrl: string | undefined,
+): void {
+  const label = inputName ? `${format} input "${inputName}"` : `This ${format} input`;
+  const srcN = prop(entry, 'asset_source');
+  if (!srcN) {
+    const fixes: QuickFix[] = [];
+    // Another input that references the same asset already names its lineage: reuse it.
+    if (stacUrl !== undefined) {
+      for (const other of entries) {
+        if (other === entry || prop(other, 'stac_url')?.value !== stacUrl) continue;
+        const src = prop(other, 'asset_source');
+        const id = prop(src, 'id');
+        const type = prop(src, 'type');
+        if (id?.type === 'string' && type?.type === 'string') {
+          fixes.push({ kind: 'edit', title: `Add asset_source ${String(type.value)} ${String(id.value)} (as another input with this stac_url)`, edits: editsFor(text, ['input', index, 'asset_source'], { id: id.value, type: type.value }, layout), preferred: true });
+          break;
+        }
+      }
+    }
+    fixes.push({ kind: 'pick-asset-source', title: 'Add asset_source from an AOI asset…', inputIndex: index });
+    c.add('asset-source-missing', 'error', anchor, `${label} needs "asset_source" {id, type} (rule 5).`, fixes);
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, `${label} has neither "value" nor "stac_url".`);
+    return;
+  }
+  if (srcN.type !== 'object') {
+    c.add('asset-source-invalid', 'error', srcN, '"asset_source" must be an object {id, type}.');
+    return;
+  }
+  const idN = prop(srcN, 'id');
+  if (idN?.type !== 'string' || String(idN.value) === '') {
+    c.add('asset-source-invalid', 'error', idN ?? keyOf(srcN) ?? srcN, '"asset_source.id" must be the id of the asset (raw_mosaic) or insight (model_output).');
+  }
+  const typeN = prop(srcN, 'type');
+  const srcType = typeN?.type === 'string' ? String(typeN.value) : undefined;
+  if (srcType === undefined || !SOURCE_TYPES.includes(srcType)) {
+    const fixes: QuickFix[] = [];
+    const guess = hasStac ? 'raw_mosaic' : hasValue ? 'model_output' : undefined;
+    for (const t of SOURCE_TYPES) {
+      const edits = typeN
+        ? [{ offset: typeN.offset, length: typeN.length, content: JSON.stringify(t) }]
+        : editsFor(text, ['input', index, 'asset_source', 'type'], t, layout);
+      fixes.push({ kind: 'edit', title: `Set asset_source.type to "${t}"`, edits, preferred: t === guess });
+    }
+    c.add('asset-source-type', 'error', typeN ?? keyOf(srcN) ?? srcN, '"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).', fixes);
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, `${label} has neither "value" nor "stac_url".`);
+    return;
+  }
+  if (srcType === 'raw_mosaic' && !hasStac) {
+    c.add('raw-mosaic-without-stac-url', 'error', typeN!, `${label} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).`);
+  }
+  if (srcType === 'model_output' && !hasValue) {
+    c.add('model-output-without-value', 'error', typeN!, `${label} comes from an insight's output (model_output) and needs "value", the output's storage URL (rule 3).`);
+  }
+}
+
+/** Parses and validates in one step (what the tests and the publisher call). */
+export function validateInsightText(text: string, lookup: SpecLookup | undefined, layout?: LayoutOptions): InsightDiagnostic[] {
+  return validateInsight(parseInsight(text), lookup, layout);
+}
