@@ -1,4 +1,13 @@
 import * as vscode from 'vscode';
+import {
+  inputStepVia,
+  pickStepVia,
+  windowInputStep,
+  windowPickStep,
+  type InputStepOptions,
+  type PickStepOptions,
+  type StepBack,
+} from './multiStep';
 
 /**
  * The prompt seam. Commands ask the person through this interface, never through
@@ -23,6 +32,13 @@ export interface Prompts {
     ...buttons: string[]
   ): Thenable<string | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
+  /**
+   * A step of a multi-step input (src/ui/multiStep.ts): a quick pick or input box with a Back
+   * button. Optional: without it, `pickStepVia`/`inputStepVia` fall back to `pick` (with a
+   * "Back" item) and `input`.
+   */
+  pickStep?<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Thenable<T | StepBack | undefined>;
+  inputStep?(options: InputStepOptions): Thenable<string | StepBack | undefined>;
 }
 
 export const windowPrompts: Prompts = {
@@ -39,6 +55,8 @@ export const windowPrompts: Prompts = {
     return show(text, options, ...buttons);
   },
   openDialog: (options) => vscode.window.showOpenDialog(options),
+  pickStep: (items, options) => windowPickStep(items, options),
+  inputStep: (options) => windowInputStep(options),
 };
 
 /** Delegates to the window, or to whatever a test installs with `use()`. */
@@ -82,5 +100,13 @@ export class PromptSeam implements Prompts {
 
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined> {
     return this.target.openDialog(options);
+  }
+
+  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Thenable<T | StepBack | undefined> {
+    return pickStepVia(this.target, items, options);
+  }
+
+  inputStep(options: InputStepOptions): Thenable<string | StepBack | undefined> {
+    return inputStepVia(this.target, options);
   }
 }

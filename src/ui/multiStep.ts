@@ -1,0 +1,243 @@
+/**
+ * Multi-step input with back navigation that keeps every entry, built on the prompt seam so
+ * integration tests drive it like any other prompt. A flow is a list of steps that read and
+ * write one state object; going back re-asks the previous step with its earlier answer as
+ * the default, and after the service refuses the request (4xx) the person picks the one entry
+ * to fix (`editOne`) instead of starting over.
+ */
+import * as vscode from 'vscode';
+import type { Prompts } from './prompts';
+
+/** What a step prompt returns when the person pressed Back. Structural, so it survives bundling. */
+export interface StepBack {
+  readonly back: true;
+}
+
+export const STEP_BACK: StepBack = Object.freeze({ back: true as const });
+
+export function isBack(v: unknown): v is StepBack {
+  return typeof v === 'object' && v !== null && (v as { back?: unknown }).back === true && !('label' in v);
+}
+
+export interface StepPosition {
+  /** 1-based position shown as "2/5" in the title. */
+  step?: number;
+  totalSteps?: number;
+  /** Show a Back button. */
+  canGoBack: boolean;
+}
+
+export type PickStepOptions = vscode.QuickPickOptions & StepPosition & { activeLabel?: string };
+export type InputStepOptions = vscode.InputBoxOptions & StepPosition;
+
+/** The window's quick pick with a Back button in its title bar (used by `windowPrompts`). */
+export function windowPickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<T>();
+    qp.title = options.title;
+    qp.placeholder = options.placeHolder;
+    qp.step = options.step;
+    qp.totalSteps = options.totalSteps;
+    qp.ignoreFocusOut = options.ignoreFocusOut ?? true;
+    qp.matchOnDescription = options.matchOnDescription ?? false;
+    qp.matchOnDetail = options.matchOnDetail ?? false;
+    qp.items = items;
+    const active = items.find((i) => i.label === options.activeLabel);
+    if (active) qp.activeItems = [active];
+    if (options.canGoBack) qp.buttons = [vscode.QuickInputButtons.Back];
+    let done = false;
+    const finish = (v: T | StepBack | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      qp.dispose();
+    };
+    qp.onDidTriggerButton((b) => {
+      if (b === vscode.QuickInputButtons.Back) finish(STEP_BACK);
+    });
+    qp.onDidAccept(() => finish(qp.selectedItems[0]));
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
+}
+
+/** The window's input box with a Back button; validation runs as the person types. */
+export function windowInputStep(options: InputStepOptions): Promise<string | StepBack | undefined> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = options.title;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeHolder;
+    box.value = options.value ?? '';
+    box.password = options.password ?? false;
+    box.step = options.step;
+    box.totalSteps = options.totalSteps;
+    box.ignoreFocusOut = options.ignoreFocusOut ?? true;
+    if (options.canGoBack) box.buttons = [vscode.QuickInputButtons.Back];
+    let done = false;
+    const finish = (v: string | StepBack | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      box.dispose();
+    };
+    const validate = async (value: string): Promise<string | undefined> => {
+      const verdict = await options.validateInput?.(value);
+      return typeof verdict === 'string' ? verdict || undefined : (verdict?.message ?? undefined);
+    };
+    box.onDidChangeValue(async (v) => {
+      box.validationMessage = await validate(v);
+    });
+    box.onDidTriggerButton((b) => {
+      if (b === vscode.QuickInputButtons.Back) finish(STEP_BACK);
+    });
+    box.onDidAccept(async () => {
+      const message = await validate(box.value);
+      box.validationMessage = message;
+      if (!message) finish(box.value);
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
+}
+
+/** The label of the Back item a quick pick gets when the prompts have no `pickStep`. */
+export const BACK_ITEM_LABEL = '$(arrow-left) Back';
+
+/** A step quick pick through any Prompts: its own `pickStep`, or `pick` with a Back item. */
+export async function pickStepVia<T extends vscode.QuickPickItem>(prompts: Prompts, items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
+  if (prompts.pickStep) return prompts.pickStep(items, options);
+  const { step, totalSteps, canGoBack, activeLabel, ...rest } = options;
+  void activeLabel;
+  const title = step && totalSteps ? `${rest.title ?? ''} (${step}/${totalSteps})`.trim() : rest.title;
+  const back = { label: BACK_ITEM_LABEL, alwaysShow: true } as vscode.QuickPickItem;
+  const list: vscode.QuickPickItem[] = canGoBack ? [...items, back] : [...items];
+  const chosen = await prompts.pick(list, { ...rest, title, canPickMany: false });
+  if (chosen === back) return STEP_BACK;
+  return chosen as T | undefined;
+}
+
+/** A step input box through any Prompts: its own `inputStep`, or plain `input` (no Back). */
+export async function inputStepVia(prompts: Prompts, options: InputStepOptions): Promise<string | StepBack | undefined> {
+  if (prompts.inputStep) return prompts.inputStep(options);
+  const { step, totalSteps, canGoBack, ...rest } = options;
+  void canGoBack;
+  const title = step && totalSteps ? `${rest.title ?? ''} (${step}/${totalSteps})`.trim() : rest.title;
+  return prompts.input({ ...rest, title });
+}
+
+export type StepResult = 'next' | 'back' | 'cancel';
+
+/** What a step uses to ask: numbered, titled, with Back when there is a step before it. */
+export interface StepUi {
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { placeHolder: string; activeLabel?: string; matchOnDescription?: boolean }): Promise<T | StepBack | undefined>;
+  input(options: { prompt: string; value?: string; placeHolder?: string; password?: boolean; validate?: (v: string) => string | undefined | Promise<string | undefined> }): Promise<string | StepBack | undefined>;
+  /** The prompts themselves, for anything else (messages, dialogs). */
+  readonly prompts: Prompts;
+}
+
+export interface Step<S> {
+  /** Short name of the entry, shown in the "fix one entry" list, e.g. "Project". */
+  readonly name: string;
+  /** The current answer, for the "fix one entry" list (never a secret). */
+  describe?(state: S): string | undefined;
+  /** Whether the step applies to this state (e.g. a path only when a store was chosen). */
+  when?(state: S): boolean;
+  ask(state: S, ui: StepUi): Promise<StepResult>;
+}
+
+/** Maps a prompt answer to the step outcome, writing it into the state when it is a value. */
+export function outcome<V>(answer: V | StepBack | undefined, apply: (v: V) => void): StepResult {
+  if (answer === undefined) return 'cancel';
+  if (isBack(answer)) return 'back';
+  apply(answer);
+  return 'next';
+}
+
+export class MultiStepInput<S> {
+  constructor(
+    private readonly prompts: Prompts,
+    private readonly title: string,
+    private readonly steps: readonly Step<S>[],
+    readonly state: S,
+  ) {}
+
+  /** Asks every applicable step in order; false when the person cancelled. */
+  async run(): Promise<boolean> {
+    let i = 0;
+    const history: number[] = [];
+    while (i < this.steps.length) {
+      const step = this.steps[i];
+      if (step.when && !step.when(this.state)) {
+        i++;
+        continue;
+      }
+      const applicable = this.applicable();
+      const result = await step.ask(this.state, this.ui(applicable.indexOf(step) + 1, applicable.length, history.length > 0));
+      if (result === 'cancel') return false;
+      if (result === 'back') {
+        const prev = history.pop();
+        if (prev === undefined) return false;
+        i = prev;
+        continue;
+      }
+      history.push(i);
+      i++;
+    }
+    return true;
+  }
+
+  /**
+   * After the service refused the entries: the person picks the one to change, changes it,
+   * and the caller submits again. Steps that become applicable after the change (a path once
+   * a store is chosen) are asked too. False when the person cancelled.
+   */
+  async editOne(placeHolder = 'Which entry do you want to change?'): Promise<boolean> {
+    for (;;) {
+      const applicable = this.applicable();
+      const items = applicable.map((s) => ({ label: s.name, description: s.describe?.(this.state) ?? '', step: s }));
+      const chosen = await this.prompts.pick(items, { title: this.title, placeHolder, ignoreFocusOut: true });
+      if (!chosen) return false;
+      const result = await chosen.step.ask(this.state, this.ui(undefined, undefined, true));
+      if (result === 'cancel') return false;
+      if (result === 'back') continue;
+      for (const s of this.applicable()) {
+        if (applicable.includes(s)) continue;
+        const r = await s.ask(this.state, this.ui(undefined, undefined, false));
+        if (r !== 'next') return false;
+      }
+      return true;
+    }
+  }
+
+  private applicable(): Step<S>[] {
+    return this.steps.filter((s) => !s.when || s.when(this.state));
+  }
+
+  private ui(step: number | undefined, totalSteps: number | undefined, canGoBack: boolean): StepUi {
+    const prompts = this.prompts;
+    const title = this.title;
+    return {
+      prompts,
+      pick: (items, o) =>
+        Promise.resolve(
+          pickStepVia(prompts, items, { title, step, totalSteps, canGoBack, ignoreFocusOut: true, placeHolder: o.placeHolder, activeLabel: o.activeLabel, matchOnDescription: o.matchOnDescription }),
+        ),
+      input: (o) =>
+        Promise.resolve(
+          inputStepVia(prompts, {
+            title,
+            step,
+            totalSteps,
+            canGoBack,
+            ignoreFocusOut: true,
+            prompt: o.prompt,
+            value: o.value,
+            placeHolder: o.placeHolder,
+            password: o.password,
+            validateInput: o.validate,
+          }),
+        ),
+    };
+  }
+}

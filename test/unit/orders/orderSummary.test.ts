@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Order, OrderItem } from '../../../src/api/records';
+import { summarizeOrder } from '../../../src/commands/orders/orderSummary';
+
+function item(over: Partial<OrderItem>): OrderItem {
+  return {
+    name: 'Delhi scene',
+    type: 'ARCHIVE',
+    area: 1234.5,
+    base_amount: 100,
+    final_amount: 120,
+    feasibility_status: 'SUCCESS',
+    uplifts: [],
+    validation_errors: [],
+    ...over,
+  } as OrderItem;
+}
+
+describe('priced order summary', () => {
+  it('shows each item with area, amounts, uplifts and feasibility, then the total', () => {
+    const order = {
+      total_amount: 1120,
+      order_items: [
+        item({ uplifts: [{ title: 'Priority', subtitle: 'rush', percentage: 20, amount: 20, item_id: 'x' }] }),
+        item({ name: 'Second', base_amount: 1000, final_amount: 1000 }),
+      ],
+    } as Pick<Order, 'order_items' | 'total_amount'>;
+    const s = summarizeOrder(order);
+    assert.equal(s.headline, '2 items · total 1,120.00');
+    assert.match(s.detail, /1\. Delhi scene — ARCHIVE/);
+    assert.match(s.detail, /Area 1,234\.5 km² · base 100\.00 · final 120\.00/);
+    assert.match(s.detail, /Uplift: Priority \(rush\) \+20% = 20\.00/);
+    assert.match(s.detail, /Total: 1,120\.00$/);
+    assert.deepEqual(s.blockers, []);
+  });
+
+  it('turns validation errors and infeasible items into blockers, weak feasibility into a warning', () => {
+    const s = summarizeOrder({
+      total_amount: 0,
+      order_items: [
+        item({ validation_errors: [{ field: 'item_ids', message: 'unknown item x' }] }),
+        item({ name: 'B', feasibility_status: 'FAILED' }),
+        item({ name: 'C', feasibility_status: 'WEAK_SUCCESS' }),
+      ],
+    });
+    assert.deepEqual(s.blockers, ['Delhi scene: item_ids: unknown item x', 'B is not feasible.']);
+    assert.deepEqual(s.warnings, ['C is only weakly feasible.']);
+    assert.match(s.detail, /✗ item_ids: unknown item x/);
+  });
+});
