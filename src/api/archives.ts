@@ -1,0 +1,121 @@
+/** Archive (STAC) search, collections and items. Item `bbox` strings arrive here as numbers. */
+import { ApiError } from './errors';
+import { listParser } from './listing';
+import { normalizeArchiveItem, normalizeCollection, normalizeItemCollection } from './normalize';
+import { iterateLinks, type IterateOptions } from './paging';
+import type { ArchiveCollection, ArchiveItem, ArchiveItemWire, ArchiveSearchRequest, ItemCollection, Link } from './records';
+import { archiveCollection, archiveItem, itemCollection } from './schemas';
+import { assertShape } from './shape';
+import { pathOf, type CallOptions, type RequestSpec, type Transport } from './transport';
+
+const parseItems = (body: unknown): ItemCollection<ArchiveItem> =>
+  normalizeItemCollection(assertShape<ItemCollection<ArchiveItemWire>>(body, itemCollection, 'response'));
+const parseItem = (body: unknown): ArchiveItem => normalizeArchiveItem(assertShape<ArchiveItemWire>(body, archiveItem, 'item'));
+const collectionList = listParser<ArchiveCollection>('collections', archiveCollection);
+const parseCollections = (body: unknown): ArchiveCollection[] =>
+  collectionList(body).map((c, i) => normalizeCollection(c, `collections[${i}]`));
+const parseCollection = (body: unknown): ArchiveCollection =>
+  normalizeCollection(assertShape<ArchiveCollection>(body, archiveCollection, 'collection'));
+
+export function nextLink(fc: { links?: Link[] }): Link | undefined {
+  return fc.links?.find((l) => l.rel === 'next');
+}
+
+export class ArchivesApi {
+  constructor(private readonly t: Transport) {}
+
+  /** One page of a STAC item search (limit 1..1000, default 10). */
+  search(req: ArchiveSearchRequest = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem>> {
+    return this.t.json({ method: 'POST', path: '/v0/archives/search', body: req }, parseItems, o);
+  }
+
+  /** Every matching item, following the `next` links. */
+  iterateSearch(req: ArchiveSearchRequest = {}, opts: IterateOptions = {}): AsyncGenerator<ArchiveItem, void, undefined> {
+    const first = { ...req, limit: req.limit ?? opts.pageSize ?? 100 };
+    return this.followLinks({ method: 'POST', path: '/v0/archives/search', body: first }, opts);
+  }
+
+  collections(o?: CallOptions): Promise<ArchiveCollection[]> {
+    return this.t.json({ method: 'GET', path: '/v0/archives/collections' }, parseCollections, o);
+  }
+
+  collection(cid: string, o?: CallOptions): Promise<ArchiveCollection> {
+    return this.t.json({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}` }, parseCollection, o);
+  }
+
+  /** One page of a collection's items; use the `next` link (or `iterateItems`) for more. */
+  itemsPage(cid: string, q: { limit?: number; offset?: number } = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem>> {
+    return this.t.json({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items`, query: q }, parseItems, o);
+  }
+
+  iterateItems(cid: string, opts: IterateOptions = {}): AsyncGenerator<ArchiveItem, void, undefined> {
+    return this.followLinks(
+      { method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items`, query: { limit: opts.pageSize ?? 100 } },
+      opts,
+    );
+  }
+
+  item(cid: string, id: string, o?: CallOptions): Promise<ArchiveItem> {
+    return this.t.json({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items/${id}` }, parseItem, o);
+  }
+
+  private followLinks(first: RequestSpec, opts: IterateOptions): AsyncGenerator<ArchiveItem, void, undefined> {
+    const label = { method: first.method, path: first.path };
+    return iterateLinks<ArchiveItem, Link>(
+      async ({ link, signal }) => {
+        const spec = link ? this.specForLink(first, link) : first;
+        const fc = await this.t.json(spec, parseItems, { signal });
+        return { items: fc.features, next: nextLink(fc) };
+      },
+      (l) => `${l.method ?? ''} ${l.href} ${l.body ? JSON.stringify(l.body) : ''}`,
+      (i) => i.id,
+      label,
+      opts,
+    );
+  }
+
+  /**
+   * The request a `next` link asks for. Links are only followed below our base URL (our
+   * token must not go elsewhere). A POST search link may carry the next body (STAC API);
+   * if it carries only an href, its `offset`/`limit` query is applied to the original body.
+   */
+  private specForLink(first: RequestSpec, link: Link): RequestSpec {
+    if (!this.t.isOwnUrl(link.href)) {
+      throw new ApiError({
+        kind: 'protocol',
+        method: first.method,
+        path: first.path,
+        detailMessage: `the next link points outside the service (${safeOrigin(link.href)}); not following it`,
+      });
+    }
+    const rel = this.t.relativePath(link.href);
+    const [path, search = ''] = splitOnce(rel, '?');
+    const method = link.method ?? (first.method === 'POST' ? 'POST' : 'GET');
+    if (method === 'GET') return { method: 'GET', path: rel.includes('?') ? path + '?' + search : path };
+    let body: Record<string, unknown>;
+    if (link.body) {
+      body = (link as Link & { merge?: boolean }).merge ? { ...(first.body as object), ...link.body } : link.body;
+    } else {
+      body = { ...(first.body as object) };
+      const qs = new URLSearchParams(search);
+      for (const k of ['offset', 'limit']) {
+        const v = qs.get(k);
+        if (v !== null && /^\d+$/.test(v)) body[k] = Number(v);
+      }
+    }
+    return { method: 'POST', path, body };
+  }
+}
+
+function splitOnce(s: string, sep: string): [string, string?] {
+  const i = s.indexOf(sep);
+  return i < 0 ? [s] : [s.slice(0, i), s.slice(i + 1)];
+}
+
+function safeOrigin(href: string): string {
+  try {
+    return new URL(href).origin;
+  } catch {
+    return 'an invalid URL';
+  }
+}

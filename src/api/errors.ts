@@ -1,0 +1,298 @@
+/**
+ * One error type for everything that can go wrong between the extension and the service.
+ * `message` is for logs (method, path, status, server text); `userMessage` is for a
+ * notification. Neither ever carries a token: the client scrubs them before throwing.
+ */
+
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'protocol';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  method: string;
+  path: string;
+  status?: number;
+  code?: string;
+  /** The server's own message, or our description of the failure. */
+  detailMessage: string;
+  details?: string | Record<string, unknown>;
+  userMessage?: string;
+  /** Seconds the server asked us to wait (429/503 `Retry-After`). */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly status?: number;
+  readonly code?: string;
+  readonly details: string | Record<string, unknown>;
+  readonly method: string;
+  readonly path: string;
+  /** A sentence fit for a notification, e.g. "Forbidden (403): this AOI belongs to another user". */
+  readonly userMessage: string;
+  /** What the server sent as its message (or our description of a non-HTTP failure). */
+  readonly serverMessage: string;
+  readonly retryAfterMs?: number;
+
+  constructor(init: ApiErrorInit) {
+    const where = `${init.method} ${init.path}`;
+    const head = init.status !== undefined ? `${where} → ${init.status}` : `${where}: ${init.kind}`;
+    super(`${head}${init.code ? ` [${init.code}]` : ''}: ${init.detailMessage}`, { cause: init.cause });
+    this.kind = init.kind;
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? '';
+    this.method = init.method;
+    this.path = init.path;
+    this.serverMessage = init.detailMessage;
+    this.retryAfterMs = init.retryAfterMs;
+    this.userMessage = init.userMessage ?? defaultUserMessage(init);
+  }
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not signed in',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Not supported by this service',
+  408: 'Request timeout',
+  409: 'Conflict',
+  413: 'Request too large',
+  422: 'Invalid request',
+  429: 'Too many requests',
+  500: 'Server error',
+  501: 'Not supported by this service',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+  504: 'Gateway timeout',
+};
+
+export function statusTitle(status: number): string {
+  return STATUS_TITLES[status] ?? (status >= 500 ? 'Server error' : `HTTP error`);
+}
+
+function defaultUserMessage(init: ApiErrorInit): string {
+  switch (init.kind) {
+    case 'http': {
+      const status = init.status ?? 0;
+      const title = statusTitle(status);
+      const text = init.detailMessage && init.detailMessage !== title ? init.detailMessage : '';
+      const hint = status === 401 ? ' Sign in again with a valid access token.' : '';
+      return `${title} (${status})${text ? `: ${lowerFirst(text)}` : ''}${hint && !text.includes('Sign in') ? hint : ''}`;
+    }
+    case 'network':
+      return `Cannot reach the EO service: ${init.detailMessage}`;
+    case 'timeout':
+      return `The EO service did not answer in time (${init.method} ${init.path}).`;
+    case 'aborted':
+      return 'Cancelled.';
+    case 'protocol':
+      return `Unexpected response from the EO service: ${init.detailMessage}`;
+  }
+}
+
+function lowerFirst(s: string): string {
+  // "AOI belongs…" stays, "This AOI belongs…" reads better after a colon as "this AOI…".
+  return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
+}
+
+/** True when the error means the token is missing, wrong or expired: offer sign-in. */
+export function needsSignIn(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'http' && err.status === 401;
+}
+
+/** True when the caller cancelled (no notification should be shown). */
+export function isCancellation(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'aborted';
+}
+
+/** True when the service does not implement an endpoint (optional endpoints of decisions.md). */
+export function isNotSupported(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'http' && (err.status === 404 || err.status === 405 || err.status === 501);
+}
+
+export interface DecodedErrorBody {
+  code?: string;
+  message: string;
+  details: string | Record<string, unknown>;
+}
+
+const MAX_TEXT = 300;
+
+/**
+ * Decode any error body the interface allows: the `{error: {code, message, details}}`
+ * envelope (details a string, or an object for archives), the projects' free-form object,
+ * `text/csv` (reports), HTML, plain text, empty, or broken JSON.
+ */
+export function decodeErrorBody(status: number, contentType: string | undefined, text: string): DecodedErrorBody {
+  const ct = (contentType ?? '').toLowerCase();
+  const trimmed = text.trim();
+  if (trimmed === '') return { message: statusTitle(status), details: '' };
+
+  if (ct.includes('json') || trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== undefined) return fromJson(status, parsed);
+  }
+  if (ct.includes('csv')) return fromCsv(status, trimmed);
+  if (ct.includes('html') || /^<(!doctype|html|head|body)/i.test(trimmed)) return fromHtml(status, trimmed);
+  return { message: clip(trimmed), details: clip(trimmed) };
+}
+
+function fromJson(status: number, parsed: unknown): DecodedErrorBody {
+  if (typeof parsed === 'string') return { message: clip(parsed), details: parsed };
+  if (!isRecord(parsed)) return { message: statusTitle(status), details: clip(JSON.stringify(parsed)) };
+  const envelope = parsed.error;
+  if (isRecord(envelope)) {
+    const code = typeof envelope.code === 'string' ? envelope.code : undefined;
+    const message = firstString(envelope.message, envelope.detail, envelope.description);
+    const details = envelope.details;
+    const detailsValue: string | Record<string, unknown> = isRecord(details)
+      ? details
+      : typeof details === 'string'
+        ? details
+        : details === undefined || details === null
+          ? ''
+          : JSON.stringify(details);
+    const detailText = typeof detailsValue === 'string' ? detailsValue : summariseObject(detailsValue);
+    return {
+      code,
+      message: clip(message ?? (detailText || statusTitle(status))),
+      details: detailsValue,
+    };
+  }
+  if (typeof envelope === 'string') {
+    // `{"error": "not_found", "message": "..."}` is a common free-form shape too.
+    const message = firstString(parsed.message, parsed.detail, parsed.error_description) ?? envelope;
+    return { code: envelope !== message ? envelope : undefined, message: clip(message), details: parsed };
+  }
+  // Project endpoints: a free-form object; the sandbox sends {message}.
+  const message = firstString(parsed.message, parsed.detail, parsed.title, parsed.description, parsed.msg);
+  const code = firstString(parsed.code, parsed.error_code);
+  if (Array.isArray(parsed.detail) && !message) {
+    // FastAPI-style validation errors: [{loc, msg, type}]
+    const msgs = parsed.detail.filter(isRecord).map((d) => firstString(d.msg, d.message)).filter((m): m is string => !!m);
+    if (msgs.length > 0) return { code, message: clip(msgs.join('; ')), details: parsed };
+  }
+  return { code, message: clip(message ?? (summariseObject(parsed) || statusTitle(status))), details: parsed };
+}
+
+function fromCsv(status: number, text: string): DecodedErrorBody {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length >= 2) {
+    const header = splitCsvLine(lines[0]).map((h) => h.trim().toLowerCase());
+    const row = splitCsvLine(lines[1]);
+    const at = (name: string): string | undefined => {
+      const i = header.indexOf(name);
+      return i >= 0 && row[i] ? row[i] : undefined;
+    };
+    const message = at('message') ?? at('error') ?? at('detail') ?? at('details');
+    if (message) {
+      return { code: at('code'), message: clip(message), details: at('details') ?? text };
+    }
+  }
+  return { message: clip(lines.join(' ') || statusTitle(status)), details: clip(text) };
+}
+
+/** Enough CSV for an error line: quoted fields with doubled quotes. */
+function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+function fromHtml(status: number, html: string): DecodedErrorBody {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
+  const pick = stripTags(h1 ?? title ?? '') || stripTags(html);
+  const message = pick ? `the server sent an HTML page: ${clip(pick, 120)}` : statusTitle(status);
+  return { message, details: clip(stripTags(html)) };
+}
+
+function stripTags(s: string): string {
+  return s
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function summariseObject(obj: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') parts.push(`${k}: ${v}`);
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) parts.push(`${k}: ${v.join(', ')}`);
+    if (parts.length >= 4) break;
+  }
+  return parts.join('; ');
+}
+
+function firstString(...vals: unknown[]): string | undefined {
+  for (const v of vals) if (typeof v === 'string' && v.trim() !== '') return v;
+  return undefined;
+}
+
+function clip(s: string, max = MAX_TEXT): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Replace every occurrence of a secret in an error before it leaves the client. */
+export function scrubError(err: ApiError, secrets: readonly string[]): ApiError {
+  const live = secrets.filter((s) => s.length >= 4);
+  if (live.length === 0) return err;
+  const hit = (s: string): boolean => live.some((t) => s.includes(t));
+  const detailsText = typeof err.details === 'string' ? err.details : JSON.stringify(err.details);
+  if (!hit(err.message) && !hit(err.userMessage) && !hit(detailsText)) return err;
+  const scrub = (s: string): string => live.reduce((acc, t) => acc.split(t).join('[redacted]'), s);
+  let details: string | Record<string, unknown> = scrub(detailsText);
+  if (typeof err.details !== 'string') {
+    try {
+      details = JSON.parse(details) as Record<string, unknown>;
+    } catch {
+      // A token with JSON metacharacters broke the object: keep the scrubbed text.
+    }
+  }
+  return new ApiError({
+    kind: err.kind,
+    method: err.method,
+    path: err.path,
+    status: err.status,
+    code: err.code,
+    detailMessage: scrub(err.serverMessage),
+    details,
+    userMessage: scrub(err.userMessage),
+    retryAfterMs: err.retryAfterMs,
+  });
+}

@@ -1,0 +1,61 @@
+/** Public surface of the API layer. Nothing here imports `vscode`. */
+export { EoClient } from './client';
+export type { ClientOptions, CallOptions, RequestEvent, AuthScheme, TokenSource, Query, QueryValue } from './transport';
+export { pathOf, encodeSegment, redactBody, REDACTED } from './transport';
+export {
+  ApiError,
+  decodeErrorBody,
+  needsSignIn,
+  isCancellation,
+  isNotSupported,
+  statusTitle,
+  type ApiErrorKind,
+  type DecodedErrorBody,
+} from './errors';
+export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryOptions } from './retry';
+export {
+  collect,
+  iterateCursor,
+  iterateLinks,
+  iterateOffset,
+  iteratePageNum,
+  DEFAULT_PAGE_SIZE,
+  type IterateOptions,
+  type OffsetQuery,
+  type Page,
+} from './paging';
+export {
+  normalizeArchiveItem,
+  normalizeBbox,
+  normalizeOrder,
+  orderPaidAt,
+  parseTimestamp,
+  type OrderRecord,
+  type Timestamp,
+  type TimestampFormat,
+  type VisualizationList,
+} from './normalize';
+export { poll, FINAL_STATUSES, isFinalStatus, progressOf, type PollOptions, type PolledKind } from './poll';
+export type { ProjectPage } from './projects';
+export type { AoiFilter } from './aois';
+export type { IndexFilter } from './indices';
+export type { VisualizationFilter } from './visualizations';
+export type { OrderItemFilter } from './orderItems';
+export type { Report } from './reports';
+export { nextLink } from './archives';
+export type { AoisApi } from './aois';
+export type { ArchivesApi } from './archives';
+export type { BandsetsApi } from './bandsets';
+export type { BlocksApi } from './blocks';
+export type { CatalogsApi } from './catalogs';
+export type { DeliveriesApi } from './deliveries';
+export type { DownloadsApi } from './downloads';
+export type { IndicesApi } from './indices';
+export type { OrderItemsApi } from './orderItems';
+export type { OrdersApi } from './orders';
+export type { ProjectsApi } from './projects';
+export type { ReportsApi } from './reports';
+export type { SearchApi } from './search';
+export type { StoresApi } from './stores';
+export type { VisualizationsApi } from './visualizations';
+export * from './records';

@@ -1,0 +1,143 @@
+/**
+ * Wire quirks smoothed at the edge, so nothing past the client has to know them:
+ * STAC `bbox` strings, the singular `visualization` key, `paid_at: ""`. Timestamps stay raw
+ * strings (three formats exist); `parseTimestamp` reads any of them on demand.
+ * Normalisation edits the freshly parsed JSON in place and keeps unknown fields.
+ */
+import type {
+  ArchiveCollection,
+  ArchiveItem,
+  ArchiveItemWire,
+  ImagerySearchResponse,
+  ItemCollection,
+  Order,
+  OrderItem,
+  Pagination,
+  Visualization,
+  VisualizationListWire,
+} from './records';
+import { ShapeError } from './shape';
+
+/** An order as the client returns it: `paid_at: ""` (not paid) becomes an absent `paid_at`. */
+export type OrderRecord = Omit<Order, 'paid_at' | 'order_items'> & { paid_at?: string; order_items: OrderItem[] };
+
+/** The visualization listing with the plural key the rest of the code expects. */
+export interface VisualizationList {
+  visualizations: Visualization[];
+  pagination: Pagination;
+}
+
+export function normalizeOrder(order: Order): OrderRecord {
+  const rec = order as Omit<Order, 'paid_at'> & { paid_at?: string };
+  if (rec.paid_at === '' || rec.paid_at === null) delete rec.paid_at;
+  if (!Array.isArray(rec.order_items)) rec.order_items = [];
+  return rec;
+}
+
+export function normalizeVisualizationList(wire: VisualizationListWire & { visualizations?: Visualization[] }): VisualizationList {
+  // Accept the plural too, in case the service ever fixes the key.
+  const visualizations = wire.visualization ?? wire.visualizations ?? [];
+  const out = wire as unknown as VisualizationList & { visualization?: unknown };
+  delete out.visualization;
+  out.visualizations = visualizations;
+  return out;
+}
+
+/** `["77.1", "28.4", ...]` → numbers; a 3-D bbox (6 values) is reduced to its 2-D corners. */
+export function normalizeBbox(bbox: readonly (string | number)[] | undefined, where: string): [number, number, number, number] | undefined {
+  if (bbox === undefined || bbox === null) return undefined;
+  if (bbox.length !== 4 && bbox.length !== 6) {
+    throw new ShapeError(`${where}.bbox: expected 4 or 6 values, got ${bbox.length}`);
+  }
+  const n = bbox.map((v, i) => {
+    const x = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (!Number.isFinite(x)) throw new ShapeError(`${where}.bbox[${i}]: expected a number, got ${JSON.stringify(v)}`);
+    return x;
+  });
+  return bbox.length === 4 ? [n[0], n[1], n[2], n[3]] : [n[0], n[1], n[3], n[4]];
+}
+
+export function normalizeArchiveItem(item: ArchiveItemWire, where = 'item'): ArchiveItem {
+  const out = item as unknown as ArchiveItem;
+  const bbox = normalizeBbox(item.bbox, where);
+  if (bbox) out.bbox = bbox;
+  return out;
+}
+
+export function normalizeItemCollection(fc: ItemCollection<ArchiveItemWire>, where = 'features'): ItemCollection<ArchiveItem> {
+  for (let i = 0; i < fc.features.length; i++) normalizeArchiveItem(fc.features[i], `${where}[${i}]`);
+  if (!Array.isArray(fc.links)) fc.links = [];
+  return fc as unknown as ItemCollection<ArchiveItem>;
+}
+
+export function normalizeImagerySearch(res: ImagerySearchResponse<ArchiveItemWire>): ImagerySearchResponse<ArchiveItem> {
+  for (let i = 0; i < res.items.length; i++) normalizeArchiveItem(res.items[i], `items[${i}]`);
+  if (res.next_token === undefined || res.next_token === '') res.next_token = null;
+  return res as unknown as ImagerySearchResponse<ArchiveItem>;
+}
+
+export function normalizeCollection(c: ArchiveCollection, where = 'collection'): ArchiveCollection {
+  const boxes = c.extent?.spatial?.bbox;
+  if (Array.isArray(boxes)) {
+    c.extent.spatial.bbox = boxes.map((b, i) => normalizeBbox(b as unknown as (string | number)[], `${where}.extent.spatial[${i}]`) ?? []);
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------- timestamps
+
+export type TimestampFormat = 'iso' | 'python' | 'date' | 'dmy';
+
+export interface Timestamp {
+  /** Exactly what the service sent. */
+  raw: string;
+  date: Date;
+  format: TimestampFormat;
+  /** True for day-only values (`YYYY-MM-DD`, `DD-MM-YYYY`): show without a time. */
+  dateOnly: boolean;
+}
+
+const PYTHON_RE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DMY_RE = /^(\d{2})-(\d{2})-(\d{4})$/;
+const YMD_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * Parse any of the service's timestamp formats: ISO 8601 with `T`,
+ * `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, `YYYY-MM-DD`, `DD-MM-YYYY`. Empty or unreadable → undefined
+ * (an empty `paid_at` means "not paid", not "1970"). Values without an offset are UTC.
+ */
+export function parseTimestamp(raw: string | null | undefined): Timestamp | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const s = raw.trim();
+  if (s === '') return undefined;
+  let m: RegExpExecArray | null;
+  if ((m = DMY_RE.exec(s))) return dayOnly(raw, 'dmy', +m[3], +m[2], +m[1]);
+  if ((m = YMD_RE.exec(s))) return dayOnly(raw, 'date', +m[1], +m[2], +m[3]);
+  if ((m = PYTHON_RE.exec(s))) {
+    const frac = m[3] ? m[3].slice(0, 4) : '';
+    const zone = m[4] ? (m[4] === 'Z' ? 'Z' : m[4].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')) : 'Z';
+    const t = Date.parse(`${m[1]}T${m[2]}${frac}${zone}`);
+    return Number.isNaN(t) ? undefined : { raw, date: new Date(t), format: 'python', dateOnly: false };
+  }
+  if (ISO_RE.test(s)) {
+    // Trim sub-millisecond digits, which some engines refuse; add Z when no zone is given.
+    let iso = s.replace(/(\.\d{3})\d+/, '$1');
+    if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(iso)) iso += 'Z';
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? undefined : { raw, date: new Date(t), format: 'iso', dateOnly: false };
+  }
+  return undefined;
+}
+
+function dayOnly(raw: string, format: TimestampFormat, y: number, mo: number, d: number): Timestamp | undefined {
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  // Reject 31-02-2024 and friends instead of rolling over into March.
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return { raw, date, format, dateOnly: true };
+}
+
+/** When an order was paid, or undefined when it was not (empty or absent `paid_at`). */
+export function orderPaidAt(order: { paid_at?: string }): Timestamp | undefined {
+  return parseTimestamp(order.paid_at);
+}

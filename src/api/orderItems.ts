@@ -1,0 +1,56 @@
+/** Order items (with their tasks). */
+import { checkLimit, offsetPageParser, recordParser } from './listing';
+import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import type { OrderItem, OrderItemStatus, OrderItemType } from './records';
+import { orderItem } from './schemas';
+import { pathOf, type CallOptions, type Query, type Transport } from './transport';
+
+export interface OrderItemFilter {
+  user_id?: string;
+  type?: OrderItemType;
+  status?: OrderItemStatus;
+  order_ids?: readonly string[];
+  created_by?: string;
+  /** `[from, to]` ISO 8601, sent as `from,to`. */
+  created_at?: readonly [string, string];
+  project_ids?: readonly string[];
+  ids?: readonly string[];
+  /** `[min, max]` square metres, sent as `min,max`. */
+  area?: readonly [number, number];
+}
+
+const parsePage = offsetPageParser<OrderItem>('order_items', orderItem);
+const parseOne = recordParser<OrderItem>(orderItem, 'order_item');
+
+function toQuery(f: OrderItemFilter): Query {
+  const { area, ...rest } = f;
+  return { ...rest, area: area ? area.map(String) : undefined };
+}
+
+export class OrderItemsApi {
+  constructor(private readonly t: Transport) {}
+
+  listPage(q: OrderItemFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<OrderItem>> {
+    const { offset, limit, ...filter } = q;
+    checkLimit('offset', offset, 0);
+    checkLimit('limit', limit, 1);
+    return this.t.json(
+      { method: 'GET', path: '/v0/order-items', query: { ...toQuery(filter), offset: offset ?? 0, limit: limit ?? 10 } },
+      parsePage,
+      o,
+    );
+  }
+
+  iterate(filter: OrderItemFilter = {}, opts: IterateOptions = {}): AsyncGenerator<OrderItem, void, undefined> {
+    return iterateOffset(
+      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
+      (x) => x.id,
+      { method: 'GET', path: '/v0/order-items' },
+      opts,
+    );
+  }
+
+  get(id: string, o?: CallOptions): Promise<OrderItem> {
+    return this.t.json({ method: 'GET', path: pathOf`/v0/order-items/${id}` }, parseOne, o);
+  }
+}

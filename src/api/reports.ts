@@ -1,0 +1,45 @@
+/** The order report: CSV text, and its rows parsed (csv-parse). */
+import { parse } from 'csv-parse/sync';
+import { ApiError } from './errors';
+import { REPORT_COLUMNS, type ReportRow } from './records';
+import { buildQuery, type CallOptions, type Transport } from './transport';
+
+export interface Report {
+  /** The CSV exactly as the service sent it (for "save as"). */
+  text: string;
+  /** Header row as sent. */
+  columns: string[];
+  /** One object per data row, keyed by column; unknown extra columns kept. */
+  rows: ReportRow[];
+}
+
+export class ReportsApi {
+  constructor(private readonly t: Transport) {}
+
+  /** `tz` (e.g. `Europe/Paris`) renders `created_at` in that zone; unknown zones are a 400. */
+  async get(q: { tz?: string } = {}, o?: CallOptions): Promise<Report> {
+    const spec = { method: 'GET' as const, path: '/v0/reports', query: q, accept: 'text/csv, application/json;q=0.5' };
+    const res = await this.t.text(spec, o);
+    const where = spec.path + buildQuery(q);
+    const ct = res.contentType?.toLowerCase() ?? '';
+    if (ct.includes('json') || ct.includes('html')) {
+      throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `expected CSV, got ${ct.split(';')[0]}` });
+    }
+    let records: string[][];
+    try {
+      records = parse(res.text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    } catch (e) {
+      throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `the report is not valid CSV (${(e as Error).message})` });
+    }
+    if (records.length === 0) {
+      if (res.text.trim() === '') return { text: res.text, columns: [...REPORT_COLUMNS], rows: [] };
+    }
+    const [columns, ...data] = records;
+    const missing = REPORT_COLUMNS.filter((c) => !columns.includes(c));
+    if (missing.length > 0) {
+      throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `the report lacks column(s) ${missing.join(', ')}` });
+    }
+    const rows = data.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])) as ReportRow);
+    return { text: res.text, columns, rows };
+  }
+}

@@ -1,0 +1,52 @@
+/** Satellite imagery search (cursor paging through `next_token`) and the satellite list. */
+import { normalizeImagerySearch } from './normalize';
+import { iterateCursor, type IterateOptions } from './paging';
+import type { ArchiveItem, ArchiveItemWire, ImagerySearchRequest, ImagerySearchResponse, Satellite } from './records';
+import { archiveItem, satellite } from './schemas';
+import { arr, assertShape, obj, opt, str, ShapeError } from './shape';
+import type { CallOptions, Transport } from './transport';
+
+const searchShape = obj({ items: arr(archiveItem), next_token: opt(str) });
+const parseSearch = (body: unknown): ImagerySearchResponse<ArchiveItem> =>
+  normalizeImagerySearch(assertShape<ImagerySearchResponse<ArchiveItemWire>>(body, searchShape, 'search'));
+
+const satellites = arr(satellite);
+const satellitesObj = obj({ satellites });
+/** The list is "returned whole"; accept a bare array or `{satellites: [...]}`. */
+const parseSatellites = (body: unknown): Satellite[] => {
+  if (Array.isArray(body)) return assertShape<Satellite[]>(body, satellites, 'satellites');
+  if (typeof body === 'object' && body !== null && 'satellites' in body) {
+    return assertShape<{ satellites: Satellite[] }>(body, satellitesObj, 'response').satellites;
+  }
+  throw new ShapeError('satellites: expected an array or {satellites: [...]}');
+};
+
+export class SearchApi {
+  constructor(private readonly t: Transport) {}
+
+  /** One page of results; pass the response's `next_token` in the next request for more. */
+  imagery(req: ImagerySearchRequest, o?: CallOptions): Promise<ImagerySearchResponse<ArchiveItem>> {
+    return this.t.json({ method: 'POST', path: '/v0/search', body: req }, parseSearch, o);
+  }
+
+  /** Every result, following `next_token`; stops with a protocol error on a repeated token. */
+  iterate(req: ImagerySearchRequest, opts: IterateOptions = {}): AsyncGenerator<ArchiveItem, void, undefined> {
+    // The next page must be the same body plus the token (the service may bind its tokens
+    // to the query), so the page size stays fixed even when the cap needs fewer items.
+    const { next_token: _ignored, ...rest } = req;
+    const base = { ...rest, limit: req.limit ?? opts.pageSize ?? 100 };
+    return iterateCursor(
+      ({ cursor, signal }) =>
+        this.imagery(cursor ? { ...base, next_token: cursor } : base, { signal }).then((r) => ({
+          items: r.items,
+          next: r.next_token,
+        })),
+      { method: 'POST', path: '/v0/search' },
+      opts,
+    );
+  }
+
+  satellites(o?: CallOptions): Promise<Satellite[]> {
+    return this.t.json({ method: 'GET', path: '/v0/satellites' }, parseSatellites, o);
+  }
+}

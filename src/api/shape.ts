@@ -1,0 +1,96 @@
+/**
+ * A tiny shape checker for responses. A check returns `undefined` when the value fits, or
+ * the tail of a message ("`.total_amount: expected number, got string`") built only on
+ * failure, so checking a page of records allocates nothing on the happy path.
+ *
+ * Checks look at the fields they name and ignore the rest: unknown fields pass through.
+ */
+export type Check = (v: unknown) => string | undefined;
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return v.length > 24 ? 'string' : `string ${JSON.stringify(v)}`;
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  return typeof v;
+}
+
+const expected = (what: string, v: unknown): string => `: expected ${what}, got ${describe(v)}`;
+
+export const str: Check = (v) => (typeof v === 'string' ? undefined : expected('string', v));
+export const num: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : expected('number', v));
+export const int: Check = (v) => (typeof v === 'number' && Number.isInteger(v) ? undefined : expected('integer', v));
+export const bool: Check = (v) => (typeof v === 'boolean' ? undefined : expected('boolean', v));
+export const anyValue: Check = () => undefined;
+export const object: Check = (v) => (isObj(v) ? undefined : expected('object', v));
+
+/** Absent or null is fine; present must fit. */
+export function opt(check: Check): Check {
+  return (v) => (v === undefined || v === null ? undefined : check(v));
+}
+
+/** Present (may be null when the record says so via `opt`). */
+export function arr(check: Check): Check {
+  return (v) => {
+    if (!Array.isArray(v)) return expected('array', v);
+    for (let i = 0; i < v.length; i++) {
+      const e = check(v[i]);
+      if (e !== undefined) return `[${i}]${e}`;
+    }
+    return undefined;
+  };
+}
+
+export function obj(fields: Record<string, Check>): Check {
+  const keys = Object.keys(fields);
+  const checks = keys.map((k) => fields[k]);
+  const tails = keys.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`));
+  return (v) => {
+    if (!isObj(v)) return expected('object', v);
+    for (let i = 0; i < keys.length; i++) {
+      const e = checks[i](v[keys[i]]);
+      if (e !== undefined) return tails[i] + e;
+    }
+    return undefined;
+  };
+}
+
+/** A map whose values all fit `check`. */
+export function mapOf(check: Check): Check {
+  return (v) => {
+    if (!isObj(v)) return expected('object', v);
+    for (const k of Object.keys(v)) {
+      const e = check(v[k]);
+      if (e !== undefined) return `[${JSON.stringify(k)}]${e}`;
+    }
+    return undefined;
+  };
+}
+
+export function oneOf(...checks: Check[]): Check {
+  return (v) => {
+    let first: string | undefined;
+    for (const c of checks) {
+      const e = c(v);
+      if (e === undefined) return undefined;
+      first ??= e;
+    }
+    return first;
+  };
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A response that does not fit; the client turns it into an `ApiError` of kind `protocol`. */
+export class ShapeError extends Error {
+  override readonly name = 'ShapeError';
+}
+
+/** Check `v` against `check`, naming the failing field from `root` ("order.total_amount"). */
+export function assertShape<T>(v: unknown, check: Check, root: string): T {
+  const e = check(v);
+  if (e !== undefined) throw new ShapeError(`${root}${e}`);
+  return v as T;
+}

@@ -1,0 +1,425 @@
+/**
+ * The one place that talks HTTP: a keep-alive undici pool for the base URL, auth and
+ * user-agent headers, per-request header/body timeouts, cancellation, retries of idempotent
+ * reads, error decoding, and request events with secrets redacted.
+ */
+import { Pool } from 'undici';
+import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
+import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
+import { ShapeError } from './shape';
+
+export type AuthScheme = 'bearer' | 'raw';
+export type TokenSource = string | (() => Promise<string | undefined> | string | undefined);
+
+export interface ClientOptions {
+  /** e.g. `https://api.example.com` or `http://127.0.0.1:8080` (a path prefix is kept). */
+  baseUrl: string;
+  /** The access token, or a function asked before every request (e.g. reads SecretStorage). */
+  token?: TokenSource;
+  /** `bearer` sends `Authorization: Bearer <t>`; `raw` sends the bare token. Default `bearer`. */
+  authScheme?: AuthScheme;
+  /** Header timeout and body (idle) timeout of each request. Default 30 s. */
+  timeoutMs?: number;
+  /** e.g. `eo-imagery-vscode/0.1.0 (VS Code 1.100.0)`. */
+  userAgent: string;
+  /** Called once per attempt, after it ends; secrets are already redacted. */
+  onRequest?: (e: RequestEvent) => void;
+  retry?: RetryOptions;
+  /** Keep-alive connections to the service. Default 6. */
+  connections?: number;
+}
+
+/** Options every client method accepts. */
+export interface CallOptions {
+  /** Cancels the request (and any retry wait or polling). */
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface RequestEvent {
+  method: string;
+  /** Path with query string, relative to the base URL. */
+  path: string;
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  ms: number;
+  /** Response body size in bytes, when it was read. */
+  bytes?: number;
+  /** 1 for the first try, 2 for the first retry, … */
+  attempt: number;
+  /** Set when this attempt failed (the message never contains a token). */
+  error?: { kind: ApiError['kind']; message: string };
+  /** Set when the client will try again after this many ms. */
+  retryInMs?: number;
+  /** Request headers, `authorization` redacted. */
+  requestHeaders: Record<string, string>;
+  /** Request body, every `secrets` object redacted. */
+  requestBody?: unknown;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD' | 'PUT' | 'PATCH';
+export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Already-encoded path below the base URL (build it with `pathOf`). */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  accept?: string;
+  /** Ping is the only unauthenticated endpoint. */
+  auth?: boolean;
+}
+
+export interface RawResponse {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+  bytes: number;
+}
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Build a path from a template, encoding every interpolated value as one path segment:
+ * an id containing `/`, `?`, `#`, `%` or unicode cannot change which resource is addressed.
+ */
+export function pathOf(strings: TemplateStringsArray, ...values: readonly string[]): string {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += encodeSegment(values[i]) + strings[i + 1];
+  return out;
+}
+
+export function encodeSegment(value: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`a path parameter must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+  // "." and ".." would be resolved away by URL normalisation along the way.
+  if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
+  return encodeURIComponent(value);
+}
+
+export function buildQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    const s = Array.isArray(v) ? v.join(',') : String(v);
+    if (Array.isArray(v) && v.length === 0) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s)}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** Deep copy with every `secrets` object's values (and any authorization/token key) masked. */
+export function redactBody(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(redactBody);
+  if (typeof body !== 'object' || body === null) return body;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    const key = k.toLowerCase();
+    if (key === 'secrets' && typeof v === 'object' && v !== null) {
+      out[k] = Object.fromEntries(Object.keys(v).map((sk) => [sk, REDACTED]));
+    } else if (key === 'authorization' || key === 'token' || key === 'access_token' || key === 'secret' || key.endsWith('_secret') || key === 'password') {
+      out[k] = REDACTED;
+    } else {
+      out[k] = redactBody(v);
+    }
+  }
+  return out;
+}
+
+export class Transport {
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly retry: Required<RetryOptions>;
+  private readonly timeoutMs: number;
+  private closed = false;
+  /** Tokens seen by this client, scrubbed out of every error. */
+  private readonly knownTokens = new Set<string>();
+
+  constructor(private readonly opts: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new TypeError(`baseUrl is not a URL: ${JSON.stringify(opts.baseUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`baseUrl must be http(s), got ${url.protocol}`);
+    }
+    if (url.username || url.password) throw new TypeError('baseUrl must not carry credentials; use the token option');
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.pool = new Pool(this.origin, {
+      connections: opts.connections ?? 6,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.origin + this.basePath;
+  }
+
+  /** Whether `href` points below this client's base URL (so our token may be sent there). */
+  isOwnUrl(href: string): boolean {
+    try {
+      const u = new URL(href, this.baseUrl + '/');
+      return u.origin === this.origin && (u.pathname === this.basePath || u.pathname.startsWith(this.basePath + '/'));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Turn an absolute link of the service into a path + query below the base URL. */
+  relativePath(href: string): string {
+    const u = new URL(href, this.baseUrl + '/');
+    return u.pathname.slice(this.basePath.length) + u.search;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+  }
+
+  /** A JSON request; `parse` checks and normalises the decoded body (throw `ShapeError`). */
+  async json<T>(spec: RequestSpec, parse: (body: unknown) => T, call?: CallOptions): Promise<T> {
+    const res = await this.send(spec, call);
+    return this.decodeJson(spec, res, parse);
+  }
+
+  /** A request whose body is returned as text (reports). */
+  async text(spec: RequestSpec, call?: CallOptions): Promise<RawResponse> {
+    return this.send(spec, call);
+  }
+
+  decodeJson<T>(spec: RequestSpec, res: RawResponse, parse: (body: unknown) => T): T {
+    const where = spec.path + buildQuery(spec.query);
+    const ct = res.contentType?.toLowerCase() ?? '';
+    if (ct.includes('text/html')) {
+      const d = decodeErrorBody(res.status, ct, res.text);
+      throw this.protocol(spec.method, where, `expected JSON, got an HTML page (${d.message})`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text);
+    } catch (e) {
+      const what = res.text.trim() === '' ? 'an empty body' : `a body that is not JSON (${(e as Error).message})`;
+      throw this.protocol(spec.method, where, `expected JSON, got ${what}`);
+    }
+    try {
+      return parse(body);
+    } catch (e) {
+      if (e instanceof ShapeError) throw this.protocol(spec.method, where, e.message);
+      throw e;
+    }
+  }
+
+  private protocol(method: string, path: string, message: string): ApiError {
+    return scrubError(new ApiError({ kind: 'protocol', method, path, detailMessage: message }), [...this.knownTokens]);
+  }
+
+  /** Send with retries; resolves with a 2xx response, or throws an `ApiError`. */
+  async send(spec: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
+    if (this.closed) throw new ApiError({ kind: 'network', method: spec.method, path: spec.path, detailMessage: 'the client was closed' });
+    const signal = call.signal;
+    const pathWithQuery = spec.path + buildQuery(spec.query);
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw this.aborted(spec.method, pathWithQuery);
+      const started = performance.now();
+      const headers = await this.headers(spec, payload !== undefined);
+      let result: RawResponse | undefined;
+      let error: ApiError | undefined;
+      try {
+        result = await this.once(spec.method, pathWithQuery, headers, payload, call);
+        if (result.status < 200 || result.status > 299) error = this.httpError(spec.method, pathWithQuery, result);
+      } catch (e) {
+        error = this.transportError(e, spec.method, pathWithQuery, signal, call.timeoutMs ?? this.timeoutMs);
+      }
+      if (error) error = scrubError(error, [...this.knownTokens]);
+      let retryIn: number | undefined;
+      if (error && attempt <= this.retry.retries && isRetryable(spec.method, error)) {
+        retryIn = retryDelayMs(attempt, this.retry, error.retryAfterMs);
+      }
+      this.emit({
+        method: spec.method,
+        path: pathWithQuery,
+        status: result?.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        bytes: result?.bytes,
+        attempt,
+        error: error && { kind: error.kind, message: error.message },
+        retryInMs: retryIn,
+        headers,
+        body: spec.body,
+      });
+      if (!error && result) return result;
+      if (retryIn === undefined) throw error;
+      try {
+        await sleep(retryIn, signal);
+      } catch {
+        throw this.aborted(spec.method, pathWithQuery);
+      }
+    }
+  }
+
+  private async headers(spec: RequestSpec, hasBody: boolean): Promise<Record<string, string>> {
+    const h: Record<string, string> = {
+      accept: spec.accept ?? 'application/json',
+      'user-agent': this.opts.userAgent,
+    };
+    if (hasBody) h['content-type'] = 'application/json';
+    if (spec.auth !== false) {
+      const token = await this.token();
+      if (token) {
+        this.knownTokens.add(token);
+        h.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
+      }
+    }
+    return h;
+  }
+
+  private async token(): Promise<string | undefined> {
+    const t = this.opts.token;
+    const value = typeof t === 'function' ? await t() : t;
+    const trimmed = value?.trim();
+    if (trimmed && /[\r\n]/.test(trimmed)) throw new TypeError('the access token contains a line break');
+    return trimmed || undefined;
+  }
+
+  private async once(
+    method: HttpMethod,
+    path: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    call: CallOptions,
+  ): Promise<RawResponse> {
+    const timeout = call.timeoutMs ?? this.timeoutMs;
+    const res = await this.pool.request({
+      origin: this.origin,
+      path: this.basePath + path,
+      method,
+      headers,
+      body: payload,
+      signal: call.signal,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      chunks.push(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+    const ct = res.headers['content-type'];
+    const retryAfter = res.headers['retry-after'];
+    const raw: RawResponse & { retryAfter?: string | string[] } = {
+      status: res.statusCode,
+      contentType: Array.isArray(ct) ? ct[0] : ct,
+      text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8'),
+      bytes,
+    };
+    if (retryAfter !== undefined) raw.retryAfter = retryAfter;
+    return raw;
+  }
+
+  private httpError(method: string, path: string, res: RawResponse & { retryAfter?: string | string[] }): ApiError {
+    const d = decodeErrorBody(res.status, res.contentType, res.text);
+    return new ApiError({
+      kind: 'http',
+      method,
+      path,
+      status: res.status,
+      code: d.code,
+      detailMessage: d.message || statusTitle(res.status),
+      details: d.details,
+      retryAfterMs: parseRetryAfter(res.retryAfter),
+    });
+  }
+
+  private aborted(method: string, path: string): ApiError {
+    return new ApiError({ kind: 'aborted', method, path, detailMessage: 'cancelled by the caller' });
+  }
+
+  private transportError(e: unknown, method: string, path: string, signal: AbortSignal | undefined, timeoutMs: number): ApiError {
+    if (e instanceof ApiError) return e;
+    if (signal?.aborted) return this.aborted(method, path);
+    const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const code = err?.code ?? err?.cause?.code;
+    const host = this.origin.replace(/^https?:\/\//, '');
+    const secs = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+    const mk = (kind: ApiError['kind'], message: string): ApiError =>
+      new ApiError({ kind, method, path, code, detailMessage: message, cause: e });
+    switch (code) {
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return mk('timeout', `no response within ${secs}`);
+      case 'UND_ERR_BODY_TIMEOUT':
+        return mk('timeout', `the response stalled for more than ${secs}`);
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return mk('timeout', `could not connect to ${host} within ${secs}`);
+      case 'ECONNREFUSED':
+        return mk('network', `connection refused by ${host}`);
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return mk('network', `host ${host.replace(/:\d+$/, '')} not found`);
+      case 'ECONNRESET':
+      case 'EPIPE':
+        return mk('network', `the connection to ${host} was reset`);
+      case 'UND_ERR_SOCKET':
+        return mk('network', `the connection to ${host} closed before the response was complete`);
+      case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+        return mk('network', 'the response was cut short (fewer bytes than announced)');
+      case 'UND_ERR_CLOSED':
+      case 'UND_ERR_DESTROYED':
+        return mk('network', 'the client was closed');
+      default:
+        return mk('network', err?.message ? `${err.message}${code ? ` (${code})` : ''}` : String(e));
+    }
+  }
+
+  private emit(a: {
+    method: string;
+    path: string;
+    status?: number;
+    ms: number;
+    bytes?: number;
+    attempt: number;
+    error?: RequestEvent['error'];
+    retryInMs?: number;
+    headers: Record<string, string>;
+    body: unknown;
+  }): void {
+    const listener = this.opts.onRequest;
+    if (!listener) return;
+    const requestHeaders = { ...a.headers };
+    if (requestHeaders.authorization !== undefined) requestHeaders.authorization = REDACTED;
+    const event: RequestEvent = {
+      method: a.method,
+      path: a.path,
+      status: a.status,
+      ms: a.ms,
+      bytes: a.bytes,
+      attempt: a.attempt,
+      error: a.error,
+      retryInMs: a.retryInMs,
+      requestHeaders,
+      requestBody: a.body === undefined ? undefined : redactBody(a.body),
+    };
+    try {
+      listener(event);
+    } catch {
+      // A broken logger must not break requests.
+    }
+  }
+}
