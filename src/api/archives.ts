@@ -9,7 +9,7 @@ import { assertShape } from './shape';
 import { pathOf, type CallOptions, type RequestSpec, type Transport } from './transport';
 
 const parseItems = (body: unknown): ItemCollection<ArchiveItem> =>
-  normalizeItemCollection(assertShape<ItemCollection<ArchiveItemWire>>(body, itemCollection, 'response'));
+  normalizeItemCollection(assertShape<ItemCollection<ArchiveItemWire>>(body, itemCollection, ''));
 const parseItem = (body: unknown): ArchiveItem => normalizeArchiveItem(assertShape<ArchiveItemWire>(body, archiveItem, 'item'));
 const collectionList = listParser<ArchiveCollection>('collections', archiveCollection);
 const parseCollections = (body: unknown): ArchiveCollection[] =>

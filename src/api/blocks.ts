@@ -9,7 +9,7 @@ import { pathOf, type CallOptions, type Transport } from './transport';
 const parseBlocks = listParser<Block>('blocks', block);
 const parseInsights = offsetPageParser<Insight>('insights', insight);
 const parseRun = recordParser<{ id: string; message?: string }>(obj({ id: str, message: opt(str) }), 'run');
-const parseEstimate = recordParser<{ estimate: number }>(obj({ estimate: num }), 'response');
+const parseEstimate = recordParser<{ estimate: number }>(obj({ estimate: num }), '');
 
 export class BlocksApi {
   constructor(private readonly t: Transport) {}

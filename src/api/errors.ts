@@ -53,7 +53,7 @@ export class ApiError extends Error {
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad request',
-  401: 'Not signed in',
+  401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not found',
   405: 'Not supported by this service',
@@ -95,7 +95,7 @@ function defaultUserMessage(init: ApiErrorInit): string {
 
 function lowerFirst(s: string): string {
   // "AOI belongs…" stays, "This AOI belongs…" reads better after a colon as "this AOI…".
-  return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
+  return /^[A-Z](?=[a-z]|\s)/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
 }
 
 /** True when the error means the token is missing, wrong or expired: offer sign-in. */

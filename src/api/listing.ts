@@ -5,7 +5,7 @@ import { assertShape, type Check, obj, arr } from './shape';
 import { pagination as paginationShape } from './schemas';
 
 /** A parser for `{<key>: [record], pagination}` bodies that yields a `Page`. */
-export function offsetPageParser<T>(key: string, item: Check, root = key): (body: unknown) => Page<T> {
+export function offsetPageParser<T>(key: string, item: Check, root = ''): (body: unknown) => Page<T> {
   const check = obj({ [key]: arr(item), pagination: paginationShape });
   return (body) => {
     const b = assertShape<Record<string, unknown> & { pagination: Pagination }>(body, check, root);
@@ -14,7 +14,7 @@ export function offsetPageParser<T>(key: string, item: Check, root = key): (body
 }
 
 /** A parser for `{<key>: [record]}` bodies that yields the array. */
-export function listParser<T>(key: string, item: Check, root = key): (body: unknown) => T[] {
+export function listParser<T>(key: string, item: Check, root = ''): (body: unknown) => T[] {
   const check = obj({ [key]: arr(item) });
   return (body) => assertShape<Record<string, T[]>>(body, check, root)[key];
 }

@@ -10,7 +10,7 @@ import { pathOf, type CallOptions, type Transport } from './transport';
 
 const listShape = obj({ orders: arr(order), pagination });
 function parsePage(body: unknown): Page<OrderRecord> {
-  const b = assertShape<{ orders: Order[]; pagination: Page<Order> }>(body, listShape, 'response');
+  const b = assertShape<{ orders: Order[]; pagination: Page<Order> }>(body, listShape, '');
   return { items: b.orders.map(normalizeOrder), total: b.pagination.total, offset: b.pagination.offset, limit: b.pagination.limit };
 }
 const parseOrder = (body: unknown): OrderRecord => normalizeOrder(assertShape<Order>(body, order, 'order'));

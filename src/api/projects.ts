@@ -14,8 +14,8 @@ export interface ProjectPage {
   pageSize: number;
 }
 
-const parseList = recordParser<{ count: number; projects: Project[] }>(obj({ count: int, projects: arr(project) }), 'projects');
-const parseOne = recordParser<{ project: Project }>(obj({ project }), 'response');
+const parseList = recordParser<{ count: number; projects: Project[] }>(obj({ count: int, projects: arr(project) }), '');
+const parseOne = recordParser<{ project: Project }>(obj({ project }), '');
 
 export class ProjectsApi {
   constructor(private readonly t: Transport) {}

@@ -16,7 +16,7 @@ const satellitesObj = obj({ satellites });
 const parseSatellites = (body: unknown): Satellite[] => {
   if (Array.isArray(body)) return assertShape<Satellite[]>(body, satellites, 'satellites');
   if (typeof body === 'object' && body !== null && 'satellites' in body) {
-    return assertShape<{ satellites: Satellite[] }>(body, satellitesObj, 'response').satellites;
+    return assertShape<{ satellites: Satellite[] }>(body, satellitesObj, '').satellites;
   }
   throw new ShapeError('satellites: expected an array or {satellites: [...]}');
 };

@@ -88,9 +88,12 @@ export class ShapeError extends Error {
   override readonly name = 'ShapeError';
 }
 
-/** Check `v` against `check`, naming the failing field from `root` ("order.total_amount"). */
+/**
+ * Check `v` against `check`, naming the failing field from `root` ("order.total_amount");
+ * an empty root names it from the body's own keys ("order_items[3].area").
+ */
 export function assertShape<T>(v: unknown, check: Check, root: string): T {
   const e = check(v);
-  if (e !== undefined) throw new ShapeError(`${root}${e}`);
+  if (e !== undefined) throw new ShapeError(root ? `${root}${e}` : e.replace(/^\./, ''));
   return v as T;
 }

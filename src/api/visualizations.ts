@@ -20,7 +20,7 @@ const listShape = oneOf(
   obj({ visualizations: arr(visualization), pagination }),
 );
 function parsePage(body: unknown): Page<Visualization> {
-  const list = normalizeVisualizationList(assertShape<VisualizationListWire>(body, listShape, 'response'));
+  const list = normalizeVisualizationList(assertShape<VisualizationListWire>(body, listShape, ''));
   return { items: list.visualizations, total: list.pagination.total, offset: list.pagination.offset, limit: list.pagination.limit };
 }
 const parseOne = recordParser<Visualization>(visualization, 'visualization');

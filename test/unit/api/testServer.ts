@@ -1,0 +1,73 @@
+/** A tiny HTTP server for fault tests: each test scripts the answers and counts requests. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (req: SeenRequest, res: http.ServerResponse, n: number) => void;
+
+export interface TestServer {
+  url: string;
+  requests: SeenRequest[];
+  /** Requests per `METHOD path` (path without query). */
+  count(method: string, path: string): number;
+  setHandler(h: Handler): void;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(handler: Handler): Promise<TestServer> {
+  let current = handler;
+  const requests: SeenRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen: SeenRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(seen);
+      current(seen, res, requests.length);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    count: (method, path) => requests.filter((r) => r.method === method && r.url.split('?')[0] === path).length,
+    setHandler: (h) => {
+      current = h;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function text(res: http.ServerResponse, status: number, body: string, contentType: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Fail the test run on any unhandled rejection (the client must never leave one behind). */
+export function trackUnhandled(): { readonly reasons: unknown[] } {
+  const reasons: unknown[] = [];
+  process.on('unhandledRejection', (r) => reasons.push(r));
+  return { reasons };
+}
