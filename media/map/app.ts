@@ -1,0 +1,313 @@
+/**
+ * The map webview: Leaflet with configurable XYZ basemaps and an offline Natural Earth base,
+ * one canvas footprint layer per kind of record, a layer control, fit-to-bounds, the draw
+ * tool and the search panel. It only draws: every record comes from the extension, which
+ * holds the token and calls the service.
+ */
+import * as L from 'leaflet';
+import {
+  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest,
+  type MapSource, type MapState, type ToMapMessage,
+} from '../../src/panels/protocol';
+import { button, el } from '../shared/dom';
+import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
+import { showNotice } from '../shared/notice';
+import { OFFLINE_NAME, addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
+import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
+import { DrawTool, type DrawnShape, type Shape } from './draw';
+import { SearchPanel } from './searchPanel';
+
+const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'results'];
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+function layerStyle(kind: LayerKind): FootprintStyle {
+  return {
+    color: cssVar(`--eo-c-${kind}`, '#3794ff'),
+    fillOpacity: kind === 'aois' ? 0.18 : 0.08,
+    weight: kind === 'aois' ? 2 : 1,
+    pointRadius: 4,
+    selectedColor: cssVar('--eo-c-select', '#ffffff'),
+  };
+}
+
+/** Text for Leaflet controls that insert names as HTML (layer names, attribution). */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export class MapApp {
+  readonly map: L.Map;
+  readonly layers = {} as Record<LayerKind, FootprintLayer<MapFeature>>;
+  readonly rpc: Rpc<MapRequest>;
+  private readonly panel: SearchPanel;
+  private readonly draw: DrawTool;
+  private drawn?: L.Polygon;
+  private drawnShape?: DrawnShape;
+  private control?: L.Control.Layers;
+  private baseLayers: Record<string, L.Layer> = {};
+  private offline = createOfflineBasemap();
+  private state: MapState;
+  private selection?: { layer: LayerKind; id: string };
+  private readonly side: HTMLElement;
+  private started = false;
+
+  constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
+    this.state = vscode.getState() ?? {};
+    this.rpc = new Rpc<MapRequest>((m) => this.post(m));
+    const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
+    this.side = el('aside', { id: 'side' });
+    root.append(mapEl, this.side);
+    this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
+    this.map.attributionControl.setPrefix(false);
+    addOfflinePane(this.map);
+    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind));
+    this.draw = new DrawTool(this.map, () => cssVar('--eo-c-select', '#fff'), (s) => this.onDrawn(s), (m) => this.onDrawMode(m));
+    this.panel = new SearchPanel({
+      rpc: this.rpc,
+      startDraw: (s) => this.draw.begin(s),
+      showResults: (f, mode) => this.setLayer('results', f, mode, false),
+      selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
+      aoiCreated: (f) => this.aoiCreated(f),
+      saveState: () => this.saveState(),
+    }, this.state.search ?? {});
+    this.side.appendChild(this.panel.root);
+    this.side.hidden = this.state.panelOpen === false;
+    this.addToolbar();
+    this.map.on('click', (e) => this.onMapClick(e));
+    this.map.on('moveend zoomend overlayadd overlayremove baselayerchange', () => this.saveState());
+    if (this.state.center && this.state.zoom !== undefined) this.map.setView(this.state.center, this.state.zoom);
+    else this.map.setView([20, 0], 2);
+    this.started = true;
+    this.watchTheme();
+    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToMapMessage));
+    this.post({ type: 'ready' });
+  }
+
+  private post(m: FromMapMessage): void {
+    this.vscode.postMessage(m);
+  }
+
+  // ------------------------------------------------------------ messages
+
+  onMessage(m: ToMapMessage): void {
+    if (!m || typeof m !== 'object') return;
+    if (this.rpc.handle(m)) return;
+    switch (m.type) {
+      case 'init':
+        this.init(m.basemaps);
+        break;
+      case 'layer':
+        this.setLayer(m.layer, m.features, m.mode, m.fit);
+        if (m.sources) this.rememberSources(m.layer, m.sources, m.mode);
+        break;
+      case 'select':
+        this.select(m.layer, m.id, 'extension');
+        break;
+      case 'startDraw':
+        this.side.hidden = false;
+        this.draw.begin(m.shape);
+        break;
+      case 'notice':
+        showNotice(m.text, m.level);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private init(basemaps: Basemap[]): void {
+    if (this.control) return; // a second init (e.g. after a reload) keeps what is there
+    this.baseLayers = {};
+    for (const b of basemaps) {
+      const tiles = L.tileLayer(b.url, {
+        attribution: escapeHtml(b.attribution),
+        maxZoom: b.maxZoom ?? 19,
+        subdomains: b.subdomains ?? 'abc',
+        crossOrigin: false,
+      });
+      this.watchTiles(tiles, b.name);
+      this.baseLayers[escapeHtml(b.name)] = tiles;
+    }
+    this.baseLayers[OFFLINE_NAME] = this.offline;
+    const overlays: Record<string, L.Layer> = {};
+    for (const kind of KINDS) overlays[LAYER_TITLES[kind]] = this.layers[kind];
+    this.control = L.control.layers(this.baseLayers, overlays, { collapsed: true, position: 'topright' }).addTo(this.map);
+    const wanted = this.state.basemap && this.baseLayers[this.state.basemap] ? this.state.basemap : Object.keys(this.baseLayers)[0];
+    this.baseLayers[wanted].addTo(this.map);
+    const hidden = new Set(this.state.hiddenLayers ?? []);
+    for (const kind of KINDS) if (!hidden.has(kind)) this.layers[kind].addTo(this.map);
+  }
+
+  /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */
+  private watchTiles(tiles: L.TileLayer, name: string): void {
+    let loaded = false;
+    let failed = 0;
+    tiles.on('tileload', () => (loaded = true));
+    tiles.on('tileerror', () => {
+      if (loaded || ++failed < 2 || !this.map.hasLayer(tiles)) return;
+      this.map.removeLayer(tiles);
+      this.offline.addTo(this.map);
+      showNotice(`Tiles from "${name}" could not be loaded; showing the offline outlines.`, 'info');
+    });
+  }
+
+  // ------------------------------------------------------------ layers and selection
+
+  setLayer(kind: LayerKind, features: MapFeature[], mode: 'replace' | 'append', fit: boolean): number {
+    const layer = this.layers[kind];
+    const inputs = features.map((f) => ({ id: f.id, geometry: f.geometry, data: f, extraPoints: f.centroid ? [f.centroid] : undefined }));
+    const n = mode === 'replace' ? layer.setItems(inputs) : layer.addItems(inputs);
+    if (mode === 'replace' && this.selection?.layer === kind) this.selection = undefined;
+    if (!this.map.hasLayer(layer) && features.length) layer.addTo(this.map);
+    if (fit) this.fit(features.length && mode === 'append' ? features.map((f) => f.id) : undefined, kind);
+    return n;
+  }
+
+  private rememberSources(kind: LayerKind, sources: MapSource[], mode: 'replace' | 'append'): void {
+    const all = { ...(this.state.sources ?? {}) };
+    const prev = mode === 'append' ? all[kind] ?? [] : [];
+    const seen = new Set(prev.map((s) => JSON.stringify(s)));
+    all[kind] = [...prev, ...sources.filter((s) => !seen.has(JSON.stringify(s)))].slice(-200);
+    this.state.sources = all;
+    this.saveState();
+  }
+
+  /** Fits the view to a layer, some of its shapes, or every visible layer. */
+  fit(ids?: string[], kind?: LayerKind): void {
+    let bounds: L.LatLngBounds | undefined;
+    const kinds = kind ? [kind] : KINDS.filter((k) => this.map.hasLayer(this.layers[k]));
+    for (const k of kinds) {
+      const list = ids ? ids.map((id) => this.layers[k].getBounds(id)) : [this.layers[k].getBounds()];
+      for (const b of list) if (b) bounds = bounds ? bounds.extend(b) : L.latLngBounds(b.getSouthWest(), b.getNorthEast());
+    }
+    if (this.drawn && !kind) bounds = bounds ? bounds.extend(this.drawn.getBounds()) : this.drawn.getBounds();
+    if (bounds?.isValid()) this.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 14, animate: false });
+  }
+
+  select(kind: LayerKind | undefined, id: string, from: 'map' | 'list' | 'extension'): void {
+    if (this.selection) this.layers[this.selection.layer].setSelected(undefined);
+    if (!kind) {
+      this.selection = undefined;
+      this.panel.markSelected(undefined, false);
+      return;
+    }
+    const layer = this.layers[kind];
+    if (layer.get(id) === undefined) return;
+    this.selection = { layer: kind, id };
+    layer.setSelected(id);
+    this.panel.markSelected(kind === 'results' ? id : undefined, from !== 'list');
+    if (from !== 'map') {
+      const b = layer.getBounds(id);
+      if (b && !this.map.getBounds().contains(b)) this.map.fitBounds(b, { padding: [40, 40], maxZoom: 12, animate: false });
+      const f = layer.get(id);
+      if (f && from === 'extension' && b) this.popup(f, b.getCenter());
+    }
+  }
+
+  get selected(): { layer: LayerKind; id: string } | undefined {
+    return this.selection;
+  }
+
+  private onMapClick(e: L.LeafletMouseEvent): void {
+    if (this.draw.active) return;
+    // the layer drawn on top wins: results, then archive items, ... AOIs last
+    for (const kind of [...KINDS].reverse()) {
+      const layer = this.layers[kind];
+      if (!this.map.hasLayer(layer)) continue;
+      const hits = layer.hitTest(e.latlng);
+      if (hits.length) {
+        this.select(kind, hits[0].id, 'map');
+        this.popup(hits[0], e.latlng);
+        return;
+      }
+    }
+    this.select(undefined, '', 'map');
+    this.map.closePopup();
+  }
+
+  private popup(f: MapFeature, at: L.LatLng): void {
+    const content = el('div', { class: 'eo-popup' },
+      el('div', { class: 'label' }, f.label),
+      f.detail ? el('div', { class: 'muted' }, f.detail) : null,
+      button('Open details', () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }));
+    L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
+  }
+
+  // ------------------------------------------------------------ drawing, AOIs
+
+  private onDrawMode(mode: Shape | undefined): void {
+    document.body.dataset.drawing = mode ?? '';
+  }
+
+  onDrawn(s: DrawnShape): void {
+    this.drawn?.remove();
+    this.drawnShape = s;
+    const latlngs = s.ring.slice(0, -1).map(([x, y]) => L.latLng(y, x));
+    this.drawn = L.polygon(latlngs, {
+      color: cssVar('--eo-c-select', '#fff'), weight: 2, dashArray: '6 4', fillOpacity: 0.05, interactive: false,
+    }).addTo(this.map);
+    this.side.hidden = false;
+    this.panel.setShape(s);
+  }
+
+  get drawnRing(): DrawnShape | undefined {
+    return this.drawnShape;
+  }
+
+  private aoiCreated(f: MapFeature): void {
+    this.setLayer('aois', [f], 'append', true);
+    this.rememberSources('aois', [{ kind: 'aoi', id: f.ref.kind === 'aoi' ? f.ref.id : f.id }], 'append');
+    this.select('aois', f.id, 'extension');
+    showNotice(`AOI "${f.label}" created.`);
+  }
+
+  // ------------------------------------------------------------ chrome
+
+  private addToolbar(): void {
+    const Toolbar = L.Control.extend({
+      onAdd: () => {
+        const div = el('div', { class: 'leaflet-bar eo-toolbar' },
+          button('▭', () => this.draw.begin('rectangle'), { title: 'Draw a rectangle (drag)', 'aria-label': 'Draw a rectangle', id: 'tool-rect' }),
+          button('⬠', () => this.draw.begin('polygon'), { title: 'Draw a polygon (click vertices, double-click to finish)', 'aria-label': 'Draw a polygon', id: 'tool-poly' }),
+          button('⤢', () => this.fit(), { title: 'Fit to all shapes', 'aria-label': 'Fit to bounds', id: 'tool-fit' }),
+          button('☰', () => {
+            this.side.hidden = !this.side.hidden;
+            this.map.invalidateSize();
+            this.saveState();
+          }, { title: 'Show or hide the search panel', 'aria-label': 'Toggle search panel', id: 'tool-panel' }));
+        L.DomEvent.disableClickPropagation(div);
+        return div;
+      },
+    });
+    new Toolbar({ position: 'topleft' }).addTo(this.map);
+  }
+
+  private watchTheme(): void {
+    const restyle = () => {
+      for (const kind of KINDS) this.layers[kind].setStyle(layerStyle(kind));
+      this.offline.restyle();
+    };
+    const obs = new MutationObserver(restyle);
+    obs.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    obs.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+  }
+
+  saveState(): void {
+    if (!this.started) return;
+    const c = this.map.getCenter();
+    const base = Object.entries(this.baseLayers).find(([, l]) => this.map.hasLayer(l))?.[0];
+    this.state = {
+      ...this.state,
+      center: [c.lat, c.lng],
+      zoom: this.map.getZoom(),
+      basemap: base ?? this.state.basemap,
+      hiddenLayers: this.control ? KINDS.filter((k) => !this.map.hasLayer(this.layers[k])) : this.state.hiddenLayers,
+      search: this.panel?.formState() ?? this.state.search,
+      panelOpen: this.side ? !this.side.hidden : this.state.panelOpen,
+    };
+    this.vscode.setState(this.state);
+  }
+}

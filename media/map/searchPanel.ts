@@ -1,0 +1,347 @@
+/**
+ * The side panel: the "Search here" form (archive STAC search or satellite imagery search),
+ * its results list with "Load more", and the Create AOI form. All data arrives through the
+ * extension (`rpc`); the list and the map share one selection, kept by the app.
+ */
+import type {
+  CreateAoiParams, MapFeature, MapRequest, SearchKind, SearchOptions, SearchPage, SearchParams,
+} from '../../src/panels/protocol';
+import { geodesicArea } from '../../src/geo/area';
+import { ringToGeoJson } from '../../src/geo/antimeridian';
+import { append, button, clear, el } from '../shared/dom';
+import type { Rpc } from '../shared/vscodeApi';
+import type { DrawnShape, Shape } from './draw';
+
+export type FormState = Partial<Omit<SearchParams, 'ring' | 'shape'>>;
+
+export interface PanelHost {
+  rpc: Rpc<MapRequest>;
+  startDraw(shape: Shape): void;
+  showResults(features: MapFeature[], mode: 'replace' | 'append'): void;
+  selectResult(id: string | undefined, from: 'list' | 'map'): void;
+  aoiCreated(feature: MapFeature): void;
+  saveState(): void;
+}
+
+const SORTS: [SearchParams['sort'], string][] = [
+  ['datetime-desc', 'Newest first'],
+  ['datetime-asc', 'Oldest first'],
+  ['cloud-asc', 'Least cloudy first'],
+];
+
+function isoDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+export function formatKm2(m2: number): string {
+  const km2 = m2 / 1e6;
+  const digits = km2 < 10 ? 2 : km2 < 1000 ? 1 : 0;
+  return `${km2.toLocaleString(undefined, { maximumFractionDigits: digits, minimumFractionDigits: digits })} km²`;
+}
+
+export class SearchPanel {
+  readonly root: HTMLElement;
+  private options?: SearchOptions;
+  private optionsLoading?: Promise<void>;
+  private shape?: DrawnShape;
+  private page?: SearchPage;
+  private searching = false;
+  private rows = new Map<string, HTMLElement>();
+  private selectedId?: string;
+
+  private readonly kindArchive: HTMLInputElement;
+  private readonly kindImagery: HTMLInputElement;
+  private readonly collections: HTMLSelectElement;
+  private readonly satellites: HTMLSelectElement;
+  private readonly collectionsRow: HTMLElement;
+  private readonly satellitesRow: HTMLElement;
+  private readonly optionsError: HTMLElement;
+  private readonly from: HTMLInputElement;
+  private readonly to: HTMLInputElement;
+  private readonly maxCloud: HTMLInputElement;
+  private readonly sort: HTMLSelectElement;
+  private readonly limit: HTMLInputElement;
+  private readonly shapeInfo: HTMLElement;
+  private readonly searchBtn: HTMLButtonElement;
+  private readonly aoiBtn: HTMLButtonElement;
+  private readonly status: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly more: HTMLButtonElement;
+  private readonly aoiBox: HTMLElement;
+
+  constructor(private readonly host: PanelHost, initial: FormState) {
+    const today = new Date();
+    const monthAgo = new Date(today.getTime() - 90 * 864e5);
+    this.kindArchive = el('input', { type: 'radio', name: 'kind', value: 'archive', id: 'kind-archive' });
+    this.kindImagery = el('input', { type: 'radio', name: 'kind', value: 'imagery', id: 'kind-imagery' });
+    this.collections = el('select', { multiple: true, size: 4, id: 'collections', 'aria-label': 'Collections' });
+    this.satellites = el('select', { multiple: true, size: 4, id: 'satellites', 'aria-label': 'Satellites' });
+    this.optionsError = el('div', { class: 'error', role: 'alert' });
+    this.from = el('input', { type: 'date', id: 'from', value: initial.from ?? isoDate(monthAgo) });
+    this.to = el('input', { type: 'date', id: 'to', value: initial.to ?? isoDate(today) });
+    this.maxCloud = el('input', { type: 'number', id: 'max-cloud', min: 0, max: 100, step: 1, value: initial.maxCloud ?? 30 });
+    this.sort = el('select', { id: 'sort' }, ...SORTS.map(([v, t]) => el('option', { value: v }, t)));
+    this.sort.value = initial.sort ?? 'datetime-desc';
+    this.limit = el('input', { type: 'number', id: 'limit', min: 1, max: 1000, value: initial.limit ?? 50 });
+    this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, 'Draw a rectangle or a polygon on the map.');
+    this.searchBtn = button('Search here', () => void this.search(), { id: 'search', disabled: true });
+    this.aoiBtn = button('Create AOI…', () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
+    this.status = el('div', { class: 'status', id: 'status', role: 'status' });
+    this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': 'Search results' });
+    this.more = button('Load more', () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
+    this.aoiBox = el('div', { class: 'aoi-form', id: 'aoi-form', hidden: true });
+    (initial.kind === 'imagery' ? this.kindImagery : this.kindArchive).checked = true;
+    for (const r of [this.kindArchive, this.kindImagery]) r.addEventListener('change', () => this.kindChanged());
+    for (const i of [this.from, this.to, this.maxCloud, this.sort, this.limit, this.collections, this.satellites]) {
+      i.addEventListener('change', () => host.saveState());
+    }
+    this.collectionsRow = el('label', { class: 'field' }, 'Collections ', el('span', { class: 'muted' }, '(none selected = all)'), this.collections);
+    this.satellitesRow = el('label', { class: 'field' }, 'Satellites', this.satellites);
+    this.root = el('section', { class: 'search', 'aria-label': 'Search here' },
+      el('h2', {}, 'Search here'),
+      el('div', { class: 'field kinds', role: 'radiogroup' },
+        el('label', {}, this.kindArchive, ' Archive (STAC)'),
+        el('label', {}, this.kindImagery, ' Satellite imagery')),
+      this.collectionsRow,
+      this.satellitesRow,
+      this.optionsError,
+      el('div', { class: 'row' },
+        el('label', { class: 'field' }, 'From', this.from),
+        el('label', { class: 'field' }, 'To', this.to)),
+      el('div', { class: 'row' },
+        el('label', { class: 'field' }, 'Max cloud %', this.maxCloud),
+        el('label', { class: 'field' }, 'Page size', this.limit)),
+      el('label', { class: 'field' }, 'Sort', this.sort),
+      el('div', { class: 'row draw-buttons' },
+        button('▭ Rectangle', () => host.startDraw('rectangle'), { class: 'secondary', id: 'draw-rect', title: 'Drag on the map' }),
+        button('⬠ Polygon', () => host.startDraw('polygon'), { class: 'secondary', id: 'draw-poly', title: 'Click vertices; double-click or Enter to finish' })),
+      this.shapeInfo,
+      el('div', { class: 'row' }, this.searchBtn, this.aoiBtn),
+      this.aoiBox,
+      this.status,
+      this.list,
+      this.more,
+    );
+    this.kindChanged(initial);
+  }
+
+  get kind(): SearchKind {
+    return this.kindImagery.checked ? 'imagery' : 'archive';
+  }
+
+  formState(): FormState {
+    return {
+      kind: this.kind,
+      collections: selected(this.collections),
+      satellites: selected(this.satellites),
+      from: this.from.value,
+      to: this.to.value,
+      maxCloud: this.maxCloud.value === '' ? undefined : Number(this.maxCloud.value),
+      sort: this.sort.value as SearchParams['sort'],
+      limit: Number(this.limit.value) || 50,
+    };
+  }
+
+  private kindChanged(initial?: FormState): void {
+    this.collectionsRow.hidden = this.kind !== 'archive';
+    this.satellitesRow.hidden = this.kind !== 'imagery';
+    void this.loadOptions(initial);
+    this.host.saveState();
+  }
+
+  /** Collections, satellites and projects, fetched once through the extension. */
+  loadOptions(initial?: FormState): Promise<void> {
+    this.optionsLoading ??= this.host.rpc.call<SearchOptions>({ method: 'searchOptions' }).then(
+      (o) => {
+        this.options = o;
+        fill(this.collections, o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]), initial?.collections);
+        fill(this.satellites, o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]), initial?.satellites);
+        if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
+        const errs = Object.entries(o.errors).map(([k, v]) => `Could not list ${k}: ${v}`);
+        this.optionsError.textContent = errs.join(' ');
+      },
+      (e: Error) => {
+        this.optionsLoading = undefined; // allow a retry on the next change
+        this.optionsError.textContent = `Could not load search options: ${e.message}`;
+      },
+    );
+    return this.optionsLoading;
+  }
+
+  setShape(shape: DrawnShape | undefined): void {
+    this.shape = shape;
+    this.searchBtn.disabled = !shape || this.searching;
+    this.aoiBtn.disabled = !shape;
+    this.aoiBox.hidden = true;
+    if (!shape) {
+      this.shapeInfo.textContent = 'Draw a rectangle or a polygon on the map.';
+      return;
+    }
+    const g = ringToGeoJson(shape.ring);
+    const area = geodesicArea(g);
+    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${formatKm2(area)}`;
+  }
+
+  private params(): SearchParams | string {
+    if (!this.shape) return 'Draw an area first.';
+    const f = this.formState();
+    if (f.kind === 'imagery' && (!f.satellites || f.satellites.length === 0)) return 'Pick at least one satellite.';
+    if (f.from && f.to && f.from > f.to) return '"From" is after "To".';
+    if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100)) return 'Max cloud cover is a percentage, 0 to 100.';
+    const limit = Math.max(1, Math.min(1000, Math.round(f.limit ?? 50)));
+    return {
+      kind: f.kind ?? 'archive', ring: this.shape.ring, shape: this.shape.shape,
+      collections: f.collections ?? [], satellites: f.satellites ?? [],
+      from: f.from ?? '', to: f.to ?? '', maxCloud: f.maxCloud, sort: f.sort ?? 'datetime-desc', limit,
+    };
+  }
+
+  async search(): Promise<void> {
+    const p = this.params();
+    if (typeof p === 'string') {
+      this.setStatus(p, true);
+      return;
+    }
+    this.page = undefined;
+    this.rows.clear();
+    clear(this.list);
+    this.more.hidden = true;
+    this.host.showResults([], 'replace');
+    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'search', params: p }), 'replace');
+  }
+
+  async loadMore(): Promise<void> {
+    if (!this.page?.hasMore || this.searching) return;
+    const searchId = this.page.searchId;
+    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'searchMore', searchId }), 'append');
+  }
+
+  private async run(call: () => Promise<SearchPage>, mode: 'replace' | 'append'): Promise<void> {
+    this.searching = true;
+    this.searchBtn.disabled = true;
+    this.more.disabled = true;
+    this.setStatus(mode === 'replace' ? 'Searching…' : 'Loading more…');
+    try {
+      const page = await call();
+      this.page = page;
+      this.host.showResults(page.features, mode);
+      for (const f of page.features) this.addRow(f);
+      const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
+      this.setStatus(page.loaded === 0 ? 'No results.' : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
+      this.more.hidden = !page.hasMore;
+    } catch (e) {
+      this.setStatus(`Search failed: ${(e as Error).message}`, true);
+    } finally {
+      this.searching = false;
+      this.searchBtn.disabled = !this.shape;
+      this.more.disabled = false;
+    }
+  }
+
+  private setStatus(text: string, error = false): void {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', error);
+  }
+
+  private addRow(f: MapFeature): void {
+    this.rows.get(f.id)?.remove();
+    const row = el('li', { role: 'option', 'aria-selected': 'false', tabindex: 0, 'data-id': f.id, title: f.label },
+      el('div', { class: 'label' }, f.label),
+      f.detail ? el('div', { class: 'muted detail' }, f.detail) : null);
+    row.addEventListener('click', () => this.host.selectResult(f.id, 'list'));
+    row.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        this.host.selectResult(f.id, 'list');
+      }
+    });
+    this.rows.set(f.id, row);
+    this.list.appendChild(row);
+  }
+
+  /** Highlights a row (selection made on the map or in the list). */
+  markSelected(id: string | undefined, scroll: boolean): void {
+    if (this.selectedId) {
+      const old = this.rows.get(this.selectedId);
+      old?.classList.remove('selected');
+      old?.setAttribute('aria-selected', 'false');
+    }
+    this.selectedId = id;
+    const row = id ? this.rows.get(id) : undefined;
+    if (row) {
+      row.classList.add('selected');
+      row.setAttribute('aria-selected', 'true');
+      if (scroll) row.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  private openAoiForm(): void {
+    const shape = this.shape;
+    if (!shape) return;
+    clear(this.aoiBox);
+    this.aoiBox.hidden = false;
+    const g = ringToGeoJson(shape.ring);
+    if (g.type !== 'Polygon') {
+      append(this.aoiBox, el('p', { class: 'error' },
+        'This shape crosses the antimeridian; an AOI is a single Polygon, so draw it on one side of the 180° meridian.'));
+      return;
+    }
+    const name = el('input', { type: 'text', id: 'aoi-name', required: true, maxlength: 200, placeholder: 'Name' });
+    const desc = el('input', { type: 'text', id: 'aoi-desc', maxlength: 1000, placeholder: 'Description (optional)' });
+    const project = el('select', { id: 'aoi-project' });
+    const satellite = el('select', { id: 'aoi-satellite' });
+    const err = el('div', { class: 'error', id: 'aoi-error', role: 'alert' });
+    const submit = button('Create AOI', () => void create(), { id: 'aoi-submit' });
+    const fillSelects = () => {
+      fill(project, (this.options?.projects ?? []).map((p) => [p.id, p.name || p.id]));
+      fill(satellite, (this.options?.satellites ?? []).map((s) => [s.id, s.name || s.id]), selected(this.satellites));
+      if (this.options?.errors.projects) err.textContent = `Could not list projects: ${this.options.errors.projects}`;
+    };
+    void this.loadOptions().then(fillSelects);
+    const create = async () => {
+      err.textContent = '';
+      if (!name.value.trim()) return void (err.textContent = 'Give the AOI a name.');
+      if (!project.value) return void (err.textContent = 'Pick a project.');
+      if (!satellite.value) return void (err.textContent = 'Pick a satellite.');
+      submit.disabled = true;
+      const params: CreateAoiParams = {
+        name: name.value.trim(), description: desc.value.trim() || undefined,
+        projectId: project.value, satelliteId: satellite.value, ring: shape.ring,
+      };
+      try {
+        const feature = await this.host.rpc.call<MapFeature>({ method: 'createAoi', params });
+        this.aoiBox.hidden = true;
+        this.host.aoiCreated(feature);
+      } catch (e) {
+        const status = (e as { status?: unknown }).status;
+        err.textContent = `${typeof status === 'number' ? `${status}: ` : ''}${(e as Error).message}`;
+      } finally {
+        submit.disabled = false;
+      }
+    };
+    append(this.aoiBox,
+      el('h3', {}, 'New AOI'),
+      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${formatKm2(geodesicArea(g))}`),
+      el('label', { class: 'field' }, 'Name', name),
+      el('label', { class: 'field' }, 'Description', desc),
+      el('label', { class: 'field' }, 'Project', project),
+      el('label', { class: 'field' }, 'Satellite', satellite),
+      err,
+      el('div', { class: 'row' }, submit, button('Cancel', () => (this.aoiBox.hidden = true), { class: 'secondary' })));
+    name.focus();
+  }
+}
+
+function selected(s: HTMLSelectElement): string[] {
+  return Array.from(s.selectedOptions).map((o) => o.value);
+}
+
+function fill(s: HTMLSelectElement, opts: [string, string][], keep?: string[]): void {
+  const prev = new Set(keep ?? selected(s));
+  clear(s);
+  for (const [value, text] of opts) {
+    const o = el('option', { value }, text);
+    o.selected = prev.has(value);
+    s.appendChild(o);
+  }
+}

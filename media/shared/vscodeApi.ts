@@ -1,0 +1,52 @@
+/**
+ * The webview's side of the extension link: `acquireVsCodeApi()` may be called once per page,
+ * so it is wrapped here and shared by the request helper and the state helpers.
+ */
+export interface VsCodeApi<S> {
+  postMessage(message: unknown): void;
+  getState(): S | undefined;
+  setState(state: S): void;
+}
+
+declare function acquireVsCodeApi<S>(): VsCodeApi<S>;
+
+let api: VsCodeApi<unknown> | undefined;
+
+export function vscodeApi<S>(): VsCodeApi<S> {
+  api ??= acquireVsCodeApi<unknown>();
+  return api as VsCodeApi<S>;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+/** Request/response over postMessage, matched by a sequence id. */
+export class Rpc<Req> {
+  private next = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly post: (message: { type: 'request'; id: number; request: Req }) => void) {}
+
+  call<T>(request: Req): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.post({ type: 'request', id, request });
+    });
+  }
+
+  /** Feed every incoming message here; returns true when it was a response. */
+  handle(message: unknown): boolean {
+    if (!message || typeof message !== 'object' || (message as { type?: unknown }).type !== 'response') return false;
+    const m = message as { id: number; ok: boolean; result?: unknown; error?: { message?: unknown; status?: unknown } };
+    const p = this.pending.get(m.id);
+    if (!p) return true;
+    this.pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else {
+      const err = new Error(typeof m.error?.message === 'string' ? m.error.message : 'The request failed.');
+      (err as Error & { status?: unknown }).status = m.error?.status;
+      p.reject(err);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The messages between the extension and its two webviews (map, STAC item). Pure types plus a
+ * few guards: imported by the extension-side hosts (`src/panels`) and bundled into the
+ * webview scripts (`media/`), so both ends agree at compile time.
+ *
+ * Requests from a webview carry an id; the extension answers with a `response` of the same id.
+ * The token never crosses: the extension calls the service and sends plain data.
+ */
+import type { ArchiveItem } from '../api/records';
+
+// ---------------------------------------------------------------- shared
+
+export interface Basemap {
+  name: string;
+  /** XYZ template, e.g. `https://tile.openstreetmap.org/{z}/{x}/{y}.png`. */
+  url: string;
+  attribution: string;
+  maxZoom?: number;
+  subdomains?: string;
+}
+
+export type ResponseMessage =
+  | { type: 'response'; id: number; ok: true; result: unknown }
+  | { type: 'response'; id: number; ok: false; error: { message: string; status?: number } };
+
+// ---------------------------------------------------------------- map
+
+export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'results';
+
+export const LAYER_TITLES: Record<LayerKind, string> = {
+  aois: 'AOIs',
+  assets: 'Asset footprints',
+  orderItems: 'Order items',
+  catalogs: 'Catalog (fulfilled)',
+  archiveItems: 'Archive items',
+  results: 'Search results',
+};
+
+/** What a click on a footprint opens. */
+export type DetailRef =
+  | { kind: 'aoi'; id: string }
+  | { kind: 'asset'; aoiId: string; id: string }
+  | { kind: 'orderItem'; id: string }
+  | { kind: 'catalog'; id: string }
+  | { kind: 'archiveItem'; collection: string; id: string };
+
+/** Where a layer's data came from, so that a restored panel can fetch it again. */
+export type MapSource =
+  | { kind: 'aoi'; id: string }
+  | { kind: 'aoiAssets'; aoiId: string }
+  | { kind: 'orderItem'; id: string }
+  | { kind: 'catalog'; id: string }
+  | { kind: 'archiveItem'; collection: string; id: string };
+
+export interface MapFeature {
+  /** Unique within its layer. */
+  id: string;
+  label: string;
+  /** A second line: date, cloud cover, collection, area. */
+  detail?: string;
+  /** Any GeoJSON geometry, as the service sent it; the webview unwraps and clamps. */
+  geometry: unknown;
+  /** [lon, lat], drawn as a dot (AOI centroids). */
+  centroid?: [number, number];
+  ref: DetailRef;
+}
+
+export type SearchKind = 'archive' | 'imagery';
+
+export interface SearchParams {
+  kind: SearchKind;
+  /** The drawn ring, in map longitudes (may lie beyond ±180 after panning across the dateline). */
+  ring: [number, number][];
+  /** A rectangle becomes a STAC `bbox` (west > east across the dateline); a polygon `intersects`. */
+  shape: 'rectangle' | 'polygon';
+  /** Archive: collection ids (empty = all). */
+  collections: string[];
+  /** Imagery search: satellite ids (at least one). */
+  satellites: string[];
+  /** `YYYY-MM-DD`, inclusive; empty = open. */
+  from: string;
+  to: string;
+  /** 0..100; undefined = no filter. */
+  maxCloud?: number;
+  sort: 'datetime-desc' | 'datetime-asc' | 'cloud-asc';
+  /** Page size. */
+  limit: number;
+}
+
+export interface SearchPage {
+  searchId: number;
+  features: MapFeature[];
+  /** Items loaded so far, this page included. */
+  loaded: number;
+  /** Total matches when the service says (archive `numberMatched` / `context.matched`). */
+  matched?: number;
+  hasMore: boolean;
+}
+
+export interface SearchOptions {
+  collections: { id: string; title: string }[];
+  satellites: { id: string; name: string; collection_id: string }[];
+  projects: { id: string; name: string }[];
+  /** Per-list failures (e.g. satellites could not be listed), shown beside the control. */
+  errors: Partial<Record<'collections' | 'satellites' | 'projects', string>>;
+}
+
+export interface CreateAoiParams {
+  name: string;
+  description?: string;
+  projectId: string;
+  satelliteId: string;
+  ring: [number, number][];
+}
+
+export type MapRequest =
+  | { method: 'searchOptions' }
+  | { method: 'search'; params: SearchParams }
+  | { method: 'searchMore'; searchId: number }
+  | { method: 'createAoi'; params: CreateAoiParams };
+
+export interface MapState {
+  center?: [number, number];
+  zoom?: number;
+  basemap?: string;
+  hiddenLayers?: LayerKind[];
+  /** Per layer, what to fetch again when the panel is restored. */
+  sources?: Partial<Record<LayerKind, MapSource[]>>;
+  search?: Partial<Omit<SearchParams, 'ring' | 'shape'>>;
+  panelOpen?: boolean;
+}
+
+export type ToMapMessage =
+  | { type: 'init'; basemaps: Basemap[]; state?: MapState }
+  | {
+      type: 'layer';
+      layer: LayerKind;
+      features: MapFeature[];
+      /** `append` keeps what is there (same id replaces). */
+      mode: 'replace' | 'append';
+      fit: boolean;
+      sources?: MapSource[];
+    }
+  | { type: 'select'; layer: LayerKind; id: string }
+  | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
+  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | ResponseMessage;
+
+export type FromMapMessage =
+  | { type: 'ready' }
+  | { type: 'request'; id: number; request: MapRequest }
+  | { type: 'open'; ref: DetailRef }
+  | { type: 'openExternal'; url: string };
+
+// ---------------------------------------------------------------- STAC item
+
+export type StacAction = 'order' | 'copyStacUrl' | 'insightInput';
+
+export type ToStacMessage =
+  | { type: 'item'; item: ArchiveItem; stacUrl: string }
+  | { type: 'thumbnail'; dataUrl: string; assetKey: string }
+  | { type: 'loading'; label: string }
+  | { type: 'error'; message: string }
+  | { type: 'notice'; level: 'info' | 'error'; text: string };
+
+export type FromStacMessage =
+  | { type: 'ready' }
+  | { type: 'action'; action: StacAction }
+  | { type: 'openExternal'; url: string }
+  | { type: 'copy'; text: string };
+
+export interface StacState {
+  collection?: string;
+  id?: string;
+  rawOpen?: boolean;
+}
+
+// ---------------------------------------------------------------- guards
+
+/** Only these schemes become clickable links or reach `openExternal`. */
+export function isWebUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 8192) return false;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

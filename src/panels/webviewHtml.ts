@@ -1,0 +1,78 @@
+/**
+ * The HTML shell of a webview: a strict CSP with a per-load nonce, the bundled script and
+ * stylesheet, and an empty root the script fills. Pure (no `vscode`), so the webview tests
+ * load exactly the page the extension serves.
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface WebviewHtmlOptions {
+  title: string;
+  /** `webview.cspSource` (or the test server's origin). */
+  cspSource: string;
+  scriptUri: string;
+  /** Scripts loaded before `scriptUri` (e.g. the shared Natural Earth outlines). */
+  preScriptUris?: string[];
+  styleUri?: string;
+  /** Extra `img-src` sources: the configured basemap hosts, e.g. `https://tile.openstreetmap.org`. */
+  imgSources?: string[];
+  nonce?: string;
+}
+
+export function makeNonce(): string {
+  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/** A CSP source expression must not smuggle in other directives or keywords. */
+function safeSource(s: string): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9*.-]+(:\d+)?$/.test(s) || /^[a-z]+:$/.test(s) ? s : undefined;
+}
+
+export function contentSecurityPolicy(o: { cspSource: string; nonce: string; imgSources?: string[] }): string {
+  const img = [o.cspSource, 'data:', ...(o.imgSources ?? []).map(safeSource).filter((s): s is string => !!s)];
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${o.nonce}'`,
+    `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
+    `img-src ${[...new Set(img)].join(' ')}`,
+    `font-src ${o.cspSource}`,
+  ].join('; ');
+}
+
+export function webviewHtml(o: WebviewHtmlOptions): string {
+  const nonce = o.nonce ?? makeNonce();
+  const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce, imgSources: o.imgSources });
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${o.styleUri ? `<link rel="stylesheet" href="${escapeHtml(o.styleUri)}" nonce="${nonce}">` : ''}
+<title>${escapeHtml(o.title)}</title>
+</head>
+<body>
+<div id="root"></div>
+${(o.preScriptUris ?? []).map((u) => `<script nonce="${nonce}" src="${escapeHtml(u)}"></script>\n`).join('')}<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+</body>
+</html>`;
+}
+
+/**
+ * The `img-src` origins for XYZ templates: `https://{s}.tile.example.org/{z}/{x}/{y}.png` gives
+ * `https://*.tile.example.org`. Templates that are not http(s) are dropped (and not drawn).
+ */
+export function tileOrigins(templates: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const t of templates) {
+    const m = /^(https?):\/\/([^/?#]+)/i.exec(t);
+    if (!m) continue;
+    const host = m[2].replace(/\{[a-z]+\}/gi, '*').toLowerCase();
+    if (!/^[a-z0-9*.-]+(:\d+)?$/.test(host) || host.startsWith('*') && !host.startsWith('*.')) continue;
+    out.add(`${m[1].toLowerCase()}://${host}`);
+  }
+  return [...out];
+}

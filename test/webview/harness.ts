@@ -1,0 +1,162 @@
+/**
+ * Loads a bundled webview (dist/media) into headless Chromium with the same HTML and CSP the
+ * extension serves, and a stub `acquireVsCodeApi` whose `postMessage` reaches a fake host in
+ * this process. The host answers requests and pushes messages, as the extension would.
+ */
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { webviewHtml } from '../../src/panels/webviewHtml';
+
+export const ROOT = resolve(__dirname, '..', '..', '..');
+const DIST = join(ROOT, 'dist', 'media');
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.map': 'application/json' };
+
+export interface Harness {
+  page: Page;
+  /** Every message the webview posted, in order. */
+  posted: unknown[];
+  /** Sends a message to the webview as the extension would. */
+  send(message: unknown): Promise<void>;
+  /** Waits for a posted message matching `pred`. */
+  waitFor<T>(pred: (m: unknown) => boolean, timeoutMs?: number): Promise<T>;
+  /** Errors the page threw or logged, and dialogs it tried to open (XSS canaries). */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export type RequestHandler = (request: unknown) => unknown | Promise<unknown>;
+
+let browser: Browser | undefined;
+
+export async function getBrowser(): Promise<Browser> {
+  browser ??= await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  return browser;
+}
+
+export async function closeBrowser(): Promise<void> {
+  await browser?.close();
+  browser = undefined;
+}
+
+export function assertBuilt(name: string): void {
+  for (const f of [`${name}.js`, 'outlines.js']) {
+    if (!existsSync(join(DIST, f))) throw new Error(`dist/media/${f} is missing: run \`npm run build\` first`);
+  }
+}
+
+async function serve(): Promise<{ server: Server; origin: string; pages: Map<string, string> }> {
+  const pages = new Map<string, string>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const page = pages.get(url.pathname);
+    if (page) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
+      return;
+    }
+    const file = join(DIST, url.pathname.replace(/^\/media\//, ''));
+    if (!url.pathname.startsWith('/media/') || !file.startsWith(DIST)) {
+      res.writeHead(404).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pages };
+}
+
+export async function openWebview(
+  name: 'map' | 'stacItem',
+  opts: { onRequest?: RequestHandler; state?: unknown; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light' } = {},
+): Promise<Harness> {
+  assertBuilt(name);
+  const { server, origin, pages } = await serve();
+  const html = webviewHtml({
+    title: name,
+    cspSource: origin,
+    scriptUri: `${origin}/media/${name}.js`,
+    preScriptUris: [`${origin}/media/outlines.js`],
+    styleUri: `${origin}/media/${name}.css`,
+  });
+  pages.set('/index.html', html);
+  const b = await getBrowser();
+  const context = await b.newContext({ viewport: opts.viewport ?? { width: 1200, height: 800 }, colorScheme: opts.colorScheme ?? 'dark' });
+  const page = await context.newPage();
+  const posted: unknown[] = [];
+  const pageErrors: string[] = [];
+  const waiters: { pred: (m: unknown) => boolean; resolve: (m: unknown) => void }[] = [];
+  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    pageErrors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+  });
+  const send = (message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message as never);
+  await page.exposeFunction('__hostReceive', async (m: { type?: string; id?: number; request?: unknown }) => {
+    posted.push(m);
+    for (const w of [...waiters]) if (w.pred(m)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(m);
+    }
+    if (m?.type === 'request' && typeof m.id === 'number') {
+      try {
+        const result = await (opts.onRequest ?? (() => { throw new Error('no handler'); }))(m.request);
+        await send({ type: 'response', id: m.id, ok: true, result });
+      } catch (e) {
+        const err = e as Error & { status?: number };
+        await send({ type: 'response', id: m.id, ok: false, error: { message: err.message, status: err.status } });
+      }
+    }
+  });
+  await page.addInitScript((state) => {
+    let s: unknown = state ?? undefined;
+    const w = window as unknown as Record<string, unknown>;
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: unknown) => (w.__hostReceive as (m: unknown) => void)(JSON.parse(JSON.stringify(m))),
+      getState: () => s,
+      setState: (v: unknown) => {
+        s = v;
+        w.__state = v;
+      },
+    });
+  }, opts.state as never);
+  await page.goto(`${origin}/index.html`);
+  return {
+    page,
+    posted,
+    pageErrors,
+    send,
+    waitFor<T>(pred: (m: unknown) => boolean, timeoutMs = 5000): Promise<T> {
+      const found = posted.find(pred);
+      if (found) return Promise.resolve(found as T);
+      return new Promise<T>((res, rej) => {
+        const t = setTimeout(() => rej(new Error('timed out waiting for a webview message')), timeoutMs);
+        waiters.push({ pred, resolve: (m) => { clearTimeout(t); res(m as T); } });
+      });
+    },
+    async close() {
+      await context.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export const isType = (type: string) => (m: unknown): boolean => (m as { type?: string })?.type === type;
