@@ -28,11 +28,16 @@ export function formatArea(n: number | undefined): string {
   return typeof n === 'number' && Number.isFinite(n) ? `${area.format(n)} km²` : '—';
 }
 
-export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): string[] {
+/**
+ * The item's validation errors as lines; an entry marked `severity: "warning"` does not stop
+ * the order (the service prices it anyway), everything else does.
+ */
+export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): { text: string; warning: boolean }[] {
   return (item.validation_errors ?? []).map((e) => {
-    const rec = e as { field?: unknown; message?: unknown };
+    const rec = e as { field?: unknown; message?: unknown; severity?: unknown };
     const msg = typeof rec.message === 'string' ? rec.message : JSON.stringify(e);
-    return typeof rec.field === 'string' && rec.field ? `${rec.field}: ${msg}` : msg;
+    const text = typeof rec.field === 'string' && rec.field ? `${rec.field}: ${msg}` : msg;
+    return { text, warning: rec.severity === 'warning' };
   });
 }
 
@@ -52,8 +57,8 @@ export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'
       lines.push(`   Uplift: ${what} +${u.percentage}% = ${formatAmount(u.amount)}`);
     }
     for (const msg of validationMessages(item)) {
-      lines.push(`   ✗ ${msg}`);
-      blockers.push(`${item.name || `Item ${i + 1}`}: ${msg}`);
+      lines.push(`   ${msg.warning ? '⚠' : '✗'} ${msg.text}`);
+      (msg.warning ? warnings : blockers).push(`${item.name || `Item ${i + 1}`}: ${msg.text}`);
     }
     if (item.feasibility_status === 'FAILED') blockers.push(`${item.name || `Item ${i + 1}`} is not feasible.`);
     if (item.feasibility_status === 'WEAK_SUCCESS') warnings.push(`${item.name || `Item ${i + 1}`} is only weakly feasible.`);

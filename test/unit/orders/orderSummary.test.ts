@@ -41,11 +41,12 @@ describe('priced order summary', () => {
       order_items: [
         item({ validation_errors: [{ field: 'item_ids', message: 'unknown item x' }] }),
         item({ name: 'B', feasibility_status: 'FAILED' }),
-        item({ name: 'C', feasibility_status: 'WEAK_SUCCESS' }),
+        item({ name: 'C', feasibility_status: 'WEAK_SUCCESS', validation_errors: [{ field: 'cloud_cover', message: 'strict', severity: 'warning' }] }),
       ],
     });
     assert.deepEqual(s.blockers, ['Delhi scene: item_ids: unknown item x', 'B is not feasible.']);
-    assert.deepEqual(s.warnings, ['C is only weakly feasible.']);
+    assert.deepEqual(s.warnings, ['C: cloud_cover: strict', 'C is only weakly feasible.']);
+    assert.match(s.detail, /⚠ cloud_cover: strict/);
     assert.match(s.detail, /✗ item_ids: unknown item x/);
   });
 });

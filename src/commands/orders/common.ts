@@ -1,0 +1,174 @@
+/**
+ * What the ordering, delivery and store commands share: getting a client, telling request
+ * errors (4xx: the person can fix an entry) from faults, picking a project or a store, and
+ * talking to the sidebar when it is there.
+ */
+import * as vscode from 'vscode';
+import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
+import type { ExtensionServices } from '../../services';
+import { showError } from '../../ui/showError';
+import { outcome, type Step, type StepUi } from '../../ui/multiStep';
+
+/** The slice of the sidebar the commands use; absent until the explorer registers itself. */
+export interface ExplorerHandle {
+  refresh(view?: 'projects' | 'orders' | 'catalog' | 'stores' | 'archive'): void;
+  reveal(kind: string, id: string): unknown;
+}
+
+export function explorerOf(services: ExtensionServices): ExplorerHandle | undefined {
+  const e = (services as unknown as { explorer?: Partial<ExplorerHandle> }).explorer;
+  return e && typeof e.refresh === 'function' && typeof e.reveal === 'function' ? (e as ExplorerHandle) : undefined;
+}
+
+export async function revealInView(services: ExtensionServices, view: 'orders' | 'catalog' | 'stores', kind: string, id: string): Promise<void> {
+  const explorer = explorerOf(services);
+  try {
+    if (explorer) {
+      explorer.refresh(view);
+      await explorer.reveal(kind, id);
+    } else {
+      await vscode.commands.executeCommand(`eoImagery.${view}.focus`);
+    }
+  } catch (err) {
+    services.log.warn(`Could not reveal ${kind} ${id}: ${String(err)}`);
+  }
+}
+
+/** The client, or a shown "sign in" error and undefined. */
+export async function clientFor(services: ExtensionServices, action: string): Promise<EoClient | undefined> {
+  try {
+    return await services.connection.getClient();
+  } catch (err) {
+    await showError(services, action, err);
+    return undefined;
+  }
+}
+
+/** A refusal of the request itself: the person can change an entry and send it again. */
+export function isRequestError(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.kind === 'http' && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 401;
+}
+
+/** A fault after which the service may or may not have acted on a POST. */
+export function isUncertain(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  return err.kind === 'network' || err.kind === 'timeout' || err.kind === 'protocol' || (err.status ?? 0) >= 500;
+}
+
+export function serverMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.userMessage;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export { isCancellation };
+
+export async function loadProjects(client: EoClient, cap = 500): Promise<Project[]> {
+  const out: Project[] = [];
+  for await (const p of client.projects.iterate({ cap })) out.push(p);
+  return out;
+}
+
+/** Entries every order item has (decisions.md: project, name, use case, cloud delivery). */
+export interface OrderEntries {
+  projectId?: string;
+  projectLabel?: string;
+  name: string;
+  usecase: string;
+  /** Store id for cloud delivery; empty for none. */
+  storeId: string;
+  storeLabel: string;
+  path: string;
+}
+
+export function emptyOrderEntries(name = ''): OrderEntries {
+  return { name, usecase: '', storeId: '', storeLabel: '', path: '' };
+}
+
+export function projectStep<S extends { projectId?: string; projectLabel?: string }>(projects: () => Promise<Project[]>): Step<S> {
+  return {
+    name: 'Project',
+    describe: (s) => s.projectLabel,
+    async ask(s, ui) {
+      const list = await projects();
+      const items = list.map((p) => ({ label: p.title || p.name, description: p.id, project: p }));
+      const answer = await ui.pick(items, { placeHolder: 'Project to bill the order to', activeLabel: s.projectLabel, matchOnDescription: true });
+      return outcome(answer, (i) => {
+        s.projectId = i.project.id;
+        s.projectLabel = i.label;
+      });
+    },
+  };
+}
+
+export function textStep<S>(name: string, prompt: string, get: (s: S) => string, set: (s: S, v: string) => void, validate?: (v: string) => string | undefined): Step<S> {
+  return {
+    name,
+    describe: (s) => get(s),
+    async ask(s, ui) {
+      const answer = await ui.input({ prompt, value: get(s), validate });
+      return outcome(answer, (v) => set(s, v.trim()));
+    },
+  };
+}
+
+const NO_DELIVERY = 'No cloud delivery';
+
+/** Store for cloud delivery; `optional` adds "No cloud delivery" (orders). */
+export function storeStep<S extends { storeId: string; storeLabel: string }>(stores: () => Promise<Store[]>, optional: boolean): Step<S> {
+  return {
+    name: 'Cloud store',
+    describe: (s) => s.storeLabel || NO_DELIVERY,
+    async ask(s, ui: StepUi) {
+      const list = await stores();
+      const items: (vscode.QuickPickItem & { store?: Store })[] = list.map((st) => ({ label: st.name, description: `${st.type} · ${st.id}`, detail: storeTarget(st), store: st }));
+      if (optional) items.unshift({ label: NO_DELIVERY, description: 'keep the imagery in the catalog' });
+      if (!items.length) {
+        await ui.prompts.message('warning', 'No cloud store is registered. Register one first (EO Imagery: Register Cloud Store…).', {});
+        return 'cancel';
+      }
+      const answer = await ui.pick(items, {
+        placeHolder: optional ? 'Deliver to a cloud store when fulfilled?' : 'Cloud store to deliver to',
+        activeLabel: s.storeLabel || (optional ? NO_DELIVERY : undefined),
+      });
+      return outcome(answer, (i) => {
+        s.storeId = i.store?.id ?? '';
+        s.storeLabel = i.store ? i.label : '';
+      });
+    },
+  };
+}
+
+export function pathStep<S extends { storeId: string; path: string }>(): Step<S> {
+  return {
+    name: 'Path in the store',
+    describe: (s) => s.path,
+    when: (s) => s.storeId !== '',
+    async ask(s, ui) {
+      const answer = await ui.input({
+        prompt: 'Path inside the store (folder the files are written to)',
+        value: s.path,
+        placeHolder: 'deliveries/2025',
+        validate: checkStorePath,
+      });
+      return outcome(answer, (v) => (s.path = v.trim()));
+    },
+  };
+}
+
+export function checkStorePath(v: string): string | undefined {
+  const t = v.trim();
+  if (t === '') return 'Enter a path (a folder name inside the store).';
+  if (t.length > 1024) return 'The path is longer than 1,024 characters.';
+  if (t.split('/').includes('..')) return 'The path may not contain "..".';
+  return undefined;
+}
+
+export function storeTarget(st: Store): string {
+  const c = st.configs ?? {};
+  const where = c.bucket ?? c.container ?? '';
+  return [where, c.region, c.path_prefix].filter(Boolean).join(' · ');
+}
+
+export function requireNonEmpty(what: string): (v: string) => string | undefined {
+  return (v) => (v.trim() === '' ? `Enter ${what}.` : v.length > 200 ? `${what[0].toUpperCase()}${what.slice(1)} is longer than 200 characters.` : undefined);
+}

@@ -1,0 +1,141 @@
+/**
+ * Order archive imagery: items → project, name, use case, optional cloud delivery (store and
+ * path) → dry run → priced summary → Confirm places the order once → revealed in Orders.
+ */
+import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, Project, Store } from '../../api';
+import type { ExtensionServices } from '../../services';
+import { MultiStepInput, type Step } from '../../ui/multiStep';
+import { showError } from '../../ui/showError';
+import { clientFor, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { collectionOfFootprints } from './orderGeometry';
+import { priceAndPlace } from './placeOrder';
+
+/** An archive item as callers may hand it over; only these fields are needed. */
+export interface ArchiveItemLike {
+  id: string;
+  collection: string;
+  geometry?: Geometry;
+  properties?: { title?: string; datetime?: string | null; [k: string]: unknown };
+}
+
+/**
+ * Argument contract of `eoImagery.orderArchiveItems` (map, STAC item panel, Archive view,
+ * palette). Accepted, in any mix:
+ * - an `ArchiveItem` (a STAC Feature with `id`, `collection`, `geometry`), or an array of them;
+ * - a reference `{collection, id}` (or an array): the item is read from the archive first;
+ * - a sidebar row `{kind: 'archiveItem', record: ArchiveItem}`; from a multi-selection VS Code
+ *   calls `(clickedRow, selectedRows[])`, and the selection wins;
+ * - nothing (palette): the person types `collection/item-id` references.
+ * Items without a footprint are read again so the order's geometry is the real footprint.
+ */
+export type OrderArchiveArg = ArchiveItemLike | { collection: string; id: string } | { kind: 'archiveItem'; record: ArchiveItemLike };
+
+export function archiveRefsOf(...args: unknown[]): ArchiveItemLike[] {
+  const [first, second] = args;
+  const source = Array.isArray(second) && second.length > 0 ? second : first;
+  const list = Array.isArray(source) ? source : source === undefined || source === null ? [] : [source];
+  const out: ArchiveItemLike[] = [];
+  const seen = new Set<string>();
+  for (const raw of list) {
+    const v = isRecord(raw) && raw.kind === 'archiveItem' && isRecord(raw.record) ? raw.record : raw;
+    if (!isRecord(v) || typeof v.id !== 'string' || typeof v.collection !== 'string') continue;
+    const key = `${v.collection}/${v.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(v as unknown as ArchiveItemLike);
+  }
+  return out;
+}
+
+/** `collection/id, collection/id` typed in the palette. */
+export function parseItemRefs(text: string): { ok: true; refs: { collection: string; id: string }[] } | { ok: false; reason: string } {
+  const refs: { collection: string; id: string }[] = [];
+  for (const part of text.split(/[,\s]+/)) {
+    if (!part) continue;
+    const slash = part.indexOf('/');
+    if (slash <= 0 || slash === part.length - 1) return { ok: false, reason: `"${part}" is not collection/item-id.` };
+    refs.push({ collection: part.slice(0, slash), id: part.slice(slash + 1) });
+  }
+  if (!refs.length) return { ok: false, reason: 'Enter at least one collection/item-id.' };
+  return { ok: true, refs };
+}
+
+async function resolveItems(client: EoClient, refs: ArchiveItemLike[]): Promise<ArchiveItem[] | ArchiveItemLike[]> {
+  return Promise.all(refs.map(async (r) => (r.geometry ? r : client.archives.item(r.collection, r.id))));
+}
+
+type ArchiveOrderState = OrderEntries;
+
+export async function orderArchiveItems(services: ExtensionServices, ...args: unknown[]): Promise<void> {
+  const action = 'Order archive imagery';
+  const client = await clientFor(services, action);
+  if (!client) return;
+  let refs = archiveRefsOf(...args);
+  if (!refs.length) {
+    const typed = await services.ui.input({
+      title: action,
+      prompt: 'Archive items to order, as collection/item-id (separate several with commas)',
+      placeHolder: 'sentinel-2-l2a/S2A_43RFM_20250301',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const r = parseItemRefs(v);
+        return r.ok ? undefined : r.reason;
+      },
+    });
+    if (typed === undefined) return;
+    const parsed = parseItemRefs(typed);
+    if (!parsed.ok) return;
+    refs = parsed.refs;
+  }
+
+  let items: ArchiveItemLike[];
+  try {
+    items = await resolveItems(client, refs);
+  } catch (err) {
+    await showError(services, 'Reading the archive items', err, () => orderArchiveItems(services, ...args));
+    return;
+  }
+  const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
+  if (!footprints.features.length) {
+    await services.ui.message('error', 'These archive items have no footprint (Polygon) to order.', {});
+    return;
+  }
+
+  const first = items[0];
+  const defaultName = items.length === 1 ? first.properties?.title || first.id : `${items.length} archive scenes (${first.collection})`;
+  const state: ArchiveOrderState = emptyOrderEntries(defaultName);
+  let projects: Promise<Project[]> | undefined;
+  let stores: Promise<Store[]> | undefined;
+  const steps: Step<ArchiveOrderState>[] = [
+    projectStep(() => (projects ??= loadProjects(client))),
+    textStep('Name', 'Name of the order item', (s) => s.name, (s, v) => (s.name = v), requireNonEmpty('a name')),
+    textStep('Use case', 'Use case (what the imagery is for; optional)', (s) => s.usecase, (s, v) => (s.usecase = v)),
+    storeStep(() => (stores ??= client.stores.list()), true),
+    pathStep(),
+  ];
+  const title = `Order ${items.length === 1 ? `archive item ${first.id}` : `${items.length} archive items`}`;
+  const wizard = new MultiStepInput(services.ui, title, steps, state);
+  try {
+    if (!(await wizard.run())) return;
+  } catch (err) {
+    await showError(services, action, err);
+    return;
+  }
+  await priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)]);
+}
+
+export function archiveItemRequest(s: ArchiveOrderState, items: readonly ArchiveItemLike[], geometry: ReturnType<typeof collectionOfFootprints>): OrderItemRequest {
+  const req: OrderItemRequest = {
+    project_id: s.projectId,
+    name: s.name,
+    geometry,
+    item_ids: items.map((i) => i.id),
+  };
+  if (s.usecase) req.usecase = s.usecase;
+  if (s.storeId) req.cloud_delivery = { config: s.storeId, path: s.path };
+  return req;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

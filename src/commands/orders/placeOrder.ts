@@ -1,0 +1,120 @@
+/**
+ * The money-moving part of both order flows: price with `dry_run`, show the priced summary,
+ * and on Confirm send the same body once. A failed dry run never places an order; a refusal
+ * (4xx) keeps the entries and lets the person fix one; a fault after Confirm says to check the
+ * Orders view before retrying, because the order may exist.
+ */
+import * as vscode from 'vscode';
+import type { CreateOrderRequest, EoClient, OrderItemRequest, OrderRecord } from '../../api';
+import type { ExtensionServices } from '../../services';
+import type { MultiStepInput } from '../../ui/multiStep';
+import { showError } from '../../ui/showError';
+import { isRequestError, isUncertain, revealInView, serverMessage } from './common';
+import { summarizeOrder } from './orderSummary';
+
+export const PLACE_ORDER = 'Place Order';
+export const EDIT_ENTRIES = 'Edit Entries…';
+export const OPEN_ORDERS = 'Open Orders View';
+
+/** Bodies being placed right now: a second Confirm of the same order while one is in flight does nothing. */
+const inFlight = new Set<string>();
+
+export async function priceAndPlace<S>(
+  services: ExtensionServices,
+  client: EoClient,
+  wizard: MultiStepInput<S>,
+  build: (state: S) => OrderItemRequest[],
+): Promise<OrderRecord | undefined> {
+  const { ui } = services;
+  for (;;) {
+    const order_items = build(wizard.state);
+    const dryRun: CreateOrderRequest = { dry_run: true, order_items };
+    let priced: OrderRecord;
+    try {
+      priced = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Pricing the order (dry run)…' },
+        () => client.orders.create(dryRun),
+      );
+    } catch (err) {
+      if (isRequestError(err)) {
+        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
+        return undefined;
+      }
+      await showError(services, 'Pricing the order', err);
+      return undefined;
+    }
+    services.connection.reportSuccess();
+
+    const summary = summarizeOrder(priced);
+    const warnings = summary.warnings.length ? `\n\nWarnings:\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
+    if (summary.blockers.length) {
+      const choice = await ui.message(
+        'warning',
+        `This order cannot be placed: ${summary.blockers.join(' ')}`,
+        { modal: true, detail: summary.detail + warnings },
+        EDIT_ENTRIES,
+      );
+      if (choice === EDIT_ENTRIES && (await wizard.editOne())) continue;
+      return undefined;
+    }
+    const choice = await ui.message(
+      'info',
+      `Place this order? ${summary.headline}`,
+      { modal: true, detail: summary.detail + warnings },
+      PLACE_ORDER,
+      EDIT_ENTRIES,
+    );
+    if (choice === EDIT_ENTRIES) {
+      if (await wizard.editOne()) continue;
+      return undefined;
+    }
+    if (choice !== PLACE_ORDER) return undefined;
+
+    const body: CreateOrderRequest = { dry_run: false, order_items };
+    const key = JSON.stringify(order_items);
+    if (inFlight.has(key)) return undefined;
+    inFlight.add(key);
+    let placed: OrderRecord;
+    try {
+      placed = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Placing the order…' },
+        () => client.orders.create(body),
+      );
+    } catch (err) {
+      if (isRequestError(err)) {
+        // Refused: nothing was stored, so editing and sending again is safe.
+        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
+        return undefined;
+      }
+      if (isUncertain(err)) {
+        services.connection.reportFailure(err);
+        services.log.error(`Placing the order failed after Confirm: ${serverMessage(err)}`);
+        const c = await ui.message(
+          'error',
+          `The order may or may not have been placed (${serverMessage(err)}). Check the Orders view before you try again, so you do not order twice.`,
+          {},
+          OPEN_ORDERS,
+        );
+        if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order', '');
+        return undefined;
+      }
+      await showError(services, 'Placing the order', err);
+      return undefined;
+    } finally {
+      inFlight.delete(key);
+    }
+    services.connection.reportSuccess();
+    services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
+    if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
+    void ui.message('info', `Order ${placed.id ?? ''} placed (${summary.headline}). Its status is shown in the Orders view.`, {});
+    return placed;
+  }
+}
+
+/** Shows the server's message with a way to fix one entry; true when the person did. */
+export async function offerEdit<S>(services: ExtensionServices, wizard: MultiStepInput<S>, text: string): Promise<boolean> {
+  services.log.warn(text);
+  const choice = await services.ui.message('error', text, {}, EDIT_ENTRIES);
+  if (choice !== EDIT_ENTRIES) return false;
+  return wizard.editOne();
+}

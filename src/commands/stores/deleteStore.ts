@@ -1,0 +1,62 @@
+/** Delete a cloud store after a modal confirmation that names it. */
+import type { Store } from '../../api';
+import type { ExtensionServices } from '../../services';
+import { showError } from '../../ui/showError';
+import { clientFor, explorerOf, isRequestError, serverMessage, storeTarget } from '../orders/common';
+
+export const DELETE = 'Delete';
+
+/** Argument: a Cloud Stores row (`{kind: 'store', record}`), a `Store`, or nothing (pick one). */
+export async function deleteStore(services: ExtensionServices, arg?: unknown): Promise<boolean> {
+  const action = 'Delete cloud store';
+  const client = await clientFor(services, action);
+  if (!client) return false;
+  let store = storeOf(arg);
+  if (!store) {
+    let stores: Store[];
+    try {
+      stores = await client.stores.list();
+    } catch (err) {
+      await showError(services, 'Loading cloud stores', err, () => deleteStore(services, arg));
+      return false;
+    }
+    if (!stores.length) {
+      await services.ui.message('info', 'No cloud store is registered.', {});
+      return false;
+    }
+    const chosen = await services.ui.pick(
+      stores.map((s) => ({ label: s.name, description: `${s.type} · ${s.id}`, detail: storeTarget(s), store: s })),
+      { title: 'Delete Cloud Store', placeHolder: 'Store to delete' },
+    );
+    if (!chosen) return false;
+    store = chosen.store;
+  }
+  const confirm = await services.ui.message(
+    'warning',
+    `Delete the cloud store "${store.name}"?`,
+    { modal: true, detail: `${store.type} ${storeTarget(store)}\nDeliveries already made stay in the bucket; new deliveries cannot target this store.` },
+    DELETE,
+  );
+  if (confirm !== DELETE) return false;
+  try {
+    await client.stores.delete(store.id);
+  } catch (err) {
+    if (isRequestError(err)) {
+      await services.ui.message('error', `Cloud store "${store.name}" was not deleted: ${serverMessage(err)}`, {});
+    } else {
+      await showError(services, action, err, () => deleteStore(services, store));
+    }
+    return false;
+  }
+  services.connection.reportSuccess();
+  services.log.info(`Deleted cloud store "${store.name}" (${store.id})`);
+  explorerOf(services)?.refresh('stores');
+  void services.ui.message('info', `Cloud store "${store.name}" deleted.`, {});
+  return true;
+}
+
+function storeOf(arg: unknown): Store | undefined {
+  const v = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'store' ? (arg as { record?: unknown }).record : arg;
+  if (typeof v === 'object' && v !== null && typeof (v as Store).id === 'string' && typeof (v as Store).name === 'string') return v as Store;
+  return undefined;
+}
