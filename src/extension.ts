@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
+import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     connection,
     createConnectionStatusBar(connection),
     ...registerConnectionCommands(services),
+    registerExplorer(services),
   );
   void connection.refreshState();
 

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Connection } from './auth/connection';
+import type { ExplorerApi } from './explorer';
 import type { Prompts } from './ui/prompts';
 
 /**
@@ -13,4 +14,9 @@ export interface ExtensionServices {
   readonly connection: Connection;
   /** Every quick pick, input box and modal goes through here (tests script it). */
   readonly ui: Prompts;
+  /**
+   * The sidebar: `refresh(view?)`, `reveal(kind, id)` after creating a record, `selected()`,
+   * and the providers (for tests). Set by `registerExplorer` during activation.
+   */
+  explorer?: ExplorerApi;
 }

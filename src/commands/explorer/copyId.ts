@@ -1,0 +1,16 @@
+import * as vscode from 'vscode';
+import type { ExplorerApi } from '../../explorer/explorer';
+import { RecordNode } from '../../explorer/tree';
+import type { ExtensionServices } from '../../services';
+
+/** Copies the service id of the row (or of the selected rows, one per line). */
+export async function copyId(services: ExtensionServices, explorer: ExplorerApi, node: unknown, all?: unknown): Promise<void> {
+  const nodes = Array.isArray(all) && all.length > 0 ? all : node ? [node] : explorer.selected();
+  const ids = nodes.filter((n): n is RecordNode => n instanceof RecordNode).map((n) => n.recordId);
+  if (ids.length === 0) {
+    await services.ui.message('info', 'Select a record in the EO Imagery sidebar to copy its ID.', {});
+    return;
+  }
+  await vscode.env.clipboard.writeText(ids.join('\n'));
+  vscode.window.setStatusBarMessage(ids.length === 1 ? `Copied ID ${ids[0]}` : `Copied ${ids.length} IDs`, 3000);
+}

@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import type { ExplorerApi } from '../../explorer/explorer';
+import { RECORD_SCHEME, type RecordDocuments } from '../../explorer/recordDocuments';
+import { RecordNode } from '../../explorer/tree';
+import type { ExtensionServices } from '../../services';
+import { showError } from '../../ui/showError';
+
+/** Opens the row's record as a read-only, pretty-printed JSON document. */
+export async function openJson(
+  services: ExtensionServices,
+  explorer: ExplorerApi,
+  docs: RecordDocuments,
+  node: unknown,
+): Promise<vscode.TextEditor | undefined> {
+  const target = node instanceof RecordNode ? node : explorer.selected()[0];
+  if (!target) {
+    await services.ui.message('info', 'Select a record in the EO Imagery sidebar to open it as JSON.', {});
+    return undefined;
+  }
+  const uri = docs.track(target);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  return vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** Reads the record of the active (or given) JSON document from the service again. */
+export async function refreshJson(services: ExtensionServices, docs: RecordDocuments, uri?: unknown): Promise<void> {
+  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  if (!target || target.scheme !== RECORD_SCHEME) return;
+  try {
+    const ok = await docs.refresh(target);
+    if (!ok) {
+      await services.ui.message('info', 'This kind of record cannot be read on its own; refresh its list in the sidebar instead.', {});
+    }
+  } catch (err) {
+    await showError(services, 'Refresh record', err, () => refreshJson(services, docs, target));
+  }
+}

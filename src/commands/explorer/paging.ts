@@ -1,0 +1,22 @@
+import type { ExplorerApi } from '../../explorer/explorer';
+import { ErrorNode, LoadMoreNode } from '../../explorer/rows';
+
+/** The "Load more…" row: fetch the next page of its list; a second click joins the first. */
+export async function loadMore(explorer: ExplorerApi, node: unknown): Promise<void> {
+  if (!(node instanceof LoadMoreNode)) return;
+  const provider = explorer.providers[node.view];
+  const loading = node.list.loadMore();
+  provider.changed(node.parent); // show "Loading…"
+  await loading;
+  provider.changed(node.parent);
+}
+
+/** The error row: try the failed load again. */
+export async function retryLoad(explorer: ExplorerApi, node: unknown): Promise<void> {
+  if (!(node instanceof ErrorNode)) return;
+  const provider = explorer.providers[node.view];
+  const loading = node.list.loadMore();
+  provider.changed(node.parent);
+  await loading;
+  provider.changed(node.parent);
+}

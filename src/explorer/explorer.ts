@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import type { EoClient } from '../api';
+import type { Aoi, OrderItem } from '../api/records';
+import type { ExtensionServices } from '../services';
+import type { ExplorerContext } from './context';
+import { fetchRecord } from './fetchRecord';
+import { FilterState } from './filters';
+import { archiveRoot } from './nodes/archive';
+import { catalogRoot } from './nodes/catalog';
+import { OrderNode, ordersRoot } from './nodes/orders';
+import { ProjectNode, projectsRoot } from './nodes/projects';
+import { storesRoot } from './nodes/stores';
+import type { PagedChildren } from './paged';
+import { Poller, type PollerOptions } from './poller';
+import { ExplorerProvider } from './provider';
+import { ExplorerNode, RecordNode, VIEW_IDS, type RecordKind, type ViewId } from './tree';
+
+/** What commands and tests reach through `services.explorer`. */
+export interface ExplorerApi {
+  readonly providers: Readonly<Record<ViewId, ExplorerProvider>>;
+  readonly filters: FilterState;
+  readonly poller: Poller;
+  /** Reloads one view, or all of them. */
+  refresh(view?: ViewId): void;
+  /** Reloads one node's children. */
+  refreshNode(node: ExplorerNode): void;
+  /**
+   * Finds a record in its view (loading what is needed; a record newer than the loaded pages
+   * is put first) and reveals it. Resolves to the node, or undefined when it is not there.
+   */
+  reveal(kind: RecordKind, id: string, options?: { focus?: boolean; expand?: boolean }): Promise<ExplorerNode | undefined>;
+  /** The record rows selected in a view (the focused view when none is named). */
+  selected(view?: ViewId): RecordNode[];
+  /** Fires after a record node got a fresher record (live progress, reveal). */
+  readonly onDidUpdateRecord: vscode.Event<RecordNode>;
+}
+
+/** The five views, their providers, filters, live progress and reveal. */
+export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable {
+  readonly filters = new FilterState();
+  readonly poller: Poller;
+  readonly providers: Record<ViewId, ExplorerProvider>;
+  private readonly updated = new vscode.EventEmitter<RecordNode>();
+  readonly onDidUpdateRecord = this.updated.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private lastClient?: EoClient | null;
+  private focusedView?: ViewId;
+
+  constructor(
+    readonly services: ExtensionServices,
+    polling?: PollerOptions,
+  ) {
+    this.poller = new Poller(services.connection, services.log, polling);
+    const ctx = this as ExplorerContext;
+    const poller = this.poller;
+    this.providers = {
+      projects: new ExplorerProvider('projects', projectsRoot(ctx) as PagedChildren<never>, poller, {
+        countInMessage: true,
+        filterText: () => this.filters.projectsText(),
+      }),
+      orders: new ExplorerProvider('orders', ordersRoot(ctx) as PagedChildren<never>, poller, {
+        countInMessage: true,
+        filterText: () => this.filters.ordersText(),
+      }),
+      catalog: new ExplorerProvider('catalog', catalogRoot(ctx) as PagedChildren<never>, poller, { countInMessage: true }),
+      stores: new ExplorerProvider('stores', storesRoot(ctx) as PagedChildren<never>, poller, { countInMessage: false }),
+      archive: new ExplorerProvider('archive', archiveRoot(ctx) as PagedChildren<never>, poller, { countInMessage: false }),
+    };
+    for (const id of VIEW_IDS) {
+      const provider = this.providers[id];
+      const view = vscode.window.createTreeView(`eoImagery.${id}`, { treeDataProvider: provider, showCollapseAll: id !== 'stores' });
+      this.disposables.push(
+        view,
+        provider,
+        ...provider.attach(view),
+        view.onDidChangeSelection(() => (this.focusedView = id)),
+        view.onDidChangeVisibility((e) => {
+          if (e.visible) provider.updateMessage();
+        }),
+      );
+    }
+    this.disposables.push(
+      this.poller,
+      this.filters,
+      this.updated,
+      this.filters.onDidChange((view) => this.refresh(view)),
+      services.connection.onDidChange(() => void this.connectionChanged()),
+      this.poller.onDidUpdate((node) => this.updated.fire(node)),
+    );
+    void services.connection.getClient().then(
+      (c) => (this.lastClient ??= c),
+      () => (this.lastClient ??= null),
+    );
+  }
+
+  changed(view: ViewId, node?: ExplorerNode): void {
+    this.providers[view].changed(node);
+    if (node instanceof RecordNode) this.updated.fire(node);
+  }
+
+  refresh(view?: ViewId): void {
+    for (const id of view ? [view] : VIEW_IDS) this.providers[id].refresh();
+  }
+
+  refreshNode(node: ExplorerNode): void {
+    this.providers[node.view].refresh(node);
+  }
+
+  selected(view?: ViewId): RecordNode[] {
+    const id = view ?? this.focusedView;
+    const selection = id ? this.providers[id].view?.selection ?? [] : [];
+    return selection.filter((n): n is RecordNode => n instanceof RecordNode);
+  }
+
+  async reveal(kind: RecordKind, id: string, options: { focus?: boolean; expand?: boolean } = {}): Promise<ExplorerNode | undefined> {
+    const node = await this.locate(kind, id);
+    if (!node) return undefined;
+    const view = this.providers[node.view].view;
+    await view?.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? false });
+    return node;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
+  /** Refresh every view when the client changes (sign-in, sign-out, other URL or token). */
+  private async connectionChanged(): Promise<void> {
+    const client = await this.services.connection.getClient().catch(() => null);
+    if (client === this.lastClient) return;
+    this.lastClient = client;
+    this.refresh();
+  }
+
+  private async locate(kind: RecordKind, id: string): Promise<ExplorerNode | undefined> {
+    const client = await this.services.connection.getClient();
+    switch (kind) {
+      case 'project':
+        return this.findOrPin(this.providers.projects.root, id, () => fetchRecord(client, 'project', id));
+      case 'aoi': {
+        const aoi = (await fetchRecord(client, 'aoi', id)) as Aoi;
+        const project = await this.locate('project', aoi.project_id);
+        if (!(project instanceof ProjectNode)) return undefined;
+        return this.findOrPin(project.aois, id, () => Promise.resolve(aoi));
+      }
+      case 'order':
+        return this.findOrPin(this.providers.orders.root, id, () => fetchRecord(client, 'order', id));
+      case 'orderItem': {
+        const item = (await fetchRecord(client, 'orderItem', id)) as OrderItem;
+        const order = await this.locate('order', item.order_id);
+        if (!(order instanceof OrderNode)) return undefined;
+        return this.findOrPin(order.items, id, () => Promise.resolve(item));
+      }
+      case 'store': {
+        // Stores come in one listing: reload it so a store created a moment ago is in it.
+        const provider = this.providers.stores;
+        provider.refresh();
+        await provider.root.children();
+        provider.changed();
+        return provider.root.find(id);
+      }
+      case 'catalog':
+        return this.findOrPin(this.providers.catalog.root, id, () => fetchRecord(client, 'catalog', id));
+      case 'collection':
+        return this.findOrPin(this.providers.archive.root, id, () => fetchRecord(client, 'collection', id));
+      default:
+        return undefined;
+    }
+  }
+
+  private async findOrPin(list: PagedChildren<unknown>, id: string, read: () => Promise<object | undefined>): Promise<ExplorerNode | undefined> {
+    await list.children();
+    let node = list.find(id);
+    if (!node) {
+      const record = await read();
+      if (!record) return undefined;
+      node = list.pin(record);
+    }
+    const owner = node.parent;
+    this.changed(node.view, owner);
+    return node;
+  }
+}

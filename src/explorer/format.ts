@@ -1,0 +1,60 @@
+/** Number, area, money and date formatting for tree rows and tooltips. Pure. */
+
+const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const ONE_DP = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const TWO_DP = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** 10000 → "10,000" */
+export function count(n: number): string {
+  return INT.format(n);
+}
+
+/** Square metres → "12.3 km²" (two decimals below 1 km², whole numbers above 10,000 km²). */
+export function km2(squareMetres: number | undefined | null): string {
+  if (squareMetres === undefined || squareMetres === null || !Number.isFinite(squareMetres)) return '? km²';
+  const k = squareMetres / 1e6;
+  if (k < 1) return `${TWO_DP.format(k)} km²`;
+  if (k >= 10_000) return `${INT.format(k)} km²`;
+  return `${ONE_DP.format(k)} km²`;
+}
+
+/** An order-item `area` is already in km². */
+export function areaKm2(km: number | undefined | null): string {
+  return km === undefined || km === null || !Number.isFinite(km) ? '? km²' : `${ONE_DP.format(km)} km²`;
+}
+
+export function amount(n: number | undefined | null): string {
+  return n === undefined || n === null || !Number.isFinite(n) ? '—' : TWO_DP.format(n);
+}
+
+/**
+ * The date part of any of the service's timestamp formats (ISO 8601 with `T`,
+ * `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, `DD-MM-YYYY`), as `YYYY-MM-DD`; the input when unknown.
+ */
+export function day(ts: string | undefined | null): string {
+  if (!ts) return '';
+  const iso = /^(\d{4}-\d{2}-\d{2})/.exec(ts);
+  if (iso) return iso[1];
+  const dmy = /^(\d{2})-(\d{2})-(\d{4})/.exec(ts);
+  if (dmy) return `${dmy[3]}-${dmy[2]}-${dmy[1]}`;
+  return ts;
+}
+
+/** `YYYY-MM-DD HH:MM` in UTC for the tooltip, the raw value when it does not parse. */
+export function dateTime(ts: string | undefined | null): string {
+  if (!ts) return '—';
+  const d = new Date(ts.includes('T') ? ts : ts.replace(' ', 'T'));
+  if (Number.isNaN(d.getTime())) return ts;
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "Showing 50 of 10,000 orders" */
+export function shownOf(shown: number, total: number | undefined, noun: string): string {
+  if (total === undefined) return `Showing ${count(shown)} ${noun}`;
+  return `Showing ${count(shown)} of ${count(total)} ${noun}`;
+}
+
+/** Escapes the characters that markdown would read as syntax (tooltips show service text). */
+export function mdEscape(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,281 @@
+import * as vscode from 'vscode';
+import type { EoClient } from '../../api';
+import type { Aoi, Asset, Project, Visualization } from '../../api/records';
+import type { ExplorerContext } from '../context';
+import { count, dateTime, day, km2 } from '../format';
+import { kindIcon, statusIcon } from '../look';
+import { PagedChildren, type PageQuery, type PageResult } from '../paged';
+import { statusLabel } from '../status';
+import { recordTooltip } from '../tooltip';
+import { ExplorerNode, RecordNode } from '../tree';
+
+function progressText(status: string, progress: number | undefined): string {
+  const s = statusLabel(status);
+  return status === 'processing' && typeof progress === 'number' && progress < 100 ? `${s} ${progress}%` : s;
+}
+
+/** The Projects view's root list: projects, paged by page_num/page_size. */
+export function projectsRoot(ctx: ExplorerContext): PagedChildren<Project> {
+  return new PagedChildren<Project>(ctx, 'projects', undefined, {
+    what: 'projects',
+    empty: 'No projects yet',
+    async fetch(client: EoClient, q: PageQuery): Promise<PageResult<Project>> {
+      // Pages are fixed-size, so the offset always falls on a page boundary.
+      const page = await client.projects.listPage({ pageNum: Math.floor(q.offset / q.limit) + 1, pageSize: q.limit }, { signal: q.signal });
+      return { items: page.items, total: page.total };
+    },
+    idOf: (p) => p.id,
+    toNode: (p) => new ProjectNode(ctx, p),
+  });
+}
+
+export class ProjectNode extends RecordNode<Project> {
+  readonly kind = 'project' as const;
+  readonly aois: PagedChildren<Aoi>;
+
+  constructor(ctx: ExplorerContext, record: Project) {
+    super('projects', undefined, `project:${record.id}`, record);
+    this.aois = new PagedChildren<Aoi>(ctx, 'projects', this, {
+      what: 'AOIs',
+      get empty(): string {
+        const name = ctx.filters.current.aoiName;
+        return name ? `No AOIs named like "${name}" in this project` : 'No AOIs in this project yet';
+      },
+      fetch: async (client, q) => {
+        const page = await client.aois.listPage(
+          { project_ids: [this.record.id], aoi_name: ctx.filters.current.aoiName, offset: q.offset, limit: q.limit },
+          { signal: q.signal },
+        );
+        return { items: page.items, total: page.total };
+      },
+      idOf: (a) => a.aoi_id,
+      toNode: (a) => new AoiNode(ctx, this, a),
+    });
+  }
+
+  get recordId(): string {
+    return this.record.id;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const p = this.record;
+    const label = p.name || p.title || p.id;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+    const total = this.aois.total;
+    const parts: string[] = [];
+    if (p.title && p.title !== label) parts.push(p.title);
+    if (total !== undefined) parts.push(`${count(total)} AOI${total === 1 ? '' : 's'}`);
+    item.description = parts.join(' · ');
+    item.iconPath = new vscode.ThemeIcon('project');
+    item.contextValue = 'project';
+    item.tooltip = recordTooltip(label, [
+      ['Title', p.title],
+      ['ID', p.id],
+      ['Organisation', p.org_id],
+      ['Members', p.members_count],
+      ['Created', dateTime(p.created_at)],
+      ['Updated', dateTime(p.updated_at)],
+    ]);
+    return item;
+  }
+
+  override getChildren(): Promise<ExplorerNode[]> {
+    return this.aois.children();
+  }
+
+  override reset(): void {
+    this.aois.reset();
+  }
+}
+
+export class AoiNode extends RecordNode<Aoi> {
+  readonly kind = 'aoi' as const;
+  readonly assets: AssetGroupNode;
+  readonly visualizations: VisualizationGroupNode;
+
+  constructor(ctx: ExplorerContext, parent: ProjectNode, record: Aoi) {
+    super('projects', parent, `aoi:${record.aoi_id}`, record);
+    this.assets = new AssetGroupNode(ctx, this);
+    this.visualizations = new VisualizationGroupNode(ctx, this);
+  }
+
+  get recordId(): string {
+    return this.record.aoi_id;
+  }
+
+  override status(): string {
+    return this.record.status;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const a = this.record;
+    const item = new vscode.TreeItem(a.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = `${km2(a.area_in_sq_m)} · ${progressText(a.status, a.progress)}`;
+    item.iconPath = kindIcon('location', a.status);
+    item.contextValue = 'aoi';
+    item.tooltip = recordTooltip(a.name, [
+      ['Status', progressText(a.status, a.progress)],
+      ['Area', km2(a.area_in_sq_m)],
+      ['Satellite', a.satellite_id],
+      ['Bands', a.eo_bands?.join(', ')],
+      ['Centroid', a.centroid ? `${a.centroid[1].toFixed(4)}, ${a.centroid[0].toFixed(4)} (lat, lon)` : undefined],
+      ['Description', a.description],
+      ['ID', a.aoi_id],
+      ['Created', dateTime(a.created_at)],
+    ]);
+    return item;
+  }
+
+  override getChildren(): Promise<ExplorerNode[]> {
+    return Promise.resolve([this.assets, this.visualizations]);
+  }
+
+  override reset(): void {
+    this.assets.reset();
+    this.visualizations.reset();
+  }
+
+  override refetch(client: EoClient, signal: AbortSignal): Promise<Aoi> {
+    return client.aois.get(this.record.aoi_id, { signal });
+  }
+}
+
+abstract class GroupNode<T> extends ExplorerNode {
+  abstract readonly list: PagedChildren<T>;
+  abstract readonly label: string;
+  abstract readonly icon: string;
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.Collapsed);
+    const total = this.list.total;
+    if (total !== undefined) item.description = count(total);
+    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.contextValue = this.kind;
+    return item;
+  }
+
+  override getChildren(): Promise<ExplorerNode[]> {
+    return this.list.children();
+  }
+
+  override reset(): void {
+    this.list.reset();
+  }
+}
+
+export class AssetGroupNode extends GroupNode<Asset> {
+  readonly kind = 'assetGroup' as const;
+  readonly label = 'Assets';
+  readonly icon = 'files';
+  readonly list: PagedChildren<Asset>;
+
+  constructor(ctx: ExplorerContext, parent: AoiNode) {
+    super('projects', parent, 'assets');
+    this.list = new PagedChildren<Asset>(ctx, 'projects', this, {
+      what: 'assets',
+      empty: 'No assets for this AOI yet',
+      fetch: async (client, q) => {
+        const page = await client.aois.assetsPage(parent.record.aoi_id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
+        return { items: page.items, total: page.total };
+      },
+      idOf: (a) => a.id,
+      toNode: (a) => new AssetNode(this, a),
+    });
+  }
+}
+
+export class VisualizationGroupNode extends GroupNode<Visualization> {
+  readonly kind = 'visualizationGroup' as const;
+  readonly label = 'Visualizations';
+  readonly icon = 'symbol-color';
+  readonly list: PagedChildren<Visualization>;
+
+  constructor(ctx: ExplorerContext, parent: AoiNode) {
+    super('projects', parent, 'visualizations');
+    this.list = new PagedChildren<Visualization>(ctx, 'projects', this, {
+      what: 'visualizations',
+      empty: 'No visualizations for this AOI yet',
+      fetch: async (client, q) => {
+        const page = await client.visualizations.listPage(parent.record.aoi_id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
+        return { items: page.items, total: page.total };
+      },
+      idOf: (v) => v.id,
+      toNode: (v) => new VisualizationNode(this, v),
+    });
+  }
+}
+
+export class AssetNode extends RecordNode<Asset> {
+  readonly kind = 'asset' as const;
+
+  constructor(parent: AssetGroupNode, record: Asset) {
+    super('projects', parent, `asset:${record.id}`, record);
+  }
+
+  get recordId(): string {
+    return this.record.id;
+  }
+
+  override status(): string {
+    return this.record.status;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const a = this.record;
+    const bands = a.band_list?.length ?? 0;
+    const item = new vscode.TreeItem(day(a.date) || a.name);
+    item.description = `${a.asset_type} · ${bands} band${bands === 1 ? '' : 's'}${a.status !== 'success' ? ` · ${progressText(a.status, a.progress)}` : ''}`;
+    item.iconPath = kindIcon('file-media', a.status);
+    item.contextValue = 'asset';
+    item.tooltip = recordTooltip(a.name || a.id, [
+      ['Date', day(a.date)],
+      ['Type', a.asset_type],
+      ['Bands', a.band_list?.join(', ')],
+      ['Area', km2(a.area_in_sq_m)],
+      ['Status', progressText(a.status, a.progress)],
+      ['Path', a.path],
+      ['ID', a.id],
+    ]);
+    return item;
+  }
+}
+
+export class VisualizationNode extends RecordNode<Visualization> {
+  readonly kind = 'visualization' as const;
+
+  constructor(parent: VisualizationGroupNode, record: Visualization) {
+    super('projects', parent, `visualization:${record.id}`, record);
+  }
+
+  get recordId(): string {
+    return this.record.id;
+  }
+
+  override status(): string {
+    return this.record.status;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const v = this.record;
+    const item = new vscode.TreeItem(v.index_name || v.index_id);
+    item.description = `${v.expression_type} · ${progressText(v.status, v.progress)}`;
+    item.iconPath = statusIcon(v.status);
+    item.contextValue = 'visualization';
+    item.tooltip = recordTooltip(v.index_name || v.id, [
+      ['Status', progressText(v.status, v.progress)],
+      ['Index', `${v.index_name} (${v.type})`],
+      ['Expression', v.expression],
+      ['Rescale', v.rescale?.join(' … ')],
+      ['Assets', v.assets?.length],
+      ['ID', v.id],
+      ['Created', dateTime(v.created_at)],
+    ]);
+    return item;
+  }
+
+  override async refetch(client: EoClient, signal: AbortSignal): Promise<Visualization> {
+    const page = await client.visualizations.listPage(this.record.aoi_id, { visualization_id: this.record.id, limit: 1 }, { signal });
+    const found = page.items.find((v) => v.id === this.record.id);
+    return found ?? this.record;
+  }
+}

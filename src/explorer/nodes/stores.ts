@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { Store } from '../../api/records';
+import type { ExplorerContext } from '../context';
+import { dateTime } from '../format';
+import { PagedChildren } from '../paged';
+import { recordTooltip } from '../tooltip';
+import { RecordNode } from '../tree';
+
+export function storesRoot(ctx: ExplorerContext): PagedChildren<Store> {
+  return new PagedChildren<Store>(ctx, 'stores', undefined, {
+    what: 'cloud stores',
+    empty: 'No cloud stores yet',
+    async fetch(client, q) {
+      const all = await client.stores.list({ signal: q.signal });
+      return { items: all, total: all.length, done: true };
+    },
+    idOf: (s) => s.id,
+    toNode: (s) => new StoreNode(s),
+  });
+}
+
+/** The bucket or container a store writes to, by type (decisions.md, store configs). */
+export function storeTarget(s: Store): string {
+  const c = s.configs ?? {};
+  const where = c.bucket ?? c.container ?? '';
+  const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
+  return where ? `${where}${prefix}` : '';
+}
+
+export class StoreNode extends RecordNode<Store> {
+  readonly kind = 'store' as const;
+
+  constructor(record: Store) {
+    super('stores', undefined, `store:${record.id}`, record);
+  }
+
+  get recordId(): string {
+    return this.record.id;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const s = this.record;
+    const item = new vscode.TreeItem(s.name);
+    const labels = Object.entries(s.labels ?? {}).map(([k, v]) => `${k}=${v}`);
+    item.description = [s.type, storeTarget(s), ...labels].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(s.type === 'AZBLOB' ? 'azure' : 'database');
+    item.contextValue = 'store';
+    item.tooltip = recordTooltip(s.name, [
+      ['Type', s.type],
+      ...Object.entries(s.configs ?? {}).map(([k, v]) => [k, v] as const),
+      ['Labels', labels.join(', ')],
+      ['ID', s.id],
+      ['Created', dateTime(s.created_at)],
+    ]);
+    return item;
+  }
+}

@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import { ApiError, statusTitle } from '../api';
+import { COMMANDS } from '../commands/ids';
+import { describeError } from '../ui/showError';
+import { count } from './format';
+import type { PagedChildren } from './paged';
+import { ExplorerNode, type ViewId } from './tree';
+
+/** What a list can do for the rows it adds below its records. */
+interface LoadableList {
+  readonly what: string;
+  readonly shown: number;
+  readonly total: number | undefined;
+  readonly isLoading: boolean;
+  loadMore(): Promise<void>;
+}
+
+/** "Load more…" at the end of a list that has more pages; "Loading…" while one is in flight. */
+export class LoadMoreNode extends ExplorerNode {
+  readonly kind = 'loadMore' as const;
+
+  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: LoadableList) {
+    super(view, parent, '~more');
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const loading = this.list.isLoading;
+    const item = new vscode.TreeItem(loading ? 'Loading…' : 'Load more…');
+    const total = this.list.total;
+    item.description = total !== undefined ? `${count(this.list.shown)} of ${count(total)} ${this.list.what}` : `${count(this.list.shown)} ${this.list.what} shown`;
+    item.iconPath = new vscode.ThemeIcon(loading ? 'loading~spin' : 'ellipsis');
+    item.contextValue = 'loadMore';
+    item.tooltip = `Fetch the next page of ${this.list.what}`;
+    if (!loading) item.command = { command: COMMANDS.loadMore, title: 'Load more', arguments: [this] };
+    return item;
+  }
+}
+
+/** Short form for the row: "Forbidden (403)"; the whole sentence goes in the tooltip. */
+function shortReason(err: unknown): string {
+  if (err instanceof ApiError && err.kind === 'http' && err.status !== undefined) return `${statusTitle(err.status)} (${err.status})`;
+  return describeError(err);
+}
+
+/** A failed load, in place of the rows it would have shown; clicking it retries. */
+export class ErrorNode extends ExplorerNode {
+  readonly kind = 'error' as const;
+
+  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: PagedChildren<unknown>, readonly error: unknown) {
+    super(view, parent, '~error');
+  }
+
+  get label(): string {
+    return `Could not load ${this.list.what}: ${shortReason(this.error)}`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label);
+    item.description = 'Retry';
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+    item.tooltip = new vscode.MarkdownString(`**Could not load ${this.list.what}**\n\n${describeError(this.error)}\n\nClick to retry.`);
+    item.contextValue = 'error';
+    item.command = { command: COMMANDS.retryLoad, title: 'Retry', arguments: [this] };
+    return item;
+  }
+}
+
+/** 401 or no token: the way forward is to sign in again. */
+export class SignInNode extends ExplorerNode {
+  readonly kind = 'signIn' as const;
+
+  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly what: string, readonly error: unknown) {
+    super(view, parent, '~signin');
+  }
+
+  get label(): string {
+    return 'Sign in again';
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label);
+    item.description = `could not load ${this.what}: ${shortReason(this.error)}`;
+    item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
+    item.tooltip = new vscode.MarkdownString(`${describeError(this.error)}\n\nClick to sign in with a new access token.`);
+    item.contextValue = 'signIn';
+    item.command = { command: COMMANDS.signIn, title: 'Sign In' };
+    return item;
+  }
+}
+
+/** A line of information, e.g. "No AOIs in this project yet". */
+export class MessageNode extends ExplorerNode {
+  readonly kind = 'message' as const;
+
+  constructor(view: ViewId, parent: ExplorerNode | undefined, key: string, readonly text: string) {
+    super(view, parent, `~${key}`);
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.text);
+    item.iconPath = new vscode.ThemeIcon('info');
+    item.contextValue = 'message';
+    return item;
+  }
+}

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+
+export type Field = readonly [label: string, value: string | number | undefined | null];
+
+/**
+ * A markdown tooltip: a bold title and one line per key field. Service text goes through
+ * `appendText`, so a record's name can never inject markdown, links or commands.
+ */
+export function recordTooltip(title: string, fields: readonly Field[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportHtml = false;
+  md.isTrusted = false;
+  md.appendMarkdown('**');
+  md.appendText(title);
+  md.appendMarkdown('**\n\n');
+  for (const [label, value] of fields) {
+    if (value === undefined || value === null || value === '') continue;
+    md.appendMarkdown(`${label}: `);
+    md.appendText(String(value));
+    md.appendMarkdown('  \n');
+  }
+  return md;
+}
