@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { InsightCodeActions } from '../../insights/editor/codeActions';
+import { InsightCodeLenses } from '../../insights/editor/codeLens';
+import { INSIGHT_COMMANDS } from '../../insights/editor/commandIds';
+import { InsightDiagnostics } from '../../insights/editor/diagnostics';
+import { INSIGHT_SELECTOR } from '../../insights/editor/documents';
+import { SpecSource } from '../../insights/specSource';
+import type { ExtensionServices } from '../../services';
+import { newInsightInput } from './newInsightInput';
+import { addAssetSourceCommand, estimateInsightCommand, runInsightCommand, validateInsightCommand } from './runInsight';
+
+/**
+ * Insight input files: diagnostics as they are edited, quick fixes, CodeLens and the commands.
+ * Nothing here touches the network until a `*.insight.json` file is open or a command runs.
+ */
+export function registerInsights(services: ExtensionServices): vscode.Disposable[] {
+  const specs = new SpecSource(() => services.connection.getClient());
+  const diagnostics = new InsightDiagnostics(specs);
+  // Only a sign-in, sign-out or another service changes what the specs say; the state's
+  // other moves (a call succeeded, a call failed) must not start another round of lookups.
+  const keyOf = (): string => `${services.connection.state === 'signedOut'}|${services.connection.baseUrl}`;
+  let key = keyOf();
+  return [
+    diagnostics,
+    services.connection.onDidChange(() => {
+      if (keyOf() === key) return;
+      key = keyOf();
+      specs.clear();
+      diagnostics.refreshAll();
+    }),
+    vscode.languages.registerCodeActionsProvider(INSIGHT_SELECTOR, new InsightCodeActions(diagnostics), {
+      providedCodeActionKinds: InsightCodeActions.kinds,
+    }),
+    vscode.languages.registerCodeLensProvider(INSIGHT_SELECTOR, new InsightCodeLenses()),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.newInsightInput, () => newInsightInput(services)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.validateInsight, (uri?: vscode.Uri) => validateInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.addAssetSource, (uri: vscode.Uri, index: number) => addAssetSourceCommand(services, uri, index)),
+  ];
+}

@@ -1,0 +1,183 @@
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
+import * as vscode from 'vscode';
+import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
+import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
+import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
+import { parseInsight, readBlockRef } from '../../insights/validate/validate';
+import type { InsightInputDocument } from '../../insights/build/document';
+import type { ExtensionServices } from '../../services';
+import { showError } from '../../ui/showError';
+import { busy, pickAoi } from './pickers';
+
+export const NOT_SUPPORTED_MESSAGE = 'This service does not support running insights from the editor.';
+
+async function documentFor(uri: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
+  if (uri) return vscode.workspace.openTextDocument(uri);
+  const active = vscode.window.activeTextEditor?.document;
+  return active && isInsightDocument(active) ? active : undefined;
+}
+
+/** "Validate against block spec": revalidates now and says how it went. */
+export async function validateInsightCommand(
+  services: ExtensionServices,
+  diagnostics: InsightDiagnostics,
+  uri?: vscode.Uri,
+): Promise<number | undefined> {
+  const doc = await documentFor(uri);
+  if (!doc) {
+    await services.ui.message('info', 'Open an .insight.json file to validate it.', {});
+    return undefined;
+  }
+  const items = await diagnostics.validate(doc);
+  const errors = items.filter((d) => d.severity === 'error').length;
+  const note = items.find((d) => d.code === 'spec-needs-sign-in' || d.code === 'spec-unavailable');
+  const text = errors === 0
+    ? `${fileLabel(doc)}: no problems${note ? ` in the file itself (${note.message})` : ' against the block spec'}.`
+    : `${fileLabel(doc)}: ${errors} problem${errors > 1 ? 's' : ''}; see the Problems view.`;
+  void services.ui.message(errors === 0 ? 'info' : 'warning', text, {});
+  return errors;
+}
+
+function fileLabel(doc: vscode.TextDocument): string {
+  return doc.uri.path.split('/').pop() ?? doc.uri.toString();
+}
+
+interface Prepared {
+  client: EoClient;
+  aoi: Aoi;
+  body: InsightRunRequest;
+  doc: vscode.TextDocument;
+}
+
+/**
+ * Shared by Estimate and Run: the file must be valid against the spec (a run with a broken
+ * file would only fail on the service), and the AOI is the one the file was built for or one
+ * the person picks.
+ */
+async function prepare(services: ExtensionServices, diagnostics: InsightDiagnostics, uri: vscode.Uri | undefined, action: string): Promise<Prepared | undefined> {
+  const doc = await documentFor(uri);
+  if (!doc) {
+    await services.ui.message('info', `Open an .insight.json file to ${action.toLowerCase()} it.`, {});
+    return undefined;
+  }
+  const client = await services.connection.getClient();
+  const items = await diagnostics.validate(doc);
+  const errors = items.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    await services.ui.message('warning', `${fileLabel(doc)} has ${errors.length} problem${errors.length > 1 ? 's' : ''} (first: ${errors[0].message}). Fix ${errors.length > 1 ? 'them' : 'it'} before you ${action.toLowerCase()}.`, {});
+    return undefined;
+  }
+  if (!readBlockRef(parseInsight(doc.getText()))) return undefined;
+  const file = JSON.parse(doc.getText().replace(/^\uFEFF/, '')) as InsightInputDocument;
+  let aoi: Aoi | undefined;
+  const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
+  if (remembered) {
+    aoi = await busy('Loading the AOI…', () => client.aois.get(remembered)).then(
+      (a) => a,
+      (err: unknown) => {
+        // The AOI is gone or no longer ours: ask again instead of failing.
+        if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return undefined;
+        throw err;
+      },
+    );
+  }
+  if (!aoi) {
+    aoi = await pickAoi(services, client, `${action} ${file.name}: AOI`);
+    if (!aoi) return undefined;
+    await rememberAoi(services.context.workspaceState, doc.uri, aoi.aoi_id);
+  }
+  const body: InsightRunRequest = { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input };
+  return { client, aoi, body, doc };
+}
+
+async function reportFailure(services: ExtensionServices, action: string, err: unknown): Promise<void> {
+  if (isNotSupported(err)) {
+    services.log.warn(`${action}: the service answered ${(err as ApiError).status}; insight runs are beyond its interface.`);
+    await services.ui.message('warning', NOT_SUPPORTED_MESSAGE, {});
+    return;
+  }
+  await showError(services, action, err);
+}
+
+export async function estimateInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<number | undefined> {
+  try {
+    const p = await prepare(services, diagnostics, uri, 'Estimate');
+    if (!p) return undefined;
+    const tokens = await busy(`Estimating ${p.body.name}…`, () => p.client.blocks.estimate(p.aoi.aoi_id, p.body));
+    void services.ui.message('info', `Running ${p.body.name} (${p.body.block.name} ${p.body.block.version}) on ${p.aoi.name} would cost about ${formatTokens(tokens)} tokens.`, {});
+    return tokens;
+  } catch (err) {
+    await reportFailure(services, 'Estimate insight', err);
+    return undefined;
+  }
+}
+
+export async function runInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
+  try {
+    const p = await prepare(services, diagnostics, uri, 'Run');
+    if (!p) return undefined;
+    const confirm = await services.ui.message(
+      'warning',
+      `Run ${p.body.name} (${p.body.block.name} ${p.body.block.version}) on ${p.aoi.name}? This spends tokens.`,
+      { modal: true },
+      'Run',
+    );
+    if (confirm !== 'Run') return undefined;
+    const res = await busy(`Starting ${p.body.name}…`, () => p.client.blocks.run(p.aoi.aoi_id, p.body));
+    services.log.info(`Insight ${res.id} started on AOI ${p.aoi.aoi_id} from ${p.doc.uri.fsPath}`);
+    void services.ui.message('info', `Insight ${p.body.name} started (id ${res.id})${res.message ? `: ${res.message}` : ''}.`, {});
+    return res.id;
+  } catch (err) {
+    await reportFailure(services, 'Run insight', err);
+    return undefined;
+  }
+}
+
+function formatTokens(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/** Quick fix "Add asset_source from an AOI asset…": pick the asset, then edit the input. */
+export async function addAssetSourceCommand(services: ExtensionServices, uri: vscode.Uri, inputIndex: number): Promise<boolean> {
+  try {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const client = await services.connection.getClient();
+    const remembered = rememberedAoi(services.context.workspaceState, uri);
+    const aoi = remembered
+      ? await busy('Loading the AOI…', () => client.aois.get(remembered))
+      : await pickAoi(services, client, 'asset_source: AOI');
+    if (!aoi) return false;
+    const assets = await busy(`Loading assets of ${aoi.name}…`, () => collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })));
+    const usable = assets.filter((a) => a.path);
+    if (usable.length === 0) {
+      await services.ui.message('info', `AOI "${aoi.name}" has no asset to name as asset_source.`, {});
+      return false;
+    }
+    const picked = await services.ui.pick(
+      usable.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a })),
+      { title: 'Add asset_source', placeHolder: 'The AOI asset this input comes from (raw_mosaic)', ignoreFocusOut: true },
+    );
+    if (!picked) return false;
+    const text = doc.getText();
+    const fmt = { tabSize: 2, insertSpaces: true, eol: doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n' };
+    const edits = [
+      ...modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt }),
+    ];
+    // raw_mosaic needs stac_url (rule 2): add the asset's when the input has none.
+    const root = parseTree(text);
+    const hasStac = root ? findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;
+    let finalEdits = edits;
+    if (!hasStac) {
+      const mid = applyEdits(text, edits);
+      const more = modify(mid, ['input', inputIndex, 'stac_url'], picked.asset.path, { formattingOptions: fmt });
+      const whole = applyEdits(mid, more);
+      finalEdits = [{ offset: 0, length: text.length, content: whole }];
+    }
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of finalEdits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
+    return vscode.workspace.applyEdit(edit);
+  } catch (err) {
+    await showError(services, 'Add asset_source', err);
+    return false;
+  }
+}

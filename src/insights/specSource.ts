@@ -1,0 +1,76 @@
+/**
+ * Block specs for the validator, fetched through the client and cached per block name (one
+ * `/v0/blocks/insights?name=` answer lists every version). No vscode here: the connection is
+ * reached through `getClient`, which throws when signed out.
+ */
+import type { Block, EoClient } from '../api';
+import { ApiError } from '../api';
+import type { SpecLookup } from './validate/types';
+
+const TTL_MS = 5 * 60_000;
+
+export type ClientGetter = () => Promise<EoClient>;
+
+/** Versions newest first, by numeric parts where they are numbers. */
+export function sortVersions(versions: readonly string[]): string[] {
+  const parts = (v: string): (number | string)[] => v.split(/[.\-+]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  return [...versions].sort((a, b) => {
+    const pa = parts(a);
+    const pb = parts(b);
+    for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+      const x = pa[i] ?? -1;
+      const y = pb[i] ?? -1;
+      if (x === y) continue;
+      if (typeof x === 'number' && typeof y === 'number') return y - x;
+      return String(y).localeCompare(String(x));
+    }
+    return 0;
+  });
+}
+
+export class SpecSource {
+  private readonly byName = new Map<string, { at: number; blocks: Promise<Block[]> }>();
+
+  constructor(
+    private readonly getClient: ClientGetter,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Drops every cached answer (sign-in, sign-out, another service). */
+  clear(): void {
+    this.byName.clear();
+  }
+
+  private blocks(name: string): Promise<Block[]> {
+    const hit = this.byName.get(name);
+    if (hit && this.now() - hit.at < TTL_MS) return hit.blocks;
+    const blocks = this.getClient().then((c) => c.blocks.insights({ name }));
+    this.byName.set(name, { at: this.now(), blocks });
+    // Failures are not cached: the next keystroke tries again.
+    blocks.catch(() => {
+      if (this.byName.get(name)?.blocks === blocks) this.byName.delete(name);
+    });
+    return blocks;
+  }
+
+  async lookup(name: string, version: string): Promise<SpecLookup> {
+    let blocks: Block[];
+    try {
+      blocks = await this.blocks(name);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        if (err.status === 401) return { status: 'signed-out' };
+        if (err.status === 404) return { status: 'unknown-block', name };
+        return { status: 'unavailable', reason: err.userMessage };
+      }
+      // The connection throws NotSignedInError (no URL or token) before any request.
+      if (err instanceof Error && err.name === 'NotSignedInError') return { status: 'signed-out' };
+      return { status: 'unavailable', reason: err instanceof Error ? err.message : String(err) };
+    }
+    const mine = blocks.filter((b) => (b.spec?.name ?? b.name) === name || b.name === name);
+    if (mine.length === 0) return { status: 'unknown-block', name };
+    const match = mine.find((b) => (b.spec?.version ?? b.version) === version);
+    if (!match) return { status: 'unknown-version', name, versions: sortVersions(mine.map((b) => b.spec?.version ?? b.version)) };
+    return { status: 'found', spec: match.spec };
+  }
+}
