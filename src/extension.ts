@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
+import { registerIndexCommands } from './commands/indices';
+import { registerInsights } from './commands/insights';
 import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
@@ -31,6 +33,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     createConnectionStatusBar(connection),
     ...registerConnectionCommands(services),
     registerExplorer(services),
+    ...registerInsights(services),
+    ...registerIndexCommands(services),
   );
   void connection.refreshState();
 
