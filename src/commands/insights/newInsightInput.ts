@@ -7,6 +7,7 @@ import {
   checkVectorGeoJson,
   choiceKindsFor,
   insightFileName,
+  isRequired,
   offerAssets,
   parseScalar,
   scalarKindOf,
@@ -119,7 +120,7 @@ const SKIP_ITEM: ChoiceItem = { label: '$(circle-slash) Skip', description: 'opt
 
 async function chooseFor(ctx: Context, def: InputDefinition, title: string): Promise<InputChoice> {
   const { services } = ctx;
-  const required = def.required === true;
+  const required = isRequired(def);
   const kinds = choiceKindsFor(def.format, required);
   const placeHolder = `${def.description || def.name}${required ? '' : ' (optional)'}`;
 

@@ -1,7 +1,7 @@
 import type { InputDefinition, InputValue } from '../../api/records';
 import { missingBands, requiredBands } from './bands';
 import type { InputChoice } from './choices';
-import { choiceKindsFor } from './choices';
+import { choiceKindsFor, isRequired } from './choices';
 import { checkVectorGeoJson, touchesAoi } from './geojson';
 import { defaultValueType, parseScalar, scalarKindOf } from './scalars';
 
@@ -42,7 +42,7 @@ function describeChoice(choice: InputChoice): string {
  * `undefined` as the value means the (optional) input is left out.
  */
 export function buildInputValue(def: InputDefinition, choice: InputChoice): BuildResult<InputValue | undefined> {
-  const allowed = choiceKindsFor(def.format, def.required === true);
+  const allowed = choiceKindsFor(def.format, isRequired(def));
   if (!allowed.includes(choice.kind)) {
     if (choice.kind === 'skip') return refuse(def, 'it is required and cannot be skipped');
     if (allowed.length === 0 || (allowed.length === 1 && allowed[0] === 'skip')) {
@@ -123,7 +123,7 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
       const kind = scalarKindOf(def.format, def.type) ?? 'string';
       const parsed = parseScalar(kind, choice.text);
       if (!parsed.ok) return refuse(def, parsed.reason);
-      if (def.required === true && parsed.value.trim() === '') return refuse(def, 'it is required and the value is empty');
+      if (isRequired(def) && parsed.value.trim() === '') return refuse(def, 'it is required and the value is empty');
       // A number input typed as a string in the spec still has to be a number.
       const typed = def.type === 'number' ? 'number' : def.type === 'boolean' ? 'boolean' : undefined;
       if (typed) {

@@ -37,3 +37,11 @@ export function choiceKindsFor(format: string, required: boolean): ChoiceKind[] 
       return skip;
   }
 }
+
+/**
+ * An input is required unless its definition says `required: false`: the interface does not
+ * name the flag, and a service that omits it expects every input (the sandbox does too).
+ */
+export function isRequired(def: { required?: boolean }): boolean {
+  return def.required !== false;
+}

@@ -1,5 +1,5 @@
 import type { BlockSpec, InputValue, InsightRunRequest } from '../../api/records';
-import type { InputChoice } from './choices';
+import { isRequired, type InputChoice } from './choices';
 import { buildInputValue, type BuildResult } from './buildInput';
 
 /** What a `*.insight.json` file holds: the run body without the project and estimate flag. */
@@ -52,7 +52,7 @@ export function buildInsightDocument(
   for (const def of spec.inputs) {
     const choice = choices.get(def.name);
     if (!choice) {
-      if (def.required === true) return { ok: false, reason: `Input "${def.name}": it is required and nothing was chosen` };
+      if (isRequired(def)) return { ok: false, reason: `Input "${def.name}": it is required and nothing was chosen` };
       continue;
     }
     const built = buildInputValue(def, choice);

@@ -8,6 +8,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import type { InputDefinition } from '../../api/records';
+import { isRequired } from '../build/choices';
 import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
 import type {
   DiagnosticCode,
@@ -169,7 +170,7 @@ export function validateInsight(
   const inputNode = prop(root, 'input');
   if (!inputNode) {
     const fixes: QuickFix[] = defs
-      ? [{ kind: 'edit', title: 'Add the inputs of the block spec', edits: editsFor(text, ['input'], defs.filter((d) => d.required === true).map(skeletonOf), layout) }]
+      ? [{ kind: 'edit', title: 'Add the inputs of the block spec', edits: editsFor(text, ['input'], defs.filter((d) => isRequired(d)).map(skeletonOf), layout) }]
       : [];
     c.add('input-missing', 'error', docStart, 'The file has no "input" array.', fixes);
     return c.out;
@@ -275,7 +276,7 @@ export function validateInsight(
 
   if (defs) {
     for (const def of defs) {
-      if (def.required === true && !present.has(def.name)) {
+      if (isRequired(def) && !present.has(def.name)) {
         const insertAt = entries.length;
         c.add('input-required-missing', 'error', inputKey, `Required input "${def.name}" (${def.format}) is missing.`, [
           { kind: 'edit', title: `Add input "${def.name}" from the spec`, edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true), preferred: true },

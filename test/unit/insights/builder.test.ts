@@ -184,6 +184,16 @@ describe('insight builder: refusals', () => {
     refused(buildInsightDocument('x', SPEC, new Map()), /Input "imagery": it is required and nothing was chosen/);
   });
 
+  it('an input whose definition does not say `required` is required (as the service reads it)', () => {
+    const { required: _r, ...noFlag } = def('crop');
+    refused(buildInputValue(noFlag, { kind: 'skip' }), /required and cannot be skipped/);
+    const diags = validateInsightText(JSON.stringify({ name: 'x', block: { name: 'b', version: '1' }, input: [] }), {
+      status: 'found',
+      spec: { name: 'b', version: '1', inputs: [noFlag] },
+    });
+    assert.deepEqual(diags.map((d) => d.code), ['input-required-missing']);
+  });
+
   it('a choice that does not fit the format', () => {
     refused(buildInputValue(def('threshold'), { kind: 'asset', asset: asset() }), /a number input cannot take an AOI asset/);
     refused(buildInputValue(def('imagery'), { kind: 'text', text: 'x' }), /a raster input cannot take a typed value/);
