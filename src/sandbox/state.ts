@@ -1,0 +1,110 @@
+/**
+ * The sandbox's stored state: everything a request can create or that belongs to a user.
+ * Records keep the wire shape they were created with plus `t0` (sandbox-clock ms of
+ * creation); statuses and progress are derived from `t0` on every read (transitions.ts), so
+ * the stored data only changes when a request creates or deletes something.
+ */
+import type {
+  Aoi, Asset, Delivery, Index, InputValue, OrderItem, Project, Store, Visualization,
+} from '../api/records';
+
+export type UserKey = 'alice' | 'bob';
+
+export interface User {
+  id: string;
+  key: UserKey;
+  name: string;
+  org_id: string;
+  /** Satellites the user's subscription covers; searching another one is 403. */
+  satellites: string[];
+  /** Billing rights: without them the order report is 403. */
+  canReport: boolean;
+}
+
+export interface ProjectRec extends Project {
+  owner: string;
+  members_count: number;
+}
+
+export interface AoiRec extends Aoi {
+  t0: number;
+}
+
+export interface AssetRec extends Asset {
+  t0: number;
+}
+
+export interface VisRec extends Omit<Visualization, 'assets' | 'legend'> {
+  t0: number;
+  /** The derived assets this visualization produced. */
+  asset_ids: string[];
+  /** The mosaics it was made from (a second request over the same ones is 409). */
+  source_ids: string[];
+}
+
+export interface ItemRec extends OrderItem {
+  /** Outcome of each task, fixed when the item is priced (feasibility decides it). */
+  outcomes: boolean[];
+}
+
+export interface OrderRec {
+  id: string;
+  org_id: string;
+  user_id: string;
+  total_amount: number;
+  transaction_id: string;
+  created_by: string;
+  t0: number;
+  /** Seeded orders held in one state: awaiting payment forever, or cancelled and refunded. */
+  frozen?: 'unpaid' | 'cancelled';
+  items: ItemRec[];
+}
+
+export interface StoreRec extends Store {
+  owner: string;
+  /** Names of the secrets supplied at creation; the values are never kept. */
+  secret_keys: string[];
+}
+
+export interface DeliveryRec extends Delivery {
+  owner: string;
+  order_item_id: string;
+  t0: number;
+  frozen?: 'FAILED';
+}
+
+export interface DownloadRec {
+  id: string;
+  owner: string;
+  catalog_ids: string[];
+  t0: number;
+  frozen?: 'failed';
+}
+
+export interface InsightRec {
+  id: string;
+  owner: string;
+  aoi_id: string;
+  project_id: string;
+  name: string;
+  block: { name: string; version: string };
+  input: InputValue[];
+  t0: number;
+}
+
+export interface State {
+  version: 1;
+  seed: number;
+  scale: number;
+  projects: ProjectRec[];
+  aois: AoiRec[];
+  assets: AssetRec[];
+  visualizations: VisRec[];
+  /** Custom indices only; presets are part of the static world. */
+  indices: Index[];
+  orders: OrderRec[];
+  stores: StoreRec[];
+  deliveries: DeliveryRec[];
+  downloads: DownloadRec[];
+  insights: InsightRec[];
+}
