@@ -4,6 +4,7 @@ import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
+import { registerOrderingCommands } from './commands/orders/register';
 import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     registerExplorer(services),
     ...registerInsights(services),
     ...registerIndexCommands(services),
+    ...registerOrderingCommands(services),
   );
   void connection.refreshState();
 

@@ -25,4 +25,13 @@ export const COMMANDS = {
   clearOrdersFilter: 'eoImagery.clearOrdersFilter',
   loadMore: 'eoImagery.loadMore',
   retryLoad: 'eoImagery.retryLoad',
+  // Ordering, delivery, downloads, stores, reports (src/commands/orders, catalog, stores, reports)
+  orderArchiveItems: 'eoImagery.orderArchiveItems',
+  orderTasking: 'eoImagery.orderTasking',
+  searchCatalog: 'eoImagery.searchCatalog',
+  deliver: 'eoImagery.deliver',
+  download: 'eoImagery.download',
+  registerStore: 'eoImagery.registerStore',
+  deleteStore: 'eoImagery.deleteStore',
+  downloadReport: 'eoImagery.downloadReport',
 } as const;

@@ -110,7 +110,8 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
 function sanitize(name: string): string {
   // Keep the base name only: a server must not be able to write outside the chosen folder.
   const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim().slice(0, 200);
+  const printable = [...base].map((c) => (c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
+  return printable.replace(/[<>:"|?*]/g, '_').replace(/^\.+/, '').trim().slice(0, 200);
 }
 
 /** `name`, or `name (1).ext`, … whichever does not exist yet in `folder`. */

@@ -5,32 +5,30 @@
  */
 import * as vscode from 'vscode';
 import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
+import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
 
-/** The slice of the sidebar the commands use; absent until the explorer registers itself. */
-export interface ExplorerHandle {
-  refresh(view?: 'projects' | 'orders' | 'catalog' | 'stores' | 'archive'): void;
-  reveal(kind: string, id: string): unknown;
+export function explorerOf(services: ExtensionServices): ExtensionServices['explorer'] {
+  return services.explorer;
 }
 
-export function explorerOf(services: ExtensionServices): ExplorerHandle | undefined {
-  const e = (services as unknown as { explorer?: Partial<ExplorerHandle> }).explorer;
-  return e && typeof e.refresh === 'function' && typeof e.reveal === 'function' ? (e as ExplorerHandle) : undefined;
-}
-
-export async function revealInView(services: ExtensionServices, view: 'orders' | 'catalog' | 'stores', kind: string, id: string): Promise<void> {
-  const explorer = explorerOf(services);
+/**
+ * Shows a record in its view (reloading the view so a new record is there); with no id, just
+ * reloads and focuses the view. Never throws: revealing is a courtesy after the real work.
+ */
+export async function revealInView(services: ExtensionServices, view: 'orders' | 'catalog' | 'stores', kind: RecordKind, id?: string): Promise<void> {
+  const explorer = services.explorer;
   try {
-    if (explorer) {
-      explorer.refresh(view);
-      await explorer.reveal(kind, id);
-    } else {
-      await vscode.commands.executeCommand(`eoImagery.${view}.focus`);
+    explorer?.refresh(view);
+    if (explorer && id) {
+      const node = await explorer.reveal(kind, id, { focus: true });
+      if (node) return;
     }
+    await vscode.commands.executeCommand(`eoImagery.${view}.focus`);
   } catch (err) {
-    services.log.warn(`Could not reveal ${kind} ${id}: ${String(err)}`);
+    services.log.warn(`Could not reveal ${kind} ${id ?? ''}: ${String(err)}`);
   }
 }
 

@@ -95,7 +95,7 @@ export async function priceAndPlace<S>(
           {},
           OPEN_ORDERS,
         );
-        if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order', '');
+        if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order');
         return undefined;
       }
       await showError(services, 'Placing the order', err);
