@@ -27,6 +27,8 @@ const targets = [
       format: 'cjs',
       target: 'node20',
       external: ['vscode', './sandbox.js'],
+      // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
+      mainFields: ['module', 'main'],
     },
   },
   {
