@@ -1,0 +1,177 @@
+// Insight input files end to end in a real VS Code against the sandbox: the New Insight Input
+// command answered through the prompt seam, the diagnostics and quick fixes in a real editor,
+// Estimate and Run through the insight-run endpoints, and the clear message when a service
+// does not have them.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { collect, type Aoi, type Asset, type EoClient } from '../../../src/api';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
+
+const SOURCE = 'EO Imagery';
+const NOT_SUPPORTED = 'This service does not support running insights from the editor.';
+
+interface FaultsHandle {
+  faults: { add(rule: { method?: string; path: string | RegExp; status: number; count?: number }): void; clear(): void };
+}
+
+function workspaceUri(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the integration workspace has no folder');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+async function remove(uri: vscode.Uri): Promise<void> {
+  await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+}
+
+/** Waits until `check` holds for the file's EO Imagery diagnostics. */
+async function diagnosticsUntil(uri: vscode.Uri, check: (d: vscode.Diagnostic[]) => boolean, ms = 10_000): Promise<vscode.Diagnostic[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const mine = vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+    if (check(mine)) return mine;
+    if (Date.now() > deadline) {
+      throw new Error(`diagnostics never settled; last: ${mine.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`).join(', ') || 'none'}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+suite('insights: input files against the sandbox', function () {
+  this.timeout(60_000);
+  const env = useSandbox();
+  let prompts: ScriptedPrompts;
+  let restore: (() => void) | undefined;
+  let client: EoClient;
+  let aoi: Aoi;
+  let asset: Asset;
+
+  function script(...steps: Step[]): ScriptedPrompts {
+    restore?.();
+    prompts = new ScriptedPrompts(steps);
+    restore = env.current.api.testing.usePrompts(prompts);
+    return prompts;
+  }
+
+  suiteSetup(async () => {
+    client = await env.current.api.services.connection.getClient();
+    // An AOI with an asset that covers the water-extent block's bands (B03, B08, B11).
+    const aois = await collect(client.aois.iterate({}, { pageSize: 100 }));
+    for (const a of aois) {
+      const assets = await collect(client.aois.iterateAssets(a.aoi_id, { pageSize: 100 }));
+      const fit = assets.find((x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.path);
+      if (fit) {
+        aoi = a;
+        asset = fit;
+        break;
+      }
+    }
+    assert.ok(aoi, 'the sandbox seeds no AOI with a B03/B08/B11 asset');
+  });
+
+  teardown(() => {
+    restore?.();
+    restore = undefined;
+    (env.current.sandbox as unknown as FaultsHandle).faults.clear();
+  });
+
+  test('New Insight Input builds the file from the block spec, writes it and opens it', async () => {
+    const uri = workspaceUri('water-int.insight.json');
+    await remove(uri);
+    const versions = await client.blocks.insights({ name: 'water-extent' });
+    const p = script(
+      { kind: 'pick', match: 'block', choose: 'Water extent' },
+      ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
+      { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
+      { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes(asset.name)) },
+      { kind: 'input', match: 'threshold', answer: '0.25' },
+      { kind: 'pick', match: 'include_wetlands', choose: 'false' },
+      { kind: 'input', match: 'label', answer: '' },
+      { kind: 'input', match: 'name', answer: 'water-int' },
+    );
+    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput');
+    p.assertDone();
+    assert.equal(written?.toString(), uri.toString());
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), 'the file is opened');
+
+    const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as {
+      name: string; block: { name: string; version: string }; input: Record<string, unknown>[];
+    };
+    assert.equal(doc.name, 'water-int');
+    assert.equal(doc.block.name, 'water-extent');
+    assert.deepEqual(doc.input.map((i) => i.name), ['image', 'threshold', 'include_wetlands'], 'the skipped optional label is left out');
+    const image = doc.input[0];
+    assert.equal(image.stac_url, asset.path);
+    assert.deepEqual(image.asset_source, { type: 'raw_mosaic', id: asset.id });
+    assert.equal(doc.input[1].value, '0.25');
+    assert.equal(doc.input[1].type, 'number');
+    assert.equal(doc.input[2].value, 'false');
+
+    // The real editor shows no problem for it once the spec has been fetched.
+    const errors = await vscode.commands.executeCommand<number>('eoImagery.validateInsight', uri);
+    assert.equal(errors, 0);
+    await diagnosticsUntil(uri, (d) => d.length === 0);
+  });
+
+  test('Estimate and Run use the insight-run endpoints with the remembered AOI', async () => {
+    const uri = workspaceUri('water-int.insight.json');
+    script();
+    const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
+    assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}`);
+    assert.ok(prompts.messages.some((m) => m.text.includes(`${tokens} tokens`)), JSON.stringify(prompts.messages));
+
+    const p = script({ kind: 'message', match: 'Run water-int', answer: 'Run' });
+    const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
+    p.assertDone();
+    assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
+    const listed = await collect(client.blocks.iterateInsights(aoi.aoi_id));
+    assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
+  });
+
+  test('a service without the insight-run endpoints gets a clear message, not an error dump', async () => {
+    const uri = workspaceUri('water-int.insight.json');
+    const sandbox = env.current.sandbox as unknown as FaultsHandle;
+    for (const status of [404, 405]) {
+      sandbox.faults.add({ method: 'POST', path: /^\/v0\/aoi\/[^/]+\/insights$/, status, count: 1 });
+      script();
+      const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
+      assert.equal(tokens, undefined);
+      assert.deepEqual(prompts.messages.map((m) => m.text), [NOT_SUPPORTED], `status ${status}`);
+    }
+  });
+
+  test('diagnostics appear in a real editor with precise ranges, and a quick fix clears one', async () => {
+    const uri = workspaceUri('broken-int.insight.json');
+    const text = [
+      '{',
+      '  "name": "broken",',
+      '  "block": { "name": "water-extent", "version": "0.9.1" },',
+      '  "input": [',
+      `    { "format": "raster", "name": "image", "type": "url", "description": "d", "stac_url": "${asset.path}", "asset_source": { "id": "${asset.id}", "type": "raw_mosaic" } },`,
+      '    { "format": "number", "name": "threshold", "type": "number", "description": "t", "value": 0.25 }',
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    const editor = await vscode.window.showTextDocument(uri);
+    const diags = await diagnosticsUntil(uri, (d) => d.some((x) => x.code === 'input-required-missing') && d.some((x) => x.code === 'value-not-string'));
+    const notString = diags.find((d) => d.code === 'value-not-string');
+    assert.ok(notString);
+    assert.equal(editor.document.getText(notString.range), '0.25');
+    assert.equal(notString.range.start.line, 5);
+    const missing = diags.find((d) => d.code === 'input-required-missing');
+    assert.equal(editor.document.getText(missing?.range), '"input"');
+    assert.match(missing?.message ?? '', /include_wetlands/);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, notString.range);
+    const stringify = actions.find((a) => a.title.startsWith('Write the value as a string'));
+    assert.ok(stringify?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(stringify.edit));
+    await diagnosticsUntil(uri, (d) => !d.some((x) => x.code === 'value-not-string') && d.some((x) => x.code === 'input-required-missing'));
+    assert.match(editor.document.getText(), /"value": "0.25"/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await remove(uri);
+  });
+});
