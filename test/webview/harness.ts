@@ -83,7 +83,7 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
 
 export async function openWebview(
   name: 'map' | 'stacItem',
-  opts: { onRequest?: RequestHandler; state?: unknown; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light' } = {},
+  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light' } = {},
 ): Promise<Harness> {
   assertBuilt(name);
   const { server, origin, pages } = await serve();
@@ -93,6 +93,7 @@ export async function openWebview(
     scriptUri: `${origin}/media/${name}.js`,
     preScriptUris: [`${origin}/media/outlines.js`],
     styleUri: `${origin}/media/${name}.css`,
+    imgSources: opts.imgSources,
   });
   pages.set('/index.html', html);
   const b = await getBrowser();

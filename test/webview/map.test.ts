@@ -1,0 +1,311 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MapRequest, SearchPage, SearchParams } from '../../src/panels/protocol';
+import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { squareFeature } from './fixtures';
+
+type MapWin = {
+  eoMap: {
+    map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getBounds(): { getWest(): number; getEast(): number } };
+    layers: Record<string, { size: number; selected?: string; getBounds(id?: string): { getWest(): number; getEast(): number; getNorth(): number; getSouth(): number } | undefined; lastDraw: { drawn: number } }>;
+    selected?: { layer: string; id: string };
+    onDrawn(s: { shape: string; ring: [number, number][] }): void;
+    fit(): void;
+  };
+  __state?: Record<string, unknown>;
+};
+
+async function clickAt(h: Harness, lon: number, lat: number): Promise<void> {
+  const p = await h.page.evaluate(([x, y]) => {
+    const w = window as unknown as MapWin;
+    const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+    const r = document.getElementById('map')!.getBoundingClientRect();
+    return { x: r.left + pt.x, y: r.top + pt.y };
+  }, [lon, lat]);
+  await h.page.mouse.click(p.x, p.y);
+}
+
+async function ready(h: Harness): Promise<void> {
+  await h.waitFor(isType('ready'));
+  await h.send({ type: 'init', basemaps: [] });
+}
+
+const options = {
+  collections: [{ id: 'c1', title: 'Collection one' }],
+  satellites: [{ id: 's1', name: 'Sat one', collection_id: 'c1' }, { id: 's2', name: 'Sat two', collection_id: 'c2' }],
+  projects: [{ id: 'p1', name: 'Project one' }],
+  errors: {},
+};
+
+after(() => closeBrowser());
+
+describe('map webview', () => {
+  it('draws layers, fits, and opens the detail of a clicked footprint', async () => {
+    const h = await openWebview('map', { onRequest: () => options });
+    try {
+      await ready(h);
+      await h.send({
+        type: 'layer', layer: 'aois', mode: 'replace', fit: false,
+        features: [{ ...squareFeature('a1', 10, 40, 2, 'aois'), centroid: [11, 41], ref: { kind: 'aoi', id: 'a1' } }],
+        sources: [{ kind: 'aoi', id: 'a1' }],
+      });
+      await h.send({
+        type: 'layer', layer: 'archiveItems', mode: 'replace', fit: true,
+        features: [squareFeature('i1', 10.5, 40.5, 0.5), squareFeature('i2', 30, 10, 1)],
+      });
+      const sizes = await h.page.evaluate(() => {
+        const w = window as unknown as MapWin;
+        return { aois: w.eoMap.layers.aois.size, items: w.eoMap.layers.archiveItems.size };
+      });
+      assert.deepEqual(sizes, { aois: 1, items: 2 });
+      // fit covered both archive items
+      const b = await h.page.evaluate(() => {
+        const m = (window as unknown as MapWin).eoMap.map.getBounds();
+        return [m.getWest(), m.getEast()];
+      });
+      assert.ok(b[0] <= 10.5 && b[1] >= 31, `view ${b} covers the items`);
+      // the layer control lists every layer by its static title
+      const names = await h.page.$$eval('.leaflet-control-layers-overlays label', (ls) => ls.map((l) => l.textContent?.trim()));
+      assert.deepEqual(names, ['AOIs', 'Asset footprints', 'Order items', 'Catalog (fulfilled)', 'Archive items', 'Search results']);
+      // the small item inside the AOI wins the click (smallest first, upper layer first)
+      await clickAt(h, 10.75, 40.75);
+      const sel = await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected);
+      assert.deepEqual(sel, { layer: 'archiveItems', id: 'i1' });
+      await h.page.click('.eo-popup button.open-detail');
+      const open = await h.waitFor<{ ref: unknown }>(isType('open'));
+      assert.deepEqual(open.ref, { kind: 'archiveItem', collection: 'c1', id: 'i1' });
+      // a click on the AOI outside the item selects the AOI
+      await clickAt(h, 11.7, 40.2);
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected), { layer: 'aois', id: 'a1' });
+      // state keeps the viewport and where the AOI came from
+      const state = await h.page.evaluate(() => (window as unknown as MapWin).__state);
+      assert.ok(state && typeof state.zoom === 'number' && Array.isArray(state.center));
+      assert.deepEqual((state.sources as Record<string, unknown>).aois, [{ kind: 'aoi', id: 'a1' }]);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('draws an antimeridian footprint as one small shape, and a west>east bbox too', async () => {
+    const h = await openWebview('map');
+    try {
+      await ready(h);
+      const fiji = {
+        id: 'fiji', label: 'Fiji', ref: { kind: 'archiveItem', collection: 'c', id: 'fiji' },
+        geometry: { type: 'Polygon', coordinates: [[[178, -19], [-179, -19], [-179, -16], [178, -16], [178, -19]]] },
+      };
+      const split = {
+        id: 'split', label: 'Split', ref: { kind: 'archiveItem', collection: 'c', id: 'split' },
+        geometry: { type: 'MultiPolygon', coordinates: [
+          [[[175, 10], [180, 10], [180, 12], [175, 12], [175, 10]]],
+          [[[-180, 10], [-176, 10], [-176, 12], [-180, 12], [-180, 10]]],
+        ] },
+      };
+      await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: true, features: [fiji, split] });
+      const r = await h.page.evaluate(() => {
+        const l = (window as unknown as MapWin).eoMap.layers.archiveItems;
+        const f = l.getBounds('fiji')!;
+        const s = l.getBounds('split')!;
+        return { fiji: [f.getWest(), f.getEast()], split: [s.getWest(), s.getEast()] };
+      });
+      assert.deepEqual(r.fiji, [178, 181]);
+      assert.deepEqual(r.split, [175, 184]);
+      // the view fitted to a few degrees, not the whole world
+      const view = await h.page.evaluate(() => {
+        const m = (window as unknown as MapWin).eoMap.map.getBounds();
+        return m.getEast() - m.getWest();
+      });
+      assert.ok(view < 60, `view spans ${view}°`);
+      // the pixel just east of the dateline (inside Fiji) is painted; a pixel at lon 0 far away is not
+      const painted = (lon: number, lat: number) => h.page.evaluate(([x, y]) => {
+        const w = window as unknown as MapWin;
+        const c = document.querySelector('.leaflet-overlay-pane canvas.eo-footprints') as HTMLCanvasElement;
+        const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+        const cr = c.getBoundingClientRect();
+        const mr = document.getElementById('map')!.getBoundingClientRect();
+        const dpr = c.width / cr.width;
+        const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
+        return px[3] > 0;
+      }, [lon, lat]);
+      // (the view is centred on the dateline, so east of it reads as 180.5 on this world copy)
+      assert.equal(await painted(180.5, -17.5), true);
+      assert.equal(await painted(179, -17.5), true);
+      assert.equal(await painted(170, -17.5), false);
+      // clicking across the dateline picks the same shape
+      await clickAt(h, 180.5, -17.5);
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected), { layer: 'archiveItems', id: 'fiji' });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('searches here with paging, count and two-way selection sync', async () => {
+    const requests: MapRequest[] = [];
+    const pages: SearchPage[] = [
+      { searchId: 7, features: [squareFeature('r1', 0, 0), squareFeature('r2', 5, 5)], loaded: 2, matched: 5, hasMore: true },
+      { searchId: 7, features: [squareFeature('r3', 10, 10), squareFeature('r4', 15, 15)], loaded: 4, matched: 5, hasMore: true },
+      { searchId: 7, features: [squareFeature('r5', 20, 0)], loaded: 5, matched: 5, hasMore: false },
+    ];
+    let next = 0;
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        requests.push(req);
+        if (req.method === 'searchOptions') return options;
+        if (req.method === 'search' || req.method === 'searchMore') return pages[next++];
+        throw new Error('unexpected');
+      },
+    });
+    try {
+      await ready(h);
+      assert.equal(await h.page.isDisabled('#search'), true);
+      // draw a rectangle with the mouse
+      await h.page.click('#tool-rect');
+      const box = await h.page.locator('#map').boundingBox();
+      assert.ok(box);
+      await h.page.mouse.move(box.x + 200, box.y + 200);
+      await h.page.mouse.down();
+      await h.page.mouse.move(box.x + 400, box.y + 350, { steps: 5 });
+      await h.page.mouse.up();
+      assert.match(await h.page.textContent('#shape-info') ?? '', /Rectangle drawn · [\d,.]+ km²/);
+      await h.page.fill('#max-cloud', '20');
+      await h.page.selectOption('#collections', 'c1');
+      await h.page.click('#search');
+      await h.page.waitForSelector('#results li:nth-child(2)');
+      assert.equal(await h.page.textContent('#status'), '2 of 5 results');
+      const search = requests.find((r) => r.method === 'search') as { params: SearchParams };
+      assert.equal(search.params.kind, 'archive');
+      assert.equal(search.params.shape, 'rectangle');
+      assert.deepEqual(search.params.collections, ['c1']);
+      assert.equal(search.params.maxCloud, 20);
+      assert.equal(search.params.ring.length, 5);
+      assert.deepEqual(search.params.ring[0], search.params.ring[4]);
+      await h.page.click('#load-more');
+      await h.page.waitForSelector('#results li:nth-child(4)');
+      assert.equal(await h.page.textContent('#status'), '4 of 5 results');
+      assert.deepEqual(requests.filter((r) => r.method === 'searchMore'), [{ method: 'searchMore', searchId: 7 }]);
+      await h.page.click('#load-more');
+      await h.page.waitForSelector('#results li:nth-child(5)');
+      assert.equal(await h.page.textContent('#status'), '5 of 5 results (all loaded)');
+      assert.equal(await h.page.isHidden('#load-more'), true);
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.results.size), 5);
+      // list → map
+      await h.page.click('#results li[data-id="r3"]');
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.results.selected), 'r3');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'true');
+      // map → list
+      await clickAt(h, 20.5, 0.5);
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.results.selected), 'r5');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r5"]', 'aria-selected'), 'true');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'false');
+      // a new search starts over
+      next = 0;
+      await h.page.click('#search');
+      await h.page.waitForFunction(() => document.querySelectorAll('#results li').length === 2);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('imagery search needs a satellite, and a failed search says why', async () => {
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return { ...options, satellites: [] };
+        throw Object.assign(new Error('next_token is not valid for this query'), { status: 400 });
+      },
+    });
+    try {
+      await ready(h);
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'polygon', ring: [[0, 0], [3, 0], [3, 3], [0, 0]] }));
+      await h.page.check('#kind-imagery');
+      await h.page.click('#search');
+      assert.equal(await h.page.textContent('#status'), 'Pick at least one satellite.');
+    } finally {
+      await h.close();
+    }
+    const h2 = await openWebview('map', {
+      onRequest: (r) => {
+        if ((r as MapRequest).method === 'searchOptions') return options;
+        throw Object.assign(new Error('bad datetime'), { status: 400 });
+      },
+    });
+    try {
+      await ready(h2);
+      await h2.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'polygon', ring: [[0, 0], [3, 0], [3, 3], [0, 0]] }));
+      await h2.page.check('#kind-imagery');
+      await h2.page.waitForFunction(() => (document.getElementById('satellites') as HTMLSelectElement).options.length === 2);
+      await h2.page.click('#search');
+      await h2.page.waitForFunction(() => /Search failed/.test(document.getElementById('status')!.textContent ?? ''));
+      assert.equal(await h2.page.textContent('#status'), 'Search failed: bad datetime');
+    } finally {
+      await h2.close();
+    }
+  });
+
+  it('creates an AOI from the drawn shape: area first, server errors in place', async () => {
+    let attempts = 0;
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return options;
+        if (req.method === 'createAoi') {
+          if (attempts++ === 0) throw Object.assign(new Error('An AOI named "Farm" already exists in this project.'), { status: 409 });
+          return { ...squareFeature('new-aoi', 1, 1, 1), label: req.params.name, ref: { kind: 'aoi', id: 'new-aoi' } };
+        }
+        throw new Error('unexpected');
+      },
+    });
+    try {
+      await ready(h);
+      // one degree square at the equator: about 12,364 km²
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[1, 0], [2, 0], [2, 1], [1, 1], [1, 0]] }));
+      await h.page.click('#create-aoi');
+      assert.match(await h.page.textContent('#aoi-area') ?? '', /Geodesic area: 12,3\d\d km²/);
+      await h.page.click('#aoi-submit');
+      assert.equal(await h.page.textContent('#aoi-error'), 'Give the AOI a name.');
+      await h.page.fill('#aoi-name', 'Farm');
+      await h.page.waitForFunction(() => (document.getElementById('aoi-project') as HTMLSelectElement).options.length === 1);
+      await h.page.click('#aoi-submit');
+      await h.page.waitForFunction(() => /409/.test(document.getElementById('aoi-error')!.textContent ?? ''));
+      assert.equal(await h.page.textContent('#aoi-error'), '409: An AOI named "Farm" already exists in this project.');
+      await h.page.click('#aoi-submit');
+      await h.page.waitForFunction(() => (window as unknown as MapWin).eoMap.layers.aois.size === 1);
+      assert.equal(await h.page.isHidden('#aoi-form'), true);
+      // a shape across the dateline is refused with the reason
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[178, 0], [182, 0], [182, 1], [178, 1], [178, 0]] }));
+      await h.page.click('#create-aoi');
+      assert.match(await h.page.textContent('#aoi-form') ?? '', /crosses the antimeridian/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('restores viewport, form and panel from saved state; falls back offline when tiles fail', async () => {
+    const state = { center: [48.85, 2.35], zoom: 9, search: { kind: 'imagery', maxCloud: 7, from: '2024-01-01', to: '2024-02-01' }, panelOpen: true };
+    const h = await openWebview('map', { state, onRequest: () => options, imgSources: ['http://127.0.0.1:9'] });
+    try {
+      await h.waitFor(isType('ready'));
+      // a tile server that answers 404: the map switches to the offline outlines and says so
+      await h.send({ type: 'init', basemaps: [{ name: 'Broken <b>tiles</b>', url: 'http://127.0.0.1:9/{z}/{x}/{y}.png', attribution: '<img src=x onerror=alert(1)>' }] });
+      const view = await h.page.evaluate(() => {
+        const m = (window as unknown as MapWin & { eoMap: { map: { getCenter(): { lat: number; lng: number }; getZoom(): number } } }).eoMap.map;
+        return { c: m.getCenter(), z: m.getZoom() };
+      });
+      assert.equal(view.z, 9);
+      assert.ok(Math.abs(view.c.lat - 48.85) < 1e-6);
+      assert.equal(await h.page.isChecked('#kind-imagery'), true);
+      assert.equal(await h.page.inputValue('#max-cloud'), '7');
+      assert.equal(await h.page.inputValue('#from'), '2024-01-01');
+      await h.page.waitForSelector('.notice', { timeout: 5000 });
+      assert.match(await h.page.textContent('.notice') ?? '', /could not be loaded; showing the offline outlines/);
+      assert.equal(await h.page.locator('.leaflet-control-layers-base label', { hasText: 'Broken <b>tiles</b>' }).count(), 1);
+      assert.equal(await h.page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+      assert.deepEqual(h.pageErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e)), []);
+    } finally {
+      await h.close();
+    }
+  });
+});
