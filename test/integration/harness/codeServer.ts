@@ -96,6 +96,11 @@ export interface OpenWorkbenchOptions {
   extensionDevelopmentPaths?: string[];
   /** A compiled extension-tests module (without .js), run by the extension host. */
   extensionTestsPath?: string;
+  /**
+   * Extension folders installed as a person would have them (linked into the extensions dir).
+   * The payload takes one extensionDevelopmentPath only, so a second extension goes here.
+   */
+  installedExtensionPaths?: string[];
   folder?: string;
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
@@ -108,9 +113,15 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
   const base = makeTempDir('vscode');
   const folder = options.folder ?? path.join(base, 'workspace');
   fs.mkdirSync(folder, { recursive: true });
+  const extensionsDir = path.join(base, 'extensions');
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  for (const ext of options.installedExtensionPaths ?? []) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    fs.symlinkSync(ext, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`));
+  }
   const server = await script.startCodeServer({
     userDataDir: path.join(base, 'user-data'),
-    extensionsDir: path.join(base, 'extensions'),
+    extensionsDir,
     folder,
     env: options.env ?? {},
     settings: options.settings ?? {},
@@ -163,6 +174,7 @@ export interface ExtensionTestRun {
   /** Absolute path of the compiled tests module, without `.js`. */
   extensionTestsPath: string;
   extensionDevelopmentPaths?: string[];
+  installedExtensionPaths?: string[];
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
   timeoutMs?: number;
@@ -178,6 +190,7 @@ export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRu
   const resultFile = path.join(resultDir, 'result.json');
   const workbench = await openWorkbench({
     extensionDevelopmentPaths: run.extensionDevelopmentPaths,
+    installedExtensionPaths: run.installedExtensionPaths,
     extensionTestsPath: run.extensionTestsPath,
     env: { ...(run.env ?? {}), EO_TEST_RESULT_FILE: resultFile },
     settings: run.settings,
