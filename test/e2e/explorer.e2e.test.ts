@@ -26,6 +26,19 @@ async function expandRow(page: Page, view: string, label: string, childLabel: Re
   await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
+/** Drags the sash between the side bar and the editor so rows are not cut short. */
+async function widenSidebar(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
 async function sidebarShot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
@@ -54,6 +67,7 @@ test('each sidebar view expands against the sandbox and is photographed', { time
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1280, height: 800 });
     await openEoContainer(page);
+    await widenSidebar(page, 480);
 
     // Projects → the first project with AOIs → its first AOI → Assets.
     const projects = await get<{ projects: Array<{ id: string; name: string }> }>(`${base}/v0/projects?page_num=1&page_size=50`, token);

@@ -47,12 +47,13 @@ export class CatalogNode extends RecordNode<Catalog> {
 
   getTreeItem(): vscode.TreeItem {
     const c = this.record;
-    const label = typeof c.item_id === 'string' && c.item_id ? c.item_id : c.id;
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = `${day(c.created_at)} · ${areaKm2(c.area)} · ${statusLabel(c.delivery_status)}`;
+    // Entries have no name: the day and bandset say what it is, the tooltip has the ids.
+    const item = new vscode.TreeItem(`${day(c.created_at)} · ${c.bandset_id || c.id}`, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = `${areaKm2(c.area)} · ${statusLabel(c.delivery_status)}`;
     item.iconPath = kindIcon('library', c.delivery_status);
     item.contextValue = 'catalog';
     item.tooltip = recordTooltip(`Catalog entry ${c.id}`, [
+      ['ID', c.id],
       ['Delivery status', statusLabel(c.delivery_status)],
       ['Area', areaKm2(c.area)],
       ['Bandset', c.bandset_id],
