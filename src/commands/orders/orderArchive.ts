@@ -2,7 +2,7 @@
  * Order archive imagery: items → project, name, use case, optional cloud delivery (store and
  * path) → dry run → priced summary → Confirm places the order once → revealed in Orders.
  */
-import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, Project, Store } from '../../api';
+import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, OrderRecord, Project, Store } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
@@ -66,10 +66,11 @@ async function resolveItems(client: EoClient, refs: ArchiveItemLike[]): Promise<
 
 type ArchiveOrderState = OrderEntries;
 
-export async function orderArchiveItems(services: ExtensionServices, ...args: unknown[]): Promise<void> {
+/** Resolves with the placed order, or undefined when nothing was placed. */
+export async function orderArchiveItems(services: ExtensionServices, ...args: unknown[]): Promise<OrderRecord | undefined> {
   const action = 'Order archive imagery';
   const client = await clientFor(services, action);
-  if (!client) return;
+  if (!client) return undefined;
   let refs = archiveRefsOf(...args);
   if (!refs.length) {
     const typed = await services.ui.input({
@@ -82,9 +83,9 @@ export async function orderArchiveItems(services: ExtensionServices, ...args: un
         return r.ok ? undefined : r.reason;
       },
     });
-    if (typed === undefined) return;
+    if (typed === undefined) return undefined;
     const parsed = parseItemRefs(typed);
-    if (!parsed.ok) return;
+    if (!parsed.ok) return undefined;
     refs = parsed.refs;
   }
 
@@ -93,12 +94,12 @@ export async function orderArchiveItems(services: ExtensionServices, ...args: un
     items = await resolveItems(client, refs);
   } catch (err) {
     await showError(services, 'Reading the archive items', err, () => orderArchiveItems(services, ...args));
-    return;
+    return undefined;
   }
   const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
   if (!footprints.features.length) {
     await services.ui.message('error', 'These archive items have no footprint (Polygon) to order.', {});
-    return;
+    return undefined;
   }
 
   const first = items[0];
@@ -116,12 +117,12 @@ export async function orderArchiveItems(services: ExtensionServices, ...args: un
   const title = `Order ${items.length === 1 ? `archive item ${first.id}` : `${items.length} archive items`}`;
   const wizard = new MultiStepInput(services.ui, title, steps, state);
   try {
-    if (!(await wizard.run())) return;
+    if (!(await wizard.run())) return undefined;
   } catch (err) {
     await showError(services, action, err);
-    return;
+    return undefined;
   }
-  await priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)]);
+  return priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)]);
 }
 
 export function archiveItemRequest(s: ArchiveOrderState, items: readonly ArchiveItemLike[], geometry: ReturnType<typeof collectionOfFootprints>): OrderItemRequest {

@@ -5,7 +5,7 @@
  * off-nadir, delivery speed, delivery → dry run → priced summary → Confirm.
  */
 import * as vscode from 'vscode';
-import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, Polygon, Project, Store } from '../../api';
+import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Store } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
@@ -66,12 +66,13 @@ async function geometrySource(services: ExtensionServices, arg: unknown): Promis
   return { geometry: parsed.collection, label: name.replace(/\.(geo)?json$/i, '') };
 }
 
-export async function orderTasking(services: ExtensionServices, arg?: unknown): Promise<void> {
+/** Resolves with the placed order, or undefined when nothing was placed. */
+export async function orderTasking(services: ExtensionServices, arg?: unknown): Promise<OrderRecord | undefined> {
   const action = 'Order tasking';
   const source = await geometrySource(services, arg);
-  if (!source) return;
+  if (!source) return undefined;
   const client = await clientFor(services, action);
-  if (!client) return;
+  if (!client) return undefined;
 
   const today = Date.now();
   const day = 86_400_000;
@@ -163,12 +164,12 @@ export async function orderTasking(services: ExtensionServices, arg?: unknown): 
   const wizard = new MultiStepInput(services.ui, `Order tasking: ${source.label}`, steps, state);
   const fixer = new MultiStepInput(services.ui, `Order tasking: ${source.label}`, editable, state);
   try {
-    if (!(await wizard.run())) return;
+    if (!(await wizard.run())) return undefined;
   } catch (err) {
     await showError(services, action, err);
-    return;
+    return undefined;
   }
-  await priceAndPlace(services, client, fixer, (s) => [taskingItemRequest(s, source.geometry)]);
+  return priceAndPlace(services, client, fixer, (s) => [taskingItemRequest(s, source.geometry)]);
 }
 
 export function taskingItemRequest(s: TaskingState, geometry: FeatureCollection<Polygon>): OrderItemRequest {

@@ -1,0 +1,268 @@
+// Ordering against the sandbox, through the prompt seam: archive and tasking orders are priced
+// with a dry run, confirmed once (exactly one stored order per Confirm), revealed, and watched
+// to their final status on the sandbox clock; refusals keep the entries; a fault after Confirm
+// points at the Orders view; a failed dry run never places an order.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ArchiveItem, OrderRecord } from '../../../src/api';
+import { COMMANDS } from '../../../src/commands/ids';
+import { T } from '../../../src/sandbox/transitions';
+import { BACK_ITEM_LABEL } from '../../../src/ui/multiStep';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { HookedPrompts, client, firstItem, handle, runScripted, storedOrderCount } from './ordersSupport';
+
+const square = (x: number, y: number): number[][][] => [[[x, y], [x + 0.05, y], [x + 0.05, y + 0.05], [x, y + 0.05], [x, y]]];
+
+async function archiveItem(conn: Parameters<typeof client>[0]): Promise<ArchiveItem> {
+  const fc = await (await client(conn)).archives.search({ limit: 1 });
+  assert.ok(fc.features.length > 0, 'the sandbox archive is empty');
+  return fc.features[0];
+}
+
+async function openGeoJson(value: unknown): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value) });
+  await vscode.window.showTextDocument(doc);
+}
+
+suite('orders: archive and tasking orders against the sandbox', function () {
+  this.timeout(60_000);
+  const sb = useSandbox();
+
+  teardown(async () => {
+    handle(sb.current).faults.clear();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('archive order: dry run, priced summary, one POST on Confirm, then PAID and FULFILLED on the sandbox clock', async () => {
+    const conn = sb.current;
+    const item = await archiveItem(conn);
+    const before = storedOrderCount(conn);
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: 'Integration archive order' },
+      { kind: 'input', match: /Use case/, answer: 'flood mapping' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /^Place this order\? 1 item · total/, answer: 'Place Order' },
+    ]);
+    const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
+    prompts.assertDone();
+    assert.ok(order?.id, 'no order returned');
+    assert.equal(storedOrderCount(conn) - before, 1, 'exactly one stored order per Confirm');
+    const summary = prompts.messages.find((m) => m.modal && m.text.startsWith('Place this order?'));
+    assert.ok(summary, 'the priced summary was not shown');
+    assert.deepEqual(order.order_items[0].images.map((i) => i.item_id), [item.id]);
+
+    const c = await client(conn);
+    handle(conn).clock.advance(T.orderPaid + T.archiveRun + 1000);
+    const settled = await c.orders.get(order.id);
+    assert.equal(settled.status, 'PAID');
+    const fulfilled = await c.orderItems.get(order.order_items[0].id);
+    assert.equal(fulfilled.status, 'FULFILLED');
+    assert.equal(fulfilled.name, 'Integration archive order');
+    assert.equal(fulfilled.usecase, 'flood mapping');
+  });
+
+  test('a refused dry run keeps the entries: fix one field and the order goes through once', async () => {
+    const conn = sb.current;
+    const item = await archiveItem(conn);
+    const before = storedOrderCount(conn);
+    handle(conn).faults.add({
+      method: 'POST',
+      path: '/v0/orders',
+      status: 400,
+      count: 1,
+      body: { error: { code: 'bad_request', message: 'order_items[0].name: this name is reserved', details: 'order_items[0].name' } },
+    });
+    let chosenProject = '';
+    const prompts = new ScriptedPrompts([
+      {
+        kind: 'pick',
+        match: /Project/,
+        choose: (items) => {
+          chosenProject = items[items.length - 1].label;
+          return items[items.length - 1];
+        },
+      },
+      { kind: 'input', match: /Name/, answer: 'reserved' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /refused the order: .*this name is reserved/, answer: 'Edit Entries…' },
+      { kind: 'pick', match: /Which entry/, choose: 'Name' },
+      { kind: 'input', match: /Name/, answer: 'Fixed name' },
+      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+    ]);
+    const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
+    prompts.assertDone();
+    assert.equal(storedOrderCount(conn) - before, 1);
+    assert.equal(order?.order_items[0].name, 'Fixed name');
+    const project = (await (await client(conn)).projects.get(order.order_items[0].project_id));
+    assert.equal(project.title || project.name, chosenProject, 'the project entry was not kept');
+  });
+
+  test('a network fault after Confirm places nothing twice and points at the Orders view', async () => {
+    const conn = sb.current;
+    const item = await archiveItem(conn);
+    const before = storedOrderCount(conn);
+    const prompts = new HookedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: 'Unlucky order' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'message', match: /may or may not have been placed.*Check the Orders view/, answer: 'Open Orders View' },
+    ]);
+    // The connection drops on the real POST (after the dry run has succeeded).
+    prompts.onMessage = (text) => {
+      if (text.startsWith('Place this order?')) handle(conn).faults.add({ method: 'POST', path: '/v0/orders', status: 500, reset: true, count: 1 });
+    };
+    const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
+    prompts.assertDone();
+    assert.equal(order, undefined);
+    assert.equal(storedOrderCount(conn) - before, 0, 'the POST was retried or stored');
+  });
+
+  test('a dry run that fails on the network never places an order', async () => {
+    const conn = sb.current;
+    const item = await archiveItem(conn);
+    const before = storedOrderCount(conn);
+    handle(conn).faults.add({ method: 'POST', path: '/v0/orders', status: 503, count: 1 });
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: 'Never placed' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+    ]);
+    await runScripted(conn, prompts, COMMANDS.orderArchiveItems, item);
+    prompts.assertDone();
+    assert.equal(storedOrderCount(conn) - before, 0);
+    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Pricing the order failed/.test(m.text)), 'no error shown');
+  });
+
+  test('tasking from a GeoJSON editor: Back keeps entries, the request carries the dates, one order, then ACTIVE', async () => {
+    const conn = sb.current;
+    await openGeoJson({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: square(77.1, 28.5) } },
+        { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: square(77.3, 28.6) } },
+      ],
+    });
+    const before = storedOrderCount(conn);
+    const day = 86_400_000;
+    const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+    const start = iso(Date.now() + day);
+    const firstEnd = iso(Date.now() + 5 * day);
+    const end = iso(Date.now() + 20 * day);
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: 'Tasking from file' },
+      { kind: 'input', match: /Use case/, answer: 'crop monitoring' },
+      { kind: 'input', match: /First day/, answer: start },
+      { kind: 'input', match: /Last day/, answer: firstEnd },
+      // Back from the recurrence to the end date: the change replaces the earlier end.
+      { kind: 'pick', match: /How often/, choose: BACK_ITEM_LABEL },
+      { kind: 'input', match: /Last day/, answer: end },
+      { kind: 'pick', match: /How often/, choose: 'ONCE' },
+      { kind: 'pick', match: /Bands/, choose: firstItem },
+      { kind: 'input', match: /cloud cover/, answer: '30' },
+      { kind: 'input', match: /off-nadir/, answer: '25' },
+      { kind: 'pick', match: /Delivery speed/, choose: 'STANDARD' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+    ]);
+    const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderTasking);
+    prompts.assertDone();
+    assert.ok(order?.id);
+    assert.equal(storedOrderCount(conn) - before, 1);
+    const item = order.order_items[0];
+    assert.equal(item.type, 'TASKING');
+    assert.equal(item.start_date.slice(0, 10), start);
+    assert.equal(item.end_date.slice(0, 10), end);
+    assert.equal(item.cloud_cover, 30);
+    handle(conn).clock.advance(T.orderPaid + 1000);
+    const c = await client(conn);
+    assert.equal((await c.orders.get(order.id)).status, 'PAID');
+    assert.equal((await c.orderItems.get(item.id)).status, 'ACTIVE');
+  });
+
+  test('tasking refuses a FeatureCollection with a non-Polygon feature, naming its index, without a prompt', async () => {
+    const conn = sb.current;
+    await openGeoJson({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: square(10, 10) } },
+        { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } },
+      ],
+    });
+    const prompts = new ScriptedPrompts([]);
+    const order = await runScripted(conn, prompts, COMMANDS.orderTasking);
+    prompts.assertDone();
+    assert.equal(order, undefined);
+    const shown = prompts.messages.find((m) => m.severity === 'error');
+    assert.ok(shown, 'no error shown');
+    assert.match(shown.text, /features\[1\]/);
+    assert.match(shown.text, /LineString/);
+  });
+
+  test('an infeasible tasking order shows why and is not placed', async () => {
+    const conn = sb.current;
+    // ~1.2 million km²: beyond the tasking area limit, so the dry run prices it as FAILED.
+    await openGeoJson({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]] } }],
+    });
+    const before = storedOrderCount(conn);
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: 'Too big' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'input', match: /First day/, answer: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'input', match: /Last day/, answer: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'pick', match: /How often/, choose: 'ONCE' },
+      { kind: 'pick', match: /Bands/, choose: firstItem },
+      { kind: 'input', match: /cloud cover/, answer: '20' },
+      { kind: 'input', match: /off-nadir/, answer: '30' },
+      { kind: 'pick', match: /Delivery speed/, choose: 'STANDARD' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /cannot be placed: .*tasking limit/, answer: undefined },
+    ]);
+    const order = await runScripted(conn, prompts, COMMANDS.orderTasking);
+    prompts.assertDone();
+    assert.equal(order, undefined);
+    assert.equal(storedOrderCount(conn) - before, 0);
+  });
+
+  test('tasking from an AOI orders its polygon in its project, with cloud delivery to a store', async () => {
+    const conn = sb.current;
+    const c = await client(conn);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    assert.ok(aoi, 'no seeded AOI');
+    const store = (await c.stores.list())[0];
+    assert.ok(store, 'no seeded store');
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Name/, answer: 'AOI tasking' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'input', match: /First day/, answer: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'input', match: /Last day/, answer: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'pick', match: /How often/, choose: 'MONTHLY' },
+      { kind: 'input', match: /Number of captures/, answer: '2' },
+      { kind: 'pick', match: /Bands/, choose: firstItem },
+      { kind: 'input', match: /cloud cover/, answer: '20' },
+      { kind: 'input', match: /off-nadir/, answer: '30' },
+      { kind: 'pick', match: /Delivery speed/, choose: 'PRIORITY' },
+      { kind: 'pick', match: /cloud store/, choose: store.name },
+      { kind: 'input', match: /Path inside the store/, answer: 'tasking/aoi' },
+      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+    ]);
+    const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderTasking, { kind: 'aoi', record: aoi });
+    prompts.assertDone();
+    const item = order?.order_items[0];
+    assert.ok(item);
+    assert.equal(item.project_id, aoi.project_id);
+    assert.equal(item.type, 'RECURRING');
+    assert.equal(item.no_of_occurrences, 2);
+    assert.deepEqual(item.cloud_delivery, { config: store.id, path: 'tasking/aoi' });
+    assert.ok(item.uplifts.some((u) => /speed/i.test(u.title)), 'the PRIORITY uplift is missing');
+  });
+});
