@@ -1,0 +1,134 @@
+// Catalog, deliveries and downloads against the sandbox: search by order item, deliver to a
+// store and follow it to SUCCESS on the sandbox clock (a refusal keeps the store and lets the
+// path be fixed), download: follow to success, save into a folder with no partial file left.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Catalog, Delivery } from '../../../src/api';
+import type { DownloadOutcome } from '../../../src/commands/catalog/download';
+import { COMMANDS } from '../../../src/commands/ids';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { client, handle, runScripted, runWhileAdvancing } from './ordersSupport';
+
+suite('catalog: search, deliver and download against the sandbox', function () {
+  this.timeout(60_000);
+  const sb = useSandbox();
+
+  teardown(() => handle(sb.current).faults.clear());
+
+  async function someCatalog(): Promise<Catalog> {
+    const page = await (await client(sb.current)).catalogs.searchPage({ limit: 5 });
+    const withItem = page.items.find((c) => c.order_item_id) ?? page.items[0];
+    assert.ok(withItem, 'the sandbox has no catalog entries for alice');
+    return withItem;
+  }
+
+  test('search by order item lists only that item’s entries; Copy IDs copies the chosen ones', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    assert.ok(cat.order_item_id, 'catalog entries carry no order_item_id');
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Order ids/, answer: '' },
+      { kind: 'input', match: /Order item ids/, answer: cat.order_item_id },
+      { kind: 'input', match: /Date range/, answer: '' },
+      { kind: 'input', match: /Bounding box/, answer: '' },
+      { kind: 'pickMany', match: /Catalog: /, choose: (items) => items.filter((i) => i.label === cat.id) },
+      { kind: 'pick', match: /What to do/, choose: 'Copy IDs' },
+    ]);
+    const results = await runScripted<Catalog[] | undefined>(conn, prompts, COMMANDS.searchCatalog);
+    prompts.assertDone();
+    assert.ok(results && results.length > 0);
+    assert.ok(results.every((c) => c.order_item_id === cat.order_item_id), 'the search ignored the order item filter');
+    assert.equal(await vscode.env.clipboard.readText(), cat.id);
+  });
+
+  test('a bad bbox is refused while typing (the script cannot type past validation)', async () => {
+    const conn = sb.current;
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Order ids/, answer: '' },
+      { kind: 'input', match: /Order item ids/, answer: '' },
+      { kind: 'input', match: /Date range/, answer: '' },
+      { kind: 'input', match: /Bounding box/, answer: '10, 20, 30' },
+    ]);
+    await runScripted(conn, prompts, COMMANDS.searchCatalog).catch(() => undefined);
+    assert.throws(() => prompts.assertDone(), /rejected the scripted answer: Enter four numbers/);
+  });
+
+  test('deliver: a refused request keeps the store, the path is fixed, and the delivery is followed to SUCCESS', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const store = (await (await client(conn)).stores.list())[0];
+    assert.ok(store, 'no seeded store');
+    handle(conn).faults.add({
+      method: 'POST',
+      path: '/v0/catalogs/deliveries',
+      status: 400,
+      count: 1,
+      body: { error: { code: 'bad_request', message: 'cloud_info.path: the folder "tmp" is read-only', details: 'cloud_info.path' } },
+    });
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Cloud store to deliver to/, choose: store.name },
+      { kind: 'input', match: /Path inside the store/, answer: 'tmp' },
+      { kind: 'message', match: /refused the delivery: .*read-only/, answer: 'Edit Entries…' },
+      { kind: 'pick', match: /Which entry/, choose: 'Path in the store' },
+      { kind: 'input', match: /Path inside the store/, answer: 'eo/integration' },
+    ]);
+    const deliveries = await runWhileAdvancing<Delivery[] | undefined>(conn, prompts, COMMANDS.deliver, [{ kind: 'catalog', record: cat }], 3_000);
+    prompts.assertDone();
+    assert.ok(deliveries && deliveries.length > 0, 'no deliveries');
+    assert.deepEqual(deliveries.map((d) => d.status), deliveries.map(() => 'SUCCESS'));
+    assert.deepEqual(deliveries[0].cloud_delivery, { config: store.id, path: 'eo/integration' });
+    assert.ok(prompts.messages.some((m) => m.severity === 'info' && /^Delivered to /.test(m.text)), 'no completion message');
+  });
+
+  test('deliver refuses catalog entries and order items together, before any request', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const prompts = new ScriptedPrompts([]);
+    const out = await runScripted(conn, prompts, COMMANDS.deliver, { kind: 'catalog', record: cat }, [
+      { kind: 'catalog', record: cat },
+      { kind: 'orderItem', record: { id: cat.order_item_id } },
+    ]);
+    prompts.assertDone();
+    assert.equal(out, undefined);
+    assert.match(prompts.messages[0]?.text ?? '', /either catalog entries or order items, not both/);
+  });
+
+  test('download: followed to success, saved into the chosen folder under its final name only', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+    const prompts = new ScriptedPrompts([
+      { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+      { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
+    ]);
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+    prompts.assertDone();
+    assert.equal(out?.download.status, 'success');
+    assert.ok(out?.file, 'nothing saved');
+    assert.equal(path.dirname(out.file), dir);
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(out.file)], 'a temporary file was left behind');
+    assert.equal(fs.readFileSync(out.file).subarray(0, 2).toString('latin1'), 'PK', 'not a zip archive');
+    assert.ok(!prompts.messages.some((m) => m.text.includes(out.download.signed_url ?? '\u0000')), 'the signed URL was shown');
+  });
+
+  test('download of an order item whose link fails to save leaves no file and says why', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+    const prompts = new ScriptedPrompts([
+      { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+      { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
+    ]);
+    // The signed file URL drops the connection instead of answering.
+    handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 500, reset: true, count: 1 });
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ orderItemIds: [cat.order_item_id] }], 2_000);
+    prompts.assertDone();
+    assert.equal(out?.file, undefined);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Saving download .* failed/.test(m.text)), 'no error shown');
+  });
+});
