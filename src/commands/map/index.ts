@@ -1,0 +1,173 @@
+/**
+ * Map and STAC item commands: Show on Map, Search Archive Here, Create AOI (from a drawing or
+ * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL; and the serializers
+ * that bring both panels back after a window reload.
+ */
+import * as vscode from 'vscode';
+import type { EoClient } from '../../api/client';
+import type { ArchiveItem } from '../../api/records';
+import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
+import { geodesicArea } from '../../geo/area';
+import { describeError } from '../../panels/host';
+import { aoiFeature, mapTargetOf } from '../../panels/mapData';
+import { MAP_VIEW_TYPE, MapPanel } from '../../panels/mapPanel';
+import type { DetailRef, MapState, StacState } from '../../panels/protocol';
+import { STAC_VIEW_TYPE, StacItemPanel } from '../../panels/stacItemPanel';
+import type { ExtensionServices } from '../../services';
+
+export const MAP_COMMANDS = {
+  showOnMap: 'eoImagery.showOnMap',
+  searchArchiveHere: 'eoImagery.searchArchiveHere',
+  createAoiFromDrawing: 'eoImagery.createAoiFromDrawing',
+  createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
+  openStacItem: 'eoImagery.openStacItem',
+  copyStacUrl: 'eoImagery.copyStacUrl',
+} as const;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `{collection, id}` of an archive item, a sidebar row holding one, or a reference. */
+export function archiveRefOf(arg: unknown): { collection: string; id: string; item?: ArchiveItem } | undefined {
+  const r = isObj(arg) && isObj(arg.record) ? arg.record : arg;
+  if (!isObj(r) || typeof r.collection !== 'string' || typeof r.id !== 'string') return undefined;
+  const full = r.type === 'Feature' && isObj(r.properties) ? (r as unknown as ArchiveItem) : undefined;
+  return { collection: r.collection, id: r.id, item: full };
+}
+
+function km2(m2: number): string {
+  return `${(m2 / 1e6).toLocaleString(undefined, { maximumFractionDigits: 2 })} km²`;
+}
+
+export function registerMapCommands(services: ExtensionServices): vscode.Disposable[] {
+  const { ui } = services;
+  const fail = (what: string, e: unknown) => {
+    services.log.warn(`${what}: ${describeError(e).message}`);
+    void ui.message('error', `${what}: ${describeError(e).message}`, {});
+  };
+
+  MapPanel.openDetail = (s, ref) => openDetail(s, ref);
+
+  const showOnMap = async (arg?: unknown) => {
+    if (arg === undefined) {
+      // from the palette: the map with the first page of AOIs
+      const panel = MapPanel.show(services);
+      try {
+        const client = await services.connection.getClient();
+        const page = await client.aois.listPage({ offset: 0, limit: 100 });
+        panel.showTarget({ layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) }, { mode: 'replace' });
+      } catch (e) {
+        panel.notice(`Could not list AOIs: ${describeError(e).message}`, 'error');
+      }
+      return;
+    }
+    const t = mapTargetOf(arg);
+    if ('reason' in t) {
+      void ui.message('warning', t.reason, {});
+      return;
+    }
+    MapPanel.show(services).showTarget(t, { fit: true, select: true });
+  };
+
+  const openStacItem = async (arg?: unknown) => {
+    let ref = archiveRefOf(arg);
+    if (!ref) {
+      const text = await ui.input({
+        title: 'Open STAC Item', prompt: 'collection-id/item-id', placeHolder: 'sentinel-2-l2a/S2A_…',
+        validateInput: (v) => (/^[^/\s]+\/[^\s]+$/.test(v.trim()) ? undefined : 'Type the collection id, a slash, and the item id.'),
+      });
+      if (!text) return;
+      const t = text.trim();
+      const i = t.indexOf('/');
+      ref = { collection: t.slice(0, i), id: t.slice(i + 1) };
+    }
+    StacItemPanel.show(services, ref, ref.item);
+  };
+
+  const copyStacUrl = async (arg?: unknown) => {
+    const ref = archiveRefOf(arg);
+    if (!ref) {
+      void ui.message('warning', 'Pick an archive item to copy its STAC URL.', {});
+      return;
+    }
+    const self = ref.item?.links?.find((l) => l.rel === 'self')?.href;
+    try {
+      const client = await services.connection.getClient();
+      const url = self && /^https?:\/\//.test(self)
+        ? self
+        : `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(ref.collection)}/items/${encodeURIComponent(ref.id)}`;
+      await vscode.env.clipboard.writeText(url);
+      void vscode.window.setStatusBarMessage('STAC URL copied', 3000);
+    } catch (e) {
+      fail('Copy STAC URL', e);
+    }
+  };
+
+  const createAoiFromGeoJson = async (uri?: unknown) => {
+    const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      void ui.message('warning', 'Open a GeoJSON file (a Polygon, or a Feature/FeatureCollection holding one) first.', {});
+      return;
+    }
+    const parsed = aoiPolygonFromGeoJsonText(doc.getText());
+    if (!parsed.ok) {
+      void ui.message('error', `Cannot create an AOI from ${vscode.workspace.asRelativePath(doc.uri)}: ${parsed.reason}`, {});
+      return;
+    }
+    let client: EoClient;
+    try {
+      client = await services.connection.getClient();
+    } catch (e) {
+      fail('Create AOI', e);
+      return;
+    }
+    const area = km2(geodesicArea(parsed.polygon));
+    try {
+      const name = await ui.input({
+        title: `Create AOI (${area})`, prompt: 'Name of the new AOI',
+        validateInput: (v) => (v.trim() ? undefined : 'A name is required.'),
+      });
+      if (!name) return;
+      const projects = client.projects.listPage({ pageNum: 1, pageSize: 100 }).then((p) =>
+        p.items.map((x) => ({ label: x.title || x.name, description: x.id, id: x.id })));
+      const project = await ui.pick(projects, { title: `Create AOI "${name.trim()}" (${area}): project`, placeHolder: 'Project' });
+      if (!project) return;
+      const sats = client.search.satellites().then((s) => s.map((x) => ({ label: x.name || x.id, description: `${x.id} · ${x.gsd} m`, id: x.id })));
+      const sat = await ui.pick(sats, { title: `Create AOI "${name.trim()}" (${area}): satellite`, placeHolder: 'Satellite' });
+      if (!sat) return;
+      const ok = await ui.message('info', `Create AOI "${name.trim()}" of ${area} in ${project.label} for ${sat.label}?`, { modal: true }, 'Create');
+      if (ok !== 'Create') return;
+      const aoi = await client.aois.create({ name: name.trim(), project_id: project.id, satellite_id: sat.id, geometry: parsed.polygon });
+      services.log.info(`Created AOI ${aoi.aoi_id} from ${doc.uri.toString()}`);
+      void services.explorer?.reveal('aoi', aoi.aoi_id, { focus: true });
+      MapPanel.show(services).showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
+    } catch (e) {
+      fail('Create AOI', e);
+    }
+  };
+
+  return [
+    vscode.commands.registerCommand(MAP_COMMANDS.showOnMap, showOnMap),
+    vscode.commands.registerCommand(MAP_COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
+    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromDrawing, () => MapPanel.show(services).startDraw('polygon', 'aoi')),
+    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
+    vscode.commands.registerCommand(MAP_COMMANDS.openStacItem, openStacItem),
+    vscode.commands.registerCommand(MAP_COMMANDS.copyStacUrl, copyStacUrl),
+    vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => void MapPanel.revive(services, panel, state as MapState | undefined),
+    }),
+    vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
+    }),
+    { dispose: () => MapPanel.open?.dispose() },
+  ];
+}
+
+/** A footprint's "Open details": the STAC page for archive items, the sidebar row otherwise. */
+async function openDetail(services: ExtensionServices, ref: DetailRef): Promise<void> {
+  if (ref.kind === 'archiveItem') {
+    StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
+    return;
+  }
+  const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: true, expand: ref.kind === 'aoi' });
+  if (!node) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
+}

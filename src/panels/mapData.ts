@@ -1,0 +1,151 @@
+/**
+ * Records → map features, and the map's search form → service requests. Pure (no `vscode`),
+ * so it is unit-tested; the map panel host only moves the results around.
+ */
+import type {
+  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, ImagerySearchRequest, OrderItem, Satellite,
+} from '../api/records';
+import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
+import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
+
+function km2(m2: number | undefined): string {
+  return typeof m2 === 'number' && Number.isFinite(m2) ? `${(m2 / 1e6).toLocaleString('en', { maximumFractionDigits: 1 })} km²` : '';
+}
+
+const join = (...parts: (string | undefined | false)[]): string => parts.filter(Boolean).join(' · ');
+
+export function aoiFeature(a: Aoi): MapFeature {
+  return {
+    id: a.aoi_id, label: a.name || a.aoi_id, detail: join(km2(a.area_in_sq_m), a.satellite_id, a.status),
+    geometry: a.geometry, centroid: Array.isArray(a.centroid) ? a.centroid : undefined, ref: { kind: 'aoi', id: a.aoi_id },
+  };
+}
+
+export function assetFeature(a: Asset): MapFeature {
+  return {
+    id: a.id, label: a.name || a.id, detail: join(a.date, a.asset_type, km2(a.area_in_sq_m)),
+    geometry: a.geometry, ref: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
+  };
+}
+
+/** One feature per image of the order item (its `images[].geometry`). */
+export function orderItemFeatures(oi: OrderItem): MapFeature[] {
+  return (oi.images ?? []).map((img, i) => ({
+    id: `${oi.id}/${img.item_id || i}`,
+    label: oi.name || oi.id,
+    detail: join(oi.type, oi.status, img.item_id),
+    geometry: img.geometry,
+    ref: { kind: 'orderItem', id: oi.id } as DetailRef,
+  }));
+}
+
+/** Catalog entries carry a footprint only when the service adds one; undefined otherwise. */
+export function catalogFeature(c: Catalog): MapFeature | undefined {
+  if (!c.geometry) return undefined;
+  return {
+    id: c.id, label: c.item_id ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
+    geometry: c.geometry, ref: { kind: 'catalog', id: c.id },
+  };
+}
+
+export function archiveItemFeature(item: ArchiveItem): MapFeature {
+  const p = item.properties ?? { datetime: null };
+  const cloud = p['eo:cloud_cover'];
+  const when = typeof p.datetime === 'string' ? p.datetime.slice(0, 16).replace('T', ' ') : undefined;
+  return {
+    id: `${item.collection}/${item.id}`,
+    label: item.id,
+    detail: join(when, typeof cloud === 'number' && `☁ ${Math.round(cloud)}%`, item.collection),
+    geometry: item.geometry ?? bboxGeometry(item.bbox),
+    ref: { kind: 'archiveItem', collection: item.collection, id: item.id },
+  };
+}
+
+function bboxGeometry(b: readonly number[] | undefined): unknown {
+  return b && b.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(b)] } : null;
+}
+
+// ---------------------------------------------------------------- tree rows and records
+
+export interface MapTarget {
+  layer: LayerKind;
+  features: MapFeature[];
+  sources: MapSource[];
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What "Show on Map" was given: a sidebar row (`{kind, record}`) or a bare record, told apart
+ * by its fields. Undefined when it is nothing with a footprint.
+ */
+export function mapTargetOf(arg: unknown): MapTarget | { reason: string } {
+  const row = isObj(arg) && isObj(arg.record) ? arg : undefined;
+  const kind = row && typeof row.kind === 'string' ? row.kind : undefined;
+  const r = row ? (row.record as Record<string, unknown>) : isObj(arg) ? arg : undefined;
+  if (!r) return { reason: 'Pick an AOI, asset, order item, catalog entry or archive item to show on the map.' };
+  if (kind === 'aoi' || (typeof r.aoi_id === 'string' && isObj(r.geometry) && 'centroid' in r && !('visualization_id' in r))) {
+    const a = r as unknown as Aoi;
+    return { layer: 'aois', features: [aoiFeature(a)], sources: [{ kind: 'aoi', id: a.aoi_id }] };
+  }
+  if (kind === 'asset' || typeof r.visualization_id === 'string') {
+    const a = r as unknown as Asset;
+    return { layer: 'assets', features: [assetFeature(a)], sources: [] };
+  }
+  if (kind === 'orderItem' || (typeof r.order_id === 'string' && Array.isArray(r.images))) {
+    const oi = r as unknown as OrderItem;
+    const features = orderItemFeatures(oi);
+    if (!features.length) return { reason: `Order item ${oi.id} has no image footprints to show.` };
+    return { layer: 'orderItems', features, sources: [{ kind: 'orderItem', id: oi.id }] };
+  }
+  if (kind === 'catalog' || (typeof r.task_id === 'string' && typeof r.bandset_id === 'string')) {
+    const f = catalogFeature(r as unknown as Catalog);
+    if (!f) return { reason: `Catalog entry ${String(r.id)} carries no footprint; the service did not send a geometry for it.` };
+    return { layer: 'catalogs', features: [f], sources: [{ kind: 'catalog', id: f.id }] };
+  }
+  if (kind === 'archiveItem' || (r.type === 'Feature' && typeof r.collection === 'string' && typeof r.id === 'string')) {
+    const item = r as unknown as ArchiveItem;
+    return { layer: 'archiveItems', features: [archiveItemFeature(item)], sources: [{ kind: 'archiveItem', collection: item.collection, id: item.id }] };
+  }
+  return { reason: 'This row has no footprint to show on the map.' };
+}
+
+// ---------------------------------------------------------------- search requests
+
+function datetimeRange(from: string, to: string): string | undefined {
+  if (!from && !to) return undefined;
+  return `${from ? `${from}T00:00:00Z` : '..'}/${to ? `${to}T23:59:59Z` : '..'}`;
+}
+
+/** The STAC search body: a rectangle as `bbox` (west > east across the dateline), a polygon as `intersects`. */
+export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
+  const body: ArchiveSearchRequest = { limit: p.limit };
+  if (p.collections.length) body.collections = p.collections;
+  if (p.shape === 'rectangle') body.bbox = ringToStacBbox(p.ring);
+  else body.intersects = ringToGeoJson(p.ring);
+  const dt = datetimeRange(p.from, p.to);
+  if (dt) body.datetime = dt;
+  if (p.maxCloud !== undefined) body.query = { 'eo:cloud_cover': { lte: p.maxCloud } };
+  body.sortby = p.sort === 'cloud-asc'
+    ? [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]
+    : [{ field: 'properties.datetime', direction: p.sort === 'datetime-asc' ? 'asc' : 'desc' }];
+  return body;
+}
+
+/** The `POST /v0/search` body; satellites carry their collection when the list gave one. */
+export function imagerySearchBody(p: SearchParams, satellites: readonly Satellite[]): ImagerySearchRequest {
+  if (p.satellites.length === 0) throw new Error('Pick at least one satellite.');
+  const today = new Date().toISOString().slice(0, 10);
+  const body: ImagerySearchRequest = {
+    start_date: `${p.from || '1970-01-01'}T00:00:00Z`,
+    end_date: `${p.to || today}T23:59:59Z`,
+    satellites: p.satellites.map((id) => {
+      const s = satellites.find((x) => x.id === id);
+      return s?.collection_id ? { satellite_id: id, collection_id: s.collection_id } : { satellite_id: id };
+    }),
+    geometry: ringToGeoJson(p.ring),
+    limit: p.limit,
+  };
+  if (p.maxCloud !== undefined) body.filters = [{ id: 'eo:cloud_cover', max: p.maxCloud }];
+  return body;
+}

@@ -1,0 +1,311 @@
+/**
+ * The map panel's extension side: one panel per window. It fetches (the token stays here),
+ * sends plain features to the webview, answers its requests (search options, search pages,
+ * create AOI), and re-sends everything when the webview reloads (hidden and shown again, or
+ * restored by the serializer after a window reload).
+ */
+import * as vscode from 'vscode';
+import { isCancellation } from '../api/errors';
+import type { ArchiveItem, Satellite } from '../api/records';
+import type { EoClient } from '../api/client';
+import { ringToGeoJson } from '../geo/antimeridian';
+import { validatePolygon } from '../geo/aoiGeometry';
+import type { ExtensionServices } from '../services';
+import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import {
+  aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
+} from './mapData';
+import type {
+  CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
+  SearchPage, SearchParams, ToMapMessage,
+} from './protocol';
+
+export const MAP_VIEW_TYPE = 'eoImagery.map';
+
+interface SearchSession {
+  id: number;
+  items: AsyncGenerator<ArchiveItem, void, undefined>;
+  /** One item read ahead, so "Load more" is offered only when there is more. */
+  ahead?: ArchiveItem;
+  done: boolean;
+  loaded: number;
+  limit: number;
+  abort: AbortController;
+}
+
+export class MapPanel implements vscode.Disposable {
+  private static current: MapPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
+  private readonly queue: ToMapMessage[] = [];
+  private isReady = false;
+  private searches = new Map<number, SearchSession>();
+  private nextSearch = 1;
+  private satellites: Satellite[] = [];
+  /** Called when the person asks to open a footprint's detail (set by the map commands). */
+  static openDetail: (services: ExtensionServices, ref: DetailRef) => Promise<void> = async () => undefined;
+
+  /** Opens the map (or brings the open one forward). */
+  static show(services: ExtensionServices): MapPanel {
+    if (MapPanel.current) {
+      MapPanel.current.panel.reveal(undefined, false);
+      return MapPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(services.context));
+    return new MapPanel(services, panel, undefined);
+  }
+
+  /** Called by the serializer after a window reload, with the state the webview saved. */
+  static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: MapState | undefined): MapPanel {
+    MapPanel.current?.dispose();
+    panel.webview.options = panelOptions(services.context);
+    const p = new MapPanel(services, panel, state);
+    void p.restoreSources(state?.sources ?? {});
+    return p;
+  }
+
+  static get open(): MapPanel | undefined {
+    return MapPanel.current;
+  }
+
+  private constructor(private readonly services: ExtensionServices, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
+    MapPanel.current = this;
+    const basemaps = configuredBasemaps(services.log);
+    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(basemaps));
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((m: FromMapMessage) => void this.onMessage(m)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('eoImagery.map.basemaps')) {
+          const b = configuredBasemaps(services.log);
+          this.isReady = false;
+          panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(b));
+        }
+      }),
+    );
+  }
+
+  dispose(): void {
+    if (MapPanel.current === this) MapPanel.current = undefined;
+    for (const s of this.searches.values()) s.abort.abort();
+    this.searches.clear();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+    this.panel.dispose();
+  }
+
+  private post(m: ToMapMessage): void {
+    if (!this.isReady && m.type !== 'response') {
+      this.queue.push(m);
+      return;
+    }
+    void this.panel.webview.postMessage(m);
+  }
+
+  // ------------------------------------------------------------ what commands call
+
+  /** Puts records on a layer (kept here, so they come back when the webview reloads). */
+  showTarget(t: MapTarget, opts: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append' } = {}): void {
+    const mode = opts.mode ?? 'append';
+    const prev = this.layers.get(t.layer) ?? { features: [], sources: [] };
+    const ids = new Set(t.features.map((f) => f.id));
+    const features = mode === 'append' ? [...prev.features.filter((f) => !ids.has(f.id)), ...t.features] : t.features;
+    this.layers.set(t.layer, { features, sources: mode === 'append' ? [...prev.sources, ...t.sources] : t.sources });
+    this.post({ type: 'layer', layer: t.layer, features: t.features, mode, fit: opts.fit ?? true, sources: t.sources });
+    if (opts.select && t.features[0]) this.post({ type: 'select', layer: t.layer, id: t.features[0].id });
+    this.panel.reveal(undefined, false);
+  }
+
+  startDraw(shape: 'rectangle' | 'polygon', intent: 'search' | 'aoi'): void {
+    this.post({ type: 'startDraw', shape, intent });
+    this.panel.reveal(undefined, false);
+  }
+
+  notice(text: string, level: 'info' | 'error' = 'info'): void {
+    this.post({ type: 'notice', level, text });
+  }
+
+  // ------------------------------------------------------------ messages
+
+  private async onMessage(m: FromMapMessage): Promise<void> {
+    switch (m?.type) {
+      case 'ready': {
+        this.isReady = true;
+        void this.panel.webview.postMessage({ type: 'init', basemaps: configuredBasemaps(this.services.log), state: this.state } satisfies ToMapMessage);
+        // a reloaded webview has lost its layers: send them again, then anything queued
+        for (const [layer, { features }] of this.layers) {
+          void this.panel.webview.postMessage({ type: 'layer', layer, features, mode: 'replace', fit: false } satisfies ToMapMessage);
+        }
+        for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
+        return;
+      }
+      case 'request': {
+        try {
+          const result = await this.handle(m.request);
+          void this.panel.webview.postMessage({ type: 'response', id: m.id, ok: true, result } satisfies ToMapMessage);
+        } catch (e) {
+          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
+          void this.panel.webview.postMessage({ type: 'response', id: m.id, ok: false, error: describeError(e) } satisfies ToMapMessage);
+        }
+        return;
+      }
+      case 'open':
+        await MapPanel.openDetail(this.services, m.ref);
+        return;
+      case 'openExternal':
+        await openExternalChecked(m.url);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private client(): Promise<EoClient> {
+    return this.services.connection.getClient();
+  }
+
+  private async handle(r: MapRequest): Promise<unknown> {
+    switch (r.method) {
+      case 'searchOptions':
+        return this.searchOptions();
+      case 'search':
+        return this.search(r.params);
+      case 'searchMore': {
+        const s = this.searches.get(r.searchId);
+        if (!s) throw new Error('That search has ended; search again.');
+        return this.page(s);
+      }
+      case 'createAoi':
+        return this.createAoi(r.params);
+      default:
+        throw new Error('Unknown request.');
+    }
+  }
+
+  private async searchOptions(): Promise<SearchOptions> {
+    const client = await this.client();
+    const [collections, satellites, projects] = await Promise.allSettled([
+      client.archives.collections(),
+      client.search.satellites(),
+      client.projects.listPage({ pageNum: 1, pageSize: 100 }),
+    ]);
+    const errors: SearchOptions['errors'] = {};
+    const val = <T>(p: PromiseSettledResult<T>, key: keyof SearchOptions['errors']): T | undefined => {
+      if (p.status === 'fulfilled') return p.value;
+      errors[key] = describeError(p.reason).message;
+      return undefined;
+    };
+    const sats = val(satellites, 'satellites') ?? [];
+    this.satellites = sats;
+    return {
+      collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title })),
+      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id })),
+      projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
+      errors,
+    };
+  }
+
+  private async search(p: SearchParams): Promise<SearchPage> {
+    // a new search ends the previous ones (their pages would only confuse the list)
+    for (const s of this.searches.values()) s.abort.abort();
+    this.searches.clear();
+    const client = await this.client();
+    const abort = new AbortController();
+    const opts = { pageSize: p.limit, signal: abort.signal };
+    let items: AsyncGenerator<ArchiveItem, void, undefined>;
+    if (p.kind === 'imagery') {
+      if (this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
+      items = client.search.iterate(imagerySearchBody(p, this.satellites), opts);
+    } else {
+      items = client.archives.iterateSearch(archiveSearchBody(p), opts);
+    }
+    const s: SearchSession = { id: this.nextSearch++, items, done: false, loaded: 0, limit: p.limit, abort };
+    this.searches.set(s.id, s);
+    const page = await this.page(s);
+    this.layers.set('results', { features: page.features, sources: [] });
+    return page;
+  }
+
+  private async page(s: SearchSession): Promise<SearchPage> {
+    const out: ArchiveItem[] = [];
+    if (s.ahead) {
+      out.push(s.ahead);
+      s.ahead = undefined;
+    }
+    while (!s.done && out.length < s.limit + 1) {
+      const n = await s.items.next();
+      if (n.done) s.done = true;
+      else out.push(n.value);
+    }
+    if (out.length > s.limit) s.ahead = out.pop();
+    s.loaded += out.length;
+    const features = out.map(archiveItemFeature);
+    if (s.loaded > out.length) {
+      const prev = this.layers.get('results');
+      if (prev) prev.features.push(...features);
+    }
+    const hasMore = s.ahead !== undefined;
+    if (!hasMore) this.searches.delete(s.id);
+    return { searchId: s.id, features, loaded: s.loaded, hasMore };
+  }
+
+  private async createAoi(p: CreateAoiParams): Promise<MapFeature> {
+    const g = ringToGeoJson(p.ring);
+    if (g.type !== 'Polygon') throw new Error('The shape crosses the antimeridian; an AOI must be a single Polygon.');
+    const checked = validatePolygon(g);
+    if (!checked.ok) throw new Error(checked.reason);
+    const client = await this.client();
+    const aoi = await client.aois.create({
+      name: p.name, description: p.description, project_id: p.projectId, satellite_id: p.satelliteId, geometry: checked.polygon,
+    });
+    this.services.log.info(`Created AOI ${aoi.aoi_id} from the map`);
+    const f = aoiFeature(aoi);
+    const prev = this.layers.get('aois') ?? { features: [], sources: [] };
+    this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });
+    void this.services.explorer?.reveal('aoi', aoi.aoi_id, { focus: false });
+    return f;
+  }
+
+  /** After a window reload: fetch what the layers showed, again. */
+  private async restoreSources(sources: Partial<Record<LayerKind, MapSource[]>>): Promise<void> {
+    const all = Object.values(sources).flat().filter((s): s is MapSource => !!s);
+    if (!all.length) return;
+    let client: EoClient;
+    try {
+      client = await this.client();
+    } catch (e) {
+      this.notice(`Sign in to show the map's shapes again (${describeError(e).message}).`, 'error');
+      return;
+    }
+    const failures: string[] = [];
+    await Promise.all(all.map(async (s) => {
+      try {
+        const t = await fetchSource(client, s);
+        if (t) this.showTarget(t, { fit: false });
+      } catch (e) {
+        failures.push(describeError(e).message);
+      }
+    }));
+    if (failures.length) this.notice(`${failures.length} shape(s) could not be loaded again: ${failures[0]}`, 'error');
+  }
+}
+
+export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTarget | undefined> {
+  switch (s.kind) {
+    case 'aoi':
+      return { layer: 'aois', features: [aoiFeature(await client.aois.get(s.id))], sources: [s] };
+    case 'orderItem':
+      return { layer: 'orderItems', features: orderItemFeatures(await client.orderItems.get(s.id)), sources: [s] };
+    case 'catalog': {
+      const f = catalogFeature(await client.catalogs.get(s.id));
+      return f ? { layer: 'catalogs', features: [f], sources: [s] } : undefined;
+    }
+    case 'archiveItem':
+      return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
+    case 'aoiAssets': {
+      const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
+      return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The STAC item panel's extension side: one panel per item (opening it again brings it
+ * forward). It reads the item through the client, sends it to the webview, fetches a
+ * thumbnail itself (so the webview needs no network and no token), and maps the action
+ * buttons to commands that other parts of the extension register.
+ */
+import * as vscode from 'vscode';
+import type { EoClient } from '../api/client';
+import type { ArchiveItem } from '../api/records';
+import type { ExtensionServices } from '../services';
+import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
+
+export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
+
+const THUMB_TYPES = /^image\/(png|jpeg|gif|webp)$/;
+const THUMB_MAX_BYTES = 2 * 1024 * 1024;
+
+export class StacItemPanel implements vscode.Disposable {
+  private static readonly open = new Map<string, StacItemPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private item?: ArchiveItem;
+  private isReady = false;
+  private loading?: Promise<void>;
+
+  static show(services: ExtensionServices, ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
+    const key = `${ref.collection}/${ref.id}`;
+    const existing = StacItemPanel.open.get(key);
+    if (existing) {
+      existing.panel.reveal(undefined, false);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(STAC_VIEW_TYPE, `STAC ${ref.id}`, vscode.ViewColumn.Active, panelOptions(services.context));
+    return new StacItemPanel(services, panel, ref, item);
+  }
+
+  static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: StacState | undefined): void {
+    panel.webview.options = panelOptions(services.context);
+    if (!state?.collection || !state.id) {
+      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', 'STAC item');
+      void panel.webview.postMessage({ type: 'error', message: 'This panel has nothing to restore; open the item again from the Archive view.' });
+      return;
+    }
+    new StacItemPanel(services, panel, { collection: state.collection, id: state.id });
+  }
+
+  private constructor(
+    private readonly services: ExtensionServices,
+    readonly panel: vscode.WebviewPanel,
+    readonly ref: { collection: string; id: string },
+    item?: ArchiveItem,
+  ) {
+    this.item = item;
+    StacItemPanel.open.set(this.key, this);
+    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', `STAC ${ref.id}`);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((m: FromStacMessage) => void this.onMessage(m)),
+    );
+  }
+
+  private get key(): string {
+    return `${this.ref.collection}/${this.ref.id}`;
+  }
+
+  dispose(): void {
+    if (StacItemPanel.open.get(this.key) === this) StacItemPanel.open.delete(this.key);
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+    this.panel.dispose();
+  }
+
+  private post(m: ToStacMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async onMessage(m: FromStacMessage): Promise<void> {
+    switch (m?.type) {
+      case 'ready':
+        this.isReady = true;
+        this.loading ??= this.load().finally(() => (this.loading = undefined));
+        return;
+      case 'action':
+        return this.action(m.action);
+      case 'openExternal':
+        await openExternalChecked(m.url);
+        return;
+      case 'copy':
+        if (typeof m.text === 'string' && m.text.length < 100_000) {
+          await vscode.env.clipboard.writeText(m.text);
+          this.post({ type: 'notice', level: 'info', text: 'Copied.' });
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private async load(): Promise<void> {
+    let client: EoClient;
+    try {
+      client = await this.services.connection.getClient();
+      if (!this.item) {
+        this.post({ type: 'loading', label: `Loading ${this.ref.id}…` });
+        this.item = await client.archives.item(this.ref.collection, this.ref.id);
+      }
+    } catch (e) {
+      this.post({ type: 'error', message: `Could not load ${this.ref.collection}/${this.ref.id}: ${describeError(e).message}` });
+      return;
+    }
+    if (!this.isReady) return;
+    this.post({ type: 'item', item: this.item, stacUrl: this.stacUrl(client) });
+    void this.sendThumbnail(this.item);
+  }
+
+  /** The item's own `self` link when it has one, else the path the client reads it from. */
+  private stacUrl(client: EoClient): string {
+    const self = this.item?.links?.find((l) => l.rel === 'self')?.href;
+    if (isWebUrl(self)) return self;
+    return `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(this.ref.collection)}/items/${encodeURIComponent(this.ref.id)}`;
+  }
+
+  /**
+   * Fetches the first thumbnail/overview asset without credentials (the token never goes to
+   * asset hosts) and sends it as a data URL; a failure just leaves "No thumbnail".
+   */
+  private async sendThumbnail(item: ArchiveItem): Promise<void> {
+    const entry = Object.entries(item.assets ?? {}).find(([, a]) =>
+      Array.isArray(a.roles) && a.roles.some((r) => r === 'thumbnail' || r === 'overview') && isWebUrl(a.href));
+    if (!entry) return;
+    const [key, asset] = entry;
+    try {
+      const res = await fetch(asset.href, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
+      const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      if (!res.ok || !THUMB_TYPES.test(type)) throw new Error(`${res.status} ${type || 'no content type'}`);
+      const buf = Buffer.from(await res.arrayBuffer());
+      if (buf.length > THUMB_MAX_BYTES) throw new Error('larger than 2 MB');
+      this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
+    } catch (e) {
+      this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e).message})`);
+    }
+  }
+
+  private async action(action: 'order' | 'copyStacUrl' | 'insightInput'): Promise<void> {
+    const item = this.item;
+    if (!item) return;
+    try {
+      if (action === 'copyStacUrl') {
+        const missing = await runOptionalCommand('eoImagery.copyStacUrl', 'Copy STAC URL', item);
+        this.post({ type: 'notice', level: missing ? 'error' : 'info', text: missing ?? 'STAC URL copied.' });
+        return;
+      }
+      const missing = action === 'order'
+        ? await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', item)
+        : await runOptionalCommand('eoImagery.newInsightInput', 'Insight inputs', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
+      if (missing) this.post({ type: 'notice', level: 'error', text: missing });
+    } catch (e) {
+      this.post({ type: 'notice', level: 'error', text: describeError(e).message });
+    }
+  }
+}
