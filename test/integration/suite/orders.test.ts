@@ -20,9 +20,13 @@ async function archiveItem(conn: Parameters<typeof client>[0]): Promise<ArchiveI
   return fc.features[0];
 }
 
-async function openGeoJson(value: unknown): Promise<void> {
+/** Opens GeoJSON in an editor and waits until it is the active one; resolves with its URI. */
+async function openGeoJson(value: unknown): Promise<vscode.Uri> {
   const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value) });
   await vscode.window.showTextDocument(doc);
+  const deadline = Date.now() + 3000;
+  while (vscode.window.activeTextEditor?.document !== doc && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return doc.uri;
 }
 
 suite('orders: archive and tasking orders against the sandbox', function () {
@@ -188,7 +192,8 @@ suite('orders: archive and tasking orders against the sandbox', function () {
 
   test('tasking refuses a FeatureCollection with a non-Polygon feature, naming its index, without a prompt', async () => {
     const conn = sb.current;
-    await openGeoJson({
+    // From the editor's context menu VS Code passes the document's URI.
+    const uri = await openGeoJson({
       type: 'FeatureCollection',
       features: [
         { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: square(10, 10) } },
@@ -196,7 +201,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       ],
     });
     const prompts = new ScriptedPrompts([]);
-    const order = await runScripted(conn, prompts, COMMANDS.orderTasking);
+    const order = await runScripted(conn, prompts, COMMANDS.orderTasking, uri);
     prompts.assertDone();
     assert.equal(order, undefined);
     const shown = prompts.messages.find((m) => m.severity === 'error');
@@ -208,7 +213,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
   test('an infeasible tasking order shows why and is not placed', async () => {
     const conn = sb.current;
     // ~1.2 million km²: beyond the tasking area limit, so the dry run prices it as FAILED.
-    await openGeoJson({
+    const uri = await openGeoJson({
       type: 'FeatureCollection',
       features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]] } }],
     });
@@ -227,7 +232,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
       { kind: 'message', match: /cannot be placed: .*tasking limit/, answer: undefined },
     ]);
-    const order = await runScripted(conn, prompts, COMMANDS.orderTasking);
+    const order = await runScripted(conn, prompts, COMMANDS.orderTasking, uri);
     prompts.assertDone();
     assert.equal(order, undefined);
     assert.equal(storedOrderCount(conn) - before, 0);
