@@ -38,6 +38,12 @@ function findTests(dir: string): string[] {
   return found.sort();
 }
 
+/** The smoke suite checks the window before any other suite has activated the extension. */
+function smokeFirst(files: string[]): string[] {
+  const isSmoke = (f: string): boolean => path.basename(f) === 'smoke.test.js';
+  return [...files.filter(isSmoke), ...files.filter((f) => !isSmoke(f))];
+}
+
 function writeResult(file: string | undefined, result: TestRunResult): void {
   if (!file) return;
   // Write then rename so the driver never reads half a file.
@@ -63,7 +69,7 @@ export async function run(): Promise<void> {
     const only = process.env[FILES_ENV];
     const files = only
       ? only.split(',').map((f) => path.resolve(__dirname, f.trim()))
-      : findTests(path.join(__dirname, 'suite'));
+      : smokeFirst(findTests(path.join(__dirname, 'suite')));
     if (files.length === 0) throw new Error(`no compiled suites (*.test.js) under ${path.join(__dirname, 'suite')}`);
     for (const f of files) mocha.addFile(f);
 
