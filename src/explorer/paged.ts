@@ -97,7 +97,13 @@ export class PagedChildren<T> {
 
   /** The rows to show; the first call loads the first page. */
   async children(): Promise<ExplorerNode[]> {
-    if (!this.started) await this.loadMore();
+    // A reset while the page was in flight (sign-in, filter, refresh) dropped its result:
+    // load again rather than answer with a list that no longer exists.
+    for (let attempt = 0; attempt < 3 && !this.started; attempt++) {
+      const generation = this.generation;
+      await this.loadMore();
+      if (generation === this.generation) break;
+    }
     return this.rows();
   }
 
