@@ -75,7 +75,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const tokens = { alice: opts.tokens?.alice ?? 'sandbox-alice', bob: opts.tokens?.bob ?? 'sandbox-bob' };
   if (tokens.alice === tokens.bob || !/^\S+$/.test(tokens.alice) || !/^\S+$/.test(tokens.bob)) throw new RangeError('tokens must be distinct and without spaces');
 
-  const clock = new Clock(opts.startTime ?? Date.now(), speed);
+  const start = opts.startTime ?? Date.now();
+  const clock = new Clock(start, speed);
   const world = buildWorld(seed, scale);
   let state: State | undefined;
   if (opts.dataDir) {
@@ -85,7 +86,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     }
   }
   if (!state) {
-    state = seedState(world, clock.now());
+    state = seedState(world, start);
     if (opts.dataDir) await saveState(opts.dataDir, state);
   }
   const app = new App(world, state, clock, opts.dataDir);

@@ -1,0 +1,80 @@
+/** --data-dir: state written atomically and reloaded; determinism from the seed; geo helpers. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { geodesicArea, polygonCentroid, ringSelfIntersects } from '../../../src/geo/area';
+import { bboxesIntersect, geometryBbox } from '../../../src/geo/bbox';
+import { geometriesIntersect } from '../../../src/geo/intersects';
+import { startSandbox } from '../../../src/sandbox';
+import type { Polygon } from '../../../src/api/records';
+import { caller } from './helpers';
+
+describe('persistence', () => {
+  it('keeps created records across restarts and leaves no temp files', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
+    try {
+      const a = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      const r = await caller(a)('POST', '/v0/stores', { name: 'kept', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 'topsecret-value' } });
+      assert.equal(r.status, 201);
+      await a.close();
+      const files = readdirSync(dir);
+      assert.deepEqual(files, ['sandbox-state.json']);
+      assert.ok(!readFileSync(path.join(dir, files[0]), 'utf8').includes('topsecret-value'), 'secret values are never stored');
+      const b = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      const stores = (await caller(b)('GET', '/v0/stores')).body.stores as { id: string }[];
+      assert.ok(stores.some((s) => s.id === r.body.id));
+      await b.close();
+      await assert.rejects(startSandbox({ port: 0, dataDir: dir, seed: 6 }), /seed 5/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('the same seed gives the same world; another seed a different one', async () => {
+    const t = Date.UTC(2025, 0, 1);
+    const a = await startSandbox({ port: 0, seed: 9, startTime: t });
+    const b = await startSandbox({ port: 0, seed: 9, startTime: t });
+    const c = await startSandbox({ port: 0, seed: 10, startTime: t });
+    try {
+      assert.ok(JSON.stringify(a.state) === JSON.stringify(b.state), 'same seed, same state');
+      assert.ok(JSON.stringify(a.state) !== JSON.stringify(c.state), 'other seed, other state');
+      const s1 = (await caller(a)('POST', '/v0/archives/search', { limit: 5 })).body.features.map((f: { id: string }) => f.id);
+      const s2 = (await caller(b)('POST', '/v0/archives/search', { limit: 5 })).body.features.map((f: { id: string }) => f.id);
+      assert.deepEqual(s1, s2);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+  it('custom tokens replace the defaults', async () => {
+    const sb = await startSandbox({ port: 0, tokens: { alice: 'tok-a', bob: 'tok-b' } });
+    try {
+      assert.equal((await fetch(`${sb.url}/v0/stores`, { headers: { authorization: 'Bearer tok-a' } })).status, 200);
+      assert.equal((await fetch(`${sb.url}/v0/stores`, { headers: { authorization: 'Bearer sandbox-alice' } })).status, 401);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('geo helpers', () => {
+  const fiji: Polygon = { type: 'Polygon', coordinates: [[[179.5, -17], [-179.5, -17], [-179.5, -16], [179.5, -16], [179.5, -17]]] };
+  it('bbox of a ring over the antimeridian has west > east; area and centroid are right', () => {
+    const b = geometryBbox(fiji);
+    assert.deepEqual(b, [179.5, -17, -179.5, -16]);
+    const area = geodesicArea(fiji) / 1e6;
+    assert.ok(area > 11_500 && area < 12_000, String(area));
+    const [lon, lat] = polygonCentroid(fiji);
+    assert.ok(Math.abs(Math.abs(lon) - 180) < 1e-6 && Math.abs(lat + 16.5) < 1e-3, `${lon},${lat}`);
+  });
+  it('boxes and geometries intersect across the antimeridian', () => {
+    assert.ok(bboxesIntersect([179, -18, -179, -15], [-179.9, -17, -179.8, -16]));
+    assert.ok(!bboxesIntersect([179, -18, -179, -15], [0, -17, 1, -16]));
+    assert.ok(geometriesIntersect(fiji, { type: 'Point', coordinates: [-179.9, -16.5] }));
+    assert.ok(!geometriesIntersect(fiji, { type: 'Point', coordinates: [0, -16.5] }));
+  });
+  it('detects bow-tie rings', () => {
+    assert.ok(ringSelfIntersects([[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]));
+    assert.ok(!ringSelfIntersects([[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]));
+  });
+});
