@@ -126,6 +126,12 @@ export async function expandView(page: Page, name: string): Promise<void> {
   if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
 }
 
+/** Collapses a view section, giving the others its room. */
+export async function collapseView(page: Page, name: string): Promise<void> {
+  const header = viewSection(page, name).locator('.pane-header');
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+}
+
 /** Tree rows of a view (role=treeitem); their accessible labels are the items' labels. */
 export function treeRows(page: Page, view: string): Locator {
   return viewSection(page, view).locator('[role="treeitem"]');
@@ -150,6 +156,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   // Park the pointer over the empty editor area so no hover tooltip lands in the picture.
   const size = page.viewportSize();
   if (size) await page.mouse.move(size.width - 20, size.height / 2);
+  // The workbench hides a hover only after its own delay.
+  await page.waitForTimeout(800);
   await page.screenshot({ path: file });
   return file;
 }
