@@ -99,6 +99,9 @@ export class Connection implements vscode.Disposable {
   async getClient(): Promise<EoClient> {
     const settings = this.settings;
     if (!settings.baseUrl) throw new NotSignedInError('noBaseUrl');
+    // Secret and setting changes drop the client (see refreshState), so a live client whose
+    // settings still match is current: no secret-storage read on the hot path.
+    if (this.current?.key.startsWith(settingsKey(settings))) return this.current.client;
     const token = await this.token();
     if (!token) throw new NotSignedInError('noToken');
     const key = this.clientKey(token);
@@ -189,9 +192,8 @@ export class Connection implements vscode.Disposable {
   }
 
   private clientKey(token: string | undefined): string {
-    const s = this.settings;
     // The token is part of the key only as a fingerprint, so it is never held in two places.
-    return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|${fingerprint(token ?? '')}`;
+    return `${settingsKey(this.settings)}${fingerprint(token ?? '')}`;
   }
 
   private createClient(settings: ConnectionSettings, token: string): EoClient {
@@ -240,6 +242,10 @@ export function hostOf(baseUrl: string): string {
   } catch {
     return baseUrl;
   }
+}
+
+function settingsKey(s: ConnectionSettings): string {
+  return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|`;
 }
 
 function fingerprint(s: string): string {
