@@ -98,6 +98,7 @@ async function verifyInBrowser(url, sandboxUrl, token) {
     const shot = join(ROOT, 'test-results', 'screenshots', 'npm-start.png');
     mkdirSync(join(ROOT, 'test-results', 'screenshots'), { recursive: true });
     await page.mouse.move(1380, 450);
+    await page.waitForTimeout(800);
     await page.screenshot({ path: shot });
     say(`check passed: the Projects view shows "${first}" (screenshot ${shot})`);
   } finally {
