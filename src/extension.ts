@@ -4,6 +4,7 @@ import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
+import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     ...registerInsights(services),
     ...registerIndexCommands(services),
     ...registerOrderingCommands(services),
+    ...registerMapCommands(services),
   );
   void connection.refreshState();
 
