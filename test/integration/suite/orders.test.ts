@@ -3,6 +3,9 @@
 // to their final status on the sandbox clock; refusals keep the entries; a fault after Confirm
 // points at the Orders view; a failed dry run never places an order.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveItem, OrderRecord } from '../../../src/api';
 import { COMMANDS } from '../../../src/commands/ids';
@@ -20,9 +23,14 @@ async function archiveItem(conn: Parameters<typeof client>[0]): Promise<ArchiveI
   return fc.features[0];
 }
 
-/** Opens GeoJSON in an editor and waits until it is the active one; resolves with its URI. */
+/**
+ * Writes GeoJSON to a file of its own (untitled documents reuse names once closed), opens it
+ * and waits until it is the active editor; resolves with its URI.
+ */
 async function openGeoJson(value: unknown): Promise<vscode.Uri> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value) });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eo-order-')), 'area.geojson');
+  fs.writeFileSync(file, JSON.stringify(value));
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   await vscode.window.showTextDocument(doc);
   const deadline = Date.now() + 3000;
   while (vscode.window.activeTextEditor?.document !== doc && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -192,7 +200,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
 
   test('tasking refuses a FeatureCollection with a non-Polygon feature, naming its index, without a prompt', async () => {
     const conn = sb.current;
-    // From the editor's context menu VS Code passes the document's URI.
+    // From the editor or file explorer context menu VS Code passes the file's URI.
     const uri = await openGeoJson({
       type: 'FeatureCollection',
       features: [
