@@ -233,7 +233,7 @@ export class Connection implements vscode.Disposable {
 
 /** One cheap authenticated read: the first page of projects, one record. */
 async function verifyToken(client: EoClient): Promise<void> {
-  await client.projects.listPage({ page_num: 1, page_size: 1 });
+  await client.projects.listPage({ pageNum: 1, pageSize: 1 });
 }
 
 export function hostOf(baseUrl: string): string {
