@@ -34,18 +34,26 @@ export interface ArchivePage {
 }
 
 export class ArchiveIndex {
-  private readonly cells: Int32Array[] = [];
+  /** Row numbers per grid cell in one array (CSR layout): cell c owns cellRows[cellStart[c]..cellStart[c+1]). */
+  private readonly cellStart = new Int32Array(COLS * ROWS + 1);
+  private readonly cellRows: Int32Array;
   private readonly byId = new Map<string, number>();
   private readonly stamp: Uint32Array;
   private epoch = 0;
 
   constructor(readonly rows: readonly ArchiveRow[]) {
-    const lists: number[][] = Array.from({ length: COLS * ROWS }, () => []);
-    rows.forEach((r, i) => {
+    const perRow = rows.map((r, i) => {
       this.byId.set(r.id, i);
-      for (const cell of cellsOf(r.bbox)) lists[cell].push(i);
+      const cells = cellsOf(r.bbox);
+      for (const c of cells) this.cellStart[c + 1]++;
+      return cells;
     });
-    for (const l of lists) this.cells.push(Int32Array.from(l));
+    for (let c = 0; c < COLS * ROWS; c++) this.cellStart[c + 1] += this.cellStart[c];
+    this.cellRows = new Int32Array(this.cellStart[COLS * ROWS]);
+    const fill = this.cellStart.slice(0, COLS * ROWS);
+    perRow.forEach((cells, i) => {
+      for (const c of cells) this.cellRows[fill[c]++] = i;
+    });
     this.stamp = new Uint32Array(rows.length);
   }
 
@@ -68,7 +76,8 @@ export class ArchiveIndex {
     }
     const out: number[] = [];
     for (const cell of boxes.flatMap(cellsOf)) {
-      for (const i of this.cells[cell]) {
+      for (let k = this.cellStart[cell]; k < this.cellStart[cell + 1]; k++) {
+        const i = this.cellRows[k];
         if (this.stamp[i] !== this.epoch) {
           this.stamp[i] = this.epoch;
           out.push(i);

@@ -24,7 +24,8 @@ function ownOrder(r: Req, raw: string): OrderRec {
   return o;
 }
 
-function listItems(r: Req): OrderItem[] {
+/** Filters on stored fields first and builds only the requested page (10,000 items stay fast). */
+function listItems(r: Req, offset: number, limit: number): { items: OrderItem[]; total: number } {
   const q = r.query;
   const oneOf = (key: string, allowed?: string[]): string[] | undefined => {
     const l = queryList(q, key);
@@ -41,7 +42,7 @@ function listItems(r: Req): OrderItem[] {
   const ids = oneOf('ids');
   const created = timeRange(q.get('created_at'), 'created_at');
   const area = numberRange(q.get('area'), 'area');
-  const out: OrderItem[] = [];
+  const hits: [OrderRec, ItemRec][] = [];
   for (const o of myOrders(r)) {
     if (orderIds && !orderIds.includes(o.id)) continue;
     if (created && !created(o.t0)) continue;
@@ -52,14 +53,13 @@ function listItems(r: Req): OrderItem[] {
         (createdBy && !createdBy.includes(it.created_by)) ||
         (projectIds && !projectIds.includes(it.project_id)) ||
         (ids && !ids.includes(it.id)) ||
-        (area && !area(it.area))
+        (area && !area(it.area)) ||
+        (statuses && !statuses.includes(itemView(o, it, r.now, false).status))
       ) continue;
-      const v = itemView(o, it, r.now, true);
-      if (statuses && !statuses.includes(v.status)) continue;
-      out.push(v);
+      hits.push([o, it]);
     }
   }
-  return out;
+  return { items: hits.slice(offset, offset + limit).map(([o, it]) => itemView(o, it, r.now, true)), total: hits.length };
 }
 
 function findItem(r: Req, raw: string): { order: OrderRec; item: ItemRec } {
@@ -113,8 +113,8 @@ export const orderRoutes: Route[] = [
     method: 'GET', path: '/v0/order-items',
     handler: (r) => {
       const { offset, limit } = pageParams(r.query);
-      const { items, pagination } = page(listItems(r), offset, limit);
-      return { status: 200, json: { order_items: items, pagination } };
+      const { items, total } = listItems(r, offset, limit);
+      return { status: 200, json: { order_items: items, pagination: { limit, offset, total } } };
     },
   },
   {

@@ -81,8 +81,10 @@ const PLACES = [...ALICE_PLACES, ...BOB_PLACES];
 function footprint(lon: number, lat: number, km: number, rotDeg: number): Geometry {
   const hy = km / 2 / 111.32;
   const hx = hy / Math.max(0.08, Math.cos((lat * Math.PI) / 180));
-  const crosses = lon - hx * 1.2 < -180 || lon + hx * 1.2 > 180;
-  const r = crosses ? 0 : (rotDeg * Math.PI) / 180;
+  // Near the antimeridian footprints stay axis-aligned, so that splitting them is exact.
+  const near = lon - hx * 1.5 < -180 || lon + hx * 1.5 > 180;
+  const crosses = lon - hx < -180 || lon + hx > 180;
+  const r = near ? 0 : (rotDeg * Math.PI) / 180;
   const corners: Position[] = [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]].map(([x, y]) => [
     round5(lon + x * Math.cos(r) - y * Math.sin(r) * (hx / hy)),
     round5(lat + x * Math.sin(r) * (hy / hx) + y * Math.cos(r)),

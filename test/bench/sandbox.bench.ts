@@ -1,0 +1,108 @@
+/**
+ * Sandbox figures: archive search over 100,000 items (grid index vs a linear scan), listing
+ * 10,000 order items in pages of 100 over loopback, and start-up with the default world.
+ * Prints one JSON line per figure; it reports, it does not assert.
+ */
+import { startSandbox } from '../../src/sandbox';
+import { type ArchiveQuery, linearSearch } from '../../src/sandbox/archiveSearch';
+import { Rng } from '../../src/sandbox/prng';
+import { toFeature } from '../../src/sandbox/world/archive';
+import { ALICE_PLACES, BOB_PLACES } from '../../src/sandbox/world/places';
+import { buildWorld } from '../../src/sandbox/world/world';
+
+const PLACES = [...ALICE_PLACES, ...BOB_PLACES];
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (x: number): number => Math.round(x * 100) / 100;
+const emit = (o: Record<string, unknown>): void => console.log(JSON.stringify(o));
+
+async function startup(): Promise<void> {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const sb = await startSandbox({ port: 0 });
+    times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    await sb.close();
+  }
+  // CPU time is reported too: wall time swings with the load of a shared 2-core machine.
+  emit({ bench: 'sandbox-startup', figure: 'median_cpu_ms', value: round(median(cpu)) });
+  emit({ bench: 'sandbox-startup', figure: 'first_ms', value: round(times[0]) });
+  emit({ bench: 'sandbox-startup', figure: 'median_ms', value: round(median(times)), target: 500 });
+}
+
+function archiveSearch(): void {
+  const t0 = performance.now();
+  const world = buildWorld(42, 80);
+  emit({ bench: 'archive-search', figure: 'items', value: world.rows.length });
+  emit({ bench: 'archive-search', figure: 'build_ms', value: round(performance.now() - t0) });
+  const rng = new Rng(1);
+  const queries: ArchiveQuery[] = Array.from({ length: 40 }, () => {
+    // Boxes of 10 x 10 degrees around the seeded places, where the imagery is densest.
+    const p = rng.pick(PLACES);
+    const lon = Math.max(-180, Math.min(170, p.lon - rng.range(2, 8)));
+    const lat = Math.max(-80, Math.min(70, p.lat - rng.range(2, 8)));
+    return {
+      bbox: [lon, lat, lon + 10, lat + 10],
+      from: Date.UTC(2021, 0, 1),
+      to: Date.UTC(2024, 11, 31),
+      query: { 'eo:cloud_cover': { lt: 30 } },
+      limit: 100,
+      offset: 0,
+    };
+  });
+  const indexed: number[] = [];
+  const linear: number[] = [];
+  let mismatches = 0;
+  for (const q of queries) {
+    const a = performance.now();
+    const page = world.archive.search(q);
+    const features = page.rows.map((r) => toFeature(r, 'http://127.0.0.1:1'));
+    indexed.push(performance.now() - a);
+    const b = performance.now();
+    const base = linearSearch(world.rows, q).map((r) => toFeature(r, 'http://127.0.0.1:1'));
+    linear.push(performance.now() - b);
+    const ids = (xs: { id: string; properties: { datetime: string | null } }[]): string => xs.map((x) => x.properties.datetime).join();
+    if (ids(features) !== ids(base)) mismatches++;
+  }
+  const m = median(indexed);
+  const l = median(linear);
+  emit({ bench: 'archive-search', figure: 'median_ms', value: round(m), baseline: 'linear scan', baseline_value: round(l), ratio: round(m / l), target: 30 });
+  emit({ bench: 'archive-search', figure: 'result_mismatches_vs_linear', value: mismatches });
+}
+
+async function listing(): Promise<void> {
+  const sb = await startSandbox({ port: 0, scale: 80 });
+  try {
+    const t0 = performance.now();
+    let got = 0;
+    let total = Infinity;
+    for (let offset = 0; offset < total; offset += 100) {
+      const res = await fetch(`${sb.url}/v0/order-items?limit=100&offset=${offset}`, { headers: { authorization: `Bearer ${sb.tokens.alice}` } });
+      const body = (await res.json()) as { order_items: unknown[]; pagination: { total: number } };
+      total = body.pagination.total;
+      got += body.order_items.length;
+    }
+    emit({ bench: 'order-items-listing', figure: 'items', value: got });
+    emit({ bench: 'order-items-listing', figure: 'total_ms', value: round(performance.now() - t0), target: 2000 });
+  } finally {
+    await sb.close();
+  }
+}
+
+async function main(): Promise<void> {
+  await startup();
+  archiveSearch();
+  await listing();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
