@@ -5,8 +5,8 @@ import { HttpError, badRequest, conflict } from '../errors';
 import type { Req, Route } from '../router';
 import { isoZ, parseTime } from '../timefmt';
 import { asArray, asEnum, asNumber, asObject, asPolygon, asString, opt, pageParams, req } from '../validate';
+import { parseIndexExpression } from '../../api/indexExpression';
 import { toFeature } from '../world/archive';
-import { parseExpression } from '../world/indices';
 import { satelliteById } from '../world/satellites';
 import { onlyParams, page } from './common';
 
@@ -92,8 +92,8 @@ async function createIndex(r: Req): Promise<{ status: number; json: unknown }> {
   const rescale = req(b, 'rescale', (v, f) => asArray(v, f, { min: 2, max: 2 })).map((x, i) => asNumber(x, `rescale[${i}]`));
   const sat = satelliteById(satId);
   if (!sat) throw badRequest('satellite_id', `no satellite ${JSON.stringify(satId)}`);
-  const parsed = parseExpression(expression, expressionType);
-  if (parsed.error) throw badRequest('expression', parsed.error);
+  const parsed = parseIndexExpression(expression, expressionType);
+  if ('error' in parsed) throw badRequest('expression', parsed.error);
   const missing = parsed.bands.filter((band) => !sat.bands.some((x) => x.name === band));
   if (missing.length > 0) throw badRequest('expression', `band(s) ${missing.join(', ')} do not exist on ${sat.id}`);
   if (rescale[0] >= rescale[1]) throw badRequest('rescale', 'min must be smaller than max');

@@ -1,4 +1,5 @@
-/** Preset indices per satellite, and the band-arithmetic parser custom indices are checked with. */
+/** Preset indices per satellite. */
+import { parseIndexExpression } from '../../api/indexExpression';
 import type { ExpressionType, Index } from '../../api/records';
 
 interface PresetDef {
@@ -56,7 +57,7 @@ export function presetIndices(created: string): Index[] {
         type: 'preset',
         expression,
         expression_type: p.expression_type,
-        bands: parseExpression(expression, p.expression_type).bands,
+        bands: presetBands(expression, p.expression_type),
         colormap: p.colormap,
         rescale: p.rescale,
         created_at: created,
@@ -67,63 +68,9 @@ export function presetIndices(created: string): Index[] {
   return out;
 }
 
-/**
- * Parses band arithmetic (`(B08-B04)/(B08+B04)`), or a comma list of 3 bands for a composite.
- * Returns the band names used, in order of first use, or an error message.
- */
-export function parseExpression(expr: string, type: ExpressionType): { bands: string[]; error?: string } {
-  if (type === 'composite') {
-    const parts = expr.split(',').map((s) => s.trim());
-    if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
-      return { bands: [], error: 'a composite expression is three band names separated by commas, e.g. "B04,B03,B02"' };
-    }
-    return { bands: [...new Set(parts)] };
-  }
-  const tokens = expr.match(/\s*([A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|[-+*/()]|\S)/g)?.map((t) => t.trim()) ?? [];
-  const bands: string[] = [];
-  let i = 0;
-  const fail = (msg: string): never => {
-    throw new Error(msg);
-  };
-  const primary = (): void => {
-    const t = tokens[i];
-    if (t === undefined) fail('unexpected end of expression');
-    if (t === '(') {
-      i++;
-      sum();
-      if (tokens[i] !== ')') fail(`expected ")" at token ${i + 1}`);
-      i++;
-    } else if (t === '-' || t === '+') {
-      i++;
-      primary();
-    } else if (/^\d/.test(t)) {
-      i++;
-    } else if (/^[A-Za-z_]/.test(t)) {
-      if (!bands.includes(t)) bands.push(t);
-      i++;
-    } else fail(`unexpected ${JSON.stringify(t)} at token ${i + 1}`);
-  };
-  const product = (): void => {
-    primary();
-    while (tokens[i] === '*' || tokens[i] === '/') {
-      i++;
-      primary();
-    }
-  };
-  const sum = (): void => {
-    product();
-    while (tokens[i] === '+' || tokens[i] === '-') {
-      i++;
-      product();
-    }
-  };
-  try {
-    if (tokens.length === 0) fail('expression is empty');
-    sum();
-    if (i !== tokens.length) fail(`unexpected ${JSON.stringify(tokens[i])} at token ${i + 1}`);
-  } catch (e) {
-    return { bands, error: (e as Error).message };
-  }
-  if (bands.length === 0) return { bands, error: 'expression uses no band' };
-  return { bands };
+function presetBands(expression: string, type: ExpressionType): string[] {
+  const parsed = parseIndexExpression(expression, type);
+  // A preset that does not parse is a bug in the seed data, not a request error.
+  if ('error' in parsed) throw new Error(`preset expression ${JSON.stringify(expression)}: ${parsed.error}`);
+  return parsed.bands;
 }
