@@ -44,7 +44,7 @@ export interface RequestEvent {
   /** HTTP status, when a response arrived. */
   status?: number;
   ms: number;
-  /** Response body size in bytes, when it was read. */
+  /** Response body size in bytes (UTF-8), when it was read. */
   bytes?: number;
   /** 1 for the first try, 2 for the first retry, … */
   attempt: number;
@@ -77,6 +77,7 @@ export interface RawResponse {
   status: number;
   contentType: string | undefined;
   text: string;
+  /** UTF-8 bytes when an `onRequest` listener is set, else the text's length. */
   bytes: number;
 }
 
@@ -316,19 +317,15 @@ export class Transport {
       headersTimeout: timeout,
       bodyTimeout: timeout,
     });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of res.body) {
-      chunks.push(chunk as Buffer);
-      bytes += (chunk as Buffer).length;
-    }
+    const text = await res.body.text();
     const ct = res.headers['content-type'];
     const retryAfter = res.headers['retry-after'];
     const raw: RawResponse & { retryAfter?: string | string[] } = {
       status: res.statusCode,
       contentType: Array.isArray(ct) ? ct[0] : ct,
-      text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8'),
-      bytes,
+      text,
+      // Counting bytes costs a pass over the body: only when someone listens.
+      bytes: this.opts.onRequest ? Buffer.byteLength(text) : text.length,
     };
     if (retryAfter !== undefined) raw.retryAfter = retryAfter;
     return raw;

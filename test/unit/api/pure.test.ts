@@ -192,3 +192,21 @@ describe('poll', () => {
     );
   });
 });
+
+describe('shape checks', () => {
+  it('name the failing field, accept absent/null optionals, keep unknown fields', async () => {
+    const { obj, opt, str, num, int, arr, assertShape } = await import('../../../src/api/shape');
+    const check = obj({ id: str, 'eo:cloud_cover': opt(num), n: opt(int), tags: opt(arr(str)), inner: opt(obj({ ok: str })) });
+    assert.equal(check({ id: 'a', extra: { anything: 1 } }), undefined);
+    assert.equal(check({ id: 'a', 'eo:cloud_cover': null, n: 3, tags: [], inner: { ok: '' } }), undefined);
+    assert.equal(check({ id: 1 }), '.id: expected string, got number');
+    assert.equal(check({ id: 'a', 'eo:cloud_cover': '5' }), '["eo:cloud_cover"]: expected number, got string "5"');
+    assert.equal(check({ id: 'a', n: 1.5 }), '.n: expected integer, got number');
+    assert.equal(check({ id: 'a', 'eo:cloud_cover': Number.NaN }), '["eo:cloud_cover"]: expected number, got NaN');
+    assert.equal(check({ id: 'a', tags: ['x', 2] }), '.tags[1]: expected string, got number');
+    assert.equal(check({ id: 'a', inner: { ok: false } }), '.inner.ok: expected string, got boolean');
+    assert.equal(check([]), ': expected object, got array');
+    assert.throws(() => assertShape({ id: 2 }, check, 'thing'), /^ShapeError: thing\.id: expected string, got number$/);
+    assert.throws(() => assertShape({ id: 2 }, check, ''), /^ShapeError: id: expected string, got number$/);
+  });
+});
