@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Connection } from './auth/connection';
 import type { ExplorerApi } from './explorer';
+import type { PanelsApi } from './panels/probe';
 import type { Prompts } from './ui/prompts';
 
 /**
@@ -19,4 +20,6 @@ export interface ExtensionServices {
    * and the providers (for tests). Set by `registerExplorer` during activation.
    */
   explorer?: ExplorerApi;
+  /** The map and STAC item panels, for integration tests. Set by `registerMapCommands`. */
+  panels?: PanelsApi;
 }

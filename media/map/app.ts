@@ -75,11 +75,18 @@ export class MapApp {
     }, this.state.search ?? {});
     this.side.appendChild(this.panel.root);
     this.side.hidden = this.state.panelOpen === false;
+    const saved = this.state.results;
     this.addToolbar();
     this.map.on('click', (e) => this.onMapClick(e));
     this.map.on('moveend zoomend overlayadd overlayremove baselayerchange', () => this.saveState());
     if (this.state.center && this.state.zoom !== undefined) this.map.setView(this.state.center, this.state.zoom);
     else this.map.setView([20, 0], 2);
+    if (saved) {
+      // the webview was reloaded (hidden and shown, or the window reloaded): the list comes back
+      this.setLayer('results', saved.features, 'replace', false);
+      this.panel.restoreResults(saved);
+      if (saved.selectedId) this.select('results', saved.selectedId, 'map');
+    }
     this.started = true;
     this.watchTheme();
     window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToMapMessage));
@@ -221,6 +228,8 @@ export class MapApp {
       if (hits.length) {
         this.select(kind, hits[0].id, 'map');
         this.popup(hits[0], e.latlng);
+        // a click also opens the detail (beside the map, which keeps the focus)
+        this.post({ type: 'open', ref: hits[0].ref, preview: true });
         return;
       }
     }
@@ -307,6 +316,7 @@ export class MapApp {
       hiddenLayers: this.control ? KINDS.filter((k) => !this.map.hasLayer(this.layers[k])) : this.state.hiddenLayers,
       search: this.panel?.formState() ?? this.state.search,
       panelOpen: this.side ? !this.side.hidden : this.state.panelOpen,
+      results: this.panel?.savedResults(),
     };
     this.vscode.setState(this.state);
   }

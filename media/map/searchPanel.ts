@@ -4,7 +4,7 @@
  * extension (`rpc`); the list and the map share one selection, kept by the app.
  */
 import type {
-  CreateAoiParams, MapFeature, MapRequest, SearchKind, SearchOptions, SearchPage, SearchParams,
+  CreateAoiParams, MapFeature, MapRequest, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
@@ -39,6 +39,9 @@ export function formatKm2(m2: number): string {
   return `${km2.toLocaleString(undefined, { maximumFractionDigits: digits, minimumFractionDigits: digits })} km²`;
 }
 
+/** Beyond this many rows the results are not kept across a webview reload. */
+const MAX_SAVED_RESULTS = 1000;
+
 export class SearchPanel {
   readonly root: HTMLElement;
   private options?: SearchOptions;
@@ -47,6 +50,8 @@ export class SearchPanel {
   private page?: SearchPage;
   private searching = false;
   private rows = new Map<string, HTMLElement>();
+  /** The rows' features, in list order, kept for `setState` (see `savedResults`). */
+  private loadedFeatures = new Map<string, MapFeature>();
   private selectedId?: string;
 
   private readonly kindArchive: HTMLInputElement;
@@ -204,6 +209,7 @@ export class SearchPanel {
     }
     this.page = undefined;
     this.rows.clear();
+    this.loadedFeatures.clear();
     clear(this.list);
     this.more.hidden = true;
     this.host.showResults([], 'replace');
@@ -226,9 +232,8 @@ export class SearchPanel {
       this.page = page;
       this.host.showResults(page.features, mode);
       for (const f of page.features) this.addRow(f);
-      const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
-      this.setStatus(page.loaded === 0 ? 'No results.' : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
-      this.more.hidden = !page.hasMore;
+      this.showSummary(page);
+      this.host.saveState();
     } catch (e) {
       this.setStatus(`Search failed: ${(e as Error).message}`, true);
     } finally {
@@ -238,6 +243,29 @@ export class SearchPanel {
     }
   }
 
+  private showSummary(page: Omit<SearchPage, 'features'>): void {
+    const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
+    this.setStatus(page.loaded === 0 ? 'No results.' : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
+    this.more.hidden = !page.hasMore;
+  }
+
+  /** What `setState` keeps of the results (capped, so the state stays small). */
+  savedResults(): SavedResults | undefined {
+    if (!this.page || this.loadedFeatures.size > MAX_SAVED_RESULTS) return undefined;
+    const { features: _dropped, ...page } = this.page;
+    return { page, features: [...this.loadedFeatures.values()], selectedId: this.selectedId };
+  }
+
+  /** A reloaded webview: the list, its count and "Load more" as they were. */
+  restoreResults(saved: SavedResults): void {
+    this.rows.clear();
+    this.loadedFeatures.clear();
+    clear(this.list);
+    for (const f of saved.features) this.addRow(f);
+    this.page = { ...saved.page, features: [] };
+    this.showSummary(saved.page);
+  }
+
   private setStatus(text: string, error = false): void {
     this.status.textContent = text;
     this.status.classList.toggle('error', error);
@@ -245,6 +273,8 @@ export class SearchPanel {
 
   private addRow(f: MapFeature): void {
     this.rows.get(f.id)?.remove();
+    this.loadedFeatures.delete(f.id);
+    this.loadedFeatures.set(f.id, f);
     const row = el('li', { role: 'option', 'aria-selected': 'false', tabindex: 0, 'data-id': f.id, title: f.label },
       el('div', { class: 'label' }, f.label),
       f.detail ? el('div', { class: 'muted detail' }, f.detail) : null);

@@ -90,7 +90,7 @@ export function mapTargetOf(arg: unknown): MapTarget | { reason: string } {
   }
   if (kind === 'asset' || typeof r.visualization_id === 'string') {
     const a = r as unknown as Asset;
-    return { layer: 'assets', features: [assetFeature(a)], sources: [] };
+    return { layer: 'assets', features: [assetFeature(a)], sources: [{ kind: 'asset', aoiId: a.aoi_id, id: a.id }] };
   }
   if (kind === 'orderItem' || (typeof r.order_id === 'string' && Array.isArray(r.images))) {
     const oi = r as unknown as OrderItem;

@@ -15,6 +15,7 @@ import { basemapImgSources, configuredBasemaps, describeError, openExternalCheck
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
 } from './mapData';
+import { PostRecorder, type PanelProbe } from './probe';
 import type {
   CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
   SearchPage, SearchParams, ToMapMessage,
@@ -42,8 +43,9 @@ export class MapPanel implements vscode.Disposable {
   private searches = new Map<number, SearchSession>();
   private nextSearch = 1;
   private satellites: Satellite[] = [];
+  private readonly recorder = new PostRecorder();
   /** Called when the person asks to open a footprint's detail (set by the map commands). */
-  static openDetail: (services: ExtensionServices, ref: DetailRef) => Promise<void> = async () => undefined;
+  static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
 
   /** Opens the map (or brings the open one forward). */
   static show(services: ExtensionServices): MapPanel {
@@ -68,6 +70,16 @@ export class MapPanel implements vscode.Disposable {
     return MapPanel.current;
   }
 
+  /** For integration tests (see `services.panels`). */
+  get probe(): PanelProbe {
+    return {
+      panel: this.panel,
+      posted: this.recorder.posted,
+      whenReady: () => this.recorder.whenReady(),
+      receive: (m) => this.onMessage(m as FromMapMessage),
+    };
+  }
+
   private constructor(private readonly services: ExtensionServices, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
     MapPanel.current = this;
     const basemaps = configuredBasemaps(services.log);
@@ -79,6 +91,7 @@ export class MapPanel implements vscode.Disposable {
         if (e.affectsConfiguration('eoImagery.map.basemaps')) {
           const b = configuredBasemaps(services.log);
           this.isReady = false;
+          this.recorder.reset();
           panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(b));
         }
       }),
@@ -98,13 +111,19 @@ export class MapPanel implements vscode.Disposable {
       this.queue.push(m);
       return;
     }
+    this.send(m);
+  }
+
+  /** Every message to the webview goes out here (and is recorded for the tests). */
+  private send(m: ToMapMessage): void {
+    this.recorder.record(m);
     void this.panel.webview.postMessage(m);
   }
 
   // ------------------------------------------------------------ what commands call
 
   /** Puts records on a layer (kept here, so they come back when the webview reloads). */
-  showTarget(t: MapTarget, opts: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append' } = {}): void {
+  showTarget(t: MapTarget, opts: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append'; reveal?: boolean } = {}): void {
     const mode = opts.mode ?? 'append';
     const prev = this.layers.get(t.layer) ?? { features: [], sources: [] };
     const ids = new Set(t.features.map((f) => f.id));
@@ -112,7 +131,7 @@ export class MapPanel implements vscode.Disposable {
     this.layers.set(t.layer, { features, sources: mode === 'append' ? [...prev.sources, ...t.sources] : t.sources });
     this.post({ type: 'layer', layer: t.layer, features: t.features, mode, fit: opts.fit ?? true, sources: t.sources });
     if (opts.select && t.features[0]) this.post({ type: 'select', layer: t.layer, id: t.features[0].id });
-    this.panel.reveal(undefined, false);
+    if (opts.reveal !== false) this.panel.reveal(undefined, false);
   }
 
   startDraw(shape: 'rectangle' | 'polygon', intent: 'search' | 'aoi'): void {
@@ -130,26 +149,27 @@ export class MapPanel implements vscode.Disposable {
     switch (m?.type) {
       case 'ready': {
         this.isReady = true;
-        void this.panel.webview.postMessage({ type: 'init', basemaps: configuredBasemaps(this.services.log), state: this.state } satisfies ToMapMessage);
+        this.send({ type: 'init', basemaps: configuredBasemaps(this.services.log), state: this.state });
         // a reloaded webview has lost its layers: send them again, then anything queued
         for (const [layer, { features }] of this.layers) {
-          void this.panel.webview.postMessage({ type: 'layer', layer, features, mode: 'replace', fit: false } satisfies ToMapMessage);
+          this.send({ type: 'layer', layer, features, mode: 'replace', fit: false });
         }
-        for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
+        for (const q of this.queue.splice(0)) this.send(q);
+        this.recorder.markReady();
         return;
       }
       case 'request': {
         try {
           const result = await this.handle(m.request);
-          void this.panel.webview.postMessage({ type: 'response', id: m.id, ok: true, result } satisfies ToMapMessage);
+          this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
           if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
-          void this.panel.webview.postMessage({ type: 'response', id: m.id, ok: false, error: describeError(e) } satisfies ToMapMessage);
+          this.send({ type: 'response', id: m.id, ok: false, error: describeError(e) });
         }
         return;
       }
       case 'open':
-        await MapPanel.openDetail(this.services, m.ref);
+        await MapPanel.openDetail(this.services, m.ref, m.preview === true);
         return;
       case 'openExternal':
         await openExternalChecked(m.url);
@@ -277,16 +297,33 @@ export class MapPanel implements vscode.Disposable {
       return;
     }
     const failures: string[] = [];
-    await Promise.all(all.map(async (s) => {
+    // single assets are found by listing their AOI's assets once per AOI (the service has no
+    // GET for one asset)
+    const assets = new Map<string, Set<string>>();
+    for (const s of all) if (s.kind === 'asset') assets.set(s.aoiId, (assets.get(s.aoiId) ?? new Set()).add(s.id));
+    const jobs: Promise<MapTarget | undefined>[] = all.filter((s) => s.kind !== 'asset').map((s) => fetchSource(client, s));
+    for (const [aoiId, ids] of assets) jobs.push(fetchAssets(client, aoiId, ids));
+    await Promise.all(jobs.map(async (job) => {
       try {
-        const t = await fetchSource(client, s);
-        if (t) this.showTarget(t, { fit: false });
+        const t = await job;
+        if (t) this.showTarget(t, { fit: false, reveal: false });
       } catch (e) {
         failures.push(describeError(e).message);
       }
     }));
     if (failures.length) this.notice(`${failures.length} shape(s) could not be loaded again: ${failures[0]}`, 'error');
   }
+}
+
+/** The assets `ids` of one AOI, read page by page until all are found. */
+async function fetchAssets(client: EoClient, aoiId: string, ids: ReadonlySet<string>): Promise<MapTarget | undefined> {
+  const found: MapFeature[] = [];
+  for await (const a of client.aois.iterateAssets(aoiId)) {
+    if (ids.has(a.id)) found.push(assetFeature(a));
+    if (found.length === ids.size) break;
+  }
+  if (found.length < ids.size) throw new Error(`${ids.size - found.length} asset(s) of AOI ${aoiId} no longer exist`);
+  return { layer: 'assets', features: found, sources: found.map((f) => ({ kind: 'asset', aoiId, id: f.id })) };
 }
 
 export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTarget | undefined> {
@@ -301,6 +338,8 @@ export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTa
     }
     case 'archiveItem':
       return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
+    case 'asset':
+      return fetchAssets(client, s.aoiId, new Set([s.id]));
     case 'aoiAssets': {
       const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
       return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };

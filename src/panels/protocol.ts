@@ -48,6 +48,7 @@ export type DetailRef =
 export type MapSource =
   | { kind: 'aoi'; id: string }
   | { kind: 'aoiAssets'; aoiId: string }
+  | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'orderItem'; id: string }
   | { kind: 'catalog'; id: string }
   | { kind: 'archiveItem'; collection: string; id: string };
@@ -128,6 +129,15 @@ export interface MapState {
   sources?: Partial<Record<LayerKind, MapSource[]>>;
   search?: Partial<Omit<SearchParams, 'ring' | 'shape'>>;
   panelOpen?: boolean;
+  /** The results list, so that a reloaded webview shows it (and "Load more") again. */
+  results?: SavedResults;
+}
+
+export interface SavedResults {
+  /** The last page's summary; `features` are all rows loaded so far. */
+  page: Omit<SearchPage, 'features'>;
+  features: MapFeature[];
+  selectedId?: string;
 }
 
 export type ToMapMessage =
@@ -149,7 +159,8 @@ export type ToMapMessage =
 export type FromMapMessage =
   | { type: 'ready' }
   | { type: 'request'; id: number; request: MapRequest }
-  | { type: 'open'; ref: DetailRef }
+  /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
+  | { type: 'open'; ref: DetailRef; preview?: boolean }
   | { type: 'openExternal'; url: string };
 
 // ---------------------------------------------------------------- STAC item

@@ -9,6 +9,7 @@ import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { PostRecorder, type PanelProbe } from './probe';
 import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
@@ -22,16 +23,65 @@ export class StacItemPanel implements vscode.Disposable {
   private item?: ArchiveItem;
   private isReady = false;
   private loading?: Promise<void>;
+  private readonly recorder = new PostRecorder();
+
+  /** Open panels keyed `collection/id`, as test probes (see `services.panels`). */
+  static probes(): Map<string, PanelProbe> {
+    return new Map([...StacItemPanel.open].map(([k, p]) => [k, p.probe]));
+  }
+
+  get probe(): PanelProbe {
+    return {
+      panel: this.panel,
+      posted: this.recorder.posted,
+      whenReady: () => this.recorder.whenReady(),
+      receive: (m) => this.onMessage(m as FromStacMessage),
+    };
+  }
 
   static show(services: ExtensionServices, ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
-    const key = `${ref.collection}/${ref.id}`;
-    const existing = StacItemPanel.open.get(key);
+    const existing = StacItemPanel.open.get(`${ref.collection}/${ref.id}`);
     if (existing) {
       existing.panel.reveal(undefined, false);
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(STAC_VIEW_TYPE, `STAC ${ref.id}`, vscode.ViewColumn.Active, panelOptions(services.context));
     return new StacItemPanel(services, panel, ref, item);
+  }
+
+  /**
+   * For a click on a footprint: the item opens beside the map, which keeps the focus, and
+   * one preview panel follows the clicks (rather than a new tab per click).
+   */
+  static preview(services: ExtensionServices, ref: { collection: string; id: string }): StacItemPanel {
+    const existing = StacItemPanel.open.get(`${ref.collection}/${ref.id}`);
+    if (existing) {
+      existing.panel.reveal(undefined, true);
+      return existing;
+    }
+    const previous = StacItemPanel.previewing;
+    if (previous) {
+      previous.retarget(ref);
+      previous.panel.reveal(undefined, true);
+      return previous;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      STAC_VIEW_TYPE, `STAC ${ref.id}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(services.context));
+    const p = new StacItemPanel(services, panel, ref);
+    StacItemPanel.previewing = p;
+    return p;
+  }
+
+  private static previewing: StacItemPanel | undefined;
+
+  /** Shows another item in this panel. */
+  private retarget(ref: { collection: string; id: string }): void {
+    StacItemPanel.open.delete(this.key);
+    this.ref = ref;
+    this.item = undefined;
+    StacItemPanel.open.set(this.key, this);
+    this.panel.title = `STAC ${ref.id}`;
+    if (this.isReady) this.loading ??= this.load().finally(() => (this.loading = undefined));
   }
 
   static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: StacState | undefined): void {
@@ -47,7 +97,7 @@ export class StacItemPanel implements vscode.Disposable {
   private constructor(
     private readonly services: ExtensionServices,
     readonly panel: vscode.WebviewPanel,
-    readonly ref: { collection: string; id: string },
+    private ref: { collection: string; id: string },
     item?: ArchiveItem,
   ) {
     this.item = item;
@@ -65,11 +115,13 @@ export class StacItemPanel implements vscode.Disposable {
 
   dispose(): void {
     if (StacItemPanel.open.get(this.key) === this) StacItemPanel.open.delete(this.key);
+    if (StacItemPanel.previewing === this) StacItemPanel.previewing = undefined;
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.panel.dispose();
   }
 
   private post(m: ToStacMessage): void {
+    this.recorder.record(m);
     void this.panel.webview.postMessage(m);
   }
 
@@ -77,8 +129,12 @@ export class StacItemPanel implements vscode.Disposable {
     switch (m?.type) {
       case 'ready':
         this.isReady = true;
-        this.loading ??= this.load().finally(() => (this.loading = undefined));
-        return;
+        this.recorder.reset();
+        this.loading ??= this.load().finally(() => {
+          this.loading = undefined;
+          this.recorder.markReady();
+        });
+        return this.loading;
       case 'action':
         return this.action(m.action);
       case 'openExternal':
@@ -96,17 +152,22 @@ export class StacItemPanel implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
+    const ref = this.ref;
     let client: EoClient;
+    let item = this.item;
     try {
       client = await this.services.connection.getClient();
-      if (!this.item) {
-        this.post({ type: 'loading', label: `Loading ${this.ref.id}…` });
-        this.item = await client.archives.item(this.ref.collection, this.ref.id);
+      if (!item) {
+        this.post({ type: 'loading', label: `Loading ${ref.id}…` });
+        item = await client.archives.item(ref.collection, ref.id);
       }
     } catch (e) {
-      this.post({ type: 'error', message: `Could not load ${this.ref.collection}/${this.ref.id}: ${describeError(e).message}` });
+      if (ref !== this.ref) return this.load(); // the preview moved on to another item meanwhile
+      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e).message}` });
       return;
     }
+    if (ref !== this.ref) return this.load();
+    this.item = item;
     if (!this.isReady) return;
     this.post({ type: 'item', item: this.item, stacUrl: this.stacUrl(client) });
     void this.sendThumbnail(this.item);

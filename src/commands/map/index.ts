@@ -45,7 +45,7 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
     void ui.message('error', `${what}: ${describeError(e).message}`, {});
   };
 
-  MapPanel.openDetail = (s, ref) => openDetail(s, ref);
+  MapPanel.openDetail = (s, ref, preview) => openDetail(s, ref, preview);
 
   const showOnMap = async (arg?: unknown) => {
     if (arg === undefined) {
@@ -145,6 +145,16 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
     }
   };
 
+  const serializers = {
+    [MAP_VIEW_TYPE]: {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(services, panel, state as MapState | undefined),
+    },
+    [STAC_VIEW_TYPE]: {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
+    },
+  } as const;
+  services.panels = { map: () => MapPanel.open?.probe, stacItems: () => StacItemPanel.probes(), serializers };
+
   return [
     vscode.commands.registerCommand(MAP_COMMANDS.showOnMap, showOnMap),
     vscode.commands.registerCommand(MAP_COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
@@ -152,22 +162,22 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
     vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
     vscode.commands.registerCommand(MAP_COMMANDS.openStacItem, openStacItem),
     vscode.commands.registerCommand(MAP_COMMANDS.copyStacUrl, copyStacUrl),
-    vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => void MapPanel.revive(services, panel, state as MapState | undefined),
-    }),
-    vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
-    }),
+    vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, serializers[MAP_VIEW_TYPE]),
+    vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, serializers[STAC_VIEW_TYPE]),
     { dispose: () => MapPanel.open?.dispose() },
   ];
 }
 
-/** A footprint's "Open details": the STAC page for archive items, the sidebar row otherwise. */
-async function openDetail(services: ExtensionServices, ref: DetailRef): Promise<void> {
+/**
+ * A footprint's detail: the STAC page for archive items, the sidebar row otherwise. From a
+ * click on the map (`preview`) the detail shows beside the map, which keeps the focus.
+ */
+async function openDetail(services: ExtensionServices, ref: DetailRef, preview = false): Promise<void> {
   if (ref.kind === 'archiveItem') {
-    StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
+    if (preview) StacItemPanel.preview(services, { collection: ref.collection, id: ref.id });
+    else StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
     return;
   }
-  const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: true, expand: ref.kind === 'aoi' });
-  if (!node) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
+  const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
+  if (!node && !preview) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
 }

@@ -1,0 +1,54 @@
+/**
+ * What integration tests can see of an open panel: every message the extension posted to its
+ * webview (bounded), a wait for the webview's next 'ready', and a way to deliver a message as
+ * if the webview had sent it. The extension runs as its own bundle, so tests reach this
+ * through `services.panels`, never through the panel classes.
+ */
+import type * as vscode from 'vscode';
+
+export interface PanelProbe {
+  readonly panel: vscode.WebviewPanel;
+  /** Messages posted to the webview, oldest first (the last 2,000). */
+  readonly posted: readonly unknown[];
+  /** Resolves once the webview has said 'ready' and its initial messages were posted. */
+  whenReady(): Promise<void>;
+  /** Handles `message` as if the webview had posted it; resolves when it was handled. */
+  receive(message: unknown): Promise<void>;
+}
+
+export interface PanelsApi {
+  /** The open map panel, if any. */
+  map(): PanelProbe | undefined;
+  /** Open STAC item panels keyed `collection/id`. */
+  stacItems(): ReadonlyMap<string, PanelProbe>;
+  /** The serializers registered for the two view types (what a window reload calls). */
+  readonly serializers: Readonly<Record<'eoImagery.map' | 'eoImagery.stacItem', vscode.WebviewPanelSerializer>>;
+}
+
+const KEEP = 2000;
+
+/** Records posts and readiness for one panel; the panel hosts own one each. */
+export class PostRecorder {
+  readonly posted: unknown[] = [];
+  private ready = false;
+  private waiters: (() => void)[] = [];
+
+  record(m: unknown): void {
+    this.posted.push(m);
+    if (this.posted.length > KEEP) this.posted.splice(0, this.posted.length - KEEP);
+  }
+
+  /** The webview (re)loaded and is waiting for its data: readiness starts over. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  markReady(): void {
+    this.ready = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  whenReady(): Promise<void> {
+    return this.ready ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}

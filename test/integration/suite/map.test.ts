@@ -1,0 +1,386 @@
+// The map and STAC item panels in a real extension host against the in-process sandbox:
+// "Show on Map" from sidebar rows of every kind posts the right layers to a real webview,
+// Open STAC Item loads the item, a footprint click opens its detail beside the map, archive
+// searches asked by the webview page through `next` links, Create AOI from the GeoJSON file in
+// the editor (one Polygon: created and revealed; two features: refused with the reason), the
+// serializers bring panels back with their shapes, and the token is in nothing the webviews get.
+// Panels are seen through `services.panels` (what the extension posted, its 'ready').
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExplorerApi } from '../../../src/explorer';
+import type { ExplorerNode } from '../../../src/explorer/tree';
+import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import type { MapFeature, SearchPage, SearchParams } from '../../../src/panels/protocol';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+
+type ViewId = 'projects' | 'orders' | 'catalog' | 'stores' | 'archive';
+type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
+type LayerMessage = { type: 'layer'; layer: string; features: MapFeature[]; mode: string; sources?: unknown[] };
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, what: string, ms = 15_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms))),
+  ]);
+}
+
+function layerMessages(probe: PanelProbe, layer: string): LayerMessage[] {
+  return probe.posted.filter((m): m is LayerMessage => (m as LayerMessage).type === 'layer' && (m as LayerMessage).layer === layer);
+}
+
+/** Waits until the map posted a layer message for `layer` holding a feature with id `id`. */
+async function waitForFeature(probe: PanelProbe, layer: string, id: string): Promise<MapFeature> {
+  return waitFor(`the ${layer} feature ${id} on the map`, () =>
+    layerMessages(probe, layer).flatMap((m) => m.features).find((f) => f.id === id));
+}
+
+suite('map and STAC item panels against the sandbox', () => {
+  const sb = useSandbox();
+  let explorer: ExplorerApi;
+  let panels: PanelsApi;
+  /** Everything the extension posted to any webview, gathered after each test. */
+  const everythingPosted: unknown[] = [];
+  const htmls: string[] = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-map-suite-'));
+
+  suiteSetup(() => {
+    const services = sb.current.api.services;
+    assert.ok(services.explorer, 'services.explorer is not set after activation');
+    assert.ok(services.panels, 'services.panels is not set after activation');
+    explorer = services.explorer;
+    panels = services.panels;
+  });
+
+  function gather(): void {
+    const probes = [panels.map(), ...panels.stacItems().values()].filter((p): p is PanelProbe => !!p);
+    for (const p of probes) {
+      everythingPosted.push(...p.posted);
+      htmls.push(p.panel.webview.html);
+    }
+  }
+
+  teardown(async () => {
+    gather();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function children(view: ViewId, node?: ExplorerNode): Promise<ExplorerNode[]> {
+    return explorer.providers[view].getChildren(node);
+  }
+
+  async function firstRecord(view: ViewId, kind: string, parents: ExplorerNode[], accept: (n: RecordNode) => boolean = () => true): Promise<RecordNode | undefined> {
+    for (const p of parents) {
+      const found = (await children(view, p)).find((n): n is RecordNode => n.kind === kind && 'record' in n && accept(n as RecordNode));
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  async function service<T>(p: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+    const res = await fetch(`${sb.current.sandbox.url}${p}`, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${sb.current.sandbox.tokens.alice}`, 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    assert.ok(res.ok, `${init.method ?? 'GET'} ${p} answered ${res.status}`);
+    return (await res.json()) as T;
+  }
+
+  async function mapProbe(): Promise<PanelProbe> {
+    const probe = await waitFor('the map panel', () => panels.map());
+    await withTimeout(probe.whenReady(), "the map webview's 'ready'");
+    return probe;
+  }
+
+  async function stacProbe(key: string): Promise<PanelProbe> {
+    const probe = await waitFor(`the STAC panel ${key}`, () => panels.stacItems().get(key));
+    await withTimeout(probe.whenReady(), `the STAC webview ${key} 'ready'`);
+    return probe;
+  }
+
+  function withPrompts(prompts: ScriptedPrompts): () => void {
+    return sb.current.api.testing.usePrompts(prompts);
+  }
+
+  test('Show on Map from sidebar rows of every kind draws them on one map', async function () {
+    this.timeout(45_000);
+    const projects = await children('projects');
+    const aoi = await firstRecord('projects', 'aoi', projects);
+    assert.ok(aoi, 'no AOI row under any project');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
+    const map = await mapProbe();
+    assert.equal(map.panel.viewType, 'eoImagery.map');
+    const f = await waitForFeature(map, 'aois', aoi.recordId);
+    assert.deepEqual(f.geometry, aoi.record.geometry, 'the AOI polygon is sent as the service gave it');
+    assert.ok(Array.isArray(f.centroid), 'the AOI centroid is sent');
+    assert.ok(map.posted.some((m) => (m as { type: string; id?: string }).type === 'select' && (m as { id: string }).id === aoi.recordId));
+
+    const groups = await children('projects', aoi);
+    const assetGroup = groups.find((n) => n.kind === 'assetGroup');
+    assert.ok(assetGroup, 'the AOI row has no Assets group');
+    const asset = await firstRecord('projects', 'asset', [assetGroup]);
+    assert.ok(asset, 'no asset under the AOI');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', asset);
+    const af = await waitForFeature(map, 'assets', asset.recordId);
+    assert.deepEqual(af.ref, { kind: 'asset', aoiId: asset.record.aoi_id, id: asset.recordId });
+    const assetLayer = layerMessages(map, 'assets').find((m) => m.features.some((x) => x.id === asset.recordId));
+    assert.deepEqual(assetLayer?.sources, [{ kind: 'asset', aoiId: asset.record.aoi_id, id: asset.recordId }], 'an asset is remembered for a reload');
+
+    const orders = await children('orders');
+    const orderItem = await firstRecord('orders', 'orderItem', orders.filter((n) => n.kind === 'order'),
+      (n) => Array.isArray(n.record.images) && (n.record.images as unknown[]).length > 0);
+    assert.ok(orderItem, 'no order item with images in the Orders view');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', orderItem);
+    await waitFor('the order item on the map', () =>
+      layerMessages(map, 'orderItems').some((m) => m.features.some((x) => x.id.startsWith(`${orderItem.recordId}/`))));
+
+    const collections = await children('archive');
+    const item = await firstRecord('archive', 'archiveItem', collections.filter((n) => n.kind === 'collection'));
+    assert.ok(item, 'no archive item under any collection');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', item);
+    await waitForFeature(map, 'archiveItems', `${String(item.record.collection)}/${item.recordId}`);
+
+    // The sandbox sends catalog entries without a footprint: refused, with the reason, and no layer.
+    const catalog = (await children('catalog')).find((n): n is RecordNode => n.kind === 'catalog');
+    assert.ok(catalog, 'no catalog entry in the Catalog view');
+    const prompts = new ScriptedPrompts();
+    const restore = withPrompts(prompts);
+    try {
+      await vscode.commands.executeCommand('eoImagery.showOnMap', catalog);
+    } finally {
+      restore();
+    }
+    if (catalog.record.geometry) {
+      await waitForFeature(map, 'catalogs', catalog.recordId);
+    } else {
+      assert.match(prompts.messages.map((m) => m.text).join('\n'), /carries no footprint/);
+      assert.equal(layerMessages(map, 'catalogs').length, 0);
+    }
+
+    // One map for all of them.
+    assert.equal(panels.map()?.panel, map.panel);
+  });
+
+  test('Show on Map of the Fiji AOI sends its antimeridian polygon', async function () {
+    this.timeout(20_000);
+    const projects = await children('projects');
+    const fiji = await firstRecord('projects', 'aoi', projects, (n) => /Fiji/.test(String(n.record.name)));
+    assert.ok(fiji, 'the sandbox has no Fiji AOI');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', fiji);
+    const map = await mapProbe();
+    const f = await waitForFeature(map, 'aois', fiji.recordId);
+    const ring = (f.geometry as { coordinates: number[][][] }).coordinates[0];
+    assert.ok(ring.some(([x]) => x > 179) && ring.some(([x]) => x < -179), 'the test AOI crosses the antimeridian');
+  });
+
+  test('Open STAC Item opens the item panel; a footprint click opens its detail beside the map', async function () {
+    this.timeout(30_000);
+    const collections = (await children('archive')).filter((n) => n.kind === 'collection');
+    const items = (await children('archive', collections[0])).filter((n): n is RecordNode => n.kind === 'archiveItem');
+    assert.ok(items.length >= 3, 'the first collection has fewer than 3 items');
+    const [first, second, third] = items;
+    const key = (n: RecordNode) => `${String(n.record.collection)}/${n.recordId}`;
+
+    await vscode.commands.executeCommand('eoImagery.openStacItem', first);
+    const stac = await stacProbe(key(first));
+    assert.equal(stac.panel.viewType, 'eoImagery.stacItem');
+    const shown = stac.posted.find((m) => (m as { type: string }).type === 'item') as { item: { id: string }; stacUrl: string } | undefined;
+    assert.equal(shown?.item.id, first.recordId);
+    assert.match(shown.stacUrl, /^http:\/\/127\.0\.0\.1:\d+\//);
+
+    // Copy STAC URL from the panel's action.
+    await vscode.env.clipboard.writeText('');
+    await stac.receive({ type: 'action', action: 'copyStacUrl' });
+    assert.match(await vscode.env.clipboard.readText(), new RegExp(`${first.recordId}$`));
+
+    // A click on a footprint (the webview posts 'open' with preview) opens beside the map,
+    // and the next click reuses that panel.
+    await vscode.commands.executeCommand('eoImagery.showOnMap', second);
+    const map = await mapProbe();
+    await map.receive({ type: 'open', ref: { kind: 'archiveItem', collection: second.record.collection, id: second.recordId }, preview: true });
+    const preview = await stacProbe(key(second));
+    assert.notEqual(preview.panel.viewColumn, map.panel.viewColumn, 'the detail opens beside the map');
+    assert.ok(map.panel.visible, 'the map stays visible');
+    const before = panels.stacItems().size;
+    await map.receive({ type: 'open', ref: { kind: 'archiveItem', collection: third.record.collection, id: third.recordId }, preview: true });
+    await waitFor('the preview to show the third item', () =>
+      preview.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === third.recordId));
+    assert.equal(panels.stacItems().size, before, 'one preview panel follows the clicks');
+    assert.ok(panels.stacItems().has(key(third)) && !panels.stacItems().has(key(second)));
+    assert.equal(preview.panel.title, `STAC ${third.recordId}`);
+  });
+
+  test('an archive search from the map pages through next links to the end', async function () {
+    this.timeout(30_000);
+    await vscode.commands.executeCommand('eoImagery.showOnMap', (await firstRecord('projects', 'aoi', await children('projects')))!);
+    const map = await mapProbe();
+    const bbox: [number, number, number, number] = [0, 45, 5, 50];
+    const all = await service<{ features: { id: string; collection: string }[]; links?: { rel: string }[] }>('/v0/archives/search', {
+      method: 'POST', body: { bbox, limit: 1000 },
+    });
+    assert.ok(all.features.length > 8 && all.features.length < 1000, `want a few pages of results, got ${all.features.length}`);
+    const firstPage = await service<{ links?: { rel: string }[] }>('/v0/archives/search', { method: 'POST', body: { bbox, limit: 4 } });
+    assert.ok(firstPage.links?.some((l) => l.rel === 'next'), 'the service pages this search with a next link');
+
+    const [w, s, e, n] = bbox;
+    const params: SearchParams = {
+      kind: 'archive', shape: 'rectangle', ring: [[w, s], [e, s], [e, n], [w, n], [w, s]],
+      collections: [], satellites: [], from: '', to: '', sort: 'datetime-desc', limit: 4,
+    };
+    let id = 90_000;
+    const ask = async (request: unknown): Promise<SearchPage> => {
+      const rid = ++id;
+      await map.receive({ type: 'request', id: rid, request });
+      const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid) as
+        | { ok: boolean; result?: SearchPage; error?: { message: string } } | undefined;
+      assert.ok(res, `no response to request ${rid}`);
+      assert.ok(res.ok, `request ${rid} failed: ${res.error?.message}`);
+      return res.result as SearchPage;
+    };
+    let page = await ask({ method: 'search', params });
+    const ids = page.features.map((f) => f.id);
+    let pages = 1;
+    while (page.hasMore) {
+      assert.equal(page.features.length, 4);
+      page = await ask({ method: 'searchMore', searchId: page.searchId });
+      ids.push(...page.features.map((f) => f.id));
+      pages++;
+    }
+    assert.ok(pages >= 3, `only ${pages} page(s)`);
+    assert.equal(page.loaded, ids.length);
+    assert.equal(new Set(ids).size, ids.length, 'no item twice');
+    assert.deepEqual([...ids].sort(), all.features.map((f) => `${f.collection}/${f.id}`).sort());
+
+    // An ended search says so.
+    const rid = ++id;
+    await map.receive({ type: 'request', id: rid, request: { method: 'searchMore', searchId: page.searchId } });
+    const ended = map.posted.find((m) => (m as { id?: number }).id === rid) as { ok: boolean; error: { message: string } };
+    assert.equal(ended.ok, false);
+    assert.match(ended.error.message, /search again/);
+  });
+
+  async function openInEditor(name: string, json: unknown): Promise<vscode.Uri> {
+    const file = path.join(tmp, name);
+    fs.writeFileSync(file, JSON.stringify(json, null, 2));
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    await waitFor(`${name} as the active editor`, () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath);
+    return uri;
+  }
+
+  test('Create AOI from the GeoJSON in the editor: created, revealed in Projects, drawn on the map', async function () {
+    this.timeout(30_000);
+    const name = `Map suite AOI ${Date.now()}`;
+    await openInEditor('field.geojson', {
+      type: 'Feature', properties: {},
+      geometry: { type: 'Polygon', coordinates: [[[2.30, 48.84], [2.33, 48.84], [2.33, 48.86], [2.30, 48.86], [2.30, 48.84]]] },
+    });
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Create AOI \(\d+(\.\d+)? km²\)/, answer: name },
+      { kind: 'pick', match: 'project', choose: (items) => items[0] },
+      { kind: 'pick', match: 'satellite', choose: (items) => items[0] },
+      { kind: 'message', match: `Create AOI "${name}"`, answer: 'Create' },
+    ]);
+    const restore = withPrompts(prompts);
+    try {
+      await vscode.commands.executeCommand('eoImagery.createAoiFromGeoJson');
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    const listed = await service<{ aois: { aoi_id: string; name: string }[] }>('/v0/aois?limit=100');
+    const created = listed.aois.find((a) => a.name === name);
+    assert.ok(created, 'the AOI is not on the service');
+    await waitFor('the new AOI selected in the Projects view', () =>
+      explorer.selected('projects').some((n) => (n as unknown as RecordNode).recordId === created.aoi_id));
+    const map = await mapProbe();
+    await waitForFeature(map, 'aois', created.aoi_id);
+  });
+
+  test('Create AOI from a FeatureCollection of two features is refused with the reason', async function () {
+    this.timeout(20_000);
+    const square = (x: number) => ({
+      type: 'Feature', properties: {},
+      geometry: { type: 'Polygon', coordinates: [[[x, 10], [x + 0.1, 10], [x + 0.1, 10.1], [x, 10.1], [x, 10]]] },
+    });
+    await openInEditor('two.geojson', { type: 'FeatureCollection', features: [square(10), square(11)] });
+    const before = await service<{ aois: unknown[] }>('/v0/aois?limit=100');
+    const prompts = new ScriptedPrompts();
+    const restore = withPrompts(prompts);
+    try {
+      await vscode.commands.executeCommand('eoImagery.createAoiFromGeoJson');
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    const errors = prompts.messages.filter((m) => m.severity === 'error').map((m) => m.text);
+    assert.equal(errors.length, 1, `errors: ${errors.join(' | ')}`);
+    assert.match(errors[0], /two\.geojson/);
+    assert.match(errors[0], /holds 2 features; an AOI needs exactly one/);
+    const after = await service<{ aois: unknown[] }>('/v0/aois?limit=100');
+    assert.equal(after.aois.length, before.aois.length, 'nothing was created');
+  });
+
+  test('the serializers restore the map with its AOIs and assets, and a STAC panel', async function () {
+    this.timeout(30_000);
+    const aoi = (await firstRecord('projects', 'aoi', await children('projects')))!;
+    const assetGroup = (await children('projects', aoi)).find((n) => n.kind === 'assetGroup')!;
+    const asset = (await firstRecord('projects', 'asset', [assetGroup]))!;
+    gather();
+    panels.map()?.panel.dispose();
+    const state = {
+      center: [10, 20], zoom: 4,
+      sources: {
+        aois: [{ kind: 'aoi', id: aoi.recordId }],
+        assets: [{ kind: 'asset', aoiId: asset.record.aoi_id, id: asset.recordId }],
+      },
+    };
+    const restoredPanel = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
+    await panels.serializers['eoImagery.map'].deserializeWebviewPanel(restoredPanel, state);
+    const map = await mapProbe();
+    assert.equal(map.panel, restoredPanel);
+    const init = map.posted.find((m) => (m as { type: string }).type === 'init') as { state: unknown } | undefined;
+    assert.deepEqual(init?.state, state, 'the webview gets its saved state back');
+    await waitForFeature(map, 'aois', aoi.recordId);
+    await waitForFeature(map, 'assets', asset.recordId);
+    assert.ok(!map.posted.some((m) => (m as { type: string; level?: string }).type === 'notice' && (m as { level: string }).level === 'error'));
+
+    const collections = (await children('archive')).filter((n) => n.kind === 'collection');
+    const item = (await firstRecord('archive', 'archiveItem', collections))!;
+    const stacPanel = vscode.window.createWebviewPanel('eoImagery.stacItem', 'STAC', vscode.ViewColumn.One, {});
+    await panels.serializers['eoImagery.stacItem'].deserializeWebviewPanel(stacPanel, { collection: item.record.collection, id: item.recordId });
+    const stac = await stacProbe(`${String(item.record.collection)}/${item.recordId}`);
+    assert.ok(stac.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === item.recordId));
+  });
+
+  test('the token is in no HTML and no message given to the webviews', function () {
+    gather();
+    assert.ok(everythingPosted.length > 20, `only ${everythingPosted.length} messages were seen`);
+    assert.ok(htmls.length > 0);
+    const token = sb.current.sandbox.tokens.alice;
+    const text = JSON.stringify(everythingPosted) + htmls.join('\n');
+    assert.ok(!text.includes(token), 'the token reached a webview');
+    assert.ok(!/authorization|bearer/i.test(text), 'an auth header reached a webview');
+    for (const h of htmls) assert.match(h, /default-src &#39;none&#39;; script-src &#39;nonce-/);
+  });
+});
