@@ -35,6 +35,7 @@ export interface CodeServerOptions {
 export interface CodeServer {
   url: string;
   port: number;
+  process: { readonly exitCode: number | null };
   output(): string;
   close(): Promise<void>;
 }
@@ -196,7 +197,11 @@ export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRu
     settings: run.settings,
   });
   try {
-    const text = await waitForFile(resultFile, run.timeoutMs ?? 180_000, () => undefined);
+    const text = await waitForFile(resultFile, run.timeoutMs ?? 180_000, () => {
+      if (workbench.server.process.exitCode !== null) return `code-server exited (${workbench.server.process.exitCode}) before the tests wrote a result`;
+      if (workbench.page.isClosed()) return 'the workbench page closed before the tests wrote a result';
+      return undefined;
+    });
     return JSON.parse(text) as T;
   } catch (err) {
     const pageLog = workbench.consoleLines.filter((l) => /error|fail|extension/i.test(l)).slice(-40).join('\n');

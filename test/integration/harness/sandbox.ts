@@ -2,35 +2,18 @@
 // port per suite) and point the extension at it: settings `eoImagery.baseUrl` plus a token
 // signed in through the extension's real sign-in path (checked by one call, then stored in
 // SecretStorage). `disconnect()` undoes both so suites do not leak state into each other.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EoImageryApi } from '../../../src/extension';
+import { startSandbox as startSandboxInProcess, type SandboxHandle, type SandboxOptions } from '../../../src/sandbox';
 
 export const EXTENSION_ID = 'eo-imagery.eo-imagery';
 
-/** The sandbox's contract (src/sandbox): what the suites rely on. */
-export interface Sandbox {
-  url: string;
-  tokens: { alice: string; bob: string };
-  close(): Promise<void>;
-  // The sandbox also exposes its clock and fault injection; suites that need them cast to
-  // the sandbox's own types.
-  [more: string]: unknown;
-}
+/** The running sandbox: url, tokens, clock, faults, state, close(). */
+export type Sandbox = SandboxHandle;
 
-interface SandboxModule {
-  startSandbox(options: { port: number; seed?: number }): Promise<Sandbox>;
-}
-
-/** Loads the compiled sandbox (out/src/sandbox) and starts it on a free loopback port. */
-export async function startSandbox(options: { seed?: number } = {}): Promise<Sandbox> {
-  // out/test/integration/harness → out/src/sandbox; a plain require keeps this harness free of
-  // a compile-time dependency on the sandbox's internals.
-  const modulePath = path.resolve(__dirname, '..', '..', '..', 'src', 'sandbox');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(modulePath) as SandboxModule;
-  if (typeof mod.startSandbox !== 'function') throw new Error(`${modulePath} does not export startSandbox()`);
-  return mod.startSandbox({ port: 0, ...options });
+/** Starts the sandbox in this process (compiled to out/src/sandbox) on a free loopback port. */
+export function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandboxInProcess({ ...options, port: 0 });
 }
 
 /** Activates the extension (if needed) and returns the API object `activate()` returned. */
@@ -72,11 +55,12 @@ export async function connectToSandbox(sandbox: Sandbox, user: 'alice' | 'bob' =
  * For a suite: starts a sandbox and connects the extension before the suite's tests, and
  * undoes both after. Call inside `suite()`; read `.current` in tests.
  */
-export function useSandbox(options: { user?: 'alice' | 'bob'; seed?: number } = {}): { readonly current: SandboxConnection } {
+export function useSandbox(options: SandboxOptions & { user?: 'alice' | 'bob' } = {}): { readonly current: SandboxConnection } {
   let connection: SandboxConnection | undefined;
   suiteSetup(async function () {
     this.timeout(30_000);
-    const sandbox = await startSandbox({ seed: options.seed });
+    const { user: _user, ...sandboxOptions } = options;
+    const sandbox = await startSandbox(sandboxOptions);
     try {
       connection = await connectToSandbox(sandbox, options.user);
     } catch (err) {
