@@ -30,7 +30,7 @@ function log(msg) {
 }
 
 /** Runs a command, streaming nothing unless it fails; then throws with its output tail. */
-function run(cmd, args, cwd, env = {}) {
+function run(cmd, args, cwd, env = {}, label = `${cmd} ${args.join(' ')}`) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -44,7 +44,7 @@ function run(cmd, args, cwd, env = {}) {
     child.on('error', (err) => reject(new Error(`could not run ${cmd}: ${err.message}`)));
     child.on('close', (code) => {
       if (code === 0) {
-        log(`  ok (${((Date.now() - started) / 1000).toFixed(0)} s): ${cmd} ${args.join(' ')}`);
+        log(`  ok (${((Date.now() - started) / 1000).toFixed(0)} s): ${label}`);
         resolve();
       } else {
         reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited with ${code}:\n${out.slice(-4000)}`));
@@ -95,13 +95,70 @@ function symlink(target, path) {
   }
 }
 
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/**
+ * One installer at a time per cache dir (two test runs on a fresh machine would otherwise
+ * delete each other's half-built install). A lock left by a dead process is taken over.
+ */
+async function withInstallLock(dir, fn) {
+  const lock = `${dir}.lock`;
+  mkdirSync(join(dir, '..'), { recursive: true });
+  let announced = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let pid = NaN;
+      try {
+        pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // the holder has not written its pid yet
+      }
+      if (Number.isInteger(pid) && !isAlive(pid)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) log(`waiting for another install (pid ${pid}) to finish`);
+      announced = true;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function isInstalled(dir) {
+  return existsSync(join(dir, MARKER)) && existsSync(codeServerEntry());
+}
+
 /** Installs code-server into the cache unless a previous run completed. Returns the cache dir. */
 export async function ensureCodeServer() {
   const dir = cacheDir();
-  const marker = join(dir, MARKER);
-  if (existsSync(marker) && existsSync(codeServerEntry())) {
+  if (isInstalled(dir)) return dir;
+  return withInstallLock(dir, async () => {
+    // Another process may have finished the install while this one waited.
+    if (isInstalled(dir)) return dir;
+    await install(dir);
     return dir;
-  }
+  });
+}
+
+async function install(dir) {
+  const marker = join(dir, MARKER);
   const started = Date.now();
   log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only; takes several minutes)`);
   checkPrerequisites();
@@ -124,7 +181,7 @@ export async function ensureCodeServer() {
   for (const mod of NATIVE_MODULES) {
     const modDir = join(vscodeDir, 'node_modules', mod);
     if (!existsSync(modDir)) throw new Error(`expected native module ${mod} at ${modDir}; the code-server package layout changed`);
-    await run(process.execPath, [gyp, 'rebuild', '--nodedir=/usr'], modDir, npmEnv);
+    await run(process.execPath, [gyp, 'rebuild', '--nodedir=/usr'], modDir, npmEnv, `node-gyp rebuild ${mod}`);
   }
 
   log('4/6 building argon2 (code-server password hashing)');
@@ -134,7 +191,7 @@ export async function ensureCodeServer() {
   const preGyp = [join(argon2Root, '..', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp'), join(dir, 'node_modules', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp')]
     .find((p) => existsSync(p));
   if (!preGyp) throw new Error('@mapbox/node-pre-gyp not found; cannot build argon2');
-  await run(process.execPath, [preGyp, 'rebuild', '--build-from-source', '--nodedir=/usr'], argon2Root, npmEnv);
+  await run(process.execPath, [preGyp, 'rebuild', '--build-from-source', '--nodedir=/usr'], argon2Root, npmEnv, 'node-pre-gyp rebuild argon2');
 
   log('5/6 ripgrep and symlinks');
   const rgDir = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin');
@@ -152,7 +209,6 @@ export async function ensureCodeServer() {
   const seconds = (Date.now() - started) / 1000;
   writeFileSync(marker, JSON.stringify({ version: CODE_SERVER_VERSION, node: process.versions.node, installedAt: new Date().toISOString(), seconds }, null, 2));
   log(`installed in ${seconds.toFixed(0)} s`);
-  return dir;
 }
 
 /** A free TCP port on the loopback interface. */
