@@ -63,7 +63,13 @@ function toUnit(ring: readonly (readonly number[])[]): Float64Array {
 
 function prepare<T>(input: FootprintInput<T>): Prepared<T> | undefined {
   const d = input.raw ? outlineDrawable(input.geometry) : toDrawable(input.geometry);
-  if (input.extraPoints) d.points.push(...input.extraPoints);
+  if (input.extraPoints) {
+    // an AOI's centroid comes in [-180, 180] while its unwrapped ring may lie beyond -180 or
+    // 180 (Fiji): put each dot on the shape's side of the antimeridian, not a world away
+    const shape = drawableBounds(d);
+    const mid = shape ? (shape[0] + shape[2]) / 2 : 0;
+    for (const [x, y] of input.extraPoints) d.points.push([x + Math.round((mid - x) / 360) * 360, y]);
+  }
   const llb = drawableBounds(d);
   if (!llb) return undefined;
   const polys = d.polygons.map((p) => p.map(toUnit));
@@ -288,10 +294,12 @@ export class FootprintLayer<T> extends L.Layer {
         selected = it;
         continue;
       }
-      drawn += this.paint(ctx, it, scale, ox, oy, vx0, vy0, vx1, vy1, st.color, st.fillOpacity, st.weight);
+      drawn += this.paint(ctx, it, scale, ox, oy, vx0, vy0, vx1, vy1, st.color, st.fillColor ?? st.color, st.fillOpacity, st.weight);
     }
     if (selected) {
-      this.paint(ctx, selected, scale, ox, oy, vx0, vy0, vx1, vy1, st.selectedColor, Math.min(0.6, st.fillOpacity + 0.25), st.weight + 2);
+      // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
+      // little stronger: a fill in the contrast colour (black on light themes) hid the base map
+      this.paint(ctx, selected, scale, ox, oy, vx0, vy0, vx1, vy1, st.selectedColor, st.fillColor ?? st.color, Math.min(0.5, st.fillOpacity + 0.12), st.weight + 1.5);
       drawn++;
     }
     this.lastDraw = { ms: performance.now() - t0, drawn };
@@ -299,7 +307,7 @@ export class FootprintLayer<T> extends L.Layer {
 
   private paint(
     ctx: CanvasRenderingContext2D, it: Prepared<T>, scale: number, ox: number, oy: number,
-    vx0: number, vy0: number, vx1: number, vy1: number, color: string, fillOpacity: number, weight: number,
+    vx0: number, vy0: number, vx1: number, vy1: number, color: string, fill: string, fillOpacity: number, weight: number,
   ): number {
     const [bx0, by0, bx1, by1] = it.ub;
     if (by1 < vy0 || by0 > vy1) return 0;
@@ -308,7 +316,7 @@ export class FootprintLayer<T> extends L.Layer {
     const kMax = Math.floor(vx1 - bx0);
     if (kMin > kMax) return 0;
     ctx.strokeStyle = color;
-    ctx.fillStyle = color === this.style.color ? (this.style.fillColor ?? color) : color;
+    ctx.fillStyle = fill;
     ctx.lineWidth = weight;
     const r = this.style.pointRadius;
     for (let k = kMin; k <= kMax; k++) {

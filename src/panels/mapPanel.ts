@@ -86,6 +86,14 @@ export class MapPanel implements vscode.Disposable {
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(basemaps));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
+      // a hidden webview is torn down (no retained context): what is posted meanwhile would be
+      // lost, so it waits in the queue for the 'ready' of the reloaded page
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible && this.isReady) {
+          this.isReady = false;
+          this.recorder.reset();
+        }
+      }),
       panel.webview.onDidReceiveMessage((m: FromMapMessage) => void this.onMessage(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('eoImagery.map.basemaps')) {

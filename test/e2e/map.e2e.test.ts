@@ -1,0 +1,179 @@
+// The map and STAC item panels as a person sees them in code-server, signed in to the sandbox
+// CLI: Projects → an AOI → "Show on Map" from its context menu draws the polygon; the Fiji AOI
+// across the antimeridian is one small shape; a click on an archive footprint opens its STAC
+// page beside the map; Archive → collection → item → "Open STAC Item" shows the item page.
+// Screenshots go to test-results/screenshots/map-*.png and stac-item.png. Console errors from
+// the webview frames fail the test when they are CSP violations or script errors.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ConsoleMessage, Frame, Page } from 'playwright-core';
+import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+
+interface Bounds { west: number; east: number; south: number; north: number }
+
+async function api<T>(base: string, token: string, p: string): Promise<T> {
+  const res = await fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.ok(res.ok, `${p} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** The frame holding the webview whose page defines `global` (eoMap or eoStac). */
+async function webviewFrame(page: Page, global: 'eoMap' | 'eoStac', timeoutMs = 30_000, not?: Frame): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (f === not || f.isDetached()) continue;
+      const has = await f.evaluate((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, global).catch(() => false);
+      if (has) return f;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no webview frame with window.${global} within ${timeoutMs} ms`);
+}
+
+/** Console lines from webview frames (their URLs are served from the webview resource origin). */
+function watchWebviewConsole(page: Page): string[] {
+  const lines: string[] = [];
+  const fromWebview = (url: string): boolean => /vscode-cdn\.net|vscode-resource|vscode-webview/.test(url);
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    const url = m.location().url ?? '';
+    if (fromWebview(url) || /Content Security Policy|Refused to/.test(m.text())) lines.push(`[${m.type()}] ${m.text()} (${url})`);
+  });
+  page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
+  return lines;
+}
+
+/** Right-clicks a tree row and picks a context-menu entry by its label. */
+async function contextMenu(page: Page, view: string, rowLabel: string, entry: string): Promise<void> {
+  const row = await waitForTreeRow(page, view, rowLabel);
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    const item = menu.locator('.action-item').filter({ hasText: entry }).first();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    // the menu ignores a click that lands while it is still opening
+    await page.waitForTimeout(300);
+    await item.click();
+    const closed = await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
+    if (closed) return;
+    if (attempt === 3) throw new Error(`the context menu entry "${entry}" of "${rowLabel}" did not run`);
+    await page.keyboard.press('Escape');
+  }
+}
+
+async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
+  const row = await waitForTreeRow(page, view, label, 60_000);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+async function layerBounds(frame: Frame, layer: string, id: string): Promise<Bounds | undefined> {
+  return frame.evaluate(([l, i]) => {
+    const app = (window as unknown as { eoMap: { layers: Record<string, { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }> } }).eoMap;
+    const b = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
+    return b ? { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth() } : undefined;
+  }, [layer, id] as const);
+}
+
+/** Waits until the map webview has drawn the shape `id` on `layer`; its bounds in map degrees. */
+async function waitForBounds(frame: Frame, layer: string, id: string, timeoutMs = 30_000): Promise<Bounds> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const b = await layerBounds(frame, layer, id);
+    if (b) return b;
+    await frame.page().waitForTimeout(200);
+  }
+  throw new Error(`the ${layer} shape ${id} was not drawn within ${timeoutMs} ms`);
+}
+
+test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
+  await withWorkbench('map', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    const webviewConsole = watchWebviewConsole(page);
+    const base = sandbox.url;
+    const token = sandbox.tokens.alice;
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await openEoContainer(page);
+    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+
+    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
+    const paris = aois.aois.find((a) => a.name === 'Paris centre');
+    const fiji = aois.aois.find((a) => /Fiji/.test(a.name));
+    assert.ok(paris && fiji, 'the sandbox has no Paris or Fiji AOI');
+    const projectOf = (id: string) => projects.projects.find((p) => p.id === id)?.name ?? '';
+
+    // Projects → Paris centre → Show on Map.
+    await expandRow(page, 'Projects', projectOf(paris.project_id), paris.name);
+    await contextMenu(page, 'Projects', paris.name, 'Show on Map');
+    const map = await webviewFrame(page, 'eoMap');
+    const pb = await waitForBounds(map, 'aois', paris.aoi_id);
+    assert.ok(pb.west > 2 && pb.east < 2.7 && pb.south > 48.7 && pb.north < 49, `Paris drawn at ${JSON.stringify(pb)}`);
+    const view = await map.evaluate(() => {
+      const m = (window as unknown as { eoMap: { map: { getBounds(): { contains(b: unknown): boolean; getWest(): number; getEast(): number } } } }).eoMap.map;
+      const b = m.getBounds();
+      return { west: b.getWest(), east: b.getEast() };
+    });
+    assert.ok(view.west < pb.west && view.east > pb.east && view.east - view.west < 5, `the map fits the AOI: ${JSON.stringify(view)}`);
+    await screenshot(page, 'map-aoi');
+
+    // The Fiji AOI crosses the antimeridian: one shape a few tens of km wide, not a band.
+    await expandRow(page, 'Projects', projectOf(fiji.project_id), fiji.name);
+    await contextMenu(page, 'Projects', fiji.name, 'Show on Map');
+    const fb = await waitForBounds(map, 'aois', fiji.aoi_id);
+    assert.ok(fb.east - fb.west < 1, `Fiji is ${fb.east - fb.west}° wide: ${JSON.stringify(fb)}`);
+    assert.ok(fb.west < 180 && fb.east > 180 || fb.west < -180 && fb.east > -180, `Fiji straddles the 180° line in map longitudes: ${JSON.stringify(fb)}`);
+    await screenshot(page, 'map-fiji');
+
+    // Archive → first collection → first item → Open STAC Item.
+    await collapseView(page, 'Projects');
+    const archiveHeader = viewSection(page, 'Archive').locator('.pane-header');
+    if ((await archiveHeader.getAttribute('aria-expanded')) === 'false') await archiveHeader.click();
+    const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
+    const c = collections.collections[0];
+    const items = await api<{ features: Array<{ id: string }> }>(base, token, `/v0/archives/collections/${c.id}/items?limit=1`);
+    const itemId = items.features[0].id;
+    await expandRow(page, 'Archive', c.title || c.id, itemId);
+    await contextMenu(page, 'Archive', itemId, 'Open STAC Item');
+    const stac = await webviewFrame(page, 'eoStac');
+    await stac.locator('#item-id').filter({ hasText: itemId }).waitFor({ state: 'visible', timeout: 30_000 });
+    await stac.locator('#properties').waitFor({ state: 'visible' });
+    assert.equal(await stac.locator('#item-collection').innerText(), c.id);
+    await stac.waitForFunction(() => document.querySelector('#footprint canvas') !== null);
+    await screenshot(page, 'stac-item');
+
+    // Another item on the map; a click on its footprint selects it and opens its STAC page beside.
+    const more = await api<{ features: Array<{ id: string }> }>(base, token, `/v0/archives/collections/${c.id}/items?limit=2`);
+    const second = more.features[1].id;
+    await contextMenu(page, 'Archive', second, 'Show on Map');
+    const map2 = await webviewFrame(page, 'eoMap');
+    const b = await waitForBounds(map2, 'archiveItems', `${c.id}/${second}`);
+    // below the centre: the selection's popup opens above it
+    const at = await map2.evaluate(([lat, lng]) => {
+      const p = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map.latLngToContainerPoint([lat, lng]);
+      return { x: p.x, y: p.y };
+    }, [b.south + (b.north - b.south) * 0.2, (b.west + b.east) / 2] as const);
+    // a mouse click at page coordinates, as a person's: Playwright's own hit test does not see
+    // through the workbench's webview iframes
+    const box = await map2.locator('#map').boundingBox();
+    assert.ok(box, 'the map has no box');
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await map2.waitForFunction((id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, `${c.id}/${second}`);
+    const deadline = Date.now() + 30_000;
+    let opened = false;
+    while (!opened && Date.now() < deadline) {
+      for (const f of page.frames()) {
+        const text = await f.evaluate(() => document.getElementById('item-id')?.textContent ?? '').catch(() => '');
+        if (text.includes(second)) opened = true;
+      }
+      if (!opened) await page.waitForTimeout(250);
+    }
+    assert.ok(opened, `a click on the footprint of ${second} did not open its STAC page`);
+    assert.equal(await page.locator('.editor-group-container').count(), 2, 'the detail opens beside the map');
+    await screenshot(page, 'map-click-detail');
+
+    const problems = webviewConsole.filter((l) => /Content Security Policy|Refused to|pageerror|Uncaught/i.test(l));
+    assert.deepEqual(problems, [], `webview console:\n${webviewConsole.join('\n')}`);
+  });
+});
