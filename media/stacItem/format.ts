@@ -66,6 +66,8 @@ export function formatValue(key: string, value: unknown): Shown {
   if (value === null || value === undefined) return { text: '—' };
   if (typeof value === 'number' && Number.isFinite(value)) {
     if (key === 'gsd') return { text: `${num(value)} m` };
+    // Orbit altitude is given in metres; kilometres are how people read it.
+    if (key === 'altitude') return { text: `${num(value / 1000, 1)} km`, title: `${num(value)} m` };
     if (key === 'eo:cloud_cover' || key.endsWith('_percentage')) return { text: `${num(value)} %` };
     if (ANGLE_KEYS.test(key)) return { text: `${num(value, 4)}°` };
     return { text: num(value, 6) };

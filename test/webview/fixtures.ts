@@ -18,6 +18,7 @@ export function stacItem(over: Partial<ArchiveItem> = {}): ArchiveItem {
       constellation: 'sentinel-2',
       instruments: ['msi'],
       gsd: 10,
+      altitude: 786000,
       'eo:cloud_cover': 12.5,
       'view:off_nadir': 3.2,
       'view:sun_azimuth': 140.25,

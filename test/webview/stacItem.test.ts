@@ -21,6 +21,7 @@ describe('STAC item webview', () => {
       assert.deepEqual(groups, ['core', 'eo', 'view', 'proj', 'sci', 'rd', 'others']);
       const cell = (key: string) => h.page.textContent(`#properties tr:has(th[title="${key}"]) td`);
       assert.equal(await cell('gsd'), '10 m');
+      assert.equal(await cell('altitude'), '786 km');
       assert.equal(await cell('eo:cloud_cover'), '12.5 %');
       assert.equal(await cell('view:sun_azimuth'), '140.25°');
       assert.equal(await cell('proj:shape'), '10980 × 10980 px (rows × columns)');
