@@ -71,6 +71,7 @@ export class MapApp {
       showResults: (f, mode) => this.setLayer('results', f, mode, false),
       selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
       aoiCreated: (f) => this.aoiCreated(f),
+      orderResults: (items) => this.post({ type: 'orderResults', items }),
       saveState: () => this.saveState(),
     }, this.state.search ?? {});
     this.side.appendChild(this.panel.root);
@@ -199,6 +200,7 @@ export class MapApp {
     if (!kind) {
       this.selection = undefined;
       this.panel.markSelected(undefined, false);
+      this.saveState();
       return;
     }
     const layer = this.layers[kind];
@@ -206,6 +208,8 @@ export class MapApp {
     this.selection = { layer: kind, id };
     layer.setSelected(id);
     this.panel.markSelected(kind === 'results' ? id : undefined, from !== 'list');
+    // the selected row is part of the saved results: a reload shows it selected again
+    this.saveState();
     if (from !== 'map') {
       const b = layer.getBounds(id);
       if (b && !this.map.getBounds().contains(b)) this.map.fitBounds(b, { padding: [40, 40], maxZoom: 12, animate: false });

@@ -20,6 +20,8 @@ export interface PanelHost {
   showResults(features: MapFeature[], mode: 'replace' | 'append'): void;
   selectResult(id: string | undefined, from: 'list' | 'map'): void;
   aoiCreated(feature: MapFeature): void;
+  /** "Order…": the selected result rows go to the extension's archive order flow. */
+  orderResults(items: { collection: string; id: string }[]): void;
   saveState(): void;
 }
 
@@ -72,6 +74,7 @@ export class SearchPanel {
   private readonly status: HTMLElement;
   private readonly list: HTMLElement;
   private readonly more: HTMLButtonElement;
+  private readonly orderBtn: HTMLButtonElement;
   private readonly aoiBox: HTMLElement;
 
   constructor(private readonly host: PanelHost, initial: FormState) {
@@ -94,6 +97,9 @@ export class SearchPanel {
     this.status = el('div', { class: 'status', id: 'status', role: 'status' });
     this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': 'Search results' });
     this.more = button('Load more', () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
+    this.orderBtn = button('Order…', () => this.order(), {
+      id: 'order-results', hidden: true, disabled: true, title: 'Order the selected result (priced before anything is placed)',
+    });
     this.aoiBox = el('div', { class: 'aoi-form', id: 'aoi-form', hidden: true });
     (initial.kind === 'imagery' ? this.kindImagery : this.kindArchive).checked = true;
     for (const r of [this.kindArchive, this.kindImagery]) r.addEventListener('change', () => this.kindChanged());
@@ -125,7 +131,7 @@ export class SearchPanel {
       this.aoiBox,
       this.status,
       this.list,
-      this.more,
+      el('div', { class: 'row' }, this.more, this.orderBtn),
     );
     this.kindChanged(initial);
   }
@@ -212,6 +218,8 @@ export class SearchPanel {
     this.loadedFeatures.clear();
     clear(this.list);
     this.more.hidden = true;
+    this.selectedId = undefined;
+    this.updateOrder();
     this.host.showResults([], 'replace');
     await this.run(() => this.host.rpc.call<SearchPage>({ method: 'search', params: p }), 'replace');
   }
@@ -247,6 +255,18 @@ export class SearchPanel {
     const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
     this.setStatus(page.loaded === 0 ? 'No results.' : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
     this.more.hidden = !page.hasMore;
+    this.updateOrder();
+  }
+
+  /** Shown once there are results; usable while one of them is selected. */
+  private updateOrder(): void {
+    this.orderBtn.hidden = this.rows.size === 0;
+    this.orderBtn.disabled = !(this.selectedId && this.rows.has(this.selectedId));
+  }
+
+  private order(): void {
+    const ref = this.selectedId ? this.loadedFeatures.get(this.selectedId)?.ref : undefined;
+    if (ref?.kind === 'archiveItem') this.host.orderResults([{ collection: ref.collection, id: ref.id }]);
   }
 
   /** What `setState` keeps of the results (capped, so the state stays small). */
@@ -303,6 +323,7 @@ export class SearchPanel {
       row.setAttribute('aria-selected', 'true');
       if (scroll) row.scrollIntoView({ block: 'nearest' });
     }
+    this.updateOrder();
   }
 
   private openAoiForm(): void {

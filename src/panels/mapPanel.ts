@@ -11,7 +11,7 @@ import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
 import type { ExtensionServices } from '../services';
-import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
 } from './mapData';
@@ -43,6 +43,8 @@ export class MapPanel implements vscode.Disposable {
   private searches = new Map<number, SearchSession>();
   private nextSearch = 1;
   private satellites: Satellite[] = [];
+  /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
+  private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
   /** Called when the person asks to open a footprint's detail (set by the map commands). */
   static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
@@ -182,8 +184,28 @@ export class MapPanel implements vscode.Disposable {
       case 'openExternal':
         await openExternalChecked(m.url);
         return;
+      case 'orderResults':
+        await this.orderResults(m.items);
+        return;
       default:
         return;
+    }
+  }
+
+  /**
+   * The webview names the rows; the items are the ones this search read (a reloaded window
+   * has none, and the order flow reads such references from the archive itself).
+   */
+  private async orderResults(refs: unknown): Promise<void> {
+    const items = (Array.isArray(refs) ? refs : [])
+      .filter((r): r is { collection: string; id: string } => typeof r?.collection === 'string' && typeof r?.id === 'string')
+      .map((r) => this.resultItems.get(`${r.collection}/${r.id}`) ?? { collection: r.collection, id: r.id });
+    if (!items.length) return;
+    try {
+      const missing = await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', items);
+      if (missing) this.notice(missing, 'error');
+    } catch (e) {
+      this.notice(describeError(e).message, 'error');
     }
   }
 
@@ -236,6 +258,7 @@ export class MapPanel implements vscode.Disposable {
     // a new search ends the previous ones (their pages would only confuse the list)
     for (const s of this.searches.values()) s.abort.abort();
     this.searches.clear();
+    this.resultItems.clear();
     const client = await this.client();
     const abort = new AbortController();
     const opts = { pageSize: p.limit, signal: abort.signal };
@@ -266,6 +289,7 @@ export class MapPanel implements vscode.Disposable {
     }
     if (out.length > s.limit) s.ahead = out.pop();
     s.loaded += out.length;
+    for (const item of out) this.resultItems.set(`${item.collection}/${item.id}`, item);
     const features = out.map(archiveItemFeature);
     if (s.loaded > out.length) {
       const prev = this.layers.get('results');

@@ -161,7 +161,9 @@ export type FromMapMessage =
   | { type: 'request'; id: number; request: MapRequest }
   /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
   | { type: 'open'; ref: DetailRef; preview?: boolean }
-  | { type: 'openExternal'; url: string };
+  | { type: 'openExternal'; url: string }
+  /** "Order…" under the results list: the archive items of the selected result rows. */
+  | { type: 'orderResults'; items: { collection: string; id: string }[] };
 
 // ---------------------------------------------------------------- STAC item
 

@@ -283,6 +283,100 @@ describe('map webview', () => {
     }
   });
 
+  it('"Order…" hands the selected result row to the extension, and only then', async () => {
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return options;
+        if (req.method === 'search') return { searchId: 1, features: [squareFeature('r1', 0, 0), squareFeature('r2', 5, 5)], loaded: 2, hasMore: false };
+        throw new Error('unexpected');
+      },
+    });
+    try {
+      await ready(h);
+      assert.equal(await h.page.isHidden('#order-results'), true, 'no results, no Order button');
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [9, 0], [9, 9], [0, 9], [0, 0]] }));
+      await h.page.click('#search');
+      await h.page.waitForSelector('#results li:nth-child(2)');
+      assert.equal(await h.page.isVisible('#order-results'), true);
+      assert.equal(await h.page.isDisabled('#order-results'), true, 'nothing selected yet');
+      await h.page.click('#results li[data-id="r2"]');
+      assert.equal(await h.page.isDisabled('#order-results'), false);
+      await h.page.click('#order-results');
+      const m = await h.waitFor<{ items: unknown }>(isType('orderResults'));
+      assert.deepEqual(m.items, [{ collection: 'c1', id: 'r2' }]);
+      // a new search drops the selection, and with it the order
+      await h.page.click('#search');
+      await h.page.waitForFunction(() => document.querySelector('#results li[aria-selected="true"]') === null && document.querySelectorAll('#results li').length === 2);
+      assert.equal(await h.page.isDisabled('#order-results'), true);
+      assert.equal(h.posted.filter(isType('orderResults')).length, 1);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('brings back the results list, count, "Load more" and the selected row after a reload', async () => {
+    const pages: SearchPage[] = [
+      { searchId: 7, features: [squareFeature('r1', 0, 0), squareFeature('r2', 5, 5)], loaded: 2, matched: 5, hasMore: true },
+      { searchId: 7, features: [squareFeature('r3', 10, 10), squareFeature('r4', 15, 15)], loaded: 4, matched: 5, hasMore: true },
+      { searchId: 7, features: [squareFeature('r5', 20, 0)], loaded: 5, matched: 5, hasMore: false },
+    ];
+    let next = 0;
+    const requests: MapRequest[] = [];
+    const onRequest = (r: unknown): unknown => {
+      const req = r as MapRequest;
+      requests.push(req);
+      if (req.method === 'searchOptions') return options;
+      if (req.method === 'search' || req.method === 'searchMore') return pages[next++];
+      throw new Error('unexpected');
+    };
+    let saved: unknown;
+    const h = await openWebview('map', { onRequest });
+    try {
+      await ready(h);
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [30, 0], [30, 30], [0, 30], [0, 0]] }));
+      await h.page.click('#search');
+      await h.page.waitForSelector('#results li:nth-child(2)');
+      await h.page.click('#load-more');
+      await h.page.waitForSelector('#results li:nth-child(4)');
+      await h.page.click('#results li[data-id="r3"]');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'true');
+      saved = await h.page.evaluate(() => (window as unknown as MapWin).__state);
+    } finally {
+      await h.close();
+    }
+    assert.ok(saved, 'the map saved no state');
+
+    // The same webview page loaded again with what it saved (as VS Code does after hiding it).
+    const h2 = await openWebview('map', { onRequest, state: saved });
+    try {
+      await ready(h2);
+      const rows = await h2.page.$$eval('#results li', (li) => li.map((x) => (x as HTMLElement).dataset.id));
+      assert.deepEqual(rows, ['r1', 'r2', 'r3', 'r4']);
+      assert.equal(await h2.page.textContent('#status'), '4 of 5 results');
+      assert.equal(await h2.page.isVisible('#load-more'), true);
+      assert.equal(await h2.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'true');
+      assert.equal(await h2.page.locator('#results li[aria-selected="true"]').count(), 1);
+      const layer = await h2.page.evaluate(() => {
+        const w = window as unknown as MapWin;
+        return { size: w.eoMap.layers.results.size, selected: w.eoMap.layers.results.selected, app: w.eoMap.selected };
+      });
+      assert.deepEqual(layer, { size: 4, selected: 'r3', app: { layer: 'results', id: 'r3' } });
+      assert.equal(await h2.page.isDisabled('#order-results'), false, 'the restored selection can be ordered');
+      // "Load more" continues the same search
+      await h2.page.click('#load-more');
+      await h2.page.waitForSelector('#results li:nth-child(5)');
+      assert.deepEqual(requests.filter((r) => r.method === 'searchMore'), [{ method: 'searchMore', searchId: 7 }, { method: 'searchMore', searchId: 7 }]);
+      assert.equal(await h2.page.textContent('#status'), '5 of 5 results (all loaded)');
+      assert.equal(await h2.page.isHidden('#load-more'), true);
+      assert.equal(await h2.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'true');
+      assert.deepEqual(h2.pageErrors, []);
+    } finally {
+      await h2.close();
+    }
+  });
+
   it('restores viewport, form and panel from saved state; falls back offline when tiles fail', async () => {
     const state = { center: [48.85, 2.35], zoom: 9, search: { kind: 'imagery', maxCloud: 7, from: '2024-01-01', to: '2024-02-01' }, panelOpen: true };
     const h = await openWebview('map', { state, onRequest: () => options, imgSources: ['http://127.0.0.1:9'] });
