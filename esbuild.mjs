@@ -16,6 +16,18 @@ const common = {
   legalComments: 'none',
 };
 
+/**
+ * undici is half the size of everything else together: the extension requires it on its first
+ * request from dist/undici.js (src/api/undici.ts), so activation does not parse it.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyUndici = {
+  name: 'lazy-undici',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 /** @type {Array<{name: string, options: import('esbuild').BuildOptions}>} */
 const targets = [
   {
@@ -27,8 +39,19 @@ const targets = [
       format: 'cjs',
       target: 'node20',
       external: ['vscode', './sandbox.js'],
+      plugins: [lazyUndici],
       // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
       mainFields: ['module', 'main'],
+    },
+  },
+  {
+    name: 'extension',
+    options: {
+      entryPoints: ['src/api/undiciBundle.ts'],
+      outfile: 'dist/undici.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
     },
   },
   {

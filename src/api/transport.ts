@@ -3,7 +3,8 @@
  * user-agent headers, per-request header/body timeouts, cancellation, retries of idempotent
  * reads, error decoding, and request events with secrets redacted.
  */
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
+import { undici } from './undici';
 import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
@@ -158,7 +159,7 @@ export class Transport {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
-    this.pool = new Pool(this.origin, {
+    this.pool = new (undici().Pool)(this.origin, {
       connections: opts.connections ?? 6,
       keepAliveTimeout: 30_000,
       connect: { timeout: this.timeoutMs },

@@ -10,7 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { request } from 'undici';
+import { undici } from '../../api/undici';
 
 export interface DownloadProgress {
   received: number;
@@ -44,7 +44,7 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   const timeout = opts.timeoutMs ?? 60_000;
   let res;
   try {
-    res = await request(url, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+    res = await undici().request(url, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
   } catch (err) {
     throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
   }
