@@ -129,9 +129,10 @@ export class SearchPanel {
       this.shapeInfo,
       el('div', { class: 'row' }, this.searchBtn, this.aoiBtn),
       this.aoiBox,
-      this.status,
+      // "Order…" above the list, where it stays in sight however long the list grows
+      el('div', { class: 'row results-head' }, this.status, this.orderBtn),
       this.list,
-      el('div', { class: 'row' }, this.more, this.orderBtn),
+      this.more,
     );
     this.kindChanged(initial);
   }

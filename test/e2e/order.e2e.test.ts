@@ -1,0 +1,245 @@
+// One archive order placed from the map as a person places it, in code-server signed in to the
+// sandbox CLI: Projects → Paris centre → Show on Map; draw a rectangle over the AOI in the map's
+// search panel, search the archive, select a result, "Order…"; answer the real quick picks and
+// input boxes (project, name, use case, no cloud delivery); the priced summary is a modal dialog
+// in the workbench; Place Order; the sandbox then holds exactly one new order, for that item,
+// and the Orders view shows it. Screenshots: test-results/screenshots/order-*.png.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ConsoleMessage, Frame, Page } from 'playwright-core';
+import { collapseView, expandView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+
+interface Bounds { west: number; east: number; south: number; north: number }
+
+async function api<T>(base: string, token: string, p: string): Promise<T> {
+  const res = await fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.ok(res.ok, `${p} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** The frame holding the map webview (its page defines `window.eoMap`). */
+async function mapFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (f.isDetached()) continue;
+      const has = await f.evaluate(() => (window as unknown as { eoMap?: unknown }).eoMap !== undefined).catch(() => false);
+      if (has) return f;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no map webview frame within ${timeoutMs} ms`);
+}
+
+/** Console errors from the webview frames and CSP refusals anywhere. */
+function watchWebviewConsole(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    const url = m.location().url ?? '';
+    if (/vscode-cdn\.net|vscode-resource|vscode-webview/.test(url) || /Content Security Policy|Refused to/.test(m.text())) lines.push(`[${m.type()}] ${m.text()} (${url})`);
+  });
+  page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
+  return lines;
+}
+
+async function contextMenu(page: Page, view: string, rowLabel: string, entry: string): Promise<void> {
+  const row = await waitForTreeRow(page, view, rowLabel);
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    const item = menu.locator('.action-item').filter({ hasText: entry }).first();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForTimeout(300); // a click while the menu opens is ignored
+    await item.click();
+    if (await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    if (attempt === 3) throw new Error(`the context menu entry "${entry}" of "${rowLabel}" did not run`);
+    await page.keyboard.press('Escape');
+  }
+}
+
+async function waitForBounds(frame: Frame, layer: string, id: string, timeoutMs = 30_000): Promise<Bounds> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const b = await frame.evaluate(([l, i]) => {
+      const app = (window as unknown as { eoMap: { layers: Record<string, { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }> } }).eoMap;
+      const bb = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
+      return bb ? { west: bb.getWest(), east: bb.getEast(), south: bb.getSouth(), north: bb.getNorth() } : undefined;
+    }, [layer, id] as const);
+    if (b) return b;
+    await frame.page().waitForTimeout(200);
+  }
+  throw new Error(`the ${layer} shape ${id} was not drawn within ${timeoutMs} ms`);
+}
+
+/** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
+async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  const p = await frame.evaluate(([la, ln]) => {
+    const m = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
+    const q = m.latLngToContainerPoint([la, ln]);
+    return { x: q.x, y: q.y };
+  }, [lat, lng] as const);
+  const box = await frame.locator('#map').boundingBox();
+  assert.ok(box, 'the map has no box');
+  return { x: box.x + p.x, y: box.y + p.y };
+}
+
+/** A click at the page coordinates of an element in the webview, as a person's mouse would. */
+async function clickInFrame(frame: Frame, selector: string): Promise<void> {
+  await frame.locator(selector).scrollIntoViewIfNeeded();
+  const box = await frame.locator(selector).boundingBox();
+  assert.ok(box, `${selector} has no box`);
+  await frame.page().mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+const QUICK_INPUT = '.quick-input-widget';
+
+/**
+ * Waits for the quick pick or input box whose placeholder or prompt matches `expect`, types
+ * `text` into it (replacing a prefilled value; nothing typed keeps it) and presses Enter.
+ * Returns the value that was there before typing.
+ */
+async function answerQuickInput(page: Page, expect: RegExp, text?: string, timeoutMs = 30_000): Promise<string> {
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+  await page.waitForFunction(
+    ([sel, src, flags]) => {
+      const w = document.querySelector(sel) as HTMLElement | null;
+      if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
+      const re = new RegExp(src, flags);
+      const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
+      const message = w.querySelector('.quick-input-message')?.textContent ?? '';
+      return re.test(placeholder) || re.test(message);
+    },
+    [QUICK_INPUT, expect.source, expect.flags] as const,
+    { timeout: timeoutMs },
+  );
+  const before = await input.inputValue();
+  if (text !== undefined) {
+    await input.fill(text);
+    // the list filters as the person types: let it settle before Enter picks the top row
+    await page.waitForTimeout(300);
+  }
+  await input.press('Enter');
+  return before;
+}
+
+test('order: an archive item searched on the map, ordered through the priced summary', { timeout: 480_000 }, async () => {
+  await withWorkbench('order', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    const webviewConsole = watchWebviewConsole(page);
+    const base = sandbox.url;
+    const token = sandbox.tokens.alice;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await openEoContainer(page);
+    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+
+    const projects = await api<{ projects: Array<{ id: string; name: string; title?: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
+    const paris = aois.aois.find((a) => a.name === 'Paris centre');
+    assert.ok(paris, 'the sandbox has no Paris centre AOI');
+    const project = projects.projects.find((p) => p.id === paris.project_id);
+    assert.ok(project, 'the AOI has no project');
+    const ordersBefore = await api<{ orders: Array<{ id: string }> }>(base, token, '/v0/orders?limit=100');
+
+    // Projects → Paris centre → Show on Map.
+    const projectRow = await waitForTreeRow(page, 'Projects', project.title || project.name, 60_000);
+    if ((await projectRow.getAttribute('aria-expanded')) !== 'true') await projectRow.click();
+    await contextMenu(page, 'Projects', paris.name, 'Show on Map');
+    const map = await mapFrame(page);
+    const aoi = await waitForBounds(map, 'aois', paris.aoi_id);
+
+    // The search panel: a rectangle drawn with the mouse over the AOI's southern half (the
+    // AOI's popup sits over its centre, and the map is fitted to the AOI), any date, any cloud.
+    await clickInFrame(map, '#draw-rect');
+    const h = aoi.north - aoi.south;
+    const w = aoi.east - aoi.west;
+    const nw = await pagePoint(map, aoi.south + h * 0.45, aoi.west + w * 0.2);
+    const se = await pagePoint(map, aoi.south + h * 0.1, aoi.east - w * 0.2);
+    await page.mouse.move(nw.x, nw.y);
+    await page.mouse.down();
+    await page.mouse.move((nw.x + se.x) / 2, (nw.y + se.y) / 2, { steps: 4 });
+    await page.mouse.move(se.x, se.y, { steps: 4 });
+    await page.mouse.up();
+    await map.locator('#shape-info').filter({ hasText: /Rectangle drawn/ }).waitFor({ timeout: 10_000 });
+    await map.locator('#kind-archive').check();
+    await map.locator('#from').fill('2000-01-01');
+    await map.locator('#to').fill('2099-12-31');
+    await map.locator('#max-cloud').fill('100');
+    await clickInFrame(map, '#search');
+    await map.waitForFunction(() => /result/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    const status = await map.locator('#status').innerText();
+    assert.ok(!/No results|failed/i.test(status), `the search over Paris found nothing: ${status}`);
+    const rows = map.locator('#results li');
+    assert.ok((await rows.count()) > 0, 'no result rows');
+
+    // Select the first result in the list (the map selects its footprint too), then Order….
+    const first = rows.first();
+    const featureId = (await first.getAttribute('data-id')) ?? '';
+    const slash = featureId.indexOf('/');
+    const collection = featureId.slice(0, slash);
+    const itemId = featureId.slice(slash + 1);
+    assert.ok(slash > 0 && itemId, `a result row without a collection/id: ${featureId}`);
+    await clickInFrame(map, '#results li:first-child');
+    await map.waitForFunction((id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, featureId);
+    assert.equal(await first.getAttribute('aria-selected'), 'true');
+    await map.locator('#order-results').waitFor({ state: 'visible' });
+    await screenshot(page, 'order-map-results');
+    await clickInFrame(map, '#order-results');
+
+    // The order wizard: real quick picks and input boxes in the workbench.
+    await answerQuickInput(page, /Project to bill the order to/, project.title || project.name);
+    const suggested = await answerQuickInput(page, /Name of the order item/);
+    assert.ok(suggested.length > 0, 'the order name is suggested');
+    await answerQuickInput(page, /Use case/, 'e2e: one scene over Paris');
+    await screenshot(page, 'order-store-step').catch(() => undefined);
+    await answerQuickInput(page, /Deliver to a cloud store/, 'No cloud delivery');
+
+    // The dry run prices the order; its summary is a modal dialog.
+    const dialog = page.locator('.monaco-dialog-box').first();
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    const dialogText = await dialog.innerText();
+    assert.match(dialogText, /Place this order\?/);
+    assert.match(dialogText, /Total:/);
+    assert.match(dialogText, new RegExp(suggested.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const ordersDuringSummary = await api<{ orders: Array<{ id: string }> }>(base, token, '/v0/orders?limit=100');
+    assert.equal(ordersDuringSummary.orders.length, ordersBefore.orders.length, 'the dry run placed nothing');
+    // the map's transient notice (offline tiles) goes after 6 s: keep it out of the picture
+    await map.locator('.notice').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await screenshot(page, 'order-summary');
+    await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: 'Place Order' }).first().click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // Exactly one new order, for the selected item.
+    const before = new Set(ordersBefore.orders.map((o) => o.id));
+    let created: Array<{ id: string; created_at?: string; total_amount?: number }> = [];
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const now = await api<{ orders: Array<{ id: string; created_at?: string; total_amount?: number }> }>(base, token, '/v0/orders?limit=100');
+      created = now.orders.filter((o) => !before.has(o.id));
+      if (created.length) break;
+      await page.waitForTimeout(500);
+    }
+    assert.equal(created.length, 1, `new orders: ${JSON.stringify(created)}`);
+    const order = created[0];
+    const items = await api<{ order_items: Array<{ name: string; item_ids?: string[]; images?: unknown }> }>(base, token, `/v0/order-items?order_ids=${encodeURIComponent(order.id)}`);
+    assert.equal(items.order_items.length, 1);
+    assert.equal(items.order_items[0].name, suggested);
+    assert.ok(JSON.stringify(items.order_items[0]).includes(itemId), `the order item is not for ${collection}/${itemId}: ${JSON.stringify(items.order_items[0]).slice(0, 400)}`);
+
+    // The Orders view shows it: placing reveals and selects the new order's row (its label is
+    // the creation time, which the sandbox's seeded orders may share, so the total tells it apart).
+    await expandView(page, 'Orders');
+    const ts = order.created_at ?? '';
+    const label = new Date(ts.includes('T') ? ts : ts.replace(' ', 'T')).toISOString().slice(0, 16).replace('T', ' ');
+    const total = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(order.total_amount ?? NaN);
+    const row = treeRows(page, 'Orders').and(page.locator('[aria-selected="true"]')).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const rowText = await row.innerText();
+    assert.ok(rowText.includes(label) && rowText.includes(total) && /1 item\b/.test(rowText), `the selected Orders row is "${rowText}", not the new order (${label}, ${total}, 1 item)`);
+    assert.match(dialogText, new RegExp(`total ${total.replace(/[.]/g, '\\.')}`), 'the summary priced what was placed');
+    await screenshot(page, 'order-placed');
+
+    const problems = webviewConsole.filter((l) => /Content Security Policy|Refused to|pageerror|Uncaught/i.test(l));
+    assert.deepEqual(problems, [], `webview console:\n${webviewConsole.join('\n')}`);
+  });
+});
