@@ -32,7 +32,7 @@ export function registerInsights(services: ExtensionServices): vscode.Disposable
       providedCodeActionKinds: InsightCodeActions.kinds,
     }),
     vscode.languages.registerCodeLensProvider(INSIGHT_SELECTOR, new InsightCodeLenses()),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.newInsightInput, () => newInsightInput(services)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.newInsightInput, (from?: unknown) => newInsightInput(services, from)),
     vscode.commands.registerCommand(INSIGHT_COMMANDS.validateInsight, (uri?: vscode.Uri) => validateInsightCommand(services, diagnostics, uri)),
     vscode.commands.registerCommand(INSIGHT_COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
     vscode.commands.registerCommand(INSIGHT_COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),

@@ -10,9 +10,11 @@ import {
   isRequired,
   offerAssets,
   parseScalar,
+  parseStacItemInput,
   scalarKindOf,
   serializeInsightDocument,
   type InputChoice,
+  type StacItemInput,
 } from '../../insights/build';
 import { rememberAoi } from '../../insights/editor/documents';
 import { sortVersions } from '../../insights/specSource';
@@ -33,6 +35,8 @@ interface Context {
   aoi: Aoi;
   assets: Asset[];
   insights: Insight[];
+  /** "Use as insight input" from the STAC panel: offered first for raster inputs. */
+  stacItem?: StacItemInput;
 }
 
 function need<T>(v: T | undefined): T {
@@ -43,9 +47,16 @@ function need<T>(v: T | undefined): T {
 /**
  * New Insight Input…: block → version → AOI → one choice per input definition, in the spec's
  * order → name. The pure builder makes the file; it is written to the workspace and opened.
- * Resolves with the file's URI, or undefined when cancelled or refused.
+ * `from` is `{stacItem, stacUrl}` when the STAC panel's "Use as insight input" runs it: raster
+ * inputs then offer that item first. Resolves with the file's URI, or undefined when cancelled
+ * or refused.
  */
-export async function newInsightInput(services: ExtensionServices): Promise<vscode.Uri | undefined> {
+export async function newInsightInput(services: ExtensionServices, from?: unknown): Promise<vscode.Uri | undefined> {
+  const source = parseStacItemInput(from);
+  if (!source.ok) {
+    await services.ui.message('error', `Cannot use this as an insight input: ${source.reason}.`, {});
+    return undefined;
+  }
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
     await services.ui.message('warning', 'Open a folder first: the insight input file is written to the workspace.', {});
@@ -65,7 +76,7 @@ export async function newInsightInput(services: ExtensionServices): Promise<vsco
         }),
       ]),
     );
-    const ctx: Context = { services, client, aoi, assets, insights };
+    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value };
     const choices = new Map<string, InputChoice>();
     const defs = block.spec.inputs;
     for (const [i, def] of defs.entries()) {
@@ -127,6 +138,15 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
   if (def.format === 'raster') {
     const offers = offerAssets(def, ctx.assets);
     const items: ChoiceItem[] = [];
+    const stac = ctx.stacItem;
+    if (stac) {
+      items.push({
+        label: `$(globe) STAC item ${stac.item.id}`,
+        description: `${stac.item.collection} · from the STAC panel`,
+        detail: stac.stacUrl,
+        make: () => ({ kind: 'stac-item', item: stac.item, stacUrl: stac.stacUrl, aoi: ctx.aoi }),
+      });
+    }
     for (const o of offers.filter((x) => !x.refusal)) {
       items.push({
         label: `$(file-media) ${o.asset.name}`,

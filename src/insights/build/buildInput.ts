@@ -3,6 +3,7 @@ import { missingBands, requiredBands } from './bands';
 import type { InputChoice } from './choices';
 import { choiceKindsFor, isRequired } from './choices';
 import { checkVectorGeoJson, touchesAoi } from './geojson';
+import { stacItemBands, stacItemFootprint } from './stacItem';
 import { defaultValueType, parseScalar, scalarKindOf } from './scalars';
 
 export type BuildResult<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -23,6 +24,8 @@ function describeChoice(choice: InputChoice): string {
   switch (choice.kind) {
     case 'asset':
       return 'an AOI asset';
+    case 'stac-item':
+      return 'a STAC item';
     case 'insight-output':
       return "an insight's output";
     case 'aoi-geometry':
@@ -70,6 +73,31 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
       const v = copyDefinition(def);
       v.stac_url = asset.path;
       v.asset_source = { type: 'raw_mosaic', id: asset.id };
+      return { ok: true, value: v };
+    }
+
+    case 'stac-item': {
+      // Rule 2 with the STAC item in the asset's place: its STAC URL, its id as the raw mosaic.
+      const { item, stacUrl } = choice;
+      if (!/^https?:\/\//i.test(stacUrl)) return refuse(def, `STAC item ${item.id} has no http(s) STAC URL to reference`);
+      const declared = stacItemBands(item);
+      const required = requiredBands(def);
+      if (declared.length > 0 && required.length > 0) {
+        const missing = missingBands({ band_list: declared }, required);
+        if (missing.length > 0) {
+          return refuse(def, `STAC item ${item.id} has bands [${declared.join(', ')}] but the input needs [${required.join(', ')}]; missing ${missing.join(', ')}`);
+        }
+      }
+      if (choice.aoi) {
+        const footprint = stacItemFootprint(item);
+        if (!footprint.ok) return refuse(def, footprint.reason);
+        if (!touchesAoi(footprint.geometries, choice.aoi.geometry)) {
+          return refuse(def, `STAC item ${item.id} does not touch AOI "${choice.aoi.name}"`);
+        }
+      }
+      const v = copyDefinition(def);
+      v.stac_url = stacUrl;
+      v.asset_source = { type: 'raw_mosaic', id: item.id };
       return { ok: true, value: v };
     }
 

@@ -1,4 +1,5 @@
 import type { Aoi, Asset, Insight } from '../../api/records';
+import type { StacItemRef } from './stacItem';
 
 /**
  * What the person chose for one input definition. The command gathers these through prompts;
@@ -7,6 +8,11 @@ import type { Aoi, Asset, Insight } from '../../api/records';
 export type InputChoice =
   /** Rule 2: a raster from an AOI asset (its bands must cover the input's). */
   | { kind: 'asset'; asset: Asset }
+  /**
+   * Rule 2, from the STAC panel's "Use as insight input": a raster from an archive STAC item,
+   * referenced by its STAC URL; `aoi` (when given) must be touched by the item's footprint.
+   */
+  | { kind: 'stac-item'; item: StacItemRef; stacUrl: string; aoi?: Aoi }
   /** Rule 3: a raster from an earlier insight's output. */
   | { kind: 'insight-output'; insight: Insight; outputName: string }
   /** Rule 5: a vector from the AOI's own geometry, lineage from one of its assets. */
@@ -25,7 +31,7 @@ export function choiceKindsFor(format: string, required: boolean): ChoiceKind[] 
   const skip: ChoiceKind[] = required ? [] : ['skip'];
   switch (format) {
     case 'raster':
-      return ['asset', 'insight-output', ...skip];
+      return ['asset', 'stac-item', 'insight-output', ...skip];
     case 'vector':
       return ['aoi-geometry', 'geojson', ...skip];
     case 'date':

@@ -5,3 +5,4 @@ export * from './choices';
 export * from './document';
 export * from './geojson';
 export * from './scalars';
+export * from './stacItem';

@@ -114,6 +114,52 @@ suite('insights: input files against the sandbox', function () {
     await diagnosticsUntil(uri, (d) => d.length === 0);
   });
 
+  test('"Use as insight input": a STAC item from the STAC panel fills the raster input', async () => {
+    const uri = workspaceUri('water-stac-int.insight.json');
+    await remove(uri);
+    // An archive item over the AOI, handed over as the STAC panel posts it.
+    const found = await client.archives.search({ intersects: aoi.geometry, limit: 1 });
+    const item = found.features[0];
+    assert.ok(item, `the sandbox archive has no item over AOI ${aoi.name}`);
+    const stacUrl = `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(item.collection)}/items/${encodeURIComponent(item.id)}`;
+    const versions = await client.blocks.insights({ name: 'water-extent' });
+    let offered: string[] = [];
+    const p = script(
+      { kind: 'pick', match: 'block', choose: 'Water extent' },
+      ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
+      { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
+      {
+        kind: 'pick', match: 'image', choose: (items) => {
+          offered = items.map((i) => i.label);
+          return items.find((i) => i.label.includes(`STAC item ${item.id}`));
+        },
+      },
+      { kind: 'input', match: 'threshold', answer: '0.3' },
+      { kind: 'pick', match: 'include_wetlands', choose: 'true' },
+      { kind: 'input', match: 'label', answer: '' },
+      { kind: 'input', match: 'name', answer: 'water-stac-int' },
+    );
+    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', { stacItem: item, stacUrl });
+    p.assertDone();
+    assert.match(offered[0] ?? '', new RegExp(`STAC item ${item.id}`), `the STAC item is offered first: ${JSON.stringify(offered)}`);
+    assert.ok(offered.some((l) => l.includes(asset.name)), 'the AOI\'s assets are still offered');
+    assert.equal(written?.toString(), uri.toString(), JSON.stringify(prompts.messages));
+    const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { input: Record<string, unknown>[] };
+    assert.deepEqual(doc.input.map((i) => i.name), ['image', 'threshold', 'include_wetlands']);
+    assert.equal(doc.input[0].stac_url, stacUrl);
+    assert.deepEqual(doc.input[0].asset_source, { type: 'raw_mosaic', id: item.id });
+    assert.equal(doc.input[0].value, undefined);
+    assert.equal(doc.input[2].value, 'true');
+    assert.equal(await vscode.commands.executeCommand<number>('eoImagery.validateInsight', uri), 0);
+    await remove(uri);
+
+    // A malformed hand-over is refused before any prompt.
+    script();
+    const none = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', { stacItem: item, stacUrl: 'file:///etc/hosts' });
+    assert.equal(none, undefined);
+    assert.deepEqual(prompts.messages.map((m) => m.text), [`Cannot use this as an insight input: the STAC item ${item.id} has no http(s) STAC URL to reference.`]);
+  });
+
   test('Estimate and Run use the insight-run endpoints with the remembered AOI', async () => {
     const uri = workspaceUri('water-int.insight.json');
     script();
