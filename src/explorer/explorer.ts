@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
+import { needsSignIn } from '../ui/showError';
 import type { EoClient } from '../api';
 import type { Aoi, OrderItem } from '../api/records';
 import type { ExtensionServices } from '../services';
@@ -84,7 +85,10 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
       this.filters,
       this.updated,
       this.filters.onDidChange((view) => this.refresh(view)),
-      services.connection.onDidChange(() => void this.connectionChanged()),
+      services.connection.onDidChange(() => {
+        this.resetSignInErrors();
+        void this.connectionChanged();
+      }),
       this.poller.onDidUpdate((node) => this.updated.fire(node)),
     );
     void services.connection.getClient().then(
@@ -125,6 +129,17 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
   }
 
   /** Refresh every view when the client changes (sign-in, sign-out, other URL or token). */
+  /**
+   * A view that failed for want of a sign-in is stale the moment the connection changes:
+   * reset it now, not after the client comparison below resolves, so that nothing reads the
+   * old failure in between.
+   */
+  private resetSignInErrors(): void {
+    for (const id of VIEW_IDS) {
+      if (needsSignIn(this.providers[id].root.lastError)) this.providers[id].refresh();
+    }
+  }
+
   private async connectionChanged(): Promise<void> {
     const client = await this.services.connection.getClient().catch(() => null);
     if (client === this.lastClient) return;

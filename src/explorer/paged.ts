@@ -99,9 +99,12 @@ export class PagedChildren<T> {
   async children(): Promise<ExplorerNode[]> {
     // A reset while the page was in flight (sign-in, filter, refresh) dropped its result:
     // load again rather than answer with a list that no longer exists.
-    for (let attempt = 0; attempt < 3 && !this.started; attempt++) {
+    // A load already in flight (VS Code rendering the view while a test or command asks too)
+    // is joined, not answered with the rows it has not delivered yet.
+    for (let attempt = 0; attempt < 3; attempt++) {
       const generation = this.generation;
-      await this.loadMore();
+      if (!this.started) await this.loadMore();
+      else if (this.loading) await this.loading;
       if (generation === this.generation) break;
     }
     return this.rows();

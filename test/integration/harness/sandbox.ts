@@ -38,17 +38,30 @@ export interface SandboxConnection {
  */
 export async function connectToSandbox(sandbox: Sandbox, user: 'alice' | 'bob' = 'alice'): Promise<SandboxConnection> {
   const api = await extensionApi();
-  const config = vscode.workspace.getConfiguration('eoImagery');
-  await config.update('baseUrl', sandbox.url, vscode.ConfigurationTarget.Global);
+  await setBaseUrl(sandbox.url);
   await api.services.connection.signIn(sandbox.tokens[user], sandbox.url);
   return {
     sandbox,
     api,
     disconnect: async () => {
       await api.services.connection.signOut();
-      await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await setBaseUrl(undefined);
     },
   };
+}
+
+/**
+ * `update()` resolves when the settings file is written, but the extension host sees the new
+ * value a moment later: wait for it, so that no view loads against the previous URL.
+ */
+async function setBaseUrl(url: string | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', url, vscode.ConfigurationTarget.Global);
+  const deadline = Date.now() + 10_000;
+  const want = url ?? '';
+  while (vscode.workspace.getConfiguration('eoImagery').get<string>('baseUrl', '') !== want) {
+    if (Date.now() > deadline) throw new Error(`eoImagery.baseUrl did not become "${want}" within 10 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /**
