@@ -19,7 +19,23 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // `import vscode = require('vscode')` is how src/ imports the editor API: esbuild then
+      // emits a plain require instead of copying the namespace into every module at load.
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
       'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='vscode'][importKind='value']",
+          message:
+            "Use `import vscode = require('vscode')`: an ES import makes esbuild copy the whole vscode namespace into every module, which costs activation time.",
+        },
+      ],
     },
   },
   {

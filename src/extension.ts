@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import { loadStart } from './loadStart';
+import vscode = require('vscode');
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
@@ -16,6 +17,8 @@ export interface EoImageryApi {
   readonly testing: {
     /** Answers every prompt from `prompts` until the returned function is called. */
     usePrompts(prompts: Prompts): () => void;
+    /** Milliseconds spent loading the bundle and in each registration step of activate(). */
+    activationProfile: Record<string, number>;
   };
 }
 
@@ -24,6 +27,17 @@ export interface EoImageryApi {
  * call is made when a view asks for data or the person runs a command.
  */
 export function activate(context: vscode.ExtensionContext): EoImageryApi {
+  const profile: Record<string, number> = {};
+  let mark = performance.now();
+  profile.load = mark - loadStart;
+  const step = <T>(name: string, register: () => T): T => {
+    const result = register();
+    const now = performance.now();
+    profile[name] = now - mark;
+    mark = now;
+    return result;
+  };
+
   const log = vscode.window.createOutputChannel('EO Imagery', { log: true });
   const connection = new Connection(context, log);
   const ui = new PromptSeam();
@@ -32,17 +46,19 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   context.subscriptions.push(
     log,
     connection,
-    createConnectionStatusBar(connection),
-    ...registerConnectionCommands(services),
-    registerExplorer(services),
-    ...registerInsights(services),
-    ...registerIndexCommands(services),
-    ...registerOrderingCommands(services),
-    ...registerMapCommands(services),
+    step('statusBar', () => createConnectionStatusBar(connection)),
+    ...step('connection', () => registerConnectionCommands(services)),
+    step('explorer', () => registerExplorer(services)),
+    ...step('insights', () => registerInsights(services)),
+    ...step('indices', () => registerIndexCommands(services)),
+    ...step('ordering', () => registerOrderingCommands(services)),
+    ...step('map', () => registerMapCommands(services)),
   );
   void connection.refreshState();
+  const total = Object.values(profile).reduce((a, b) => a + b, 0);
+  log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
 
-  return { services, testing: { usePrompts: (p) => ui.use(p) } };
+  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile } };
 }
 
 export function deactivate(): void {

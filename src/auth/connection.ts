@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { EoClient, ApiError } from '../api';
 import type { RequestEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';

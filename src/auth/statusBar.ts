@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { hostOf, type Connection } from './connection';
 import { COMMANDS } from '../commands/ids';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { OrderItemStatus, OrderItemType, OrderStatus } from '../api/records';
 
 export interface ExplorerFilters {

@@ -1,8 +1,18 @@
 /** Number, area, money and date formatting for tree rows and tooltips. Pure. */
 
-const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const ONE_DP = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const TWO_DP = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/**
+ * A number formatter made on first use: the first Intl formatter of a process loads ICU data
+ * (about 10 ms in the extension host), which activation must not pay for.
+ */
+function lazyFormat(options: Intl.NumberFormatOptions): { format(n: number): string } {
+  let made: Intl.NumberFormat | undefined;
+  return { format: (n) => (made ??= new Intl.NumberFormat('en-US', options)).format(n) };
+}
+
+const INT = lazyFormat({ maximumFractionDigits: 0 });
+const ONE_DP = lazyFormat({ maximumFractionDigits: 1 });
+const TWO_DP = lazyFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const UP_TO_TWO_DP = lazyFormat({ maximumFractionDigits: 2 });
 
 /** 10000 → "10,000" */
 export function count(n: number): string {
@@ -25,6 +35,11 @@ export function areaKm2(km: number | undefined | null): string {
 
 export function amount(n: number | undefined | null): string {
   return n === undefined || n === null || !Number.isFinite(n) ? '—' : TWO_DP.format(n);
+}
+
+/** An area in km² with up to two decimals, "—" when unknown (priced summaries). */
+export function preciseKm2(km: number | undefined | null): string {
+  return km === undefined || km === null || !Number.isFinite(km) ? '—' : `${UP_TO_TWO_DP.format(km)} km²`;
 }
 
 /**

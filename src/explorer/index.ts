@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { registerExplorerCommands } from '../commands/explorer';
 import type { ExtensionServices } from '../services';
 import { Explorer } from './explorer';

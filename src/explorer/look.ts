@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { statusCategory, type StatusCategory } from './status';
 
 /** Theme colours per status look; chart colours follow the person's theme. */

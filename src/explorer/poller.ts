@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isCancellation } from '../api';
 import type { Connection } from '../auth/connection';
 import { isFinalStatus } from './status';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { shownOf } from './format';
 import type { PagedChildren } from './paged';
 import type { Poller, PollHost } from './poller';

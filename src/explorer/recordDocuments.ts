@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
 import { fetchRecord } from './fetchRecord';
 import type { RecordKind, RecordNode } from './tree';

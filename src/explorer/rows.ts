@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError, statusTitle } from '../api';
 import { COMMANDS } from '../commands/ids';
 import { describeError } from '../ui/showError';

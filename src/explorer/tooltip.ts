@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 export type Field = readonly [label: string, value: string | number | undefined | null];
 

@@ -3,7 +3,7 @@
  * no retained context), the HTML with its CSP, basemap settings, error texts, and the checked
  * way out to the browser.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../api/errors';
 import { isWebUrl, type Basemap } from './protocol';
 import { tileOrigins, webviewHtml } from './webviewHtml';

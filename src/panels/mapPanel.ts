@@ -4,7 +4,7 @@
  * create AOI), and re-sends everything when the webview reloads (hidden and shown again, or
  * restored by the serializer after a window reload).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isCancellation } from '../api/errors';
 import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';

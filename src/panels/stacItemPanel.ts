@@ -4,7 +4,7 @@
  * thumbnail itself (so the webview needs no network and no token), and maps the action
  * buttons to commands that other parts of the extension register.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';

@@ -5,7 +5,7 @@
  * the default, and after the service refuses the request (4xx) the person picks the one entry
  * to fix (`editOne`) instead of starting over.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Prompts } from './prompts';
 
 /** What a step prompt returns when the person pressed Back. Structural, so it survives bundling. */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../api';
 import { NotSignedInError } from '../auth/connection';
 import type { ExtensionServices } from '../services';

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const emptyExtension = path.join(REPO_ROOT, 'test', 'fixtures', 'empty-extension');
   const eo: number[] = [];
   const empty: number[] = [];
+  const profiles: Record<string, number>[] = [];
   for (let i = 0; i < RUNS; i++) {
     const sample = await runInExtensionHost<ActivationSample>({
       extensionTestsPath: probe,
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     }
     eo.push(sample.ms[EO_ID]);
     empty.push(sample.ms[EMPTY_ID]);
+    if (sample.profile) profiles.push(sample.profile);
   }
   const eoMedian = median(eo);
   const emptyMedian = median(empty);
@@ -63,6 +65,15 @@ async function main(): Promise<void> {
     target: `<= ${TARGET_OVERHEAD_MS}`,
     meets_target: overhead <= TARGET_OVERHEAD_MS,
   }));
+  if (profiles.length) {
+    // Where our activation time goes: the median of each step over the runs.
+    const steps = Object.keys(profiles[0]);
+    console.log(JSON.stringify({
+      bench: 'activation',
+      figure: 'breakdown_median_ms',
+      value: Object.fromEntries(steps.map((k) => [k, round(median(profiles.map((p) => p[k] ?? 0)))])),
+    }));
+  }
 }
 
 main().catch((err: unknown) => {

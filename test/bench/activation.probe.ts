@@ -13,6 +13,8 @@ export const EMPTY_ID = 'eo-imagery-bench.empty-extension';
 export interface ActivationSample {
   order: string[];
   ms: Record<string, number>;
+  /** Our activate()'s own breakdown (bundle load and each registration step). */
+  profile?: Record<string, number>;
   /** An extension already active before the probe ran cannot be timed. */
   alreadyActive: string[];
   error?: string;
@@ -52,6 +54,8 @@ export async function run(): Promise<void> {
       if (vscode.extensions.getExtension(id)?.isActive) sample.alreadyActive.push(id);
     }
     for (const id of order) sample.ms[id] = await time(id);
+    const api = vscode.extensions.getExtension<{ testing?: { activationProfile?: Record<string, number> } }>(EO_ID)?.exports;
+    sample.profile = api?.testing?.activationProfile;
   } catch (err) {
     sample.error = err instanceof Error ? err.message : String(err);
   }

@@ -3,7 +3,7 @@
  * store and a path, send one POST, then follow each delivery until SUCCESS or FAILED in a
  * cancellable notification (cancelling stops watching, not the delivery) and refresh Catalog.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Delivery, DeliveryRequest, Store } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput } from '../../ui/multiStep';

@@ -3,7 +3,7 @@
  * cancellable notification, then open the signed URL or save the file into a folder the
  * person picks (progress bar; temp name + rename, see downloadFile.ts).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';

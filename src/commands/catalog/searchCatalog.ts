@@ -2,7 +2,7 @@
  * Search the catalog (fulfilled imagery) by order, order item, date range and bbox; pick
  * entries from the results and deliver or download them.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Catalog } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { hostOf } from '../../auth/connection';
 import type { ExtensionServices } from '../../services';
 import { COMMANDS } from '../ids';

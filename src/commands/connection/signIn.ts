@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../api';
 import { hostOf } from '../../auth/connection';
 import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExplorerApi } from '../../explorer/explorer';
 import { RecordNode } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';

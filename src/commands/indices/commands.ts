@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { collect, type Aoi, type EoClient, type ExpressionType, type Index, type Satellite, type Visualization } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { INSIGHT_COMMANDS } from '../../insights/editor/commandIds';
 import type { Visualization } from '../../api';
 import type { ExtensionServices } from '../../services';

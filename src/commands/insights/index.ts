@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { InsightCodeActions } from '../../insights/editor/codeActions';
 import { InsightCodeLenses } from '../../insights/editor/codeLens';
 import { INSIGHT_COMMANDS } from '../../insights/editor/commandIds';

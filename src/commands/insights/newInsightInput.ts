@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { collect, isNotSupported, type Aoi, type Asset, type Block, type EoClient, type InputDefinition, type Insight } from '../../api';
 import {
   buildInsightDocument,

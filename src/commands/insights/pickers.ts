@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { collect, type Aoi, type EoClient } from '../../api';
 import type { ExtensionServices } from '../../services';
 

@@ -1,5 +1,5 @@
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';

@@ -3,7 +3,7 @@
  * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL; and the serializers
  * that bring both panels back after a window reload.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';

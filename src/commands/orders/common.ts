@@ -3,7 +3,7 @@
  * errors (4xx: the person can fix an entry) from faults, picking a project or a store, and
  * talking to the sidebar when it is there.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';

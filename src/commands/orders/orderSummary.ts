@@ -17,16 +17,9 @@ export interface OrderSummary {
   total: number;
 }
 
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const area = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+import { amount as formatAmount, preciseKm2 as formatArea } from '../../explorer/format';
 
-export function formatAmount(n: number | undefined): string {
-  return typeof n === 'number' && Number.isFinite(n) ? money.format(n) : '—';
-}
-
-export function formatArea(n: number | undefined): string {
-  return typeof n === 'number' && Number.isFinite(n) ? `${area.format(n)} km²` : '—';
-}
+export { formatAmount, formatArea };
 
 /**
  * The item's validation errors as lines; an entry marked `severity: "warning"` does not stop

@@ -4,7 +4,7 @@
  * offending feature's index) → dates, recurrence, occurrences, bandset, cloud cover,
  * off-nadir, delivery speed, delivery → dry run → priced summary → Confirm.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Store } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';

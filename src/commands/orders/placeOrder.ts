@@ -4,7 +4,7 @@
  * (4xx) keeps the entries and lets the person fix one; a fault after Confirm says to check the
  * Orders view before retrying, because the order may exist.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { CreateOrderRequest, EoClient, OrderItemRequest, OrderRecord } from '../../api';
 import type { ExtensionServices } from '../../services';
 import type { MultiStepInput } from '../../ui/multiStep';

@@ -1,5 +1,5 @@
 /** Registers the ordering, catalog, cloud store and report commands (one call from activate). */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
 import { deliver } from '../catalog/deliver';
 import { download } from '../catalog/download';

@@ -2,7 +2,7 @@
  * The order report: CSV for this machine's time zone (or one the person picks), opened in an
  * editor tab. An error body, CSV or JSON, is shown as the message it carries.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
 import { clientFor, isRequestError, serverMessage } from '../orders/common';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { nextLink } from '../../api';
 import type { ArchiveCollection, ArchiveItem } from '../../api/records';
 import type { ExplorerContext } from '../context';

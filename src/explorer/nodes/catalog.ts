@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { Catalog, Delivery } from '../../api/records';
 import type { ExplorerContext } from '../context';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { OrderRecord } from '../../api/normalize';
 import type { OrderItem, Task } from '../../api/records';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Store } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { dateTime } from '../format';

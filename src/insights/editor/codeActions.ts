@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { InsightDiagnostic } from '../validate/types';
 import { DIAGNOSTIC_SOURCE, type InsightDiagnostics } from './diagnostics';
 import { toRange } from './documents';

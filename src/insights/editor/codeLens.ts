@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { INSIGHT_COMMANDS } from './commandIds';
 
 /** "Validate against block spec", "Estimate" and "Run" above the file's first line. */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseInsight, readBlockRef, validateInsight } from '../validate/validate';
 import type { InsightDiagnostic, SpecLookup } from '../validate/types';
 import type { SpecSource } from '../specSource';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { INSIGHT_FILE_SUFFIX } from '../build/document';
 
 /** Which documents are insight input files: `*.insight.json`, on disk or untitled. */
