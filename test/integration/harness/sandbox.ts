@@ -71,7 +71,8 @@ async function setBaseUrl(url: string | undefined): Promise<void> {
 export function useSandbox(options: SandboxOptions & { user?: 'alice' | 'bob' } = {}): { readonly current: SandboxConnection } {
   let connection: SandboxConnection | undefined;
   suiteSetup(async function () {
-    this.timeout(30_000);
+    // A larger --scale takes longer to seed.
+    this.timeout(60_000);
     const { user: _user, ...sandboxOptions } = options;
     const sandbox = await startSandbox(sandboxOptions);
     try {

@@ -10,7 +10,7 @@ import type { EoClient } from '../../../src/api';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { Prompts } from '../../../src/ui/prompts';
-import { connectToSandbox, startSandbox, type SandboxConnection } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 type ViewId = 'projects' | 'orders' | 'catalog' | 'stores' | 'archive';
 
@@ -64,30 +64,7 @@ function pickLabel(wanted: string): (kind: string, arg: unknown) => unknown {
 
 suite('explorer: the sidebar against the sandbox', () => {
   // Scale 4: 100 orders per user, so the Orders view has a second page and a "Load more…" row.
-  let connection: SandboxConnection | undefined;
-  const sb = {
-    get current(): SandboxConnection {
-      if (!connection) throw new Error('the sandbox is not running');
-      return connection;
-    },
-  };
-  suiteSetup(async function () {
-    this.timeout(60_000);
-    const sandbox = await startSandbox({ scale: 4 } as { seed?: number });
-    try {
-      connection = await connectToSandbox(sandbox, 'alice');
-    } catch (err) {
-      await sandbox.close();
-      throw err;
-    }
-  });
-  suiteTeardown(async function () {
-    this.timeout(30_000);
-    if (!connection) return;
-    await connection.disconnect().catch(() => undefined);
-    await connection.sandbox.close();
-    connection = undefined;
-  });
+  const sb = useSandbox({ scale: 4 });
   let explorer: ExplorerApi;
   let extras: SandboxExtras;
 
