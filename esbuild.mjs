@@ -17,14 +17,20 @@ const common = {
 };
 
 /**
- * undici is half the size of everything else together: the extension requires it on its first
- * request from dist/undici.js (src/api/undici.ts), so activation does not parse it.
- * @type {import('esbuild').Plugin}
+ * Libraries activation does not need: the extension requires them on first use (src/lazy.ts)
+ * from their own files under dist/vendor, so V8 neither compiles nor runs them at activation.
  */
-const lazyUndici = {
-  name: 'lazy-undici',
+const LAZY_VENDOR = ['undici', 'csv-parse/sync', 'jsonc-parser', '@turf/boolean-intersects', '@turf/area'];
+const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/\//g, '-')}.js`;
+
+/** @type {import('esbuild').Plugin} */
+const lazyVendor = {
+  name: 'lazy-vendor',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+    const names = new Set(LAZY_VENDOR);
+    build.onResolve({ filter: /^[@a-z]/ }, (args) =>
+      names.has(args.path) ? { path: `./${vendorFile(args.path)}`, external: true } : undefined,
+    );
   },
 };
 
@@ -39,21 +45,22 @@ const targets = [
       format: 'cjs',
       target: 'node20',
       external: ['vscode', './sandbox.js'],
-      plugins: [lazyUndici],
+      plugins: [lazyVendor],
       // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
       mainFields: ['module', 'main'],
     },
   },
-  {
+  ...LAZY_VENDOR.map((pkg) => ({
     name: 'extension',
     options: {
-      entryPoints: ['src/api/undiciBundle.ts'],
-      outfile: 'dist/undici.js',
+      stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', sourcefile: `${pkg}.js` },
+      outfile: `dist/${vendorFile(pkg)}`,
       platform: 'node',
       format: 'cjs',
       target: 'node20',
+      mainFields: ['module', 'main'],
     },
-  },
+  })),
   {
     name: 'sandbox',
     options: {
@@ -101,7 +108,7 @@ const targets = [
 ];
 
 const selected = targets.filter(
-  (t) => (!only || t.name === only) && existsSync(t.options.entryPoints[0]),
+  (t) => (!only || t.name === only) && (t.options.stdin || existsSync(t.options.entryPoints[0])),
 );
 
 if (watch) {

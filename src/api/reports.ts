@@ -1,8 +1,11 @@
 /** The order report: CSV text, and its rows parsed (csv-parse). */
-import { parse } from 'csv-parse/sync';
+import { lazy } from '../lazy';
 import { ApiError } from './errors';
 import { REPORT_COLUMNS, type ReportRow } from './records';
 import { buildQuery, type CallOptions, type Transport } from './transport';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const csvParse = lazy(() => (require('csv-parse/sync') as typeof import('csv-parse/sync')).parse);
 
 export interface Report {
   /** The CSV exactly as the service sent it (for "save as"). */
@@ -27,7 +30,7 @@ export class ReportsApi {
     }
     let records: string[][];
     try {
-      records = parse(res.text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+      records = csvParse()(res.text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
     } catch (e) {
       throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `the report is not valid CSV (${(e as Error).message})` });
     }

@@ -1,7 +1,11 @@
 /** Geodesic area and centroid of polygons, correct for rings that cross the antimeridian. */
-import turfArea from '@turf/area';
 import type { MultiPolygon, Polygon, Position } from '../api/records';
 import { normalizeLon, unwrapRing } from './bbox';
+import { lazy } from '../lazy';
+
+// On first use (src/lazy.ts); the map webview bundles only this turf module.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const turfArea = lazy(() => (require('@turf/area') as typeof import('@turf/area')).area);
 
 function unwrapPolygon(rings: Position[][]): Position[][] {
   return rings.map((r) => unwrapRing(r));
@@ -9,8 +13,8 @@ function unwrapPolygon(rings: Position[][]): Position[][] {
 
 /** Area in square metres on the WGS84 sphere (turf's geodesic formula). */
 export function geodesicArea(g: Polygon | MultiPolygon): number {
-  if (g.type === 'Polygon') return turfArea({ type: 'Polygon', coordinates: unwrapPolygon(g.coordinates) });
-  return turfArea({ type: 'MultiPolygon', coordinates: g.coordinates.map(unwrapPolygon) });
+  if (g.type === 'Polygon') return turfArea()({ type: 'Polygon', coordinates: unwrapPolygon(g.coordinates) });
+  return turfArea()({ type: 'MultiPolygon', coordinates: g.coordinates.map(unwrapPolygon) });
 }
 
 /** Area-weighted planar centroid of the exterior ring, as `[lon, lat]` with lon in -180..180. */

@@ -3,9 +3,15 @@
  * antimeridian-aware: rings are unwrapped to continuous longitudes and the second geometry is
  * also tried shifted by ±360 degrees.
  */
-import booleanIntersects from '@turf/boolean-intersects';
 import type { Geometry, Position } from '../api/records';
 import { unwrapRing } from './bbox';
+import { lazy } from '../lazy';
+
+/** turf's booleanIntersects, loaded on first use (src/lazy.ts). */
+export const turfIntersects = lazy(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  () => (require('@turf/boolean-intersects') as typeof import('@turf/boolean-intersects')).booleanIntersects,
+);
 
 function mapRings(g: Geometry, f: (r: Position[]) => Position[]): Geometry {
   switch (g.type) {
@@ -32,6 +38,6 @@ export function geometriesIntersect(a: Geometry, b: Geometry): boolean {
   const ua = unwrapGeometry(a);
   const ub = unwrapGeometry(b);
   return (
-    booleanIntersects(ua, ub) || booleanIntersects(ua, shifted(ub, 360)) || booleanIntersects(ua, shifted(ub, -360))
+    turfIntersects()(ua, ub) || turfIntersects()(ua, shifted(ub, 360)) || turfIntersects()(ua, shifted(ub, -360))
   );
 }

@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
+import { jsonc } from '../../insights/jsonc';
 import vscode = require('vscode');
 import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
@@ -161,16 +161,16 @@ export async function addAssetSourceCommand(services: ExtensionServices, uri: vs
     const text = doc.getText();
     const fmt = { tabSize: 2, insertSpaces: true, eol: doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n' };
     const edits = [
-      ...modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt }),
+      ...jsonc().modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt }),
     ];
     // raw_mosaic needs stac_url (rule 2): add the asset's when the input has none.
-    const root = parseTree(text);
-    const hasStac = root ? findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;
+    const root = jsonc().parseTree(text);
+    const hasStac = root ? jsonc().findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;
     let finalEdits = edits;
     if (!hasStac) {
-      const mid = applyEdits(text, edits);
-      const more = modify(mid, ['input', inputIndex, 'stac_url'], picked.asset.path, { formattingOptions: fmt });
-      const whole = applyEdits(mid, more);
+      const mid = jsonc().applyEdits(text, edits);
+      const more = jsonc().modify(mid, ['input', inputIndex, 'stac_url'], picked.asset.path, { formattingOptions: fmt });
+      const whole = jsonc().applyEdits(mid, more);
       finalEdits = [{ offset: 0, length: text.length, content: whole }];
     }
     const edit = new vscode.WorkspaceEdit();

@@ -1,4 +1,4 @@
-import { booleanIntersects } from '@turf/boolean-intersects';
+import { turfIntersects } from '../../geo/intersects';
 import type { Geometry as GjGeometry } from 'geojson';
 import type { Polygon } from '../../api/records';
 
@@ -53,5 +53,5 @@ export function checkVectorGeoJson(doc: unknown): GeoJsonCheck {
 
 /** True when any of the geometries touches the AOI. */
 export function touchesAoi(geometries: readonly GjGeometry[], aoi: Polygon): boolean {
-  return geometries.some((g) => booleanIntersects(g, aoi as GjGeometry));
+  return geometries.some((g) => turfIntersects()(g, aoi as GjGeometry));
 }

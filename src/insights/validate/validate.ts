@@ -1,12 +1,5 @@
-import {
-  findNodeAtLocation,
-  getNodeValue,
-  modify,
-  parseTree,
-  type JSONPath,
-  type Node,
-  type ParseError,
-} from 'jsonc-parser';
+import type { JSONPath, Node, ParseError } from 'jsonc-parser';
+import { jsonc } from '../jsonc';
 import type { InputDefinition } from '../../api/records';
 import { isRequired } from '../build/choices';
 import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
@@ -32,22 +25,22 @@ export interface ParsedInsight {
 
 export function parseInsight(text: string): ParsedInsight {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const root = jsonc().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   return { text, root, errors };
 }
 
 /** The block the file names, when both parts are strings; the spec lookup starts from it. */
 export function readBlockRef(parsed: ParsedInsight): { name: string; version: string } | undefined {
   if (!parsed.root || parsed.root.type !== 'object') return undefined;
-  const name = findNodeAtLocation(parsed.root, ['block', 'name']);
-  const version = findNodeAtLocation(parsed.root, ['block', 'version']);
+  const name = jsonc().findNodeAtLocation(parsed.root, ['block', 'name']);
+  const version = jsonc().findNodeAtLocation(parsed.root, ['block', 'version']);
   if (name?.type !== 'string' || version?.type !== 'string') return undefined;
   return { name: String(name.value), version: String(version.value) };
 }
 
 function prop(obj: Node | undefined, key: string): Node | undefined {
   if (!obj || obj.type !== 'object') return undefined;
-  return findNodeAtLocation(obj, [key]);
+  return jsonc().findNodeAtLocation(obj, [key]);
 }
 
 /** The key of a property whose value is `valueNode` (for "this property is wrong" ranges). */
@@ -58,7 +51,7 @@ function keyOf(valueNode: Node): Node | undefined {
 
 function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOptions, insert = false): TextEdit[] {
   const eol = layout.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
-  return modify(text, path, value, {
+  return jsonc().modify(text, path, value, {
     formattingOptions: { tabSize: layout.tabSize, insertSpaces: layout.insertSpaces, eol },
     isArrayInsertion: insert,
   });
@@ -243,7 +236,7 @@ export function validateInsight(
     const valueN = prop(entry, 'value');
     if (valueN && valueN.type !== 'string') {
       const raw = valueN.type === 'object' || valueN.type === 'array'
-        ? JSON.stringify(getNodeValue(valueN))
+        ? JSON.stringify(jsonc().getNodeValue(valueN))
         : text.substr(valueN.offset, valueN.length);
       c.add('value-not-string', 'error', valueN, `"value" must be a string; its type follows "type" (here: ${valueN.type}).`, [
         { kind: 'edit', title: `Write the value as a string: ${JSON.stringify(raw).slice(0, 40)}`, edits: [{ offset: valueN.offset, length: valueN.length, content: JSON.stringify(raw) }], preferred: true },
