@@ -6,85 +6,14 @@
 // the webview frames fail the test when they are CSP violations or script errors.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ConsoleMessage, Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
-
-interface Bounds { west: number; east: number; south: number; north: number }
-
-async function api<T>(base: string, token: string, p: string): Promise<T> {
-  const res = await fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${token}` } });
-  assert.ok(res.ok, `${p} answered ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** The frame holding the webview whose page defines `global` (eoMap or eoStac). */
-async function webviewFrame(page: Page, global: 'eoMap' | 'eoStac', timeoutMs = 30_000, not?: Frame): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      if (f === not || f.isDetached()) continue;
-      const has = await f.evaluate((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, global).catch(() => false);
-      if (has) return f;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`no webview frame with window.${global} within ${timeoutMs} ms`);
-}
-
-/** Console lines from webview frames (their URLs are served from the webview resource origin). */
-function watchWebviewConsole(page: Page): string[] {
-  const lines: string[] = [];
-  const fromWebview = (url: string): boolean => /vscode-cdn\.net|vscode-resource|vscode-webview/.test(url);
-  page.on('console', (m: ConsoleMessage) => {
-    if (m.type() !== 'error' && m.type() !== 'warning') return;
-    const url = m.location().url ?? '';
-    if (fromWebview(url) || /Content Security Policy|Refused to/.test(m.text())) lines.push(`[${m.type()}] ${m.text()} (${url})`);
-  });
-  page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
-  return lines;
-}
-
-/** Right-clicks a tree row and picks a context-menu entry by its label. */
-async function contextMenu(page: Page, view: string, rowLabel: string, entry: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, rowLabel);
-  for (let attempt = 1; ; attempt++) {
-    await row.click({ button: 'right' });
-    const menu = page.locator('.context-view .monaco-menu');
-    const item = menu.locator('.action-item').filter({ hasText: entry }).first();
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    // the menu ignores a click that lands while it is still opening
-    await page.waitForTimeout(300);
-    await item.click();
-    const closed = await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
-    if (closed) return;
-    if (attempt === 3) throw new Error(`the context menu entry "${entry}" of "${rowLabel}" did not run`);
-    await page.keyboard.press('Escape');
-  }
-}
 
 async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
   const row = await waitForTreeRow(page, view, label, 60_000);
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
-}
-
-async function layerBounds(frame: Frame, layer: string, id: string): Promise<Bounds | undefined> {
-  return frame.evaluate(([l, i]) => {
-    const app = (window as unknown as { eoMap: { layers: Record<string, { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }> } }).eoMap;
-    const b = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
-    return b ? { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth() } : undefined;
-  }, [layer, id] as const);
-}
-
-/** Waits until the map webview has drawn the shape `id` on `layer`; its bounds in map degrees. */
-async function waitForBounds(frame: Frame, layer: string, id: string, timeoutMs = 30_000): Promise<Bounds> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const b = await layerBounds(frame, layer, id);
-    if (b) return b;
-    await frame.page().waitForTimeout(200);
-  }
-  throw new Error(`the ${layer} shape ${id} was not drawn within ${timeoutMs} ms`);
 }
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {

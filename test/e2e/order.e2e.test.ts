@@ -6,71 +6,9 @@
 // and the Orders view shows it. Screenshots: test-results/screenshots/order-*.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ConsoleMessage, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { collapseView, expandView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
-
-interface Bounds { west: number; east: number; south: number; north: number }
-
-async function api<T>(base: string, token: string, p: string): Promise<T> {
-  const res = await fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${token}` } });
-  assert.ok(res.ok, `${p} answered ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** The frame holding the map webview (its page defines `window.eoMap`). */
-async function mapFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      if (f.isDetached()) continue;
-      const has = await f.evaluate(() => (window as unknown as { eoMap?: unknown }).eoMap !== undefined).catch(() => false);
-      if (has) return f;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`no map webview frame within ${timeoutMs} ms`);
-}
-
-/** Console errors from the webview frames and CSP refusals anywhere. */
-function watchWebviewConsole(page: Page): string[] {
-  const lines: string[] = [];
-  page.on('console', (m: ConsoleMessage) => {
-    if (m.type() !== 'error' && m.type() !== 'warning') return;
-    const url = m.location().url ?? '';
-    if (/vscode-cdn\.net|vscode-resource|vscode-webview/.test(url) || /Content Security Policy|Refused to/.test(m.text())) lines.push(`[${m.type()}] ${m.text()} (${url})`);
-  });
-  page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
-  return lines;
-}
-
-async function contextMenu(page: Page, view: string, rowLabel: string, entry: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, rowLabel);
-  for (let attempt = 1; ; attempt++) {
-    await row.click({ button: 'right' });
-    const menu = page.locator('.context-view .monaco-menu');
-    const item = menu.locator('.action-item').filter({ hasText: entry }).first();
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.waitForTimeout(300); // a click while the menu opens is ignored
-    await item.click();
-    if (await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
-    if (attempt === 3) throw new Error(`the context menu entry "${entry}" of "${rowLabel}" did not run`);
-    await page.keyboard.press('Escape');
-  }
-}
-
-async function waitForBounds(frame: Frame, layer: string, id: string, timeoutMs = 30_000): Promise<Bounds> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const b = await frame.evaluate(([l, i]) => {
-      const app = (window as unknown as { eoMap: { layers: Record<string, { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }> } }).eoMap;
-      const bb = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
-      return bb ? { west: bb.getWest(), east: bb.getEast(), south: bb.getSouth(), north: bb.getNorth() } : undefined;
-    }, [layer, id] as const);
-    if (b) return b;
-    await frame.page().waitForTimeout(200);
-  }
-  throw new Error(`the ${layer} shape ${id} was not drawn within ${timeoutMs} ms`);
-}
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -145,7 +83,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
     const projectRow = await waitForTreeRow(page, 'Projects', project.title || project.name, 60_000);
     if ((await projectRow.getAttribute('aria-expanded')) !== 'true') await projectRow.click();
     await contextMenu(page, 'Projects', paris.name, 'Show on Map');
-    const map = await mapFrame(page);
+    const map = await webviewFrame(page, 'eoMap');
     const aoi = await waitForBounds(map, 'aois', paris.aoi_id);
 
     // The search panel: a rectangle drawn with the mouse over the AOI's southern half (the
