@@ -120,15 +120,20 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     const node = await this.locate(kind, id);
     if (!node) return undefined;
     const view = this.providers[node.view].view;
-    await view?.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? false });
-    return node;
+    if (!view) return node;
+    // A refresh of the view that lands after the reveal (a command refreshes, then reveals;
+    // VS Code re-renders asynchronously) drops the selection: check, and reveal again.
+    for (let attempt = 1; ; attempt++) {
+      await view.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? false });
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+      if (view.selection.some((n) => n.id === node.id) || attempt === 4) return node;
+    }
   }
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 
-  /** Refresh every view when the client changes (sign-in, sign-out, other URL or token). */
   /**
    * A view that failed for want of a sign-in is stale the moment the connection changes:
    * reset it now, not after the client comparison below resolves, so that nothing reads the
@@ -140,6 +145,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     }
   }
 
+  /** Refresh every view when the client changes (sign-in, sign-out, other URL or token). */
   private async connectionChanged(): Promise<void> {
     const client = await this.services.connection.getClient().catch(() => null);
     if (client === this.lastClient) return;

@@ -44,6 +44,8 @@ describe('STAC item webview', () => {
       assert.equal(await h.page.isVisible('#raw pre'), false);
       await h.page.click('#raw summary');
       assert.equal(await h.page.isVisible('#raw pre'), true);
+      // <details> fires 'toggle' as a task after the click: wait for the state it saves.
+      await h.page.waitForFunction(() => (window as unknown as { __state?: { rawOpen?: boolean } }).__state?.rawOpen === true);
       const state = await h.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
       assert.deepEqual(state, { collection: 'sentinel-2-l2a', id: 'S2-20240312-T43RFM', rawOpen: true });
       for (const action of ['order', 'copyStacUrl', 'insightInput']) {
