@@ -1,0 +1,102 @@
+// The connection commands a newcomer meets first: Try the Sandbox (the bundled sandbox started
+// inside the extension host, nothing written to settings), the connection actions menu,
+// Switch Base URL (each URL keeps its own token) and Sign Out.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../../src/commands/ids';
+import { extensionApi } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+
+async function run(prompts: ScriptedPrompts, command: string): Promise<void> {
+  const api = await extensionApi();
+  const restore = api.testing.usePrompts(prompts);
+  try {
+    await vscode.commands.executeCommand(command);
+  } finally {
+    restore();
+  }
+  prompts.assertDone();
+}
+
+function baseUrlSetting(): string {
+  return vscode.workspace.getConfiguration('eoImagery').get<string>('baseUrl', '');
+}
+
+suite('connection: sandbox, connection actions, base URL, sign-out', function () {
+  this.timeout(60_000);
+
+  suiteTeardown(async () => {
+    const api = await extensionApi();
+    await api.services.connection.signOut();
+    await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('Try the Sandbox connects to a local sandbox with data; Stop the Sandbox ends it; settings untouched', async () => {
+    const api = await extensionApi();
+    const { connection, explorer } = api.services;
+    const before = baseUrlSetting();
+    const prompts = new ScriptedPrompts();
+    await run(prompts, COMMANDS.trySandbox);
+    assert.ok(connection.isSandbox, 'not connected to the sandbox');
+    assert.notEqual(connection.state, 'signedOut');
+    const url = connection.baseUrl;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(prompts.messages.some((m) => m.severity === 'info' && m.text.includes(url)), 'no message says where the sandbox runs');
+    assert.equal(baseUrlSetting(), before, 'the sandbox URL was written to settings');
+
+    assert.ok(explorer, 'services.explorer is not set');
+    const rows = await explorer.providers.projects.getChildren();
+    assert.ok(rows.some((r) => r.kind === 'project'), `the Projects view shows no project from the sandbox: ${rows.map((r) => r.kind).join(', ')}`);
+    assert.equal(connection.state, 'connected');
+
+    await vscode.commands.executeCommand(COMMANDS.stopSandbox);
+    assert.equal(connection.isSandbox, false);
+    assert.equal(connection.state, 'signedOut');
+    await assert.rejects(fetch(`${url}/ping`), 'the sandbox still answers after Stop the Sandbox');
+  });
+
+  test('the connection actions offer what fits the state and run the picked one', async () => {
+    const api = await extensionApi();
+    assert.equal(api.services.connection.state, 'signedOut');
+    const prompts = new ScriptedPrompts([
+      {
+        kind: 'pick',
+        match: /EO Imagery: signed out/,
+        choose: (items) => {
+          const labels = items.map((i) => i.label);
+          assert.ok(labels.some((l) => l.includes('Sign In')), `no Sign In when signed out: ${labels.join(', ')}`);
+          assert.ok(!labels.some((l) => l.includes('Sign Out')), `Sign Out offered when signed out: ${labels.join(', ')}`);
+          return items.find((i) => i.label.includes('Try the Sandbox'));
+        },
+      },
+    ]);
+    await run(prompts, COMMANDS.connectionActions);
+    assert.ok(api.services.connection.isSandbox, 'the picked action did not run');
+
+    const signedIn = new ScriptedPrompts([
+      {
+        kind: 'pick',
+        match: /EO Imagery: (connected to|signed in to) the local sandbox/,
+        choose: (items) => items.find((i) => i.label.includes('Stop the Sandbox')),
+      },
+    ]);
+    await run(signedIn, COMMANDS.connectionActions);
+    assert.equal(api.services.connection.isSandbox, false);
+  });
+
+  test('Switch Base URL validates the URL, stores it, and offers to sign in where no token is stored', async () => {
+    const api = await extensionApi();
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Switch Base URL/, answer: 'https://eo.example.test/' },
+      { kind: 'message', match: /No token stored for https:\/\/eo\.example\.test/, answer: undefined },
+    ]);
+    await run(prompts, COMMANDS.switchBaseUrl);
+    assert.equal(baseUrlSetting(), 'https://eo.example.test', 'the URL was not stored (normalised, without the trailing slash)');
+    assert.equal(api.services.connection.state, 'signedOut');
+
+    // The scripted prompts run the input box's validation: a URL with credentials is refused.
+    const refused = new ScriptedPrompts([{ kind: 'input', match: /Switch Base URL/, answer: 'https://user:pw@eo.example.test' }]);
+    await assert.rejects(run(refused, COMMANDS.switchBaseUrl), /credentials/);
+    assert.equal(baseUrlSetting(), 'https://eo.example.test');
+  });
+});
