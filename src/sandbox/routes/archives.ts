@@ -7,6 +7,7 @@ import type { Req, Route } from '../router';
 import { parseTime } from '../timefmt';
 import { asArray, asEnum, asNumber, asObject, asPolygon, asPosition, asString, asStringArray, opt, pathId, queryInt, type Obj } from '../validate';
 import { COLLECTION_DEFS, toCollection, toFeature } from '../world/archive';
+import { thumbnailPng } from '../world/thumbnail';
 
 /** Fixed so that collection records do not change between reads. */
 const COLLECTIONS_CREATED = Date.UTC(2023, 0, 15);
@@ -188,6 +189,17 @@ export const archiveRoutes: Route[] = [
       const row = r.app.world.archive.get(id);
       if (!row || row.c !== c) throw notFound('item', id);
       return { status: 200, contentType: 'application/geo+json', json: toFeature(row, r.app.base) };
+    },
+  },
+  {
+    // Quick-looks are public, like a provider's thumbnail CDN: no token is sent to asset hosts.
+    method: 'GET', path: '/assets/:cid/:id/thumbnail.png', auth: false,
+    handler: (r) => {
+      const c = collectionIndex(r);
+      const id = pathId(r.params.id, 'id');
+      const row = r.app.world.archive.get(id);
+      if (!row || row.c !== c) throw notFound('item', id);
+      return { status: 200, raw: thumbnailPng(row), contentType: 'image/png', headers: { 'cache-control': 'public, max-age=86400' } };
     },
   },
 ];
