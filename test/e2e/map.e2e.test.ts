@@ -70,6 +70,8 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     await stac.locator('#properties').waitFor({ state: 'visible' });
     assert.equal(await stac.locator('#item-collection').innerText(), c.id);
     await stac.waitForFunction(() => document.querySelector('#footprint canvas') !== null);
+    // The extension fetched the sandbox's quick-look and handed it over as a data URL.
+    await stac.locator('#thumbnail img[src^="data:image/png;base64,"]').waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'stac-item');
 
     // Another item on the map; a click on its footprint selects it and opens its STAC page beside.
