@@ -5,6 +5,8 @@
  *
  * Checks look at the fields they name and ignore the rest: unknown fields pass through.
  */
+import { lazy } from '../lazy';
+
 export type Check = (v: unknown) => string | undefined;
 
 export function describe(v: unknown): string {
@@ -56,16 +58,13 @@ export function arr(check: Check): Check {
 export function obj(fields: Record<string, Check>): Check {
   // Built on the first check, not when the schema module loads: the extension declares every
   // record's schema at load, and activation should not pay for compiling them.
-  let built: Check | undefined;
-  return (v) => {
-    if (!built) {
-      const keys = Object.keys(fields);
-      const checks = keys.map((k) => fields[k]);
-      const tails = keys.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`));
-      built = compileObj(keys, checks, tails) ?? loopObj(keys, checks, tails);
-    }
-    return built(v);
-  };
+  const built = lazy((): Check => {
+    const keys = Object.keys(fields);
+    const checks = keys.map((k) => fields[k]);
+    const tails = keys.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`));
+    return compileObj(keys, checks, tails) ?? loopObj(keys, checks, tails);
+  });
+  return (v) => built()(v);
 }
 
 function loopObj(keys: string[], checks: Check[], tails: string[]): Check {

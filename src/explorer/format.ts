@@ -1,12 +1,13 @@
 /** Number, area, money and date formatting for tree rows and tooltips. Pure. */
+import { lazy } from '../lazy';
 
 /**
  * A number formatter made on first use: the first Intl formatter of a process loads ICU data
  * (about 10 ms in the extension host), which activation must not pay for.
  */
 function lazyFormat(options: Intl.NumberFormatOptions): { format(n: number): string } {
-  let made: Intl.NumberFormat | undefined;
-  return { format: (n) => (made ??= new Intl.NumberFormat('en-US', options)).format(n) };
+  const formatter = lazy(() => new Intl.NumberFormat('en-US', options));
+  return { format: (n) => formatter().format(n) };
 }
 
 const INT = lazyFormat({ maximumFractionDigits: 0 });
