@@ -134,7 +134,8 @@ export function redactBody(body: unknown): unknown {
 }
 
 export class Transport {
-  private readonly pool: Pool;
+  /** Opened on the first request: a client made at start-up must not load undici then. */
+  private openPool?: Pool;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly retry: Required<RetryOptions>;
@@ -159,13 +160,17 @@ export class Transport {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
-    this.pool = new (undici().Pool)(this.origin, {
-      connections: opts.connections ?? 6,
+  }
+
+  private get pool(): Pool {
+    this.openPool ??= new (undici().Pool)(this.origin, {
+      connections: this.opts.connections ?? 6,
       keepAliveTimeout: 30_000,
       connect: { timeout: this.timeoutMs },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
+    return this.openPool;
   }
 
   get baseUrl(): string {
@@ -191,7 +196,7 @@ export class Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.close();
+    await this.openPool?.close();
   }
 
   /** A JSON request; `parse` checks and normalises the decoded body (throw `ShapeError`). */
