@@ -391,33 +391,16 @@ export class Transport {
     }
   }
 
-  private emit(a: {
-    method: string;
-    path: string;
-    status?: number;
-    ms: number;
-    bytes?: number;
-    attempt: number;
-    error?: RequestEvent['error'];
-    retryInMs?: number;
-    headers: Record<string, string>;
-    body: unknown;
-  }): void {
+  private emit(a: Omit<RequestEvent, 'requestHeaders' | 'requestBody'> & { headers: Record<string, string>; body: unknown }): void {
     const listener = this.opts.onRequest;
     if (!listener) return;
-    const requestHeaders = { ...a.headers };
+    const { headers, body, ...fields } = a;
+    const requestHeaders = { ...headers };
     if (requestHeaders.authorization !== undefined) requestHeaders.authorization = REDACTED;
     const event: RequestEvent = {
-      method: a.method,
-      path: a.path,
-      status: a.status,
-      ms: a.ms,
-      bytes: a.bytes,
-      attempt: a.attempt,
-      error: a.error,
-      retryInMs: a.retryInMs,
+      ...fields,
       requestHeaders,
-      requestBody: a.body === undefined ? undefined : redactBody(a.body),
+      requestBody: body === undefined ? undefined : redactBody(body),
     };
     try {
       listener(event);
