@@ -19,8 +19,6 @@ export interface OrderSummary {
 
 import { amount as formatAmount, preciseKm2 as formatArea } from '../../explorer/format';
 
-export { formatAmount, formatArea };
-
 /**
  * The item's validation errors as lines; an entry marked `severity: "warning"` does not stop
  * the order (the service prices it anyway), everything else does.
