@@ -70,7 +70,3 @@ export function shownOf(shown: number, total: number | undefined, noun: string):
   return `Showing ${count(shown)} of ${count(total)} ${noun}`;
 }
 
-/** Escapes the characters that markdown would read as syntax (tooltips show service text). */
-export function mdEscape(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
-}
