@@ -5,6 +5,7 @@ import { describeError } from '../ui/showError';
 import { count } from './format';
 import type { PagedChildren } from './paged';
 import { ExplorerNode, type ViewId } from './tree';
+import { messageTooltip } from './tooltip';
 
 /** What a list can do for the rows it adds below its records. */
 interface LoadableList {
@@ -58,7 +59,7 @@ export class ErrorNode extends ExplorerNode {
     const item = new vscode.TreeItem(this.label);
     item.description = 'Retry';
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
-    item.tooltip = new vscode.MarkdownString(`**Could not load ${this.list.what}**\n\n${describeError(this.error)}\n\nClick to retry.`);
+    item.tooltip = messageTooltip(`Could not load ${this.list.what}`, describeError(this.error), 'Click to retry.');
     item.contextValue = 'error';
     item.command = { command: COMMANDS.retryLoad, title: 'Retry', arguments: [this] };
     return item;
@@ -81,7 +82,7 @@ export class SignInNode extends ExplorerNode {
     const item = new vscode.TreeItem(this.label);
     item.description = `could not load ${this.what}: ${shortReason(this.error)}`;
     item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
-    item.tooltip = new vscode.MarkdownString(`${describeError(this.error)}\n\nClick to sign in with a new access token.`);
+    item.tooltip = messageTooltip(undefined, describeError(this.error), 'Click to sign in with a new access token.');
     item.contextValue = 'signIn';
     item.command = { command: COMMANDS.signIn, title: 'Sign In' };
     return item;

@@ -21,3 +21,22 @@ export function recordTooltip(title: string, fields: readonly Field[]): vscode.M
   }
   return md;
 }
+
+/**
+ * A tooltip for an error row: an optional bold heading, the error's message as plain text
+ * (it can carry the server's words), and the way forward.
+ */
+export function messageTooltip(heading: string | undefined, message: string, next: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportHtml = false;
+  md.isTrusted = false;
+  if (heading) {
+    md.appendMarkdown('**');
+    md.appendText(heading);
+    md.appendMarkdown('**\n\n');
+  }
+  md.appendText(message);
+  md.appendMarkdown('\n\n');
+  md.appendText(next);
+  return md;
+}

@@ -402,6 +402,20 @@ suite('explorer: the sidebar against the sandbox', () => {
     });
   }
 
+  test("an error row's tooltip shows the server's message as text, never as markdown", async () => {
+    const project = (await rows('projects'))[0];
+    const message = 'Denied [click here](https://evil.example/x) ![img](https://evil.example/p.png)';
+    extras.faults.add({ method: 'GET', path: /^\/v0\/aois/, status: 403, count: 50, body: { error: { code: 'forbidden', message, details: '' } } });
+    const failed = await rows('projects', project.node);
+    assert.equal(failed[0].node.kind, 'error');
+    const tooltip = failed[0].item.tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString, 'the error row has no markdown tooltip');
+    assert.ok(/denied/i.test(tooltip.value) && tooltip.value.includes('evil.example/x'), `the server's message is missing: ${tooltip.value}`);
+    assert.ok(!tooltip.value.includes('[click here](https://evil.example/x)'), `the message's link is live markdown: ${tooltip.value}`);
+    assert.ok(!tooltip.value.includes('![img]('), `the message's image is live markdown: ${tooltip.value}`);
+    assert.notEqual(tooltip.isTrusted, true);
+  });
+
   test('a 401 shows a "Sign in again" row that runs Sign In', async () => {
     extras.faults.add({ method: 'GET', path: /^\/v0\/orders/, status: 401, count: 50 });
     const top = await rows('orders');
