@@ -265,7 +265,3 @@ export const download = obj({ id: str, status: str, signed_url: o(str) });
 export function pageOf(key: string, item: Check): Check {
   return obj({ [key]: arr(item), pagination });
 }
-
-export function listOf(key: string, item: Check): Check {
-  return obj({ [key]: arr(item) });
-}

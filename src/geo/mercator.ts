@@ -12,10 +12,6 @@ export function clampLat(lat: number): number {
   return lat;
 }
 
-export function clampRingLat(ring: readonly (readonly number[])[]): [number, number][] {
-  return ring.map((p) => [p[0], clampLat(p[1])]);
-}
-
 /** Longitude/latitude to the unit square of Web Mercator (x east, y south), world = [0, 1]. */
 export function project(lon: number, lat: number): [number, number] {
   const phi = (clampLat(lat) * Math.PI) / 180;

@@ -1,6 +1,6 @@
 /** Helpers the route groups share: paging, ownership checks, range filters. */
 import type { Pagination } from '../../api/records';
-import { HttpError, badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import type { Req } from '../router';
 import type { AoiRec, ProjectRec } from '../state';
 import { parseTime } from '../timefmt';
@@ -58,7 +58,3 @@ export function onlyParams(q: URLSearchParams, allowed: readonly string[]): void
 }
 
 export const ok = (json: unknown, status = 200): { status: number; json: unknown } => ({ status, json });
-
-export function assertNever(x: never): never {
-  throw new HttpError(500, `unexpected ${String(x)}`);
-}
