@@ -1,8 +1,11 @@
 import { loadStart } from './loadStart';
 import vscode = require('vscode');
+import { EoAuthenticationProvider, registerAuthProvider } from './auth/authProvider';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
+import { registerCopyAsCommands } from './commands/copyAs';
+import { promptSignIn } from './commands/connection/signIn';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
 import { registerMapCommands } from './commands/map';
@@ -42,17 +45,21 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   const connection = new Connection(context, log);
   const ui = new PromptSeam();
   const services: ExtensionServices = { context, log, connection, ui };
+  const accounts = new EoAuthenticationProvider(connection, () => promptSignIn(services), (text) => void ui.message('info', text, {}));
+  services.accounts = accounts;
 
   context.subscriptions.push(
     log,
     connection,
     step('statusBar', () => createConnectionStatusBar(connection)),
+    step('accounts', () => registerAuthProvider(accounts)),
     ...step('connection', () => registerConnectionCommands(services)),
     step('explorer', () => registerExplorer(services)),
     ...step('insights', () => registerInsights(services)),
     ...step('indices', () => registerIndexCommands(services)),
     ...step('ordering', () => registerOrderingCommands(services)),
     ...step('map', () => registerMapCommands(services)),
+    ...step('copyAs', () => registerCopyAsCommands(services)),
   );
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);

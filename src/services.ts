@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { EoAuthenticationProvider } from './auth/authProvider';
 import type { Connection } from './auth/connection';
 import type { ExplorerApi } from './explorer';
 import type { PanelsApi } from './panels/probe';
@@ -20,6 +21,8 @@ export interface ExtensionServices {
    * and the providers (for tests). Set by `registerExplorer` during activation.
    */
   explorer?: ExplorerApi;
+  /** The Accounts menu's provider: sign-in and sign-out go through it. Set in `activate()`. */
+  accounts?: EoAuthenticationProvider;
   /** The map and STAC item panels, for integration tests. Set by `registerMapCommands`. */
   panels?: PanelsApi;
 }
