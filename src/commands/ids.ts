@@ -34,4 +34,9 @@ export const COMMANDS = {
   registerStore: 'eoImagery.registerStore',
   deleteStore: 'eoImagery.deleteStore',
   downloadReport: 'eoImagery.downloadReport',
+  // At home in VS Code (src/commands/copyAs, src/commands/searchFiles, src/walkthrough)
+  copyAsCurl: 'eoImagery.copyAsCurl',
+  copyAsPython: 'eoImagery.copyAsPython',
+  copyLoggedRequestAsCurl: 'eoImagery.copyLoggedRequestAsCurl',
+  copyLoggedRequestAsPython: 'eoImagery.copyLoggedRequestAsPython',
 } as const;
