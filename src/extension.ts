@@ -12,6 +12,7 @@ import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
+import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { PromptSeam, type Prompts } from './ui/prompts';
 
 /** What `activate()` returns: integration tests reach the extension's seams through it. */
@@ -20,6 +21,8 @@ export interface EoImageryApi {
   readonly testing: {
     /** Answers every prompt from `prompts` until the returned function is called. */
     usePrompts(prompts: Prompts): () => void;
+    /** The walkthrough's observed steps and its once-only offer. */
+    walkthrough: WalkthroughApi;
     /** Milliseconds spent loading the bundle and in each registration step of activate(). */
     activationProfile: Record<string, number>;
   };
@@ -48,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   const accounts = new EoAuthenticationProvider(connection, () => promptSignIn(services), (text) => void ui.message('info', text, {}));
   services.accounts = accounts;
 
+  const walkthrough = step('walkthrough', () => registerWalkthrough(services));
   context.subscriptions.push(
     log,
     connection,
@@ -60,12 +64,16 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     ...step('ordering', () => registerOrderingCommands(services)),
     ...step('map', () => registerMapCommands(services)),
     ...step('copyAs', () => registerCopyAsCommands(services)),
+    walkthrough.disposable,
   );
+  // Offered once after install (tests call offerOnce themselves). Opening an editor is no
+  // network work.
+  if (context.extensionMode !== vscode.ExtensionMode.Test) void walkthrough.api.offerOnce();
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
 
-  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile } };
+  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile, walkthrough: walkthrough.api } };
 }
 
 export function deactivate(): void {

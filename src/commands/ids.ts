@@ -35,6 +35,7 @@ export const COMMANDS = {
   deleteStore: 'eoImagery.deleteStore',
   downloadReport: 'eoImagery.downloadReport',
   // At home in VS Code (src/commands/copyAs, src/commands/searchFiles, src/walkthrough)
+  getStarted: 'eoImagery.getStarted',
   copyAsCurl: 'eoImagery.copyAsCurl',
   copyAsPython: 'eoImagery.copyAsPython',
   copyLoggedRequestAsCurl: 'eoImagery.copyLoggedRequestAsCurl',

@@ -59,6 +59,14 @@ export async function startSandboxCli(args: string[] = [], timeoutMs = 20_000): 
   };
 }
 
+export interface WorkbenchOptions {
+  signedInAs?: 'alice' | 'bob';
+  /** Let the extension offer its walkthrough on first activation (default: no). */
+  offerWalkthrough?: boolean;
+  /** e.g. 'Default High Contrast' */
+  colorTheme?: string;
+}
+
 export interface EoWorkbench extends OpenedWorkbench {
   sandbox?: SandboxProcess;
 }
@@ -68,10 +76,13 @@ export interface EoWorkbench extends OpenedWorkbench {
  * runs and the extension finds it through `eoImagery.baseUrl` and `EO_API_TOKEN`, as a
  * headless user would configure it. Without, the extension starts signed out.
  */
-export async function openEoWorkbench(options: { signedInAs?: 'alice' | 'bob' } = {}): Promise<EoWorkbench> {
+export async function openEoWorkbench(options: WorkbenchOptions = {}): Promise<EoWorkbench> {
   let sandbox: SandboxProcess | undefined;
   const env: Record<string, string> = {};
-  const settings: Record<string, unknown> = {};
+  // The walkthrough opens itself on first activation unless VS Code's own switch says not:
+  // only the test that photographs it wants it over the editor area.
+  const settings: Record<string, unknown> = { 'workbench.welcomePage.walkthroughs.openOnInstall': options.offerWalkthrough ?? false };
+  if (options.colorTheme) settings['workbench.colorTheme'] = options.colorTheme;
   if (options.signedInAs) {
     sandbox = await startSandboxCli();
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
@@ -165,7 +176,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Runs `fn` with a workbench, saving a `<name>-failure` screenshot if it throws. */
 export async function withWorkbench(
   name: string,
-  options: { signedInAs?: 'alice' | 'bob' },
+  options: WorkbenchOptions,
   fn: (wb: EoWorkbench) => Promise<void>,
 ): Promise<void> {
   const wb = await openEoWorkbench(options);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/commands/ids';
-import { RecordNode, type ExplorerNode } from '../../../src/explorer/tree';
+import type { ExplorerNode, RecordNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
@@ -35,7 +35,8 @@ async function direct(url: string, token: string, init: { method?: string; body?
 }
 
 async function firstRecord(nodes: ExplorerNode[], kind: string): Promise<RecordNode> {
-  const found = nodes.find((n): n is RecordNode => n instanceof RecordNode && n.kind === kind);
+  // The extension runs as its own bundle: its classes are not this file's, so no instanceof.
+  const found = nodes.find((n): n is RecordNode => n.kind === kind && 'recordId' in n);
   assert.ok(found, `no ${kind} row: ${nodes.map((n) => n.kind).join(', ')}`);
   return found;
 }

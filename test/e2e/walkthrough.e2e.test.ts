@@ -1,0 +1,38 @@
+// First run, as a newcomer sees it: the walkthrough opens by itself once the extension
+// activates (VS Code's "open walkthroughs on install" left on), its sign-in step already done
+// for a token from EO_API_TOKEN; the Accounts menu lists the EO Imagery account with Sign Out.
+// Screenshots: test-results/screenshots/walkthrough.png, accounts-menu.png.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openEoContainer, screenshot, SCREENSHOTS_DIR, withWorkbench } from './workbench';
+
+test('the walkthrough opens once on first activation and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
+  await withWorkbench('walkthrough', { signedInAs: 'alice', offerWalkthrough: true }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    await openEoContainer(page);
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 60_000 });
+    for (const title of ['Sign in, or try the sandbox', 'Browse a project', 'Show an AOI on the map', 'Search the archive and see imagery', 'Price an order', 'Build an insight input']) {
+      await walkthrough.getByText(title).first().waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    // Signed in through EO_API_TOKEN: the first step is ticked off by its onContext event.
+    const signInStep = walkthrough.locator('.getting-started-step').filter({ hasText: 'Sign in, or try the sandbox' }).first();
+    await signInStep.locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'walkthrough');
+
+    const accounts = page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="Accounts"]') }).first();
+    await accounts.click();
+    const host = new URL(sandbox.url).host;
+    const entry = page.locator('.monaco-menu .action-item').filter({ hasText: `${host} (from EO_API_TOKEN)` }).first();
+    await entry.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await entry.innerText()).trim(), /EO Imagery/);
+    await entry.hover();
+    await page.locator('.monaco-menu .action-item').filter({ hasText: 'Sign Out' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForTimeout(300);
+    // Not `screenshot()`: it parks the pointer, which would close the submenu.
+    fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS_DIR, 'accounts-menu.png') });
+  });
+});
