@@ -5,6 +5,7 @@ import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
 import { registerCopyAsCommands } from './commands/copyAs';
+import { registerSearchFiles } from './commands/searchFiles';
 import { promptSignIn } from './commands/connection/signIn';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     ...step('ordering', () => registerOrderingCommands(services)),
     ...step('map', () => registerMapCommands(services)),
     ...step('copyAs', () => registerCopyAsCommands(services)),
+    ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
   );
   // Offered once after install (tests call offerOnce themselves). Opening an editor is no

@@ -36,6 +36,9 @@ export const COMMANDS = {
   downloadReport: 'eoImagery.downloadReport',
   // At home in VS Code (src/commands/copyAs, src/commands/searchFiles, src/walkthrough)
   getStarted: 'eoImagery.getStarted',
+  saveSearch: 'eoImagery.saveSearch',
+  runSearchFile: 'eoImagery.runSearchFile',
+  searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
   copyAsCurl: 'eoImagery.copyAsCurl',
   copyAsPython: 'eoImagery.copyAsPython',
   copyLoggedRequestAsCurl: 'eoImagery.copyLoggedRequestAsCurl',
