@@ -6,6 +6,7 @@
 import type {
   CreateAoiParams, MapFeature, MapRequest, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
+import * as l10n from '@vscode/l10n';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
 import { append, button, clear, el } from '../shared/dom';
@@ -97,8 +98,8 @@ export class SearchPanel {
     this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, 'Draw a rectangle or a polygon on the map.');
     this.searchBtn = button('Search here', () => void this.search(), { id: 'search', disabled: true });
     this.aoiBtn = button('Create AOI…', () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
-    this.saveBtn = button('Save Search…', () => this.save(), {
-      id: 'save-search', class: 'secondary', disabled: true, title: 'Save this search to a .eosearch.json file to run again later',
+    this.saveBtn = button(l10n.t('Save Search…'), () => this.save(), {
+      id: 'save-search', class: 'secondary', disabled: true, title: l10n.t('Save this search to a .eosearch.json file to run again later'),
     });
     this.status = el('div', { class: 'status', id: 'status', role: 'status' });
     this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': 'Search results' });

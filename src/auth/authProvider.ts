@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { hostOf, type Connection } from './connection';
 import { TOKEN_ENV } from './tokenStore';
 
@@ -9,7 +10,7 @@ export const AUTH_PROVIDER_LABEL = 'EO Imagery';
 /** Thrown by `createSession` when the person closes the sign-in prompts. */
 export class SignInCancelled extends Error {
   constructor() {
-    super(vscode.l10n.t('Sign-in to EO Imagery was cancelled.'));
+    super(l10n.t('Sign-in to EO Imagery was cancelled.'));
     this.name = 'SignInCancelled';
   }
 }
@@ -57,7 +58,7 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
     if (!baseUrl) throw new SignInCancelled();
     await this.sync();
     const session = this.known.get(urlSession(baseUrl));
-    if (!session) throw new Error(vscode.l10n.t('The token for {0} was not stored.', hostOf(baseUrl)));
+    if (!session) throw new Error(l10n.t('The token for {0} was not stored.', hostOf(baseUrl)));
     return session;
   }
 
@@ -71,7 +72,7 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
       if (!connection.isSandbox && connection.baseUrl === baseUrl) await connection.signOut();
     } else if (sessionId.startsWith('env:')) {
       // The variable belongs to the environment VS Code was started from: say how to end it.
-      this.say(vscode.l10n.t('The token for {0} comes from the {1} environment variable. Unset it and restart the editor to sign out.', hostOf(sessionId.slice(4)), TOKEN_ENV));
+      this.say(l10n.t('The token for {0} comes from the {1} environment variable. Unset it and restart the editor to sign out.', hostOf(sessionId.slice(4)), TOKEN_ENV));
       return;
     }
     await this.sync();
@@ -114,16 +115,16 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
       const token = await connection.tokens.stored(account.baseUrl);
       if (!token) continue;
       const host = hostOf(account.baseUrl);
-      sessions.push(session(urlSession(account.baseUrl), token, account.baseUrl, account.user ? vscode.l10n.t('{0} on {1}', account.user, host) : host));
+      sessions.push(session(urlSession(account.baseUrl), token, account.baseUrl, account.user ? l10n.t('{0} on {1}', account.user, host) : host));
     }
     const baseUrl = connection.isSandbox ? '' : connection.baseUrl;
     const env = process.env[TOKEN_ENV]?.trim();
     if (baseUrl && env && !sessions.some((s) => s.id === urlSession(baseUrl))) {
-      sessions.push(session(envSession(baseUrl), env, `${baseUrl} (${TOKEN_ENV})`, vscode.l10n.t('{0} (from {1})', hostOf(baseUrl), TOKEN_ENV)));
+      sessions.push(session(envSession(baseUrl), env, `${baseUrl} (${TOKEN_ENV})`, l10n.t('{0} (from {1})', hostOf(baseUrl), TOKEN_ENV)));
     }
     const sandbox = connection.sandboxSession;
     if (sandbox) {
-      sessions.push(session(SANDBOX_ID, sandbox.token, sandbox.url, vscode.l10n.t('Local sandbox ({0})', hostOf(sandbox.url))));
+      sessions.push(session(SANDBOX_ID, sandbox.token, sandbox.url, l10n.t('Local sandbox ({0})', hostOf(sandbox.url))));
     }
     return sessions;
   }

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { LoggedRequest } from '../../auth/connection';
 import { fetchRecord } from '../../explorer/fetchRecord';
 import { parentIdOf } from '../../explorer/recordDocuments';
@@ -32,7 +33,7 @@ async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
   const text = render(format, e);
   await vscode.env.clipboard.writeText(text);
   vscode.window.setStatusBarMessage(
-    vscode.l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]),
+    l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]),
     4000,
   );
   return text;
@@ -45,19 +46,19 @@ async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
 export async function copyRecordAs(services: ExtensionServices, format: CopyFormat, node: unknown): Promise<string | undefined> {
   const target = node instanceof RecordNode ? node : services.explorer?.selected()[0];
   if (!target) {
-    await services.ui.message('info', vscode.l10n.t('Select a record in the EO Imagery sidebar to copy its request.'), {});
+    await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to copy its request.'), {});
     return undefined;
   }
   try {
     const sent = await services.connection.captureRequests((client) => fetchRecord(client, target.kind, target.recordId, parentIdOf(target)));
     const read = sent[sent.length - 1];
     if (!read) {
-      await services.ui.message('info', vscode.l10n.t('The service has no request that reads this kind of record on its own.'), {});
+      await services.ui.message('info', l10n.t('The service has no request that reads this kind of record on its own.'), {});
       return undefined;
     }
     return await copy(format, read);
   } catch (err) {
-    await showError(services, vscode.l10n.t('Copy as {0}', FORMAT_NAME[format]), err);
+    await showError(services, l10n.t('Copy as {0}', FORMAT_NAME[format]), err);
     return undefined;
   }
 }
@@ -86,7 +87,7 @@ interface RequestItem extends vscode.QuickPickItem {
 export async function copyLoggedRequestAs(services: ExtensionServices, history: RequestHistory, format: CopyFormat): Promise<string | undefined> {
   const requests = history.newestFirst();
   if (requests.length === 0) {
-    await services.ui.message('info', vscode.l10n.t('No request has been logged yet in this window.'), {});
+    await services.ui.message('info', l10n.t('No request has been logged yet in this window.'), {});
     return undefined;
   }
   const items: RequestItem[] = requests.map((request) => ({
@@ -95,8 +96,8 @@ export async function copyLoggedRequestAs(services: ExtensionServices, history: 
     request,
   }));
   const picked = await services.ui.pick(items, {
-    title: vscode.l10n.t('Copy Logged Request as {0}', FORMAT_NAME[format]),
-    placeHolder: vscode.l10n.t('Pick a request line of the log (newest first); the token stays out of the copy'),
+    title: l10n.t('Copy Logged Request as {0}', FORMAT_NAME[format]),
+    placeHolder: l10n.t('Pick a request line of the log (newest first); the token stays out of the copy'),
     matchOnDescription: true,
   });
   return picked ? copy(format, picked.request) : undefined;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
 import { MapPanel } from '../../panels/mapPanel';
 import type { SearchParams } from '../../panels/protocol';
@@ -26,15 +27,15 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
   const run = async (arg: unknown, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri || !isSearchFile(uri)) {
-      await services.ui.message('info', vscode.l10n.t('Open a saved search ({0} file) to run it.', SEARCH_FILE_SUFFIX), {});
+      await services.ui.message('info', l10n.t('Open a saved search ({0} file) to run it.', SEARCH_FILE_SUFFIX), {});
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
     const errors: import('jsonc-parser').ParseError[] = [];
     const parsed = jsonc().parse(doc.getText(), errors, { allowTrailingComma: true });
-    const read = errors.length ? { errors: [vscode.l10n.t('The file is not valid JSON.')] } : fromSearchFile(parsed);
+    const read = errors.length ? { errors: [l10n.t('The file is not valid JSON.')] } : fromSearchFile(parsed);
     if ('errors' in read) {
-      await services.ui.message('error', vscode.l10n.t('{0} cannot be run: {1}', path.basename(uri.fsPath), read.errors.join(' ')), {});
+      await services.ui.message('error', l10n.t('{0} cannot be run: {1}', path.basename(uri.fsPath), read.errors.join(' ')), {});
       return undefined;
     }
     const last = runs()[uri.toString()];
@@ -44,7 +45,7 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
     lensesChanged.fire();
     if (mode === 'new') {
       vscode.window.setStatusBarMessage(
-        last ? vscode.l10n.t('Showing what was acquired since {0}', last.slice(0, 10)) : vscode.l10n.t('First run of this search: showing all of it'),
+        last ? l10n.t('Showing what was acquired since {0}', last.slice(0, 10)) : l10n.t('First run of this search: showing all of it'),
         5000,
       );
     }
@@ -54,17 +55,17 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
   const save = async (params: SearchParams | undefined): Promise<vscode.Uri | undefined> => {
     const p = params ?? MapPanel.open?.lastSearch;
     if (!p) {
-      await services.ui.message('info', vscode.l10n.t('Draw an area on the map and search first; then save the search.'), {});
+      await services.ui.message('info', l10n.t('Draw an area on the map and search first; then save the search.'), {});
       return undefined;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const suggested = `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`;
     const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
     const target = await ask({
-      title: vscode.l10n.t('Save Search'),
-      saveLabel: vscode.l10n.t('Save Search'),
+      title: l10n.t('Save Search'),
+      saveLabel: l10n.t('Save Search'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
-      filters: { [vscode.l10n.t('Saved searches')]: ['eosearch.json'] },
+      filters: { [l10n.t('Saved searches')]: ['eosearch.json'] },
     });
     if (!target) return undefined;
     const uri = isSearchFile(target) ? target : target.with({ path: target.path.replace(/(\.eosearch)?(\.json)?$/, SEARCH_FILE_SUFFIX) });
@@ -85,16 +86,16 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
       const last = runs()[doc.uri.toString()];
       return [
         new vscode.CodeLens(range, {
-          title: vscode.l10n.t('$(globe) Run on Map'),
-          tooltip: vscode.l10n.t('Run this search on the EO Imagery map'),
+          title: l10n.t('$(globe) Run on Map'),
+          tooltip: l10n.t('Run this search on the EO Imagery map'),
           command: COMMANDS.runSearchFile,
           arguments: [doc.uri],
         }),
         new vscode.CodeLens(range, {
-          title: last ? vscode.l10n.t("$(sparkle) What's New since {0}", last.slice(0, 10)) : vscode.l10n.t("$(sparkle) What's New"),
+          title: last ? l10n.t("$(sparkle) What's New since {0}", last.slice(0, 10)) : l10n.t("$(sparkle) What's New"),
           tooltip: last
-            ? vscode.l10n.t('Run this search for what was acquired since its last run ({0})', new Date(last).toLocaleString())
-            : vscode.l10n.t('Not run yet from this workspace: shows every result and remembers the run'),
+            ? l10n.t('Run this search for what was acquired since its last run ({0})', new Date(last).toLocaleString())
+            : l10n.t('Not run yet from this workspace: shows every result and remembers the run'),
           command: COMMANDS.searchFileWhatsNew,
           arguments: [doc.uri],
         }),
@@ -107,9 +108,9 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
     const uri = editor?.document.uri;
     if (!uri || uri.scheme !== 'file' || !isSearchFile(uri) || offered.has(uri.toString())) return;
     offered.add(uri.toString());
-    const runLabel = vscode.l10n.t('Run on Map');
-    const newLabel = vscode.l10n.t("What's New");
-    const choice = await services.ui.message('info', vscode.l10n.t('{0} is a saved EO Imagery search.', path.basename(uri.fsPath)), {}, runLabel, newLabel);
+    const runLabel = l10n.t('Run on Map');
+    const newLabel = l10n.t("What's New");
+    const choice = await services.ui.message('info', l10n.t('{0} is a saved EO Imagery search.', path.basename(uri.fsPath)), {}, runLabel, newLabel);
     if (choice === runLabel) await run(uri, 'all');
     else if (choice === newLabel) await run(uri, 'new');
   };

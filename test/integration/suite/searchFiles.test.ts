@@ -47,7 +47,12 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
 
   test('"Save Search…" from the map writes the search to the chosen file, readable and complete', async () => {
     const { api } = env.current;
-    await vscode.commands.executeCommand('eoImagery.showOnMap', (await api.services.explorer!.providers.projects.getChildren())[0]);
+    const projects = api.services.explorer!.providers.projects;
+    const project = (await projects.getChildren()).find((n) => n.kind === 'project');
+    assert.ok(project);
+    const aoi = (await projects.getChildren(project)).find((n) => n.kind === 'aoi');
+    assert.ok(aoi, 'no AOI to show on the map');
+    await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
     const map = await waitFor('the map panel', () => api.services.panels?.map());
     await map.whenReady();
     const target = vscode.Uri.file(path.join(dir, 'alps'));
