@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openEoContainer, screenshot, SCREENSHOTS_DIR, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withWorkbench } from './workbench';
 
 test('the walkthrough opens once on first activation and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
   await withWorkbench('walkthrough', { signedInAs: 'alice', offerWalkthrough: true }, async ({ page, sandbox }) => {
@@ -17,10 +17,17 @@ test('the walkthrough opens once on first activation and the Accounts menu lists
     for (const title of ['Sign in, or try the sandbox', 'Browse a project', 'Show an AOI on the map', 'Search the archive and see imagery', 'Price an order', 'Build an insight input']) {
       await walkthrough.getByText(title).first().waitFor({ state: 'visible', timeout: 10_000 });
     }
-    // Signed in through EO_API_TOKEN: the first step is ticked off by its onContext event.
-    const signInStep = walkthrough.locator('.getting-started-step').filter({ hasText: 'Sign in, or try the sandbox' }).first();
-    await signInStep.locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'walkthrough');
+    // Steps tick off by their events: signed in through EO_API_TOKEN (connected once the views
+    // loaded), and a project expanded in the Projects view.
+    const step = (title: string) => walkthrough.locator('.getting-started-step').filter({ hasText: title }).first();
+    await step('Sign in, or try the sandbox').locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
+    const project = treeRows(page, 'Projects').first();
+    await project.waitFor({ state: 'visible', timeout: 30_000 });
+    await project.click();
+    await page.keyboard.press('ArrowRight');
+    await step('Browse a project').locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'walkthrough-progress');
 
     const accounts = page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="Accounts"]') }).first();
     await accounts.click();
