@@ -68,9 +68,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
   );
-  // Offered once after install (tests call offerOnce themselves). Opening an editor is no
-  // network work.
-  if (context.extensionMode !== vscode.ExtensionMode.Test) void walkthrough.api.offerOnce();
+  // Offered once after an install (an extension under development or test is not installed;
+  // tests call offerOnce themselves). Opening an editor is no network work.
+  if (context.extensionMode === vscode.ExtensionMode.Production) void walkthrough.api.offerOnce();
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);

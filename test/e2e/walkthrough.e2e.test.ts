@@ -1,6 +1,7 @@
-// First run, as a newcomer sees it: the walkthrough opens by itself once the extension
-// activates (VS Code's "open walkthroughs on install" left on), its sign-in step already done
-// for a token from EO_API_TOKEN; the Accounts menu lists the EO Imagery account with Sign Out.
+// A newcomer's first steps: "EO Imagery: Get Started" from the command palette opens the
+// walkthrough (an installed extension offers it once by itself; one under development does
+// not), its steps tick off as they are done (signed in from EO_API_TOKEN, a project
+// expanded); the Accounts menu lists the EO Imagery account with Sign Out.
 // Screenshots: test-results/screenshots/walkthrough.png, accounts-menu.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -8,10 +9,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withWorkbench } from './workbench';
 
-test('the walkthrough opens once on first activation and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
-  await withWorkbench('walkthrough', { signedInAs: 'alice', offerWalkthrough: true }, async ({ page, sandbox }) => {
+test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
+  await withWorkbench('walkthrough', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
     assert.ok(sandbox);
     await openEoContainer(page);
+    await page.keyboard.press('F1');
+    await page.keyboard.type('EO Imagery: Get Started');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'EO Imagery: Get Started' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page.keyboard.press('Enter');
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 60_000 });
     for (const title of ['Sign in, or try the sandbox', 'Browse a project', 'Show an AOI on the map', 'Search the archive and see imagery', 'Price an order', 'Build an insight input']) {
@@ -21,12 +26,12 @@ test('the walkthrough opens once on first activation and the Accounts menu lists
     // Steps tick off by their events: signed in through EO_API_TOKEN (connected once the views
     // loaded), and a project expanded in the Projects view.
     const step = (title: string) => walkthrough.locator('.getting-started-step').filter({ hasText: title }).first();
-    await step('Sign in, or try the sandbox').locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
+    await step('Sign in, or try the sandbox').locator('.codicon-getting-started-step-checked, .codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
     const project = treeRows(page, 'Projects').first();
     await project.waitFor({ state: 'visible', timeout: 30_000 });
     await project.click();
     await page.keyboard.press('ArrowRight');
-    await step('Browse a project').locator('.codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
+    await step('Browse a project').locator('.codicon-getting-started-step-checked, .codicon-pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'walkthrough-progress');
 
     const accounts = page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="Accounts"]') }).first();
