@@ -27,7 +27,28 @@ export interface WalkthroughApi {
 export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; disposable: vscode.Disposable } {
   const { context, connection } = services;
   const done = new Set<ObservedStep>();
-  const open = (): Thenable<unknown> => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+  const setStep = (step: ObservedStep, value: boolean): Thenable<unknown> =>
+    vscode.commands.executeCommand('setContext', stepContextKey(step), value);
+  const mark = (step: ObservedStep): void => {
+    if (done.has(step)) return;
+    done.add(step);
+    void setStep(step, true);
+  };
+  /**
+   * VS Code ticks a step when its context key changes while the walkthrough page watches;
+   * one that was already true when the page opened stays unticked. So once the page is up,
+   * what is done is said again (false, then true); twice, for a slow window.
+   */
+  const reannounce = async (): Promise<void> => {
+    const steps = [...done];
+    for (const step of steps) await setStep(step, false);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const step of steps) await setStep(step, true);
+  };
+  const open = async (): Promise<void> => {
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+    for (const ms of [1000, 4000]) setTimeout(() => void reannounce(), ms);
+  };
   const api: WalkthroughApi = {
     done,
     forget: () => done.clear(),
@@ -45,9 +66,10 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
     vscode.commands.registerCommand(COMMANDS.getStarted, open),
     connection.onDidRequest((e) => {
       const step = stepOfRequest(e);
-      if (!step || done.has(step)) return;
-      done.add(step);
-      void vscode.commands.executeCommand('setContext', stepContextKey(step), true);
+      if (step) mark(step);
+    }),
+    connection.onDidChange(() => {
+      if (connection.state !== 'signedOut') mark('signedIn');
     }),
   );
   return { api, disposable };

@@ -1,7 +1,7 @@
 import type { RequestEvent } from '../api';
 
 /** The walkthrough's steps that complete on what the extension sees go by over HTTP. */
-export type ObservedStep = 'projectBrowsed' | 'archiveSearched' | 'orderPriced';
+export type ObservedStep = 'signedIn' | 'projectBrowsed' | 'archiveSearched' | 'orderPriced';
 
 /**
  * Which walkthrough step a successful request completes, if any: expanding a project lists its

@@ -52,7 +52,7 @@ suite('walkthrough: steps complete by their real events', function () {
     assert.ok(wt, 'no eoImagery.gettingStarted walkthrough');
     assert.deepEqual(wt.steps.map((s) => s.id), ['signIn', 'browseProject', 'showOnMap', 'searchArchive', 'priceOrder', 'insightInput']);
     const commands = new Set(c.commands.map((x) => x.command));
-    const contexts = new Set(['eoImagery.signedIn', 'eoImagery.connectionState == connected', 'eoImagery.walkthrough.projectBrowsed', 'eoImagery.walkthrough.archiveSearched', 'eoImagery.walkthrough.orderPriced']);
+    const contexts = new Set(['eoImagery.signedIn', 'eoImagery.walkthrough.signedIn', 'eoImagery.walkthrough.projectBrowsed', 'eoImagery.walkthrough.archiveSearched', 'eoImagery.walkthrough.orderPriced']);
     const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
     for (const step of wt.steps) {
       assert.ok(step.completionEvents.length > 0, `${step.id} never completes`);
