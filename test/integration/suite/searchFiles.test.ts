@@ -141,12 +141,12 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     fs.copyFileSync(saved.fsPath, other.fsPath);
     const prompts = new ScriptedPrompts([{ kind: 'message', match: /other\.eosearch\.json is a saved EO Imagery search/, answer: 'Run on Map' }]);
     const restore = api.testing.usePrompts(prompts);
-    const map = api.services.panels!.map()!;
-    const before = map.posted.length;
     try {
+      // closeAllEditors closed the map too: "Run on Map" opens a new one.
       await vscode.window.showTextDocument(other);
       await waitFor('the offer', () => prompts.messages.find((m) => m.text.includes('other.eosearch.json')));
-      await waitFor('runSearch after the offer', () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'runSearch'));
+      const map = await waitFor('the map panel', () => api.services.panels?.map());
+      await waitFor('runSearch after the offer', () => map.posted.find((m) => (m as { type: string }).type === 'runSearch'));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.window.showTextDocument(other);
       await new Promise((r) => setTimeout(r, 500));
