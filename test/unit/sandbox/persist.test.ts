@@ -1,6 +1,6 @@
 /** --data-dir: state written atomically and reloaded; determinism from the seed; geo helpers. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -31,6 +31,50 @@ describe('persistence', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('an insight run with a deeply nested extra key is stored without it; later saves still work', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
+    try {
+      const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      const alice = caller(sb);
+      const aoi = (await alice('GET', '/v0/aois')).body.aois[0] as { aoi_id: string; project_id: string };
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 20_000; i++) deep = { x: deep };
+      const body = `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"ndvi-time-series","version":"1.0.0"},"input":[`
+        + `{"format":"date","name":"from","type":"string","description":"d","value":"2024-01-01","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},`
+        + '{"format":"date","name":"to","type":"string","description":"d","value":"2024-02-01"}]}';
+      const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
+      assert.equal(run.status, 201, run.text.slice(0, 200));
+      const store = await alice('POST', '/v0/stores', { name: 'after-deep', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+      assert.equal(store.status, 201, store.text.slice(0, 200));
+      await sb.close();
+      assert.deepEqual(readdirSync(dir), ['sandbox-state.json']);
+      const saved = readFileSync(path.join(dir, 'sandbox-state.json'), 'utf8');
+      assert.ok(saved.includes('after-deep'), 'the later write reached the disk');
+      assert.ok(!saved.includes('"extra"'), 'the unchecked key was stored');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a save that fails answers 500, keeps nothing in memory and leaves no temp file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
+    try {
+      const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      const alice = caller(sb);
+      // The state file becomes a non-empty directory: the rename over it fails (even as root).
+      rmSync(path.join(dir, 'sandbox-state.json'));
+      mkdirSync(path.join(dir, 'sandbox-state.json', 'blocker'), { recursive: true });
+      const store = await alice('POST', '/v0/stores', { name: 'not-kept', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+      assert.equal(store.status, 500);
+      const stores = (await alice('GET', '/v0/stores')).body.stores as { name: string }[];
+      assert.ok(!stores.some((s) => s.name === 'not-kept'), 'memory kept a change the client was told failed');
+      assert.deepEqual(readdirSync(dir), ['sandbox-state.json'], 'a temp file was left');
+      await sb.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the same seed gives the same world; another seed a different one', async () => {
     const t = Date.UTC(2025, 0, 1);
     const a = await startSandbox({ port: 0, seed: 9, startTime: t });
