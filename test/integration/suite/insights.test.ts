@@ -176,22 +176,20 @@ suite('insights: input files against the sandbox', function () {
   });
 
   test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
-    const uri = workspaceUri('water-int.insight.json');
-    const original = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    const original = Buffer.from(await vscode.workspace.fs.readFile(workspaceUri('water-int.insight.json'))).toString('utf8');
+    const uri = workspaceUri('water-commented.insight.json');
     const commented = `// water extent, by hand\n${original.trimEnd().replace(/\n\}$/, ',\n}')}\n`;
-    assert.notEqual(commented.trimEnd().slice(-3), original.trimEnd().slice(-3), 'the trailing comma went in');
+    assert.match(commented, /\],\n\}\n$/, 'the trailing comma went in');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(commented, 'utf8'));
     try {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      assert.equal(doc.getText(), commented);
       script();
       const problems = await vscode.commands.executeCommand<number | undefined>('eoImagery.validateInsight', uri);
       assert.equal(problems, 0, JSON.stringify(prompts.messages));
-      script();
+      script({ kind: 'pick', choose: aoi.name });
       const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
       assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}; ${JSON.stringify(prompts.messages)}`);
     } finally {
-      await vscode.workspace.fs.writeFile(uri, Buffer.from(original, 'utf8'));
+      await remove(uri);
     }
   });
 

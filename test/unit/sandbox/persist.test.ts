@@ -36,12 +36,21 @@ describe('persistence', () => {
     try {
       const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
       const alice = caller(sb);
-      const aoi = (await alice('GET', '/v0/aois')).body.aois[0] as { aoi_id: string; project_id: string };
-      let deep: unknown = 'leaf';
-      for (let i = 0; i < 20_000; i++) deep = { x: deep };
-      const body = `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"ndvi-time-series","version":"1.0.0"},"input":[`
-        + `{"format":"date","name":"from","type":"string","description":"d","value":"2024-01-01","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},`
-        + '{"format":"date","name":"to","type":"string","description":"d","value":"2024-02-01"}]}';
+      const aois = (await alice('GET', '/v0/aois?limit=100')).body.aois as { aoi_id: string; project_id: string }[];
+      let aoi: { aoi_id: string; project_id: string } | undefined;
+      let mosaic: { id: string; path: string } | undefined;
+      for (const a of aois) {
+        mosaic = ((await alice('GET', `/v0/aois/${a.aoi_id}/assets?limit=1`)).body.assets as { id: string; path: string }[])[0];
+        if (mosaic) {
+          aoi = a;
+          break;
+        }
+      }
+      assert.ok(aoi && mosaic, 'the seed has no AOI with an asset');
+      const image = { format: 'raster', name: 'image', type: 'url', description: 'd', stac_url: mosaic.path, asset_source: { id: mosaic.id, type: 'raw_mosaic' } };
+      const body = `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"water-extent","version":"0.9.1"},"input":[${JSON.stringify(image)},`
+        + `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},`
+        + '{"format":"boolean","name":"include_wetlands","type":"boolean","description":"d","value":"false"}]}';
       const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
       assert.equal(run.status, 201, run.text.slice(0, 200));
       const store = await alice('POST', '/v0/stores', { name: 'after-deep', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
