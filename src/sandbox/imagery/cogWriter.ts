@@ -279,20 +279,40 @@ function allocSamples(spec: CogSpec, n: number): Samples {
   }
 }
 
-/** The bytes of one tile, computed by the spec's pixel source. */
-export function synthesizeTile(layout: CogLayout, level: number, tx: number, ty: number): Buffer {
+function blankTile(layout: CogLayout): Samples {
+  const { spec } = layout;
+  const out = allocSamples(spec, spec.tileSize * spec.tileSize * spec.bands);
+  if (spec.nodata !== undefined && spec.nodata !== 0) out.fill(spec.nodata);
+  return out;
+}
+
+/** Fills rows [r0, r1) of tile (tx, ty) of a level into `out` (the whole tile's samples). */
+function fillRows(layout: CogLayout, level: number, tx: number, ty: number, r0: number, r1: number, out: Samples): void {
   const { spec } = layout;
   const l = layout.levels[level];
   const T = spec.tileSize;
-  const out = allocSamples(spec, T * T * spec.bands);
-  if (spec.nodata !== undefined && spec.nodata !== 0) out.fill(spec.nodata);
   const col0 = tx * T;
-  const row0 = ty * T;
-  spec.fill({ level, col0, row0, cols: Math.min(T, l.width - col0), rows: Math.min(T, l.height - row0), pixelSize: l.pixelSize, width: l.width, height: l.height }, out);
+  const row0 = ty * T + r0;
+  const rows = Math.min(r1, l.height - ty * T) - r0;
+  if (rows <= 0) return;
+  spec.fill(
+    { level, col0, row0, cols: Math.min(T, l.width - col0), rows, pixelSize: l.pixelSize, width: l.width, height: l.height },
+    out.subarray(r0 * T * spec.bands),
+  );
+}
+
+/** The bytes of one tile, computed by the spec's pixel source. */
+export function synthesizeTile(layout: CogLayout, level: number, tx: number, ty: number): Buffer {
+  const out = blankTile(layout);
+  fillRows(layout, level, tx, ty, 0, layout.spec.tileSize, out);
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
 
-export type TileSource = (level: number, tx: number, ty: number) => Buffer;
+/** Where computed tiles are kept between reads (a bounded cache); absent: always compute. */
+export interface TileStore {
+  get(level: number, tx: number, ty: number): Buffer | undefined;
+  put(level: number, tx: number, ty: number, bytes: Buffer): void;
+}
 
 /** Which tile slot holds byte `pos` (pos must be at or past the header). */
 function slotAt(layout: CogLayout, pos: number): { level: number; index: number; start: number } {
@@ -307,39 +327,62 @@ function slotAt(layout: CogLayout, pos: number): { level: number; index: number;
   throw new RangeError(`byte ${pos} is outside the file`);
 }
 
+/** Bytes of a tile computed per step when streaming: a 512-row, 4-band tile in 4 steps. */
+const STRIP_BYTES = 512 * 1024;
+
 /**
- * The file's bytes [start, end) as a sequence of buffers, at most one tile slot each, so a
- * caller can stream a large range without holding it. `tile` supplies tile bytes (cache it).
+ * The file's bytes [start, end) as a sequence of buffers, so a caller can stream a large range
+ * without holding it. A tile that is not in `store` is computed in strips of rows, each strip
+ * a separate chunk: a consumer that yields to the event loop between chunks (a stream) is
+ * never blocked for a whole tile.
  */
-export function* byteChunks(layout: CogLayout, start: number, end: number, tile: TileSource = (l, x, y) => synthesizeTile(layout, l, x, y)): Generator<Buffer> {
+export function* byteChunks(layout: CogLayout, start: number, end: number, store?: TileStore): Generator<Buffer> {
   if (start < 0 || end > layout.size || start > end) throw new RangeError('byte range outside the file');
+  const { spec, tileBytes } = layout;
+  const rowBytes = tileBytes / spec.tileSize;
+  const stripRows = Math.max(1, Math.floor(STRIP_BYTES / rowBytes));
   let pos = start;
   if (pos < layout.header.length) {
     const stop = Math.min(end, layout.header.length);
     yield layout.header.subarray(pos, stop);
     pos = stop;
   }
+  const leader = Buffer.alloc(4);
+  leader.writeUInt32LE(tileBytes, 0);
   while (pos < end) {
     const s = slotAt(layout, pos);
-    const slotEnd = Math.min(end, s.start + layout.slotBytes);
     const rel0 = pos - s.start;
-    const rel1 = slotEnd - s.start;
-    const leader = Buffer.alloc(4);
-    leader.writeUInt32LE(layout.tileBytes, 0);
-    // Only the leader asked for: no need to compute the tile.
-    if (rel1 <= 4) yield leader.subarray(rel0, rel1);
-    else {
-      const l = layout.levels[s.level];
-      const data = tile(s.level, s.index % l.tilesX, Math.floor(s.index / l.tilesX));
-      const slot = Buffer.concat([leader, data, data.subarray(data.length - 4)]);
-      yield slot.subarray(rel0, rel1);
-    }
-    pos = slotEnd;
+    const rel1 = Math.min(end, s.start + layout.slotBytes) - s.start;
+    pos = s.start + rel1;
+    // The part of [rel0, rel1) that `buf` holds, `buf` being slot bytes [from, from + length).
+    const piece = function* (buf: Buffer, from: number): Generator<Buffer> {
+      const a = Math.max(rel0, from);
+      const b = Math.min(rel1, from + buf.length);
+      if (b > a) yield buf.subarray(a - from, b - from);
+    };
+    yield* piece(leader, 0);
+    if (rel1 <= 4) continue;
+    const l = layout.levels[s.level];
+    const tx = s.index % l.tilesX;
+    const ty = Math.floor(s.index / l.tilesX);
+    let data = store?.get(s.level, tx, ty);
+    if (!data) {
+      const out = blankTile(layout);
+      const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+      for (let r = 0; r < spec.tileSize; r += stripRows) {
+        const r1 = Math.min(spec.tileSize, r + stripRows);
+        fillRows(layout, s.level, tx, ty, r, r1, out);
+        yield* piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes);
+      }
+      store?.put(s.level, tx, ty, bytes);
+      data = bytes;
+    } else yield* piece(data, 4);
+    yield* piece(data.subarray(tileBytes - 4), 4 + tileBytes);
   }
 }
 
-export function readRange(layout: CogLayout, start: number, end: number, tile?: TileSource): Buffer {
-  return Buffer.concat([...byteChunks(layout, start, end, tile)]);
+export function readRange(layout: CogLayout, start: number, end: number, store?: TileStore): Buffer {
+  return Buffer.concat([...byteChunks(layout, start, end, store)]);
 }
 
 /** The whole file in memory: for small rasters (insight outputs, tests). */

@@ -280,9 +280,9 @@ export function visualCogSpec(s: Scene): CogSpec {
     originX: s.originX, originY: s.originY, pixelSize: s.pixelSize, epsg: s.epsg, nodata: 0,
     bandNames: ['red', 'green', 'blue'],
     fill: (t, out) => {
-      const tmp = new Uint16Array(T * T * nb);
+      const tmp = new Uint16Array(t.rows * T * nb);
       fillTile(s, t, tmp);
-      for (let p = 0; p < T * T; p++) {
+      for (let p = 0; p < t.rows * T; p++) {
         if (tmp[p * nb] === 0) continue;
         for (let c = 0; c < 3; c++) out[p * 3 + c] = displayByte(tmp[p * nb + rgb[c]] * s.scale + s.offset);
       }

@@ -4,7 +4,7 @@
  * a tile's bytes in several requests (GDAL reads a leader, then data, then a trailer) pays for
  * the tile once.
  */
-import { type CogLayout, type CogSpec, byteChunks, cogLayout, synthesizeTile } from './cogWriter';
+import { type CogLayout, type CogSpec, byteChunks, cogLayout } from './cogWriter';
 import { contentRange, multipartFraming, parseRange } from './ranges';
 import { TileCache } from './tileCache';
 import type { Res } from '../router';
@@ -24,7 +24,10 @@ export function layoutFor(key: string, spec: () => CogSpec): CogLayout {
 }
 
 export function cachedChunks(key: string, layout: CogLayout, start: number, end: number): Iterable<Buffer> {
-  return byteChunks(layout, start, end, (lv, x, y) => tileCache.get(`${key}:${lv}:${x}:${y}`, () => synthesizeTile(layout, lv, x, y)));
+  return byteChunks(layout, start, end, {
+    get: (lv, x, y) => tileCache.get(`${key}:${lv}:${x}:${y}`),
+    put: (lv, x, y, bytes) => tileCache.put(`${key}:${lv}:${x}:${y}`, bytes),
+  });
 }
 
 const TIFF = 'image/tiff; application=geotiff; profile=cloud-optimized';

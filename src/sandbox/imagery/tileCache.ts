@@ -2,29 +2,31 @@
 export class TileCache {
   private readonly map = new Map<string, Buffer>();
   private bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(readonly budget: number) {}
 
-  get(key: string, make: () => Buffer): Buffer {
+  get(key: string): Buffer | undefined {
     const hit = this.map.get(key);
     if (hit) {
-      this.hits++;
       this.map.delete(key);
       this.map.set(key, hit);
-      return hit;
     }
-    this.misses++;
-    const v = make();
+    return hit;
+  }
+
+  put(key: string, v: Buffer): void {
+    const old = this.map.get(key);
+    if (old) {
+      this.map.delete(key);
+      this.bytes -= old.length;
+    }
     this.map.set(key, v);
     this.bytes += v.length;
     while (this.bytes > this.budget && this.map.size > 1) {
-      const [k, old] = this.map.entries().next().value as [string, Buffer];
+      const [k, oldest] = this.map.entries().next().value as [string, Buffer];
       this.map.delete(k);
-      this.bytes -= old.length;
+      this.bytes -= oldest.length;
     }
-    return v;
   }
 
   get size(): number {
