@@ -14,7 +14,7 @@ import type { ArchiveRow } from '../world/archive';
 import { COLLECTION_DEFS } from '../world/archive';
 import { satelliteById, satelliteByCollection } from '../world/satellites';
 import { hashString } from './landscape';
-import { type Scene, type SceneBand, buildScene } from './scene';
+import { type PixelTruth, type Scene, type SceneBand, buildScene, pixelOf, pixelTruth } from './scene';
 import { zoneOf } from './utm';
 
 /** Sentinel-2's 10 m tile: 10980 × 10980 pixels. */
@@ -185,3 +185,11 @@ export function itemImagery(row: ArchiveRow, base: string): { assets: Record<str
 }
 
 export { type Scene };
+
+/** What an archive item's data COG holds at a lon/lat (full resolution); undefined outside the grid. */
+export function itemTruthAt(row: ArchiveRow, lon: number, lat: number): (PixelTruth & { col: number; row: number }) | undefined {
+  const s = itemScene(row);
+  const [c, r] = pixelOf(s, lon, lat).map(Math.floor);
+  if (c < 0 || r < 0 || c >= s.width || r >= s.height) return undefined;
+  return { ...pixelTruth(s, c, r), col: c, row: r };
+}

@@ -17,7 +17,7 @@ import { type Samples, type TileRequest, writeCog } from '../../../src/sandbox/i
 import { reflectance } from '../../../src/sandbox/imagery/landscape';
 import { MAX_RANGES, parseRange } from '../../../src/sandbox/imagery/ranges';
 import { type Scene, lonLatOf, pixelOf, pixelTruth } from '../../../src/sandbox/imagery/scene';
-import { FULL_SIZE, isFullSizeItem, itemScene } from '../../../src/sandbox/imagery/scenes';
+import { FULL_SIZE, isFullSizeItem, itemScene, itemTruthAt } from '../../../src/sandbox/imagery/scenes';
 import { type ArchiveRow, COLLECTION_DEFS, generateArchive } from '../../../src/sandbox/world/archive';
 import { caller } from './helpers';
 
@@ -287,6 +287,9 @@ describe('sandbox imagery over HTTP', () => {
     const [lon, lat] = lonLatOf(s, 4321, 8765);
     const rep = await gdal('gdallocationinfo', ['-wgs84', `/vsicurl/${url}`, String(lon), String(lat)], env);
     assert.match(rep, /Location: \(4321P,8765L\)/);
+    const truth = itemTruthAt(bigRow!, lon, lat);
+    assert.deepEqual([truth?.col, truth?.row, truth?.dn], [4321, 8765, pixelTruth(s, 4321, 8765).dn]);
+    assert.equal(itemTruthAt(bigRow!, lon + 5, lat), undefined, 'outside the grid');
   });
 
   it('small scenes pass the validator\'s full check (tile leaders and trailers), 224-band EnMAP included', async () => {
