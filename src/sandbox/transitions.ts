@@ -2,7 +2,7 @@
  * How statuses move on the sandbox clock (decisions.md, "Transitions the sandbox simulates").
  * Everything here is a pure function of a stored record and `now`.
  */
-import { absolutePath } from './imagery/scenes';
+import { absolutePath } from './imagery/paths';
 import type { Aoi, Asset, Catalog, Delivery, Download, Order, OrderItem, Task, Visualization } from '../api/records';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, ItemRec, OrderRec, VisRec } from './state';
 import { dmy, isoOffset, spaceMicro } from './timefmt';

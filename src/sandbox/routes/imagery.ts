@@ -5,7 +5,8 @@
  */
 import { notFound } from '../errors';
 import { dataCogSpec, visualCogSpec } from '../imagery/scene';
-import { itemScene, mosaicPath, mosaicScene } from '../imagery/scenes';
+import { mosaicPath } from '../imagery/paths';
+import { itemScene, mosaicScene } from '../imagery/scenes';
 import { layoutFor, serveCog } from '../imagery/serve';
 import type { Req, Route } from '../router';
 import { pathId } from '../validate';

@@ -7,7 +7,7 @@
 import type { Asset, Polygon, Position, StoreType } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { normalizeLon } from '../../geo/bbox';
-import { mosaicPath } from '../imagery/scenes';
+import { mosaicPath } from '../imagery/paths';
 import { buildOrder, type OrderCtx } from '../orders';
 import { Rng } from '../prng';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, InsightRec, ProjectRec, State, StoreRec, User, VisRec } from '../state';
