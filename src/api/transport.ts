@@ -94,7 +94,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** One line for the output channel: what was asked, how it ended, how long it took. */
 export function describeRequest(e: RequestEvent): string {
   const outcome = e.status !== undefined ? String(e.status) : e.error ? `${e.error.kind} error` : 'no response';
-  const why = e.error ? ` (${e.error.kind}: ${e.error.message})` : '';
+  // A status says what happened (the server's text reaches the person, not the log); a
+  // request that got none says why.
+  const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
   const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
   return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
 }
