@@ -159,14 +159,17 @@ export interface AoiList {
   pagination: Pagination;
 }
 
+/** Every field is required by the service (OpenAPI `AOICreateModelV2`). */
 export interface CreateAoiRequest {
   name: string;
-  description?: string;
+  description: string;
   project_id: string;
   satellite_id: string;
   geometry: Polygon;
-  provider?: string;
-  item_ids?: string[];
+  /** The provider of the chosen satellite's collection: `pixxel` or `planetary`. */
+  provider: string;
+  /** Images found by the imagery search over `geometry`. */
+  item_ids: string[];
 }
 
 export interface Asset {
@@ -238,29 +241,81 @@ export interface CreateVisualizationRequest {
 
 // ---------------------------------------------------------------- satellites, search
 
+/** A band of a satellite: scale and offset turn stored integers into reflectance. */
+export interface SatelliteBand {
+  name: string;
+  wavelength: number;
+  scale?: number;
+  offset?: number;
+  spatial_resolution?: number;
+}
+
+/** A collection a satellite's imagery lives in; `provider` is what AOI creation needs. */
+export interface SatelliteCollection {
+  id: string;
+  name: string;
+  /** `pixxel` (the service's own satellites) or `planetary` (open data). */
+  provider: 'pixxel' | 'planetary' | (string & {});
+  queryables?: string[];
+  rescale?: number[];
+}
+
+/**
+ * A satellite as the OpenAPI document describes it (docs/service-interface.md, "Satellites").
+ * `collection_id`, `provider` and `gsd` are filled in by the client from `collections` and
+ * `bands` when the service does not send them (the first version's reading).
+ */
 export interface Satellite {
   id: string;
   name: string;
-  provider: string;
-  collection_id: string;
-  constellation: string;
-  gsd: number;
-  bands: Band[];
+  bands: SatelliteBand[];
+  collections: SatelliteCollection[];
+  /** The bands that make a true-colour picture. */
+  rgb_composite?: { red: string; green: string; blue: string };
+  collection_id?: string;
+  provider?: string;
+  gsd?: number;
+}
+
+export interface ImagerySearchFilter {
+  id: 'eo:cloud_cover' | (string & {});
+  /** Integers, both required by the service. */
+  min: number;
+  max: number;
 }
 
 export interface ImagerySearchRequest {
   start_date: string;
   end_date: string;
-  satellites: { satellite_id: string; collection_id?: string }[];
+  /** Both ids required: `collection_id` comes from the satellite's `collections`. */
+  satellites: { satellite_id: string; collection_id: string }[];
   geometry: Polygon | MultiPolygon;
-  filters?: { id: 'eo:cloud_cover' | (string & {}); min?: number; max?: number }[];
+  filters?: ImagerySearchFilter[];
+  /** 1..10000 */
   limit?: number;
+  /** The interface's cursor, sent back in the body. */
   next_token?: string;
 }
 
+/** `pagination` of the imagery search: `skip`, not `offset`. */
+export interface SkipPagination {
+  limit: number;
+  skip: number;
+  total: number;
+}
+
+/** As the service sends it: items keyed by item id (the first version read an array). */
+export interface ImagerySearchWire<I = ArchiveItemWire> {
+  items: Record<string, I> | I[];
+  pagination?: SkipPagination;
+  next_token?: string | null;
+}
+
+/** After the client's normalisation: items in the order the service sent them. */
 export interface ImagerySearchResponse<I = ArchiveItemWire> {
   items: I[];
   next_token: string | null;
+  pagination?: SkipPagination;
 }
 
 // ---------------------------------------------------------------- indices

@@ -86,7 +86,17 @@ export const visualization = obj({
   legend: o(object),
 });
 
-export const satellite = obj({ id: str, name: o(str), provider: o(str), collection_id: o(str), gsd: o(num), bands: o(arr(band)) });
+/** The OpenAPI's record (`collections`, scaled `bands`, `rgb_composite`) or the first version's. */
+export const satellite = obj({
+  id: str,
+  name: o(str),
+  bands: o(arr(obj({ name: str, wavelength: o(num), scale: o(num), offset: o(num), spatial_resolution: o(num) }))),
+  collections: o(arr(obj({ id: str, name: o(str), provider: o(str), queryables: o(strs), rescale: o(nums) }))),
+  rgb_composite: o(obj({ red: str, green: str, blue: str })),
+  provider: o(str),
+  collection_id: o(str),
+  gsd: o(num),
+});
 
 export const index = obj({
   id: str,

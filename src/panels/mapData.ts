@@ -5,6 +5,7 @@
 import type {
   Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, ImagerySearchRequest, OrderItem, Satellite,
 } from '../api/records';
+import { imagerySearchRequest } from '../api/imagerySearch';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
 
@@ -132,20 +133,9 @@ export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
   return body;
 }
 
-/** The `POST /v0/search` body; satellites carry their collection when the list gave one. */
+/** The `POST /v0/search` body, in the OpenAPI's form (imagerySearch.ts). */
 export function imagerySearchBody(p: SearchParams, satellites: readonly Satellite[]): ImagerySearchRequest {
   if (p.satellites.length === 0) throw new Error('Pick at least one satellite.');
-  const today = new Date().toISOString().slice(0, 10);
-  const body: ImagerySearchRequest = {
-    start_date: `${p.from || '1970-01-01'}T00:00:00Z`,
-    end_date: `${p.to || today}T23:59:59Z`,
-    satellites: p.satellites.map((id) => {
-      const s = satellites.find((x) => x.id === id);
-      return s?.collection_id ? { satellite_id: id, collection_id: s.collection_id } : { satellite_id: id };
-    }),
-    geometry: ringToGeoJson(p.ring),
-    limit: p.limit,
-  };
-  if (p.maxCloud !== undefined) body.filters = [{ id: 'eo:cloud_cover', max: p.maxCloud }];
-  return body;
+  const picked = p.satellites.map((id) => satellites.find((x) => x.id === id) ?? { id, name: id, bands: [], collections: [] });
+  return imagerySearchRequest({ satellites: picked, geometry: ringToGeoJson(p.ring), from: p.from, to: p.to, maxCloud: p.maxCloud, limit: p.limit });
 }

@@ -23,25 +23,30 @@ export const T = {
   signedUrl: 15 * 60_000,
 } as const;
 
-function progressOf(t0: number, dur: number, now: number): { progress: number; status: string } {
+/**
+ * The OpenAPI's in-between values: an AOI is `running`, an asset or a visualization
+ * `creating`, until it reaches `success` (docs/service-interface.md, "States").
+ */
+function progressOf(t0: number, dur: number, now: number, working: string): { progress: number; status: string } {
   const p = Math.max(0, Math.min(100, Math.floor(((now - t0) / dur) * 100)));
-  return { progress: p, status: p >= 100 ? 'success' : 'processing' };
+  return { progress: p, status: p >= 100 ? 'success' : working };
 }
 
 export function aoiView(r: AoiRec, now: number): Aoi {
   const { t0, ...aoi } = r;
-  return { ...aoi, ...progressOf(t0, T.aoi, now) };
+  const p = progressOf(t0, T.aoi, now, 'running');
+  return { ...aoi, ...p, status: p.progress === 0 ? 'started' : p.status };
 }
 
 export function assetView(r: AssetRec, now: number): Asset {
   const { t0, ...asset } = r;
-  const p = progressOf(t0, T.asset, now);
+  const p = progressOf(t0, T.asset, now, 'creating');
   return { ...asset, ...p, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.asset) : asset.created_at };
 }
 
 export function visView(r: VisRec, assets: Asset[], now: number): Visualization {
   const { t0, asset_ids: _ids, ...vis } = r;
-  const p = progressOf(t0, T.visualization, now);
+  const p = progressOf(t0, T.visualization, now, 'creating');
   return { ...vis, ...p, assets, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.visualization) : vis.created_at };
 }
 

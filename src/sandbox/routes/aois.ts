@@ -7,12 +7,14 @@ import type { Req, Route } from '../router';
 import type { AoiRec } from '../state';
 import { isoZ } from '../timefmt';
 import { aoiView, assetView, visView } from '../transitions';
-import { asArray, asNumber, asObject, asPolygon, asString, asStringArray, opt, pageParams, queryList, req } from '../validate';
+import { asArray, asEnum, asNumber, asObject, asPolygon, asString, asStringArray, opt, pageParams, queryList, req } from '../validate';
+import { COLLECTION_DEFS } from '../world/archive';
 import { makeMosaics, makeVisualization } from '../world/seed';
 import { satelliteById } from '../world/satellites';
 import { ownAoi, ownProject, page, timeRange } from './common';
 
 export const MAX_AOI_KM2 = 50_000;
+const PROVIDERS = ['pixxel', 'planetary'] as const;
 
 function listAois(r: Req): Aoi[] {
   const q = r.query;
@@ -43,19 +45,24 @@ function listAois(r: Req): Aoi[] {
 function createAoi(r: Req): AoiRec {
   const b = asObject(r.body, 'body');
   const name = req(b, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
-  const description = opt(b, 'description', (v, f) => asString(v, f, { max: 2000 })) ?? '';
+  const description = req(b, 'description', (v, f) => asString(v, f, { max: 2000 }));
   const projectId = req(b, 'project_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
   const satId = req(b, 'satellite_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
   const geometry = req(b, 'geometry', asPolygon);
-  opt(b, 'provider', (v, f) => asString(v, f, { max: 200 }));
-  const itemIds = opt(b, 'item_ids', (v, f) => asStringArray(v, f, { max: 24 }));
+  const provider = req(b, 'provider', (v, f) => asEnum(v, f, PROVIDERS));
+  const itemIds = req(b, 'item_ids', (v, f) => asStringArray(v, f, { min: 1, max: 24 }));
   const sat = satelliteById(satId);
   if (!sat) throw badRequest('satellite_id', `no satellite ${JSON.stringify(satId)}; see GET /v0/satellites`);
+  const own = sat.collections.map((c) => c.provider);
+  if (!own.includes(provider)) throw badRequest('provider', `${sat.id} imagery comes from provider ${own.join(' or ')}, not ${provider}`);
   const area = geodesicArea(geometry);
   if (area / 1e6 > MAX_AOI_KM2) throw badRequest('geometry', `area ${(area / 1e6).toFixed(0)} km² exceeds the ${MAX_AOI_KM2} km² limit`);
   const rows = (itemIds ?? []).map((id, k) => {
     const row = r.app.world.archive.get(id);
     if (!row) throw badRequest(`item_ids[${k}]`, `no archive item ${JSON.stringify(id)}`);
+    if (!sat.collections.some((c) => c.id === COLLECTION_DEFS[row.c].id)) {
+      throw badRequest(`item_ids[${k}]`, `${id} is not ${sat.name} imagery`);
+    }
     return row;
   });
   const project = ownProject(r, projectId, 'project_id');
@@ -66,12 +73,12 @@ function createAoi(r: Req): AoiRec {
   const ts = isoZ(r.now);
   const aoi: AoiRec = {
     aoi_id: r.app.newId(), name, description, satellite_id: sat.id, project_id: project.id,
-    images: { mosaics: rows.length || 3, item_ids: rows.map((x) => x.id) }, eo_bands: sat.bands.map((x) => x.name), geometry,
-    progress: 0, status: 'processing', is_favourite: false, created_at: ts, updated_at: ts, user_id: r.user.id,
+    images: Object.fromEntries(rows.map((x) => [x.id, { collection: COLLECTION_DEFS[x.c].id, datetime: new Date(x.t).toISOString() }])), eo_bands: sat.bands.map((x) => x.name), geometry,
+    progress: 0, status: 'started', is_favourite: false, created_at: ts, updated_at: ts, user_id: r.user.id,
     area_in_sq_m: Math.round(area * 100) / 100, centroid: polygonCentroid(geometry), t0: r.now,
   };
   const rng = new Rng(r.now ^ 0x5eed);
-  const mosaics = makeMosaics(aoi, rows.length || 3, r.now, rng, rows.length ? rows.map((x) => x.t) : undefined);
+  const mosaics = makeMosaics(aoi, rows.length, r.now, rng, rows.map((x) => x.t));
   for (const m of mosaics) m.id = r.app.newId();
   r.app.state.aois.push(aoi);
   r.app.state.assets.push(...mosaics);
@@ -179,7 +186,7 @@ export const aoiRoutes: Route[] = [
       }
       rec.asset_ids = derived.map((d) => d.id);
       rec.progress = 0;
-      rec.status = 'processing';
+      rec.status = 'creating';
       r.app.state.visualizations.push(rec);
       await r.app.commit();
       const view = visView(rec, derived.map((d) => assetView(d, r.now)), r.now);

@@ -38,20 +38,24 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     const id = req(o, 'satellite_id', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }), `satellites[${i}].`);
     const sat = satelliteById(id);
     if (!sat) throw badRequest(`satellites[${i}].satellite_id`, `no satellite ${JSON.stringify(id)}`);
-    const cid = opt(o, 'collection_id', (v, f) => asString(v, f, { max: 100 }), `satellites[${i}].`);
-    if (cid !== undefined && cid !== sat.collection_id) throw badRequest(`satellites[${i}].collection_id`, `${id} has collection ${sat.collection_id}`);
+    // The OpenAPI requires collection_id beside satellite_id (it picks the provider's catalogue).
+    const cid = req(o, 'collection_id', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }), `satellites[${i}].`);
+    if (!sat.collections.some((c) => c.id === cid)) {
+      throw badRequest(`satellites[${i}].collection_id`, `${id} has collection(s) ${sat.collections.map((c) => c.id).join(', ')}`);
+    }
     if (!r.user.satellites.includes(sat.id)) throw new HttpError(403, `satellites[${i}].satellite_id: ${sat.id} is not in your subscription`, `satellites[${i}].satellite_id`);
-    return sat;
+    return cid;
   });
   const geometry = req(b, 'geometry', readSearchGeometry);
   const query: Record<string, { gte?: number; lte?: number }> = {};
   (opt(b, 'filters', (v, f) => asArray(v, f, { max: 10 })) ?? []).forEach((x, i) => {
     const o = asObject(x, `filters[${i}]`);
     const id = req(o, 'id', (v, f) => asEnum(v, f, FILTER_FIELDS), `filters[${i}].`);
-    const min = opt(o, 'min', (v, f) => asNumber(v, f), `filters[${i}].`);
-    const max = opt(o, 'max', (v, f) => asNumber(v, f), `filters[${i}].`);
-    if (min !== undefined && max !== undefined && min > max) throw badRequest(`filters[${i}].min`, 'must not exceed max');
-    query[id] = { ...(min !== undefined ? { gte: min } : {}), ...(max !== undefined ? { lte: max } : {}) };
+    // id, min and max are all required, and integers (OpenAPI lens.Filter)
+    const min = req(o, 'min', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
+    const max = req(o, 'max', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
+    if (min > max) throw badRequest(`filters[${i}].min`, 'must not exceed max');
+    query[id] = { gte: min, lte: max };
   });
   const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 10_000, integer: true })) ?? 10;
   const { next_token: tokenIn, limit: _l, ...rest } = b;
@@ -65,13 +69,18 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     offset = t.o;
   }
   const result = r.app.world.archive.search({
-    intersects: geometry, from, to: to + (/T/.test(ed) ? 0 : 86_399_999), collections: sats.map((s) => s.collection_id),
-    query, limit, offset,
+    intersects: geometry, from, to: to + (/T/.test(ed) ? 0 : 86_399_999), collections: sats,
+    query, limit, offset, count: true,
   });
+  // The OpenAPI's shape: items keyed by id (insertion order keeps the ranking), `pagination`
+  // with `skip`; plus the interface's `next_token` cursor.
+  const items: Record<string, unknown> = {};
+  for (const row of result.rows) items[row.id] = toFeature(row, r.app.base);
   return {
     status: 200,
     json: {
-      items: result.rows.map((row) => toFeature(row, r.app.base)),
+      items,
+      pagination: { limit, skip: offset, total: result.total ?? result.rows.length },
       next_token: result.hasMore ? r.app.sign({ u: r.user.id, h: hash, o: offset + limit }) : null,
     },
   };

@@ -107,16 +107,23 @@ describe('api client against the sandbox', () => {
     await status(alice.aois.listPage(), 500);
 
     const name = `Test field ${Date.now()}`;
-    const created = await alice.aois.create({ name, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) });
+    const sat = (await alice.search.satellites()).find((s) => s.id === aliceAoi.satellite_id)!;
+    const found = await alice.search.imagery({
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry: square(2.3, 48.8), limit: 2,
+    });
+    const pick = { description: '', provider: sat.collections[0].provider, item_ids: found.items.map((i) => i.id) };
+    const created = await alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) });
+    assert.ok(pick.item_ids.every((id) => id in created.images), 'the chosen images are the AOI\'s');
     assert.equal(created.name, name);
     assert.ok(created.area_in_sq_m > 0);
-    await status(alice.aois.create({ name, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 409);
+    await status(alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 409);
     const open = square(2.3, 48.8);
     open.coordinates[0].pop();
-    await status(alice.aois.create({ name: `${name} b`, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: open }), 400);
-    await status(alice.aois.create({ name: `${name} c`, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 403);
+    await status(alice.aois.create({ name: `${name} b`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: open }), 400);
+    await status(alice.aois.create({ name: `${name} c`, ...pick, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 403);
     fault500('/v0/aois', 'POST');
-    await status(alice.aois.create({ name: `${name} d`, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 500);
+    await status(alice.aois.create({ name: `${name} d`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 500);
 
     const assets = await alice.aois.assetsPage(aliceAoi.aoi_id, { limit: 5 });
     for (const a of assets.items) {
@@ -129,9 +136,21 @@ describe('api client against the sandbox', () => {
   it('imagery search: next_token paging, satellites; 400, 403, 500', async () => {
     const sats = await alice.search.satellites();
     assert.ok(sats.length > 0);
-    const req = { start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z', satellites: sats.map((s) => ({ satellite_id: s.id })), geometry: aliceAoi.geometry, limit: 2 };
+    // the OpenAPI's satellite record: collections (with provider), scaled bands, rgb_composite
+    const s2 = sats.find((s) => s.id === 'sentinel-2')!;
+    assert.deepEqual(s2.rgb_composite, { red: 'B04', green: 'B03', blue: 'B02' });
+    assert.equal(s2.collections[0].provider, 'planetary');
+    assert.equal(s2.collection_id, 'sentinel-2-l2a', 'filled in from collections[0]');
+    assert.equal(s2.gsd, 10, 'the finest band resolution');
+    assert.ok(s2.bands.every((b) => typeof b.scale === 'number' && typeof b.offset === 'number'));
+    const req = {
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: sats.map((s) => ({ satellite_id: s.id, collection_id: s.collections[0].id })), geometry: aliceAoi.geometry, limit: 2,
+    };
     const first = await alice.search.imagery(req);
     assert.ok(first.items.length > 0 && first.next_token, 'imagery over the seeded AOI, more than one page');
+    assert.ok(Array.isArray(first.items), 'items keyed by id on the wire, an array here');
+    assert.ok(first.pagination && first.pagination.skip === 0 && first.pagination.limit === 2 && first.pagination.total > 2);
     for (const it of first.items) assert.ok(it.bbox.every((x) => typeof x === 'number'));
     const items = await collect(alice.search.iterate(req, { cap: 7 }));
     assert.ok(items.length > 0 && items.length <= 7);
@@ -139,7 +158,7 @@ describe('api client against the sandbox', () => {
     await status(alice.search.imagery({ ...req, next_token: first.next_token!.slice(0, -2) + 'xx' }), 400, /next_token/);
     await status(alice.search.imagery({ ...req, end_date: '2000-01-01T00:00:00Z' }), 400);
     // pleiades-neo is outside one user's subscription in the sandbox.
-    const results = await Promise.allSettled([alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo' }] })));
+    const results = await Promise.allSettled([alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo', collection_id: 'pleiades-neo' }] })));
     assert.ok(results.some((r) => r.status === 'rejected' && (r.reason as ApiError).status === 403), 'one user lacks pleiades-neo');
     fault500('/v0/search', 'POST');
     await status(alice.search.imagery(req), 500);

@@ -26,12 +26,14 @@ describe('map search requests', () => {
     assert.deepEqual(b.sortby, [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]);
   });
 
-  it('imagery search: satellites with their collection, cloud filter, geometry', () => {
-    const b = imagerySearchBody({ ...base, kind: 'imagery', ring: [[1, 1], [2, 1], [2, 2], [1, 1]] }, [
-      { id: 's1', name: 'S1', provider: 'p', collection_id: 'c9', constellation: 'x', gsd: 3, bands: [] },
+  it('imagery search: satellites with their collection, cloud filter {id, min, max} in integers, geometry', () => {
+    // OpenAPI lens.V2Query: collection_id required beside satellite_id; lens.Filter needs all three, integers
+    const b = imagerySearchBody({ ...base, kind: 'imagery', maxCloud: 19.5, ring: [[1, 1], [2, 1], [2, 2], [1, 1]] }, [
+      { id: 's1', name: 'S1', bands: [], collections: [{ id: 'c9', name: 'C9', provider: 'planetary' }] },
     ]);
     assert.deepEqual(b.satellites, [{ satellite_id: 's1', collection_id: 'c9' }]);
-    assert.deepEqual(b.filters, [{ id: 'eo:cloud_cover', max: 20 }]);
+    assert.deepEqual(b.filters, [{ id: 'eo:cloud_cover', min: 0, max: 20 }]);
+    assert.throws(() => imagerySearchBody({ ...base, kind: 'imagery' }, [{ id: 's1', name: 'S1', bands: [], collections: [] }]), /no collection for S1/);
     assert.equal(b.geometry.type, 'Polygon');
     assert.equal(b.start_date, '2024-01-01T00:00:00Z');
     assert.throws(() => imagerySearchBody({ ...base, satellites: [] }, []), /at least one satellite/);
