@@ -8,6 +8,8 @@ import type {
   ArchiveCollection,
   ArchiveItem,
   ArchiveItemWire,
+  Block,
+  BlockSpec,
   ImagerySearchResponse,
   ImagerySearchWire,
   ItemCollection,
@@ -179,4 +181,34 @@ function dayOnly(raw: string, format: TimestampFormat, y: number, mo: number, d:
 /** When an order was paid, or undefined when it was not (empty or absent `paid_at`). */
 export function orderPaidAt(order: { paid_at?: string }): Timestamp | undefined {
   return parseTimestamp(order.paid_at);
+}
+
+// ---------------------------------------------------------------- blocks
+
+/** `spec.inputs`/`outputs` are "raw JSON" in the OpenAPI: a JSON text is parsed too. */
+function rawJsonList(v: unknown, where: string): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    throw new ShapeError(`${where}: expected a list of input definitions, got text that is not JSON`);
+  }
+}
+
+/**
+ * A block record of the OpenAPI (`{id, block_status, spec: {name, title, version, kind, …}}`)
+ * with the top-level fields the first version read (`name`, `version`, `display_name`,
+ * `description`, `mode`) filled in from its spec.
+ */
+export function normalizeBlock(b: Block): Block {
+  const spec = b.spec;
+  spec.inputs = rawJsonList(spec.inputs, 'spec.inputs') as BlockSpec['inputs'];
+  if (spec.outputs !== undefined) spec.outputs = rawJsonList(spec.outputs, 'spec.outputs') as BlockSpec['outputs'];
+  if (typeof b.name !== 'string' || b.name === '') b.name = spec.name;
+  if (typeof b.version !== 'string' || b.version === '') b.version = spec.version;
+  if (typeof b.id !== 'string' || b.id === '') b.id = spec.id ?? spec.version_id ?? `${spec.name}@${spec.version}`;
+  b.display_name ??= spec.title;
+  b.description ??= spec.description;
+  b.mode ??= spec.kind;
+  return b;
 }

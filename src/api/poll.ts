@@ -34,7 +34,10 @@ export const FINAL_STATUSES = {
   delivery: ['SUCCESS', 'FAILED'],
   order: ['PAID', 'REFUND'],
   orderItem: ['FULFILLED', 'CANCELLED', 'FAILED', 'PARTIALLY_FULFILLED'],
-  /** AOIs, visualizations, assets, insights. */
+  /**
+   * AOIs, visualizations, assets, insights. `started`, `running`, `updating`, `creating`
+   * and `partial_success` are not final: they are polled.
+   */
   processing: ['success', 'failed', 'SUCCESS', 'FAILED', 'error'],
 } as const satisfies Record<string, readonly string[]>;
 

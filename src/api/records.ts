@@ -389,21 +389,43 @@ export interface BlockSpec {
   version: string;
   inputs: InputDefinition[];
   outputs?: InputDefinition[];
+  /** The OpenAPI's further spec fields. */
+  title?: string;
+  description?: string;
+  kind?: string;
+  type?: string;
+  id?: string;
+  version_id?: string;
+  status?: number;
+  catalog_content_url?: string;
+  supported_collections_id?: string[];
 }
 
-export interface Block {
+/** A block as the OpenAPI document describes it (`dexter.BlockSpecItem`). */
+export interface BlockRecord {
+  id?: string;
+  block_status?: string;
+  spec: BlockSpec;
+  created_at?: string;
+  err?: string;
+}
+
+/**
+ * A block as the client returns it: the record plus the top-level fields the first version
+ * read, filled in from `spec` when the service does not send them.
+ */
+export interface Block extends BlockRecord {
   id: string;
   name: string;
   display_name?: string;
   description?: string;
-  mode: 'insight' | 'workflow' | (string & {});
+  mode?: 'insight' | 'workflow' | (string & {});
   version: string;
-  spec: BlockSpec;
   [key: string]: unknown;
 }
 
 export interface BlockList {
-  blocks: Block[];
+  blocks: BlockRecord[];
 }
 
 /** The body that runs an insight; `*.insight.json` files hold `{name, block, input}`. */

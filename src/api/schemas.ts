@@ -116,9 +116,12 @@ export const index = obj({
 });
 
 const inputDef = obj({ format: o(str), name: str, type: o(str), description: o(str), properties: o(object) });
+/** `inputs`/`outputs` may come as a JSON text ("raw JSON" in the OpenAPI); normalizeBlock parses it. */
+const rawList = oneOf(arr(inputDef), str);
 export const block = obj({
-  spec: obj({ name: str, version: str, inputs: arr(inputDef), outputs: o(arr(inputDef)) }),
+  spec: obj({ name: str, version: str, inputs: rawList, outputs: o(rawList), title: o(str), description: o(str), kind: o(str) }),
   id: o(str),
+  block_status: o(str),
   name: o(str),
   version: o(str),
 });

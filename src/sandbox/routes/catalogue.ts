@@ -1,12 +1,13 @@
 /** Satellites, imagery search (cursor paging), indices, bandsets and blocks. */
 import { createHash } from 'node:crypto';
 import type { ExpressionType, Geometry, Index } from '../../api/records';
-import { HttpError, badRequest, conflict } from '../errors';
+import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { Req, Route } from '../router';
 import { isoZ, parseTime } from '../timefmt';
 import { asArray, asEnum, asNumber, asObject, asPolygon, asString, opt, pageParams, req } from '../validate';
 import { parseIndexExpression } from '../../api/indexExpression';
 import { toFeature } from '../world/archive';
+import { toBlockRecord } from '../world/blocks';
 import { satelliteById } from '../world/satellites';
 import { onlyParams, page } from './common';
 
@@ -155,18 +156,36 @@ export const catalogueRoutes: Route[] = [
     handler: (r) => {
       const mode = r.query.get('mode');
       if (mode !== null && mode !== 'insight' && mode !== 'workflow') throw badRequest('mode', 'must be insight or workflow');
-      return { status: 200, json: { blocks: r.app.world.blocks.filter((b) => mode === null || b.mode === mode) } };
+      return { status: 200, json: { blocks: r.app.world.blocks.filter((b) => mode === null || b.mode === mode).map(toBlockRecord) } };
     },
   },
   {
+    // the interface's path (listed before /v0/blocks/:name, which would otherwise take it)
     method: 'GET', path: '/v0/blocks/insights',
     handler: (r) => {
       const name = r.query.get('name');
       const version = r.query.get('version');
       return {
         status: 200,
-        json: { blocks: r.app.world.blocks.filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version)) },
+        json: { blocks: r.app.world.blocks.filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version)).map(toBlockRecord) },
       };
+    },
+  },
+  {
+    // the OpenAPI's: every version of one block
+    method: 'GET', path: '/v0/blocks/:name',
+    handler: (r) => {
+      const versions = r.app.world.blocks.filter((b) => b.spec.name === r.params.name);
+      if (versions.length === 0) throw notFound('block', r.params.name);
+      return { status: 200, json: { blocks: versions.map(toBlockRecord) } };
+    },
+  },
+  {
+    method: 'GET', path: '/v0/blocks/:name/versions/:version',
+    handler: (r) => {
+      const b = r.app.world.blocks.find((x) => x.spec.name === r.params.name && x.spec.version === r.params.version);
+      if (!b) throw notFound('block', `${r.params.name} ${r.params.version}`);
+      return { status: 200, json: toBlockRecord(b) };
     },
   },
 ];

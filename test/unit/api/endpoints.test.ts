@@ -166,6 +166,31 @@ describe('api client against the sandbox', () => {
     await status(alice.search.satellites(), 500);
   });
 
+  it('blocks: the OpenAPI record read; the interface path first, the versioned paths after its 404', async () => {
+    const all = await alice.blocks.list();
+    const lc = all.find((b) => b.spec.name === 'land-cover-classification')!;
+    // dexter.BlockSpecItem: name, title, kind live in spec; the client fills the first version's fields
+    assert.equal(lc.name, 'land-cover-classification');
+    assert.equal(lc.version, lc.spec.version);
+    assert.equal(lc.display_name, 'Land cover classification');
+    assert.equal(lc.mode, 'insight');
+    assert.equal(lc.block_status, 'active');
+    const viaInterface = await alice.blocks.insights({ name: lc.name });
+    assert.deepEqual(viaInterface.map((b) => b.spec.version), [lc.spec.version]);
+    // a service without GET /v0/blocks/insights (404): GET /v0/blocks/{name}/versions/{version}
+    sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
+    const one = await alice.blocks.insights({ name: lc.name, version: lc.spec.version });
+    assert.equal(one.length, 1);
+    assert.deepEqual(one[0].spec.inputs, lc.spec.inputs);
+    // ... and GET /v0/blocks/{name} without a version
+    sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
+    assert.deepEqual((await alice.blocks.insights({ name: lc.name })).map((b) => b.name), [lc.name]);
+    await status(alice.blocks.version(lc.name, '99.0.0'), 404);
+    // other failures are not hidden behind the fallback
+    fault500('/v0/blocks/insights');
+    await status(alice.blocks.insights({ name: lc.name }), 500);
+  });
+
   it('indices: list, create; 400, 409, 500', async () => {
     const page = await alice.indices.listPage({ limit: 100 });
     assert.ok(page.items.some((i) => i.type === 'preset'));

@@ -287,6 +287,21 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     assert.equal((await alice('GET', '/v0/blocks?mode=bogus')).status, 400);
     const ins = await alice('GET', '/v0/blocks/insights');
     assert.ok(ins.body.blocks.length >= 3);
+    // OpenAPI dexter.BlockSpecItem: {id, block_status, spec: {name, title, version, kind, ...}, created_at, err}
+    for (const b of ins.body.blocks) {
+      assert.equal(typeof b.spec.title, 'string');
+      assert.equal(b.spec.kind, 'insight');
+      assert.equal(b.name, undefined, 'the name lives in spec');
+    }
+    const name = ins.body.blocks[0].spec.name;
+    const versions = await alice('GET', `/v0/blocks/${name}`);
+    assert.equal(versions.status, 200);
+    assert.ok(versions.body.blocks.every((b: any) => b.spec.name === name));
+    const single = await alice('GET', `/v0/blocks/${name}/versions/${ins.body.blocks[0].spec.version}`);
+    assert.equal(single.status, 200);
+    assert.equal(single.body.spec.name, name);
+    assert.equal((await alice('GET', `/v0/blocks/${name}/versions/0.0.0`)).status, 404);
+    assert.equal((await alice('GET', '/v0/blocks/no-such-block')).status, 404);
     const formats = new Set(ins.body.blocks.flatMap((b: any) => b.spec.inputs.map((i: any) => i.format)));
     for (const f of ['raster', 'vector', 'date', 'number', 'string', 'boolean']) assert.ok(formats.has(f), f);
     assert.ok(ins.body.blocks.some((b: any) => b.spec.inputs.some((i: any) => i.properties?.bands)));
