@@ -23,7 +23,11 @@ export class OrdersApi {
    * Submit an order, or price it with `dry_run: true` (200, nothing stored, no `id`; each
    * item carries `feasibility_status` and `validation_errors`). Sent exactly once.
    */
-  create(req: CreateOrderRequest, o?: CallOptions): Promise<OrderRecord> {
+  async create(req: CreateOrderRequest, o?: CallOptions): Promise<OrderRecord> {
+    req.order_items.forEach((item, i) => {
+      // the service requires a use case on every item; refuse before sending rather than 400
+      if (typeof item.usecase !== 'string' || item.usecase.trim() === '') throw new TypeError(`order_items[${i}]: usecase is required`);
+    });
     return this.t.json({ method: 'POST', path: '/v0/orders', body: req }, req.dry_run ? parseDryRun : parseOrder, o);
   }
 

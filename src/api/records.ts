@@ -505,10 +505,18 @@ export interface Task {
   updated_by: string;
 }
 
-export interface ValidationError {
+/**
+ * One entry of an order item's `validation_errors`: the OpenAPI's map from field name to
+ * its messages (`{"geometry": ["area exceeds …"]}`). The first version read
+ * `{field, message, severity?}`; the client still reads that (orderSummary.ts).
+ */
+export type ValidationError = Record<string, string[]>;
+
+/** The first version's entry, still read when a service sends it. */
+export interface LegacyValidationError {
   field?: string;
   message: string;
-  [key: string]: unknown;
+  severity?: string;
 }
 
 export interface OrderItem {
@@ -544,7 +552,7 @@ export interface OrderItem {
   cloud_delivery: CloudDelivery | null;
   /** In order-item listings. */
   tasks?: Task[];
-  validation_errors?: ValidationError[];
+  validation_errors?: (ValidationError | LegacyValidationError)[];
   transaction_id: string;
   created_at: string;
   updated_at: string;
@@ -592,7 +600,8 @@ export interface OrderItemRequest {
   cloud_cover?: number;
   off_nadir?: number;
   delivery_speed?: string;
-  usecase?: string;
+  /** Required by the service for every item (OpenAPI `docOriginalOrderItem`). */
+  usecase: string;
   cloud_delivery?: CloudDelivery;
 }
 

@@ -273,6 +273,7 @@ describe('api client against the sandbox', () => {
     const item = {
       project_id: aliceAoi.project_id,
       name: 'archive test',
+      usecase: 'agriculture',
       geometry: { type: 'FeatureCollection' as const, features: [{ type: 'Feature' as const, properties: {}, geometry: aliceAoi.geometry }] },
       item_ids: [archive.features[0].id],
     };
@@ -295,6 +296,10 @@ describe('api client against the sandbox', () => {
     await status(bob.orders.get(order.id!), 404);
     fault500('/v0/orders', 'POST');
     await status(alice.orders.create({ dry_run: true, order_items: [item] }), 500);
+    // an item without a use case is refused before anything is sent (the service requires it)
+    const sent = (await alice.orders.listPage({ limit: 1 })).total;
+    await assert.rejects(alice.orders.create({ dry_run: false, order_items: [{ ...item, usecase: ' ' }] }), /order_items\[0\]: usecase/);
+    assert.equal((await alice.orders.listPage({ limit: 1 })).total, sent);
   });
 
   it('order items: list with tasks, filters, get; 400, 404', async () => {

@@ -340,7 +340,7 @@ describe('orders and order items', () => {
   it('creates an order (201, UNPAID, paid_at ""), a dry run (200, nothing stored, no id) and 400s', async () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const items = (await alice('POST', '/v0/archives/search', { bbox: [-120.6, 36.6, -120.3, 36.9], collections: ['sentinel-2-l2a'], limit: 2 })).body.features;
-    const req = { project_id: project.id, name: 'CV archive', geometry: fc(square(-120.45, 36.75, 0.05)), item_ids: items.map((f: any) => f.id) };
+    const req = { project_id: project.id, name: 'CV archive', usecase: 'agriculture', geometry: fc(square(-120.45, 36.75, 0.05)), item_ids: items.map((f: any) => f.id) };
     const before = (await alice('GET', '/v0/orders')).body.pagination.total;
     const dry = await alice('POST', '/v0/orders', { dry_run: true, order_items: [req] });
     assert.equal(dry.status, 200);
@@ -356,7 +356,12 @@ describe('orders and order items', () => {
     assert.equal((await alice('GET', '/v0/orders')).body.pagination.total, before + 1);
     assert.equal((await alice('POST', '/v0/orders', { order_items: [{ ...req, item_ids: ['nope'] }] })).status, 400);
     assert.equal((await alice('POST', '/v0/orders', { order_items: [] })).status, 400);
-    const tasking = { project_id: project.id, geometry: fc(square(2.35, 48.86, 0.05)), recurrence: 'ONCE', start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z', no_of_occurrences: 1, bandset: { bandset_id: 'bs-pneo-rgb' } };
+    // OpenAPI docOriginalOrderItem: usecase is required on every item
+    const { usecase: _u, ...withoutUsecase } = req;
+    const noUse = await alice('POST', '/v0/orders', { dry_run: true, order_items: [withoutUsecase] });
+    assert.equal(noUse.status, 400);
+    assert.match(noUse.body.error.message, /usecase/);
+    const tasking = { project_id: project.id, usecase: 'agriculture', geometry: fc(square(2.35, 48.86, 0.05)), recurrence: 'ONCE', start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z', no_of_occurrences: 1, bandset: { bandset_id: 'bs-pneo-rgb' } };
     assert.match((await alice('POST', '/v0/orders', { order_items: [tasking] })).body.error.message, /end_date/);
     assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', bandset: { bandset_id: 'x' } }] })).body.error.message, /bandset_id/);
     assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', no_of_occurrences: 0 }] })).body.error.message, /no_of_occurrences/);
