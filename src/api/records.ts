@@ -201,6 +201,33 @@ export interface AssetList {
 
 export type ExpressionType = 'composite' | 'grayscale' | 'index';
 
+/** One class of a legend: a value range with its colour, label and share of the area. */
+export interface LegendItem {
+  min: number;
+  max: number;
+  color: string;
+  label: string;
+  /** Area of the class (the service does not state the unit). */
+  area?: number;
+  /** Percent of the visualized area, 0..100. */
+  area_percentage?: number;
+}
+
+/** The legends of one date, per mode (OpenAPI `VisualizationLegends`). */
+export interface VisualizationLegends {
+  dynamic?: LegendItem[];
+  theoretical?: LegendItem[];
+}
+
+/**
+ * A visualization's `metadata` (OpenAPI `VisualizationMetadata`): legends keyed by date
+ * (`YYYY_MM_DD`). decisions.md read it without the date level; the client accepts both.
+ */
+export interface VisualizationMetadata {
+  legend?: Record<string, VisualizationLegends> | VisualizationLegends;
+}
+
+/** The first version's legend summary (a top-level `legend`), still read. */
 export interface Legend {
   dynamic?: { min: number; max: number; mean: number; stddev: number; histogram: number[] };
   theoretical?: { min: number; max: number };
@@ -223,7 +250,9 @@ export interface Visualization {
   /** `YYYY-MM-DD HH:MM:SS.ffffff+00:00` */
   created_at: string;
   updated_at: string;
-  /** Present on the creation response, per the legend rules. */
+  /** On the creation response, per the legend rules: legends per date and mode. */
+  metadata?: VisualizationMetadata;
+  /** The first version's summary form, read when a service sends it. */
   legend?: Legend;
 }
 

@@ -84,6 +84,7 @@ export const visualization = obj({
   created_at: o(str),
   updated_at: o(str),
   legend: o(object),
+  metadata: o(obj({ legend: o(object) })),
 });
 
 /** The OpenAPI's record (`collections`, scaled `bands`, `rgb_composite`) or the first version's. */

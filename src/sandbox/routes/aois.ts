@@ -1,5 +1,5 @@
 /** AOIs (list, create, the singular read path), their assets and visualizations. */
-import type { Aoi, ExpressionType, Index, Legend } from '../../api/records';
+import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { Rng } from '../prng';
@@ -86,21 +86,43 @@ function createAoi(r: Req): AoiRec {
 }
 
 /** Deterministic legend numbers from the visualization id, within the index's rescale. */
-function legendFor(idx: Index, visId: string): Legend | undefined {
-  const dynamic = (): NonNullable<Legend['dynamic']> => {
-    let h = 0;
-    for (const c of visId) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
-    const rng = new Rng(h);
-    const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
-    const min = lo + (hi - lo) * rng.range(0, 0.2);
-    const max = hi - (hi - lo) * rng.range(0, 0.2);
-    const mean = min + (max - min) * rng.range(0.35, 0.65);
-    const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-    return { min: r3(min), max: r3(max), mean: r3(mean), stddev: r3((max - min) / rng.range(4, 6)), histogram: Array.from({ length: 10 }, () => rng.int(0, 5000)) };
-  };
-  if (idx.type === 'preset') return { dynamic: dynamic(), theoretical: { min: idx.rescale[0], max: idx.rescale[1] } };
-  if (idx.expression_type === 'index') return { dynamic: dynamic() };
-  return undefined;
+const CLASS_COLORS = ['#d7191c', '#fdae61', '#ffffbf', '#a6d96a', '#1a9641'];
+const CLASS_LABELS = ['Very low', 'Low', 'Moderate', 'High', 'Very high'];
+
+/**
+ * Five equal classes over [lo, hi] with their area shares (OpenAPI `LegendItem`); the
+ * shares come from the visualization id, so the same visualization always tells the same.
+ */
+function legendItems(lo: number, hi: number, seed: string, areaM2: number): LegendItem[] {
+  let h = 0;
+  for (const c of seed) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  const rng = new Rng(h);
+  const weights = CLASS_COLORS.map(() => rng.range(0.5, 3));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+  return CLASS_COLORS.map((color, k) => {
+    const pct = r3((weights[k] / sum) * 100);
+    return { min: r3(lo + ((hi - lo) * k) / 5), max: r3(lo + ((hi - lo) * (k + 1)) / 5), color, label: CLASS_LABELS[k], area: Math.round((areaM2 * pct) / 100), area_percentage: pct };
+  });
+}
+
+/**
+ * The legend rules of the interface (preset: dynamic and theoretical; custom `index`:
+ * dynamic only; composite/grayscale: none), in the OpenAPI's form: keyed by asset date
+ * (`YYYY_MM_DD`). The dynamic range is narrower than the theoretical one, as measured
+ * values are.
+ */
+function legendFor(idx: Index, visId: string, dates: readonly string[], areaM2: number): VisualizationMetadata | undefined {
+  if (idx.type !== 'preset' && idx.expression_type !== 'index') return undefined;
+  const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
+  const legend: Record<string, VisualizationLegends> = {};
+  for (const d of [...new Set(dates)].sort()) {
+    const key = d.replace(/-/g, '_');
+    const entry: VisualizationLegends = { dynamic: legendItems(lo + (hi - lo) * 0.1, hi - (hi - lo) * 0.1, `${visId}/${key}`, areaM2) };
+    if (idx.type === 'preset') entry.theoretical = legendItems(lo, hi, `${visId}/${key}/t`, areaM2);
+    legend[key] = entry;
+  }
+  return { legend };
 }
 
 export const aoiRoutes: Route[] = [
@@ -190,8 +212,8 @@ export const aoiRoutes: Route[] = [
       r.app.state.visualizations.push(rec);
       await r.app.commit();
       const view = visView(rec, derived.map((d) => assetView(d, r.now)), r.now);
-      const legend = legendFor(idx, rec.id);
-      return { status: 201, json: legend ? { ...view, legend } : view };
+      const metadata = legendFor(idx, rec.id, derived.map((d) => d.date), aoi.area_in_sq_m);
+      return { status: 201, json: metadata ? { ...view, metadata } : view };
     },
   },
 ];

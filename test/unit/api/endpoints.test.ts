@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ApiError, EoClient, collect, isFinalStatus, needsSignIn, parseTimestamp, type Aoi, type Polygon, type Project } from '../../../src/api';
+import { legendsOf } from '../../../src/api/legend';
 import { startSandbox } from '../../../src/sandbox';
 import { trackUnhandled } from './testServer';
 
@@ -218,7 +219,8 @@ describe('api client against the sandbox', () => {
     assert.ok(assets.length > 0 && preset, 'a mosaic asset and a preset index for the seeded AOI');
     const v = await alice.visualizations.create(aliceAoi.aoi_id, { index_id: preset.id, src_asset_ids: [assets[0].id] });
     assert.equal(v.index_id, preset.id);
-    assert.ok(v.legend?.dynamic && v.legend?.theoretical, 'preset: both legends');
+    const legends = legendsOf(v);
+    assert.ok(legends.length > 0 && legends.every((l) => l.date && l.dynamic?.length && l.theoretical?.length), 'preset: both legends, per date');
     await status(alice.visualizations.create(aliceAoi.aoi_id, { index_id: 'no-such-index', src_asset_ids: [assets[0].id] }), 404);
     await status(alice.visualizations.create(aliceAoi.aoi_id, { index_id: preset.id, src_asset_ids: [] }), 400);
     fault500(`/v0/aois/${aliceAoi.aoi_id}/visualizations`);

@@ -197,14 +197,21 @@ describe('AOIs, assets, visualizations', () => {
     const customComposite = indices.find((i: any) => i.type === 'custom' && i.expression_type === 'composite');
     const p = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: src });
     assert.equal(p.status, 201, JSON.stringify(p.body));
-    assert.ok(p.body.legend.dynamic && p.body.legend.theoretical);
+    // OpenAPI VisualizationMetadata: metadata.legend keyed by date, LegendItem lists per mode
+    const dates = Object.keys(p.body.metadata.legend);
+    assert.ok(dates.length > 0 && dates.every((d) => /^\d{4}_\d{2}_\d{2}$/.test(d)), dates.join());
+    const first = p.body.metadata.legend[dates[0]];
+    assert.ok(first.dynamic.length > 0 && first.theoretical.length > 0);
+    for (const it of first.dynamic) for (const k of ['min', 'max', 'color', 'label', 'area', 'area_percentage']) assert.ok(k in it, k);
+    const share = first.dynamic.reduce((a: number, x: any) => a + x.area_percentage, 0);
+    assert.ok(Math.abs(share - 100) < 0.1, `area shares add up to 100 %, got ${share}`);
     assert.match(p.body.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
     const c = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customIndex.id, src_asset_ids: src });
-    assert.ok(c.body.legend.dynamic);
-    assert.equal(c.body.legend.theoretical, undefined);
+    const cl = Object.values(c.body.metadata.legend) as any[];
+    assert.ok(cl.every((l) => l.dynamic.length > 0 && l.theoretical === undefined), 'custom index: dynamic only');
     const k = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customComposite.id, src_asset_ids: src });
     assert.equal(k.status, 201);
-    assert.equal('legend' in k.body, false);
+    assert.equal('metadata' in k.body, false, 'custom composite: no legend metadata');
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: src })).status, 409);
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: 'nope', src_asset_ids: src })).status, 404);
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: ['nope'] })).status, 404);
