@@ -31,11 +31,21 @@ export class OrdersApi {
     return this.t.json({ method: 'POST', path: '/v0/orders', body: req }, req.dry_run ? parseDryRun : parseOrder, o);
   }
 
-  listPage(q: OffsetQuery & { status?: OrderStatus } = {}, o?: CallOptions): Promise<Page<OrderRecord>> {
+  async listPage(q: OffsetQuery & { status?: OrderStatus } = {}, o?: CallOptions): Promise<Page<OrderRecord>> {
     const { offset, limit, status } = q;
     checkLimit('offset', offset, 0);
     checkLimit('limit', limit, 1);
-    return this.t.json({ method: 'GET', path: '/v0/orders', query: { offset: offset ?? 0, limit: limit ?? 10, status } }, parsePage, o);
+    const page = await this.t.json({ method: 'GET', path: '/v0/orders', query: { offset: offset ?? 0, limit: limit ?? 10, status } }, parsePage, o);
+    // The OpenAPI's list takes only user_id, limit and offset: a service that ignores the
+    // status would list every order, so the filter is applied here too. The page keeps the
+    // server's offset and total, so paging goes on over what the server holds.
+    if (status !== undefined && page.items.some((x) => x.status !== status)) {
+      const scanned = page.items.length;
+      page.items = page.items.filter((x) => x.status === status);
+      // the server's total counts every status: it no longer says how many match
+      return { ...page, scanned, total: undefined };
+    }
+    return page;
   }
 
   iterate(filter: { status?: OrderStatus } = {}, opts: IterateOptions = {}): AsyncGenerator<OrderRecord, void, undefined> {

@@ -772,6 +772,8 @@ export interface Catalog {
   order_item_id?: string;
   item_id?: string;
   geometry?: Polygon;
+  /** The imagery's STAC item (OpenAPI `clerk.STACItem`): its footprint is `details.geometry`. */
+  details?: { id?: string; type?: string; collection?: string; geometry?: Geometry; bbox?: number[]; properties?: Record<string, unknown> };
   [key: string]: unknown;
 }
 

@@ -3,7 +3,7 @@
  * so it is unit-tested; the map panel host only moves the results around.
  */
 import type {
-  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, ImagerySearchRequest, OrderItem, Satellite,
+  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, OrderItem, Satellite,
 } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
@@ -41,11 +41,18 @@ export function orderItemFeatures(oi: OrderItem): MapFeature[] {
 }
 
 /** Catalog entries carry a footprint only when the service adds one; undefined otherwise. */
+/**
+ * A catalog's footprint is its `details`, a STAC item (docs/service-interface.md,
+ * "Catalogs"); a top-level `geometry` (the first version's sandbox) is read too.
+ */
 export function catalogFeature(c: Catalog): MapFeature | undefined {
-  if (!c.geometry) return undefined;
+  const details = c.details as { id?: unknown; geometry?: Geometry } | undefined;
+  const geometry = details?.geometry?.type && Array.isArray(details.geometry.coordinates) ? details.geometry : c.geometry;
+  if (!geometry) return undefined;
+  const itemId = typeof details?.id === 'string' ? details.id : c.item_id;
   return {
-    id: c.id, label: c.item_id ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
-    geometry: c.geometry, ref: { kind: 'catalog', id: c.id },
+    id: c.id, label: itemId ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
+    geometry, ref: { kind: 'catalog', id: c.id },
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Aoi, Asset, Catalog, Delivery, Download, Order, OrderItem, Task, Visualization } from '../api/records';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, ItemRec, OrderRec, VisRec } from './state';
+import { geometryBbox } from '../geo/bbox';
 import { dmy, isoOffset, spaceMicro } from './timefmt';
 
 /** Durations in sandbox-clock ms. */
@@ -173,6 +174,10 @@ export function catalogsOf(o: OrderRec, item: ItemRec, now: number): (Catalog & 
       order_item_id: item.id,
       item_id: image?.item_id ?? '',
       geometry: image?.geometry,
+      // the OpenAPI's footprint: the imagery's STAC item
+      details: image?.geometry
+        ? { id: image.item_id, type: 'Feature', geometry: image.geometry, bbox: [...geometryBbox(image.geometry)], properties: { datetime: isoOffset(doneAt) } }
+        : undefined,
       t: doneAt,
     });
   });

@@ -4,7 +4,7 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ApiError, EoClient, needsSignIn, type RequestEvent } from '../../../src/api';
+import { ApiError, EoClient, collect, needsSignIn, type RequestEvent } from '../../../src/api';
 import { json, startTestServer, text, trackUnhandled, type TestServer } from './testServer';
 
 const TOKEN = 'tok_SECRET_1234567890';
@@ -159,6 +159,23 @@ describe('api client under faults', () => {
     ]);
     srv.setHandler((_r, res) => text(res, 200, '', 'text/csv'));
     assert.deepEqual((await c.reports.get()).rows, []);
+  });
+
+  it('an order status filter the service ignores is applied here, and paging still covers every order', async () => {
+    // OpenAPI GET /v0/orders takes only user_id, limit, offset: this server ignores status
+    const all = Array.from({ length: 5 }, (_, i) => ({ ...ORDER, id: `o${i}`, status: i % 2 === 0 ? 'PAID' : 'UNPAID' }));
+    srv.setHandler((r, res) => {
+      const q = new URL(r.url ?? '/', 'http://x').searchParams;
+      const offset = Number(q.get('offset') ?? 0);
+      const limit = Number(q.get('limit') ?? 10);
+      json(res, 200, { orders: all.slice(offset, offset + limit), pagination: { offset, limit, total: all.length } });
+    });
+    c = client(srv.url);
+    const page = await c.orders.listPage({ status: 'PAID', limit: 2 });
+    assert.deepEqual(page.items.map((o) => o.id), ['o0']);
+    assert.equal(page.scanned, 2);
+    const paid = await collect(c.orders.iterate({ status: 'PAID' }, { pageSize: 2 }));
+    assert.deepEqual(paid.map((o) => o.id), ['o0', 'o2', 'o4']);
   });
 
   it('a 200 whose body is not JSON is a protocol error', async () => {

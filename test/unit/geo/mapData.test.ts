@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { archiveSearchBody, imagerySearchBody, mapTargetOf } from '../../../src/panels/mapData';
+import { archiveSearchBody, catalogFeature, imagerySearchBody, mapTargetOf } from '../../../src/panels/mapData';
 import type { SearchParams } from '../../../src/panels/protocol';
 import { tileOrigins, contentSecurityPolicy } from '../../../src/panels/webviewHtml';
 
@@ -37,6 +37,18 @@ describe('map search requests', () => {
     assert.equal(b.geometry.type, 'Polygon');
     assert.equal(b.start_date, '2024-01-01T00:00:00Z');
     assert.throws(() => imagerySearchBody({ ...base, satellites: [] }, []), /at least one satellite/);
+  });
+});
+
+describe('catalog footprints', () => {
+  it('come from details (a STAC item, OpenAPI clerk.Catalog), or the first version\'s geometry', () => {
+    const poly = { type: 'Polygon' as const, coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] as [number, number][][] };
+    const base = { id: 'c1', org_id: 'o', task_id: 't', bandset_id: 'b', area: 1, delivery_status: 'SUCCESS', created_at: '2024-01-02T00:00:00Z', updated_at: '', created_by: '', updated_by: '' };
+    const f = catalogFeature({ ...base, details: { id: 'S2_item', type: 'Feature', geometry: poly, bbox: [0, 0, 1, 1] } });
+    assert.deepEqual(f?.geometry, poly);
+    assert.equal(f?.label, 'S2_item');
+    assert.deepEqual(catalogFeature({ ...base, geometry: poly })?.geometry, poly);
+    assert.equal(catalogFeature(base), undefined);
   });
 });
 
