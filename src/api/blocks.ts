@@ -1,4 +1,4 @@
-/** Processing blocks, and running insights on an AOI (the run endpoints are beyond interface.md). */
+/** Processing blocks, and running insights on an AOI (the run endpoints are beyond docs/service-interface.md). */
 import { ApiError } from './errors';
 import { checkLimit, listParser, offsetPageParser, recordParser } from './listing';
 import { normalizeBlock } from './normalize';

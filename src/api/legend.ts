@@ -1,7 +1,7 @@
 /**
  * A visualization's legends, read tolerantly (docs/service-interface.md, "Visualizations"):
  * the OpenAPI keys `metadata.legend` by date (`{"2024_05_06": {dynamic: [...], theoretical: [...]}}`),
- * decisions.md read `metadata.legend` as `{dynamic, theoretical}` without the date, and the
+ * our first reading of the OpenAPI took `metadata.legend` as `{dynamic, theoretical}` without the date, and the
  * first version read a top-level `legend` summary. Pure.
  */
 import type { Legend, LegendItem, VisualizationLegends, VisualizationMetadata } from './records';

@@ -1,6 +1,6 @@
 /**
  * Watch a resource until it reaches a final status. The service sends no events: progress
- * is only visible by reading the resource again (interface.md, Events).
+ * is only visible by reading the resource again (docs/service-interface.md, Events).
  */
 import { ApiError } from './errors';
 import { sleep } from './retry';
@@ -28,7 +28,7 @@ export interface PollOptions<T> {
   now?: () => number;
 }
 
-/** Final statuses per resource kind, from interface.md and decisions.md. */
+/** Final statuses per resource kind, from docs/service-interface.md ("States"). */
 export const FINAL_STATUSES = {
   download: ['success', 'failed'],
   delivery: ['SUCCESS', 'FAILED'],

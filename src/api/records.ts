@@ -1,7 +1,7 @@
 /**
  * One definition of every record the service sends or accepts, shared by the API client
- * (`src/api`) and the sandbox (`src/sandbox`). Field names follow `shared/spec/interface.md`
- * and `shared/spec/decisions.md` exactly; wire quirks (string bboxes, the singular
+ * (`src/api`) and the sandbox (`src/sandbox`). Field names follow docs/service-interface.md
+ * exactly; wire quirks (string bboxes, the singular
  * `visualization` key, `paid_at: ""`) are kept here as they travel, and normalised by the
  * client at the edge (`normalize.ts`).
  *
@@ -221,7 +221,7 @@ export interface VisualizationLegends {
 
 /**
  * A visualization's `metadata` (OpenAPI `VisualizationMetadata`): legends keyed by date
- * (`YYYY_MM_DD`). decisions.md read it without the date level; the client accepts both.
+ * (`YYYY_MM_DD`). Our first reading of it had no date level; the client accepts both.
  */
 export interface VisualizationMetadata {
   legend?: Record<string, VisualizationLegends> | VisualizationLegends;
@@ -871,7 +871,7 @@ export interface CreateStoreRequest {
   labels?: Record<string, string>;
 }
 
-/** The store rules of decisions.md, shared by the sandbox's validation and the extension's. */
+/** The store rules of docs/service-interface.md, shared by the sandbox's validation and the extension's. */
 export const STORE_RULES: Record<StoreType, { configs: readonly string[]; secrets: readonly string[] }> = {
   S3: { configs: ['bucket', 'region', 'path_prefix'], secrets: ['access_key_id', 'secret_access_key'] },
   GCS: { configs: ['bucket', 'path_prefix'], secrets: ['project_id', 'service_account_credentials'] },

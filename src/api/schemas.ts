@@ -1,6 +1,6 @@
 /**
  * Response shapes checked at the edge. Identity fields are required; every other field of
- * interface.md must have its declared type when present (a real service may omit some, or
+ * docs/service-interface.md must have its declared type when present (a real service may omit some, or
  * send null). Anything not named here passes through untouched.
  */
 import { anyValue, arr, bool, type Check, int, mapOf, num, obj, object, oneOf, opt, str } from './shape';

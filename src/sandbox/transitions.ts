@@ -1,5 +1,5 @@
 /**
- * How statuses move on the sandbox clock (decisions.md, "Transitions the sandbox simulates").
+ * How statuses move on the sandbox clock (docs/service-interface.md, "Transitions the sandbox simulates").
  * Everything here is a pure function of a stored record and `now`.
  */
 import type { Aoi, Asset, Catalog, Delivery, Download, Order, OrderItem, Task, Visualization } from '../api/records';

@@ -5,7 +5,7 @@ import type { Index, Legend, LegendItem, Visualization } from '../../api/records
 export type LegendKinds = { dynamic: boolean; theoretical: boolean };
 
 /**
- * The legend rules of interface.md: preset → dynamic and theoretical; custom `index` →
+ * The legend rules of docs/service-interface.md: preset → dynamic and theoretical; custom `index` →
  * dynamic only; custom `composite`/`grayscale` → none.
  */
 export function expectedLegend(type: string, expressionType: string): LegendKinds {

@@ -67,7 +67,7 @@ export async function loadProjects(client: EoClient, cap = 500): Promise<Project
   return out;
 }
 
-/** Entries every order item has (decisions.md: project, name, use case, cloud delivery). */
+/** Entries every order item has (docs/service-interface.md: project, name, use case, cloud delivery). */
 export interface OrderEntries {
   projectId?: string;
   projectLabel?: string;

@@ -1,7 +1,7 @@
 /**
  * Processing blocks. Their `spec.inputs` cover every input format (raster, vector, date,
  * number, string, boolean) with bands, visualisation and discretization properties, so the
- * extension's input builder meets each rule of interface.md.
+ * extension's input builder meets each rule of docs/service-interface.md.
  */
 import type { Block, BlockRecord, InputDefinition } from '../../api/records';
 

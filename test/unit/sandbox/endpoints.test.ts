@@ -1,4 +1,4 @@
-/** Every endpoint: the happy path and each status the interface (and decisions.md) declares. */
+/** Every endpoint: the happy path and each status the interface (and docs/service-interface.md) declares. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON read by assertions */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

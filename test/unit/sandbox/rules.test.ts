@@ -1,4 +1,4 @@
-/** The rules of decisions.md: transitions on the clock, archive search semantics, pricing, scoping. */
+/** The rules of docs/service-interface.md: transitions on the clock, archive search semantics, pricing, scoping. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON read by assertions */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
