@@ -467,22 +467,20 @@ suite('explorer: the sidebar against the sandbox', () => {
   test('live progress: a new AOI in a visible view is polled until its status is final', async function () {
     this.timeout(60_000);
     const client = (await sb.current.api.services.connection.getClient()) as EoClient;
-    const projects = await client.projects.listPage({ pageNum: 1, pageSize: 1 });
     const satellites = await client.search.satellites();
-    const sat = satellites[0];
-    const geometry = {
-      type: 'Polygon' as const,
-      coordinates: [[[77.1, 28.5], [77.2, 28.5], [77.2, 28.6], [77.1, 28.6], [77.1, 28.5]]] as [number, number][][],
-    };
+    // over a seeded AOI, where the sandbox's archive has imagery at any world scale
+    const seeded = (await client.aois.listPage({ limit: 1 })).items[0];
+    const sat = satellites.find((s) => s.id === seeded.satellite_id)!;
+    const geometry = seeded.geometry;
     // an AOI is made of images found over it (OpenAPI AOICreateModelV2: provider, item_ids)
     const found = await client.search.imagery({
       start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
       satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry, limit: 2,
     });
-    assert.ok(found.items.length > 0, 'imagery over Delhi');
+    assert.ok(found.items.length > 0, 'imagery over the seeded AOI');
     const created = await client.aois.create({
       name: `Live progress ${Date.now()}`, description: '',
-      project_id: projects.items[0].id,
+      project_id: seeded.project_id,
       satellite_id: sat.id, provider: sat.collections[0].provider,
       geometry, item_ids: found.items.map((i) => i.id),
     });

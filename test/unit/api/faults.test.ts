@@ -178,6 +178,22 @@ describe('api client under faults', () => {
     assert.deepEqual(paid.map((o) => o.id), ['o0', 'o2', 'o4']);
   });
 
+  it('archive search without next links pages on by offset, and a short page ends it', async () => {
+    // the OpenAPI pages archives by offset/limit and promises no next links
+    const feats = Array.from({ length: 5 }, (_, i) => ({ id: `it${i}`, type: 'Feature', collection: 'c', bbox: ['0', '0', '1', '1'], geometry: { type: 'Point', coordinates: [0, 0] }, properties: { datetime: null } }));
+    const seen: unknown[] = [];
+    srv.setHandler((r, res) => {
+      const b = JSON.parse(r.body) as { offset?: number; limit?: number; collections?: string[] };
+      seen.push(b);
+      const offset = b.offset ?? 0;
+      json(res, 200, { type: 'FeatureCollection', features: feats.slice(offset, offset + (b.limit ?? 10)), links: [] });
+    });
+    c = client(srv.url);
+    const items = await collect(c.archives.iterateSearch({ collections: ['c'] }, { pageSize: 2 }));
+    assert.deepEqual(items.map((i) => i.id), ['it0', 'it1', 'it2', 'it3', 'it4']);
+    assert.deepEqual(seen, [{ collections: ['c'], limit: 2 }, { collections: ['c'], limit: 2, offset: 2 }, { collections: ['c'], limit: 2, offset: 4 }]);
+  });
+
   it('a 200 whose body is not JSON is a protocol error', async () => {
     srv.setHandler((_r, res) => text(res, 200, 'OK then', 'application/json'));
     c = client(srv.url);
