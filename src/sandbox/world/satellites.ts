@@ -51,7 +51,7 @@ export const SATELLITES: readonly Satellite[] = [
     rgb_composite: { red: 'B4', green: 'B3', blue: 'B2' },
   },
   {
-    id: 'pleiades-neo', name: 'Pléiades Neo', bands: withScale(PNEO_BANDS, 1),
+    id: 'pleiades-neo', name: 'Pléiades Neo', bands: withScale(PNEO_BANDS, 1.2),
     collections: [{ id: 'pleiades-neo', name: 'Pléiades Neo', provider: 'pixxel', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
     rgb_composite: { red: 'RED', green: 'GREEN', blue: 'BLUE' },
   },
@@ -65,6 +65,11 @@ export const SATELLITES: readonly Satellite[] = [
 /** The collection a satellite's archive items live in (each sandbox satellite has one). */
 export function collectionOf(sat: Satellite): string {
   return sat.collections[0].id;
+}
+
+/** Ground sample distance in metres: the finest band's resolution. */
+export function gsdOf(sat: Satellite): number {
+  return Math.min(...sat.bands.map((b) => b.spatial_resolution ?? Infinity));
 }
 
 export function satelliteById(id: string): Satellite | undefined {
