@@ -102,7 +102,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const { key, holder, field } of manifestStrings(manifest)) {
     const value = holder[field];
     if (PLACEHOLDER.test(value)) continue;
-    if (key in nls && nls[key] !== value) throw new Error(`package.nls.json already has "${key}" with another text: ${nls[key]} / ${value}`);
+    // A literal in package.json is the newer text (someone just wrote or changed it).
+    if (key in nls && nls[key] !== value) console.log(`updated ${key}`);
     nls[key] = value;
     holder[field] = `%${key}%`;
     moved++;

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { EoClient, ApiError } from '../api';
+import { EoClient, ApiError, describeRequest } from '../api';
 import type { RequestEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
@@ -28,12 +28,6 @@ export interface LoggedRequest extends RequestEvent {
   line: string;
   baseUrl: string;
   authScheme: ConnectionSettings['authScheme'];
-}
-
-/** The one-line form of a request in the log. */
-export function requestLogLine(e: RequestEvent): string {
-  const status = e.status ?? e.error?.message ?? 'no response';
-  return `${e.method} ${e.path} → ${status} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}`;
 }
 
 interface SandboxSession {
@@ -229,14 +223,15 @@ export class Connection implements vscode.Disposable {
       token,
       authScheme: settings.authScheme,
       timeoutMs: settings.timeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
       onRequest: onRequest ?? ((e) => this.logRequest(e, settings.baseUrl, settings.authScheme)),
     });
   }
 
   private logRequest(e: RequestEvent, baseUrl: string, authScheme: ConnectionSettings['authScheme']): void {
-    const line = requestLogLine(e);
-    if (e.status !== undefined && e.status < 400) this.log.info(line);
+    const line = describeRequest(e);
+    if (!e.error && e.status !== undefined && e.status < 400) this.log.info(line);
     else this.log.warn(line);
     this.requested.fire({ ...e, line, baseUrl, authScheme });
   }
@@ -251,7 +246,7 @@ export class Connection implements vscode.Disposable {
     const token = await this.token();
     if (!token) throw new NotSignedInError('noToken');
     const seen: LoggedRequest[] = [];
-    const client = this.createClient(settings, token, (e) => seen.push({ ...e, line: requestLogLine(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }));
+    const client = this.createClient(settings, token, (e) => seen.push({ ...e, line: describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }));
     try {
       await fn(client);
     } catch (err) {
@@ -307,7 +302,7 @@ export function hostOf(baseUrl: string): string {
 }
 
 function settingsKey(s: ConnectionSettings): string {
-  return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|`;
+  return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|${s.maxResponseBytes}|`;
 }
 
 function fingerprint(s: string): string {

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { ApiError } from '../../api';
 import { SignInCancelled } from '../../auth/authProvider';
 import { hostOf } from '../../auth/connection';
-import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
+import { checkBaseUrl, normalizeBaseUrl, readConnectionSettings } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 
@@ -67,9 +67,8 @@ export async function promptSignIn(services: ExtensionServices): Promise<string 
     }
     break;
   }
-  const cfg = vscode.workspace.getConfiguration('eoImagery');
-  if (normalizeBaseUrl(cfg.get<string>('baseUrl', '')) !== baseUrl) {
-    await cfg.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  if (readConnectionSettings().baseUrl !== baseUrl) {
+    await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
   }
   void ui.message('info', `Signed in to ${hostOf(baseUrl)}.`, {});
   return baseUrl;
