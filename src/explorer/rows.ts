@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { ApiError, statusTitle } from '../api';
-import { COMMANDS } from '../commands/ids';
+import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
 import { count } from './format';
 import type { PagedChildren } from './paged';

@@ -76,11 +76,3 @@ export async function openExternalChecked(url: unknown): Promise<boolean> {
   }
   return vscode.env.openExternal(vscode.Uri.parse(url, true));
 }
-
-/** Runs a command that another part of the extension may not have registered yet. */
-export async function runOptionalCommand(command: string, what: string, ...args: unknown[]): Promise<string | undefined> {
-  const all = await vscode.commands.getCommands(true);
-  if (!all.includes(command)) return `${what} is not available in this version of the extension (command ${command} is not registered).`;
-  await vscode.commands.executeCommand(command, ...args);
-  return undefined;
-}

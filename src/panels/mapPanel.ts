@@ -11,7 +11,8 @@ import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
 import type { ExtensionServices } from '../services';
-import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { runCommand } from '../ui/runCommand';
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
 } from './mapData';
@@ -202,8 +203,7 @@ export class MapPanel implements vscode.Disposable {
       .map((r) => this.resultItems.get(`${r.collection}/${r.id}`) ?? { collection: r.collection, id: r.id });
     if (!items.length) return;
     try {
-      const missing = await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', items);
-      if (missing) this.notice(missing, 'error');
+      await runCommand('orderArchiveItems', items);
     } catch (e) {
       this.notice(describeError(e).message, 'error');
     }

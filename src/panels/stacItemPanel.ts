@@ -8,7 +8,8 @@ import vscode = require('vscode');
 import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
-import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { runCommand } from '../ui/runCommand';
 import { PostRecorder, type PanelProbe } from './probe';
 import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
 
@@ -206,14 +207,12 @@ export class StacItemPanel implements vscode.Disposable {
     if (!item) return;
     try {
       if (action === 'copyStacUrl') {
-        const missing = await runOptionalCommand('eoImagery.copyStacUrl', 'Copy STAC URL', item);
-        this.post({ type: 'notice', level: missing ? 'error' : 'info', text: missing ?? 'STAC URL copied.' });
+        await runCommand('copyStacUrl', item);
+        this.post({ type: 'notice', level: 'info', text: 'STAC URL copied.' });
         return;
       }
-      const missing = action === 'order'
-        ? await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', item)
-        : await runOptionalCommand('eoImagery.newInsightInput', 'Insight inputs', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
-      if (missing) this.post({ type: 'notice', level: 'error', text: missing });
+      if (action === 'order') await runCommand('orderArchiveItems', item);
+      else await runCommand('newInsightInput', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
     } catch (e) {
       this.post({ type: 'notice', level: 'error', text: describeError(e).message });
     }

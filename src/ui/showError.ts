@@ -1,8 +1,7 @@
-import vscode = require('vscode');
 import { ApiError } from '../api';
 import { NotSignedInError } from '../auth/connection';
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commands/ids';
+import { runCommand } from './runCommand';
 
 /** A person-readable sentence for any failure; never includes a token or a stack. */
 export function describeError(err: unknown): string {
@@ -42,10 +41,10 @@ export async function showError(
   switch (choice) {
     case 'Sign In':
     case 'Sign in again':
-      await vscode.commands.executeCommand(COMMANDS.signIn);
+      await runCommand('signIn');
       break;
     case 'Try the Sandbox':
-      await vscode.commands.executeCommand(COMMANDS.trySandbox);
+      await runCommand('trySandbox');
       break;
     case 'Retry':
       await retry?.();

@@ -14,15 +14,7 @@ import { MAP_VIEW_TYPE, MapPanel } from '../../panels/mapPanel';
 import type { DetailRef, MapState, StacState } from '../../panels/protocol';
 import { STAC_VIEW_TYPE, StacItemPanel } from '../../panels/stacItemPanel';
 import type { ExtensionServices } from '../../services';
-
-export const MAP_COMMANDS = {
-  showOnMap: 'eoImagery.showOnMap',
-  searchArchiveHere: 'eoImagery.searchArchiveHere',
-  createAoiFromDrawing: 'eoImagery.createAoiFromDrawing',
-  createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
-  openStacItem: 'eoImagery.openStacItem',
-  copyStacUrl: 'eoImagery.copyStacUrl',
-} as const;
+import { COMMANDS } from '../../commandIds';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -156,12 +148,12 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
   services.panels = { map: () => MapPanel.open?.probe, stacItems: () => StacItemPanel.probes(), serializers };
 
   return [
-    vscode.commands.registerCommand(MAP_COMMANDS.showOnMap, showOnMap),
-    vscode.commands.registerCommand(MAP_COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
-    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromDrawing, () => MapPanel.show(services).startDraw('polygon', 'aoi')),
-    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
-    vscode.commands.registerCommand(MAP_COMMANDS.openStacItem, openStacItem),
-    vscode.commands.registerCommand(MAP_COMMANDS.copyStacUrl, copyStacUrl),
+    vscode.commands.registerCommand(COMMANDS.showOnMap, showOnMap),
+    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
+    vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => MapPanel.show(services).startDraw('polygon', 'aoi')),
+    vscode.commands.registerCommand(COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
+    vscode.commands.registerCommand(COMMANDS.openStacItem, openStacItem),
+    vscode.commands.registerCommand(COMMANDS.copyStacUrl, copyStacUrl),
     vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, serializers[MAP_VIEW_TYPE]),
     vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, serializers[STAC_VIEW_TYPE]),
     { dispose: () => MapPanel.open?.dispose() },

@@ -4,7 +4,7 @@ import type { ExtensionServices } from '../../services';
 import { deliver } from '../catalog/deliver';
 import { download } from '../catalog/download';
 import { searchCatalog } from '../catalog/searchCatalog';
-import { COMMANDS } from '../ids';
+import { COMMANDS } from '../../commandIds';
 import { downloadReport } from '../reports/orderReport';
 import { deleteStore } from '../stores/deleteStore';
 import { registerStore } from '../stores/registerStore';

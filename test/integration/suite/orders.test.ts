@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveItem, OrderRecord } from '../../../src/api';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { T } from '../../../src/sandbox/transitions';
 import { BACK_ITEM_LABEL } from '../../../src/ui/multiStep';
 import { useSandbox } from '../harness/sandbox';
