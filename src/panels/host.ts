@@ -5,8 +5,21 @@
  */
 import vscode = require('vscode');
 import { ApiError } from '../api/errors';
-import { isWebUrl, type Basemap } from './protocol';
+import type { ExtensionServices } from '../services';
+import { isWebUrl, type Basemap, type DetailRef } from './protocol';
 import { tileOrigins, webviewHtml } from './webviewHtml';
+
+/** A record with a row in the sidebar (an archive item has its STAC page instead). */
+export type SidebarRef = Exclude<DetailRef, { kind: 'archiveItem' }>;
+
+/** What a panel needs from around it, handed in by `Panels` (src/panels/index.ts). */
+export interface PanelContext {
+  readonly services: ExtensionServices;
+  /** Reveals the record's row in the sidebar; false when it is not in the loaded pages. */
+  revealInSidebar(ref: SidebarRef, options: { focus: boolean; expand?: boolean }): Promise<boolean>;
+  /** A footprint's detail: its STAC page, or its sidebar row. `preview`: beside the map, which keeps the focus. */
+  openDetail(ref: DetailRef, preview: boolean): Promise<void>;
+}
 
 export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return {

@@ -10,15 +10,14 @@ import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
-import type { ExtensionServices } from '../services';
-import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, type PanelContext } from './host';
 import { runCommand } from '../ui/runCommand';
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
 } from './mapData';
 import { PostRecorder, type PanelProbe } from './probe';
 import type {
-  CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
+  CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
   SearchPage, SearchParams, ToMapMessage,
 } from './protocol';
 
@@ -47,24 +46,22 @@ export class MapPanel implements vscode.Disposable {
   /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
-  /** Called when the person asks to open a footprint's detail (set by the map commands). */
-  static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
 
   /** Opens the map (or brings the open one forward). */
-  static show(services: ExtensionServices): MapPanel {
+  static show(ctx: PanelContext): MapPanel {
     if (MapPanel.current) {
       MapPanel.current.panel.reveal(undefined, false);
       return MapPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(services.context));
-    return new MapPanel(services, panel, undefined);
+    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(ctx.services.context));
+    return new MapPanel(ctx, panel, undefined);
   }
 
   /** Called by the serializer after a window reload, with the state the webview saved. */
-  static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: MapState | undefined): MapPanel {
+  static revive(ctx: PanelContext, panel: vscode.WebviewPanel, state: MapState | undefined): MapPanel {
     MapPanel.current?.dispose();
-    panel.webview.options = panelOptions(services.context);
-    const p = new MapPanel(services, panel, state);
+    panel.webview.options = panelOptions(ctx.services.context);
+    const p = new MapPanel(ctx, panel, state);
     void p.restoreSources(state?.sources ?? {});
     return p;
   }
@@ -83,8 +80,9 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
-  private constructor(private readonly services: ExtensionServices, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
+  private constructor(private readonly ctx: PanelContext, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
     MapPanel.current = this;
+    const services = ctx.services;
     const basemaps = configuredBasemaps(services.log);
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(basemaps));
     this.disposables.push(
@@ -107,6 +105,10 @@ export class MapPanel implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  private get services() {
+    return this.ctx.services;
   }
 
   dispose(): void {
@@ -180,7 +182,7 @@ export class MapPanel implements vscode.Disposable {
         return;
       }
       case 'open':
-        await MapPanel.openDetail(this.services, m.ref, m.preview === true);
+        await this.ctx.openDetail(m.ref, m.preview === true);
         return;
       case 'openExternal':
         await openExternalChecked(m.url);
@@ -313,7 +315,7 @@ export class MapPanel implements vscode.Disposable {
     const f = aoiFeature(aoi);
     const prev = this.layers.get('aois') ?? { features: [], sources: [] };
     this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });
-    void this.services.explorer?.reveal('aoi', aoi.aoi_id, { focus: false });
+    void this.ctx.revealInSidebar({ kind: 'aoi', id: aoi.aoi_id }, { focus: false });
     return f;
   }
 

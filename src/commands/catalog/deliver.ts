@@ -5,10 +5,10 @@
  */
 import vscode = require('vscode');
 import type { Delivery, DeliveryRequest, Store } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
-import { clientFor, explorerOf, isCancellation, isRequestError, pathStep, serverMessage, storeStep } from '../orders/common';
+import { clientFor, isCancellation, isRequestError, pathStep, serverMessage, storeStep } from '../orders/common';
 import { offerEdit } from '../orders/placeOrder';
 import { resolveTargets } from './askTargets';
 import { describeTargets, targetBody } from './targets';
@@ -22,7 +22,7 @@ interface DeliverState {
 /** Poll pacing: quick enough for a test that advances the sandbox clock, gentle on a real service. */
 export const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
 
-export async function deliver(services: ExtensionServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
+export async function deliver(services: CommandServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
   const action = 'Deliver to cloud store';
   const client = await clientFor(services, action);
   if (!client) return undefined;
@@ -54,13 +54,13 @@ export async function deliver(services: ExtensionServices, ...args: unknown[]): 
   }
   services.connection.reportSuccess();
   services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} to ${state.storeLabel}/${state.path}`);
-  explorerOf(services)?.refresh('catalog');
+  services.explorer.refresh('catalog');
   const final = await follow(services, created, state.storeLabel);
-  explorerOf(services)?.refresh('catalog');
+  services.explorer.refresh('catalog');
   return final;
 }
 
-async function follow(services: ExtensionServices, deliveries: Delivery[], storeLabel: string): Promise<Delivery[]> {
+async function follow(services: CommandServices, deliveries: Delivery[], storeLabel: string): Promise<Delivery[]> {
   const client = await services.connection.getClient();
   const latest = new Map(deliveries.map((d) => [d.delivery_id, d]));
   const done = (d: Delivery): boolean => d.status === 'SUCCESS' || d.status === 'FAILED';

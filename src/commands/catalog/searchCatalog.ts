@@ -4,7 +4,7 @@
  */
 import vscode = require('vscode');
 import type { Catalog } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { clientFor, isRequestError, serverMessage } from '../orders/common';
@@ -26,7 +26,7 @@ function field(name: string, prompt: string, key: keyof CatalogQueryText, placeH
   };
 }
 
-export async function searchCatalog(services: ExtensionServices, arg?: unknown): Promise<Catalog[] | undefined> {
+export async function searchCatalog(services: CommandServices, arg?: unknown): Promise<Catalog[] | undefined> {
   const action = 'Search catalog';
   const client = await clientFor(services, action);
   if (!client) return undefined;

@@ -1,7 +1,6 @@
 /**
  * Map and STAC item commands: Show on Map, Search Archive Here, Create AOI (from a drawing or
- * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL; and the serializers
- * that bring both panels back after a window reload.
+ * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL.
  */
 import vscode = require('vscode');
 import type { EoClient } from '../../api/client';
@@ -10,10 +9,7 @@ import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { geodesicArea } from '../../geo/area';
 import { describeError } from '../../panels/host';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
-import { MAP_VIEW_TYPE, MapPanel } from '../../panels/mapPanel';
-import type { DetailRef, MapState, StacState } from '../../panels/protocol';
-import { STAC_VIEW_TYPE, StacItemPanel } from '../../panels/stacItemPanel';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,19 +26,17 @@ function km2(m2: number): string {
   return `${(m2 / 1e6).toLocaleString(undefined, { maximumFractionDigits: 2 })} km²`;
 }
 
-export function registerMapCommands(services: ExtensionServices): vscode.Disposable[] {
-  const { ui } = services;
+export function registerMapCommands(services: CommandServices): vscode.Disposable[] {
+  const { ui, panels } = services;
   const fail = (what: string, e: unknown) => {
     services.log.warn(`${what}: ${describeError(e).message}`);
     void ui.message('error', `${what}: ${describeError(e).message}`, {});
   };
 
-  MapPanel.openDetail = (s, ref, preview) => openDetail(s, ref, preview);
-
   const showOnMap = async (arg?: unknown) => {
     if (arg === undefined) {
       // from the palette: the map with the first page of AOIs
-      const panel = MapPanel.show(services);
+      const panel = panels.showMap();
       try {
         const client = await services.connection.getClient();
         const page = await client.aois.listPage({ offset: 0, limit: 100 });
@@ -57,7 +51,7 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       void ui.message('warning', t.reason, {});
       return;
     }
-    MapPanel.show(services).showTarget(t, { fit: true, select: true });
+    panels.showMap().showTarget(t, { fit: true, select: true });
   };
 
   const openStacItem = async (arg?: unknown) => {
@@ -72,7 +66,7 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       const i = t.indexOf('/');
       ref = { collection: t.slice(0, i), id: t.slice(i + 1) };
     }
-    StacItemPanel.show(services, ref, ref.item);
+    panels.showStacItem(ref, ref.item);
   };
 
   const copyStacUrl = async (arg?: unknown) => {
@@ -130,46 +124,19 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       if (ok !== 'Create') return;
       const aoi = await client.aois.create({ name: name.trim(), project_id: project.id, satellite_id: sat.id, geometry: parsed.polygon });
       services.log.info(`Created AOI ${aoi.aoi_id} from ${doc.uri.toString()}`);
-      void services.explorer?.reveal('aoi', aoi.aoi_id, { focus: true });
-      MapPanel.show(services).showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
+      void services.explorer.reveal('aoi', aoi.aoi_id, { focus: true });
+      panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
     } catch (e) {
       fail('Create AOI', e);
     }
   };
 
-  const serializers = {
-    [MAP_VIEW_TYPE]: {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(services, panel, state as MapState | undefined),
-    },
-    [STAC_VIEW_TYPE]: {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
-    },
-  } as const;
-  services.panels = { map: () => MapPanel.open?.probe, stacItems: () => StacItemPanel.probes(), serializers };
-
   return [
     vscode.commands.registerCommand(COMMANDS.showOnMap, showOnMap),
-    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
-    vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => MapPanel.show(services).startDraw('polygon', 'aoi')),
+    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, () => panels.showMap().startDraw('rectangle', 'search')),
+    vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => panels.showMap().startDraw('polygon', 'aoi')),
     vscode.commands.registerCommand(COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
     vscode.commands.registerCommand(COMMANDS.openStacItem, openStacItem),
     vscode.commands.registerCommand(COMMANDS.copyStacUrl, copyStacUrl),
-    vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, serializers[MAP_VIEW_TYPE]),
-    vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, serializers[STAC_VIEW_TYPE]),
-    { dispose: () => MapPanel.open?.dispose() },
   ];
-}
-
-/**
- * A footprint's detail: the STAC page for archive items, the sidebar row otherwise. From a
- * click on the map (`preview`) the detail shows beside the map, which keeps the focus.
- */
-async function openDetail(services: ExtensionServices, ref: DetailRef, preview = false): Promise<void> {
-  if (ref.kind === 'archiveItem') {
-    if (preview) StacItemPanel.preview(services, { collection: ref.collection, id: ref.id });
-    else StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
-    return;
-  }
-  const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
-  if (!node && !preview) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
 }

@@ -7,22 +7,19 @@ import vscode = require('vscode');
 import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
-
-export function explorerOf(services: ExtensionServices): ExtensionServices['explorer'] {
-  return services.explorer;
-}
 
 /**
  * Shows a record in its view (reloading the view so a new record is there); with no id, just
  * reloads and focuses the view. Never throws: revealing is a courtesy after the real work.
  */
-export async function revealInView(services: ExtensionServices, view: 'orders' | 'catalog' | 'stores', kind: RecordKind, id?: string): Promise<void> {
+export async function revealInView(services: CommandServices, view: 'orders' | 'catalog' | 'stores', kind: RecordKind, id?: string): Promise<void> {
   const explorer = services.explorer;
   try {
-    explorer?.refresh(view);
-    if (explorer && id) {
+    explorer.refresh(view);
+    if (id) {
       const node = await explorer.reveal(kind, id, { focus: true });
       if (node) return;
     }

@@ -6,7 +6,7 @@
  */
 import vscode = require('vscode');
 import type { CreateOrderRequest, EoClient, OrderItemRequest, OrderRecord } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { isRequestError, isUncertain, revealInView, serverMessage } from './common';
@@ -20,7 +20,7 @@ export const OPEN_ORDERS = 'Open Orders View';
 const inFlight = new Set<string>();
 
 export async function priceAndPlace<S>(
-  services: ExtensionServices,
+  services: CommandServices,
   client: EoClient,
   wizard: MultiStepInput<S>,
   build: (state: S) => OrderItemRequest[],
@@ -112,7 +112,7 @@ export async function priceAndPlace<S>(
 }
 
 /** Shows the server's message with a way to fix one entry; true when the person did. */
-export async function offerEdit<S>(services: ExtensionServices, wizard: MultiStepInput<S>, text: string): Promise<boolean> {
+export async function offerEdit<S>(services: CommandServices, wizard: MultiStepInput<S>, text: string): Promise<boolean> {
   services.log.warn(text);
   const choice = await services.ui.message('error', text, {}, EDIT_ENTRIES);
   if (choice !== EDIT_ENTRIES) return false;

@@ -1,6 +1,6 @@
 /** Registers the ordering, catalog, cloud store and report commands (one call from activate). */
 import vscode = require('vscode');
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { deliver } from '../catalog/deliver';
 import { download } from '../catalog/download';
 import { searchCatalog } from '../catalog/searchCatalog';
@@ -11,7 +11,7 @@ import { registerStore } from '../stores/registerStore';
 import { orderArchiveItems } from './orderArchive';
 import { orderTasking } from './orderTasking';
 
-export function registerOrderingCommands(services: ExtensionServices): vscode.Disposable[] {
+export function registerOrderingCommands(services: CommandServices): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(COMMANDS.orderArchiveItems, (...args: unknown[]) => orderArchiveItems(services, ...args)),
     vscode.commands.registerCommand(COMMANDS.orderTasking, (arg?: unknown) => orderTasking(services, arg)),

@@ -1,13 +1,13 @@
 /** Delete a cloud store after a modal confirmation that names it. */
 import type { Store } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { showError } from '../../ui/showError';
-import { clientFor, explorerOf, isRequestError, serverMessage, storeTarget } from '../orders/common';
+import { clientFor, isRequestError, serverMessage, storeTarget } from '../orders/common';
 
 export const DELETE = 'Delete';
 
 /** Argument: a Cloud Stores row (`{kind: 'store', record}`), a `Store`, or nothing (pick one). */
-export async function deleteStore(services: ExtensionServices, arg?: unknown): Promise<boolean> {
+export async function deleteStore(services: CommandServices, arg?: unknown): Promise<boolean> {
   const action = 'Delete cloud store';
   const client = await clientFor(services, action);
   if (!client) return false;
@@ -50,7 +50,7 @@ export async function deleteStore(services: ExtensionServices, arg?: unknown): P
   }
   services.connection.reportSuccess();
   services.log.info(`Deleted cloud store "${store.name}" (${store.id})`);
-  explorerOf(services)?.refresh('stores');
+  services.explorer.refresh('stores');
   void services.ui.message('info', `Cloud store "${store.name}" deleted.`, {});
   return true;
 }

@@ -6,7 +6,7 @@
  */
 import type { CreateStoreRequest, Store, StoreType } from '../../api';
 import { STORE_RULES } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { clientFor, isRequestError, revealInView, serverMessage } from '../orders/common';
@@ -118,7 +118,7 @@ export function storeRequest(s: StoreState): CreateStoreRequest {
   };
 }
 
-export async function registerStore(services: ExtensionServices): Promise<Store | undefined> {
+export async function registerStore(services: CommandServices): Promise<Store | undefined> {
   const action = 'Register cloud store';
   const client = await clientFor(services, action);
   if (!client) return undefined;

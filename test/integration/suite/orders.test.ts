@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ArchiveItem, OrderRecord } from '../../../src/api';
 import { COMMANDS } from '../../../src/commandIds';
 import { T } from '../../../src/sandbox/transitions';
-import { BACK_ITEM_LABEL } from '../../../src/ui/multiStep';
+import { BACK_ITEM_LABEL } from '../../../src/ui/stepPrompts';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { HookedPrompts, client, firstItem, handle, runScripted, storedOrderCount } from './ordersSupport';
