@@ -4,7 +4,7 @@
  * extension (`rpc`); the list and the map share one selection, kept by the app.
  */
 import type {
-  CreateAoiParams, MapFeature, MapRequest, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
+  CreateAoiParams, MapFeature, MapRequest, MapResults, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
@@ -15,7 +15,7 @@ import type { DrawnShape, Shape } from './draw';
 export type FormState = Partial<Omit<SearchParams, 'ring' | 'shape'>>;
 
 export interface PanelHost {
-  rpc: Rpc<MapRequest>;
+  rpc: Rpc<MapRequest, MapResults>;
   startDraw(shape: Shape): void;
   showResults(features: MapFeature[], mode: 'replace' | 'append'): void;
   selectResult(id: string | undefined, from: 'list' | 'map'): void;
@@ -163,7 +163,7 @@ export class SearchPanel {
 
   /** Collections, satellites and projects, fetched once through the extension. */
   loadOptions(initial?: FormState): Promise<void> {
-    this.optionsLoading ??= this.host.rpc.call<SearchOptions>({ method: 'searchOptions' }).then(
+    this.optionsLoading ??= this.host.rpc.call({ method: 'searchOptions' }).then(
       (o) => {
         this.options = o;
         fill(this.collections, o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]), initial?.collections);
@@ -222,13 +222,13 @@ export class SearchPanel {
     this.selectedId = undefined;
     this.updateOrder();
     this.host.showResults([], 'replace');
-    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'search', params: p }), 'replace');
+    await this.run(() => this.host.rpc.call({ method: 'search', params: p }), 'replace');
   }
 
   async loadMore(): Promise<void> {
     if (!this.page?.hasMore || this.searching) return;
     const searchId = this.page.searchId;
-    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'searchMore', searchId }), 'append');
+    await this.run(() => this.host.rpc.call({ method: 'searchMore', searchId }), 'append');
   }
 
   private async run(call: () => Promise<SearchPage>, mode: 'replace' | 'append'): Promise<void> {
@@ -361,7 +361,7 @@ export class SearchPanel {
         projectId: project.value, satelliteId: satellite.value, ring: shape.ring,
       };
       try {
-        const feature = await this.host.rpc.call<MapFeature>({ method: 'createAoi', params });
+        const feature = await this.host.rpc.call({ method: 'createAoi', params });
         this.aoiBox.hidden = true;
         this.host.aoiCreated(feature);
       } catch (e) {

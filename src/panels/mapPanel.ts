@@ -17,8 +17,8 @@ import {
 } from './mapData';
 import { PostRecorder, type PanelProbe } from './probe';
 import type {
-  CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
-  SearchPage, SearchParams, ToMapMessage,
+  CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
+  SearchOptions, SearchPage, SearchParams, ToMapMessage,
 } from './protocol';
 
 export const MAP_VIEW_TYPE = 'eoImagery.map';
@@ -215,22 +215,22 @@ export class MapPanel implements vscode.Disposable {
     return this.services.connection.getClient();
   }
 
+  /** One handler per request of the protocol, each returning what `MapResults` says. */
+  private readonly handlers: RpcHandlers<MapRequest, MapResults> = {
+    searchOptions: () => this.searchOptions(),
+    search: (r) => this.search(r.params),
+    searchMore: async (r) => {
+      const s = this.searches.get(r.searchId);
+      if (!s) throw new Error('That search has ended; search again.');
+      return this.page(s);
+    },
+    createAoi: (r) => this.createAoi(r.params),
+  };
+
   private async handle(r: MapRequest): Promise<unknown> {
-    switch (r.method) {
-      case 'searchOptions':
-        return this.searchOptions();
-      case 'search':
-        return this.search(r.params);
-      case 'searchMore': {
-        const s = this.searches.get(r.searchId);
-        if (!s) throw new Error('That search has ended; search again.');
-        return this.page(s);
-      }
-      case 'createAoi':
-        return this.createAoi(r.params);
-      default:
-        throw new Error('Unknown request.');
-    }
+    const handler = Object.hasOwn(this.handlers, r?.method) ? (this.handlers[r.method] as (r: MapRequest) => Promise<unknown>) : undefined;
+    if (!handler) throw new Error('Unknown request.');
+    return handler(r);
   }
 
   private async searchOptions(): Promise<SearchOptions> {
