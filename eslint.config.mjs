@@ -10,8 +10,8 @@ const UPPER = (...names) => [
   },
 ];
 const MEDIA_SRC = {
-  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|geo/|api/records$)',
-  message: 'A webview script shares only the message protocol, src/geo and the record types with the extension side.',
+  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|geo/|api/records$|format$)',
+  message: 'A webview script shares only the message protocol, src/geo, src/format and the record types with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -63,7 +63,7 @@ export default tseslint.config(
   // the rule holds at any depth ('../../explorer/tree', '../panels').
   ...layerRules([
     { files: ['src/lazy.ts', 'src/loadStart.ts'], forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
-    { files: ['src/commandIds.ts'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')] },
+    { files: ['src/commandIds.ts', 'src/format.ts'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')] },
     { files: ['src/api/**'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
     { files: ['src/geo/**'], forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
     { files: ['src/sandbox/**'], forbid: [VSCODE, ...UPPER('insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },

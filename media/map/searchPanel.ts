@@ -6,6 +6,7 @@
 import type {
   CreateAoiParams, MapFeature, MapRequest, MapResults, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
+import { km2 } from '../../src/format';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
 import { append, button, clear, el } from '../shared/dom';
@@ -33,12 +34,6 @@ const SORTS: [SearchParams['sort'], string][] = [
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
-}
-
-export function formatKm2(m2: number): string {
-  const km2 = m2 / 1e6;
-  const digits = km2 < 10 ? 2 : km2 < 1000 ? 1 : 0;
-  return `${km2.toLocaleString(undefined, { maximumFractionDigits: digits, minimumFractionDigits: digits })} km²`;
 }
 
 /** Beyond this many rows the results are not kept across a webview reload. */
@@ -191,7 +186,7 @@ export class SearchPanel {
     }
     const g = ringToGeoJson(shape.ring);
     const area = geodesicArea(g);
-    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${formatKm2(area)}`;
+    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${km2(area)}`;
   }
 
   private params(): SearchParams | string {
@@ -373,7 +368,7 @@ export class SearchPanel {
     };
     append(this.aoiBox,
       el('h3', {}, 'New AOI'),
-      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${formatKm2(geodesicArea(g))}`),
+      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${km2(geodesicArea(g))}`),
       el('label', { class: 'field' }, 'Name', name),
       el('label', { class: 'field' }, 'Description', desc),
       el('label', { class: 'field' }, 'Project', project),

@@ -42,7 +42,7 @@ export type { IndexFilter } from './indices';
 export type { VisualizationFilter } from './visualizations';
 export type { OrderItemFilter } from './orderItems';
 export type { Report } from './reports';
-export { nextLink } from './archives';
+export { archiveItemPath, nextLink } from './archives';
 export type { AoisApi } from './aois';
 export type { ArchivesApi } from './archives';
 export type { BandsetsApi } from './bandsets';

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { ApiError, statusTitle } from '../api';
 import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
-import { count } from './format';
+import { count } from '../format';
 import { ExplorerNode, type ViewId } from './tree';
 import { messageTooltip } from './tooltip';
 

@@ -11,6 +11,7 @@ import type { ExtensionServices } from '../services';
 import { describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
 import { runCommand } from '../ui/runCommand';
 import { PostRecorder, type PanelProbe } from './probe';
+import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
@@ -174,11 +175,8 @@ export class StacItemPanel implements vscode.Disposable {
     void this.sendThumbnail(this.item);
   }
 
-  /** The item's own `self` link when it has one, else the path the client reads it from. */
   private stacUrl(client: EoClient): string {
-    const self = this.item?.links?.find((l) => l.rel === 'self')?.href;
-    if (isWebUrl(self)) return self;
-    return `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(this.ref.collection)}/items/${encodeURIComponent(this.ref.id)}`;
+    return stacItemUrl(client.baseUrl, this.ref, this.item);
   }
 
   /**

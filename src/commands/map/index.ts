@@ -9,6 +9,7 @@ import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { geodesicArea } from '../../geo/area';
 import { describeError } from '../../panels/host';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
+import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
 
@@ -75,13 +76,9 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       void ui.message('warning', 'Pick an archive item to copy its STAC URL.', {});
       return;
     }
-    const self = ref.item?.links?.find((l) => l.rel === 'self')?.href;
     try {
       const client = await services.connection.getClient();
-      const url = self && /^https?:\/\//.test(self)
-        ? self
-        : `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(ref.collection)}/items/${encodeURIComponent(ref.id)}`;
-      await vscode.env.clipboard.writeText(url);
+      await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
       void vscode.window.setStatusBarMessage('STAC URL copied', 3000);
     } catch (e) {
       fail('Copy STAC URL', e);

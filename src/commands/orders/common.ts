@@ -8,6 +8,7 @@ import { ApiError, isCancellation, type EoClient, type Project, type Store } fro
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
+import { storeTarget } from '../../format';
 import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
 
@@ -156,12 +157,6 @@ export function checkStorePath(v: string): string | undefined {
   if (t.length > 1024) return 'The path is longer than 1,024 characters.';
   if (t.split('/').includes('..')) return 'The path may not contain "..".';
   return undefined;
-}
-
-export function storeTarget(st: Store): string {
-  const c = st.configs ?? {};
-  const where = c.bucket ?? c.container ?? '';
-  return [where, c.region, c.path_prefix].filter(Boolean).join(' · ');
 }
 
 export function requireNonEmpty(what: string): (v: string) => string | undefined {

@@ -17,7 +17,7 @@ export interface OrderSummary {
   total: number;
 }
 
-import { amount as formatAmount, preciseKm2 as formatArea } from '../../explorer/format';
+import { amount as formatAmount, preciseKm2 as formatArea } from '../../format';
 
 /**
  * The item's validation errors as lines; an entry marked `severity: "warning"` does not stop

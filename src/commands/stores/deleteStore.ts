@@ -2,7 +2,8 @@
 import type { Store } from '../../api';
 import type { CommandServices } from '../services';
 import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, serverMessage, storeTarget } from '../orders/common';
+import { storeTarget } from '../../format';
+import { clientFor, isRequestError, serverMessage } from '../orders/common';
 
 export const DELETE = 'Delete';
 

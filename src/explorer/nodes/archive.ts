@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { nextLink } from '../../api';
 import type { ArchiveCollection, ArchiveItem } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { dateTime, day } from '../format';
+import { dateTime, day } from '../../format';
 import { PagedChildren } from '../paged';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';

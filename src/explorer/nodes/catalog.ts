@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { Catalog, Delivery } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { areaKm2, dateTime, day } from '../format';
+import { areaKm2, dateTime, day } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { statusLabel } from '../status';

@@ -3,7 +3,7 @@ import type { EoClient } from '../../api';
 import type { OrderRecord } from '../../api/normalize';
 import type { OrderItem, Task } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { amount, areaKm2, count, dateTime, day } from '../format';
+import { amount, areaKm2, count, dateTime, day } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { MessageNode } from '../rows';
 import { PagedChildren } from '../paged';

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { Aoi, Asset, Project, Visualization } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { count, dateTime, day, km2 } from '../format';
+import { count, dateTime, day, km2 } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren, type PageQuery, type PageResult } from '../paged';
 import { statusLabel } from '../status';
