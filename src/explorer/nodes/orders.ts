@@ -75,12 +75,8 @@ export class OrderNode extends RecordNode<OrderRecord> {
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.items.children();
-  }
-
-  override reset(): void {
-    this.items.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.items;
   }
 
   override refetch(client: EoClient, signal: AbortSignal): Promise<OrderRecord> {
