@@ -1,6 +1,6 @@
 /** Indices: preset (read-only) and custom (creatable). */
-import { checkLimit, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
+import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { CreateIndexRequest, ExpressionType, Index } from './records';
 import { index } from './schemas';
 import type { CallOptions, Transport } from './transport';
@@ -16,22 +16,18 @@ const parsePage = offsetPageParser<Index>('indices', index);
 const parseIndex = recordParser<Index>(index, 'index');
 
 export class IndicesApi {
-  constructor(private readonly t: Transport) {}
+  private readonly indices: OffsetListing<Index, IndexFilter>;
+
+  constructor(private readonly t: Transport) {
+    this.indices = offsetListing<Index, IndexFilter>(t, { method: 'GET', path: '/v0/indices', parse: parsePage, idOf: (i) => i.id });
+  }
 
   listPage(q: IndexFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Index>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json({ method: 'GET', path: '/v0/indices', query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } }, parsePage, o);
+    return this.indices.page(q, o);
   }
 
   iterate(filter: IndexFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Index, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
-      (i) => i.id,
-      { method: 'GET', path: '/v0/indices' },
-      opts,
-    );
+    return this.indices.iterate(filter, opts);
   }
 
   /** Custom indices only. 400 unknown band / bad expression / rescale, 409 name taken. */

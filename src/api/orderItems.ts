@@ -1,6 +1,6 @@
 /** Order items (with their tasks). */
-import { checkLimit, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
+import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { OrderItem, OrderItemStatus, OrderItemType } from './records';
 import { orderItem } from './schemas';
 import { pathOf, type CallOptions, type Query, type Transport } from './transport';
@@ -28,26 +28,18 @@ function toQuery(f: OrderItemFilter): Query {
 }
 
 export class OrderItemsApi {
-  constructor(private readonly t: Transport) {}
+  private readonly items: OffsetListing<OrderItem, OrderItemFilter>;
+
+  constructor(private readonly t: Transport) {
+    this.items = offsetListing<OrderItem, OrderItemFilter>(t, { method: 'GET', path: '/v0/order-items', parse: parsePage, idOf: (x) => x.id, toQuery });
+  }
 
   listPage(q: OrderItemFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<OrderItem>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json(
-      { method: 'GET', path: '/v0/order-items', query: { ...toQuery(filter), offset: offset ?? 0, limit: limit ?? 10 } },
-      parsePage,
-      o,
-    );
+    return this.items.page(q, o);
   }
 
   iterate(filter: OrderItemFilter = {}, opts: IterateOptions = {}): AsyncGenerator<OrderItem, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
-      (x) => x.id,
-      { method: 'GET', path: '/v0/order-items' },
-      opts,
-    );
+    return this.items.iterate(filter, opts);
   }
 
   get(id: string, o?: CallOptions): Promise<OrderItem> {
