@@ -4,13 +4,20 @@ export type { ClientOptions, CallOptions, RequestEvent, AuthScheme, TokenSource,
 export { pathOf, encodeSegment, redactBody, REDACTED } from './transport';
 export {
   ApiError,
+  NotSignedInError,
+  classifyFailure,
   decodeErrorBody,
   needsSignIn,
   isCancellation,
+  isConnectionFailure,
   isNotSupported,
+  isRequestError,
+  isTransient,
+  mayHaveActed,
   statusTitle,
   type ApiErrorKind,
   type DecodedErrorBody,
+  type FailureKind,
 } from './errors';
 export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryOptions } from './retry';
 export {

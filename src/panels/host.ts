@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import { ApiError } from '../api/errors';
 import type { ExtensionServices } from '../services';
+import { describeError } from '../ui/showError';
 import { isWebUrl, type Basemap, type DetailRef } from './protocol';
 import { tileOrigins, webviewHtml } from './webviewHtml';
 
@@ -75,10 +76,9 @@ export function basemapImgSources(basemaps: readonly Basemap[]): string[] {
   return tileOrigins(basemaps.map((b) => b.url));
 }
 
-/** A message for the person: the client's `userMessage` (no token, no headers), else the error text. */
-export function describeError(e: unknown): { message: string; status?: number } {
-  if (e instanceof ApiError) return { message: e.userMessage, status: e.status };
-  return { message: e instanceof Error ? e.message : String(e) };
+/** A failed request's answer to the webview: the sentence the person reads, and the HTTP status when there is one. */
+export function responseError(e: unknown): { message: string; status?: number } {
+  return { message: describeError(e), status: e instanceof ApiError ? e.status : undefined };
 }
 
 /** Opens an http(s) URL in the browser; anything else is refused (and said so). */

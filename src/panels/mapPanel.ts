@@ -10,7 +10,8 @@ import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
-import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, type PanelContext } from './host';
+import { describeError } from '../ui/showError';
+import { basemapImgSources, configuredBasemaps, openExternalChecked, panelOptions, renderPanelHtml, responseError, type PanelContext } from './host';
 import { runCommand } from '../ui/runCommand';
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
@@ -176,8 +177,8 @@ export class MapPanel implements vscode.Disposable {
           const result = await this.handle(m.request);
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
-          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
-          this.send({ type: 'response', id: m.id, ok: false, error: describeError(e) });
+          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
+          this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
         }
         return;
       }
@@ -207,7 +208,7 @@ export class MapPanel implements vscode.Disposable {
     try {
       await runCommand('orderArchiveItems', items);
     } catch (e) {
-      this.notice(describeError(e).message, 'error');
+      this.notice(describeError(e), 'error');
     }
   }
 
@@ -243,7 +244,7 @@ export class MapPanel implements vscode.Disposable {
     const errors: SearchOptions['errors'] = {};
     const val = <T>(p: PromiseSettledResult<T>, key: keyof SearchOptions['errors']): T | undefined => {
       if (p.status === 'fulfilled') return p.value;
-      errors[key] = describeError(p.reason).message;
+      errors[key] = describeError(p.reason);
       return undefined;
     };
     const sats = val(satellites, 'satellites') ?? [];
@@ -327,7 +328,7 @@ export class MapPanel implements vscode.Disposable {
     try {
       client = await this.client();
     } catch (e) {
-      this.notice(`Sign in to show the map's shapes again (${describeError(e).message}).`, 'error');
+      this.notice(`Sign in to show the map's shapes again (${describeError(e)}).`, 'error');
       return;
     }
     const failures: string[] = [];
@@ -342,7 +343,7 @@ export class MapPanel implements vscode.Disposable {
         const t = await job;
         if (t) this.showTarget(t, { fit: false, reveal: false });
       } catch (e) {
-        failures.push(describeError(e).message);
+        failures.push(describeError(e));
       }
     }));
     if (failures.length) this.notice(`${failures.length} shape(s) could not be loaded again: ${failures[0]}`, 'error');

@@ -8,7 +8,8 @@ import vscode = require('vscode');
 import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
-import { describeError, openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { describeError } from '../ui/showError';
+import { openExternalChecked, panelOptions, renderPanelHtml } from './host';
 import { runCommand } from '../ui/runCommand';
 import { PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
@@ -165,7 +166,7 @@ export class StacItemPanel implements vscode.Disposable {
       }
     } catch (e) {
       if (ref !== this.ref) return this.load(); // the preview moved on to another item meanwhile
-      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e).message}` });
+      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e)}` });
       return;
     }
     if (ref !== this.ref) return this.load();
@@ -196,7 +197,7 @@ export class StacItemPanel implements vscode.Disposable {
       if (buf.length > THUMB_MAX_BYTES) throw new Error('larger than 2 MB');
       this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
     } catch (e) {
-      this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e).message})`);
+      this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e)})`);
     }
   }
 
@@ -212,7 +213,7 @@ export class StacItemPanel implements vscode.Disposable {
       if (action === 'order') await runCommand('orderArchiveItems', item);
       else await runCommand('newInsightInput', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
     } catch (e) {
-      this.post({ type: 'notice', level: 'error', text: describeError(e).message });
+      this.post({ type: 'notice', level: 'error', text: describeError(e) });
     }
   }
 }

@@ -4,11 +4,11 @@
  * cancellable notification (cancelling stops watching, not the delivery) and refresh Catalog.
  */
 import vscode = require('vscode');
-import type { Delivery, DeliveryRequest, Store } from '../../api';
+import { isCancellation, isRequestError, type Delivery, type DeliveryRequest, type Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, isCancellation, isRequestError, pathStep, serverMessage, storeStep } from '../orders/common';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor, pathStep, storeStep } from '../orders/common';
 import { offerEdit } from '../orders/placeOrder';
 import { resolveTargets } from './askTargets';
 import { describeTargets, targetBody } from './targets';
@@ -45,7 +45,7 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
       break;
     } catch (err) {
       if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the delivery: ${serverMessage(err)}`)) continue;
+        if (await offerEdit(services, wizard, `The service refused the delivery: ${describeError(err)}`)) continue;
         return undefined;
       }
       await showError(services, action, err);

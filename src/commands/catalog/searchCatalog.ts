@@ -3,11 +3,11 @@
  * entries from the results and deliver or download them.
  */
 import vscode = require('vscode');
-import type { Catalog } from '../../api';
+import { isRequestError, type Catalog } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, serverMessage } from '../orders/common';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor } from '../orders/common';
 import { offerEdit } from '../orders/placeOrder';
 import { catalogSearchBody, checkBbox, checkDateInterval, type CatalogQueryText } from './catalogQuery';
 import { deliver } from './deliver';
@@ -55,7 +55,7 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
       break;
     } catch (err) {
       if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the search: ${serverMessage(err)}`)) continue;
+        if (await offerEdit(services, wizard, `The service refused the search: ${describeError(err)}`)) continue;
         return undefined;
       }
       await showError(services, action, err);

@@ -7,7 +7,7 @@ import type { EoClient } from '../../api/client';
 import type { ArchiveItem } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { geodesicArea } from '../../geo/area';
-import { describeError } from '../../panels/host';
+import { describeError } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
 import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
@@ -30,8 +30,8 @@ function km2(m2: number): string {
 export function registerMapCommands(services: CommandServices): vscode.Disposable[] {
   const { ui, panels } = services;
   const fail = (what: string, e: unknown) => {
-    services.log.warn(`${what}: ${describeError(e).message}`);
-    void ui.message('error', `${what}: ${describeError(e).message}`, {});
+    services.log.warn(`${what}: ${describeError(e)}`);
+    void ui.message('error', `${what}: ${describeError(e)}`, {});
   };
 
   const showOnMap = async (arg?: unknown) => {
@@ -43,7 +43,7 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
         const page = await client.aois.listPage({ offset: 0, limit: 100 });
         panel.showTarget({ layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) }, { mode: 'replace' });
       } catch (e) {
-        panel.notice(`Could not list AOIs: ${describeError(e).message}`, 'error');
+        panel.notice(`Could not list AOIs: ${describeError(e)}`, 'error');
       }
       return;
     }

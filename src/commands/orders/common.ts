@@ -4,7 +4,7 @@
  * talking to the sidebar when it is there.
  */
 import vscode = require('vscode');
-import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
+import type { EoClient, Project, Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
@@ -39,24 +39,6 @@ export async function clientFor(services: ExtensionServices, action: string): Pr
     return undefined;
   }
 }
-
-/** A refusal of the request itself: the person can change an entry and send it again. */
-export function isRequestError(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.kind === 'http' && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 401;
-}
-
-/** A fault after which the service may or may not have acted on a POST. */
-export function isUncertain(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  return err.kind === 'network' || err.kind === 'timeout' || err.kind === 'protocol' || (err.status ?? 0) >= 500;
-}
-
-export function serverMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.userMessage;
-  return err instanceof Error ? err.message : String(err);
-}
-
-export { isCancellation };
 
 export async function loadProjects(client: EoClient, cap = 500): Promise<Project[]> {
   const out: Project[] = [];

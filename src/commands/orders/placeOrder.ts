@@ -5,11 +5,11 @@
  * Orders view before retrying, because the order may exist.
  */
 import vscode = require('vscode');
-import type { CreateOrderRequest, EoClient, OrderItemRequest, OrderRecord } from '../../api';
+import { isRequestError, mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemRequest, type OrderRecord } from '../../api';
 import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { isRequestError, isUncertain, revealInView, serverMessage } from './common';
+import { describeError, showError } from '../../ui/showError';
+import { revealInView } from './common';
 import { summarizeOrder } from './orderSummary';
 
 export const PLACE_ORDER = 'Place Order';
@@ -37,7 +37,7 @@ export async function priceAndPlace<S>(
       );
     } catch (err) {
       if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
+        if (await offerEdit(services, wizard, `The service refused the order: ${describeError(err)}`)) continue;
         return undefined;
       }
       await showError(services, 'Pricing the order', err);
@@ -83,15 +83,15 @@ export async function priceAndPlace<S>(
     } catch (err) {
       if (isRequestError(err)) {
         // Refused: nothing was stored, so editing and sending again is safe.
-        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
+        if (await offerEdit(services, wizard, `The service refused the order: ${describeError(err)}`)) continue;
         return undefined;
       }
-      if (isUncertain(err)) {
+      if (mayHaveActed(err)) {
         services.connection.reportFailure(err);
-        services.log.error(`Placing the order failed after Confirm: ${serverMessage(err)}`);
+        services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
         const c = await ui.message(
           'error',
-          `The order may or may not have been placed (${serverMessage(err)}). Check the Orders view before you try again, so you do not order twice.`,
+          `The order may or may not have been placed (${describeError(err)}). Check the Orders view before you try again, so you do not order twice.`,
           {},
           OPEN_ORDERS,
         );

@@ -4,8 +4,9 @@
  */
 import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, serverMessage } from '../orders/common';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor } from '../orders/common';
+import { isRequestError } from '../../api';
 
 export function machineTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -39,7 +40,7 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
       return doc;
     } catch (err) {
       if (isRequestError(err)) {
-        const again = await services.ui.message('error', `The order report was refused: ${serverMessage(err)}`, {}, PICK_OTHER);
+        const again = await services.ui.message('error', `The order report was refused: ${describeError(err)}`, {}, PICK_OTHER);
         tz = again === PICK_OTHER ? await pickTimeZone(services, zone) : undefined;
         continue;
       }

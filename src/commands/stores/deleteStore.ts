@@ -1,9 +1,9 @@
 /** Delete a cloud store after a modal confirmation that names it. */
-import type { Store } from '../../api';
+import { isRequestError, type Store } from '../../api';
 import type { CommandServices } from '../services';
-import { showError } from '../../ui/showError';
+import { describeError, showError } from '../../ui/showError';
 import { storeTarget } from '../../format';
-import { clientFor, isRequestError, serverMessage } from '../orders/common';
+import { clientFor } from '../orders/common';
 
 export const DELETE = 'Delete';
 
@@ -43,7 +43,7 @@ export async function deleteStore(services: CommandServices, arg?: unknown): Pro
     await client.stores.delete(store.id);
   } catch (err) {
     if (isRequestError(err)) {
-      await services.ui.message('error', `Cloud store "${store.name}" was not deleted: ${serverMessage(err)}`, {});
+      await services.ui.message('error', `Cloud store "${store.name}" was not deleted: ${describeError(err)}`, {});
     } else {
       await showError(services, action, err, () => deleteStore(services, store));
     }

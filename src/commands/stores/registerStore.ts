@@ -4,12 +4,11 @@
  * this function's memory: never in settings, logs, state or error text (a server message
  * that echoes one is redacted).
  */
-import type { CreateStoreRequest, Store, StoreType } from '../../api';
-import { STORE_RULES } from '../../api';
+import { isRequestError, STORE_RULES, type CreateStoreRequest, type Store, type StoreType } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, revealInView, serverMessage } from '../orders/common';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor, revealInView } from '../orders/common';
 import { offerEdit } from '../orders/placeOrder';
 import { checkRequiredValue, checkStoreName, formatLabels, parseLabels, STORE_TYPES, validateStoreRequest, redactSecrets } from './storeInput';
 
@@ -140,14 +139,14 @@ export async function registerStore(services: CommandServices): Promise<Store | 
       void services.ui.message('info', `Cloud store "${store.name}" registered${formatLabels(store.labels ?? {}) ? ` with labels ${formatLabels(store.labels)}` : ''}.`, {});
       return store;
     } catch (err) {
-      const text = redactSecrets(serverMessage(err), req.secrets);
+      const text = redactSecrets(describeError(err), req.secrets);
       if (isRequestError(err)) {
         const why = err.status === 409 ? `The name "${req.name}" is already taken by another store: choose another name. (${text})` : `The service refused the store: ${text}`;
         if (await offerEdit(services, wizard, why)) continue;
         return undefined;
       }
       // Pass the error itself (sign-in and retry offers) unless a secret had to be cut out of it.
-      await showError(services, action, text === serverMessage(err) ? err : new Error(text));
+      await showError(services, action, text === describeError(err) ? err : new Error(text));
       return undefined;
     }
   }
