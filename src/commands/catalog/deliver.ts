@@ -4,12 +4,12 @@
  * cancellable notification (cancelling stops watching, not the delivery) and refresh Catalog.
  */
 import vscode = require('vscode');
-import { isCancellation, isRequestError, type Delivery, type DeliveryRequest, type Store } from '../../api';
+import { isCancellation, type Delivery, type DeliveryRequest, type Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
 import { describeError, showError } from '../../ui/showError';
 import { clientFor, pathStep, storeStep } from '../orders/common';
-import { offerEdit } from '../orders/placeOrder';
+import { submitUntilAccepted } from '../../ui/submit';
 import { resolveTargets } from './askTargets';
 import { describeTargets, targetBody } from './targets';
 
@@ -37,22 +37,16 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
     await showError(services, 'Loading cloud stores', err);
     return undefined;
   }
-  let created: Delivery[];
-  for (;;) {
-    const request: DeliveryRequest = { ...targetBody(targets), cloud_info: { config: state.storeId, path: state.path } };
-    try {
-      created = await client.deliveries.create({ deliveries: [request] });
-      break;
-    } catch (err) {
-      if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the delivery: ${describeError(err)}`)) continue;
-        return undefined;
-      }
-      await showError(services, action, err);
-      return undefined;
-    }
-  }
-  services.connection.reportSuccess();
+  const created = await submitUntilAccepted(services, {
+    action,
+    send: () => {
+      const request: DeliveryRequest = { ...targetBody(targets), cloud_info: { config: state.storeId, path: state.path } };
+      return client.deliveries.create({ deliveries: [request] });
+    },
+    refused: (err) => `The service refused the delivery: ${describeError(err)}`,
+    edit: () => wizard.editOne(),
+  });
+  if (!created) return undefined;
   services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} to ${state.storeLabel}/${state.path}`);
   services.explorer.refresh('catalog');
   const final = await follow(services, created, state.storeLabel);

@@ -3,12 +3,12 @@
  * entries from the results and deliver or download them.
  */
 import vscode = require('vscode');
-import { isRequestError, type Catalog } from '../../api';
+import type { Catalog } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { describeError, showError } from '../../ui/showError';
+import { describeError } from '../../ui/showError';
 import { clientFor } from '../orders/common';
-import { offerEdit } from '../orders/placeOrder';
+import { submitUntilAccepted } from '../../ui/submit';
 import { catalogSearchBody, checkBbox, checkDateInterval, type CatalogQueryText } from './catalogQuery';
 import { deliver } from './deliver';
 import { download } from './download';
@@ -44,25 +44,17 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
   const wizard = new MultiStepInput(services.ui, 'Search Catalog', steps, state);
   if (!(await wizard.run())) return undefined;
 
-  let results: Catalog[];
-  for (;;) {
-    try {
-      results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Searching the catalog…' }, async () => {
-        const out: Catalog[] = [];
-        for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
-        return out;
-      });
-      break;
-    } catch (err) {
-      if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the search: ${describeError(err)}`)) continue;
-        return undefined;
-      }
-      await showError(services, action, err);
-      return undefined;
-    }
-  }
-  services.connection.reportSuccess();
+  const results = await submitUntilAccepted(services, {
+    action,
+    send: () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Searching the catalog…' }, async () => {
+      const out: Catalog[] = [];
+      for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
+      return out;
+    }),
+    refused: (err) => `The service refused the search: ${describeError(err)}`,
+    edit: () => wizard.editOne(),
+  });
+  if (!results) return undefined;
   if (!results.length) {
     await services.ui.message('info', 'No catalog entries match this search.', {});
     return results;
