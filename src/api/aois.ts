@@ -19,18 +19,12 @@ const parseAssets = offsetPageParser<Asset>('assets', asset);
 const parseAoi = recordParser<Aoi>(aoi, 'aoi');
 
 export class AoisApi {
-  private readonly aois: OffsetListing<Aoi, AoiFilter>;
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<Aoi, AoiFilter>['page'];
+  readonly iterate: OffsetListing<Aoi, AoiFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    this.aois = offsetListing<Aoi, AoiFilter>(t, { method: 'GET', path: '/v0/aois', parse: parsePage, idOf: (a) => a.aoi_id });
-  }
-
-  listPage(q: AoiFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Aoi>> {
-    return this.aois.page(q, o);
-  }
-
-  iterate(filter: AoiFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Aoi, void, undefined> {
-    return this.aois.iterate(filter, opts);
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Aoi, AoiFilter>(t, { method: 'GET', path: '/v0/aois', parse: parsePage, idOf: (a) => a.aoi_id }));
   }
 
   /** Note the singular `aoi` in the path (interface.md). */

@@ -1,6 +1,5 @@
 /** Catalogs: the fulfilled imagery of the caller's orders. */
 import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
-import type { IterateOptions, Page } from './paging';
 import type { Catalog, CatalogSearchRequest } from './records';
 import { catalog } from './schemas';
 import { pathOf, type CallOptions, type Transport } from './transport';
@@ -11,19 +10,12 @@ const parsePage = offsetPageParser<Catalog>('catalogs', catalog);
 const parseOne = recordParser<Catalog>(catalog, 'catalog');
 
 export class CatalogsApi {
-  private readonly search: OffsetListing<Catalog, CatalogFilter>;
+  /** One page of a catalog search (offset/limit in the body; default limit 10). */
+  readonly searchPage: OffsetListing<Catalog, CatalogFilter>['page'];
+  readonly iterate: OffsetListing<Catalog, CatalogFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    this.search = offsetListing<Catalog, CatalogFilter>(t, { method: 'POST', path: '/v0/catalogs/search', parse: parsePage, idOf: (c) => c.id });
-  }
-
-  /** One page of a catalog search (offset/limit in the body; default limit 10). */
-  searchPage(req: CatalogSearchRequest = {}, o?: CallOptions): Promise<Page<Catalog>> {
-    return this.search.page(req, o);
-  }
-
-  iterate(req: CatalogFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Catalog, void, undefined> {
-    return this.search.iterate(req, opts);
+    ({ page: this.searchPage, iterate: this.iterate } = offsetListing<Catalog, CatalogFilter>(t, { method: 'POST', path: '/v0/catalogs/search', parse: parsePage, idOf: (c) => c.id }));
   }
 
   get(id: string, o?: CallOptions): Promise<Catalog> {

@@ -1,6 +1,5 @@
 /** Indices: preset (read-only) and custom (creatable). */
 import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
-import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { CreateIndexRequest, ExpressionType, Index } from './records';
 import { index } from './schemas';
 import type { CallOptions, Transport } from './transport';
@@ -16,18 +15,12 @@ const parsePage = offsetPageParser<Index>('indices', index);
 const parseIndex = recordParser<Index>(index, 'index');
 
 export class IndicesApi {
-  private readonly indices: OffsetListing<Index, IndexFilter>;
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<Index, IndexFilter>['page'];
+  readonly iterate: OffsetListing<Index, IndexFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    this.indices = offsetListing<Index, IndexFilter>(t, { method: 'GET', path: '/v0/indices', parse: parsePage, idOf: (i) => i.id });
-  }
-
-  listPage(q: IndexFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Index>> {
-    return this.indices.page(q, o);
-  }
-
-  iterate(filter: IndexFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Index, void, undefined> {
-    return this.indices.iterate(filter, opts);
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Index, IndexFilter>(t, { method: 'GET', path: '/v0/indices', parse: parsePage, idOf: (i) => i.id }));
   }
 
   /** Custom indices only. 400 unknown band / bad expression / rescale, 409 name taken. */

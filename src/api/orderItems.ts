@@ -1,6 +1,5 @@
 /** Order items (with their tasks). */
 import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
-import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { OrderItem, OrderItemStatus, OrderItemType } from './records';
 import { orderItem } from './schemas';
 import { pathOf, type CallOptions, type Query, type Transport } from './transport';
@@ -28,18 +27,12 @@ function toQuery(f: OrderItemFilter): Query {
 }
 
 export class OrderItemsApi {
-  private readonly items: OffsetListing<OrderItem, OrderItemFilter>;
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<OrderItem, OrderItemFilter>['page'];
+  readonly iterate: OffsetListing<OrderItem, OrderItemFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    this.items = offsetListing<OrderItem, OrderItemFilter>(t, { method: 'GET', path: '/v0/order-items', parse: parsePage, idOf: (x) => x.id, toQuery });
-  }
-
-  listPage(q: OrderItemFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<OrderItem>> {
-    return this.items.page(q, o);
-  }
-
-  iterate(filter: OrderItemFilter = {}, opts: IterateOptions = {}): AsyncGenerator<OrderItem, void, undefined> {
-    return this.items.iterate(filter, opts);
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<OrderItem, OrderItemFilter>(t, { method: 'GET', path: '/v0/order-items', parse: parsePage, idOf: (x) => x.id, toQuery }));
   }
 
   get(id: string, o?: CallOptions): Promise<OrderItem> {
