@@ -2,6 +2,7 @@ import { loadStart } from './loadStart';
 import vscode = require('vscode');
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
+import { createAoi } from './commands/aois/createAoi';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
@@ -14,7 +15,12 @@ import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 
-/** What `activate()` returns: integration tests reach the extension's seams through it. */
+/**
+ * What `activate()` returns when VS Code runs the extension for its tests (and only then):
+ * integration tests reach the extension's seams through it. Any other extension can read our
+ * exports, so a normal (or development) activation returns nothing: otherwise another
+ * extension could answer our prompts, "Place Order" included, and spend the person's money.
+ */
 export interface EoImageryApi {
   readonly services: CommandServices;
   readonly testing: {
@@ -31,7 +37,7 @@ export interface EoImageryApi {
  * everything. No network call happens here: the first call is made when a view asks for data
  * or the person runs a command.
  */
-export function activate(context: vscode.ExtensionContext): EoImageryApi {
+export function activate(context: vscode.ExtensionContext): EoImageryApi | undefined {
   const profile: Record<string, number> = {};
   let mark = performance.now();
   profile.load = mark - loadStart;
@@ -49,7 +55,10 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   const base: ExtensionServices = { context, log, connection, ui };
   const sidebar = step('explorer', () => createSidebar(base));
   const { explorer } = sidebar;
-  const panels = new Panels(base, async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined);
+  const panels = new Panels(base, {
+    revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
+    createAoi: (draft) => createAoi(base, draft),
+  });
   const services: CommandServices = { ...base, explorer, panels };
 
   context.subscriptions.push(
@@ -69,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
 
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile } };
 }
 

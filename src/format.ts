@@ -71,7 +71,7 @@ export function shownOf(shown: number, total: number | undefined, noun: string):
   return `Showing ${count(shown)} of ${count(total)} ${noun}`;
 }
 
-/** Where a store writes (decisions.md, store configs): "bucket/prefix · region", by type. */
+/** Where a store writes (docs/service-interface.md, store configs): "bucket/prefix · region", by type. */
 export function storeTarget(s: Store): string {
   const c = s.configs ?? {};
   const where = c.bucket ?? c.container ?? '';

@@ -27,7 +27,7 @@ export class AoisApi {
     ({ page: this.listPage, iterate: this.iterate } = offsetListing<Aoi, AoiFilter>(t, { method: 'GET', path: '/v0/aois', parse: parsePage, idOf: (a) => a.aoi_id }));
   }
 
-  /** Note the singular `aoi` in the path (interface.md). */
+  /** Note the singular `aoi` in the path (docs/service-interface.md). */
   get(aoiId: string, o?: CallOptions): Promise<Aoi> {
     return this.t.json({ method: 'GET', path: pathOf`/v0/aoi/${aoiId}` }, parseAoi, o);
   }

@@ -5,6 +5,7 @@
  */
 import vscode = require('vscode');
 import { ApiError } from '../api/errors';
+import type { Aoi, Polygon } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError } from '../ui/showError';
 import { isWebUrl, type Basemap, type DetailRef } from './protocol';
@@ -20,6 +21,8 @@ export interface PanelContext {
   revealInSidebar(ref: SidebarRef, options: { focus: boolean; expand?: boolean }): Promise<boolean>;
   /** A footprint's detail: its STAC page, or its sidebar row. `preview`: beside the map, which keeps the focus. */
   openDetail(ref: DetailRef, preview: boolean): Promise<void>;
+  /** The Create AOI flow (commands/aois/createAoi.ts) for a shape drawn on the map; undefined when cancelled. */
+  createAoi(draft: { polygon: Polygon; source: string; name: string; description?: string; projectId: string; satelliteId: string }): Promise<Aoi | undefined>;
 }
 
 export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {

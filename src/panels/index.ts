@@ -16,11 +16,12 @@ export class Panels implements PanelsApi, vscode.Disposable {
   private readonly ctx: PanelContext;
   readonly serializers: PanelsApi['serializers'];
 
+  /** `deps`: what the panels call on parts built around them (the sidebar, the Create AOI flow). */
   constructor(
     private readonly services: ExtensionServices,
-    revealInSidebar: PanelContext['revealInSidebar'],
+    deps: Pick<PanelContext, 'revealInSidebar' | 'createAoi'>,
   ) {
-    this.ctx = { services, revealInSidebar, openDetail: (ref, preview) => this.openDetail(ref, preview) };
+    this.ctx = { services, ...deps, openDetail: (ref, preview) => this.openDetail(ref, preview) };
     this.serializers = {
       [MAP_VIEW_TYPE]: {
         deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(this.ctx, panel, state as MapState | undefined),

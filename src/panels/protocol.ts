@@ -133,7 +133,8 @@ export interface MapResults {
   searchOptions: SearchOptions;
   search: SearchPage;
   searchMore: SearchPage;
-  createAoi: MapFeature;
+  /** `null`: the person cancelled the choice of images. */
+  createAoi: MapFeature | null;
 }
 
 export interface MapState {

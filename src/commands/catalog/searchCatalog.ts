@@ -4,6 +4,7 @@
  */
 import vscode = require('vscode');
 import type { Catalog } from '../../api';
+import { areaKm2 } from '../../format';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { describeError } from '../../ui/showError';
@@ -62,7 +63,7 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
   const chosen = await services.ui.pickMany(
     results.map((c) => ({
       label: c.id,
-      description: `${c.area} km² · ${c.delivery_status || 'not delivered'}`,
+      description: `${areaKm2(c.area)} · ${c.delivery_status || 'not delivered'}`,
       detail: [c.order_item_id && `order item ${c.order_item_id}`, c.item_id && `scene ${c.item_id}`, c.created_at].filter(Boolean).join(' · '),
       catalog: c,
     })),
