@@ -1,6 +1,6 @@
 import vscode = require('vscode');
+import { shownOf } from '../format';
 import { spokenRow } from './spoken';
-import { shownOf } from './format';
 import type { PagedChildren } from './paged';
 import type { Poller, PollHost } from './poller';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';

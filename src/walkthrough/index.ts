@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commands/ids';
+import { COMMANDS } from '../commandIds';
 import { stepOfRequest, type ObservedStep } from './progress';
 
 /** `publisher.name#walkthroughId`, as `workbench.action.openWalkthrough` wants it. */

@@ -4,7 +4,7 @@ import type { LoggedRequest } from '../../auth/connection';
 import { fetchRecord } from '../../explorer/fetchRecord';
 import { parentIdOf } from '../../explorer/recordDocuments';
 import { RecordNode } from '../../explorer/tree';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { showError } from '../../ui/showError';
 import { toCurl, toPython, type ReproducibleRequest } from './requestText';
 
@@ -43,8 +43,8 @@ async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
  * Copy as curl / Python on a record row: the read of that record by id, as the client sends
  * it (the request is made once through a client of its own and written out as sent).
  */
-export async function copyRecordAs(services: ExtensionServices, format: CopyFormat, node: unknown): Promise<string | undefined> {
-  const target = node instanceof RecordNode ? node : services.explorer?.selected()[0];
+export async function copyRecordAs(services: CommandServices, format: CopyFormat, node: unknown): Promise<string | undefined> {
+  const target = node instanceof RecordNode ? node : services.explorer.selected()[0];
   if (!target) {
     await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to copy its request.'), {});
     return undefined;
@@ -84,7 +84,7 @@ interface RequestItem extends vscode.QuickPickItem {
 }
 
 /** Copy as curl / Python from the log: pick one of the request lines the log shows. */
-export async function copyLoggedRequestAs(services: ExtensionServices, history: RequestHistory, format: CopyFormat): Promise<string | undefined> {
+export async function copyLoggedRequestAs(services: CommandServices, history: RequestHistory, format: CopyFormat): Promise<string | undefined> {
   const requests = history.newestFirst();
   if (requests.length === 0) {
     await services.ui.message('info', l10n.t('No request has been logged yet in this window.'), {});

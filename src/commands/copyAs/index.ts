@@ -1,10 +1,10 @@
 import vscode = require('vscode');
-import type { ExtensionServices } from '../../services';
-import { COMMANDS } from '../ids';
+import type { CommandServices } from '../services';
+import { COMMANDS } from '../../commandIds';
 import { copyLoggedRequestAs, copyRecordAs, RequestHistory } from './copyAs';
 
 /** Copy as curl / Python: on record rows, and on the request lines of the log. */
-export function registerCopyAsCommands(services: ExtensionServices): vscode.Disposable[] {
+export function registerCopyAsCommands(services: CommandServices): vscode.Disposable[] {
   const history = new RequestHistory();
   const reg = vscode.commands.registerCommand;
   return [

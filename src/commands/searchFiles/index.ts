@@ -4,8 +4,8 @@ import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
 import { MapPanel } from '../../panels/mapPanel';
 import type { SearchParams } from '../../panels/protocol';
-import type { ExtensionServices } from '../../services';
-import { COMMANDS } from '../ids';
+import type { CommandServices } from '../services';
+import { COMMANDS } from '../../commandIds';
 import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun, toSearchFile } from './searchFile';
 
 const RUNS_KEY = 'eoImagery.searchFileRuns';
@@ -18,7 +18,7 @@ const isSearchFile = (uri: vscode.Uri): boolean => uri.path.endsWith(SEARCH_FILE
  * Map" and "What's New" run it (the last run is remembered per file in the workspace); opening
  * such a file offers the same. The file's schema gives completion, hover and validation.
  */
-export function registerSearchFiles(services: ExtensionServices): vscode.Disposable[] {
+export function registerSearchFiles(services: CommandServices): vscode.Disposable[] {
   const { context } = services;
   const lensesChanged = new vscode.EventEmitter<void>();
   const offered = new Set<string>();
@@ -40,7 +40,7 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
     }
     const last = runs()[uri.toString()];
     const params = mode === 'new' ? sinceLastRun(read.params, last) : read.params;
-    MapPanel.show(services).runSearch(params);
+    services.panels.showMap().runSearch(params);
     await context.workspaceState.update(RUNS_KEY, { ...runs(), [uri.toString()]: new Date().toISOString() });
     lensesChanged.fire();
     if (mode === 'new') {
@@ -74,7 +74,7 @@ export function registerSearchFiles(services: ExtensionServices): vscode.Disposa
     await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });
     return uri;
   };
-  MapPanel.saveSearch = async (_services, params) => {
+  MapPanel.saveSearch = async (params) => {
     await save(params);
   };
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import type { ExplorerNode, RecordNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';

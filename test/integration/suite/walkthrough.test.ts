@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ArchiveItem } from '../../../src/api/records';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import type { SearchPage, SearchParams } from '../../../src/panels/protocol';
 import type { ExplorerNode, RecordNode } from '../../../src/explorer/tree';
 import { EXTENSION_ID, useSandbox } from '../harness/sandbox';
