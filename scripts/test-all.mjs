@@ -1,7 +1,9 @@
 // Runs the test tiers in order: unit (node:test, plus webview tests), integration (Mocha suites
 // inside code-server's extension host), e2e (the workbench UI in Chromium). Prints a line per
-// tier and a final `N passed, N failed`. Exits non-zero when any test failed, a tier could not
-// start, or a tier ran zero tests: a skipped tier is a failed tier.
+// tier and a final `N passed, N failed`. Skipped tests (node:test skip/todo, Mocha
+// pending) are counted and printed per tier and in total, so a skip cannot hide. Exits
+// non-zero when any test failed, a tier could not start, or a tier ran zero tests: a skipped
+// tier is a failed tier.
 //
 //   node scripts/test-all.mjs [--tier unit|integration|e2e] [--no-build]
 import { spawn } from 'node:child_process';
@@ -106,12 +108,13 @@ const tiers = {
       return { error: err.message };
     }
     for (const t of result.tests) {
-      console.log(`  ${t.state === 'passed' ? '✔' : '✖'} ${t.title} (${t.durationMs} ms)`);
+      const mark = t.state === 'passed' ? '✔' : t.state === 'skipped' ? '﹣ SKIPPED' : '✖';
+      console.log(`  ${mark} ${t.title} (${t.durationMs} ms)`);
     }
     for (const f of result.failures) {
       console.log(`\n  FAILED: ${f.title}\n${f.error.split('\n').map((l) => `    ${l}`).join('\n')}`);
     }
-    return { passed: result.passed, failed: result.failed, skipped: 0 };
+    return { passed: result.passed, failed: result.failed, skipped: result.skipped ?? 0 };
   },
 
   async e2e() {
@@ -157,14 +160,16 @@ async function main() {
 
   console.log('\n=== summary ===');
   for (const s of summary) {
-    const extra = s.skipped ? `, ${s.skipped} skipped` : '';
     const status = s.problem ? `  TIER FAILED: ${s.problem.split('\n')[0]}` : '';
-    console.log(`${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed${extra} (${s.seconds.toFixed(1)} s)${status}`);
+    console.log(`${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped (${s.seconds.toFixed(1)} s)${status}`);
     if (s.problem && s.problem.includes('\n')) console.log(s.problem);
   }
   const passed = summary.reduce((n, s) => n + s.passed, 0);
   const failed = summary.reduce((n, s) => n + s.failed, 0);
+  const skipped = summary.reduce((n, s) => n + s.skipped, 0);
   console.log(`total time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${skipped} skipped in total`);
+  // The closing line keeps its `N passed, N failed` form: CI and people read it last.
   console.log(`${passed} passed, ${failed} failed`);
   const ok = failed === 0 && summary.every((s) => !s.problem);
   process.exit(ok ? 0 : 1);
