@@ -63,15 +63,21 @@ export interface EoWorkbench extends OpenedWorkbench {
   sandbox?: SandboxProcess;
 }
 
+export interface EoWorkbenchOptions {
+  signedInAs?: 'alice' | 'bob';
+  /** More user settings, e.g. `eoImagery.baseUrl` of a service the test runs itself. */
+  settings?: Record<string, unknown>;
+}
+
 /**
  * Opens the workbench with the extension under development. With `signedInAs`, a sandbox CLI
  * runs and the extension finds it through `eoImagery.baseUrl` and `EO_API_TOKEN`, as a
  * headless user would configure it. Without, the extension starts signed out.
  */
-export async function openEoWorkbench(options: { signedInAs?: 'alice' | 'bob' } = {}): Promise<EoWorkbench> {
+export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise<EoWorkbench> {
   let sandbox: SandboxProcess | undefined;
   const env: Record<string, string> = {};
-  const settings: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = { ...options.settings };
   if (options.signedInAs) {
     sandbox = await startSandboxCli();
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
@@ -165,7 +171,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Runs `fn` with a workbench, saving a `<name>-failure` screenshot if it throws. */
 export async function withWorkbench(
   name: string,
-  options: { signedInAs?: 'alice' | 'bob' },
+  options: EoWorkbenchOptions,
   fn: (wb: EoWorkbench) => Promise<void>,
 ): Promise<void> {
   const wb = await openEoWorkbench(options);

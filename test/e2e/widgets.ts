@@ -1,0 +1,126 @@
+// The workbench's own widgets as a person meets them: the command palette, quick picks and
+// input boxes, notification toasts and their buttons, modal dialogs, the Problems panel and
+// the files the editor keeps on disk (settings, logs).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+const QUICK_INPUT = '.quick-input-widget';
+
+/** Waits for the quick input whose placeholder, prompt or title matches `expect`. */
+export async function waitForQuickInput(page: Page, expect: RegExp, timeoutMs = 30_000): Promise<Locator> {
+  await page.waitForFunction(
+    ([sel, src, flags]) => {
+      const w = document.querySelector(sel) as HTMLElement | null;
+      if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
+      const re = new RegExp(src, flags);
+      const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
+      const message = w.querySelector('.quick-input-message')?.textContent ?? '';
+      const title = w.querySelector('.quick-input-title')?.textContent ?? '';
+      return re.test(placeholder) || re.test(message) || re.test(title);
+    },
+    [QUICK_INPUT, expect.source, expect.flags] as const,
+    { timeout: timeoutMs },
+  );
+  return page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+}
+
+/**
+ * Answers the quick pick or input box matching `expect`: types `text` (replacing what is
+ * there; nothing typed keeps it) and presses Enter. Returns the value it held before.
+ */
+export async function answerQuickInput(page: Page, expect: RegExp, text?: string, timeoutMs = 30_000): Promise<string> {
+  const input = await waitForQuickInput(page, expect, timeoutMs);
+  const before = await input.inputValue();
+  if (text !== undefined) {
+    await input.fill(text);
+    // a quick pick filters as the person types: let it settle before Enter picks the top row
+    await page.waitForTimeout(300);
+  }
+  await input.press('Enter');
+  return before;
+}
+
+/** Picks the row of the open quick pick whose label contains `label`, with the mouse. */
+export async function clickQuickPickRow(page: Page, expect: RegExp, label: string, timeoutMs = 30_000): Promise<void> {
+  await waitForQuickInput(page, expect, timeoutMs);
+  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click();
+}
+
+/** Presses the Back button of a multi-step quick input. */
+export async function quickInputBack(page: Page): Promise<void> {
+  await page.locator(`${QUICK_INPUT} .quick-input-titlebar .codicon-quick-input-back, ${QUICK_INPUT} [aria-label="Back"]`).first().click();
+}
+
+/** Runs a command from the palette (F1) by its title, as shown there ("EO Imagery: Sign In…"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  // The workbench grabs keys only once it has focus.
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.press('Enter');
+}
+
+/** The notification toast whose message matches `text`. */
+export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 30_000): Promise<Locator> {
+  const toast = page.locator('.notification-toast').filter({ hasText: text }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  return toast;
+}
+
+/** Clicks a button of a notification toast. */
+export async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
+  await toast.locator('.monaco-button').filter({ hasText: label }).first().click();
+}
+
+/** Closes every notification toast (keeps screenshots and later lookups clean). */
+export async function clearNotifications(page: Page): Promise<void> {
+  for (const close of await page.locator('.notification-toast .codicon-notifications-clear').all()) await close.click().catch(() => undefined);
+}
+
+/** The modal dialog, once it shows text matching `text`. */
+export async function waitForDialog(page: Page, text: RegExp, timeoutMs = 30_000): Promise<Locator> {
+  const dialog = page.locator('.monaco-dialog-box').filter({ hasText: text }).first();
+  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+  return dialog;
+}
+
+export async function clickDialogButton(dialog: Locator, label: string): Promise<void> {
+  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: label }).first().click();
+  await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** Clicks a view's title-bar action by its label ("Refresh Projects"). */
+export async function viewAction(section: Locator, label: string): Promise<void> {
+  await section.locator('.pane-header').hover();
+  await section.locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
+}
+
+/** Every file under `dir` whose name ends with `suffix`. */
+function filesUnder(dir: string, suffix: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(full, suffix) : e.name.endsWith(suffix) ? [full] : [];
+  });
+}
+
+/** The user settings the editor wrote (`User/settings.json`), as text. */
+export function userSettingsText(userDataDir: string): string {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+/** The "EO Imagery" output channel's log file(s), as text. */
+export function extensionLogText(userDataDir: string): string {
+  const files = filesUnder(path.join(userDataDir, 'logs'), '.log').filter((f) => /EO Imagery/.test(path.basename(f)));
+  assert.ok(files.length > 0, `no "EO Imagery" log file under ${userDataDir}/logs`);
+  return files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
