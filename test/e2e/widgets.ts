@@ -22,7 +22,19 @@ export async function waitForQuickInput(page: Page, expect: RegExp, timeoutMs = 
     },
     [QUICK_INPUT, expect.source, expect.flags] as const,
     { timeout: timeoutMs },
-  );
+  ).catch(async (err: unknown) => {
+    // Say what the window showed instead: the open quick input and the notifications.
+    const shown = await page.evaluate((sel) => {
+      const w = document.querySelector(sel) as HTMLElement | null;
+      const open = w && w.style.display !== 'none' && w.offsetParent !== null;
+      const quick = open
+        ? `title "${w.querySelector('.quick-input-title')?.textContent ?? ''}", placeholder "${w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''}", message "${w.querySelector('.quick-input-message')?.textContent ?? ''}"`
+        : 'no quick input open';
+      const toasts = Array.from(document.querySelectorAll('.notification-toast')).map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' ')).join(' | ');
+      return `${quick}; notifications: ${toasts || 'none'}`;
+    }, QUICK_INPUT).catch(() => 'unknown');
+    throw new Error(`no quick input matching ${expect} within ${timeoutMs} ms (${shown}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  });
   return page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
 }
 
@@ -42,6 +54,18 @@ export async function answerQuickInput(page: Page, expect: RegExp, text?: string
   return before;
 }
 
+/**
+ * Answers the quick pick matching `expect` by typing `text` to filter it, waiting until the
+ * focused row shows `text`, then Enter (a person reads before pressing Enter).
+ */
+export async function pickQuickItem(page: Page, expect: RegExp, text: string, timeoutMs = 30_000): Promise<void> {
+  const input = await waitForQuickInput(page, expect, timeoutMs);
+  await input.fill(text);
+  const focused = page.locator(`${QUICK_INPUT} .monaco-list-row.focused`).filter({ hasText: text }).first();
+  await focused.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.press('Enter');
+}
+
 /** Picks the row of the open quick pick whose label contains `label`, with the mouse. */
 export async function clickQuickPickRow(page: Page, expect: RegExp, label: string, timeoutMs = 30_000): Promise<void> {
   await waitForQuickInput(page, expect, timeoutMs);
@@ -57,14 +81,18 @@ export async function quickInputBack(page: Page): Promise<void> {
 
 /** Runs a command from the palette (F1) by its title, as shown there ("EO Imagery: Sign In…"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  // The workbench grabs keys only once it has focus.
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
-  await page.keyboard.press('F1');
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
   const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  // The palette lists an extension's commands once its host has read the manifest: try again
+  // while the window is still starting.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${title}`);
+    if (await row.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+    if (attempt === 3) throw new Error(`the command palette does not list "${title}"`);
+    await page.keyboard.press('Escape');
+  }
   await input.press('Enter');
 }
 
@@ -123,4 +151,28 @@ export function extensionLogText(userDataDir: string): string {
   const files = filesUnder(path.join(userDataDir, 'logs'), '.log').filter((f) => /EO Imagery/.test(path.basename(f)));
   assert.ok(files.length > 0, `no "EO Imagery" log file under ${userDataDir}/logs`);
   return files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
+/** Right-clicks a tree row and runs a context-menu entry by its label. */
+export async function rowContextMenu(page: Page, row: Locator, entry: string): Promise<void> {
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    const item = menu.locator('.action-item').filter({ hasText: entry }).first();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    // the menu ignores a click that lands while it is still opening
+    await page.waitForTimeout(300);
+    await item.click();
+    if (await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    if (attempt === 3) throw new Error(`the context menu entry "${entry}" did not run`);
+    await page.keyboard.press('Escape');
+  }
+}
+
+/** The text of the active editor's visible lines. */
+export async function activeEditorText(page: Page): Promise<string> {
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  await lines.waitFor({ state: 'visible', timeout: 30_000 });
+  return lines.innerText();
 }

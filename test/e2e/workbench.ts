@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/harness/codeServer';
+import { extensionLogText } from './widgets';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
@@ -67,6 +68,8 @@ export interface EoWorkbenchOptions {
   signedInAs?: 'alice' | 'bob';
   /** More user settings, e.g. `eoImagery.baseUrl` of a service the test runs itself. */
   settings?: Record<string, unknown>;
+  /** Flags for the sandbox CLI that `signedInAs` starts, e.g. `['--speed', '20']`. */
+  sandboxArgs?: string[];
 }
 
 /**
@@ -79,7 +82,7 @@ export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise
   const env: Record<string, string> = {};
   const settings: Record<string, unknown> = { ...options.settings };
   if (options.signedInAs) {
-    sandbox = await startSandboxCli();
+    sandbox = await startSandboxCli(options.sandboxArgs);
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
     settings['eoImagery.baseUrl'] = sandbox.url;
   }
@@ -180,7 +183,13 @@ export async function withWorkbench(
   } catch (err) {
     await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
     const logs = wb.consoleLines.filter((l) => /error|eo-imagery|eoImagery/i.test(l)).slice(-20).join('\n');
-    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}`;
+    let extensionLog = '';
+    try {
+      extensionLog = extensionLogText(wb.userDataDir).split('\n').slice(-25).join('\n');
+    } catch {
+      extensionLog = '(no log file)';
+    }
+    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}\n--- EO Imagery log (last lines) ---\n${extensionLog}`;
     throw err;
   } finally {
     await wb.close();
