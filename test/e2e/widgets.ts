@@ -110,7 +110,11 @@ export async function clickNotificationButton(toast: Locator, label: string): Pr
 
 /** Closes every notification toast (keeps screenshots and later lookups clean). */
 export async function clearNotifications(page: Page): Promise<void> {
-  for (const close of await page.locator('.notification-toast .codicon-notifications-clear').all()) await close.click().catch(() => undefined);
+  for (const toast of await page.locator('.notification-toast').all()) {
+    // The close button shows on hover.
+    await toast.hover({ timeout: 2_000 }).catch(() => undefined);
+    await toast.locator('.codicon-notifications-clear').first().click({ timeout: 2_000 }).catch(() => undefined);
+  }
 }
 
 /** The modal dialog, once it shows text matching `text`. */
@@ -153,10 +157,21 @@ export function extensionLogText(userDataDir: string): string {
   return files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 }
 
+/**
+ * Moves the pointer to the empty editor area and waits for a hover (a row's tooltip) to go:
+ * a hover left open lies over the rows and takes the next click.
+ */
+export async function dismissHover(page: Page): Promise<void> {
+  const size = page.viewportSize();
+  if (size) await page.mouse.move(size.width - 20, size.height / 2);
+  await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+}
+
 /** Right-clicks a tree row and runs a context-menu entry by its label. */
 export async function rowContextMenu(page: Page, row: Locator, entry: string): Promise<void> {
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   for (let attempt = 1; ; attempt++) {
+    await dismissHover(page);
     await row.click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
     const item = menu.locator('.action-item').filter({ hasText: entry }).first();
