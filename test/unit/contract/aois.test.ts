@@ -1,6 +1,6 @@
 /**
  * Contract: projects, AOIs, assets and visualizations (docs/service-interface.md, "Projects",
- * "AOIs", "Visualizations", "Formats"). Expected values come from the interface and, where it
+ * "AOIs and assets", "Create an AOI", "Visualizations", "Conventions"). Expected values come from the interface and, where it
  * says "not shown", from the published OpenAPI as that document records it.
  */
 import * as assert from 'node:assert/strict';
@@ -111,19 +111,38 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
       if (assets.length === 0) continue;
       const indices = (await list(`/v0/indices?satellite_id=${String(a.satellite_id)}&limit=100`, 'indices')).items;
       const preset = indices.find((i) => i.type === 'preset' && i.expression_type === 'index');
-      const composite = indices.find((i) => i.expression_type === 'composite');
-      assert.ok(preset && composite, `presets for ${String(a.satellite_id)}`);
-      const legendOf = (v: Record<string, unknown>): Record<string, unknown> | undefined =>
-        (v.metadata as { legend?: Record<string, unknown> } | undefined)?.legend;
-      const made = expectStatus(await call('POST', `/v0/aois/${String(a.aoi_id)}/visualizations`, { index_id: preset.id, src_asset_ids: [assets[0].id] }), 201, 'create visualization');
-      assertFields(made, { id: 'string', aoi_id: 'string', index_id: 'string', created_at: SPACE_MICROS }, 'visualization (created)');
-      // Preset index: both dynamic and theoretical legend metadata.
-      const legend = legendOf(made);
-      assert.ok(legend && legend.dynamic !== undefined && legend.theoretical !== undefined, `preset legend: ${JSON.stringify(made).slice(0, 400)}`);
-      // Composite: no legend metadata at all.
-      const plain = expectStatus(await call('POST', `/v0/aois/${String(a.aoi_id)}/visualizations`, { index_id: composite.id, src_asset_ids: [assets[0].id] }), 201, 'create composite visualization');
-      const none = legendOf(plain);
-      assert.ok(none === undefined || (none.dynamic === undefined && none.theoretical === undefined), `composite legend: ${JSON.stringify(none)}`);
+      assert.ok(preset, `a preset index for ${String(a.satellite_id)}`);
+      // Custom indices of the AOI's bands: an `index` ratio and a composite.
+      const [b1, b2, b3] = (assets[0].band_list as string[]).filter((b) => /^[A-Za-z][A-Za-z0-9_]*$/.test(b));
+      const custom = async (expression_type: string, expression: string): Promise<Record<string, unknown>> =>
+        expectStatus(await call('POST', '/v0/indices', {
+          name: `contract ${expression_type} ${Date.now()}`, description: 'contract suite', expression, expression_type,
+          satellite_id: a.satellite_id, colormap: 'viridis', rescale: [0, 1],
+        }), 201, `create custom ${expression_type} index`);
+      const ratio = await custom('index', `(${b1}-${b2})/(${b1}+${b2})`);
+      const composite = await custom('composite', `${b1},${b2},${b3}`);
+      // `metadata.legend`, keyed by date (YYYY_MM_DD), each {dynamic?, theoretical?}
+      // (docs/service-interface.md, "Visualizations"): the modes present on any date.
+      const legendOf = (v: Record<string, unknown>): Record<string, unknown> | undefined => {
+        const legend = (v.metadata as { legend?: Record<string, Record<string, unknown>> } | undefined)?.legend;
+        if (!legend) return undefined;
+        const dates = Object.keys(legend);
+        assert.ok(dates.every((d) => /^\d{4}_\d{2}_\d{2}$/.test(d)), `legend dates: ${dates.join(', ')}`);
+        return Object.assign({}, ...dates.map((d) => legend[d])) as Record<string, unknown>;
+      };
+      const visualize = async (index: Record<string, unknown>, what: string): Promise<Record<string, unknown> | undefined> => {
+        const made = expectStatus(await call('POST', `/v0/aois/${String(a.aoi_id)}/visualizations`, { index_id: index.id, src_asset_ids: [assets[0].id] }), 201, `visualize ${what}`);
+        assertFields(made, { id: 'string', aoi_id: 'string', index_id: 'string', created_at: SPACE_MICROS }, `visualization of ${what}`);
+        return legendOf(made);
+      };
+      // The interface's rules: preset → dynamic and theoretical; custom `index` → dynamic only;
+      // custom composite → no legend metadata.
+      const presetLegend = await visualize(preset, 'a preset index');
+      assert.ok(presetLegend?.dynamic !== undefined && presetLegend.theoretical !== undefined, `preset legend: ${JSON.stringify(presetLegend)?.slice(0, 300)}`);
+      const ratioLegend = await visualize(ratio, 'a custom index');
+      assert.ok(ratioLegend?.dynamic !== undefined && ratioLegend.theoretical === undefined, `custom index legend: ${JSON.stringify(ratioLegend)?.slice(0, 300)}`);
+      const compositeLegend = await visualize(composite, 'a custom composite');
+      assert.ok(compositeLegend === undefined || (compositeLegend.dynamic === undefined && compositeLegend.theoretical === undefined), `custom composite legend: ${JSON.stringify(compositeLegend)?.slice(0, 300)}`);
       assert.equal((await call('POST', '/v0/aois/no-such-aoi/visualizations', { index_id: preset.id, src_asset_ids: [assets[0].id] })).status, 404);
       return;
     }
@@ -133,14 +152,19 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
   it('POST /v0/aois: 201 AOI with area and centroid; 400 for a bad polygon, 409 for a name taken, 403 for another user’s project', async () => {
     const projects = (await list('/v0/projects', 'projects')).items;
     const sats = asArray(expectStatus(await call('GET', '/v0/satellites'), 200, 'satellites').satellites, 'satellites') as Record<string, unknown>[];
-    const sat = sats[0];
+    // Where the account already has imagery: beside one of its AOIs, with that AOI's satellite.
+    const near = (await list('/v0/aois?limit=100', 'aois')).items.find((a) => sats.some((x) => x.id === a.satellite_id));
+    assert.ok(near, 'an AOI of a listed satellite');
+    const sat = sats.find((x) => x.id === near.satellite_id)!;
     const collection = asArray(sat.collections, 'satellite.collections')[0] as { id: string; provider: string };
-    const geometry = square(10.5, 45.5, 0.05);
+    const [lon0, lat0] = near.centroid as number[];
+    const geometry = square(lon0, lat0, 0.05);
     const search = expectStatus(await call('POST', '/v0/search', {
-      start_date: '2023-01-01T00:00:00Z', end_date: '2025-12-31T00:00:00Z', geometry,
+      start_date: '2015-01-01T00:00:00Z', end_date: new Date().toISOString(), geometry,
       satellites: [{ satellite_id: sat.id, collection_id: collection.id }], limit: 3,
     }), 200, 'imagery search');
     const itemIds = Object.keys(asObject(search.items, 'search items'));
+    assert.ok(itemIds.length > 0, `imagery of ${String(sat.id)} over ${lon0}, ${lat0}`);
     const request = {
       name: `contract AOI ${Date.now()}`, description: 'made by the contract suite', satellite_id: sat.id, provider: collection.provider,
       project_id: projects[0].id, geometry, item_ids: itemIds.slice(0, 1),
@@ -148,11 +172,12 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
     const made = expectStatus(await call('POST', '/v0/aois', request), 201, 'create AOI');
     assertFields(made, AOI, 'AOI (created)');
     assert.equal(made.name, request.name);
-    // ≈ 0.1° × 0.1° at 45.5° N: about 87 km², within 5 %.
+    // 0.1° × 0.1°: about 111.3 km × 110.6 km × cos(latitude) / 100, within 5 %.
     const km2 = (made.area_in_sq_m as number) / 1e6;
-    assert.ok(Math.abs(km2 - 86.9) / 86.9 < 0.05, `area ${km2} km²`);
+    const expected = 111.32 * 110.57 * Math.cos((lat0 * Math.PI) / 180) / 100;
+    assert.ok(Math.abs(km2 - expected) / expected < 0.05, `area ${km2} km², expected about ${expected.toFixed(1)}`);
     const [lon, lat] = made.centroid as number[];
-    assert.ok(Math.abs(lon - 10.5) < 0.01 && Math.abs(lat - 45.5) < 0.01, `centroid ${lon}, ${lat}`);
+    assert.ok(Math.abs(lon - lon0) < 0.01 && Math.abs(lat - lat0) < 0.01, `centroid ${lon}, ${lat}`);
     assert.equal((await call('POST', '/v0/aois', request)).status, 409, 'the same name again in the same project');
     const open = { ...request, name: `${request.name} open`, geometry: { type: 'Polygon', coordinates: [[[10, 45], [11, 45], [11, 46], [10, 46]]] } };
     assert.equal((await call('POST', '/v0/aois', open)).status, 400, 'a ring that is not closed');

@@ -1,6 +1,6 @@
 /**
  * Contract: archive collections, items and search (docs/service-interface.md, "Archives",
- * "Formats"): STAC feature collections, bbox values as strings, offset/limit paging, and the
+ * "Conventions"): STAC feature collections, bbox values as strings, offset/limit paging, and the
  * error body whose `details` is an object for these endpoints.
  */
 import * as assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Contract: satellites, imagery search, indices, bandsets and blocks
- * (docs/service-interface.md, "Satellites and imagery search", "Indices", "Bandsets",
+ * (docs/service-interface.md, "Satellites", "Imagery search", "Indices", "Bandsets",
  * "Blocks"). The imagery search's body and answer are the published OpenAPI's, since the
  * interface shows only its `next_token`.
  */

@@ -1,6 +1,6 @@
 /**
  * Contract: catalogs, cloud stores, deliveries, downloads and the order report
- * (docs/service-interface.md, "Catalogs", "Cloud stores", "Deliveries", "Downloads",
+ * (docs/service-interface.md, "Catalogs", "Cloud stores", "Deliveries and downloads",
  * "Reports"). Secrets are write-only; delete answers 204 with no body; the report is CSV.
  */
 import * as assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Contract: orders and order items (docs/service-interface.md, "Orders", "Order items",
- * "States", "Formats"). A dry run prices without storing; a real order is stored UNPAID.
+ * "States", "Conventions"). A dry run prices without storing; a real order is stored UNPAID.
  */
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -82,7 +82,7 @@ export function caller(svc: Service, who: Who = 'alice') {
 
 export type Call = ReturnType<typeof caller>;
 
-// ---- Formats the interface names (docs/service-interface.md, "Formats") ----
+// ---- Formats the interface names (docs/service-interface.md, "Conventions") ----
 
 /** ISO 8601 / RFC 3339 with the `T` separator and a zone (`Z` or an offset). */
 export const ISO_T = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
