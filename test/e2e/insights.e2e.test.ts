@@ -13,7 +13,8 @@ import { answerQuickInput, clearNotifications, pickQuickItem, runCommand, waitFo
 import { openEoContainer, screenshot, withWorkbench } from './workbench';
 
 interface InputDef { name: string; format: string; type: string; required?: boolean; properties?: { bands?: string[] } }
-interface Block { name: string; display_name?: string; spec: { name: string; version: string; inputs: InputDef[] } }
+/** A block record as the OpenAPI has it: the names live in `spec`. */
+interface Block { spec: { name: string; title?: string; version: string; inputs: InputDef[] } }
 
 const THRESHOLD = '0.3';
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -43,7 +44,7 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     assert.ok(aoi, `an AOI with a mosaic of bands ${bands.join(', ')}`);
 
     await runCommand(page, 'EO Imagery: New Insight Input…');
-    await pickQuickItem(page, /Pick the processing block/, block.display_name ?? block.name);
+    await pickQuickItem(page, /Pick the processing block/, block.spec.title || block.spec.name);
     if (blocks.filter((b) => b.spec.name === block.spec.name).length > 1) await pickQuickItem(page, /Pick the block version/, block.spec.version);
     await pickQuickItem(page, /Pick the AOI/, aoi.name);
     for (const def of block.spec.inputs) {
