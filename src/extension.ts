@@ -5,6 +5,7 @@ import { createConnectionStatusBar } from './auth/statusBar';
 import { registerConnectionCommands } from './commands/connection';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
+import { registerImageryCommands } from './commands/imagery';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import { registerExplorer } from './explorer';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
     ...step('indices', () => registerIndexCommands(services)),
     ...step('ordering', () => registerOrderingCommands(services)),
     ...step('map', () => registerMapCommands(services)),
+    ...step('imagery', () => registerImageryCommands(services)),
   );
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);

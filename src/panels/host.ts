@@ -30,6 +30,7 @@ export function renderPanelHtml(
     preScriptUris: [media('outlines.js')],
     styleUri: media(`${name}.css`),
     imgSources,
+    blobWorkers: name === 'map',
   });
 }
 

@@ -16,12 +16,24 @@ import {
   aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
 } from './mapData';
 import { PostRecorder, type PanelProbe } from './probe';
+import { ImageryByteServer } from './imagery/byteServer';
+import type { ImageryLayerSpec } from './imagery/protocol';
 import type {
   CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
   SearchPage, SearchParams, ToMapMessage,
 } from './protocol';
 
 export const MAP_VIEW_TYPE = 'eoImagery.map';
+
+const PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
+
+/** PNG, JPEG or WebP by their first bytes (a preview is never trusted by its name). */
+function sniffImage(b: Buffer): string | undefined {
+  if (b.length > 8 && b[0] === 0x89 && b.toString('latin1', 1, 4) === 'PNG') return 'image/png';
+  if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
 
 interface SearchSession {
   id: number;
@@ -46,6 +58,7 @@ export class MapPanel implements vscode.Disposable {
   /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
+  private readonly bytes = new ImageryByteServer();
   /** Called when the person asks to open a footprint's detail (set by the map commands). */
   static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
 
@@ -64,6 +77,8 @@ export class MapPanel implements vscode.Disposable {
     MapPanel.current?.dispose();
     panel.webview.options = panelOptions(services.context);
     const p = new MapPanel(services, panel, state);
+    // the restored webview draws its saved imagery layers again and reads their files
+    for (const spec of state?.imagery ?? []) p.bytes.allow(spec.url);
     void p.restoreSources(state?.sources ?? {});
     return p;
   }
@@ -149,6 +164,36 @@ export class MapPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
+  /**
+   * Draws a GeoTIFF on the map (an archive item, an AOI asset, a visualization, or any COG such
+   * as an insight's output): the layer list shows its progress and problems. `previewUrl` is a
+   * picture shown over the footprint until the pixels arrive.
+   */
+  showImagery(spec: ImageryLayerSpec, opts: { previewUrl?: string; fit?: boolean } = {}): void {
+    this.bytes.allow(spec.url);
+    this.post({ type: 'imagery', spec, fit: opts.fit ?? true });
+    this.panel.reveal(undefined, false);
+    if (opts.previewUrl) void this.sendPreview(spec.id, opts.previewUrl);
+  }
+
+  /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
+  imageryNote(id: string, title: string, text: string): void {
+    this.post({ type: 'imageryNote', id, title, text });
+    this.panel.reveal(undefined, false);
+  }
+
+  private async sendPreview(id: string, url: string): Promise<void> {
+    try {
+      const client = await this.client();
+      const r = await client.readRange(url, 0, PREVIEW_MAX_BYTES, { maxWholeFile: PREVIEW_MAX_BYTES });
+      const type = sniffImage(r.body);
+      if (!type || (r.total !== undefined && r.total > PREVIEW_MAX_BYTES)) return;
+      this.post({ type: 'imageryPreview', id, dataUrl: `data:${type};base64,${r.body.toString('base64')}` });
+    } catch {
+      // no preview: the layer list shows the GeoTIFF's own progress
+    }
+  }
+
   notice(text: string, level: 'info' | 'error' = 'info'): void {
     this.post({ type: 'notice', level, text });
   }
@@ -173,7 +218,8 @@ export class MapPanel implements vscode.Disposable {
           const result = await this.handle(m.request);
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
-          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
+          // a byte read is already a request line in the log; its failure shows in the layer list
+          if (!isCancellation(e) && m.request.method !== 'readBytes') this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
           this.send({ type: 'response', id: m.id, ok: false, error: describeError(e) });
         }
         return;
@@ -187,6 +233,14 @@ export class MapPanel implements vscode.Disposable {
       case 'orderResults':
         await this.orderResults(m.items);
         return;
+      case 'showImagery': {
+        const ref = m.ref;
+        const arg = ref.kind === 'archiveItem' ? this.resultItems.get(`${ref.collection}/${ref.id}`) ?? { collection: ref.collection, id: ref.id } : undefined;
+        if (!arg) return;
+        const missing = await runOptionalCommand('eoImagery.showImagery', 'Show Imagery', arg);
+        if (missing) this.notice(missing, 'error');
+        return;
+      }
       default:
         return;
     }
@@ -226,6 +280,8 @@ export class MapPanel implements vscode.Disposable {
       }
       case 'createAoi':
         return this.createAoi(r.params);
+      case 'readBytes':
+        return this.bytes.read(await this.client(), r.params);
       default:
         throw new Error('Unknown request.');
     }

@@ -7,6 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
+import type { ImageryLayerSpec, ImageryRequest, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -118,7 +119,8 @@ export type MapRequest =
   | { method: 'searchOptions' }
   | { method: 'search'; params: SearchParams }
   | { method: 'searchMore'; searchId: number }
-  | { method: 'createAoi'; params: CreateAoiParams };
+  | { method: 'createAoi'; params: CreateAoiParams }
+  | ImageryRequest;
 
 export interface MapState {
   center?: [number, number];
@@ -131,6 +133,8 @@ export interface MapState {
   panelOpen?: boolean;
   /** The results list, so that a reloaded webview shows it (and "Load more") again. */
   results?: SavedResults;
+  /** Imagery layers as last shown (bands, stretch, opacity, visibility), drawn again on restore. */
+  imagery?: ImageryLayerSpec[];
 }
 
 export interface SavedResults {
@@ -154,6 +158,7 @@ export type ToMapMessage =
   | { type: 'select'; layer: LayerKind; id: string }
   | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | ToMapImageryMessage
   | ResponseMessage;
 
 export type FromMapMessage =
@@ -162,12 +167,14 @@ export type FromMapMessage =
   /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
   | { type: 'open'; ref: DetailRef; preview?: boolean }
   | { type: 'openExternal'; url: string }
+  /** "Show imagery" in a footprint's popup. */
+  | { type: 'showImagery'; ref: DetailRef }
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] };
 
 // ---------------------------------------------------------------- STAC item
 
-export type StacAction = 'order' | 'copyStacUrl' | 'insightInput';
+export type StacAction = 'order' | 'copyStacUrl' | 'insightInput' | 'showImagery';
 
 export type ToStacMessage =
   | { type: 'item'; item: ArchiveItem; stacUrl: string }

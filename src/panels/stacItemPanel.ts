@@ -10,7 +10,7 @@ import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import { PostRecorder, type PanelProbe } from './probe';
-import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
+import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
 
@@ -201,13 +201,18 @@ export class StacItemPanel implements vscode.Disposable {
     }
   }
 
-  private async action(action: 'order' | 'copyStacUrl' | 'insightInput'): Promise<void> {
+  private async action(action: StacAction): Promise<void> {
     const item = this.item;
     if (!item) return;
     try {
       if (action === 'copyStacUrl') {
         const missing = await runOptionalCommand('eoImagery.copyStacUrl', 'Copy STAC URL', item);
         this.post({ type: 'notice', level: missing ? 'error' : 'info', text: missing ?? 'STAC URL copied.' });
+        return;
+      }
+      if (action === 'showImagery') {
+        const missing = await runOptionalCommand('eoImagery.showImagery', 'Show Imagery', item);
+        if (missing) this.post({ type: 'notice', level: 'error', text: missing });
         return;
       }
       const missing = action === 'order'

@@ -94,6 +94,7 @@ export async function openWebview(
     preScriptUris: [`${origin}/media/outlines.js`],
     styleUri: `${origin}/media/${name}.css`,
     imgSources: opts.imgSources,
+    blobWorkers: name === 'map',
   });
   pages.set('/index.html', html);
   const b = await getBrowser();
@@ -120,6 +121,17 @@ export async function openWebview(
     if (m?.type === 'request' && typeof m.id === 'number') {
       try {
         const result = await (opts.onRequest ?? (() => { throw new Error('no handler'); }))(m.request);
+        const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
+        if (bytes instanceof Uint8Array) {
+          // bytes arrive as an ArrayBuffer, as VS Code delivers them (a JSON copy would not)
+          await page.evaluate(([id, b64, rest]) => {
+            const bin = atob(b64);
+            const buf = new Uint8Array(bin.length);
+            for (let i = 0; i < bin.length; i++) buf[i] = bin.charCodeAt(i);
+            window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf.buffer } }, '*', [buf.buffer]);
+          }, [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }] as const);
+          return;
+        }
         await send({ type: 'response', id: m.id, ok: true, result });
       } catch (e) {
         const err = e as Error & { status?: number };
