@@ -112,6 +112,9 @@ export class MapApp {
     if (this.rpc.handle(m)) return;
     switch (m.type) {
       case 'init':
+        // a panel revived by the serializer hands back what the webview saved
+        if (!this.state.imagery && m.state?.imagery) this.state.imagery = m.state.imagery;
+        if (!this.state.center && m.state?.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         this.init(m.basemaps);
         break;
       case 'layer':
@@ -182,6 +185,7 @@ export class MapApp {
           this.state.imagery = specs;
           this.saveState();
         },
+        onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
       });
       this.decodeMode = decode;
       return manager;

@@ -59,6 +59,7 @@ export class MapPanel implements vscode.Disposable {
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
   private readonly bytes = new ImageryByteServer();
+  private readonly imageryReports: unknown[] = [];
   /** Called when the person asks to open a footprint's detail (set by the map commands). */
   static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
 
@@ -94,6 +95,7 @@ export class MapPanel implements vscode.Disposable {
       posted: this.recorder.posted,
       whenReady: () => this.recorder.whenReady(),
       receive: (m) => this.onMessage(m as FromMapMessage),
+      imageryReports: this.imageryReports,
     };
   }
 
@@ -232,6 +234,10 @@ export class MapPanel implements vscode.Disposable {
         return;
       case 'orderResults':
         await this.orderResults(m.items);
+        return;
+      case 'imageryStatus':
+        this.imageryReports.push({ id: m.id, ...m.report });
+        if (this.imageryReports.length > 200) this.imageryReports.shift();
         return;
       case 'showImagery': {
         const ref = m.ref;

@@ -7,7 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
-import type { ImageryLayerSpec, ImageryRequest, ToMapImageryMessage } from './imagery/protocol';
+import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -169,6 +169,7 @@ export type FromMapMessage =
   | { type: 'openExternal'; url: string }
   /** "Show imagery" in a footprint's popup. */
   | { type: 'showImagery'; ref: DetailRef }
+  | FromMapImageryMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] };
 

@@ -5,7 +5,7 @@
  */
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { ImageryLayerSpec, ImageryRender } from '../../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
 import { el, button, clear } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { colormapLut } from './colormaps';
@@ -19,6 +19,8 @@ export interface ImageryManagerDeps {
   pool?: Pool;
   /** Called whenever the set of layers or a layer's look changes (the map saves its state). */
   onChange(specs: ImageryLayerSpec[]): void;
+  /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
+  onSettled?(id: string, report: ImageryStatusReport): void;
 }
 
 interface Entry {
@@ -31,6 +33,7 @@ interface Entry {
   legend?: HTMLElement;
   note?: string;
   lastStatus?: LayerStatus;
+  drawn?: boolean;
 }
 
 const PANE = 'eo-imagery';
@@ -85,6 +88,7 @@ export class ImageryManager {
       onFirstPixels: () => {
         entry.preview?.remove();
         entry.preview = undefined;
+        entry.drawn = true;
       },
     });
     entry.layer = layer;
@@ -158,7 +162,11 @@ export class ImageryManager {
   }
 
   private setStatus(entry: Entry, s: LayerStatus): void {
+    const was = entry.lastStatus;
     entry.lastStatus = s;
+    if ((s.state === 'ready' || s.state === 'error') && (was?.state !== s.state || (s.state === 'error' && was.state === 'error' && was.text !== s.text))) {
+      this.deps.onSettled?.(entry.spec.id, { state: s.state, text: s.state === 'error' ? s.text : undefined, drawn: !!entry.drawn });
+    }
     entry.row.dataset.state = s.state;
     entry.status.className = `status ${s.state === 'error' ? 'error' : 'muted'}`;
     entry.status.setAttribute('role', s.state === 'error' ? 'alert' : 'status');

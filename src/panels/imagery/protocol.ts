@@ -78,6 +78,17 @@ export type ToMapImageryMessage =
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
   | { type: 'imageryNote'; id: string; title: string; text: string };
 
+/** From the webview: a layer finished loading what the view needs (and whether it drew anything), or failed. */
+export interface ImageryStatusReport {
+  state: 'ready' | 'error';
+  text?: string;
+  drawn: boolean;
+  /** Where tiles are decoded: in blob workers, or on the webview's main thread when workers cannot start. */
+  decode?: 'worker' | 'main-thread';
+}
+
+export type FromMapImageryMessage = { type: 'imageryStatus'; id: string; report: ImageryStatusReport };
+
 export interface ReadBytesParams {
   url: string;
   offset: number;
