@@ -37,7 +37,7 @@ export async function getBrowser(): Promise<Browser> {
   browser ??= await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   return browser;
 }

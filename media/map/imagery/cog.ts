@@ -126,11 +126,14 @@ export class Cog {
     return this.levels[0].height;
   }
 
-  /** The coarsest level whose pixels are still no coarser than `srcPerScreen` full-resolution pixels. */
+  /**
+   * The finest level whose pixels are still no finer than the screen's (`srcPerScreen`
+   * full-resolution pixels per screen pixel): the fewest bytes for a sharp view. Zoomed out
+   * beyond the coarsest overview, the coarsest.
+   */
   pickLevel(srcPerScreen: number): number {
-    let best = 0;
-    for (let i = 0; i < this.levels.length; i++) if (this.levels[i].scaleX <= srcPerScreen * 1.0001) best = i;
-    return best;
+    for (let i = 0; i < this.levels.length; i++) if (this.levels[i].scaleX >= srcPerScreen * 0.999) return i;
+    return this.levels.length - 1;
   }
 
   /** A decoded tile of a level holding the given samples (0-based band indices). */
@@ -160,11 +163,18 @@ export class Cog {
     return p;
   }
 
-  /** The whole of a level (for statistics); only for small levels. */
-  async readLevel(level: number, samples: number[]): Promise<Samples[]> {
+  /**
+   * Every tile of a level (for statistics), through the tile cache: the overview read for the
+   * stretch is the one the first view of a whole scene draws, so it is fetched once.
+   */
+  async levelTiles(level: number, samples: number[]): Promise<DecodedTile[]> {
     const L = this.levels[level];
-    const r = await L.image.readRasters({ samples, pool: this.pool, interleave: false });
-    return Array.from(r as unknown as Samples[]);
+    const cols = Math.ceil(L.width / L.tileWidth);
+    const rows = Math.ceil(L.height / L.tileHeight);
+    if (cols * rows > 64) throw new ImageryError('The file has no overview small enough for statistics; set the stretch by hand.');
+    const jobs: Promise<DecodedTile>[] = [];
+    for (let ty = 0; ty < rows; ty++) for (let tx = 0; tx < cols; tx++) jobs.push(this.tile(level, tx, ty, samples));
+    return Promise.all(jobs);
   }
 
   /** Corners of the image in its CRS: [minX, minY, maxX, maxY]. */

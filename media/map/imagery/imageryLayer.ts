@@ -11,7 +11,7 @@ import { colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
 import { paint, percentiles, type BandValue, type Look, type TileGrid } from './pixels';
-import { fromMercator, toLonLat, warpGrid } from './projection';
+import { fromMercator, mercatorPixel, toLonLat, warpGrid } from './projection';
 import type { Pool } from 'geotiff';
 
 export type LayerStatus =
@@ -47,6 +47,7 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
 }
 
 const SIZE = 256;
+const shared = { xy: new Float32Array(SIZE * SIZE * 2), img: new ImageData(SIZE, SIZE) };
 
 function bandValue(b: ImageryBand | undefined, slot: number): BandValue {
   return { slot, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
@@ -135,16 +136,19 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       const [x, y] = toFull(mx, my);
       return [x / Lv.scaleX, y / Lv.scaleY];
     };
-    const xy = new Float32Array(SIZE * SIZE * 2);
-    warpGrid(toLevel, coords.z, px0, py0, SIZE, xy);
+    // which source tiles: the tile's outline, sampled, with a pixel to spare
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let i = 0; i < xy.length; i += 2) {
-      const x = xy[i], y = xy[i + 1];
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
+    for (let k = 0; k <= 16; k++) {
+      for (const [gx, gy] of [[k, 0], [k, 16], [0, k], [16, k]]) {
+        const [mx, my] = mercatorPixel(coords.z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
+        const [x, y] = toLevel(mx, my);
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
     }
+    minX -= 1; minY -= 1; maxX += 1; maxY += 1;
     if (!(maxX >= 0 && maxY >= 0 && minX < Lv.width && minY < Lv.height)) return; // not on this tile
     const tx0 = Math.max(0, Math.floor(minX / Lv.tileWidth));
     const ty0 = Math.max(0, Math.floor(minY / Lv.tileHeight));
@@ -160,8 +164,10 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const grid: TileGrid = { tiles, tx0, ty0, cols, rows, tileWidth: Lv.tileWidth, tileHeight: Lv.tileHeight, levelWidth: Lv.width, levelHeight: Lv.height };
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    const img = ctx.createImageData(SIZE, SIZE);
-    const drawn = paint(xy, SIZE, grid, lk, img.data);
+    // warp and paint synchronously, so every tile shares one coordinate and one pixel buffer
+    warpGrid(toLevel, coords.z, px0, py0, SIZE, shared.xy);
+    const img = shared.img;
+    const drawn = paint(shared.xy, SIZE, grid, lk, img.data);
     if (!drawn) return;
     ctx.putImageData(img, 0, 0);
     if (current.clip) clipTo(ctx, current.clip, map, coords);
@@ -248,9 +254,8 @@ function warpProbe(toFull: (x: number, y: number) => [number, number], z: number
 
 async function autoStretch(cog: Cog, samples: number[], channels: BandValue[], pct: [number, number]): Promise<[number, number][]> {
   // the coarsest level is the overview; its statistics are those of the scene
-  const level = cog.levels.length - 1;
-  const data = await cog.readLevel(level, samples);
-  return channels.map((ch) => percentiles(data[ch.slot], ch.scale, ch.offset, cog.nodata, pct[0], pct[1]) ?? [0, 1]);
+  const tiles = await cog.levelTiles(cog.levels.length - 1, samples);
+  return channels.map((ch) => percentiles(tiles.map((t) => t.bands[ch.slot]), ch.scale, ch.offset, cog.nodata, pct[0], pct[1]) ?? [0, 1]);
 }
 
 function clipTo(ctx: CanvasRenderingContext2D, clip: unknown, map: Leaflet.Map, coords: Leaflet.Coords): void {

@@ -126,19 +126,22 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
   return drawn;
 }
 
-/** Percentile stretch of one band's physical values, no-data and NaN left out. */
-export function percentiles(values: Samples, scale: number, offset: number, nodata: number | undefined, lo: number, hi: number): [number, number] | undefined {
-  const n = values.length;
+/** Percentile stretch of one band's physical values over some arrays (the overview's tiles), no-data and NaN left out. */
+export function percentiles(parts: Samples[], scale: number, offset: number, nodata: number | undefined, lo: number, hi: number): [number, number] | undefined {
+  const n = parts.reduce((k, p) => k + p.length, 0);
   const step = Math.max(1, Math.floor(n / 262144));
-  const picked: number[] = [];
-  for (let i = 0; i < n; i += step) {
-    const v = values[i];
-    if (v === nodata || v !== v) continue;
-    picked.push(v * scale + offset);
+  const picked = new Float64Array(Math.ceil(n / step) + parts.length);
+  let m = 0;
+  for (const values of parts) {
+    for (let i = 0; i < values.length; i += step) {
+      const v = values[i];
+      if (v === nodata || v !== v) continue;
+      picked[m++] = v * scale + offset;
+    }
   }
-  if (!picked.length) return undefined;
-  const sorted = Float64Array.from(picked).sort();
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round((q / 100) * (sorted.length - 1))))];
+  if (!m) return undefined;
+  const sorted = picked.subarray(0, m).sort();
+  const at = (q: number) => sorted[Math.min(m - 1, Math.max(0, Math.round((q / 100) * (m - 1))))];
   const a = at(lo);
   let b = at(hi);
   if (b <= a) b = a + (Math.abs(a) > 1 ? 1 : 1e-6);
