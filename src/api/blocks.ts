@@ -1,12 +1,16 @@
-/** Processing blocks, and running insights on an AOI (the run endpoints are beyond interface.md). */
+/** Processing blocks, and running insights on an AOI (the run endpoints are beyond docs/service-interface.md). */
+import { ApiError } from './errors';
 import { checkLimit, listParser, offsetPageParser, recordParser } from './listing';
+import { normalizeBlock } from './normalize';
 import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
 import type { Block, Insight, InsightRunRequest } from './records';
 import { block, insight } from './schemas';
-import { num, obj, opt, str } from './shape';
+import { assertShape, num, obj, opt, str } from './shape';
 import { pathOf, type CallOptions, type Transport } from './transport';
 
-const parseBlocks = listParser<Block>('blocks', block);
+const blockList = listParser<Block>('blocks', block);
+const parseBlocks = (body: unknown): Block[] => blockList(body).map(normalizeBlock);
+const parseBlock = (body: unknown): Block => normalizeBlock(assertShape<Block>(body, block, 'block'));
 const parseInsights = offsetPageParser<Insight>('insights', insight);
 const parseRun = recordParser<{ id: string; message?: string }>(obj({ id: str, message: opt(str) }), 'run');
 const parseEstimate = recordParser<{ estimate: number }>(obj({ estimate: num }), '');
@@ -19,9 +23,25 @@ export class BlocksApi {
     return this.t.json({ method: 'GET', path: '/v0/blocks', query: q }, parseBlocks, o);
   }
 
-  /** Insight blocks by name (and version): each `spec.inputs` is the template of a run's inputs. */
-  insights(q: { name?: string; version?: string } = {}, o?: CallOptions): Promise<Block[]> {
-    return this.t.json({ method: 'GET', path: '/v0/blocks/insights', query: q }, parseBlocks, o);
+  /**
+   * Insight blocks by name (and version): each `spec.inputs` is the template of a run's
+   * inputs. The interface's `GET /v0/blocks/insights?name=` comes first; when the service
+   * answers 404 to it, the OpenAPI's paths are used instead: `/v0/blocks/{name}` (every
+   * version) or `/v0/blocks/{name}/versions/{version}` (docs/service-interface.md, "Blocks").
+   */
+  async insights(q: { name?: string; version?: string } = {}, o?: CallOptions): Promise<Block[]> {
+    try {
+      return await this.t.json({ method: 'GET', path: '/v0/blocks/insights', query: q }, parseBlocks, o);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404 || !q.name) throw e;
+      if (q.version) return [await this.version(q.name, q.version, o)];
+      return this.t.json({ method: 'GET', path: pathOf`/v0/blocks/${q.name}` }, parseBlocks, o);
+    }
+  }
+
+  /** One version of a block (OpenAPI `GET /v0/blocks/{name}/versions/{version}`). */
+  version(name: string, version: string, o?: CallOptions): Promise<Block> {
+    return this.t.json({ method: 'GET', path: pathOf`/v0/blocks/${name}/versions/${version}` }, parseBlock, o);
   }
 
   /** Start an insight run (201 `{id, message}`). Sent once; `estimate` is forced off. */

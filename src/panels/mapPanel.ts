@@ -10,11 +10,13 @@ import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
+import { createAoi } from '../commands/aois/createAoi';
 import type { ExtensionServices } from '../services';
 import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import {
-  aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
+  aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget,
 } from './mapData';
+import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import { ImageryByteServer } from './imagery/byteServer';
 import type { ImageryLayerSpec } from './imagery/protocol';
@@ -310,7 +312,7 @@ export class MapPanel implements vscode.Disposable {
     this.satellites = sats;
     return {
       collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title })),
-      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id })),
+      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '' })),
       projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
       errors,
     };
@@ -362,16 +364,19 @@ export class MapPanel implements vscode.Disposable {
     return { searchId: s.id, features, loaded: s.loaded, hasMore };
   }
 
-  private async createAoi(p: CreateAoiParams): Promise<MapFeature> {
+  /**
+   * The form's name, project and satellite, then the shared flow (commands/aois/createAoi):
+   * imagery over the shape, the images picked, the AOI created. Cancelled → `null`.
+   */
+  private async createAoi(p: CreateAoiParams): Promise<MapFeature | null> {
     const g = ringToGeoJson(p.ring);
     if (g.type !== 'Polygon') throw new Error('The shape crosses the antimeridian; an AOI must be a single Polygon.');
     const checked = validatePolygon(g);
     if (!checked.ok) throw new Error(checked.reason);
-    const client = await this.client();
-    const aoi = await client.aois.create({
-      name: p.name, description: p.description, project_id: p.projectId, satellite_id: p.satelliteId, geometry: checked.polygon,
+    const aoi = await createAoi(this.services, {
+      polygon: checked.polygon, source: 'the map', name: p.name, description: p.description, projectId: p.projectId, satelliteId: p.satelliteId,
     });
-    this.services.log.info(`Created AOI ${aoi.aoi_id} from the map`);
+    if (!aoi) return null;
     const f = aoiFeature(aoi);
     const prev = this.layers.get('aois') ?? { features: [], sources: [] };
     this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });
@@ -409,36 +414,3 @@ export class MapPanel implements vscode.Disposable {
   }
 }
 
-/** The assets `ids` of one AOI, read page by page until all are found. */
-async function fetchAssets(client: EoClient, aoiId: string, ids: ReadonlySet<string>): Promise<MapTarget | undefined> {
-  const found: MapFeature[] = [];
-  for await (const a of client.aois.iterateAssets(aoiId)) {
-    if (ids.has(a.id)) found.push(assetFeature(a));
-    if (found.length === ids.size) break;
-  }
-  if (found.length < ids.size) throw new Error(`${ids.size - found.length} asset(s) of AOI ${aoiId} no longer exist`);
-  return { layer: 'assets', features: found, sources: found.map((f) => ({ kind: 'asset', aoiId, id: f.id })) };
-}
-
-export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTarget | undefined> {
-  switch (s.kind) {
-    case 'aoi':
-      return { layer: 'aois', features: [aoiFeature(await client.aois.get(s.id))], sources: [s] };
-    case 'orderItem':
-      return { layer: 'orderItems', features: orderItemFeatures(await client.orderItems.get(s.id)), sources: [s] };
-    case 'catalog': {
-      const f = catalogFeature(await client.catalogs.get(s.id));
-      return f ? { layer: 'catalogs', features: [f], sources: [s] } : undefined;
-    }
-    case 'archiveItem':
-      return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
-    case 'asset':
-      return fetchAssets(client, s.aoiId, new Set([s.id]));
-    case 'aoiAssets': {
-      const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
-      return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };
-    }
-    default:
-      return undefined;
-  }
-}

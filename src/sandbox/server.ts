@@ -3,6 +3,7 @@
  * faults (rules, fail rate, reset rate) and latency. Handlers never see raw sockets.
  */
 import * as http from 'node:http';
+import { Readable, pipeline } from 'node:stream';
 import type { App } from './app';
 import { HttpError, codeFor } from './errors';
 import type { ErrorStyle, Res, Router } from './router';
@@ -32,6 +33,13 @@ export interface ServerOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Whether a Host header names this machine's loopback interface (any port). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  return name === '127.0.0.1' || name.toLowerCase() === 'localhost' || name === '[::1]';
+}
+
 export function errorBody(style: ErrorStyle, status: number, message: string, details: string): unknown {
   if (style === 'project') return { message };
   return {
@@ -46,6 +54,15 @@ export function errorBody(style: ErrorStyle, status: number, message: string, de
 function send(res: http.ServerResponse, r: Res, head: boolean): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  if (r.stream) {
+    headers['content-type'] = r.contentType ?? 'application/octet-stream';
+    headers['content-length'] = String(r.stream.length);
+    res.writeHead(r.status, headers);
+    if (head) res.end();
+    // A failure mid-body can only cut the connection: the status is already sent.
+    else pipeline(Readable.from(r.stream.chunks(), { objectMode: false }), res, (e) => { if (e) res.destroy(); });
+    return;
+  }
   let payload: Buffer | undefined;
   if (r.status !== 204) {
     if (r.raw !== undefined) {
@@ -167,6 +184,12 @@ export class SandboxServer {
       return;
     }
     const path = url.pathname;
+    if (!isLoopbackHost(req.headers.host)) {
+      // The sandbox's tokens are public: a page on another site must not reach it through a
+      // DNS name rebound to 127.0.0.1.
+      send(res, { status: 421, json: errorBody('default', 421, 'the sandbox answers only to loopback host names (127.0.0.1, localhost, [::1])', 'host') }, head);
+      return;
+    }
 
     const fault = this.takeFault(method, path);
     if (fault) {
@@ -227,12 +250,17 @@ export class SandboxServer {
         }
       }
       out = await route.handler({
-        method, path, query: url.searchParams, params: m.params, body,
+        method, path, query: url.searchParams, headers: req.headers, params: m.params, body,
         user: user ?? this.app.world.users[0], app: this.app, now: this.app.clock.now(),
       });
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       out = { status: e.status, json: errorBody(style, e.status, e.message, e.details), headers: e.headers };
+    }
+    if (reset && out.stream) {
+      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
+      setImmediate(() => req.socket.destroy());
+      return;
     }
     if (reset) {
       // Headers and half the body, then the connection drops: what a flaky network does.

@@ -117,8 +117,9 @@ suite('insights: input files against the sandbox', function () {
   test('"Use as insight input": a STAC item from the STAC panel fills the raster input', async () => {
     const uri = workspaceUri('water-stac-int.insight.json');
     await remove(uri);
-    // An archive item over the AOI, handed over as the STAC panel posts it.
-    const found = await client.archives.search({ intersects: aoi.geometry, limit: 1 });
+    // A Sentinel-2 archive item over the AOI (items declare their bands in eo:bands, and the
+    // block needs Sentinel-2's), handed over as the STAC panel posts it.
+    const found = await client.archives.search({ intersects: aoi.geometry, collections: ['sentinel-2-l2a'], limit: 1 });
     const item = found.features[0];
     assert.ok(item, `the sandbox archive has no item over AOI ${aoi.name}`);
     const stacUrl = `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(item.collection)}/items/${encodeURIComponent(item.id)}`;
@@ -173,6 +174,24 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
     const listed = await collect(client.blocks.iterateInsights(aoi.aoi_id));
     assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
+  });
+
+  test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
+    const original = Buffer.from(await vscode.workspace.fs.readFile(workspaceUri('water-int.insight.json'))).toString('utf8');
+    const uri = workspaceUri('water-commented.insight.json');
+    const commented = `// water extent, by hand\n${original.trimEnd().replace(/\n\}$/, ',\n}')}\n`;
+    assert.match(commented, /\],\n\}\n$/, 'the trailing comma went in');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(commented, 'utf8'));
+    try {
+      script();
+      const problems = await vscode.commands.executeCommand<number | undefined>('eoImagery.validateInsight', uri);
+      assert.equal(problems, 0, JSON.stringify(prompts.messages));
+      script({ kind: 'pick', choose: aoi.name });
+      const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
+      assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}; ${JSON.stringify(prompts.messages)}`);
+    } finally {
+      await remove(uri);
+    }
   });
 
   test('a service without the insight-run endpoints gets a clear message, not an error dump', async () => {
