@@ -38,6 +38,8 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   bandNames(): Promise<ImageryBand[]>;
   /** The stretch in use per channel (physical units), once known. */
   stretch?: [number, number][];
+  /** Resolves once the look (bands, stretch) is worked out. */
+  lookReady(): Promise<void>;
   setLook(spec: ImageryLayerSpec): void;
   /** Bounds of the image on the map, once open. */
   lonLatBounds(): Promise<Leaflet.LatLngBounds | undefined>;
@@ -218,6 +220,9 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     report();
   });
   handle.bandNames = async () => bandsOf(await ready);
+  handle.lookReady = async () => {
+    await look(await ready);
+  };
   handle.setLook = (next: ImageryLayerSpec) => {
     current = next;
     handle.spec = next;

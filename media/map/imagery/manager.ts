@@ -227,6 +227,8 @@ export class ImageryManager {
     const layer = entry.layer;
     if (!layer || entry.spec.render.kind !== 'rgb') return;
     const bands = await layer.bandNames();
+    await layer.lookReady().catch(() => undefined);
+    if (entry.layer !== layer || entry.spec.render.kind !== 'rgb') return;
     const render = entry.spec.render;
     const chosen = render.bands[0] ? render.bands : defaultBands(bands) ?? ['', '', ''];
     const presets = presetsFor(bands);
