@@ -6,7 +6,7 @@
  */
 import * as L from 'leaflet';
 import {
-  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest,
+  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
   type MapSource, type MapState, type ToMapMessage,
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
@@ -19,7 +19,7 @@ import { SearchPanel } from './searchPanel';
 import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
-import type { ImageryLayerSpec, ReadBytesResult, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'results'];
 
@@ -45,7 +45,7 @@ function escapeHtml(s: string): string {
 export class MapApp {
   readonly map: L.Map;
   readonly layers = {} as Record<LayerKind, FootprintLayer<MapFeature>>;
-  readonly rpc: Rpc<MapRequest>;
+  readonly rpc: Rpc<MapRequest, MapResults>;
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
@@ -63,7 +63,7 @@ export class MapApp {
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
     this.state = vscode.getState() ?? {};
-    this.rpc = new Rpc<MapRequest>((m) => this.post(m));
+    this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
     const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
     this.side = el('aside', { id: 'side' });
     root.append(mapEl, this.side);
@@ -175,7 +175,7 @@ export class MapApp {
         L, map: this.map,
         read: async (params) => {
           try {
-            return await this.rpc.call<ReadBytesResult>({ method: 'readBytes', params });
+            return await this.rpc.call({ method: 'readBytes', params });
           } catch (e) {
             (e as Error & { fromHost?: boolean }).fromHost = true;
             throw e;

@@ -7,7 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
-import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ToMapImageryMessage } from './imagery/protocol';
+import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -19,6 +19,14 @@ export interface Basemap {
   maxZoom?: number;
   subdomains?: string;
 }
+
+/** A request → result table for one webview: its requests (by `method`) and their results. */
+export type RpcResults<Req extends { method: string }> = { [K in Req['method']]: unknown };
+
+/** The extension side of a table: one handler per method, returning that method's result. */
+export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<Req>> = {
+  [K in Req['method']]: (request: Extract<Req, { method: K }>) => Promise<Res[K]>;
+};
 
 export type ResponseMessage =
   | { type: 'response'; id: number; ok: true; result: unknown }
@@ -121,6 +129,16 @@ export type MapRequest =
   | { method: 'searchMore'; searchId: number }
   | { method: 'createAoi'; params: CreateAoiParams }
   | ImageryRequest;
+
+/** What the extension answers to each map request: the webview's `call` and the host's handlers are checked against it. */
+export interface MapResults {
+  searchOptions: SearchOptions;
+  search: SearchPage;
+  searchMore: SearchPage;
+  /** `null`: the person cancelled the choice of images. */
+  createAoi: MapFeature | null;
+  readBytes: ReadBytesResult;
+}
 
 export interface MapState {
   center?: [number, number];

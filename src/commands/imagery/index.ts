@@ -4,18 +4,15 @@
  * entry point for any COG (an insight's raster output, for one), given a URL and a look.
  */
 import vscode = require('vscode');
+import { COMMANDS } from '../../commandIds';
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset, Index, Visualization } from '../../api/records';
-import { describeError } from '../../panels/host';
+import { describeError } from '../../ui/showError';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
 import type { ImageryBand, ImageryLayerSpec, ImageryRender } from '../../panels/imagery/protocol';
-import { MapPanel } from '../../panels/mapPanel';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { archiveRefOf } from '../map';
 
-export const IMAGERY_COMMANDS = {
-  showImagery: 'eoImagery.showImagery',
-} as const;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -24,11 +21,11 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  * expression through a colour map with its legend), `clip` keeps pixels inside a polygon.
  */
 export function showImageryLayer(
-  services: ExtensionServices,
+  services: CommandServices,
   layer: { id: string; title: string; url: string; bands?: ImageryBand[]; render: ImageryRender; clip?: unknown; bbox?: [number, number, number, number] },
 ): void {
   const spec: ImageryLayerSpec = { ...layer, bands: layer.bands ?? [], source: { kind: 'url', url: layer.url } };
-  MapPanel.show(services).showImagery(spec);
+  services.panels.showMap().showImagery(spec);
 }
 
 async function findIndex(client: EoClient, indexId: string): Promise<Index | undefined> {
@@ -85,7 +82,7 @@ async function resolve(client: EoClient, arg: unknown): Promise<SpecOrNote | { r
   return { reason: 'This row has no imagery to show.' };
 }
 
-export function registerImageryCommands(services: ExtensionServices): vscode.Disposable[] {
+export function registerImageryCommands(services: CommandServices): vscode.Disposable[] {
   const showImagery = async (arg?: unknown) => {
     try {
       const client = await services.connection.getClient();
@@ -97,12 +94,12 @@ export function registerImageryCommands(services: ExtensionServices): vscode.Dis
         void services.ui.message('warning', r.reason, {});
         return;
       }
-      const panel = MapPanel.show(services);
+      const panel = services.panels.showMap();
       if ('note' in r) panel.imageryNote(r.note.id, r.note.title, r.note.text);
       else panel.showImagery(r.spec, { previewUrl: r.previewUrl });
     } catch (e) {
-      void services.ui.message('error', `Show Imagery: ${describeError(e).message}`, {});
+      void services.ui.message('error', `Show Imagery: ${describeError(e)}`, {});
     }
   };
-  return [vscode.commands.registerCommand(IMAGERY_COMMANDS.showImagery, showImagery)];
+  return [vscode.commands.registerCommand(COMMANDS.showImagery, showImagery)];
 }
