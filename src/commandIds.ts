@@ -67,6 +67,8 @@ export const COMMANDS = {
   saveSearch: 'eoImagery.saveSearch',
   runSearchFile: 'eoImagery.runSearchFile',
   searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
+  // Imagery on the map (src/commands/imagery)
+  showImagery: 'eoImagery.showImagery',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -86,6 +88,7 @@ export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
 export interface CommandArgs {
   orderArchiveItems: [items: ArchiveItemRef | readonly ArchiveItemRef[]];
   copyStacUrl: [item: ArchiveItemRef];
+  showImagery: [item: ArchiveItemRef];
   newInsightInput: [from?: { stacItem: ArchiveItem; stacUrl: string }];
   downloadReport: [timeZone?: string];
 }

@@ -11,6 +11,7 @@ import { registerSearchFiles } from './commands/searchFiles';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
+import { registerImageryCommands } from './commands/imagery';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import type { CommandServices } from './commands/services';
@@ -87,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...step('copyAs', () => registerCopyAsCommands(services)),
     ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
+    ...step('imagery', () => registerImageryCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

@@ -36,7 +36,7 @@ import { ReportsApi } from './reports';
 import { SearchApi } from './search';
 import { ShapeError } from './shape';
 import { StoresApi } from './stores';
-import { Transport, type CallOptions, type ClientOptions } from './transport';
+import { Transport, type CallOptions, type ClientOptions, type RangeOptions, type RangeResult } from './transport';
 import { VisualizationsApi } from './visualizations';
 
 export class EoClient {
@@ -109,6 +109,14 @@ export class EoClient {
       },
       o,
     );
+  }
+
+  /**
+   * A byte range of a file the service points to (a GeoTIFF asset): the token goes with it only
+   * when the file is below the base URL. Used by the map's imagery layers.
+   */
+  readRange(href: string, offset: number, length: number, opts: RangeOptions): Promise<RangeResult> {
+    return this.transport.range(href, offset, length, opts);
   }
 
   /** Close the keep-alive connections; later calls reject with kind `network`. */

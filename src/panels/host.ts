@@ -50,6 +50,7 @@ export function renderPanelHtml(
     // The webview's strings are translated from the same bundle as the extension's.
     l10nBundle: vscode.l10n.bundle,
     lang: vscode.env.language,
+    blobWorkers: name === 'map',
   });
 }
 

@@ -7,6 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
+import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -126,7 +127,8 @@ export type MapRequest =
   | { method: 'searchOptions' }
   | { method: 'search'; params: SearchParams }
   | { method: 'searchMore'; searchId: number }
-  | { method: 'createAoi'; params: CreateAoiParams };
+  | { method: 'createAoi'; params: CreateAoiParams }
+  | ImageryRequest;
 
 /** What the extension answers to each map request: the webview's `call` and the host's handlers are checked against it. */
 export interface MapResults {
@@ -135,6 +137,7 @@ export interface MapResults {
   searchMore: SearchPage;
   /** `null`: the person cancelled the choice of images. */
   createAoi: MapFeature | null;
+  readBytes: ReadBytesResult;
 }
 
 export interface MapState {
@@ -148,6 +151,8 @@ export interface MapState {
   panelOpen?: boolean;
   /** The results list, so that a reloaded webview shows it (and "Load more") again. */
   results?: SavedResults;
+  /** Imagery layers as last shown (bands, stretch, opacity, visibility), drawn again on restore. */
+  imagery?: ImageryLayerSpec[];
 }
 
 export interface SavedResults {
@@ -173,6 +178,7 @@ export type ToMapMessage =
   /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
   | { type: 'runSearch'; params: SearchParams }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | ToMapImageryMessage
   | ResponseMessage;
 
 export type FromMapMessage =
@@ -181,6 +187,9 @@ export type FromMapMessage =
   /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
   | { type: 'open'; ref: DetailRef; preview?: boolean }
   | { type: 'openExternal'; url: string }
+  /** "Show imagery" in a footprint's popup. */
+  | { type: 'showImagery'; ref: DetailRef }
+  | FromMapImageryMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
@@ -188,7 +197,7 @@ export type FromMapMessage =
 
 // ---------------------------------------------------------------- STAC item
 
-export type StacAction = 'order' | 'copyStacUrl' | 'insightInput';
+export type StacAction = 'order' | 'copyStacUrl' | 'insightInput' | 'showImagery';
 
 export type ToStacMessage =
   | { type: 'item'; item: ArchiveItem; stacUrl: string }
