@@ -1,15 +1,10 @@
-/** Processing blocks, and running insights on an AOI (the run endpoints are beyond interface.md). */
-import { checkLimit, listParser, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
-import type { Block, Insight, InsightRunRequest } from './records';
-import { block, insight } from './schemas';
-import { num, obj, opt, str } from './shape';
-import { pathOf, type CallOptions, type Transport } from './transport';
+/** Processing blocks (insight runs are in `insightRuns.ts`). */
+import { listParser } from './listing';
+import type { Block } from './records';
+import { block } from './schemas';
+import { type CallOptions, type Transport } from './transport';
 
 const parseBlocks = listParser<Block>('blocks', block);
-const parseInsights = offsetPageParser<Insight>('insights', insight);
-const parseRun = recordParser<{ id: string; message?: string }>(obj({ id: str, message: opt(str) }), 'run');
-const parseEstimate = recordParser<{ estimate: number }>(obj({ estimate: num }), '');
 
 export class BlocksApi {
   constructor(private readonly t: Transport) {}
@@ -22,41 +17,5 @@ export class BlocksApi {
   /** Insight blocks by name (and version): each `spec.inputs` is the template of a run's inputs. */
   insights(q: { name?: string; version?: string } = {}, o?: CallOptions): Promise<Block[]> {
     return this.t.json({ method: 'GET', path: '/v0/blocks/insights', query: q }, parseBlocks, o);
-  }
-
-  /** Start an insight run (201 `{id, message}`). Sent once; `estimate` is forced off. */
-  run(aoiId: string, req: InsightRunRequest, o?: CallOptions): Promise<{ id: string; message?: string }> {
-    const { estimate: _e, ...body } = req;
-    return this.t.json({ method: 'POST', path: pathOf`/v0/aoi/${aoiId}/insights`, body }, parseRun, o);
-  }
-
-  /** Token cost of a run, without running it. */
-  async estimate(aoiId: string, req: InsightRunRequest, o?: CallOptions): Promise<number> {
-    const res = await this.t.json(
-      { method: 'POST', path: pathOf`/v0/aoi/${aoiId}/insights`, body: { ...req, estimate: true } },
-      parseEstimate,
-      o,
-    );
-    return res.estimate;
-  }
-
-  /** One page of the insights run on an AOI. */
-  insightsPage(aoiId: string, q: OffsetQuery = {}, o?: CallOptions): Promise<Page<Insight>> {
-    checkLimit('offset', q.offset, 0);
-    checkLimit('limit', q.limit, 1);
-    return this.t.json(
-      { method: 'GET', path: pathOf`/v0/aoi/${aoiId}/insights`, query: { offset: q.offset ?? 0, limit: q.limit ?? 10 } },
-      parseInsights,
-      o,
-    );
-  }
-
-  iterateInsights(aoiId: string, opts: IterateOptions = {}): AsyncGenerator<Insight, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.insightsPage(aoiId, { offset, limit }, { signal }),
-      (i) => i.id,
-      { method: 'GET', path: pathOf`/v0/aoi/${aoiId}/insights` },
-      opts,
-    );
   }
 }

@@ -13,8 +13,9 @@ import { validatePolygon } from '../geo/aoiGeometry';
 import type { ExtensionServices } from '../services';
 import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import {
-  aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, orderItemFeatures, type MapTarget,
+  aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, insightOutputFeatures, orderItemFeatures, type MapTarget,
 } from './mapData';
+import { fetchOutputGeoJson } from '../api/outputFiles';
 import { PostRecorder, type PanelProbe } from './probe';
 import type {
   CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
@@ -372,6 +373,12 @@ export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTa
       return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
     case 'asset':
       return fetchAssets(client, s.aoiId, new Set([s.id]));
+    case 'insightOutput': {
+      const run = (await client.insightRuns.list(s.aoiId, { id: s.runId })).find((r) => r.id === s.runId);
+      const out = run?.output.find((o) => o.name === s.output);
+      if (!run || !out) throw new Error(`output ${s.output} of insight run ${s.runId} no longer exists`);
+      return { layer: 'insightOutputs', features: insightOutputFeatures(run, out.name, await fetchOutputGeoJson(out.value)), sources: [s] };
+    }
     case 'aoiAssets': {
       const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
       return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };

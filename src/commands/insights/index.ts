@@ -7,6 +7,9 @@ import { INSIGHT_SELECTOR } from '../../insights/editor/documents';
 import { SpecSource } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { newInsightInput } from './newInsightInput';
+import { openOutput, showOutputOnMap, useOutputAsInput } from './outputs';
+import { RUN_SCHEME, RunDocuments } from './runDocuments';
+import { deleteRun, downloadRun, openInput, openInputAsNewFile, showOutputs } from './runs';
 import { addAssetSourceCommand, estimateInsightCommand, runInsightCommand, validateInsightCommand } from './runInsight';
 
 /**
@@ -16,6 +19,7 @@ import { addAssetSourceCommand, estimateInsightCommand, runInsightCommand, valid
 export function registerInsights(services: ExtensionServices): vscode.Disposable[] {
   const specs = new SpecSource(() => services.connection.getClient());
   const diagnostics = new InsightDiagnostics(specs);
+  const runDocs = new RunDocuments();
   // Only a sign-in, sign-out or another service changes what the specs say; the state's
   // other moves (a call succeeded, a call failed) must not start another round of lookups.
   const keyOf = (): string => `${services.connection.state === 'signedOut'}|${services.connection.baseUrl}`;
@@ -37,5 +41,15 @@ export function registerInsights(services: ExtensionServices): vscode.Disposable
     vscode.commands.registerCommand(INSIGHT_COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
     vscode.commands.registerCommand(INSIGHT_COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),
     vscode.commands.registerCommand(INSIGHT_COMMANDS.addAssetSource, (uri: vscode.Uri, index: number) => addAssetSourceCommand(services, uri, index)),
+    runDocs,
+    vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, runDocs),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.showInsightOutputs, (arg?: unknown) => showOutputs(services, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.openInsightInput, (arg?: unknown) => openInput(services, runDocs, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.openInsightInputAsNewFile, (arg?: unknown) => openInputAsNewFile(services, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.deleteInsightRun, (arg?: unknown) => deleteRun(services, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.downloadInsightRun, (arg?: unknown) => downloadRun(services, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.openInsightOutput, (arg?: unknown) => openOutput(services, runDocs, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.showInsightOutputOnMap, (arg?: unknown) => showOutputOnMap(services, arg)),
+    vscode.commands.registerCommand(INSIGHT_COMMANDS.useInsightOutputAsInput, (arg?: unknown) => useOutputAsInput(services, specs, arg)),
   ];
 }

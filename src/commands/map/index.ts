@@ -178,6 +178,10 @@ async function openDetail(services: ExtensionServices, ref: DetailRef, preview =
     else StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
     return;
   }
+  if (ref.kind === 'insightRun') {
+    await vscode.commands.executeCommand('eoImagery.showInsightOutputs', { aoiId: ref.aoiId, id: ref.id });
+    return;
+  }
   const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
   if (!node && !preview) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
 }
