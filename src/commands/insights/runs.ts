@@ -47,7 +47,7 @@ export async function revealRun(services: ExtensionServices, aoi: Aoi, id: strin
     if (!fresh) return undefined;
     node = group.list.pin(fresh);
   }
-  explorer.refreshNode(group);
+  group.ctx.changed('projects', group);
   if (view) await view.reveal(node, { select: true, focus: false, expand });
   return node instanceof InsightRunNode ? node : undefined;
 }

@@ -226,6 +226,7 @@ export class InsightRunNode extends RecordNode<Insight> {
   }
 
   override recordChanged(): void {
+    this.group.list.replace(this.record);
     const now = runState(this.record.status);
     const was = this.seen;
     this.seen = now;
