@@ -12,7 +12,7 @@ import { isInsightDocument, layoutFor, rememberAoi, rememberedAoi } from '../../
 import { jsonc } from '../../insights/jsonc';
 import { isFinishedRun, outputKind } from '../../insights/runs/runState';
 import type { SpecSource } from '../../insights/specSource';
-import { insightOutputFeatures } from '../../panels/mapData';
+import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
 import { MapPanel } from '../../panels/mapPanel';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
@@ -70,9 +70,12 @@ export async function showOutputOnMap(services: ExtensionServices, arg: unknown)
       await services.ui.message('info', `${title(node)} holds no features.`, {});
       return 0;
     }
-    MapPanel.show(services).showTarget(
+    // The AOI's outline gives the output its context, and the view its extent.
+    const panel = MapPanel.show(services);
+    panel.showTarget({ layer: 'aois', features: [aoiFeature(run.aoi)], sources: [{ kind: 'aoi', id: run.aoi.aoi_id }] }, { fit: true });
+    panel.showTarget(
       { layer: 'insightOutputs', features, sources: [{ kind: 'insightOutput', aoiId: run.aoi.aoi_id, runId: run.record.id, output: o.name }] },
-      { fit: true },
+      { fit: false },
     );
     return features.length;
   } catch (err) {

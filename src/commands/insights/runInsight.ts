@@ -146,7 +146,7 @@ export async function runInsightCommand(services: ExtensionServices, diagnostics
     const res = await busy(`Starting ${body.name}…`, () => client.insightRuns.run(aoi.aoi_id, body));
     services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
     void services.ui.message('info', `Insight ${body.name} started on ${aoi.name}${res.message ? `: ${res.message}` : ''}. Its progress shows under the AOI's Insight runs.`, {});
-    void revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
+    await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
     return res.id;
   } catch (err) {
     await reportFailure(services, 'Run insight', err);

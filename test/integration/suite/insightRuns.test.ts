@@ -208,6 +208,17 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.ok(fc.features.length > 0 && fc.features.every((f) => f.geometry.type === 'Polygon'));
     assert.equal(editor.document.languageId, 'json');
 
+    // The output file gone, or not GeoJSON: a message that says which, and no document.
+    const fileOf = new RegExp(`^/outputs/${run.record.id}/water_bodies\\.geojson$`);
+    extras.faults.add({ method: 'GET', path: fileOf, status: 404, count: 1 });
+    script();
+    assert.equal(await vscode.commands.executeCommand('eoImagery.openInsightOutput', vector), undefined);
+    assert.match(prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: 127\.0\.0\.1:\d+ answered 404: the file is not there/);
+    extras.faults.add({ method: 'GET', path: fileOf, status: 200, count: 1, body: { type: 'Topology', objects: {} } });
+    script();
+    assert.equal(await vscode.commands.executeCommand('eoImagery.openInsightOutput', vector), undefined);
+    assert.match(prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: the file is not valid GeoJSON: its type is "Topology"/);
+
     const input = await vscode.commands.executeCommand<vscode.TextEditor>('eoImagery.openInsightInput', run);
     assert.deepEqual((JSON.parse(input.document.getText()) as { name: string }[]).map((i) => i.name), ['image', 'threshold', 'include_wetlands']);
     assert.equal(input.document.uri.scheme, 'eo-imagery-run', 'read-only document');
@@ -292,6 +303,17 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
       extras.faults.clear();
       explorer.refreshNode(group);
     }
+  });
+
+  test('an AOI deleted on the service: the group says so instead of an error', async () => {
+    const { group } = await runRows(aoi.aoi_id);
+    extras.faults.add({ method: 'GET', path: new RegExp(`^/v0/aoi/${aoi.aoi_id}/insights$`), status: 404, count: 1 });
+    extras.faults.add({ method: 'GET', path: new RegExp(`^/v0/aoi/${aoi.aoi_id}$`), status: 404, count: 1 });
+    explorer.refreshNode(group);
+    const rows = await explorer.providers.projects.getChildren(group);
+    assert.deepEqual(rows.map((r) => text(explorer.providers.projects.getTreeItem(r))), ['This AOI no longer exists | ']);
+    extras.faults.clear();
+    explorer.refreshNode(group);
   });
 
   test('delete asks first; Cancel keeps the run, Delete removes it; a 405 says the service does not support it', async () => {
