@@ -6,6 +6,9 @@
 // endpoints gets one row saying so; delete asks first and says when it is not supported.
 // Nodes are checked by `kind`, `record` and TreeItem (the extension is a separate bundle).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { collect, type Aoi, type Asset, type EoClient, type Insight } from '../../../src/api';
 import type { ExplorerApi } from '../../../src/explorer';
@@ -177,9 +180,14 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
         }
       });
     });
+    // The person clicks "Show Outputs" on the notification.
+    script({ kind: 'message', match: /^Insight followed on /, answer: 'Show Outputs' });
     extras.clock.advance(INSIGHT_MS);
     await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('no live update within 30 s')), 30_000))]);
     assert.ok(!explorer.poller.isWatching(node as never), 'a finished run is no longer polled');
+    const view = explorer.providers.projects.view;
+    assert.ok(view);
+    await until('Show Outputs to select the run', () => view.selection.some((n) => n.id === node.id) || undefined);
     const announced = await until('the finish notification', () => prompts.messages.filter((m) => m.text.startsWith('Insight followed on ')).length > 0 ? prompts.messages : undefined);
     const notes = announced.filter((m) => m.text.startsWith('Insight followed on '));
     assert.equal(notes.length, 1, 'announced once');
@@ -232,6 +240,14 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.equal(await vscode.commands.executeCommand<number>('eoImagery.validateInsight', copy), 0);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await remove(copy);
+
+    // Download Run…: the package saved into the folder picked.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-run-'));
+    script({ kind: 'openDialog', match: 'Folder to save followed in', answer: [vscode.Uri.file(folder)] });
+    const saved = await vscode.commands.executeCommand<string | undefined>('eoImagery.downloadInsightRun', run);
+    assert.ok(saved && fs.existsSync(saved), JSON.stringify(prompts.messages));
+    assert.equal(fs.readFileSync(saved).subarray(0, 2).toString('latin1'), 'PK', 'a zip archive');
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   test('"Use Output as Input…" starts a change-detection file from a land-cover output: clean diagnostics, and it runs', async () => {
