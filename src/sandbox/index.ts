@@ -12,6 +12,7 @@ import { aoiRoutes } from './routes/aois';
 import { archiveRoutes } from './routes/archives';
 import { catalogRoutes } from './routes/catalogs';
 import { catalogueRoutes } from './routes/catalogue';
+import { imageryRoutes } from './routes/imagery';
 import { insightRoutes } from './routes/insights';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
@@ -95,7 +96,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   router.add(
     { method: 'GET', path: '/ping', auth: false, handler: () => ({ status: 200, json: 'pong' }) },
     ...projectRoutes, ...aoiRoutes, ...insightRoutes, ...catalogueRoutes, ...orderRoutes,
-    ...archiveRoutes, ...catalogRoutes, ...storeRoutes,
+    ...archiveRoutes, ...catalogRoutes, ...storeRoutes, ...imageryRoutes,
   );
   const server = new SandboxServer(app, router, {
     latencyMs: Math.max(0, opts.latencyMs ?? 0),

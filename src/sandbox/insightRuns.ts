@@ -4,6 +4,7 @@
  * (outputs listed) or failed (the reason decided when the run was created).
  */
 import type { Block, Insight, InsightOutput, InputValue } from '../api/records';
+import { absolutePath } from './imagery/paths';
 import type { AoiRec, State } from './state';
 import type { InsightRec } from './state';
 import { isoOffset } from './timefmt';
@@ -52,7 +53,8 @@ export function runView(rec: InsightRec, block: Block | undefined, base: string,
     ...(phase.status === 'failed' ? { err_msg: rec.failure } : {}),
     estimated_time_in_min: Math.ceil(T.insight / 60_000),
     ...(phase.status === 'success' ? { cost: rec.cost ?? 0 } : {}),
-    input: rec.input,
+    // Seeded runs keep their mosaics' host-relative paths; a client sees them absolute.
+    input: rec.input.map((v) => (v.stac_url ? { ...v, stac_url: absolutePath(v.stac_url, base) } : v)),
     output,
     metadata: rec.metadata ?? {},
     aoi_id: rec.aoi_id,

@@ -11,6 +11,8 @@ export interface Req {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** Request headers, lower-case names (only what a handler needs beyond auth, e.g. Range). */
+  headers: Record<string, string | string[] | undefined>;
   params: Record<string, string>;
   body: unknown;
   user: User;
@@ -22,6 +24,8 @@ export interface Res {
   status: number;
   json?: unknown;
   raw?: string | Buffer;
+  /** A large body produced piece by piece (imagery byte ranges): never held whole. */
+  stream?: { length: number; chunks: () => Iterable<Buffer> };
   contentType?: string;
   headers?: Record<string, string>;
 }

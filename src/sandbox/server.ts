@@ -3,6 +3,7 @@
  * faults (rules, fail rate, reset rate) and latency. Handlers never see raw sockets.
  */
 import * as http from 'node:http';
+import { Readable, pipeline } from 'node:stream';
 import type { App } from './app';
 import { HttpError, codeFor } from './errors';
 import type { ErrorStyle, Res, Router } from './router';
@@ -46,6 +47,15 @@ export function errorBody(style: ErrorStyle, status: number, message: string, de
 function send(res: http.ServerResponse, r: Res, head: boolean): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  if (r.stream) {
+    headers['content-type'] = r.contentType ?? 'application/octet-stream';
+    headers['content-length'] = String(r.stream.length);
+    res.writeHead(r.status, headers);
+    if (head) res.end();
+    // A failure mid-body can only cut the connection: the status is already sent.
+    else pipeline(Readable.from(r.stream.chunks(), { objectMode: false }), res, (e) => { if (e) res.destroy(); });
+    return;
+  }
   let payload: Buffer | undefined;
   if (r.status !== 204) {
     if (r.raw !== undefined) {
@@ -230,12 +240,17 @@ export class SandboxServer {
         }
       }
       out = await route.handler({
-        method, path, query: url.searchParams, params: m.params, body,
+        method, path, query: url.searchParams, headers: req.headers, params: m.params, body,
         user: user ?? this.app.world.users[0], app: this.app, now: this.app.clock.now(),
       });
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       out = { status: e.status, json: errorBody(style, e.status, e.message, e.details), headers: e.headers };
+    }
+    if (reset && out.stream) {
+      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
+      setImmediate(() => req.socket.destroy());
+      return;
     }
     if (reset) {
       // Headers and half the body, then the connection drops: what a flaky network does.

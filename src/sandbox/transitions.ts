@@ -2,6 +2,7 @@
  * How statuses move on the sandbox clock (decisions.md, "Transitions the sandbox simulates").
  * Everything here is a pure function of a stored record and `now`.
  */
+import { absolutePath } from './imagery/paths';
 import type { Aoi, Asset, Catalog, Delivery, Download, Order, OrderItem, Task, Visualization } from '../api/records';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, ItemRec, OrderRec, VisRec } from './state';
 import { dmy, isoOffset, spaceMicro } from './timefmt';
@@ -34,10 +35,11 @@ export function aoiView(r: AoiRec, now: number): Aoi {
   return { ...aoi, ...progressOf(t0, T.aoi, now) };
 }
 
-export function assetView(r: AssetRec, now: number): Asset {
+/** `base`: the sandbox's own URL, which paths on the sandbox host (kept relative) hang from. */
+export function assetView(r: AssetRec, now: number, base = ''): Asset {
   const { t0, ...asset } = r;
   const p = progressOf(t0, T.asset, now);
-  return { ...asset, ...p, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.asset) : asset.created_at };
+  return { ...asset, path: absolutePath(asset.path, base), ...p, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.asset) : asset.created_at };
 }
 
 export function visView(r: VisRec, assets: Asset[], now: number): Visualization {

@@ -119,7 +119,7 @@ export const aoiRoutes: Route[] = [
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const { offset, limit } = pageParams(r.query);
-      const all = r.app.state.assets.filter((a) => a.aoi_id === aoi.aoi_id).map((a) => assetView(a, r.now));
+      const all = r.app.state.assets.filter((a) => a.aoi_id === aoi.aoi_id).map((a) => assetView(a, r.now, r.app.base));
       const { items, pagination } = page(all, offset, limit);
       return { status: 200, json: { assets: items, pagination } };
     },
@@ -142,7 +142,7 @@ export const aoiRoutes: Route[] = [
             (f('index_id') === null || v.index_id === f('index_id')) &&
             (f('visualization_id') === null || v.id === f('visualization_id')),
         )
-        .map((v) => visView(v, v.asset_ids.map((id) => assets.get(id)).filter((a) => a !== undefined).map((a) => assetView(a, r.now)), r.now));
+        .map((v) => visView(v, v.asset_ids.map((id) => assets.get(id)).filter((a) => a !== undefined).map((a) => assetView(a, r.now, r.app.base)), r.now));
       const { items, pagination } = page(all, offset, limit);
       return { status: 200, json: { visualization: items, pagination } };
     },
@@ -182,7 +182,7 @@ export const aoiRoutes: Route[] = [
       rec.status = 'processing';
       r.app.state.visualizations.push(rec);
       await r.app.commit();
-      const view = visView(rec, derived.map((d) => assetView(d, r.now)), r.now);
+      const view = visView(rec, derived.map((d) => assetView(d, r.now, r.app.base)), r.now);
       const legend = legendFor(idx, rec.id);
       return { status: 201, json: legend ? { ...view, legend } : view };
     },

@@ -6,6 +6,8 @@
  */
 import type { Block, InputValue } from '../../api/records';
 import { HttpError, badRequest, notFound } from '../errors';
+import { layoutFor, serveCog } from '../imagery/serve';
+import { outputCogSpec, outputScene } from '../insightRaster';
 import { blockOf, outputUrl, runCost, runPhase, runView, unsatisfiable, vectorOutput } from '../insightRuns';
 import type { Req, Route } from '../router';
 import type { AoiRec, InsightRec } from '../state';
@@ -191,7 +193,9 @@ export const insightRoutes: Route[] = [
       const aoi = r.app.state.aois.find((a) => a.aoi_id === rec.aoi_id);
       if (!aoi) throw notFound('AOI', rec.aoi_id);
       if (def.format === 'vector') return { status: 200, raw: JSON.stringify(vectorBody(rec, aoi, def.name, block)), contentType: 'application/geo+json' };
-      throw notFound('insight output', `${rec.id}/${r.params.file}`);
+      const key = `insight:${rec.id}:${def.name}`;
+      const range = r.headers.range;
+      return serveCog(key, layoutFor(key, () => outputCogSpec(outputScene(aoi, rec, r.app.state.assets), def)), Array.isArray(range) ? range.join(',') : range);
     },
   },
 ];

@@ -5,6 +5,7 @@
  */
 import type { ArchiveCollection, ArchiveItemWire, Geometry, Position } from '../../api/records';
 import { type BBox, geometryBbox } from '../../geo/bbox';
+import { itemImagery } from '../imagery/scenes';
 import { Rng } from '../prng';
 import { isoZ } from '../timefmt';
 import { ALICE_PLACES, BOB_PLACES } from './places';
@@ -194,8 +195,6 @@ export function itemProperties(r: ArchiveRow): ArchiveItemWire['properties'] {
     gsd: def.gsd,
     'eo:cloud_cover': r.cloud,
     'proj:code': `EPSG:${r.lat >= 0 ? 326 : 327}${pad(zone)}`,
-    'proj:shape': [def.shape, def.shape],
-    'proj:transform': [def.gsd, 0, 199980 + (r.platform * 10000), 0, -def.gsd, r.lat >= 0 ? 4000020 : 10000020],
     'rd:anomalous_pixels': r.anomalous,
     'rd:earth_sun_distance': earthSunDistance(r.t),
     'rd:product_level': def.productLevel,
@@ -215,6 +214,7 @@ const EXTENSIONS = [
   'https://stac-extensions.github.io/projection/v2.0.0/schema.json',
   'https://stac-extensions.github.io/view/v1.0.0/schema.json',
   'https://stac-extensions.github.io/scientific/v1.0.0/schema.json',
+  'https://stac-extensions.github.io/raster/v1.1.0/schema.json',
 ];
 
 /** The feature as the service sends it: `bbox` values rendered as strings. */
@@ -223,6 +223,8 @@ export function toFeature(r: ArchiveRow, base: string): ArchiveItemWire {
   const self = `${base}/v0/archives/collections/${def.id}/items/${r.id}`;
   const col = `${base}/v0/archives/collections/${def.id}`;
   const files = `${base}/assets/${def.id}/${r.id}`;
+  // The imagery (data and visual COGs) and the grid's proj:* fields come from the scene model.
+  const imagery = itemImagery(r, base);
   return {
     type: 'Feature',
     stac_version: STAC_VERSION,
@@ -231,10 +233,10 @@ export function toFeature(r: ArchiveRow, base: string): ArchiveItemWire {
     collection: def.id,
     bbox: r.bbox.map((v) => String(v)),
     geometry: r.geometry,
-    properties: itemProperties(r),
+    properties: { ...itemProperties(r), ...imagery.proj },
     assets: {
       thumbnail: { href: `${files}/thumbnail.png`, type: 'image/png', title: 'Thumbnail', roles: ['thumbnail'] },
-      visual: { href: `${files}/visual.tif`, type: 'image/tiff; application=geotiff; profile=cloud-optimized', title: 'True colour image', roles: ['visual'] },
+      ...imagery.assets,
       metadata: { href: `${files}/metadata.xml`, type: 'application/xml', title: 'Product metadata', roles: ['metadata'] },
     },
     links: [

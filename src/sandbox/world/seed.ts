@@ -7,6 +7,7 @@
 import type { Asset, Block, InputValue, Polygon, Position, StoreType } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { normalizeLon } from '../../geo/bbox';
+import { mosaicPath } from '../imagery/paths';
 import { runCost as runCostOf } from '../insightRuns';
 import { buildOrder, type OrderCtx } from '../orders';
 import { Rng } from '../prng';
@@ -130,7 +131,7 @@ export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?
     return {
       id, aoi_id: aoi.aoi_id, visualization_id: '', name: `Mosaic ${dateOnly(date)}`, description: `Cloud-free mosaic of ${aoi.name}`,
       asset_type: 'mosaic', band_list: aoi.eo_bands, centroid: aoi.centroid, geometry: aoi.geometry, area_in_sq_m: aoi.area_in_sq_m,
-      date: dateOnly(date), path: `s3://eo-sandbox/aois/${aoi.aoi_id}/mosaics/${dateOnly(date)}.tif`, progress: 100, status: 'success',
+      date: dateOnly(date), path: mosaicPath(aoi, dateOnly(date)), progress: 100, status: 'success',
       created_at: spaceMicro(created), updated_at: spaceMicro(created), t0: created,
     } satisfies AssetRec;
   });
@@ -140,7 +141,7 @@ export function makeVisualization(aoi: AoiRec, idx: { id: string; name: string; 
   const id = rng.uuid();
   const derived: AssetRec[] = sources.map((src) => ({
     ...src, id: rng.uuid(), visualization_id: id, name: `${idx.name} ${src.date}`, description: `${idx.name} of ${src.name}`,
-    band_list: [idx.name], path: src.path.replace('/mosaics/', `/visualizations/${id}/`), created_at: spaceMicro(t0), updated_at: spaceMicro(t0), t0,
+    band_list: [idx.name], path: `s3://eo-sandbox/aois/${aoi.aoi_id}/visualizations/${id}/${src.date}.tif`, created_at: spaceMicro(t0), updated_at: spaceMicro(t0), t0,
   }));
   state.assets.push(...derived);
   return {

@@ -117,8 +117,9 @@ suite('insights: input files against the sandbox', function () {
   test('"Use as insight input": a STAC item from the STAC panel fills the raster input', async () => {
     const uri = workspaceUri('water-stac-int.insight.json');
     await remove(uri);
-    // An archive item over the AOI, handed over as the STAC panel posts it.
-    const found = await client.archives.search({ intersects: aoi.geometry, limit: 1 });
+    // A Sentinel-2 archive item over the AOI (items declare their bands in eo:bands, and the
+    // block needs Sentinel-2's), handed over as the STAC panel posts it.
+    const found = await client.archives.search({ intersects: aoi.geometry, collections: ['sentinel-2-l2a'], limit: 1 });
     const item = found.features[0];
     assert.ok(item, `the sandbox archive has no item over AOI ${aoi.name}`);
     const stacUrl = `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(item.collection)}/items/${encodeURIComponent(item.id)}`;
