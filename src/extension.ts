@@ -11,7 +11,12 @@ import { registerExplorer } from './explorer';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 
-/** What `activate()` returns: integration tests reach the extension's seams through it. */
+/**
+ * What `activate()` returns when VS Code runs the extension for its tests (and only then):
+ * integration tests reach the extension's seams through it. Any other extension can read our
+ * exports, so a normal (or development) activation returns nothing: otherwise another
+ * extension could answer our prompts, "Place Order" included, and spend the person's money.
+ */
 export interface EoImageryApi {
   readonly services: ExtensionServices;
   readonly testing: {
@@ -26,7 +31,7 @@ export interface EoImageryApi {
  * Builds the services and registers everything. No network call happens here: the first
  * call is made when a view asks for data or the person runs a command.
  */
-export function activate(context: vscode.ExtensionContext): EoImageryApi {
+export function activate(context: vscode.ExtensionContext): EoImageryApi | undefined {
   const profile: Record<string, number> = {};
   let mark = performance.now();
   profile.load = mark - loadStart;
@@ -58,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi {
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
 
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile } };
 }
 

@@ -121,12 +121,16 @@ export interface DecodedErrorBody {
 
 const MAX_TEXT = 300;
 
+type Cut = (s: string, max?: number) => string;
+
 /**
  * Decode any error body the interface allows: the `{error: {code, message, details}}`
  * envelope (details a string, or an object for archives), the projects' free-form object,
  * `text/csv` (reports), HTML, plain text, empty, or broken JSON.
  */
-export function decodeErrorBody(status: number, contentType: string | undefined, text: string): DecodedErrorBody {
+export function decodeErrorBody(status: number, contentType: string | undefined, text: string, secrets: readonly string[] = []): DecodedErrorBody {
+  // Secrets go before any clipping: a secret cut in half would no longer match.
+  const cut: Cut = (s, max) => clip(redactText(s, secrets), max);
   const ct = (contentType ?? '').toLowerCase();
   const trimmed = text.trim();
   if (trimmed === '') return { message: statusTitle(status), details: '' };
@@ -138,16 +142,16 @@ export function decodeErrorBody(status: number, contentType: string | undefined,
     } catch {
       parsed = undefined;
     }
-    if (parsed !== undefined) return fromJson(status, parsed);
+    if (parsed !== undefined) return fromJson(status, parsed, cut);
   }
-  if (ct.includes('csv')) return fromCsv(status, trimmed);
-  if (ct.includes('html') || /^<(!doctype|html|head|body)/i.test(trimmed)) return fromHtml(status, trimmed);
-  return { message: clip(trimmed), details: clip(trimmed) };
+  if (ct.includes('csv')) return fromCsv(status, trimmed, cut);
+  if (ct.includes('html') || /^<(!doctype|html|head|body)/i.test(trimmed)) return fromHtml(status, trimmed, cut);
+  return { message: cut(trimmed), details: cut(trimmed) };
 }
 
-function fromJson(status: number, parsed: unknown): DecodedErrorBody {
-  if (typeof parsed === 'string') return { message: clip(parsed), details: parsed };
-  if (!isRecord(parsed)) return { message: statusTitle(status), details: clip(JSON.stringify(parsed)) };
+function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
+  if (typeof parsed === 'string') return { message: cut(parsed), details: parsed };
+  if (!isRecord(parsed)) return { message: statusTitle(status), details: cut(JSON.stringify(parsed)) };
   const envelope = parsed.error;
   if (isRecord(envelope)) {
     const code = typeof envelope.code === 'string' ? envelope.code : undefined;
@@ -163,14 +167,14 @@ function fromJson(status: number, parsed: unknown): DecodedErrorBody {
     const detailText = typeof detailsValue === 'string' ? detailsValue : summariseObject(detailsValue);
     return {
       code,
-      message: clip(message ?? (detailText || statusTitle(status))),
+      message: cut(message ?? (detailText || statusTitle(status))),
       details: detailsValue,
     };
   }
   if (typeof envelope === 'string') {
     // `{"error": "not_found", "message": "..."}` is a common free-form shape too.
     const message = firstString(parsed.message, parsed.detail, parsed.error_description) ?? envelope;
-    return { code: envelope !== message ? envelope : undefined, message: clip(message), details: parsed };
+    return { code: envelope !== message ? envelope : undefined, message: cut(message), details: parsed };
   }
   // Project endpoints: a free-form object; the sandbox sends {message}.
   const message = firstString(parsed.message, parsed.detail, parsed.title, parsed.description, parsed.msg);
@@ -178,12 +182,12 @@ function fromJson(status: number, parsed: unknown): DecodedErrorBody {
   if (Array.isArray(parsed.detail) && !message) {
     // FastAPI-style validation errors: [{loc, msg, type}]
     const msgs = parsed.detail.filter(isRecord).map((d) => firstString(d.msg, d.message)).filter((m): m is string => !!m);
-    if (msgs.length > 0) return { code, message: clip(msgs.join('; ')), details: parsed };
+    if (msgs.length > 0) return { code, message: cut(msgs.join('; ')), details: parsed };
   }
-  return { code, message: clip(message ?? (summariseObject(parsed) || statusTitle(status))), details: parsed };
+  return { code, message: cut(message ?? (summariseObject(parsed) || statusTitle(status))), details: parsed };
 }
 
-function fromCsv(status: number, text: string): DecodedErrorBody {
+function fromCsv(status: number, text: string, cut: Cut): DecodedErrorBody {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   if (lines.length >= 2) {
     const header = splitCsvLine(lines[0]).map((h) => h.trim().toLowerCase());
@@ -194,10 +198,10 @@ function fromCsv(status: number, text: string): DecodedErrorBody {
     };
     const message = at('message') ?? at('error') ?? at('detail') ?? at('details');
     if (message) {
-      return { code: at('code'), message: clip(message), details: at('details') ?? text };
+      return { code: at('code'), message: cut(message), details: at('details') ?? text };
     }
   }
-  return { message: clip(lines.join(' ') || statusTitle(status)), details: clip(text) };
+  return { message: cut(lines.join(' ') || statusTitle(status)), details: cut(text) };
 }
 
 /** Enough CSV for an error line: quoted fields with doubled quotes. */
@@ -223,12 +227,12 @@ function splitCsvLine(line: string): string[] {
   return out;
 }
 
-function fromHtml(status: number, html: string): DecodedErrorBody {
+function fromHtml(status: number, html: string, cut: Cut): DecodedErrorBody {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
   const pick = stripTags(h1 ?? title ?? '') || stripTags(html);
-  const message = pick ? `the server sent an HTML page: ${clip(pick, 120)}` : statusTitle(status);
-  return { message, details: clip(stripTags(html)) };
+  const message = pick ? `the server sent an HTML page: ${cut(pick, 120)}` : statusTitle(status);
+  return { message, details: cut(stripTags(html)) };
 }
 
 function stripTags(s: string): string {
@@ -268,14 +272,38 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Every secret replaced, as sent and as it reads inside a JSON string (a key file's line
+ * breaks and quotes come back escaped). Run it on a server's text before anything cuts the
+ * text short: a secret clipped in half no longer matches and would survive.
+ */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const forms of secretForms(secrets)) for (const f of forms) if (out.includes(f)) out = out.split(f).join('[redacted]');
+  return out;
+}
+
+function secretForms(secrets: readonly string[]): string[][] {
+  // Longest first: a short secret inside a long one must not break the long one's match.
+  return [...secrets]
+    .filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length)
+    .map((s) => {
+      // A JSON body echoed inside a JSON string escapes the secret once more.
+      const once = JSON.stringify(s).slice(1, -1);
+      const twice = JSON.stringify(once).slice(1, -1);
+      return [...new Set([s, once, twice])];
+    });
+}
+
 /** Replace every occurrence of a secret in an error before it leaves the client. */
 export function scrubError(err: ApiError, secrets: readonly string[]): ApiError {
-  const live = secrets.filter((s) => s.length >= 4);
+  const live = secretForms(secrets).flat();
   if (live.length === 0) return err;
   const hit = (s: string): boolean => live.some((t) => s.includes(t));
   const detailsText = typeof err.details === 'string' ? err.details : JSON.stringify(err.details);
   if (!hit(err.message) && !hit(err.userMessage) && !hit(detailsText)) return err;
-  const scrub = (s: string): string => live.reduce((acc, t) => acc.split(t).join('[redacted]'), s);
+  const scrub = (s: string): string => redactText(s, secrets);
   let details: string | Record<string, unknown> = scrub(detailsText);
   if (typeof err.details !== 'string') {
     try {

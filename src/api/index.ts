@@ -1,7 +1,7 @@
 /** Public surface of the API layer. Nothing here imports `vscode`. */
 export { EoClient } from './client';
 export type { ClientOptions, CallOptions, RequestEvent, AuthScheme, TokenSource, Query, QueryValue } from './transport';
-export { pathOf, encodeSegment, redactBody, REDACTED } from './transport';
+export { pathOf, encodeSegment, redactBody, describeRequest, REDACTED } from './transport';
 export {
   ApiError,
   decodeErrorBody,

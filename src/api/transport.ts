@@ -3,8 +3,9 @@
  * user-agent headers, per-request header/body timeouts, cancellation, retries of idempotent
  * reads, error decoding, and request events with secrets redacted.
  */
-import type { Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
+import { linkSignal } from './abortFanout';
 import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
@@ -19,8 +20,13 @@ export interface ClientOptions {
   token?: TokenSource;
   /** `bearer` sends `Authorization: Bearer <t>`; `raw` sends the bare token. Default `bearer`. */
   authScheme?: AuthScheme;
-  /** Header timeout and body (idle) timeout of each request. Default 30 s. */
+  /**
+   * Header timeout, body idle timeout, and the most the whole body may take once the headers
+   * arrived (a server dribbling one byte at a time is cut off too). Default 30 s.
+   */
   timeoutMs?: number;
+  /** The largest response body read into memory (JSON and text). Default 64 MiB. */
+  maxResponseBytes?: number;
   /** e.g. `eo-imagery-vscode/0.1.0 (VS Code 1.100.0)`. */
   userAgent: string;
   /** Called once per attempt, after it ends; secrets are already redacted. */
@@ -49,7 +55,7 @@ export interface RequestEvent {
   bytes?: number;
   /** 1 for the first try, 2 for the first retry, … */
   attempt: number;
-  /** Set when this attempt failed (the message never contains a token). */
+  /** Set when this attempt failed: the server's or our own account of it, never a token. */
   error?: { kind: ApiError['kind']; message: string };
   /** Set when the client will try again after this many ms. */
   retryInMs?: number;
@@ -78,11 +84,22 @@ export interface RawResponse {
   status: number;
   contentType: string | undefined;
   text: string;
-  /** UTF-8 bytes when an `onRequest` listener is set, else the text's length. */
+  /** Bytes received. */
   bytes: number;
 }
 
 export const REDACTED = '[redacted]';
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** One line for the output channel: what was asked, how it ended, how long it took. */
+export function describeRequest(e: RequestEvent): string {
+  const outcome = e.status !== undefined ? String(e.status) : e.error ? `${e.error.kind} error` : 'no response';
+  // A status says what happened (the server's text reaches the person, not the log); a
+  // request that got none says why.
+  const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
+  const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
+  return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
+}
 
 /**
  * Build a path from a template, encoding every interpolated value as one path segment:
@@ -115,6 +132,10 @@ export function buildQuery(query: Query | undefined): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
+function isSecretKey(key: string): boolean {
+  return key === 'authorization' || key === 'token' || key === 'access_token' || key === 'secret' || key.endsWith('_secret') || key === 'password';
+}
+
 /** Deep copy with every `secrets` object's values (and any authorization/token key) masked. */
 export function redactBody(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(redactBody);
@@ -124,10 +145,26 @@ export function redactBody(body: unknown): unknown {
     const key = k.toLowerCase();
     if (key === 'secrets' && typeof v === 'object' && v !== null) {
       out[k] = Object.fromEntries(Object.keys(v).map((sk) => [sk, REDACTED]));
-    } else if (key === 'authorization' || key === 'token' || key === 'access_token' || key === 'secret' || key.endsWith('_secret') || key === 'password') {
+    } else if (isSecretKey(key)) {
       out[k] = REDACTED;
     } else {
       out[k] = redactBody(v);
+    }
+  }
+  return out;
+}
+
+/** The string values redactBody masks: a server that echoes one must not get it shown. */
+export function secretsIn(body: unknown, out: string[] = []): string[] {
+  if (Array.isArray(body)) {
+    for (const v of body) secretsIn(v, out);
+  } else if (typeof body === 'object' && body !== null) {
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+      const key = k.toLowerCase();
+      if (key === 'secrets' && typeof v === 'object' && v !== null) {
+        for (const sv of Object.values(v as Record<string, unknown>)) if (typeof sv === 'string') out.push(sv);
+      } else if (isSecretKey(key) && typeof v === 'string') out.push(v);
+      else secretsIn(v, out);
     }
   }
   return out;
@@ -140,6 +177,7 @@ export class Transport {
   private readonly basePath: string;
   private readonly retry: Required<RetryOptions>;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private closed = false;
   /** Tokens seen by this client, scrubbed out of every error. */
   private readonly knownTokens = new Set<string>();
@@ -160,6 +198,8 @@ export class Transport {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(this.maxResponseBytes > 0)) throw new RangeError(`maxResponseBytes must be positive, got ${this.maxResponseBytes}`);
   }
 
   private get pool(): Pool {
@@ -214,7 +254,7 @@ export class Transport {
     const where = spec.path + buildQuery(spec.query);
     const ct = res.contentType?.toLowerCase() ?? '';
     if (ct.includes('text/html')) {
-      const d = decodeErrorBody(res.status, ct, res.text);
+      const d = decodeErrorBody(res.status, ct, res.text, [...this.knownTokens]);
       throw this.protocol(spec.method, where, `expected JSON, got an HTML page (${d.message})`);
     }
     let body: unknown;
@@ -242,19 +282,21 @@ export class Transport {
     const signal = call.signal;
     const pathWithQuery = spec.path + buildQuery(spec.query);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const bodySecrets = secretsIn(spec.body);
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw this.aborted(spec.method, pathWithQuery);
       const started = performance.now();
       const headers = await this.headers(spec, payload !== undefined);
+      const secrets = [...this.knownTokens, ...bodySecrets];
       let result: RawResponse | undefined;
       let error: ApiError | undefined;
       try {
         result = await this.once(spec.method, pathWithQuery, headers, payload, call);
-        if (result.status < 200 || result.status > 299) error = this.httpError(spec.method, pathWithQuery, result);
+        if (result.status < 200 || result.status > 299) error = this.httpError(spec.method, pathWithQuery, result, secrets);
       } catch (e) {
         error = this.transportError(e, spec.method, pathWithQuery, signal, call.timeoutMs ?? this.timeoutMs);
       }
-      if (error) error = scrubError(error, [...this.knownTokens]);
+      if (error) error = scrubError(error, secrets);
       let retryIn: number | undefined;
       if (error && attempt <= this.retry.retries && isRetryable(spec.method, error)) {
         retryIn = retryDelayMs(attempt, this.retry, error.retryAfterMs);
@@ -266,17 +308,20 @@ export class Transport {
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes: result?.bytes,
         attempt,
-        error: error && { kind: error.kind, message: error.message },
+        error: error && { kind: error.kind, message: error.serverMessage },
         retryInMs: retryIn,
         headers,
         body: spec.body,
       });
       if (!error && result) return result;
       if (retryIn === undefined) throw error;
+      const waiting = linkSignal(signal);
       try {
-        await sleep(retryIn, signal);
+        await sleep(retryIn, waiting.signal);
       } catch {
         throw this.aborted(spec.method, pathWithQuery);
+      } finally {
+        waiting.release();
       }
     }
   }
@@ -313,32 +358,71 @@ export class Transport {
     call: CallOptions,
   ): Promise<RawResponse> {
     const timeout = call.timeoutMs ?? this.timeoutMs;
-    const res = await this.pool.request({
-      origin: this.origin,
-      path: this.basePath + path,
-      method,
-      headers,
-      body: payload,
-      signal: call.signal,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-    const text = await res.body.text();
-    const ct = res.headers['content-type'];
-    const retryAfter = res.headers['retry-after'];
-    const raw: RawResponse & { retryAfter?: string | string[] } = {
-      status: res.statusCode,
-      contentType: Array.isArray(ct) ? ct[0] : ct,
-      text,
-      // Counting bytes costs a pass over the body: only when someone listens.
-      bytes: this.opts.onRequest ? Buffer.byteLength(text) : text.length,
-    };
-    if (retryAfter !== undefined) raw.retryAfter = retryAfter;
-    return raw;
+    const link = linkSignal(call.signal);
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    let overDeadline = false;
+    try {
+      const res = await this.pool.request({
+        origin: this.origin,
+        path: this.basePath + path,
+        method,
+        headers,
+        body: payload,
+        signal: link.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      // bodyTimeout only measures the gaps between bytes: the whole body gets a deadline too.
+      deadline = setTimeout(() => {
+        overDeadline = true;
+        link.abort();
+      }, timeout);
+      const ct = res.headers['content-type'];
+      const retryAfter = res.headers['retry-after'];
+      const { text, bytes } = await this.readBody(res, method, path);
+      const raw: RawResponse & { retryAfter?: string | string[] } = {
+        status: res.statusCode,
+        contentType: Array.isArray(ct) ? ct[0] : ct,
+        text,
+        bytes,
+      };
+      if (retryAfter !== undefined) raw.retryAfter = retryAfter;
+      return raw;
+    } catch (e) {
+      if (overDeadline && !call.signal?.aborted) {
+        const secs = timeout >= 1000 ? `${Math.round(timeout / 100) / 10} s` : `${timeout} ms`;
+        throw new ApiError({ kind: 'timeout', method, path, detailMessage: `the response body took longer than ${secs}`, cause: e });
+      }
+      throw e;
+    } finally {
+      clearTimeout(deadline);
+      link.release();
+    }
   }
 
-  private httpError(method: string, path: string, res: RawResponse & { retryAfter?: string | string[] }): ApiError {
-    const d = decodeErrorBody(res.status, res.contentType, res.text);
+  /** The body as text, refusing (and dropping the connection) past maxResponseBytes. */
+  private async readBody(res: Dispatcher.ResponseData, method: string, path: string): Promise<{ text: string; bytes: number }> {
+    const max = this.maxResponseBytes;
+    const tooLarge = (): ApiError => {
+      res.body.destroy();
+      const mb = Math.round((max / (1024 * 1024)) * 10) / 10;
+      return new ApiError({ kind: 'protocol', method, path, detailMessage: `the response is larger than ${mb} MB, the most one answer may be (setting eoImagery.maxResponseMegabytes)` });
+    };
+    const declared = res.headers['content-length'];
+    if (typeof declared === 'string' && /^\d+$/.test(declared) && Number(declared) > max) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return { text: Buffer.concat(chunks, bytes).toString('utf8'), bytes };
+  }
+
+  private httpError(method: string, path: string, res: RawResponse & { retryAfter?: string | string[] }, secrets: readonly string[]): ApiError {
+    // Secrets go before the decoder clips the text: a secret cut in half would survive.
+    const d = decodeErrorBody(res.status, res.contentType, res.text, secrets);
     return new ApiError({
       kind: 'http',
       method,

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { EoClient, ApiError } from '../api';
+import { EoClient, ApiError, describeRequest } from '../api';
 import type { RequestEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
@@ -203,15 +203,15 @@ export class Connection implements vscode.Disposable {
       token,
       authScheme: settings.authScheme,
       timeoutMs: settings.timeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
       onRequest: (e) => this.logRequest(e),
     });
   }
 
   private logRequest(e: RequestEvent): void {
-    const status = e.status ?? e.error ?? 'no response';
-    const line = `${e.method} ${e.path} → ${status} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}`;
-    if (e.status !== undefined && e.status < 400) this.log.info(line);
+    const line = describeRequest(e);
+    if (!e.error && e.status !== undefined && e.status < 400) this.log.info(line);
     else this.log.warn(line);
   }
 
@@ -245,7 +245,7 @@ export function hostOf(baseUrl: string): string {
 }
 
 function settingsKey(s: ConnectionSettings): string {
-  return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|`;
+  return `${s.baseUrl}|${s.authScheme}|${s.timeoutMs}|${s.maxResponseBytes}|`;
 }
 
 function fingerprint(s: string): string {

@@ -6,15 +6,29 @@ export interface ConnectionSettings {
   baseUrl: string;
   authScheme: AuthScheme;
   timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+/**
+ * Where the token goes is the person's choice, never a workspace's: a cloned repository's
+ * `.vscode/settings.json` must not send EO_API_TOKEN to its own server. The manifest gives
+ * these settings application scope; reading only the user (global) value holds even where
+ * an editor does not enforce scopes.
+ */
+function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
+  const i = cfg.inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue ?? fallback;
 }
 
 export function readConnectionSettings(): ConnectionSettings {
   const cfg = vscode.workspace.getConfiguration('eoImagery');
   const seconds = cfg.get<number>('requestTimeoutSeconds', 30);
+  const megabytes = cfg.get<number>('maxResponseMegabytes', 64);
   return {
-    baseUrl: normalizeBaseUrl(cfg.get<string>('baseUrl', '')),
-    authScheme: cfg.get<AuthScheme>('authScheme', 'bearer') === 'raw' ? 'raw' : 'bearer',
+    baseUrl: normalizeBaseUrl(String(userValue<unknown>(cfg, 'baseUrl', '') ?? '')),
+    authScheme: userValue<unknown>(cfg, 'authScheme', 'bearer') === 'raw' ? 'raw' : 'bearer',
     timeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000,
+    maxResponseBytes: Math.max(1, Number.isFinite(megabytes) ? megabytes : 64) * 1024 * 1024,
   };
 }
 

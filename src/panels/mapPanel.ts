@@ -13,9 +13,9 @@ import { validatePolygon } from '../geo/aoiGeometry';
 import type { ExtensionServices } from '../services';
 import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import {
-  aoiFeature, archiveItemFeature, archiveSearchBody, assetFeature, catalogFeature, imagerySearchBody, insightOutputFeatures, orderItemFeatures, type MapTarget,
+  aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget,
 } from './mapData';
-import { fetchOutputGeoJson } from '../api/outputFiles';
+import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import type {
   CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
@@ -348,42 +348,3 @@ export class MapPanel implements vscode.Disposable {
   }
 }
 
-/** The assets `ids` of one AOI, read page by page until all are found. */
-async function fetchAssets(client: EoClient, aoiId: string, ids: ReadonlySet<string>): Promise<MapTarget | undefined> {
-  const found: MapFeature[] = [];
-  for await (const a of client.aois.iterateAssets(aoiId)) {
-    if (ids.has(a.id)) found.push(assetFeature(a));
-    if (found.length === ids.size) break;
-  }
-  if (found.length < ids.size) throw new Error(`${ids.size - found.length} asset(s) of AOI ${aoiId} no longer exist`);
-  return { layer: 'assets', features: found, sources: found.map((f) => ({ kind: 'asset', aoiId, id: f.id })) };
-}
-
-export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTarget | undefined> {
-  switch (s.kind) {
-    case 'aoi':
-      return { layer: 'aois', features: [aoiFeature(await client.aois.get(s.id))], sources: [s] };
-    case 'orderItem':
-      return { layer: 'orderItems', features: orderItemFeatures(await client.orderItems.get(s.id)), sources: [s] };
-    case 'catalog': {
-      const f = catalogFeature(await client.catalogs.get(s.id));
-      return f ? { layer: 'catalogs', features: [f], sources: [s] } : undefined;
-    }
-    case 'archiveItem':
-      return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
-    case 'asset':
-      return fetchAssets(client, s.aoiId, new Set([s.id]));
-    case 'insightOutput': {
-      const run = (await client.insightRuns.list(s.aoiId, { id: s.runId })).find((r) => r.id === s.runId);
-      const out = run?.output.find((o) => o.name === s.output);
-      if (!run || !out) throw new Error(`output ${s.output} of insight run ${s.runId} no longer exists`);
-      return { layer: 'insightOutputs', features: insightOutputFeatures(run, out.name, await fetchOutputGeoJson(out.value)), sources: [s] };
-    }
-    case 'aoiAssets': {
-      const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
-      return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };
-    }
-    default:
-      return undefined;
-  }
-}

@@ -9,13 +9,12 @@ import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { fetchThumbnail } from './thumbnail';
 import { PostRecorder, type PanelProbe } from './probe';
 import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
 
-const THUMB_TYPES = /^image\/(png|jpeg|gif|webp)$/;
-const THUMB_MAX_BYTES = 2 * 1024 * 1024;
 
 export class StacItemPanel implements vscode.Disposable {
   private static readonly open = new Map<string, StacItemPanel>();
@@ -190,11 +189,7 @@ export class StacItemPanel implements vscode.Disposable {
     if (!entry) return;
     const [key, asset] = entry;
     try {
-      const res = await fetch(asset.href, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-      const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-      if (!res.ok || !THUMB_TYPES.test(type)) throw new Error(`${res.status} ${type || 'no content type'}`);
-      const buf = Buffer.from(await res.arrayBuffer());
-      if (buf.length > THUMB_MAX_BYTES) throw new Error('larger than 2 MB');
+      const { type, bytes: buf } = await fetchThumbnail(asset.href);
       this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
     } catch (e) {
       this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e).message})`);

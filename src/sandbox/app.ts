@@ -16,7 +16,7 @@ export class App {
     readonly clock: Clock,
     dataDir?: string,
   ) {
-    if (dataDir) this.persister = new Persister(dataDir);
+    if (dataDir) this.persister = new Persister(dataDir, state);
   }
 
   newId(): string {

@@ -20,29 +20,63 @@ export async function loadState(dir: string): Promise<State | undefined> {
   }
 }
 
-export async function saveState(dir: string, state: State): Promise<void> {
+/** Writes `state` (or its JSON text) atomically; a failed write leaves no temp file behind. */
+export async function saveState(dir: string, state: State | string): Promise<void> {
+  const text = typeof state === 'string' ? state : JSON.stringify(state);
   await fs.mkdir(dir, { recursive: true });
   const target = path.join(dir, FILE);
-  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  const fh = await fs.open(tmp, 'w');
+  const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
   try {
-    await fh.writeFile(JSON.stringify(state));
-    await fh.sync();
-  } finally {
-    await fh.close();
+    const fh = await fs.open(tmp, 'w');
+    try {
+      await fh.writeFile(text);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.rename(tmp, target);
+  } catch (e) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
   }
-  await fs.rename(tmp, target);
 }
 
-/** Serialises saves so that a later state never gets overwritten by an earlier one. */
+/**
+ * Serialises saves so that a later state never gets overwritten by an earlier one, and keeps
+ * memory and disk in step: when a save fails, the state in memory is put back to what the
+ * file holds, so a change the client is told failed (500) is not kept either.
+ */
 export class Persister {
   private chain: Promise<void> = Promise.resolve();
+  private lastSaved: string;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    initial: State,
+  ) {
+    this.lastSaved = JSON.stringify(initial);
+  }
 
   save(state: State): Promise<void> {
-    const next = this.chain.then(() => saveState(this.dir, state));
+    const next = this.chain.then(async () => {
+      let text: string;
+      try {
+        text = JSON.stringify(state);
+        await saveState(this.dir, text);
+      } catch (e) {
+        this.restore(state);
+        throw e;
+      }
+      this.lastSaved = text;
+    });
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  private restore(state: State): void {
+    const saved = JSON.parse(this.lastSaved) as State;
+    const live = state as unknown as Record<string, unknown>;
+    for (const key of Object.keys(live)) delete live[key];
+    Object.assign(live, saved);
   }
 }

@@ -33,6 +33,13 @@ export interface ServerOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Whether a Host header names this machine's loopback interface (any port). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  return name === '127.0.0.1' || name.toLowerCase() === 'localhost' || name === '[::1]';
+}
+
 export function errorBody(style: ErrorStyle, status: number, message: string, details: string): unknown {
   if (style === 'project') return { message };
   return {
@@ -177,6 +184,12 @@ export class SandboxServer {
       return;
     }
     const path = url.pathname;
+    if (!isLoopbackHost(req.headers.host)) {
+      // The sandbox's tokens are public: a page on another site must not reach it through a
+      // DNS name rebound to 127.0.0.1.
+      send(res, { status: 421, json: errorBody('default', 421, 'the sandbox answers only to loopback host names (127.0.0.1, localhost, [::1])', 'host') }, head);
+      return;
+    }
 
     const fault = this.takeFault(method, path);
     if (fault) {

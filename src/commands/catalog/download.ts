@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import type { Download } from '../../api';
 import type { ExtensionServices } from '../../services';
+import { isWebUrl } from '../../panels/protocol';
 import { showError } from '../../ui/showError';
 import { clientFor, isCancellation, isRequestError, serverMessage } from '../orders/common';
 import { resolveTargets } from './askTargets';
@@ -58,6 +59,12 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
   }
   if (ready.status !== 'success' || !ready.signed_url) {
     await services.ui.message('error', `The service could not prepare download ${ready.id} (status ${ready.status}).`, {});
+    return { download: ready };
+  }
+  // The link comes from the server: only a web link may reach the browser or the file writer.
+  if (!isWebUrl(ready.signed_url)) {
+    services.log.warn(`Download ${ready.id}: the service sent a link that is not http(s); it was not opened.`);
+    await services.ui.message('error', `Download ${ready.id} is ready, but the service sent a link that is not an http(s) address, so it was not opened. Request the download again, or report this to the service.`, {});
     return { download: ready };
   }
 

@@ -10,6 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { undici } from '../../api/undici';
 
 export interface DownloadProgress {
@@ -37,22 +38,55 @@ export class DownloadError extends Error {
   }
 }
 
+/** Storage services answer a signed link with a redirect or two (to a region, a CDN). */
+export const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function httpUrl(href: string, base?: URL): URL {
+  let u: URL;
+  try {
+    u = new URL(href, base);
+  } catch {
+    throw new DownloadError('The download link is not a valid URL.');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new DownloadError(`Refusing to download from a ${u.protocol} link.`);
+  return u;
+}
+
+/**
+ * GET `url`, following at most MAX_REDIRECTS redirects to http(s) locations; only a 200 is
+ * the file. No Authorization header is ever sent: the link carries its own signature.
+ */
+async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+  const timeout = opts.timeoutMs ?? 60_000;
+  let current = httpUrl(url);
+  for (let hop = 0; ; hop++) {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+    } catch (err) {
+      if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
+      throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
+    }
+    if (res.statusCode === 200) return { res, url: current };
+    await res.body.dump().catch(() => undefined);
+    const location = res.headers.location;
+    if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && location !== '') {
+      if (hop >= MAX_REDIRECTS) throw new DownloadError(`The download link redirected more than ${MAX_REDIRECTS} times.`, res.statusCode);
+      current = httpUrl(location, current);
+      continue;
+    }
+    if (res.statusCode >= 400) {
+      const hint = res.statusCode === 403 || res.statusCode === 410 ? ' The link may have expired: request the download again.' : '';
+      throw new DownloadError(`The download link answered ${res.statusCode}.${hint}`, res.statusCode);
+    }
+    throw new DownloadError(`The download link answered ${res.statusCode} instead of the file (expected 200). Request the download again or use Open Link.`, res.statusCode);
+  }
+}
+
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new DownloadError(`Refusing to download from a ${parsed.protocol} link.`);
-  const timeout = opts.timeoutMs ?? 60_000;
-  let res;
-  try {
-    res = await undici().request(url, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
-  } catch (err) {
-    throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
-  }
-  if (res.statusCode >= 400) {
-    await res.body.dump().catch(() => undefined);
-    const hint = res.statusCode === 403 || res.statusCode === 410 ? ' The link may have expired: request the download again.' : '';
-    throw new DownloadError(`The download link answered ${res.statusCode}.${hint}`, res.statusCode);
-  }
+  const { res, url: parsed } = await fetchFile(url, opts);
   const header = (name: string): string | undefined => {
     const v = res.headers[name];
     return Array.isArray(v) ? v[0] : v;
@@ -60,7 +94,13 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   const lengthHeader = header('content-length');
   const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const name = fileNameFor(header('content-disposition'), parsed, opts.fallbackName);
-  const final = await freeName(folder, name);
+  let final: string;
+  try {
+    final = await reserveName(folder, name);
+  } catch (err) {
+    res.body.destroy();
+    throw err;
+  }
   const temp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(4).toString('hex')}.part`);
   let received = 0;
   const counter = new Transform({
@@ -76,6 +116,7 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     await fs.rename(temp, final);
   } catch (err) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
+    await fs.rm(final, { force: true }).catch(() => undefined); // the empty placeholder
     if (err instanceof DownloadError) throw err;
     if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
     throw new DownloadError(`The download failed: ${describe(err)}`);
@@ -107,23 +148,41 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
   return clean || sanitize(fallback) || 'download';
 }
 
+/** Bidirectional controls make `invoice\u202Efdp.exe` display as `invoiceexe.pdf`. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/** Names Windows reserves for devices, with or without an extension (`NUL.txt` too). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\.|$)/i;
+
 function sanitize(name: string): string {
   // Keep the base name only: a server must not be able to write outside the chosen folder.
   const base = name.split(/[\\/]/).pop() ?? '';
-  const printable = [...base].map((c) => (c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
-  return printable.replace(/[<>:"|?*]/g, '_').replace(/^\.+/, '').trim().slice(0, 200);
+  const printable = [...base].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? '_' : c)).join('');
+  const clean = printable
+    .replace(BIDI_CONTROLS, '')
+    .replace(/[<>:"|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .trim()
+    // Windows drops trailing dots and spaces, which would change the name we checked.
+    .replace(/[. ]+$/, '')
+    .slice(0, 200);
+  return WINDOWS_DEVICE.test(clean) ? `_${clean}` : clean;
 }
 
-/** `name`, or `name (1).ext`, … whichever does not exist yet in `folder`. */
-async function freeName(folder: string, name: string): Promise<string> {
+/**
+ * `name`, or `name (1).ext`, … whichever can be created in `folder`: the name is reserved by
+ * creating it exclusively (an empty placeholder the finished download is renamed over), so
+ * two downloads at once cannot pick the same name and overwrite each other.
+ */
+async function reserveName(folder: string, name: string): Promise<string> {
   const ext = path.extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let i = 0; i < 1000; i++) {
     const candidate = path.join(folder, i === 0 ? name : `${stem} (${i})${ext}`);
     try {
-      await fs.access(candidate);
-    } catch {
+      await (await fs.open(candidate, 'wx')).close();
       return candidate;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new DownloadError(`Cannot create ${candidate}: ${describe(err)}`);
     }
   }
   throw new DownloadError(`Too many files named ${name} in ${folder}.`);

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { ApiError } from '../../api';
 import { hostOf } from '../../auth/connection';
-import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
+import { checkBaseUrl, normalizeBaseUrl, readConnectionSettings } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 
@@ -50,9 +50,8 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
     }
     break;
   }
-  const cfg = vscode.workspace.getConfiguration('eoImagery');
-  if (normalizeBaseUrl(cfg.get<string>('baseUrl', '')) !== baseUrl) {
-    await cfg.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  if (readConnectionSettings().baseUrl !== baseUrl) {
+    await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
   }
   void ui.message('info', `Signed in to ${hostOf(baseUrl)}.`, {});
   return true;

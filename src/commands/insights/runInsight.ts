@@ -3,7 +3,7 @@ import vscode = require('vscode');
 import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
-import { parseInsight, readBlockRef } from '../../insights/validate/validate';
+import { insightValue, parseInsight, readBlockRef } from '../../insights/validate/validate';
 import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
 import { describeError, showError } from '../../ui/showError';
@@ -68,8 +68,13 @@ async function prepare(services: ExtensionServices, diagnostics: InsightDiagnost
     await services.ui.message('warning', `${fileLabel(doc)} has ${errors.length} problem${errors.length > 1 ? 's' : ''} (first: ${errors[0].message}). Fix ${errors.length > 1 ? 'them' : 'it'} before you ${action.toLowerCase()}.`, {});
     return undefined;
   }
-  if (!readBlockRef(parseInsight(doc.getText()))) return undefined;
-  const file = JSON.parse(doc.getText().replace(/^\uFEFF/, '')) as InsightInputDocument;
+  // The validator's own parser: comments and trailing commas it accepts, Run accepts too.
+  const parsed = parseInsight(doc.getText());
+  const file = insightValue(parsed) as InsightInputDocument | undefined;
+  if (!file || !readBlockRef(parsed)) {
+    await services.ui.message('warning', `${fileLabel(doc)} is not valid JSON (see the Problems view). Fix it before you ${action.toLowerCase()}.`, {});
+    return undefined;
+  }
   let aoi: Aoi | undefined;
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
   if (remembered) {

@@ -28,7 +28,7 @@ export class InsightCodeActions implements vscode.CodeActionProvider {
       action.diagnostics = [diag];
       if (fix.kind === 'edit') {
         const edit = new vscode.WorkspaceEdit();
-        for (const e of fix.edits) edit.replace(doc.uri, toRange(doc, e.offset, e.length), e.content);
+        for (const e of fix.edits()) edit.replace(doc.uri, toRange(doc, e.offset, e.length), e.content);
         action.edit = edit;
         action.isPreferred = fix.preferred === true;
       } else {

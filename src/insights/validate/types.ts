@@ -4,6 +4,7 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export type DiagnosticCode =
   | 'document-not-object'
+  | 'document-too-deep'
   | 'name-missing'
   | 'block-missing'
   | 'block-name-missing'
@@ -42,7 +43,8 @@ export interface TextEdit {
 }
 
 export type QuickFix =
-  | { kind: 'edit'; title: string; edits: TextEdit[]; preferred?: boolean }
+  /** `edits` is computed when the fix is asked for (some need the whole file re-parsed). */
+  | { kind: 'edit'; title: string; edits: () => TextEdit[]; preferred?: boolean }
   /** Needs the person and the service: pick an AOI asset, then add `asset_source` for it. */
   | { kind: 'pick-asset-source'; title: string; inputIndex: number };
 

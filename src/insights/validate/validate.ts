@@ -17,16 +17,66 @@ const VALUE_TYPES = ['url', 'string', 'number', 'boolean'];
 const SOURCE_TYPES = ['raw_mosaic', 'model_output'];
 const LINEAGE_FORMATS = new Set(['raster', 'vector']);
 
+/**
+ * Deeper than this the file is refused before parsing: the parser (and anything walking its
+ * tree) recurses once per level, and an insight input needs a handful of levels.
+ */
+export const MAX_NESTING = 256;
+
 export interface ParsedInsight {
   text: string;
   root: Node | undefined;
   errors: ParseError[];
+  /** Set when the file nests deeper than MAX_NESTING: it was not parsed. */
+  tooDeep?: { offset: number };
 }
 
+/**
+ * The one parser for insight files: the validator, the CodeLens and Run all read the file
+ * through it, so a file that validates is the file that runs (comments and trailing commas
+ * allowed by both).
+ */
 export function parseInsight(text: string): ParsedInsight {
+  const deep = firstTooDeep(text, MAX_NESTING);
+  if (deep !== undefined) return { text, root: undefined, errors: [], tooDeep: { offset: deep } };
   const errors: ParseError[] = [];
-  const root = jsonc().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  // A byte-order mark becomes a space: the same length, so every offset stays right.
+  const source = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+  const root = jsonc().parseTree(source, errors, { allowTrailingComma: true, disallowComments: false });
   return { text, root, errors };
+}
+
+/** The value the file holds, as Run sends it; undefined when it has syntax errors. */
+export function insightValue(parsed: ParsedInsight): unknown {
+  if (!parsed.root || parsed.errors.length > 0) return undefined;
+  return jsonc().getNodeValue(parsed.root);
+}
+
+/** Offset of the first bracket opened deeper than `limit` (strings and comments skipped). */
+function firstTooDeep(text: string, limit: number): number | undefined {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      for (i++; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x5c /* \ */) i++;
+        else if (c === 0x22 || c === 0x0a) break;
+      }
+    } else if (ch === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? n : end;
+    } else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 1;
+    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      if (++depth > limit) return i;
+    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
+      if (depth > 0) depth--;
+    }
+  }
+  return undefined;
 }
 
 /** The block the file names, when both parts are strings; the spec lookup starts from it. */
@@ -49,13 +99,23 @@ function keyOf(valueNode: Node): Node | undefined {
   return p?.type === 'property' ? p.children?.[0] : undefined;
 }
 
-function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOptions, insert = false): TextEdit[] {
-  const eol = layout.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
-  return jsonc().modify(text, path, value, {
-    formattingOptions: { tabSize: layout.tabSize, insertSpaces: layout.insertSpaces, eol },
-    isArrayInsertion: insert,
-  });
+/**
+ * Edits that insert or remove JSON, computed when the quick fix is asked for: `modify` parses
+ * the whole file again, so computing it for every diagnostic made validation quadratic.
+ */
+function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOptions, insert = false): () => TextEdit[] {
+  return () => {
+    const eol = layout.eol ?? (text.includes('\r\n') ? '\r\n' : '\n');
+    return jsonc().modify(text, path, value, {
+      formattingOptions: { tabSize: layout.tabSize, insertSpaces: layout.insertSpaces, eol },
+      isArrayInsertion: insert,
+    });
+  };
 }
+
+/** Edits already known (a replacement of one node). */
+const replace = (node: { offset: number; length: number }, content: string): (() => TextEdit[]) =>
+  () => [{ offset: node.offset, length: node.length, content }];
 
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -97,6 +157,10 @@ export function validateInsight(
 ): InsightDiagnostic[] {
   const { root, text } = parsed;
   const c = new Collector();
+  if (parsed.tooDeep) {
+    c.add('document-too-deep', 'error', { offset: parsed.tooDeep.offset, length: 1 }, `The file nests arrays and objects more than ${MAX_NESTING} levels deep; an insight input needs only a few. Remove the extra nesting to check the file.`);
+    return c.out;
+  }
   if (!root) return c.out;
   const docStart = { offset: root.offset, length: Math.min(1, root.length) };
   if (root.type !== 'object') {
@@ -137,7 +201,7 @@ export function validateInsight(
         const fixes: QuickFix[] = lookup.versions.slice(0, 5).map((v, i) => ({
           kind: 'edit',
           title: `Use version ${v}`,
-          edits: [{ offset: blockVersionNode.offset, length: blockVersionNode.length, content: JSON.stringify(v) }],
+          edits: replace(blockVersionNode, JSON.stringify(v)),
           preferred: i === 0,
         }));
         const known = lookup.versions.length > 0 ? ` Known versions: ${lookup.versions.join(', ')}.` : '';
@@ -176,6 +240,9 @@ export function validateInsight(
   const entries = inputNode.children ?? [];
   const byName = new Map<string, InputDefinition>((defs ?? []).map((d) => [d.name, d]));
   const present = new Set<string>();
+  // Built on first need, once per file: per-input scans of every input made this quadratic.
+  let namesInFile: Set<unknown> | undefined;
+  const lineage = new LineageSources(entries);
 
   entries.forEach((entry, index) => {
     if (entry.type !== 'object') {
@@ -195,13 +262,14 @@ export function validateInsight(
       present.add(inputName);
       if (defs && !def) {
         const fixes: QuickFix[] = [];
-        const unused = defs.filter((d) => !entries.some((e) => prop(e, 'name')?.value === d.name));
+        namesInFile ??= new Set(entries.map((e) => prop(e, 'name')?.value));
+        const unused = defs.filter((d) => !namesInFile!.has(d.name));
         const close = unused
           .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : editDistance(d.name, inputName) }))
           .filter((x) => x.dist <= Math.max(2, Math.floor(inputName.length / 3)))
           .sort((a, b) => a.dist - b.dist);
         for (const { d } of close.slice(0, 3)) {
-          fixes.push({ kind: 'edit', title: `Rename to "${d.name}"`, edits: [{ offset: nameN!.offset, length: nameN!.length, content: JSON.stringify(d.name) }], preferred: fixes.length === 0 });
+          fixes.push({ kind: 'edit', title: `Rename to "${d.name}"`, edits: replace(nameN!, JSON.stringify(d.name)), preferred: fixes.length === 0 });
         }
         fixes.push({ kind: 'edit', title: `Remove input "${inputName}"`, edits: editsFor(text, ['input', index], undefined, layout) });
         const names = defs.map((d) => d.name).join(', ');
@@ -213,7 +281,7 @@ export function validateInsight(
     const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
     if (def && formatN && fileFormat !== def.format) {
       c.add('format-mismatch', 'error', formatN, `The spec gives input "${def.name}" format "${def.format}".`, [
-        { kind: 'edit', title: `Set format to "${def.format}"`, edits: [{ offset: formatN.offset, length: formatN.length, content: JSON.stringify(def.format) }], preferred: true },
+        { kind: 'edit', title: `Set format to "${def.format}"`, edits: replace(formatN, JSON.stringify(def.format)), preferred: true },
       ]);
     }
     const format = def?.format ?? fileFormat;
@@ -239,7 +307,7 @@ export function validateInsight(
         ? JSON.stringify(jsonc().getNodeValue(valueN))
         : text.substr(valueN.offset, valueN.length);
       c.add('value-not-string', 'error', valueN, `"value" must be a string; its type follows "type" (here: ${valueN.type}).`, [
-        { kind: 'edit', title: `Write the value as a string: ${JSON.stringify(raw).slice(0, 40)}`, edits: [{ offset: valueN.offset, length: valueN.length, content: JSON.stringify(raw) }], preferred: true },
+        { kind: 'edit', title: `Write the value as a string: ${JSON.stringify(raw).slice(0, 40)}`, edits: replace(valueN, JSON.stringify(raw)), preferred: true },
       ]);
     }
     const value = valueN?.type === 'string' ? String(valueN.value) : undefined;
@@ -249,7 +317,7 @@ export function validateInsight(
 
     const kind = scalarKindOf(format, type);
     if (format !== undefined && LINEAGE_FORMATS.has(format)) {
-      checkLineage(c, text, layout, entries, index, entry, anchor, inputName, format, valueN !== undefined, stacN !== undefined, stacUrl);
+      checkLineage(c, text, layout, lineage, index, entry, anchor, inputName, format, valueN !== undefined, stacN !== undefined, stacUrl);
     } else if (kind) {
       if (!valueN) c.add('value-missing', 'error', anchor, `Input${inputName ? ` "${inputName}"` : ''} has no "value".`);
       else if (value !== undefined && kind !== 'string') {
@@ -280,12 +348,33 @@ export function validateInsight(
   return c.out;
 }
 
+/** The first complete `asset_source` given for each `stac_url`, indexed on first use. */
+class LineageSources {
+  private byStacUrl?: Map<string, { id: string; type: string }>;
+  constructor(private readonly entries: Node[]) {}
+
+  sourceFor(stacUrl: string): { id: string; type: string } | undefined {
+    if (!this.byStacUrl) {
+      this.byStacUrl = new Map();
+      for (const entry of this.entries) {
+        const url = prop(entry, 'stac_url');
+        if (url?.type !== 'string' || this.byStacUrl.has(String(url.value))) continue;
+        const src = prop(entry, 'asset_source');
+        const id = prop(src, 'id');
+        const type = prop(src, 'type');
+        if (id?.type === 'string' && type?.type === 'string') this.byStacUrl.set(String(url.value), { id: String(id.value), type: String(type.value) });
+      }
+    }
+    return this.byStacUrl.get(stacUrl);
+  }
+}
+
 /** Rules 2, 3 and 5: lineage of raster and vector inputs. */
 function checkLineage(
   c: Collector,
   text: string,
   layout: LayoutOptions,
-  entries: Node[],
+  lineage: LineageSources,
   index: number,
   entry: Node,
   anchor: { offset: number; length: number },
@@ -300,17 +389,9 @@ function checkLineage(
   if (!srcN) {
     const fixes: QuickFix[] = [];
     // Another input that references the same asset already names its lineage: reuse it.
-    if (stacUrl !== undefined) {
-      for (const other of entries) {
-        if (other === entry || prop(other, 'stac_url')?.value !== stacUrl) continue;
-        const src = prop(other, 'asset_source');
-        const id = prop(src, 'id');
-        const type = prop(src, 'type');
-        if (id?.type === 'string' && type?.type === 'string') {
-          fixes.push({ kind: 'edit', title: `Add asset_source ${String(type.value)} ${String(id.value)} (as another input with this stac_url)`, edits: editsFor(text, ['input', index, 'asset_source'], { id: id.value, type: type.value }, layout), preferred: true });
-          break;
-        }
-      }
+    const known = stacUrl !== undefined ? lineage.sourceFor(stacUrl) : undefined;
+    if (known) {
+      fixes.push({ kind: 'edit', title: `Add asset_source ${known.type} ${known.id} (as another input with this stac_url)`, edits: editsFor(text, ['input', index, 'asset_source'], known, layout), preferred: true });
     }
     fixes.push({ kind: 'pick-asset-source', title: 'Add asset_source from an AOI asset…', inputIndex: index });
     c.add('asset-source-missing', 'error', anchor, `${label} needs "asset_source" {id, type} (rule 5).`, fixes);
@@ -332,7 +413,7 @@ function checkLineage(
     const guess = hasStac ? 'raw_mosaic' : hasValue ? 'model_output' : undefined;
     for (const t of SOURCE_TYPES) {
       const edits = typeN
-        ? [{ offset: typeN.offset, length: typeN.length, content: JSON.stringify(t) }]
+        ? replace(typeN, JSON.stringify(t))
         : editsFor(text, ['input', index, 'asset_source', 'type'], t, layout);
       fixes.push({ kind: 'edit', title: `Set asset_source.type to "${t}"`, edits, preferred: t === guess });
     }

@@ -53,7 +53,19 @@ function checkInputs(r: Req, aoi: AoiRec, block: Block, raw: unknown[]): InputVa
       if (type === 'boolean' && value !== 'true' && value !== 'false') throw badRequest(`${f}.value`, 'must be "true" or "false"');
       if (format === 'date' && (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parseTime(value)))) throw badRequest(`${f}.value`, 'must be a date, YYYY-MM-DD');
     }
-    return o as unknown as InputValue;
+    const description = opt(o, 'description', (v, ff) => asString(v, ff, { max: 2000 }), `${f}.`);
+    // Only what was checked is stored: the raw object could carry any extra (and arbitrarily
+    // deep) keys into the state file. Properties are the block spec's own.
+    const stored: InputValue = { format, name, type, description: description ?? def.description };
+    if (def.required !== undefined) stored.required = def.required;
+    if (def.properties !== undefined) stored.properties = structuredClone(def.properties);
+    if (value !== undefined) stored.value = value;
+    if (stacUrl !== undefined) stored.stac_url = stacUrl;
+    if (format === 'raster' || format === 'vector') {
+      const src = o.asset_source as Record<string, unknown>;
+      stored.asset_source = { id: String(src.id), type: String(src.type) };
+    }
+    return stored;
   });
   for (const d of block.spec.inputs) {
     if (d.required !== false && !seen.has(d.name)) throw badRequest('input', `required input ${JSON.stringify(d.name)} is missing`);

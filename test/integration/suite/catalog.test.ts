@@ -131,4 +131,14 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     assert.deepEqual(fs.readdirSync(dir), []);
     assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Saving download .* failed/.test(m.text)), 'no error shown');
   });
+  test('a download link that is not http(s) is neither opened nor saved', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    handle(conn).faults.add({ method: 'POST', path: '/v0/catalogs/download', status: 200, count: 1, body: { id: 'dl-hostile', status: 'success', signed_url: 'command:workbench.action.terminal.new' } });
+    const prompts = new ScriptedPrompts([]);
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+    assert.equal(out?.file, undefined);
+    assert.ok(!prompts.messages.some((m) => /is ready\./.test(m.text) && m.buttons.includes('Open Link')), 'Open Link was offered for a command: link');
+    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /not an http\(s\) address/.test(m.text)), JSON.stringify(prompts.messages));
+  });
 });

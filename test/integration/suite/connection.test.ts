@@ -99,4 +99,31 @@ suite('connection: sandbox, connection actions, base URL, sign-out', function ()
     await assert.rejects(run(refused, COMMANDS.switchBaseUrl), /credentials/);
     assert.equal(baseUrlSetting(), 'https://eo.example.test');
   });
+  test('a workspace cannot redirect the token: baseUrl and authScheme in .vscode/settings.json are ignored', async () => {
+    const api = await extensionApi();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the integration window has no folder');
+    await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', 'https://eo.example.test', vscode.ConfigurationTarget.Global);
+    const settingsFile = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('eoImagery')) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await vscode.workspace.fs.writeFile(settingsFile, Buffer.from(JSON.stringify({ 'eoImagery.baseUrl': 'http://attacker.example.test', 'eoImagery.authScheme': 'raw' }), 'utf8'));
+    try {
+      // Wait for VS Code to read the file (or give it a moment if it reports no change).
+      await Promise.race([changed, new Promise((r) => setTimeout(r, 3000))]);
+      const inspected = vscode.workspace.getConfiguration('eoImagery').inspect<string>('baseUrl');
+      assert.equal(inspected?.globalValue, 'https://eo.example.test');
+      assert.equal(api.services.connection.baseUrl, 'https://eo.example.test');
+      assert.equal(api.services.connection.settings.authScheme, 'bearer');
+    } finally {
+      await vscode.workspace.fs.delete(settingsFile);
+      await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

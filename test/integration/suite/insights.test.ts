@@ -176,6 +176,24 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
   });
 
+  test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
+    const original = Buffer.from(await vscode.workspace.fs.readFile(workspaceUri('water-int.insight.json'))).toString('utf8');
+    const uri = workspaceUri('water-commented.insight.json');
+    const commented = `// water extent, by hand\n${original.trimEnd().replace(/\n\}$/, ',\n}')}\n`;
+    assert.match(commented, /\],\n\}\n$/, 'the trailing comma went in');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(commented, 'utf8'));
+    try {
+      script();
+      const problems = await vscode.commands.executeCommand<number | undefined>('eoImagery.validateInsight', uri);
+      assert.equal(problems, 0, JSON.stringify(prompts.messages));
+      script({ kind: 'pick', choose: aoi.name });
+      const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
+      assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}; ${JSON.stringify(prompts.messages)}`);
+    } finally {
+      await remove(uri);
+    }
+  });
+
   test('a service without the insight-run endpoints gets a clear message, not an error dump', async () => {
     const uri = workspaceUri('water-int.insight.json');
     const sandbox = env.current.sandbox as unknown as FaultsHandle;

@@ -30,7 +30,7 @@ function applyFix(text: string, d: InsightDiagnostic, title: string): string {
   const fix = d.fixes.find((f) => f.title === title);
   assert.ok(fix, `fix "${title}" among ${JSON.stringify(d.fixes.map((f) => f.title))}`);
   assert.equal(fix.kind, 'edit');
-  return applyEdits(text, fix.kind === 'edit' ? fix.edits : []);
+  return applyEdits(text, fix.kind === 'edit' ? fix.edits() : []);
 }
 
 describe('validator: the broken-file corpus', () => {

@@ -88,3 +88,94 @@ describe('download to a folder', () => {
     assert.equal(fileNameFor(undefined, new URL('https://h/'), 'dl-1.zip'), 'dl-1.zip');
   });
 });
+
+describe('download links from a hostile or unusual server', () => {
+  let hostile: http.Server;
+  let hbase: string;
+  const seenAuth: (string | undefined)[] = [];
+  before(async () => {
+    hostile = http.createServer((req, res) => {
+      seenAuth.push(req.headers.authorization);
+      const url = req.url ?? '';
+      if (url === '/302') {
+        res.writeHead(302, { location: '/ok/scene.zip', 'content-type': 'text/html' });
+        res.end('<html><body>Moved</body></html>');
+      } else if (url === '/ok/scene.zip') {
+        res.writeHead(200, { 'content-length': String(payload.length) });
+        res.end(payload);
+      } else if (url === '/204') {
+        res.writeHead(204);
+        res.end();
+      } else if (url.startsWith('/loop')) {
+        const n = Number(url.slice(5) || '0');
+        res.writeHead(307, { location: `/loop${n + 1}` });
+        res.end();
+      } else if (url === '/to-file') {
+        res.writeHead(302, { location: 'file:///etc/passwd' });
+        res.end();
+      } else if (url === '/slow-named') {
+        setTimeout(() => {
+          res.writeHead(200, { 'content-disposition': 'attachment; filename="same.bin"', 'content-length': '3' });
+          res.end(req.headers['x-which'] === 'b' ? 'bbb' : 'aaa');
+        }, 50);
+      } else if (url === '/bidi') {
+        res.writeHead(200, { 'content-disposition': `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe` });
+        res.end('x');
+      } else if (url === '/con') {
+        res.writeHead(200, { 'content-disposition': 'attachment; filename="CON.tif"' });
+        res.end('x');
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    hbase = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    hostile.closeAllConnections();
+    hostile.close();
+  });
+
+  it('follows a redirect to the file and saves the file, not the redirect page', async () => {
+    const dir = tempFolder();
+    const file = await downloadToFolder(`${hbase}/302`, dir, { fallbackName: 'x.zip' });
+    assert.deepEqual(fs.readFileSync(file), payload);
+    assert.deepEqual(fs.readdirSync(dir), ['scene.zip']);
+    assert.ok(seenAuth.every((a) => a === undefined), 'an Authorization header was sent');
+  });
+
+  it('a 204 (or any non-200 success) is an error, and no empty file is left', async () => {
+    const dir = tempFolder();
+    await assert.rejects(downloadToFolder(`${hbase}/204`, dir, { fallbackName: 'x.zip' }), /answered 204 instead of the file/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('stops after 5 redirects, and never follows one off http(s)', async () => {
+    const dir = tempFolder();
+    await assert.rejects(downloadToFolder(`${hbase}/loop0`, dir, { fallbackName: 'x' }), /redirected more than 5 times/);
+    await assert.rejects(downloadToFolder(`${hbase}/to-file`, dir, { fallbackName: 'x' }), /Refusing to download from a file: link/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('two downloads of the same name at once keep both files', async () => {
+    const dir = tempFolder();
+    const [a, b] = await Promise.all([
+      downloadToFolder(`${hbase}/slow-named`, dir, { fallbackName: 'x' }),
+      downloadToFolder(`${hbase}/slow-named`, dir, { fallbackName: 'x' }),
+    ]);
+    assert.notEqual(a, b);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['same (1).bin', 'same.bin']);
+  });
+
+  it('drops bidirectional controls and renames Windows device names', async () => {
+    const dir = tempFolder();
+    assert.equal(path.basename(await downloadToFolder(`${hbase}/bidi`, dir, { fallbackName: 'x' })), 'invoicefdp.exe');
+    assert.equal(path.basename(await downloadToFolder(`${hbase}/con`, dir, { fallbackName: 'x' })), '_CON.tif');
+    const u = new URL('https://h/x');
+    for (const n of ['nul', 'NUL.txt', 'com1.zip', 'LPT9', 'aux.tar.gz']) assert.equal(fileNameFor(`attachment; filename="${n}"`, u, 'f'), `_${n}`);
+    assert.equal(fileNameFor('attachment; filename="console.log"', u, 'f'), 'console.log');
+    assert.equal(fileNameFor('attachment; filename="scene.tif. . "', u, 'f'), 'scene.tif');
+    assert.equal(fileNameFor(`attachment; filename*=UTF-8''a%E2%81%A6b%E2%80%8Fc.zip`, u, 'f'), 'abc.zip');
+  });
+});

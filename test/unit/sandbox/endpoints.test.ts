@@ -1,6 +1,7 @@
 /** Every endpoint: the happy path and each status the interface (and decisions.md) declares. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON read by assertions */
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { caller, fc, square } from './helpers';
@@ -25,6 +26,21 @@ const errShape = (b: any, code: string) => {
 };
 
 describe('ping, auth and generic errors', () => {
+  it('answers only to loopback host names (no DNS rebinding onto the public tokens)', async () => {
+    const get = (host: string): Promise<number> => new Promise((resolve, reject) => {
+      const u = new URL(sb.url);
+      const rq = http.request({ host: u.hostname, port: u.port, path: '/v0/projects', headers: { host, authorization: `Bearer ${sb.tokens.alice}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      rq.on('error', reject);
+      rq.end();
+    });
+    const port = new URL(sb.url).port;
+    for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`]) assert.equal(await get(host), 421, host);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost', `[::1]:${port}`]) assert.equal(await get(host), 200, host);
+  });
+
   it('GET /ping answers "pong" without a token', async () => {
     const r = await anon('GET', '/ping');
     assert.equal(r.status, 200);

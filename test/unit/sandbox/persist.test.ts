@@ -1,6 +1,6 @@
 /** --data-dir: state written atomically and reloaded; determinism from the seed; geo helpers. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -31,6 +31,68 @@ describe('persistence', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('an insight run with a deeply nested extra key is stored without it; later saves still work', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
+    try {
+      const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      let closed = false;
+      try {
+        const alice = caller(sb);
+        const aois = (await alice('GET', '/v0/aois?limit=100')).body.aois as { aoi_id: string; project_id: string }[];
+        let aoi: { aoi_id: string; project_id: string } | undefined;
+        let mosaic: { id: string; path: string } | undefined;
+        for (const a of aois) {
+          mosaic = ((await alice('GET', `/v0/aois/${a.aoi_id}/assets?limit=1`)).body.assets as { id: string; path: string }[])[0];
+          if (mosaic) {
+            aoi = a;
+            break;
+          }
+        }
+        assert.ok(aoi && mosaic, 'the seed has no AOI with an asset');
+        const image = { format: 'raster', name: 'image', type: 'url', description: 'd', stac_url: mosaic.path, asset_source: { id: mosaic.id, type: 'raw_mosaic' } };
+        const body = `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"water-extent","version":"0.9.1"},"input":[${JSON.stringify(image)},`
+          + `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},`
+          + '{"format":"boolean","name":"include_wetlands","type":"boolean","description":"d","value":"false"}]}';
+        const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
+        assert.equal(run.status, 201, run.text.slice(0, 200));
+        const store = await alice('POST', '/v0/stores', { name: 'after-deep', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+        assert.equal(store.status, 201, store.text.slice(0, 200));
+        await sb.close();
+        closed = true;
+      } finally {
+        if (!closed) await sb.close();
+      }
+      assert.deepEqual(readdirSync(dir), ['sandbox-state.json']);
+      const saved = readFileSync(path.join(dir, 'sandbox-state.json'), 'utf8');
+      assert.ok(saved.includes('after-deep'), 'the later write reached the disk');
+      assert.ok(!saved.includes('"extra"'), 'the unchecked key was stored');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a save that fails answers 500, keeps nothing in memory and leaves no temp file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
+    try {
+      const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
+      try {
+        const alice = caller(sb);
+        // The state file becomes a non-empty directory: the rename over it fails (even as root).
+        rmSync(path.join(dir, 'sandbox-state.json'));
+        mkdirSync(path.join(dir, 'sandbox-state.json', 'blocker'), { recursive: true });
+        const store = await alice('POST', '/v0/stores', { name: 'not-kept', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+        assert.equal(store.status, 500);
+        const stores = (await alice('GET', '/v0/stores')).body.stores as { name: string }[];
+        assert.ok(!stores.some((s) => s.name === 'not-kept'), 'memory kept a change the client was told failed');
+        assert.deepEqual(readdirSync(dir), ['sandbox-state.json'], 'a temp file was left');
+      } finally {
+        await sb.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the same seed gives the same world; another seed a different one', async () => {
     const t = Date.UTC(2025, 0, 1);
     const a = await startSandbox({ port: 0, seed: 9, startTime: t });

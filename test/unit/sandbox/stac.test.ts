@@ -1,6 +1,6 @@
 /**
- * Archive items and collections validate against the STAC JSON schemas in
- * shared/reference/stac, offline: every schema file is registered under its URL, and the two
+ * Archive items and collections validate against the STAC JSON schemas vendored in
+ * test/fixtures/stac (with their licence), offline: every schema file is registered under its URL, and the two
  * GeoJSON schemas they reference remotely are registered as local equivalents.
  * The wire `bbox` is strings (a quirk the interface declares); the STAC schema wants numbers,
  * so items are checked as a client sees them after parsing the bbox.
@@ -14,7 +14,8 @@ import addFormats from 'ajv-formats';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { caller } from './helpers';
 
-const ROOT = '/work/shared/reference/stac';
+/** `test/fixtures/stac`, from the compiled `out/test/unit/sandbox` or the sources. */
+const ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}out${path.sep}`) ? '../../../../test/fixtures/stac' : '../../fixtures/stac');
 const BASE = 'https://schemas.stacspec.org/v1.1.0-beta.1/';
 
 const position = { type: 'array', minItems: 2, items: { type: 'number' } };
