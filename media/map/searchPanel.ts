@@ -343,7 +343,7 @@ export class SearchPanel {
     const project = el('select', { id: 'aoi-project' });
     const satellite = el('select', { id: 'aoi-satellite' });
     const err = el('div', { class: 'error', id: 'aoi-error', role: 'alert' });
-    const submit = button('Create AOI', () => void create(), { id: 'aoi-submit' });
+    const submit = button('Choose Images…', () => void create(), { id: 'aoi-submit' });
     const fillSelects = () => {
       fill(project, (this.options?.projects ?? []).map((p) => [p.id, p.name || p.id]));
       fill(satellite, (this.options?.satellites ?? []).map((s) => [s.id, s.name || s.id]), selected(this.satellites));
@@ -361,7 +361,13 @@ export class SearchPanel {
         projectId: project.value, satelliteId: satellite.value, ring: shape.ring,
       };
       try {
-        const feature = await this.host.rpc.call<MapFeature>({ method: 'createAoi', params });
+        // the extension now asks for the images (a search over the shape) before creating
+        err.textContent = '';
+        const feature = await this.host.rpc.call<MapFeature | null>({ method: 'createAoi', params });
+        if (!feature) {
+          err.textContent = 'No AOI created: the image choice was cancelled.';
+          return;
+        }
         this.aoiBox.hidden = true;
         this.host.aoiCreated(feature);
       } catch (e) {

@@ -37,7 +37,7 @@ export class AoisApi {
     );
   }
 
-  /** Note the singular `aoi` in the path (interface.md). */
+  /** Note the singular `aoi` in the path (docs/service-interface.md). */
   get(aoiId: string, o?: CallOptions): Promise<Aoi> {
     return this.t.json({ method: 'GET', path: pathOf`/v0/aoi/${aoiId}` }, parseAoi, o);
   }

@@ -65,13 +65,27 @@ export class ArchivesApi {
       async ({ link, signal }) => {
         const spec = link ? this.specForLink(first, link) : first;
         const fc = await this.t.json(spec, parseItems, { signal });
-        return { items: fc.features, next: nextLink(fc) };
+        return { items: fc.features, next: nextLink(fc) ?? this.offsetLink(spec, fc.features.length) };
       },
       (l) => `${l.method ?? ''} ${l.href} ${l.body ? JSON.stringify(l.body) : ''}`,
       (i) => i.id,
       label,
       opts,
     );
+  }
+
+  /**
+   * The OpenAPI pages archive search and collection items by `offset`/`limit` and does not
+   * promise `next` links: after a full page without one, the next page is asked for by
+   * offset (docs/service-interface.md, "Limits and pagination"). A short page is the last.
+   */
+  private offsetLink(spec: RequestSpec, got: number): Link | undefined {
+    const source = spec.method === 'POST' ? (spec.body as { offset?: unknown; limit?: unknown } | undefined) ?? {} : Object.fromEntries(new URLSearchParams(spec.path.split('?')[1] ?? ''));
+    const limit = Number((source as { limit?: unknown }).limit ?? (spec.query as { limit?: unknown } | undefined)?.limit ?? 10);
+    const offset = Number((source as { offset?: unknown }).offset ?? (spec.query as { offset?: unknown } | undefined)?.offset ?? 0);
+    if (!Number.isInteger(limit) || limit < 1 || got < limit) return undefined;
+    const path = spec.path.split('?')[0];
+    return { rel: 'next', href: `${this.t.baseUrl}${path}?offset=${offset + got}&limit=${limit}`, method: spec.method === 'POST' ? 'POST' : 'GET' };
   }
 
   /**

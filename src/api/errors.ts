@@ -108,7 +108,7 @@ export function isCancellation(err: unknown): boolean {
   return err instanceof ApiError && err.kind === 'aborted';
 }
 
-/** True when the service does not implement an endpoint (optional endpoints of decisions.md). */
+/** True when the service does not implement an endpoint (optional endpoints of docs/service-interface.md). */
 export function isNotSupported(err: unknown): boolean {
   return err instanceof ApiError && err.kind === 'http' && (err.status === 404 || err.status === 405 || err.status === 501);
 }

@@ -26,6 +26,8 @@ export {
 } from './paging';
 export {
   normalizeArchiveItem,
+  normalizeSatellite,
+  searchCollectionOf,
   normalizeBbox,
   normalizeOrder,
   orderPaidAt,

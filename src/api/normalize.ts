@@ -8,11 +8,15 @@ import type {
   ArchiveCollection,
   ArchiveItem,
   ArchiveItemWire,
+  Block,
+  BlockSpec,
   ImagerySearchResponse,
+  ImagerySearchWire,
   ItemCollection,
   Order,
   OrderItem,
   Pagination,
+  Satellite,
   Visualization,
   VisualizationListWire,
 } from './records';
@@ -70,10 +74,47 @@ export function normalizeItemCollection(fc: ItemCollection<ArchiveItemWire>, whe
   return fc as unknown as ItemCollection<ArchiveItem>;
 }
 
-export function normalizeImagerySearch(res: ImagerySearchResponse<ArchiveItemWire>): ImagerySearchResponse<ArchiveItem> {
-  for (let i = 0; i < res.items.length; i++) normalizeArchiveItem(res.items[i], `items[${i}]`);
-  if (res.next_token === undefined || res.next_token === '') res.next_token = null;
-  return res as unknown as ImagerySearchResponse<ArchiveItem>;
+/**
+ * The imagery search's `items` arrive keyed by item id (OpenAPI) or as an array (the first
+ * version's reading); either way they leave as an array in the order sent, each with an `id`.
+ */
+export function normalizeImagerySearch(res: ImagerySearchWire<ArchiveItemWire>): ImagerySearchResponse<ArchiveItem> {
+  const list: ArchiveItemWire[] = Array.isArray(res.items)
+    ? res.items
+    : Object.entries(res.items).map(([key, item]) => {
+        if (typeof item.id !== 'string' || item.id === '') item.id = key;
+        return item;
+      });
+  for (let i = 0; i < list.length; i++) normalizeArchiveItem(list[i], `items[${i}]`);
+  const out = res as unknown as ImagerySearchResponse<ArchiveItem>;
+  out.items = list as unknown as ArchiveItem[];
+  if (out.next_token === undefined || out.next_token === '') out.next_token = null;
+  return out;
+}
+
+/**
+ * A satellite with the fields the first version read filled in from the OpenAPI's ones:
+ * `collection_id` and `provider` from the first collection, `gsd` from the finest band.
+ */
+export function normalizeSatellite(s: Satellite): Satellite {
+  if (!Array.isArray(s.bands)) s.bands = [];
+  if (!Array.isArray(s.collections)) {
+    // the first version's record: one collection named on the satellite itself
+    s.collections = s.collection_id ? [{ id: s.collection_id, name: s.collection_id, provider: s.provider ?? '' }] : [];
+  }
+  const first = s.collections[0];
+  s.collection_id ??= first?.id;
+  if (first?.provider) s.provider = first.provider;
+  if (s.gsd === undefined) {
+    const res = s.bands.map((b) => b.spatial_resolution).filter((x): x is number => typeof x === 'number' && x > 0);
+    if (res.length > 0) s.gsd = Math.min(...res);
+  }
+  return s;
+}
+
+/** The collection to search a satellite's imagery in (required beside `satellite_id`). */
+export function searchCollectionOf(s: Satellite): string | undefined {
+  return s.collections[0]?.id ?? s.collection_id;
 }
 
 export function normalizeCollection(c: ArchiveCollection, where = 'collection'): ArchiveCollection {
@@ -140,4 +181,34 @@ function dayOnly(raw: string, format: TimestampFormat, y: number, mo: number, d:
 /** When an order was paid, or undefined when it was not (empty or absent `paid_at`). */
 export function orderPaidAt(order: { paid_at?: string }): Timestamp | undefined {
   return parseTimestamp(order.paid_at);
+}
+
+// ---------------------------------------------------------------- blocks
+
+/** `spec.inputs`/`outputs` are "raw JSON" in the OpenAPI: a JSON text is parsed too. */
+function rawJsonList(v: unknown, where: string): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    throw new ShapeError(`${where}: expected a list of input definitions, got text that is not JSON`);
+  }
+}
+
+/**
+ * A block record of the OpenAPI (`{id, block_status, spec: {name, title, version, kind, …}}`)
+ * with the top-level fields the first version read (`name`, `version`, `display_name`,
+ * `description`, `mode`) filled in from its spec.
+ */
+export function normalizeBlock(b: Block): Block {
+  const spec = b.spec;
+  spec.inputs = rawJsonList(spec.inputs, 'spec.inputs') as BlockSpec['inputs'];
+  if (spec.outputs !== undefined) spec.outputs = rawJsonList(spec.outputs, 'spec.outputs') as BlockSpec['outputs'];
+  if (typeof b.name !== 'string' || b.name === '') b.name = spec.name;
+  if (typeof b.version !== 'string' || b.version === '') b.version = spec.version;
+  if (typeof b.id !== 'string' || b.id === '') b.id = spec.id ?? spec.version_id ?? `${spec.name}@${spec.version}`;
+  b.display_name ??= spec.title;
+  b.description ??= spec.description;
+  b.mode ??= spec.kind;
+  return b;
 }

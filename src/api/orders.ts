@@ -23,15 +23,29 @@ export class OrdersApi {
    * Submit an order, or price it with `dry_run: true` (200, nothing stored, no `id`; each
    * item carries `feasibility_status` and `validation_errors`). Sent exactly once.
    */
-  create(req: CreateOrderRequest, o?: CallOptions): Promise<OrderRecord> {
+  async create(req: CreateOrderRequest, o?: CallOptions): Promise<OrderRecord> {
+    req.order_items.forEach((item, i) => {
+      // the service requires a use case on every item; refuse before sending rather than 400
+      if (typeof item.usecase !== 'string' || item.usecase.trim() === '') throw new TypeError(`order_items[${i}]: usecase is required`);
+    });
     return this.t.json({ method: 'POST', path: '/v0/orders', body: req }, req.dry_run ? parseDryRun : parseOrder, o);
   }
 
-  listPage(q: OffsetQuery & { status?: OrderStatus } = {}, o?: CallOptions): Promise<Page<OrderRecord>> {
+  async listPage(q: OffsetQuery & { status?: OrderStatus } = {}, o?: CallOptions): Promise<Page<OrderRecord>> {
     const { offset, limit, status } = q;
     checkLimit('offset', offset, 0);
     checkLimit('limit', limit, 1);
-    return this.t.json({ method: 'GET', path: '/v0/orders', query: { offset: offset ?? 0, limit: limit ?? 10, status } }, parsePage, o);
+    const page = await this.t.json({ method: 'GET', path: '/v0/orders', query: { offset: offset ?? 0, limit: limit ?? 10, status } }, parsePage, o);
+    // The OpenAPI's list takes only user_id, limit and offset: a service that ignores the
+    // status would list every order, so the filter is applied here too. The page keeps the
+    // server's offset and total, so paging goes on over what the server holds.
+    if (status !== undefined && page.items.some((x) => x.status !== status)) {
+      const scanned = page.items.length;
+      page.items = page.items.filter((x) => x.status === status);
+      // the server's total counts every status: it no longer says how many match
+      return { ...page, scanned, total: undefined };
+    }
+    return page;
   }
 
   iterate(filter: { status?: OrderStatus } = {}, opts: IterateOptions = {}): AsyncGenerator<OrderRecord, void, undefined> {

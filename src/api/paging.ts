@@ -13,6 +13,11 @@ export interface Page<T> {
   total?: number;
   offset: number;
   limit: number;
+  /**
+   * How many of the server's items this page covered, when the client dropped some (a
+   * filter the server ignored): the next page starts that far on. Default `items.length`.
+   */
+  scanned?: number;
 }
 
 export interface IterateOptions {
@@ -104,9 +109,10 @@ export async function* iterateOffset<T>(
       yield item;
       yielded++;
     }
-    if (n === 0) return;
-    offset += n;
-    if (page.total !== undefined ? offset >= page.total : n < limit) return;
+    const scanned = page.scanned ?? n;
+    if (scanned === 0) return;
+    offset += scanned;
+    if (page.total !== undefined ? offset >= page.total : scanned < limit) return;
   }
 }
 

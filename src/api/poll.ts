@@ -1,6 +1,6 @@
 /**
  * Watch a resource until it reaches a final status. The service sends no events: progress
- * is only visible by reading the resource again (interface.md, Events).
+ * is only visible by reading the resource again (docs/service-interface.md, Events).
  */
 import { ApiError } from './errors';
 import { sleep } from './retry';
@@ -28,13 +28,16 @@ export interface PollOptions<T> {
   now?: () => number;
 }
 
-/** Final statuses per resource kind, from interface.md and decisions.md. */
+/** Final statuses per resource kind, from docs/service-interface.md ("States"). */
 export const FINAL_STATUSES = {
   download: ['success', 'failed'],
   delivery: ['SUCCESS', 'FAILED'],
   order: ['PAID', 'REFUND'],
   orderItem: ['FULFILLED', 'CANCELLED', 'FAILED', 'PARTIALLY_FULFILLED'],
-  /** AOIs, visualizations, assets, insights. */
+  /**
+   * AOIs, visualizations, assets, insights. `started`, `running`, `updating`, `creating`
+   * and `partial_success` are not final: they are polled.
+   */
   processing: ['success', 'failed', 'SUCCESS', 'FAILED', 'error'],
 } as const satisfies Record<string, readonly string[]>;
 

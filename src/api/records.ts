@@ -1,7 +1,7 @@
 /**
  * One definition of every record the service sends or accepts, shared by the API client
- * (`src/api`) and the sandbox (`src/sandbox`). Field names follow `shared/spec/interface.md`
- * and `shared/spec/decisions.md` exactly; wire quirks (string bboxes, the singular
+ * (`src/api`) and the sandbox (`src/sandbox`). Field names follow docs/service-interface.md
+ * exactly; wire quirks (string bboxes, the singular
  * `visualization` key, `paid_at: ""`) are kept here as they travel, and normalised by the
  * client at the edge (`normalize.ts`).
  *
@@ -159,14 +159,17 @@ export interface AoiList {
   pagination: Pagination;
 }
 
+/** Every field is required by the service (OpenAPI `AOICreateModelV2`). */
 export interface CreateAoiRequest {
   name: string;
-  description?: string;
+  description: string;
   project_id: string;
   satellite_id: string;
   geometry: Polygon;
-  provider?: string;
-  item_ids?: string[];
+  /** The provider of the chosen satellite's collection: `pixxel` or `planetary`. */
+  provider: string;
+  /** Images found by the imagery search over `geometry`. */
+  item_ids: string[];
 }
 
 export interface Asset {
@@ -198,6 +201,33 @@ export interface AssetList {
 
 export type ExpressionType = 'composite' | 'grayscale' | 'index';
 
+/** One class of a legend: a value range with its colour, label and share of the area. */
+export interface LegendItem {
+  min: number;
+  max: number;
+  color: string;
+  label: string;
+  /** Area of the class (the service does not state the unit). */
+  area?: number;
+  /** Percent of the visualized area, 0..100. */
+  area_percentage?: number;
+}
+
+/** The legends of one date, per mode (OpenAPI `VisualizationLegends`). */
+export interface VisualizationLegends {
+  dynamic?: LegendItem[];
+  theoretical?: LegendItem[];
+}
+
+/**
+ * A visualization's `metadata` (OpenAPI `VisualizationMetadata`): legends keyed by date
+ * (`YYYY_MM_DD`). Our first reading of it had no date level; the client accepts both.
+ */
+export interface VisualizationMetadata {
+  legend?: Record<string, VisualizationLegends> | VisualizationLegends;
+}
+
+/** The first version's legend summary (a top-level `legend`), still read. */
 export interface Legend {
   dynamic?: { min: number; max: number; mean: number; stddev: number; histogram: number[] };
   theoretical?: { min: number; max: number };
@@ -220,7 +250,9 @@ export interface Visualization {
   /** `YYYY-MM-DD HH:MM:SS.ffffff+00:00` */
   created_at: string;
   updated_at: string;
-  /** Present on the creation response, per the legend rules. */
+  /** On the creation response, per the legend rules: legends per date and mode. */
+  metadata?: VisualizationMetadata;
+  /** The first version's summary form, read when a service sends it. */
   legend?: Legend;
 }
 
@@ -238,29 +270,81 @@ export interface CreateVisualizationRequest {
 
 // ---------------------------------------------------------------- satellites, search
 
+/** A band of a satellite: scale and offset turn stored integers into reflectance. */
+export interface SatelliteBand {
+  name: string;
+  wavelength: number;
+  scale?: number;
+  offset?: number;
+  spatial_resolution?: number;
+}
+
+/** A collection a satellite's imagery lives in; `provider` is what AOI creation needs. */
+export interface SatelliteCollection {
+  id: string;
+  name: string;
+  /** `pixxel` (the service's own satellites) or `planetary` (open data). */
+  provider: 'pixxel' | 'planetary' | (string & {});
+  queryables?: string[];
+  rescale?: number[];
+}
+
+/**
+ * A satellite as the OpenAPI document describes it (docs/service-interface.md, "Satellites").
+ * `collection_id`, `provider` and `gsd` are filled in by the client from `collections` and
+ * `bands` when the service does not send them (the first version's reading).
+ */
 export interface Satellite {
   id: string;
   name: string;
-  provider: string;
-  collection_id: string;
-  constellation: string;
-  gsd: number;
-  bands: Band[];
+  bands: SatelliteBand[];
+  collections: SatelliteCollection[];
+  /** The bands that make a true-colour picture. */
+  rgb_composite?: { red: string; green: string; blue: string };
+  collection_id?: string;
+  provider?: string;
+  gsd?: number;
+}
+
+export interface ImagerySearchFilter {
+  id: 'eo:cloud_cover' | (string & {});
+  /** Integers, both required by the service. */
+  min: number;
+  max: number;
 }
 
 export interface ImagerySearchRequest {
   start_date: string;
   end_date: string;
-  satellites: { satellite_id: string; collection_id?: string }[];
+  /** Both ids required: `collection_id` comes from the satellite's `collections`. */
+  satellites: { satellite_id: string; collection_id: string }[];
   geometry: Polygon | MultiPolygon;
-  filters?: { id: 'eo:cloud_cover' | (string & {}); min?: number; max?: number }[];
+  filters?: ImagerySearchFilter[];
+  /** 1..10000 */
   limit?: number;
+  /** The interface's cursor, sent back in the body. */
   next_token?: string;
 }
 
+/** `pagination` of the imagery search: `skip`, not `offset`. */
+export interface SkipPagination {
+  limit: number;
+  skip: number;
+  total: number;
+}
+
+/** As the service sends it: items keyed by item id (the first version read an array). */
+export interface ImagerySearchWire<I = ArchiveItemWire> {
+  items: Record<string, I> | I[];
+  pagination?: SkipPagination;
+  next_token?: string | null;
+}
+
+/** After the client's normalisation: items in the order the service sent them. */
 export interface ImagerySearchResponse<I = ArchiveItemWire> {
   items: I[];
   next_token: string | null;
+  pagination?: SkipPagination;
 }
 
 // ---------------------------------------------------------------- indices
@@ -334,21 +418,43 @@ export interface BlockSpec {
   version: string;
   inputs: InputDefinition[];
   outputs?: InputDefinition[];
+  /** The OpenAPI's further spec fields. */
+  title?: string;
+  description?: string;
+  kind?: string;
+  type?: string;
+  id?: string;
+  version_id?: string;
+  status?: number;
+  catalog_content_url?: string;
+  supported_collections_id?: string[];
 }
 
-export interface Block {
+/** A block as the OpenAPI document describes it (`dexter.BlockSpecItem`). */
+export interface BlockRecord {
+  id?: string;
+  block_status?: string;
+  spec: BlockSpec;
+  created_at?: string;
+  err?: string;
+}
+
+/**
+ * A block as the client returns it: the record plus the top-level fields the first version
+ * read, filled in from `spec` when the service does not send them.
+ */
+export interface Block extends BlockRecord {
   id: string;
   name: string;
   display_name?: string;
   description?: string;
-  mode: 'insight' | 'workflow' | (string & {});
+  mode?: 'insight' | 'workflow' | (string & {});
   version: string;
-  spec: BlockSpec;
   [key: string]: unknown;
 }
 
 export interface BlockList {
-  blocks: Block[];
+  blocks: BlockRecord[];
 }
 
 /** The body that runs an insight; `*.insight.json` files hold `{name, block, input}`. */
@@ -468,10 +574,18 @@ export interface Task {
   updated_by: string;
 }
 
-export interface ValidationError {
+/**
+ * One entry of an order item's `validation_errors`: the OpenAPI's map from field name to
+ * its messages (`{"geometry": ["area exceeds …"]}`). The first version read
+ * `{field, message, severity?}`; the client still reads that (orderSummary.ts).
+ */
+export type ValidationError = Record<string, string[]>;
+
+/** The first version's entry, still read when a service sends it. */
+export interface LegacyValidationError {
   field?: string;
   message: string;
-  [key: string]: unknown;
+  severity?: string;
 }
 
 export interface OrderItem {
@@ -507,7 +621,7 @@ export interface OrderItem {
   cloud_delivery: CloudDelivery | null;
   /** In order-item listings. */
   tasks?: Task[];
-  validation_errors?: ValidationError[];
+  validation_errors?: (ValidationError | LegacyValidationError)[];
   transaction_id: string;
   created_at: string;
   updated_at: string;
@@ -555,7 +669,8 @@ export interface OrderItemRequest {
   cloud_cover?: number;
   off_nadir?: number;
   delivery_speed?: string;
-  usecase?: string;
+  /** Required by the service for every item (OpenAPI `docOriginalOrderItem`). */
+  usecase: string;
   cloud_delivery?: CloudDelivery;
 }
 
@@ -697,6 +812,8 @@ export interface Catalog {
   order_item_id?: string;
   item_id?: string;
   geometry?: Polygon;
+  /** The imagery's STAC item (OpenAPI `clerk.STACItem`): its footprint is `details.geometry`. */
+  details?: { id?: string; type?: string; collection?: string; geometry?: Geometry; bbox?: number[]; properties?: Record<string, unknown> };
   [key: string]: unknown;
 }
 
@@ -794,7 +911,7 @@ export interface CreateStoreRequest {
   labels?: Record<string, string>;
 }
 
-/** The store rules of decisions.md, shared by the sandbox's validation and the extension's. */
+/** The store rules of docs/service-interface.md, shared by the sandbox's validation and the extension's. */
 export const STORE_RULES: Record<StoreType, { configs: readonly string[]; secrets: readonly string[] }> = {
   S3: { configs: ['bucket', 'region', 'path_prefix'], secrets: ['access_key_id', 'secret_access_key'] },
   GCS: { configs: ['bucket', 'path_prefix'], secrets: ['project_id', 'service_account_credentials'] },
@@ -818,4 +935,8 @@ export const REPORT_COLUMNS = [
   'created_at',
 ] as const;
 
-export type ReportRow = Record<(typeof REPORT_COLUMNS)[number], string>;
+/**
+ * A report row keyed by column. The sandbox writes REPORT_COLUMNS; a real service's columns
+ * are not documented, so readers must not assume any of them.
+ */
+export type ReportRow = Record<string, string>;

@@ -1,7 +1,7 @@
 /** The order report: CSV text, and its rows parsed (csv-parse). */
 import { lazy } from '../lazy';
 import { ApiError } from './errors';
-import { REPORT_COLUMNS, type ReportRow } from './records';
+import type { ReportRow } from './records';
 import { buildQuery, type CallOptions, type Transport } from './transport';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -12,7 +12,7 @@ export interface Report {
   text: string;
   /** Header row as sent. */
   columns: string[];
-  /** One object per data row, keyed by column; unknown extra columns kept. */
+  /** One object per data row, keyed by the header's columns, whatever they are. */
   rows: ReportRow[];
 }
 
@@ -30,19 +30,14 @@ export class ReportsApi {
     }
     let records: string[][];
     try {
-      records = csvParse()(res.text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+      records = csvParse()(res.text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
     } catch (e) {
       throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `the report is not valid CSV (${(e as Error).message})` });
     }
-    if (records.length === 0) {
-      if (res.text.trim() === '') return { text: res.text, columns: [...REPORT_COLUMNS], rows: [] };
-    }
+    // The OpenAPI does not describe the columns: whatever header arrives is the report's.
+    if (records.length === 0) return { text: res.text, columns: [], rows: [] };
     const [columns, ...data] = records;
-    const missing = REPORT_COLUMNS.filter((c) => !columns.includes(c));
-    if (missing.length > 0) {
-      throw new ApiError({ kind: 'protocol', method: 'GET', path: where, detailMessage: `the report lacks column(s) ${missing.join(', ')}` });
-    }
-    const rows = data.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])) as ReportRow);
+    const rows = data.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? ''])) as ReportRow);
     return { text: res.text, columns, rows };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Response shapes checked at the edge. Identity fields are required; every other field of
- * interface.md must have its declared type when present (a real service may omit some, or
+ * docs/service-interface.md must have its declared type when present (a real service may omit some, or
  * send null). Anything not named here passes through untouched.
  */
 import { anyValue, arr, bool, type Check, int, mapOf, num, obj, object, oneOf, opt, str } from './shape';
@@ -84,9 +84,20 @@ export const visualization = obj({
   created_at: o(str),
   updated_at: o(str),
   legend: o(object),
+  metadata: o(obj({ legend: o(object) })),
 });
 
-export const satellite = obj({ id: str, name: o(str), provider: o(str), collection_id: o(str), gsd: o(num), bands: o(arr(band)) });
+/** The OpenAPI's record (`collections`, scaled `bands`, `rgb_composite`) or the first version's. */
+export const satellite = obj({
+  id: str,
+  name: o(str),
+  bands: o(arr(obj({ name: str, wavelength: o(num), scale: o(num), offset: o(num), spatial_resolution: o(num) }))),
+  collections: o(arr(obj({ id: str, name: o(str), provider: o(str), queryables: o(strs), rescale: o(nums) }))),
+  rgb_composite: o(obj({ red: str, green: str, blue: str })),
+  provider: o(str),
+  collection_id: o(str),
+  gsd: o(num),
+});
 
 export const index = obj({
   id: str,
@@ -106,9 +117,12 @@ export const index = obj({
 });
 
 const inputDef = obj({ format: o(str), name: str, type: o(str), description: o(str), properties: o(object) });
+/** `inputs`/`outputs` may come as a JSON text ("raw JSON" in the OpenAPI); normalizeBlock parses it. */
+const rawList = oneOf(arr(inputDef), str);
 export const block = obj({
-  spec: obj({ name: str, version: str, inputs: arr(inputDef), outputs: o(arr(inputDef)) }),
+  spec: obj({ name: str, version: str, inputs: rawList, outputs: o(rawList), title: o(str), description: o(str), kind: o(str) }),
   id: o(str),
+  block_status: o(str),
   name: o(str),
   version: o(str),
 });

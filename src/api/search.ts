@@ -1,26 +1,27 @@
 /** Satellite imagery search (cursor paging through `next_token`) and the satellite list. */
-import { normalizeImagerySearch } from './normalize';
+import { normalizeImagerySearch, normalizeSatellite } from './normalize';
 import { iterateCursor, type IterateOptions } from './paging';
-import type { ArchiveItem, ArchiveItemWire, ImagerySearchRequest, ImagerySearchResponse, Satellite } from './records';
+import type { ArchiveItem, ArchiveItemWire, ImagerySearchRequest, ImagerySearchResponse, ImagerySearchWire, Satellite } from './records';
 import { archiveItem, satellite } from './schemas';
-import { arr, assertShape, obj, opt, str, ShapeError } from './shape';
+import { arr, assertShape, int, mapOf, obj, oneOf, opt, str, ShapeError } from './shape';
 import type { CallOptions, Transport } from './transport';
 
-const searchShape = obj({ items: arr(archiveItem), next_token: opt(str) });
+const skipPagination = obj({ limit: int, skip: int, total: int });
+const searchShape = obj({ items: oneOf(mapOf(archiveItem), arr(archiveItem)), pagination: opt(skipPagination), next_token: opt(str) });
+/** Items keyed by id (the OpenAPI) or an array (the first version's reading): both read. */
 const parseSearch = (body: unknown): ImagerySearchResponse<ArchiveItem> =>
-  normalizeImagerySearch(assertShape<ImagerySearchResponse<ArchiveItemWire>>(body, searchShape, 'search'));
+  normalizeImagerySearch(assertShape<ImagerySearchWire<ArchiveItemWire>>(body, searchShape, 'search'));
 
 const satellites = arr(satellite);
 const satellitesObj = obj({ satellites });
 /** The list is "returned whole"; accept a bare array or `{satellites: [...]}`. */
 const parseSatellites = (body: unknown): Satellite[] => {
-  if (Array.isArray(body)) return assertShape<Satellite[]>(body, satellites, 'satellites');
+  if (Array.isArray(body)) return assertShape<Satellite[]>(body, satellites, 'satellites').map(normalizeSatellite);
   if (typeof body === 'object' && body !== null && 'satellites' in body) {
-    return assertShape<{ satellites: Satellite[] }>(body, satellitesObj, '').satellites;
+    return assertShape<{ satellites: Satellite[] }>(body, satellitesObj, '').satellites.map(normalizeSatellite);
   }
   throw new ShapeError('satellites: expected an array or {satellites: [...]}');
 };
-
 export class SearchApi {
   constructor(private readonly t: Transport) {}
 
@@ -29,7 +30,11 @@ export class SearchApi {
     return this.t.json({ method: 'POST', path: '/v0/search', body: req }, parseSearch, o);
   }
 
-  /** Every result, following `next_token`; stops with a protocol error on a repeated token. */
+  /**
+   * Every result, following `next_token`; stops with a protocol error on a repeated token.
+   * A response without a token is the last page (the OpenAPI's `pagination.skip` has no
+   * request counterpart to page with).
+   */
   iterate(req: ImagerySearchRequest, opts: IterateOptions = {}): AsyncGenerator<ArchiveItem, void, undefined> {
     // The next page must be the same body plus the token (the service may bind its tokens
     // to the query), so the page size stays fixed even when the cap needs fewer items.

@@ -24,6 +24,8 @@ export interface PageResult<T> {
   cursor?: unknown;
   /** Set when the listing knows it has no more pages (cursor listings, whole lists). */
   done?: boolean;
+  /** Server items the page covered when the client filtered some out (api `Page.scanned`). */
+  scanned?: number;
 }
 
 export interface PagedSpec<T> {
@@ -194,13 +196,14 @@ export class PagedChildren<T> {
     const known = new Set(this.items.map((i) => this.spec.idOf(i)));
     // A record created while paging shifts later pages by one: skip what we already show.
     for (const item of page.items) if (!known.has(this.spec.idOf(item))) this.items.push(item);
-    this.offset += page.items.length;
+    const scanned = page.scanned ?? page.items.length;
+    this.offset += scanned;
     this.cursor = page.cursor;
     if (page.total !== undefined) this._total = page.total;
     if (page.done !== undefined) this.done = page.done;
     else if (page.total !== undefined) this.done = this.offset >= page.total;
-    else this.done = page.items.length < limit;
-    if (page.items.length === 0) this.done = true;
+    else this.done = scanned < limit;
+    if (scanned === 0) this.done = true;
   }
 
   private nodeFor(item: T): ExplorerNode {

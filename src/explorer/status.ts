@@ -8,6 +8,14 @@ const CATEGORY: Record<string, StatusCategory> = {
   // AOIs, assets, visualizations, downloads
   success: 'success',
   processing: 'inProgress',
+  // the OpenAPI's in-between values (docs/service-interface.md, "States"): AOIs move
+  // started → running → success, may be `updating` again later, and a `partial_success`
+  // may still complete; assets and visualizations are `creating` until done
+  started: 'inProgress',
+  running: 'inProgress',
+  updating: 'inProgress',
+  creating: 'inProgress',
+  partial_success: 'inProgress',
   in_progress: 'inProgress',
   created: 'inProgress',
   pending: 'inProgress',
@@ -28,6 +36,9 @@ const CATEGORY: Record<string, StatusCategory> = {
   partially_fulfilled: 'failed',
   cancelled: 'cancelled',
   canceled: 'cancelled',
+  // tasks: SUBMITTED is waiting for capture; EXPIRED passed its window and cannot move again
+  submitted: 'inProgress',
+  expired: 'cancelled',
   // deliveries, task delivery status, feasibility
   successful: 'success',
   weak_success: 'success',

@@ -1,6 +1,6 @@
 /**
  * The geometry of a new AOI, taken from GeoJSON text (a file open in the editor) or from a
- * shape drawn on the map. The service takes exactly one Polygon (decisions.md: closed rings,
+ * shape drawn on the map. The service takes exactly one Polygon (docs/service-interface.md: closed rings,
  * at least 4 positions, coordinates in range, no self-intersection); anything else is refused
  * here with the reason, before a request is sent.
  */

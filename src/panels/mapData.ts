@@ -3,8 +3,9 @@
  * so it is unit-tested; the map panel host only moves the results around.
  */
 import type {
-  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, ImagerySearchRequest, Insight, OrderItem, Satellite,
+  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite,
 } from '../api/records';
+import { imagerySearchRequest } from '../api/imagerySearch';
 import type { GeoJsonCollection } from '../api/outputFiles';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
@@ -41,11 +42,18 @@ export function orderItemFeatures(oi: OrderItem): MapFeature[] {
 }
 
 /** Catalog entries carry a footprint only when the service adds one; undefined otherwise. */
+/**
+ * A catalog's footprint is its `details`, a STAC item (docs/service-interface.md,
+ * "Catalogs"); a top-level `geometry` (the first version's sandbox) is read too.
+ */
 export function catalogFeature(c: Catalog): MapFeature | undefined {
-  if (!c.geometry) return undefined;
+  const details = c.details as { id?: unknown; geometry?: Geometry } | undefined;
+  const geometry = details?.geometry?.type && Array.isArray(details.geometry.coordinates) ? details.geometry : c.geometry;
+  if (!geometry) return undefined;
+  const itemId = typeof details?.id === 'string' ? details.id : c.item_id;
   return {
-    id: c.id, label: c.item_id ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
-    geometry: c.geometry, ref: { kind: 'catalog', id: c.id },
+    id: c.id, label: itemId ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
+    geometry, ref: { kind: 'catalog', id: c.id },
   };
 }
 
@@ -148,20 +156,9 @@ export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
   return body;
 }
 
-/** The `POST /v0/search` body; satellites carry their collection when the list gave one. */
+/** The `POST /v0/search` body, in the OpenAPI's form (imagerySearch.ts). */
 export function imagerySearchBody(p: SearchParams, satellites: readonly Satellite[]): ImagerySearchRequest {
   if (p.satellites.length === 0) throw new Error('Pick at least one satellite.');
-  const today = new Date().toISOString().slice(0, 10);
-  const body: ImagerySearchRequest = {
-    start_date: `${p.from || '1970-01-01'}T00:00:00Z`,
-    end_date: `${p.to || today}T23:59:59Z`,
-    satellites: p.satellites.map((id) => {
-      const s = satellites.find((x) => x.id === id);
-      return s?.collection_id ? { satellite_id: id, collection_id: s.collection_id } : { satellite_id: id };
-    }),
-    geometry: ringToGeoJson(p.ring),
-    limit: p.limit,
-  };
-  if (p.maxCloud !== undefined) body.filters = [{ id: 'eo:cloud_cover', max: p.maxCloud }];
-  return body;
+  const picked = p.satellites.map((id) => satellites.find((x) => x.id === id) ?? { id, name: id, bands: [], collections: [] });
+  return imagerySearchRequest({ satellites: picked, geometry: ringToGeoJson(p.ring), from: p.from, to: p.to, maxCloud: p.maxCloud, limit: p.limit });
 }

@@ -10,6 +10,7 @@ import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
+import { createAoi } from '../commands/aois/createAoi';
 import type { ExtensionServices } from '../services';
 import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
 import {
@@ -249,7 +250,7 @@ export class MapPanel implements vscode.Disposable {
     this.satellites = sats;
     return {
       collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title })),
-      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id })),
+      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '' })),
       projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
       errors,
     };
@@ -301,16 +302,19 @@ export class MapPanel implements vscode.Disposable {
     return { searchId: s.id, features, loaded: s.loaded, hasMore };
   }
 
-  private async createAoi(p: CreateAoiParams): Promise<MapFeature> {
+  /**
+   * The form's name, project and satellite, then the shared flow (commands/aois/createAoi):
+   * imagery over the shape, the images picked, the AOI created. Cancelled → `null`.
+   */
+  private async createAoi(p: CreateAoiParams): Promise<MapFeature | null> {
     const g = ringToGeoJson(p.ring);
     if (g.type !== 'Polygon') throw new Error('The shape crosses the antimeridian; an AOI must be a single Polygon.');
     const checked = validatePolygon(g);
     if (!checked.ok) throw new Error(checked.reason);
-    const client = await this.client();
-    const aoi = await client.aois.create({
-      name: p.name, description: p.description, project_id: p.projectId, satellite_id: p.satelliteId, geometry: checked.polygon,
+    const aoi = await createAoi(this.services, {
+      polygon: checked.polygon, source: 'the map', name: p.name, description: p.description, projectId: p.projectId, satelliteId: p.satelliteId,
     });
-    this.services.log.info(`Created AOI ${aoi.aoi_id} from the map`);
+    if (!aoi) return null;
     const f = aoiFeature(aoi);
     const prev = this.layers.get('aois') ?? { features: [], sources: [] };
     this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });

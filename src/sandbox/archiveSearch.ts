@@ -26,11 +26,15 @@ export interface ArchiveQuery {
   sortby?: { field: string; direction: 'asc' | 'desc' }[];
   limit: number;
   offset: number;
+  /** Count every match (the imagery search reports `pagination.total`). */
+  count?: boolean;
 }
 
 export interface ArchivePage {
   rows: ArchiveRow[];
   hasMore: boolean;
+  /** Every match, when the query asked for a count. */
+  total?: number;
 }
 
 export class ArchiveIndex {
@@ -113,11 +117,11 @@ export class ArchiveIndex {
     for (const i of list) {
       const r = this.rows[i];
       if (!matchesExact(r)) continue;
-      if (seen >= q.offset + q.limit) return { rows, hasMore: true };
-      if (seen >= q.offset) rows.push(r);
+      if (seen >= q.offset + q.limit && !q.count) return { rows, hasMore: true };
+      if (seen >= q.offset && seen < q.offset + q.limit) rows.push(r);
       seen++;
     }
-    return { rows, hasMore: false };
+    return { rows, hasMore: seen > q.offset + q.limit, total: q.count ? seen : undefined };
   }
 }
 

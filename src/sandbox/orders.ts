@@ -75,13 +75,15 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
   const polygons = req(o, 'geometry', readGeometry, p);
   const project_id = resolveProject(ctx, opt(o, 'project_id', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p), `${p}project_id`);
   const name = opt(o, 'name', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p) ?? `Item ${i + 1}`;
-  const usecase = opt(o, 'usecase', (x, ff) => asString(x, ff, { max: 200 }), p) ?? '';
+  // required by the OpenAPI for every item, tasking and archive alike
+  const usecase = req(o, 'usecase', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p);
   const cloudIn = opt(o, 'cloud_cover', (x, ff) => asNumber(x, ff, { min: 0, max: 100, integer: true }), p);
   const offIn = opt(o, 'off_nadir', (x, ff) => asNumber(x, ff, { min: 0, max: 60, integer: true }), p);
   const speed = opt(o, 'delivery_speed', (x, ff) => asEnum(x, ff, Object.keys(SPEED_UPLIFT)), p) ?? 'STANDARD';
   const cloud_delivery = resolveDelivery(ctx, o.cloud_delivery, `${p}cloud_delivery`);
   const areaKm2 = polygons.reduce((s, g) => s + geodesicArea(g), 0) / 1e6;
   const itemId = ctx.newId();
+  // the OpenAPI's shape: each entry maps a field of this item to its messages
   const errors: ValidationError[] = [];
   let feasibility: FeasibilityStatus = 'SUCCESS';
   let type: OrderItemType;
@@ -109,7 +111,7 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
     rows.forEach((r, k) => {
       if (!polygons.some((g) => geometriesIntersect(g, r.geometry))) {
         feasibility = 'FAILED';
-        errors.push({ field: `${p}item_ids[${k}]`, message: `archive item ${r.id} does not intersect the requested geometry` });
+        errors.push({ [`item_ids[${k}]`]: [`archive item ${r.id} does not intersect the requested geometry`] });
       }
     });
     outcomes = rows.map(() => feasibility !== 'FAILED');
@@ -140,13 +142,13 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
     base = billable('TASKING') * TASKING_RATE * n;
     if (areaKm2 > TASKING_MAX_KM2) {
       feasibility = 'FAILED';
-      errors.push({ field: `${p}geometry`, message: `area ${areaKm2.toFixed(1)} km² exceeds the ${TASKING_MAX_KM2} km² tasking limit` });
+      errors.push({ geometry: [`area ${areaKm2.toFixed(1)} km² exceeds the ${TASKING_MAX_KM2} km² tasking limit`] });
     } else if (end - start < 86_400_000 * n) {
       feasibility = 'FAILED';
-      errors.push({ field: `${p}end_date`, message: 'the window leaves less than one day per occurrence' });
+      errors.push({ end_date: ['the window leaves less than one day per occurrence'] });
     } else if ((cloudIn ?? 20) < 10 || (offIn ?? 30) < 5) {
+      // weak, not invalid: the OpenAPI's validation_errors has no severity, so nothing is added
       feasibility = 'WEAK_SUCCESS';
-      errors.push({ field: `${p}cloud_cover`, message: 'strict cloud cover or off-nadir limits: some captures may not succeed', severity: 'warning' });
     }
     outcomes = Array.from({ length: n }, (_, k) => feasibility === 'SUCCESS' || (feasibility === 'WEAK_SUCCESS' && !(n >= 2 && k === n - 1)));
   }

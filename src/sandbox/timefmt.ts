@@ -1,4 +1,4 @@
-/** The timestamp formats of interface.md, one per record kind (they differ on purpose). */
+/** The timestamp formats of docs/service-interface.md, one per record kind (they differ on purpose). */
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 

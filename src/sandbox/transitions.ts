@@ -1,10 +1,11 @@
 /**
- * How statuses move on the sandbox clock (decisions.md, "Transitions the sandbox simulates").
+ * How statuses move on the sandbox clock (docs/service-interface.md, "Transitions the sandbox simulates").
  * Everything here is a pure function of a stored record and `now`.
  */
 import { absolutePath } from './imagery/paths';
 import type { Aoi, Asset, Catalog, Delivery, Download, Order, OrderItem, Task, Visualization } from '../api/records';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, ItemRec, OrderRec, VisRec } from './state';
+import { geometryBbox } from '../geo/bbox';
 import { dmy, isoOffset, spaceMicro } from './timefmt';
 
 /** Durations in sandbox-clock ms. */
@@ -25,26 +26,31 @@ export const T = {
   signedUrl: 15 * 60_000,
 } as const;
 
-function progressOf(t0: number, dur: number, now: number): { progress: number; status: string } {
+/**
+ * The OpenAPI's in-between values: an AOI is `running`, an asset or a visualization
+ * `creating`, until it reaches `success` (docs/service-interface.md, "States").
+ */
+function progressOf(t0: number, dur: number, now: number, working: string): { progress: number; status: string } {
   const p = Math.max(0, Math.min(100, Math.floor(((now - t0) / dur) * 100)));
-  return { progress: p, status: p >= 100 ? 'success' : 'processing' };
+  return { progress: p, status: p >= 100 ? 'success' : working };
 }
 
 export function aoiView(r: AoiRec, now: number): Aoi {
   const { t0, ...aoi } = r;
-  return { ...aoi, ...progressOf(t0, T.aoi, now) };
+  const p = progressOf(t0, T.aoi, now, 'running');
+  return { ...aoi, ...p, status: p.progress === 0 ? 'started' : p.status };
 }
 
 /** `base`: the sandbox's own URL, which paths on the sandbox host (kept relative) hang from. */
 export function assetView(r: AssetRec, now: number, base = ''): Asset {
   const { t0, ...asset } = r;
-  const p = progressOf(t0, T.asset, now);
+  const p = progressOf(t0, T.asset, now, 'creating');
   return { ...asset, path: absolutePath(asset.path, base), ...p, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.asset) : asset.created_at };
 }
 
 export function visView(r: VisRec, assets: Asset[], now: number): Visualization {
   const { t0, asset_ids: _ids, ...vis } = r;
-  const p = progressOf(t0, T.visualization, now);
+  const p = progressOf(t0, T.visualization, now, 'creating');
   return { ...vis, ...p, assets, updated_at: p.progress >= 100 ? spaceMicro(t0 + T.visualization) : vis.created_at };
 }
 
@@ -171,6 +177,10 @@ export function catalogsOf(o: OrderRec, item: ItemRec, now: number): (Catalog & 
       order_item_id: item.id,
       item_id: image?.item_id ?? '',
       geometry: image?.geometry,
+      // the OpenAPI's footprint: the imagery's STAC item
+      details: image?.geometry
+        ? { id: image.item_id, type: 'Feature', geometry: image.geometry, bbox: [...geometryBbox(image.geometry)], properties: { datetime: isoOffset(doneAt) } }
+        : undefined,
       t: doneAt,
     });
   });

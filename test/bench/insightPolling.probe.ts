@@ -58,9 +58,6 @@ function countingProxy(target: string): Promise<Counter> {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function square(lon: number, lat: number, d: number): Aoi['geometry'] {
-  return { type: 'Polygon', coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]] };
-}
 
 export async function run(): Promise<void> {
   const file = process.env.EO_TEST_RESULT_FILE;
@@ -79,10 +76,21 @@ export async function run(): Promise<void> {
     const direct = new EoClient({ baseUrl: sandbox.url, token: sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'bench' });
 
     // 20 AOIs: the seeded ones plus new ones (made final by moving the clock a day).
+    // New ones copy a Sentinel-2 AOI's polygon and images (creating an AOI picks imagery).
     let aois = (await direct.aois.listPage({ limit: 100 })).items;
-    const project = aois[0].project_id;
+    const model = aois.find((a) => a.satellite_id === 'sentinel-2');
+    if (!model) throw new Error('no Sentinel-2 AOI to copy');
+    const sat = (await direct.search.satellites()).find((s) => s.id === model.satellite_id);
+    if (!sat) throw new Error('no Sentinel-2 satellite record');
+    const found = await direct.search.imagery({
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry: model.geometry, limit: 2,
+    });
     for (let k = 0; aois.length + k < 20; k++) {
-      await direct.aois.create({ name: `Bench AOI ${k + 1}`, project_id: project, satellite_id: 'sentinel-2', geometry: square(10 + k * 0.1, 45, 0.05) });
+      await direct.aois.create({
+        name: `Bench AOI ${k + 1}`, description: '', project_id: model.project_id, satellite_id: sat.id, geometry: model.geometry,
+        provider: sat.collections[0].provider, item_ids: found.items.map((i) => i.id),
+      });
     }
     sandbox.clock.advance(86_400_000);
     aois = (await direct.aois.listPage({ limit: 100 })).items.slice(0, 20);

@@ -128,7 +128,9 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await answerQuickInput(page, /Project to bill the order to/, project.title || project.name);
     const suggested = await answerQuickInput(page, /Name of the order item/);
     assert.ok(suggested.length > 0, 'the order name is suggested');
-    await answerQuickInput(page, /Use case/, 'e2e: one scene over Paris');
+    // the service requires a use case on every item: the step is prefilled with the default
+    const usecaseDefault = await answerQuickInput(page, /Use case/, 'e2e: one scene over Paris');
+    assert.equal(usecaseDefault, 'general');
     await screenshot(page, 'order-store-step').catch(() => undefined);
     await answerQuickInput(page, /Deliver to a cloud store/, 'No cloud delivery');
 
@@ -159,9 +161,10 @@ test('order: an archive item searched on the map, ordered through the priced sum
     }
     assert.equal(created.length, 1, `new orders: ${JSON.stringify(created)}`);
     const order = created[0];
-    const items = await api<{ order_items: Array<{ name: string; item_ids?: string[]; images?: unknown }> }>(base, token, `/v0/order-items?order_ids=${encodeURIComponent(order.id)}`);
+    const items = await api<{ order_items: Array<{ name: string; usecase: string; item_ids?: string[]; images?: unknown }> }>(base, token, `/v0/order-items?order_ids=${encodeURIComponent(order.id)}`);
     assert.equal(items.order_items.length, 1);
     assert.equal(items.order_items[0].name, suggested);
+    assert.equal(items.order_items[0].usecase, 'e2e: one scene over Paris');
     assert.ok(JSON.stringify(items.order_items[0]).includes(itemId), `the order item is not for ${collection}/${itemId}: ${JSON.stringify(items.order_items[0]).slice(0, 400)}`);
 
     // The Orders view shows it: placing reveals and selects the new order's row (its label is

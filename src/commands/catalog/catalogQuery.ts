@@ -1,6 +1,6 @@
 /**
  * The catalog search form's fields as typed, turned into the body of `POST /v0/catalogs/search`
- * (interface.md), with the reason a field is refused. Pure: no `vscode`.
+ * (docs/service-interface.md), with the reason a field is refused. Pure: no `vscode`.
  */
 import type { CatalogSearchRequest } from '../../api/records';
 import { parseOrderDate } from '../orders/orderDates';
@@ -24,7 +24,7 @@ export function checkBbox(text: string): string | undefined {
   if ([s, n].some((y) => y < -90 || y > 90)) return 'Latitudes must be within -90..90.';
   if (s >= n) return 'The min latitude must be below the max latitude.';
   if (w === e) return 'The box has no width.';
-  // w > e is a box across the antimeridian (interface.md): allowed.
+  // w > e is a box across the antimeridian (docs/service-interface.md): allowed.
   return undefined;
 }
 

@@ -5,6 +5,7 @@ import { showError } from '../../ui/showError';
 import { COMMANDS } from '../ids';
 import { busy, pickAoi } from '../insights/pickers';
 import { checkExpression, checkRescale } from './expression';
+import { legendsOf } from '../../api/legend';
 import { describeLegend, expectedLegend, indexSummary } from './legend';
 
 const EXPRESSION_TYPES: { label: ExpressionType; detail: string }[] = [
@@ -152,8 +153,9 @@ export function legendView(v: Visualization): Record<string, unknown> {
     legend_expected: want.dynamic || want.theoretical
       ? [want.dynamic ? 'dynamic' : undefined, want.theoretical ? 'theoretical' : undefined].filter(Boolean)
       : 'none',
+    legends: legendsOf(v),
     legend: v.legend ?? null,
-    visualization: { ...v, legend: undefined },
+    visualization: { ...v, legend: undefined, metadata: undefined },
   };
 }
 

@@ -1,10 +1,11 @@
 /** What a visualization's legend says, and what the legend rules say it should carry (no vscode). */
-import type { Index, Legend, Visualization } from '../../api/records';
+import { legacyLegendOf, legendsOf } from '../../api/legend';
+import type { Index, Legend, LegendItem, Visualization } from '../../api/records';
 
 export type LegendKinds = { dynamic: boolean; theoretical: boolean };
 
 /**
- * The legend rules of interface.md: preset → dynamic and theoretical; custom `index` →
+ * The legend rules of docs/service-interface.md: preset → dynamic and theoretical; custom `index` →
  * dynamic only; custom `composite`/`grayscale` → none.
  */
 export function expectedLegend(type: string, expressionType: string): LegendKinds {
@@ -15,18 +16,34 @@ export function expectedLegend(type: string, expressionType: string): LegendKind
 
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toPrecision(4));
 
-/** A few lines a person can read: what the legend holds and why (or why there is none). */
-export function describeLegend(v: Pick<Visualization, 'type' | 'expression_type' | 'index_name'> & { legend?: Legend }): string[] {
+/** One legend mode as a line: each class with its range, colour and share of the area. */
+function classLine(mode: string, date: string | undefined, list: readonly LegendItem[]): string {
+  const classes = list.map((c) => {
+    const share = typeof c.area_percentage === 'number' ? `, ${fmt(c.area_percentage)} % of the area` : '';
+    return `${c.label || 'class'} ${fmt(c.min)} … ${fmt(c.max)} (${c.color}${share})`;
+  });
+  return `${mode} legend${date ? ` for ${date}` : ''}: ${classes.length ? classes.join('; ') : 'no classes'}`;
+}
+
+/**
+ * A few lines a person can read: what the legends hold (the service's classes per date and
+ * mode, or the first version's summary) and why there are none when there are none.
+ */
+export function describeLegend(v: Pick<Visualization, 'type' | 'expression_type' | 'index_name' | 'metadata'> & { legend?: Legend }): string[] {
   const want = expectedLegend(v.type, v.expression_type);
   const lines: string[] = [];
-  const legend = v.legend;
+  for (const l of legendsOf(v)) {
+    if (l.dynamic) lines.push(classLine('Dynamic', l.date, l.dynamic));
+    if (l.theoretical) lines.push(classLine('Theoretical', l.date, l.theoretical));
+  }
+  const legend = legacyLegendOf(v);
   if (legend?.theoretical) lines.push(`Theoretical range: ${fmt(legend.theoretical.min)} … ${fmt(legend.theoretical.max)}`);
   if (legend?.dynamic) {
     const d = legend.dynamic;
     lines.push(`Dynamic range: ${fmt(d.min)} … ${fmt(d.max)} (mean ${fmt(d.mean)}, std dev ${fmt(d.stddev)})`);
     if (Array.isArray(d.histogram) && d.histogram.length > 0) lines.push(`Histogram: ${sparkline(d.histogram)} (${d.histogram.length} bins)`);
   }
-  if (!legend?.dynamic && !legend?.theoretical) {
+  if (lines.length === 0) {
     lines.push(
       want.dynamic || want.theoretical
         ? `No legend metadata was returned, although a ${v.type} ${v.expression_type} index should have one.`

@@ -4,16 +4,15 @@
  * that bring both panels back after a window reload.
  */
 import vscode = require('vscode');
-import type { EoClient } from '../../api/client';
 import type { ArchiveItem } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
-import { geodesicArea } from '../../geo/area';
 import { describeError } from '../../panels/host';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
 import { MAP_VIEW_TYPE, MapPanel } from '../../panels/mapPanel';
 import type { DetailRef, MapState, StacState } from '../../panels/protocol';
 import { STAC_VIEW_TYPE, StacItemPanel } from '../../panels/stacItemPanel';
 import type { ExtensionServices } from '../../services';
+import { createAoi } from '../aois/createAoi';
 
 export const MAP_COMMANDS = {
   showOnMap: 'eoImagery.showOnMap',
@@ -32,10 +31,6 @@ export function archiveRefOf(arg: unknown): { collection: string; id: string; it
   if (!isObj(r) || typeof r.collection !== 'string' || typeof r.id !== 'string') return undefined;
   const full = r.type === 'Feature' && isObj(r.properties) ? (r as unknown as ArchiveItem) : undefined;
   return { collection: r.collection, id: r.id, item: full };
-}
-
-function km2(m2: number): string {
-  return `${(m2 / 1e6).toLocaleString(undefined, { maximumFractionDigits: 2 })} km²`;
 }
 
 export function registerMapCommands(services: ExtensionServices): vscode.Disposable[] {
@@ -113,31 +108,9 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       void ui.message('error', `Cannot create an AOI from ${vscode.workspace.asRelativePath(doc.uri)}: ${parsed.reason}`, {});
       return;
     }
-    let client: EoClient;
     try {
-      client = await services.connection.getClient();
-    } catch (e) {
-      fail('Create AOI', e);
-      return;
-    }
-    const area = km2(geodesicArea(parsed.polygon));
-    try {
-      const name = await ui.input({
-        title: `Create AOI (${area})`, prompt: 'Name of the new AOI',
-        validateInput: (v) => (v.trim() ? undefined : 'A name is required.'),
-      });
-      if (!name) return;
-      const projects = client.projects.listPage({ pageNum: 1, pageSize: 100 }).then((p) =>
-        p.items.map((x) => ({ label: x.title || x.name, description: x.id, id: x.id })));
-      const project = await ui.pick(projects, { title: `Create AOI "${name.trim()}" (${area}): project`, placeHolder: 'Project' });
-      if (!project) return;
-      const sats = client.search.satellites().then((s) => s.map((x) => ({ label: x.name || x.id, description: `${x.id} · ${x.gsd} m`, id: x.id })));
-      const sat = await ui.pick(sats, { title: `Create AOI "${name.trim()}" (${area}): satellite`, placeHolder: 'Satellite' });
-      if (!sat) return;
-      const ok = await ui.message('info', `Create AOI "${name.trim()}" of ${area} in ${project.label} for ${sat.label}?`, { modal: true }, 'Create');
-      if (ok !== 'Create') return;
-      const aoi = await client.aois.create({ name: name.trim(), project_id: project.id, satellite_id: sat.id, geometry: parsed.polygon });
-      services.log.info(`Created AOI ${aoi.aoi_id} from ${doc.uri.toString()}`);
+      const aoi = await createAoi(services, { polygon: parsed.polygon, source: doc.uri.toString() });
+      if (!aoi) return;
       void services.explorer?.reveal('aoi', aoi.aoi_id, { focus: true });
       MapPanel.show(services).showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
     } catch (e) {

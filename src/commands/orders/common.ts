@@ -9,6 +9,7 @@ import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
+import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from './usecase';
 
 export function explorerOf(services: ExtensionServices): ExtensionServices['explorer'] {
   return services.explorer;
@@ -66,7 +67,7 @@ export async function loadProjects(client: EoClient, cap = 500): Promise<Project
   return out;
 }
 
-/** Entries every order item has (decisions.md: project, name, use case, cloud delivery). */
+/** Entries every order item has (docs/service-interface.md: project, name, use case, cloud delivery). */
 export interface OrderEntries {
   projectId?: string;
   projectLabel?: string;
@@ -169,4 +170,20 @@ export function storeTarget(st: Store): string {
 
 export function requireNonEmpty(what: string): (v: string) => string | undefined {
   return (v) => (v.trim() === '' ? `Enter ${what}.` : v.length > 200 ? `${what[0].toUpperCase()}${what.slice(1)} is longer than 200 characters.` : undefined);
+}
+
+/** The use case every item must carry: free text, prefilled, empty means the default. */
+export function usecaseStep<S extends { usecase: string }>(): Step<S> {
+  return {
+    name: 'Use case',
+    describe: (s) => usecaseOf(s.usecase),
+    async ask(s, ui) {
+      const answer = await ui.input({
+        prompt: usecasePrompt(),
+        value: s.usecase || DEFAULT_USECASE,
+        validate: (v) => (v.trim().length > 200 ? 'The use case is longer than 200 characters.' : undefined),
+      });
+      return outcome(answer, (v) => (s.usecase = usecaseOf(v)));
+    },
+  };
 }

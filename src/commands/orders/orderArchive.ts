@@ -6,7 +6,8 @@ import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, OrderRecord, Pr
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
-import { clientFor, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { usecaseOf } from './usecase';
+import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { collectionOfFootprints } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
 
@@ -110,7 +111,7 @@ export async function orderArchiveItems(services: ExtensionServices, ...args: un
   const steps: Step<ArchiveOrderState>[] = [
     projectStep(() => (projects ??= loadProjects(client))),
     textStep('Name', 'Name of the order item', (s) => s.name, (s, v) => (s.name = v), requireNonEmpty('a name')),
-    textStep('Use case', 'Use case (what the imagery is for; optional)', (s) => s.usecase, (s, v) => (s.usecase = v)),
+    usecaseStep(),
     storeStep(() => (stores ??= client.stores.list()), true),
     pathStep(),
   ];
@@ -129,10 +130,10 @@ export function archiveItemRequest(s: ArchiveOrderState, items: readonly Archive
   const req: OrderItemRequest = {
     project_id: s.projectId,
     name: s.name,
+    usecase: usecaseOf(s.usecase),
     geometry,
     item_ids: items.map((i) => i.id),
   };
-  if (s.usecase) req.usecase = s.usecase;
   if (s.storeId) req.cloud_delivery = { config: s.storeId, path: s.path };
   return req;
 }

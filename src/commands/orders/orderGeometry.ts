@@ -1,5 +1,5 @@
 /**
- * The geometry of an order item: a FeatureCollection of Polygon features (interface.md). Taken
+ * The geometry of an order item: a FeatureCollection of Polygon features (docs/service-interface.md). Taken
  * from a GeoJSON file open in the editor, an AOI, or archive item footprints. Anything else is
  * refused here, before a request is sent, with the reason and the offending feature's index so
  * the person can find it in the file. Pure: no `vscode`.

@@ -20,16 +20,29 @@ export interface OrderSummary {
 import { amount as formatAmount, preciseKm2 as formatArea } from '../../explorer/format';
 
 /**
- * The item's validation errors as lines; an entry marked `severity: "warning"` does not stop
- * the order (the service prices it anyway), everything else does.
+ * The item's validation errors as one line per field. The service sends each entry as a map
+ * from field name to its messages (`{"geometry": ["…", "…"]}`); the first version's
+ * `{field, message, severity}` is still read, and only its `severity: "warning"` entries do
+ * not stop the order. Fields named in several entries are gathered on one line.
  */
-export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): { text: string; warning: boolean }[] {
-  return (item.validation_errors ?? []).map((e) => {
-    const rec = e as { field?: unknown; message?: unknown; severity?: unknown };
-    const msg = typeof rec.message === 'string' ? rec.message : JSON.stringify(e);
-    const text = typeof rec.field === 'string' && rec.field ? `${rec.field}: ${msg}` : msg;
-    return { text, warning: rec.severity === 'warning' };
-  });
+export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): { text: string; field?: string; warning: boolean }[] {
+  const byField = new Map<string, string[]>();
+  const out: { text: string; field?: string; warning: boolean }[] = [];
+  for (const e of item.validation_errors ?? []) {
+    if (typeof e !== 'object' || e === null) continue;
+    const rec = e as Record<string, unknown>;
+    if (typeof rec.message === 'string') {
+      const field = typeof rec.field === 'string' && rec.field ? rec.field : undefined;
+      out.push({ text: field ? `${field}: ${rec.message}` : rec.message, field, warning: rec.severity === 'warning' });
+      continue;
+    }
+    for (const [field, msgs] of Object.entries(rec)) {
+      const list = Array.isArray(msgs) ? msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))) : [typeof msgs === 'string' ? msgs : JSON.stringify(msgs)];
+      byField.set(field, [...(byField.get(field) ?? []), ...list]);
+    }
+  }
+  for (const [field, msgs] of byField) out.push({ text: `${field}: ${msgs.join('; ')}`, field, warning: false });
+  return out;
 }
 
 export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'>): OrderSummary {

@@ -9,7 +9,8 @@ import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Po
 import type { ExtensionServices } from '../../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
-import { clientFor, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { usecaseOf } from './usecase';
+import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
 import { collectionOfPolygon, orderGeometryFromText } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
@@ -100,7 +101,7 @@ export async function orderTasking(services: ExtensionServices, arg?: unknown): 
   const steps: Step<TaskingState>[] = [
     ...(source.projectId ? [] : [project]),
     textStep('Name', 'Name of the order item', (s) => s.name, (s, v) => (s.name = v), requireNonEmpty('a name')),
-    textStep('Use case', 'Use case (what the imagery is for; optional)', (s) => s.usecase, (s, v) => (s.usecase = v)),
+    usecaseStep(),
     textStep('Start date', 'First day of the capture window (YYYY-MM-DD, UTC)', (s) => s.start, (s, v) => (s.start = v), (v) => {
       const r = parseOrderDate(v);
       return r.ok ? undefined : r.reason;
@@ -178,6 +179,7 @@ export function taskingItemRequest(s: TaskingState, geometry: FeatureCollection<
   const req: OrderItemRequest = {
     project_id: s.projectId,
     name: s.name,
+    usecase: usecaseOf(s.usecase),
     geometry,
     recurrence: s.recurrence,
     start_date: start.ok ? start.iso : s.start,
@@ -188,7 +190,6 @@ export function taskingItemRequest(s: TaskingState, geometry: FeatureCollection<
     off_nadir: Number(s.offNadir),
     delivery_speed: s.speed,
   };
-  if (s.usecase) req.usecase = s.usecase;
   if (s.storeId) req.cloud_delivery = { config: s.storeId, path: s.path };
   return req;
 }

@@ -1,6 +1,6 @@
 /**
  * Client-side checks of a cloud store registration, with the same rules the service applies
- * (decisions.md, `STORE_RULES`): every config and secret key of the type present and
+ * (docs/service-interface.md, `STORE_RULES`): every config and secret key of the type present and
  * non-empty. Messages name keys, never secret values. Pure: no `vscode`.
  */
 import { STORE_RULES, type CreateStoreRequest, type StoreType } from '../../api/records';

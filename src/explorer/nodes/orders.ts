@@ -17,7 +17,7 @@ export function ordersRoot(ctx: ExplorerContext): PagedChildren<OrderRecord> {
     empty: 'No orders yet',
     async fetch(client, q) {
       const page = await client.orders.listPage({ status: ctx.filters.current.orderStatus, offset: q.offset, limit: q.limit }, { signal: q.signal });
-      return { items: page.items, total: page.total };
+      return { items: page.items, total: page.total, scanned: page.scanned };
     },
     idOf: (o) => o.id ?? '',
     toNode: (o) => new OrderNode(ctx, o),

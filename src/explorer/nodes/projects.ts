@@ -5,14 +5,14 @@ import type { ExplorerContext } from '../context';
 import { count, dateTime, day, km2 } from '../format';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren, type PageQuery, type PageResult } from '../paged';
-import { statusLabel } from '../status';
+import { statusCategory, statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 import { InsightRunGroupNode } from './insightRuns';
 
 function progressText(status: string, progress: number | undefined): string {
   const s = statusLabel(status);
-  return status === 'processing' && typeof progress === 'number' && progress < 100 ? `${s} ${progress}%` : s;
+  return statusCategory(status) === 'inProgress' && typeof progress === 'number' && progress < 100 ? `${s} ${progress}%` : s;
 }
 
 /** The Projects view's root list: projects, paged by page_num/page_size. */

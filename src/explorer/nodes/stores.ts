@@ -19,7 +19,7 @@ export function storesRoot(ctx: ExplorerContext): PagedChildren<Store> {
   });
 }
 
-/** The bucket or container a store writes to, by type (decisions.md, store configs). */
+/** The bucket or container a store writes to, by type (docs/service-interface.md, store configs). */
 export function storeTarget(s: Store): string {
   const c = s.configs ?? {};
   const where = c.bucket ?? c.container ?? '';

@@ -41,7 +41,7 @@ function describeChoice(choice: InputChoice): string {
 
 /**
  * Turns one definition and the person's choice into an input value, following the rules of
- * interface.md ("Blocks and insights"), or refuses with a reason a person can act on.
+ * docs/service-interface.md ("Blocks and insights"), or refuses with a reason a person can act on.
  * `undefined` as the value means the (optional) input is left out.
  */
 export function buildInputValue(def: InputDefinition, choice: InputChoice): BuildResult<InputValue | undefined> {

@@ -117,18 +117,29 @@ function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOp
 const replace = (node: { offset: number; length: number }, content: string): (() => TextEdit[]) =>
   () => [{ offset: node.offset, length: node.length, content }];
 
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
+/**
+ * Levenshtein distance of `a` and `b` when it is at most `max`, else `Infinity`. Bounded because
+ * it runs for every unknown input name against every spec input: a file of thousands of
+ * misnamed inputs must stay linear and cheap (a length gap over `max` answers at once, and a
+ * row whose best cell is over `max` ends the search).
+ */
+function distanceWithin(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return Infinity;
+  const d = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let prev = d[0];
     d[0] = i;
+    let rowMin = d[0];
     for (let j = 1; j <= b.length; j++) {
       const tmp = d[j];
-      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
       prev = tmp;
+      if (d[j] < rowMin) rowMin = d[j];
     }
+    if (rowMin > max) return Infinity;
   }
-  return d[b.length];
+  return d[b.length] <= max ? d[b.length] : Infinity;
 }
 
 /** The copy of a definition a "add the missing input" fix inserts (rule 6: type set). */
@@ -241,6 +252,7 @@ export function validateInsight(
   const byName = new Map<string, InputDefinition>((defs ?? []).map((d) => [d.name, d]));
   const present = new Set<string>();
   // Built on first need, once per file: per-input scans of every input made this quadratic.
+  let inputList: string | undefined;
   let namesInFile: Set<unknown> | undefined;
   const lineage = new LineageSources(entries);
 
@@ -264,16 +276,17 @@ export function validateInsight(
         const fixes: QuickFix[] = [];
         namesInFile ??= new Set(entries.map((e) => prop(e, 'name')?.value));
         const unused = defs.filter((d) => !namesInFile!.has(d.name));
+        const max = Math.max(2, Math.floor(inputName.length / 3));
         const close = unused
-          .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : editDistance(d.name, inputName) }))
-          .filter((x) => x.dist <= Math.max(2, Math.floor(inputName.length / 3)))
+          .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : distanceWithin(d.name, inputName, max) }))
+          .filter((x) => x.dist <= max)
           .sort((a, b) => a.dist - b.dist);
         for (const { d } of close.slice(0, 3)) {
           fixes.push({ kind: 'edit', title: `Rename to "${d.name}"`, edits: replace(nameN!, JSON.stringify(d.name)), preferred: fixes.length === 0 });
         }
         fixes.push({ kind: 'edit', title: `Remove input "${inputName}"`, edits: editsFor(text, ['input', index], undefined, layout) });
-        const names = defs.map((d) => d.name).join(', ');
-        c.add('input-unknown', 'error', nameN!, `Block ${spec?.status === 'found' ? `${spec.spec.name} ${spec.spec.version}` : ''} has no input "${inputName}" (inputs: ${names}).`, fixes);
+        inputList ??= defs.map((d) => d.name).join(', ');
+        c.add('input-unknown', 'error', nameN!, `Block ${spec?.status === 'found' ? `${spec.spec.name} ${spec.spec.version}` : ''} has no input "${inputName}" (inputs: ${inputList}).`, fixes);
       }
     }
 

@@ -12,7 +12,7 @@
 import type { Geometry, StacAsset } from '../../api/records';
 import type { ArchiveRow } from '../world/archive';
 import { COLLECTION_DEFS } from '../world/archive';
-import { satelliteById, satelliteByCollection } from '../world/satellites';
+import { collectionOf, gsdOf, satelliteById, satelliteByCollection } from '../world/satellites';
 import { hashString } from './landscape';
 import { type PixelTruth, type Scene, type SceneBand, buildScene, pixelOf, pixelTruth } from './scene';
 import { zoneOf } from './utm';
@@ -109,14 +109,15 @@ export function mosaicScene(aoi: MosaicOwner, date: string): Scene {
   return remember(`mosaic:${aoi.aoi_id}/${date}`, () => {
     const sat = satelliteById(aoi.satellite_id);
     if (!sat) throw new Error(`no satellite ${aoi.satellite_id}`);
-    const product = PRODUCTS[sat.collection_id];
+    const product = PRODUCTS[collectionOf(sat)];
     const [lon, lat] = aoi.centroid;
     const r = rings(aoi.geometry);
     const zone = zoneOf(lon, lat);
     // First pass at the sensor's resolution to learn the extent, then coarsen if too big.
-    const probe = buildScene({ key: '', bands: [], scale: 1, offset: 0, rings: r, zone, pixelSize: sat.gsd, tileSize: 256, time: 0, cloudCover: 0, cloudSeed: 0 });
+    const gsd = gsdOf(sat);
+    const probe = buildScene({ key: '', bands: [], scale: 1, offset: 0, rings: r, zone, pixelSize: gsd, tileSize: 256, time: 0, cloudCover: 0, cloudSeed: 0 });
     const side = Math.max(probe.width, probe.height);
-    const pixelSize = side > MOSAIC_MAX ? Math.ceil((sat.gsd * side) / MOSAIC_MAX) : sat.gsd;
+    const pixelSize = side > MOSAIC_MAX ? Math.ceil((gsd * side) / MOSAIC_MAX) : gsd;
     const bands = sceneBands(sat.id);
     return buildScene({
       key: `mosaic:${aoi.aoi_id}/${date}`, bands, scale: product?.scale ?? 0.0001, offset: product?.offset ?? 0,

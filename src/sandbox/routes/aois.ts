@@ -1,5 +1,5 @@
 /** AOIs (list, create, the singular read path), their assets and visualizations. */
-import type { Aoi, ExpressionType, Index, Legend } from '../../api/records';
+import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { Rng } from '../prng';
@@ -7,12 +7,14 @@ import type { Req, Route } from '../router';
 import type { AoiRec } from '../state';
 import { isoZ } from '../timefmt';
 import { aoiView, assetView, visView } from '../transitions';
-import { asArray, asNumber, asObject, asPolygon, asString, asStringArray, opt, pageParams, queryList, req } from '../validate';
+import { asArray, asEnum, asNumber, asObject, asPolygon, asString, asStringArray, opt, pageParams, queryList, req } from '../validate';
+import { COLLECTION_DEFS } from '../world/archive';
 import { makeMosaics, makeVisualization } from '../world/seed';
 import { satelliteById } from '../world/satellites';
 import { ownAoi, ownProject, page, timeRange } from './common';
 
 export const MAX_AOI_KM2 = 50_000;
+const PROVIDERS = ['pixxel', 'planetary'] as const;
 
 function listAois(r: Req): Aoi[] {
   const q = r.query;
@@ -43,19 +45,24 @@ function listAois(r: Req): Aoi[] {
 function createAoi(r: Req): AoiRec {
   const b = asObject(r.body, 'body');
   const name = req(b, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
-  const description = opt(b, 'description', (v, f) => asString(v, f, { max: 2000 })) ?? '';
+  const description = req(b, 'description', (v, f) => asString(v, f, { max: 2000 }));
   const projectId = req(b, 'project_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
   const satId = req(b, 'satellite_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
   const geometry = req(b, 'geometry', asPolygon);
-  opt(b, 'provider', (v, f) => asString(v, f, { max: 200 }));
-  const itemIds = opt(b, 'item_ids', (v, f) => asStringArray(v, f, { max: 24 }));
+  const provider = req(b, 'provider', (v, f) => asEnum(v, f, PROVIDERS));
+  const itemIds = req(b, 'item_ids', (v, f) => asStringArray(v, f, { min: 1, max: 24 }));
   const sat = satelliteById(satId);
   if (!sat) throw badRequest('satellite_id', `no satellite ${JSON.stringify(satId)}; see GET /v0/satellites`);
+  const own = sat.collections.map((c) => c.provider);
+  if (!own.includes(provider)) throw badRequest('provider', `${sat.id} imagery comes from provider ${own.join(' or ')}, not ${provider}`);
   const area = geodesicArea(geometry);
   if (area / 1e6 > MAX_AOI_KM2) throw badRequest('geometry', `area ${(area / 1e6).toFixed(0)} km² exceeds the ${MAX_AOI_KM2} km² limit`);
   const rows = (itemIds ?? []).map((id, k) => {
     const row = r.app.world.archive.get(id);
     if (!row) throw badRequest(`item_ids[${k}]`, `no archive item ${JSON.stringify(id)}`);
+    if (!sat.collections.some((c) => c.id === COLLECTION_DEFS[row.c].id)) {
+      throw badRequest(`item_ids[${k}]`, `${id} is not ${sat.name} imagery`);
+    }
     return row;
   });
   const project = ownProject(r, projectId, 'project_id');
@@ -66,12 +73,12 @@ function createAoi(r: Req): AoiRec {
   const ts = isoZ(r.now);
   const aoi: AoiRec = {
     aoi_id: r.app.newId(), name, description, satellite_id: sat.id, project_id: project.id,
-    images: { mosaics: rows.length || 3, item_ids: rows.map((x) => x.id) }, eo_bands: sat.bands.map((x) => x.name), geometry,
-    progress: 0, status: 'processing', is_favourite: false, created_at: ts, updated_at: ts, user_id: r.user.id,
+    images: Object.fromEntries(rows.map((x) => [x.id, { collection: COLLECTION_DEFS[x.c].id, datetime: new Date(x.t).toISOString() }])), eo_bands: sat.bands.map((x) => x.name), geometry,
+    progress: 0, status: 'started', is_favourite: false, created_at: ts, updated_at: ts, user_id: r.user.id,
     area_in_sq_m: Math.round(area * 100) / 100, centroid: polygonCentroid(geometry), t0: r.now,
   };
   const rng = new Rng(r.now ^ 0x5eed);
-  const mosaics = makeMosaics(aoi, rows.length || 3, r.now, rng, rows.length ? rows.map((x) => x.t) : undefined);
+  const mosaics = makeMosaics(aoi, rows.length, r.now, rng, rows.map((x) => x.t));
   for (const m of mosaics) m.id = r.app.newId();
   r.app.state.aois.push(aoi);
   r.app.state.assets.push(...mosaics);
@@ -79,21 +86,43 @@ function createAoi(r: Req): AoiRec {
 }
 
 /** Deterministic legend numbers from the visualization id, within the index's rescale. */
-function legendFor(idx: Index, visId: string): Legend | undefined {
-  const dynamic = (): NonNullable<Legend['dynamic']> => {
-    let h = 0;
-    for (const c of visId) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
-    const rng = new Rng(h);
-    const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
-    const min = lo + (hi - lo) * rng.range(0, 0.2);
-    const max = hi - (hi - lo) * rng.range(0, 0.2);
-    const mean = min + (max - min) * rng.range(0.35, 0.65);
-    const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-    return { min: r3(min), max: r3(max), mean: r3(mean), stddev: r3((max - min) / rng.range(4, 6)), histogram: Array.from({ length: 10 }, () => rng.int(0, 5000)) };
-  };
-  if (idx.type === 'preset') return { dynamic: dynamic(), theoretical: { min: idx.rescale[0], max: idx.rescale[1] } };
-  if (idx.expression_type === 'index') return { dynamic: dynamic() };
-  return undefined;
+const CLASS_COLORS = ['#d7191c', '#fdae61', '#ffffbf', '#a6d96a', '#1a9641'];
+const CLASS_LABELS = ['Very low', 'Low', 'Moderate', 'High', 'Very high'];
+
+/**
+ * Five equal classes over [lo, hi] with their area shares (OpenAPI `LegendItem`); the
+ * shares come from the visualization id, so the same visualization always tells the same.
+ */
+function legendItems(lo: number, hi: number, seed: string, areaM2: number): LegendItem[] {
+  let h = 0;
+  for (const c of seed) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  const rng = new Rng(h);
+  const weights = CLASS_COLORS.map(() => rng.range(0.5, 3));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+  return CLASS_COLORS.map((color, k) => {
+    const pct = r3((weights[k] / sum) * 100);
+    return { min: r3(lo + ((hi - lo) * k) / 5), max: r3(lo + ((hi - lo) * (k + 1)) / 5), color, label: CLASS_LABELS[k], area: Math.round((areaM2 * pct) / 100), area_percentage: pct };
+  });
+}
+
+/**
+ * The legend rules of the interface (preset: dynamic and theoretical; custom `index`:
+ * dynamic only; composite/grayscale: none), in the OpenAPI's form: keyed by asset date
+ * (`YYYY_MM_DD`). The dynamic range is narrower than the theoretical one, as measured
+ * values are.
+ */
+function legendFor(idx: Index, visId: string, dates: readonly string[], areaM2: number): VisualizationMetadata | undefined {
+  if (idx.type !== 'preset' && idx.expression_type !== 'index') return undefined;
+  const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
+  const legend: Record<string, VisualizationLegends> = {};
+  for (const d of [...new Set(dates)].sort()) {
+    const key = d.replace(/-/g, '_');
+    const entry: VisualizationLegends = { dynamic: legendItems(lo + (hi - lo) * 0.1, hi - (hi - lo) * 0.1, `${visId}/${key}`, areaM2) };
+    if (idx.type === 'preset') entry.theoretical = legendItems(lo, hi, `${visId}/${key}/t`, areaM2);
+    legend[key] = entry;
+  }
+  return { legend };
 }
 
 export const aoiRoutes: Route[] = [
@@ -179,12 +208,12 @@ export const aoiRoutes: Route[] = [
       }
       rec.asset_ids = derived.map((d) => d.id);
       rec.progress = 0;
-      rec.status = 'processing';
+      rec.status = 'creating';
       r.app.state.visualizations.push(rec);
       await r.app.commit();
       const view = visView(rec, derived.map((d) => assetView(d, r.now, r.app.base)), r.now);
-      const legend = legendFor(idx, rec.id);
-      return { status: 201, json: legend ? { ...view, legend } : view };
+      const metadata = legendFor(idx, rec.id, derived.map((d) => d.date), aoi.area_in_sq_m);
+      return { status: 201, json: metadata ? { ...view, metadata } : view };
     },
   },
 ];

@@ -1,12 +1,13 @@
 /** Satellites, imagery search (cursor paging), indices, bandsets and blocks. */
 import { createHash } from 'node:crypto';
 import type { ExpressionType, Geometry, Index } from '../../api/records';
-import { HttpError, badRequest, conflict } from '../errors';
+import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { Req, Route } from '../router';
 import { isoZ, parseTime } from '../timefmt';
 import { asArray, asEnum, asNumber, asObject, asPolygon, asString, opt, pageParams, req } from '../validate';
 import { parseIndexExpression } from '../../api/indexExpression';
 import { toFeature } from '../world/archive';
+import { toBlockRecord } from '../world/blocks';
 import { satelliteById } from '../world/satellites';
 import { onlyParams, page } from './common';
 
@@ -38,20 +39,24 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     const id = req(o, 'satellite_id', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }), `satellites[${i}].`);
     const sat = satelliteById(id);
     if (!sat) throw badRequest(`satellites[${i}].satellite_id`, `no satellite ${JSON.stringify(id)}`);
-    const cid = opt(o, 'collection_id', (v, f) => asString(v, f, { max: 100 }), `satellites[${i}].`);
-    if (cid !== undefined && cid !== sat.collection_id) throw badRequest(`satellites[${i}].collection_id`, `${id} has collection ${sat.collection_id}`);
+    // The OpenAPI requires collection_id beside satellite_id (it picks the provider's catalogue).
+    const cid = req(o, 'collection_id', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }), `satellites[${i}].`);
+    if (!sat.collections.some((c) => c.id === cid)) {
+      throw badRequest(`satellites[${i}].collection_id`, `${id} has collection(s) ${sat.collections.map((c) => c.id).join(', ')}`);
+    }
     if (!r.user.satellites.includes(sat.id)) throw new HttpError(403, `satellites[${i}].satellite_id: ${sat.id} is not in your subscription`, `satellites[${i}].satellite_id`);
-    return sat;
+    return cid;
   });
   const geometry = req(b, 'geometry', readSearchGeometry);
   const query: Record<string, { gte?: number; lte?: number }> = {};
   (opt(b, 'filters', (v, f) => asArray(v, f, { max: 10 })) ?? []).forEach((x, i) => {
     const o = asObject(x, `filters[${i}]`);
     const id = req(o, 'id', (v, f) => asEnum(v, f, FILTER_FIELDS), `filters[${i}].`);
-    const min = opt(o, 'min', (v, f) => asNumber(v, f), `filters[${i}].`);
-    const max = opt(o, 'max', (v, f) => asNumber(v, f), `filters[${i}].`);
-    if (min !== undefined && max !== undefined && min > max) throw badRequest(`filters[${i}].min`, 'must not exceed max');
-    query[id] = { ...(min !== undefined ? { gte: min } : {}), ...(max !== undefined ? { lte: max } : {}) };
+    // id, min and max are all required, and integers (OpenAPI lens.Filter)
+    const min = req(o, 'min', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
+    const max = req(o, 'max', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
+    if (min > max) throw badRequest(`filters[${i}].min`, 'must not exceed max');
+    query[id] = { gte: min, lte: max };
   });
   const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 10_000, integer: true })) ?? 10;
   const { next_token: tokenIn, limit: _l, ...rest } = b;
@@ -65,13 +70,18 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     offset = t.o;
   }
   const result = r.app.world.archive.search({
-    intersects: geometry, from, to: to + (/T/.test(ed) ? 0 : 86_399_999), collections: sats.map((s) => s.collection_id),
-    query, limit, offset,
+    intersects: geometry, from, to: to + (/T/.test(ed) ? 0 : 86_399_999), collections: sats,
+    query, limit, offset, count: true,
   });
+  // The OpenAPI's shape: items keyed by id (insertion order keeps the ranking), `pagination`
+  // with `skip`; plus the interface's `next_token` cursor.
+  const items: Record<string, unknown> = {};
+  for (const row of result.rows) items[row.id] = toFeature(row, r.app.base);
   return {
     status: 200,
     json: {
-      items: result.rows.map((row) => toFeature(row, r.app.base)),
+      items,
+      pagination: { limit, skip: offset, total: result.total ?? result.rows.length },
       next_token: result.hasMore ? r.app.sign({ u: r.user.id, h: hash, o: offset + limit }) : null,
     },
   };
@@ -146,18 +156,36 @@ export const catalogueRoutes: Route[] = [
     handler: (r) => {
       const mode = r.query.get('mode');
       if (mode !== null && mode !== 'insight' && mode !== 'workflow') throw badRequest('mode', 'must be insight or workflow');
-      return { status: 200, json: { blocks: r.app.world.blocks.filter((b) => mode === null || b.mode === mode) } };
+      return { status: 200, json: { blocks: r.app.world.blocks.filter((b) => mode === null || b.mode === mode).map(toBlockRecord) } };
     },
   },
   {
+    // the interface's path (listed before /v0/blocks/:name, which would otherwise take it)
     method: 'GET', path: '/v0/blocks/insights',
     handler: (r) => {
       const name = r.query.get('name');
       const version = r.query.get('version');
       return {
         status: 200,
-        json: { blocks: r.app.world.blocks.filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version)) },
+        json: { blocks: r.app.world.blocks.filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version)).map(toBlockRecord) },
       };
+    },
+  },
+  {
+    // the OpenAPI's: every version of one block
+    method: 'GET', path: '/v0/blocks/:name',
+    handler: (r) => {
+      const versions = r.app.world.blocks.filter((b) => b.spec.name === r.params.name);
+      if (versions.length === 0) throw notFound('block', r.params.name);
+      return { status: 200, json: { blocks: versions.map(toBlockRecord) } };
+    },
+  },
+  {
+    method: 'GET', path: '/v0/blocks/:name/versions/:version',
+    handler: (r) => {
+      const b = r.app.world.blocks.find((x) => x.spec.name === r.params.name && x.spec.version === r.params.version);
+      if (!b) throw notFound('block', `${r.params.name} ${r.params.version}`);
+      return { status: 200, json: toBlockRecord(b) };
     },
   },
 ];

@@ -1,9 +1,9 @@
 /**
  * Processing blocks. Their `spec.inputs` cover every input format (raster, vector, date,
  * number, string, boolean) with bands, visualisation and discretization properties, so the
- * extension's input builder meets each rule of interface.md.
+ * extension's input builder meets each rule of docs/service-interface.md.
  */
-import type { Block, InputDefinition } from '../../api/records';
+import type { Block, BlockRecord, InputDefinition } from '../../api/records';
 
 const LAND_COVER_CLASSES = [
   { name: 'water', value: 1, color: '#1f78b4' },
@@ -119,3 +119,23 @@ export const BLOCK_RATES: Record<string, number> = {
   'change-detection': 1.1,
   'ndvi-time-series': 0.2,
 };
+
+/** When the sandbox's blocks were registered (they predate every user). */
+const BLOCKS_CREATED = '2025-06-01T00:00:00Z';
+
+/**
+ * A block as the OpenAPI document sends it (`dexter.BlockSpecItem`): the name, title,
+ * description and execution mode live in `spec`, not beside it.
+ */
+export function toBlockRecord(b: Block): BlockRecord {
+  return {
+    id: b.id,
+    block_status: 'active',
+    spec: {
+      ...b.spec, id: b.id, version_id: `${b.id}@${b.spec.version}`, title: b.display_name ?? b.name,
+      description: b.description, kind: b.mode, type: 'model', supported_collections_id: ['sentinel-2-l2a'],
+    },
+    created_at: BLOCKS_CREATED,
+    err: '',
+  };
+}

@@ -2,7 +2,7 @@
  * Satellites with their real band names and centre wavelengths (nm): Sentinel-2 MSI,
  * Landsat 8/9 OLI-TIRS, Pléiades Neo and the EnMAP hyperspectral imager (224 bands).
  */
-import type { Band, Bandset, Satellite } from '../../api/records';
+import type { Band, Bandset, Satellite, SatelliteBand } from '../../api/records';
 
 const S2_BANDS: Band[] = [
   ['B01', 442.7], ['B02', 492.4], ['B03', 559.8], ['B04', 664.6], ['B05', 704.1], ['B06', 740.5],
@@ -30,19 +30,54 @@ function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
+/** Bands with the OpenAPI's extra fields: reflectance = stored × scale + offset. */
+const withScale = (bands: Band[], res: number): SatelliteBand[] =>
+  bands.map((b) => ({ ...b, scale: 0.0001, offset: 0, spatial_resolution: res }));
+
+/**
+ * The satellites in the OpenAPI document's shape. `provider` per collection is `planetary`
+ * for open data (Sentinel-2, Landsat) and `pixxel` for the commercial satellites, which
+ * stand in for the service's own (docs/service-interface.md, "Satellites").
+ */
 export const SATELLITES: readonly Satellite[] = [
-  { id: 'sentinel-2', name: 'Sentinel-2 MSI', provider: 'ESA Copernicus', collection_id: 'sentinel-2-l2a', constellation: 'sentinel-2', gsd: 10, bands: S2_BANDS },
-  { id: 'landsat-8-9', name: 'Landsat 8/9 OLI-TIRS', provider: 'USGS', collection_id: 'landsat-c2-l2', constellation: 'landsat', gsd: 30, bands: LANDSAT_BANDS },
-  { id: 'pleiades-neo', name: 'Pléiades Neo', provider: 'Airbus', collection_id: 'pleiades-neo', constellation: 'pleiades-neo', gsd: 1.2, bands: PNEO_BANDS },
-  { id: 'enmap', name: 'EnMAP HSI', provider: 'DLR', collection_id: 'enmap-l2a', constellation: 'enmap', gsd: 30, bands: enmapBands() },
+  {
+    id: 'sentinel-2', name: 'Sentinel-2 MSI', bands: withScale(S2_BANDS, 10),
+    collections: [{ id: 'sentinel-2-l2a', name: 'Sentinel-2 Level-2A', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    rgb_composite: { red: 'B04', green: 'B03', blue: 'B02' },
+  },
+  {
+    id: 'landsat-8-9', name: 'Landsat 8/9 OLI-TIRS', bands: withScale(LANDSAT_BANDS, 30),
+    collections: [{ id: 'landsat-c2-l2', name: 'Landsat Collection 2 Level-2', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    rgb_composite: { red: 'B4', green: 'B3', blue: 'B2' },
+  },
+  {
+    id: 'pleiades-neo', name: 'Pléiades Neo', bands: withScale(PNEO_BANDS, 1.2),
+    collections: [{ id: 'pleiades-neo', name: 'Pléiades Neo', provider: 'pixxel', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    rgb_composite: { red: 'RED', green: 'GREEN', blue: 'BLUE' },
+  },
+  {
+    id: 'enmap', name: 'EnMAP HSI', bands: withScale(enmapBands(), 30),
+    collections: [{ id: 'enmap-l2a', name: 'EnMAP Level-2A', provider: 'pixxel', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    rgb_composite: { red: 'B037', green: 'B023', blue: 'B011' },
+  },
 ];
+
+/** The collection a satellite's archive items live in (each sandbox satellite has one). */
+export function collectionOf(sat: Satellite): string {
+  return sat.collections[0].id;
+}
+
+/** Ground sample distance in metres: the finest band's resolution. */
+export function gsdOf(sat: Satellite): number {
+  return Math.min(...sat.bands.map((b) => b.spatial_resolution ?? Infinity));
+}
 
 export function satelliteById(id: string): Satellite | undefined {
   return SATELLITES.find((s) => s.id === id);
 }
 
 export function satelliteByCollection(cid: string): Satellite | undefined {
-  return SATELLITES.find((s) => s.collection_id === cid);
+  return SATELLITES.find((s) => s.collections.some((c) => c.id === cid));
 }
 
 const pick = (sat: string, names: string[]): Band[] =>

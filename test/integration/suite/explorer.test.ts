@@ -467,24 +467,22 @@ suite('explorer: the sidebar against the sandbox', () => {
   test('live progress: a new AOI in a visible view is polled until its status is final', async function () {
     this.timeout(60_000);
     const client = (await sb.current.api.services.connection.getClient()) as EoClient;
-    const projects = await client.projects.listPage({ pageNum: 1, pageSize: 1 });
     const satellites = await client.search.satellites();
+    // over a seeded AOI, where the sandbox's archive has imagery at any world scale
+    const seeded = (await client.aois.listPage({ limit: 1 })).items[0];
+    const sat = satellites.find((s) => s.id === seeded.satellite_id)!;
+    const geometry = seeded.geometry;
+    // an AOI is made of images found over it (OpenAPI AOICreateModelV2: provider, item_ids)
+    const found = await client.search.imagery({
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry, limit: 2,
+    });
+    assert.ok(found.items.length > 0, 'imagery over the seeded AOI');
     const created = await client.aois.create({
-      name: `Live progress ${Date.now()}`,
-      project_id: projects.items[0].id,
-      satellite_id: satellites[0].id,
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [77.1, 28.5],
-            [77.2, 28.5],
-            [77.2, 28.6],
-            [77.1, 28.6],
-            [77.1, 28.5],
-          ],
-        ],
-      },
+      name: `Live progress ${Date.now()}`, description: '',
+      project_id: seeded.project_id,
+      satellite_id: sat.id, provider: sat.collections[0].provider,
+      geometry, item_ids: found.items.map((i) => i.id),
     });
     assert.notEqual(created.status, 'success', 'a new AOI is already final; nothing to poll');
     const node = (await explorer.reveal('aoi', created.aoi_id, { focus: true })) as AnyRecordNode | undefined;

@@ -294,11 +294,20 @@ suite('map and STAC item panels against the sandbox', () => {
       type: 'Feature', properties: {},
       geometry: { type: 'Polygon', coordinates: [[[2.30, 48.84], [2.33, 48.84], [2.33, 48.86], [2.30, 48.86], [2.30, 48.84]]] },
     });
+    // the service makes an AOI from images: the polygon is searched, the person picks them
+    let offered: readonly vscode.QuickPickItem[] = [];
     const prompts = new ScriptedPrompts([
       { kind: 'input', match: /Create AOI \(\d+(\.\d+)? km²\)/, answer: name },
       { kind: 'pick', match: 'project', choose: (items) => items[0] },
-      { kind: 'pick', match: 'satellite', choose: (items) => items[0] },
-      { kind: 'message', match: `Create AOI "${name}"`, answer: 'Create' },
+      { kind: 'pick', match: 'satellite', choose: (items) => items.find((i) => i.label === 'Sentinel-2 MSI') },
+      {
+        kind: 'pickMany', match: 'images',
+        choose: (items) => {
+          offered = items;
+          return items.slice(0, 2);
+        },
+      },
+      { kind: 'message', match: new RegExp(`Create AOI "${name}" of .* from 2 Sentinel-2 MSI image`), answer: 'Create' },
     ]);
     const restore = withPrompts(prompts);
     try {
@@ -308,13 +317,50 @@ suite('map and STAC item panels against the sandbox', () => {
     }
     prompts.assertDone();
     assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
-    const listed = await service<{ aois: { aoi_id: string; name: string }[] }>('/v0/aois?limit=100');
+    const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
     const created = listed.aois.find((a) => a.name === name);
     assert.ok(created, 'the AOI is not on the service');
+    // each image row names its date, cloud cover and satellite, newest first; the thumbnail is its icon
+    assert.ok(offered.length >= 2, `images offered: ${offered.length}`);
+    for (const i of offered) {
+      assert.match(i.label, /^\d{4}-\d{2}-\d{2}$/);
+      assert.match(i.description ?? '', /^\d+ % cloud · Sentinel-2 MSI$/);
+      assert.ok(i.iconPath instanceof vscode.Uri && /thumbnail\.png$/.test(i.iconPath.path), 'thumbnail icon');
+    }
+    assert.ok(offered[0].label >= offered[1].label, 'newest first');
+    assert.deepEqual(Object.keys(created.images).sort(), offered.slice(0, 2).map((i) => i.detail).sort(), 'the AOI holds the picked images');
     await waitFor('the new AOI selected in the Projects view', () =>
       explorer.selected('projects').some((n) => (n as unknown as RecordNode).recordId === created.aoi_id));
     const map = await mapProbe();
     await waitForFeature(map, 'aois', created.aoi_id);
+  });
+
+  test('Create AOI from a shape drawn on the map: the form, then the same image choice, then the AOI on the map', async function () {
+    this.timeout(45_000);
+    await vscode.commands.executeCommand('eoImagery.showOnMap');
+    const map = await mapProbe();
+    const project = (await service<{ projects: { id: string }[] }>('/v0/projects')).projects[0];
+    const name = `Drawn AOI ${Date.now()}`;
+    const prompts = new ScriptedPrompts([
+      { kind: 'pickMany', match: 'images', choose: (items) => items.slice(0, 1) },
+      { kind: 'message', match: new RegExp(`Create AOI "${name}" .* from 1 Sentinel-2 MSI image`), answer: 'Create' },
+    ]);
+    const restore = withPrompts(prompts);
+    const ring: [number, number][] = [[2.30, 48.84], [2.33, 48.84], [2.33, 48.86], [2.30, 48.86], [2.30, 48.84]];
+    const before = map.posted.length;
+    try {
+      await map.receive({ type: 'request', id: 4242, request: { method: 'createAoi', params: { name, projectId: project.id, satelliteId: 'sentinel-2', ring } } });
+      await waitFor('the createAoi answer', () => map.posted.slice(before).find((m) => (m as { type?: string; id?: number }).type === 'response' && (m as { id?: number }).id === 4242));
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    const answer = map.posted.slice(before).find((m) => (m as { id?: number }).id === 4242) as { ok: boolean; result?: { ref?: { id: string } }; error?: unknown };
+    assert.ok(answer.ok, `createAoi failed: ${JSON.stringify(answer.error)}`);
+    const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
+    const created = listed.aois.find((a) => a.name === name);
+    assert.ok(created && answer.result?.ref?.id === created.aoi_id, 'the AOI is on the service and answered to the map');
+    assert.equal(Object.keys(created.images).length, 1);
   });
 
   test('Create AOI from a FeatureCollection of two features is refused with the reason', async function () {

@@ -108,6 +108,8 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     prompts.assertDone();
     assert.equal(storedOrderCount(conn) - before, 1);
     assert.equal(order?.order_items[0].name, 'Fixed name');
+    // the use case left empty is sent as the default, never omitted (the service requires it)
+    assert.equal(order.order_items[0].usecase, 'general');
     const project = (await (await client(conn)).projects.get(order.order_items[0].project_id));
     assert.equal(project.title || project.name, chosenProject, 'the project entry was not kept');
   });

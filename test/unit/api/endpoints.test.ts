@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ApiError, EoClient, collect, isFinalStatus, needsSignIn, parseTimestamp, type Aoi, type Polygon, type Project } from '../../../src/api';
+import { legendsOf } from '../../../src/api/legend';
 import { startSandbox } from '../../../src/sandbox';
 import { trackUnhandled } from './testServer';
 
@@ -107,16 +108,23 @@ describe('api client against the sandbox', () => {
     await status(alice.aois.listPage(), 500);
 
     const name = `Test field ${Date.now()}`;
-    const created = await alice.aois.create({ name, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) });
+    const sat = (await alice.search.satellites()).find((s) => s.id === aliceAoi.satellite_id)!;
+    const found = await alice.search.imagery({
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry: square(2.3, 48.8), limit: 2,
+    });
+    const pick = { description: '', provider: sat.collections[0].provider, item_ids: found.items.map((i) => i.id) };
+    const created = await alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) });
+    assert.ok(pick.item_ids.every((id) => id in created.images), 'the chosen images are the AOI\'s');
     assert.equal(created.name, name);
     assert.ok(created.area_in_sq_m > 0);
-    await status(alice.aois.create({ name, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 409);
+    await status(alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 409);
     const open = square(2.3, 48.8);
     open.coordinates[0].pop();
-    await status(alice.aois.create({ name: `${name} b`, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: open }), 400);
-    await status(alice.aois.create({ name: `${name} c`, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 403);
+    await status(alice.aois.create({ name: `${name} b`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: open }), 400);
+    await status(alice.aois.create({ name: `${name} c`, ...pick, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 403);
     fault500('/v0/aois', 'POST');
-    await status(alice.aois.create({ name: `${name} d`, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 500);
+    await status(alice.aois.create({ name: `${name} d`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 500);
 
     const assets = await alice.aois.assetsPage(aliceAoi.aoi_id, { limit: 5 });
     for (const a of assets.items) {
@@ -129,9 +137,21 @@ describe('api client against the sandbox', () => {
   it('imagery search: next_token paging, satellites; 400, 403, 500', async () => {
     const sats = await alice.search.satellites();
     assert.ok(sats.length > 0);
-    const req = { start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z', satellites: sats.map((s) => ({ satellite_id: s.id })), geometry: aliceAoi.geometry, limit: 2 };
+    // the OpenAPI's satellite record: collections (with provider), scaled bands, rgb_composite
+    const s2 = sats.find((s) => s.id === 'sentinel-2')!;
+    assert.deepEqual(s2.rgb_composite, { red: 'B04', green: 'B03', blue: 'B02' });
+    assert.equal(s2.collections[0].provider, 'planetary');
+    assert.equal(s2.collection_id, 'sentinel-2-l2a', 'filled in from collections[0]');
+    assert.equal(s2.gsd, 10, 'the finest band resolution');
+    assert.ok(s2.bands.every((b) => typeof b.scale === 'number' && typeof b.offset === 'number'));
+    const req = {
+      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
+      satellites: sats.map((s) => ({ satellite_id: s.id, collection_id: s.collections[0].id })), geometry: aliceAoi.geometry, limit: 2,
+    };
     const first = await alice.search.imagery(req);
     assert.ok(first.items.length > 0 && first.next_token, 'imagery over the seeded AOI, more than one page');
+    assert.ok(Array.isArray(first.items), 'items keyed by id on the wire, an array here');
+    assert.ok(first.pagination && first.pagination.skip === 0 && first.pagination.limit === 2 && first.pagination.total > 2);
     for (const it of first.items) assert.ok(it.bbox.every((x) => typeof x === 'number'));
     const items = await collect(alice.search.iterate(req, { cap: 7 }));
     assert.ok(items.length > 0 && items.length <= 7);
@@ -139,12 +159,37 @@ describe('api client against the sandbox', () => {
     await status(alice.search.imagery({ ...req, next_token: first.next_token!.slice(0, -2) + 'xx' }), 400, /next_token/);
     await status(alice.search.imagery({ ...req, end_date: '2000-01-01T00:00:00Z' }), 400);
     // pleiades-neo is outside one user's subscription in the sandbox.
-    const results = await Promise.allSettled([alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo' }] })));
+    const results = await Promise.allSettled([alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo', collection_id: 'pleiades-neo' }] })));
     assert.ok(results.some((r) => r.status === 'rejected' && (r.reason as ApiError).status === 403), 'one user lacks pleiades-neo');
     fault500('/v0/search', 'POST');
     await status(alice.search.imagery(req), 500);
     fault500('/v0/satellites');
     await status(alice.search.satellites(), 500);
+  });
+
+  it('blocks: the OpenAPI record read; the interface path first, the versioned paths after its 404', async () => {
+    const all = await alice.blocks.list();
+    const lc = all.find((b) => b.spec.name === 'land-cover-classification')!;
+    // dexter.BlockSpecItem: name, title, kind live in spec; the client fills the first version's fields
+    assert.equal(lc.name, 'land-cover-classification');
+    assert.equal(lc.version, lc.spec.version);
+    assert.equal(lc.display_name, 'Land cover classification');
+    assert.equal(lc.mode, 'insight');
+    assert.equal(lc.block_status, 'active');
+    const viaInterface = await alice.blocks.insights({ name: lc.name });
+    assert.deepEqual(viaInterface.map((b) => b.spec.version), [lc.spec.version]);
+    // a service without GET /v0/blocks/insights (404): GET /v0/blocks/{name}/versions/{version}
+    sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
+    const one = await alice.blocks.insights({ name: lc.name, version: lc.spec.version });
+    assert.equal(one.length, 1);
+    assert.deepEqual(one[0].spec.inputs, lc.spec.inputs);
+    // ... and GET /v0/blocks/{name} without a version
+    sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
+    assert.deepEqual((await alice.blocks.insights({ name: lc.name })).map((b) => b.name), [lc.name]);
+    await status(alice.blocks.version(lc.name, '99.0.0'), 404);
+    // other failures are not hidden behind the fallback
+    fault500('/v0/blocks/insights');
+    await status(alice.blocks.insights({ name: lc.name }), 500);
   });
 
   it('indices: list, create; 400, 409, 500', async () => {
@@ -174,7 +219,8 @@ describe('api client against the sandbox', () => {
     assert.ok(assets.length > 0 && preset, 'a mosaic asset and a preset index for the seeded AOI');
     const v = await alice.visualizations.create(aliceAoi.aoi_id, { index_id: preset.id, src_asset_ids: [assets[0].id] });
     assert.equal(v.index_id, preset.id);
-    assert.ok(v.legend?.dynamic && v.legend?.theoretical, 'preset: both legends');
+    const legends = legendsOf(v);
+    assert.ok(legends.length > 0 && legends.every((l) => l.date && l.dynamic?.length && l.theoretical?.length), 'preset: both legends, per date');
     await status(alice.visualizations.create(aliceAoi.aoi_id, { index_id: 'no-such-index', src_asset_ids: [assets[0].id] }), 404);
     await status(alice.visualizations.create(aliceAoi.aoi_id, { index_id: preset.id, src_asset_ids: [] }), 400);
     fault500(`/v0/aois/${aliceAoi.aoi_id}/visualizations`);
@@ -232,6 +278,7 @@ describe('api client against the sandbox', () => {
     const item = {
       project_id: aliceAoi.project_id,
       name: 'archive test',
+      usecase: 'agriculture',
       geometry: { type: 'FeatureCollection' as const, features: [{ type: 'Feature' as const, properties: {}, geometry: aliceAoi.geometry }] },
       item_ids: [archive.features[0].id],
     };
@@ -254,6 +301,10 @@ describe('api client against the sandbox', () => {
     await status(bob.orders.get(order.id!), 404);
     fault500('/v0/orders', 'POST');
     await status(alice.orders.create({ dry_run: true, order_items: [item] }), 500);
+    // an item without a use case is refused before anything is sent (the service requires it)
+    const sent = (await alice.orders.listPage({ limit: 1 })).total;
+    await assert.rejects(alice.orders.create({ dry_run: false, order_items: [{ ...item, usecase: ' ' }] }), /order_items\[0\]: usecase/);
+    assert.equal((await alice.orders.listPage({ limit: 1 })).total, sent);
   });
 
   it('order items: list with tasks, filters, get; 400, 404', async () => {

@@ -4,7 +4,7 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ApiError, EoClient, needsSignIn, type RequestEvent } from '../../../src/api';
+import { ApiError, EoClient, collect, needsSignIn, type RequestEvent } from '../../../src/api';
 import { json, startTestServer, text, trackUnhandled, type TestServer } from './testServer';
 
 const TOKEN = 'tok_SECRET_1234567890';
@@ -145,6 +145,53 @@ describe('api client under faults', () => {
     assert.equal(e.code, 'bad_request');
     assert.equal(e.userMessage, 'Bad request (400): unknown time zone "Mars/Base"');
     assert.equal(e.path, '/v0/reports?tz=Mars%2FBase');
+  });
+
+  it('a report with columns of its own is read as sent (the OpenAPI does not describe them)', async () => {
+    // none of the sandbox's columns, a quoted comma, a short last row
+    srv.setHandler((_r, res) => text(res, 200, 'Order,Item name,Amount (USD)\no-1,"Farm, north",12.50\no-2,Delta\n', 'text/csv'));
+    c = client(srv.url);
+    const r = await c.reports.get({ tz: 'UTC' });
+    assert.deepEqual(r.columns, ['Order', 'Item name', 'Amount (USD)']);
+    assert.deepEqual(r.rows, [
+      { Order: 'o-1', 'Item name': 'Farm, north', 'Amount (USD)': '12.50' },
+      { Order: 'o-2', 'Item name': 'Delta', 'Amount (USD)': '' },
+    ]);
+    srv.setHandler((_r, res) => text(res, 200, '', 'text/csv'));
+    assert.deepEqual((await c.reports.get()).rows, []);
+  });
+
+  it('an order status filter the service ignores is applied here, and paging still covers every order', async () => {
+    // OpenAPI GET /v0/orders takes only user_id, limit, offset: this server ignores status
+    const all = Array.from({ length: 5 }, (_, i) => ({ ...ORDER, id: `o${i}`, status: i % 2 === 0 ? 'PAID' : 'UNPAID' }));
+    srv.setHandler((r, res) => {
+      const q = new URL(r.url ?? '/', 'http://x').searchParams;
+      const offset = Number(q.get('offset') ?? 0);
+      const limit = Number(q.get('limit') ?? 10);
+      json(res, 200, { orders: all.slice(offset, offset + limit), pagination: { offset, limit, total: all.length } });
+    });
+    c = client(srv.url);
+    const page = await c.orders.listPage({ status: 'PAID', limit: 2 });
+    assert.deepEqual(page.items.map((o) => o.id), ['o0']);
+    assert.equal(page.scanned, 2);
+    const paid = await collect(c.orders.iterate({ status: 'PAID' }, { pageSize: 2 }));
+    assert.deepEqual(paid.map((o) => o.id), ['o0', 'o2', 'o4']);
+  });
+
+  it('archive search without next links pages on by offset, and a short page ends it', async () => {
+    // the OpenAPI pages archives by offset/limit and promises no next links
+    const feats = Array.from({ length: 5 }, (_, i) => ({ id: `it${i}`, type: 'Feature', collection: 'c', bbox: ['0', '0', '1', '1'], geometry: { type: 'Point', coordinates: [0, 0] }, properties: { datetime: null } }));
+    const seen: unknown[] = [];
+    srv.setHandler((r, res) => {
+      const b = JSON.parse(r.body) as { offset?: number; limit?: number; collections?: string[] };
+      seen.push(b);
+      const offset = b.offset ?? 0;
+      json(res, 200, { type: 'FeatureCollection', features: feats.slice(offset, offset + (b.limit ?? 10)), links: [] });
+    });
+    c = client(srv.url);
+    const items = await collect(c.archives.iterateSearch({ collections: ['c'] }, { pageSize: 2 }));
+    assert.deepEqual(items.map((i) => i.id), ['it0', 'it1', 'it2', 'it3', 'it4']);
+    assert.deepEqual(seen, [{ collections: ['c'], limit: 2 }, { collections: ['c'], limit: 2, offset: 2 }, { collections: ['c'], limit: 2, offset: 4 }]);
   });
 
   it('a 200 whose body is not JSON is a protocol error', async () => {

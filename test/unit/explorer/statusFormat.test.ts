@@ -22,6 +22,9 @@ describe('explorer status looks', () => {
 
   it('polls what can still move and nothing unknown', () => {
     for (const s of ['processing', 'ACTIVE', 'DRAFT', 'UNPAID', 'PAYMENT_IN_PROGRESS', 'IN_PROGRESS', 'CREATED']) assert.equal(isFinalStatus(s), false, s);
+    // the OpenAPI's values: AOI, asset, visualization and task statuses still moving
+    for (const s of ['started', 'running', 'updating', 'partial_success', 'creating', 'SUBMITTED']) assert.equal(isFinalStatus(s), false, s);
+    for (const s of ['EXPIRED', 'NOT_APPLICABLE', 'UNSPECIFIED']) assert.equal(isFinalStatus(s), true, s);
     for (const s of ['success', 'FULFILLED', 'PAID', 'FAILED', 'CANCELLED', 'REFUND', 'SUCCESS', 'mystery', undefined]) assert.equal(isFinalStatus(s), true, String(s));
   });
 

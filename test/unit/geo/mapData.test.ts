@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { archiveSearchBody, imagerySearchBody, mapTargetOf } from '../../../src/panels/mapData';
+import { archiveSearchBody, catalogFeature, imagerySearchBody, mapTargetOf } from '../../../src/panels/mapData';
 import type { SearchParams } from '../../../src/panels/protocol';
 import { tileOrigins, contentSecurityPolicy } from '../../../src/panels/webviewHtml';
 
@@ -26,15 +26,29 @@ describe('map search requests', () => {
     assert.deepEqual(b.sortby, [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]);
   });
 
-  it('imagery search: satellites with their collection, cloud filter, geometry', () => {
-    const b = imagerySearchBody({ ...base, kind: 'imagery', ring: [[1, 1], [2, 1], [2, 2], [1, 1]] }, [
-      { id: 's1', name: 'S1', provider: 'p', collection_id: 'c9', constellation: 'x', gsd: 3, bands: [] },
+  it('imagery search: satellites with their collection, cloud filter {id, min, max} in integers, geometry', () => {
+    // OpenAPI lens.V2Query: collection_id required beside satellite_id; lens.Filter needs all three, integers
+    const b = imagerySearchBody({ ...base, kind: 'imagery', maxCloud: 19.5, ring: [[1, 1], [2, 1], [2, 2], [1, 1]] }, [
+      { id: 's1', name: 'S1', bands: [], collections: [{ id: 'c9', name: 'C9', provider: 'planetary' }] },
     ]);
     assert.deepEqual(b.satellites, [{ satellite_id: 's1', collection_id: 'c9' }]);
-    assert.deepEqual(b.filters, [{ id: 'eo:cloud_cover', max: 20 }]);
+    assert.deepEqual(b.filters, [{ id: 'eo:cloud_cover', min: 0, max: 20 }]);
+    assert.throws(() => imagerySearchBody({ ...base, kind: 'imagery' }, [{ id: 's1', name: 'S1', bands: [], collections: [] }]), /no collection for S1/);
     assert.equal(b.geometry.type, 'Polygon');
     assert.equal(b.start_date, '2024-01-01T00:00:00Z');
     assert.throws(() => imagerySearchBody({ ...base, satellites: [] }, []), /at least one satellite/);
+  });
+});
+
+describe('catalog footprints', () => {
+  it('come from details (a STAC item, OpenAPI clerk.Catalog), or the first version\'s geometry', () => {
+    const poly = { type: 'Polygon' as const, coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] as [number, number][][] };
+    const base = { id: 'c1', org_id: 'o', task_id: 't', bandset_id: 'b', area: 1, delivery_status: 'SUCCESS', created_at: '2024-01-02T00:00:00Z', updated_at: '', created_by: '', updated_by: '' };
+    const f = catalogFeature({ ...base, details: { id: 'S2_item', type: 'Feature', geometry: poly, bbox: [0, 0, 1, 1] } });
+    assert.deepEqual(f?.geometry, poly);
+    assert.equal(f?.label, 'S2_item');
+    assert.deepEqual(catalogFeature({ ...base, geometry: poly })?.geometry, poly);
+    assert.equal(catalogFeature(base), undefined);
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkExpression, checkRescale } from '../../../src/commands/indices/expression';
+import { legendsOf } from '../../../src/api/legend';
 import { describeLegend, expectedLegend, sparkline } from '../../../src/commands/indices/legend';
 
 const S2 = ['B01', 'B02', 'B03', 'B04', 'B05', 'B08', 'B8A', 'B11', 'B12'];
@@ -74,5 +75,23 @@ describe('legend rules', () => {
     ]);
     assert.match(describeLegend({ type: 'preset', expression_type: 'index', index_name: 'NDVI' })[0], /should have one/);
     assert.equal(sparkline([0, 0]), '▁▁');
+  });
+
+  it('reads the OpenAPI legend (metadata.legend keyed by date) and the undated form', () => {
+    const cls = (label: string, min: number, max: number, color: string, pct: number) => ({ label, min, max, color, area: 10, area_percentage: pct });
+    const dated = {
+      type: 'preset', expression_type: 'index' as const, index_name: 'NDVI',
+      metadata: { legend: { '2024_05_06': { dynamic: [cls('Low', 0, 0.5, '#d7191c', 40), cls('High', 0.5, 1, '#1a9641', 60)], theoretical: [cls('All', -1, 1, '#ffffff', 100)] } } },
+    };
+    assert.deepEqual(legendsOf(dated).map((l) => l.date), ['2024-05-06']);
+    assert.deepEqual(describeLegend(dated), [
+      'Dynamic legend for 2024-05-06: Low 0 … 0.5000 (#d7191c, 40 % of the area); High 0.5000 … 1 (#1a9641, 60 % of the area)',
+      'Theoretical legend for 2024-05-06: All -1 … 1 (#ffffff, 100 % of the area)',
+    ]);
+    const undated = { type: 'custom', expression_type: 'index' as const, index_name: 'X', metadata: { legend: { dynamic: [cls('Low', 0, 1, '#000000', 100)] } } };
+    assert.deepEqual(legendsOf(undated), [{ dynamic: [cls('Low', 0, 1, '#000000', 100)] }]);
+    assert.match(describeLegend(undated)[0], /^Dynamic legend: Low 0 … 1/);
+    assert.deepEqual(legendsOf({ metadata: { legend: {} } }), []);
+    assert.deepEqual(legendsOf({}), []);
   });
 });

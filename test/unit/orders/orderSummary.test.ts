@@ -49,4 +49,25 @@ describe('priced order summary', () => {
     assert.match(s.detail, /⚠ cloud_cover: strict/);
     assert.match(s.detail, /✗ item_ids: unknown item x/);
   });
+
+  it('shows the OpenAPI\'s validation_errors (maps of field to messages) one line per field', () => {
+    const s = summarizeOrder({
+      total_amount: 0,
+      order_items: [
+        item({
+          name: 'Field A',
+          validation_errors: [
+            { geometry: ['area 812.0 km² exceeds the 500 km² tasking limit'], end_date: ['the window is too short'] },
+            { geometry: ['the polygon intersects itself'] },
+          ],
+        }),
+      ],
+    });
+    assert.deepEqual(s.blockers, [
+      'Field A: geometry: area 812.0 km² exceeds the 500 km² tasking limit; the polygon intersects itself',
+      'Field A: end_date: the window is too short',
+    ]);
+    assert.match(s.detail, /✗ geometry: area 812\.0 km² exceeds the 500 km² tasking limit; the polygon intersects itself\n {3}✗ end_date: the window is too short/);
+    assert.deepEqual(s.warnings, []);
+  });
 });

@@ -1,4 +1,4 @@
-/** Every endpoint: the happy path and each status the interface (and decisions.md) declares. */
+/** Every endpoint: the happy path and each status the interface (and docs/service-interface.md) declares. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON read by assertions */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
@@ -137,12 +137,20 @@ describe('AOIs, assets, visualizations', () => {
     assert.equal(r.status, 403);
     errShape(r.body, 'forbidden');
   });
-  it('creates an AOI: 201 processing → success on the clock; 400, 403, 409', async () => {
+  it('creates an AOI from searched images: 201 started → success on the clock; 400, 403, 409', async () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
-    const body = { name: 'Test field', project_id: project.id, satellite_id: 'sentinel-2', geometry: square(5.1, 52.1, 0.02) };
+    const geometry = square(5.1, 52.1, 0.02);
+    const found = await alice('POST', '/v0/search', {
+      start_date: '2015-01-01', end_date: '2030-01-01', satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }], geometry, limit: 3,
+    });
+    const itemIds = Object.keys(found.body.items);
+    assert.ok(itemIds.length > 0, 'imagery over the field');
+    // OpenAPI atlas.AOICreateModelV2: description, provider and item_ids are required
+    const body = { name: 'Test field', description: '', project_id: project.id, satellite_id: 'sentinel-2', provider: 'planetary', geometry, item_ids: itemIds };
     const r = await alice('POST', '/v0/aois', body);
     assert.equal(r.status, 201);
-    assert.equal(r.body.status, 'processing');
+    assert.equal(r.body.status, 'started');
+    assert.deepEqual(Object.keys(r.body.images).sort(), [...itemIds].sort(), 'images keyed by item id');
     assert.ok(r.body.area_in_sq_m > 11.5e6 && r.body.area_in_sq_m < 13e6, String(r.body.area_in_sq_m));
     assert.equal((await alice('POST', '/v0/aois', body)).status, 409);
     sb.clock.advance(60_000);
@@ -150,7 +158,7 @@ describe('AOIs, assets, visualizations', () => {
     assert.equal(later.body.status, 'success');
     assert.equal(later.body.progress, 100);
     const assets = await alice('GET', `/v0/aois/${r.body.aoi_id}/assets`);
-    assert.equal(assets.body.assets.length, 3);
+    assert.equal(assets.body.assets.length, itemIds.length, 'one mosaic per chosen image');
     const bad = async (patch: object, field: RegExp) => {
       const x = await alice('POST', '/v0/aois', { ...body, name: `n${Math.random()}`, ...patch });
       assert.equal(x.status, 400, JSON.stringify(x.body));
@@ -163,11 +171,18 @@ describe('AOIs, assets, visualizations', () => {
     await bad({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] } }, /intersects itself/);
     await bad({ satellite_id: 'nope' }, /satellite_id/);
     await bad({ name: 5 }, /name: must be a string/);
+    await bad({ provider: undefined }, /provider/);
+    await bad({ provider: 'pixxel' }, /provider/);
+    await bad({ item_ids: undefined }, /item_ids/);
+    await bad({ item_ids: [] }, /item_ids/);
+    await bad({ item_ids: ['no-such-item'] }, /item_ids\[0\]/);
+    await bad({ description: undefined }, /description/);
     const bobP = (await bob('GET', '/v0/projects')).body.projects[0].id;
     assert.equal((await alice('POST', '/v0/aois', { ...body, name: 'x2', project_id: bobP })).status, 403);
   });
   it('lists assets (dates YYYY-MM-DD, timestamps with a space and microseconds); 403 for another user', async () => {
-    const a = (await alice('GET', '/v0/aois')).body.aois[0];
+    // a seeded AOI (the newest one was just made from the images found over a small field)
+    const a = (await alice('GET', '/v0/aois')).body.aois.at(-1);
     const r = await alice('GET', `/v0/aois/${a.aoi_id}/assets?limit=2&offset=1`);
     assert.equal(r.status, 200);
     assert.equal(r.body.assets.length, 2);
@@ -198,14 +213,21 @@ describe('AOIs, assets, visualizations', () => {
     const customComposite = indices.find((i: any) => i.type === 'custom' && i.expression_type === 'composite');
     const p = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: src });
     assert.equal(p.status, 201, JSON.stringify(p.body));
-    assert.ok(p.body.legend.dynamic && p.body.legend.theoretical);
+    // OpenAPI VisualizationMetadata: metadata.legend keyed by date, LegendItem lists per mode
+    const dates = Object.keys(p.body.metadata.legend);
+    assert.ok(dates.length > 0 && dates.every((d) => /^\d{4}_\d{2}_\d{2}$/.test(d)), dates.join());
+    const first = p.body.metadata.legend[dates[0]];
+    assert.ok(first.dynamic.length > 0 && first.theoretical.length > 0);
+    for (const it of first.dynamic) for (const k of ['min', 'max', 'color', 'label', 'area', 'area_percentage']) assert.ok(k in it, k);
+    const share = first.dynamic.reduce((a: number, x: any) => a + x.area_percentage, 0);
+    assert.ok(Math.abs(share - 100) < 0.1, `area shares add up to 100 %, got ${share}`);
     assert.match(p.body.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
     const c = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customIndex.id, src_asset_ids: src });
-    assert.ok(c.body.legend.dynamic);
-    assert.equal(c.body.legend.theoretical, undefined);
+    const cl = Object.values(c.body.metadata.legend) as any[];
+    assert.ok(cl.every((l) => l.dynamic.length > 0 && l.theoretical === undefined), 'custom index: dynamic only');
     const k = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customComposite.id, src_asset_ids: src });
     assert.equal(k.status, 201);
-    assert.equal('legend' in k.body, false);
+    assert.equal('metadata' in k.body, false, 'custom composite: no legend metadata');
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: src })).status, 409);
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: 'nope', src_asset_ids: src })).status, 404);
     assert.equal((await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: preset.id, src_asset_ids: ['nope'] })).status, 404);
@@ -223,25 +245,43 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     const sats = r.body.satellites;
     assert.ok(sats.some((s: any) => s.bands.length >= 100));
     assert.ok(sats.find((s: any) => s.id === 'sentinel-2').bands.some((b: any) => b.name === 'B8A' && b.wavelength > 860));
+    // OpenAPI lens.originalSuccessResponse: collections with provider, rgb_composite
+    for (const s of sats) {
+      assert.ok(s.collections.length > 0 && s.collections.every((c: any) => c.provider === 'pixxel' || c.provider === 'planetary'), s.id);
+      assert.ok(['red', 'green', 'blue'].every((k) => s.bands.some((b: any) => b.name === s.rgb_composite[k])), s.id);
+    }
     assert.equal((await alice('GET', '/v0/satellites?limit=5')).status, 400);
   });
   it('searches imagery with a next_token cursor; tampered token 400; unsubscribed satellite 403', async () => {
-    const body = { start_date: '2018-01-01', end_date: '2025-12-31', satellites: [{ satellite_id: 'sentinel-2' }], geometry: square(-120.45, 36.75, 0.1), limit: 3 };
+    const body = { start_date: '2018-01-01', end_date: '2025-12-31', satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }], geometry: square(-120.45, 36.75, 0.1), limit: 3 };
     const p1 = await alice('POST', '/v0/search', body);
     assert.equal(p1.status, 200);
-    assert.equal(p1.body.items.length, 3);
+    // OpenAPI lens.V2Response: items keyed by item id, pagination {limit, skip, total}
+    const ids1 = Object.keys(p1.body.items);
+    assert.equal(ids1.length, 3);
+    for (const id of ids1) assert.equal(p1.body.items[id].id, id);
+    assert.equal(p1.body.pagination.skip, 0);
+    assert.equal(p1.body.pagination.limit, 3);
+    assert.ok(p1.body.pagination.total > 3);
     assert.equal(typeof p1.body.next_token, 'string');
     const p2 = await alice('POST', '/v0/search', { ...body, next_token: p1.body.next_token });
     assert.equal(p2.status, 200);
-    assert.ok(p2.body.items.every((i: any) => !p1.body.items.some((j: any) => j.id === i.id)));
+    assert.equal(p2.body.pagination.skip, 3);
+    assert.ok(Object.keys(p2.body.items).every((id) => !ids1.includes(id)));
+    // collection_id is required, and must be the satellite's
+    assert.equal((await alice('POST', '/v0/search', { ...body, satellites: [{ satellite_id: 'sentinel-2' }] })).status, 400);
+    assert.equal((await alice('POST', '/v0/search', { ...body, satellites: [{ satellite_id: 'sentinel-2', collection_id: 'landsat-c2-l2' }] })).status, 400);
+    // filters: id, min and max all required, integers
+    assert.equal((await alice('POST', '/v0/search', { ...body, filters: [{ id: 'eo:cloud_cover', max: 10 }] })).status, 400);
+    assert.equal((await alice('POST', '/v0/search', { ...body, filters: [{ id: 'eo:cloud_cover', min: 0, max: 10.5 }] })).status, 400);
     const tampered = p1.body.next_token.replace(/^./, (c: string) => (c === 'e' ? 'f' : 'e'));
     assert.equal((await alice('POST', '/v0/search', { ...body, next_token: tampered })).status, 400);
     assert.equal((await bob('POST', '/v0/search', { ...body, next_token: p1.body.next_token })).status, 400, 'foreign token');
     assert.equal((await alice('POST', '/v0/search', { ...body, start_date: '2019-01-01', next_token: p1.body.next_token })).status, 400, 'other query');
-    assert.equal((await bob('POST', '/v0/search', { ...body, satellites: [{ satellite_id: 'pleiades-neo' }] })).status, 403);
+    assert.equal((await bob('POST', '/v0/search', { ...body, satellites: [{ satellite_id: 'pleiades-neo', collection_id: 'pleiades-neo' }] })).status, 403);
     assert.equal((await alice('POST', '/v0/search', { ...body, end_date: 'soon' })).status, 400);
-    const cloudy = await alice('POST', '/v0/search', { ...body, limit: 50, filters: [{ id: 'eo:cloud_cover', max: 10 }] });
-    assert.ok(cloudy.body.items.every((i: any) => i.properties['eo:cloud_cover'] <= 10));
+    const cloudy = await alice('POST', '/v0/search', { ...body, limit: 50, filters: [{ id: 'eo:cloud_cover', min: 0, max: 10 }] });
+    assert.ok(Object.values(cloudy.body.items).every((i: any) => i.properties['eo:cloud_cover'] <= 10));
   });
   it('lists indices with filters; creates custom indices: 201, 400, 409', async () => {
     const r = await alice('GET', '/v0/indices?type=preset&limit=100');
@@ -270,6 +310,21 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     assert.equal((await alice('GET', '/v0/blocks?mode=bogus')).status, 400);
     const ins = await alice('GET', '/v0/blocks/insights');
     assert.ok(ins.body.blocks.length >= 3);
+    // OpenAPI dexter.BlockSpecItem: {id, block_status, spec: {name, title, version, kind, ...}, created_at, err}
+    for (const b of ins.body.blocks) {
+      assert.equal(typeof b.spec.title, 'string');
+      assert.equal(b.spec.kind, 'insight');
+      assert.equal(b.name, undefined, 'the name lives in spec');
+    }
+    const name = ins.body.blocks[0].spec.name;
+    const versions = await alice('GET', `/v0/blocks/${name}`);
+    assert.equal(versions.status, 200);
+    assert.ok(versions.body.blocks.every((b: any) => b.spec.name === name));
+    const single = await alice('GET', `/v0/blocks/${name}/versions/${ins.body.blocks[0].spec.version}`);
+    assert.equal(single.status, 200);
+    assert.equal(single.body.spec.name, name);
+    assert.equal((await alice('GET', `/v0/blocks/${name}/versions/0.0.0`)).status, 404);
+    assert.equal((await alice('GET', '/v0/blocks/no-such-block')).status, 404);
     const formats = new Set(ins.body.blocks.flatMap((b: any) => b.spec.inputs.map((i: any) => i.format)));
     for (const f of ['raster', 'vector', 'date', 'number', 'string', 'boolean']) assert.ok(formats.has(f), f);
     assert.ok(ins.body.blocks.some((b: any) => b.spec.inputs.some((i: any) => i.properties?.bands)));
@@ -308,7 +363,7 @@ describe('orders and order items', () => {
   it('creates an order (201, UNPAID, paid_at ""), a dry run (200, nothing stored, no id) and 400s', async () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const items = (await alice('POST', '/v0/archives/search', { bbox: [-120.6, 36.6, -120.3, 36.9], collections: ['sentinel-2-l2a'], limit: 2 })).body.features;
-    const req = { project_id: project.id, name: 'CV archive', geometry: fc(square(-120.45, 36.75, 0.05)), item_ids: items.map((f: any) => f.id) };
+    const req = { project_id: project.id, name: 'CV archive', usecase: 'agriculture', geometry: fc(square(-120.45, 36.75, 0.05)), item_ids: items.map((f: any) => f.id) };
     const before = (await alice('GET', '/v0/orders')).body.pagination.total;
     const dry = await alice('POST', '/v0/orders', { dry_run: true, order_items: [req] });
     assert.equal(dry.status, 200);
@@ -324,7 +379,12 @@ describe('orders and order items', () => {
     assert.equal((await alice('GET', '/v0/orders')).body.pagination.total, before + 1);
     assert.equal((await alice('POST', '/v0/orders', { order_items: [{ ...req, item_ids: ['nope'] }] })).status, 400);
     assert.equal((await alice('POST', '/v0/orders', { order_items: [] })).status, 400);
-    const tasking = { project_id: project.id, geometry: fc(square(2.35, 48.86, 0.05)), recurrence: 'ONCE', start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z', no_of_occurrences: 1, bandset: { bandset_id: 'bs-pneo-rgb' } };
+    // OpenAPI docOriginalOrderItem: usecase is required on every item
+    const { usecase: _u, ...withoutUsecase } = req;
+    const noUse = await alice('POST', '/v0/orders', { dry_run: true, order_items: [withoutUsecase] });
+    assert.equal(noUse.status, 400);
+    assert.match(noUse.body.error.message, /usecase/);
+    const tasking = { project_id: project.id, usecase: 'agriculture', geometry: fc(square(2.35, 48.86, 0.05)), recurrence: 'ONCE', start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z', no_of_occurrences: 1, bandset: { bandset_id: 'bs-pneo-rgb' } };
     assert.match((await alice('POST', '/v0/orders', { order_items: [tasking] })).body.error.message, /end_date/);
     assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', bandset: { bandset_id: 'x' } }] })).body.error.message, /bandset_id/);
     assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', no_of_occurrences: 0 }] })).body.error.message, /no_of_occurrences/);

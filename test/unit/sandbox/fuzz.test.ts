@@ -30,7 +30,7 @@ const TEMPLATES: [string, Record<string, unknown>][] = [
   ['/v0/aois', { name: 'a', project_id: 'p', satellite_id: 'sentinel-2', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } }],
   ['/v0/stores', { name: 's', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'a', secret_access_key: 'b' } }],
   ['/v0/indices', { name: 'i', description: '', expression: 'B04/B03', expression_type: 'index', satellite_id: 'sentinel-2', colormap: '', rescale: [0, 1] }],
-  ['/v0/orders', { dry_run: false, order_items: [{ geometry: { type: 'FeatureCollection', features: [] }, item_ids: ['x'] }] }],
+  ['/v0/orders', { dry_run: false, order_items: [{ geometry: { type: 'FeatureCollection', features: [] }, usecase: 'x', item_ids: ['x'] }] }],
   ['/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: ['x'], cloud_info: { config: 'x', path: '' } }] }],
   ['/v0/catalogs/download', { catalog_ids: ['nope'] }],
 ];

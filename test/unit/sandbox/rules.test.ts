@@ -1,4 +1,4 @@
-/** The rules of decisions.md: transitions on the clock, archive search semantics, pricing, scoping. */
+/** The rules of docs/service-interface.md: transitions on the clock, archive search semantics, pricing, scoping. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON read by assertions */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -50,7 +50,7 @@ describe('transitions on the sandbox clock', () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const g = square(2.35, 48.86, 0.03);
     const ids = (await search({ intersects: g, collections: ['sentinel-2-l2a'], limit: 2 })).map((f) => f.id);
-    const order = (await alice('POST', '/v0/orders', { order_items: [{ project_id: project.id, geometry: fc(g), item_ids: ids }] })).body;
+    const order = (await alice('POST', '/v0/orders', { order_items: [{ project_id: project.id, usecase: 'agriculture', geometry: fc(g), item_ids: ids }] })).body;
     assert.equal(order.order_items[0].feasibility_status, 'SUCCESS');
     const itemId = order.order_items[0].id;
     const read = async () => (await alice('GET', `/v0/orders/${order.id}`)).body;
@@ -234,7 +234,7 @@ describe('order pricing and store rules', () => {
   it('prices archive items as km² × collection rate with the delivery speed uplift listed', async () => {
     const g = square(31.05, 30.8, 0.05);
     const [f] = await search({ intersects: g, collections: ['sentinel-2-l2a'], limit: 1 });
-    const r = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ geometry: fc(g), item_ids: [f.id], delivery_speed: 'RUSH' }] })).body;
+    const r = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ geometry: fc(g), usecase: 'agriculture', item_ids: [f.id], delivery_speed: 'RUSH' }] })).body;
     const it = r.order_items[0];
     const expectBase = Math.round(Math.max(25, it.area) * ARCHIVE_RATES['sentinel-2-l2a'] * 100) / 100;
     assert.ok(Math.abs(it.base_amount - expectBase) <= 0.02, `${it.base_amount} vs ${expectBase}`);
@@ -245,7 +245,7 @@ describe('order pricing and store rules', () => {
   });
   it('prices tasking by occurrences with cloud and off-nadir uplifts, and reports feasibility', async () => {
     const g = fc(square(2.35, 48.86, 0.1));
-    const base = { geometry: g, recurrence: 'WEEKLY', start_date: '2030-01-01T00:00:00Z', end_date: '2030-02-01T00:00:00Z', no_of_occurrences: 3, bandset: { bandset_id: 'bs-pneo-vnir' } };
+    const base = { geometry: g, usecase: 'agriculture', recurrence: 'WEEKLY', start_date: '2030-01-01T00:00:00Z', end_date: '2030-02-01T00:00:00Z', no_of_occurrences: 3, bandset: { bandset_id: 'bs-pneo-vnir' } };
     const r = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ ...base, cloud_cover: 5, off_nadir: 10 }] })).body.order_items[0];
     assert.equal(r.type, 'RECURRING');
     assert.ok(Math.abs(r.base_amount - Math.max(100, r.area) * TASKING_RATE * 3) <= 0.05);
@@ -254,7 +254,8 @@ describe('order pricing and store rules', () => {
     assert.equal(r.occurrences.length, 3);
     const huge = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ ...base, geometry: fc(square(2, 48, 1)) }] })).body.order_items[0];
     assert.equal(huge.feasibility_status, 'FAILED');
-    assert.match(huge.validation_errors[0].message, /tasking limit/);
+    // OpenAPI: a list of maps from field name to messages
+    assert.match(huge.validation_errors[0].geometry[0], /tasking limit/);
   });
   it('store secrets by type: 400 lists every missing key', async () => {
     const r = await alice('POST', '/v0/stores', { name: 'az', type: 'AZBLOB', configs: { container: 'c' }, secrets: { account_name: 'a' } });
