@@ -1,7 +1,7 @@
 /** Visualizations of an AOI (the listing's wire key is the singular `visualization`). */
-import { checkLimit, recordParser } from './listing';
+import { offsetListing, recordParser, type OffsetListing } from './listing';
 import { normalizeVisualizationList } from './normalize';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { CreateVisualizationRequest, ExpressionType, Visualization, VisualizationListWire } from './records';
 import { pagination, visualization } from './schemas';
 import { arr, assertShape, obj, oneOf } from './shape';
@@ -29,23 +29,15 @@ export class VisualizationsApi {
   constructor(private readonly t: Transport) {}
 
   listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json(
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations`, query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } },
-      parsePage,
-      o,
-    );
+    return this.listing(aoiId).page(q, o);
   }
 
   iterate(aoiId: string, filter: VisualizationFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Visualization, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage(aoiId, { ...filter, offset, limit }, { signal }),
-      (v) => v.id,
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations` },
-      opts,
-    );
+    return this.listing(aoiId).iterate(filter, opts);
+  }
+
+  private listing(aoiId: string): OffsetListing<Visualization, VisualizationFilter> {
+    return offsetListing(this.t, { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations`, parse: parsePage, idOf: (v) => v.id });
   }
 
   /** 201 with `legend` per the legend rules. Sent once. */

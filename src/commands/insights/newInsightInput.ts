@@ -18,7 +18,7 @@ import {
 } from '../../insights/build';
 import { rememberAoi } from '../../insights/editor/documents';
 import { isFinishedRun } from '../../insights/runs/runState';
-import { dateTime } from '../../explorer/format';
+import { dateTime } from '../../format';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';

@@ -13,8 +13,7 @@ import { jsonc } from '../../insights/jsonc';
 import { isFinishedRun, outputKind } from '../../insights/runs/runState';
 import type { SpecSource } from '../../insights/specSource';
 import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
-import { MapPanel } from '../../panels/mapPanel';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { describeError } from '../../ui/showError';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
@@ -24,7 +23,7 @@ export interface FromInsightOutput {
   insightOutput: { run: Insight; outputName: string };
 }
 
-async function needOutput(services: ExtensionServices, arg: unknown, action: string): Promise<InsightOutputNode | undefined> {
+async function needOutput(services: CommandServices, arg: unknown, action: string): Promise<InsightOutputNode | undefined> {
   if (arg instanceof InsightOutputNode) return arg;
   await services.ui.message('info', `Pick an output under an insight run in the Projects view to ${action}.`, {});
   return undefined;
@@ -35,7 +34,7 @@ function title(node: InsightOutputNode): string {
 }
 
 /** A vector output as a GeoJSON document; any other as a JSON document of its value and properties. */
-export async function openOutput(services: ExtensionServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
+export async function openOutput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
   const node = await needOutput(services, arg, 'open it');
   if (!node) return undefined;
   const { output: o, run } = node;
@@ -55,7 +54,7 @@ export async function openOutput(services: ExtensionServices, docs: RunDocuments
 }
 
 /** A vector output's features on the map's "Insight outputs" layer. */
-export async function showOutputOnMap(services: ExtensionServices, arg: unknown): Promise<number | undefined> {
+export async function showOutputOnMap(services: CommandServices, arg: unknown): Promise<number | undefined> {
   const node = await needOutput(services, arg, 'show it on the map');
   if (!node) return undefined;
   const { output: o, run } = node;
@@ -71,7 +70,7 @@ export async function showOutputOnMap(services: ExtensionServices, arg: unknown)
       return 0;
     }
     // The AOI's outline gives the output its context, and the view its extent.
-    const panel = MapPanel.show(services);
+    const panel = services.panels.showMap();
     panel.showTarget({ layer: 'aois', features: [aoiFeature(run.aoi)], sources: [{ kind: 'aoi', id: run.aoi.aoi_id }] }, { fit: true });
     panel.showTarget(
       { layer: 'insightOutputs', features, sources: [{ kind: 'insightOutput', aoiId: run.aoi.aoi_id, runId: run.record.id, output: o.name }] },
@@ -92,7 +91,7 @@ const NEW_FILE = 'New insight input from a block…';
  * `value` = the output's storage URL, `asset_source` `model_output` with the run's id, the
  * output's `properties` copied.
  */
-export async function useOutputAsInput(services: ExtensionServices, specs: SpecSource, arg: unknown): Promise<vscode.Uri | undefined> {
+export async function useOutputAsInput(services: CommandServices, specs: SpecSource, arg: unknown): Promise<vscode.Uri | undefined> {
   const node = await needOutput(services, arg, 'use it as an input');
   if (!node) return undefined;
   const { output: o, run } = node;
@@ -122,7 +121,7 @@ export async function useOutputAsInput(services: ExtensionServices, specs: SpecS
   return addToFile(services, specs, target, run.record, o, run.aoi.aoi_id);
 }
 
-async function addToFile(services: ExtensionServices, specs: SpecSource, doc: vscode.TextDocument, run: Insight, o: InsightOutput, aoiId: string): Promise<vscode.Uri | undefined> {
+async function addToFile(services: CommandServices, specs: SpecSource, doc: vscode.TextDocument, run: Insight, o: InsightOutput, aoiId: string): Promise<vscode.Uri | undefined> {
   const file = vscode.workspace.asRelativePath(doc.uri);
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
   if (remembered && remembered !== aoiId) {

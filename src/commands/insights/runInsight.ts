@@ -6,6 +6,7 @@ import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/ed
 import { insightValue, parseInsight, readBlockRef } from '../../insights/validate/validate';
 import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { describeError, showError } from '../../ui/showError';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
@@ -123,7 +124,7 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
  * the run is sent once, only after Confirm. An estimate that fails stops here with its reason.
  * The new run is then shown (and followed) under its AOI's "Insight runs".
  */
-export async function runInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
+export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
   let p: Prepared | undefined;
   try {
     p = await prepare(services, diagnostics, uri, 'Run');

@@ -8,20 +8,20 @@ import { AoiNode } from '../../explorer/nodes/projects';
 import { InsightRunNode } from '../../explorer/nodes/insightRuns';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { describeError, showError } from '../../ui/showError';
 import { downloadToFolder } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
 
 /** The run row a command was given, or the selected one. */
-export function runNodeOf(services: ExtensionServices, arg: unknown): InsightRunNode | undefined {
+export function runNodeOf(services: CommandServices, arg: unknown): InsightRunNode | undefined {
   if (arg instanceof InsightRunNode) return arg;
   const selected = services.explorer?.selected('projects')[0];
   return selected instanceof InsightRunNode ? selected : undefined;
 }
 
-async function needRun(services: ExtensionServices, arg: unknown, action: string): Promise<InsightRunNode | undefined> {
+async function needRun(services: CommandServices, arg: unknown, action: string): Promise<InsightRunNode | undefined> {
   const node = runNodeOf(services, arg);
   if (!node) await services.ui.message('info', `Select an insight run in the Projects view to ${action}.`, {});
   return node;
@@ -31,7 +31,7 @@ async function needRun(services: ExtensionServices, arg: unknown, action: string
  * Shows run `id` of `aoi` in the Projects view (AOI expanded, "Insight runs" loaded, the run
  * put first if the list does not have it yet), selected and, when asked, expanded.
  */
-export async function revealRun(services: ExtensionServices, aoi: Aoi, id: string, expand = false): Promise<InsightRunNode | undefined> {
+export async function revealRun(services: CommandServices, aoi: Aoi, id: string, expand = false): Promise<InsightRunNode | undefined> {
   const explorer = services.explorer;
   if (!explorer) return undefined;
   const aoiNode = await explorer.reveal('aoi', aoi.aoi_id, { expand: true });
@@ -56,7 +56,7 @@ export async function revealRun(services: ExtensionServices, aoi: Aoi, id: strin
  * "Show Outputs": the run selected and expanded, its outputs (or its error) below it. Takes a
  * run row, or `{aoiId, id}` (a click on a map feature of the run's output).
  */
-export async function showOutputs(services: ExtensionServices, arg: unknown): Promise<InsightRunNode | undefined> {
+export async function showOutputs(services: CommandServices, arg: unknown): Promise<InsightRunNode | undefined> {
   const ref = refOf(arg);
   const node = ref ? undefined : await needRun(services, arg, 'show its outputs');
   if (!ref && !node) return undefined;
@@ -76,7 +76,7 @@ function refOf(arg: unknown): { aoiId: string; id: string } | undefined {
 }
 
 /** The run's input as a read-only JSON document. */
-export async function openInput(services: ExtensionServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
+export async function openInput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
   const node = await needRun(services, arg, 'open its input');
   if (!node) return undefined;
   const r = node.record;
@@ -88,7 +88,7 @@ export async function openInput(services: ExtensionServices, docs: RunDocuments,
  * "Open Input as New File": an editable `.insight.json` holding `{name, block, input}` of the
  * run, remembered for the run's AOI, so Run prices and runs it again.
  */
-export async function openInputAsNewFile(services: ExtensionServices, arg: unknown): Promise<vscode.Uri | undefined> {
+export async function openInputAsNewFile(services: CommandServices, arg: unknown): Promise<vscode.Uri | undefined> {
   const node = await needRun(services, arg, 'open its input as a new file');
   if (!node) return undefined;
   const r = node.record;
@@ -116,7 +116,7 @@ export async function openInputAsNewFile(services: ExtensionServices, arg: unkno
 }
 
 /** The run record does not name its block (the service did not say): ask which one ran. */
-async function pickBlockFor(services: ExtensionServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
+async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
   const client = await services.connection.getClient();
   const blocks = await busy('Loading insight blocks…', () => client.blocks.list({ mode: 'insight' }));
   const picked = await services.ui.pick(
@@ -127,7 +127,7 @@ async function pickBlockFor(services: ExtensionServices, r: Insight): Promise<{ 
 }
 
 /** Delete, after a modal confirmation; a service without the endpoint says so. */
-export async function deleteRun(services: ExtensionServices, arg: unknown): Promise<boolean> {
+export async function deleteRun(services: CommandServices, arg: unknown): Promise<boolean> {
   const node = await needRun(services, arg, 'delete it');
   if (!node) return false;
   const r = node.record;
@@ -154,7 +154,7 @@ export async function deleteRun(services: ExtensionServices, arg: unknown): Prom
 }
 
 /** Packages the run (every input and output) and saves it into a folder the person picks. */
-export async function downloadRun(services: ExtensionServices, arg: unknown): Promise<string | undefined> {
+export async function downloadRun(services: CommandServices, arg: unknown): Promise<string | undefined> {
   const node = await needRun(services, arg, 'download it');
   if (!node) return undefined;
   const r = node.record;
@@ -191,7 +191,7 @@ export async function downloadRun(services: ExtensionServices, arg: unknown): Pr
   }
 }
 
-async function stillListed(services: ExtensionServices, node: InsightRunNode): Promise<boolean | undefined> {
+async function stillListed(services: CommandServices, node: InsightRunNode): Promise<boolean | undefined> {
   try {
     const client = await services.connection.getClient();
     return (await client.insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id);

@@ -9,7 +9,7 @@ import { ApiError, isNotSupported, type EoClient } from '../../api';
 import type { Aoi, Insight, InsightOutput } from '../../api/records';
 import { outputKind, runState, runStatusText, type RunState } from '../../insights/runs/runState';
 import type { ExplorerContext } from '../context';
-import { count, dateTime } from '../format';
+import { count, dateTime } from '../../format';
 import { kindIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { recordTooltip } from '../tooltip';
