@@ -17,7 +17,7 @@ import {
   type StacItemInput,
 } from '../../insights/build';
 import { rememberAoi } from '../../insights/editor/documents';
-import { isFinishedRun } from '../../insights/runs/runState';
+import { isFinishedRun } from '../../api/insightRunState';
 import { dateTime } from '../../format';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';

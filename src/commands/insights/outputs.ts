@@ -10,7 +10,7 @@ import { InsightOutputNode } from '../../explorer/nodes/insightRuns';
 import { buildInputValue } from '../../insights/build';
 import { isInsightDocument, layoutFor, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
 import { jsonc } from '../../insights/jsonc';
-import { isFinishedRun, outputKind } from '../../insights/runs/runState';
+import { isFinishedRun, outputKind } from '../../api/insightRunState';
 import type { SpecSource } from '../../insights/specSource';
 import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
 import type { CommandServices } from '../services';

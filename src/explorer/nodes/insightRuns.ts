@@ -7,7 +7,7 @@
 import vscode = require('vscode');
 import { ApiError, isNotSupported, type EoClient } from '../../api';
 import type { Aoi, Insight, InsightOutput } from '../../api/records';
-import { outputKind, runState, runStatusText, type RunState } from '../../insights/runs/runState';
+import { outputKind, runState, runStatusText, type RunState } from '../../api/insightRunState';
 import type { ExplorerContext } from '../context';
 import { count, dateTime } from '../../format';
 import { kindIcon } from '../look';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ApiError, EoClient, readInsightList, readInsightRun, type Aoi, type InputValue } from '../../../src/api';
 import { OutputFileError, fetchOutputGeoJson, fetchOutputText, parseGeoJson } from '../../../src/api/outputFiles';
-import { chainableOutputs, isRunPending, outputKind, runState, runStatusText } from '../../../src/insights/runs/runState';
+import { chainableOutputs, isRunPending, outputKind, runState, runStatusText } from '../../../src/api/insightRunState';
 import { startSandbox } from '../../../src/sandbox';
 import { T } from '../../../src/sandbox/transitions';
 import { trackUnhandled } from './testServer';

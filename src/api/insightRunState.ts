@@ -2,7 +2,7 @@
  * Where an insight run stands, from whatever status words the service uses (the OpenAPI does
  * not list them): pending runs are followed, finished ones are not. Pure: no I/O, no vscode.
  */
-import type { Insight, InsightOutput } from '../../api/records';
+import type { Insight, InsightOutput } from './records';
 
 export type RunState = 'pending' | 'success' | 'failed' | 'unknown';
 
