@@ -29,6 +29,7 @@ import { CatalogsApi } from './catalogs';
 import { DeliveriesApi } from './deliveries';
 import { DownloadsApi } from './downloads';
 import { IndicesApi } from './indices';
+import { InsightRunsApi } from './insightRuns';
 import { OrderItemsApi } from './orderItems';
 import { OrdersApi } from './orders';
 import { ProjectsApi } from './projects';
@@ -50,8 +51,10 @@ export class EoClient {
   readonly indices: IndicesApi;
   /** Visualizations of an AOI: `listPage`, `iterate`, `create`. */
   readonly visualizations: VisualizationsApi;
-  /** Blocks (`list`, `insights`) and insight runs (`run`, `estimate`, `insightsPage`, `iterateInsights`). */
+  /** Blocks: `list`, `insights` (the versions of one block). */
   readonly blocks: BlocksApi;
+  /** Insight runs on an AOI: `list`, `estimate`, `run`, `delete`, `download`. */
+  readonly insightRuns: InsightRunsApi;
   /** Bandsets: `list`. */
   readonly bandsets: BandsetsApi;
   /** Orders: `create` (also `dry_run`), `listPage`, `iterate`, `get`, `waitUntilSettled`. */
@@ -83,6 +86,7 @@ export class EoClient {
     this.indices = new IndicesApi(t);
     this.visualizations = new VisualizationsApi(t);
     this.blocks = new BlocksApi(t);
+    this.insightRuns = new InsightRunsApi(t);
     this.bandsets = new BandsetsApi(t);
     this.orders = new OrdersApi(t);
     this.orderItems = new OrderItemsApi(t);

@@ -34,7 +34,7 @@ export type ResponseMessage =
 
 // ---------------------------------------------------------------- map
 
-export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'results';
+export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'insightOutputs' | 'results';
 
 export const LAYER_TITLES: Record<LayerKind, string> = {
   aois: 'AOIs',
@@ -42,6 +42,7 @@ export const LAYER_TITLES: Record<LayerKind, string> = {
   orderItems: 'Order items',
   catalogs: 'Catalog (fulfilled)',
   archiveItems: 'Archive items',
+  insightOutputs: 'Insight outputs (vector)',
   results: 'Search results',
 };
 
@@ -51,7 +52,8 @@ export type DetailRef =
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'orderItem'; id: string }
   | { kind: 'catalog'; id: string }
-  | { kind: 'archiveItem'; collection: string; id: string };
+  | { kind: 'archiveItem'; collection: string; id: string }
+  | { kind: 'insightRun'; aoiId: string; id: string };
 
 /** Where a layer's data came from, so that a restored panel can fetch it again. */
 export type MapSource =
@@ -60,7 +62,8 @@ export type MapSource =
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'orderItem'; id: string }
   | { kind: 'catalog'; id: string }
-  | { kind: 'archiveItem'; collection: string; id: string };
+  | { kind: 'archiveItem'; collection: string; id: string }
+  | { kind: 'insightOutput'; aoiId: string; runId: string; output: string };
 
 export interface MapFeature {
   /** Unique within its layer. */

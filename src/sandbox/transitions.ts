@@ -21,6 +21,7 @@ export const T = {
   deliveryDone: 30_000,
   downloadStart: 3_000,
   downloadDone: 15_000,
+  insightQueued: 5_000,
   insight: 30_000,
   signedUrl: 15 * 60_000,
 } as const;

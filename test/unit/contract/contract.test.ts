@@ -101,6 +101,27 @@ describe('contract: the sandbox answers in the OpenAPI\'s shapes', () => {
     await ok(S.block, 'GET', `/v0/blocks/${name}/versions/${list.blocks[0].spec.version}`);
   });
 
+  it('insight runs: price, create, list (no pagination), download; the client\'s body fits the request schema', async () => {
+    const aois = (await call('GET', '/v0/aois?limit=100')).body.aois as { aoi_id: string; project_id: string }[];
+    let seeded: { aoi: { aoi_id: string; project_id: string }; run: any } | undefined;
+    for (const aoi of aois) {
+      const list = await ok(S.insightRunList, 'GET', `/v0/aoi/${aoi.aoi_id}/insights`);
+      const run = list.insights.find((r: any) => r.status === 'success');
+      if (run && !seeded) seeded = { aoi, run };
+    }
+    assert.ok(seeded, 'a finished seeded run');
+    const { aoi, run } = seeded;
+    const body = { name: 'contract', project_id: aoi.project_id, block: { name: run.metadata.block_name, version: run.metadata.block_version }, input: run.input, metadata: { block_name: run.metadata.block_name, block_version: run.metadata.block_version } };
+    check(S.createInsightRequest, body, 'create insight body');
+    await ok(S.insightEstimate, 'POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, estimate: true });
+    const created = await ok(S.insightCreated, 'POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
+    const one = await ok(S.insightRunList, 'GET', `/v0/aoi/${aoi.aoi_id}/insights?id=${created.id}`);
+    assert.deepEqual(one.insights.map((r: any) => r.id), [created.id]);
+    await ok(S.insightDownload, 'PUT', `/v0/aoi/${aoi.aoi_id}/insights/${run.id}/download`, { outputs: [run.output[0].name] });
+    assert.equal(ajv.compile(S.insightRunList)({ insights: [], pagination: { limit: 1, offset: 0, total: 0 } }), false, 'a paginated list is not the OpenAPI\'s');
+    assert.equal(ajv.compile(S.createInsightRequest)({ block: { name: 'b' }, input: [] }), false, 'block.version missing');
+  });
+
   it('orders, order items, archives, catalogs, stores, deliveries, downloads', async () => {
     const project = (await call('GET', '/v0/projects')).body.projects[0];
     const fc = await ok(S.featureCollection, 'POST', '/v0/archives/search', { bbox: [-120.6, 36.6, -120.3, 36.9], collections: ['sentinel-2-l2a'], limit: 2 });
