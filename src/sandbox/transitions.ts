@@ -82,7 +82,7 @@ function tasksOf(o: OrderRec, item: ItemRec, now: number): Task[] {
       id: `${item.id}-t${k + 1}`,
       order_item_id: item.id,
       type: item.type,
-      status: done ? (ok ? 'FULFILLED' : 'FAILED') : 'ACTIVE',
+      status: done ? (ok ? 'FULFILLED' : 'FAILED') : 'IN_PROGRESS',
       delivery_status: done ? (ok ? 'SUCCESSFUL' : 'FAILED') : 'PENDING',
       start_date: dmy(start + span * k),
       end_date: dmy(start + span * (k + 1)),

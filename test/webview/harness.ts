@@ -32,12 +32,22 @@ export interface Harness {
 export type RequestHandler = (request: unknown) => unknown | Promise<unknown>;
 
 let browser: Browser | undefined;
+let launchedWith = '';
 
-export async function getBrowser(): Promise<Browser> {
-  browser ??= await chromium.launch({
+/**
+ * The one headless Chromium of this process. `extraArgs` (e.g. the map benchmark's
+ * `--enable-precise-memory-info`) apply when it launches: pass them on the first call.
+ */
+export async function getBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  if (browser && extraArgs.length && extraArgs.join(' ') !== launchedWith) {
+    throw new Error(`Chromium already runs without ${extraArgs.join(' ')}: call getBrowser(args) first`);
+  }
+  if (browser) return browser;
+  launchedWith = extraArgs.join(' ');
+  browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
   });
   return browser;
 }
