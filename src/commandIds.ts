@@ -58,6 +58,15 @@ export const COMMANDS = {
   createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
   openStacItem: 'eoImagery.openStacItem',
   copyStacUrl: 'eoImagery.copyStacUrl',
+  // At home in VS Code (src/walkthrough, src/commands/copyAs, src/commands/searchFiles)
+  getStarted: 'eoImagery.getStarted',
+  copyAsCurl: 'eoImagery.copyAsCurl',
+  copyAsPython: 'eoImagery.copyAsPython',
+  copyLoggedRequestAsCurl: 'eoImagery.copyLoggedRequestAsCurl',
+  copyLoggedRequestAsPython: 'eoImagery.copyLoggedRequestAsPython',
+  saveSearch: 'eoImagery.saveSearch',
+  runSearchFile: 'eoImagery.runSearchFile',
+  searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

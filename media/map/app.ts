@@ -72,6 +72,7 @@ export class MapApp {
       selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
       aoiCreated: (f) => this.aoiCreated(f),
       orderResults: (items) => this.post({ type: 'orderResults', items }),
+      saveSearch: (params) => this.post({ type: 'saveSearch', params }),
       saveState: () => this.saveState(),
     }, this.state.search ?? {});
     this.side.appendChild(this.panel.root);
@@ -117,6 +118,11 @@ export class MapApp {
       case 'startDraw':
         this.side.hidden = false;
         this.draw.begin(m.shape);
+        break;
+      case 'runSearch':
+        this.onDrawn({ shape: m.params.shape, ring: m.params.ring });
+        if (this.drawn) this.map.fitBounds(this.drawn.getBounds(), { padding: [24, 24] });
+        void this.panel.runSaved(m.params);
         break;
       case 'notice':
         showNotice(m.text, m.level);

@@ -48,6 +48,10 @@ export class MapPanel implements vscode.Disposable {
   /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
+  /** The last search the webview ran ("Save Search…" from the command palette saves it). */
+  lastSearch?: SearchParams;
+  /** Called on the webview's "Save Search…" (set by src/commands/searchFiles). */
+  static saveSearch: (params: SearchParams) => Promise<void> = async () => undefined;
 
   /** Opens the map (or brings the open one forward). */
   static show(ctx: PanelContext): MapPanel {
@@ -192,6 +196,9 @@ export class MapPanel implements vscode.Disposable {
       case 'orderResults':
         await this.orderResults(m.items);
         return;
+      case 'saveSearch':
+        await MapPanel.saveSearch(m.params);
+        return;
       default:
         return;
     }
@@ -258,7 +265,14 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
+  /** Runs a saved search in the webview: its form, its area drawn, its results listed. */
+  runSearch(params: SearchParams): void {
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'runSearch', params });
+  }
+
   private async search(p: SearchParams): Promise<SearchPage> {
+    this.lastSearch = p;
     // a new search ends the previous ones (their pages would only confuse the list)
     for (const s of this.searches.values()) s.abort.abort();
     this.searches.clear();

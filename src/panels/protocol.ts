@@ -171,6 +171,8 @@ export type ToMapMessage =
     }
   | { type: 'select'; layer: LayerKind; id: string }
   | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
+  /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
+  | { type: 'runSearch'; params: SearchParams }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   | ResponseMessage;
 
@@ -181,7 +183,9 @@ export type FromMapMessage =
   | { type: 'open'; ref: DetailRef; preview?: boolean }
   | { type: 'openExternal'; url: string }
   /** "Order…" under the results list: the archive items of the selected result rows. */
-  | { type: 'orderResults'; items: { collection: string; id: string }[] };
+  | { type: 'orderResults'; items: { collection: string; id: string }[] }
+  /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
+  | { type: 'saveSearch'; params: SearchParams };
 
 // ---------------------------------------------------------------- STAC item
 

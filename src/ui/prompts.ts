@@ -32,7 +32,8 @@ export interface Prompts {
     ...buttons: string[]
   ): Thenable<string | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
-  saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  /** Optional so that older test scripts compile; a script without it refuses the dialog. */
+  saveDialog?(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
   /**
    * A step of a multi-step input (src/ui/stepPrompts.ts): a quick pick or input box with a Back
    * button. Optional: without it, `pickStepVia`/`inputStepVia` fall back to `pick` (with a
@@ -105,6 +106,7 @@ export class PromptSeam implements Prompts {
   }
 
   saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined> {
+    if (!this.target.saveDialog) return Promise.reject(new Error('the installed prompts do not answer save dialogs'));
     return this.target.saveDialog(options);
   }
 

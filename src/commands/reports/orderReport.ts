@@ -55,7 +55,7 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
   });
   if (!report) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
-  const uri = await services.ui.saveDialog({
+  const uri = await services.ui.saveDialog?.({
     title: `Save the order report (times in ${zone})`,
     saveLabel: 'Save Report',
     defaultUri: vscode.Uri.joinPath(folder, reportFileName(new Date(), zone)),
