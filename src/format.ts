@@ -78,3 +78,58 @@ export function storeTarget(s: Store): string {
   const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
   return [where && `${where}${prefix}`, c.region].filter(Boolean).join(' · ');
 }
+
+/** Which field an enum value comes from, where the same word means different things. */
+export type EnumField = 'feasibility';
+
+/**
+ * Words for the service's enum values (docs: interface "States", decisions on recurrence);
+ * anything not listed becomes its own words with a capital (`IN_PROGRESS` → "In progress").
+ */
+const ENUM_WORDS: Record<string, string> = {
+  // recurrence
+  once: 'Once',
+  weekly: 'Weekly',
+  monthly: 'Monthly',
+  bimonthly: 'Every two months',
+  quarterly: 'Quarterly',
+  not_applicable: 'Not applicable',
+  // delivery speed
+  standard: 'Standard',
+  priority: 'Priority',
+  rush: 'Rush',
+  // order item type
+  tasking: 'Tasking',
+  archive: 'Archive',
+  recurring: 'Recurring tasking',
+  // payment
+  unpaid: 'Unpaid',
+  paid: 'Paid',
+  payment_in_progress: 'Payment in progress',
+  refund: 'Refunded',
+  partial_refund: 'Partly refunded',
+  partial_monthly: 'Paid monthly, partly paid',
+  unspecified: 'Not specified',
+};
+
+const FEASIBILITY_WORDS: Record<string, string> = {
+  success: 'Feasible',
+  weak_success: 'Feasible with reservations',
+  failed: 'Not feasible',
+  not_applicable: 'Not applicable',
+  unspecified: 'Not checked',
+};
+
+/**
+ * The one label for every raw API enum value a person reads (statuses, recurrence, delivery
+ * speed, item type, feasibility): `PAYMENT_IN_PROGRESS` → "Payment in progress",
+ * `ONCE` → "Once". The raw value stays in the record's hover or JSON.
+ */
+export function enumLabel(value: string | undefined | null, field?: EnumField): string {
+  if (!value) return field === 'feasibility' ? 'Not checked' : 'Unknown';
+  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const word = (field === 'feasibility' ? FEASIBILITY_WORDS[key] : undefined) ?? ENUM_WORDS[key];
+  if (word) return word;
+  const words = key.replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -337,6 +337,11 @@ export class MapApp {
   }
 
   private aoiCreated(f: MapFeature): void {
+    // the drawing is now the AOI: clear it (and Create AOI with it) so a duplicate is not one click away
+    this.drawn?.remove();
+    this.drawn = undefined;
+    this.drawnShape = undefined;
+    this.panel.setShape(undefined, `AOI "${f.label}" created and shown on the map. Draw a new shape to search or create another.`);
     this.setLayer('aois', [f], 'append', true);
     this.rememberSources('aois', [{ kind: 'aoi', id: f.ref.kind === 'aoi' ? f.ref.id : f.id }], 'append');
     this.select('aois', f.id, 'extension');

@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { km2 } from '../../src/format';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
+import { coverage, defaultRange, isoDay, parseIsoDay, type DateRange } from '../../src/geo/temporalExtent';
 import { append, button, clear, el } from '../shared/dom';
 import type { Rpc } from '../shared/vscodeApi';
 import type { DrawnShape, Shape } from './draw';
@@ -35,8 +36,12 @@ const SORTS: [SearchParams['sort'], string][] = [
   ['cloud-asc', 'Least cloudy first'],
 ];
 
-function isoDate(d: Date): string {
-  return d.toISOString().slice(0, 10);
+/** A date field in ISO form (`YYYY-MM-DD`), the same in every locale, unlike `type="date"`. */
+function dateInput(id: string, value: string): HTMLInputElement {
+  return el('input', {
+    type: 'text', id, value, inputmode: 'numeric', maxlength: 10, size: 10, placeholder: 'YYYY-MM-DD',
+    pattern: '\\d{4}-\\d{2}-\\d{2}', autocomplete: 'off', spellcheck: 'false',
+  });
 }
 
 /** Beyond this many rows the results are not kept across a webview reload. */
@@ -53,6 +58,8 @@ export class SearchPanel {
   /** The rows' features, in list order, kept for `setState` (see `savedResults`). */
   private loadedFeatures = new Map<string, MapFeature>();
   private selectedId?: string;
+  /** The person set the dates (or a saved form did): the defaults no longer follow the collections. */
+  private datesTouched: boolean;
 
   private readonly kindArchive: HTMLInputElement;
   private readonly kindImagery: HTMLInputElement;
@@ -77,15 +84,15 @@ export class SearchPanel {
   private readonly aoiBox: HTMLElement;
 
   constructor(private readonly host: PanelHost, initial: FormState) {
-    const today = new Date();
-    const monthAgo = new Date(today.getTime() - 90 * 864e5);
+    const range = defaultRange([], new Date());
+    this.datesTouched = initial.from !== undefined || initial.to !== undefined;
     this.kindArchive = el('input', { type: 'radio', name: 'kind', value: 'archive', id: 'kind-archive' });
     this.kindImagery = el('input', { type: 'radio', name: 'kind', value: 'imagery', id: 'kind-imagery' });
     this.collections = el('select', { multiple: true, size: 4, id: 'collections', 'aria-label': 'Collections' });
     this.satellites = el('select', { multiple: true, size: 4, id: 'satellites', 'aria-label': 'Satellites' });
     this.optionsError = el('div', { class: 'error', role: 'alert' });
-    this.from = el('input', { type: 'date', id: 'from', value: initial.from ?? isoDate(monthAgo) });
-    this.to = el('input', { type: 'date', id: 'to', value: initial.to ?? isoDate(today) });
+    this.from = dateInput('from', initial.from ?? range.from);
+    this.to = dateInput('to', initial.to ?? range.to);
     this.maxCloud = el('input', { type: 'number', id: 'max-cloud', min: 0, max: 100, step: 1, value: initial.maxCloud ?? 30 });
     this.sort = el('select', { id: 'sort' }, ...SORTS.map(([v, t]) => el('option', { value: v }, t)));
     this.sort.value = initial.sort ?? 'datetime-desc';
@@ -108,6 +115,8 @@ export class SearchPanel {
     for (const i of [this.from, this.to, this.maxCloud, this.sort, this.limit, this.collections, this.satellites]) {
       i.addEventListener('change', () => host.saveState());
     }
+    for (const i of [this.from, this.to]) i.addEventListener('input', () => (this.datesTouched = true));
+    this.collections.addEventListener('change', () => this.followCoverage());
     this.collectionsRow = el('label', { class: 'field' }, 'Collections ', el('span', { class: 'muted' }, '(none selected = all)'), this.collections);
     this.satellitesRow = el('label', { class: 'field' }, 'Satellites', this.satellites);
     this.root = el('section', { class: 'search', 'aria-label': 'Search here' },
@@ -119,8 +128,8 @@ export class SearchPanel {
       this.satellitesRow,
       this.optionsError,
       el('div', { class: 'row' },
-        el('label', { class: 'field' }, 'From', this.from),
-        el('label', { class: 'field' }, 'To', this.to)),
+        el('label', { class: 'field' }, 'From ', el('span', { class: 'muted' }, '(YYYY-MM-DD)'), this.from),
+        el('label', { class: 'field' }, 'To ', el('span', { class: 'muted' }, '(YYYY-MM-DD)'), this.to)),
       el('div', { class: 'row' },
         el('label', { class: 'field' }, 'Max cloud %', this.maxCloud),
         el('label', { class: 'field' }, 'Page size', this.limit)),
@@ -171,6 +180,7 @@ export class SearchPanel {
         fill(this.collections, o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]), initial?.collections);
         fill(this.satellites, o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]), initial?.satellites);
         if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
+        this.followCoverage();
         const errs = Object.entries(o.errors).map(([k, v]) => `Could not list ${k}: ${v}`);
         this.optionsError.textContent = errs.join(' ');
       },
@@ -182,14 +192,36 @@ export class SearchPanel {
     return this.optionsLoading;
   }
 
-  setShape(shape: DrawnShape | undefined): void {
+  /** The drawn shape, or none (`why` says what became of the last one). */
+  /** The chosen collections (all when none is chosen), for their temporal extents. */
+  private chosenIntervals(): ((string | null)[] | undefined)[] {
+    const all = this.options?.collections ?? [];
+    const chosen = new Set(selected(this.collections));
+    return all.filter((c) => chosen.size === 0 || chosen.has(c.id)).map((c) => c.interval);
+  }
+
+  /** Where the chosen collections have data, when their extents say. */
+  private coverage(): DateRange | undefined {
+    return this.kind === 'archive' ? coverage(this.chosenIntervals(), new Date()) : undefined;
+  }
+
+  /** Until the person sets dates, the range follows the chosen collections' data (see `defaultRange`). */
+  private followCoverage(): void {
+    if (this.datesTouched || this.kind !== 'archive') return;
+    const r = defaultRange(this.chosenIntervals(), new Date());
+    this.from.value = r.from;
+    this.to.value = r.to;
+    this.host.saveState();
+  }
+
+  setShape(shape: DrawnShape | undefined, why?: string): void {
     this.shape = shape;
     this.searchBtn.disabled = !shape || this.searching;
     this.aoiBtn.disabled = !shape;
     this.saveBtn.disabled = !shape;
     this.aoiBox.hidden = true;
     if (!shape) {
-      this.shapeInfo.textContent = 'Draw a rectangle or a polygon on the map.';
+      this.shapeInfo.textContent = why ?? 'Draw a rectangle or a polygon on the map.';
       return;
     }
     const g = ringToGeoJson(shape.ring);
@@ -201,13 +233,16 @@ export class SearchPanel {
     if (!this.shape) return 'Draw an area first.';
     const f = this.formState();
     if (f.kind === 'imagery' && (!f.satellites || f.satellites.length === 0)) return 'Pick at least one satellite.';
+    for (const [name, value] of [['From', f.from], ['To', f.to]] as const) {
+      if (value && !parseIsoDay(value)) return `"${name}" is not a date in the form YYYY-MM-DD (for example ${isoDay(new Date())}).`;
+    }
     if (f.from && f.to && f.from > f.to) return '"From" is after "To".';
     if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100)) return 'Max cloud cover is a percentage, 0 to 100.';
     const limit = Math.max(1, Math.min(1000, Math.round(f.limit ?? 50)));
     return {
       kind: f.kind ?? 'archive', ring: this.shape.ring, shape: this.shape.shape,
       collections: f.collections ?? [], satellites: f.satellites ?? [],
-      from: f.from ?? '', to: f.to ?? '', maxCloud: f.maxCloud, sort: f.sort ?? 'datetime-desc', limit,
+      from: f.from ? parseIsoDay(f.from) ?? '' : '', to: f.to ? parseIsoDay(f.to) ?? '' : '', maxCloud: f.maxCloud, sort: f.sort ?? 'datetime-desc', limit,
     };
   }
 
@@ -283,9 +318,19 @@ export class SearchPanel {
 
   private showSummary(page: Omit<SearchPage, 'features'>): void {
     const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
-    this.setStatus(page.loaded === 0 ? 'No results.' : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
+    this.setStatus(page.loaded === 0 ? this.noResults() : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
     this.more.hidden = !page.hasMore;
     this.updateOrder();
+  }
+
+  /** An empty result, with the ways to widen the search (the collections' data span when known). */
+  private noResults(): string {
+    const f = this.formState();
+    const when = f.from || f.to ? ` between ${f.from || 'the beginning'} and ${f.to || 'today'}` : '';
+    const cov = this.coverage();
+    const span = cov ? ` (the chosen collections have data from ${cov.from} to ${cov.to})` : '';
+    const cloud = f.maxCloud !== undefined && f.maxCloud < 100 ? ', raise Max cloud %' : '';
+    return `No results${when} in this area. Widen the dates${span}${cloud}, choose other ${f.kind === 'imagery' ? 'satellites' : 'collections'} or draw a larger area.`;
   }
 
   /** Shown once there are results; usable while one of them is selected. */

@@ -47,6 +47,17 @@ export interface Shown {
 }
 
 const ANGLE_KEYS = /^view:(off_nadir|incidence_angle|azimuth|sun_azimuth|sun_elevation|scene_center_lat|scene_center_lon)$/;
+/**
+ * Numbers that name something rather than count it (EPSG codes, orbits, tiles, ids): shown
+ * as written, never with thousands separators ("32633", not "32,633").
+ */
+const IDENTIFIER_KEYS = /(^|[:_])(epsg|code|id|orbit|relative_orbit|absolute_orbit|datatake_id|tile|tile_id|zone|utm_zone|path|row|wrs_path|wrs_row|frame|track|number|version|revision)$|orbit|epsg/i;
+
+/** Whether a numeric property is an identifier (shown verbatim) rather than a quantity. */
+export function isIdentifierKey(key: string): boolean {
+  return IDENTIFIER_KEYS.test(key);
+}
+
 const DATE_KEYS = /(^|:)(datetime|start_?datetime|end_?datetime|created|updated|published|expires)$/;
 
 function num(n: number, digits = 2): string {
@@ -65,6 +76,7 @@ export function formatDate(value: string): Shown {
 export function formatValue(key: string, value: unknown): Shown {
   if (value === null || value === undefined) return { text: '—' };
   if (typeof value === 'number' && Number.isFinite(value)) {
+    if (isIdentifierKey(key)) return { text: String(value) };
     if (key === 'gsd') return { text: `${num(value)} m` };
     // Orbit altitude is given in metres; kilometres are how people read it.
     if (key === 'altitude') return { text: `${num(value / 1000, 1)} km`, title: `${num(value)} m` };

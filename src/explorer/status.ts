@@ -59,9 +59,5 @@ export function isFinalStatus(status: string | undefined | null): boolean {
   return c !== 'inProgress' && c !== 'draft';
 }
 
-/** `PAYMENT_IN_PROGRESS` → `Payment in progress`; lowercase service values get a capital. */
-export function statusLabel(status: string | undefined | null): string {
-  if (!status) return 'Unknown';
-  const words = status.replace(/[_-]+/g, ' ').trim().toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+/** Statuses read as words through the one enum label (`src/format.ts`). */
+export { enumLabel as statusLabel } from '../format';

@@ -318,7 +318,7 @@ export class MapPanel implements vscode.Disposable {
     const sats = val(satellites, 'satellites') ?? [];
     this.satellites = sats;
     return {
-      collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title })),
+      collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title, interval: overallInterval(c.extent?.temporal?.interval) })),
       satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '' })),
       projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
       errors,
@@ -428,3 +428,9 @@ export class MapPanel implements vscode.Disposable {
   }
 }
 
+/** A collection's overall temporal extent: the first interval, when it is a pair of strings or nulls. */
+function overallInterval(intervals: unknown): (string | null)[] | undefined {
+  const first: unknown = Array.isArray(intervals) ? intervals[0] : undefined;
+  if (!Array.isArray(first) || first.length !== 2) return undefined;
+  return first.every((t) => t === null || typeof t === 'string') ? (first as (string | null)[]) : undefined;
+}

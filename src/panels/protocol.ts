@@ -111,7 +111,8 @@ export interface SearchPage {
 }
 
 export interface SearchOptions {
-  collections: { id: string; title: string }[];
+  /** `interval`: the collection's overall temporal extent (STAC `extent.temporal.interval[0]`), when given. */
+  collections: { id: string; title: string; interval?: (string | null)[] }[];
   satellites: { id: string; name: string; collection_id: string }[];
   projects: { id: string; name: string }[];
   /** Per-list failures (e.g. satellites could not be listed), shown beside the control. */

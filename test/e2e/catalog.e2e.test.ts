@@ -190,10 +190,22 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       await clearNotifications(page);
     });
 
-    await step('Orders: the order report opens as CSV in an editor tab', async () => {
+    await step('Orders: the order report is saved as a .csv and opens as CSV in an editor tab', async () => {
       await runCommand(page, 'EO Imagery: Download Order Report…');
       const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
       await answerQuickInput(page, /Time zone for the report/);
+      // the save dialog suggests a name with the date, time and zone: accept it
+      const saveBox = await waitForQuickInput(page, /Save the order report/);
+      // the simple file dialog fills in the suggested path just after it opens
+      let suggested = '';
+      for (let i = 0; i < 100 && !/\.csv$/.test(suggested); i++) {
+        suggested = await saveBox.inputValue();
+        if (!/\.csv$/.test(suggested)) await page.waitForTimeout(100);
+      }
+      await saveBox.press('Enter');
+      assert.match(suggested, /order-report-\d{4}-\d{2}-\d{2}-\d{4}-.+\.csv$/);
+      const savedToast = await waitForNotification(page, /Saved the order report .+ as order-report-.+\.csv\./, 60_000);
+      await clickNotificationButton(savedToast, 'Open');
       const expected = await (await fetch(`${base}/v0/reports?tz=${encodeURIComponent(zone)}`, { headers: { authorization: `Bearer ${token}` } })).text();
       const header = expected.split(/\r?\n/)[0];
       await page.locator('.editor-group-container.active .tab.active').first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -98,7 +98,7 @@ test('each sidebar view expands against the sandbox and is photographed', { time
       const row = treeRows(page, 'Orders').nth(firstWithItems);
       await row.click();
       await treeRows(page, 'Orders')
-        .filter({ hasText: /TASKING|ARCHIVE|RECURRING/ })
+        .filter({ hasText: /Tasking|Archive|Recurring tasking/ })
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
     }

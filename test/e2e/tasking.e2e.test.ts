@@ -46,11 +46,11 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     assert.equal(kept, usecase, 'Back shows the earlier answer');
     await answerQuickInput(page, /First day of the capture window/, start);
     await answerQuickInput(page, /Last day of the capture window/, end);
-    await pickQuickItem(page, /How often to capture/, 'ONCE');
+    await pickQuickItem(page, /How often to capture/, 'Once');
     await pickQuickItem(page, /Bands to capture/, bandsets[0].name);
     await answerQuickInput(page, /Maximum cloud cover/, '15');
     await answerQuickInput(page, /Maximum off-nadir/, '25');
-    await pickQuickItem(page, /Delivery speed/, 'STANDARD');
+    await pickQuickItem(page, /Delivery speed/, 'Standard');
     await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
 
     // The dry run prices it; the summary is a modal, and nothing is placed yet.

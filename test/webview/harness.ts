@@ -93,7 +93,7 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
 
 export async function openWebview(
   name: 'map' | 'stacItem',
-  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light' } = {},
+  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light'; locale?: string } = {},
 ): Promise<Harness> {
   assertBuilt(name);
   const { server, origin, pages } = await serve();
@@ -108,7 +108,7 @@ export async function openWebview(
   });
   pages.set('/index.html', html);
   const b = await getBrowser();
-  const context = await b.newContext({ viewport: opts.viewport ?? { width: 1200, height: 800 }, colorScheme: opts.colorScheme ?? 'dark' });
+  const context = await b.newContext({ viewport: opts.viewport ?? { width: 1200, height: 800 }, colorScheme: opts.colorScheme ?? 'dark', locale: opts.locale });
   const page = await context.newPage();
   const posted: unknown[] = [];
   const pageErrors: string[] = [];

@@ -10,6 +10,7 @@ type MapWin = {
     layers: Record<string, { size: number; selected?: string; getBounds(id?: string): { getWest(): number; getEast(): number; getNorth(): number; getSouth(): number } | undefined; lastDraw: { drawn: number } }>;
     selected?: { layer: string; id: string };
     onDrawn(s: { shape: string; ring: [number, number][] }): void;
+    drawnRing?: unknown;
     fit(): void;
   };
   __state?: Record<string, unknown>;
@@ -209,7 +210,69 @@ describe('map webview', () => {
     }
   });
 
-  it('imagery search needs a satellite, and a failed search says why', async () => {
+  it('dates are ISO in every locale, default to where the chosen collections have data, and an empty result says how to widen', async () => {
+    const requests: SearchParams[] = [];
+    const withExtents = {
+      ...options,
+      collections: [
+        { id: 'old', title: 'Old archive', interval: ['2019-01-01T00:00:00Z', '2021-06-30T12:00:00Z'] },
+        { id: 'tiny', title: 'Short campaign', interval: ['2022-02-01T00:00:00Z', '2022-03-15T00:00:00Z'] },
+      ],
+    };
+    const h = await openWebview('map', {
+      // a US-English browser shows `type="date"` as mm/dd/yyyy: the fields must not follow it
+      locale: 'en-US',
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return withExtents;
+        if (req.method === 'search') {
+          requests.push(req.params);
+          return { searchId: 1, features: [], loaded: 0, hasMore: false };
+        }
+        throw new Error('unexpected');
+      },
+    });
+    try {
+      await ready(h);
+      assert.equal(await h.page.getAttribute('#from', 'type'), 'text');
+      assert.equal(await h.page.getAttribute('#to', 'placeholder'), 'YYYY-MM-DD');
+      // none chosen = all: the last 12 months that have data, ending where the data ends
+      await h.page.waitForFunction(() => (document.getElementById('to') as HTMLInputElement).value === '2022-03-15');
+      assert.equal(await h.page.inputValue('#from'), '2021-03-15');
+      // one collection: its own last 12 months of data
+      await h.page.selectOption('#collections', 'old');
+      assert.equal(await h.page.inputValue('#from'), '2020-06-30');
+      assert.equal(await h.page.inputValue('#to'), '2021-06-30');
+      // coverage shorter than a year: all of it
+      await h.page.selectOption('#collections', 'tiny');
+      assert.equal(await h.page.inputValue('#from'), '2022-02-01');
+      assert.equal(await h.page.inputValue('#to'), '2022-03-15');
+      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [9, 0], [9, 9], [0, 9], [0, 0]] }));
+      // a locale-style date is refused with the expected form, nothing is sent
+      await h.page.fill('#from', '02/01/2022');
+      await h.page.click('#search');
+      assert.match(await h.page.textContent('#status') ?? '', /^"From" is not a date in the form YYYY-MM-DD \(for example \d{4}-\d{2}-\d{2}\)\.$/);
+      await h.page.fill('#from', '2022-02-30');
+      await h.page.click('#search');
+      assert.match(await h.page.textContent('#status') ?? '', /"From" is not a date/);
+      // dates the person typed stay when the collections change
+      await h.page.fill('#from', '2022-02-10');
+      await h.page.selectOption('#collections', 'old');
+      assert.equal(await h.page.inputValue('#from'), '2022-02-10');
+      assert.equal(await h.page.inputValue('#to'), '2022-03-15');
+      await h.page.click('#search');
+      await h.page.waitForFunction(() => /^No results/.test(document.getElementById('status')!.textContent ?? ''));
+      assert.equal(requests[0].from, '2022-02-10');
+      assert.equal(requests[0].to, '2022-03-15');
+      assert.equal(await h.page.textContent('#status'),
+        'No results between 2022-02-10 and 2022-03-15 in this area. Widen the dates (the chosen collections have data from 2019-01-01 to 2021-06-30), raise Max cloud %, choose other collections or draw a larger area.');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+    it('imagery search needs a satellite, and a failed search says why', async () => {
     const h = await openWebview('map', {
       onRequest: (r) => {
         const req = r as MapRequest;
@@ -262,6 +325,7 @@ describe('map webview', () => {
       await ready(h);
       // one degree square at the equator: about 12,364 km²
       await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[1, 0], [2, 0], [2, 1], [1, 1], [1, 0]] }));
+      assert.equal(await h.page.locator('.leaflet-overlay-pane path[stroke-dasharray]').count(), 1, 'the drawn outline is on the map');
       await h.page.click('#create-aoi');
       assert.match(await h.page.textContent('#aoi-area') ?? '', /Geodesic area: 12,3\d\d km²/);
       await h.page.click('#aoi-submit');
@@ -274,6 +338,13 @@ describe('map webview', () => {
       await h.page.click('#aoi-submit');
       await h.page.waitForFunction(() => (window as unknown as MapWin).eoMap.layers.aois.size === 1);
       assert.equal(await h.page.isHidden('#aoi-form'), true);
+      // the drawing became the AOI: it is cleared, Create AOI and Search are off, the new AOI is shown and selected
+      assert.equal(await h.page.isDisabled('#create-aoi'), true, 'Create AOI stays active after the AOI was created');
+      assert.equal(await h.page.isDisabled('#search'), true);
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.drawnRing), undefined);
+      assert.equal(await h.page.locator('.leaflet-overlay-pane path[stroke-dasharray]').count(), 0, 'the drawn outline is still on the map');
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.aois.selected), 'new-aoi');
+      assert.match(await h.page.textContent('#shape-info') ?? '', /AOI "Farm" created and shown on the map/);
       // a shape across the dateline is refused with the reason
       await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[178, 0], [182, 0], [182, 1], [178, 1], [178, 0]] }));
       await h.page.click('#create-aoi');

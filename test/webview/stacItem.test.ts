@@ -26,6 +26,12 @@ describe('STAC item webview', () => {
       assert.equal(await cell('view:sun_azimuth'), '140.25°');
       assert.equal(await cell('proj:shape'), '10980 × 10980 px (rows × columns)');
       assert.equal(await cell('instruments'), 'msi');
+      // identifiers are shown as written, quantities with separators
+      assert.equal(await cell('proj:epsg'), '32643');
+      assert.equal(await cell('sat:absolute_orbit'), '45123');
+      assert.equal(await cell('sat:relative_orbit'), '62');
+      assert.equal(await cell('s2:datatake_id'), '20240312053121');
+      assert.equal(await cell('view:incidence_angle_count'), '12,345');
       assert.equal(await h.page.getAttribute('#properties tr:has(th[title="sci:doi"]) a', 'href'), 'https://doi.org/10.5270/S2_-742ikth');
       // assets and links
       assert.deepEqual(await h.page.$$eval('#assets tbody tr', (rs) => rs.map((r) => r.getAttribute('data-asset'))), ['thumbnail', 'visual']);

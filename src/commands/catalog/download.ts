@@ -8,6 +8,7 @@ import { isCancellation, isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { isWebUrl } from '../../panels/protocol';
 import { describeError, showError } from '../../ui/showError';
+import { enumLabel } from '../../format';
 import { clientFor } from '../orders/common';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
@@ -58,7 +59,7 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
     return undefined;
   }
   if (ready.status !== 'success' || !ready.signed_url) {
-    await services.ui.message('error', `The service could not prepare download ${ready.id} (status ${ready.status}).`, {});
+    await services.ui.message('error', `The service could not prepare download ${ready.id} (status: ${enumLabel(ready.status)}).`, {});
     return { download: ready };
   }
   // The link comes from the server: only a web link may reach the browser or the file writer.

@@ -17,7 +17,7 @@ export interface OrderSummary {
   total: number;
 }
 
-import { amount as formatAmount, preciseKm2 as formatArea } from '../../format';
+import { amount as formatAmount, enumLabel, preciseKm2 as formatArea } from '../../format';
 
 /**
  * The item's validation errors as one line per field. The service sends each entry as a map
@@ -50,11 +50,11 @@ export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'
   const blockers: string[] = [];
   const warnings: string[] = [];
   const paragraphs = items.map((item, i) => {
-    const label = `${i + 1}. ${item.name || '(unnamed)'} — ${item.type}`;
+    const label = `${i + 1}. ${item.name || '(unnamed)'} — ${enumLabel(item.type)}`;
     const lines = [
       label,
       `   Area ${formatArea(item.area)} · base ${formatAmount(item.base_amount)} · final ${formatAmount(item.final_amount)}`,
-      `   Feasibility: ${item.feasibility_status || 'not checked'}`,
+      `   Feasibility: ${enumLabel(item.feasibility_status, 'feasibility')}`,
     ];
     for (const u of item.uplifts ?? []) {
       const what = u.subtitle ? `${u.title} (${u.subtitle})` : u.title;

@@ -9,6 +9,7 @@ import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Po
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
+import { enumLabel } from '../../format';
 import { usecaseOf } from './usecase';
 import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
@@ -116,12 +117,12 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
     },
     {
       name: 'Recurrence',
-      describe: (s) => s.recurrence,
+      describe: (s) => enumLabel(s.recurrence),
       async ask(s, ui) {
-        const answer = await ui.pick(RECURRENCES.map((r) => ({ label: r })), { placeHolder: 'How often to capture', activeLabel: s.recurrence });
+        const answer = await ui.pick(RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: 'How often to capture', activeLabel: enumLabel(s.recurrence) });
         return outcome(answer, (i) => {
-          s.recurrence = i.label;
-          if (i.label === 'ONCE') s.occurrences = '1';
+          s.recurrence = i.value;
+          if (i.value === 'ONCE') s.occurrences = '1';
         });
       },
     },
@@ -151,10 +152,10 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
     textStep('Off-nadir', 'Maximum off-nadir angle, degrees (0–60)', (s) => s.offNadir, (s, v) => (s.offNadir = v), (v) => checkInteger(v, 0, 60, 'The off-nadir angle')),
     {
       name: 'Delivery speed',
-      describe: (s) => s.speed,
+      describe: (s) => enumLabel(s.speed),
       async ask(s, ui) {
-        const answer = await ui.pick(DELIVERY_SPEEDS.map((r) => ({ label: r })), { placeHolder: 'Delivery speed (faster costs more)', activeLabel: s.speed });
-        return outcome(answer, (i) => (s.speed = i.label));
+        const answer = await ui.pick(DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: 'Delivery speed (faster costs more)', activeLabel: enumLabel(s.speed) });
+        return outcome(answer, (i) => (s.speed = i.value));
       },
     },
     storeStep<TaskingState>(() => (stores ??= client.stores.list()), true),

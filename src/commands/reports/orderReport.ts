@@ -1,10 +1,13 @@
 /**
- * The order report: CSV for this machine's time zone (or one the person picks), opened in an
- * editor tab. An error body, CSV or JSON, is shown as the message it carries.
+ * The order report: CSV for this machine's time zone (or one the person picks), saved as a
+ * `.csv` file where the person chooses, then opened if they ask. An error body, CSV or JSON,
+ * is shown as the message it carries.
  */
 import vscode = require('vscode');
+import { homedir } from 'node:os';
 import type { ExtensionServices } from '../../services';
-import { describeError } from '../../ui/showError';
+import { describeError, showError } from '../../ui/showError';
+import { reportFileName } from './reportFile';
 import { submitUntilAccepted } from '../../ui/submit';
 import { clientFor } from '../orders/common';
 
@@ -14,11 +17,20 @@ export function machineTimeZone(): string {
 
 const PICK_OTHER = 'Pick another time zone…';
 
+const OPEN = 'Open';
+
+export interface SavedReport {
+  uri: vscode.Uri;
+  /** The report opened in an editor, when the person chose Open. */
+  document?: vscode.TextDocument;
+}
+
 /**
  * Argument: a time zone name (`"Europe/Paris"`) skips the question; otherwise the person
- * chooses between this machine's zone and any other. Resolves with the opened document.
+ * chooses between this machine's zone and any other. Resolves with the saved file (and its
+ * document when opened); undefined when nothing was saved.
  */
-export async function downloadReport(services: ExtensionServices, tzArg?: unknown): Promise<vscode.TextDocument | undefined> {
+export async function downloadReport(services: ExtensionServices, tzArg?: unknown): Promise<SavedReport | undefined> {
   const action = 'Download order report';
   const client = await clientFor(services, action);
   if (!client) return undefined;
@@ -42,11 +54,33 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
     retry: () => downloadReport(services, zone),
   });
   if (!report) return undefined;
-  const doc = await vscode.workspace.openTextDocument({ content: report.text, language: 'csv' }).then(undefined, () =>
-    vscode.workspace.openTextDocument({ content: report.text, language: 'plaintext' }),
-  );
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
+  const uri = await services.ui.saveDialog?.({
+    title: `Save the order report (times in ${zone})`,
+    saveLabel: 'Save Report',
+    defaultUri: vscode.Uri.joinPath(folder, reportFileName(new Date(), zone)),
+    filters: { 'CSV (comma-separated values)': ['csv'] },
+  });
+  if (!uri) return undefined;
+  try {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(report.text));
+  } catch (err) {
+    await showError(services, `Save the order report to ${uri.fsPath}`, err);
+    return undefined;
+  }
+  const rows = `${report.rows.length} row${report.rows.length === 1 ? '' : 's'}`;
+  services.log.info(`Order report: ${rows}, times in ${zone}, saved to ${uri.fsPath}`);
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  const choice = await services.ui.message('info', `Saved the order report (${rows}, times in ${zone}) as ${name}.`, {}, OPEN);
+  if (choice !== OPEN) return { uri };
+  return { uri, document: await openAsCsv(uri) };
+}
+
+/** Opens the saved file in the CSV language (contributed in package.json for `.csv`), whatever its extension. */
+async function openAsCsv(uri: vscode.Uri): Promise<vscode.TextDocument> {
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'csv') doc = await vscode.languages.setTextDocumentLanguage(doc, 'csv').then((d) => d, () => doc);
   await vscode.window.showTextDocument(doc, { preview: false });
-  services.log.info(`Order report: ${report.rows.length} row(s), times in ${zone}`);
   return doc;
 }
 

@@ -103,14 +103,14 @@ export class OrderItemNode extends RecordNode<OrderItem> {
   getTreeItem(): vscode.TreeItem {
     const i = this.record;
     const item = new vscode.TreeItem(i.name || i.id, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = `${i.type} · ${statusLabel(i.status)} · ${statusLabel(i.payment_status)} · feasibility ${statusLabel(i.feasibility_status).toLowerCase()}`;
+    item.description = `${statusLabel(i.type)} · ${statusLabel(i.status)} · ${statusLabel(i.payment_status)} · ${statusLabel(i.feasibility_status, 'feasibility').toLowerCase()}`;
     item.iconPath = kindIcon(i.type === 'ARCHIVE' ? 'archive' : i.type === 'RECURRING' ? 'history' : 'rocket', i.status);
     item.contextValue = `orderItem.${i.type.toLowerCase()}`;
     item.tooltip = recordTooltip(i.name || i.id, [
       ['Type', i.type],
       ['Status', statusLabel(i.status)],
       ['Payment', statusLabel(i.payment_status)],
-      ['Feasibility', statusLabel(i.feasibility_status)],
+      ['Feasibility', statusLabel(i.feasibility_status, 'feasibility')],
       ['Area', areaKm2(i.area)],
       ['Amount', `${amount(i.final_amount)} (base ${amount(i.base_amount)})`],
       ['Window', i.start_date || i.end_date ? `${day(i.start_date)} → ${day(i.end_date)}` : undefined],

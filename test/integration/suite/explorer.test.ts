@@ -49,6 +49,7 @@ function scripted(answers: Array<(kind: string, arg: unknown) => unknown>): Prom
     input: (options) => next('input', options),
     message: (severity, text) => next('message', { severity, text }),
     openDialog: (options) => next('openDialog', options),
+    saveDialog: (options) => next('saveDialog', options),
   };
 }
 
@@ -231,7 +232,7 @@ suite('explorer: the sidebar against the sandbox', () => {
     const itemRow = itemRows.find((r) => (r.node as AnyRecordNode).recordId === target.id);
     assert.ok(itemRow);
     assert.match(String(itemRow.item.contextValue), /^orderItem\.(tasking|archive|recurring)$/);
-    assert.match(itemRow.description, /^(TASKING|ARCHIVE|RECURRING) · /);
+    assert.match(itemRow.description, /^(Tasking|Archive|Recurring tasking) · /);
     const taskRows = await rows('orders', itemRow.node);
     if ((target.tasks?.length ?? 0) > 0) {
       assert.deepEqual(

@@ -13,7 +13,8 @@ export type Step =
   | { kind: 'input'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
-  | { kind: 'saveDialog'; match?: string | RegExp; answer: vscode.Uri | undefined }
+  /** `answer` is the chosen file, or a function of the dialog's suggested file. */
+  | { kind: 'saveDialog'; match?: string | RegExp; answer: vscode.Uri | undefined | ((suggested: vscode.Uri | undefined) => vscode.Uri | undefined) }
   | { kind: 'cancel'; match?: string | RegExp };
 
 export interface ShownMessage {
@@ -118,12 +119,16 @@ export class ScriptedPrompts implements Prompts {
     return step.answer;
   }
 
+  /** What the last save dialog suggested (its `defaultUri`), for assertions. */
+  suggestedSave: vscode.Uri | undefined;
+
   async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
     const label = options.title ?? options.saveLabel ?? 'save dialog';
     const step = this.next('saveDialog', label);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'saveDialog') throw this.fail(`expected ${step.kind}, got a save dialog "${label}"`);
-    return step.answer;
+    this.suggestedSave = options.defaultUri;
+    return typeof step.answer === 'function' ? step.answer(options.defaultUri) : step.answer;
   }
 
   private next(kind: Step['kind'], label: string, items?: string[]): Step {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { areaKm2, count, day, km2, shownOf } from '../../../src/format';
+import { areaKm2, count, day, enumLabel, km2, shownOf } from '../../../src/format';
 import { isFinalStatus, statusCategory, statusLabel } from '../../../src/explorer/status';
 
 describe('explorer status looks', () => {
@@ -30,8 +30,35 @@ describe('explorer status looks', () => {
 
   it('labels statuses for people', () => {
     assert.equal(statusLabel('PAYMENT_IN_PROGRESS'), 'Payment in progress');
-    assert.equal(statusLabel('PARTIAL-REFUND'), 'Partial refund');
+    assert.equal(statusLabel('PARTIAL-REFUND'), 'Partly refunded');
     assert.equal(statusLabel('success'), 'Success');
+  });
+
+  it('shows every raw enum value a person reads in words, through one label', () => {
+    // statuses are the same function, not a second copy
+    assert.equal(statusLabel, enumLabel);
+    // recurrence (interface + decisions), delivery speed, item type
+    const words: [string, string][] = [
+      ['ONCE', 'Once'], ['WEEKLY', 'Weekly'], ['MONTHLY', 'Monthly'], ['BIMONTHLY', 'Every two months'], ['QUARTERLY', 'Quarterly'],
+      ['NOT_APPLICABLE', 'Not applicable'],
+      ['STANDARD', 'Standard'], ['PRIORITY', 'Priority'], ['RUSH', 'Rush'],
+      ['TASKING', 'Tasking'], ['ARCHIVE', 'Archive'], ['RECURRING', 'Recurring tasking'],
+      // Order.status and Order item.payment_status ("States")
+      ['PAID', 'Paid'], ['UNPAID', 'Unpaid'], ['REFUND', 'Refunded'], ['PARTIAL-REFUND', 'Partly refunded'],
+      ['PARTIAL-MONTHLY', 'Paid monthly, partly paid'], ['PAYMENT_IN_PROGRESS', 'Payment in progress'],
+      // item, task, delivery and download statuses
+      ['ACTIVE', 'Active'], ['PARTIALLY_FULFILLED', 'Partially fulfilled'], ['IN_PROGRESS', 'In progress'], ['SUCCESS', 'Success'],
+      ['CREATED', 'Created'], ['processing', 'Processing'], ['UNSPECIFIED', 'Not specified'],
+    ];
+    for (const [raw, label] of words) assert.equal(enumLabel(raw), label, raw);
+    // feasibility reads as an answer to "can it be captured?"
+    assert.equal(enumLabel('SUCCESS', 'feasibility'), 'Feasible');
+    assert.equal(enumLabel('WEAK_SUCCESS', 'feasibility'), 'Feasible with reservations');
+    assert.equal(enumLabel('FAILED', 'feasibility'), 'Not feasible');
+    assert.equal(enumLabel(undefined, 'feasibility'), 'Not checked');
+    assert.equal(enumLabel(''), 'Unknown');
+    // no label is the raw upper-case value or keeps its underscores
+    for (const [raw] of words) assert.doesNotMatch(enumLabel(raw), /_|^[A-Z]{2,}/, raw);
   });
 });
 

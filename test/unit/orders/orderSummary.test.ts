@@ -28,7 +28,7 @@ describe('priced order summary', () => {
     } as Pick<Order, 'order_items' | 'total_amount'>;
     const s = summarizeOrder(order);
     assert.equal(s.headline, '2 items · total 1,120.00');
-    assert.match(s.detail, /1\. Delhi scene — ARCHIVE/);
+    assert.match(s.detail, /1\. Delhi scene — Archive/);
     assert.match(s.detail, /Area 1,234\.5 km² · base 100\.00 · final 120\.00/);
     assert.match(s.detail, /Uplift: Priority \(rush\) \+20% = 20\.00/);
     assert.match(s.detail, /Total: 1,120\.00$/);
