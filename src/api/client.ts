@@ -28,6 +28,7 @@ import { BlocksApi } from './blocks';
 import { CatalogsApi } from './catalogs';
 import { DeliveriesApi } from './deliveries';
 import { DownloadsApi } from './downloads';
+import { IdListForm } from './idLists';
 import { IndicesApi } from './indices';
 import { OrderItemsApi } from './orderItems';
 import { OrdersApi } from './orders';
@@ -88,8 +89,10 @@ export class EoClient {
     this.orderItems = new OrderItemsApi(t);
     this.archives = new ArchivesApi(t);
     this.catalogs = new CatalogsApi(t);
-    this.deliveries = new DeliveriesApi(t);
-    this.downloads = new DownloadsApi(t);
+    // One memory per session of whether the service wants both id lists (deliveries and downloads alike).
+    const idLists = new IdListForm();
+    this.deliveries = new DeliveriesApi(t, idLists);
+    this.downloads = new DownloadsApi(t, idLists);
     this.stores = new StoresApi(t);
     this.reports = new ReportsApi(t);
   }

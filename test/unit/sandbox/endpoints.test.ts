@@ -445,6 +445,7 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
     assert.ok((await alice('GET', `/v0/catalogs/deliveries?catalog_id=${cat.id}`)).body.deliveries.length >= 1);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 400);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ cloud_info: { config: store.id, path: '' } }] })).status, 400);
+    assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 201);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: 'nope', path: '' } }] })).status, 404);
   });
   it('creates a download (201) and reads it (200); 404; 400 both', async () => {
@@ -455,6 +456,9 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
     assert.equal((await alice('GET', `/v0/catalogs/download/${r.body.id}`)).status, 200);
     assert.equal((await bob('GET', `/v0/catalogs/download/${r.body.id}`)).status, 404);
     assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [cat.id], order_item_ids: ['x'] })).status, 400);
+    // The OpenAPI's form: both lists present, the one not in use empty.
+    assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [cat.id], order_item_ids: [] })).status, 201);
+    assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [], order_item_ids: [] })).status, 400);
   });
   it('reports CSV in a time zone; 400 unknown tz; 403 without billing rights', async () => {
     const r = await alice('GET', '/v0/reports?tz=Asia/Kolkata');

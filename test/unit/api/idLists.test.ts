@@ -1,0 +1,72 @@
+/**
+ * Deliveries and downloads against a service that insists on both id lists (the OpenAPI marks
+ * `catalog_ids` and `order_item_ids` both required): the client sends the list in use, and
+ * after a 400 naming the other list sends once more with it as `[]`, then remembers.
+ */
+import { after, before, beforeEach, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { ApiError, EoClient } from '../../../src/api';
+import { json, startTestServer, type SeenRequest, type TestServer } from './testServer';
+
+function demandsBoth(req: SeenRequest): string | undefined {
+  const body = JSON.parse(req.body) as Record<string, unknown>;
+  const items = (Array.isArray(body.deliveries) ? body.deliveries : [body]) as Record<string, unknown>[];
+  for (const it of items) {
+    for (const k of ['catalog_ids', 'order_item_ids']) if (!Array.isArray(it[k])) return k;
+  }
+  return undefined;
+}
+
+describe('id lists of deliveries and downloads', () => {
+  let srv: TestServer;
+  let client: EoClient;
+  before(async () => {
+    srv = await startTestServer((req, res) => {
+      const missing = demandsBoth(req);
+      if (missing) return json(res, 400, { error: { code: 'bad_request', message: 'validation failed', details: `${missing}: field required` } });
+      if (req.url.startsWith('/v0/catalogs/deliveries')) {
+        return json(res, 201, { deliveries: [{ delivery_id: 'd1', catalog_id: 'c1', status: 'CREATED' }] });
+      }
+      return json(res, 201, { id: 'dl1', status: 'created' });
+    });
+  });
+  beforeEach(() => {
+    srv.requests.length = 0;
+    client = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 } });
+  });
+  after(() => srv.close());
+
+  it('a delivery is sent with the list in use, then once more with the other as [] after a 400 naming it', async () => {
+    const out = await client.deliveries.create({ deliveries: [{ catalog_ids: ['c1'], cloud_info: { config: 's', path: 'p/' } }] });
+    assert.equal(out[0].delivery_id, 'd1');
+    assert.equal(srv.requests.length, 2);
+    assert.deepEqual(JSON.parse(srv.requests[0].body).deliveries[0], { catalog_ids: ['c1'], cloud_info: { config: 's', path: 'p/' } });
+    assert.deepEqual(JSON.parse(srv.requests[1].body).deliveries[0], { catalog_ids: ['c1'], order_item_ids: [], cloud_info: { config: 's', path: 'p/' } });
+  });
+
+  it('remembers the form for the session: the next download sends both lists at once', async () => {
+    await client.downloads.create({ order_item_ids: ['oi1'] });
+    assert.equal(srv.requests.length, 2, 'first call: one 400, one retry');
+    await client.downloads.create({ catalog_ids: ['c9'] });
+    assert.equal(srv.requests.length, 3, 'second call: sent once');
+    assert.deepEqual(JSON.parse(srv.requests[2].body), { catalog_ids: ['c9'], order_item_ids: [] });
+  });
+
+  it('a 400 about something else is not retried', async () => {
+    srv.setHandler((_req, res) => json(res, 400, { error: { code: 'bad_request', message: 'cloud_info.config: unknown store' } }));
+    await assert.rejects(client.deliveries.create({ deliveries: [{ order_item_ids: ['oi1'], cloud_info: { config: 'x', path: '' } }] }), (e) => e instanceof ApiError && e.status === 400);
+    assert.equal(srv.requests.length, 1);
+  });
+
+  it('a second 400 is reported, not retried again', async () => {
+    srv.setHandler((_req, res) => json(res, 400, { error: { code: 'bad_request', message: 'order_item_ids: field required' } }));
+    await assert.rejects(client.downloads.create({ catalog_ids: ['c1'] }), (e) => e instanceof ApiError && e.status === 400);
+    assert.equal(srv.requests.length, 2);
+  });
+
+  it('a 500 is never followed by a second POST', async () => {
+    srv.setHandler((_req, res) => json(res, 500, { error: { code: 'internal', message: 'order_item_ids broke' } }));
+    await assert.rejects(client.downloads.create({ catalog_ids: ['c1'] }), (e) => e instanceof ApiError && e.status === 500);
+    assert.equal(srv.requests.length, 1);
+  });
+});
