@@ -22,6 +22,7 @@ export function storesRoot(ctx: ExplorerContext): PagedChildren<Store> {
 /** The bucket or container a store writes to, by type (docs/service-interface.md, store configs). */
 export function storeTarget(s: Store): string {
   const c = s.configs ?? {};
+  // `container` is the first version's AZBLOB key; a store registered then may still carry it.
   const where = c.bucket ?? c.container ?? '';
   const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
   return where ? `${where}${prefix}` : '';
