@@ -297,6 +297,10 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     assert.match((await alice('POST', '/v0/indices', { ...body, name: 'x', expression: 'B99/B03' })).body.error.message, /B99/);
     assert.equal((await alice('POST', '/v0/indices', { ...body, name: 'y', expression: '(B04' })).status, 400);
     assert.equal((await alice('POST', '/v0/indices', { ...body, name: 'z', rescale: [3, 1] })).status, 400);
+    // OpenAPI: rescale is two integers.
+    const frac = await alice('POST', '/v0/indices', { ...body, name: 'z', rescale: [-0.5, 1] });
+    assert.equal(frac.status, 400);
+    assert.match(frac.body.error.message, /rescale\[0\].*integer/);
     const id = c.body.id;
     assert.equal((await alice('GET', `/v0/indices?index_id=${id}`)).body.indices.length, 1);
     assert.equal((await bob('GET', `/v0/indices?index_id=${id}`)).body.indices.length, 0, 'custom indices are per user');
