@@ -82,7 +82,7 @@ export class EoClient {
     this.aois = new AoisApi(t);
     this.search = new SearchApi(t);
     this.indices = new IndicesApi(t);
-    this.visualizations = new VisualizationsApi(t);
+    this.visualizations = new VisualizationsApi(t, this.indices);
     this.blocks = new BlocksApi(t);
     this.bandsets = new BandsetsApi(t);
     this.orders = new OrdersApi(t);

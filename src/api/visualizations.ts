@@ -2,7 +2,9 @@
 import { checkLimit, recordParser } from './listing';
 import { normalizeVisualizationList } from './normalize';
 import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
-import type { CreateVisualizationRequest, ExpressionType, Visualization, VisualizationListWire } from './records';
+import { ApiError } from './errors';
+import type { IndicesApi } from './indices';
+import type { CreateVisualizationRequest, ExpressionType, Index, Visualization, VisualizationListWire } from './records';
 import { pagination, visualization } from './schemas';
 import { arr, assertShape, obj, oneOf } from './shape';
 import { pathOf, type CallOptions, type Transport } from './transport';
@@ -26,17 +28,52 @@ function parsePage(body: unknown): Page<Visualization> {
 const parseOne = recordParser<Visualization>(visualization, 'visualization');
 
 export class VisualizationsApi {
-  constructor(private readonly t: Transport) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly indices: IndicesApi,
+  ) {}
 
-  listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
+  /**
+   * One page; items without `index_name` (the OpenAPI's list items carry only `index_id`) get
+   * the index's name, type, expression and rescale joined from the indices, one read per index
+   * per session (docs/service-interface.md, "Visualizations").
+   */
+  async listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
     const { offset, limit, ...filter } = q;
     checkLimit('offset', offset, 0);
     checkLimit('limit', limit, 1);
-    return this.t.json(
+    const page = await this.t.json(
       { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations`, query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } },
       parsePage,
       o,
     );
+    await this.joinIndexNames(page.items, o);
+    return page;
+  }
+
+  private async joinIndexNames(items: Visualization[], o?: CallOptions): Promise<void> {
+    const ids = [...new Set(items.filter((v) => !v.index_name && v.index_id).map((v) => v.index_id))];
+    const found = new Map<string, Index>();
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const idx = await this.indices.byId(id, o);
+          if (idx) found.set(id, idx);
+        } catch (err) {
+          // A name is a nicety: the page stands without it (the row falls back), unless cancelled.
+          if (err instanceof ApiError && err.kind === 'aborted') throw err;
+        }
+      }),
+    );
+    for (const v of items) {
+      const idx = v.index_name ? undefined : found.get(v.index_id);
+      if (!idx) continue;
+      v.index_name = idx.name;
+      v.type ??= idx.type;
+      v.expression ??= idx.expression;
+      v.expression_type ??= idx.expression_type;
+      v.rescale ??= idx.rescale;
+    }
   }
 
   iterate(aoiId: string, filter: VisualizationFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Visualization, void, undefined> {

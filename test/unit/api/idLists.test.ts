@@ -70,3 +70,40 @@ describe('id lists of deliveries and downloads', () => {
     assert.equal(srv.requests.length, 1);
   });
 });
+
+describe('visualization list items: names joined from the indices', () => {
+  const ITEM = { id: 'v1', aoi_id: 'a1', index_id: 'i1', user_id: 'u', tenant_id: 't', progress: 100, status: 'success', created_at: '2024-01-01 00:00:00.000000+00:00', updated_at: '2024-01-01 00:00:00.000000+00:00' };
+  const INDEX = { id: 'i1', name: 'Water ratio', description: '', org_id: 'o', user_id: 'u', satellite_id: 's', type: 'custom', expression: 'B03/B08', expression_type: 'index', bands: ['B03', 'B08'], colormap: 'viridis', rescale: [0, 3], created_at: 'x', updated_at: 'x' };
+  let srv: TestServer;
+  let client: EoClient;
+  before(async () => {
+    srv = await startTestServer((req, res) => {
+      if (req.url.startsWith('/v0/indices')) return json(res, 200, { indices: [INDEX], pagination: { offset: 0, limit: 1, total: 1 } });
+      const named = req.url.includes('user_id=named');
+      return json(res, 200, { visualization: [named ? { ...ITEM, index_name: 'Sent name' } : ITEM, { ...ITEM, id: 'v2' }], pagination: { offset: 0, limit: 10, total: 2 } });
+    });
+    client = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 } });
+  });
+  after(() => srv.close());
+
+  it('fills index_name from one index read per session, and keeps a name the service sent', async () => {
+    const page = await client.visualizations.listPage('a1');
+    assert.deepEqual(page.items.map((v) => [v.index_name, v.type, v.expression_type]), [['Water ratio', 'custom', 'index'], ['Water ratio', 'custom', 'index']]);
+    assert.equal(srv.count('GET', '/v0/indices'), 1);
+    await client.visualizations.listPage('a1');
+    assert.equal(srv.count('GET', '/v0/indices'), 1, 'the index was read again');
+    const withName = await client.visualizations.listPage('a1', { user_id: 'named' });
+    assert.equal(withName.items[0].index_name, 'Sent name');
+  });
+
+  it('a failing index read leaves the page standing without the name', async () => {
+    const other = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 } });
+    srv.setHandler((req, res) => {
+      if (req.url.startsWith('/v0/indices')) return json(res, 500, { error: { code: 'internal', message: 'down' } });
+      return json(res, 200, { visualization: [ITEM], pagination: { offset: 0, limit: 10, total: 1 } });
+    });
+    const page = await other.visualizations.listPage('a1');
+    assert.equal(page.items[0].id, 'v1');
+    assert.ok(!page.items[0].index_name);
+  });
+});
