@@ -84,7 +84,8 @@ export const catalogRoutes: Route[] = [
       const itemIds = list('item_ids');
       const orderIds = list('order_ids');
       const oiIds = list('order_item_ids');
-      const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 100, integer: true })) ?? 10;
+      // The OpenAPI's default is 2; the client always sends its own limit (docs/service-interface.md).
+      const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 100, integer: true })) ?? 2;
       const offset = opt(b, 'offset', (v, f) => asNumber(v, f, { min: 0, integer: true })) ?? 0;
       const box = bbox ? bboxPolygon(bbox) : undefined;
       const all = myCatalogs(r).filter(

@@ -1,7 +1,8 @@
 /**
- * Deliveries and downloads against a service that insists on both id lists (the OpenAPI marks
- * `catalog_ids` and `order_item_ids` both required): the client sends the list in use, and
- * after a 400 naming the other list sends once more with it as `[]`, then remembers.
+ * The client against scripted services in the OpenAPI's forms where it differs from the
+ * interface: deliveries and downloads that insist on both id lists (the client sends the list
+ * in use, after a 400 naming the other sends once more with it as `[]`, then remembers),
+ * visualization list items without names, and catalog search's default limit of 2.
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -105,5 +106,20 @@ describe('visualization list items: names joined from the indices', () => {
     const page = await other.visualizations.listPage('a1');
     assert.equal(page.items[0].id, 'v1');
     assert.ok(!page.items[0].index_name);
+  });
+});
+
+describe('catalog search always sends its limit (the service defaults to 2)', () => {
+  it('a page asked without a limit still sends limit and offset', async () => {
+    const srv = await startTestServer((_req, res) => json(res, 200, { catalogs: [], pagination: { offset: 0, limit: 10, total: 0 } }));
+    try {
+      const client = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000 });
+      await client.catalogs.searchPage({});
+      const body = JSON.parse(srv.requests[0].body) as { limit?: number; offset?: number };
+      assert.equal(body.limit, 10);
+      assert.equal(body.offset, 0);
+    } finally {
+      await srv.close();
+    }
   });
 });
