@@ -1,7 +1,6 @@
 // Bundles the extension (one CommonJS file, `vscode` external), the sandbox (loaded lazily by
 // "Try the sandbox" and run by `npm run sandbox`) and one script per webview.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
@@ -82,7 +81,7 @@ const targets = [
     },
   },
   // Webview scripts: one browser bundle each, no Node built-ins.
-  ...['map', 'stacItem', 'orderSummary'].map((name) => ({
+  ...['map', 'stacItem'].map((name) => ({
     name: 'webview',
     options: {
       entryPoints: [`media/${name}/main.ts`],
@@ -107,9 +106,7 @@ const targets = [
   },
 ];
 
-const selected = targets.filter(
-  (t) => (!only || t.name === only) && (t.options.stdin || existsSync(t.options.entryPoints[0])),
-);
+const selected = targets.filter((t) => !only || t.name === only);
 
 if (watch) {
   for (const t of selected) {

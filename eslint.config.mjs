@@ -1,6 +1,26 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
+/** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
+const UPPER = (...names) => [
+  {
+    regex: `^(\\.{1,2}/)+(${[...names, 'extension'].join('|')})(/|$)`,
+    message: 'docs/architecture.md does not draw this arrow: a layer imports only the layers below it.',
+  },
+];
+const MEDIA_SRC = {
+  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|geo/|api/records$|format$)',
+  message: 'A webview script shares only the message protocol, src/geo, src/format and the record types with the extension side.',
+};
+/** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
+function layerRules(layers) {
+  return layers.map(({ files, forbid }) => ({
+    files,
+    rules: { 'no-restricted-imports': ['error', { patterns: forbid }] },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**'] },
   js.configs.recommended,
@@ -38,11 +58,27 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The API client and the pure layers must not depend on the editor.
-    files: ['src/api/**', 'src/geo/**', 'src/insights/build/**', 'src/sandbox/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'This layer must not import vscode.' }] }],
+  // The layers of docs/architecture.md: each block names what a folder may NOT import (the
+  // arrows it does not have). The first folder after the leading ./ and ../ is matched, so
+  // the rule holds at any depth ('../../explorer/tree', '../panels').
+  ...layerRules([
+    { files: ['src/lazy.ts', 'src/loadStart.ts'], forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    { files: ['src/commandIds.ts', 'src/format.ts'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')] },
+    { files: ['src/api/**'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    { files: ['src/geo/**'], forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    { files: ['src/sandbox/**'], forbid: [VSCODE, ...UPPER('insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    {
+      files: ['src/insights/build/**', 'src/insights/validate/**', 'src/insights/jsonc.ts', 'src/insights/specSource.ts'],
+      forbid: [VSCODE, ...UPPER('editor', 'sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
     },
-  },
+    { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'services') },
+    { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands') },
+    { files: ['src/explorer/**'], forbid: UPPER('sandbox', 'insights', 'panels', 'commands') },
+    { files: ['src/panels/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'commands') },
+    { files: ['src/insights/editor/**'], forbid: UPPER('sandbox', 'explorer', 'panels', 'commands') },
+    // commands/ may import every layer below it; only activate() imports the commands.
+    { files: ['src/commands/**'], forbid: UPPER('sandbox') },
+    // Webview scripts run in the page: the message protocol, pure geometry and record types only.
+    { files: ['media/**'], forbid: [VSCODE, MEDIA_SRC] },
+  ]),
 );

@@ -2,12 +2,16 @@ import { loadStart } from './loadStart';
 import vscode = require('vscode');
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
+import { createAoi } from './commands/aois/createAoi';
 import { registerConnectionCommands } from './commands/connection';
+import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
-import { registerExplorer } from './explorer';
+import type { CommandServices } from './commands/services';
+import { createSidebar } from './explorer';
+import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 
@@ -18,7 +22,7 @@ import { PromptSeam, type Prompts } from './ui/prompts';
  * extension could answer our prompts, "Place Order" included, and spend the person's money.
  */
 export interface EoImageryApi {
-  readonly services: ExtensionServices;
+  readonly services: CommandServices;
   readonly testing: {
     /** Answers every prompt from `prompts` until the returned function is called. */
     usePrompts(prompts: Prompts): () => void;
@@ -28,8 +32,10 @@ export interface EoImageryApi {
 }
 
 /**
- * Builds the services and registers everything. No network call happens here: the first
- * call is made when a view asks for data or the person runs a command.
+ * Builds the services in dependency order (connection and prompts; the sidebar; the panels,
+ * which reveal rows in the sidebar; the commands, which use all of them) and registers
+ * everything. No network call happens here: the first call is made when a view asks for data
+ * or the person runs a command.
  */
 export function activate(context: vscode.ExtensionContext): EoImageryApi | undefined {
   const profile: Record<string, number> = {};
@@ -46,14 +52,23 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const log = vscode.window.createOutputChannel('EO Imagery', { log: true });
   const connection = new Connection(context, log);
   const ui = new PromptSeam();
-  const services: ExtensionServices = { context, log, connection, ui };
+  const base: ExtensionServices = { context, log, connection, ui };
+  const sidebar = step('explorer', () => createSidebar(base));
+  const { explorer } = sidebar;
+  const panels = new Panels(base, {
+    revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
+    createAoi: (draft) => createAoi(base, draft),
+  });
+  const services: CommandServices = { ...base, explorer, panels };
 
   context.subscriptions.push(
     log,
     connection,
+    sidebar,
+    ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
     ...step('connection', () => registerConnectionCommands(services)),
-    step('explorer', () => registerExplorer(services)),
+    ...step('explorerCommands', () => registerExplorerCommands(services, explorer, sidebar.docs)),
     ...step('insights', () => registerInsights(services)),
     ...step('indices', () => registerIndexCommands(services)),
     ...step('ordering', () => registerOrderingCommands(services)),

@@ -1,12 +1,11 @@
 import type * as vscode from 'vscode';
 import type { Connection } from './auth/connection';
-import type { ExplorerApi } from './explorer';
-import type { PanelsApi } from './panels/probe';
 import type { Prompts } from './ui/prompts';
 
 /**
- * What every command, view and panel receives: built once in `activate()`, so that modules
- * never reach for globals and tests can swap the prompt seam.
+ * What every view, panel and command receives: built first in `activate()`, so that modules
+ * never reach for globals and tests can swap the prompt seam. The sidebar and the panels are
+ * built on top of these and handed to the commands with them (`CommandServices`).
  */
 export interface ExtensionServices {
   readonly context: vscode.ExtensionContext;
@@ -15,11 +14,4 @@ export interface ExtensionServices {
   readonly connection: Connection;
   /** Every quick pick, input box and modal goes through here (tests script it). */
   readonly ui: Prompts;
-  /**
-   * The sidebar: `refresh(view?)`, `reveal(kind, id)` after creating a record, `selected()`,
-   * and the providers (for tests). Set by `registerExplorer` during activation.
-   */
-  explorer?: ExplorerApi;
-  /** The map and STAC item panels, for integration tests. Set by `registerMapCommands`. */
-  panels?: PanelsApi;
 }

@@ -6,7 +6,7 @@
  */
 import * as L from 'leaflet';
 import {
-  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest,
+  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
   type MapSource, type MapState, type ToMapMessage,
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
@@ -41,7 +41,7 @@ function escapeHtml(s: string): string {
 export class MapApp {
   readonly map: L.Map;
   readonly layers = {} as Record<LayerKind, FootprintLayer<MapFeature>>;
-  readonly rpc: Rpc<MapRequest>;
+  readonly rpc: Rpc<MapRequest, MapResults>;
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
@@ -56,7 +56,7 @@ export class MapApp {
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
     this.state = vscode.getState() ?? {};
-    this.rpc = new Rpc<MapRequest>((m) => this.post(m));
+    this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
     const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
     this.side = el('aside', { id: 'side' });
     root.append(mapEl, this.side);

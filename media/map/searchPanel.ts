@@ -4,8 +4,9 @@
  * extension (`rpc`); the list and the map share one selection, kept by the app.
  */
 import type {
-  CreateAoiParams, MapFeature, MapRequest, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
+  CreateAoiParams, MapFeature, MapRequest, MapResults, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
+import { km2 } from '../../src/format';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
 import { append, button, clear, el } from '../shared/dom';
@@ -15,7 +16,7 @@ import type { DrawnShape, Shape } from './draw';
 export type FormState = Partial<Omit<SearchParams, 'ring' | 'shape'>>;
 
 export interface PanelHost {
-  rpc: Rpc<MapRequest>;
+  rpc: Rpc<MapRequest, MapResults>;
   startDraw(shape: Shape): void;
   showResults(features: MapFeature[], mode: 'replace' | 'append'): void;
   selectResult(id: string | undefined, from: 'list' | 'map'): void;
@@ -33,12 +34,6 @@ const SORTS: [SearchParams['sort'], string][] = [
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
-}
-
-export function formatKm2(m2: number): string {
-  const km2 = m2 / 1e6;
-  const digits = km2 < 10 ? 2 : km2 < 1000 ? 1 : 0;
-  return `${km2.toLocaleString(undefined, { maximumFractionDigits: digits, minimumFractionDigits: digits })} km²`;
 }
 
 /** Beyond this many rows the results are not kept across a webview reload. */
@@ -163,7 +158,7 @@ export class SearchPanel {
 
   /** Collections, satellites and projects, fetched once through the extension. */
   loadOptions(initial?: FormState): Promise<void> {
-    this.optionsLoading ??= this.host.rpc.call<SearchOptions>({ method: 'searchOptions' }).then(
+    this.optionsLoading ??= this.host.rpc.call({ method: 'searchOptions' }).then(
       (o) => {
         this.options = o;
         fill(this.collections, o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]), initial?.collections);
@@ -191,7 +186,7 @@ export class SearchPanel {
     }
     const g = ringToGeoJson(shape.ring);
     const area = geodesicArea(g);
-    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${formatKm2(area)}`;
+    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${km2(area)}`;
   }
 
   private params(): SearchParams | string {
@@ -222,13 +217,13 @@ export class SearchPanel {
     this.selectedId = undefined;
     this.updateOrder();
     this.host.showResults([], 'replace');
-    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'search', params: p }), 'replace');
+    await this.run(() => this.host.rpc.call({ method: 'search', params: p }), 'replace');
   }
 
   async loadMore(): Promise<void> {
     if (!this.page?.hasMore || this.searching) return;
     const searchId = this.page.searchId;
-    await this.run(() => this.host.rpc.call<SearchPage>({ method: 'searchMore', searchId }), 'append');
+    await this.run(() => this.host.rpc.call({ method: 'searchMore', searchId }), 'append');
   }
 
   private async run(call: () => Promise<SearchPage>, mode: 'replace' | 'append'): Promise<void> {
@@ -363,7 +358,7 @@ export class SearchPanel {
       try {
         // the extension now asks for the images (a search over the shape) before creating
         err.textContent = '';
-        const feature = await this.host.rpc.call<MapFeature | null>({ method: 'createAoi', params });
+        const feature = await this.host.rpc.call({ method: 'createAoi', params });
         if (!feature) {
           err.textContent = 'No AOI created: the image choice was cancelled.';
           return;
@@ -379,7 +374,7 @@ export class SearchPanel {
     };
     append(this.aoiBox,
       el('h3', {}, 'New AOI'),
-      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${formatKm2(geodesicArea(g))}`),
+      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${km2(geodesicArea(g))}`),
       el('label', { class: 'field' }, 'Name', name),
       el('label', { class: 'field' }, 'Description', desc),
       el('label', { class: 'field' }, 'Project', project),

@@ -2,6 +2,8 @@
  * The webview's side of the extension link: `acquireVsCodeApi()` may be called once per page,
  * so it is wrapped here and shared by the request helper and the state helpers.
  */
+import type { RpcResults } from '../../src/panels/protocol';
+
 export interface VsCodeApi<S> {
   postMessage(message: unknown): void;
   getState(): S | undefined;
@@ -19,16 +21,16 @@ export function vscodeApi<S>(): VsCodeApi<S> {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
-/** Request/response over postMessage, matched by a sequence id. */
-export class Rpc<Req> {
+/** Request/response over postMessage, matched by a sequence id; `Res` says what each request resolves to. */
+export class Rpc<Req extends { method: string }, Res extends RpcResults<Req>> {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
 
   constructor(private readonly post: (message: { type: 'request'; id: number; request: Req }) => void) {}
 
-  call<T>(request: Req): Promise<T> {
+  call<R extends Req>(request: R): Promise<Res[R['method']]> {
     const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.post({ type: 'request', id, request });
     });

@@ -1,6 +1,6 @@
 /** Areas of interest and their assets. */
-import { checkLimit, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
+import type { IterateOptions, OffsetQuery, Page } from './paging';
 import type { Aoi, Asset, CreateAoiRequest } from './records';
 import { aoi, asset } from './schemas';
 import { pathOf, type CallOptions, type Transport } from './transport';
@@ -19,22 +19,12 @@ const parseAssets = offsetPageParser<Asset>('assets', asset);
 const parseAoi = recordParser<Aoi>(aoi, 'aoi');
 
 export class AoisApi {
-  constructor(private readonly t: Transport) {}
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<Aoi, AoiFilter>['page'];
+  readonly iterate: OffsetListing<Aoi, AoiFilter>['iterate'];
 
-  async listPage(q: AoiFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Aoi>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json({ method: 'GET', path: '/v0/aois', query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } }, parsePage, o);
-  }
-
-  iterate(filter: AoiFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Aoi, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
-      (a) => a.aoi_id,
-      { method: 'GET', path: '/v0/aois' },
-      opts,
-    );
+  constructor(private readonly t: Transport) {
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Aoi, AoiFilter>(t, { method: 'GET', path: '/v0/aois', parse: parsePage, idOf: (a) => a.aoi_id }));
   }
 
   /** Note the singular `aoi` in the path (docs/service-interface.md). */
@@ -48,21 +38,14 @@ export class AoisApi {
   }
 
   assetsPage(aoiId: string, q: OffsetQuery = {}, o?: CallOptions): Promise<Page<Asset>> {
-    checkLimit('offset', q.offset, 0);
-    checkLimit('limit', q.limit, 1);
-    return this.t.json(
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/assets`, query: { offset: q.offset ?? 0, limit: q.limit ?? 10 } },
-      parseAssets,
-      o,
-    );
+    return this.assets(aoiId).page(q, o);
   }
 
   iterateAssets(aoiId: string, opts: IterateOptions = {}): AsyncGenerator<Asset, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.assetsPage(aoiId, { offset, limit }, { signal }),
-      (a) => a.id,
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/assets` },
-      opts,
-    );
+    return this.assets(aoiId).iterate({}, opts);
+  }
+
+  private assets(aoiId: string): OffsetListing<Asset, object> {
+    return offsetListing(this.t, { method: 'GET', path: pathOf`/v0/aois/${aoiId}/assets`, parse: parseAssets, idOf: (a) => a.id });
   }
 }

@@ -56,7 +56,7 @@ export class ArchivesApi {
   }
 
   item(cid: string, id: string, o?: CallOptions): Promise<ArchiveItem> {
-    return this.t.json({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items/${id}` }, parseItem, o);
+    return this.t.json({ method: 'GET', path: archiveItemPath(cid, id) }, parseItem, o);
   }
 
   private followLinks(first: RequestSpec, opts: IterateOptions): AsyncGenerator<ArchiveItem, void, undefined> {
@@ -132,4 +132,9 @@ function safeOrigin(href: string): string {
   } catch {
     return 'an invalid URL';
   }
+}
+
+/** Where one archive item is read, below the base URL (also its STAC URL when it has no `self` link). */
+export function archiveItemPath(cid: string, id: string): string {
+  return pathOf`/v0/archives/collections/${cid}/items/${id}`;
 }

@@ -98,14 +98,84 @@ function lowerFirst(s: string): string {
   return /^[A-Z](?=[a-z]|\s)/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
 }
 
-/** True when the error means the token is missing, wrong or expired: offer sign-in. */
+/** No base URL or no token: the connection refuses before any request is made. */
+export class NotSignedInError extends Error {
+  constructor(readonly reason: 'noBaseUrl' | 'noToken') {
+    super(
+      reason === 'noBaseUrl'
+        ? 'No EO Imagery service is configured. Set eoImagery.baseUrl or try the sandbox.'
+        : 'You are not signed in to the EO Imagery service.',
+    );
+    this.name = 'NotSignedInError';
+  }
+}
+
+/**
+ * What a failure means, decided here for every caller (the predicates below all read it):
+ * - `cancelled`: the caller aborted; nothing to show.
+ * - `signIn`: no token, or the service refused it (401): the way forward is to sign in.
+ * - `refused`: the service refused the request itself (any other 4xx but 429): an entry can
+ *   be changed and the request sent again.
+ * - `transient`: unreachable, timed out, a 5xx, or 429: the same request may pass later.
+ * - `malformed`: the service answered something that is not what the interface says.
+ * - `other`: anything else (a local error).
+ */
+export type FailureKind = 'cancelled' | 'signIn' | 'refused' | 'transient' | 'malformed' | 'other';
+
+export function classifyFailure(err: unknown): FailureKind {
+  if (err instanceof NotSignedInError) return 'signIn';
+  if (!(err instanceof ApiError)) return 'other';
+  switch (err.kind) {
+    case 'aborted':
+      return 'cancelled';
+    case 'network':
+    case 'timeout':
+      return 'transient';
+    case 'protocol':
+      return 'malformed';
+    case 'http': {
+      const status = err.status ?? 0;
+      if (status === 401) return 'signIn';
+      if (status >= 500 || status === 429) return 'transient';
+      return status >= 400 ? 'refused' : 'other';
+    }
+  }
+}
+
+/** The token is missing, wrong or expired: offer sign-in. */
 export function needsSignIn(err: unknown): boolean {
-  return err instanceof ApiError && err.kind === 'http' && err.status === 401;
+  return classifyFailure(err) === 'signIn';
 }
 
 /** True when the caller cancelled (no notification should be shown). */
 export function isCancellation(err: unknown): boolean {
-  return err instanceof ApiError && err.kind === 'aborted';
+  return classifyFailure(err) === 'cancelled';
+}
+
+/** The service refused the request itself: the person can change an entry and send it again. */
+export function isRequestError(err: unknown): err is ApiError {
+  return classifyFailure(err) === 'refused';
+}
+
+/** The same request may pass if sent again later (offer Retry for reads). */
+export function isTransient(err: unknown): boolean {
+  return classifyFailure(err) === 'transient';
+}
+
+/**
+ * After a POST: the service may or may not have acted on it (no answer, a 5xx, an answer we
+ * cannot read). A 429 is refused before anything is done.
+ */
+export function mayHaveActed(err: unknown): boolean {
+  const kind = classifyFailure(err);
+  return kind === 'malformed' || (kind === 'transient' && (err as ApiError).status !== 429);
+}
+
+/** A failure of the connection rather than of the request (401, unreachable, 5xx): the status bar says so. */
+export function isConnectionFailure(err: unknown): err is ApiError {
+  if (!(err instanceof ApiError)) return false;
+  const kind = classifyFailure(err);
+  return kind === 'signIn' || (kind === 'transient' && err.status !== 429);
 }
 
 /** True when the service does not implement an endpoint (optional endpoints of docs/service-interface.md). */

@@ -4,13 +4,20 @@ export type { ClientOptions, CallOptions, RequestEvent, AuthScheme, TokenSource,
 export { pathOf, encodeSegment, redactBody, describeRequest, REDACTED } from './transport';
 export {
   ApiError,
+  NotSignedInError,
+  classifyFailure,
   decodeErrorBody,
   needsSignIn,
   isCancellation,
+  isConnectionFailure,
   isNotSupported,
+  isRequestError,
+  isTransient,
+  mayHaveActed,
   statusTitle,
   type ApiErrorKind,
   type DecodedErrorBody,
+  type FailureKind,
 } from './errors';
 export { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryOptions } from './retry';
 export {
@@ -44,7 +51,7 @@ export type { IndexFilter } from './indices';
 export type { VisualizationFilter } from './visualizations';
 export type { OrderItemFilter } from './orderItems';
 export type { Report } from './reports';
-export { nextLink } from './archives';
+export { archiveItemPath, nextLink } from './archives';
 export type { AoisApi } from './aois';
 export type { ArchivesApi } from './archives';
 export type { BandsetsApi } from './bandsets';

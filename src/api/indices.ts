@@ -1,6 +1,5 @@
 /** Indices: preset (read-only) and custom (creatable). */
-import { checkLimit, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
 import type { CreateIndexRequest, ExpressionType, Index } from './records';
 import { index } from './schemas';
 import type { CallOptions, Transport } from './transport';
@@ -16,22 +15,12 @@ const parsePage = offsetPageParser<Index>('indices', index);
 const parseIndex = recordParser<Index>(index, 'index');
 
 export class IndicesApi {
-  constructor(private readonly t: Transport) {}
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<Index, IndexFilter>['page'];
+  readonly iterate: OffsetListing<Index, IndexFilter>['iterate'];
 
-  listPage(q: IndexFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Index>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json({ method: 'GET', path: '/v0/indices', query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } }, parsePage, o);
-  }
-
-  iterate(filter: IndexFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Index, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
-      (i) => i.id,
-      { method: 'GET', path: '/v0/indices' },
-      opts,
-    );
+  constructor(private readonly t: Transport) {
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Index, IndexFilter>(t, { method: 'GET', path: '/v0/indices', parse: parsePage, idOf: (i) => i.id }));
   }
 
   /**

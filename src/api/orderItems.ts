@@ -1,6 +1,5 @@
 /** Order items (with their tasks). */
-import { checkLimit, offsetPageParser, recordParser } from './listing';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import { offsetListing, offsetPageParser, recordParser, type OffsetListing } from './listing';
 import type { OrderItem, OrderItemStatus, OrderItemType } from './records';
 import { orderItem } from './schemas';
 import { pathOf, type CallOptions, type Query, type Transport } from './transport';
@@ -28,26 +27,12 @@ function toQuery(f: OrderItemFilter): Query {
 }
 
 export class OrderItemsApi {
-  constructor(private readonly t: Transport) {}
+  /** One page (offset/limit, the service's default limit 10), and every item lazily. */
+  readonly listPage: OffsetListing<OrderItem, OrderItemFilter>['page'];
+  readonly iterate: OffsetListing<OrderItem, OrderItemFilter>['iterate'];
 
-  listPage(q: OrderItemFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<OrderItem>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    return this.t.json(
-      { method: 'GET', path: '/v0/order-items', query: { ...toQuery(filter), offset: offset ?? 0, limit: limit ?? 10 } },
-      parsePage,
-      o,
-    );
-  }
-
-  iterate(filter: OrderItemFilter = {}, opts: IterateOptions = {}): AsyncGenerator<OrderItem, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage({ ...filter, offset, limit }, { signal }),
-      (x) => x.id,
-      { method: 'GET', path: '/v0/order-items' },
-      opts,
-    );
+  constructor(private readonly t: Transport) {
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<OrderItem, OrderItemFilter>(t, { method: 'GET', path: '/v0/order-items', parse: parsePage, idOf: (x) => x.id, toQuery }));
   }
 
   get(id: string, o?: CallOptions): Promise<OrderItem> {

@@ -68,6 +68,39 @@ function fingerprint<T>(items: readonly T[], idOf: (t: T) => string): string {
 }
 
 /**
+ * The checks both numbered schemes make of every page: no more items than asked for, the
+ * count against the total the server sent, and no page twice. `name` says where a page
+ * stands in messages ("the page at offset 20", "page 3"), `asked` what was asked for
+ * ("offset 20", "page 3").
+ */
+class PageChecks<T> {
+  private readonly seen = new Map<string, string>();
+
+  constructor(
+    private readonly label: ListingLabel,
+    private readonly idOf: (t: T) => string,
+  ) {}
+
+  check(page: { items: readonly T[]; total?: number }, at: { before: number; max: number; tooMany: string; name: string; asked: string }): void {
+    const n = page.items.length;
+    if (n > at.max) throw protocolError(this.label, `${at.tooMany}, the server sent ${n}`);
+    if (page.total !== undefined) {
+      if (n > 0 && at.before + n > page.total) {
+        throw protocolError(this.label, `the server says there are ${page.total} items but sent items ${at.before + 1}–${at.before + n}`);
+      }
+      if (n === 0 && at.before < page.total) {
+        throw protocolError(this.label, `the server says there are ${page.total} items but ${at.name} is empty`);
+      }
+    }
+    const fp = fingerprint(page.items, this.idOf);
+    if (fp === '') return;
+    const earlier = this.seen.get(fp);
+    if (earlier !== undefined) throw protocolError(this.label, `the server repeated ${earlier} when asked for ${at.asked}`);
+    this.seen.set(fp, at.name);
+  }
+}
+
+/**
  * offset/limit listings (AOIs, indices, visualizations, assets, orders, order items,
  * catalogs, insights). Tolerates a server that caps `limit` below what we asked for.
  */
@@ -78,7 +111,7 @@ export async function* iterateOffset<T>(
   opts: IterateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const { pageSize, cap } = checkOptions(opts);
-  const seen = new Map<string, number>();
+  const checks = new PageChecks(label, idOf);
   let offset = 0;
   let yielded = 0;
   while (yielded < cap) {
@@ -88,23 +121,7 @@ export async function* iterateOffset<T>(
     if (page.offset !== offset) {
       throw protocolError(label, `asked for offset ${offset}, the server answered offset ${page.offset}`);
     }
-    if (n > limit) throw protocolError(label, `asked for at most ${limit} items, the server sent ${n}`);
-    if (page.total !== undefined) {
-      if (offset + n > page.total) {
-        throw protocolError(label, `the server says there are ${page.total} items but sent items ${offset + 1}–${offset + n}`);
-      }
-      if (n === 0 && offset < page.total) {
-        throw protocolError(label, `the server says there are ${page.total} items but the page at offset ${offset} is empty`);
-      }
-    }
-    const fp = fingerprint(page.items, idOf);
-    if (fp !== '') {
-      const earlier = seen.get(fp);
-      if (earlier !== undefined) {
-        throw protocolError(label, `the server repeated the page at offset ${earlier} when asked for offset ${offset}`);
-      }
-      seen.set(fp, offset);
-    }
+    checks.check(page, { before: offset, max: limit, tooMany: `asked for at most ${limit} items`, name: `the page at offset ${offset}`, asked: `offset ${offset}` });
     for (const item of page.items) {
       yield item;
       yielded++;
@@ -127,25 +144,13 @@ export async function* iteratePageNum<T>(
   opts: IterateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const { pageSize, cap } = checkOptions(opts);
-  const seen = new Map<string, number>();
+  const checks = new PageChecks(label, idOf);
   let yielded = 0;
   for (let pageNum = 1; yielded < cap; pageNum++) {
     const page = await fetchPage({ pageNum, pageSize, signal: opts.signal });
     const n = page.items.length;
-    if (n > pageSize) throw protocolError(label, `asked for ${pageSize} items per page, the server sent ${n}`);
     const before = (pageNum - 1) * pageSize;
-    if (page.total !== undefined && n > 0 && before + n > page.total) {
-      throw protocolError(label, `the server says there are ${page.total} items but sent items ${before + 1}–${before + n}`);
-    }
-    if (page.total !== undefined && n === 0 && before < page.total) {
-      throw protocolError(label, `the server says there are ${page.total} items but page ${pageNum} is empty`);
-    }
-    const fp = fingerprint(page.items, idOf);
-    if (fp !== '') {
-      const earlier = seen.get(fp);
-      if (earlier !== undefined) throw protocolError(label, `the server repeated page ${earlier} when asked for page ${pageNum}`);
-      seen.set(fp, pageNum);
-    }
+    checks.check(page, { before, max: pageSize, tooMany: `asked for ${pageSize} items per page`, name: `page ${pageNum}`, asked: `page ${pageNum}` });
     for (const item of page.items) {
       if (yielded >= cap) return;
       yield item;

@@ -1,9 +1,9 @@
 /** Visualizations of an AOI (the listing's wire key is the singular `visualization`). */
-import { checkLimit, recordParser } from './listing';
+import { offsetListing, recordParser, type OffsetListing } from './listing';
 import { normalizeVisualizationList } from './normalize';
-import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
 import { ApiError } from './errors';
 import type { IndicesApi } from './indices';
+import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
 import type { CreateVisualizationRequest, ExpressionType, Index, Visualization, VisualizationListWire } from './records';
 import { pagination, visualization } from './schemas';
 import { arr, assertShape, obj, oneOf } from './shape';
@@ -39,16 +39,18 @@ export class VisualizationsApi {
    * per session (docs/service-interface.md, "Visualizations").
    */
   async listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
-    const { offset, limit, ...filter } = q;
-    checkLimit('offset', offset, 0);
-    checkLimit('limit', limit, 1);
-    const page = await this.t.json(
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations`, query: { ...filter, offset: offset ?? 0, limit: limit ?? 10 } },
-      parsePage,
-      o,
-    );
+    const page = await this.listing(aoiId).page(q, o);
     await this.joinIndexNames(page.items, o);
     return page;
+  }
+
+  iterate(aoiId: string, filter: VisualizationFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Visualization, void, undefined> {
+    return iterateOffset(
+      ({ offset, limit, signal }) => this.listPage(aoiId, { ...filter, offset, limit }, { signal }),
+      (v) => v.id,
+      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations` },
+      opts,
+    );
   }
 
   private async joinIndexNames(items: Visualization[], o?: CallOptions): Promise<void> {
@@ -76,13 +78,8 @@ export class VisualizationsApi {
     }
   }
 
-  iterate(aoiId: string, filter: VisualizationFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Visualization, void, undefined> {
-    return iterateOffset(
-      ({ offset, limit, signal }) => this.listPage(aoiId, { ...filter, offset, limit }, { signal }),
-      (v) => v.id,
-      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations` },
-      opts,
-    );
+  private listing(aoiId: string): OffsetListing<Visualization, VisualizationFilter> {
+    return offsetListing(this.t, { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations`, parse: parsePage, idOf: (v) => v.id });
   }
 
   /** 201 with `legend` per the legend rules. Sent once. */

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { EoClient, ApiError, describeRequest } from '../api';
+import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
 import type { RequestEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
@@ -10,17 +10,6 @@ import { TokenStore } from './tokenStore';
  * failed for a reason that is not the request's own (401, network, 5xx).
  */
 export type ConnectionState = 'signedOut' | 'unverified' | 'connected' | 'failing';
-
-export class NotSignedInError extends Error {
-  constructor(readonly reason: 'noBaseUrl' | 'noToken') {
-    super(
-      reason === 'noBaseUrl'
-        ? 'No EO Imagery service is configured. Set eoImagery.baseUrl or try the sandbox.'
-        : 'You are not signed in to the EO Imagery service.',
-    );
-    this.name = 'NotSignedInError';
-  }
-}
 
 interface SandboxSession {
   url: string;
@@ -165,12 +154,8 @@ export class Connection implements vscode.Disposable {
   }
 
   reportFailure(err: unknown): void {
-    if (err instanceof ApiError) {
-      // A 4xx other than 401 is about the request, not the connection.
-      const connectionProblem =
-        err.status === 401 || err.kind === 'network' || err.kind === 'timeout' || (err.status ?? 0) >= 500;
-      if (connectionProblem) this.setState('failing', err.userMessage);
-    }
+    // A 4xx other than 401 is about the request, not the connection.
+    if (isConnectionFailure(err)) this.setState('failing', err.userMessage);
   }
 
   dispose(): void {

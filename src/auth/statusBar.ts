@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { hostOf, type Connection } from './connection';
-import { COMMANDS } from '../commands/ids';
+import { COMMANDS } from '../commandIds';
 
 /** Host and connection state at a glance; a click opens the connection actions. */
 export function createConnectionStatusBar(connection: Connection): vscode.Disposable {

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { needsSignIn } from '../ui/showError';
+import { needsSignIn } from '../api';
 import type { EoClient } from '../api';
 import type { Aoi, OrderItem } from '../api/records';
 import type { ExtensionServices } from '../services';

@@ -1,9 +1,7 @@
-import type { EoClient } from '../api';
-import { NotSignedInError } from '../auth/connection';
+import { needsSignIn, NotSignedInError, type EoClient } from '../api';
 import type { ExplorerContext } from './context';
 import { ErrorNode, LoadMoreNode, MessageNode, SignInNode } from './rows';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';
-import { needsSignIn } from '../ui/showError';
 
 /** Rows per "Load more…" click. */
 export const PAGE_SIZE = 50;

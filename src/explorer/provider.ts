@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { shownOf } from './format';
+import { shownOf } from '../format';
 import type { PagedChildren } from './paged';
 import type { Poller, PollHost } from './poller';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';

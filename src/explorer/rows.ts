@@ -1,13 +1,12 @@
 import vscode = require('vscode');
 import { ApiError, statusTitle } from '../api';
-import { COMMANDS } from '../commands/ids';
+import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
-import { count } from './format';
-import type { PagedChildren } from './paged';
+import { count } from '../format';
 import { ExplorerNode, type ViewId } from './tree';
 import { messageTooltip } from './tooltip';
 
-/** What a list can do for the rows it adds below its records. */
+/** What a list can do for the rows it adds below its records (a `PagedChildren`). */
 interface LoadableList {
   readonly what: string;
   readonly shown: number;
@@ -47,7 +46,7 @@ function shortReason(err: unknown): string {
 export class ErrorNode extends ExplorerNode {
   readonly kind = 'error' as const;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: PagedChildren<unknown>, readonly error: unknown) {
+  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: LoadableList, readonly error: unknown) {
     super(view, parent, '~error');
   }
 

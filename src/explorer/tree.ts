@@ -58,12 +58,25 @@ export abstract class ExplorerNode {
 
   abstract getTreeItem(): vscode.TreeItem;
 
+  /** The paged list of this row's children, when one list holds them all. */
+  protected childList(): ChildList | undefined {
+    return undefined;
+  }
+
   getChildren(): Promise<ExplorerNode[]> {
-    return Promise.resolve([]);
+    return this.childList()?.children() ?? Promise.resolve([]);
   }
 
   /** Forget loaded children so the next expansion fetches again. */
-  reset(): void {}
+  reset(): void {
+    this.childList()?.reset();
+  }
+}
+
+/** What a row needs of the list below it (a `PagedChildren`). */
+export interface ChildList {
+  children(): Promise<ExplorerNode[]>;
+  reset(): void;
 }
 
 /** A row that stands for one service record. */

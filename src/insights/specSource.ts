@@ -4,7 +4,7 @@
  * reached through `getClient`, which throws when signed out.
  */
 import type { Block, EoClient } from '../api';
-import { ApiError } from '../api';
+import { ApiError, needsSignIn } from '../api';
 import type { SpecLookup } from './validate/types';
 
 const TTL_MS = 5 * 60_000;
@@ -58,13 +58,12 @@ export class SpecSource {
     try {
       blocks = await this.blocks(name);
     } catch (err) {
+      // No URL or token (the connection refuses before any request), or a 401.
+      if (needsSignIn(err)) return { status: 'signed-out' };
       if (err instanceof ApiError) {
-        if (err.status === 401) return { status: 'signed-out' };
         if (err.status === 404) return { status: 'unknown-block', name };
         return { status: 'unavailable', reason: err.userMessage };
       }
-      // The connection throws NotSignedInError (no URL or token) before any request.
-      if (err instanceof Error && err.name === 'NotSignedInError') return { status: 'signed-out' };
       return { status: 'unavailable', reason: err instanceof Error ? err.message : String(err) };
     }
     const mine = blocks.filter((b) => (b.spec?.name ?? b.name) === name || b.name === name);

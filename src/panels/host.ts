@@ -5,8 +5,25 @@
  */
 import vscode = require('vscode');
 import { ApiError } from '../api/errors';
-import { isWebUrl, type Basemap } from './protocol';
+import type { Aoi, Polygon } from '../api/records';
+import type { ExtensionServices } from '../services';
+import { describeError } from '../ui/showError';
+import { isWebUrl, type Basemap, type DetailRef } from './protocol';
 import { tileOrigins, webviewHtml } from './webviewHtml';
+
+/** A record with a row in the sidebar (an archive item has its STAC page instead). */
+export type SidebarRef = Exclude<DetailRef, { kind: 'archiveItem' }>;
+
+/** What a panel needs from around it, handed in by `Panels` (src/panels/index.ts). */
+export interface PanelContext {
+  readonly services: ExtensionServices;
+  /** Reveals the record's row in the sidebar; false when it is not in the loaded pages. */
+  revealInSidebar(ref: SidebarRef, options: { focus: boolean; expand?: boolean }): Promise<boolean>;
+  /** A footprint's detail: its STAC page, or its sidebar row. `preview`: beside the map, which keeps the focus. */
+  openDetail(ref: DetailRef, preview: boolean): Promise<void>;
+  /** The Create AOI flow (commands/aois/createAoi.ts) for a shape drawn on the map; undefined when cancelled. */
+  createAoi(draft: { polygon: Polygon; source: string; name: string; description?: string; projectId: string; satelliteId: string }): Promise<Aoi | undefined>;
+}
 
 export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return {
@@ -62,10 +79,9 @@ export function basemapImgSources(basemaps: readonly Basemap[]): string[] {
   return tileOrigins(basemaps.map((b) => b.url));
 }
 
-/** A message for the person: the client's `userMessage` (no token, no headers), else the error text. */
-export function describeError(e: unknown): { message: string; status?: number } {
-  if (e instanceof ApiError) return { message: e.userMessage, status: e.status };
-  return { message: e instanceof Error ? e.message : String(e) };
+/** A failed request's answer to the webview: the sentence the person reads, and the HTTP status when there is one. */
+export function responseError(e: unknown): { message: string; status?: number } {
+  return { message: describeError(e), status: e instanceof ApiError ? e.status : undefined };
 }
 
 /** Opens an http(s) URL in the browser; anything else is refused (and said so). */
@@ -75,12 +91,4 @@ export async function openExternalChecked(url: unknown): Promise<boolean> {
     return false;
   }
   return vscode.env.openExternal(vscode.Uri.parse(url, true));
-}
-
-/** Runs a command that another part of the extension may not have registered yet. */
-export async function runOptionalCommand(command: string, what: string, ...args: unknown[]): Promise<string | undefined> {
-  const all = await vscode.commands.getCommands(true);
-  if (!all.includes(command)) return `${what} is not available in this version of the extension (command ${command} is not registered).`;
-  await vscode.commands.executeCommand(command, ...args);
-  return undefined;
 }

@@ -6,25 +6,25 @@ import type {
   Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, OrderItem, Satellite,
 } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
+import { km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
 
-function km2(m2: number | undefined): string {
-  return typeof m2 === 'number' && Number.isFinite(m2) ? `${(m2 / 1e6).toLocaleString('en', { maximumFractionDigits: 1 })} km²` : '';
-}
+/** The area, or nothing when the record has none (the detail line then leaves it out). */
+const areaOf = (m2: number | undefined): string | undefined => (typeof m2 === 'number' && Number.isFinite(m2) ? km2(m2) : undefined);
 
 const join = (...parts: (string | undefined | false)[]): string => parts.filter(Boolean).join(' · ');
 
 export function aoiFeature(a: Aoi): MapFeature {
   return {
-    id: a.aoi_id, label: a.name || a.aoi_id, detail: join(km2(a.area_in_sq_m), a.satellite_id, a.status),
+    id: a.aoi_id, label: a.name || a.aoi_id, detail: join(areaOf(a.area_in_sq_m), a.satellite_id, a.status),
     geometry: a.geometry, centroid: Array.isArray(a.centroid) ? a.centroid : undefined, ref: { kind: 'aoi', id: a.aoi_id },
   };
 }
 
 export function assetFeature(a: Asset): MapFeature {
   return {
-    id: a.id, label: a.name || a.id, detail: join(a.date, a.asset_type, km2(a.area_in_sq_m)),
+    id: a.id, label: a.name || a.id, detail: join(a.date, a.asset_type, areaOf(a.area_in_sq_m)),
     geometry: a.geometry, ref: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
   };
 }

@@ -10,17 +10,17 @@ import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
-import { createAoi } from '../commands/aois/createAoi';
-import type { ExtensionServices } from '../services';
-import { basemapImgSources, configuredBasemaps, describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { describeError } from '../ui/showError';
+import { basemapImgSources, configuredBasemaps, openExternalChecked, panelOptions, renderPanelHtml, responseError, type PanelContext } from './host';
+import { runCommand } from '../ui/runCommand';
 import {
   aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget,
 } from './mapData';
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import type {
-  CreateAoiParams, DetailRef, FromMapMessage, LayerKind, MapFeature, MapRequest, MapSource, MapState, SearchOptions,
-  SearchPage, SearchParams, ToMapMessage,
+  CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
+  SearchOptions, SearchPage, SearchParams, ToMapMessage,
 } from './protocol';
 
 export const MAP_VIEW_TYPE = 'eoImagery.map';
@@ -48,24 +48,22 @@ export class MapPanel implements vscode.Disposable {
   /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
-  /** Called when the person asks to open a footprint's detail (set by the map commands). */
-  static openDetail: (services: ExtensionServices, ref: DetailRef, preview: boolean) => Promise<void> = async () => undefined;
 
   /** Opens the map (or brings the open one forward). */
-  static show(services: ExtensionServices): MapPanel {
+  static show(ctx: PanelContext): MapPanel {
     if (MapPanel.current) {
       MapPanel.current.panel.reveal(undefined, false);
       return MapPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(services.context));
-    return new MapPanel(services, panel, undefined);
+    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(ctx.services.context));
+    return new MapPanel(ctx, panel, undefined);
   }
 
   /** Called by the serializer after a window reload, with the state the webview saved. */
-  static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: MapState | undefined): MapPanel {
+  static revive(ctx: PanelContext, panel: vscode.WebviewPanel, state: MapState | undefined): MapPanel {
     MapPanel.current?.dispose();
-    panel.webview.options = panelOptions(services.context);
-    const p = new MapPanel(services, panel, state);
+    panel.webview.options = panelOptions(ctx.services.context);
+    const p = new MapPanel(ctx, panel, state);
     void p.restoreSources(state?.sources ?? {});
     return p;
   }
@@ -84,8 +82,9 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
-  private constructor(private readonly services: ExtensionServices, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
+  private constructor(private readonly ctx: PanelContext, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
     MapPanel.current = this;
+    const services = ctx.services;
     const basemaps = configuredBasemaps(services.log);
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(basemaps));
     this.disposables.push(
@@ -108,6 +107,10 @@ export class MapPanel implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  private get services() {
+    return this.ctx.services;
   }
 
   dispose(): void {
@@ -175,13 +178,13 @@ export class MapPanel implements vscode.Disposable {
           const result = await this.handle(m.request);
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
-          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e).message}`);
-          this.send({ type: 'response', id: m.id, ok: false, error: describeError(e) });
+          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
+          this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
         }
         return;
       }
       case 'open':
-        await MapPanel.openDetail(this.services, m.ref, m.preview === true);
+        await this.ctx.openDetail(m.ref, m.preview === true);
         return;
       case 'openExternal':
         await openExternalChecked(m.url);
@@ -204,10 +207,9 @@ export class MapPanel implements vscode.Disposable {
       .map((r) => this.resultItems.get(`${r.collection}/${r.id}`) ?? { collection: r.collection, id: r.id });
     if (!items.length) return;
     try {
-      const missing = await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', items);
-      if (missing) this.notice(missing, 'error');
+      await runCommand('orderArchiveItems', items);
     } catch (e) {
-      this.notice(describeError(e).message, 'error');
+      this.notice(describeError(e), 'error');
     }
   }
 
@@ -215,22 +217,22 @@ export class MapPanel implements vscode.Disposable {
     return this.services.connection.getClient();
   }
 
+  /** One handler per request of the protocol, each returning what `MapResults` says. */
+  private readonly handlers: RpcHandlers<MapRequest, MapResults> = {
+    searchOptions: () => this.searchOptions(),
+    search: (r) => this.search(r.params),
+    searchMore: async (r) => {
+      const s = this.searches.get(r.searchId);
+      if (!s) throw new Error('That search has ended; search again.');
+      return this.page(s);
+    },
+    createAoi: (r) => this.createAoi(r.params),
+  };
+
   private async handle(r: MapRequest): Promise<unknown> {
-    switch (r.method) {
-      case 'searchOptions':
-        return this.searchOptions();
-      case 'search':
-        return this.search(r.params);
-      case 'searchMore': {
-        const s = this.searches.get(r.searchId);
-        if (!s) throw new Error('That search has ended; search again.');
-        return this.page(s);
-      }
-      case 'createAoi':
-        return this.createAoi(r.params);
-      default:
-        throw new Error('Unknown request.');
-    }
+    const handler = Object.hasOwn(this.handlers, r?.method) ? (this.handlers[r.method] as (r: MapRequest) => Promise<unknown>) : undefined;
+    if (!handler) throw new Error('Unknown request.');
+    return handler(r);
   }
 
   private async searchOptions(): Promise<SearchOptions> {
@@ -243,7 +245,7 @@ export class MapPanel implements vscode.Disposable {
     const errors: SearchOptions['errors'] = {};
     const val = <T>(p: PromiseSettledResult<T>, key: keyof SearchOptions['errors']): T | undefined => {
       if (p.status === 'fulfilled') return p.value;
-      errors[key] = describeError(p.reason).message;
+      errors[key] = describeError(p.reason);
       return undefined;
     };
     const sats = val(satellites, 'satellites') ?? [];
@@ -311,14 +313,14 @@ export class MapPanel implements vscode.Disposable {
     if (g.type !== 'Polygon') throw new Error('The shape crosses the antimeridian; an AOI must be a single Polygon.');
     const checked = validatePolygon(g);
     if (!checked.ok) throw new Error(checked.reason);
-    const aoi = await createAoi(this.services, {
+    const aoi = await this.ctx.createAoi({
       polygon: checked.polygon, source: 'the map', name: p.name, description: p.description, projectId: p.projectId, satelliteId: p.satelliteId,
     });
     if (!aoi) return null;
     const f = aoiFeature(aoi);
     const prev = this.layers.get('aois') ?? { features: [], sources: [] };
     this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });
-    void this.services.explorer?.reveal('aoi', aoi.aoi_id, { focus: false });
+    void this.ctx.revealInSidebar({ kind: 'aoi', id: aoi.aoi_id }, { focus: false });
     return f;
   }
 
@@ -330,7 +332,7 @@ export class MapPanel implements vscode.Disposable {
     try {
       client = await this.client();
     } catch (e) {
-      this.notice(`Sign in to show the map's shapes again (${describeError(e).message}).`, 'error');
+      this.notice(`Sign in to show the map's shapes again (${describeError(e)}).`, 'error');
       return;
     }
     const failures: string[] = [];
@@ -345,7 +347,7 @@ export class MapPanel implements vscode.Disposable {
         const t = await job;
         if (t) this.showTarget(t, { fit: false, reveal: false });
       } catch (e) {
-        failures.push(describeError(e).message);
+        failures.push(describeError(e));
       }
     }));
     if (failures.length) this.notice(`${failures.length} shape(s) could not be loaded again: ${failures[0]}`, 'error');

@@ -19,6 +19,14 @@ export interface Basemap {
   subdomains?: string;
 }
 
+/** A request → result table for one webview: its requests (by `method`) and their results. */
+export type RpcResults<Req extends { method: string }> = { [K in Req['method']]: unknown };
+
+/** The extension side of a table: one handler per method, returning that method's result. */
+export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<Req>> = {
+  [K in Req['method']]: (request: Extract<Req, { method: K }>) => Promise<Res[K]>;
+};
+
 export type ResponseMessage =
   | { type: 'response'; id: number; ok: true; result: unknown }
   | { type: 'response'; id: number; ok: false; error: { message: string; status?: number } };
@@ -119,6 +127,15 @@ export type MapRequest =
   | { method: 'search'; params: SearchParams }
   | { method: 'searchMore'; searchId: number }
   | { method: 'createAoi'; params: CreateAoiParams };
+
+/** What the extension answers to each map request: the webview's `call` and the host's handlers are checked against it. */
+export interface MapResults {
+  searchOptions: SearchOptions;
+  search: SearchPage;
+  searchMore: SearchPage;
+  /** `null`: the person cancelled the choice of images. */
+  createAoi: MapFeature | null;
+}
 
 export interface MapState {
   center?: [number, number];

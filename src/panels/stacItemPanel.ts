@@ -8,9 +8,12 @@ import vscode = require('vscode');
 import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
-import { describeError, openExternalChecked, panelOptions, renderPanelHtml, runOptionalCommand } from './host';
+import { describeError } from '../ui/showError';
+import { openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
 import { PostRecorder, type PanelProbe } from './probe';
+import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
@@ -162,7 +165,7 @@ export class StacItemPanel implements vscode.Disposable {
       }
     } catch (e) {
       if (ref !== this.ref) return this.load(); // the preview moved on to another item meanwhile
-      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e).message}` });
+      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e)}` });
       return;
     }
     if (ref !== this.ref) return this.load();
@@ -172,11 +175,8 @@ export class StacItemPanel implements vscode.Disposable {
     void this.sendThumbnail(this.item);
   }
 
-  /** The item's own `self` link when it has one, else the path the client reads it from. */
   private stacUrl(client: EoClient): string {
-    const self = this.item?.links?.find((l) => l.rel === 'self')?.href;
-    if (isWebUrl(self)) return self;
-    return `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(this.ref.collection)}/items/${encodeURIComponent(this.ref.id)}`;
+    return stacItemUrl(client.baseUrl, this.ref, this.item);
   }
 
   /**
@@ -192,7 +192,7 @@ export class StacItemPanel implements vscode.Disposable {
       const { type, bytes: buf } = await fetchThumbnail(asset.href);
       this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
     } catch (e) {
-      this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e).message})`);
+      this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e)})`);
     }
   }
 
@@ -201,16 +201,14 @@ export class StacItemPanel implements vscode.Disposable {
     if (!item) return;
     try {
       if (action === 'copyStacUrl') {
-        const missing = await runOptionalCommand('eoImagery.copyStacUrl', 'Copy STAC URL', item);
-        this.post({ type: 'notice', level: missing ? 'error' : 'info', text: missing ?? 'STAC URL copied.' });
+        await runCommand('copyStacUrl', item);
+        this.post({ type: 'notice', level: 'info', text: 'STAC URL copied.' });
         return;
       }
-      const missing = action === 'order'
-        ? await runOptionalCommand('eoImagery.orderArchiveItems', 'Ordering', item)
-        : await runOptionalCommand('eoImagery.newInsightInput', 'Insight inputs', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
-      if (missing) this.post({ type: 'notice', level: 'error', text: missing });
+      if (action === 'order') await runCommand('orderArchiveItems', item);
+      else await runCommand('newInsightInput', { stacItem: item, stacUrl: this.stacUrl(await this.services.connection.getClient()) });
     } catch (e) {
-      this.post({ type: 'notice', level: 'error', text: describeError(e).message });
+      this.post({ type: 'notice', level: 'error', text: describeError(e) });
     }
   }
 }

@@ -1,13 +1,13 @@
 import vscode = require('vscode');
 import {
-  inputStepVia,
-  pickStepVia,
+  BACK_ITEM_LABEL,
+  STEP_BACK,
   windowInputStep,
   windowPickStep,
   type InputStepOptions,
   type PickStepOptions,
   type StepBack,
-} from './multiStep';
+} from './stepPrompts';
 
 /**
  * The prompt seam. Commands ask the person through this interface, never through
@@ -33,7 +33,7 @@ export interface Prompts {
   ): Thenable<string | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
   /**
-   * A step of a multi-step input (src/ui/multiStep.ts): a quick pick or input box with a Back
+   * A step of a multi-step input (src/ui/stepPrompts.ts): a quick pick or input box with a Back
    * button. Optional: without it, `pickStepVia`/`inputStepVia` fall back to `pick` (with a
    * "Back" item) and `input`.
    */
@@ -109,4 +109,26 @@ export class PromptSeam implements Prompts {
   inputStep(options: InputStepOptions): Thenable<string | StepBack | undefined> {
     return inputStepVia(this.target, options);
   }
+}
+
+/** A step quick pick through any Prompts: its own `pickStep`, or `pick` with a Back item. */
+export async function pickStepVia<T extends vscode.QuickPickItem>(prompts: Prompts, items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
+  if (prompts.pickStep) return prompts.pickStep(items, options);
+  const { step, totalSteps, canGoBack, activeLabel, ...rest } = options;
+  void activeLabel;
+  const title = step && totalSteps ? `${rest.title ?? ''} (${step}/${totalSteps})`.trim() : rest.title;
+  const back = { label: BACK_ITEM_LABEL, alwaysShow: true } as vscode.QuickPickItem;
+  const list: vscode.QuickPickItem[] = canGoBack ? [...items, back] : [...items];
+  const chosen = await prompts.pick(list, { ...rest, title, canPickMany: false });
+  if (chosen === back) return STEP_BACK;
+  return chosen as T | undefined;
+}
+
+/** A step input box through any Prompts: its own `inputStep`, or plain `input` (no Back). */
+export async function inputStepVia(prompts: Prompts, options: InputStepOptions): Promise<string | StepBack | undefined> {
+  if (prompts.inputStep) return prompts.inputStep(options);
+  const { step, totalSteps, canGoBack, ...rest } = options;
+  void canGoBack;
+  const title = step && totalSteps ? `${rest.title ?? ''} (${step}/${totalSteps})`.trim() : rest.title;
+  return prompts.input({ ...rest, title });
 }

@@ -1,19 +1,17 @@
-import vscode = require('vscode');
-import { ApiError } from '../api';
-import { NotSignedInError } from '../auth/connection';
+/**
+ * How a failure is shown to the person: one sentence (`describeError`) and, for a failed
+ * action, a notification with the way forward (`showError`). What a failure means is decided
+ * in src/api/errors.ts (`classifyFailure`); this module only presents it.
+ */
+import { ApiError, isTransient, needsSignIn, NotSignedInError } from '../api';
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commands/ids';
+import { runCommand } from './runCommand';
 
 /** A person-readable sentence for any failure; never includes a token or a stack. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) return err.userMessage;
-  if (err instanceof NotSignedInError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
-}
-
-export function needsSignIn(err: unknown): boolean {
-  return err instanceof NotSignedInError || (err instanceof ApiError && err.status === 401);
 }
 
 /**
@@ -42,10 +40,10 @@ export async function showError(
   switch (choice) {
     case 'Sign In':
     case 'Sign in again':
-      await vscode.commands.executeCommand(COMMANDS.signIn);
+      await runCommand('signIn');
       break;
     case 'Try the Sandbox':
-      await vscode.commands.executeCommand(COMMANDS.trySandbox);
+      await runCommand('trySandbox');
       break;
     case 'Retry':
       await retry?.();
@@ -54,9 +52,4 @@ export async function showError(
       services.log.show(true);
       break;
   }
-}
-
-export function isTransient(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  return err.kind === 'network' || err.kind === 'timeout' || (err.status ?? 0) >= 500 || err.status === 429;
 }

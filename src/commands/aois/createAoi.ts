@@ -10,6 +10,7 @@ import vscode = require('vscode');
 import type { EoClient } from '../../api/client';
 import { imagerySearchRequest } from '../../api/imagerySearch';
 import type { Aoi, ArchiveItem, Polygon, Satellite } from '../../api/records';
+import { km2 } from '../../format';
 import { geodesicArea } from '../../geo/area';
 import type { ExtensionServices } from '../../services';
 
@@ -29,10 +30,6 @@ export const IMAGE_CHOICES = 100;
 
 export interface ImageChoice extends vscode.QuickPickItem {
   item: ArchiveItem;
-}
-
-function km2(m2: number): string {
-  return `${(m2 / 1e6).toLocaleString(undefined, { maximumFractionDigits: 2 })} km²`;
 }
 
 /** One row per image: the date first, cloud cover with its unit, the satellite by name. */

@@ -4,12 +4,12 @@
  * cancellable notification (cancelling stops watching, not the delivery) and refresh Catalog.
  */
 import vscode = require('vscode');
-import type { Delivery, DeliveryRequest, Store } from '../../api';
-import type { ExtensionServices } from '../../services';
+import { isCancellation, type Delivery, type DeliveryRequest, type Store } from '../../api';
+import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, explorerOf, isCancellation, isRequestError, pathStep, serverMessage, storeStep } from '../orders/common';
-import { offerEdit } from '../orders/placeOrder';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor, pathStep, storeStep } from '../orders/common';
+import { submitUntilAccepted } from '../../ui/submit';
 import { resolveTargets } from './askTargets';
 import { describeTargets, targetBody } from './targets';
 
@@ -22,7 +22,7 @@ interface DeliverState {
 /** Poll pacing: quick enough for a test that advances the sandbox clock, gentle on a real service. */
 export const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
 
-export async function deliver(services: ExtensionServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
+export async function deliver(services: CommandServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
   const action = 'Deliver to cloud store';
   const client = await clientFor(services, action);
   if (!client) return undefined;
@@ -37,30 +37,24 @@ export async function deliver(services: ExtensionServices, ...args: unknown[]): 
     await showError(services, 'Loading cloud stores', err);
     return undefined;
   }
-  let created: Delivery[];
-  for (;;) {
-    const request: DeliveryRequest = { ...targetBody(targets), cloud_info: { config: state.storeId, path: state.path } };
-    try {
-      created = await client.deliveries.create({ deliveries: [request] });
-      break;
-    } catch (err) {
-      if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the delivery: ${serverMessage(err)}`)) continue;
-        return undefined;
-      }
-      await showError(services, action, err);
-      return undefined;
-    }
-  }
-  services.connection.reportSuccess();
+  const created = await submitUntilAccepted(services, {
+    action,
+    send: () => {
+      const request: DeliveryRequest = { ...targetBody(targets), cloud_info: { config: state.storeId, path: state.path } };
+      return client.deliveries.create({ deliveries: [request] });
+    },
+    refused: (err) => `The service refused the delivery: ${describeError(err)}`,
+    edit: () => wizard.editOne(),
+  });
+  if (!created) return undefined;
   services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} to ${state.storeLabel}/${state.path}`);
-  explorerOf(services)?.refresh('catalog');
+  services.explorer.refresh('catalog');
   const final = await follow(services, created, state.storeLabel);
-  explorerOf(services)?.refresh('catalog');
+  services.explorer.refresh('catalog');
   return final;
 }
 
-async function follow(services: ExtensionServices, deliveries: Delivery[], storeLabel: string): Promise<Delivery[]> {
+async function follow(services: CommandServices, deliveries: Delivery[], storeLabel: string): Promise<Delivery[]> {
   const client = await services.connection.getClient();
   const latest = new Map(deliveries.map((d) => [d.delivery_id, d]));
   const done = (d: Delivery): boolean => d.status === 'SUCCESS' || d.status === 'FAILED';

@@ -4,11 +4,11 @@
  * person picks (progress bar; temp name + rename, see downloadFile.ts).
  */
 import vscode = require('vscode');
-import type { Download } from '../../api';
+import { isCancellation, isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { isWebUrl } from '../../panels/protocol';
-import { showError } from '../../ui/showError';
-import { clientFor, isCancellation, isRequestError, serverMessage } from '../orders/common';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor } from '../orders/common';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
 import { downloadToFolder } from './downloadFile';
@@ -33,7 +33,7 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
   try {
     created = await client.downloads.create(targetBody(targets));
   } catch (err) {
-    if (isRequestError(err)) await services.ui.message('error', `The service refused the download of ${describeTargets(targets)}: ${serverMessage(err)}`, {});
+    if (isRequestError(err)) await services.ui.message('error', `The service refused the download of ${describeTargets(targets)}: ${describeError(err)}`, {});
     else await showError(services, action, err);
     return undefined;
   }

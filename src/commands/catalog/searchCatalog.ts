@@ -4,11 +4,12 @@
  */
 import vscode = require('vscode');
 import type { Catalog } from '../../api';
-import type { ExtensionServices } from '../../services';
+import { areaKm2 } from '../../format';
+import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, serverMessage } from '../orders/common';
-import { offerEdit } from '../orders/placeOrder';
+import { describeError } from '../../ui/showError';
+import { clientFor } from '../orders/common';
+import { submitUntilAccepted } from '../../ui/submit';
 import { catalogSearchBody, checkBbox, checkDateInterval, type CatalogQueryText } from './catalogQuery';
 import { deliver } from './deliver';
 import { download } from './download';
@@ -26,7 +27,7 @@ function field(name: string, prompt: string, key: keyof CatalogQueryText, placeH
   };
 }
 
-export async function searchCatalog(services: ExtensionServices, arg?: unknown): Promise<Catalog[] | undefined> {
+export async function searchCatalog(services: CommandServices, arg?: unknown): Promise<Catalog[] | undefined> {
   const action = 'Search catalog';
   const client = await clientFor(services, action);
   if (!client) return undefined;
@@ -44,25 +45,17 @@ export async function searchCatalog(services: ExtensionServices, arg?: unknown):
   const wizard = new MultiStepInput(services.ui, 'Search Catalog', steps, state);
   if (!(await wizard.run())) return undefined;
 
-  let results: Catalog[];
-  for (;;) {
-    try {
-      results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Searching the catalog…' }, async () => {
-        const out: Catalog[] = [];
-        for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
-        return out;
-      });
-      break;
-    } catch (err) {
-      if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the search: ${serverMessage(err)}`)) continue;
-        return undefined;
-      }
-      await showError(services, action, err);
-      return undefined;
-    }
-  }
-  services.connection.reportSuccess();
+  const results = await submitUntilAccepted(services, {
+    action,
+    send: () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Searching the catalog…' }, async () => {
+      const out: Catalog[] = [];
+      for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
+      return out;
+    }),
+    refused: (err) => `The service refused the search: ${describeError(err)}`,
+    edit: () => wizard.editOne(),
+  });
+  if (!results) return undefined;
   if (!results.length) {
     await services.ui.message('info', 'No catalog entries match this search.', {});
     return results;
@@ -70,7 +63,7 @@ export async function searchCatalog(services: ExtensionServices, arg?: unknown):
   const chosen = await services.ui.pickMany(
     results.map((c) => ({
       label: c.id,
-      description: `${c.area} km² · ${c.delivery_status || 'not delivered'}`,
+      description: `${areaKm2(c.area)} · ${c.delivery_status || 'not delivered'}`,
       detail: [c.order_item_id && `order item ${c.order_item_id}`, c.item_id && `scene ${c.item_id}`, c.created_at].filter(Boolean).join(' · '),
       catalog: c,
     })),

@@ -1,10 +1,10 @@
 import vscode = require('vscode');
 import { hostOf } from '../../auth/connection';
 import type { ExtensionServices } from '../../services';
-import { COMMANDS } from '../ids';
+import { COMMANDS, type CommandId } from '../../commandIds';
 
 interface ActionItem extends vscode.QuickPickItem {
-  command: string;
+  command: CommandId;
 }
 
 /** The status bar's menu: what can be done about the connection from where it stands. */

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
-import { COMMANDS } from '../ids';
+import { COMMANDS } from '../../commandIds';
 import { connectionActions } from './connectionActions';
 import { signIn } from './signIn';
 import { signOut } from './signOut';

@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
+import { runCommand } from '../../ui/runCommand';
 
 /** Points the extension at another service; each URL keeps its own stored token. */
 export async function switchBaseUrl(services: ExtensionServices): Promise<void> {
@@ -21,6 +22,6 @@ export async function switchBaseUrl(services: ExtensionServices): Promise<void> 
   await connection.refreshState();
   if (connection.state === 'signedOut') {
     const choice = await ui.message('info', `No token stored for ${normalizeBaseUrl(entered)}.`, {}, 'Sign In');
-    if (choice === 'Sign In') await vscode.commands.executeCommand('eoImagery.signIn');
+    if (choice === 'Sign In') await runCommand('signIn');
   }
 }

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { ExplorerApi } from '../../explorer/explorer';
 import type { RecordDocuments } from '../../explorer/recordDocuments';
 import type { ExtensionServices } from '../../services';
-import { COMMANDS } from '../ids';
+import { COMMANDS } from '../../commandIds';
 import { copyId } from './copyId';
 import { clearOrdersFilter, clearProjectsFilter, filterAois, filterOrderItems, filterOrders } from './filters';
 import { openJson, refreshJson } from './openJson';

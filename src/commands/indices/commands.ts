@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { collect, type Aoi, type EoClient, type ExpressionType, type Index, type Satellite, type Visualization } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
-import { COMMANDS } from '../ids';
+import { runCommand } from '../../ui/runCommand';
 import { busy, pickAoi } from '../insights/pickers';
 import { checkExpression, checkRescale, checkRescaleBound } from './expression';
 import { legendsOf } from '../../api/legend';
@@ -206,7 +206,7 @@ export async function createVisualization(services: ExtensionServices, node?: Ao
     );
     services.log.info(`Created visualization ${viz.id} (${index.name}) on AOI ${aoi.aoi_id}`);
     // It belongs under the AOI in the Projects view: refresh it if the view is there.
-    void vscode.commands.executeCommand(COMMANDS.refreshProjects).then(undefined, () => undefined);
+    void runCommand('refreshProjects').then(undefined, () => undefined);
     await showJson(legendView(viz));
     void services.ui.message('info', `Visualization ${index.name} created on ${aoi.name}. ${describeLegend(viz)[0]}`, {});
     return viz;

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { InsightCodeActions } from '../../insights/editor/codeActions';
 import { InsightCodeLenses } from '../../insights/editor/codeLens';
-import { INSIGHT_COMMANDS } from '../../insights/editor/commandIds';
+import { COMMANDS } from '../../commandIds';
 import { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { INSIGHT_SELECTOR } from '../../insights/editor/documents';
 import { SpecSource } from '../../insights/specSource';
@@ -32,10 +32,10 @@ export function registerInsights(services: ExtensionServices): vscode.Disposable
       providedCodeActionKinds: InsightCodeActions.kinds,
     }),
     vscode.languages.registerCodeLensProvider(INSIGHT_SELECTOR, new InsightCodeLenses()),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.newInsightInput, (from?: unknown) => newInsightInput(services, from)),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.validateInsight, (uri?: vscode.Uri) => validateInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(INSIGHT_COMMANDS.addAssetSource, (uri: vscode.Uri, index: number) => addAssetSourceCommand(services, uri, index)),
+    vscode.commands.registerCommand(COMMANDS.newInsightInput, (from?: unknown) => newInsightInput(services, from)),
+    vscode.commands.registerCommand(COMMANDS.validateInsight, (uri?: vscode.Uri) => validateInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),
+    vscode.commands.registerCommand(COMMANDS.addAssetSource, (uri: vscode.Uri, index: number) => addAssetSourceCommand(services, uri, index)),
   ];
 }

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { collect, type Aoi, type EoClient } from '../../api';
+import { km2 } from '../../format';
 import type { ExtensionServices } from '../../services';
 
 /** Runs `work` with a notification-area progress: every network wait is visible. */
@@ -20,7 +21,7 @@ export async function pickAoi(services: ExtensionServices, client: EoClient, tit
   }
   const items: AoiItem[] = aois.map((aoi) => ({
     label: aoi.name,
-    description: `${aoi.satellite_id} · ${(aoi.area_in_sq_m / 1e6).toFixed(2)} km²`,
+    description: `${aoi.satellite_id} · ${km2(aoi.area_in_sq_m)}`,
     detail: aoi.description || undefined,
     aoi,
   }));

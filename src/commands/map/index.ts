@@ -1,27 +1,16 @@
 /**
  * Map and STAC item commands: Show on Map, Search Archive Here, Create AOI (from a drawing or
- * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL; and the serializers
- * that bring both panels back after a window reload.
+ * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL.
  */
 import vscode = require('vscode');
 import type { ArchiveItem } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
-import { describeError } from '../../panels/host';
+import { describeError } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
-import { MAP_VIEW_TYPE, MapPanel } from '../../panels/mapPanel';
-import type { DetailRef, MapState, StacState } from '../../panels/protocol';
-import { STAC_VIEW_TYPE, StacItemPanel } from '../../panels/stacItemPanel';
-import type { ExtensionServices } from '../../services';
+import { stacItemUrl } from '../../panels/stacUrl';
+import type { CommandServices } from '../services';
+import { COMMANDS } from '../../commandIds';
 import { createAoi } from '../aois/createAoi';
-
-export const MAP_COMMANDS = {
-  showOnMap: 'eoImagery.showOnMap',
-  searchArchiveHere: 'eoImagery.searchArchiveHere',
-  createAoiFromDrawing: 'eoImagery.createAoiFromDrawing',
-  createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
-  openStacItem: 'eoImagery.openStacItem',
-  copyStacUrl: 'eoImagery.copyStacUrl',
-} as const;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -33,25 +22,23 @@ export function archiveRefOf(arg: unknown): { collection: string; id: string; it
   return { collection: r.collection, id: r.id, item: full };
 }
 
-export function registerMapCommands(services: ExtensionServices): vscode.Disposable[] {
-  const { ui } = services;
+export function registerMapCommands(services: CommandServices): vscode.Disposable[] {
+  const { ui, panels } = services;
   const fail = (what: string, e: unknown) => {
-    services.log.warn(`${what}: ${describeError(e).message}`);
-    void ui.message('error', `${what}: ${describeError(e).message}`, {});
+    services.log.warn(`${what}: ${describeError(e)}`);
+    void ui.message('error', `${what}: ${describeError(e)}`, {});
   };
-
-  MapPanel.openDetail = (s, ref, preview) => openDetail(s, ref, preview);
 
   const showOnMap = async (arg?: unknown) => {
     if (arg === undefined) {
       // from the palette: the map with the first page of AOIs
-      const panel = MapPanel.show(services);
+      const panel = panels.showMap();
       try {
         const client = await services.connection.getClient();
         const page = await client.aois.listPage({ offset: 0, limit: 100 });
         panel.showTarget({ layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) }, { mode: 'replace' });
       } catch (e) {
-        panel.notice(`Could not list AOIs: ${describeError(e).message}`, 'error');
+        panel.notice(`Could not list AOIs: ${describeError(e)}`, 'error');
       }
       return;
     }
@@ -60,7 +47,7 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       void ui.message('warning', t.reason, {});
       return;
     }
-    MapPanel.show(services).showTarget(t, { fit: true, select: true });
+    panels.showMap().showTarget(t, { fit: true, select: true });
   };
 
   const openStacItem = async (arg?: unknown) => {
@@ -75,7 +62,7 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       const i = t.indexOf('/');
       ref = { collection: t.slice(0, i), id: t.slice(i + 1) };
     }
-    StacItemPanel.show(services, ref, ref.item);
+    panels.showStacItem(ref, ref.item);
   };
 
   const copyStacUrl = async (arg?: unknown) => {
@@ -84,13 +71,9 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
       void ui.message('warning', 'Pick an archive item to copy its STAC URL.', {});
       return;
     }
-    const self = ref.item?.links?.find((l) => l.rel === 'self')?.href;
     try {
       const client = await services.connection.getClient();
-      const url = self && /^https?:\/\//.test(self)
-        ? self
-        : `${client.baseUrl}/v0/archives/collections/${encodeURIComponent(ref.collection)}/items/${encodeURIComponent(ref.id)}`;
-      await vscode.env.clipboard.writeText(url);
+      await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
       void vscode.window.setStatusBarMessage('STAC URL copied', 3000);
     } catch (e) {
       fail('Copy STAC URL', e);
@@ -111,46 +94,19 @@ export function registerMapCommands(services: ExtensionServices): vscode.Disposa
     try {
       const aoi = await createAoi(services, { polygon: parsed.polygon, source: doc.uri.toString() });
       if (!aoi) return;
-      void services.explorer?.reveal('aoi', aoi.aoi_id, { focus: true });
-      MapPanel.show(services).showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
+      void services.explorer.reveal('aoi', aoi.aoi_id, { focus: true });
+      panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
     } catch (e) {
       fail('Create AOI', e);
     }
   };
 
-  const serializers = {
-    [MAP_VIEW_TYPE]: {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(services, panel, state as MapState | undefined),
-    },
-    [STAC_VIEW_TYPE]: {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
-    },
-  } as const;
-  services.panels = { map: () => MapPanel.open?.probe, stacItems: () => StacItemPanel.probes(), serializers };
-
   return [
-    vscode.commands.registerCommand(MAP_COMMANDS.showOnMap, showOnMap),
-    vscode.commands.registerCommand(MAP_COMMANDS.searchArchiveHere, () => MapPanel.show(services).startDraw('rectangle', 'search')),
-    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromDrawing, () => MapPanel.show(services).startDraw('polygon', 'aoi')),
-    vscode.commands.registerCommand(MAP_COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
-    vscode.commands.registerCommand(MAP_COMMANDS.openStacItem, openStacItem),
-    vscode.commands.registerCommand(MAP_COMMANDS.copyStacUrl, copyStacUrl),
-    vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, serializers[MAP_VIEW_TYPE]),
-    vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, serializers[STAC_VIEW_TYPE]),
-    { dispose: () => MapPanel.open?.dispose() },
+    vscode.commands.registerCommand(COMMANDS.showOnMap, showOnMap),
+    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, () => panels.showMap().startDraw('rectangle', 'search')),
+    vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => panels.showMap().startDraw('polygon', 'aoi')),
+    vscode.commands.registerCommand(COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
+    vscode.commands.registerCommand(COMMANDS.openStacItem, openStacItem),
+    vscode.commands.registerCommand(COMMANDS.copyStacUrl, copyStacUrl),
   ];
-}
-
-/**
- * A footprint's detail: the STAC page for archive items, the sidebar row otherwise. From a
- * click on the map (`preview`) the detail shows beside the map, which keeps the focus.
- */
-async function openDetail(services: ExtensionServices, ref: DetailRef, preview = false): Promise<void> {
-  if (ref.kind === 'archiveItem') {
-    if (preview) StacItemPanel.preview(services, { collection: ref.collection, id: ref.id });
-    else StacItemPanel.show(services, { collection: ref.collection, id: ref.id });
-    return;
-  }
-  const node = await services.explorer?.reveal(ref.kind, ref.id, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
-  if (!node && !preview) void services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
 }

@@ -4,26 +4,24 @@
  * talking to the sidebar when it is there.
  */
 import vscode = require('vscode');
-import { ApiError, isCancellation, type EoClient, type Project, type Store } from '../../api';
+import type { EoClient, Project, Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
+import { storeTarget } from '../../format';
 import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
 import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from './usecase';
-
-export function explorerOf(services: ExtensionServices): ExtensionServices['explorer'] {
-  return services.explorer;
-}
 
 /**
  * Shows a record in its view (reloading the view so a new record is there); with no id, just
  * reloads and focuses the view. Never throws: revealing is a courtesy after the real work.
  */
-export async function revealInView(services: ExtensionServices, view: 'orders' | 'catalog' | 'stores', kind: RecordKind, id?: string): Promise<void> {
+export async function revealInView(services: CommandServices, view: 'orders' | 'catalog' | 'stores', kind: RecordKind, id?: string): Promise<void> {
   const explorer = services.explorer;
   try {
-    explorer?.refresh(view);
-    if (explorer && id) {
+    explorer.refresh(view);
+    if (id) {
       const node = await explorer.reveal(kind, id, { focus: true });
       if (node) return;
     }
@@ -42,24 +40,6 @@ export async function clientFor(services: ExtensionServices, action: string): Pr
     return undefined;
   }
 }
-
-/** A refusal of the request itself: the person can change an entry and send it again. */
-export function isRequestError(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.kind === 'http' && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 401;
-}
-
-/** A fault after which the service may or may not have acted on a POST. */
-export function isUncertain(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return false;
-  return err.kind === 'network' || err.kind === 'timeout' || err.kind === 'protocol' || (err.status ?? 0) >= 500;
-}
-
-export function serverMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.userMessage;
-  return err instanceof Error ? err.message : String(err);
-}
-
-export { isCancellation };
 
 export async function loadProjects(client: EoClient, cap = 500): Promise<Project[]> {
   const out: Project[] = [];
@@ -160,12 +140,6 @@ export function checkStorePath(v: string): string | undefined {
   if (t.length > 1024) return 'The path is longer than 1,024 characters.';
   if (t.split('/').includes('..')) return 'The path may not contain "..".';
   return undefined;
-}
-
-export function storeTarget(st: Store): string {
-  const c = st.configs ?? {};
-  const where = c.bucket ?? c.container ?? '';
-  return [where, c.region, c.path_prefix].filter(Boolean).join(' · ');
 }
 
 export function requireNonEmpty(what: string): (v: string) => string | undefined {

@@ -3,7 +3,7 @@
  * path) → dry run → priced summary → Confirm places the order once → revealed in Orders.
  */
 import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, OrderRecord, Project, Store } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { usecaseOf } from './usecase';
@@ -68,7 +68,7 @@ async function resolveItems(client: EoClient, refs: ArchiveItemLike[]): Promise<
 type ArchiveOrderState = OrderEntries;
 
 /** Resolves with the placed order, or undefined when nothing was placed. */
-export async function orderArchiveItems(services: ExtensionServices, ...args: unknown[]): Promise<OrderRecord | undefined> {
+export async function orderArchiveItems(services: CommandServices, ...args: unknown[]): Promise<OrderRecord | undefined> {
   const action = 'Order archive imagery';
   const client = await clientFor(services, action);
   if (!client) return undefined;

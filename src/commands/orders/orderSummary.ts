@@ -17,7 +17,7 @@ export interface OrderSummary {
   total: number;
 }
 
-import { amount as formatAmount, preciseKm2 as formatArea } from '../../explorer/format';
+import { amount as formatAmount, preciseKm2 as formatArea } from '../../format';
 
 /**
  * The item's validation errors as one line per field. The service sends each entry as a map

@@ -6,7 +6,7 @@
  */
 import vscode = require('vscode');
 import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Store } from '../../api';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { usecaseOf } from './usecase';
@@ -45,7 +45,7 @@ function isAoi(v: unknown): v is Aoi {
  * Argument contract of `eoImagery.orderTasking`: an AOI row (`{kind: 'aoi', record}`), an
  * `Aoi` record, a `vscode.Uri` of a GeoJSON file, or nothing (the GeoJSON in the active editor).
  */
-async function geometrySource(services: ExtensionServices, arg: unknown): Promise<GeometrySource | undefined> {
+async function geometrySource(services: CommandServices, arg: unknown): Promise<GeometrySource | undefined> {
   const record = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'aoi' ? (arg as { record?: unknown }).record : arg;
   if (isAoi(record)) {
     return { geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }), label: record.name, projectId: record.project_id };
@@ -68,7 +68,7 @@ async function geometrySource(services: ExtensionServices, arg: unknown): Promis
 }
 
 /** Resolves with the placed order, or undefined when nothing was placed. */
-export async function orderTasking(services: ExtensionServices, arg?: unknown): Promise<OrderRecord | undefined> {
+export async function orderTasking(services: CommandServices, arg?: unknown): Promise<OrderRecord | undefined> {
   const action = 'Order tasking';
   const source = await geometrySource(services, arg);
   if (!source) return undefined;

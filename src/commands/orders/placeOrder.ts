@@ -5,45 +5,46 @@
  * Orders view before retrying, because the order may exist.
  */
 import vscode = require('vscode');
-import type { CreateOrderRequest, EoClient, OrderItemRequest, OrderRecord } from '../../api';
-import type { ExtensionServices } from '../../services';
+import { mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemRequest, type OrderRecord } from '../../api';
+import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { isRequestError, isUncertain, revealInView, serverMessage } from './common';
+import { describeError } from '../../ui/showError';
+import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
+import { revealInView } from './common';
 import { summarizeOrder } from './orderSummary';
 
 export const PLACE_ORDER = 'Place Order';
-export const EDIT_ENTRIES = 'Edit Entries…';
 export const OPEN_ORDERS = 'Open Orders View';
 
 /** Bodies being placed right now: a second Confirm of the same order while one is in flight does nothing. */
 const inFlight = new Set<string>();
 
 export async function priceAndPlace<S>(
-  services: ExtensionServices,
+  services: CommandServices,
   client: EoClient,
   wizard: MultiStepInput<S>,
   build: (state: S) => OrderItemRequest[],
 ): Promise<OrderRecord | undefined> {
   const { ui } = services;
+  const refused = (err: unknown): string => `The service refused the order: ${describeError(err)}`;
+  const edit = (): Promise<boolean> => wizard.editOne();
   for (;;) {
     const order_items = build(wizard.state);
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
-    let priced: OrderRecord;
-    try {
-      priced = await vscode.window.withProgress(
+    const pricing = await attempt(services, {
+      action: 'Pricing the order',
+      send: () => vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Pricing the order (dry run)…' },
         () => client.orders.create(dryRun),
-      );
-    } catch (err) {
-      if (isRequestError(err)) {
-        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
-        return undefined;
-      }
-      await showError(services, 'Pricing the order', err);
+      ),
+      refused,
+      edit,
+    });
+    if (!pricing.ok) {
+      if (pricing.again) continue;
       return undefined;
     }
-    services.connection.reportSuccess();
+    const priced = pricing.value;
 
     const summary = summarizeOrder(priced);
     const warnings = summary.warnings.length ? `\n\nWarnings:\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
@@ -74,47 +75,42 @@ export async function priceAndPlace<S>(
     const key = JSON.stringify(order_items);
     if (inFlight.has(key)) return undefined;
     inFlight.add(key);
-    let placed: OrderRecord;
+    let placing: Attempt<OrderRecord>;
     try {
-      placed = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Placing the order…' },
-        () => client.orders.create(body),
-      );
-    } catch (err) {
-      if (isRequestError(err)) {
+      placing = await attempt(services, {
+        action: 'Placing the order',
+        send: () => vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'Placing the order…' },
+          () => client.orders.create(body),
+        ),
         // Refused: nothing was stored, so editing and sending again is safe.
-        if (await offerEdit(services, wizard, `The service refused the order: ${serverMessage(err)}`)) continue;
-        return undefined;
-      }
-      if (isUncertain(err)) {
-        services.connection.reportFailure(err);
-        services.log.error(`Placing the order failed after Confirm: ${serverMessage(err)}`);
-        const c = await ui.message(
-          'error',
-          `The order may or may not have been placed (${serverMessage(err)}). Check the Orders view before you try again, so you do not order twice.`,
-          {},
-          OPEN_ORDERS,
-        );
-        if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order');
-        return undefined;
-      }
-      await showError(services, 'Placing the order', err);
-      return undefined;
+        refused,
+        edit,
+        failed: async (err) => {
+          if (!mayHaveActed(err)) return false;
+          services.connection.reportFailure(err);
+          services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
+          const c = await ui.message(
+            'error',
+            `The order may or may not have been placed (${describeError(err)}). Check the Orders view before you try again, so you do not order twice.`,
+            {},
+            OPEN_ORDERS,
+          );
+          if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order');
+          return true;
+        },
+      });
     } finally {
       inFlight.delete(key);
     }
-    services.connection.reportSuccess();
+    if (!placing.ok) {
+      if (placing.again) continue;
+      return undefined;
+    }
+    const placed = placing.value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
     if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
     void ui.message('info', `Order ${placed.id ?? ''} placed (${summary.headline}). Its status is shown in the Orders view.`, {});
     return placed;
   }
-}
-
-/** Shows the server's message with a way to fix one entry; true when the person did. */
-export async function offerEdit<S>(services: ExtensionServices, wizard: MultiStepInput<S>, text: string): Promise<boolean> {
-  services.log.warn(text);
-  const choice = await services.ui.message('error', text, {}, EDIT_ENTRIES);
-  if (choice !== EDIT_ENTRIES) return false;
-  return wizard.editOne();
 }

@@ -1,17 +1,17 @@
 /** Registers the ordering, catalog, cloud store and report commands (one call from activate). */
 import vscode = require('vscode');
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { deliver } from '../catalog/deliver';
 import { download } from '../catalog/download';
 import { searchCatalog } from '../catalog/searchCatalog';
-import { COMMANDS } from '../ids';
+import { COMMANDS } from '../../commandIds';
 import { downloadReport } from '../reports/orderReport';
 import { deleteStore } from '../stores/deleteStore';
 import { registerStore } from '../stores/registerStore';
 import { orderArchiveItems } from './orderArchive';
 import { orderTasking } from './orderTasking';
 
-export function registerOrderingCommands(services: ExtensionServices): vscode.Disposable[] {
+export function registerOrderingCommands(services: CommandServices): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(COMMANDS.orderArchiveItems, (...args: unknown[]) => orderArchiveItems(services, ...args)),
     vscode.commands.registerCommand(COMMANDS.orderTasking, (arg?: unknown) => orderTasking(services, arg)),

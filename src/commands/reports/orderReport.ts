@@ -4,8 +4,9 @@
  */
 import vscode = require('vscode');
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, serverMessage } from '../orders/common';
+import { describeError } from '../../ui/showError';
+import { submitUntilAccepted } from '../../ui/submit';
+import { clientFor } from '../orders/common';
 
 export function machineTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -21,32 +22,32 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
   const action = 'Download order report';
   const client = await clientFor(services, action);
   if (!client) return undefined;
-  let tz = typeof tzArg === 'string' && tzArg ? tzArg : await askTimeZone(services);
-  for (;;) {
-    if (!tz) return undefined;
-    const zone = tz;
-    try {
-      const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading the order report (${zone})…` },
-        () => client.reports.get({ tz: zone }),
-      );
-      services.connection.reportSuccess();
-      const doc = await vscode.workspace.openTextDocument({ content: report.text, language: 'csv' }).then(undefined, () =>
-        vscode.workspace.openTextDocument({ content: report.text, language: 'plaintext' }),
-      );
-      await vscode.window.showTextDocument(doc, { preview: false });
-      services.log.info(`Order report: ${report.rows.length} row(s), times in ${zone}`);
-      return doc;
-    } catch (err) {
-      if (isRequestError(err)) {
-        const again = await services.ui.message('error', `The order report was refused: ${serverMessage(err)}`, {}, PICK_OTHER);
-        tz = again === PICK_OTHER ? await pickTimeZone(services, zone) : undefined;
-        continue;
-      }
-      await showError(services, action, err, () => downloadReport(services, zone));
-      return undefined;
-    }
-  }
+  const first = typeof tzArg === 'string' && tzArg ? tzArg : await askTimeZone(services);
+  if (!first) return undefined;
+  let zone = first;
+  const report = await submitUntilAccepted(services, {
+    action,
+    send: () => vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Downloading the order report (${zone})…` },
+      () => client.reports.get({ tz: zone }),
+    ),
+    refused: (err) => `The order report was refused: ${describeError(err)}`,
+    editLabel: PICK_OTHER,
+    edit: async () => {
+      const other = await pickTimeZone(services, zone);
+      if (other === undefined) return false;
+      zone = other;
+      return true;
+    },
+    retry: () => downloadReport(services, zone),
+  });
+  if (!report) return undefined;
+  const doc = await vscode.workspace.openTextDocument({ content: report.text, language: 'csv' }).then(undefined, () =>
+    vscode.workspace.openTextDocument({ content: report.text, language: 'plaintext' }),
+  );
+  await vscode.window.showTextDocument(doc, { preview: false });
+  services.log.info(`Order report: ${report.rows.length} row(s), times in ${zone}`);
+  return doc;
 }
 
 async function askTimeZone(services: ExtensionServices): Promise<string | undefined> {

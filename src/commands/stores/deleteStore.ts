@@ -1,13 +1,14 @@
 /** Delete a cloud store after a modal confirmation that names it. */
-import type { Store } from '../../api';
-import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
-import { clientFor, explorerOf, isRequestError, serverMessage, storeTarget } from '../orders/common';
+import { isRequestError, type Store } from '../../api';
+import type { CommandServices } from '../services';
+import { describeError, showError } from '../../ui/showError';
+import { storeTarget } from '../../format';
+import { clientFor } from '../orders/common';
 
 export const DELETE = 'Delete';
 
 /** Argument: a Cloud Stores row (`{kind: 'store', record}`), a `Store`, or nothing (pick one). */
-export async function deleteStore(services: ExtensionServices, arg?: unknown): Promise<boolean> {
+export async function deleteStore(services: CommandServices, arg?: unknown): Promise<boolean> {
   const action = 'Delete cloud store';
   const client = await clientFor(services, action);
   if (!client) return false;
@@ -42,7 +43,7 @@ export async function deleteStore(services: ExtensionServices, arg?: unknown): P
     await client.stores.delete(store.id);
   } catch (err) {
     if (isRequestError(err)) {
-      await services.ui.message('error', `Cloud store "${store.name}" was not deleted: ${serverMessage(err)}`, {});
+      await services.ui.message('error', `Cloud store "${store.name}" was not deleted: ${describeError(err)}`, {});
     } else {
       await showError(services, action, err, () => deleteStore(services, store));
     }
@@ -50,7 +51,7 @@ export async function deleteStore(services: ExtensionServices, arg?: unknown): P
   }
   services.connection.reportSuccess();
   services.log.info(`Deleted cloud store "${store.name}" (${store.id})`);
-  explorerOf(services)?.refresh('stores');
+  services.explorer.refresh('stores');
   void services.ui.message('info', `Cloud store "${store.name}" deleted.`, {});
   return true;
 }

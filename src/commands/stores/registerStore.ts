@@ -4,13 +4,12 @@
  * this function's memory: never in settings, logs, state or error text (a server message
  * that echoes one is redacted).
  */
-import type { CreateStoreRequest, Store, StoreType } from '../../api';
-import { STORE_RULES } from '../../api';
-import type { ExtensionServices } from '../../services';
+import { STORE_RULES, type CreateStoreRequest, type Store, type StoreType } from '../../api';
+import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
-import { clientFor, isRequestError, revealInView, serverMessage } from '../orders/common';
-import { offerEdit } from '../orders/placeOrder';
+import { describeError, showError } from '../../ui/showError';
+import { clientFor, revealInView } from '../orders/common';
+import { submitUntilAccepted } from '../../ui/submit';
 import { checkRequiredValue, checkStoreName, formatLabels, parseLabels, STORE_TYPES, validateStoreRequest, redactSecrets } from './storeInput';
 
 interface StoreState {
@@ -127,37 +126,38 @@ export function storeRequest(s: StoreState): CreateStoreRequest {
   };
 }
 
-export async function registerStore(services: ExtensionServices): Promise<Store | undefined> {
+export async function registerStore(services: CommandServices): Promise<Store | undefined> {
   const action = 'Register cloud store';
   const client = await clientFor(services, action);
   if (!client) return undefined;
   const state: StoreState = { type: '', name: '', configs: {}, secrets: {}, labels: '' };
   const wizard = new MultiStepInput(services.ui, 'Register Cloud Store', storeSteps(), state);
   if (!(await wizard.run())) return undefined;
-  for (;;) {
-    const req = storeRequest(state);
-    const problems = validateStoreRequest(req);
-    if (problems.length) {
-      if (await offerEdit(services, wizard, `The store cannot be registered: ${problems.join(' ')}`)) continue;
-      return undefined;
-    }
-    try {
-      const store = await client.stores.create(req);
-      services.connection.reportSuccess();
-      services.log.info(`Registered ${store.type} store "${store.name}" (${store.id})`);
-      await revealInView(services, 'stores', 'store', store.id);
-      void services.ui.message('info', `Cloud store "${store.name}" registered${formatLabels(store.labels ?? {}) ? ` with labels ${formatLabels(store.labels)}` : ''}.`, {});
-      return store;
-    } catch (err) {
-      const text = redactSecrets(serverMessage(err), req.secrets);
-      if (isRequestError(err)) {
-        const why = err.status === 409 ? `The name "${req.name}" is already taken by another store: choose another name. (${text})` : `The service refused the store: ${text}`;
-        if (await offerEdit(services, wizard, why)) continue;
-        return undefined;
-      }
+  let req = storeRequest(state);
+  const store = await submitUntilAccepted(services, {
+    action,
+    precheck: () => {
+      req = storeRequest(state);
+      const problems = validateStoreRequest(req);
+      return problems.length ? `The store cannot be registered: ${problems.join(' ')}` : undefined;
+    },
+    send: () => client.stores.create(req),
+    refused: (err) => {
+      const text = redactSecrets(describeError(err), req.secrets);
+      return err.status === 409 ? `The name "${req.name}" is already taken by another store: choose another name. (${text})` : `The service refused the store: ${text}`;
+    },
+    edit: () => wizard.editOne(),
+    failed: async (err) => {
       // Pass the error itself (sign-in and retry offers) unless a secret had to be cut out of it.
-      await showError(services, action, text === serverMessage(err) ? err : new Error(text));
-      return undefined;
-    }
-  }
+      const text = redactSecrets(describeError(err), req.secrets);
+      if (text === describeError(err)) return false;
+      await showError(services, action, new Error(text));
+      return true;
+    },
+  });
+  if (!store) return undefined;
+  services.log.info(`Registered ${store.type} store "${store.name}" (${store.id})`);
+  await revealInView(services, 'stores', 'store', store.id);
+  void services.ui.message('info', `Cloud store "${store.name}" registered${formatLabels(store.labels ?? {}) ? ` with labels ${formatLabels(store.labels)}` : ''}.`, {});
+  return store;
 }

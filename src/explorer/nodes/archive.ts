@@ -2,10 +2,10 @@ import vscode = require('vscode');
 import { nextLink } from '../../api';
 import type { ArchiveCollection, ArchiveItem } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { dateTime, day } from '../format';
+import { dateTime, day } from '../../format';
 import { PagedChildren } from '../paged';
 import { recordTooltip } from '../tooltip';
-import { ExplorerNode, RecordNode } from '../tree';
+import { RecordNode } from '../tree';
 
 export function archiveRoot(ctx: ExplorerContext): PagedChildren<ArchiveCollection> {
   return new PagedChildren<ArchiveCollection>(ctx, 'archive', undefined, {
@@ -61,12 +61,8 @@ export class CollectionNode extends RecordNode<ArchiveCollection> {
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.items.children();
-  }
-
-  override reset(): void {
-    this.items.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.items;
   }
 }
 

@@ -2,12 +2,12 @@ import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { Catalog, Delivery } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { areaKm2, dateTime, day } from '../format';
+import { areaKm2, dateTime, day } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
-import { ExplorerNode, RecordNode } from '../tree';
+import { RecordNode } from '../tree';
 
 export function catalogRoot(ctx: ExplorerContext): PagedChildren<Catalog> {
   return new PagedChildren<Catalog>(ctx, 'catalog', undefined, {
@@ -64,12 +64,8 @@ export class CatalogNode extends RecordNode<Catalog> {
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.deliveries.children();
-  }
-
-  override reset(): void {
-    this.deliveries.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.deliveries;
   }
 }
 

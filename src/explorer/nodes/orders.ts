@@ -3,7 +3,7 @@ import type { EoClient } from '../../api';
 import type { OrderRecord } from '../../api/normalize';
 import type { OrderItem, Task } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { amount, areaKm2, count, dateTime, day } from '../format';
+import { amount, areaKm2, count, dateTime, day } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { MessageNode } from '../rows';
 import { PagedChildren } from '../paged';
@@ -75,12 +75,8 @@ export class OrderNode extends RecordNode<OrderRecord> {
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.items.children();
-  }
-
-  override reset(): void {
-    this.items.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.items;
   }
 
   override refetch(client: EoClient, signal: AbortSignal): Promise<OrderRecord> {

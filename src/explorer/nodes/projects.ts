@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { EoClient } from '../../api';
 import type { Aoi, Asset, Project, Visualization } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { count, dateTime, day, km2 } from '../format';
+import { count, dateTime, day, km2 } from '../../format';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren, type PageQuery, type PageResult } from '../paged';
 import { statusCategory, statusLabel } from '../status';
@@ -79,12 +79,8 @@ export class ProjectNode extends RecordNode<Project> {
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.aois.children();
-  }
-
-  override reset(): void {
-    this.aois.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.aois;
   }
 }
 
@@ -140,67 +136,77 @@ export class AoiNode extends RecordNode<Aoi> {
   }
 }
 
+/** What tells the "Assets" and "Visualizations" rows under an AOI apart. */
+interface GroupSpec<T> {
+  key: string;
+  label: string;
+  icon: string;
+  what: string;
+  empty: string;
+  /** One page of the AOI's records. */
+  page(client: EoClient, aoiId: string, range: { offset: number; limit: number }, o: { signal: AbortSignal }): Promise<{ items: T[]; total?: number }>;
+  idOf(record: T): string;
+  toNode(group: GroupNode<T>, record: T): ExplorerNode;
+}
+
+/** A row under an AOI holding one paged list of its records, with their count. */
 abstract class GroupNode<T> extends ExplorerNode {
-  abstract readonly list: PagedChildren<T>;
-  abstract readonly label: string;
-  abstract readonly icon: string;
+  readonly list: PagedChildren<T>;
+
+  constructor(ctx: ExplorerContext, parent: AoiNode, private readonly spec: GroupSpec<T>) {
+    super('projects', parent, spec.key);
+    this.list = new PagedChildren<T>(ctx, 'projects', this, {
+      what: spec.what,
+      empty: spec.empty,
+      fetch: async (client, q) => {
+        const page = await spec.page(client, parent.record.aoi_id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
+        return { items: page.items, total: page.total };
+      },
+      idOf: spec.idOf,
+      toNode: (r) => spec.toNode(this, r),
+    });
+  }
+
+  get label(): string {
+    return this.spec.label;
+  }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(this.spec.label, vscode.TreeItemCollapsibleState.Collapsed);
     const total = this.list.total;
     if (total !== undefined) item.description = count(total);
-    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.iconPath = new vscode.ThemeIcon(this.spec.icon);
     item.contextValue = this.kind;
     return item;
   }
 
-  override getChildren(): Promise<ExplorerNode[]> {
-    return this.list.children();
-  }
-
-  override reset(): void {
-    this.list.reset();
+  protected override childList(): PagedChildren<unknown> {
+    return this.list;
   }
 }
 
 export class AssetGroupNode extends GroupNode<Asset> {
   readonly kind = 'assetGroup' as const;
-  readonly label = 'Assets';
-  readonly icon = 'files';
-  readonly list: PagedChildren<Asset>;
 
   constructor(ctx: ExplorerContext, parent: AoiNode) {
-    super('projects', parent, 'assets');
-    this.list = new PagedChildren<Asset>(ctx, 'projects', this, {
-      what: 'assets',
-      empty: 'No assets for this AOI yet',
-      fetch: async (client, q) => {
-        const page = await client.aois.assetsPage(parent.record.aoi_id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
-        return { items: page.items, total: page.total };
-      },
+    super(ctx, parent, {
+      key: 'assets', label: 'Assets', icon: 'files', what: 'assets', empty: 'No assets for this AOI yet',
+      page: (client, aoiId, range, o) => client.aois.assetsPage(aoiId, range, o),
       idOf: (a) => a.id,
-      toNode: (a) => new AssetNode(this, a),
+      toNode: (group, a) => new AssetNode(group, a),
     });
   }
 }
 
 export class VisualizationGroupNode extends GroupNode<Visualization> {
   readonly kind = 'visualizationGroup' as const;
-  readonly label = 'Visualizations';
-  readonly icon = 'symbol-color';
-  readonly list: PagedChildren<Visualization>;
 
   constructor(ctx: ExplorerContext, parent: AoiNode) {
-    super('projects', parent, 'visualizations');
-    this.list = new PagedChildren<Visualization>(ctx, 'projects', this, {
-      what: 'visualizations',
-      empty: 'No visualizations for this AOI yet',
-      fetch: async (client, q) => {
-        const page = await client.visualizations.listPage(parent.record.aoi_id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
-        return { items: page.items, total: page.total };
-      },
+    super(ctx, parent, {
+      key: 'visualizations', label: 'Visualizations', icon: 'symbol-color', what: 'visualizations', empty: 'No visualizations for this AOI yet',
+      page: (client, aoiId, range, o) => client.visualizations.listPage(aoiId, range, o),
       idOf: (v) => v.id,
-      toNode: (v) => new VisualizationNode(this, v),
+      toNode: (group, v) => new VisualizationNode(group, v),
     });
   }
 }
@@ -208,7 +214,7 @@ export class VisualizationGroupNode extends GroupNode<Visualization> {
 export class AssetNode extends RecordNode<Asset> {
   readonly kind = 'asset' as const;
 
-  constructor(parent: AssetGroupNode, record: Asset) {
+  constructor(parent: GroupNode<Asset>, record: Asset) {
     super('projects', parent, `asset:${record.id}`, record);
   }
 
@@ -243,7 +249,7 @@ export class AssetNode extends RecordNode<Asset> {
 export class VisualizationNode extends RecordNode<Visualization> {
   readonly kind = 'visualization' as const;
 
-  constructor(parent: VisualizationGroupNode, record: Visualization) {
+  constructor(parent: GroupNode<Visualization>, record: Visualization) {
     super('projects', parent, `visualization:${record.id}`, record);
   }
 

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { Store } from '../../api/records';
 import type { ExplorerContext } from '../context';
-import { dateTime } from '../format';
+import { dateTime, storeTarget } from '../../format';
 import { PagedChildren } from '../paged';
 import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
@@ -17,15 +17,6 @@ export function storesRoot(ctx: ExplorerContext): PagedChildren<Store> {
     idOf: (s) => s.id,
     toNode: (s) => new StoreNode(s),
   });
-}
-
-/** The bucket or container a store writes to, by type (docs/service-interface.md, store configs). */
-export function storeTarget(s: Store): string {
-  const c = s.configs ?? {};
-  // `container` is the first version's AZBLOB key; a store registered then may still carry it.
-  const where = c.bucket ?? c.container ?? '';
-  const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
-  return where ? `${where}${prefix}` : '';
 }
 
 export class StoreNode extends RecordNode<Store> {

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { InsightDiagnostic } from '../validate/types';
 import { DIAGNOSTIC_SOURCE, type InsightDiagnostics } from './diagnostics';
 import { toRange } from './documents';
-import { INSIGHT_COMMANDS } from './commandIds';
+import { COMMANDS } from '../../commandIds';
 
 /** Turns the validator's fixes into quick fixes on the matching diagnostics. */
 export class InsightCodeActions implements vscode.CodeActionProvider {
@@ -32,7 +32,7 @@ export class InsightCodeActions implements vscode.CodeActionProvider {
         action.edit = edit;
         action.isPreferred = fix.preferred === true;
       } else {
-        action.command = { command: INSIGHT_COMMANDS.addAssetSource, title: fix.title, arguments: [doc.uri, fix.inputIndex] };
+        action.command = { command: COMMANDS.addAssetSource, title: fix.title, arguments: [doc.uri, fix.inputIndex] };
       }
       return action;
     });

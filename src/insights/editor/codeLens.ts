@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { INSIGHT_COMMANDS } from './commandIds';
+import { COMMANDS } from '../../commandIds';
 
 /** "Validate against block spec", "Estimate" and "Run" above the file's first line. */
 export class InsightCodeLenses implements vscode.CodeLensProvider {
@@ -10,9 +10,9 @@ export class InsightCodeLenses implements vscode.CodeLensProvider {
     const lens = (title: string, command: string, tooltip: string): vscode.CodeLens =>
       new vscode.CodeLens(range, { title, command, tooltip, arguments: [doc.uri] });
     return [
-      lens('Validate against block spec', INSIGHT_COMMANDS.validateInsight, 'Fetch the block spec and check every input against it'),
-      lens('Estimate', INSIGHT_COMMANDS.estimateInsight, 'Ask the service what running this insight would cost'),
-      lens('Run', INSIGHT_COMMANDS.runInsight, 'Run this insight on its AOI'),
+      lens('Validate against block spec', COMMANDS.validateInsight, 'Fetch the block spec and check every input against it'),
+      lens('Estimate', COMMANDS.estimateInsight, 'Ask the service what running this insight would cost'),
+      lens('Run', COMMANDS.runInsight, 'Run this insight on its AOI'),
     ];
   }
 }

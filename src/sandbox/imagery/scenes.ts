@@ -10,8 +10,7 @@
  *   /assets/aois/{aoi_id}/mosaics/{date}.tif  an AOI mosaic, every band of the AOI's satellite
  */
 import type { Geometry, StacAsset } from '../../api/records';
-import type { ArchiveRow } from '../world/archive';
-import { COLLECTION_DEFS } from '../world/archive';
+import { COLLECTION_DEFS, type ArchiveRow } from '../world/collections';
 import { collectionOf, gsdOf, satelliteById, satelliteByCollection } from '../world/satellites';
 import { hashString } from './landscape';
 import { type PixelTruth, type Scene, type SceneBand, buildScene, pixelOf, pixelTruth } from './scene';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Catalog, Delivery } from '../../../src/api';
 import type { DownloadOutcome } from '../../../src/commands/catalog/download';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, handle, runScripted, runWhileAdvancing } from './ordersSupport';

@@ -3,7 +3,7 @@
 // Switch Base URL (each URL keeps its own token) and Sign Out.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { extensionApi } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { REPORT_COLUMNS } from '../../../src/api';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { machineTimeZone } from '../../../src/commands/reports/orderReport';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';

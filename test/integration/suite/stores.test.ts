@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Store } from '../../../src/api';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
 import { client, runScripted } from './ordersSupport';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../src/commands/ids';
+import { COMMANDS } from '../../../src/commandIds';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, runScripted } from './ordersSupport';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { areaKm2, count, day, km2, shownOf } from '../../../src/explorer/format';
+import { areaKm2, count, day, km2, shownOf } from '../../../src/format';
 import { isFinalStatus, statusCategory, statusLabel } from '../../../src/explorer/status';
 
 describe('explorer status looks', () => {

@@ -1,5 +1,6 @@
-/** Number, area, money and date formatting for tree rows and tooltips. Pure. */
-import { lazy } from '../lazy';
+/** Number, area, money and date formatting for rows, tooltips, pickers and the map. Pure: webviews bundle it too. */
+import type { Store } from './api/records';
+import { lazy } from './lazy';
 
 /**
  * A number formatter made on first use: the first Intl formatter of a process loads ICU data
@@ -70,3 +71,11 @@ export function shownOf(shown: number, total: number | undefined, noun: string):
   return `Showing ${count(shown)} of ${count(total)} ${noun}`;
 }
 
+/** Where a store writes (docs/service-interface.md, store configs): "bucket/prefix · region", by type. */
+export function storeTarget(s: Store): string {
+  const c = s.configs ?? {};
+  // `container` is the first version's AZBLOB key; a store registered then may still carry it.
+  const where = c.bucket ?? c.container ?? '';
+  const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
+  return [where && `${where}${prefix}`, c.region].filter(Boolean).join(' · ');
+}

@@ -1,0 +1,85 @@
+/**
+ * Every command of the extension, in one table at the bottom layer: any layer may name a
+ * command (a tree row, the status bar, a panel button) without importing the module that
+ * registers it. `test/unit/commands.test.ts` checks the table against package.json.
+ */
+import type { ArchiveItem } from './api/records';
+
+export const COMMANDS = {
+  // Connection (src/commands/connection)
+  signIn: 'eoImagery.signIn',
+  signOut: 'eoImagery.signOut',
+  switchBaseUrl: 'eoImagery.switchBaseUrl',
+  trySandbox: 'eoImagery.trySandbox',
+  stopSandbox: 'eoImagery.stopSandbox',
+  openSettings: 'eoImagery.openSettings',
+  connectionActions: 'eoImagery.connectionActions',
+  showLog: 'eoImagery.showLog',
+  // Sidebar (src/commands/explorer)
+  refreshProjects: 'eoImagery.refreshProjects',
+  refreshOrders: 'eoImagery.refreshOrders',
+  refreshCatalog: 'eoImagery.refreshCatalog',
+  refreshStores: 'eoImagery.refreshStores',
+  refreshArchive: 'eoImagery.refreshArchive',
+  refreshNode: 'eoImagery.refreshNode',
+  copyId: 'eoImagery.copyId',
+  openJson: 'eoImagery.openJson',
+  refreshJson: 'eoImagery.refreshJson',
+  filterAois: 'eoImagery.filterAois',
+  filterOrders: 'eoImagery.filterOrders',
+  filterOrderItems: 'eoImagery.filterOrderItems',
+  clearProjectsFilter: 'eoImagery.clearProjectsFilter',
+  clearOrdersFilter: 'eoImagery.clearOrdersFilter',
+  loadMore: 'eoImagery.loadMore',
+  retryLoad: 'eoImagery.retryLoad',
+  // Ordering, delivery, downloads, stores, reports (src/commands/orders, catalog, stores, reports)
+  orderArchiveItems: 'eoImagery.orderArchiveItems',
+  orderTasking: 'eoImagery.orderTasking',
+  searchCatalog: 'eoImagery.searchCatalog',
+  deliver: 'eoImagery.deliver',
+  download: 'eoImagery.download',
+  registerStore: 'eoImagery.registerStore',
+  deleteStore: 'eoImagery.deleteStore',
+  downloadReport: 'eoImagery.downloadReport',
+  // Insight inputs and indices (src/commands/insights, src/commands/indices)
+  newInsightInput: 'eoImagery.newInsightInput',
+  validateInsight: 'eoImagery.validateInsight',
+  estimateInsight: 'eoImagery.estimateInsight',
+  runInsight: 'eoImagery.runInsight',
+  addAssetSource: 'eoImagery.addInsightAssetSource',
+  listIndices: 'eoImagery.listIndices',
+  createIndex: 'eoImagery.createIndex',
+  createVisualization: 'eoImagery.createVisualization',
+  showVisualizationLegend: 'eoImagery.showVisualizationLegend',
+  // Map and STAC item (src/commands/map)
+  showOnMap: 'eoImagery.showOnMap',
+  searchArchiveHere: 'eoImagery.searchArchiveHere',
+  createAoiFromDrawing: 'eoImagery.createAoiFromDrawing',
+  createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
+  openStacItem: 'eoImagery.openStacItem',
+  copyStacUrl: 'eoImagery.copyStacUrl',
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandName];
+
+/** Commands that only the extension invokes (a tree row's click), so the manifest omits them. */
+export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore'];
+
+/** An archive item, whole or by reference. */
+export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
+
+/**
+ * What the extension itself passes to each command (`runCommand` checks it). Menus and tree
+ * rows pass their own arguments (a row, the selected rows, a file's URI), which the handlers
+ * check at run time, so handlers are registered taking `unknown`.
+ */
+export interface CommandArgs {
+  orderArchiveItems: [items: ArchiveItemRef | readonly ArchiveItemRef[]];
+  copyStacUrl: [item: ArchiveItemRef];
+  newInsightInput: [from?: { stacItem: ArchiveItem; stacUrl: string }];
+  downloadReport: [timeZone?: string];
+}
+
+/** The arguments of `name`: none, unless the table above says otherwise. */
+export type ArgsOf<K extends CommandName> = K extends keyof CommandArgs ? CommandArgs[K] : [];

@@ -1,0 +1,80 @@
+/**
+ * The two webview panels as one service: built after the sidebar (a footprint's detail can be
+ * its sidebar row) and before the commands, which open panels through it. It also registers
+ * the serializers that bring both panels back after a window reload.
+ */
+import vscode = require('vscode');
+import type { ArchiveItem } from '../api/records';
+import type { ExtensionServices } from '../services';
+import type { PanelContext, SidebarRef } from './host';
+import { MAP_VIEW_TYPE, MapPanel } from './mapPanel';
+import type { PanelProbe, PanelsApi } from './probe';
+import type { DetailRef, MapState, StacState } from './protocol';
+import { STAC_VIEW_TYPE, StacItemPanel } from './stacItemPanel';
+
+export class Panels implements PanelsApi, vscode.Disposable {
+  private readonly ctx: PanelContext;
+  readonly serializers: PanelsApi['serializers'];
+
+  /** `deps`: what the panels call on parts built around them (the sidebar, the Create AOI flow). */
+  constructor(
+    private readonly services: ExtensionServices,
+    deps: Pick<PanelContext, 'revealInSidebar' | 'createAoi'>,
+  ) {
+    this.ctx = { services, ...deps, openDetail: (ref, preview) => this.openDetail(ref, preview) };
+    this.serializers = {
+      [MAP_VIEW_TYPE]: {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(this.ctx, panel, state as MapState | undefined),
+      },
+      [STAC_VIEW_TYPE]: {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
+      },
+    };
+  }
+
+  /** The serializers, and closing the map with the extension. */
+  register(): vscode.Disposable[] {
+    return [
+      vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, this.serializers[MAP_VIEW_TYPE]),
+      vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, this.serializers[STAC_VIEW_TYPE]),
+      this,
+    ];
+  }
+
+  dispose(): void {
+    MapPanel.open?.dispose();
+  }
+
+  /** Opens the map (or brings the open one forward). */
+  showMap(): MapPanel {
+    return MapPanel.show(this.ctx);
+  }
+
+  showStacItem(ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
+    return StacItemPanel.show(this.services, ref, item);
+  }
+
+  /**
+   * A footprint's detail: the STAC page for archive items, the sidebar row otherwise. From a
+   * click on the map (`preview`) the detail shows beside the map, which keeps the focus.
+   */
+  async openDetail(ref: DetailRef, preview = false): Promise<void> {
+    if (ref.kind === 'archiveItem') {
+      if (preview) StacItemPanel.preview(this.services, { collection: ref.collection, id: ref.id });
+      else StacItemPanel.show(this.services, { collection: ref.collection, id: ref.id });
+      return;
+    }
+    const found = await this.ctx.revealInSidebar(ref as SidebarRef, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
+    if (!found && !preview) void this.services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
+  }
+
+  // ------------------------------------------------------------ for integration tests
+
+  map(): PanelProbe | undefined {
+    return MapPanel.open?.probe;
+  }
+
+  stacItems(): ReadonlyMap<string, PanelProbe> {
+    return StacItemPanel.probes();
+  }
+}
