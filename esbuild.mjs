@@ -106,6 +106,53 @@ const targets = [
   },
 ];
 
+/**
+ * geotiff.js pieces the map cannot use: LERC and ZSTD decoders need WebAssembly (the webview's
+ * CSP has no 'wasm-unsafe-eval'), and its default worker factory loads a module worker by URL
+ * (we start our own from a blob). They become modules that say so when reached.
+ */
+/** @type {import('esbuild').Plugin} */
+const geotiffTrim = {
+  name: 'geotiff-trim',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(lerc|zstd)\.js$/ }, (args) =>
+      /geotiff[\\/]dist-module[\\/]compression$/.test(args.resolveDir) ? { path: args.path, namespace: 'geotiff-stub' } : undefined);
+    build.onResolve({ filter: /^\.\/worker\/create\.js$/ }, (args) =>
+      /geotiff[\\/]dist-module$/.test(args.resolveDir) ? { path: 'create', namespace: 'geotiff-stub' } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'geotiff-stub' }, (args) => ({
+      contents: args.path === 'create'
+        ? 'export default function create() { throw new Error("geotiff workers are started by the imagery chunk"); }'
+        : `export const zstd = { init: async () => undefined };
+export default class Unsupported { constructor() { throw new Error(${JSON.stringify(`${args.path.includes('lerc') ? 'LERC' : 'ZSTD'} compression is not supported by the map (it needs WebAssembly); convert the file with DEFLATE or LZW`)}); } }`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The decoder worker, built first: the imagery chunk embeds its source and starts it from a blob URL. */
+async function decoderWorkerSource() {
+  const r = await esbuild.build({
+    ...common, sourcemap: false, write: false, entryPoints: ['media/map/imagery/decodeWorker.ts'], platform: 'browser', format: 'iife',
+    target: 'es2022', plugins: [geotiffTrim],
+  });
+  return r.outputFiles[0].text;
+}
+
+if (!only || only === 'webview') {
+  targets.push({
+    name: 'webview',
+    options: {
+      entryPoints: ['media/map/imagery/chunk.ts'],
+      outfile: 'dist/media/imagery.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      plugins: [geotiffTrim],
+      define: { __DECODER_WORKER_SOURCE__: JSON.stringify(await decoderWorkerSource()) },
+    },
+  });
+}
+
 const selected = targets.filter((t) => !only || t.name === only);
 
 if (watch) {

@@ -1,5 +1,52 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
+
+/**
+ * Files whose user-facing strings are not yet through l10n: they were being changed by other
+ * branches when the mechanism landed (issue 17). Listed, so the allowance is explicit; remove
+ * a file from here when it is converted.
+ */
+const L10N_PENDING = [
+  'media/map/app.ts',
+  'media/map/searchPanel.ts',
+  'media/shared/dom.ts',
+  'media/stacItem/app.ts',
+  'media/stacItem/format.ts',
+  'src/auth/statusBar.ts',
+  'src/commands/aois/createAoi.ts',
+  'src/commands/catalog/askTargets.ts',
+  'src/commands/catalog/deliver.ts',
+  'src/commands/catalog/download.ts',
+  'src/commands/catalog/searchCatalog.ts',
+  'src/commands/connection/connectionActions.ts',
+  'src/commands/connection/signIn.ts',
+  'src/commands/connection/signOut.ts',
+  'src/commands/connection/switchBaseUrl.ts',
+  'src/commands/connection/trySandbox.ts',
+  'src/commands/explorer/copyId.ts',
+  'src/commands/explorer/filters.ts',
+  'src/commands/explorer/openJson.ts',
+  'src/commands/indices/commands.ts',
+  'src/commands/insights/newInsightInput.ts',
+  'src/commands/insights/pickers.ts',
+  'src/commands/insights/runInsight.ts',
+  'src/commands/map/index.ts',
+  'src/commands/orders/common.ts',
+  'src/commands/orders/orderArchive.ts',
+  'src/commands/orders/orderTasking.ts',
+  'src/commands/orders/placeOrder.ts',
+  'src/commands/reports/orderReport.ts',
+  'src/commands/stores/deleteStore.ts',
+  'src/commands/stores/registerStore.ts',
+  'src/explorer/nodes/orders.ts',
+  'src/explorer/nodes/projects.ts',
+  'src/explorer/rows.ts',
+  'src/insights/validate/validate.ts',
+  'src/panels/host.ts',
+  'src/panels/index.ts',
+  'src/panels/stacItemPanel.ts',
+];
 
 const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
 /** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
@@ -10,8 +57,8 @@ const UPPER = (...names) => [
   },
 ];
 const MEDIA_SRC = {
-  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|geo/|api/records$|format$)',
-  message: 'A webview script shares only the message protocol, src/geo, src/format and the record types with the extension side.',
+  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|geo/|api/records$|api/indexExpression$|format$)',
+  message: 'A webview script shares only the message protocols, src/geo, src/format, the record types and the index-expression grammar with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -51,9 +98,11 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='vscode'][importKind='value']",
+          // `import { l10n } from 'vscode'` alone is allowed: a named import compiles to a plain
+          // require, and it is the form @vscode/l10n-dev recognises when it exports the strings.
+          selector: "ImportDeclaration[source.value='vscode'][importKind='value']:not([specifiers.length=1][specifiers.0.imported.name='l10n'])",
           message:
-            "Use `import vscode = require('vscode')`: an ES import makes esbuild copy the whole vscode namespace into every module, which costs activation time.",
+            "Use `import vscode = require('vscode')` (and `import { l10n } from 'vscode'` for l10n.t): an ES import makes esbuild copy the whole vscode namespace into every module, which costs activation time.",
         },
       ],
     },
@@ -78,7 +127,16 @@ export default tseslint.config(
     { files: ['src/insights/editor/**'], forbid: UPPER('sandbox', 'explorer', 'panels', 'commands') },
     // commands/ may import every layer below it; only activate() imports the commands.
     { files: ['src/commands/**'], forbid: UPPER('sandbox') },
+    // The walkthrough watches the connection; it opens nothing itself.
+    { files: ['src/walkthrough/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands') },
     // Webview scripts run in the page: the message protocol, pure geometry and record types only.
     { files: ['media/**'], forbid: [VSCODE, MEDIA_SRC] },
   ]),
+  {
+    // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).
+    files: ['src/**/*.ts', 'media/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/api/**', ...L10N_PENDING],
+    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString } } },
+    rules: { 'eo/no-unlocalized-string': 'error' },
+  },
 );

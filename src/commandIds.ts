@@ -3,7 +3,7 @@
  * command (a tree row, the status bar, a panel button) without importing the module that
  * registers it. `test/unit/commands.test.ts` checks the table against package.json.
  */
-import type { ArchiveItem } from './api/records';
+import type { ArchiveItem, Insight } from './api/records';
 
 export const COMMANDS = {
   // Connection (src/commands/connection)
@@ -47,6 +47,15 @@ export const COMMANDS = {
   estimateInsight: 'eoImagery.estimateInsight',
   runInsight: 'eoImagery.runInsight',
   addAssetSource: 'eoImagery.addInsightAssetSource',
+  // Insight runs (src/commands/insights/runs.ts, outputs.ts)
+  showInsightOutputs: 'eoImagery.showInsightOutputs',
+  openInsightInput: 'eoImagery.openInsightInput',
+  openInsightInputAsNewFile: 'eoImagery.openInsightInputAsNewFile',
+  deleteInsightRun: 'eoImagery.deleteInsightRun',
+  downloadInsightRun: 'eoImagery.downloadInsightRun',
+  openInsightOutput: 'eoImagery.openInsightOutput',
+  showInsightOutputOnMap: 'eoImagery.showInsightOutputOnMap',
+  useInsightOutputAsInput: 'eoImagery.useInsightOutputAsInput',
   listIndices: 'eoImagery.listIndices',
   createIndex: 'eoImagery.createIndex',
   createVisualization: 'eoImagery.createVisualization',
@@ -58,6 +67,17 @@ export const COMMANDS = {
   createAoiFromGeoJson: 'eoImagery.createAoiFromGeoJson',
   openStacItem: 'eoImagery.openStacItem',
   copyStacUrl: 'eoImagery.copyStacUrl',
+  // At home in VS Code (src/walkthrough, src/commands/copyAs, src/commands/searchFiles)
+  getStarted: 'eoImagery.getStarted',
+  copyAsCurl: 'eoImagery.copyAsCurl',
+  copyAsPython: 'eoImagery.copyAsPython',
+  copyLoggedRequestAsCurl: 'eoImagery.copyLoggedRequestAsCurl',
+  copyLoggedRequestAsPython: 'eoImagery.copyLoggedRequestAsPython',
+  saveSearch: 'eoImagery.saveSearch',
+  runSearchFile: 'eoImagery.runSearchFile',
+  searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
+  // Imagery on the map (src/commands/imagery)
+  showImagery: 'eoImagery.showImagery',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -77,7 +97,10 @@ export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
 export interface CommandArgs {
   orderArchiveItems: [items: ArchiveItemRef | readonly ArchiveItemRef[]];
   copyStacUrl: [item: ArchiveItemRef];
-  newInsightInput: [from?: { stacItem: ArchiveItem; stacUrl: string }];
+  showImagery: [item: ArchiveItemRef];
+  newInsightInput: [from?: { stacItem: ArchiveItem; stacUrl: string } | { insightOutput: { run: Insight; outputName: string } }];
+  /** A run row (menus), or a run named by AOI and id (a click on its output on the map). */
+  showInsightOutputs: [run: object | { aoiId: string; id: string }];
   downloadReport: [timeZone?: string];
 }
 

@@ -1,12 +1,17 @@
 import { loadStart } from './loadStart';
 import vscode = require('vscode');
+import { EoAuthenticationProvider, registerAuthProvider } from './auth/authProvider';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { createAoi } from './commands/aois/createAoi';
 import { registerConnectionCommands } from './commands/connection';
+import { promptSignIn } from './commands/connection/signIn';
+import { registerCopyAsCommands } from './commands/copyAs';
+import { registerSearchFiles } from './commands/searchFiles';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
+import { registerImageryCommands } from './commands/imagery';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import type { CommandServices } from './commands/services';
@@ -14,6 +19,7 @@ import { createSidebar } from './explorer';
 import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
+import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -26,6 +32,8 @@ export interface EoImageryApi {
   readonly testing: {
     /** Answers every prompt from `prompts` until the returned function is called. */
     usePrompts(prompts: Prompts): () => void;
+    /** The walkthrough's observed steps and its once-only offer. */
+    walkthrough: WalkthroughApi;
     /** Milliseconds spent loading the bundle and in each registration step of activate(). */
     activationProfile: Record<string, number>;
   };
@@ -53,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const connection = new Connection(context, log);
   const ui = new PromptSeam();
   const base: ExtensionServices = { context, log, connection, ui };
+  const accounts = new EoAuthenticationProvider(connection, () => promptSignIn(services), (text) => void ui.message('info', text, {}));
+  base.accounts = accounts;
   const sidebar = step('explorer', () => createSidebar(base));
   const { explorer } = sidebar;
   const panels = new Panels(base, {
@@ -60,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     createAoi: (draft) => createAoi(base, draft),
   });
   const services: CommandServices = { ...base, explorer, panels };
+  const walkthrough = step('walkthrough', () => registerWalkthrough(services));
 
   context.subscriptions.push(
     log,
@@ -67,19 +78,27 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     sidebar,
     ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
+    step('accounts', () => registerAuthProvider(accounts)),
     ...step('connection', () => registerConnectionCommands(services)),
     ...step('explorerCommands', () => registerExplorerCommands(services, explorer, sidebar.docs)),
     ...step('insights', () => registerInsights(services)),
     ...step('indices', () => registerIndexCommands(services)),
     ...step('ordering', () => registerOrderingCommands(services)),
     ...step('map', () => registerMapCommands(services)),
+    ...step('copyAs', () => registerCopyAsCommands(services)),
+    ...step('searchFiles', () => registerSearchFiles(services)),
+    walkthrough.disposable,
+    ...step('imagery', () => registerImageryCommands(services)),
   );
+  // Offered once after an install (an extension under development or test is not installed;
+  // tests call offerOnce themselves). Opening an editor is no network work.
+  if (context.extensionMode === vscode.ExtensionMode.Production) void walkthrough.api.offerOnce();
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile } };
+  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile, walkthrough: walkthrough.api } };
 }
 
 export function deactivate(): void {

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { EoAuthenticationProvider } from './auth/authProvider';
 import type { Connection } from './auth/connection';
 import type { Prompts } from './ui/prompts';
 
@@ -14,4 +15,6 @@ export interface ExtensionServices {
   readonly connection: Connection;
   /** Every quick pick, input box and modal goes through here (tests script it). */
   readonly ui: Prompts;
+  /** The Accounts menu's provider: Sign In and Sign Out go through it. Set in `activate()`. */
+  accounts?: EoAuthenticationProvider;
 }

@@ -16,8 +16,12 @@ import { OFFLINE_NAME, addOfflinePane, createOfflineBasemap } from '../shared/of
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
 import { SearchPanel } from './searchPanel';
+import { loadImageryChunk } from './imageryLoader';
+import type { ImageryManager } from './imagery/manager';
+import type { DecodeMode } from './imagery/chunk';
+import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
 
-const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'results'];
+const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -53,6 +57,9 @@ export class MapApp {
   private selection?: { layer: LayerKind; id: string };
   private readonly side: HTMLElement;
   private started = false;
+  private imageryManager?: Promise<ImageryManager>;
+  /** How imagery tiles are decoded here (for the tests and the benchmark). */
+  decodeMode?: DecodeMode;
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
     this.state = vscode.getState() ?? {};
@@ -72,6 +79,7 @@ export class MapApp {
       selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
       aoiCreated: (f) => this.aoiCreated(f),
       orderResults: (items) => this.post({ type: 'orderResults', items }),
+      saveSearch: (params) => this.post({ type: 'saveSearch', params }),
       saveState: () => this.saveState(),
     }, this.state.search ?? {});
     this.side.appendChild(this.panel.root);
@@ -105,6 +113,9 @@ export class MapApp {
     if (this.rpc.handle(m)) return;
     switch (m.type) {
       case 'init':
+        // a panel revived by the serializer hands back what the webview saved
+        if (!this.state.imagery && m.state?.imagery) this.state.imagery = m.state.imagery;
+        if (!this.state.center && m.state?.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         this.init(m.basemaps);
         break;
       case 'layer':
@@ -118,8 +129,18 @@ export class MapApp {
         this.side.hidden = false;
         this.draw.begin(m.shape);
         break;
+      case 'runSearch':
+        this.onDrawn({ shape: m.params.shape, ring: m.params.ring });
+        if (this.drawn) this.map.fitBounds(this.drawn.getBounds(), { padding: [24, 24] });
+        void this.panel.runSaved(m.params);
+        break;
       case 'notice':
         showNotice(m.text, m.level);
+        break;
+      case 'imagery':
+      case 'imageryPreview':
+      case 'imageryNote':
+        void this.onImagery(m);
         break;
       default:
         break;
@@ -147,6 +168,49 @@ export class MapApp {
     this.baseLayers[wanted].addTo(this.map);
     const hidden = new Set(this.state.hiddenLayers ?? []);
     for (const kind of KINDS) if (!hidden.has(kind)) this.layers[kind].addTo(this.map);
+    // imagery layers of the last session come back (their code loads on demand)
+    for (const spec of this.state.imagery ?? []) void this.onImagery({ type: 'imagery', spec, fit: false });
+  }
+
+  // ------------------------------------------------------------ imagery (code loaded on demand)
+
+  /** The imagery layers, once the chunk is loaded (tests and the benchmark use it). */
+  imagery(): Promise<ImageryManager> {
+    this.imageryManager ??= loadImageryChunk().then(async (chunk) => {
+      const { manager, decode } = await chunk.create({
+        L, map: this.map,
+        read: async (params) => {
+          try {
+            return await this.rpc.call({ method: 'readBytes', params });
+          } catch (e) {
+            (e as Error & { fromHost?: boolean }).fromHost = true;
+            throw e;
+          }
+        },
+        onChange: (specs: ImageryLayerSpec[]) => {
+          this.state.imagery = specs;
+          this.saveState();
+        },
+        onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
+      });
+      this.decodeMode = decode;
+      return manager;
+    });
+    this.imageryManager.catch(() => (this.imageryManager = undefined));
+    return this.imageryManager;
+  }
+
+  private async onImagery(m: ToMapImageryMessage): Promise<void> {
+    let manager: ImageryManager;
+    try {
+      manager = await this.imagery();
+    } catch (e) {
+      showNotice(`Imagery cannot be shown: ${(e as Error).message}`, 'error');
+      return;
+    }
+    if (m.type === 'imagery') manager.add(m.spec, m.fit);
+    else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
+    else manager.note(m.id, m.title, m.text);
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */
@@ -245,7 +309,9 @@ export class MapApp {
     const content = el('div', { class: 'eo-popup' },
       el('div', { class: 'label' }, f.label),
       f.detail ? el('div', { class: 'muted' }, f.detail) : null,
-      button('Open details', () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }));
+      el('div', { class: 'popup-actions' },
+        button('Open details', () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
+        f.ref.kind === 'archiveItem' ? button('Show imagery', () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
     L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
   }
 

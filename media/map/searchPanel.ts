@@ -6,6 +6,7 @@
 import type {
   CreateAoiParams, MapFeature, MapRequest, MapResults, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
 } from '../../src/panels/protocol';
+import * as l10n from '@vscode/l10n';
 import { km2 } from '../../src/format';
 import { geodesicArea } from '../../src/geo/area';
 import { ringToGeoJson } from '../../src/geo/antimeridian';
@@ -23,6 +24,8 @@ export interface PanelHost {
   aoiCreated(feature: MapFeature): void;
   /** "Order…": the selected result rows go to the extension's archive order flow. */
   orderResults(items: { collection: string; id: string }[]): void;
+  /** "Save Search…": the extension writes the search to a `*.eosearch.json` file. */
+  saveSearch(params: SearchParams): void;
   saveState(): void;
 }
 
@@ -66,6 +69,7 @@ export class SearchPanel {
   private readonly shapeInfo: HTMLElement;
   private readonly searchBtn: HTMLButtonElement;
   private readonly aoiBtn: HTMLButtonElement;
+  private readonly saveBtn: HTMLButtonElement;
   private readonly status: HTMLElement;
   private readonly list: HTMLElement;
   private readonly more: HTMLButtonElement;
@@ -89,6 +93,9 @@ export class SearchPanel {
     this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, 'Draw a rectangle or a polygon on the map.');
     this.searchBtn = button('Search here', () => void this.search(), { id: 'search', disabled: true });
     this.aoiBtn = button('Create AOI…', () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
+    this.saveBtn = button(l10n.t('Save Search…'), () => this.save(), {
+      id: 'save-search', class: 'secondary', disabled: true, title: l10n.t('Save this search to a .eosearch.json file to run again later'),
+    });
     this.status = el('div', { class: 'status', id: 'status', role: 'status' });
     this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': 'Search results' });
     this.more = button('Load more', () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
@@ -122,7 +129,7 @@ export class SearchPanel {
         button('▭ Rectangle', () => host.startDraw('rectangle'), { class: 'secondary', id: 'draw-rect', title: 'Drag on the map' }),
         button('⬠ Polygon', () => host.startDraw('polygon'), { class: 'secondary', id: 'draw-poly', title: 'Click vertices; double-click or Enter to finish' })),
       this.shapeInfo,
-      el('div', { class: 'row' }, this.searchBtn, this.aoiBtn),
+      el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn),
       this.aoiBox,
       // "Order…" above the list, where it stays in sight however long the list grows
       el('div', { class: 'row results-head' }, this.status, this.orderBtn),
@@ -179,6 +186,7 @@ export class SearchPanel {
     this.shape = shape;
     this.searchBtn.disabled = !shape || this.searching;
     this.aoiBtn.disabled = !shape;
+    this.saveBtn.disabled = !shape;
     this.aoiBox.hidden = true;
     if (!shape) {
       this.shapeInfo.textContent = 'Draw a rectangle or a polygon on the map.';
@@ -203,8 +211,9 @@ export class SearchPanel {
     };
   }
 
-  async search(): Promise<void> {
-    const p = this.params();
+  /** `saved`: a saved search runs as written, even if the form cannot show all of it. */
+  async search(saved?: SearchParams): Promise<void> {
+    const p = saved ?? this.params();
     if (typeof p === 'string') {
       this.setStatus(p, true);
       return;
@@ -218,6 +227,31 @@ export class SearchPanel {
     this.updateOrder();
     this.host.showResults([], 'replace');
     await this.run(() => this.host.rpc.call({ method: 'search', params: p }), 'replace');
+  }
+
+  private save(): void {
+    const p = this.params();
+    if (typeof p === 'string') this.setStatus(p, true);
+    else this.host.saveSearch(p);
+  }
+
+  /** A saved search sent by the extension: its filters into the form, then run (the area is drawn by the app). */
+  async runSaved(p: SearchParams): Promise<void> {
+    (p.kind === 'imagery' ? this.kindImagery : this.kindArchive).checked = true;
+    this.collectionsRow.hidden = p.kind !== 'archive';
+    this.satellitesRow.hidden = p.kind !== 'imagery';
+    this.from.value = p.from;
+    this.to.value = p.to;
+    this.maxCloud.value = p.maxCloud === undefined ? '' : String(p.maxCloud);
+    this.sort.value = p.sort;
+    this.limit.value = String(p.limit);
+    await this.loadOptions();
+    for (const [select, ids] of [[this.collections, p.collections], [this.satellites, p.satellites]] as const) {
+      const want = new Set(ids);
+      for (const o of Array.from(select.options)) o.selected = want.has(o.value);
+    }
+    this.host.saveState();
+    await this.search(p);
   }
 
   async loadMore(): Promise<void> {

@@ -91,6 +91,7 @@ export class StacItemApp {
         typeof props.title === 'string' && props.title !== item.id ? el('div', { class: 'muted' }, clip(props.title)) : null,
         el('div', { class: 'actions' },
           this.action('order', 'Order this item'),
+          this.action('showImagery', 'Show imagery on map', 'secondary'),
           this.action('copyStacUrl', 'Copy STAC URL', 'secondary'),
           this.action('insightInput', 'Use as insight input', 'secondary'))));
     const mapBox = el('div', { id: 'footprint', class: 'footprint', 'aria-label': 'Footprint map' });

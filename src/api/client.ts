@@ -30,6 +30,7 @@ import { DeliveriesApi } from './deliveries';
 import { DownloadsApi } from './downloads';
 import { IdListForm } from './idLists';
 import { IndicesApi } from './indices';
+import { InsightRunsApi } from './insightRuns';
 import { OrderItemsApi } from './orderItems';
 import { OrdersApi } from './orders';
 import { ProjectsApi } from './projects';
@@ -37,7 +38,7 @@ import { ReportsApi } from './reports';
 import { SearchApi } from './search';
 import { ShapeError } from './shape';
 import { StoresApi } from './stores';
-import { Transport, type CallOptions, type ClientOptions } from './transport';
+import { Transport, type CallOptions, type ClientOptions, type RangeOptions, type RangeResult } from './transport';
 import { VisualizationsApi } from './visualizations';
 
 export class EoClient {
@@ -51,8 +52,10 @@ export class EoClient {
   readonly indices: IndicesApi;
   /** Visualizations of an AOI: `listPage`, `iterate`, `create`. */
   readonly visualizations: VisualizationsApi;
-  /** Blocks (`list`, `insights`) and insight runs (`run`, `estimate`, `insightsPage`, `iterateInsights`). */
+  /** Blocks: `list`, `insights` (the versions of one block). */
   readonly blocks: BlocksApi;
+  /** Insight runs on an AOI: `list`, `estimate`, `run`, `delete`, `download`. */
+  readonly insightRuns: InsightRunsApi;
   /** Bandsets: `list`. */
   readonly bandsets: BandsetsApi;
   /** Orders: `create` (also `dry_run`), `listPage`, `iterate`, `get`, `waitUntilSettled`. */
@@ -84,6 +87,7 @@ export class EoClient {
     this.indices = new IndicesApi(t);
     this.visualizations = new VisualizationsApi(t, this.indices);
     this.blocks = new BlocksApi(t);
+    this.insightRuns = new InsightRunsApi(t);
     this.bandsets = new BandsetsApi(t);
     this.orders = new OrdersApi(t);
     this.orderItems = new OrderItemsApi(t);
@@ -112,6 +116,14 @@ export class EoClient {
       },
       o,
     );
+  }
+
+  /**
+   * A byte range of a file the service points to (a GeoTIFF asset): the token goes with it only
+   * when the file is below the base URL. Used by the map's imagery layers.
+   */
+  readRange(href: string, offset: number, length: number, opts: RangeOptions): Promise<RangeResult> {
+    return this.transport.range(href, offset, length, opts);
   }
 
   /** Close the keep-alive connections; later calls reject with kind `network`. */

@@ -60,6 +60,8 @@ export type { CatalogsApi } from './catalogs';
 export type { DeliveriesApi } from './deliveries';
 export type { DownloadsApi } from './downloads';
 export type { IndicesApi } from './indices';
+export type { InsightRunsApi, InsightRunFilter } from './insightRuns';
+export { readInsightList, readInsightRun, RUN_METADATA } from './insightRuns';
 export type { OrderItemsApi } from './orderItems';
 export type { OrdersApi } from './orders';
 export type { ProjectsApi } from './projects';

@@ -20,10 +20,17 @@ export function parseIndexExpression(expr: string, type: ExpressionType): { band
   const parsed = parseArithmetic(expr);
   if ('error' in parsed) return parsed;
   if (parsed.bands.length === 0) return { error: 'the expression uses no band' };
-  return parsed;
+  return { bands: parsed.bands };
 }
 
-function parseArithmetic(expr: string): { bands: string[] } | { error: string } {
+/** A parsed arithmetic expression: what `compileIndexExpression` evaluates per pixel. */
+export type ExprNode =
+  | { k: 'num'; v: number }
+  | { k: 'band'; i: number }
+  | { k: 'neg'; a: ExprNode }
+  | { k: 'op'; op: '+' | '-' | '*' | '/'; a: ExprNode; b: ExprNode };
+
+function parseArithmetic(expr: string): { bands: string[]; tree: ExprNode } | { error: string } {
   const tokens = expr.match(/\s*([A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|\.\d+|[-+*/()]|\S)/g)?.map((t) => t.trim()) ?? [];
   if (tokens.length === 0) return { error: 'the expression is empty' };
   const bands: string[] = [];
@@ -32,44 +39,89 @@ function parseArithmetic(expr: string): { bands: string[] } | { error: string } 
     throw new SyntaxError(msg);
   };
   const at = (): string => (i < tokens.length ? `"${tokens[i]}" (token ${i + 1})` : 'the end');
-  const primary = (): void => {
+  const primary = (): ExprNode => {
     const t = tokens[i];
     if (t === undefined) fail('the expression ends too early');
     if (t === '(') {
       i++;
-      sum();
+      const inner = sum();
       if (tokens[i] !== ')') fail(`expected ")" at ${at()}`);
       i++;
+      return inner;
     } else if (t === '-' || t === '+') {
       i++;
-      primary();
+      const a = primary();
+      return t === '-' ? { k: 'neg', a } : a;
     } else if (/^[\d.]/.test(t) && Number.isFinite(Number(t))) {
       i++;
+      return { k: 'num', v: Number(t) };
     } else if (IDENT.test(t)) {
       if (!bands.includes(t)) bands.push(t);
       i++;
-    } else fail(`unexpected ${at()}`);
+      return { k: 'band', i: bands.indexOf(t) };
+    }
+    return fail(`unexpected ${at()}`);
   };
-  const product = (): void => {
-    primary();
+  const product = (): ExprNode => {
+    let a = primary();
     while (tokens[i] === '*' || tokens[i] === '/') {
-      i++;
-      primary();
+      const op = tokens[i++] as '*' | '/';
+      a = { k: 'op', op, a, b: primary() };
     }
+    return a;
   };
-  const sum = (): void => {
-    product();
+  const sum = (): ExprNode => {
+    let a = product();
     while (tokens[i] === '+' || tokens[i] === '-') {
-      i++;
-      product();
+      const op = tokens[i++] as '+' | '-';
+      a = { k: 'op', op, a, b: product() };
     }
+    return a;
   };
   try {
-    sum();
+    const tree = sum();
     if (i !== tokens.length) fail(`unexpected ${at()}`);
+    return { bands, tree };
   } catch (e) {
     if (e instanceof SyntaxError) return { error: e.message };
     throw e;
   }
-  return { bands };
+}
+
+/**
+ * An arithmetic expression (`index` or `grayscale`) as a function of its bands' values, given
+ * in the order of `bands`. Division by zero gives a non-finite number, which callers treat as
+ * no data.
+ */
+export function compileIndexExpression(expr: string): { bands: string[]; evaluate: (values: ArrayLike<number>) => number } | { error: string } {
+  const parsed = parseArithmetic(expr);
+  if ('error' in parsed) return parsed;
+  if (parsed.bands.length === 0) return { error: 'the expression uses no band' };
+  const build = (n: ExprNode): ((v: ArrayLike<number>) => number) => {
+    switch (n.k) {
+      case 'num': {
+        const c = n.v;
+        return () => c;
+      }
+      case 'band': {
+        const i = n.i;
+        return (v) => v[i];
+      }
+      case 'neg': {
+        const a = build(n.a);
+        return (v) => -a(v);
+      }
+      default: {
+        const a = build(n.a);
+        const b = build(n.b);
+        switch (n.op) {
+          case '+': return (v) => a(v) + b(v);
+          case '-': return (v) => a(v) - b(v);
+          case '*': return (v) => a(v) * b(v);
+          default: return (v) => a(v) / b(v);
+        }
+      }
+    }
+  };
+  return { bands: parsed.bands, evaluate: build(parsed.tree) };
 }

@@ -463,29 +463,69 @@ export interface InsightRunRequest {
   project_id: string;
   block: { name: string; version: string };
   input: InputValue[];
+  /** String map the service keeps with the run; the extension records the block here. */
+  metadata?: Record<string, string>;
   estimate?: boolean;
 }
 
+/** One result of a run: shaped like an input value; `value` is its storage URL. */
 export interface InsightOutput {
   name: string;
-  format: string;
-  type: string;
+  format: InputFormat | (string & {});
+  type: InputValueType | (string & {});
   value: string;
+  description?: string;
   properties: InputProperties;
 }
 
+/** Statuses the sandbox moves through; a real service may send others (shown in words). */
+export type InsightStatus = 'queued' | 'running' | 'success' | 'failed' | (string & {});
+
+/**
+ * An insight run as `GET /v0/aoi/{aoi_id}/insights` lists it (the OpenAPI's list item). The
+ * OpenAPI types `input` and `output` as raw JSON; they hold lists of values shaped like input
+ * values, and the client's reader (`api/insightRuns.ts`) always fills both as lists.
+ */
 export interface Insight {
   id: string;
   name: string;
-  block: { name: string; version: string };
-  status: string;
-  outputs: InsightOutput[];
+  status: InsightStatus;
+  /** Why a failed run failed. */
+  err_msg?: string;
+  estimated_time_in_min?: number;
+  /** Tokens spent. */
+  cost?: number;
+  /** 0..100. */
+  progress?: number;
+  input: InputValue[];
+  output: InsightOutput[];
+  metadata?: Record<string, string>;
+  aoi_id: string;
   created_at: string;
+  created_by?: string;
+  deleted_at?: string | null;
+  /**
+   * Not in the OpenAPI's list item: taken from a `block` field when a service sends one, else
+   * from the `metadata` the extension sends with each run (`block_name`, `block_version`).
+   */
+  block?: { name: string; version: string };
 }
 
+/** The list body: no pagination (the OpenAPI declares none). */
 export interface InsightList {
   insights: Insight[];
-  pagination: Pagination;
+}
+
+/** `PUT /v0/aoi/{aoi_id}/insights/{id}/download` picks inputs and outputs by name. */
+export interface InsightDownloadRequest {
+  inputs?: string[];
+  outputs?: string[];
+}
+
+export interface InsightDownload {
+  id?: string;
+  status?: string;
+  signed_url?: string;
 }
 
 // ---------------------------------------------------------------- orders

@@ -127,14 +127,6 @@ export const block = obj({
   version: o(str),
 });
 
-export const insight = obj({
-  id: str,
-  name: o(str),
-  block: o(obj({ name: str, version: str })),
-  status: o(str),
-  outputs: o(arr(obj({ name: str, format: o(str), type: o(str), value: o(str), properties: o(object) }))),
-  created_at: o(str),
-});
 
 const task = obj({
   id: str,

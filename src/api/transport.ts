@@ -9,6 +9,7 @@ import { linkSignal } from './abortFanout';
 import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
+import { readRangeBody } from './rangeRead';
 
 export type AuthScheme = 'bearer' | 'raw';
 export type TokenSource = string | (() => Promise<string | undefined> | string | undefined);
@@ -99,6 +100,21 @@ export function describeRequest(e: RequestEvent): string {
   const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
   const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
   return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
+}
+
+export interface RangeOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Largest body taken when the server ignores `Range` and sends the whole file. */
+  maxWholeFile: number;
+}
+
+export interface RangeResult {
+  /** 206: the range; 200: the whole file (the server ignored `Range`; at most `maxWholeFile`). */
+  status: 200 | 206;
+  body: Buffer;
+  /** The file's size, from `Content-Range` or the whole body. */
+  total?: number;
 }
 
 /**
@@ -231,6 +247,51 @@ export class Transport {
   relativePath(href: string): string {
     const u = new URL(href, this.baseUrl + '/');
     return u.pathname.slice(this.basePath.length) + u.search;
+  }
+
+  /**
+   * One GET of a byte range of a file (a GeoTIFF asset): with the token when the file is below
+   * the base URL, without it anywhere else. See `rangeRead.ts`.
+   */
+  async range(href: string, offset: number, length: number, opts: RangeOptions): Promise<RangeResult> {
+    const own = this.isOwnUrl(href);
+    const u = new URL(href, this.baseUrl + '/');
+    // another host's query may be a signature (pre-signed URLs): the log shows "?…" instead
+    const shown = own ? this.relativePath(href) : `${u.origin}${u.pathname}${u.search ? '?…' : ''}`;
+    const headers: Record<string, string> = { accept: 'image/tiff, application/octet-stream, */*', 'user-agent': this.opts.userAgent, range: `bytes=${offset}-${offset + length - 1}` };
+    if (own) {
+      const token = await this.token();
+      if (token) {
+        this.knownTokens.add(token);
+        headers.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
+      }
+    }
+    const timeout = opts.timeoutMs ?? this.timeoutMs;
+    const started = performance.now();
+    let status: number | undefined;
+    let bytes: number | undefined;
+    let error: ApiError | undefined;
+    try {
+      const request = own
+        ? this.pool.request({ origin: this.origin, path: u.pathname + u.search, method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout })
+        : undici().request(u, { method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+      const res = await request;
+      status = res.statusCode;
+      const result = await readRangeBody(res, offset, length, opts, (e) => (error = new ApiError({ kind: e.kind, method: 'GET', path: shown, status, detailMessage: e.message, userMessage: e.message })));
+      bytes = result?.body.byteLength;
+      if (result) return result;
+      if (!error) error = new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: 'no body' });
+      throw error;
+    } catch (e) {
+      if (e === error) throw scrubError(e as ApiError, [...this.knownTokens]);
+      error = scrubError(this.transportError(e, 'GET', shown, opts.signal, timeout), [...this.knownTokens]);
+      throw error;
+    } finally {
+      this.emit({
+        method: 'GET', path: `${shown} [${headers.range}]`, status, ms: Math.round((performance.now() - started) * 10) / 10, bytes, attempt: 1,
+        error: error && { kind: error.kind, message: error.message }, headers, body: undefined,
+      });
+    }
   }
 
   async close(): Promise<void> {

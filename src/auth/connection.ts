@@ -11,6 +11,14 @@ import { TokenStore } from './tokenStore';
  */
 export type ConnectionState = 'signedOut' | 'unverified' | 'connected' | 'failing';
 
+/** A request as the log shows it, with what is needed to send it again. */
+export interface LoggedRequest extends RequestEvent {
+  /** The log line, e.g. `GET /v0/projects?page_num=1 → 200 in 12 ms, 340 B`. */
+  line: string;
+  baseUrl: string;
+  authScheme: ConnectionSettings['authScheme'];
+}
+
 interface SandboxSession {
   url: string;
   token: string;
@@ -18,10 +26,14 @@ interface SandboxSession {
 }
 
 export class Connection implements vscode.Disposable {
-  private readonly tokens: TokenStore;
+  /** Tokens per base URL and the index of signed-in accounts (the Accounts menu reads it). */
+  readonly tokens: TokenStore;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the state, base URL or token changes: views refresh on it. */
   readonly onDidChange = this.changed.event;
+  private readonly requested = new vscode.EventEmitter<LoggedRequest>();
+  /** Every request the extension's client made (already logged, secrets redacted). */
+  readonly onDidRequest = this.requested.event;
   private current?: { key: string; client: EoClient };
   private sandbox?: SandboxSession;
   private _state: ConnectionState = 'signedOut';
@@ -33,9 +45,10 @@ export class Connection implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.tokens = new TokenStore(context.secrets);
+    this.tokens = new TokenStore(context.secrets, context.globalState);
     this.disposables.push(
       this.changed,
+      this.requested,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('eoImagery')) void this.refreshState();
       }),
@@ -52,6 +65,11 @@ export class Connection implements vscode.Disposable {
   /** A short reason for `failing`, fit for a tooltip; never contains a token. */
   get lastError(): string | undefined {
     return this._lastError;
+  }
+
+  /** The running sandbox's URL and token (the Accounts menu lists it), or undefined. */
+  get sandboxSession(): { url: string; token: string } | undefined {
+    return this.sandbox && { url: this.sandbox.url, token: this.sandbox.token };
   }
 
   get isSandbox(): boolean {
@@ -109,13 +127,15 @@ export class Connection implements vscode.Disposable {
     const trimmed = token.trim();
     const settings = { ...this.settings, baseUrl };
     const probe = this.createClient(settings, trimmed);
+    let user: string | undefined;
     try {
       await verifyToken(probe);
+      user = await serviceUser(probe);
     } finally {
       void probe.close();
     }
     if (this.sandbox && baseUrl !== this.sandbox.url) await this.stopSandbox();
-    await this.tokens.store(baseUrl, trimmed);
+    await this.tokens.store(baseUrl, trimmed, user);
     this.log.info(`Signed in to ${hostOf(baseUrl)}`);
     this.dropClient();
     this.tokenSource = 'secret';
@@ -181,7 +201,7 @@ export class Connection implements vscode.Disposable {
     return `${settingsKey(this.settings)}${fingerprint(token ?? '')}`;
   }
 
-  private createClient(settings: ConnectionSettings, token: string): EoClient {
+  private createClient(settings: ConnectionSettings, token: string, onRequest?: (e: RequestEvent) => void): EoClient {
     const version = (this.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
     return new EoClient({
       baseUrl: settings.baseUrl,
@@ -190,14 +210,37 @@ export class Connection implements vscode.Disposable {
       timeoutMs: settings.timeoutMs,
       maxResponseBytes: settings.maxResponseBytes,
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
-      onRequest: (e) => this.logRequest(e),
+      onRequest: onRequest ?? ((e) => this.logRequest(e, settings.baseUrl, settings.authScheme)),
     });
   }
 
-  private logRequest(e: RequestEvent): void {
+  private logRequest(e: RequestEvent, baseUrl: string, authScheme: ConnectionSettings['authScheme']): void {
     const line = describeRequest(e);
     if (!e.error && e.status !== undefined && e.status < 400) this.log.info(line);
     else this.log.warn(line);
+    this.requested.fire({ ...e, line, baseUrl, authScheme });
+  }
+
+  /**
+   * Runs `fn` with a client of its own on the current connection and returns the requests it
+   * made: what "Copy as curl" on a record row writes out is exactly the read the client sends.
+   */
+  async captureRequests(fn: (client: EoClient) => Promise<unknown>): Promise<LoggedRequest[]> {
+    const settings = this.settings;
+    if (!settings.baseUrl) throw new NotSignedInError('noBaseUrl');
+    const token = await this.token();
+    if (!token) throw new NotSignedInError('noToken');
+    const seen: LoggedRequest[] = [];
+    const client = this.createClient(settings, token, (e) => seen.push({ ...e, line: describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }));
+    try {
+      await fn(client);
+    } catch (err) {
+      // A request that failed is still the request: the caller decides what to say.
+      if (seen.length === 0) throw err;
+    } finally {
+      void client.close();
+    }
+    return seen;
   }
 
   private dropClient(): void {
@@ -219,6 +262,20 @@ export class Connection implements vscode.Disposable {
 /** One cheap authenticated read: the first page of projects, one record. */
 async function verifyToken(client: EoClient): Promise<void> {
   await client.projects.listPage({ pageNum: 1, pageSize: 1 });
+}
+
+/**
+ * The service has no "who am I" call; the user id it stamps on the caller's orders is the
+ * closest it tells. Best effort: an account without orders (or a failure) leaves it unknown.
+ */
+async function serviceUser(client: EoClient): Promise<string | undefined> {
+  try {
+    const page = await client.orders.listPage({ limit: 1 });
+    const id = page.items[0]?.user_id;
+    return typeof id === 'string' && id ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function hostOf(baseUrl: string): string {

@@ -4,7 +4,7 @@ import type { RecordKind } from './tree';
 /**
  * Reads one record by kind and id: what reveal needs for a record that is not among the
  * loaded pages, and what "Refresh" on a JSON document uses. `parentId` is the collection of
- * an archive item or the AOI of a visualization. Undefined when the service has no way to
+ * an archive item or the AOI of a visualization or insight run. Undefined when the service has no way to
  * read that kind alone.
  */
 export async function fetchRecord(
@@ -41,6 +41,10 @@ export async function fetchRecord(
       if (!parentId) return undefined;
       const page = await client.visualizations.listPage(parentId, { visualization_id: id, limit: 1 }, o);
       return page.items.find((v) => v.id === id);
+    }
+    case 'insightRun': {
+      if (!parentId) return undefined;
+      return (await client.insightRuns.list(parentId, { id }, o)).find((r) => r.id === id);
     }
     case 'asset':
     case 'task':

@@ -167,6 +167,16 @@ export class PagedChildren<T> {
   }
 
   /**
+   * Keeps a fresher read of a loaded record (live progress), so that the next rendering of
+   * the list does not put the older one back on its row.
+   */
+  replace(item: T): void {
+    const id = this.spec.idOf(item);
+    const i = this.items.findIndex((x) => this.spec.idOf(x) === id);
+    if (i >= 0) this.items[i] = item;
+  }
+
+  /**
    * Puts a record that is not among the loaded pages first (a record created a moment ago
    * that the server lists further down), so that it can be revealed.
    */

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { shownOf } from '../format';
+import { spokenRow } from './spoken';
 import type { PagedChildren } from './paged';
 import type { Poller, PollHost } from './poller';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';
@@ -47,6 +48,11 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
     const item = node.getTreeItem();
     item.id = node.id;
+    // Read as words (dates, units, separators) unless the node says it better itself.
+    if (!item.accessibilityInformation) {
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      item.accessibilityInformation = { label: spokenRow(label, item.description) };
+    }
     if (node instanceof RecordNode) this.poller.consider(this, node);
     return item;
   }

@@ -13,10 +13,10 @@ interface OpenRecord {
 }
 
 /** The collection of an archive item, the AOI of a visualization: what a read by id needs. */
-function parentIdOf(node: RecordNode): string | undefined {
+export function parentIdOf(node: RecordNode): string | undefined {
   const r = node.record as { collection?: unknown; aoi_id?: unknown };
   if (node.kind === 'archiveItem' && typeof r.collection === 'string') return r.collection;
-  if (node.kind === 'visualization' && typeof r.aoi_id === 'string') return r.aoi_id;
+  if ((node.kind === 'visualization' || node.kind === 'insightRun') && typeof r.aoi_id === 'string') return r.aoi_id;
   return undefined;
 }
 

@@ -18,9 +18,10 @@ export type RecordKind =
   | 'delivery'
   | 'store'
   | 'collection'
-  | 'archiveItem';
+  | 'archiveItem'
+  | 'insightRun';
 
-export type NodeKind = RecordKind | 'assetGroup' | 'visualizationGroup' | 'loadMore' | 'error' | 'signIn' | 'message';
+export type NodeKind = RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'loadMore' | 'error' | 'signIn' | 'message';
 
 /**
  * One row of a sidebar tree. A node knows its parent (so commands can reveal it) and builds

@@ -47,6 +47,10 @@ export function renderPanelHtml(
     preScriptUris: [media('outlines.js')],
     styleUri: media(`${name}.css`),
     imgSources,
+    // The webview's strings are translated from the same bundle as the extension's.
+    l10nBundle: vscode.l10n.bundle,
+    lang: vscode.env.language,
+    blobWorkers: name === 'map',
   });
 }
 

@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
+import { runCommand } from '../ui/runCommand';
 import type { PanelContext, SidebarRef } from './host';
 import { MAP_VIEW_TYPE, MapPanel } from './mapPanel';
 import type { PanelProbe, PanelsApi } from './probe';
@@ -62,6 +63,10 @@ export class Panels implements PanelsApi, vscode.Disposable {
     if (ref.kind === 'archiveItem') {
       if (preview) StacItemPanel.preview(this.services, { collection: ref.collection, id: ref.id });
       else StacItemPanel.show(this.services, { collection: ref.collection, id: ref.id });
+      return;
+    }
+    if (ref.kind === 'insightRun') {
+      await runCommand('showInsightOutputs', { aoiId: ref.aoiId, id: ref.id });
       return;
     }
     const found = await this.ctx.revealInSidebar(ref as SidebarRef, { focus: !preview, expand: ref.kind === 'aoi' && !preview });

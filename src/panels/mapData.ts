@@ -3,9 +3,10 @@
  * so it is unit-tested; the map panel host only moves the results around.
  */
 import type {
-  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, OrderItem, Satellite,
+  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite,
 } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
+import type { GeoJsonCollection } from '../api/outputFiles';
 import { km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
@@ -71,6 +72,21 @@ export function archiveItemFeature(item: ArchiveItem): MapFeature {
 
 function bboxGeometry(b: readonly number[] | undefined): unknown {
   return b && b.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(b)] } : null;
+}
+
+/** The features of a vector insight output, labelled by their class (or name) property. */
+export function insightOutputFeatures(run: Pick<Insight, 'id' | 'name' | 'aoi_id'>, output: string, fc: GeoJsonCollection): MapFeature[] {
+  return fc.features.map((f, k) => {
+    const p = f.properties ?? {};
+    const named = [p.class, p.name, p.label].find((x) => typeof x === 'string' && x !== '') as string | undefined;
+    return {
+      id: `${run.id}/${output}/${k}`,
+      label: named ?? `${output} ${k + 1}`,
+      detail: `${run.name} › ${output}`,
+      geometry: f.geometry,
+      ref: { kind: 'insightRun', aoiId: run.aoi_id, id: run.id },
+    };
+  });
 }
 
 // ---------------------------------------------------------------- tree rows and records

@@ -18,12 +18,24 @@ import {
 } from './mapData';
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
+import { ImageryByteServer } from './imagery/byteServer';
+import type { ImageryLayerSpec } from './imagery/protocol';
 import type {
   CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
   SearchOptions, SearchPage, SearchParams, ToMapMessage,
 } from './protocol';
 
 export const MAP_VIEW_TYPE = 'eoImagery.map';
+
+const PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
+
+/** PNG, JPEG or WebP by their first bytes (a preview is never trusted by its name). */
+function sniffImage(b: Buffer): string | undefined {
+  if (b.length > 8 && b[0] === 0x89 && b.toString('latin1', 1, 4) === 'PNG') return 'image/png';
+  if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
 
 interface SearchSession {
   id: number;
@@ -48,6 +60,12 @@ export class MapPanel implements vscode.Disposable {
   /** The current search's items by `collection/id`, so "Order…" hands over whole items (footprints included). */
   private resultItems = new Map<string, ArchiveItem>();
   private readonly recorder = new PostRecorder();
+  /** The last search the webview ran ("Save Search…" from the command palette saves it). */
+  lastSearch?: SearchParams;
+  /** Called on the webview's "Save Search…" (set by src/commands/searchFiles). */
+  static saveSearch: (params: SearchParams) => Promise<void> = async () => undefined;
+  private readonly bytes = new ImageryByteServer();
+  private readonly imageryReports: unknown[] = [];
 
   /** Opens the map (or brings the open one forward). */
   static show(ctx: PanelContext): MapPanel {
@@ -64,6 +82,8 @@ export class MapPanel implements vscode.Disposable {
     MapPanel.current?.dispose();
     panel.webview.options = panelOptions(ctx.services.context);
     const p = new MapPanel(ctx, panel, state);
+    // the restored webview draws its saved imagery layers again and reads their files
+    for (const spec of state?.imagery ?? []) p.bytes.allow(spec.url);
     void p.restoreSources(state?.sources ?? {});
     return p;
   }
@@ -79,6 +99,7 @@ export class MapPanel implements vscode.Disposable {
       posted: this.recorder.posted,
       whenReady: () => this.recorder.whenReady(),
       receive: (m) => this.onMessage(m as FromMapMessage),
+      imageryReports: this.imageryReports,
     };
   }
 
@@ -154,6 +175,36 @@ export class MapPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
+  /**
+   * Draws a GeoTIFF on the map (an archive item, an AOI asset, a visualization, or any COG such
+   * as an insight's output): the layer list shows its progress and problems. `previewUrl` is a
+   * picture shown over the footprint until the pixels arrive.
+   */
+  showImagery(spec: ImageryLayerSpec, opts: { previewUrl?: string; fit?: boolean } = {}): void {
+    this.bytes.allow(spec.url);
+    this.post({ type: 'imagery', spec, fit: opts.fit ?? true });
+    this.panel.reveal(undefined, false);
+    if (opts.previewUrl) void this.sendPreview(spec.id, opts.previewUrl);
+  }
+
+  /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
+  imageryNote(id: string, title: string, text: string): void {
+    this.post({ type: 'imageryNote', id, title, text });
+    this.panel.reveal(undefined, false);
+  }
+
+  private async sendPreview(id: string, url: string): Promise<void> {
+    try {
+      const client = await this.client();
+      const r = await client.readRange(url, 0, PREVIEW_MAX_BYTES, { maxWholeFile: PREVIEW_MAX_BYTES });
+      const type = sniffImage(r.body);
+      if (!type || (r.total !== undefined && r.total > PREVIEW_MAX_BYTES)) return;
+      this.post({ type: 'imageryPreview', id, dataUrl: `data:${type};base64,${r.body.toString('base64')}` });
+    } catch {
+      // no preview: the layer list shows the GeoTIFF's own progress
+    }
+  }
+
   notice(text: string, level: 'info' | 'error' = 'info'): void {
     this.post({ type: 'notice', level, text });
   }
@@ -178,7 +229,8 @@ export class MapPanel implements vscode.Disposable {
           const result = await this.handle(m.request);
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
-          if (!isCancellation(e)) this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
+          // a byte read is already a request line in the log; its failure shows in the layer list
+          if (!isCancellation(e) && m.request.method !== 'readBytes') this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
           this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
         }
         return;
@@ -192,6 +244,20 @@ export class MapPanel implements vscode.Disposable {
       case 'orderResults':
         await this.orderResults(m.items);
         return;
+      case 'saveSearch':
+        await MapPanel.saveSearch(m.params);
+        return;
+      case 'imageryStatus':
+        this.imageryReports.push({ id: m.id, ...m.report });
+        if (this.imageryReports.length > 200) this.imageryReports.shift();
+        return;
+      case 'showImagery': {
+        const ref = m.ref;
+        const arg = ref.kind === 'archiveItem' ? this.resultItems.get(`${ref.collection}/${ref.id}`) ?? { collection: ref.collection, id: ref.id } : undefined;
+        if (!arg) return;
+        await runCommand('showImagery', arg);
+        return;
+      }
       default:
         return;
     }
@@ -227,6 +293,7 @@ export class MapPanel implements vscode.Disposable {
       return this.page(s);
     },
     createAoi: (r) => this.createAoi(r.params),
+    readBytes: async (r) => this.bytes.read(await this.client(), r.params),
   };
 
   private async handle(r: MapRequest): Promise<unknown> {
@@ -258,7 +325,14 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
+  /** Runs a saved search in the webview: its form, its area drawn, its results listed. */
+  runSearch(params: SearchParams): void {
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'runSearch', params });
+  }
+
   private async search(p: SearchParams): Promise<SearchPage> {
+    this.lastSearch = p;
     // a new search ends the previous ones (their pages would only confuse the list)
     for (const s of this.searches.values()) s.abort.abort();
     this.searches.clear();

@@ -1,10 +1,12 @@
 /**
  * Reads again what the map's layers showed (after a window reload): one record per source, and
- * single assets by walking their AOI's asset listing (the service has no GET for one asset).
+ * single assets by walking their AOI's asset listing (the service has no GET for one asset),
+ * insight outputs by listing the run and reading its GeoJSON again.
  * No vscode: the map panel calls it with its client.
  */
 import type { EoClient } from '../api/client';
-import { aoiFeature, archiveItemFeature, assetFeature, catalogFeature, orderItemFeatures, type MapTarget } from './mapData';
+import { fetchOutputGeoJson } from '../api/outputFiles';
+import { aoiFeature, archiveItemFeature, assetFeature, catalogFeature, insightOutputFeatures, orderItemFeatures, type MapTarget } from './mapData';
 import type { MapFeature, MapSource } from './protocol';
 
 /**
@@ -42,6 +44,12 @@ export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTa
       return { layer: 'archiveItems', features: [archiveItemFeature(await client.archives.item(s.collection, s.id))], sources: [s] };
     case 'asset':
       return fetchAssets(client, s.aoiId, new Set([s.id]));
+    case 'insightOutput': {
+      const run = (await client.insightRuns.list(s.aoiId, { id: s.runId })).find((r) => r.id === s.runId);
+      const out = run?.output.find((o) => o.name === s.output);
+      if (!run || !out) throw new Error(`output ${s.output} of insight run ${s.runId} no longer exists`);
+      return { layer: 'insightOutputs', features: insightOutputFeatures(run, out.name, await fetchOutputGeoJson(out.value)), sources: [s] };
+    }
     case 'aoiAssets': {
       const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });
       return { layer: 'assets', features: page.items.map(assetFeature), sources: [s] };

@@ -10,6 +10,8 @@ export interface PanelProbe {
   readonly panel: vscode.WebviewPanel;
   /** Messages posted to the webview, oldest first (the last 2,000). */
   readonly posted: readonly unknown[];
+  /** Imagery layer reports the webview sent (`imageryStatus`), oldest first. */
+  readonly imageryReports?: readonly unknown[];
   /** Resolves once the webview has said 'ready' and its initial messages were posted. */
   whenReady(): Promise<void>;
   /** Handles `message` as if the webview had posted it; resolves when it was handled. */

@@ -7,6 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
+import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -33,7 +34,7 @@ export type ResponseMessage =
 
 // ---------------------------------------------------------------- map
 
-export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'results';
+export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'insightOutputs' | 'results';
 
 export const LAYER_TITLES: Record<LayerKind, string> = {
   aois: 'AOIs',
@@ -41,6 +42,7 @@ export const LAYER_TITLES: Record<LayerKind, string> = {
   orderItems: 'Order items',
   catalogs: 'Catalog (fulfilled)',
   archiveItems: 'Archive items',
+  insightOutputs: 'Insight outputs (vector)',
   results: 'Search results',
 };
 
@@ -50,7 +52,8 @@ export type DetailRef =
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'orderItem'; id: string }
   | { kind: 'catalog'; id: string }
-  | { kind: 'archiveItem'; collection: string; id: string };
+  | { kind: 'archiveItem'; collection: string; id: string }
+  | { kind: 'insightRun'; aoiId: string; id: string };
 
 /** Where a layer's data came from, so that a restored panel can fetch it again. */
 export type MapSource =
@@ -59,7 +62,8 @@ export type MapSource =
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'orderItem'; id: string }
   | { kind: 'catalog'; id: string }
-  | { kind: 'archiveItem'; collection: string; id: string };
+  | { kind: 'archiveItem'; collection: string; id: string }
+  | { kind: 'insightOutput'; aoiId: string; runId: string; output: string };
 
 export interface MapFeature {
   /** Unique within its layer. */
@@ -126,7 +130,8 @@ export type MapRequest =
   | { method: 'searchOptions' }
   | { method: 'search'; params: SearchParams }
   | { method: 'searchMore'; searchId: number }
-  | { method: 'createAoi'; params: CreateAoiParams };
+  | { method: 'createAoi'; params: CreateAoiParams }
+  | ImageryRequest;
 
 /** What the extension answers to each map request: the webview's `call` and the host's handlers are checked against it. */
 export interface MapResults {
@@ -135,6 +140,7 @@ export interface MapResults {
   searchMore: SearchPage;
   /** `null`: the person cancelled the choice of images. */
   createAoi: MapFeature | null;
+  readBytes: ReadBytesResult;
 }
 
 export interface MapState {
@@ -148,6 +154,8 @@ export interface MapState {
   panelOpen?: boolean;
   /** The results list, so that a reloaded webview shows it (and "Load more") again. */
   results?: SavedResults;
+  /** Imagery layers as last shown (bands, stretch, opacity, visibility), drawn again on restore. */
+  imagery?: ImageryLayerSpec[];
 }
 
 export interface SavedResults {
@@ -170,7 +178,10 @@ export type ToMapMessage =
     }
   | { type: 'select'; layer: LayerKind; id: string }
   | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
+  /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
+  | { type: 'runSearch'; params: SearchParams }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | ToMapImageryMessage
   | ResponseMessage;
 
 export type FromMapMessage =
@@ -179,12 +190,17 @@ export type FromMapMessage =
   /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
   | { type: 'open'; ref: DetailRef; preview?: boolean }
   | { type: 'openExternal'; url: string }
+  /** "Show imagery" in a footprint's popup. */
+  | { type: 'showImagery'; ref: DetailRef }
+  | FromMapImageryMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
-  | { type: 'orderResults'; items: { collection: string; id: string }[] };
+  | { type: 'orderResults'; items: { collection: string; id: string }[] }
+  /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
+  | { type: 'saveSearch'; params: SearchParams };
 
 // ---------------------------------------------------------------- STAC item
 
-export type StacAction = 'order' | 'copyStacUrl' | 'insightInput';
+export type StacAction = 'order' | 'copyStacUrl' | 'insightInput' | 'showImagery';
 
 export type ToStacMessage =
   | { type: 'item'; item: ArchiveItem; stacUrl: string }

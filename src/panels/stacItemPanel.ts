@@ -14,7 +14,7 @@ import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
 import { PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
-import { isWebUrl, type FromStacMessage, type StacState, type ToStacMessage } from './protocol';
+import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
 
@@ -196,13 +196,17 @@ export class StacItemPanel implements vscode.Disposable {
     }
   }
 
-  private async action(action: 'order' | 'copyStacUrl' | 'insightInput'): Promise<void> {
+  private async action(action: StacAction): Promise<void> {
     const item = this.item;
     if (!item) return;
     try {
       if (action === 'copyStacUrl') {
         await runCommand('copyStacUrl', item);
         this.post({ type: 'notice', level: 'info', text: 'STAC URL copied.' });
+        return;
+      }
+      if (action === 'showImagery') {
+        await runCommand('showImagery', item);
         return;
       }
       if (action === 'order') await runCommand('orderArchiveItems', item);

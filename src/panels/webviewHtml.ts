@@ -15,7 +15,13 @@ export interface WebviewHtmlOptions {
   styleUri?: string;
   /** Extra `img-src` sources: the configured basemap hosts, e.g. `https://tile.openstreetmap.org`. */
   imgSources?: string[];
+  /** The map decodes imagery in workers started from blob URLs: `worker-src blob:`. */
+  blobWorkers?: boolean;
   nonce?: string;
+  /** The translations of the webview's strings (`vscode.l10n.bundle`); none for English. */
+  l10nBundle?: Record<string, string>;
+  /** The display language, e.g. `en` or `de` (`vscode.env.language`). */
+  lang?: string;
 }
 
 export function makeNonce(): string {
@@ -31,7 +37,7 @@ function safeSource(s: string): string | undefined {
   return /^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9*.-]+(:\d+)?$/.test(s) || /^[a-z]+:$/.test(s) ? s : undefined;
 }
 
-export function contentSecurityPolicy(o: { cspSource: string; nonce: string; imgSources?: string[] }): string {
+export function contentSecurityPolicy(o: { cspSource: string; nonce: string; imgSources?: string[]; blobWorkers?: boolean }): string {
   const img = [o.cspSource, 'data:', ...(o.imgSources ?? []).map(safeSource).filter((s): s is string => !!s)];
   return [
     "default-src 'none'",
@@ -39,14 +45,20 @@ export function contentSecurityPolicy(o: { cspSource: string; nonce: string; img
     `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
     `img-src ${[...new Set(img)].join(' ')}`,
     `font-src ${o.cspSource}`,
+    ...(o.blobWorkers ? ['worker-src blob:'] : []),
   ].join('; ');
+}
+
+/** JSON inside a script element: `<` escaped so no string can close the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 export function webviewHtml(o: WebviewHtmlOptions): string {
   const nonce = o.nonce ?? makeNonce();
-  const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce, imgSources: o.imgSources });
+  const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce, imgSources: o.imgSources, blobWorkers: o.blobWorkers });
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(o.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
@@ -56,7 +68,7 @@ ${o.styleUri ? `<link rel="stylesheet" href="${escapeHtml(o.styleUri)}" nonce="$
 </head>
 <body>
 <div id="root"></div>
-${(o.preScriptUris ?? []).map((u) => `<script nonce="${nonce}" src="${escapeHtml(u)}"></script>\n`).join('')}<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+${o.l10nBundle ? `<script type="application/json" id="eo-l10n">${jsonForScript(o.l10nBundle)}</script>\n` : ''}${(o.preScriptUris ?? []).map((u) => `<script nonce="${nonce}" src="${escapeHtml(u)}"></script>\n`).join('')}<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
 </body>
 </html>`;
 }

@@ -190,7 +190,7 @@ function compileQuery(query: ArchiveQuery['query']): ((r: ArchiveRow) => boolean
   return out;
 }
 
-/** The plain linear scan the benchmark compares against: every row, every test, then a sort. */
+/** The simplest correct search (every row, every test, then a sort): the unit tests' oracle for the index. */
 export function linearSearch(rows: readonly ArchiveRow[], q: ArchiveQuery): ArchiveRow[] {
   const boxPoly = q.bbox ? bboxPolygon(q.bbox) : undefined;
   const filters = compileQuery(q.query);

@@ -31,13 +31,13 @@ export interface Res {
 }
 
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   style?: ErrorStyle;
   /** Default true; `/ping` and signed file URLs are the exceptions. */
   auth?: boolean;
-  /** POST bodies are required JSON unless this says otherwise. */
-  body?: 'json' | 'none';
+  /** POST/PUT bodies are required JSON unless this says otherwise ('optional': JSON or nothing). */
+  body?: 'json' | 'none' | 'optional';
   handler: (r: Req) => Res | Promise<Res>;
 }
 

@@ -231,7 +231,7 @@ export class SandboxServer {
         if (!user) throw new HttpError(401, 'missing or unknown access token in the Authorization header', 'authorization');
       }
       let body: unknown;
-      if (method === 'POST' || method === 'DELETE') {
+      if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
         let buf: Buffer;
         try {
           buf = await readBody(req);
@@ -241,11 +241,14 @@ export class SandboxServer {
         }
         if (route.body !== 'none') {
           const text = buf.toString('utf8');
-          if (text.trim() === '') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
-          try {
-            body = JSON.parse(text);
-          } catch (e) {
-            throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
+          if (text.trim() === '') {
+            if (route.body !== 'optional') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
+          } else {
+            try {
+              body = JSON.parse(text);
+            } catch (e) {
+              throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
+            }
           }
         }
       }

@@ -89,6 +89,14 @@ export interface InsightRec {
   name: string;
   block: { name: string; version: string };
   input: InputValue[];
+  /** What the client sent as `metadata` (string map), echoed in the list. */
+  metadata?: Record<string, string>;
+  /** Tokens the run costs (its estimate, charged on success). */
+  cost?: number;
+  /** Decided when the run is created: why its inputs cannot be satisfied, if they cannot. */
+  failure?: string;
+  created_by?: string;
+  deleted_at?: string;
   t0: number;
 }
 

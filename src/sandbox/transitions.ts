@@ -21,6 +21,7 @@ export const T = {
   deliveryDone: 30_000,
   downloadStart: 3_000,
   downloadDone: 15_000,
+  insightQueued: 5_000,
   insight: 30_000,
   signedUrl: 15 * 60_000,
 } as const;
@@ -82,7 +83,7 @@ function tasksOf(o: OrderRec, item: ItemRec, now: number): Task[] {
       id: `${item.id}-t${k + 1}`,
       order_item_id: item.id,
       type: item.type,
-      status: done ? (ok ? 'FULFILLED' : 'FAILED') : 'ACTIVE',
+      status: done ? (ok ? 'FULFILLED' : 'FAILED') : 'IN_PROGRESS',
       delivery_status: done ? (ok ? 'SUCCESSFUL' : 'FAILED') : 'PENDING',
       start_date: dmy(start + span * k),
       end_date: dmy(start + span * (k + 1)),

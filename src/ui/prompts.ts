@@ -32,6 +32,8 @@ export interface Prompts {
     ...buttons: string[]
   ): Thenable<string | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
+  /** Optional so that older test scripts compile; a script without it refuses the dialog. */
+  saveDialog?(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
   /**
    * A step of a multi-step input (src/ui/stepPrompts.ts): a quick pick or input box with a Back
    * button. Optional: without it, `pickStepVia`/`inputStepVia` fall back to `pick` (with a
@@ -55,6 +57,7 @@ export const windowPrompts: Prompts = {
     return show(text, options, ...buttons);
   },
   openDialog: (options) => vscode.window.showOpenDialog(options),
+  saveDialog: (options) => vscode.window.showSaveDialog(options),
   pickStep: (items, options) => windowPickStep(items, options),
   inputStep: (options) => windowInputStep(options),
 };
@@ -100,6 +103,11 @@ export class PromptSeam implements Prompts {
 
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined> {
     return this.target.openDialog(options);
+  }
+
+  saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined> {
+    if (!this.target.saveDialog) return Promise.reject(new Error('the installed prompts do not answer save dialogs'));
+    return this.target.saveDialog(options);
   }
 
   pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Thenable<T | StepBack | undefined> {

@@ -1,6 +1,8 @@
 // Activation time of EO Imagery against an empty extension activated in the same window, in
 // code-server's extension host: median of 5 fresh windows (the order alternates per window).
-// Target: at most 15 ms more than the empty extension.
+// Target: at most 15 ms more than the empty extension, where "more" is the median over the
+// windows of (EO Imagery − empty extension) in the same window: each window's load hits
+// both alike, so the per-window difference is the steadier figure (the README states it so).
 import * as path from 'node:path';
 import { REPO_ROOT, runInExtensionHost } from '../integration/harness/codeServer';
 import type { ActivationSample } from './activation.probe';
@@ -55,13 +57,14 @@ async function main(): Promise<void> {
     samples_ms: eo.map(round),
     baseline_samples_ms: empty.map(round),
   }));
-  const overhead = eoMedian - emptyMedian;
+  const differences = eo.map((v, i) => v - empty[i]);
+  const overhead = median(differences);
   console.log(JSON.stringify({
     bench: 'activation',
-    figure: 'overhead_ms',
+    figure: 'overhead_paired_median_ms',
     value: round(overhead),
-    // The same difference taken window by window, less exposed to one slow window.
-    paired_median_ms: round(median(eo.map((v, i) => v - empty[i]))),
+    samples_ms: differences.map(round),
+    difference_of_medians_ms: round(eoMedian - emptyMedian),
     target: `<= ${TARGET_OVERHEAD_MS}`,
     meets_target: overhead <= TARGET_OVERHEAD_MS,
   }));

@@ -2,7 +2,9 @@
  * 10,000 footprints in headless Chromium: the map bundle (canvas footprint layer) against
  * plain `L.geoJSON` with Leaflet's default SVG renderer, same page size, same data, same run.
  * Times: first complete render (data handed over → two animation frames later, i.e. painted)
- * and a pan redraw. Also the page's JS heap after rendering. Prints JSON lines; asserts nothing.
+ * and a pan redraw. Also the page's JS heap after rendering, read from `performance.memory`
+ * with Chromium's precise memory info on (otherwise it is bucketed and only updated every few
+ * minutes). The two alternate which runs first in each round. Prints JSON lines; asserts nothing.
  *
  *   node out/test/bench/map.bench.js [count]
  */
@@ -11,7 +13,9 @@ import { join } from 'node:path';
 import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness';
 
 const N = Number(process.argv[2]) || 10_000;
-const RUNS = 3;
+const RUNS = 4;
+/** Without it, Chromium quantises `performance.memory` and refreshes it only every 20 minutes. */
+const PRECISE_MEMORY = ['--enable-precise-memory-info'];
 
 /** Deterministic footprints: rotated quadrilaterals of 5–30 km scattered over the land-ish world. */
 function footprints(n: number): { id: string; label: string; geometry: unknown; ref: unknown }[] {
@@ -29,7 +33,8 @@ function footprints(n: number): { id: string; label: string; geometry: unknown; 
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
@@ -64,7 +69,7 @@ async function ours(features: unknown[]): Promise<{ first: number; pan: number; 
 async function baseline(features: unknown[]): Promise<{ first: number; pan: number; heapMb: number }> {
   const leafletJs = await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.js'), 'utf8');
   const leafletCss = await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'utf8');
-  const b = await getBrowser();
+  const b = await getBrowser(PRECISE_MEMORY);
   const ctx = await b.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   try {
@@ -94,14 +99,21 @@ async function baseline(features: unknown[]): Promise<{ first: number; pan: numb
 
 async function main(): Promise<void> {
   const features = footprints(N);
+  await getBrowser(PRECISE_MEMORY);
   const a: { first: number; pan: number; heapMb: number }[] = [];
   const b: { first: number; pan: number; heapMb: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
-    a.push(await ours(features));
-    b.push(await baseline(features));
+    // Alternate who goes first so the browser's warm-up and drift hit both alike.
+    if (i % 2 === 0) {
+      a.push(await ours(features));
+      b.push(await baseline(features));
+    } else {
+      b.push(await baseline(features));
+      a.push(await ours(features));
+    }
   }
   const line = (figure: string, value: number, base: number, unit = 'ms') =>
-    console.log(JSON.stringify({ bench: 'map', figure, value: round(value), unit, baseline: 'L.geoJSON + SVG renderer', baseline_value: round(base), ratio: Math.round((base / value) * 100) / 100, n: N, runs: RUNS }));
+    console.log(JSON.stringify({ bench: 'map', figure, value: round(value), unit, baseline: 'L.geoJSON + SVG renderer', baseline_value: round(base), ratio: Math.round((base / value) * 100) / 100, n: N, runs: RUNS, order: 'alternating' }));
   line('first_render_median_ms', median(a.map((x) => x.first)), median(b.map((x) => x.first)));
   line('pan_redraw_median_ms', median(a.map((x) => x.pan)), median(b.map((x) => x.pan)));
   line('js_heap_mb', median(a.map((x) => x.heapMb)), median(b.map((x) => x.heapMb)), 'MB');

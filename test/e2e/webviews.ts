@@ -3,6 +3,7 @@
 // script errors, and context menus on tree rows.
 import * as assert from 'node:assert/strict';
 import type { ConsoleMessage, Frame, Page } from 'playwright-core';
+import { dismissHover } from './widgets';
 import { waitForTreeRow } from './workbench';
 
 export interface Bounds { west: number; east: number; south: number; north: number }
@@ -44,6 +45,8 @@ export function watchWebviewConsole(page: Page): string[] {
 export async function contextMenu(page: Page, view: string, rowLabel: string, entry: string): Promise<void> {
   const row = await waitForTreeRow(page, view, rowLabel);
   for (let attempt = 1; ; attempt++) {
+    // A row's tooltip left open lies over the rows and takes the click: move away first.
+    await dismissHover(page);
     await row.click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
     const item = menu.locator('.action-item').filter({ hasText: entry }).first();

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/harness/codeServer';
+import { extensionLogText } from './widgets';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
@@ -63,17 +64,25 @@ export interface EoWorkbench extends OpenedWorkbench {
   sandbox?: SandboxProcess;
 }
 
+export interface EoWorkbenchOptions {
+  signedInAs?: 'alice' | 'bob';
+  /** More user settings, e.g. `eoImagery.baseUrl` of a service the test runs itself. */
+  settings?: Record<string, unknown>;
+  /** Flags for the sandbox CLI that `signedInAs` starts, e.g. `['--speed', '20']`. */
+  sandboxArgs?: string[];
+}
+
 /**
  * Opens the workbench with the extension under development. With `signedInAs`, a sandbox CLI
  * runs and the extension finds it through `eoImagery.baseUrl` and `EO_API_TOKEN`, as a
  * headless user would configure it. Without, the extension starts signed out.
  */
-export async function openEoWorkbench(options: { signedInAs?: 'alice' | 'bob' } = {}): Promise<EoWorkbench> {
+export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise<EoWorkbench> {
   let sandbox: SandboxProcess | undefined;
   const env: Record<string, string> = {};
-  const settings: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = { ...options.settings };
   if (options.signedInAs) {
-    sandbox = await startSandboxCli();
+    sandbox = await startSandboxCli(options.sandboxArgs);
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
     settings['eoImagery.baseUrl'] = sandbox.url;
   }
@@ -165,7 +174,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Runs `fn` with a workbench, saving a `<name>-failure` screenshot if it throws. */
 export async function withWorkbench(
   name: string,
-  options: { signedInAs?: 'alice' | 'bob' },
+  options: EoWorkbenchOptions,
   fn: (wb: EoWorkbench) => Promise<void>,
 ): Promise<void> {
   const wb = await openEoWorkbench(options);
@@ -174,7 +183,13 @@ export async function withWorkbench(
   } catch (err) {
     await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
     const logs = wb.consoleLines.filter((l) => /error|eo-imagery|eoImagery/i.test(l)).slice(-20).join('\n');
-    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}`;
+    let extensionLog = '';
+    try {
+      extensionLog = extensionLogText(wb.userDataDir).split('\n').slice(-25).join('\n');
+    } catch {
+      extensionLog = '(no log file)';
+    }
+    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}\n--- EO Imagery log (last lines) ---\n${extensionLog}`;
     throw err;
   } finally {
     await wb.close();

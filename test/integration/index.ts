@@ -14,9 +14,11 @@ export interface TestFailure {
 export interface TestRunResult {
   passed: number;
   failed: number;
+  /** Pending tests (`test.skip`, `this.skip()`, or a test without a body). */
+  skipped: number;
   total: number;
   durationMs: number;
-  tests: { title: string; state: 'passed' | 'failed'; durationMs: number }[];
+  tests: { title: string; state: 'passed' | 'failed' | 'skipped'; durationMs: number }[];
   failures: TestFailure[];
 }
 
@@ -61,7 +63,7 @@ function errorText(err: unknown): string {
 export async function run(): Promise<void> {
   const resultFile = process.env[RESULT_FILE_ENV];
   const started = Date.now();
-  const result: TestRunResult = { passed: 0, failed: 0, total: 0, durationMs: 0, tests: [], failures: [] };
+  const result: TestRunResult = { passed: 0, failed: 0, skipped: 0, total: 0, durationMs: 0, tests: [], failures: [] };
   try {
     const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 20_000, reporter: 'spec' });
     const grep = process.env[GREP_ENV];
@@ -80,6 +82,10 @@ export async function run(): Promise<void> {
           result.passed++;
           result.tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? 0 });
         });
+        runner.on('pending', (t) => {
+          result.skipped++;
+          result.tests.push({ title: t.fullTitle(), state: 'skipped', durationMs: 0 });
+        });
         runner.on('fail', (t, err: unknown) => {
           result.failed++;
           result.tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? 0 });
@@ -94,7 +100,7 @@ export async function run(): Promise<void> {
     result.failed++;
     result.failures.push({ title: 'loading the integration suites', error: errorText(err) });
   }
-  result.total = result.passed + result.failed;
+  result.total = result.passed + result.failed + result.skipped;
   result.durationMs = Date.now() - started;
   writeResult(resultFile, result);
   if (result.failed > 0) {

@@ -32,12 +32,22 @@ export interface Harness {
 export type RequestHandler = (request: unknown) => unknown | Promise<unknown>;
 
 let browser: Browser | undefined;
+let launchedWith = '';
 
-export async function getBrowser(): Promise<Browser> {
-  browser ??= await chromium.launch({
+/**
+ * The one headless Chromium of this process. `extraArgs` (e.g. the map benchmark's
+ * `--enable-precise-memory-info`) apply when it launches: pass them on the first call.
+ */
+export async function getBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  if (browser && extraArgs.length && extraArgs.join(' ') !== launchedWith) {
+    throw new Error(`Chromium already runs without ${extraArgs.join(' ')}: call getBrowser(args) first`);
+  }
+  if (browser) return browser;
+  launchedWith = extraArgs.join(' ');
+  browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
   });
   return browser;
 }
@@ -94,6 +104,7 @@ export async function openWebview(
     preScriptUris: [`${origin}/media/outlines.js`],
     styleUri: `${origin}/media/${name}.css`,
     imgSources: opts.imgSources,
+    blobWorkers: name === 'map',
   });
   pages.set('/index.html', html);
   const b = await getBrowser();
@@ -120,6 +131,17 @@ export async function openWebview(
     if (m?.type === 'request' && typeof m.id === 'number') {
       try {
         const result = await (opts.onRequest ?? (() => { throw new Error('no handler'); }))(m.request);
+        const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
+        if (bytes instanceof Uint8Array) {
+          // bytes arrive as an ArrayBuffer, as VS Code delivers them (a JSON copy would not)
+          await page.evaluate(([id, b64, rest]) => {
+            const bin = atob(b64);
+            const buf = new Uint8Array(bin.length);
+            for (let i = 0; i < bin.length; i++) buf[i] = bin.charCodeAt(i);
+            window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf.buffer } }, '*', [buf.buffer]);
+          }, [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }] as const);
+          return;
+        }
         await send({ type: 'response', id: m.id, ok: true, result });
       } catch (e) {
         const err = e as Error & { status?: number };

@@ -66,7 +66,7 @@ describe('map webview', () => {
       assert.ok(b[0] <= 10.5 && b[1] >= 31, `view ${b} covers the items`);
       // the layer control lists every layer by its static title
       const names = await h.page.$$eval('.leaflet-control-layers-overlays label', (ls) => ls.map((l) => l.textContent?.trim()));
-      assert.deepEqual(names, ['AOIs', 'Asset footprints', 'Order items', 'Catalog (fulfilled)', 'Archive items', 'Search results']);
+      assert.deepEqual(names, ['AOIs', 'Asset footprints', 'Order items', 'Catalog (fulfilled)', 'Archive items', 'Insight outputs (vector)', 'Search results']);
       // the small item inside the AOI wins the click (smallest first, upper layer first)
       await clickAt(h, 10.75, 40.75);
       const sel = await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected);

@@ -1,15 +1,32 @@
 import vscode = require('vscode');
 import { ApiError } from '../../api';
+import { SignInCancelled } from '../../auth/authProvider';
 import { hostOf } from '../../auth/connection';
 import { checkBaseUrl, normalizeBaseUrl, readConnectionSettings } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 
 /**
- * Sign In: the service URL (when none is set), then the token in a password box. The token is
- * checked with one authenticated call before it is stored; a rejected token is never stored.
+ * The "Sign In" command. It goes through the authentication provider, as "Sign in with EO
+ * Imagery" in the Accounts menu does, so both run the same prompts and end in the same account.
  */
 export async function signIn(services: ExtensionServices): Promise<boolean> {
+  if (!services.accounts) return (await promptSignIn(services)) !== undefined;
+  try {
+    await services.accounts.createSession([]);
+    return true;
+  } catch (err) {
+    if (err instanceof SignInCancelled) return false;
+    throw err;
+  }
+}
+
+/**
+ * The sign-in prompts: the service URL (when none is set), then the token in a password box.
+ * The token is checked with one authenticated call before it is stored; a rejected token is
+ * never stored. Resolves to the base URL signed in to, or undefined when the person gave up.
+ */
+export async function promptSignIn(services: ExtensionServices): Promise<string | undefined> {
   const { connection, ui } = services;
   let baseUrl = connection.isSandbox ? '' : connection.baseUrl;
   if (!baseUrl) {
@@ -20,7 +37,7 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
       ignoreFocusOut: true,
       validateInput: (v) => checkBaseUrl(v),
     });
-    if (entered === undefined) return false;
+    if (entered === undefined) return undefined;
     baseUrl = normalizeBaseUrl(entered);
   }
   for (;;) {
@@ -31,7 +48,7 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'The token cannot be empty'),
     });
-    if (token === undefined) return false;
+    if (token === undefined) return undefined;
     try {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Checking the token with ${hostOf(baseUrl)}…` },
@@ -46,7 +63,7 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
       const again = await ui.message('error', text, {}, 'Try Again', 'Show Log');
       if (again === 'Try Again') continue;
       if (again === 'Show Log') services.log.show(true);
-      return false;
+      return undefined;
     }
     break;
   }
@@ -54,5 +71,5 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
     await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
   }
   void ui.message('info', `Signed in to ${hostOf(baseUrl)}.`, {});
-  return true;
+  return baseUrl;
 }

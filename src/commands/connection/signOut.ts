@@ -9,7 +9,10 @@ export async function signOut(services: ExtensionServices): Promise<void> {
   }
   const where = connection.isSandbox ? 'the sandbox' : hostOf(connection.baseUrl);
   const envOnly = connection.source === 'env';
-  await connection.signOut();
+  // Through the provider, so the Accounts menu and the status bar agree afterwards.
+  const session = envOnly ? undefined : await services.accounts?.activeSessionId();
+  if (services.accounts && session) await services.accounts.removeSession(session);
+  else await connection.signOut();
   void ui.message(
     'info',
     envOnly

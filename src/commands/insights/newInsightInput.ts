@@ -17,6 +17,8 @@ import {
   type StacItemInput,
 } from '../../insights/build';
 import { rememberAoi } from '../../insights/editor/documents';
+import { isFinishedRun } from '../../api/insightRunState';
+import { dateTime } from '../../format';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
@@ -37,6 +39,15 @@ interface Context {
   insights: Insight[];
   /** "Use as insight input" from the STAC panel: offered first for raster inputs. */
   stacItem?: StacItemInput;
+  /** "Use Output as Input…" on an insight output: offered first for raster inputs. */
+  output?: { run: Insight; outputName: string };
+}
+
+/** `{insightOutput: {run, outputName}}` from "Use Output as Input…", else undefined. */
+function outputSource(from: unknown): { run: Insight; outputName: string } | undefined {
+  if (typeof from !== 'object' || from === null || !('insightOutput' in from)) return undefined;
+  const o = (from as { insightOutput?: { run?: Insight; outputName?: unknown } }).insightOutput;
+  return o?.run && typeof o.run.id === 'string' && Array.isArray(o.run.output) && typeof o.outputName === 'string' ? { run: o.run, outputName: o.outputName } : undefined;
 }
 
 function need<T>(v: T | undefined): T {
@@ -48,11 +59,13 @@ function need<T>(v: T | undefined): T {
  * New Insight Input…: block → version → AOI → one choice per input definition, in the spec's
  * order → name. The pure builder makes the file; it is written to the workspace and opened.
  * `from` is `{stacItem, stacUrl}` when the STAC panel's "Use as insight input" runs it: raster
- * inputs then offer that item first. Resolves with the file's URI, or undefined when cancelled
- * or refused.
+ * inputs then offer that item first. `from` is `{insightOutput: {run, outputName}}` from "Use
+ * Output as Input…": the AOI is the run's and raster inputs offer that output first. Resolves
+ * with the file's URI, or undefined when cancelled or refused.
  */
 export async function newInsightInput(services: ExtensionServices, from?: unknown): Promise<vscode.Uri | undefined> {
-  const source = parseStacItemInput(from);
+  const output = outputSource(from);
+  const source = parseStacItemInput(output ? undefined : from);
   if (!source.ok) {
     await services.ui.message('error', `Cannot use this as an insight input: ${source.reason}.`, {});
     return undefined;
@@ -65,18 +78,20 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
   try {
     const client = await services.connection.getClient();
     const block = await pickBlock(services, client);
-    const aoi = need(await pickAoi(services, client, `${TITLE}: AOI for ${block.spec.name} ${block.spec.version}`));
+    const aoi = output
+      ? await busy('Loading the AOI…', () => client.aois.get(output.run.aoi_id))
+      : need(await pickAoi(services, client, `${TITLE}: AOI for ${block.spec.name} ${block.spec.version}`));
     const [assets, insights] = await busy(`Loading assets and insights of ${aoi.name}…`, () =>
       Promise.all([
         collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
         // Running insights is beyond the interface: without it, earlier outputs are simply not offered.
-        collect(client.blocks.iterateInsights(aoi.aoi_id, { pageSize: 100, cap: 1000 })).catch((err: unknown) => {
+        client.insightRuns.list(aoi.aoi_id).catch((err: unknown) => {
           if (isNotSupported(err)) return [] as Insight[];
           throw err;
         }),
       ]),
     );
-    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value };
+    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
     const choices = new Map<string, InputChoice>();
     const defs = block.spec.inputs;
     for (const [i, def] of defs.entries()) {
@@ -155,11 +170,19 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
         make: () => ({ kind: 'asset', asset: o.asset }),
       });
     }
-    for (const ins of ctx.insights) {
-      for (const out of ins.outputs.filter((x) => x.format === 'raster' && x.value)) {
+    const chosen = ctx.output;
+    if (chosen) {
+      items.push({
+        label: `$(beaker) ${chosen.run.name} › ${chosen.outputName}`,
+        description: 'the output you chose',
+        make: () => ({ kind: 'insight-output', insight: chosen.run, outputName: chosen.outputName }),
+      });
+    }
+    for (const ins of ctx.insights.filter((x) => isFinishedRun(x))) {
+      for (const out of ins.output.filter((x) => x.format === 'raster' && x.value && !(chosen && chosen.run.id === ins.id && chosen.outputName === x.name))) {
         items.push({
           label: `$(beaker) ${ins.name} › ${out.name}`,
-          description: `insight output · ${ins.block.name} ${ins.block.version}`,
+          description: `insight output · ${ins.block ? `${ins.block.name} ${ins.block.version}` : 'block not stated'} · ${dateTime(ins.created_at)}`,
           make: () => ({ kind: 'insight-output', insight: ins, outputName: out.name }),
         });
       }

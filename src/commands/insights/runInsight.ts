@@ -6,7 +6,9 @@ import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/ed
 import { insightValue, parseInsight, readBlockRef } from '../../insights/validate/validate';
 import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
+import type { CommandServices } from '../services';
+import { describeError, showError } from '../../ui/showError';
+import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
 
 export const NOT_SUPPORTED_MESSAGE = 'This service does not support running insights from the editor.';
@@ -108,7 +110,7 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
   try {
     const p = await prepare(services, diagnostics, uri, 'Estimate');
     if (!p) return undefined;
-    const tokens = await busy(`Estimating ${p.body.name}…`, () => p.client.blocks.estimate(p.aoi.aoi_id, p.body));
+    const tokens = await busy(`Estimating ${p.body.name}…`, () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
     void services.ui.message('info', `Running ${p.body.name} (${p.body.block.name} ${p.body.block.version}) on ${p.aoi.name} would cost about ${formatTokens(tokens)} tokens.`, {});
     return tokens;
   } catch (err) {
@@ -117,20 +119,40 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
   }
 }
 
-export async function runInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
+/**
+ * Price, then run, in one step: the estimate is asked first and shown in the confirmation;
+ * the run is sent once, only after Confirm. An estimate that fails stops here with its reason.
+ * The new run is then shown (and followed) under its AOI's "Insight runs".
+ */
+export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
+  let p: Prepared | undefined;
   try {
-    const p = await prepare(services, diagnostics, uri, 'Run');
-    if (!p) return undefined;
-    const confirm = await services.ui.message(
-      'warning',
-      `Run ${p.body.name} (${p.body.block.name} ${p.body.block.version}) on ${p.aoi.name}? This spends tokens.`,
-      { modal: true },
-      'Run',
-    );
-    if (confirm !== 'Run') return undefined;
-    const res = await busy(`Starting ${p.body.name}…`, () => p.client.blocks.run(p.aoi.aoi_id, p.body));
-    services.log.info(`Insight ${res.id} started on AOI ${p.aoi.aoi_id} from ${p.doc.uri.fsPath}`);
-    void services.ui.message('info', `Insight ${p.body.name} started (id ${res.id})${res.message ? `: ${res.message}` : ''}.`, {});
+    p = await prepare(services, diagnostics, uri, 'Run');
+  } catch (err) {
+    await reportFailure(services, 'Run insight', err);
+    return undefined;
+  }
+  if (!p) return undefined;
+  const { client, aoi, body } = p;
+  const what = `${body.name} (${body.block.name} ${body.block.version}) on ${aoi.name}`;
+  let tokens: number;
+  try {
+    tokens = await busy(`Pricing ${body.name}…`, () => client.insightRuns.estimate(aoi.aoi_id, body));
+  } catch (err) {
+    if (isNotSupported(err)) {
+      await reportFailure(services, 'Run insight', err);
+      return undefined;
+    }
+    await showError(services, `Pricing ${what} (nothing was run)`, err);
+    return undefined;
+  }
+  const confirm = await services.ui.message('warning', `Run ${what} for about ${formatTokens(tokens)} tokens?`, { modal: true, detail: 'The tokens are spent when the run succeeds.' }, 'Run');
+  if (confirm !== 'Run') return undefined;
+  try {
+    const res = await busy(`Starting ${body.name}…`, () => client.insightRuns.run(aoi.aoi_id, body));
+    services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
+    void services.ui.message('info', `Insight ${body.name} started on ${aoi.name}${res.message ? `: ${res.message}` : ''}. Its progress shows under the AOI's Insight runs.`, {});
+    await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
     return res.id;
   } catch (err) {
     await reportFailure(services, 'Run insight', err);

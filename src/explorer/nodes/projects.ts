@@ -8,6 +8,7 @@ import { PagedChildren, type PageQuery, type PageResult } from '../paged';
 import { statusCategory, statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
+import { InsightRunGroupNode } from './insightRuns';
 
 function progressText(status: string, progress: number | undefined): string {
   const s = statusLabel(status);
@@ -88,11 +89,13 @@ export class AoiNode extends RecordNode<Aoi> {
   readonly kind = 'aoi' as const;
   readonly assets: AssetGroupNode;
   readonly visualizations: VisualizationGroupNode;
+  readonly insightRuns: InsightRunGroupNode;
 
   constructor(ctx: ExplorerContext, parent: ProjectNode, record: Aoi) {
     super('projects', parent, `aoi:${record.aoi_id}`, record);
     this.assets = new AssetGroupNode(ctx, this);
     this.visualizations = new VisualizationGroupNode(ctx, this);
+    this.insightRuns = new InsightRunGroupNode(ctx, this);
   }
 
   get recordId(): string {
@@ -123,12 +126,13 @@ export class AoiNode extends RecordNode<Aoi> {
   }
 
   override getChildren(): Promise<ExplorerNode[]> {
-    return Promise.resolve([this.assets, this.visualizations]);
+    return Promise.resolve([this.assets, this.visualizations, this.insightRuns]);
   }
 
   override reset(): void {
     this.assets.reset();
     this.visualizations.reset();
+    this.insightRuns.reset();
   }
 
   override refetch(client: EoClient, signal: AbortSignal): Promise<Aoi> {

@@ -104,9 +104,9 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
     case 'insight-output': {
       // Rule 3.
       const { insight, outputName } = choice;
-      const output = insight.outputs.find((o) => o.name === outputName);
+      const output = insight.output.find((o) => o.name === outputName);
       if (!output) {
-        const names = insight.outputs.map((o) => o.name).join(', ') || 'none';
+        const names = insight.output.map((o) => o.name).join(', ') || 'none';
         return refuse(def, `insight "${insight.name}" (${insight.id}) has no output "${outputName}" (outputs: ${names})`);
       }
       if (output.format !== 'raster') {

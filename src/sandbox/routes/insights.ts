@@ -1,16 +1,21 @@
 /**
- * Running insights (beyond the interface, decisions.md): the run body is checked against the
- * block's `spec.inputs` with the input-building rules of interface.md.
+ * Insight runs (beyond the interface; shapes from the service's OpenAPI): the run body is
+ * checked against the block's `spec.inputs` with the input-building rules of interface.md;
+ * the list has no pagination; runs can be deleted and packaged for download; outputs are
+ * files on the sandbox host.
  */
-import type { Block, Insight, InputValue } from '../../api/records';
+import type { Block, InputValue } from '../../api/records';
 import { HttpError, badRequest, notFound } from '../errors';
+import { layoutFor, serveCog } from '../imagery/serve';
+import { outputCogSpec, outputScene } from '../insightRaster';
+import { blockOf, outputUrl, runCost, runPhase, runView, unsatisfiable, vectorOutput } from '../insightRuns';
 import type { Req, Route } from '../router';
 import type { AoiRec, InsightRec } from '../state';
 import { isoOffset, parseTime } from '../timefmt';
 import { T } from '../transitions';
-import { asArray, asBoolean, asObject, asString, opt, pageParams, req } from '../validate';
-import { BLOCK_RATES } from '../world/blocks';
-import { ownAoi, ownProject, page } from './common';
+import { asArray, asBoolean, asObject, asString, asStringArray, opt, pathId, req } from '../validate';
+import { zipOf } from '../zip';
+import { onlyParams, ownAoi, ownProject } from './common';
 
 const TYPES = ['url', 'string', 'number', 'boolean'];
 
@@ -68,21 +73,20 @@ function checkInputs(r: Req, aoi: AoiRec, block: Block, raw: unknown[]): InputVa
   return values;
 }
 
-function view(rec: InsightRec, block: Block | undefined, now: number): Insight {
-  const done = now - rec.t0 >= T.insight;
-  return {
-    id: rec.id,
-    name: rec.name,
-    block: rec.block,
-    status: done ? 'success' : 'processing',
-    outputs: done
-      ? (block?.spec.outputs ?? []).map((o) => ({
-          name: o.name, format: o.format, type: o.type,
-          value: `s3://eo-sandbox/insights/${rec.id}/${o.name}.tif`, properties: o.properties ?? {},
-        }))
-      : [],
-    created_at: isoOffset(rec.t0),
-  };
+function asMetadata(v: unknown, field: string): Record<string, string> {
+  const o = asObject(v, field);
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(o)) out[k] = asString(x, `${field}.${k}`, { max: 1000 });
+  if (Object.keys(out).length > 50) throw badRequest(field, 'holds more than 50 keys');
+  return out;
+}
+
+/** The caller's run on the AOI: 404 when unknown or deleted. */
+function ownRun(r: Req, aoi: AoiRec, raw: string): InsightRec {
+  const id = pathId(raw, 'insight_id');
+  const rec = r.app.state.insights.find((x) => x.id === id && x.aoi_id === aoi.aoi_id && !x.deleted_at);
+  if (!rec) throw notFound('insight', id);
+  return rec;
 }
 
 export const insightRoutes: Route[] = [
@@ -97,29 +101,118 @@ export const insightRoutes: Route[] = [
       const bname = req(blk, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }), 'block.');
       const bver = req(blk, 'version', (v, f) => asString(v, f, { nonEmpty: true, max: 50 }), 'block.');
       const estimate = opt(b, 'estimate', asBoolean) ?? false;
+      const metadata = opt(b, 'metadata', asMetadata);
       const block = r.app.world.blocks.find((x) => x.spec.name === bname && x.spec.version === bver);
       if (!block) throw notFound('block', `${bname}@${bver}`);
       if (block.mode !== 'insight') throw new HttpError(400, `block: ${bname} is a ${block.mode} block, not an insight`, 'block');
       const input = checkInputs(r, aoi, block, req(b, 'input', (v, f) => asArray(v, f, { max: 100 })));
-      const tokens = Math.max(1, Math.round((aoi.area_in_sq_m / 1e6) * (BLOCK_RATES[bname] ?? 1) * 100) / 100);
+      const tokens = runCost(aoi, bname);
       if (estimate) return { status: 200, json: { estimate: tokens } };
-      const rec: InsightRec = { id: r.app.newId(), owner: r.user.id, aoi_id: aoi.aoi_id, project_id: project.id, name, block: { name: bname, version: bver }, input, t0: r.now };
+      const failure = unsatisfiable(r.app.state, r.app.world.blocks, r.app.base, block, input, r.now);
+      const rec: InsightRec = {
+        id: r.app.newId(), owner: r.user.id, aoi_id: aoi.aoi_id, project_id: project.id, name, block: { name: bname, version: bver },
+        input, ...(metadata ? { metadata } : {}), cost: tokens, ...(failure ? { failure } : {}), created_by: r.user.id, t0: r.now,
+      };
       r.app.state.insights.push(rec);
       await r.app.commit();
       return { status: 201, json: { id: rec.id, message: `insight ${name} queued (${tokens} tokens)` } };
     },
   },
   {
+    // No pagination (the OpenAPI declares none); filters id, status, created_by, created_on.
     method: 'GET', path: '/v0/aoi/:aoi_id/insights',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
-      const { offset, limit } = pageParams(r.query);
-      const all = r.app.state.insights
-        .filter((x) => x.aoi_id === aoi.aoi_id)
+      onlyParams(r.query, ['id', 'status', 'created_by', 'created_on']);
+      const id = r.query.get('id');
+      const status = r.query.get('status');
+      const by = r.query.get('created_by');
+      const on = r.query.get('created_on');
+      const onMs = on === null ? undefined : parseTime(on);
+      if (onMs !== undefined && Number.isNaN(onMs)) throw badRequest('created_on', 'must be an RFC 3339 timestamp, e.g. 2025-04-14T00:00:00Z');
+      const insights = r.app.state.insights
+        .filter((x) => x.aoi_id === aoi.aoi_id && !x.deleted_at && (id === null || x.id === id) && (by === null || (x.created_by ?? x.owner) === by))
+        .filter((x) => onMs === undefined || (x.t0 >= onMs && x.t0 < onMs + 86_400_000))
         .sort((a, b) => b.t0 - a.t0)
-        .map((x) => view(x, r.app.world.blocks.find((b) => b.spec.name === x.block.name && b.spec.version === x.block.version), r.now));
-      const { items, pagination } = page(all, offset, limit);
-      return { status: 200, json: { insights: items, pagination } };
+        .map((x) => runView(x, blockOf(r.app.world.blocks, x), r.app.base, r.now))
+        .filter((x) => status === null || x.status === status);
+      return { status: 200, json: { insights } };
+    },
+  },
+  {
+    method: 'DELETE', path: '/v0/aoi/:aoi_id/insights/:insight_id', body: 'none',
+    handler: async (r) => {
+      const aoi = ownAoi(r, r.params.aoi_id);
+      const projectId = r.query.get('project_id');
+      if (!projectId) throw badRequest('project_id', 'is required (the project the AOI belongs to)');
+      if (projectId !== aoi.project_id) throw badRequest('project_id', `AOI ${aoi.name} belongs to another project`);
+      const rec = ownRun(r, aoi, r.params.insight_id);
+      rec.deleted_at = isoOffset(r.now);
+      await r.app.commit();
+      return { status: 200, json: { id: rec.id, message: `insight ${rec.name} deleted` } };
+    },
+  },
+  {
+    // Packages the named inputs and outputs (every one when none is named) behind a signed URL.
+    method: 'PUT', path: '/v0/aoi/:aoi_id/insights/:insight_id/download', body: 'optional',
+    handler: (r) => {
+      const aoi = ownAoi(r, r.params.aoi_id);
+      const rec = ownRun(r, aoi, r.params.insight_id);
+      const b = r.body === undefined ? {} : asObject(r.body, 'body');
+      const inputs = opt(b, 'inputs', (v, f) => asStringArray(v, f, { max: 100 }));
+      const outputs = opt(b, 'outputs', (v, f) => asStringArray(v, f, { max: 100 }));
+      const view = runView(rec, blockOf(r.app.world.blocks, rec), r.app.base, r.now);
+      if (view.status !== 'success') throw badRequest('insight_id', `insight ${rec.name} is ${view.status}; only a successful run can be downloaded`);
+      for (const n of inputs ?? []) if (!rec.input.some((i) => i.name === n)) throw badRequest('inputs', `insight ${rec.name} has no input ${JSON.stringify(n)}`);
+      for (const n of outputs ?? []) if (!view.output.some((o) => o.name === n)) throw badRequest('outputs', `insight ${rec.name} has no output ${JSON.stringify(n)}`);
+      const token = r.app.sign({ insight: rec.id, i: inputs ?? null, o: outputs ?? null, exp: r.now + T.signedUrl });
+      return { status: 200, json: { id: rec.id, status: 'success', signed_url: `${r.app.base}/outputs/package/${token}` } };
+    },
+  },
+  {
+    // The signed URL is the credential, as with a cloud presigned URL.
+    method: 'GET', path: '/outputs/package/:token', auth: false,
+    handler: (r) => {
+      const t = r.app.verify(r.params.token);
+      if (!t || typeof t.insight !== 'string' || typeof t.exp !== 'number') throw new HttpError(403, 'the signed URL is not valid', 'signature');
+      if (r.now > t.exp) throw new HttpError(403, 'the signed URL has expired; ask for the download again', 'expired');
+      const rec = r.app.state.insights.find((x) => x.id === t.insight && !x.deleted_at);
+      if (!rec) throw notFound('insight', String(t.insight));
+      const aoi = r.app.state.aois.find((a) => a.aoi_id === rec.aoi_id);
+      const block = blockOf(r.app.world.blocks, rec);
+      const pickI = Array.isArray(t.i) ? new Set(t.i as string[]) : undefined;
+      const pickO = Array.isArray(t.o) ? new Set(t.o as string[]) : undefined;
+      const files: { name: string; data: Buffer }[] = [];
+      for (const v of rec.input) if (!pickI || pickI.has(v.name)) files.push({ name: `inputs/${v.name}.json`, data: Buffer.from(JSON.stringify(v, null, 2)) });
+      for (const o of block?.spec.outputs ?? []) {
+        if (pickO && !pickO.has(o.name)) continue;
+        const body = o.format === 'vector' && aoi ? vectorBody(rec, aoi, o.name, block) : undefined;
+        if (body) files.push({ name: `outputs/${o.name}.geojson`, data: Buffer.from(JSON.stringify(body)) });
+        else files.push({ name: `outputs/${o.name}.json`, data: Buffer.from(JSON.stringify({ name: o.name, format: o.format, value: outputUrl(r.app.base, rec.id, o), properties: o.properties ?? {} }, null, 2)) });
+      }
+      return { status: 200, raw: zipOf(files), contentType: 'application/zip', headers: { 'content-disposition': `attachment; filename="insight-${rec.id}.zip"` } };
+    },
+  },
+  {
+    // Output files, as a storage bucket would serve them; only a successful run has any.
+    method: 'GET', path: '/outputs/:insight_id/:file', auth: false,
+    handler: (r) => {
+      const rec = r.app.state.insights.find((x) => x.id === r.params.insight_id && !x.deleted_at);
+      if (!rec) throw notFound('insight output', r.params.insight_id);
+      const block = blockOf(r.app.world.blocks, rec);
+      const def = (block?.spec.outputs ?? []).find((o) => r.params.file === `${o.name}.${o.format === 'vector' ? 'geojson' : 'tif'}`);
+      if (!def || runPhase(rec, r.now).status !== 'success') throw notFound('insight output', `${rec.id}/${r.params.file}`);
+      const aoi = r.app.state.aois.find((a) => a.aoi_id === rec.aoi_id);
+      if (!aoi) throw notFound('AOI', rec.aoi_id);
+      if (def.format === 'vector') return { status: 200, raw: JSON.stringify(vectorBody(rec, aoi, def.name, block)), contentType: 'application/geo+json' };
+      const key = `insight:${rec.id}:${def.name}`;
+      const range = r.headers.range;
+      return serveCog(key, layoutFor(key, () => outputCogSpec(outputScene(aoi, rec, r.app.state.assets), def)), Array.isArray(range) ? range.join(',') : range);
     },
   },
 ];
+
+function vectorBody(rec: InsightRec, aoi: AoiRec, name: string, block: Block | undefined): unknown {
+  const def = block?.spec.outputs?.find((o) => o.name === name);
+  return vectorOutput(aoi, rec.id, name, def?.properties?.discretization?.classes ?? []);
+}

@@ -65,6 +65,11 @@ export const BLOCKS: readonly Block[] = [
           visualisation: { type: 'discrete', discrete: { '0': '#00000000', '1': '#1f78b4' } },
           discretization: { type: 'classes', classes: [{ name: 'land', value: 0, color: '#00000000' }, { name: 'water', value: 1, color: '#1f78b4' }] },
         },
+      }, {
+        format: 'vector', name: 'water_bodies', type: 'url', description: 'Water bodies as polygons (GeoJSON)',
+        properties: {
+          discretization: { type: 'classes', classes: [{ name: 'open water', value: 1, color: '#1f78b4' }, { name: 'wetland', value: 2, color: '#33a02c' }] },
+        },
       }],
     },
   },
@@ -87,6 +92,9 @@ export const BLOCKS: readonly Block[] = [
           visualisation: { type: 'discrete', discrete: discrete(CHANGE_CLASSES) },
           discretization: { type: 'classes', classes: CHANGE_CLASSES },
         },
+      }, {
+        format: 'vector', name: 'change_areas', type: 'url', description: 'Areas of loss and gain (GeoJSON)',
+        properties: { discretization: { type: 'classes', classes: CHANGE_CLASSES.filter((c) => c.value !== 0) } },
       }],
     },
   },

@@ -1,13 +1,14 @@
 /**
  * The seeded, mutable part of the world: projects, AOIs with assets and visualizations,
- * custom indices, orders in every status, stores, deliveries, downloads and an insight per
- * user. Content is fixed by the seed; timestamps are placed relative to `now0` (the clock's
+ * custom indices, orders in every status, stores, deliveries, downloads and finished insight
+ * runs per user. Content is fixed by the seed; timestamps are placed relative to `now0` (the clock's
  * start) so that a few orders are still moving when the sandbox starts.
  */
-import type { Asset, Polygon, Position, StoreType } from '../../api/records';
+import type { Asset, Block, InputValue, Polygon, Position, StoreType } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { normalizeLon } from '../../geo/bbox';
 import { mosaicPath } from '../imagery/paths';
+import { runCost as runCostOf } from '../insightRuns';
 import { buildOrder, type OrderCtx } from '../orders';
 import { Rng } from '../prng';
 import type { AoiRec, AssetRec, DeliveryRec, DownloadRec, InsightRec, ProjectRec, State, StoreRec, User, VisRec } from '../state';
@@ -119,7 +120,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
 
   seedOrders(world, state, user, now0, rng);
   seedDeliveries(state, user, now0, rng);
-  seedInsight(world, state, user, now0, rng);
+  seedInsights(world, state, user, now0, rng);
 }
 
 export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?: number[]): AssetRec[] {
@@ -232,20 +233,42 @@ function seedDeliveries(state: State, user: User, now0: number, rng: Rng): void 
   }
 }
 
-function seedInsight(world: World, state: State, user: User, now0: number, rng: Rng): void {
-  const aoi = state.aois.find((a) => a.user_id === user.id && a.satellite_id === 'sentinel-2');
-  const mosaic = aoi && state.assets.find((a) => a.aoi_id === aoi.aoi_id && a.visualization_id === '');
-  const block = world.blocks.find((b) => b.name === 'water-extent');
-  if (!aoi || !mosaic || !block) return;
-  const rec: InsightRec = {
-    id: rng.uuid(), owner: user.id, aoi_id: aoi.aoi_id, project_id: aoi.project_id, name: `Water extent of ${aoi.name}`,
-    block: { name: block.spec.name, version: block.spec.version },
-    input: [
-      { ...block.spec.inputs[0], stac_url: `sandbox://aois/${aoi.aoi_id}/assets/${mosaic.id}`, asset_source: { id: mosaic.id, type: 'raw_mosaic' } },
-      { ...block.spec.inputs[1], value: '0.2' },
-      { ...block.spec.inputs[2], value: 'false' },
-    ],
-    t0: now0 - 3 * DAY,
+/**
+ * Finished runs a new user sees at once: successful ones (with outputs) on several AOIs, a
+ * land-cover run to chain from, and one that failed because its mosaic lacks the block's bands.
+ */
+function seedInsights(world: World, state: State, user: User, now0: number, rng: Rng): void {
+  const water = world.blocks.find((b) => b.name === 'water-extent');
+  const land = world.blocks.find((b) => b.name === 'land-cover-classification');
+  if (!water || !land) return;
+  const mosaicsOf = (aoi: AoiRec): AssetRec[] => state.assets.filter((a) => a.aoi_id === aoi.aoi_id && a.visualization_id === '');
+  const fits = (block: Block, a: AssetRec): boolean => (block.spec.inputs[0].properties?.bands ?? []).every((b) => a.band_list.includes(b));
+  const image = (block: Block, a: AssetRec): InputValue => ({ ...block.spec.inputs[0], stac_url: a.path, asset_source: { id: a.id, type: 'raw_mosaic' } });
+  const run = (aoi: AoiRec, block: Block, name: string, input: InputValue[], age: number, failure?: string): void => {
+    state.insights.push({
+      id: rng.uuid(), owner: user.id, aoi_id: aoi.aoi_id, project_id: aoi.project_id, name,
+      block: { name: block.spec.name, version: block.spec.version }, input,
+      metadata: { block_name: block.spec.name, block_version: block.spec.version },
+      cost: runCostOf(aoi, block.spec.name), ...(failure ? { failure } : {}), created_by: user.id, t0: now0 - age,
+    } satisfies InsightRec);
   };
-  state.insights.push(rec);
+  const mine = state.aois.filter((a) => a.user_id === user.id);
+  let ok = 0;
+  for (const aoi of mine) {
+    const m = mosaicsOf(aoi).find((a) => fits(water, a));
+    if (!m || ok >= (user.key === 'alice' ? 3 : 1)) continue;
+    run(aoi, water, `Water extent of ${aoi.name}`, [image(water, m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'false' }], (3 + ok) * DAY);
+    const lm = ok === 0 ? mosaicsOf(aoi).find((a) => fits(land, a)) : undefined;
+    if (lm) {
+      run(aoi, land, `Land cover of ${aoi.name}`, [image(land, lm), { ...land.spec.inputs[2], value: dateOnly(now0 - 120 * DAY) }, { ...land.spec.inputs[3], value: '0.5' }], 2 * DAY);
+    }
+    ok++;
+  }
+  const other = mine.map((aoi) => ({ aoi, m: mosaicsOf(aoi).find((a) => !fits(water, a)) })).find((x) => x.m);
+  if (other?.m) {
+    const need = water.spec.inputs[0].properties?.bands ?? [];
+    const missing = need.filter((b) => !other.m!.band_list.includes(b));
+    run(other.aoi, water, `Water extent of ${other.aoi.name}`, [image(water, other.m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'true' }], DAY,
+      `input image: asset ${other.m.name} has no band ${missing.join(', ')} (it has ${other.m.band_list.join(', ')}); the block needs ${need.join(', ')}`);
+  }
 }

@@ -89,6 +89,10 @@ export interface OpenedWorkbench {
   page: Page;
   /** Lines the page logged to its console (errors included), for diagnosing failures. */
   consoleLines: string[];
+  /** code-server's user data (User/settings.json, logs/): what the editor keeps on disk. */
+  userDataDir: string;
+  /** The workspace folder the window opened. */
+  folder: string;
   close(): Promise<void>;
 }
 
@@ -120,8 +124,9 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
     const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     fs.symlinkSync(ext, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`));
   }
+  const userDataDir = path.join(base, 'user-data');
   const server = await script.startCodeServer({
-    userDataDir: path.join(base, 'user-data'),
+    userDataDir,
     extensionsDir,
     folder,
     env: options.env ?? {},
@@ -147,6 +152,8 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
       context,
       page,
       consoleLines,
+      userDataDir,
+      folder,
       close: async () => {
         await opened.close().catch(() => undefined);
         await server.close();

@@ -159,7 +159,7 @@ suite('explorer: the sidebar against the sandbox', () => {
       const groups = await rows('projects', aoiRow.node);
       assert.deepEqual(
         groups.map((g) => g.label),
-        ['Assets', 'Visualizations'],
+        ['Assets', 'Visualizations', 'Insight runs'],
       );
       const assets = await service<{ assets: Array<{ id: string; band_list: string[] }> }>(`/v0/aois/${aoiId}/assets?limit=50`);
       if (assets.assets.length === 0) continue;

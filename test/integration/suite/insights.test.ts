@@ -172,7 +172,7 @@ suite('insights: input files against the sandbox', function () {
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
-    const listed = await collect(client.blocks.iterateInsights(aoi.aoi_id));
+    const listed = await client.insightRuns.list(aoi.aoi_id);
     assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
   });
 

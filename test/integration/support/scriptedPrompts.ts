@@ -14,6 +14,7 @@ export type Step =
   | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
+  | { kind: 'saveDialog'; match?: string | RegExp; answer: vscode.Uri | undefined }
   | { kind: 'cancel'; match?: string | RegExp };
 
 export interface ShownMessage {
@@ -119,6 +120,14 @@ export class ScriptedPrompts implements Prompts {
     const step = this.next('openDialog', label);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'openDialog') throw this.fail(`expected ${step.kind}, got an open dialog "${label}"`);
+    return step.answer;
+  }
+
+  async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    const label = options.title ?? options.saveLabel ?? 'save dialog';
+    const step = this.next('saveDialog', label);
+    if (step.kind === 'cancel') return undefined;
+    if (step.kind !== 'saveDialog') throw this.fail(`expected ${step.kind}, got a save dialog "${label}"`);
     return step.answer;
   }
 

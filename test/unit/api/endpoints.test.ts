@@ -252,18 +252,21 @@ describe('api client against the sandbox', () => {
         : { ...d, value: d.type === 'boolean' ? 'false' : d.format === 'date' ? '2024-01-01' : '0.2' },
     );
     const run = { name: 'test run', project_id: s2.project_id, block: { name: water.spec.name, version: water.spec.version }, input };
-    const before = (await alice.blocks.insightsPage(s2.aoi_id)).total ?? 0;
-    const tokens = await alice.blocks.estimate(s2.aoi_id, run);
+    const before = (await alice.insightRuns.list(s2.aoi_id)).length;
+    const tokens = await alice.insightRuns.estimate(s2.aoi_id, run);
     assert.ok(tokens > 0);
-    assert.equal((await alice.blocks.insightsPage(s2.aoi_id)).total, before, 'an estimate runs nothing');
-    const started = await alice.blocks.run(s2.aoi_id, run);
+    assert.equal((await alice.insightRuns.list(s2.aoi_id)).length, before, 'an estimate runs nothing');
+    const started = await alice.insightRuns.run(s2.aoi_id, run);
     assert.ok(started.id);
-    const insights = await collect(alice.blocks.iterateInsights(s2.aoi_id, { pageSize: 1 }));
+    const insights = await alice.insightRuns.list(s2.aoi_id);
     assert.equal(insights.length, before + 1);
-    assert.ok(insights.some((i) => i.id === started.id));
-    await status(alice.blocks.run(s2.aoi_id, { ...run, block: { name: 'no-such-block', version: '9' } }), 404);
-    await status(alice.blocks.estimate(s2.aoi_id, { ...run, input: [] }), 400, /input/);
-    await status(alice.blocks.insightsPage(bobAoi.aoi_id), 403);
+    const mine = insights.find((i) => i.id === started.id);
+    assert.equal(insights[0].id, started.id, 'newest first');
+    assert.deepEqual(mine?.block, { name: water.spec.name, version: water.spec.version }, 'the block comes back through the metadata the client sends');
+    assert.deepEqual(await alice.insightRuns.list(s2.aoi_id, { id: started.id }).then((l) => l.map((i) => i.id)), [started.id]);
+    await status(alice.insightRuns.run(s2.aoi_id, { ...run, block: { name: 'no-such-block', version: '9' } }), 404);
+    await status(alice.insightRuns.estimate(s2.aoi_id, { ...run, input: [] }), 400, /input/);
+    await status(alice.insightRuns.list(bobAoi.aoi_id), 403);
   });
 
   it('bandsets; 500', async () => {

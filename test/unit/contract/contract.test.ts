@@ -1,20 +1,19 @@
 /**
  * The sandbox's answers, for every endpoint the extension uses, against schemas written from
- * the published OpenAPI (schemas.ts); and the request bodies the client builds against the
- * OpenAPI's request schemas. Raw HTTP on the sandbox side, so nothing of the client's
- * tolerant reading hides a wrong shape.
+ * the published OpenAPI (schemas.ts, docs/service-interface.md). The sandbox runs as its own
+ * process (service.ts) and is reached with plain `fetch`, so nothing of the client's tolerant
+ * reading hides a wrong shape. The request bodies our client builds are checked against the
+ * same request schemas in test/unit/api/requestBodies.test.ts.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON, checked by the schemas */
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { imagerySearchRequest } from '../../../src/api/imagerySearch';
-import type { Polygon, Satellite } from '../../../src/api/records';
-import { imagerySearchBody } from '../../../src/panels/mapData';
-import { startSandbox } from '../../../src/sandbox';
 import * as S from './schemas';
+import { type Service, startService } from './service';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+type Polygon = { type: 'Polygon'; coordinates: number[][][] };
+type Satellite = { id: string; collections: { id: string; provider: string }[] };
 const ajv = new Ajv({ allErrors: true, strict: false });
 const compiled = new Map<object, ValidateFunction>();
 
@@ -28,8 +27,8 @@ const square = (lon: number, lat: number, d = 0.05): Polygon => ({
   type: 'Polygon', coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]],
 });
 
-describe('contract: the sandbox answers in the OpenAPI\'s shapes; the client sends them', () => {
-  let sb: Sandbox;
+describe('contract: the sandbox answers in the OpenAPI\'s shapes', () => {
+  let sb: Service;
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const res = await fetch(sb.url + path, {
       method, headers: { authorization: `Bearer ${sb.tokens.alice}`, 'content-type': 'application/json' },
@@ -46,7 +45,7 @@ describe('contract: the sandbox answers in the OpenAPI\'s shapes; the client sen
   };
 
   before(async () => {
-    sb = await startSandbox({ port: 0 });
+    sb = await startService();
   });
   after(async () => {
     await sb?.close();
@@ -62,14 +61,15 @@ describe('contract: the sandbox answers in the OpenAPI\'s shapes; the client sen
     await ok(S.bandsets, 'GET', '/v0/bandsets');
   });
 
-  it('imagery search and AOI creation, with the bodies the client builds', async () => {
+  it('imagery search and AOI creation', async () => {
     const sats = ((await call('GET', '/v0/satellites')).body.satellites as Satellite[]);
     const s2 = sats.find((s) => s.id === 'sentinel-2')!;
     const geometry = square(-120.45, 36.75);
-    const body = imagerySearchRequest({ satellites: [s2], geometry, maxCloud: 40.5, limit: 5 });
-    check(S.imagerySearchRequest, body, 'client imagery search body');
-    const mapBody = imagerySearchBody({ kind: 'imagery', shape: 'polygon', ring: geometry.coordinates[0] as [number, number][], satellites: ['sentinel-2'], collections: [], from: '2018-01-01', to: '', maxCloud: 30, sort: 'datetime-desc', limit: 10 }, sats);
-    check(S.imagerySearchRequest, mapBody, 'map imagery search body');
+    const body = {
+      start_date: '2015-01-01T00:00:00Z', end_date: new Date().toISOString(), geometry,
+      satellites: [{ satellite_id: s2.id, collection_id: s2.collections[0].id }], filters: [{ id: 'eo:cloud_cover', min: 0, max: 40 }], limit: 5,
+    };
+    check(S.imagerySearchRequest, body, 'imagery search body');
     const found = await ok(S.imagerySearch, 'POST', '/v0/search', { ...body, start_date: '2015-01-01T00:00:00Z' });
     const itemIds = Object.keys(found.items);
     assert.ok(itemIds.length > 0);
@@ -99,6 +99,27 @@ describe('contract: the sandbox answers in the OpenAPI\'s shapes; the client sen
     await ok(S.blockList, 'GET', `/v0/blocks/insights?name=${name}`);
     await ok(S.blockList, 'GET', `/v0/blocks/${name}`);
     await ok(S.block, 'GET', `/v0/blocks/${name}/versions/${list.blocks[0].spec.version}`);
+  });
+
+  it('insight runs: price, create, list (no pagination), download; the client\'s body fits the request schema', async () => {
+    const aois = (await call('GET', '/v0/aois?limit=100')).body.aois as { aoi_id: string; project_id: string }[];
+    let seeded: { aoi: { aoi_id: string; project_id: string }; run: any } | undefined;
+    for (const aoi of aois) {
+      const list = await ok(S.insightRunList, 'GET', `/v0/aoi/${aoi.aoi_id}/insights`);
+      const run = list.insights.find((r: any) => r.status === 'success');
+      if (run && !seeded) seeded = { aoi, run };
+    }
+    assert.ok(seeded, 'a finished seeded run');
+    const { aoi, run } = seeded;
+    const body = { name: 'contract', project_id: aoi.project_id, block: { name: run.metadata.block_name, version: run.metadata.block_version }, input: run.input, metadata: { block_name: run.metadata.block_name, block_version: run.metadata.block_version } };
+    check(S.createInsightRequest, body, 'create insight body');
+    await ok(S.insightEstimate, 'POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, estimate: true });
+    const created = await ok(S.insightCreated, 'POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
+    const one = await ok(S.insightRunList, 'GET', `/v0/aoi/${aoi.aoi_id}/insights?id=${created.id}`);
+    assert.deepEqual(one.insights.map((r: any) => r.id), [created.id]);
+    await ok(S.insightDownload, 'PUT', `/v0/aoi/${aoi.aoi_id}/insights/${run.id}/download`, { outputs: [run.output[0].name] });
+    assert.equal(ajv.compile(S.insightRunList)({ insights: [], pagination: { limit: 1, offset: 0, total: 0 } }), false, 'a paginated list is not the OpenAPI\'s');
+    assert.equal(ajv.compile(S.createInsightRequest)({ block: { name: 'b' }, input: [] }), false, 'block.version missing');
   });
 
   it('orders, order items, archives, catalogs, stores, deliveries, downloads', async () => {

@@ -95,6 +95,20 @@ const blockRecord = obj({
 export const blockList = obj({ blocks: arr(blockRecord) }, ['blocks']);
 export const block = blockRecord;
 
+// Insight runs. The OpenAPI types a run's `input` and `output` as byte arrays (raw JSON in the
+// service's code); what they carry is a JSON list of values shaped like input values, which
+// is what the sandbox serves and the schema holds it to. The list has no pagination.
+const runValue = obj({ name: str, format: str, type: str, value: str, properties: { type: 'object' } }, ['name']);
+export const insightRun = obj({
+  id: str, name: str, status: str, err_msg: str, estimated_time_in_min: int, cost: int, progress: num,
+  input: arr(runValue), output: arr(runValue), metadata: { type: 'object', additionalProperties: str },
+  aoi_id: str, created_at: str, created_by: str, deleted_at: str,
+}, ['id']);
+export const insightRunList = { ...obj({ insights: arr(insightRun) }, ['insights']), not: { required: ['pagination'] } };
+export const insightEstimate = obj({ estimate: int }, ['estimate']);
+export const insightCreated = obj({ id: str, message: str }, ['id']);
+export const insightDownload = obj({ id: str, status: str, signed_url: str }, ['signed_url']);
+
 export const bandsets = obj({ bandsets: arr(obj({ id: str, name: str, description: str, captures: int, bands: arr(obj({ name: str, wavelength: num })) }, ['id'])) }, ['bandsets']);
 
 const task = obj({
@@ -153,6 +167,14 @@ export const imagerySearchRequest = obj({
 }, ['start_date', 'end_date', 'geometry', 'satellites']);
 
 /** OpenAPI atlas.AOICreateModelV2: every field required. */
+/** `block.version` and `input` are required; `metadata` is a map of strings. */
+export const createInsightRequest = obj({
+  name: str, project_id: str, estimate: bool,
+  block: obj({ name: str, version: str }, ['version']),
+  input: arr({ type: 'object' }),
+  metadata: { type: 'object', additionalProperties: str },
+}, ['block', 'input']);
+
 export const createAoiRequest = obj({
   name: str, description: str, satellite_id: str, provider: { enum: ['pixxel', 'planetary'] }, project_id: str,
   geometry: polygon, item_ids: { ...strs, minItems: 1 },

@@ -65,8 +65,8 @@ describe('insight builder: the rules', () => {
     const v = ok(buildInputValue(def('previous'), { kind: 'insight-output', insight: ins, outputName: 'classes' }));
     assert.equal(v?.value, 'https://data.example/insights/ins-9/classes.tif');
     assert.deepEqual(v?.asset_source, { type: 'model_output', id: 'ins-9' });
-    assert.deepEqual(v?.properties?.visualisation, ins.outputs[0].properties.visualisation);
-    assert.deepEqual(v?.properties?.discretization, ins.outputs[0].properties.discretization);
+    assert.deepEqual(v?.properties?.visualisation, ins.output[0].properties.visualisation);
+    assert.deepEqual(v?.properties?.discretization, ins.output[0].properties.discretization);
     assert.equal(v?.properties?.dtype, 'uint8');
     assert.equal(v?.stac_url, undefined);
   });
@@ -148,7 +148,7 @@ describe('insight builder: refusals', () => {
 
   it('an output without a storage URL yet', () => {
     const running = insight({ status: 'processing' });
-    running.outputs[0].value = '';
+    running.output[0].value = '';
     refused(buildInputValue(def('previous'), { kind: 'insight-output', insight: running, outputName: 'classes' }), /no storage URL yet \(status processing\)/);
   });
 

@@ -68,7 +68,9 @@ export function insight(over: Partial<Insight> = {}): Insight {
     block: { name: 'land-cover', version: '2.0.0' },
     status: 'success',
     created_at: '2024-05-02T10:00:00Z',
-    outputs: [
+    aoi_id: 'aoi-1',
+    input: [],
+    output: [
       {
         name: 'classes',
         format: 'raster',

@@ -500,7 +500,8 @@ describe('insight runs (beyond the interface)', () => {
     const list = await alice('GET', `/v0/aoi/${aoi.aoi_id}/insights`);
     const mine = list.body.insights.find((x: any) => x.id === run.body.id);
     assert.equal(mine.status, 'success');
-    assert.ok(mine.outputs[0].properties.visualisation && mine.outputs[0].properties.discretization);
+    assert.equal(list.body.pagination, undefined, 'the OpenAPI list has no pagination');
+    assert.ok(mine.output[0].properties.visualisation && mine.output[0].properties.discretization);
     assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [input[0], { ...input[1], value: 'abc' }, input[2]] })).body.error.message, /input\[1\]\.value/);
     assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [{ ...input[0], asset_source: undefined }, input[1], input[2]] })).body.error.message, /asset_source/);
     assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [input[0], input[1]] })).body.error.message, /include_wetlands/);

@@ -1,0 +1,53 @@
+/**
+ * Entry of the imagery chunk (`dist/media/imagery.js`), loaded by the map on the first imagery
+ * layer. It starts the decoder workers when this webview allows them and falls back to
+ * decoding on the main thread, one tile at a time, when it does not.
+ */
+import { Pool } from 'geotiff';
+import { ImageryManager, type ImageryManagerDeps } from './manager';
+
+declare const __DECODER_WORKER_SOURCE__: string;
+
+export type DecodeMode = { mode: 'worker'; workers: number } | { mode: 'main-thread'; reason: string };
+
+async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
+  let url: string | undefined;
+  try {
+    url = URL.createObjectURL(new Blob([__DECODER_WORKER_SOURCE__], { type: 'text/javascript' }));
+    const probe = new Worker(url);
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('the worker did not answer within 3 s')), 3000);
+      probe.onmessage = (e) => {
+        if (e.data === 'pong') {
+          clearTimeout(t);
+          resolve();
+        }
+      };
+      probe.onerror = (e) => {
+        clearTimeout(t);
+        reject(new Error(e.message || 'the worker could not start'));
+      };
+      probe.postMessage('ping');
+    });
+    probe.terminate();
+    const workers = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
+    const blobUrl = url;
+    return { pool: new Pool(workers, () => new Worker(blobUrl)), decode: { mode: 'worker', workers } };
+  } catch (e) {
+    if (url) URL.revokeObjectURL(url);
+    return { decode: { mode: 'main-thread', reason: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+export interface ImageryChunk {
+  create(deps: Omit<ImageryManagerDeps, 'pool'>): Promise<{ manager: ImageryManager; decode: DecodeMode }>;
+}
+
+const chunk: ImageryChunk = {
+  async create(deps) {
+    const { pool, decode } = await startPool();
+    return { manager: new ImageryManager({ ...deps, pool }), decode };
+  },
+};
+
+(window as unknown as { __eoImageryChunk?: ImageryChunk }).__eoImageryChunk = chunk;

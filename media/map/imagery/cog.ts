@@ -1,0 +1,195 @@
+/**
+ * A GeoTIFF opened through geotiff.js: its pyramid (full resolution and overviews, masks
+ * left out), georeferencing, bands and no-data value, and decoded tiles read on demand, each
+ * once (an LRU of decoded tiles serves pans and redraws).
+ */
+import { GeoTIFF, type GeoTIFFImage, type Pool } from 'geotiff';
+import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
+import { type ReadBytes, RpcByteSource } from './byteSource';
+import { projDefinition } from './projection';
+
+export interface Level {
+  image: GeoTIFFImage;
+  width: number;
+  height: number;
+  tileWidth: number;
+  tileHeight: number;
+  /** Full-resolution pixels per pixel of this level, in x and y. */
+  scaleX: number;
+  scaleY: number;
+}
+
+export type Samples = ArrayLike<number>;
+
+export interface DecodedTile {
+  /** Pixel window of the level this tile covers. */
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  /** One array per requested band, row-major. */
+  bands: Samples[];
+}
+
+/** A problem a person can act on: shown as is in the layer list. */
+export class ImageryError extends Error {}
+
+export class Cog {
+  private readonly tiles = new Map<string, Promise<DecodedTile>>();
+  private static readonly MAX_TILES = 96;
+
+  private constructor(
+    readonly source: RpcByteSource,
+    readonly levels: Level[],
+    readonly bandCount: number,
+    readonly epsg: number,
+    /** Full-resolution geotransform: x = originX + col × resX, y = originY + row × resY. */
+    readonly originX: number,
+    readonly originY: number,
+    readonly resX: number,
+    readonly resY: number,
+    readonly nodata: number | undefined,
+    private readonly pool: Pool | undefined,
+  ) {}
+
+  static async open(url: string, read: ReadBytes, opts: { epsg?: number; pool?: Pool; signal?: AbortSignal }): Promise<Cog> {
+    const source = new RpcByteSource(url, read);
+    let tiff: GeoTIFF;
+    try {
+      tiff = await GeoTIFF.fromSource(source as never, undefined, opts.signal);
+    } catch (e) {
+      throw asReadable(e, 'The file is not a readable GeoTIFF');
+    }
+    const images: GeoTIFFImage[] = [];
+    try {
+      const count = await tiff.getImageCount();
+      for (let i = 0; i < count; i++) {
+        const img = await tiff.getImage(i);
+        const sub = Number(img.fileDirectory.getValue('NewSubfileType') ?? 0);
+        if (sub & 4) continue; // a transparency mask, not an overview
+        images.push(img);
+      }
+    } catch (e) {
+      throw asReadable(e, 'The file\'s directory could not be read (truncated or corrupt)');
+    }
+    const full = images[0];
+    if (!full) throw new ImageryError('The file holds no image.');
+    const w = full.getWidth();
+    const h = full.getHeight();
+    const tiled = full.isTiled;
+    const size = source.fileSize;
+    if (!tiled && (size === null || size > MAX_WHOLE_FILE_BYTES)) {
+      const mb = size === null ? 'of unknown size' : `${Math.round(size / 1e6)} MB`;
+      throw new ImageryError(`The GeoTIFF is not tiled and ${mb}; only tiled (cloud-optimized) files over 50 MB can be shown. Convert it with "gdal_translate -of COG".`);
+    }
+    const levels: Level[] = images
+      .filter((img) => img.getSamplesPerPixel() === full.getSamplesPerPixel())
+      .map((img) => ({
+        image: img,
+        width: img.getWidth(),
+        height: img.getHeight(),
+        tileWidth: img.isTiled ? img.getTileWidth() : img.getWidth(),
+        tileHeight: img.isTiled ? img.getTileHeight() : Math.min(img.getHeight(), Math.max(1, Math.round(65536 / img.getWidth()))),
+        scaleX: w / img.getWidth(),
+        scaleY: h / img.getHeight(),
+      }))
+      .sort((a, b) => a.scaleX - b.scaleX);
+    let origin: number[];
+    let res: number[];
+    try {
+      origin = full.getOrigin();
+      res = full.getResolution();
+    } catch {
+      throw new ImageryError('The GeoTIFF has no georeferencing (no tie point or transformation), so it cannot be placed on the map.');
+    }
+    const transform = full.fileDirectory.getValue('ModelTransformation') as number[] | undefined;
+    if (transform && (transform[1] !== 0 || transform[4] !== 0)) {
+      throw new ImageryError('The GeoTIFF is rotated; only north-up images can be placed on the map.');
+    }
+    const keys = (full.getGeoKeys() ?? {}) as Record<string, number | undefined>;
+    const code = keys.ProjectedCSTypeGeoKey ?? (keys.GTModelTypeGeoKey === 2 ? keys.GeographicTypeGeoKey : undefined) ?? opts.epsg;
+    if (code === undefined || code === 32767) {
+      throw new ImageryError('The GeoTIFF names no EPSG coordinate reference system, so it cannot be placed on the map.');
+    }
+    if (!projDefinition(code)) {
+      throw new ImageryError(`The GeoTIFF is in EPSG:${code}, which the map cannot reproject (supported: EPSG:4326, EPSG:3857 and the UTM zones).`);
+    }
+    const nd = full.getGDALNoData();
+    return new Cog(source, levels, full.getSamplesPerPixel(), code, origin[0], origin[1], res[0], res[1], nd ?? undefined, opts.pool);
+  }
+
+  get width(): number {
+    return this.levels[0].width;
+  }
+
+  get height(): number {
+    return this.levels[0].height;
+  }
+
+  /**
+   * The finest level whose pixels are still no finer than the screen's (`srcPerScreen`
+   * full-resolution pixels per screen pixel): the fewest bytes for a sharp view. Zoomed out
+   * beyond the coarsest overview, the coarsest.
+   */
+  pickLevel(srcPerScreen: number): number {
+    for (let i = 0; i < this.levels.length; i++) if (this.levels[i].scaleX >= srcPerScreen * 0.999) return i;
+    return this.levels.length - 1;
+  }
+
+  /** A decoded tile of a level holding the given samples (0-based band indices). */
+  tile(level: number, tx: number, ty: number, samples: number[], signal?: AbortSignal): Promise<DecodedTile> {
+    const key = `${level}/${tx}/${ty}/${samples.join(',')}`;
+    const hit = this.tiles.get(key);
+    if (hit) {
+      this.tiles.delete(key);
+      this.tiles.set(key, hit);
+      return hit;
+    }
+    const L = this.levels[level];
+    const x0 = tx * L.tileWidth;
+    const y0 = ty * L.tileHeight;
+    const x1 = Math.min(L.width, x0 + L.tileWidth);
+    const y1 = Math.min(L.height, y0 + L.tileHeight);
+    // Not tied to one map tile's signal: other map tiles may wait on the same source tile.
+    void signal;
+    const p = L.image.readRasters({ window: [x0, y0, x1, y1], samples, pool: this.pool, interleave: false })
+      .then((r) => ({ x0, y0, width: x1 - x0, height: y1 - y0, bands: Array.from(r as unknown as Samples[]) }))
+      .catch((e: unknown) => {
+        this.tiles.delete(key);
+        throw asReadable(e, 'A tile could not be read (the file may be truncated or corrupt)');
+      });
+    this.tiles.set(key, p);
+    while (this.tiles.size > Cog.MAX_TILES) this.tiles.delete(this.tiles.keys().next().value as string);
+    return p;
+  }
+
+  /**
+   * Every tile of a level (for statistics), through the tile cache: the overview read for the
+   * stretch is the one the first view of a whole scene draws, so it is fetched once.
+   */
+  async levelTiles(level: number, samples: number[]): Promise<DecodedTile[]> {
+    const L = this.levels[level];
+    const cols = Math.ceil(L.width / L.tileWidth);
+    const rows = Math.ceil(L.height / L.tileHeight);
+    if (cols * rows > 64) throw new ImageryError('The file has no overview small enough for statistics; set the stretch by hand.');
+    const jobs: Promise<DecodedTile>[] = [];
+    for (let ty = 0; ty < rows; ty++) for (let tx = 0; tx < cols; tx++) jobs.push(this.tile(level, tx, ty, samples));
+    return Promise.all(jobs);
+  }
+
+  /** Corners of the image in its CRS: [minX, minY, maxX, maxY]. */
+  get extent(): [number, number, number, number] {
+    const xs = [this.originX, this.originX + this.width * this.resX];
+    const ys = [this.originY, this.originY + this.height * this.resY];
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  }
+}
+
+/** Errors from the extension (already readable) pass through; geotiff.js's internals get a sentence first. */
+export function asReadable(e: unknown, what: string): Error {
+  if (e instanceof ImageryError) return e;
+  const err = e as Error & { status?: number; fromHost?: boolean };
+  if (err && (err.status !== undefined || err.fromHost)) return err;
+  if (err?.name === 'AbortError') return err;
+  return new ImageryError(`${what}: ${err?.message ?? String(e)}.`);
+}

@@ -1,0 +1,33 @@
+/**
+ * The decoder worker, built into a string that the imagery chunk starts from a blob URL (the
+ * map's CSP allows `worker-src blob:` and nothing else). It speaks geotiff.js's pool protocol:
+ * a compressed tile in, the decoded bytes out (transferred, not copied). `ping` answers
+ * `pong`, so the chunk can check that workers start here before relying on them.
+ */
+import { getDecoder } from 'geotiff';
+
+interface Job {
+  compression: number;
+  decoderParameters: Parameters<typeof getDecoder>[1];
+  buffer: ArrayBuffer;
+  [extra: string]: unknown;
+}
+
+const scope = self as unknown as { postMessage(m: unknown, transfer?: Transferable[]): void; addEventListener(t: 'message', f: (e: MessageEvent) => void): void };
+
+scope.addEventListener('message', (e: MessageEvent) => {
+  if (e.data === 'ping') {
+    scope.postMessage('pong');
+    return;
+  }
+  const { compression, decoderParameters, buffer, ...extra } = e.data as Job;
+  void (async () => {
+    try {
+      const decoder = await getDecoder(compression, decoderParameters);
+      const decoded = await decoder.decode(buffer);
+      scope.postMessage({ decoded, ...extra }, [decoded]);
+    } catch (err) {
+      scope.postMessage({ error: err instanceof Error ? err.message : String(err), ...extra });
+    }
+  })();
+});

@@ -1,0 +1,341 @@
+/**
+ * The imagery side of the map: adds, restyles and removes imagery layers, shows previews
+ * until pixels arrive, and keeps the layer list (visibility, opacity, bands, stretch, zoom-to,
+ * remove, progress and problems) and the colour-map legends.
+ */
+import type * as Leaflet from 'leaflet';
+import type { Pool } from 'geotiff';
+import type { ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
+import { el, button, clear } from '../../shared/dom';
+import type { ReadBytes } from './byteSource';
+import { colormapLut } from './colormaps';
+import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
+import { bandLabel, defaultBands, presetsFor } from './presets';
+
+export interface ImageryManagerDeps {
+  L: typeof Leaflet;
+  map: Leaflet.Map;
+  read: ReadBytes;
+  pool?: Pool;
+  /** Called whenever the set of layers or a layer's look changes (the map saves its state). */
+  onChange(specs: ImageryLayerSpec[]): void;
+  /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
+  onSettled?(id: string, report: ImageryStatusReport): void;
+}
+
+interface Entry {
+  spec: ImageryLayerSpec;
+  layer?: ImageryLayerHandle;
+  preview?: Leaflet.ImageOverlay;
+  row: HTMLElement;
+  status: HTMLElement;
+  controls: HTMLElement;
+  legend?: HTMLElement;
+  note?: string;
+  lastStatus?: LayerStatus;
+  drawn?: boolean;
+}
+
+const PANE = 'eo-imagery';
+
+export class ImageryManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly list: HTMLElement;
+  private readonly legends: HTMLElement;
+  private readonly box: HTMLElement;
+
+  constructor(private readonly deps: ImageryManagerDeps) {
+    const { L, map } = deps;
+    if (!map.getPane(PANE)) {
+      const pane = map.createPane(PANE);
+      // above the basemap tiles (200) and the offline outlines, under the footprints (400)
+      pane.style.zIndex = '350';
+      pane.style.pointerEvents = 'none';
+    }
+    this.list = el('div', { class: 'eo-imagery-rows' });
+    this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': 'Imagery layers', id: 'imagery-layers' },
+      el('h3', {}, 'Imagery'), this.list);
+    this.box.hidden = true;
+    this.legends = el('div', { class: 'eo-legends', id: 'imagery-legends' });
+    const Box = L.Control.extend({ onAdd: () => this.box });
+    const Legends = L.Control.extend({ onAdd: () => this.legends });
+    new Box({ position: 'bottomleft' }).addTo(map);
+    new Legends({ position: 'bottomright' }).addTo(map);
+    L.DomEvent.disableClickPropagation(this.box);
+    L.DomEvent.disableScrollPropagation(this.box);
+  }
+
+  get specs(): ImageryLayerSpec[] {
+    return [...this.entries.values()].filter((e) => !e.note).map((e) => e.spec);
+  }
+
+  layer(id: string): ImageryLayerHandle | undefined {
+    return this.entries.get(id)?.layer;
+  }
+
+  /** Adds (or replaces, same id) a layer. */
+  add(spec: ImageryLayerSpec, fit: boolean): void {
+    this.remove(spec.id, false);
+    const { L, map } = this.deps;
+    const status = el('div', { class: 'status muted', role: 'status' }, 'Opening…');
+    const controls = el('div', { class: 'controls' });
+    const row = el('div', { class: 'eo-imagery-row', 'data-id': spec.id });
+    const entry: Entry = { spec, row, status, controls };
+    this.entries.set(spec.id, entry);
+    const layer = createImageryLayer(spec, {
+      L, read: this.deps.read, pool: this.deps.pool, pane: PANE,
+      onStatus: (s) => this.setStatus(entry, s),
+      onFirstPixels: () => {
+        entry.preview?.remove();
+        entry.preview = undefined;
+        entry.drawn = true;
+      },
+    });
+    entry.layer = layer;
+    this.buildRow(entry);
+    if (spec.visible !== false) layer.addTo(map);
+    if (spec.bbox && spec.visible !== false) {
+      const [w, s, e, n] = spec.bbox;
+      if (fit) map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 14, animate: false });
+    }
+    layer.ready.then(() => {
+      this.buildControls(entry);
+      if (fit && !spec.bbox) void this.zoomTo(spec.id);
+    }, () => undefined);
+    this.updateLegend(entry);
+    this.changed();
+  }
+
+  /** A row that explains why a record cannot be shown (no layer). */
+  note(id: string, title: string, text: string): void {
+    this.remove(id, false);
+    const status = el('div', { class: 'status error', role: 'alert' }, text);
+    const row = el('div', { class: 'eo-imagery-row', 'data-id': id });
+    const entry: Entry = { spec: { id, title, url: '', bands: [], render: { kind: 'rgb', bands: ['', '', ''] }, source: { kind: 'url', url: '' } }, row, status, controls: el('div'), note: text };
+    this.entries.set(id, entry);
+    this.buildRow(entry);
+  }
+
+  preview(id: string, dataUrl: string): void {
+    const entry = this.entries.get(id);
+    const bbox = entry?.spec.bbox;
+    if (!entry || !bbox || entry.preview || entry.lastStatus?.state === 'ready' || !/^data:image\/(png|jpeg|webp);base64,/.test(dataUrl)) return;
+    const [w, s, e, n] = bbox;
+    entry.preview = this.deps.L.imageOverlay(dataUrl, [[s, w], [n, e]], { pane: PANE, opacity: entry.spec.opacity ?? 1, interactive: false, className: 'eo-imagery-preview' });
+    if (entry.spec.visible !== false) entry.preview.addTo(this.deps.map);
+  }
+
+  remove(id: string, notify = true): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    entry.layer?.cancel();
+    entry.layer?.remove();
+    entry.preview?.remove();
+    entry.row.remove();
+    entry.legend?.remove();
+    this.entries.delete(id);
+    this.box.hidden = this.entries.size === 0;
+    if (notify) this.changed();
+  }
+
+  async zoomTo(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry?.layer) return;
+    const b = await entry.layer.lonLatBounds().catch(() => undefined);
+    const bounds = b ?? (entry.spec.bbox ? this.deps.L.latLngBounds([entry.spec.bbox[1], entry.spec.bbox[0]], [entry.spec.bbox[3], entry.spec.bbox[2]]) : undefined);
+    if (bounds?.isValid()) this.deps.map.fitBounds(bounds, { padding: [24, 24], animate: false });
+  }
+
+  /** Changes a layer's look (bands, stretch, colour map) and redraws it. */
+  restyle(id: string, render: ImageryRender): void {
+    const entry = this.entries.get(id);
+    if (!entry?.layer) return;
+    entry.spec = { ...entry.spec, render };
+    entry.layer.setLook(entry.spec);
+    void entry.layer.ready.then(() => this.buildControls(entry), () => undefined);
+    this.updateLegend(entry);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.deps.onChange(this.specs);
+  }
+
+  private setStatus(entry: Entry, s: LayerStatus): void {
+    const was = entry.lastStatus;
+    entry.lastStatus = s;
+    if ((s.state === 'ready' || s.state === 'error') && (was?.state !== s.state || (s.state === 'error' && was.state === 'error' && was.text !== s.text))) {
+      this.deps.onSettled?.(entry.spec.id, { state: s.state, text: s.state === 'error' ? s.text : undefined, drawn: !!entry.drawn });
+    }
+    entry.row.dataset.state = s.state;
+    entry.status.className = `status ${s.state === 'error' ? 'error' : 'muted'}`;
+    entry.status.setAttribute('role', s.state === 'error' ? 'alert' : 'status');
+    entry.status.textContent =
+      s.state === 'opening' ? 'Opening…'
+        : s.state === 'loading' ? `Loading tiles: ${s.done} of ${s.total}`
+          : s.state === 'error' ? s.text
+            : '';
+    if (s.state === 'error') {
+      entry.preview?.remove();
+      entry.preview = undefined;
+    }
+  }
+
+  private buildRow(entry: Entry): void {
+    const { spec } = entry;
+    const visible = el('input', { type: 'checkbox', 'aria-label': `Show ${spec.title}`, class: 'visible' }) as HTMLInputElement;
+    visible.checked = spec.visible !== false;
+    visible.disabled = !!entry.note;
+    visible.addEventListener('change', () => {
+      entry.spec = { ...entry.spec, visible: visible.checked };
+      if (entry.layer) {
+        if (visible.checked) entry.layer.addTo(this.deps.map);
+        else entry.layer.remove();
+      }
+      if (!visible.checked) entry.preview?.remove();
+      entry.legend?.toggleAttribute('hidden', !visible.checked);
+      this.changed();
+    });
+    const head = el('div', { class: 'head' },
+      visible,
+      el('span', { class: 'title', title: spec.url || spec.title }, spec.title),
+      entry.note ? null : button('⤢', () => void this.zoomTo(spec.id), { title: 'Zoom to layer', 'aria-label': `Zoom to ${spec.title}`, class: 'icon zoom' }),
+      button('✕', () => this.remove(spec.id), { title: 'Remove layer (stops loading)', 'aria-label': `Remove ${spec.title}`, class: 'icon remove' }));
+    clear(entry.row);
+    entry.row.append(head, entry.status, entry.controls);
+    this.list.appendChild(entry.row);
+    this.box.hidden = false;
+  }
+
+  private buildControls(entry: Entry): void {
+    const { spec, layer } = entry;
+    if (!layer) return;
+    clear(entry.controls);
+    const opacity = el('input', { type: 'range', min: 0, max: 1, step: 0.05, 'aria-label': 'Opacity', class: 'opacity' }) as HTMLInputElement;
+    opacity.value = String(spec.opacity ?? 1);
+    opacity.addEventListener('input', () => {
+      layer.setOpacity(Number(opacity.value));
+      entry.preview?.setOpacity(Number(opacity.value));
+      entry.spec = { ...entry.spec, opacity: Number(opacity.value) };
+    });
+    opacity.addEventListener('change', () => this.changed());
+    entry.controls.append(el('label', { class: 'field-inline' }, 'Opacity ', opacity));
+    if (spec.render.kind === 'rgb') void this.bandControls(entry);
+  }
+
+  private async bandControls(entry: Entry): Promise<void> {
+    const layer = entry.layer;
+    if (!layer || entry.spec.render.kind !== 'rgb') return;
+    const bands = await layer.bandNames();
+    await layer.lookReady().catch(() => undefined);
+    if (entry.layer !== layer || entry.spec.render.kind !== 'rgb') return;
+    const render = entry.spec.render;
+    const chosen = render.bands[0] ? render.bands : defaultBands(bands) ?? ['', '', ''];
+    const presets = presetsFor(bands);
+    const select = el('select', { 'aria-label': 'Band combination', class: 'preset' }) as HTMLSelectElement;
+    const key = (b: readonly string[]) => b.join('|');
+    for (const p of presets) select.appendChild(el('option', { value: key(p.bands) }, p.label));
+    if (!presets.some((p) => key(p.bands) === key(chosen))) select.appendChild(el('option', { value: key(chosen) }, `Bands ${chosen.join(', ')}`));
+    select.appendChild(el('option', { value: 'custom' }, 'Pick three bands…'));
+    select.value = key(chosen);
+    const custom = el('div', { class: 'custom', hidden: true });
+    const listId = `bands-${entry.spec.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const datalist = el('datalist', { id: listId });
+    for (const b of bands) datalist.appendChild(el('option', { value: b.name }, bandLabel(b)));
+    const inputs = ['Red', 'Green', 'Blue'].map((c, i) => {
+      const inp = el('input', { list: listId, 'aria-label': `${c} channel band`, placeholder: c, class: 'band' }) as HTMLInputElement;
+      inp.value = chosen[i];
+      return inp;
+    });
+    const apply = button('Apply', () => {
+      const names = inputs.map((i) => i.value.trim());
+      const unknown = names.find((n) => !bands.some((b) => b.name === n));
+      if (unknown !== undefined) {
+        hint.textContent = unknown ? `No band named "${unknown}".` : 'Name a band for each channel.';
+        return;
+      }
+      this.restyle(entry.spec.id, { kind: 'rgb', bands: names as [string, string, string], percentiles: render.percentiles });
+    }, { class: 'secondary' });
+    const hint = el('div', { class: 'muted hint' }, bands.length > 16 ? `${bands.length} bands: type a name or wavelength to filter.` : '');
+    custom.append(datalist, ...inputs, apply, hint);
+    select.addEventListener('change', () => {
+      if (select.value === 'custom') {
+        custom.hidden = false;
+        inputs[0].focus();
+        return;
+      }
+      custom.hidden = true;
+      this.restyle(entry.spec.id, { kind: 'rgb', bands: select.value.split('|') as [string, string, string], percentiles: render.percentiles });
+    });
+    // stretch: one min/max pair per channel, in the bands' physical units
+    const stretch = layer.stretch ?? render.stretch;
+    const pairs = ['R', 'G', 'B'].map((c, i) => {
+      const lo = el('input', { type: 'number', step: 'any', 'aria-label': `${c} minimum`, class: 'num' }) as HTMLInputElement;
+      const hi = el('input', { type: 'number', step: 'any', 'aria-label': `${c} maximum`, class: 'num' }) as HTMLInputElement;
+      if (stretch?.[i]) {
+        lo.value = String(round(stretch[i][0]));
+        hi.value = String(round(stretch[i][1]));
+      }
+      return { c, lo, hi };
+    });
+    const pct = el('input', { type: 'text', 'aria-label': 'Percentiles', class: 'pct', title: 'Percentile stretch, e.g. 2-98' }) as HTMLInputElement;
+    const p = render.percentiles ?? [2, 98];
+    pct.value = `${p[0]}-${p[1]}`;
+    const applyStretch = button('Stretch', () => {
+      const vals = pairs.map(({ lo, hi }) => [Number(lo.value), Number(hi.value)] as [number, number]);
+      if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) {
+        hint.textContent = 'Each maximum must be a number above its minimum.';
+        return;
+      }
+      this.restyle(entry.spec.id, { ...render, bands: chosen, stretch: vals });
+    }, { class: 'secondary', title: 'Use these minimum and maximum values' });
+    const auto = button('Auto', () => {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(pct.value);
+      const lo = m ? Number(m[1]) : NaN;
+      const hi = m ? Number(m[2]) : NaN;
+      if (!(lo >= 0 && hi <= 100 && lo < hi)) {
+        hint.textContent = 'Percentiles: two numbers from 0 to 100, e.g. 2-98.';
+        return;
+      }
+      this.restyle(entry.spec.id, { kind: 'rgb', bands: chosen, percentiles: [lo, hi] });
+    }, { class: 'secondary', title: 'Stretch between these percentiles of the overview' });
+    entry.controls.append(
+      el('label', { class: 'field-inline' }, 'Bands ', select),
+      custom,
+      el('div', { class: 'stretch' }, ...pairs.flatMap(({ c, lo, hi }) => [el('span', { class: 'muted' }, c), lo, hi])),
+      el('div', { class: 'stretch-actions' }, applyStretch, el('span', { class: 'muted' }, 'Percentiles'), pct, auto),
+    );
+  }
+
+  private updateLegend(entry: Entry): void {
+    entry.legend?.remove();
+    entry.legend = undefined;
+    const r = entry.spec.render;
+    if (r.kind !== 'index') return;
+    const bar = el('canvas', { class: 'bar', width: 256, height: 12, 'aria-hidden': 'true' }) as HTMLCanvasElement;
+    const ctx = bar.getContext('2d');
+    const lut = colormapLut(r.colormap) ?? colormapLut('viridis');
+    if (ctx && lut) {
+      const img = ctx.createImageData(256, 12);
+      for (let y = 0; y < 12; y++) for (let x = 0; x < 256; x++) {
+        const o = (y * 256 + x) * 4;
+        img.data[o] = lut[x * 3];
+        img.data[o + 1] = lut[x * 3 + 1];
+        img.data[o + 2] = lut[x * 3 + 2];
+        img.data[o + 3] = 255;
+      }
+      ctx.putImageData(img, 0, 0);
+    }
+    const known = colormapLut(r.colormap) ? r.colormap : `${r.colormap} (unknown, shown as viridis)`;
+    entry.legend = el('div', { class: 'eo-legend', 'data-id': entry.spec.id, role: 'img', 'aria-label': `${r.legendTitle} from ${r.rescale[0]} to ${r.rescale[1]}, colour map ${known}` },
+      el('div', { class: 'title' }, r.legendTitle),
+      bar,
+      el('div', { class: 'range' }, el('span', { class: 'min' }, String(r.rescale[0])), el('span', { class: 'muted' }, known), el('span', { class: 'max' }, String(r.rescale[1]))));
+    if (entry.spec.visible === false) entry.legend.hidden = true;
+    this.legends.appendChild(entry.legend);
+  }
+}
+
+function round(v: number): number {
+  return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1e4) / 1e4;
+}

@@ -1,0 +1,149 @@
+/**
+ * Pixels to colours, for one map tile: sample the source (nearest neighbour) at the warped
+ * coordinates and apply the layer's look (a stretched three-band composite, or an index
+ * expression through a colour map). No I/O, no DOM: the webview tests and the benchmark call
+ * it directly as well.
+ */
+import type { DecodedTile, Samples } from './cog';
+
+export interface BandValue {
+  /** Index into the decoded tiles' `bands`. */
+  slot: number;
+  scale: number;
+  offset: number;
+}
+
+export type Look =
+  | { kind: 'rgb'; channels: [BandValue, BandValue, BandValue]; stretch: [number, number][]; nodata?: number }
+  | { kind: 'index'; inputs: BandValue[]; evaluate: (v: ArrayLike<number>) => number; rescale: [number, number]; lut: Uint8ClampedArray; nodata?: number };
+
+export interface TileGrid {
+  /** Source tiles by (ty - ty0) * cols + (tx - tx0); missing entries are transparent. */
+  tiles: (DecodedTile | undefined)[];
+  tx0: number;
+  ty0: number;
+  cols: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
+  levelWidth: number;
+  levelHeight: number;
+}
+
+/** 8-bit lookup for integer data (up to 16 bits): one table per channel and stretch. */
+function lutFor(stretch: [number, number], bv: BandValue, max: number): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(max + 1);
+  const [lo, hi] = stretch;
+  const k = hi > lo ? 255 / (hi - lo) : 0;
+  for (let v = 0; v <= max; v++) out[v] = ((v * bv.scale + bv.offset) - lo) * k;
+  return out;
+}
+
+function integerMax(a: Samples): number | undefined {
+  if (a instanceof Uint8Array) return 255;
+  if (a instanceof Uint16Array) return 65535;
+  return undefined;
+}
+
+/**
+ * Fills `rgba` (size×size×4) from `coords` (source pixel x, y per map pixel at the level).
+ * Returns how many pixels were drawn (not transparent).
+ */
+export function paint(coords: Float32Array, size: number, grid: TileGrid, look: Look, rgba: Uint8ClampedArray): number {
+  let drawn = 0;
+  const { tileWidth: tw, tileHeight: th, levelWidth: W, levelHeight: H } = grid;
+  const luts: (Uint8ClampedArray | undefined)[] = [];
+  const n = size * size;
+  const vals = new Float64Array(look.kind === 'index' ? look.inputs.length : 3);
+  let lastTile: DecodedTile | undefined;
+  let lastKey = -1;
+  for (let p = 0; p < n; p++) {
+    const sx = Math.floor(coords[p * 2]);
+    const sy = Math.floor(coords[p * 2 + 1]);
+    const o = p * 4;
+    if (!(sx >= 0 && sy >= 0 && sx < W && sy < H)) {
+      rgba[o + 3] = 0;
+      continue;
+    }
+    const tx = Math.floor(sx / tw) - grid.tx0;
+    const ty = Math.floor(sy / th) - grid.ty0;
+    const key = ty * grid.cols + tx;
+    const t = key === lastKey ? lastTile : grid.tiles[key];
+    lastKey = key;
+    lastTile = t;
+    if (!t || tx < 0 || ty < 0 || tx >= grid.cols || ty >= grid.rows) {
+      rgba[o + 3] = 0;
+      continue;
+    }
+    const i = (sy - t.y0) * t.width + (sx - t.x0);
+    if (look.kind === 'rgb') {
+      let nod = 0;
+      for (let c = 0; c < 3; c++) {
+        const ch = look.channels[c];
+        const arr = t.bands[ch.slot];
+        const raw = arr[i];
+        if (raw === look.nodata || raw !== raw) nod++;
+        let lut = luts[c];
+        if (lut === undefined) {
+          const max = integerMax(arr);
+          lut = luts[c] = max !== undefined ? lutFor(look.stretch[c], ch, max) : new Uint8ClampedArray(0);
+        }
+        if (lut.length) rgba[o + c] = lut[raw];
+        else {
+          const [lo, hi] = look.stretch[c];
+          rgba[o + c] = hi > lo ? (((raw * ch.scale + ch.offset) - lo) * 255) / (hi - lo) : 0;
+        }
+      }
+      if (nod === 3) {
+        rgba[o + 3] = 0;
+        continue;
+      }
+      rgba[o + 3] = 255;
+      drawn++;
+    } else {
+      let bad = false;
+      for (let k = 0; k < look.inputs.length; k++) {
+        const bv = look.inputs[k];
+        const raw = t.bands[bv.slot][i];
+        if (raw === look.nodata || raw !== raw) bad = true;
+        vals[k] = raw * bv.scale + bv.offset;
+      }
+      const v = bad ? NaN : look.evaluate(vals);
+      if (!Number.isFinite(v)) {
+        rgba[o + 3] = 0;
+        continue;
+      }
+      const [lo, hi] = look.rescale;
+      let idx = hi !== lo ? Math.round(((v - lo) / (hi - lo)) * 255) : 0;
+      idx = idx < 0 ? 0 : idx > 255 ? 255 : idx;
+      rgba[o] = look.lut[idx * 3];
+      rgba[o + 1] = look.lut[idx * 3 + 1];
+      rgba[o + 2] = look.lut[idx * 3 + 2];
+      rgba[o + 3] = 255;
+      drawn++;
+    }
+  }
+  return drawn;
+}
+
+/** Percentile stretch of one band's physical values over some arrays (the overview's tiles), no-data and NaN left out. */
+export function percentiles(parts: Samples[], scale: number, offset: number, nodata: number | undefined, lo: number, hi: number): [number, number] | undefined {
+  const n = parts.reduce((k, p) => k + p.length, 0);
+  const step = Math.max(1, Math.floor(n / 262144));
+  const picked = new Float64Array(Math.ceil(n / step) + parts.length);
+  let m = 0;
+  for (const values of parts) {
+    for (let i = 0; i < values.length; i += step) {
+      const v = values[i];
+      if (v === nodata || v !== v) continue;
+      picked[m++] = v * scale + offset;
+    }
+  }
+  if (!m) return undefined;
+  const sorted = picked.subarray(0, m).sort();
+  const at = (q: number) => sorted[Math.min(m - 1, Math.max(0, Math.round((q / 100) * (m - 1))))];
+  const a = at(lo);
+  let b = at(hi);
+  if (b <= a) b = a + (Math.abs(a) > 1 ? 1 : 1e-6);
+  return [a, b];
+}

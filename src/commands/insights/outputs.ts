@@ -1,0 +1,178 @@
+/**
+ * Commands on an insight output row: open it (a vector output as a GeoJSON document, any
+ * other as its value and properties), draw a vector output on the map, and "Use Output as
+ * Input…", which feeds a raster output into an insight input file by rule 3 of the interface.
+ */
+import vscode = require('vscode');
+import type { Insight, InsightOutput } from '../../api';
+import { fetchOutputGeoJson } from '../../api/outputFiles';
+import { InsightOutputNode } from '../../explorer/nodes/insightRuns';
+import { buildInputValue } from '../../insights/build';
+import { isInsightDocument, layoutFor, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
+import { jsonc } from '../../insights/jsonc';
+import { isFinishedRun, outputKind } from '../../api/insightRunState';
+import type { SpecSource } from '../../insights/specSource';
+import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
+import type { CommandServices } from '../services';
+import { describeError } from '../../ui/showError';
+import { busy } from './pickers';
+import { showDocument, type RunDocuments } from './runDocuments';
+
+/** What the New Insight Input builder is handed to offer an output first. */
+export interface FromInsightOutput {
+  insightOutput: { run: Insight; outputName: string };
+}
+
+async function needOutput(services: CommandServices, arg: unknown, action: string): Promise<InsightOutputNode | undefined> {
+  if (arg instanceof InsightOutputNode) return arg;
+  await services.ui.message('info', `Pick an output under an insight run in the Projects view to ${action}.`, {});
+  return undefined;
+}
+
+function title(node: InsightOutputNode): string {
+  return `${node.output.name} of ${node.run.record.name}`;
+}
+
+/** A vector output as a GeoJSON document; any other as a JSON document of its value and properties. */
+export async function openOutput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
+  const node = await needOutput(services, arg, 'open it');
+  if (!node) return undefined;
+  const { output: o, run } = node;
+  const segments = [run.aoi.aoi_id, run.record.id];
+  if (outputKind(o) === 'vector') {
+    try {
+      const fc = await busy(`Reading ${title(node)}…`, () => fetchOutputGeoJson(o.value));
+      return showDocument(docs.put([...segments, `${o.name}.geojson`], `${JSON.stringify(fc, null, 2)}\n`), 'json');
+    } catch (err) {
+      services.log.warn(`Open output ${o.name} of run ${run.record.id}: ${describeError(err)}`);
+      await services.ui.message('error', `Cannot open ${title(node)}: ${describeError(err)}.`, {});
+      return undefined;
+    }
+  }
+  const { name, format, type, value, description, properties } = o;
+  return showDocument(docs.put([...segments, `${o.name}.output.json`], `${JSON.stringify({ name, format, type, description, value, properties }, null, 2)}\n`), 'json');
+}
+
+/** A vector output's features on the map's "Insight outputs" layer. */
+export async function showOutputOnMap(services: CommandServices, arg: unknown): Promise<number | undefined> {
+  const node = await needOutput(services, arg, 'show it on the map');
+  if (!node) return undefined;
+  const { output: o, run } = node;
+  if (outputKind(o) !== 'vector') {
+    await services.ui.message('info', `${title(node)} is ${o.format || 'of an unknown format'}; only vector (GeoJSON) outputs are drawn on the map.`, {});
+    return undefined;
+  }
+  try {
+    const fc = await busy(`Reading ${title(node)}…`, () => fetchOutputGeoJson(o.value));
+    const features = insightOutputFeatures(run.record, o.name, fc);
+    if (features.length === 0) {
+      await services.ui.message('info', `${title(node)} holds no features.`, {});
+      return 0;
+    }
+    // The AOI's outline gives the output its context, and the view its extent.
+    const panel = services.panels.showMap();
+    panel.showTarget({ layer: 'aois', features: [aoiFeature(run.aoi)], sources: [{ kind: 'aoi', id: run.aoi.aoi_id }] }, { fit: true });
+    panel.showTarget(
+      { layer: 'insightOutputs', features, sources: [{ kind: 'insightOutput', aoiId: run.aoi.aoi_id, runId: run.record.id, output: o.name }] },
+      { fit: false },
+    );
+    return features.length;
+  } catch (err) {
+    await services.ui.message('error', `Cannot show ${title(node)} on the map: ${describeError(err)}.`, {});
+    return undefined;
+  }
+}
+
+const NEW_FILE = 'New insight input from a block…';
+
+/**
+ * "Use Output as Input…": adds the raster output to the insight input file in the editor (as
+ * the raster input the person picks) or starts a new file with it offered first. Rule 3:
+ * `value` = the output's storage URL, `asset_source` `model_output` with the run's id, the
+ * output's `properties` copied.
+ */
+export async function useOutputAsInput(services: CommandServices, specs: SpecSource, arg: unknown): Promise<vscode.Uri | undefined> {
+  const node = await needOutput(services, arg, 'use it as an input');
+  if (!node) return undefined;
+  const { output: o, run } = node;
+  if (outputKind(o) !== 'raster' || !o.value || !isFinishedRun(run.record)) {
+    await services.ui.message('info', `${title(node)} cannot feed an insight input: only a finished run's raster output with a storage URL can (rule 3).`, {});
+    return undefined;
+  }
+  const open = vscode.window.visibleTextEditors.map((e) => e.document).filter(isInsightDocument);
+  const active = vscode.window.activeTextEditor?.document;
+  const files = active && isInsightDocument(active) ? [active, ...open.filter((d) => d !== active)] : open;
+  let target: vscode.TextDocument | undefined;
+  if (files.length > 0) {
+    const picked = await services.ui.pick(
+      [
+        ...files.map((d) => ({ label: `Add to ${vscode.workspace.asRelativePath(d.uri)}`, doc: d as vscode.TextDocument | undefined })),
+        { label: NEW_FILE, doc: undefined },
+      ],
+      { title: `Use ${title(node)} as an input`, placeHolder: 'Add it to an open insight input file, or start a new one', ignoreFocusOut: true },
+    );
+    if (!picked) return undefined;
+    target = picked.doc;
+  }
+  if (!target) {
+    const from: FromInsightOutput = { insightOutput: { run: run.record, outputName: o.name } };
+    return vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', from);
+  }
+  return addToFile(services, specs, target, run.record, o, run.aoi.aoi_id);
+}
+
+async function addToFile(services: CommandServices, specs: SpecSource, doc: vscode.TextDocument, run: Insight, o: InsightOutput, aoiId: string): Promise<vscode.Uri | undefined> {
+  const file = vscode.workspace.asRelativePath(doc.uri);
+  const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
+  if (remembered && remembered !== aoiId) {
+    await services.ui.message('warning', `${file} is for another AOI; an output of ${run.name} can only feed a run on the same AOI. Start a new file instead.`, {});
+    return undefined;
+  }
+  let parsed: { block?: { name?: unknown; version?: unknown }; input?: unknown };
+  try {
+    parsed = jsonc().parse(doc.getText()) as typeof parsed;
+  } catch {
+    parsed = {};
+  }
+  const bname = parsed?.block?.name;
+  const bver = parsed?.block?.version;
+  if (typeof bname !== 'string' || typeof bver !== 'string') {
+    await services.ui.message('warning', `${file} names no block (block.name and block.version); fix that first.`, {});
+    return undefined;
+  }
+  const lookup = await specs.lookup(bname, bver);
+  if (lookup.status !== 'found') {
+    await services.ui.message('warning', `Cannot read the spec of block ${bname} ${bver} (${lookup.status}); fix the file's block first.`, {});
+    return undefined;
+  }
+  const rasters = lookup.spec.inputs.filter((d) => d.format === 'raster');
+  if (rasters.length === 0) {
+    await services.ui.message('info', `Block ${bname} ${bver} takes no raster input.`, {});
+    return undefined;
+  }
+  const inputs = Array.isArray(parsed.input) ? (parsed.input as { name?: unknown }[]) : [];
+  const def = rasters.length === 1
+    ? rasters[0]
+    : (await services.ui.pick(
+        rasters.map((d) => ({ label: d.name, description: d.description, detail: inputs.some((i) => i?.name === d.name) ? 'replaces the value it has' : undefined, def: d })),
+        { title: `Use ${o.name} of ${run.name} in ${file}`, placeHolder: 'Which raster input does it feed?', ignoreFocusOut: true },
+      ))?.def;
+  if (!def) return undefined;
+  const built = buildInputValue(def, { kind: 'insight-output', insight: run, outputName: o.name });
+  if (!built.ok || !built.value) {
+    await services.ui.message('error', `Cannot use ${o.name} of ${run.name} as ${def.name}: ${built.ok ? 'nothing to add' : built.reason}`, {});
+    return undefined;
+  }
+  const text = doc.getText();
+  const layout = layoutFor(doc);
+  const at = inputs.findIndex((i) => i?.name === def.name);
+  const edits = at >= 0
+    ? jsonc().modify(text, ['input', at], built.value, { formattingOptions: layout })
+    : jsonc().modify(text, ['input', inputs.length], built.value, { formattingOptions: layout, isArrayInsertion: true });
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
+  if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+  if (!remembered) await rememberAoi(services.context.workspaceState, doc.uri, aoiId);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc.uri;
+}

@@ -1,0 +1,209 @@
+/**
+ * Commands on an insight run row: show its outputs, open its input (read-only, or as a new
+ * editable `.insight.json` for a re-run), download it, delete it.
+ */
+import vscode = require('vscode');
+import { ApiError, isNotSupported, type Aoi, type Insight } from '../../api';
+import { AoiNode } from '../../explorer/nodes/projects';
+import { InsightRunNode } from '../../explorer/nodes/insightRuns';
+import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
+import { rememberAoi } from '../../insights/editor/documents';
+import type { CommandServices } from '../services';
+import { describeError, showError } from '../../ui/showError';
+import { downloadToFolder } from '../catalog/downloadFile';
+import { busy } from './pickers';
+import { showDocument, type RunDocuments } from './runDocuments';
+
+/** The run row a command was given, or the selected one. */
+export function runNodeOf(services: CommandServices, arg: unknown): InsightRunNode | undefined {
+  if (arg instanceof InsightRunNode) return arg;
+  const selected = services.explorer?.selected('projects')[0];
+  return selected instanceof InsightRunNode ? selected : undefined;
+}
+
+async function needRun(services: CommandServices, arg: unknown, action: string): Promise<InsightRunNode | undefined> {
+  const node = runNodeOf(services, arg);
+  if (!node) await services.ui.message('info', `Select an insight run in the Projects view to ${action}.`, {});
+  return node;
+}
+
+/**
+ * Shows run `id` of `aoi` in the Projects view (AOI expanded, "Insight runs" loaded, the run
+ * put first if the list does not have it yet), selected and, when asked, expanded.
+ */
+export async function revealRun(services: CommandServices, aoi: Aoi, id: string, expand = false): Promise<InsightRunNode | undefined> {
+  const explorer = services.explorer;
+  if (!explorer) return undefined;
+  const aoiNode = await explorer.reveal('aoi', aoi.aoi_id, { expand: true });
+  if (!(aoiNode instanceof AoiNode)) return undefined;
+  const group = aoiNode.insightRuns;
+  const view = explorer.providers.projects.view;
+  if (view) await view.reveal(group, { expand: true, select: false, focus: false });
+  await group.list.children();
+  let node = group.list.find(id);
+  if (!node) {
+    const client = await services.connection.getClient();
+    const fresh = (await client.insightRuns.list(aoi.aoi_id, { id })).find((r) => r.id === id);
+    if (!fresh) return undefined;
+    node = group.list.pin(fresh);
+  }
+  group.ctx.changed('projects', group);
+  if (view) await view.reveal(node, { select: true, focus: false, expand });
+  return node instanceof InsightRunNode ? node : undefined;
+}
+
+/**
+ * "Show Outputs": the run selected and expanded, its outputs (or its error) below it. Takes a
+ * run row, or `{aoiId, id}` (a click on a map feature of the run's output).
+ */
+export async function showOutputs(services: CommandServices, arg: unknown): Promise<InsightRunNode | undefined> {
+  const ref = refOf(arg);
+  const node = ref ? undefined : await needRun(services, arg, 'show its outputs');
+  if (!ref && !node) return undefined;
+  try {
+    const aoi = node ? node.aoi : await (await services.connection.getClient()).aois.get(ref!.aoiId);
+    return await revealRun(services, aoi, node ? node.record.id : ref!.id, true);
+  } catch (err) {
+    await showError(services, 'Show insight outputs', err);
+    return undefined;
+  }
+}
+
+function refOf(arg: unknown): { aoiId: string; id: string } | undefined {
+  if (typeof arg !== 'object' || arg === null || arg instanceof InsightRunNode) return undefined;
+  const r = arg as { aoiId?: unknown; id?: unknown };
+  return typeof r.aoiId === 'string' && typeof r.id === 'string' ? { aoiId: r.aoiId, id: r.id } : undefined;
+}
+
+/** The run's input as a read-only JSON document. */
+export async function openInput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
+  const node = await needRun(services, arg, 'open its input');
+  if (!node) return undefined;
+  const r = node.record;
+  const uri = docs.put([node.aoi.aoi_id, r.id, `${safeName(r.name)}.input.json`], `${JSON.stringify(r.input, null, 2)}\n`);
+  return showDocument(uri, 'json');
+}
+
+/**
+ * "Open Input as New File": an editable `.insight.json` holding `{name, block, input}` of the
+ * run, remembered for the run's AOI, so Run prices and runs it again.
+ */
+export async function openInputAsNewFile(services: CommandServices, arg: unknown): Promise<vscode.Uri | undefined> {
+  const node = await needRun(services, arg, 'open its input as a new file');
+  if (!node) return undefined;
+  const r = node.record;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    await services.ui.message('warning', 'Open a folder first: the insight input file is written to the workspace.', {});
+    return undefined;
+  }
+  try {
+    const block = r.block?.name ? r.block : await pickBlockFor(services, r);
+    if (!block) return undefined;
+    const base = safeName(`${r.name}-rerun`);
+    let name = base;
+    for (let k = 2; await exists(vscode.Uri.joinPath(folder.uri, insightFileName(name))); k++) name = `${base}-${k}`;
+    const doc: InsightInputDocument = { name, block, input: r.input };
+    const uri = vscode.Uri.joinPath(folder.uri, insightFileName(name));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(doc), 'utf8'));
+    await rememberAoi(services.context.workspaceState, uri, node.aoi.aoi_id);
+    await vscode.window.showTextDocument(uri, { preview: false });
+    return uri;
+  } catch (err) {
+    await showError(services, `Open input of ${r.name} as a new file`, err);
+    return undefined;
+  }
+}
+
+/** The run record does not name its block (the service did not say): ask which one ran. */
+async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
+  const client = await services.connection.getClient();
+  const blocks = await busy('Loading insight blocks…', () => client.blocks.list({ mode: 'insight' }));
+  const picked = await services.ui.pick(
+    blocks.map((b) => ({ label: b.display_name ?? b.spec.name, description: `${b.spec.name} ${b.spec.version}`, block: { name: b.spec.name, version: b.spec.version } })),
+    { title: `Open input of ${r.name} as a new file`, placeHolder: 'The service does not say which block ran this insight: pick it', ignoreFocusOut: true },
+  );
+  return picked?.block;
+}
+
+/** Delete, after a modal confirmation; a service without the endpoint says so. */
+export async function deleteRun(services: CommandServices, arg: unknown): Promise<boolean> {
+  const node = await needRun(services, arg, 'delete it');
+  if (!node) return false;
+  const r = node.record;
+  const answer = await services.ui.message('warning', `Delete insight run ${r.name} on ${node.aoi.name}?`, { modal: true, detail: 'Its outputs go with it. This cannot be undone.' }, 'Delete');
+  if (answer !== 'Delete') return false;
+  try {
+    const client = await services.connection.getClient();
+    await busy(`Deleting ${r.name}…`, () => client.insightRuns.delete(node.aoi.aoi_id, r.id, node.aoi.project_id));
+    services.log.info(`Deleted insight run ${r.id} on AOI ${node.aoi.aoi_id}`);
+    services.explorer?.refreshNode(node.group);
+    void services.ui.message('info', `Deleted insight run ${r.name}.`, {});
+    return true;
+  } catch (err) {
+    if (isNotSupported(err)) {
+      // A 404 also comes for a run deleted elsewhere: the list tells the two apart.
+      const gone = err instanceof ApiError && err.status === 404 && (await stillListed(services, node)) === false;
+      services.explorer?.refreshNode(node.group);
+      await services.ui.message('warning', gone ? `Insight run ${r.name} was already deleted.` : 'This service does not support deleting insight runs.', {});
+      return false;
+    }
+    await showError(services, `Delete insight run ${r.name}`, err);
+    return false;
+  }
+}
+
+/** Packages the run (every input and output) and saves it into a folder the person picks. */
+export async function downloadRun(services: CommandServices, arg: unknown): Promise<string | undefined> {
+  const node = await needRun(services, arg, 'download it');
+  if (!node) return undefined;
+  const r = node.record;
+  let url: string | undefined;
+  try {
+    const client = await services.connection.getClient();
+    const pkg = await busy(`Packaging ${r.name}…`, () => client.insightRuns.download(node.aoi.aoi_id, r.id, {}));
+    url = pkg.signed_url;
+  } catch (err) {
+    if (isNotSupported(err)) {
+      await services.ui.message('warning', 'This service does not support downloading insight runs.', {});
+      return undefined;
+    }
+    await showError(services, `Download insight run ${r.name}`, err);
+    return undefined;
+  }
+  if (!url) {
+    await services.ui.message('error', `The service answered without a download link for ${r.name}. Try again later.`, {});
+    return undefined;
+  }
+  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Save Here', title: `Folder to save ${r.name} in` });
+  if (!folder?.[0]) return undefined;
+  try {
+    const file = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${r.name}…`, cancellable: true }, (_p, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `insight-${r.id}.zip` });
+    });
+    void services.ui.message('info', `Saved ${file}.`, {});
+    return file;
+  } catch (err) {
+    await services.ui.message('error', `Saving ${r.name} failed: ${describeError(err)}`, {});
+    return undefined;
+  }
+}
+
+async function stillListed(services: CommandServices, node: InsightRunNode): Promise<boolean | undefined> {
+  try {
+    const client = await services.connection.getClient();
+    return (await client.insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id);
+  } catch {
+    return undefined;
+  }
+}
+
+function safeName(s: string): string {
+  return s.replace(/[\\/:*?"<>|]/g, '-').replace(/\s+/g, '-').toLowerCase().slice(0, 80) || 'insight';
+}
+
+function exists(uri: vscode.Uri): Thenable<boolean> {
+  return vscode.workspace.fs.stat(uri).then(() => true, () => false);
+}

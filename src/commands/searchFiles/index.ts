@@ -1,0 +1,133 @@
+import * as path from 'node:path';
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { jsonc } from '../../insights/jsonc';
+import { MapPanel } from '../../panels/mapPanel';
+import type { SearchParams } from '../../panels/protocol';
+import type { CommandServices } from '../services';
+import { COMMANDS } from '../../commandIds';
+import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun, toSearchFile } from './searchFile';
+
+const RUNS_KEY = 'eoImagery.searchFileRuns';
+const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${SEARCH_FILE_SUFFIX}` };
+
+const isSearchFile = (uri: vscode.Uri): boolean => uri.path.endsWith(SEARCH_FILE_SUFFIX);
+
+/**
+ * Searches as files: "Save Search…" on the map writes `*.eosearch.json`; CodeLenses "Run on
+ * Map" and "What's New" run it (the last run is remembered per file in the workspace); opening
+ * such a file offers the same. The file's schema gives completion, hover and validation.
+ */
+export function registerSearchFiles(services: CommandServices): vscode.Disposable[] {
+  const { context } = services;
+  const lensesChanged = new vscode.EventEmitter<void>();
+  const offered = new Set<string>();
+  const runs = (): Record<string, string> => context.workspaceState.get<Record<string, string>>(RUNS_KEY, {});
+
+  const run = async (arg: unknown, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !isSearchFile(uri)) {
+      await services.ui.message('info', l10n.t('Open a saved search ({0} file) to run it.', SEARCH_FILE_SUFFIX), {});
+      return undefined;
+    }
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const errors: import('jsonc-parser').ParseError[] = [];
+    const parsed = jsonc().parse(doc.getText(), errors, { allowTrailingComma: true });
+    const read = errors.length ? { errors: [l10n.t('The file is not valid JSON.')] } : fromSearchFile(parsed);
+    if ('errors' in read) {
+      await services.ui.message('error', l10n.t('{0} cannot be run: {1}', path.basename(uri.fsPath), read.errors.join(' ')), {});
+      return undefined;
+    }
+    const last = runs()[uri.toString()];
+    const params = mode === 'new' ? sinceLastRun(read.params, last) : read.params;
+    services.panels.showMap().runSearch(params);
+    await context.workspaceState.update(RUNS_KEY, { ...runs(), [uri.toString()]: new Date().toISOString() });
+    lensesChanged.fire();
+    if (mode === 'new') {
+      vscode.window.setStatusBarMessage(
+        last ? l10n.t('Showing what was acquired since {0}', last.slice(0, 10)) : l10n.t('First run of this search: showing all of it'),
+        5000,
+      );
+    }
+    return params;
+  };
+
+  const save = async (params: SearchParams | undefined): Promise<vscode.Uri | undefined> => {
+    const p = params ?? MapPanel.open?.lastSearch;
+    if (!p) {
+      await services.ui.message('info', l10n.t('Draw an area on the map and search first; then save the search.'), {});
+      return undefined;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const suggested = `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`;
+    const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
+    const target = await ask({
+      title: l10n.t('Save Search'),
+      saveLabel: l10n.t('Save Search'),
+      defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
+      filters: { [l10n.t('Saved searches')]: ['eosearch.json'] },
+    });
+    if (!target) return undefined;
+    const uri = isSearchFile(target) ? target : target.with({ path: target.path.replace(/(\.eosearch)?(\.json)?$/, SEARCH_FILE_SUFFIX) });
+    const text = `${JSON.stringify(toSearchFile(p), null, 2)}\n`;
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    return uri;
+  };
+  MapPanel.saveSearch = async (params) => {
+    await save(params);
+  };
+
+  const lenses: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: lensesChanged.event,
+    provideCodeLenses(doc) {
+      const at = doc.positionAt(Math.max(0, doc.getText().search(/\S/)));
+      const range = new vscode.Range(at, at);
+      const last = runs()[doc.uri.toString()];
+      return [
+        new vscode.CodeLens(range, {
+          title: l10n.t('$(globe) Run on Map'),
+          tooltip: l10n.t('Run this search on the EO Imagery map'),
+          command: COMMANDS.runSearchFile,
+          arguments: [doc.uri],
+        }),
+        new vscode.CodeLens(range, {
+          title: last ? l10n.t("$(sparkle) What's New since {0}", last.slice(0, 10)) : l10n.t("$(sparkle) What's New"),
+          tooltip: last
+            ? l10n.t('Run this search for what was acquired since its last run ({0})', new Date(last).toLocaleString())
+            : l10n.t('Not run yet from this workspace: shows every result and remembers the run'),
+          command: COMMANDS.searchFileWhatsNew,
+          arguments: [doc.uri],
+        }),
+      ];
+    },
+  };
+
+  // A saved search opened (from the Explorer or anywhere): offer to run it, once per file.
+  const offer = async (editor: vscode.TextEditor | undefined): Promise<void> => {
+    const uri = editor?.document.uri;
+    if (!uri || uri.scheme !== 'file' || !isSearchFile(uri) || offered.has(uri.toString())) return;
+    offered.add(uri.toString());
+    const runLabel = l10n.t('Run on Map');
+    const newLabel = l10n.t("What's New");
+    const choice = await services.ui.message('info', l10n.t('{0} is a saved EO Imagery search.', path.basename(uri.fsPath)), {}, runLabel, newLabel);
+    if (choice === runLabel) await run(uri, 'all');
+    else if (choice === newLabel) await run(uri, 'new');
+  };
+
+  return [
+    lensesChanged,
+    vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
+    vscode.commands.registerCommand(COMMANDS.runSearchFile, (uri?: unknown) => run(uri, 'all')),
+    vscode.commands.registerCommand(COMMANDS.searchFileWhatsNew, (uri?: unknown) => run(uri, 'new')),
+    vscode.commands.registerCommand(COMMANDS.saveSearch, (params?: unknown) => save(isSearchParams(params) ? params : undefined)),
+    vscode.window.onDidChangeActiveTextEditor((e) => void offer(e)),
+    new vscode.Disposable(() => {
+      MapPanel.saveSearch = async () => undefined;
+    }),
+  ];
+}
+
+function isSearchParams(v: unknown): v is SearchParams {
+  return typeof v === 'object' && v !== null && Array.isArray((v as SearchParams).ring) && typeof (v as SearchParams).kind === 'string';
+}

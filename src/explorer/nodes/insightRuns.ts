@@ -1,0 +1,302 @@
+/**
+ * "Insight runs" under each AOI: the runs newest first (paged on our side: the service sends
+ * the whole list), their status and progress in words, and under a run its outputs or why it
+ * failed. Pending runs are followed by the explorer's poller; every run of one AOI is read
+ * by one list request, shared by the runs that are due together.
+ */
+import vscode = require('vscode');
+import { ApiError, isNotSupported, type EoClient } from '../../api';
+import type { Aoi, Insight, InsightOutput } from '../../api/records';
+import { outputKind, runState, runStatusText, type RunState } from '../../api/insightRunState';
+import type { ExplorerContext } from '../context';
+import { count, dateTime } from '../../format';
+import { kindIcon } from '../look';
+import { PagedChildren } from '../paged';
+import { recordTooltip } from '../tooltip';
+import { ExplorerNode, RecordNode } from '../tree';
+
+/** Command a finished run's notification offers; registered by `commands/insights`. */
+export const SHOW_RUN_OUTPUTS = 'eoImagery.showInsightOutputs';
+
+/** Runs shown per "Load more…". */
+const RUNS_PER_PAGE = 20;
+
+/** A list younger than this answers a run that falls due right after its neighbour. */
+const SHARE_LIST_MS = 1500;
+
+/** Run ids whose finish was announced, so a reload or a second window of rows never repeats it. */
+const announced = new Set<string>();
+
+type GroupState = 'ok' | 'unsupported' | 'aoiGone';
+
+export class InsightRunGroupNode extends ExplorerNode {
+  readonly kind = 'insightRunGroup' as const;
+  readonly list: PagedChildren<Insight>;
+  state: GroupState = 'ok';
+  /** The whole list as last read, newest first, and when. */
+  private all?: Insight[];
+  private readAt = 0;
+  private inFlight?: Promise<Insight[]>;
+  /** List requests made (first loads and live progress), for tests and the benchmark. */
+  requests = 0;
+
+  constructor(
+    readonly ctx: ExplorerContext,
+    readonly aoiNode: ExplorerNode & { record: Aoi },
+  ) {
+    super('projects', aoiNode, 'insightRuns');
+    this.list = new PagedChildren<Insight>(ctx, 'projects', this, {
+      what: 'insight runs',
+      pageSize: RUNS_PER_PAGE,
+      empty: 'No insight runs on this AOI yet',
+      fetch: async (client, q) => {
+        if (q.offset === 0) {
+          this.all = undefined;
+          this.state = 'ok';
+        }
+        let all: Insight[];
+        try {
+          all = this.all ?? (await this.read(client, q.signal));
+        } catch (err) {
+          const gone = await this.explainMissing(client, err, q.signal);
+          if (!gone) throw err;
+          this.state = gone;
+          return { items: [], done: true };
+        }
+        return { items: all.slice(q.offset, q.offset + q.limit), total: all.length };
+      },
+      idOf: (r) => r.id,
+      toNode: (r) => new InsightRunNode(this, r),
+    });
+  }
+
+  get aoi(): Aoi {
+    return this.aoiNode.record;
+  }
+
+  /**
+   * The AOI's runs, read once for every run that is due within `SHARE_LIST_MS`: with three
+   * pending runs on one AOI the poller makes one request, not three.
+   */
+  async latest(client: EoClient, signal: AbortSignal, asking?: InsightRunNode): Promise<Insight[]> {
+    if (this.all && Date.now() - this.readAt < SHARE_LIST_MS) return this.all;
+    const runs = await (this.inFlight ?? this.read(client, signal));
+    this.absorb(runs, asking);
+    return runs;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Insight runs', vscode.TreeItemCollapsibleState.Collapsed);
+    const total = this.list.total;
+    if (this.state === 'unsupported') item.description = 'not supported';
+    else if (total !== undefined) {
+      const pending = (this.all ?? []).filter((r) => runState(r.status) === 'pending').length;
+      item.description = pending > 0 ? `${count(total)} · ${pending} running` : count(total);
+    }
+    item.iconPath = new vscode.ThemeIcon('beaker');
+    item.contextValue = 'insightRunGroup';
+    return item;
+  }
+
+  override async getChildren(): Promise<ExplorerNode[]> {
+    const rows = await this.list.children();
+    if (this.state === 'unsupported') return [new InfoRow(this, 'unsupported', 'This service does not support insight runs', 'circle-slash', 'The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.')];
+    if (this.state === 'aoiGone') return [new InfoRow(this, 'gone', 'This AOI no longer exists', 'warning', 'The service no longer knows this AOI; refresh the project to drop it.')];
+    return rows;
+  }
+
+  override reset(): void {
+    this.all = undefined;
+    this.state = 'ok';
+    this.list.reset();
+  }
+
+  private read(client: EoClient, signal: AbortSignal): Promise<Insight[]> {
+    this.requests++;
+    const p = client.insightRuns.list(this.aoi.aoi_id, {}, { signal }).then((runs) => {
+      this.all = runs;
+      this.readAt = Date.now();
+      return runs;
+    });
+    this.inFlight = p;
+    const clear = (): void => {
+      if (this.inFlight === p) this.inFlight = undefined;
+    };
+    p.then(clear, clear);
+    return p;
+  }
+
+  /** Fresher records for the rows already shown; runs newer than any shown are put first. */
+  private absorb(runs: Insight[], skip?: InsightRunNode): void {
+    for (const r of runs) {
+      const node = this.list.find(r.id);
+      if (!(node instanceof InsightRunNode) || node === skip || JSON.stringify(node.record) === JSON.stringify(r)) continue;
+      node.record = r;
+      node.recordChanged();
+      this.ctx.changed('projects', node);
+    }
+    if (this.list.shown === 0 && !this.list.isComplete) return;
+    const newest = this.list.loadedItems[0]?.created_at;
+    const newer = runs.filter((r) => !this.list.find(r.id) && (newest === undefined || Date.parse(r.created_at) > Date.parse(newest)));
+    for (const r of newer.reverse()) this.list.pin(r);
+    if (newer.length > 0) this.ctx.changed('projects', this);
+  }
+
+  /** 404/405: is the AOI gone, or does the service not list runs at all? */
+  private async explainMissing(client: EoClient, err: unknown, signal: AbortSignal): Promise<GroupState | undefined> {
+    if (!isNotSupported(err)) return undefined;
+    try {
+      await client.aois.get(this.aoi.aoi_id, { signal });
+      return 'unsupported';
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return 'aoiGone';
+      throw err;
+    }
+  }
+}
+
+export class InsightRunNode extends RecordNode<Insight> {
+  readonly kind = 'insightRun' as const;
+  private seen: RunState;
+
+  constructor(
+    readonly group: InsightRunGroupNode,
+    record: Insight,
+  ) {
+    super('projects', group, `run:${record.id}`, record);
+    this.seen = runState(record.status);
+  }
+
+  get recordId(): string {
+    return this.record.id;
+  }
+
+  get aoi(): Aoi {
+    return this.group.aoi;
+  }
+
+  /** What the poller and the status icons read: pending runs are "processing". */
+  override status(): string {
+    const s = runState(this.record.status);
+    return s === 'pending' ? 'processing' : s === 'unknown' ? this.record.status || 'unknown' : s;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const r = this.record;
+    const state = runState(r.status);
+    const expandable = state === 'success' || state === 'failed';
+    const item = new vscode.TreeItem(r.name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const parts = [runStatusText(r)];
+    if (state === 'success') parts.push(`${r.output.length} output${r.output.length === 1 ? '' : 's'}`);
+    if (state === 'failed' && r.err_msg) parts.push(r.err_msg);
+    parts.push(dateTime(r.created_at));
+    item.description = parts.filter(Boolean).join(' · ');
+    item.iconPath = kindIcon('beaker', this.status());
+    item.contextValue = `insightRun.${state}`;
+    item.tooltip = recordTooltip(r.name, [
+      ['Status', runStatusText(r)],
+      ['Error', r.err_msg],
+      ['Block', r.block ? `${r.block.name} ${r.block.version}` : undefined],
+      ['AOI', this.aoi.name],
+      ['Cost', typeof r.cost === 'number' ? `${r.cost} tokens` : undefined],
+      ['Estimated time', typeof r.estimated_time_in_min === 'number' && state === 'pending' ? `${r.estimated_time_in_min} min` : undefined],
+      ['Inputs', r.input.map((i) => i.name).join(', ')],
+      ['Created', dateTime(r.created_at)],
+      ['ID', r.id],
+    ]);
+    return item;
+  }
+
+  override getChildren(): Promise<ExplorerNode[]> {
+    const r = this.record;
+    const state = runState(r.status);
+    if (state === 'failed') {
+      return Promise.resolve([new InfoRow(this, 'failed', r.err_msg ? `Failed: ${r.err_msg}` : 'Failed; the service gave no reason', 'error', r.err_msg ?? 'The service gave no reason.')]);
+    }
+    if (r.output.length === 0) return Promise.resolve([new InfoRow(this, 'none', state === 'success' ? 'The run lists no outputs' : 'Outputs appear when the run succeeds', 'info')]);
+    return Promise.resolve(r.output.map((o, i) => new InsightOutputNode(this, o, i)));
+  }
+
+  override refetch(client: EoClient, signal: AbortSignal): Promise<Insight> {
+    return this.group.latest(client, signal, this).then((runs) => {
+      const fresh = runs.find((x) => x.id === this.record.id);
+      // Deleted elsewhere: stop following it, and say so.
+      return fresh ?? { ...this.record, status: 'deleted' };
+    });
+  }
+
+  override recordChanged(): void {
+    this.group.list.replace(this.record);
+    const now = runState(this.record.status);
+    const was = this.seen;
+    this.seen = now;
+    if (was !== 'pending' || now === 'pending' || announced.has(this.record.id)) return;
+    announced.add(this.record.id);
+    const { ui } = this.group.ctx.services;
+    const name = this.record.name;
+    const where = this.aoi.name;
+    if (now === 'success') {
+      void ui.message('info', `Insight ${name} on ${where} finished with ${this.record.output.length} output${this.record.output.length === 1 ? '' : 's'}.`, {}, 'Show Outputs').then((a) => {
+        if (a === 'Show Outputs') void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+      });
+    } else if (now === 'failed') {
+      void ui.message('error', `Insight ${name} on ${where} failed: ${this.record.err_msg || 'the service gave no reason'}.`, {}, 'Show Run').then((a) => {
+        if (a === 'Show Run') void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+      });
+    }
+  }
+}
+
+export class InsightOutputNode extends ExplorerNode {
+  readonly kind = 'insightOutput' as const;
+
+  constructor(
+    readonly run: InsightRunNode,
+    readonly output: InsightOutput,
+    index: number,
+  ) {
+    super('projects', run, `output:${index}:${output.name}`);
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const o = this.output;
+    const kind = outputKind(o);
+    const item = new vscode.TreeItem(o.name);
+    const classes = o.properties.discretization?.classes;
+    item.description = [o.format || 'unknown format', classes?.length ? `${classes.length} classes` : undefined, kind === 'other' ? o.value : undefined].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(kind === 'raster' ? 'file-media' : kind === 'vector' ? 'symbol-field' : 'symbol-constant');
+    item.contextValue = `insightOutput.${kind}`;
+    item.tooltip = recordTooltip(o.name, [
+      ['Format', o.format],
+      ['Type', o.type],
+      ['Description', o.description],
+      ['Value', o.value],
+      ['Classes', classes?.map((c) => `${c.value} ${c.name}`).join(', ')],
+    ]);
+    item.command = { command: 'eoImagery.openInsightOutput', title: 'Open Output', arguments: [this] };
+    return item;
+  }
+}
+
+/** A line under a group or run: not supported, AOI gone, why a run failed. */
+class InfoRow extends ExplorerNode {
+  readonly kind = 'message' as const;
+
+  constructor(
+    parent: ExplorerNode,
+    key: string,
+    readonly text: string,
+    private readonly icon: string,
+    private readonly hover?: string,
+  ) {
+    super('projects', parent, `~${key}`);
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.text);
+    item.iconPath = new vscode.ThemeIcon(this.icon, this.icon === 'error' ? new vscode.ThemeColor('list.errorForeground') : undefined);
+    item.contextValue = 'message';
+    if (this.hover) item.tooltip = this.hover;
+    return item;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What the extension and the map webview exchange about imagery layers. Pure types, bundled
+ * into both ends. A layer is described once (`ImageryLayerSpec`): the extension builds it from
+ * an archive item, an AOI asset, a visualization or (later) an insight output, and the webview
+ * draws it, reading the file's bytes back through the extension (`readBytes`).
+ */
+
+/** One band of the file, in file order (band 1 first). */
+export interface ImageryBand {
+  /** `eo:bands[].name`, e.g. `B04`; unique within the file. */
+  name: string;
+  /** `eo:bands[].common_name`, e.g. `red`, `nir`, `swir16`. */
+  commonName?: string;
+  /** Centre wavelength in micrometres. */
+  wavelength?: number;
+  /** `raster:bands` scale and offset: physical value = raw × scale + offset. */
+  scale?: number;
+  offset?: number;
+  nodata?: number;
+}
+
+/** How pixels become colours. Band references are band names of `ImageryLayerSpec.bands`. */
+export type ImageryRender =
+  | {
+      kind: 'rgb';
+      bands: [string, string, string];
+      /** Per channel [min, max] in physical units; absent = percentile stretch from the overview. */
+      stretch?: [number, number][];
+      /** Percentiles of the automatic stretch, default [2, 98]. */
+      percentiles?: [number, number];
+    }
+  | {
+      kind: 'index';
+      /** An `index`/`grayscale` expression of the index grammar (`src/api/indexExpression.ts`). */
+      expression: string;
+      /** Values mapped to the two ends of the colour map. */
+      rescale: [number, number];
+      /** A matplotlib colour map name, e.g. `viridis`, `RdYlGn`; `_r` reverses it. */
+      colormap: string;
+      /** Shown above the legend's colour bar, e.g. `NDVI`. */
+      legendTitle: string;
+    };
+
+/** Where a layer came from, so that "Show Imagery" again replaces it instead of adding a copy. */
+export type ImagerySource =
+  | { kind: 'archiveItem'; collection: string; id: string; asset: string }
+  | { kind: 'asset'; aoiId: string; id: string }
+  | { kind: 'visualization'; aoiId: string; id: string; assetId: string }
+  | { kind: 'url'; url: string };
+
+export interface ImageryLayerSpec {
+  /** Unique on the map; the same record shown again keeps its id. */
+  id: string;
+  title: string;
+  /** The GeoTIFF's http(s) URL; bytes are read through the extension, never fetched here. */
+  url: string;
+  /** Known bands in file order; empty = read from the file and named `Band 1`, `Band 2`, … */
+  bands: ImageryBand[];
+  render: ImageryRender;
+  /** Pixels outside this polygon (lon/lat, GeoJSON Polygon or MultiPolygon) are not drawn. */
+  clip?: unknown;
+  /** [west, south, east, north] in degrees: where the preview goes and what zoom-to shows. */
+  bbox?: [number, number, number, number];
+  /** EPSG code from the item's `proj:epsg`/`proj:code`, used when the file's own is missing. */
+  epsg?: number;
+  source: ImagerySource;
+  opacity?: number;
+  visible?: boolean;
+}
+
+/** What the layer list and saved state keep: the spec as the person last changed it. */
+export type SavedImageryLayer = ImageryLayerSpec;
+
+export type ToMapImageryMessage =
+  | { type: 'imagery'; spec: ImageryLayerSpec; fit: boolean }
+  /** The thumbnail or overview, shown over `bbox` until the first pixels are drawn. */
+  | { type: 'imageryPreview'; id: string; dataUrl: string }
+  /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
+  | { type: 'imageryNote'; id: string; title: string; text: string };
+
+/** From the webview: a layer finished loading what the view needs (and whether it drew anything), or failed. */
+export interface ImageryStatusReport {
+  state: 'ready' | 'error';
+  text?: string;
+  drawn: boolean;
+  /** Where tiles are decoded: in blob workers, or on the webview's main thread when workers cannot start. */
+  decode?: 'worker' | 'main-thread';
+}
+
+export type FromMapImageryMessage = { type: 'imageryStatus'; id: string; report: ImageryStatusReport };
+
+export interface ReadBytesParams {
+  url: string;
+  offset: number;
+  length: number;
+}
+
+export interface ReadBytesResult {
+  bytes: ArrayBuffer | Uint8Array;
+  /** The file's size, from `Content-Range` (or the whole body when the server ignored Range). */
+  total?: number;
+}
+
+export type ImageryRequest = { method: 'readBytes'; params: ReadBytesParams };
+
+/** Largest single read the webview may ask for, and largest file read whole (non-tiled, or a server ignoring Range). */
+export const MAX_READ_BYTES = 16 * 1024 * 1024;
+export const MAX_WHOLE_FILE_BYTES = 50 * 1024 * 1024;

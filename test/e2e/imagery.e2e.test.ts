@@ -1,0 +1,83 @@
+// Imagery as a person sees it in code-server, signed in to the sandbox: Archive → an item →
+// "Show Imagery" draws its scene in true colour; Projects → an AOI → Visualizations → an
+// index → "Show Imagery" draws the index in its colour map with the legend. Screenshots go to
+// test-results/screenshots/imagery-*.png; CSP violations or script errors in the map fail it.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
+import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+
+async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
+  const row = await waitForTreeRow(page, view, label, 60_000);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Waits for the layer row to finish; returns its state and text. */
+async function settled(map: Frame, id: string): Promise<{ state: string; text: string }> {
+  await map.waitForFunction((rid) => {
+    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+  }, id, { timeout: 90_000 });
+  return map.locator(`.eo-imagery-row[data-id="${id}"]`).evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
+}
+
+test('imagery: an archive scene in true colour and an NDVI visualization with its legend', { timeout: 480_000 }, async () => {
+  await withWorkbench('imagery', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    const webviewConsole = watchWebviewConsole(page);
+    const base = sandbox.url;
+    const token = sandbox.tokens.alice;
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await openEoContainer(page);
+    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Projects']) await collapseView(page, v);
+
+    const archiveHeader = viewSection(page, 'Archive').locator('.pane-header');
+    if ((await archiveHeader.getAttribute('aria-expanded')) === 'false') await archiveHeader.click();
+    const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
+    const c = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
+    // the clearest of the first items, as a person would pick for a look
+    const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(base, token, `/v0/archives/collections/${c.id}/items?limit=20`);
+    const itemId = [...items.features].sort((a, b) => (a.properties['eo:cloud_cover'] ?? 100) - (b.properties['eo:cloud_cover'] ?? 100))[0].id;
+    await expandRow(page, 'Archive', c.title || c.id, itemId);
+    await contextMenu(page, 'Archive', itemId, 'Show Imagery');
+    const map = await webviewFrame(page, 'eoMap');
+    const scene = await settled(map, `archive:${c.id}/${itemId}`);
+    assert.equal(scene.state, 'ready', scene.text);
+    await screenshot(page, 'imagery-true-colour');
+
+    // an index visualization of an AOI whose mosaics are on the sandbox host
+    await collapseView(page, 'Archive');
+    const projectsHeader = viewSection(page, 'Projects').locator('.pane-header');
+    if ((await projectsHeader.getAttribute('aria-expanded')) === 'false') await projectsHeader.click();
+    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
+    let chosen: { aoi: (typeof aois.aois)[number]; vis: { id: string; index_name: string } } | undefined;
+    for (const aoi of aois.aois) {
+      const assets = await api<{ assets: Array<{ path: string; visualization_id: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=20`);
+      if (!assets.assets.some((a) => !a.visualization_id && /^https?:/.test(a.path))) continue;
+      const vis = await api<{ visualization?: Array<{ id: string; index_name: string; expression_type: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/visualizations?limit=20`);
+      const v = (vis.visualization ?? []).find((x) => x.expression_type === 'index' && /NDVI/i.test(x.index_name));
+      if (v) {
+        chosen = { aoi, vis: v };
+        break;
+      }
+    }
+    assert.ok(chosen, 'no AOI with http(s) mosaics and an NDVI visualization on the sandbox');
+    const project = projects.projects.find((p) => p.id === chosen.aoi.project_id)?.name ?? '';
+    await expandRow(page, 'Projects', project, chosen.aoi.name);
+    await expandRow(page, 'Projects', chosen.aoi.name, 'Visualizations');
+    await expandRow(page, 'Projects', 'Visualizations', chosen.vis.index_name);
+    await contextMenu(page, 'Projects', chosen.vis.index_name, 'Show Imagery');
+    const id = `visualization:${chosen.aoi.aoi_id}/${chosen.vis.id}`;
+    const ndvi = await settled(map, id);
+    assert.equal(ndvi.state, 'ready', ndvi.text);
+    await map.locator(`.eo-legend[data-id="${id}"]`).waitFor({ state: 'visible' });
+    // only the NDVI layer in the picture
+    await map.locator(`.eo-imagery-row[data-id="archive:${c.id}/${itemId}"] input.visible`).uncheck();
+    await map.waitForTimeout(500);
+    await screenshot(page, 'imagery-ndvi');
+    assert.deepEqual(webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)), []);
+  });
+});

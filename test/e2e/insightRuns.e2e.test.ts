@@ -1,0 +1,64 @@
+// Insight runs as a person sees them in code-server, signed in to the sandbox CLI: Projects →
+// an AOI → "Insight runs" → a finished water-extent run → its outputs; "Show Output on Map" on
+// the vector output draws its polygons on the map's "Insight outputs" layer, inside the AOI.
+// Screenshots: test-results/screenshots/insight-runs-tree.png and insight-output-map.png.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
+import { collapseView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+
+interface Run { id: string; name: string; status: string; output: { name: string; format: string }[] }
+
+async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
+  const row = await waitForTreeRow(page, view, label, 60_000);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+test('insight runs: a finished run\'s outputs in the tree, its vector output on the map', { timeout: 420_000 }, async () => {
+  await withWorkbench('insight-runs', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    const webviewConsole = watchWebviewConsole(page);
+    const base = sandbox.url;
+    const token = sandbox.tokens.alice;
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await openEoContainer(page);
+    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+
+    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string; geometry: { coordinates: number[][][] } }> }>(base, token, '/v0/aois?limit=100');
+    let found: { aoi: (typeof aois.aois)[number]; run: Run } | undefined;
+    for (const aoi of aois.aois) {
+      const runs = (await api<{ insights: Run[] }>(base, token, `/v0/aoi/${aoi.aoi_id}/insights`)).insights;
+      const run = runs.find((r) => r.status === 'success' && r.output.some((o) => o.format === 'vector'));
+      if (run) {
+        found = { aoi, run };
+        break;
+      }
+    }
+    assert.ok(found, 'the sandbox seeds no finished run with a vector output');
+    const { aoi, run } = found;
+    const project = projects.projects.find((p) => p.id === aoi.project_id)?.name ?? '';
+
+    await expandRow(page, 'Projects', project, aoi.name);
+    await expandRow(page, 'Projects', aoi.name, 'Insight runs');
+    await expandRow(page, 'Projects', 'Insight runs', run.name);
+    await expandRow(page, 'Projects', run.name, 'water_bodies');
+    const labels = (await treeRows(page, 'Projects').allInnerTexts()).join(' | ');
+    assert.match(labels, /water_mask/, labels);
+    assert.match(labels, /Success · 2 outputs/, labels);
+    await screenshot(page, 'insight-runs-tree');
+
+    await contextMenu(page, 'Projects', 'water_bodies', 'Show Output on Map');
+    const map = await webviewFrame(page, 'eoMap');
+    const b = await waitForBounds(map, 'insightOutputs', `${run.id}/water_bodies/0`);
+    const ring = aoi.geometry.coordinates[0];
+    const lons = ring.map((p) => p[0]);
+    const lats = ring.map((p) => p[1]);
+    assert.ok(b.west >= Math.min(...lons) && b.east <= Math.max(...lons) && b.south >= Math.min(...lats) && b.north <= Math.max(...lats), `the output lies over the AOI: ${JSON.stringify(b)}`);
+    await screenshot(page, 'insight-output-map');
+    const bad = webviewConsole.filter((l) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(l));
+    assert.deepEqual(bad, []);
+  });
+});

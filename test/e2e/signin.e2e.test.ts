@@ -1,0 +1,76 @@
+// Signing in as a person does: the service URL is set, the token is typed into the password
+// box of "EO Imagery: Sign In…" from the command palette. A wrong token is refused (and "Try
+// Again" offers the box once more), the right one fills the Projects view. Mid-session the
+// service stops accepting the token (a relay answers 401, as after a revocation): the view
+// shows "Sign in again", whose click asks for a token again. Sign Out brings the welcome back.
+// No token reaches settings.json or the extension's log.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { api } from './webviews';
+import { revocableService } from './revocable';
+import {
+  answerQuickInput, clearNotifications, clickNotificationButton, extensionLogText, runCommand, userSettingsText,
+  viewAction, waitForNotification, waitForQuickInput,
+} from './widgets';
+import { openEoContainer, screenshot, startSandboxCli, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+
+const WRONG_TOKEN = 'e2e-wrong-token-5Rk2';
+
+test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign in again", sign out', { timeout: 300_000 }, async () => {
+  const sandbox = await startSandboxCli();
+  const service = await revocableService(sandbox.url);
+  try {
+    const { alice, bob } = sandbox.tokens;
+    const host = new URL(service.url).host;
+    const aliceProject = (await api<{ projects: { name: string }[] }>(sandbox.url, alice, '/v0/projects?page_num=1&page_size=1')).projects[0].name;
+    const bobProject = (await api<{ projects: { name: string }[] }>(sandbox.url, bob, '/v0/projects?page_num=1&page_size=1')).projects[0].name;
+
+    await withWorkbench('signin', { settings: { 'eoImagery.baseUrl': service.url } }, async ({ page, userDataDir }) => {
+      await openEoContainer(page);
+      const projects = viewSection(page, 'Projects');
+      await projects.getByRole('button', { name: 'Sign in with a token' }).waitFor({ state: 'visible', timeout: 60_000 });
+
+      // A wrong token, typed into a password box, is refused with a way forward.
+      await runCommand(page, 'EO Imagery: Sign In…');
+      const box = await waitForQuickInput(page, /personal access token/);
+      assert.equal(await box.getAttribute('type'), 'password', 'the token box hides what is typed');
+      await box.pressSequentially(WRONG_TOKEN);
+      await box.press('Enter');
+      const refused = await waitForNotification(page, /did not accept this token \(401\)/);
+      await screenshot(page, 'signin-refused');
+      await clickNotificationButton(refused, 'Try Again');
+
+      // The right token: the Projects view fills.
+      const again = await waitForQuickInput(page, /personal access token/);
+      await again.pressSequentially(alice);
+      await again.press('Enter');
+      await waitForNotification(page, new RegExp(`Signed in to ${host.replace(/[.]/g, '\\.')}`));
+      await waitForTreeRow(page, 'Projects', aliceProject, 60_000);
+      await clearNotifications(page);
+
+      // Mid-session the service stops accepting the token: refreshing shows "Sign in again".
+      service.revoke(alice);
+      await viewAction(projects, 'Refresh Projects');
+      const signInRow = await waitForTreeRow(page, 'Projects', 'Sign in again', 30_000);
+      await screenshot(page, 'signin-401-row');
+      await signInRow.click();
+      await answerQuickInput(page, /personal access token/, bob);
+      await waitForTreeRow(page, 'Projects', bobProject, 60_000);
+      await clearNotifications(page);
+
+      // Sign out: the welcome comes back, and the stored token is gone.
+      await runCommand(page, 'EO Imagery: Sign Out');
+      await waitForNotification(page, /Signed out of .*removed from secret storage/);
+      await projects.getByRole('button', { name: 'Sign in with a token' }).waitFor({ state: 'visible', timeout: 30_000 });
+
+      for (const secret of [alice, bob, WRONG_TOKEN]) {
+        assert.ok(!userSettingsText(userDataDir).includes(secret), 'a token in settings.json');
+        assert.ok(!extensionLogText(userDataDir).includes(secret), 'a token in the EO Imagery log');
+      }
+      assert.match(extensionLogText(userDataDir), /→ 401/, 'the refused requests are logged (without the token)');
+    });
+  } finally {
+    await service.close();
+    await sandbox.close();
+  }
+});

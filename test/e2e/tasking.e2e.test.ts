@@ -1,0 +1,85 @@
+// A tasking order placed as a person places it, signed in to the sandbox CLI: Projects → an
+// AOI → right-click → "Order Tasking…"; every step answered in the real quick picks and input
+// boxes, Back pressed once (the earlier answer comes back as the default); the dry run's
+// priced summary is a modal; Place Order; the service then holds exactly one new order with
+// that tasking item. Screenshots: test-results/screenshots/tasking-*.png.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { api } from './webviews';
+import { answerQuickInput, clickDialogButton, pickQuickItem, quickInputBack, rowContextMenu, waitForDialog, waitForQuickInput } from './widgets';
+import { collapseView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+
+const DAY = 86_400_000;
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+test('tasking: from an AOI’s context menu through every step, Back once, to the priced summary and Place Order', { timeout: 300_000 }, async () => {
+  await withWorkbench('tasking', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
+    assert.ok(sandbox);
+    const base = sandbox.url;
+    const token = sandbox.tokens.alice;
+    await openEoContainer(page);
+    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+
+    const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string }[] }>(base, token, '/v0/aois?limit=100');
+    const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id));
+    assert.ok(aoi, 'an AOI in one of the projects');
+    const project = projects.find((p) => p.id === aoi.project_id)!;
+    const { bandsets } = await api<{ bandsets: { id: string; name: string }[] }>(base, token, '/v0/bandsets');
+    const before = new Set((await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.map((o) => o.id));
+
+    const projectRow = await waitForTreeRow(page, 'Projects', project.name, 60_000);
+    if ((await projectRow.getAttribute('aria-expanded')) !== 'true') await projectRow.click();
+    await rowContextMenu(page, await waitForTreeRow(page, 'Projects', aoi.name), 'Order Tasking…');
+
+    const name = `e2e tasking ${Date.now()}`;
+    const usecase = 'e2e: flood monitoring';
+    const start = isoDay(Date.now() + 3 * DAY);
+    const end = isoDay(Date.now() + 24 * DAY);
+    await answerQuickInput(page, /Name of the order item/, name);
+    await answerQuickInput(page, /Use case/, usecase);
+    // Back once from the start date: the use case comes back as typed.
+    await waitForQuickInput(page, /First day of the capture window/);
+    await screenshot(page, 'tasking-start-date');
+    await quickInputBack(page);
+    const kept = await answerQuickInput(page, /Use case/);
+    assert.equal(kept, usecase, 'Back shows the earlier answer');
+    await answerQuickInput(page, /First day of the capture window/, start);
+    await answerQuickInput(page, /Last day of the capture window/, end);
+    await pickQuickItem(page, /How often to capture/, 'ONCE');
+    await pickQuickItem(page, /Bands to capture/, bandsets[0].name);
+    await answerQuickInput(page, /Maximum cloud cover/, '15');
+    await answerQuickInput(page, /Maximum off-nadir/, '25');
+    await pickQuickItem(page, /Delivery speed/, 'STANDARD');
+    await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
+
+    // The dry run prices it; the summary is a modal, and nothing is placed yet.
+    const dialog = await waitForDialog(page, /Place this order\?/, 60_000);
+    const summary = await dialog.innerText();
+    assert.match(summary, /Total:/);
+    assert.ok(summary.includes(name), `the summary names the item: ${summary}`);
+    const during = (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.filter((o) => !before.has(o.id));
+    assert.deepEqual(during, [], 'the dry run placed nothing');
+    await screenshot(page, 'tasking-summary');
+    await clickDialogButton(dialog, 'Place Order');
+
+    let created: { id: string }[] = [];
+    for (const deadline = Date.now() + 30_000; created.length === 0 && Date.now() < deadline; await page.waitForTimeout(500)) {
+      created = (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.filter((o) => !before.has(o.id));
+    }
+    assert.equal(created.length, 1, 'exactly one new order');
+    const { order_items: items } = await api<{ order_items: { name: string; type: string; usecase?: string; cloud_cover?: number; off_nadir?: number; start_date?: string; end_date?: string; bandset?: { bandset_id?: string } }[] }>(
+      base, token, `/v0/order-items?order_ids=${encodeURIComponent(created[0].id)}`);
+    assert.equal(items.length, 1);
+    const item = items[0];
+    assert.equal(item.name, name);
+    assert.equal(item.type, 'TASKING');
+    assert.equal(item.usecase, usecase);
+    assert.equal(item.cloud_cover, 15);
+    assert.equal(item.off_nadir, 25);
+    assert.equal(item.bandset?.bandset_id, bandsets[0].id);
+    assert.equal(item.start_date?.slice(0, 10), start);
+    await treeRows(page, 'Orders').first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => undefined);
+    await screenshot(page, 'tasking-placed');
+  });
+});

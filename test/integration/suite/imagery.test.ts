@@ -1,0 +1,231 @@
+// Imagery on the map in a real extension host and webview: "Show Imagery" from an archive row,
+// from the STAC page and from a visualization; a COG on another host (a loopback range server
+// here, made by GDAL) drawn through the extension's byte reads; problems end in a row of the
+// layer list; the serializer brings the layers back. What the webview drew is seen through its
+// `imageryStatus` reports (ready + drawn, or error + text); the token never reaches it.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExplorerApi } from '../../../src/explorer';
+import type { ExplorerNode } from '../../../src/explorer/tree';
+import type { ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
+import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { useSandbox } from '../harness/sandbox';
+
+type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
+type Report = { id: string; state: 'ready' | 'error'; text?: string; drawn: boolean; decode?: string };
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A loopback file server with HTTP Range (what an asset host does), counting requests. */
+async function rangeServer(file: string): Promise<{ url: string; ranges: string[]; auth: (string | undefined)[]; close(): Promise<void> }> {
+  const body = fs.readFileSync(file);
+  const ranges: string[] = [];
+  const auth: (string | undefined)[] = [];
+  const server = http.createServer((req, res) => {
+    auth.push(req.headers.authorization);
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) {
+      res.writeHead(200, { 'content-type': 'image/tiff', 'content-length': body.length }).end(body);
+      return;
+    }
+    ranges.push(req.headers.range as string);
+    const a = Number(m[1]);
+    const b = Math.min(Number(m[2]), body.length - 1);
+    res.writeHead(206, { 'content-type': 'image/tiff', 'accept-ranges': 'bytes', 'content-range': `bytes ${a}-${b}/${body.length}`, 'content-length': b - a + 1 });
+    res.end(body.subarray(a, b + 1));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/scene.tif`,
+    ranges, auth,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+suite('imagery layers on the map', () => {
+  const sb = useSandbox();
+  let explorer: ExplorerApi;
+  let panels: PanelsApi;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-imagery-suite-'));
+  let scene: { file: string; corners: [[number, number], [number, number]] };
+
+  suiteSetup(() => {
+    explorer = sb.current.api.services.explorer as ExplorerApi;
+    panels = sb.current.api.services.panels as PanelsApi;
+    const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py');
+    scene = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'scene.tif'), '--size', '512'], { encoding: 'utf8' }));
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function mapProbe(): Promise<PanelProbe> {
+    const probe = await waitFor('the map panel', () => panels.map());
+    await probe.whenReady();
+    return probe;
+  }
+
+  function reports(probe: PanelProbe, id: string): Report[] {
+    return ((probe.imageryReports ?? []) as Report[]).filter((r) => r.id === id);
+  }
+
+  function settled(probe: PanelProbe, id: string, timeoutMs = 30_000): Promise<Report> {
+    return waitFor(`the webview's report on imagery layer ${id}`, () => reports(probe, id).at(-1), timeoutMs);
+  }
+
+  function specOf(probe: PanelProbe, id: string): ImageryLayerSpec | undefined {
+    return probe.posted.map((m) => m as { type: string; spec?: ImageryLayerSpec }).find((m) => m.type === 'imagery' && m.spec?.id === id)?.spec;
+  }
+
+  const item = (href: string, corners: [[number, number], [number, number]]) => {
+    const [[w, n], [e, s]] = corners;
+    return {
+      type: 'Feature', stac_version: '1.0.0', id: 'synthetic-1', collection: 'test-collection',
+      bbox: [w, s, e, n], geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
+      properties: { datetime: '2025-06-01T10:00:00Z', title: 'Synthetic scene', 'proj:epsg': 32633 },
+      assets: {
+        data: {
+          href, type: 'image/tiff; application=geotiff; profile=cloud-optimized', roles: ['data'],
+          'eo:bands': [{ name: 'B02', common_name: 'blue' }, { name: 'B03', common_name: 'green' }, { name: 'B04', common_name: 'red' }, { name: 'B08', common_name: 'nir' }],
+          'raster:bands': [{ nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }],
+        },
+      },
+      links: [],
+    };
+  };
+
+  test('a COG on another host is drawn from range reads through the extension, without the token', async function () {
+    this.timeout(60_000);
+    const srv = await rangeServer(scene.file);
+    try {
+      await vscode.commands.executeCommand('eoImagery.showImagery', item(srv.url, scene.corners));
+      const map = await mapProbe();
+      const spec = specOf(map, 'archive:test-collection/synthetic-1');
+      assert.ok(spec, 'no imagery layer was sent to the map');
+      assert.equal(spec.url, srv.url);
+      assert.deepEqual(spec.bands.map((b) => b.commonName), ['blue', 'green', 'red', 'nir']);
+      const r = await settled(map, spec.id);
+      assert.deepEqual({ state: r.state, text: r.text, drawn: r.drawn }, { state: 'ready', text: undefined, drawn: true });
+      // code-server's webview lets the map start its decoder workers from blob URLs
+      assert.equal(r.decode, 'worker');
+      assert.ok(srv.ranges.length > 0, 'the file was read by ranges');
+      assert.ok(srv.auth.every((a) => a === undefined), 'the token went to another host');
+      assert.equal(srv.ranges.length, srv.auth.length, 'every request was a range request');
+      const responses = map.posted.filter((m) => (m as { type: string; ok?: boolean }).type === 'response');
+      assert.ok(responses.length >= srv.ranges.length, 'bytes went back to the webview as responses');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test('Show Imagery from an Archive row draws its data COG read through the extension with the token', async function () {
+    this.timeout(60_000);
+    const collections = (await explorer.providers.archive.getChildren(undefined)).filter((n) => n.kind === 'collection');
+    const items = (await explorer.providers.archive.getChildren(collections[0])).filter((n): n is RecordNode => n.kind === 'archiveItem');
+    assert.ok(items.length > 0, 'the first collection has no items');
+    await vscode.commands.executeCommand('eoImagery.showImagery', items[0]);
+    const map = await mapProbe();
+    const id = `archive:${String(items[0].record.collection)}/${items[0].recordId}`;
+    const spec = await waitFor('the archive item as an imagery layer', () => specOf(map, id));
+    assert.match(spec.url, /^https?:\/\//);
+    // the sandbox serves the item's data COG on its own host, behind the token
+    assert.ok(spec.url.startsWith(sb.current.sandbox.url), `the data asset ${spec.url} is not on the sandbox host`);
+    assert.ok(spec.bands.some((b) => b.commonName === 'red'), 'the bands come from eo:bands');
+    const r = await settled(map, id, 45_000);
+    assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
+  });
+
+  test('Show imagery on the STAC page draws the item on the map', async function () {
+    this.timeout(60_000);
+    const collections = (await explorer.providers.archive.getChildren(undefined)).filter((n) => n.kind === 'collection');
+    const first = (await explorer.providers.archive.getChildren(collections[0])).find((n): n is RecordNode => n.kind === 'archiveItem');
+    assert.ok(first);
+    await vscode.commands.executeCommand('eoImagery.openStacItem', first);
+    const key = `${String(first.record.collection)}/${first.recordId}`;
+    const stac = await waitFor('the STAC panel', () => panels.stacItems().get(key));
+    await stac.whenReady();
+    await waitFor('the item on the STAC page', () => stac.posted.some((m) => (m as { type: string }).type === 'item'));
+    const before = panels.map()?.posted.length ?? 0;
+    await stac.receive({ type: 'action', action: 'showImagery' });
+    const map = await mapProbe();
+    await waitFor('the imagery layer from the STAC page', () =>
+      map.posted.slice(before).some((m) => (m as { type: string; spec?: ImageryLayerSpec }).type === 'imagery' && (m as { spec: ImageryLayerSpec }).spec.id === `archive:${key}`) || undefined);
+  });
+
+  test('an index visualization becomes an index layer over its source mosaic with its colour map, or a note saying why it cannot', async function () {
+    this.timeout(60_000);
+    const projects = await explorer.providers.projects.getChildren(undefined);
+    let vis: RecordNode | undefined;
+    for (const p of projects) {
+      for (const aoi of (await explorer.providers.projects.getChildren(p)).filter((n) => n.kind === 'aoi')) {
+        const group = (await explorer.providers.projects.getChildren(aoi)).find((n) => n.kind === 'visualizationGroup');
+        vis = group && (await explorer.providers.projects.getChildren(group)).find((n): n is RecordNode => n.kind === 'visualization' && (n as RecordNode).record.expression_type === 'index');
+        if (vis) break;
+      }
+      if (vis) break;
+    }
+    assert.ok(vis, 'no index visualization row in the Projects view');
+    await vscode.commands.executeCommand('eoImagery.showImagery', vis);
+    const map = await mapProbe();
+    const id = `visualization:${String(vis.record.aoi_id)}/${vis.recordId}`;
+    const sent = await waitFor('the visualization on the map', () =>
+      map.posted.map((m) => m as { type: string; id?: string; spec?: ImageryLayerSpec; text?: string })
+        .find((m) => (m.type === 'imagery' && m.spec?.id === id) || (m.type === 'imageryNote' && m.id === id)));
+    if (sent.type === 'imageryNote') {
+      assert.match(sent.text ?? '', /s3:\/\/|gs:\/\/|http\(s\)/, 'the note says why the file cannot be read');
+    } else {
+      const render = sent.spec?.render;
+      assert.equal(render?.kind, 'index');
+      const rescale = vis.record.rescale as number[];
+      if (render?.kind === 'index' && rescale.length >= 2 && rescale[0] !== rescale[1]) assert.deepEqual(render.rescale, rescale.slice(0, 2));
+      assert.ok(sent.spec?.clip, 'clipped to the AOI');
+      const r = await settled(map, id, 45_000);
+      assert.equal(r.state, 'ready', r.text);
+    }
+  });
+
+  test('a reloaded map draws its imagery layers again', async function () {
+    this.timeout(60_000);
+    const srv = await rangeServer(scene.file);
+    try {
+      const spec: ImageryLayerSpec = {
+        id: 'restored', title: 'Restored scene', url: srv.url,
+        bands: [{ name: 'B02' }, { name: 'B03' }, { name: 'B04' }, { name: 'B08' }],
+        render: { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI' },
+        source: { kind: 'url', url: srv.url }, opacity: 0.8,
+      };
+      panels.map()?.panel.dispose();
+      const restored = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
+      await panels.serializers['eoImagery.map'].deserializeWebviewPanel(restored, { center: [42, 15], zoom: 10, imagery: [spec] });
+      const map = await mapProbe();
+      const r = await settled(map, 'restored', 45_000);
+      assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
+      assert.ok(srv.ranges.length > 0);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test('the token is in no message given to the map', () => {
+    const map = panels.map();
+    assert.ok(map);
+    const text = JSON.stringify(map.posted.filter((m) => (m as { type: string }).type !== 'response'));
+    assert.ok(!text.includes(sb.current.sandbox.tokens.alice));
+  });
+});

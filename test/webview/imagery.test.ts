@@ -1,0 +1,227 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
+import { closeBrowser, isType, openWebview, type Harness } from './harness';
+
+interface Scene {
+  file: string;
+  points: Record<'vegetation' | 'water' | 'bare' | 'roofs' | 'nodata', [number, number]>;
+  corners: [[number, number], [number, number]];
+  overviews: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'eo-imagery-'));
+function makeScene(name: string, ...args: string[]): Scene {
+  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, name), ...args], { encoding: 'utf8' });
+  return JSON.parse(out) as Scene;
+}
+
+const URL0 = 'https://assets.example.com/scene.tif';
+const BANDS = [
+  { name: 'B02', commonName: 'blue', wavelength: 0.49 },
+  { name: 'B03', commonName: 'green', wavelength: 0.56 },
+  { name: 'B04', commonName: 'red', wavelength: 0.665 },
+  { name: 'B08', commonName: 'nir', wavelength: 0.842 },
+];
+
+/** Serves byte ranges of `file` as the extension would, and counts what was asked. */
+function rangeHandler(file: string, log: ReadBytesParams[], opts: { fail?: { status: number; message: string } } = {}) {
+  const bytes = readFileSync(file);
+  return (req: unknown) => {
+    const r = req as { method: string; params: ReadBytesParams };
+    if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
+    log.push(r.params);
+    if (opts.fail) throw Object.assign(new Error(opts.fail.message), { status: opts.fail.status });
+    const slice = bytes.subarray(r.params.offset, r.params.offset + r.params.length);
+    return { bytes: new Uint8Array(slice), total: bytes.length };
+  };
+}
+
+type Win = {
+  eoMap: {
+    map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void; latLngToContainerPoint(ll: [number, number]): { x: number; y: number } };
+    imagery(): Promise<{ layer(id: string): { timings: { firstTile?: number } } | undefined }>;
+    decodeMode?: { mode: string };
+  };
+  __state?: { imagery?: ImageryLayerSpec[] };
+};
+
+async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeof rangeHandler>[2] = {}): Promise<Harness> {
+  const h = await openWebview('map', { onRequest: rangeHandler(file, log, opts), viewport: { width: 900, height: 700 } });
+  await h.waitFor(isType('ready'));
+  await h.send({ type: 'init', basemaps: [] });
+  return h;
+}
+
+async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
+  const [[w, n], [e, s]] = scene.corners;
+  await h.page.evaluate((b) => (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false }), [[s, w], [n, e]]);
+  await h.send({ type: 'imagery', spec, fit: false });
+}
+
+/** Waits until the layer's row says it is done (ready or error) and returns its state and text. */
+async function settled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
+  const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);
+  await row.waitFor({ timeout: timeoutMs });
+  await h.page.waitForFunction((rid) => {
+    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+  }, id, { timeout: timeoutMs });
+  return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
+}
+
+/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile canvas under it. */
+async function pixelAt(h: Harness, lonlat: [number, number]): Promise<[number, number, number, number]> {
+  return h.page.evaluate(([lon, lat]) => {
+    const w = window as unknown as Win;
+    const pt = w.eoMap.map.latLngToContainerPoint([lat, lon]);
+    const mapRect = document.getElementById('map')!.getBoundingClientRect();
+    const x = mapRect.left + pt.x;
+    const y = mapRect.top + pt.y;
+    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane canvas')) as HTMLCanvasElement[]) {
+      const r = c.getBoundingClientRect();
+      if (x < r.left || x >= r.right || y < r.top || y >= r.bottom) continue;
+      const px = Math.floor(((x - r.left) * c.width) / r.width);
+      const py = Math.floor(((y - r.top) * c.height) / r.height);
+      const d = c.getContext('2d')!.getImageData(px, py, 1, 1).data;
+      if (d[3] > 0) return [d[0], d[1], d[2], d[3]] as [number, number, number, number];
+    }
+    return [0, 0, 0, 0] as [number, number, number, number];
+  }, lonlat);
+}
+
+function near(actual: number[], expected: number[], tol: number, what: string): void {
+  for (let i = 0; i < expected.length; i++) {
+    assert.ok(Math.abs(actual[i] - expected[i]) <= tol, `${what}: got rgb(${actual.slice(0, 3).join(', ')}), expected about rgb(${expected.join(', ')})`);
+  }
+}
+
+let scene: Scene;
+before(() => {
+  scene = makeScene('scene.tif');
+});
+after(async () => {
+  await closeBrowser();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
+  id: 'scene', title: 'Synthetic scene', url: URL0, bands: BANDS,
+  render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [[0, 3000], [0, 3000], [0, 3000]] },
+  source: { kind: 'url', url: URL0 }, ...over,
+});
+
+describe('imagery on the map webview', () => {
+  it('draws a UTM scene in true colour where GDAL places it, with no-data transparent', async () => {
+    const log: ReadBytesParams[] = [];
+    const h = await open(scene.file, log);
+    try {
+      await show(h, spec(), scene);
+      assert.deepEqual(await settled(h, 'scene'), { state: 'ready', text: '' });
+      // DN / 3000 × 255 per channel (R = B04, G = B03, B = B02)
+      const expect = (v: [number, number, number, number]) => [v[2], v[1], v[0]].map((x) => Math.round((x / 3000) * 255));
+      near(await pixelAt(h, scene.points.vegetation), expect([300, 700, 500, 4500]), 3, 'vegetation');
+      near(await pixelAt(h, scene.points.water), expect([900, 700, 800, 200]), 3, 'water');
+      near(await pixelAt(h, scene.points.bare), expect([2500, 2500, 2500, 2500]), 3, 'bare soil');
+      near(await pixelAt(h, scene.points.roofs), expect([600, 700, 3000, 1500]), 3, 'roofs');
+      assert.equal((await pixelAt(h, scene.points.nodata))[3], 0, 'no-data pixels are transparent');
+      // only ranges were read, never the whole file in one go
+      const size = readFileSync(scene.file).length;
+      assert.ok(log.every((r) => r.length < size), 'no read asks for the whole file');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('colours an NDVI expression through RdYlGn and shows its legend', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec({ id: 'ndvi', render: { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI' } }), scene);
+      assert.equal((await settled(h, 'ndvi')).state, 'ready');
+      // ColorBrewer RdYlGn (matplotlib's anchors): NDVI 0.8 → 0.9 of the ramp #1a9850,
+      // -0.6 → 0.2 #f46d43, 0 → 0.5 #ffffbf
+      near(await pixelAt(h, scene.points.vegetation), [0x1a, 0x98, 0x50], 6, 'vegetation NDVI 0.8');
+      near(await pixelAt(h, scene.points.water), [0xf4, 0x6d, 0x43], 6, 'water NDVI -0.6');
+      near(await pixelAt(h, scene.points.bare), [0xff, 0xff, 0xbf], 6, 'bare NDVI 0');
+      const legend = h.page.locator('.eo-legend[data-id="ndvi"]');
+      assert.equal(await legend.locator('.title').textContent(), 'NDVI');
+      assert.equal(await legend.locator('.min').textContent(), '-1');
+      assert.equal(await legend.locator('.max').textContent(), '1');
+      const ends = await legend.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+        const ctx = c.getContext('2d')!;
+        return [Array.from(ctx.getImageData(0, 5, 1, 1).data), Array.from(ctx.getImageData(255, 5, 1, 1).data)];
+      });
+      near(ends[0], [0xa5, 0x00, 0x26], 2, 'legend low end');
+      near(ends[1], [0x00, 0x68, 0x37], 2, 'legend high end');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('stretches 2–98 % from the overview by default, keeps the layer in the saved state, and removes it', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec({ render: { kind: 'rgb', bands: ['B08', 'B04', 'B03'] } }), scene);
+      assert.equal((await settled(h, 'scene')).state, 'ready');
+      const veg = await pixelAt(h, scene.points.vegetation);
+      const water = await pixelAt(h, scene.points.water);
+      assert.ok(veg[0] > 200 && veg[1] < 60, `false colour: vegetation is red, got ${veg}`);
+      assert.ok(water[0] < 40, `false colour: water is dark, got ${water}`);
+      const saved = await h.page.evaluate(() => (window as unknown as Win).__state?.imagery);
+      assert.equal(saved?.[0]?.id, 'scene');
+      await h.page.locator('.eo-imagery-row[data-id="scene"] button.remove').click();
+      assert.equal(await h.page.locator('.eo-imagery-row').count(), 0);
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as Win).__state?.imagery), []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('decodes in a blob worker under the map\'s CSP', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec(), scene);
+      await settled(h, 'scene');
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as Win).eoMap.decodeMode?.mode), 'worker');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('says why when the file cannot be read, the CRS is unknown, or a band is missing', async () => {
+    const h = await open(scene.file, [], { fail: { status: 403, message: 'Forbidden (403): access to the file was refused.' } });
+    try {
+      await show(h, spec({ id: 'denied' }), scene);
+      const s = await settled(h, 'denied');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /403/);
+    } finally {
+      await h.close();
+    }
+    const h2 = await open(scene.file, []);
+    try {
+      await show(h2, spec({ id: 'noband', render: { kind: 'rgb', bands: ['B12', 'B08', 'B04'] } }), scene);
+      const s = await settled(h2, 'noband');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /no band named "B12"/);
+    } finally {
+      await h2.close();
+    }
+    const junk = join(dir, 'junk.tif');
+    execFileSync('/usr/bin/python3', ['-c', `open(${JSON.stringify(junk)}, 'wb').write(b'II*\\x00' + bytes(range(256)) * 8)`]);
+    const h3 = await open(junk, []);
+    try {
+      await show(h3, spec({ id: 'junk' }), scene);
+      const s = await settled(h3, 'junk');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /not a readable GeoTIFF|directory could not be read|could not be/);
+    } finally {
+      await h3.close();
+    }
+  });
+});
