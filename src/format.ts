@@ -74,6 +74,7 @@ export function shownOf(shown: number, total: number | undefined, noun: string):
 /** Where a store writes (docs/service-interface.md, store configs): "bucket/prefix · region", by type. */
 export function storeTarget(s: Store): string {
   const c = s.configs ?? {};
+  // `container` is the first version's AZBLOB key; a store registered then may still carry it.
   const where = c.bucket ?? c.container ?? '';
   const prefix = c.path_prefix ? `/${c.path_prefix.replace(/^\/+/, '')}` : '';
   return [where && `${where}${prefix}`, c.region].filter(Boolean).join(' · ');

@@ -28,6 +28,7 @@ import { BlocksApi } from './blocks';
 import { CatalogsApi } from './catalogs';
 import { DeliveriesApi } from './deliveries';
 import { DownloadsApi } from './downloads';
+import { IdListForm } from './idLists';
 import { IndicesApi } from './indices';
 import { InsightRunsApi } from './insightRuns';
 import { OrderItemsApi } from './orderItems';
@@ -84,7 +85,7 @@ export class EoClient {
     this.aois = new AoisApi(t);
     this.search = new SearchApi(t);
     this.indices = new IndicesApi(t);
-    this.visualizations = new VisualizationsApi(t);
+    this.visualizations = new VisualizationsApi(t, this.indices);
     this.blocks = new BlocksApi(t);
     this.insightRuns = new InsightRunsApi(t);
     this.bandsets = new BandsetsApi(t);
@@ -92,8 +93,10 @@ export class EoClient {
     this.orderItems = new OrderItemsApi(t);
     this.archives = new ArchivesApi(t);
     this.catalogs = new CatalogsApi(t);
-    this.deliveries = new DeliveriesApi(t);
-    this.downloads = new DownloadsApi(t);
+    // One memory per session of whether the service wants both id lists (deliveries and downloads alike).
+    const idLists = new IdListForm();
+    this.deliveries = new DeliveriesApi(t, idLists);
+    this.downloads = new DownloadsApi(t, idLists);
     this.stores = new StoresApi(t);
     this.reports = new ReportsApi(t);
   }

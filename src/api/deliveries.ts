@@ -1,5 +1,6 @@
 /** Deliveries of catalog entries to registered cloud stores. */
 import { ApiError } from './errors';
+import { IdListForm } from './idLists';
 import { listParser } from './listing';
 import { poll, isFinalStatus, type PollOptions } from './poll';
 import type { CreateDeliveriesRequest, Delivery, DeliveryFilter } from './records';
@@ -9,21 +10,20 @@ import type { CallOptions, Transport } from './transport';
 const parseList = listParser<Delivery>('deliveries', delivery);
 
 export class DeliveriesApi {
-  constructor(private readonly t: Transport) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly idLists: IdListForm = new IdListForm(),
+  ) {}
 
   /**
    * Start deliveries; each names either `catalog_ids` or `order_item_ids` (checked here,
-   * before anything is sent). Sent exactly once.
+   * before anything is sent). Sent once, or twice only when the first answer was a 400
+   * asking for the other list too (see `IdListForm`).
    */
   create(req: CreateDeliveriesRequest, o?: CallOptions): Promise<Delivery[]> {
-    req.deliveries.forEach((d, i) => {
-      const both = d.catalog_ids !== undefined && d.order_item_ids !== undefined;
-      const neither = d.catalog_ids === undefined && d.order_item_ids === undefined;
-      if (both || neither) {
-        throw new TypeError(`deliveries[${i}]: give either catalog_ids or order_item_ids, not ${both ? 'both' : 'neither'}`);
-      }
-    });
-    return this.t.json({ method: 'POST', path: '/v0/catalogs/deliveries', body: req }, parseList, o);
+    return this.idLists.send(req.deliveries, (deliveries) =>
+      this.t.json({ method: 'POST', path: '/v0/catalogs/deliveries', body: { ...req, deliveries } }, parseList, o),
+    );
   }
 
   list(filter: DeliveryFilter = {}, o?: CallOptions): Promise<Delivery[]> {

@@ -1,4 +1,5 @@
 /** Download links for catalog entries: created → in_progress → success (signed_url) | failed. */
+import { IdListForm } from './idLists';
 import { recordParser } from './listing';
 import { poll, isFinalStatus, type PollOptions } from './poll';
 import type { CreateDownloadRequest, Download } from './records';
@@ -8,14 +9,17 @@ import { pathOf, type CallOptions, type Transport } from './transport';
 const parseOne = recordParser<Download>(download, 'download');
 
 export class DownloadsApi {
-  constructor(private readonly t: Transport) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly idLists: IdListForm = new IdListForm(),
+  ) {}
 
-  /** Request a download of `catalog_ids` or `order_item_ids` (not both). Sent exactly once. */
+  /**
+   * Request a download of `catalog_ids` or `order_item_ids` (not both). Sent once, or twice
+   * only when the first answer was a 400 asking for the other list too (see `IdListForm`).
+   */
   create(req: CreateDownloadRequest, o?: CallOptions): Promise<Download> {
-    const both = req.catalog_ids !== undefined && req.order_item_ids !== undefined;
-    const neither = req.catalog_ids === undefined && req.order_item_ids === undefined;
-    if (both || neither) throw new TypeError(`a download needs either catalog_ids or order_item_ids, not ${both ? 'both' : 'neither'}`);
-    return this.t.json({ method: 'POST', path: '/v0/catalogs/download', body: req }, parseOne, o);
+    return this.idLists.send([req], ([body]) => this.t.json({ method: 'POST', path: '/v0/catalogs/download', body }, parseOne, o));
   }
 
   get(downloadId: string, o?: CallOptions): Promise<Download> {

@@ -911,12 +911,20 @@ export interface CreateStoreRequest {
   labels?: Record<string, string>;
 }
 
-/** The store rules of docs/service-interface.md, shared by the sandbox's validation and the extension's. */
-export const STORE_RULES: Record<StoreType, { configs: readonly string[]; secrets: readonly string[] }> = {
-  S3: { configs: ['bucket', 'region', 'path_prefix'], secrets: ['access_key_id', 'secret_access_key'] },
-  GCS: { configs: ['bucket', 'path_prefix'], secrets: ['project_id', 'service_account_credentials'] },
+/** Config keys every store type takes (docs/service-interface.md, "Cloud stores"): the OpenAPI's one form. */
+export const STORE_CONFIGS = ['bucket', 'region'] as const;
+export const STORE_OPTIONAL_CONFIGS = ['path_prefix'] as const;
+
+/**
+ * The store rules of docs/service-interface.md, shared by the sandbox's validation and the
+ * extension's: `configs` required, `optionalConfigs` sent when given, `secrets` required.
+ */
+export const STORE_RULES: Record<StoreType, { configs: readonly string[]; optionalConfigs: readonly string[]; secrets: readonly string[] }> = {
+  S3: { configs: STORE_CONFIGS, optionalConfigs: STORE_OPTIONAL_CONFIGS, secrets: ['access_key_id', 'secret_access_key'] },
+  GCS: { configs: STORE_CONFIGS, optionalConfigs: STORE_OPTIONAL_CONFIGS, secrets: ['project_id', 'service_account_credentials'] },
   AZBLOB: {
-    configs: ['container', 'path_prefix'],
+    configs: STORE_CONFIGS,
+    optionalConfigs: STORE_OPTIONAL_CONFIGS,
     secrets: ['account_name', 'tenant_id', 'client_id', 'client_secret'],
   },
 };

@@ -1,8 +1,10 @@
 /** Visualizations of an AOI (the listing's wire key is the singular `visualization`). */
 import { offsetListing, recordParser, type OffsetListing } from './listing';
 import { normalizeVisualizationList } from './normalize';
-import type { IterateOptions, OffsetQuery, Page } from './paging';
-import type { CreateVisualizationRequest, ExpressionType, Visualization, VisualizationListWire } from './records';
+import { ApiError } from './errors';
+import type { IndicesApi } from './indices';
+import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
+import type { CreateVisualizationRequest, ExpressionType, Index, Visualization, VisualizationListWire } from './records';
 import { pagination, visualization } from './schemas';
 import { arr, assertShape, obj, oneOf } from './shape';
 import { pathOf, type CallOptions, type Transport } from './transport';
@@ -26,14 +28,54 @@ function parsePage(body: unknown): Page<Visualization> {
 const parseOne = recordParser<Visualization>(visualization, 'visualization');
 
 export class VisualizationsApi {
-  constructor(private readonly t: Transport) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly indices: IndicesApi,
+  ) {}
 
-  listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
-    return this.listing(aoiId).page(q, o);
+  /**
+   * One page; items without `index_name` (the OpenAPI's list items carry only `index_id`) get
+   * the index's name, type, expression and rescale joined from the indices, one read per index
+   * per session (docs/service-interface.md, "Visualizations").
+   */
+  async listPage(aoiId: string, q: VisualizationFilter & OffsetQuery = {}, o?: CallOptions): Promise<Page<Visualization>> {
+    const page = await this.listing(aoiId).page(q, o);
+    await this.joinIndexNames(page.items, o);
+    return page;
   }
 
   iterate(aoiId: string, filter: VisualizationFilter = {}, opts: IterateOptions = {}): AsyncGenerator<Visualization, void, undefined> {
-    return this.listing(aoiId).iterate(filter, opts);
+    return iterateOffset(
+      ({ offset, limit, signal }) => this.listPage(aoiId, { ...filter, offset, limit }, { signal }),
+      (v) => v.id,
+      { method: 'GET', path: pathOf`/v0/aois/${aoiId}/visualizations` },
+      opts,
+    );
+  }
+
+  private async joinIndexNames(items: Visualization[], o?: CallOptions): Promise<void> {
+    const ids = [...new Set(items.filter((v) => !v.index_name && v.index_id).map((v) => v.index_id))];
+    const found = new Map<string, Index>();
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const idx = await this.indices.byId(id, o);
+          if (idx) found.set(id, idx);
+        } catch (err) {
+          // A name is a nicety: the page stands without it (the row falls back), unless cancelled.
+          if (err instanceof ApiError && err.kind === 'aborted') throw err;
+        }
+      }),
+    );
+    for (const v of items) {
+      const idx = v.index_name ? undefined : found.get(v.index_id);
+      if (!idx) continue;
+      v.index_name = idx.name;
+      v.type ??= idx.type;
+      v.expression ??= idx.expression;
+      v.expression_type ??= idx.expression_type;
+      v.rescale ??= idx.rescale;
+    }
   }
 
   private listing(aoiId: string): OffsetListing<Visualization, VisualizationFilter> {

@@ -4,7 +4,7 @@ import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
 import { runCommand } from '../../ui/runCommand';
 import { busy, pickAoi } from '../insights/pickers';
-import { checkExpression, checkRescale } from './expression';
+import { checkExpression, checkRescale, checkRescaleBound } from './expression';
 import { legendsOf } from '../../api/legend';
 import { describeLegend, expectedLegend, indexSummary } from './legend';
 
@@ -111,11 +111,11 @@ export async function createIndex(services: ExtensionServices): Promise<Index | 
       ? ''
       : need(await services.ui.pick(COLORMAPS.map((c) => ({ label: c })), { title, placeHolder: 'Colormap', ignoreFocusOut: true })).label;
     const min = need(await services.ui.input({
-      title, prompt: 'Rescale: minimum value', value: exprType === 'index' ? '-1' : '0', ignoreFocusOut: true,
-      validateInput: (v) => (Number.isFinite(Number(v.trim())) && v.trim() !== '' ? undefined : 'A number'),
+      title, prompt: 'Rescale: minimum value (a whole number)', value: exprType === 'index' ? '-1' : '0', ignoreFocusOut: true,
+      validateInput: (v) => checkRescaleBound('min', v),
     }));
     const max = need(await services.ui.input({
-      title, prompt: `Rescale: maximum value (more than ${min.trim()})`, value: exprType === 'index' ? '1' : '3000', ignoreFocusOut: true,
+      title, prompt: `Rescale: maximum value (a whole number more than ${min.trim()})`, value: exprType === 'index' ? '1' : '3000', ignoreFocusOut: true,
       validateInput: (v) => {
         const r = checkRescale(min, v);
         return r.ok ? undefined : r.reason;

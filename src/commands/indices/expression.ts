@@ -27,12 +27,24 @@ export function checkExpression(expr: string, type: ExpressionType, satelliteBan
   return { ok: true, bands };
 }
 
-/** Rescale bounds: two finite numbers with min < max. */
+/**
+ * One rescale bound: a whole number, because the service takes `rescale` as two integers
+ * (docs/service-interface.md, "Indices"). Undefined when fine, else the reason.
+ */
+export function checkRescaleBound(which: 'min' | 'max', text: string): string | undefined {
+  const t = text.trim();
+  const n = Number(t);
+  if (t === '' || !Number.isFinite(n)) return `rescale ${which} "${text}" is not a number`;
+  if (!Number.isSafeInteger(n)) return `rescale ${which} ${t} is not a whole number: the service takes the rescale range as two integers (e.g. -1 and 1)`;
+  return undefined;
+}
+
+/** Rescale bounds: two integers with min < max. */
 export function checkRescale(minText: string, maxText: string): { ok: true; value: [number, number] } | { ok: false; reason: string } {
+  const bad = checkRescaleBound('min', minText) ?? checkRescaleBound('max', maxText);
+  if (bad) return { ok: false, reason: bad };
   const min = Number(minText.trim());
   const max = Number(maxText.trim());
-  if (minText.trim() === '' || !Number.isFinite(min)) return { ok: false, reason: `rescale min "${minText}" is not a number` };
-  if (maxText.trim() === '' || !Number.isFinite(max)) return { ok: false, reason: `rescale max "${maxText}" is not a number` };
   if (!(min < max)) return { ok: false, reason: `rescale min (${min}) must be less than max (${max})` };
   return { ok: true, value: [min, max] };
 }

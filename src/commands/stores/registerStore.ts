@@ -26,16 +26,24 @@ const TYPE_DETAIL: Record<StoreType, string> = {
   AZBLOB: 'Azure Blob Storage container',
 };
 
+/** What each config key means for each type: the service calls an Azure container its bucket. */
+const CONFIG_PROMPT: Record<string, Record<StoreType, string>> = {
+  bucket: { S3: 'S3 bucket name', GCS: 'GCS bucket name', AZBLOB: 'Azure Blob container name (the service calls it the bucket)' },
+  region: { S3: 'S3 region, e.g. eu-west-1', GCS: 'GCS bucket location, e.g. europe-west4', AZBLOB: 'Azure region of the storage account, e.g. westeurope' },
+  path_prefix: { S3: 'Folder prefix inside the bucket (optional)', GCS: 'Folder prefix inside the bucket (optional)', AZBLOB: 'Folder prefix inside the container (optional)' },
+};
+
 function configStep(key: string): Step<StoreState> {
   return {
     name: `Config: ${key}`,
     describe: (s) => s.configs[key],
-    when: (s) => s.type !== '' && STORE_RULES[s.type].configs.includes(key),
+    when: (s) => s.type !== '' && [...STORE_RULES[s.type].configs, ...STORE_RULES[s.type].optionalConfigs].includes(key),
     async ask(s, ui) {
+      const required = s.type !== '' && STORE_RULES[s.type].configs.includes(key);
       const answer = await ui.input({
-        prompt: `${s.type} ${key}${key === 'path_prefix' ? ' (folder prefix inside the bucket or container)' : ''}`,
+        prompt: s.type !== '' ? (CONFIG_PROMPT[key]?.[s.type] ?? `${s.type} ${key}`) : key,
         value: s.configs[key] ?? '',
-        validate: (v) => checkRequiredValue(key, v),
+        validate: (v) => (required ? checkRequiredValue(key, v) : undefined),
       });
       return outcome(answer, (v) => (s.configs[key] = v.trim()));
     },
@@ -61,7 +69,7 @@ function secretStep(key: string): Step<StoreState> {
 }
 
 export function storeSteps(): Step<StoreState>[] {
-  const allConfigs = [...new Set(STORE_TYPES.flatMap((t) => STORE_RULES[t].configs))];
+  const allConfigs = [...new Set(STORE_TYPES.flatMap((t) => [...STORE_RULES[t].configs, ...STORE_RULES[t].optionalConfigs]))];
   const allSecrets = [...new Set(STORE_TYPES.flatMap((t) => STORE_RULES[t].secrets))];
   return [
     {
@@ -104,14 +112,15 @@ export function storeSteps(): Step<StoreState>[] {
 /** Only the keys of the chosen type travel (a type switched midway leaves no stale keys). */
 export function storeRequest(s: StoreState): CreateStoreRequest {
   const type = s.type as StoreType;
-  const rules = STORE_RULES[type] ?? { configs: [], secrets: [] };
+  const rules = STORE_RULES[type] ?? { configs: [], optionalConfigs: [], secrets: [] };
+  // An optional key left empty is not sent.
   const pick = (from: Record<string, string>, keys: readonly string[]): Record<string, string> =>
-    Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
+    Object.fromEntries(keys.filter((k) => from[k] !== undefined && from[k] !== '').map((k) => [k, from[k]]));
   const labels = parseLabels(s.labels);
   return {
     name: s.name,
     type,
-    configs: pick(s.configs, rules.configs),
+    configs: pick(s.configs, [...rules.configs, ...rules.optionalConfigs]),
     secrets: pick(s.secrets, rules.secrets),
     labels: labels.ok ? labels.labels : {},
   };

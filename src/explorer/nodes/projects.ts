@@ -267,13 +267,14 @@ export class VisualizationNode extends RecordNode<Visualization> {
 
   getTreeItem(): vscode.TreeItem {
     const v = this.record;
-    const item = new vscode.TreeItem(v.index_name || v.index_id);
-    item.description = `${v.expression_type} · ${progressText(v.status, v.progress)}`;
+    // List items carry only index_id; the client joins the index's name (docs/service-interface.md).
+    const item = new vscode.TreeItem(v.index_name || 'Visualization of an unknown index');
+    item.description = [v.expression_type, progressText(v.status, v.progress)].filter(Boolean).join(' · ');
     item.iconPath = statusIcon(v.status);
     item.contextValue = 'visualization';
     item.tooltip = recordTooltip(v.index_name || v.id, [
       ['Status', progressText(v.status, v.progress)],
-      ['Index', `${v.index_name} (${v.type})`],
+      ['Index', v.index_name ? `${v.index_name}${v.type ? ` (${v.type})` : ''}` : v.index_id],
       ['Expression', v.expression],
       ['Rescale', v.rescale?.join(' … ')],
       ['Assets', v.assets?.length],

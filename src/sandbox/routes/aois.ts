@@ -1,5 +1,5 @@
 /** AOIs (list, create, the singular read path), their assets and visualizations. */
-import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata } from '../../api/records';
+import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata, Visualization } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { Rng } from '../prng';
@@ -173,7 +173,10 @@ export const aoiRoutes: Route[] = [
         )
         .map((v) => visView(v, v.asset_ids.map((id) => assets.get(id)).filter((a) => a !== undefined).map((a) => assetView(a, r.now, r.app.base)), r.now));
       const { items, pagination } = page(all, offset, limit);
-      return { status: 200, json: { visualization: items, pagination } };
+      // The OpenAPI's list item: no index name, expression or assets (those are on the detail).
+      const listItem = ({ id, aoi_id, index_id, user_id, tenant_id, progress, status, created_at, updated_at }: Visualization) =>
+        ({ id, aoi_id, index_id, user_id, tenant_id, progress, status, created_at, updated_at });
+      return { status: 200, json: { visualization: items.map(listItem), pagination } };
     },
   },
   {

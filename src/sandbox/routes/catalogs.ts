@@ -26,9 +26,14 @@ function myCatalogs(r: Req): CatalogT[] {
 
 const strip = ({ t: _t, ...c }: CatalogT): Catalog => c;
 
+/**
+ * The list in use. The OpenAPI marks both lists required yet says not to use one with the
+ * other, so an empty list counts as the one not in use (a client may send `[]`).
+ */
 function exactlyOne(b: Record<string, unknown>, where: string): { catalog_ids?: string[]; order_item_ids?: string[] } {
-  const c = opt(b, 'catalog_ids', (v, f) => asStringArray(v, f, { min: 1, max: 500 }), where);
-  const i = opt(b, 'order_item_ids', (v, f) => asStringArray(v, f, { min: 1, max: 500 }), where);
+  const nonEmpty = (v: string[] | undefined): string[] | undefined => (v && v.length > 0 ? v : undefined);
+  const c = nonEmpty(opt(b, 'catalog_ids', (v, f) => asStringArray(v, f, { max: 500 }), where));
+  const i = nonEmpty(opt(b, 'order_item_ids', (v, f) => asStringArray(v, f, { max: 500 }), where));
   if ((c === undefined) === (i === undefined)) {
     throw badRequest(`${where}catalog_ids`, 'give either catalog_ids or order_item_ids, not both and not neither');
   }
@@ -79,7 +84,8 @@ export const catalogRoutes: Route[] = [
       const itemIds = list('item_ids');
       const orderIds = list('order_ids');
       const oiIds = list('order_item_ids');
-      const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 100, integer: true })) ?? 10;
+      // The OpenAPI's default is 2; the client always sends its own limit (docs/service-interface.md).
+      const limit = opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 100, integer: true })) ?? 2;
       const offset = opt(b, 'offset', (v, f) => asNumber(v, f, { min: 0, integer: true })) ?? 0;
       const box = bbox ? bboxPolygon(bbox) : undefined;
       const all = myCatalogs(r).filter(

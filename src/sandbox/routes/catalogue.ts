@@ -99,7 +99,7 @@ async function createIndex(r: Req): Promise<{ status: number; json: unknown }> {
   const expressionType = req(b, 'expression_type', (v, f) => asEnum(v, f, EXPRESSION_TYPES));
   const satId = req(b, 'satellite_id', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }));
   const colormap = req(b, 'colormap', (v, f) => asString(v, f, { max: 100 }));
-  const rescale = req(b, 'rescale', (v, f) => asArray(v, f, { min: 2, max: 2 })).map((x, i) => asNumber(x, `rescale[${i}]`));
+  const rescale = req(b, 'rescale', (v, f) => asArray(v, f, { min: 2, max: 2 })).map((x, i) => asNumber(x, `rescale[${i}]`, { integer: true }));
   const sat = satelliteById(satId);
   if (!sat) throw badRequest('satellite_id', `no satellite ${JSON.stringify(satId)}`);
   const parsed = parseIndexExpression(expression, expressionType);

@@ -35,7 +35,7 @@ export const storeRoutes: Route[] = [
       const labels = opt(b, 'labels', stringMap) ?? {};
       const rule = STORE_RULES[type];
       const missing = [
-        ...rule.configs.filter((k) => configs[k] === undefined).map((k) => `configs.${k}`),
+        ...rule.configs.filter((k) => !configs[k]).map((k) => `configs.${k}`),
         ...rule.secrets.filter((k) => !secrets[k]).map((k) => `secrets.${k}`),
       ];
       if (missing.length > 0) throw badRequest(missing.join(', '), `missing for a ${type} store: ${missing.join(', ')}`);

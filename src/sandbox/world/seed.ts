@@ -110,9 +110,9 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   const storeDefs: { name: string; type: StoreType; configs: Record<string, string>; secret_keys: string[] }[] = user.key === 'alice'
     ? [
         { name: 'imagery-eu', type: 'S3', configs: { bucket: 'alice-imagery-eu', region: 'eu-west-1', path_prefix: 'deliveries/' }, secret_keys: ['access_key_id', 'secret_access_key'] },
-        { name: 'analysis-gcs', type: 'GCS', configs: { bucket: 'alice-analysis', path_prefix: 'eo/' }, secret_keys: ['project_id', 'service_account_credentials'] },
+        { name: 'analysis-gcs', type: 'GCS', configs: { bucket: 'alice-analysis', region: 'europe-west4', path_prefix: 'eo/' }, secret_keys: ['project_id', 'service_account_credentials'] },
       ]
-    : [{ name: 'bob-blob', type: 'AZBLOB', configs: { container: 'imagery', path_prefix: 'in/' }, secret_keys: ['account_name', 'tenant_id', 'client_id', 'client_secret'] }];
+    : [{ name: 'bob-blob', type: 'AZBLOB', configs: { bucket: 'imagery', region: 'westeurope', path_prefix: 'in/' }, secret_keys: ['account_name', 'tenant_id', 'client_id', 'client_secret'] }];
   for (const s of storeDefs) {
     const ts = isoZ(now0 - rng.int(50, 300) * DAY);
     state.stores.push({ id: rng.uuid(), ...s, labels: { team: user.key === 'alice' ? 'analytics' : 'ops' }, created_at: ts, updated_at: ts, created_by: user.id, owner: user.id } satisfies StoreRec);

@@ -170,11 +170,17 @@ suite('explorer: the sidebar against the sandbox', () => {
         assets.assets.map((a) => a.id),
       );
       assert.match(assetRows[0].description, new RegExp(`${assets.assets[0].band_list.length} bands?`));
-      const vis = await service<{ visualization: Array<{ id: string; index_name: string }> }>(`/v0/aois/${aoiId}/visualizations?limit=50`);
+      // OpenAPI list items carry only index_id: each row reads as its index's name.
+      const vis = await service<{ visualization: Array<{ id: string; index_id: string }> }>(`/v0/aois/${aoiId}/visualizations?limit=50`);
+      const indexNames = new Map<string, string>();
+      for (const v of vis.visualization) {
+        const found = await service<{ indices: Array<{ id: string; name: string }> }>(`/v0/indices?index_id=${encodeURIComponent(v.index_id)}&limit=1`);
+        indexNames.set(v.index_id, found.indices[0].name);
+      }
       const visRows = (await rows('projects', groups[1].node)).filter((r) => r.node.kind === 'visualization');
       assert.deepEqual(
         visRows.map((r) => r.label),
-        vis.visualization.map((v) => v.index_name),
+        vis.visualization.map((v) => indexNames.get(v.index_id)),
       );
       checked = true;
       break;

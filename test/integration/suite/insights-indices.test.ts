@@ -23,6 +23,26 @@ suite('insights: indices and visualizations against the sandbox', function () {
     restore = undefined;
   });
 
+  test('a fractional rescale bound is refused in the box with the reason, and nothing is created', async () => {
+    const client = await env.current.api.services.connection.getClient();
+    const sat = (await client.search.satellites()).find((s) => s.id === 'sentinel-2') ?? (await client.search.satellites())[0];
+    const [b1, b2] = sat.bands.map((b) => b.name);
+    const name = `int-frac-${Date.now()}`;
+    const p = script(
+      { kind: 'pick', match: 'Satellite', choose: (items) => items.find((i) => i.description === sat.id) },
+      { kind: 'input', match: 'Name', answer: name },
+      { kind: 'pick', match: 'Expression type', choose: 'index' },
+      { kind: 'input', match: 'Expression', answer: `(${b2}-${b1})/(${b2}+${b1})` },
+      { kind: 'pick', match: 'Colormap', choose: 'viridis' },
+      { kind: 'input', match: 'minimum', answer: '-0.5', rejects: /rescale min -0\.5 is not a whole number: the service takes the rescale range as two integers/ },
+    );
+    const index = await vscode.commands.executeCommand<Index | undefined>('eoImagery.createIndex');
+    p.assertDone();
+    assert.equal(index, undefined);
+    const all = await collect(client.indices.iterate({}, { pageSize: 100 }));
+    assert.ok(!all.some((i) => i.name === name), 'an index was created');
+  });
+
   test('create a custom index, then a visualization from it whose legend is dynamic only', async () => {
     const client = await env.current.api.services.connection.getClient();
     const aois = await collect(client.aois.iterate({}, { pageSize: 100 }));

@@ -17,7 +17,7 @@ function s3Script(name: string): Step[] {
     { kind: 'input', match: /Name of the store/, answer: name },
     { kind: 'input', match: /S3 bucket/, answer: 'eo-integration-bucket' },
     { kind: 'input', match: /S3 region/, answer: 'eu-west-1' },
-    { kind: 'input', match: /S3 path_prefix/, answer: 'imagery/' },
+    { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: 'imagery/' },
     { kind: 'input', match: /secret access_key_id/, answer: 'AKIAEXAMPLE' },
     { kind: 'input', match: /secret secret_access_key/, answer: SECRET },
     { kind: 'input', match: /Labels/, answer: 'team=geo, env=test' },
@@ -67,13 +67,14 @@ suite('stores: register and delete cloud stores against the sandbox', function (
     assert.equal(store?.configs.bucket, 'eo-integration-bucket', 'the configs were not kept');
   });
 
-  test('a GCS store asks for, and sends, only the GCS keys', async () => {
+  test('a GCS store asks for bucket and region (the OpenAPI form); an empty folder prefix is not sent', async () => {
     const conn = sb.current;
     const gcs = new ScriptedPrompts([
       { kind: 'pick', match: /Kind of cloud store/, choose: 'GCS' },
       { kind: 'input', match: /Name of the store/, answer: 'integration-gcs-2' },
       { kind: 'input', match: /GCS bucket/, answer: 'g-bucket' },
-      { kind: 'input', match: /GCS path_prefix/, answer: 'x/' },
+      { kind: 'input', match: /GCS bucket location/, answer: 'europe-west4' },
+      { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: '' },
       { kind: 'input', match: /secret project_id/, answer: 'my-project' },
       { kind: 'input', match: /secret service_account_credentials/, answer: '{"type":"service_account"}' },
       { kind: 'input', match: /Labels/, answer: 'a=b' },
@@ -81,13 +82,13 @@ suite('stores: register and delete cloud stores against the sandbox', function (
     const store = await runScripted<Store | undefined>(conn, gcs, COMMANDS.registerStore);
     gcs.assertDone();
     assert.equal(store?.type, 'GCS');
-    assert.deepEqual(store?.configs, { bucket: 'g-bucket', path_prefix: 'x/' });
+    assert.deepEqual(store?.configs, { bucket: 'g-bucket', region: 'europe-west4' });
   });
 
   test('delete asks in a modal naming the store; Cancel keeps it, Delete removes it', async () => {
     const conn = sb.current;
     const c = await client(conn);
-    const store = await c.stores.create({ name: 'to-delete', type: 'AZBLOB', configs: { container: 'c', path_prefix: 'p' }, secrets: { account_name: 'a', tenant_id: 't', client_id: 'c', client_secret: 's' } });
+    const store = await c.stores.create({ name: 'to-delete', type: 'AZBLOB', configs: { bucket: 'c', region: 'westeurope', path_prefix: 'p' }, secrets: { account_name: 'a', tenant_id: 't', client_id: 'c', client_secret: 's' } });
     const cancel = new ScriptedPrompts([{ kind: 'message', match: /Delete the cloud store "to-delete"\?/, answer: undefined }]);
     assert.equal(await runScripted(conn, cancel, COMMANDS.deleteStore, { kind: 'store', record: store }), false);
     cancel.assertDone();

@@ -10,7 +10,8 @@ import type { Prompts } from '../../../src/ui/prompts';
 export type Step =
   | { kind: 'pick'; match?: string | RegExp; choose: string | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined) }
   | { kind: 'pickMany'; match?: string | RegExp; choose: string[] | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem[]) }
-  | { kind: 'input'; match?: string | RegExp; answer: string | undefined }
+  /** `rejects`: the box must refuse `answer` with that message; the person then presses Escape. */
+  | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
   /** `answer` is the chosen file, or a function of the dialog's suggested file. */
@@ -86,6 +87,10 @@ export class ScriptedPrompts implements Prompts {
     if (step.answer !== undefined && options.validateInput) {
       const verdict = await options.validateInput(step.answer);
       const text = typeof verdict === 'string' ? verdict : verdict?.message;
+      if (step.rejects) {
+        if (text && step.rejects.test(text)) return undefined;
+        throw this.fail(`input "${label}" should have refused "${step.answer}" with ${String(step.rejects)}, said ${text ? `"${text}"` : 'nothing'}`);
+      }
       if (text) throw this.fail(`input "${label}" rejected the scripted answer: ${text}`);
     }
     return step.answer;

@@ -145,7 +145,7 @@ export const catalogList = obj({
 
 /** OpenAPI domain.StoreConfigs: bucket and region are required (the interface's S3 form). */
 export const storeList = obj({
-  stores: arr(obj({ id: str, name: str, type: { enum: ['S3', 'GCS', 'AZBLOB'] }, configs: { type: 'object' }, labels: { type: 'object', additionalProperties: str } }, ['id', 'name', 'type'])),
+  stores: arr(obj({ id: str, name: str, type: { enum: ['S3', 'GCS', 'AZBLOB'] }, configs: obj({ bucket: str, region: str, path_prefix: str }, ['bucket', 'region']), labels: { type: 'object', additionalProperties: str } }, ['id', 'name', 'type'])),
 }, ['stores']);
 
 export const deliveryList = obj({

@@ -48,6 +48,10 @@ describe('custom index expression, checked before sending', () => {
     assert.match((checkRescale('2', '1') as { reason: string }).reason, /less than max/);
     assert.match((checkRescale('a', '1') as { reason: string }).reason, /min "a" is not a number/);
     assert.match((checkRescale('0', '') as { reason: string }).reason, /max "" is not a number/);
+    // The OpenAPI's rescale is two integers: fractions are refused with the reason.
+    assert.match((checkRescale('-0.5', '1') as { reason: string }).reason, /min -0\.5 is not a whole number.*two integers/);
+    assert.match((checkRescale('0', '0.8') as { reason: string }).reason, /max 0\.8 is not a whole number/);
+    assert.deepEqual(checkRescale(' 0 ', '3000'), { ok: true, value: [0, 3000] });
   });
 });
 

@@ -18,12 +18,20 @@ describe('store registration checks', () => {
 
   it('lists every missing config and secret key by name, never a value', () => {
     const { configs, secrets } = complete('AZBLOB');
-    delete configs.container;
+    delete configs.region;
     secrets.client_secret = '  ';
     delete secrets.tenant_id;
     const problems = validateStoreRequest({ name: 'az', type: 'AZBLOB', configs, secrets });
-    assert.deepEqual(problems, ['Missing AZBLOB config: container.', 'Missing AZBLOB secret: tenant_id, client_secret.']);
+    assert.deepEqual(problems, ['Missing AZBLOB config: region.', 'Missing AZBLOB secret: tenant_id, client_secret.']);
     assert.ok(!problems.join(' ').includes('secret-value'));
+  });
+
+  it('every type takes the OpenAPI configs {bucket, region, path_prefix?}: bucket and region required', () => {
+    for (const type of Object.keys(STORE_RULES) as StoreType[]) {
+      const secrets = Object.fromEntries(STORE_RULES[type].secrets.map((k) => [k, 'x-secret']));
+      assert.deepEqual(validateStoreRequest({ name: 's', type, configs: { bucket: 'b', region: 'r' }, secrets }), [], `${type} without path_prefix`);
+      assert.deepEqual(validateStoreRequest({ name: 's', type, configs: { path_prefix: 'p/' }, secrets }), [`Missing ${type} config: bucket, region.`]);
+    }
   });
 
   it('refuses an unknown type and a bad name', () => {

@@ -198,9 +198,11 @@ describe('AOIs, assets, visualizations', () => {
     assert.equal(r.status, 200);
     assert.ok(Array.isArray(r.body.visualization));
     assert.ok(r.body.visualization.length >= 1);
-    assert.ok(r.body.visualization[0].assets.length >= 1);
+    // OpenAPI list item: exactly these keys (names and assets are on the detail).
+    assert.deepEqual(Object.keys(r.body.visualization[0]).sort(), ['aoi_id', 'created_at', 'id', 'index_id', 'progress', 'status', 'tenant_id', 'updated_at', 'user_id']);
+    const composites = new Set((await alice('GET', '/v0/indices?expression_type=composite&limit=100')).body.indices.map((i: any) => i.id));
     const et = await alice('GET', `/v0/aois/${a.aoi_id}/visualizations?expression_type=composite`);
-    assert.ok(et.body.visualization.every((v: any) => v.expression_type === 'composite'));
+    assert.ok(et.body.visualization.every((v: any) => composites.has(v.index_id)));
     assert.equal((await bob('GET', `/v0/aois/${a.aoi_id}/visualizations`)).status, 403);
   });
   it('creates visualizations following the legend rules; 400, 401, 403, 404, 409', async () => {
@@ -297,6 +299,10 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     assert.match((await alice('POST', '/v0/indices', { ...body, name: 'x', expression: 'B99/B03' })).body.error.message, /B99/);
     assert.equal((await alice('POST', '/v0/indices', { ...body, name: 'y', expression: '(B04' })).status, 400);
     assert.equal((await alice('POST', '/v0/indices', { ...body, name: 'z', rescale: [3, 1] })).status, 400);
+    // OpenAPI: rescale is two integers.
+    const frac = await alice('POST', '/v0/indices', { ...body, name: 'z', rescale: [-0.5, 1] });
+    assert.equal(frac.status, 400);
+    assert.match(frac.body.error.message, /rescale\[0\].*integer/);
     const id = c.body.id;
     assert.equal((await alice('GET', `/v0/indices?index_id=${id}`)).body.indices.length, 1);
     assert.equal((await bob('GET', `/v0/indices?index_id=${id}`)).body.indices.length, 0, 'custom indices are per user');
@@ -416,7 +422,7 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
   it('searches catalogs and reads one; 404', async () => {
     const r = await alice('POST', '/v0/catalogs/search', {});
     assert.equal(r.status, 200);
-    assert.equal(r.body.pagination.limit, 10);
+    assert.equal(r.body.pagination.limit, 2, 'the OpenAPI\'s default catalog search limit');
     const c = r.body.catalogs[0];
     assert.equal((await alice('GET', `/v0/catalogs/${c.id}`)).body.id, c.id);
     assert.equal((await bob('GET', `/v0/catalogs/${c.id}`)).status, 404);
@@ -445,6 +451,7 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
     assert.ok((await alice('GET', `/v0/catalogs/deliveries?catalog_id=${cat.id}`)).body.deliveries.length >= 1);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 400);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ cloud_info: { config: store.id, path: '' } }] })).status, 400);
+    assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 201);
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: 'nope', path: '' } }] })).status, 404);
   });
   it('creates a download (201) and reads it (200); 404; 400 both', async () => {
@@ -455,6 +462,9 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
     assert.equal((await alice('GET', `/v0/catalogs/download/${r.body.id}`)).status, 200);
     assert.equal((await bob('GET', `/v0/catalogs/download/${r.body.id}`)).status, 404);
     assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [cat.id], order_item_ids: ['x'] })).status, 400);
+    // The OpenAPI's form: both lists present, the one not in use empty.
+    assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [cat.id], order_item_ids: [] })).status, 201);
+    assert.equal((await alice('POST', '/v0/catalogs/download', { catalog_ids: [], order_item_ids: [] })).status, 400);
   });
   it('reports CSV in a time zone; 400 unknown tz; 403 without billing rights', async () => {
     const r = await alice('GET', '/v0/reports?tz=Asia/Kolkata');

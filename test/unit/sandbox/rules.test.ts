@@ -258,10 +258,11 @@ describe('order pricing and store rules', () => {
     assert.match(huge.validation_errors[0].geometry[0], /tasking limit/);
   });
   it('store secrets by type: 400 lists every missing key', async () => {
-    const r = await alice('POST', '/v0/stores', { name: 'az', type: 'AZBLOB', configs: { container: 'c' }, secrets: { account_name: 'a' } });
+    const r = await alice('POST', '/v0/stores', { name: 'az', type: 'AZBLOB', configs: { bucket: 'c' }, secrets: { account_name: 'a' } });
     assert.equal(r.status, 400);
-    for (const k of ['configs.path_prefix', 'secrets.tenant_id', 'secrets.client_id', 'secrets.client_secret']) assert.ok(r.body.error.message.includes(k), k);
-    const g = await alice('POST', '/v0/stores', { name: 'g', type: 'GCS', configs: { bucket: 'b', path_prefix: '' }, secrets: { project_id: 'p', service_account_credentials: '{"k":"very-secret"}' } });
+    assert.ok(!r.body.error.message.includes('path_prefix'), 'path_prefix is optional');
+    for (const k of ['configs.region', 'secrets.tenant_id', 'secrets.client_id', 'secrets.client_secret']) assert.ok(r.body.error.message.includes(k), k);
+    const g = await alice('POST', '/v0/stores', { name: 'g', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{"k":"very-secret"}' } });
     assert.equal(g.status, 201);
     assert.ok(!g.text.includes('very-secret'));
     assert.equal((await alice('POST', '/v0/stores', { name: 'x', type: 'FTP', configs: {}, secrets: {} })).status, 400);
