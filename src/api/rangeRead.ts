@@ -5,7 +5,21 @@
  */
 import type { Dispatcher } from 'undici';
 import { decodeErrorBody, statusTitle } from './errors';
-import type { RangeOptions, RangeResult } from './transport';
+
+export interface RangeOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Largest body taken when the server ignores `Range` and sends the whole file. */
+  maxWholeFile: number;
+}
+
+export interface RangeResult {
+  /** 206: the range; 200: the whole file (the server ignored `Range`; at most `maxWholeFile`). */
+  status: 200 | 206;
+  body: Buffer;
+  /** The file's size, from `Content-Range` or the whole body. */
+  total?: number;
+}
 
 type Fail = (e: { kind: 'http' | 'protocol'; message: string }) => void;
 

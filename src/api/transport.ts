@@ -9,7 +9,9 @@ import { linkSignal } from './abortFanout';
 import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
-import { readRangeBody } from './rangeRead';
+import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
+
+export type { RangeOptions, RangeResult };
 
 export type AuthScheme = 'bearer' | 'raw';
 export type TokenSource = string | (() => Promise<string | undefined> | string | undefined);
@@ -100,21 +102,6 @@ export function describeRequest(e: RequestEvent): string {
   const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
   const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
   return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
-}
-
-export interface RangeOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Largest body taken when the server ignores `Range` and sends the whole file. */
-  maxWholeFile: number;
-}
-
-export interface RangeResult {
-  /** 206: the range; 200: the whole file (the server ignored `Range`; at most `maxWholeFile`). */
-  status: 200 | 206;
-  body: Buffer;
-  /** The file's size, from `Content-Range` or the whole body. */
-  total?: number;
 }
 
 /**
