@@ -29,10 +29,12 @@ describe('contract: catalogs, stores, deliveries, downloads, reports', () => {
     return { body: b, list: asArray(b.catalogs, 'catalogs') as Record<string, unknown>[] };
   };
 
-  it('POST /v0/catalogs/search: {catalogs, pagination}, limit 10 by default; GET /v0/catalogs/{id}', async () => {
+  // The default limit is the OpenAPI's 2: the interface states none, and the OpenAPI comes
+  // before our own decisions (docs/service-interface.md, "Precedence").
+  it('POST /v0/catalogs/search: {catalogs, pagination}, limit 2 by default; GET /v0/catalogs/{id}', async () => {
     const { body, list } = await catalogs();
-    assertPagination(body, 'catalogs', { limit: 10, offset: 0 });
-    assert.ok(list.length > 0 && list.length <= 10);
+    assertPagination(body, 'catalogs', { limit: 2, offset: 0 });
+    assert.ok(list.length > 0 && list.length <= 2);
     for (const c of list) assertFields(c, CATALOG, 'catalog');
     const one = expectStatus(await call('GET', `/v0/catalogs/${String(list[0].id)}`), 200, 'get catalog');
     assertFields(one, CATALOG, 'catalog (get)');
