@@ -104,11 +104,11 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       await answerQuickInput(page, /Name of the store/, storeName);
       // Answer every config and secret step the store type asks for, until the labels step.
       const answers: [RegExp, string, boolean][] = [
-        [/S3 bucket/, 'e2e-bucket', false], [/S3 region/, 'eu-west-3', false], [/S3 path_prefix/, 'e2e/', false],
+        [/S3 bucket/, 'e2e-bucket', false], [/S3 region/, 'eu-west-3', false], [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
         [/S3 secret access_key_id/, ACCESS_KEY, true], [/S3 secret secret_access_key/, SECRET, true],
       ];
       for (;;) {
-        const input = await waitForQuickInput(page, /S3 |Labels as key=value/);
+        const input = await waitForQuickInput(page, /S3 |Folder prefix|Labels as key=value/);
         const prompt = (await page.locator('.quick-input-widget .quick-input-message').first().innerText()).trim();
         if (/Labels as key=value/.test(prompt)) break;
         const answer = answers.find(([re]) => re.test(prompt));

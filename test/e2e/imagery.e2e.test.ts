@@ -53,14 +53,21 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     if ((await projectsHeader.getAttribute('aria-expanded')) === 'false') await projectsHeader.click();
     const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
     const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
+    const indices = await api<{ indices: Array<{ id: string; name: string; expression_type: string }> }>(base, token, '/v0/indices?limit=100');
+    const indexById = new Map(indices.indices.map((i) => [i.id, i]));
     let chosen: { aoi: (typeof aois.aois)[number]; vis: { id: string; index_name: string } } | undefined;
     for (const aoi of aois.aois) {
       const assets = await api<{ assets: Array<{ path: string; visualization_id: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=20`);
       if (!assets.assets.some((a) => !a.visualization_id && /^https?:/.test(a.path))) continue;
-      const vis = await api<{ visualization?: Array<{ id: string; index_name: string; expression_type: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/visualizations?limit=20`);
-      const v = (vis.visualization ?? []).find((x) => x.expression_type === 'index' && /NDVI/i.test(x.index_name));
+      // The service's visualization list names only the index (OpenAPI): the name and the
+      // expression type come from the index.
+      const vis = await api<{ visualization?: Array<{ id: string; index_id: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/visualizations?limit=20`);
+      const v = (vis.visualization ?? []).find((x) => {
+        const index = indexById.get(x.index_id);
+        return index?.expression_type === 'index' && /NDVI/i.test(index.name);
+      });
       if (v) {
-        chosen = { aoi, vis: v };
+        chosen = { aoi, vis: { id: v.id, index_name: indexById.get(v.index_id)?.name ?? '' } };
         break;
       }
     }

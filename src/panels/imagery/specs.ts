@@ -155,15 +155,18 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
     : index?.rescale && index.rescale.length >= 2 ? [index.rescale[0], index.rescale[1]]
       : vis.legend?.theoretical ? [vis.legend.theoretical.min, vis.legend.theoretical.max] : [-1, 1];
   const colormap = index?.colormap || (vis.expression_type === 'grayscale' ? 'greys' : 'viridis');
-  const clip = latest?.geometry;
-  const bbox = bboxOfGeometry(clip);
-  const base = { id, title, clip, bbox };
+  // The service's visualization list carries no assets: then the source mosaic's footprint
+  // (the AOI's) is the clip.
+  const baseOf = (src?: Asset): { id: string; title: string; clip: unknown; bbox: ReturnType<typeof bboxOfGeometry> } => {
+    const clip = latest?.geometry ?? src?.geometry;
+    return { id, title, clip, bbox: bboxOfGeometry(clip) };
+  };
   if (vis.expression_type === 'composite') {
     const parsed = parseIndexExpression(vis.expression, 'composite');
     const names = vis.expression.split(',').map((s) => s.trim());
     const src = sourceFor(aoiAssets, latest, 'error' in parsed ? [] : names);
     if (!src || 'error' in parsed) return { note: { id, title, text: src ? `The composite "${vis.expression}" does not parse.` : noSource(vis, aoiAssets, latest) } };
-    return { spec: { ...base, url: src.path, bands: assetBands(src), render: { kind: 'rgb', bands: names as [string, string, string] }, source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id } } };
+    return { spec: { ...baseOf(src), url: src.path, bands: assetBands(src), render: { kind: 'rgb', bands: names as [string, string, string] }, source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id } } };
   }
   const compiled = compileIndexExpression(vis.expression);
   const needs = 'error' in compiled ? [] : compiled.bands;
@@ -171,7 +174,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   if (src && !('error' in compiled)) {
     return {
       spec: {
-        ...base, url: src.path, bands: assetBands(src),
+        ...baseOf(src), url: src.path, bands: assetBands(src),
         render: { kind: 'index', expression: vis.expression, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },
@@ -182,7 +185,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
     const band = latest.band_list?.[0] && /^[A-Za-z_][A-Za-z0-9_]*$/.test(latest.band_list[0]) ? latest.band_list[0] : 'value';
     return {
       spec: {
-        ...base, url: latest.path, bands: [{ name: band }],
+        ...baseOf(), url: latest.path, bands: [{ name: band }],
         render: { kind: 'index', expression: band, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: latest.id },
       },

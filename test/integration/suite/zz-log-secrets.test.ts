@@ -46,7 +46,7 @@ suite('log: a full session leaves no secret in the log', function () {
       { kind: 'input', match: /Name of the store/, answer: 'log-check-store' },
       { kind: 'input', match: /S3 bucket/, answer: 'log-check-bucket' },
       { kind: 'input', match: /S3 region/, answer: 'eu-west-1' },
-      { kind: 'input', match: /S3 path_prefix/, answer: 'x/' },
+      { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: 'x/' },
       { kind: 'input', match: /secret access_key_id/, answer: ACCESS_KEY },
       { kind: 'input', match: /secret secret_access_key/, answer: SECRET },
       { kind: 'input', match: /Labels/, answer: '' },
