@@ -126,7 +126,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     for (let attempt = 1; ; attempt++) {
       await view.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? false });
       await new Promise((r) => setTimeout(r, 100 * attempt));
-      if (view.selection.some((n) => n.id === node.id) || attempt === 4) return node;
+      if (view.selection.some((n) => n.id === node.id) || attempt === 8) return node;
     }
   }
 
