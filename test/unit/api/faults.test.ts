@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ApiError, EoClient, collect, needsSignIn, type RequestEvent } from '../../../src/api';
-import { json, startTestServer, text, trackUnhandled, type TestServer } from './testServer';
+import { json, startTestServer, text, trackUnhandled, type TestServer, ORDER } from './testServer';
 
 const TOKEN = 'tok_SECRET_1234567890';
 const unhandled = trackUnhandled();
@@ -33,20 +33,6 @@ async function rejects(p: Promise<unknown>): Promise<ApiError> {
   assert.fail('expected a rejection');
 }
 
-const ORDER = {
-  id: 'o1',
-  org_id: 'org',
-  user_id: 'u',
-  status: 'UNPAID',
-  total_amount: 12.5,
-  transaction_id: '',
-  paid_at: '',
-  created_at: '2024-01-01T00:00:00+00:00',
-  updated_at: '2024-01-01T00:00:00+00:00',
-  created_by: 'u',
-  updated_by: 'u',
-  order_items: [],
-};
 
 describe('api client under faults', () => {
   let srv: TestServer;

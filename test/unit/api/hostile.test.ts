@@ -7,7 +7,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { ApiError, EoClient, describeRequest, type RequestEvent } from '../../../src/api';
-import { json, startTestServer, trackUnhandled, type TestServer } from './testServer';
+import { json, startTestServer, trackUnhandled, type TestServer, ORDER } from './testServer';
 
 const TOKEN = 'tok_SECRET_1234567890';
 const unhandled = trackUnhandled();
@@ -43,20 +43,6 @@ const GCS_KEY = JSON.stringify({
   client_email: 'svc@proj.iam.gserviceaccount.com',
 });
 
-const ORDER = {
-  id: 'o1',
-  org_id: 'org',
-  user_id: 'u',
-  status: 'UNPAID',
-  total_amount: 12.5,
-  transaction_id: '',
-  paid_at: '',
-  created_at: '2024-01-01T00:00:00+00:00',
-  updated_at: '2024-01-01T00:00:00+00:00',
-  created_by: 'u',
-  updated_by: 'u',
-  order_items: [],
-};
 
 describe('api client against a hostile server', () => {
   let srv: TestServer;

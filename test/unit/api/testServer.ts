@@ -71,3 +71,19 @@ export function trackUnhandled(): { readonly reasons: unknown[] } {
   process.on('unhandledRejection', (r) => reasons.push(r));
   return { reasons };
 }
+
+/** A minimal stored order as the service returns it, for tests that only need a valid one. */
+export const ORDER = {
+  id: 'o1',
+  org_id: 'org',
+  user_id: 'u',
+  status: 'UNPAID',
+  total_amount: 12.5,
+  transaction_id: '',
+  paid_at: '',
+  created_at: '2024-01-01T00:00:00+00:00',
+  updated_at: '2024-01-01T00:00:00+00:00',
+  created_by: 'u',
+  updated_by: 'u',
+  order_items: [],
+};
