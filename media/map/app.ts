@@ -58,11 +58,15 @@ export class MapApp {
   private readonly side: HTMLElement;
   private started = false;
   private imageryManager?: Promise<ImageryManager>;
+  /** Whether the webview started with nothing saved (a panel revived with the host's state only). */
+  private readonly startedEmpty: boolean;
   /** How imagery tiles are decoded here (for the tests and the benchmark). */
   decodeMode?: DecodeMode;
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
-    this.state = vscode.getState() ?? {};
+    const own = vscode.getState();
+    this.startedEmpty = !own;
+    this.state = own ?? {};
     this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
     const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
     this.side = el('aside', { id: 'side' });
@@ -114,8 +118,11 @@ export class MapApp {
     switch (m.type) {
       case 'init':
         // a panel revived by the serializer hands back what the webview saved
-        if (!this.state.imagery && m.state?.imagery) this.state.imagery = m.state.imagery;
-        if (!this.state.center && m.state?.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
+        // (only when the webview kept nothing itself: its own view may already have moved on)
+        if (this.startedEmpty && m.state) {
+          if (m.state.imagery) this.state.imagery = m.state.imagery;
+          if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
+        }
         this.init(m.basemaps);
         break;
       case 'layer':
