@@ -1,4 +1,4 @@
-// Accessibility of the webviews: axe-core over the map (layers, a drawn area, search results)
+// Accessibility of the webviews: axe-core over the map (layer list open, a drawn area, search results)
 // and the STAC item page, in the dark, light and both high-contrast themes, with zero serious
 // or critical violations; keyboard use (tab order reaches the search form, Escape closes the
 // footprint popup); the search status is a live region. Screenshots of the high-contrast
@@ -63,6 +63,9 @@ async function mapWithResults(theme?: keyof typeof THEMES): Promise<Harness> {
   await h.page.evaluate(() => (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]] }));
   await h.page.click('#search');
   await h.page.waitForSelector('#results li');
+  // the layer list open, as a person checking what is shown would have it
+  await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
+  await h.page.waitForSelector('.leaflet-control-layers-overlays label', { state: 'visible' });
   if (theme) await applyTheme(h, theme);
   return h;
 }
