@@ -388,7 +388,18 @@ export class SearchPanel {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
         this.host.selectResult(f.id, 'list');
+        return;
       }
+      // A listbox moves with the arrow keys (and Home/End); moving selects, as in VS Code's lists.
+      const rows = Array.from(this.list.children) as HTMLElement[];
+      const at = rows.indexOf(row);
+      const to = e.key === 'ArrowDown' ? rows[at + 1] : e.key === 'ArrowUp' ? rows[at - 1]
+        : e.key === 'Home' ? rows[0] : e.key === 'End' ? rows[rows.length - 1] : undefined;
+      if (!to) return;
+      e.preventDefault();
+      to.focus();
+      const id = to.dataset.id;
+      if (id) this.host.selectResult(id, 'list');
     });
     this.rows.set(f.id, row);
     this.list.appendChild(row);

@@ -31,6 +31,7 @@ export class StacItemApp {
   private state: StacState;
   private miniMap?: L.Map;
   private thumb?: HTMLElement;
+  private themeWatch?: MutationObserver;
 
   constructor(private readonly vscode: VsCodeApi<StacState>, private readonly root: HTMLElement) {
     this.state = vscode.getState() ?? {};
@@ -189,10 +190,18 @@ export class StacItemApp {
     map.attributionControl.setPrefix(false);
     addOfflinePane(map);
     map.setView([0, 0], 1);
-    createOfflineBasemap().addTo(map);
-    const layer = new FootprintLayer<null>({
-      color: cssVar('--eo-c-results', '#f14c4c'), fillOpacity: 0.2, weight: 2, pointRadius: 4, selectedColor: '#fff',
+    const base = createOfflineBasemap();
+    base.addTo(map);
+    const style = () => ({ color: cssVar('--eo-c-results', '#f14c4c'), fillOpacity: 0.2, weight: 2, pointRadius: 4, selectedColor: '#fff' });
+    const layer = new FootprintLayer<null>(style());
+    // A theme switch while the page is open (e.g. to high contrast light) recolours the map.
+    this.themeWatch?.disconnect();
+    this.themeWatch = new MutationObserver(() => {
+      base.restyle();
+      layer.setStyle(style());
     });
+    this.themeWatch.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    this.themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
     // prefer the geometry; fall back to the bbox when the geometry is missing
     const geometry = item.geometry ?? (Array.isArray(item.bbox) && item.bbox.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(item.bbox.map(Number))] } : null);
     layer.setItems([{ id: 'item', geometry, data: null }]);

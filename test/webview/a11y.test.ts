@@ -128,7 +128,7 @@ describe('webview accessibility', () => {
     }
   });
 
-  it('map: the search status is a live region and the form is reachable by Tab with a visible focus', async () => {
+  it('map: the search status is a live region, the form is reachable by Tab with a visible focus, the results move with the arrows', async () => {
     const h = await mapWithResults();
     try {
       const live = await h.page.getAttribute('#status', 'role');
@@ -142,6 +142,13 @@ describe('webview accessibility', () => {
         return `${s.outlineStyle} ${s.outlineWidth}`;
       });
       assert.ok(!/^none/.test(outline) && !/ 0px$/.test(outline), `no focus outline on a focused input: ${outline}`);
+      // the results list moves with the arrow keys, selecting as it goes
+      await h.page.focus('#results li[data-id="r1"]');
+      await h.page.keyboard.press('ArrowDown');
+      assert.equal(await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id), 'r2');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r2"]', 'aria-selected'), 'true');
+      await h.page.keyboard.press('Home');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r1"]', 'aria-selected'), 'true');
     } finally {
       await h.close();
     }
