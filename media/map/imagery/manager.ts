@@ -67,7 +67,7 @@ export class ImageryManager {
       },
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
     });
-    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE });
+    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled });
     const head = el('div', { class: 'list-head' }, el('h3', {}, 'Imagery'));
     head.append(this.compare.pickerButton(head));
     this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': 'Imagery layers', id: 'imagery-layers' },

@@ -7,7 +7,7 @@
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
 import * as l10n from '@vscode/l10n';
-import type { TimeFrame } from '../../../src/panels/imagery/protocol';
+import type { ImageryStatusReport, TimeFrame } from '../../../src/panels/imagery/protocol';
 import { button, clear, el } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
@@ -18,6 +18,8 @@ export interface TimeSliderDeps {
   read: ReadBytes;
   pool?: Pool;
   pane: string;
+  /** A date's layer settled (its visible tiles drawn, or failed), as the layer list reports its layers. */
+  onSettled?(id: string, report: ImageryStatusReport): void;
 }
 
 /** Milliseconds each date stays on screen while playing (once its tiles are drawn). */
@@ -28,6 +30,8 @@ const PLAY_WAIT_MS = 15000;
 interface Drawn {
   layer: ImageryLayerHandle;
   error?: string;
+  drawn?: boolean;
+  reported?: string;
 }
 
 export class TimeSlider {
@@ -163,8 +167,13 @@ export class TimeSlider {
       onStatus: (s) => {
         entry.error = s.state === 'error' ? s.text : undefined;
         if (this.shown === index) this.updateStatus();
+        const key = s.state === 'error' ? `error:${s.text}` : s.state;
+        if ((s.state === 'ready' || s.state === 'error') && entry.reported !== key) {
+          entry.reported = key;
+          this.deps.onSettled?.(frame.spec.id, { state: s.state, text: entry.error, drawn: !!entry.drawn });
+        }
       },
-      onFirstPixels: () => undefined,
+      onFirstPixels: () => (entry.drawn = true),
     });
     entry.layer.addTo(map);
     d = entry;
