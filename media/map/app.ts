@@ -220,7 +220,7 @@ export class MapApp {
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
-    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames);
+    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);
     else {
       manager.add(m.left, true);
       manager.add(m.right, false);

@@ -224,7 +224,7 @@ describe('time slider', () => {
       ];
       const [[w, n], [e, s]] = scene.corners;
       await h.page.evaluate((b) => (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false }), [[s, w], [n, e]]);
-      await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames: [frames[3], frames[0], frames[2], frames[1]] });
+      await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames: [frames[3], frames[0], frames[2], frames[1]], fit: false });
       const range = h.page.getByRole('slider', { name: 'Date' });
       await range.waitFor();
       await idle(h);

@@ -71,12 +71,20 @@ export class TimeSlider {
     return this.drawn.get(index)?.layer;
   }
 
-  /** Starts on the latest date in view (else the latest), dates sorted oldest first. */
-  start(title: string, frames: TimeFrame[]): void {
+  /**
+   * Starts on the latest date in view (else the latest), dates sorted oldest first. `fit`
+   * first moves the map over all the dates' footprints.
+   */
+  start(title: string, frames: TimeFrame[], fit = true): void {
     this.stop();
     this.frames = [...frames].sort((a, b) => a.date.localeCompare(b.date));
     this.title = title;
     if (!this.frames.length) return;
+    const boxes = this.frames.map((f) => f.spec.bbox).filter((b): b is [number, number, number, number] => !!b);
+    if (fit && boxes.length) {
+      const bounds = this.deps.L.latLngBounds(boxes.flatMap(([w, s, e, n]) => [[s, w], [n, e]] as [number, number][]));
+      this.deps.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 14, animate: false });
+    }
     this.build();
     this.root.hidden = false;
     this.deps.map.on('moveend', this.onView);

@@ -80,7 +80,7 @@ export type ToMapImageryMessage =
   /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
   | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
   /** A time slider over one place: one date at a time, in date order. */
-  | { type: 'imageryTimeline'; title: string; frames: TimeFrame[] };
+  | { type: 'imageryTimeline'; title: string; frames: TimeFrame[]; /** Move the map over the dates' footprints first (default true). */ fit?: boolean };
 
 /** One date of a time slider. */
 export interface TimeFrame {
