@@ -59,11 +59,10 @@ export class SwipeCompare {
     deps.map.getContainer().append(this.root, this.live);
     L.DomEvent.disableClickPropagation(this.root);
     L.DomEvent.disableScrollPropagation(this.root);
+    // the press also focuses the divider (it is focusable), so the arrow keys work after a drag
     this.divider.addEventListener('pointerdown', (e) => {
       this.dragging = true;
       this.divider.setPointerCapture(e.pointerId);
-      this.divider.focus();
-      e.preventDefault();
     });
     this.divider.addEventListener('pointermove', (e) => {
       if (!this.dragging) return;
