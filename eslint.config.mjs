@@ -10,7 +10,6 @@ import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
 const L10N_PENDING = [
   'media/map/imagery/manager.ts',
   'media/map/imagery/presets.ts',
-  'src/commands/imagery/index.ts',
   'src/commands/insights/outputs.ts',
   'src/commands/insights/runs.ts',
   'src/explorer/nodes/insightRuns.ts',

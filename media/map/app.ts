@@ -161,6 +161,8 @@ export class MapApp {
       case 'imagery':
       case 'imageryPreview':
       case 'imageryNote':
+      case 'imageryCompare':
+      case 'imageryTimeline':
         void this.onImagery(m);
         break;
       default:
@@ -231,7 +233,13 @@ export class MapApp {
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
-    else manager.note(m.id, m.title, m.text);
+    else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
+    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);
+    else {
+      manager.add(m.left, true);
+      manager.add(m.right, false);
+      manager.compare.start(m.left.id, m.right.id);
+    }
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */
