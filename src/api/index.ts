@@ -70,5 +70,5 @@ export type { ReportsApi } from './reports';
 export type { SearchApi } from './search';
 export type { StoresApi } from './stores';
 export type { VisualizationsApi } from './visualizations';
-export { pngDate, pngSize, type VisualizationPng, type VisualizationPngApi } from './visualizationPng';
+export { pngSize, type VisualizationPng, type VisualizationPngApi } from './visualizationPng';
 export * from './records';

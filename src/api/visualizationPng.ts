@@ -5,6 +5,7 @@
  * judged by its bytes (the PNG signature), not by its Content-Type.
  */
 import { ApiError } from './errors';
+import { pngDate } from './legend';
 import type { VisualizationMode, VisualizationPngRequest } from './records';
 import { pathOf, type CallOptions, type Transport } from './transport';
 
@@ -16,13 +17,6 @@ export interface VisualizationPng {
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** `YYYY-MM-DD` (an asset's date) → the request's `YYYY_MM_DD`; a `YYYY_MM_DD` is kept. */
-export function pngDate(date: string): string {
-  const m = /^(\d{4})[-_](\d{2})[-_](\d{2})$/.exec(date.trim());
-  if (!m) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
-  return `${m[1]}_${m[2]}_${m[3]}`;
-}
 
 /** Width and height from the IHDR chunk, or a reason the bytes are not a PNG. */
 export function pngSize(b: Buffer): { width: number; height: number } | { error: string } {
@@ -37,8 +31,9 @@ export function pngSize(b: Buffer): { width: number; height: number } | { error:
 export class VisualizationPngApi {
   constructor(private readonly t: Transport) {}
 
-  /** Sent once per call (a POST); an answer that is not a PNG is a protocol error. */
+  /** `date` is `YYYY-MM-DD` (an asset's date). Sent once per call (a POST); an answer that is not a PNG is a protocol error. */
   async render(aoiId: string, visualizationId: string, body: { index_id: string; date: string; mode: VisualizationMode }, o?: CallOptions): Promise<VisualizationPng> {
+    if (!/^\d{4}[-_]\d{2}[-_]\d{2}/.test(body.date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(body.date)}`);
     const req: VisualizationPngRequest = { index_id: body.index_id, date: pngDate(body.date), visualization_mode: body.mode };
     const path = pathOf`/v0/aois/${aoiId}/visualizations/${visualizationId}/png`;
     const res = await this.t.send({ method: 'POST', path, body: req, accept: 'image/png' }, o);
