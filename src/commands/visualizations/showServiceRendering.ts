@@ -10,6 +10,7 @@ import vscode = require('vscode');
 import { isCancellation, isRequestError, type Asset, type EoClient, type Index, type Visualization, type VisualizationMode } from '../../api';
 import { legendsOf } from '../../api/legend';
 import { COMMANDS } from '../../commandIds';
+import { unwrapPolygon } from '../../geo/antimeridian';
 import type { ImageryLayerSpec, PngLegend } from '../../panels/imagery/protocol';
 import { describeError, showError } from '../../ui/showError';
 import type { CommandServices } from '../services';
@@ -52,8 +53,10 @@ async function assetsOf(client: EoClient, aoiId: string): Promise<Asset[]> {
   return out;
 }
 
+/** The outline's box, longitudes continuous across the antimeridian (east may pass 180, as the map takes it). */
 function bboxOf(g: unknown): [number, number, number, number] | undefined {
   let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  if (isObj(g) && g.type === 'Polygon' && Array.isArray(g.coordinates)) g = { coordinates: unwrapPolygon(g.coordinates as number[][][]) };
   const walk = (c: unknown): void => {
     if (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number') {
       w = Math.min(w, c[0]); e = Math.max(e, c[0]); s = Math.min(s, c[1]); n = Math.max(n, c[1]);

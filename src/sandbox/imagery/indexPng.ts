@@ -9,6 +9,7 @@
 import type { Polygon } from '../../api/records';
 import { colormapLut } from '../../api/colormaps';
 import { compileIndexExpression } from '../../api/indexExpression';
+import { unwrapPolygon } from '../../geo/antimeridian';
 import { project } from '../../geo/mercator';
 import { encodePngRgba } from '../png';
 import { fillTile, pixelOf, pixelTruth, withBands, type Scene } from './scene';
@@ -36,9 +37,10 @@ export interface PngGrid {
   bbox: [number, number, number, number];
 }
 
+/** The AOI's box, its longitudes continuous across the antimeridian (east may pass 180). */
 function bboxOf(g: Polygon): [number, number, number, number] {
   let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
-  for (const ring of g.coordinates) for (const [x, y] of ring) {
+  for (const ring of unwrapPolygon(g.coordinates)) for (const [x, y] of ring) {
     w = Math.min(w, x); e = Math.max(e, x); s = Math.min(s, y); n = Math.max(n, y);
   }
   return [w, s, e, n];
@@ -54,10 +56,10 @@ export function lonLatOfPngPixel(grid: PngGrid, x: number, y: number): [number, 
   return [w + ((x + 0.5) / grid.width) * (e - w), lat];
 }
 
-/** Even-odd test against every ring (holes included). */
-function inPolygon(g: Polygon, lon: number, lat: number): boolean {
+/** Even-odd test against every ring (holes included), unwrapped as the box is. */
+function inPolygon(rings: readonly (readonly number[])[][], lon: number, lat: number): boolean {
   let inside = false;
-  for (const ring of g.coordinates) {
+  for (const ring of rings) {
     for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
       const [xi, yi] = ring[i];
       const [xj, yj] = ring[j];
@@ -139,6 +141,7 @@ export function renderIndexPng(q: IndexPngRequest): { png: Buffer; grid: PngGrid
   const scene = withBands(full, idx);
   const nb = idx.length;
   const grid = pngGridFor(q.aoi, q.date);
+  const rings = unwrapPolygon(q.aoi.geometry.coordinates);
   const step = pngStep(full, grid);
   const rows = rowReader(scene, step);
   const lut = colormapLut(q.colormap) ?? (colormapLut('viridis') as Uint8ClampedArray);
@@ -152,7 +155,7 @@ export function renderIndexPng(q: IndexPngRequest): { png: Buffer; grid: PngGrid
   for (let y = 0; y < grid.height; y++) {
     for (let x = 0; x < grid.width; x++) {
       const [lon, lat] = lonLatOfPngPixel(grid, x, y);
-      if (!inPolygon(q.aoi.geometry, lon, lat)) continue;
+      if (!inPolygon(rings, lon, lat)) continue;
       const [c, r] = pixelOf(scene, lon, lat).map((v) => Math.floor(v / step));
       if (c < 0 || r < 0 || c >= rows.width || r >= rows.height) continue;
       const dn = rows.row(r);
