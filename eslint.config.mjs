@@ -48,8 +48,8 @@ const UPPER = (...names) => [
   },
 ];
 const MEDIA_SRC = {
-  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|geo/|api/records$|api/indexExpression$|format$)',
-  message: 'A webview script shares only the message protocols, src/geo, src/format, the record types and the index-expression grammar with the extension side.',
+  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|geo/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+  message: 'A webview script shares only the message protocols, src/geo, src/format, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {

@@ -39,13 +39,32 @@ export type ImageryRender =
       colormap: string;
       /** Shown above the legend's colour bar, e.g. `NDVI`. */
       legendTitle: string;
+    }
+  | {
+      /** A picture the service rendered (the visualization PNG), laid over `bbox` as is. */
+      kind: 'png';
+      /** `data:image/png;base64,…`: the extension fetched it; the webview never fetches. */
+      dataUrl: string;
+      legend: PngLegend;
     };
+
+/** The legend beside a service-rendered picture: a colour bar over a range, or classes. */
+export interface PngLegend {
+  title: string;
+  colormap?: string;
+  /** The values at the two ends of the colour bar, when known. */
+  range?: [number, number];
+  /** The service's legend classes for that date and mode, when it sent them. */
+  classes?: { min: number; max: number; color: string; label: string }[];
+}
 
 /** Where a layer came from, so that "Show Imagery" again replaces it instead of adding a copy. */
 export type ImagerySource =
   | { kind: 'archiveItem'; collection: string; id: string; asset: string }
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'visualization'; aoiId: string; id: string; assetId: string }
+  /** The service's PNG of a visualization for one date and legend mode. */
+  | { kind: 'visualizationPng'; aoiId: string; id: string; date: string; mode: 'dynamic' | 'theoretical' }
   | { kind: 'url'; url: string };
 
 export interface ImageryLayerSpec {
