@@ -102,3 +102,13 @@ export function documentName(label: string, fallback: string): string {
   const safe = label.replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
   return safe || fallback;
 }
+
+/** What a download of one catalog entry is named after: place, date, bandset. */
+export function catalogFileParts(c: Pick<Catalog, 'created_at' | 'bandset_id'>, origin: CatalogOrigin | undefined): string[] {
+  return [origin?.itemName ?? '', day(c.created_at), c.bandset_id].filter(Boolean);
+}
+
+/** What a download of one order item is named after: its name, first day, bandset. */
+export function orderItemFileParts(i: Pick<OrderItem, 'name' | 'start_date' | 'bandset'>): string[] {
+  return [i.name, day(i.start_date), i.bandset?.bandset_id ?? ''].filter(Boolean);
+}

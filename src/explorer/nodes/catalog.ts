@@ -4,31 +4,13 @@ import type { EoClient } from '../../api';
 import type { Catalog, Delivery } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { areaKm2, dateTime, day } from '../../format';
-import { catalogOrigins, catalogRow, type CatalogOrigin } from '../labels';
+import { originsOf } from '../catalogOrigins';
+import { catalogRow, type CatalogOrigin } from '../labels';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
-
-/**
- * The order items behind a page of entries, in one request: by the entries' `order_item_id`
- * when the service sends it, else the recent items whose tasks made them. A failure only
- * costs the names, never the page.
- */
-async function originsOf(client: EoClient, catalogs: readonly Catalog[], signal: AbortSignal): Promise<Map<string, CatalogOrigin>> {
-  if (!catalogs.length) return new Map();
-  const ids = [...new Set(catalogs.map((c) => c.order_item_id).filter((id): id is string => typeof id === 'string' && id !== ''))];
-  try {
-    const page = ids.length > 0
-      ? await client.orderItems.listPage({ ids, limit: ids.length }, { signal })
-      : await client.orderItems.listPage({ limit: 100 }, { signal });
-    return catalogOrigins(catalogs, page.items);
-  } catch (err) {
-    if (signal.aborted) throw err;
-    return new Map();
-  }
-}
 
 export function catalogRoot(ctx: ExplorerContext): PagedChildren<Catalog> {
   const origins = new Map<string, CatalogOrigin>();
