@@ -13,7 +13,6 @@ const L10N_PENDING = [
   'src/commands/imagery/index.ts',
   'src/commands/insights/outputs.ts',
   'src/commands/insights/runs.ts',
-  'src/explorer/nodes/insightRuns.ts',
   'media/map/app.ts',
   'media/map/searchPanel.ts',
   'media/shared/dom.ts',
