@@ -47,7 +47,8 @@ export class RecordDocuments implements vscode.TextDocumentContentProvider, vsco
     const parent = parentIdOf(node);
     const known = this.uris.get(recordKey(node.kind, node.recordId, parent));
     if (known) return known;
-    const segments = [node.kind, `${rowName(node)}.json`].map(encodeURIComponent);
+    // documentName keeps no `/`, `?`, `#` or `%`: the name goes into the path as it reads.
+    const segments = [node.kind, `${rowName(node)}.json`];
     const query = new URLSearchParams({ id: node.recordId, ...(parent ? { parent } : {}) }).toString();
     return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${segments.join('/')}`, query });
   }

@@ -29,7 +29,8 @@ interface Row {
 function text(v: string | vscode.MarkdownString | vscode.TreeItemLabel | undefined | boolean): string {
   if (v === undefined || typeof v === 'boolean') return '';
   if (typeof v === 'string') return v;
-  if ('value' in v) return v.value;
+  // a hover's markdown escapes punctuation (`\-`): read it as the person does
+  if ('value' in v) return v.value.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ');
   return v.label;
 }
 
@@ -120,7 +121,7 @@ suite('names, not ids: rows, pickers, titles and messages', function () {
       if (typeof itemId !== 'string') continue;
       const item = await c.orderItems.get(itemId);
       assert.ok(e.label.startsWith(item.name), `catalog row "${e.label}" does not name its order item "${item.name}"`);
-      assert.ok(e.tooltip.includes(item.name), 'the catalog hover does not say where the entry comes from');
+      assert.ok(e.tooltip.includes(item.name), `the catalog hover does not say where the entry comes from (${item.name}): ${e.tooltip}`);
       check(await rows('catalog', e.node), `deliveries of ${e.label}`);
     }
 
