@@ -35,8 +35,20 @@ export function areaKm2(km: number | undefined | null): string {
   return km === undefined || km === null || !Number.isFinite(km) ? '? km²' : `${ONE_DP.format(km)} km²`;
 }
 
-export function amount(n: number | undefined | null): string {
-  return n === undefined || n === null || !Number.isFinite(n) ? '—' : TWO_DP.format(n);
+/**
+ * An amount of money as the service sends it, with the unit the organisation is billed in
+ * when one is set (setting `eoImagery.amounts.unit`; the service states none): "956.91 EUR".
+ */
+export function amount(n: number | undefined | null, unit = ''): string {
+  if (n === undefined || n === null || !Number.isFinite(n)) return '—';
+  const u = unit.trim();
+  return u ? `${TWO_DP.format(n)} ${u}` : TWO_DP.format(n);
+}
+
+/** Tokens the service reports (`tokens_used`, insight estimates): "1,250 tokens". */
+export function tokens(n: number | undefined | null): string {
+  if (n === undefined || n === null || !Number.isFinite(n)) return '—';
+  return `${INT.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
 }
 
 /** An area in km² with up to two decimals, "—" when unknown (priced summaries). */

@@ -3,6 +3,7 @@ import { needsSignIn } from '../api';
 import type { EoClient } from '../api';
 import type { Aoi, OrderItem } from '../api/records';
 import type { ExtensionServices } from '../services';
+import { AMOUNT_UNIT_SETTING } from '../ui/amounts';
 import type { ExplorerContext } from './context';
 import { fetchRecord } from './fetchRecord';
 import { FilterState } from './filters';
@@ -90,6 +91,10 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
         void this.connectionChanged();
       }),
       this.poller.onDidUpdate((node) => this.updated.fire(node)),
+      // Amounts carry the billing unit: re-draw the rows that show amounts when it changes.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(AMOUNT_UNIT_SETTING)) this.providers.orders.changed();
+      }),
     );
     void services.connection.getClient().then(
       (c) => (this.lastClient ??= c),

@@ -1,4 +1,6 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { enumLabel } from '../format';
 import type { OrderItemStatus, OrderItemType, OrderStatus } from '../api/records';
 
 export interface ExplorerFilters {
@@ -47,14 +49,14 @@ export class FilterState implements vscode.Disposable {
 
   /** What the Projects view's message says about the filter, if any. */
   projectsText(): string | undefined {
-    return this.value.aoiName !== undefined ? `AOI name contains "${this.value.aoiName}"` : undefined;
+    return this.value.aoiName !== undefined ? l10n.t('AOI name contains "{0}"', this.value.aoiName) : undefined;
   }
 
   ordersText(): string | undefined {
     const parts: string[] = [];
-    if (this.value.orderStatus) parts.push(`order status ${this.value.orderStatus}`);
-    if (this.value.orderItemType) parts.push(`item type ${this.value.orderItemType}`);
-    if (this.value.orderItemStatus) parts.push(`item status ${this.value.orderItemStatus}`);
+    if (this.value.orderStatus) parts.push(l10n.t('order status {0}', enumLabel(this.value.orderStatus)));
+    if (this.value.orderItemType) parts.push(l10n.t('item type {0}', enumLabel(this.value.orderItemType)));
+    if (this.value.orderItemStatus) parts.push(l10n.t('item status {0}', enumLabel(this.value.orderItemStatus)));
     return parts.length ? parts.join(', ') : undefined;
   }
 

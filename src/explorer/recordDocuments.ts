@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
 import { fetchRecord } from './fetchRecord';
+import { documentName } from './labels';
 import type { RecordKind, RecordNode } from './tree';
 
 export const RECORD_SCHEME = 'eo-imagery';
@@ -20,13 +21,23 @@ export function parentIdOf(node: RecordNode): string | undefined {
   return undefined;
 }
 
+/** What a person calls the row: its tree label (the record's name), else its id. */
+function rowName(node: RecordNode): string {
+  const label = node.getTreeItem().label;
+  const text = typeof label === 'string' ? label : label?.label;
+  return documentName(text ?? '', node.recordId);
+}
+
 /**
- * Read-only JSON documents of records (`eo-imagery:/order/<id>.json`), pretty-printed. The
- * text is the record as the tree holds it; live progress updates it, and "Refresh" reads
- * the record from the service again.
+ * Read-only JSON documents of records (`eo-imagery:/order/<name>.json?id=<id>`), pretty-printed,
+ * so the tab reads the record's name while the id keeps documents apart. The text is the
+ * record as the tree holds it; live progress updates it, and "Refresh" reads the record from
+ * the service again.
  */
 export class RecordDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly open = new Map<string, OpenRecord>();
+  /** kind/parent/id → the URI it was opened under (the name in it may have changed since). */
+  private readonly uris = new Map<string, vscode.Uri>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
 
@@ -34,13 +45,18 @@ export class RecordDocuments implements vscode.TextDocumentContentProvider, vsco
 
   uriFor(node: RecordNode): vscode.Uri {
     const parent = parentIdOf(node);
-    const segments = [node.kind, ...(parent ? [parent] : []), `${node.recordId}.json`].map(encodeURIComponent);
-    return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${segments.join('/')}` });
+    const known = this.uris.get(recordKey(node.kind, node.recordId, parent));
+    if (known) return known;
+    // documentName keeps no `/`, `?`, `#` or `%`: the name goes into the path as it reads.
+    const segments = [node.kind, `${rowName(node)}.json`];
+    const query = new URLSearchParams({ id: node.recordId, ...(parent ? { parent } : {}) }).toString();
+    return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${segments.join('/')}`, query });
   }
 
   /** Registers `node`'s record under its URI and returns the URI. */
   track(node: RecordNode): vscode.Uri {
     const uri = this.uriFor(node);
+    this.uris.set(recordKey(node.kind, node.recordId, parentIdOf(node)), uri);
     this.open.set(uri.toString(), { kind: node.kind, id: node.recordId, parentId: parentIdOf(node), record: node.record });
     this.emitter.fire(uri);
     return uri;
@@ -77,5 +93,10 @@ export class RecordDocuments implements vscode.TextDocumentContentProvider, vsco
   dispose(): void {
     this.emitter.dispose();
     this.open.clear();
+    this.uris.clear();
   }
+}
+
+function recordKey(kind: RecordKind, id: string, parent: string | undefined): string {
+  return `${kind}/${parent ?? ''}/${id}`;
 }

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError, statusTitle } from '../api';
 import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
@@ -25,13 +26,13 @@ export class LoadMoreNode extends ExplorerNode {
 
   getTreeItem(): vscode.TreeItem {
     const loading = this.list.isLoading;
-    const item = new vscode.TreeItem(loading ? 'Loading…' : 'Load more…');
+    const item = new vscode.TreeItem(loading ? l10n.t('Loading…') : l10n.t('Load more…'));
     const total = this.list.total;
-    item.description = total !== undefined ? `${count(this.list.shown)} of ${count(total)} ${this.list.what}` : `${count(this.list.shown)} ${this.list.what} shown`;
+    item.description = total !== undefined ? l10n.t('{0} of {1} {2}', count(this.list.shown), count(total), this.list.what) : l10n.t('{0} {1} shown', count(this.list.shown), this.list.what);
     item.iconPath = new vscode.ThemeIcon(loading ? 'loading~spin' : 'ellipsis');
     item.contextValue = 'loadMore';
-    item.tooltip = `Fetch the next page of ${this.list.what}`;
-    if (!loading) item.command = { command: COMMANDS.loadMore, title: 'Load more', arguments: [this] };
+    item.tooltip = l10n.t('Fetch the next page of {0}', this.list.what);
+    if (!loading) item.command = { command: COMMANDS.loadMore, title: l10n.t('Load more'), arguments: [this] };
     return item;
   }
 }
@@ -51,16 +52,16 @@ export class ErrorNode extends ExplorerNode {
   }
 
   get label(): string {
-    return `Could not load ${this.list.what}: ${shortReason(this.error)}`;
+    return l10n.t('Could not load {0}: {1}', this.list.what, shortReason(this.error));
   }
 
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label);
-    item.description = 'Retry';
+    item.description = l10n.t('Retry');
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
-    item.tooltip = messageTooltip(`Could not load ${this.list.what}`, describeError(this.error), 'Click to retry.');
+    item.tooltip = messageTooltip(l10n.t('Could not load {0}', this.list.what), describeError(this.error), l10n.t('Click to retry.'));
     item.contextValue = 'error';
-    item.command = { command: COMMANDS.retryLoad, title: 'Retry', arguments: [this] };
+    item.command = { command: COMMANDS.retryLoad, title: l10n.t('Retry'), arguments: [this] };
     return item;
   }
 }
@@ -74,16 +75,16 @@ export class SignInNode extends ExplorerNode {
   }
 
   get label(): string {
-    return 'Sign in again';
+    return l10n.t('Sign in again');
   }
 
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.label);
-    item.description = `could not load ${this.what}: ${shortReason(this.error)}`;
+    item.description = l10n.t('could not load {0}: {1}', this.what, shortReason(this.error));
     item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
-    item.tooltip = messageTooltip(undefined, describeError(this.error), 'Click to sign in with a new access token.');
+    item.tooltip = messageTooltip(undefined, describeError(this.error), l10n.t('Click to sign in with a new access token.'));
     item.contextValue = 'signIn';
-    item.command = { command: COMMANDS.signIn, title: 'Sign In' };
+    item.command = { command: COMMANDS.signIn, title: l10n.t('Sign In') };
     return item;
   }
 }

@@ -161,13 +161,20 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const into = path.join(folder, 'downloads');
       fs.mkdirSync(into, { recursive: true });
       const first = treeRows(page, 'Catalog').filter({ hasNotText: /Showing|Load more/ }).first();
+      // the row names the entry (place and day): the toast and the file are named after it
+      const place = (await first.innerText()).split(' · ')[0].trim();
       await rowContextMenu(page, first, 'Download…');
-      const ready = await waitForNotification(page, /Download \S+ is ready/, 120_000);
-      const downloadId = /Download (\S+) is ready/.exec(await ready.innerText())?.[1];
-      assert.ok(downloadId);
+      const ready = await waitForNotification(page, /The download of catalog entry .+ is ready/, 120_000);
+      const readyText = await ready.innerText();
+      assert.ok(readyText.includes(place), `the toast "${readyText}" does not name the entry "${place}"`);
+      assert.match(readyText, /link is valid/);
+      assert.doesNotMatch(readyText, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, 'an id in the toast');
+      // the download's id is in the log (and the service), never in what a person reads
+      const downloadId = [...extensionLogText(userDataDir).matchAll(/Requested download (\S+) for /g)].pop()?.[1];
+      assert.ok(downloadId, 'the download request is not logged');
       await clickNotificationButton(ready, 'Save to Folder…');
       // code-server's own folder dialog: the path typed into its box, then its "Save Here" button.
-      const box = await waitForQuickInput(page, /Folder to save the download in|Save Here/);
+      const box = await waitForQuickInput(page, /Folder to save the download of .+ in|Save Here/);
       // It fills in a starting folder of its own first: type ours once that is there, and check it stuck.
       await page.waitForFunction(() => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '', undefined, { timeout: 15_000 });
       await page.waitForTimeout(500);
@@ -180,6 +187,8 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const saved = await waitForNotification(page, /Saved .+\./, 120_000);
       const files = fs.readdirSync(into);
       assert.equal(files.length, 1, `files in ${into}: ${files.join(', ')}`);
+      assert.ok(files[0].startsWith(place.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim()), `the file "${files[0]}" is not named after "${place}"`);
+      assert.doesNotMatch(files[0], /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, 'an id in the file name');
       assert.match(await saved.innerText(), new RegExp(files[0].replace(/[.]/g, '\\.')));
       const { signed_url } = await api<{ signed_url: string }>(base, token, `/v0/catalogs/download/${downloadId}`);
       const served = Buffer.from(await (await fetch(signed_url)).arrayBuffer());

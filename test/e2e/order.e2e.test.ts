@@ -139,7 +139,10 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await dialog.waitFor({ state: 'visible', timeout: 60_000 });
     const dialogText = await dialog.innerText();
     assert.match(dialogText, /Place this order\?/);
-    assert.match(dialogText, /Total:/);
+    assert.match(dialogText, /Total amount:/);
+    // it restates what is bought: the scene with its acquisition date, and where it goes
+    assert.match(dialogText, /1 archive scene:\n\s*• .+, acquired \d{4}-\d{2}-\d{2}/);
+    assert.match(dialogText, /Delivered to: no cloud store/);
     assert.match(dialogText, new RegExp(suggested.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     const ordersDuringSummary = await api<{ orders: Array<{ id: string }> }>(base, token, '/v0/orders?limit=100');
     assert.equal(ordersDuringSummary.orders.length, ordersBefore.orders.length, 'the dry run placed nothing');
@@ -167,19 +170,18 @@ test('order: an archive item searched on the map, ordered through the priced sum
     assert.equal(items.order_items[0].usecase, 'e2e: one scene over Paris');
     assert.ok(JSON.stringify(items.order_items[0]).includes(itemId), `the order item is not for ${collection}/${itemId}: ${JSON.stringify(items.order_items[0]).slice(0, 400)}`);
 
-    // The Orders view shows it: placing reveals and selects the new order's row (its label is
-    // the creation time, which the sandbox's seeded orders may share, so the total tells it apart).
-    // The reveal opens the collapsed view itself (clicking its header here would race the
-    // reveal and could fold it again).
+    // The Orders view shows it: placing reveals and selects the new order's row, labelled by
+    // what it buys (its item's name), with its total amount and day. The reveal opens the
+    // collapsed view itself (clicking its header here would race the reveal and could fold it again).
     await viewSection(page, 'Orders').locator('.pane-header[aria-expanded="true"]').waitFor({ state: 'visible', timeout: 30_000 });
     const ts = order.created_at ?? '';
-    const label = new Date(ts.includes('T') ? ts : ts.replace(' ', 'T')).toISOString().slice(0, 16).replace('T', ' ');
+    const day = new Date(ts.includes('T') ? ts : ts.replace(' ', 'T')).toISOString().slice(0, 10);
     const total = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(order.total_amount ?? NaN);
     const row = treeRows(page, 'Orders').and(page.locator('[aria-selected="true"]')).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     const rowText = await row.innerText();
-    assert.ok(rowText.includes(label) && rowText.includes(total) && /1 item\b/.test(rowText), `the selected Orders row is "${rowText}", not the new order (${label}, ${total}, 1 item)`);
-    assert.match(dialogText, new RegExp(`total ${total.replace(/[.]/g, '\\.')}`), 'the summary priced what was placed');
+    assert.ok(rowText.includes(suggested) && rowText.includes(`total amount ${total}`) && rowText.includes(day), `the selected Orders row is "${rowText}", not the new order (${suggested}, total amount ${total}, ${day})`);
+    assert.match(dialogText, new RegExp(`total amount ${total.replace(/[.]/g, '\\.')}`), 'the summary priced what was placed');
     await screenshot(page, 'order-placed');
 
     const problems = webviewConsole.filter((l) => /Content Security Policy|Refused to|pageerror|Uncaught/i.test(l));

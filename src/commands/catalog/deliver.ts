@@ -4,6 +4,7 @@
  * cancellable notification (cancelling stops watching, not the delivery) and refresh Catalog.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { isCancellation, type Delivery, type DeliveryRequest, type Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
@@ -11,7 +12,8 @@ import { describeError, showError } from '../../ui/showError';
 import { clientFor, pathStep, storeStep } from '../orders/common';
 import { submitUntilAccepted } from '../../ui/submit';
 import { resolveTargets } from './askTargets';
-import { describeTargets, targetBody } from './targets';
+import { describeTargets, targetBody, type Targets } from './targets';
+import { enumLabel } from '../../format';
 
 interface DeliverState {
   storeId: string;
@@ -23,18 +25,18 @@ interface DeliverState {
 export const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
 
 export async function deliver(services: CommandServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
-  const action = 'Deliver to cloud store';
+  const action = l10n.t('Deliver to cloud store');
   const client = await clientFor(services, action);
   if (!client) return undefined;
-  const targets = await resolveTargets(services, 'Deliver to Cloud Store', args);
+  const targets = await resolveTargets(services, client, l10n.t('Deliver to Cloud Store'), args);
   if (!targets) return undefined;
   let stores: Promise<Store[]> | undefined;
   const state: DeliverState = { storeId: '', storeLabel: '', path: '' };
-  const wizard = new MultiStepInput(services.ui, `Deliver ${describeTargets(targets)}`, [storeStep<DeliverState>(() => (stores ??= client.stores.list()), false), pathStep<DeliverState>()], state);
+  const wizard = new MultiStepInput(services.ui, l10n.t('Deliver {0}', describeTargets(l10n, targets)), [storeStep<DeliverState>(() => (stores ??= client.stores.list()), false), pathStep<DeliverState>()], state);
   try {
     if (!(await wizard.run())) return undefined;
   } catch (err) {
-    await showError(services, 'Loading cloud stores', err);
+    await showError(services, l10n.t('Loading cloud stores'), err);
     return undefined;
   }
   const created = await submitUntilAccepted(services, {
@@ -43,31 +45,38 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
       const request: DeliveryRequest = { ...targetBody(targets), cloud_info: { config: state.storeId, path: state.path } };
       return client.deliveries.create({ deliveries: [request] });
     },
-    refused: (err) => `The service refused the delivery: ${describeError(err)}`,
+    refused: (err) => l10n.t('The service refused the delivery: {0}', describeError(err)),
     edit: () => wizard.editOne(),
   });
   if (!created) return undefined;
-  services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} to ${state.storeLabel}/${state.path}`);
+  services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} of ${describeTargets(l10n, targets)} to ${state.storeLabel}/${state.path}`);
   services.explorer.refresh('catalog');
-  const final = await follow(services, created, state.storeLabel);
+  const final = await follow(services, created, state.storeLabel, targets);
   services.explorer.refresh('catalog');
   return final;
 }
 
-async function follow(services: CommandServices, deliveries: Delivery[], storeLabel: string): Promise<Delivery[]> {
+/** The name of the entry a delivery is for, when the person picked it by name. */
+function nameOf(targets: Targets, d: Delivery): string | undefined {
+  if (!('catalogIds' in targets) || !d.catalog_id) return undefined;
+  const i = targets.catalogIds.indexOf(d.catalog_id);
+  return i >= 0 ? targets.names?.[i] : undefined;
+}
+
+async function follow(services: CommandServices, deliveries: Delivery[], storeLabel: string, targets: Targets): Promise<Delivery[]> {
   const client = await services.connection.getClient();
   const latest = new Map(deliveries.map((d) => [d.delivery_id, d]));
   const done = (d: Delivery): boolean => d.status === 'SUCCESS' || d.status === 'FAILED';
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Delivering to ${storeLabel}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Delivering {0} to {1}', describeTargets(l10n, targets), storeLabel), cancellable: true },
       async (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         const report = (): void => {
           const all = [...latest.values()];
           const ok = all.filter((d) => d.status === 'SUCCESS').length;
-          progress.report({ message: `${ok}/${all.length} done · ${all.map((d) => d.status).join(', ')}` });
+          progress.report({ message: l10n.t('{0} of {1} done · {2}', ok, all.length, all.map((d) => enumLabel(d.status)).join(', ')) });
         };
         report();
         await Promise.all(
@@ -88,18 +97,19 @@ async function follow(services: CommandServices, deliveries: Delivery[], storeLa
     );
   } catch (err) {
     if (isCancellation(err)) {
-      void services.ui.message('info', 'Stopped following the delivery; it continues on the service. Its status shows in the Catalog view.', {});
+      void services.ui.message('info', l10n.t('Stopped following the delivery; it continues on the service. Its status shows in the Catalog view.'), {});
       return [...latest.values()];
     }
-    await showError(services, 'Following the delivery', err);
+    await showError(services, l10n.t('Following the delivery'), err);
     return [...latest.values()];
   }
   const all = [...latest.values()];
   const failed = all.filter((d) => d.status === 'FAILED');
   if (failed.length) {
-    void services.ui.message('error', `${failed.length} of ${all.length} deliveries to ${storeLabel} failed (${failed.map((d) => d.catalog_id || d.delivery_id).join(', ')}).`, {});
+    const which = failed.map((d) => nameOf(targets, d) || d.target_path).filter(Boolean).join(', ');
+    void services.ui.message('error', which ? l10n.t('{0} of {1} deliveries to {2} failed ({3}). Their status shows in the Catalog view.', failed.length, all.length, storeLabel, which) : l10n.t('{0} of {1} deliveries to {2} failed. Their status shows in the Catalog view.', failed.length, all.length, storeLabel), {});
   } else {
-    void services.ui.message('info', `Delivered to ${storeLabel}: ${all.map((d) => d.target_path).filter(Boolean).join(', ') || `${all.length} entries`}.`, {});
+    void services.ui.message('info', l10n.t('Delivered to {0}: {1}.', storeLabel, all.map((d) => d.target_path).filter(Boolean).join(', ') || describeTargets(l10n, targets)), {});
   }
   return all;
 }

@@ -4,19 +4,22 @@
  * person picks (progress bar; temp name + rename, see downloadFile.ts).
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { isCancellation, isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { isWebUrl } from '../../panels/protocol';
 import { describeError, showError } from '../../ui/showError';
-import { enumLabel } from '../../format';
+import { dateTime, enumLabel } from '../../format';
+import { downloadFileName } from '../../explorer/labels';
 import { clientFor } from '../orders/common';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
 import { downloadToFolder } from './downloadFile';
-import { describeTargets, targetBody } from './targets';
+import { linkExpiry, minutesLeft } from './linkExpiry';
+import { describeTargets, idsOf, targetBody, type Targets } from './targets';
 
-export const OPEN_LINK = 'Open Link';
-export const SAVE_TO_FOLDER = 'Save to Folder…';
+export const OPEN_LINK = l10n.t('Open Link');
+export const SAVE_TO_FOLDER = l10n.t('Save to Folder…');
 
 export interface DownloadOutcome {
   download: Download;
@@ -25,74 +28,76 @@ export interface DownloadOutcome {
 }
 
 export async function download(services: ExtensionServices, ...args: unknown[]): Promise<DownloadOutcome | undefined> {
-  const action = 'Download';
+  const action = l10n.t('Download');
   const client = await clientFor(services, action);
   if (!client) return undefined;
-  const targets = await resolveTargets(services, 'Download', args);
+  const targets = await resolveTargets(services, client, l10n.t('Download'), args);
   if (!targets) return undefined;
+  const what = describeTargets(l10n, targets);
   let created: Download;
   try {
     created = await client.downloads.create(targetBody(targets));
   } catch (err) {
-    if (isRequestError(err)) await services.ui.message('error', `The service refused the download of ${describeTargets(targets)}: ${describeError(err)}`, {});
+    if (isRequestError(err)) await services.ui.message('error', l10n.t('The service refused the download of {0}: {1}', what, describeError(err)), {});
     else await showError(services, action, err);
     return undefined;
   }
   services.connection.reportSuccess();
-  services.log.info(`Requested download ${created.id} for ${describeTargets(targets)}`);
+  services.log.info(`Requested download ${created.id} for ${what}`);
 
   let ready: Download;
   try {
     ready = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Preparing the download of ${describeTargets(targets)}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Preparing the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
-        progress.report({ message: created.status });
+        progress.report({ message: enumLabel(created.status) });
         if (created.status === 'success' || created.status === 'failed') return Promise.resolve(created);
-        return client.downloads.waitUntilDone(created.id, { ...FOLLOW, signal: ac.signal, onProgress: (d) => progress.report({ message: d.status.replace('_', ' ') }) });
+        return client.downloads.waitUntilDone(created.id, { ...FOLLOW, signal: ac.signal, onProgress: (d) => progress.report({ message: enumLabel(d.status) }) });
       },
     );
   } catch (err) {
     if (isCancellation(err)) return undefined;
-    await showError(services, 'Preparing the download', err);
+    await showError(services, l10n.t('Preparing the download'), err);
     return undefined;
   }
   if (ready.status !== 'success' || !ready.signed_url) {
-    await services.ui.message('error', `The service could not prepare download ${ready.id} (status: ${enumLabel(ready.status)}).`, {});
+    await services.ui.message('error', l10n.t('The service could not prepare the download of {0} (status: {1}). Request it again, or check the entry in the Catalog view.', what, enumLabel(ready.status)), {});
     return { download: ready };
   }
   // The link comes from the server: only a web link may reach the browser or the file writer.
   if (!isWebUrl(ready.signed_url)) {
     services.log.warn(`Download ${ready.id}: the service sent a link that is not http(s); it was not opened.`);
-    await services.ui.message('error', `Download ${ready.id} is ready, but the service sent a link that is not an http(s) address, so it was not opened. Request the download again, or report this to the service.`, {});
+    await services.ui.message('error', l10n.t('The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not opened. Request the download again, or report this to the service.', what), {});
     return { download: ready };
   }
 
-  const choice = await services.ui.message('info', `Download ${ready.id} is ready. The link is valid for a limited time.`, {}, SAVE_TO_FOLDER, OPEN_LINK);
+  const choice = await services.ui.message('info', l10n.t('The download of {0} is ready. {1}', what, validity(ready.signed_url)), {}, SAVE_TO_FOLDER, OPEN_LINK);
   if (choice === OPEN_LINK) {
     await vscode.env.openExternal(vscode.Uri.parse(ready.signed_url, true));
     return { download: ready };
   }
   if (choice !== SAVE_TO_FOLDER) return { download: ready };
-  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Save Here', title: 'Folder to save the download in' });
+  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: l10n.t('Save Here'), title: l10n.t('Folder to save the download of {0} in', what) });
   if (!folder?.[0]) return { download: ready };
   const signedUrl = ready.signed_url;
   try {
     const file = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Saving download ${ready.id}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Saving the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         let lastPct = 0;
         return downloadToFolder(signedUrl, folder[0].fsPath, {
           signal: ac.signal,
-          fallbackName: `eo-download-${ready.id}.zip`,
+          fallbackName: 'eo-imagery-download.zip',
+          preferredBase: baseNameOf(targets),
           onProgress: ({ received, total }) => {
             if (total) {
               const pct = Math.floor((received / total) * 100);
               if (pct > lastPct) {
-                progress.report({ increment: pct - lastPct, message: `${mb(received)} of ${mb(total)}` });
+                progress.report({ increment: pct - lastPct, message: l10n.t('{0} of {1}', mb(received), mb(total)) });
                 lastPct = pct;
               }
             } else progress.report({ message: mb(received) });
@@ -101,18 +106,38 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
       },
     );
     services.log.info(`Saved download ${ready.id} to ${file}`);
-    const open = await services.ui.message('info', `Saved ${file}.`, {}, 'Reveal in File Explorer');
+    const open = await services.ui.message('info', l10n.t('Saved {0}.', file), {}, l10n.t('Reveal in File Explorer'));
     if (open) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
     return { download: ready, file };
   } catch (err) {
     // The signed URL carries a signature: never log or show it.
     const text = err instanceof Error ? err.message : String(err);
     services.log.error(`Saving download ${ready.id} failed: ${text}`);
-    await services.ui.message('error', `Saving download ${ready.id} failed: ${text}`, {});
+    await services.ui.message('error', l10n.t('Saving the download of {0} failed: {1}. Request the download again for a fresh link.', what, text), {});
     return { download: ready };
   }
 }
 
 function mb(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * The file's name from what was bought (place, date, bandset), or from the picked names;
+ * the server's name gives only the extension.
+ */
+function baseNameOf(t: Targets): string {
+  if (t.fileParts?.length) return downloadFileName(t.fileParts, '');
+  const names = t.names ?? [];
+  if (names.length === 1) return downloadFileName([names[0]], '');
+  if (names.length > 1) return downloadFileName([names[0], l10n.t('and {0} more', idsOf(t).length - 1)], '');
+  // Typed ids: the date, never the server's id-based name.
+  return downloadFileName(['EO Imagery', new Date().toISOString().slice(0, 10)], '');
+}
+
+/** "The link is valid until … (about N minutes)." from the link's signature, or that it is limited. */
+function validity(url: string): string {
+  const until = linkExpiry(url);
+  if (!until) return l10n.t('The link is valid for a limited time (the service does not say how long): save or open it now.');
+  return l10n.t('The link is valid until {0} (about {1} minutes from now).', dateTime(until.toISOString()), minutesLeft(until, new Date()));
 }

@@ -24,6 +24,11 @@ export interface DownloadOptions {
   onProgress?: (p: DownloadProgress) => void;
   /** Name to use when neither the response nor the URL gives one. */
   fallbackName: string;
+  /**
+   * The name a person gave what they download (place, date, bandset), without extension:
+   * used instead of the server's name, which keeps only its extension.
+   */
+  preferredBase?: string;
   /** Header and body timeouts, ms. Default 60 s each. */
   timeoutMs?: number;
 }
@@ -93,7 +98,8 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   };
   const lengthHeader = header('content-length');
   const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  const name = fileNameFor(header('content-disposition'), parsed, opts.fallbackName);
+  const served = fileNameFor(header('content-disposition'), parsed, opts.fallbackName);
+  const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
   let final: string;
   try {
     final = await reserveName(folder, name);
@@ -153,6 +159,12 @@ export async function downloadToFile(url: string, file: string, opts: Omit<Downl
     throw new DownloadError(`The download failed: ${describe(err)}`);
   }
   return file;
+}
+
+/** `base` with the extension of the name the server gave (`.zip`, `.tif`, `.tar.gz`), made safe. */
+export function preferredName(base: string, served: string): string {
+  const ext = /(\.tar)?\.[A-Za-z0-9]{1,8}$/.exec(served)?.[0] ?? '';
+  return sanitize(`${base}${ext}`) || served;
 }
 
 /** A safe file name from Content-Disposition, else the URL's last segment, else the fallback. */

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { ExplorerApi } from '../../explorer/explorer';
 import { RecordNode } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
@@ -8,9 +9,9 @@ export async function copyId(services: ExtensionServices, explorer: ExplorerApi,
   const nodes = Array.isArray(all) && all.length > 0 ? all : node ? [node] : explorer.selected();
   const ids = nodes.filter((n): n is RecordNode => n instanceof RecordNode).map((n) => n.recordId);
   if (ids.length === 0) {
-    await services.ui.message('info', 'Select a record in the EO Imagery sidebar to copy its ID.', {});
+    await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to copy its ID.'), {});
     return;
   }
   await vscode.env.clipboard.writeText(ids.join('\n'));
-  vscode.window.setStatusBarMessage(ids.length === 1 ? `Copied ID ${ids[0]}` : `Copied ${ids.length} IDs`, 3000);
+  vscode.window.setStatusBarMessage(ids.length === 1 ? l10n.t('Copied ID {0}', ids[0]) : l10n.t('Copied {0} IDs', ids.length), 3000);
 }

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { ExplorerApi } from '../../explorer/explorer';
 import { RECORD_SCHEME, type RecordDocuments } from '../../explorer/recordDocuments';
 import { RecordNode } from '../../explorer/tree';
@@ -14,7 +15,7 @@ export async function openJson(
 ): Promise<vscode.TextEditor | undefined> {
   const target = node instanceof RecordNode ? node : explorer.selected()[0];
   if (!target) {
-    await services.ui.message('info', 'Select a record in the EO Imagery sidebar to open it as JSON.', {});
+    await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to open it as JSON.'), {});
     return undefined;
   }
   const uri = docs.track(target);
@@ -30,9 +31,9 @@ export async function refreshJson(services: ExtensionServices, docs: RecordDocum
   try {
     const ok = await docs.refresh(target);
     if (!ok) {
-      await services.ui.message('info', 'This kind of record cannot be read on its own; refresh its list in the sidebar instead.', {});
+      await services.ui.message('info', l10n.t('This kind of record cannot be read on its own; refresh its list in the sidebar instead.'), {});
     }
   } catch (err) {
-    await showError(services, 'Refresh record', err, () => refreshJson(services, docs, target));
+    await showError(services, l10n.t('Refresh record'), err, () => refreshJson(services, docs, target));
   }
 }

@@ -4,6 +4,7 @@
  * talking to the sidebar when it is there.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { EoClient, Project, Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
@@ -65,12 +66,13 @@ export function emptyOrderEntries(name = ''): OrderEntries {
 
 export function projectStep<S extends { projectId?: string; projectLabel?: string }>(projects: () => Promise<Project[]>): Step<S> {
   return {
-    name: 'Project',
+    name: l10n.t('Project'),
     describe: (s) => s.projectLabel,
     async ask(s, ui) {
       const list = await projects();
-      const items = list.map((p) => ({ label: p.title || p.name, description: p.id, project: p }));
-      const answer = await ui.pick(items, { placeHolder: 'Project to bill the order to', activeLabel: s.projectLabel, matchOnDescription: true });
+      // Named by title and name: the id stays out of the list (Copy ID in the Projects view has it).
+      const items = list.map((p) => ({ label: p.title || p.name || l10n.t('Untitled project'), description: p.title && p.name && p.name !== p.title ? p.name : undefined, project: p }));
+      const answer = await ui.pick(items, { placeHolder: l10n.t('Project to bill the order to'), activeLabel: s.projectLabel, matchOnDescription: true });
       return outcome(answer, (i) => {
         s.projectId = i.project.id;
         s.projectLabel = i.label;
@@ -90,23 +92,37 @@ export function textStep<S>(name: string, prompt: string, get: (s: S) => string,
   };
 }
 
-const NO_DELIVERY = 'No cloud delivery';
+const NO_DELIVERY = l10n.t('No cloud delivery');
+
+/** "Amazon S3", "Google Cloud Storage", "Azure Blob Storage": the store's type in words. */
+export function storeKind(s: Pick<Store, 'type'>): string {
+  switch (s.type) {
+    case 'S3':
+      return l10n.t('Amazon S3');
+    case 'GCS':
+      return l10n.t('Google Cloud Storage');
+    case 'AZBLOB':
+      return l10n.t('Azure Blob Storage');
+    default:
+      return s.type;
+  }
+}
 
 /** Store for cloud delivery; `optional` adds "No cloud delivery" (orders). */
 export function storeStep<S extends { storeId: string; storeLabel: string }>(stores: () => Promise<Store[]>, optional: boolean): Step<S> {
   return {
-    name: 'Cloud store',
+    name: l10n.t('Cloud store'),
     describe: (s) => s.storeLabel || NO_DELIVERY,
     async ask(s, ui: StepUi) {
       const list = await stores();
-      const items: (vscode.QuickPickItem & { store?: Store })[] = list.map((st) => ({ label: st.name, description: `${st.type} · ${st.id}`, detail: storeTarget(st), store: st }));
-      if (optional) items.unshift({ label: NO_DELIVERY, description: 'keep the imagery in the catalog' });
+      const items: (vscode.QuickPickItem & { store?: Store })[] = list.map((st) => ({ label: st.name, description: storeKind(st), detail: storeTarget(st), store: st }));
+      if (optional) items.unshift({ label: NO_DELIVERY, description: l10n.t('keep the imagery in the catalog') });
       if (!items.length) {
-        await ui.prompts.message('warning', 'No cloud store is registered. Register one first (EO Imagery: Register Cloud Store…).', {});
+        await ui.prompts.message('warning', l10n.t('No cloud store is registered. Register one first (EO Imagery: Register Cloud Store…).'), {});
         return 'cancel';
       }
       const answer = await ui.pick(items, {
-        placeHolder: optional ? 'Deliver to a cloud store when fulfilled?' : 'Cloud store to deliver to',
+        placeHolder: optional ? l10n.t('Deliver to a cloud store when fulfilled?') : l10n.t('Cloud store to deliver to'),
         activeLabel: s.storeLabel || (optional ? NO_DELIVERY : undefined),
       });
       return outcome(answer, (i) => {
@@ -119,14 +135,14 @@ export function storeStep<S extends { storeId: string; storeLabel: string }>(sto
 
 export function pathStep<S extends { storeId: string; path: string }>(): Step<S> {
   return {
-    name: 'Path in the store',
+    name: l10n.t('Path in the store'),
     describe: (s) => s.path,
     when: (s) => s.storeId !== '',
     async ask(s, ui) {
       const answer = await ui.input({
-        prompt: 'Path inside the store (folder the files are written to)',
+        prompt: l10n.t('Path inside the store (folder the files are written to)'),
         value: s.path,
-        placeHolder: 'deliveries/2025',
+        placeHolder: l10n.t('deliveries/2025'),
         validate: checkStorePath,
       });
       return outcome(answer, (v) => (s.path = v.trim()));
@@ -136,26 +152,26 @@ export function pathStep<S extends { storeId: string; path: string }>(): Step<S>
 
 export function checkStorePath(v: string): string | undefined {
   const t = v.trim();
-  if (t === '') return 'Enter a path (a folder name inside the store).';
-  if (t.length > 1024) return 'The path is longer than 1,024 characters.';
-  if (t.split('/').includes('..')) return 'The path may not contain "..".';
+  if (t === '') return l10n.t('Enter a path (a folder name inside the store).');
+  if (t.length > 1024) return l10n.t('The path is longer than 1,024 characters.');
+  if (t.split('/').includes('..')) return l10n.t('The path may not contain "..".');
   return undefined;
 }
 
 export function requireNonEmpty(what: string): (v: string) => string | undefined {
-  return (v) => (v.trim() === '' ? `Enter ${what}.` : v.length > 200 ? `${what[0].toUpperCase()}${what.slice(1)} is longer than 200 characters.` : undefined);
+  return (v) => (v.trim() === '' ? l10n.t('Enter {0}.', what) : v.length > 200 ? l10n.t('{0} is longer than 200 characters.', `${what[0].toUpperCase()}${what.slice(1)}`) : undefined);
 }
 
 /** The use case every item must carry: free text, prefilled, empty means the default. */
 export function usecaseStep<S extends { usecase: string }>(): Step<S> {
   return {
-    name: 'Use case',
+    name: l10n.t('Use case'),
     describe: (s) => usecaseOf(s.usecase),
     async ask(s, ui) {
       const answer = await ui.input({
         prompt: usecasePrompt(),
         value: s.usecase || DEFAULT_USECASE,
-        validate: (v) => (v.trim().length > 200 ? 'The use case is longer than 200 characters.' : undefined),
+        validate: (v) => (v.trim().length > 200 ? l10n.t('The use case is longer than 200 characters.') : undefined),
       });
       return outcome(answer, (v) => (s.usecase = usecaseOf(v)));
     },

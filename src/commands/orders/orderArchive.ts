@@ -2,10 +2,12 @@
  * Order archive imagery: items → project, name, use case, optional cloud delivery (store and
  * path) → dry run → priced summary → Confirm places the order once → revealed in Orders.
  */
+import { l10n } from 'vscode';
 import type { ArchiveItem, EoClient, Geometry, OrderItemRequest, OrderRecord, Project, Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
+import { day } from '../../format';
 import { usecaseOf } from './usecase';
 import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { collectionOfFootprints } from './orderGeometry';
@@ -54,10 +56,10 @@ export function parseItemRefs(text: string): { ok: true; refs: { collection: str
   for (const part of text.split(/[,\s]+/)) {
     if (!part) continue;
     const slash = part.indexOf('/');
-    if (slash <= 0 || slash === part.length - 1) return { ok: false, reason: `"${part}" is not collection/item-id.` };
+    if (slash <= 0 || slash === part.length - 1) return { ok: false, reason: l10n.t('"{0}" is not collection/item-id.', part) };
     refs.push({ collection: part.slice(0, slash), id: part.slice(slash + 1) });
   }
-  if (!refs.length) return { ok: false, reason: 'Enter at least one collection/item-id.' };
+  if (!refs.length) return { ok: false, reason: l10n.t('Enter at least one collection/item-id.') };
   return { ok: true, refs };
 }
 
@@ -69,15 +71,15 @@ type ArchiveOrderState = OrderEntries;
 
 /** Resolves with the placed order, or undefined when nothing was placed. */
 export async function orderArchiveItems(services: CommandServices, ...args: unknown[]): Promise<OrderRecord | undefined> {
-  const action = 'Order archive imagery';
+  const action = l10n.t('Order archive imagery');
   const client = await clientFor(services, action);
   if (!client) return undefined;
   let refs = archiveRefsOf(...args);
   if (!refs.length) {
     const typed = await services.ui.input({
       title: action,
-      prompt: 'Archive items to order, as collection/item-id (separate several with commas)',
-      placeHolder: 'sentinel-2-l2a/S2A_43RFM_20250301',
+      prompt: l10n.t('Archive items to order, as collection/item-id (separate several with commas)'),
+      placeHolder: l10n.t('e.g. sentinel-2-l2a/S2A_43RFM_20250301'),
       ignoreFocusOut: true,
       validateInput: (v) => {
         const r = parseItemRefs(v);
@@ -94,28 +96,32 @@ export async function orderArchiveItems(services: CommandServices, ...args: unkn
   try {
     items = await resolveItems(client, refs);
   } catch (err) {
-    await showError(services, 'Reading the archive items', err, () => orderArchiveItems(services, ...args));
+    await showError(services, l10n.t('Reading the archive items'), err, () => orderArchiveItems(services, ...args));
     return undefined;
   }
   const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
   if (!footprints.features.length) {
-    await services.ui.message('error', 'These archive items have no footprint (Polygon) to order.', {});
+    await services.ui.message('error', l10n.t('These archive items have no footprint (Polygon) to order.'), {});
     return undefined;
   }
 
   const first = items[0];
-  const defaultName = items.length === 1 ? first.properties?.title || first.id : `${items.length} archive scenes (${first.collection})`;
+  const defaultName = items.length === 1 ? first.properties?.title || first.id : l10n.t('{0} archive scenes ({1})', items.length, first.collection);
   const state: ArchiveOrderState = emptyOrderEntries(defaultName);
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   const steps: Step<ArchiveOrderState>[] = [
     projectStep(() => (projects ??= loadProjects(client))),
-    textStep('Name', 'Name of the order item', (s) => s.name, (s, v) => (s.name = v), requireNonEmpty('a name')),
+    textStep(l10n.t('Name'), l10n.t('Name of the order item'), (s) => s.name, (s, v) => (s.name = v), requireNonEmpty(l10n.t('a name'))),
     usecaseStep(),
     storeStep(() => (stores ??= client.stores.list()), true),
     pathStep(),
   ];
-  const title = `Order ${items.length === 1 ? `archive item ${first.id}` : `${items.length} archive items`}`;
+  // A scene's id is its name in STAC (the title when it has one); the date tells scenes apart.
+  const firstDay = day(first.properties?.datetime ?? '');
+  const title = items.length === 1
+    ? l10n.t('Order archive scene {0}', [first.properties?.title || first.id, firstDay].filter(Boolean).join(' · '))
+    : l10n.t('Order {0} archive scenes ({1})', items.length, first.collection);
   const wizard = new MultiStepInput(services.ui, title, steps, state);
   try {
     if (!(await wizard.run())) return undefined;
@@ -123,7 +129,8 @@ export async function orderArchiveItems(services: CommandServices, ...args: unkn
     await showError(services, action, err);
     return undefined;
   }
-  return priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)]);
+  const scenes = items.map((i) => ({ id: i.id, title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
+  return priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)], (s) => ({ store: s.storeLabel, scenes }));
 }
 
 export function archiveItemRequest(s: ArchiveOrderState, items: readonly ArchiveItemLike[], geometry: ReturnType<typeof collectionOfFootprints>): OrderItemRequest {

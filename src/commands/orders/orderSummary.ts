@@ -1,12 +1,15 @@
 /**
- * The priced summary of a dry run, as text for a modal: per item its area, base and final
- * amounts, uplifts, feasibility and validation errors, then the total. Also decides whether
- * the order may be confirmed at all. Pure: no `vscode`.
+ * The priced summary of a dry run, as text for a modal: per item what is bought (restated from
+ * the request: dates, captures, bandset, limits, delivery; or the scenes with their dates),
+ * then its area, base and final amounts, uplifts, feasibility and validation errors, then the
+ * total amount. Also decides whether the order may be confirmed at all. Pure: no `vscode`;
+ * the words go through the `l10n` the caller passes.
  */
-import type { Order, OrderItem } from '../../api/records';
+import type { Order, OrderItem, OrderItemRequest } from '../../api/records';
+import type { L10n } from '../../explorer/labels';
 
 export interface OrderSummary {
-  /** One line: "2 items · total 1,234.50". */
+  /** One line: "2 items · total amount 1,234.50 EUR". */
   headline: string;
   /** The full breakdown, one item per paragraph. */
   detail: string;
@@ -17,7 +20,7 @@ export interface OrderSummary {
   total: number;
 }
 
-import { amount as formatAmount, enumLabel, preciseKm2 as formatArea } from '../../format';
+import { amount, day, enumLabel, preciseKm2 as formatArea } from '../../format';
 
 /**
  * The item's validation errors as one line per field. The service sends each entry as a map
@@ -45,33 +48,94 @@ export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): 
   return out;
 }
 
-export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'>): OrderSummary {
+/** Names for what a request names by id, from the wizard that built it. */
+export interface RequestLabels {
+  /** The bandset as the person picked it ("Red edge · Sentinel-2"). */
+  bandset?: string;
+  satellite?: string;
+  /** The cloud store's name; empty for no cloud delivery. */
+  store?: string;
+  /** Archive scenes: what each `item_ids` entry is, with its acquisition date. */
+  scenes?: { id: string; title?: string; date?: string }[];
+}
+
+/** English, for callers without a translation (tests, logs). */
+const ENGLISH: L10n = { t: (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)])) };
+
+/**
+ * What one item buys, in words, from the request the person confirmed: tasking — dates,
+ * captures, bandset and satellite, cloud and angle limits, speed, delivery; archive — the
+ * scenes with their dates. Ids appear only where nothing names them.
+ */
+export function restateRequest(l10n: L10n, req: OrderItemRequest, labels: RequestLabels = {}): string[] {
+  const lines: string[] = [];
+  if (req.item_ids?.length) {
+    const byId = new Map((labels.scenes ?? []).map((s) => [s.id, s]));
+    lines.push(req.item_ids.length === 1 ? l10n.t('1 archive scene:') : l10n.t('{0} archive scenes:', req.item_ids.length));
+    for (const id of req.item_ids) {
+      const s = byId.get(id);
+      const date = s?.date ? day(s.date) : '';
+      lines.push(date ? l10n.t('• {0}, acquired {1}', s?.title || id, date) : `• ${s?.title || id}`);
+    }
+  } else {
+    if (req.start_date || req.end_date) lines.push(l10n.t('Dates: {0} → {1}', day(req.start_date) || '…', day(req.end_date) || '…'));
+    const n = req.recurrence === 'ONCE' || req.no_of_occurrences === undefined ? 1 : req.no_of_occurrences;
+    lines.push(n === 1 ? l10n.t('Captures: 1 ({0})', enumLabel(req.recurrence ?? 'ONCE')) : l10n.t('Captures: {0} ({1})', n, enumLabel(req.recurrence)));
+    const bandset = labels.bandset || req.bandset?.bandset_id;
+    if (bandset) lines.push(labels.satellite ? l10n.t('Bandset: {0} · satellite {1}', bandset, labels.satellite) : l10n.t('Bandset: {0}', bandset));
+    const limits = [
+      typeof req.cloud_cover === 'number' ? l10n.t('cloud cover at most {0} %', req.cloud_cover) : '',
+      typeof req.off_nadir === 'number' ? l10n.t('off-nadir angle at most {0}°', req.off_nadir) : '',
+    ].filter(Boolean);
+    if (limits.length) lines.push(l10n.t('Limits: {0}', limits.join(', ')));
+    if (req.delivery_speed) lines.push(l10n.t('Delivery speed: {0}', enumLabel(req.delivery_speed)));
+  }
+  lines.push(
+    req.cloud_delivery
+      ? l10n.t('Delivered to: {0} / {1}', labels.store || req.cloud_delivery.config, req.cloud_delivery.path)
+      : l10n.t('Delivered to: no cloud store (kept in the catalog)'),
+  );
+  return lines;
+}
+
+export interface SummaryOptions {
+  l10n?: L10n;
+  /** The unit the organisation is billed in (setting), shown after every amount. */
+  unit?: string;
+  /** Per item, the lines of `restateRequest` (same order as the items). */
+  requested?: readonly string[][];
+}
+
+export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'>, options: SummaryOptions = {}): OrderSummary {
+  const l10n = options.l10n ?? ENGLISH;
+  const money = (n: number | undefined | null): string => amount(n, options.unit);
   const items = order.order_items ?? [];
   const blockers: string[] = [];
   const warnings: string[] = [];
   const paragraphs = items.map((item, i) => {
-    const label = `${i + 1}. ${item.name || '(unnamed)'} — ${enumLabel(item.type)}`;
+    const name = item.name || l10n.t('Item {0}', i + 1);
     const lines = [
-      label,
-      `   Area ${formatArea(item.area)} · base ${formatAmount(item.base_amount)} · final ${formatAmount(item.final_amount)}`,
-      `   Feasibility: ${enumLabel(item.feasibility_status, 'feasibility')}`,
+      `${i + 1}. ${name} — ${enumLabel(item.type)}`,
+      ...(options.requested?.[i] ?? []).map((l) => `   ${l}`),
+      `   ${l10n.t('Area {0} · base amount {1} · final amount {2}', formatArea(item.area), money(item.base_amount), money(item.final_amount))}`,
+      `   ${l10n.t('Feasibility: {0}', enumLabel(item.feasibility_status, 'feasibility'))}`,
     ];
     for (const u of item.uplifts ?? []) {
       const what = u.subtitle ? `${u.title} (${u.subtitle})` : u.title;
-      lines.push(`   Uplift: ${what} +${u.percentage}% = ${formatAmount(u.amount)}`);
+      lines.push(`   ${l10n.t('Uplift: {0} +{1}% = {2}', what, u.percentage, money(u.amount))}`);
     }
     for (const msg of validationMessages(item)) {
       lines.push(`   ${msg.warning ? '⚠' : '✗'} ${msg.text}`);
-      (msg.warning ? warnings : blockers).push(`${item.name || `Item ${i + 1}`}: ${msg.text}`);
+      (msg.warning ? warnings : blockers).push(`${name}: ${msg.text}`);
     }
-    if (item.feasibility_status === 'FAILED') blockers.push(`${item.name || `Item ${i + 1}`} is not feasible.`);
-    if (item.feasibility_status === 'WEAK_SUCCESS') warnings.push(`${item.name || `Item ${i + 1}`} is only weakly feasible.`);
+    if (item.feasibility_status === 'FAILED') blockers.push(l10n.t('{0} is not feasible.', name));
+    if (item.feasibility_status === 'WEAK_SUCCESS') warnings.push(l10n.t('{0} is only weakly feasible.', name));
     return lines.join('\n');
   });
   const total = typeof order.total_amount === 'number' ? order.total_amount : sum(items.map((i) => i.final_amount));
-  const count = `${items.length} item${items.length === 1 ? '' : 's'}`;
-  const detail = [...paragraphs, '', `Total: ${formatAmount(total)}`].join('\n');
-  return { headline: `${count} · total ${formatAmount(total)}`, detail, blockers, warnings, total };
+  const count = items.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', items.length);
+  const detail = [...paragraphs, '', l10n.t('Total amount: {0}', money(total))].join('\n');
+  return { headline: l10n.t('{0} · total amount {1}', count, money(total)), detail, blockers, warnings, total };
 }
 
 function sum(ns: readonly number[]): number {

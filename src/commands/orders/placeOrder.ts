@@ -5,16 +5,18 @@
  * Orders view before retrying, because the order may exist.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemRequest, type OrderRecord } from '../../api';
 import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
 import { describeError } from '../../ui/showError';
 import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
-import { summarizeOrder } from './orderSummary';
+import { restateRequest, summarizeOrder, type RequestLabels } from './orderSummary';
+import { amountUnit } from '../../ui/amounts';
 
-export const PLACE_ORDER = 'Place Order';
-export const OPEN_ORDERS = 'Open Orders View';
+export const PLACE_ORDER = l10n.t('Place Order');
+export const OPEN_ORDERS = l10n.t('Open Orders View');
 
 /** Bodies being placed right now: a second Confirm of the same order while one is in flight does nothing. */
 const inFlight = new Set<string>();
@@ -24,17 +26,18 @@ export async function priceAndPlace<S>(
   client: EoClient,
   wizard: MultiStepInput<S>,
   build: (state: S) => OrderItemRequest[],
+  labels: (state: S) => RequestLabels = labelsOf,
 ): Promise<OrderRecord | undefined> {
   const { ui } = services;
-  const refused = (err: unknown): string => `The service refused the order: ${describeError(err)}`;
+  const refused = (err: unknown): string => l10n.t('The service refused the order: {0}', describeError(err));
   const edit = (): Promise<boolean> => wizard.editOne();
   for (;;) {
     const order_items = build(wizard.state);
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
     const pricing = await attempt(services, {
-      action: 'Pricing the order',
+      action: l10n.t('Pricing the order'),
       send: () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Pricing the order (dry run)…' },
+        { location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') },
         () => client.orders.create(dryRun),
       ),
       refused,
@@ -46,12 +49,13 @@ export async function priceAndPlace<S>(
     }
     const priced = pricing.value;
 
-    const summary = summarizeOrder(priced);
-    const warnings = summary.warnings.length ? `\n\nWarnings:\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
+    const named = labels(wizard.state);
+    const summary = summarizeOrder(priced, { l10n, unit: amountUnit(), requested: order_items.map((r) => restateRequest(l10n, r, named)) });
+    const warnings = summary.warnings.length ? `\n\n${l10n.t('Warnings:')}\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
     if (summary.blockers.length) {
       const choice = await ui.message(
         'warning',
-        `This order cannot be placed: ${summary.blockers.join(' ')}`,
+        l10n.t('This order cannot be placed: {0}', summary.blockers.join(' ')),
         { modal: true, detail: summary.detail + warnings },
         EDIT_ENTRIES,
       );
@@ -60,7 +64,7 @@ export async function priceAndPlace<S>(
     }
     const choice = await ui.message(
       'info',
-      `Place this order? ${summary.headline}`,
+      l10n.t('Place this order? {0}', summary.headline),
       { modal: true, detail: summary.detail + warnings },
       PLACE_ORDER,
       EDIT_ENTRIES,
@@ -78,9 +82,9 @@ export async function priceAndPlace<S>(
     let placing: Attempt<OrderRecord>;
     try {
       placing = await attempt(services, {
-        action: 'Placing the order',
+        action: l10n.t('Placing the order'),
         send: () => vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: 'Placing the order…' },
+          { location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') },
           () => client.orders.create(body),
         ),
         // Refused: nothing was stored, so editing and sending again is safe.
@@ -92,7 +96,7 @@ export async function priceAndPlace<S>(
           services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
           const c = await ui.message(
             'error',
-            `The order may or may not have been placed (${describeError(err)}). Check the Orders view before you try again, so you do not order twice.`,
+            l10n.t('The order may or may not have been placed ({0}). Check the Orders view before you try again, so you do not order twice.', describeError(err)),
             {},
             OPEN_ORDERS,
           );
@@ -110,7 +114,15 @@ export async function priceAndPlace<S>(
     const placed = placing.value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
     if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
-    void ui.message('info', `Order ${placed.id ?? ''} placed (${summary.headline}). Its status is shown in the Orders view.`, {});
+    const what = order_items.map((r) => r.name).filter(Boolean).join(', ');
+    void ui.message('info', what ? l10n.t('Order for {0} placed ({1}). Its status is shown in the Orders view.', what, summary.headline) : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', summary.headline), {});
     return placed;
   }
+}
+
+/** The names the order wizards keep next to the ids they send (store, bandset, satellite). */
+function labelsOf(state: unknown): RequestLabels {
+  const s = (typeof state === 'object' && state !== null ? state : {}) as Record<string, unknown>;
+  const text = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
+  return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel') };
 }

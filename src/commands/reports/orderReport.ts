@@ -4,6 +4,7 @@
  * is shown as the message it carries.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { homedir } from 'node:os';
 import type { ExtensionServices } from '../../services';
 import { describeError, showError } from '../../ui/showError';
@@ -15,9 +16,9 @@ export function machineTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-const PICK_OTHER = 'Pick another time zone…';
+const PICK_OTHER = l10n.t('Pick another time zone…');
 
-const OPEN = 'Open';
+const OPEN = l10n.t('Open');
 
 export interface SavedReport {
   uri: vscode.Uri;
@@ -31,7 +32,7 @@ export interface SavedReport {
  * document when opened); undefined when nothing was saved.
  */
 export async function downloadReport(services: ExtensionServices, tzArg?: unknown): Promise<SavedReport | undefined> {
-  const action = 'Download order report';
+  const action = l10n.t('Download order report');
   const client = await clientFor(services, action);
   if (!client) return undefined;
   const first = typeof tzArg === 'string' && tzArg ? tzArg : await askTimeZone(services);
@@ -40,10 +41,10 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
   const report = await submitUntilAccepted(services, {
     action,
     send: () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Downloading the order report (${zone})…` },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading the order report ({0})…', zone) },
       () => client.reports.get({ tz: zone }),
     ),
-    refused: (err) => `The order report was refused: ${describeError(err)}`,
+    refused: (err) => l10n.t('The order report was refused: {0}', describeError(err)),
     editLabel: PICK_OTHER,
     edit: async () => {
       const other = await pickTimeZone(services, zone);
@@ -56,22 +57,22 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
   if (!report) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
   const uri = await services.ui.saveDialog?.({
-    title: `Save the order report (times in ${zone})`,
-    saveLabel: 'Save Report',
+    title: l10n.t('Save the order report (times in {0})', zone),
+    saveLabel: l10n.t('Save Report'),
     defaultUri: vscode.Uri.joinPath(folder, reportFileName(new Date(), zone)),
-    filters: { 'CSV (comma-separated values)': ['csv'] },
+    filters: { [l10n.t('CSV (comma-separated values)')]: ['csv'] },
   });
   if (!uri) return undefined;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(report.text));
   } catch (err) {
-    await showError(services, `Save the order report to ${uri.fsPath}`, err);
+    await showError(services, l10n.t('Save the order report to {0}', uri.fsPath), err);
     return undefined;
   }
-  const rows = `${report.rows.length} row${report.rows.length === 1 ? '' : 's'}`;
-  services.log.info(`Order report: ${rows}, times in ${zone}, saved to ${uri.fsPath}`);
+  const rows = report.rows.length === 1 ? l10n.t('1 row') : l10n.t('{0} rows', report.rows.length);
+  services.log.info(`Order report: ${report.rows.length} rows, times in ${zone}, saved to ${uri.fsPath}`);
   const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-  const choice = await services.ui.message('info', `Saved the order report (${rows}, times in ${zone}) as ${name}.`, {}, OPEN);
+  const choice = await services.ui.message('info', l10n.t('Saved the order report ({0}, times in {1}) as {2}.', rows, zone, name), {}, OPEN);
   if (choice !== OPEN) return { uri };
   return { uri, document: await openAsCsv(uri) };
 }
@@ -86,9 +87,9 @@ async function openAsCsv(uri: vscode.Uri): Promise<vscode.TextDocument> {
 
 async function askTimeZone(services: ExtensionServices): Promise<string | undefined> {
   const here = machineTimeZone();
-  const choice = await services.ui.pick([{ label: here, description: 'this machine' }, { label: PICK_OTHER }], {
-    title: 'Order Report',
-    placeHolder: 'Time zone for the report’s times',
+  const choice = await services.ui.pick([{ label: here, description: l10n.t('this machine') }, { label: PICK_OTHER }], {
+    title: l10n.t('Order Report'),
+    placeHolder: l10n.t('Time zone for the report’s times'),
   });
   if (!choice) return undefined;
   return choice.label === PICK_OTHER ? pickTimeZone(services, here) : choice.label;
@@ -96,8 +97,8 @@ async function askTimeZone(services: ExtensionServices): Promise<string | undefi
 
 async function pickTimeZone(services: ExtensionServices, current: string): Promise<string | undefined> {
   const zones = supportedZones();
-  const items = zones.map((z) => ({ label: z, description: z === current ? 'current' : undefined }));
-  const chosen = await services.ui.pick(items, { title: 'Order Report', placeHolder: 'Time zone (type to filter, e.g. Paris)', matchOnDescription: true });
+  const items = zones.map((z) => ({ label: z, description: z === current ? l10n.t('current') : undefined }));
+  const chosen = await services.ui.pick(items, { title: l10n.t('Order Report'), placeHolder: l10n.t('Time zone (type to filter, e.g. Paris)'), matchOnDescription: true });
   return chosen?.label;
 }
 

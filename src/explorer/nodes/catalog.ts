@@ -1,8 +1,11 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { EoClient } from '../../api';
 import type { Catalog, Delivery } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { areaKm2, dateTime, day } from '../../format';
+import { originsOf } from '../catalogOrigins';
+import { catalogRow, type CatalogOrigin } from '../labels';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { statusLabel } from '../status';
@@ -10,15 +13,17 @@ import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
 
 export function catalogRoot(ctx: ExplorerContext): PagedChildren<Catalog> {
+  const origins = new Map<string, CatalogOrigin>();
   return new PagedChildren<Catalog>(ctx, 'catalog', undefined, {
-    what: 'catalog entries',
-    empty: 'No fulfilled imagery yet',
+    what: l10n.t('catalog entries'),
+    empty: l10n.t('No fulfilled imagery yet'),
     async fetch(client, q) {
       const page = await client.catalogs.searchPage({ offset: q.offset, limit: q.limit }, { signal: q.signal });
+      for (const [id, o] of await originsOf(client, page.items, q.signal)) origins.set(id, o);
       return { items: page.items, total: page.total };
     },
     idOf: (c) => c.id,
-    toNode: (c) => new CatalogNode(ctx, c),
+    toNode: (c) => new CatalogNode(ctx, c, origins.get(c.id)),
   });
 }
 
@@ -26,11 +31,11 @@ export class CatalogNode extends RecordNode<Catalog> {
   readonly kind = 'catalog' as const;
   readonly deliveries: PagedChildren<Delivery>;
 
-  constructor(ctx: ExplorerContext, record: Catalog) {
+  constructor(ctx: ExplorerContext, record: Catalog, readonly origin?: CatalogOrigin) {
     super('catalog', undefined, `catalog:${record.id}`, record);
     this.deliveries = new PagedChildren<Delivery>(ctx, 'catalog', this, {
-      what: 'deliveries',
-      empty: 'Not delivered to a cloud store yet',
+      what: l10n.t('deliveries'),
+      empty: l10n.t('Not delivered to a cloud store yet'),
       fetch: async (client, q) => {
         // The listing is not paged: one call returns every delivery of the entry.
         const all = await client.deliveries.list({ catalog_id: this.record.id }, { signal: q.signal });
@@ -45,21 +50,30 @@ export class CatalogNode extends RecordNode<Catalog> {
     return this.record.id;
   }
 
+  /** What the entry is called where a person reads it (rows, titles, file names). */
+  get label(): string {
+    return catalogRow(l10n, this.record, this.origin, '').label;
+  }
+
   getTreeItem(): vscode.TreeItem {
     const c = this.record;
-    // Entries have no name: the day and bandset say what it is, the tooltip has the ids.
-    const item = new vscode.TreeItem(`${day(c.created_at)} · ${c.bandset_id || c.id}`, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = `${areaKm2(c.area)} · ${statusLabel(c.delivery_status)}`;
+    const o = this.origin;
+    const row = catalogRow(l10n, c, o, statusLabel(c.delivery_status));
+    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = row.description;
     item.iconPath = kindIcon('library', c.delivery_status);
     item.contextValue = 'catalog';
-    item.tooltip = recordTooltip(`Catalog entry ${c.id}`, [
-      ['ID', c.id],
-      ['Delivery status', statusLabel(c.delivery_status)],
-      ['Area', areaKm2(c.area)],
-      ['Bandset', c.bandset_id],
-      ['Task', c.task_id],
-      ['Order item', typeof c.order_item_id === 'string' ? c.order_item_id : undefined],
-      ['Created', dateTime(c.created_at)],
+    item.tooltip = recordTooltip(row.label, [
+      [l10n.t('Place (order item)'), o?.itemName],
+      [l10n.t('Ordered'), o?.ordered],
+      [l10n.t('Delivery status'), statusLabel(c.delivery_status)],
+      [l10n.t('Area'), areaKm2(c.area)],
+      [l10n.t('Bandset'), c.bandset_id],
+      [l10n.t('Created'), dateTime(c.created_at)],
+      [l10n.t('ID'), c.id],
+      [l10n.t('Order'), o?.orderId ?? (typeof c.order_id === 'string' ? c.order_id : undefined)],
+      [l10n.t('Order item ID'), o?.itemId ?? (typeof c.order_item_id === 'string' ? c.order_item_id : undefined)],
+      [l10n.t('Task'), c.task_id],
     ]);
     return item;
   }
@@ -72,8 +86,8 @@ export class CatalogNode extends RecordNode<Catalog> {
 export class DeliveryNode extends RecordNode<Delivery> {
   readonly kind = 'delivery' as const;
 
-  constructor(parent: CatalogNode, record: Delivery) {
-    super('catalog', parent, `delivery:${record.delivery_id}`, record);
+  constructor(readonly entry: CatalogNode, record: Delivery) {
+    super('catalog', entry, `delivery:${record.delivery_id}`, record);
   }
 
   get recordId(): string {
@@ -86,16 +100,18 @@ export class DeliveryNode extends RecordNode<Delivery> {
 
   getTreeItem(): vscode.TreeItem {
     const d = this.record;
-    const item = new vscode.TreeItem(d.target_path || d.cloud_delivery?.path || d.delivery_id);
+    const where = d.target_path || d.cloud_delivery?.path || l10n.t('Delivery of {0}', this.entry.label);
+    const item = new vscode.TreeItem(where);
     item.description = `${statusLabel(d.status)} · ${day(d.created_at)}`;
     item.iconPath = statusIcon(d.status);
     item.contextValue = 'delivery';
-    item.tooltip = recordTooltip(`Delivery ${d.delivery_id}`, [
-      ['Status', statusLabel(d.status)],
-      ['Store', d.cloud_delivery?.config],
-      ['Target', d.target_path],
-      ['Created', dateTime(d.created_at)],
-      ['Updated', dateTime(d.updated_at)],
+    item.tooltip = recordTooltip(l10n.t('Delivery of {0}', this.entry.label), [
+      [l10n.t('Status'), statusLabel(d.status)],
+      [l10n.t('Store'), d.cloud_delivery?.config],
+      [l10n.t('Target'), d.target_path],
+      [l10n.t('Created'), dateTime(d.created_at)],
+      [l10n.t('Updated'), dateTime(d.updated_at)],
+      [l10n.t('ID'), d.delivery_id],
     ]);
     return item;
   }

@@ -5,11 +5,12 @@
  * by one list request, shared by the runs that are due together.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError, isNotSupported, type EoClient } from '../../api';
 import type { Aoi, Insight, InsightOutput } from '../../api/records';
 import { outputKind, runState, runStatusText, type RunState } from '../../api/insightRunState';
 import type { ExplorerContext } from '../context';
-import { count, dateTime } from '../../format';
+import { count, dateTime, tokens } from '../../format';
 import { kindIcon } from '../look';
 import { PagedChildren } from '../paged';
 import { recordTooltip } from '../tooltip';
@@ -46,9 +47,9 @@ export class InsightRunGroupNode extends ExplorerNode {
   ) {
     super('projects', aoiNode, 'insightRuns');
     this.list = new PagedChildren<Insight>(ctx, 'projects', this, {
-      what: 'insight runs',
+      what: l10n.t('insight runs'),
       pageSize: RUNS_PER_PAGE,
-      empty: 'No insight runs on this AOI yet',
+      empty: l10n.t('No insight runs on this AOI yet'),
       fetch: async (client, q) => {
         if (q.offset === 0) {
           this.all = undefined;
@@ -86,12 +87,12 @@ export class InsightRunGroupNode extends ExplorerNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Insight runs', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(l10n.t('Insight runs'), vscode.TreeItemCollapsibleState.Collapsed);
     const total = this.list.total;
-    if (this.state === 'unsupported') item.description = 'not supported';
+    if (this.state === 'unsupported') item.description = l10n.t('not supported');
     else if (total !== undefined) {
       const pending = (this.all ?? []).filter((r) => runState(r.status) === 'pending').length;
-      item.description = pending > 0 ? `${count(total)} · ${pending} running` : count(total);
+      item.description = pending > 0 ? l10n.t('{0} · {1} running', count(total), pending) : count(total);
     }
     item.iconPath = new vscode.ThemeIcon('beaker');
     item.contextValue = 'insightRunGroup';
@@ -100,8 +101,8 @@ export class InsightRunGroupNode extends ExplorerNode {
 
   override async getChildren(): Promise<ExplorerNode[]> {
     const rows = await this.list.children();
-    if (this.state === 'unsupported') return [new InfoRow(this, 'unsupported', 'This service does not support insight runs', 'circle-slash', 'The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.')];
-    if (this.state === 'aoiGone') return [new InfoRow(this, 'gone', 'This AOI no longer exists', 'warning', 'The service no longer knows this AOI; refresh the project to drop it.')];
+    if (this.state === 'unsupported') return [new InfoRow(this, 'unsupported', l10n.t('This service does not support insight runs'), 'circle-slash', l10n.t('The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.'))];
+    if (this.state === 'aoiGone') return [new InfoRow(this, 'gone', l10n.t('This AOI no longer exists'), 'warning', l10n.t('The service no longer knows this AOI; refresh the project to drop it.'))];
     return rows;
   }
 
@@ -187,22 +188,22 @@ export class InsightRunNode extends RecordNode<Insight> {
     const expandable = state === 'success' || state === 'failed';
     const item = new vscode.TreeItem(r.name, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     const parts = [runStatusText(r)];
-    if (state === 'success') parts.push(`${r.output.length} output${r.output.length === 1 ? '' : 's'}`);
+    if (state === 'success') parts.push(r.output.length === 1 ? l10n.t('1 output') : l10n.t('{0} outputs', r.output.length));
     if (state === 'failed' && r.err_msg) parts.push(r.err_msg);
     parts.push(dateTime(r.created_at));
     item.description = parts.filter(Boolean).join(' · ');
     item.iconPath = kindIcon('beaker', this.status());
     item.contextValue = `insightRun.${state}`;
     item.tooltip = recordTooltip(r.name, [
-      ['Status', runStatusText(r)],
-      ['Error', r.err_msg],
-      ['Block', r.block ? `${r.block.name} ${r.block.version}` : undefined],
-      ['AOI', this.aoi.name],
-      ['Cost', typeof r.cost === 'number' ? `${r.cost} tokens` : undefined],
-      ['Estimated time', typeof r.estimated_time_in_min === 'number' && state === 'pending' ? `${r.estimated_time_in_min} min` : undefined],
-      ['Inputs', r.input.map((i) => i.name).join(', ')],
-      ['Created', dateTime(r.created_at)],
-      ['ID', r.id],
+      [l10n.t('Status'), runStatusText(r)],
+      [l10n.t('Error'), r.err_msg],
+      [l10n.t('Block'), r.block ? `${r.block.name} ${r.block.version}` : undefined],
+      [l10n.t('AOI'), this.aoi.name],
+      [l10n.t('Cost'), typeof r.cost === 'number' ? tokens(r.cost) : undefined],
+      [l10n.t('Estimated time'), typeof r.estimated_time_in_min === 'number' && state === 'pending' ? l10n.t('{0} min', r.estimated_time_in_min) : undefined],
+      [l10n.t('Inputs'), r.input.map((i) => i.name).join(', ')],
+      [l10n.t('Created'), dateTime(r.created_at)],
+      [l10n.t('ID'), r.id],
     ]);
     return item;
   }
@@ -211,9 +212,9 @@ export class InsightRunNode extends RecordNode<Insight> {
     const r = this.record;
     const state = runState(r.status);
     if (state === 'failed') {
-      return Promise.resolve([new InfoRow(this, 'failed', r.err_msg ? `Failed: ${r.err_msg}` : 'Failed; the service gave no reason', 'error', r.err_msg ?? 'The service gave no reason.')]);
+      return Promise.resolve([new InfoRow(this, 'failed', r.err_msg ? l10n.t('Failed: {0}', r.err_msg) : l10n.t('Failed; the service gave no reason'), 'error', r.err_msg ?? l10n.t('The service gave no reason.'))]);
     }
-    if (r.output.length === 0) return Promise.resolve([new InfoRow(this, 'none', state === 'success' ? 'The run lists no outputs' : 'Outputs appear when the run succeeds', 'info')]);
+    if (r.output.length === 0) return Promise.resolve([new InfoRow(this, 'none', state === 'success' ? l10n.t('The run lists no outputs') : l10n.t('Outputs appear when the run succeeds'), 'info')]);
     return Promise.resolve(r.output.map((o, i) => new InsightOutputNode(this, o, i)));
   }
 
@@ -236,12 +237,15 @@ export class InsightRunNode extends RecordNode<Insight> {
     const name = this.record.name;
     const where = this.aoi.name;
     if (now === 'success') {
-      void ui.message('info', `Insight ${name} on ${where} finished with ${this.record.output.length} output${this.record.output.length === 1 ? '' : 's'}.`, {}, 'Show Outputs').then((a) => {
-        if (a === 'Show Outputs') void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+      const show = l10n.t('Show Outputs');
+      const n = this.record.output.length;
+      void ui.message('info', n === 1 ? l10n.t('Insight {0} on {1} finished with 1 output.', name, where) : l10n.t('Insight {0} on {1} finished with {2} outputs.', name, where, n), {}, show).then((a) => {
+        if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
       });
     } else if (now === 'failed') {
-      void ui.message('error', `Insight ${name} on ${where} failed: ${this.record.err_msg || 'the service gave no reason'}.`, {}, 'Show Run').then((a) => {
-        if (a === 'Show Run') void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+      const show = l10n.t('Show Run');
+      void ui.message('error', l10n.t('Insight {0} on {1} failed: {2}.', name, where, this.record.err_msg || l10n.t('the service gave no reason')), {}, show).then((a) => {
+        if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
       });
     }
   }
@@ -263,17 +267,17 @@ export class InsightOutputNode extends ExplorerNode {
     const kind = outputKind(o);
     const item = new vscode.TreeItem(o.name);
     const classes = o.properties.discretization?.classes;
-    item.description = [o.format || 'unknown format', classes?.length ? `${classes.length} classes` : undefined, kind === 'other' ? o.value : undefined].filter(Boolean).join(' · ');
+    item.description = [o.format || l10n.t('unknown format'), classes?.length ? l10n.t('{0} classes', classes.length) : undefined, kind === 'other' ? o.value : undefined].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(kind === 'raster' ? 'file-media' : kind === 'vector' ? 'symbol-field' : 'symbol-constant');
     item.contextValue = `insightOutput.${kind}`;
     item.tooltip = recordTooltip(o.name, [
-      ['Format', o.format],
-      ['Type', o.type],
-      ['Description', o.description],
-      ['Value', o.value],
-      ['Classes', classes?.map((c) => `${c.value} ${c.name}`).join(', ')],
+      [l10n.t('Format'), o.format],
+      [l10n.t('Type'), o.type],
+      [l10n.t('Description'), o.description],
+      [l10n.t('Value'), o.value],
+      [l10n.t('Classes'), classes?.map((c) => `${c.value} ${c.name}`).join(', ')],
     ]);
-    item.command = { command: 'eoImagery.openInsightOutput', title: 'Open Output', arguments: [this] };
+    item.command = { command: 'eoImagery.openInsightOutput', title: l10n.t('Open Output'), arguments: [this] };
     return item;
   }
 }

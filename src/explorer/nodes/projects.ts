@@ -1,8 +1,10 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { EoClient } from '../../api';
 import type { Aoi, Asset, Project, Visualization } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { count, dateTime, day, km2 } from '../../format';
+import { assetRow } from '../labels';
 import { kindIcon, statusIcon } from '../look';
 import { PagedChildren, type PageQuery, type PageResult } from '../paged';
 import { statusCategory, statusLabel } from '../status';
@@ -12,14 +14,14 @@ import { InsightRunGroupNode } from './insightRuns';
 
 function progressText(status: string, progress: number | undefined): string {
   const s = statusLabel(status);
-  return statusCategory(status) === 'inProgress' && typeof progress === 'number' && progress < 100 ? `${s} ${progress}%` : s;
+  return statusCategory(status) === 'inProgress' && typeof progress === 'number' && progress < 100 ? l10n.t('{0} {1}%', s, progress) : s;
 }
 
 /** The Projects view's root list: projects, paged by page_num/page_size. */
 export function projectsRoot(ctx: ExplorerContext): PagedChildren<Project> {
   return new PagedChildren<Project>(ctx, 'projects', undefined, {
-    what: 'projects',
-    empty: 'No projects yet',
+    what: l10n.t('projects'),
+    empty: l10n.t('No projects yet'),
     async fetch(client: EoClient, q: PageQuery): Promise<PageResult<Project>> {
       // Pages are fixed-size, so the offset always falls on a page boundary.
       const page = await client.projects.listPage({ pageNum: Math.floor(q.offset / q.limit) + 1, pageSize: q.limit }, { signal: q.signal });
@@ -37,10 +39,10 @@ export class ProjectNode extends RecordNode<Project> {
   constructor(ctx: ExplorerContext, record: Project) {
     super('projects', undefined, `project:${record.id}`, record);
     this.aois = new PagedChildren<Aoi>(ctx, 'projects', this, {
-      what: 'AOIs',
+      what: l10n.t('AOIs'),
       get empty(): string {
         const name = ctx.filters.current.aoiName;
-        return name ? `No AOIs named like "${name}" in this project` : 'No AOIs in this project yet';
+        return name ? l10n.t('No AOIs named like "{0}" in this project', name) : l10n.t('No AOIs in this project yet');
       },
       fetch: async (client, q) => {
         const page = await client.aois.listPage(
@@ -60,22 +62,22 @@ export class ProjectNode extends RecordNode<Project> {
 
   getTreeItem(): vscode.TreeItem {
     const p = this.record;
-    const label = p.name || p.title || p.id;
+    const label = p.name || p.title || l10n.t('Untitled project');
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     const total = this.aois.total;
     const parts: string[] = [];
     if (p.title && p.title !== label) parts.push(p.title);
-    if (total !== undefined) parts.push(`${count(total)} AOI${total === 1 ? '' : 's'}`);
+    if (total !== undefined) parts.push(total === 1 ? l10n.t('1 AOI') : l10n.t('{0} AOIs', count(total)));
     item.description = parts.join(' · ');
     item.iconPath = new vscode.ThemeIcon('project');
     item.contextValue = 'project';
     item.tooltip = recordTooltip(label, [
-      ['Title', p.title],
-      ['ID', p.id],
-      ['Organisation', p.org_id],
-      ['Members', p.members_count],
-      ['Created', dateTime(p.created_at)],
-      ['Updated', dateTime(p.updated_at)],
+      [l10n.t('Title'), p.title],
+      [l10n.t('ID'), p.id],
+      [l10n.t('Organisation'), p.org_id],
+      [l10n.t('Members'), p.members_count],
+      [l10n.t('Created'), dateTime(p.created_at)],
+      [l10n.t('Updated'), dateTime(p.updated_at)],
     ]);
     return item;
   }
@@ -113,14 +115,14 @@ export class AoiNode extends RecordNode<Aoi> {
     item.iconPath = kindIcon('location', a.status);
     item.contextValue = 'aoi';
     item.tooltip = recordTooltip(a.name, [
-      ['Status', progressText(a.status, a.progress)],
-      ['Area', km2(a.area_in_sq_m)],
-      ['Satellite', a.satellite_id],
-      ['Bands', a.eo_bands?.join(', ')],
-      ['Centroid', a.centroid ? `${a.centroid[1].toFixed(4)}, ${a.centroid[0].toFixed(4)} (lat, lon)` : undefined],
-      ['Description', a.description],
-      ['ID', a.aoi_id],
-      ['Created', dateTime(a.created_at)],
+      [l10n.t('Status'), progressText(a.status, a.progress)],
+      [l10n.t('Area'), km2(a.area_in_sq_m)],
+      [l10n.t('Satellite'), a.satellite_id],
+      [l10n.t('Bands'), a.eo_bands?.join(', ')],
+      [l10n.t('Centroid'), a.centroid ? l10n.t('{0}, {1} (lat, lon)', a.centroid[1].toFixed(4), a.centroid[0].toFixed(4)) : undefined],
+      [l10n.t('Description'), a.description],
+      [l10n.t('ID'), a.aoi_id],
+      [l10n.t('Created'), dateTime(a.created_at)],
     ]);
     return item;
   }
@@ -189,15 +191,34 @@ abstract class GroupNode<T> extends ExplorerNode {
   }
 }
 
+/**
+ * The index each visualization of an AOI shows, for the assets made by one: read once for the
+ * page of assets that needs it (one request per AOI); a failure only costs the names.
+ */
+async function indexNames(client: EoClient, aoiId: string, known: Map<string, string>, assets: readonly Asset[], signal: AbortSignal): Promise<void> {
+  if (!assets.some((a) => a.visualization_id && !known.has(a.visualization_id))) return;
+  try {
+    const page = await client.visualizations.listPage(aoiId, { offset: 0, limit: 100 }, { signal });
+    for (const v of page.items) if (v.index_name) known.set(v.id, v.index_name);
+  } catch (err) {
+    if (signal.aborted) throw err;
+  }
+}
+
 export class AssetGroupNode extends GroupNode<Asset> {
   readonly kind = 'assetGroup' as const;
 
   constructor(ctx: ExplorerContext, parent: AoiNode) {
+    const indexOf = new Map<string, string>();
     super(ctx, parent, {
-      key: 'assets', label: 'Assets', icon: 'files', what: 'assets', empty: 'No assets for this AOI yet',
-      page: (client, aoiId, range, o) => client.aois.assetsPage(aoiId, range, o),
+      key: 'assets', label: l10n.t('Assets'), icon: 'files', what: l10n.t('assets'), empty: l10n.t('No assets for this AOI yet'),
+      page: async (client, aoiId, range, o) => {
+        const page = await client.aois.assetsPage(aoiId, range, o);
+        await indexNames(client, aoiId, indexOf, page.items, o.signal);
+        return page;
+      },
       idOf: (a) => a.id,
-      toNode: (group, a) => new AssetNode(group, a),
+      toNode: (group, a) => new AssetNode(group, a, a.visualization_id ? indexOf.get(a.visualization_id) : undefined),
     });
   }
 }
@@ -207,7 +228,7 @@ export class VisualizationGroupNode extends GroupNode<Visualization> {
 
   constructor(ctx: ExplorerContext, parent: AoiNode) {
     super(ctx, parent, {
-      key: 'visualizations', label: 'Visualizations', icon: 'symbol-color', what: 'visualizations', empty: 'No visualizations for this AOI yet',
+      key: 'visualizations', label: l10n.t('Visualizations'), icon: 'symbol-color', what: l10n.t('visualizations'), empty: l10n.t('No visualizations for this AOI yet'),
       page: (client, aoiId, range, o) => client.visualizations.listPage(aoiId, range, o),
       idOf: (v) => v.id,
       toNode: (group, v) => new VisualizationNode(group, v),
@@ -218,7 +239,7 @@ export class VisualizationGroupNode extends GroupNode<Visualization> {
 export class AssetNode extends RecordNode<Asset> {
   readonly kind = 'asset' as const;
 
-  constructor(parent: GroupNode<Asset>, record: Asset) {
+  constructor(parent: GroupNode<Asset>, record: Asset, readonly indexName?: string) {
     super('projects', parent, `asset:${record.id}`, record);
   }
 
@@ -232,19 +253,21 @@ export class AssetNode extends RecordNode<Asset> {
 
   getTreeItem(): vscode.TreeItem {
     const a = this.record;
-    const bands = a.band_list?.length ?? 0;
-    const item = new vscode.TreeItem(day(a.date) || a.name);
-    item.description = `${a.asset_type} · ${bands} band${bands === 1 ? '' : 's'}${a.status !== 'success' ? ` · ${progressText(a.status, a.progress)}` : ''}`;
+    const row = assetRow(l10n, a, this.indexName);
+    const item = new vscode.TreeItem(row.label);
+    item.description = [row.description, a.status !== 'success' ? progressText(a.status, a.progress) : ''].filter(Boolean).join(' · ');
     item.iconPath = kindIcon('file-media', a.status);
     item.contextValue = 'asset';
-    item.tooltip = recordTooltip(a.name || a.id, [
-      ['Date', day(a.date)],
-      ['Type', a.asset_type],
-      ['Bands', a.band_list?.join(', ')],
-      ['Area', km2(a.area_in_sq_m)],
-      ['Status', progressText(a.status, a.progress)],
-      ['Path', a.path],
-      ['ID', a.id],
+    item.tooltip = recordTooltip(a.name || row.label, [
+      [l10n.t('Date'), day(a.date)],
+      [l10n.t('Visualization'), this.indexName],
+      [l10n.t('Type'), a.asset_type],
+      [l10n.t('Bands'), a.band_list?.join(', ')],
+      [l10n.t('Area'), km2(a.area_in_sq_m)],
+      [l10n.t('Status'), progressText(a.status, a.progress)],
+      [l10n.t('Description'), a.description],
+      [l10n.t('Path'), a.path],
+      [l10n.t('ID'), a.id],
     ]);
     return item;
   }
@@ -268,18 +291,18 @@ export class VisualizationNode extends RecordNode<Visualization> {
   getTreeItem(): vscode.TreeItem {
     const v = this.record;
     // List items carry only index_id; the client joins the index's name (docs/service-interface.md).
-    const item = new vscode.TreeItem(v.index_name || 'Visualization of an unknown index');
+    const item = new vscode.TreeItem(v.index_name || l10n.t('Visualization of an unknown index'));
     item.description = [v.expression_type, progressText(v.status, v.progress)].filter(Boolean).join(' · ');
     item.iconPath = statusIcon(v.status);
     item.contextValue = 'visualization';
-    item.tooltip = recordTooltip(v.index_name || v.id, [
-      ['Status', progressText(v.status, v.progress)],
-      ['Index', v.index_name ? `${v.index_name}${v.type ? ` (${v.type})` : ''}` : v.index_id],
-      ['Expression', v.expression],
-      ['Rescale', v.rescale?.join(' … ')],
-      ['Assets', v.assets?.length],
-      ['ID', v.id],
-      ['Created', dateTime(v.created_at)],
+    item.tooltip = recordTooltip(v.index_name || l10n.t('Visualization of an unknown index'), [
+      [l10n.t('Status'), progressText(v.status, v.progress)],
+      [l10n.t('Index'), v.index_name ? `${v.index_name}${v.type ? ` (${v.type})` : ''}` : v.index_id],
+      [l10n.t('Expression'), v.expression],
+      [l10n.t('Rescale'), v.rescale?.join(' … ')],
+      [l10n.t('Assets'), v.assets?.length],
+      [l10n.t('ID'), v.id],
+      [l10n.t('Created'), dateTime(v.created_at)],
     ]);
     return item;
   }

@@ -35,7 +35,8 @@ suite('catalog: search, deliver and download against the sandbox', function () {
       { kind: 'input', match: /Order item ids/, answer: cat.order_item_id },
       { kind: 'input', match: /Date range/, answer: '' },
       { kind: 'input', match: /Bounding box/, answer: '' },
-      { kind: 'pickMany', match: /Catalog: /, choose: (items) => items.filter((i) => i.label === cat.id) },
+      // results are named (place and day); the entry's id is in the item it carries
+      { kind: 'pickMany', match: /Catalog: /, choose: (items) => items.filter((i) => (i as { catalog?: { id: string } }).catalog?.id === cat.id && !i.label.includes(cat.id)) },
       { kind: 'pick', match: /What to do/, choose: 'Copy IDs' },
     ]);
     const results = await runScripted<Catalog[] | undefined>(conn, prompts, COMMANDS.searchCatalog);
@@ -129,7 +130,7 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     prompts.assertDone();
     assert.equal(out?.file, undefined);
     assert.deepEqual(fs.readdirSync(dir), []);
-    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Saving download .* failed/.test(m.text)), 'no error shown');
+    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Saving the download of .* failed/.test(m.text)), 'no error shown');
   });
   test('a download link that is not http(s) is neither opened nor saved', async () => {
     const conn = sb.current;

@@ -32,6 +32,13 @@ interface Row {
 /** A node with the fields record rows have (the test sees the bundle's objects). */
 type AnyRecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
 
+/** The words the filters show for the interface's enum values ("States"). */
+const ENUM_WORDS: Record<string, string> = {
+  PAID: 'Paid', UNPAID: 'Unpaid', PAYMENT_IN_PROGRESS: 'Payment in progress', REFUND: 'Refunded',
+  TASKING: 'Tasking', ARCHIVE: 'Archive', RECURRING: 'Recurring tasking',
+  DRAFT: 'Draft', ACTIVE: 'Active', FULFILLED: 'Fulfilled', PARTIALLY_FULFILLED: 'Partially fulfilled', FAILED: 'Failed', CANCELLED: 'Cancelled',
+};
+
 function label(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
@@ -294,7 +301,7 @@ suite('explorer: the sidebar against the sandbox', () => {
       }
     }
     assert.ok(expectedOrders, 'the sandbox has no orders');
-    const restore2 = sb.current.api.testing.usePrompts(scripted([pickLabel(status)]));
+    const restore2 = sb.current.api.testing.usePrompts(scripted([pickLabel(ENUM_WORDS[status])]));
     try {
       await vscode.commands.executeCommand('eoImagery.filterOrders');
     } finally {
@@ -306,12 +313,12 @@ suite('explorer: the sidebar against the sandbox', () => {
       expectedOrders.orders.map((o) => o.id),
     );
     assert.ok(orderRows.every((n) => n.record.status === status));
-    assert.match(explorer.providers.orders.view?.message ?? '', new RegExp(`Filter: order status ${status}`));
+    assert.match(explorer.providers.orders.view?.message ?? '', new RegExp(`Filter: order status ${ENUM_WORDS[status]}`));
 
     // Order-item type and status under an order.
     const anyItem = (await service<{ order_items: Array<{ order_id: string; type: string; status: string }> }>('/v0/order-items?limit=1')).order_items[0];
     assert.ok(anyItem);
-    const restore3 = sb.current.api.testing.usePrompts(scripted([pickLabel('Any status'), pickLabel(anyItem.type), pickLabel(anyItem.status)]));
+    const restore3 = sb.current.api.testing.usePrompts(scripted([pickLabel('Any status'), pickLabel(ENUM_WORDS[anyItem.type]), pickLabel(ENUM_WORDS[anyItem.status])]));
     try {
       await vscode.commands.executeCommand('eoImagery.filterOrders');
       await vscode.commands.executeCommand('eoImagery.filterOrderItems');

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogSearchBody, checkBbox, checkDateInterval } from '../../../src/commands/catalog/catalogQuery';
-import { targetsOf } from '../../../src/commands/catalog/targets';
+import { describeTargets, targetsOf } from '../../../src/commands/catalog/targets';
+import { UUID_LIKE } from '../../../src/explorer/labels';
+
+const l10n = { t: (m: string, ...a: unknown[]): string => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)])) };
 
 describe('catalog search form', () => {
   it('builds the search body from the typed fields, leaving empty ones out', () => {
@@ -42,5 +45,21 @@ describe('delivery and download targets', () => {
   it('refuses catalog entries and order items together', () => {
     const r = targetsOf(cat('a'), [cat('a'), item('x')]);
     assert.ok(r && 'error' in r);
+  });
+  it('carries the rows\' names and the file name parts, and describes targets by name, never by id', () => {
+    const id = '44aa7b27-0b1c-4d2e-9f30-5a6b7c8d9e0f';
+    const row = { kind: 'catalog', label: 'Nile Delta #1.1 · 2026-11-22', origin: { itemName: 'Nile Delta #1.1' }, record: { id, created_at: '2026-11-22T10:00:00Z', bandset_id: 'bs-s2-rededge' } };
+    const t = targetsOf(row);
+    assert.deepEqual(t, { catalogIds: [id], names: ['Nile Delta #1.1 · 2026-11-22'], fileParts: ['Nile Delta #1.1', '2026-11-22', 'bs-s2-rededge'] });
+    assert.ok(t && !('error' in t));
+    assert.equal(describeTargets(l10n, t), 'catalog entry Nile Delta #1.1 · 2026-11-22');
+    const unnamed = targetsOf({ catalogIds: [id, 'b'] });
+    assert.ok(unnamed && !('error' in unnamed));
+    assert.equal(describeTargets(l10n, unnamed), '2 catalog entries');
+    const one = targetsOf({ orderItemIds: [id] });
+    assert.ok(one && !('error' in one));
+    assert.ok(!UUID_LIKE.test(describeTargets(l10n, one)), 'an id in the description');
+    const item2 = targetsOf({ kind: 'orderItem', record: { id, name: 'Po Valley #2.1', start_date: '2026-05-01T00:00:00Z', bandset: { bandset_id: 'bs-pneo' } } });
+    assert.deepEqual(item2, { orderItemIds: [id], names: ['Po Valley #2.1'], fileParts: ['Po Valley #2.1', '2026-05-01', 'bs-pneo'] });
   });
 });
