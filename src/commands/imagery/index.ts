@@ -1,15 +1,15 @@
 /**
  * "Show Imagery": an archive item (sidebar row, search result on the map, STAC page), an AOI
  * asset or a visualization drawn on the map from its GeoTIFF. `showImageryLayer` is the one
- * entry point for any COG (an insight's raster output, for one), given a URL and a look.
+ * entry point for any COG (an insight's raster output, for one), given its layer description.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { COMMANDS } from '../../commandIds';
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset, Index, Visualization } from '../../api/records';
 import { describeError } from '../../ui/showError';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
-import type { ImageryBand, ImageryLayerSpec, ImageryRender } from '../../panels/imagery/protocol';
 import type { CommandServices } from '../services';
 import { archiveRefOf } from '../map';
 
@@ -17,15 +17,14 @@ import { archiveRefOf } from '../map';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Any Cloud-Optimized GeoTIFF on the map: `render` says how (three bands stretched, or an
- * expression through a colour map with its legend), `clip` keeps pixels inside a polygon.
+ * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
+ * `render` says how (three bands stretched, an expression through a colour map, or classes
+ * with their colours), each with its legend; a note instead says why it cannot be drawn.
  */
-export function showImageryLayer(
-  services: CommandServices,
-  layer: { id: string; title: string; url: string; bands?: ImageryBand[]; render: ImageryRender; clip?: unknown; bbox?: [number, number, number, number] },
-): void {
-  const spec: ImageryLayerSpec = { ...layer, bands: layer.bands ?? [], source: { kind: 'url', url: layer.url } };
-  services.panels.showMap().showImagery(spec);
+export function showImageryLayer(services: CommandServices, layer: SpecOrNote): void {
+  const panel = services.panels.showMap();
+  if ('note' in layer) panel.imageryNote(layer.note.id, layer.note.title, layer.note.text);
+  else panel.showImagery(layer.spec, { previewUrl: layer.previewUrl });
 }
 
 async function findIndex(client: EoClient, indexId: string): Promise<Index | undefined> {
@@ -57,7 +56,7 @@ async function resolve(client: EoClient, arg: unknown): Promise<SpecOrNote | { r
   const row = isObj(arg) && isObj(arg.record) ? arg : undefined;
   const kind = row && typeof row.kind === 'string' ? row.kind : undefined;
   const r = row ? (row.record as Record<string, unknown>) : isObj(arg) ? arg : undefined;
-  if (!r) return { reason: 'Pick an archive item, an AOI asset or a visualization to show its imagery.' };
+  if (!r) return { reason: l10n.t('Pick an archive item, an AOI asset or a visualization to show its imagery.') };
   if (kind === 'visualization' || (typeof r.expression === 'string' && typeof r.index_id === 'string' && Array.isArray(r.assets))) {
     const vis = r as unknown as Visualization;
     const [assets, index] = await Promise.all([aoiAssets(client, vis.aoi_id), findIndex(client, vis.index_id)]);
@@ -79,7 +78,7 @@ async function resolve(client: EoClient, arg: unknown): Promise<SpecOrNote | { r
     const item: ArchiveItem = ref.item ?? (await client.archives.item(ref.collection, ref.id));
     return archiveItemSpec(item);
   }
-  return { reason: 'This row has no imagery to show.' };
+  return { reason: l10n.t('This row has no imagery to show.') };
 }
 
 export function registerImageryCommands(services: CommandServices): vscode.Disposable[] {
@@ -87,18 +86,16 @@ export function registerImageryCommands(services: CommandServices): vscode.Dispo
     try {
       const client = await services.connection.getClient();
       const r = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: 'Finding the imagery…' },
+        { location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') },
         () => resolve(client, arg),
       );
       if ('reason' in r) {
         void services.ui.message('warning', r.reason, {});
         return;
       }
-      const panel = services.panels.showMap();
-      if ('note' in r) panel.imageryNote(r.note.id, r.note.title, r.note.text);
-      else panel.showImagery(r.spec, { previewUrl: r.previewUrl });
+      showImageryLayer(services, r);
     } catch (e) {
-      void services.ui.message('error', `Show Imagery: ${describeError(e)}`, {});
+      void services.ui.message('error', l10n.t('Show Imagery: {0}', describeError(e)), {});
     }
   };
   return [vscode.commands.registerCommand(COMMANDS.showImagery, showImagery)];
