@@ -95,6 +95,11 @@ async function serve(sc: Scene, size: number): Promise<{ origin: string; served:
   };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (path === '/scene.tif' && sc.token && !req.headers.range) {
+      // GDAL's /vsicurl/ asks HEAD first: the size is known; never stream the whole 1.3 GB file
+      res.writeHead(req.method === 'HEAD' ? 200 : 416, { 'content-type': 'image/tiff', 'content-length': req.method === 'HEAD' ? size : 0, 'accept-ranges': 'bytes', 'content-range': `bytes */${size}` }).end();
+      return;
+    }
     if (path === '/scene.tif' && sc.token) {
       served.requests++;
       const headers: Record<string, string> = { authorization: `Bearer ${sc.token}` };
