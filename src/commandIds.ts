@@ -78,6 +78,8 @@ export const COMMANDS = {
   searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
   // Imagery on the map (src/commands/imagery)
   showImagery: 'eoImagery.showImagery',
+  compareImagery: 'eoImagery.compareImagery',
+  stepThroughTime: 'eoImagery.stepThroughTime',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

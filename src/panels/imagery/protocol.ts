@@ -99,7 +99,21 @@ export type ToMapImageryMessage =
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
   | { type: 'imageryNote'; id: string; title: string; text: string }
   /** What the imagery pane shows at these lon/lat points (read back from its canvases; for tests). */
-  | { type: 'imageryPixels'; requestId: number; points: [number, number][] };
+  | { type: 'imageryPixels'; requestId: number; points: [number, number][] }
+  /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
+  | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
+  /** A time slider over one place: one date at a time, in date order. */
+  | { type: 'imageryTimeline'; title: string; frames: TimeFrame[]; /** Move the map over the dates' footprints first (default true). */ fit?: boolean };
+
+/** One date of a time slider. */
+export interface TimeFrame {
+  /** The layer for this date (its `bbox` decides whether the date is in view). */
+  spec: ImageryLayerSpec;
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** Cloud cover of the scene, percent (`eo:cloud_cover`), when the record gives it. */
+  cloudCover?: number;
+}
 
 /** From the webview: a layer finished loading what the view needs (and whether it drew anything), or failed. */
 export interface ImageryStatusReport {
