@@ -8,9 +8,6 @@ import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
  * a file from here when it is converted.
  */
 const L10N_PENDING = [
-  'media/map/imagery/manager.ts',
-  'media/map/imagery/presets.ts',
-  'src/commands/insights/outputs.ts',
   'src/commands/insights/runs.ts',
   'src/commands/aois/createAoi.ts',
   'src/commands/connection/signIn.ts',

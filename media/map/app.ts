@@ -161,6 +161,7 @@ export class MapApp {
       case 'imagery':
       case 'imageryPreview':
       case 'imageryNote':
+      case 'imageryPixels':
       case 'imageryCompare':
       case 'imageryTimeline':
         void this.onImagery(m);
@@ -202,9 +203,9 @@ export class MapApp {
     this.imageryManager ??= loadImageryChunk().then(async (chunk) => {
       const { manager, decode } = await chunk.create({
         L, map: this.map,
-        read: async (params) => {
+        read: async (params, signal) => {
           try {
-            return await this.rpc.call({ method: 'readBytes', params });
+            return await this.rpc.call({ method: 'readBytes', params }, signal);
           } catch (e) {
             (e as Error & { fromHost?: boolean }).fromHost = true;
             throw e;
@@ -232,6 +233,7 @@ export class MapApp {
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
+    else if (m.type === 'imageryPixels') this.post({ type: 'imageryPixels', requestId: m.requestId, pixels: manager.pixelsAt(m.points) });
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
     else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);

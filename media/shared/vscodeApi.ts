@@ -26,12 +26,31 @@ export class Rpc<Req extends { method: string }, Res extends RpcResults<Req>> {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly post: (message: { type: 'request'; id: number; request: Req }) => void) {}
+  constructor(private readonly post: (message: { type: 'request'; id: number; request: Req } | { type: 'cancelRequest'; id: number }) => void) {}
 
-  call<R extends Req>(request: R): Promise<Res[R['method']]> {
+  /**
+   * `signal`: when it aborts before the answer came, the extension is told to stop the work
+   * (`cancelRequest`: it aborts the request, e.g. closes a byte read's connection) and the
+   * promise rejects with an AbortError.
+   */
+  call<R extends Req>(request: R, signal?: AbortSignal): Promise<Res[R['method']]> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const abort = () => {
+        if (!this.pending.delete(id)) return;
+        this.post({ type: 'cancelRequest', id });
+        reject(new DOMException('The request was cancelled.', 'AbortError'));
+      };
+      if (signal?.aborted) {
+        reject(new DOMException('The request was cancelled.', 'AbortError'));
+        return;
+      }
+      const done = () => signal?.removeEventListener('abort', abort);
+      this.pending.set(id, {
+        resolve: (v) => { done(); (resolve as (v: unknown) => void)(v); },
+        reject: (e) => { done(); reject(e); },
+      });
+      signal?.addEventListener('abort', abort, { once: true });
       this.post({ type: 'request', id, request });
     });
   }

@@ -65,6 +65,10 @@ export class MapPanel implements vscode.Disposable {
   /** Called on the webview's "Save Search…" (set by src/commands/searchFiles). */
   static saveSearch: (params: SearchParams) => Promise<void> = async () => undefined;
   private readonly bytes = new ImageryByteServer();
+  /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
+  private readonly inflight = new Map<number, AbortController>();
+  private readonly pixelWaiters = new Map<number, (pixels: [number, number, number, number][]) => void>();
+  private nextPixelRequest = 1;
   private readonly imageryReports: unknown[] = [];
 
   /** Opens the map (or brings the open one forward). */
@@ -100,6 +104,7 @@ export class MapPanel implements vscode.Disposable {
       whenReady: () => this.recorder.whenReady(),
       receive: (m) => this.onMessage(m as FromMapMessage),
       imageryReports: this.imageryReports,
+      imageryPixels: (points) => this.imageryPixels(points),
     };
   }
 
@@ -187,6 +192,15 @@ export class MapPanel implements vscode.Disposable {
     if (opts.previewUrl) void this.sendPreview(spec.id, opts.previewUrl);
   }
 
+  /** What the imagery pane shows at lon/lat points (RGBA), asked of the webview; for tests. */
+  private imageryPixels(points: [number, number][]): Promise<[number, number, number, number][]> {
+    const requestId = this.nextPixelRequest++;
+    return new Promise((resolve) => {
+      this.pixelWaiters.set(requestId, resolve);
+      this.post({ type: 'imageryPixels', requestId, points });
+    });
+  }
+
   /** Two layers side by side with a swipe divider (src/commands/imagery/compare.ts). */
   showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void {
     this.bytes.allow(left.url);
@@ -245,16 +259,27 @@ export class MapPanel implements vscode.Disposable {
         return;
       }
       case 'request': {
+        const abort = new AbortController();
+        this.inflight.set(m.id, abort);
         try {
-          const result = await this.handle(m.request);
+          const result = await this.handle(m.request, abort.signal);
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
           // a byte read is already a request line in the log; its failure shows in the layer list
-          if (!isCancellation(e) && m.request.method !== 'readBytes') this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
-          this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
+          if (!isCancellation(e) && !abort.signal.aborted && m.request.method !== 'readBytes') this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
+          if (!abort.signal.aborted) this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
+        } finally {
+          this.inflight.delete(m.id);
         }
         return;
       }
+      case 'cancelRequest':
+        this.inflight.get(m.id)?.abort();
+        return;
+      case 'imageryPixels':
+        this.pixelWaiters.get(m.requestId)?.(m.pixels);
+        this.pixelWaiters.delete(m.requestId);
+        return;
       case 'open':
         await this.ctx.openDetail(m.ref, m.preview === true);
         return;
@@ -313,13 +338,13 @@ export class MapPanel implements vscode.Disposable {
       return this.page(s);
     },
     createAoi: (r) => this.createAoi(r.params),
-    readBytes: async (r) => this.bytes.read(await this.client(), r.params),
+    readBytes: async (r, signal) => this.bytes.read(await this.client(), r.params, signal),
   };
 
-  private async handle(r: MapRequest): Promise<unknown> {
-    const handler = Object.hasOwn(this.handlers, r?.method) ? (this.handlers[r.method] as (r: MapRequest) => Promise<unknown>) : undefined;
+  private async handle(r: MapRequest, signal: AbortSignal): Promise<unknown> {
+    const handler = Object.hasOwn(this.handlers, r?.method) ? (this.handlers[r.method] as (r: MapRequest, signal: AbortSignal) => Promise<unknown>) : undefined;
     if (!handler) throw new Error('Unknown request.');
-    return handler(r);
+    return handler(r, signal);
   }
 
   private async searchOptions(): Promise<SearchOptions> {

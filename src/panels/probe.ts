@@ -12,6 +12,8 @@ export interface PanelProbe {
   readonly posted: readonly unknown[];
   /** Imagery layer reports the webview sent (`imageryStatus`), oldest first. */
   readonly imageryReports?: readonly unknown[];
+  /** RGBA the map's imagery pane shows at lon/lat points, read back from the webview. */
+  imageryPixels?(points: [number, number][]): Promise<[number, number, number, number][]>;
   /** Resolves once the webview has said 'ready' and its initial messages were posted. */
   whenReady(): Promise<void>;
   /** Handles `message` as if the webview had posted it; resolves when it was handled. */

@@ -25,7 +25,8 @@ export type RpcResults<Req extends { method: string }> = { [K in Req['method']]:
 
 /** The extension side of a table: one handler per method, returning that method's result. */
 export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<Req>> = {
-  [K in Req['method']]: (request: Extract<Req, { method: K }>) => Promise<Res[K]>;
+  /** `signal` aborts when the webview cancels the request (`cancelRequest`). */
+  [K in Req['method']]: (request: Extract<Req, { method: K }>, signal?: AbortSignal) => Promise<Res[K]>;
 };
 
 export type ResponseMessage =

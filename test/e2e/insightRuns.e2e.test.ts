@@ -1,7 +1,9 @@
 // Insight runs as a person sees them in code-server, signed in to the sandbox CLI: Projects →
 // an AOI → "Insight runs" → a finished water-extent run → its outputs; "Show Output on Map" on
-// the vector output draws its polygons on the map's "Insight outputs" layer, inside the AOI.
-// Screenshots: test-results/screenshots/insight-runs-tree.png and insight-output-map.png.
+// the vector output draws its polygons on the map's "Insight outputs" layer, inside the AOI;
+// on the raster output it draws an imagery layer in its class colours, with their legend.
+// Screenshots: test-results/screenshots/insight-runs-tree.png, insight-output-map.png and
+// insight-raster-output-map.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -16,7 +18,7 @@ async function expandRow(page: Page, view: string, label: string, childLabel: st
   await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
 }
 
-test('insight runs: a finished run\'s outputs in the tree, its vector output on the map', { timeout: 420_000 }, async () => {
+test('insight runs: a finished run\'s outputs in the tree, its vector and raster outputs on the map', { timeout: 420_000 }, async () => {
   await withWorkbench('insight-runs', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
     assert.ok(sandbox);
     const webviewConsole = watchWebviewConsole(page);
@@ -58,6 +60,14 @@ test('insight runs: a finished run\'s outputs in the tree, its vector output on 
     const lats = ring.map((p) => p[1]);
     assert.ok(b.west >= Math.min(...lons) && b.east <= Math.max(...lons) && b.south >= Math.min(...lats) && b.north <= Math.max(...lats), `the output lies over the AOI: ${JSON.stringify(b)}`);
     await screenshot(page, 'insight-output-map');
+
+    // the raster output: an imagery layer in the class colours its properties declare, with its legend
+    await contextMenu(page, 'Projects', 'water_mask', 'Show Output on Map');
+    const layerId = `output:${aoi.aoi_id}/${run.id}/water_mask`;
+    await map.locator(`.eo-imagery-row[data-id="${layerId}"][data-state="ready"]`).waitFor({ timeout: 90_000 });
+    const legend = map.locator(`.eo-legend[data-id="${layerId}"]`);
+    assert.deepEqual(await legend.locator('li .name').allTextContents(), ['land', 'water']);
+    await screenshot(page, 'insight-raster-output-map');
     const bad = webviewConsole.filter((l) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(l));
     assert.deepEqual(bad, []);
   });

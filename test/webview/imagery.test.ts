@@ -29,17 +29,21 @@ const BANDS = [
 ];
 
 /** Serves byte ranges of `file` as the extension would, and counts what was asked. */
-function rangeHandler(file: string, log: ReadBytesParams[], opts: { fail?: { status: number; message: string } } = {}) {
+function rangeHandler(file: string, log: ReadBytesParams[], opts: { fail?: { status: number; message: string }; holdFrom?: number } = {}) {
   const bytes = readFileSync(file);
   return (req: unknown) => {
     const r = req as { method: string; params: ReadBytesParams };
     if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
     log.push(r.params);
     if (opts.fail) throw Object.assign(new Error(opts.fail.message), { status: opts.fail.status });
+    // a slow server: reads from this offset on never answer
+    if (opts.holdFrom !== undefined && r.params.offset >= opts.holdFrom) return new Promise<never>(() => undefined);
     const slice = bytes.subarray(r.params.offset, r.params.offset + r.params.length);
     return { bytes: new Uint8Array(slice), total: bytes.length };
   };
 }
+
+type Posted = { type?: string; id?: number; request?: { method: string; params: ReadBytesParams } };
 
 type Win = {
   eoMap: {
@@ -222,6 +226,122 @@ describe('imagery on the map webview', () => {
       assert.match(s.text, /not a readable GeoTIFF|directory could not be read|could not be/);
     } finally {
       await h3.close();
+    }
+  });
+
+  it('colours a classified raster by its class colours, leaves other values and no-data transparent, and lists the classes', async () => {
+    const cls = makeScene('classes.tif', '--classes', '--size', '512');
+    const h = await open(cls.file, []);
+    try {
+      await show(h, spec({
+        id: 'lc', bands: [{ name: 'class' }],
+        render: {
+          kind: 'classes', band: 'class', legendTitle: 'Land cover',
+          classes: [
+            { value: 1, color: '#1f78b4', name: 'water' },
+            { value: 2, color: '#ffd92f80', name: 'cropland' },
+            { value: 5, color: '#a61', name: 'bare soil' },
+            { value: 0, color: '#00000000', name: 'no change' },
+          ],
+        },
+      }), cls);
+      assert.deepEqual(await settled(h, 'lc'), { state: 'ready', text: '' });
+      const water = await pixelAt(h, cls.points.water);
+      near(water, [0x1f, 0x78, 0xb4, 255], 1, 'water, class 1');
+      const crop = await pixelAt(h, cls.points.vegetation);
+      near(crop, [0xff, 0xd9, 0x2f, 0x80], 3, 'cropland, class 2 at half opacity');
+      near(await pixelAt(h, cls.points.bare), [0xaa, 0x66, 0x11, 255], 1, 'bare soil, class 5 (#a61)');
+      assert.equal((await pixelAt(h, cls.points.roofs))[3], 0, 'a value no class lists (9) is not drawn');
+      assert.equal((await pixelAt(h, cls.points.nodata))[3], 0, 'no-data (255) is not drawn');
+      const legend = h.page.locator('.eo-legend[data-id="lc"]');
+      assert.equal(await legend.locator('.title').textContent(), 'Land cover');
+      assert.deepEqual(await legend.locator('li .name').allTextContents(), ['water', 'cropland', 'bare soil', 'no change']);
+      const swatch = await legend.locator('li[data-value="1"] .swatch').evaluate((e) => getComputedStyle(e).backgroundColor);
+      assert.equal(swatch, 'rgb(31, 120, 180)');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('shows progress while a slow server holds the tiles; removing the layer cancels every read in flight', async () => {
+    // texture makes tiles big (flat quadrants compress to a few bytes each, inside the first read):
+    // every read after the header block is then a tile read
+    const noisy = makeScene('noisy.tif', '--noise');
+    const h = await open(noisy.file, [], { holdFrom: 1 });
+    try {
+      await show(h, spec({ id: 'slow' }), noisy);
+      const status = h.page.locator('.eo-imagery-row[data-id="slow"] .status');
+      await h.page.waitForFunction(() => /Loading tiles: \d+ of \d+/.test(document.querySelector('.eo-imagery-row[data-id="slow"] .status')?.textContent ?? ''), undefined, { timeout: 20000 });
+      const [, done, total] = /Loading tiles: (\d+) of (\d+)/.exec((await status.textContent()) ?? '') ?? [];
+      assert.ok(Number(done) < Number(total), `tiles still loading: ${done} of ${total}`);
+      // wait until the held reads have gone out, then remove the layer
+      const held = () => (h.posted as Posted[]).filter((m) => m.type === 'request' && m.request?.method === 'readBytes' && m.request.params.offset >= 1).map((m) => m.id as number);
+      await h.page.waitForTimeout(300);
+      const pending = held();
+      assert.ok(pending.length > 0, `tile reads went out: ${JSON.stringify((h.posted as Posted[]).filter((m) => m.type === "request").map((m) => [m.id, m.request?.method, m.request?.params?.offset, m.request?.params?.length]))}`);
+      await h.page.locator('.eo-imagery-row[data-id="slow"] button.remove').click();
+      await h.waitFor((m) => (m as Posted).type === 'cancelRequest' && (m as Posted).id === pending.at(-1), 5000);
+      const cancelled = new Set((h.posted as Posted[]).filter((m) => m.type === 'cancelRequest').map((m) => m.id));
+      assert.deepEqual(pending.filter((id) => !cancelled.has(id)), [], 'every read in flight is cancelled');
+      assert.equal(await h.page.locator('.eo-imagery-row').count(), 0);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('draws a GeoTIFF that is not tiled when it is under 50 MB, and refuses a bigger one saying why', async () => {
+    const striped = makeScene('striped.tif', '--striped', '--size', '512');
+    const h = await open(striped.file, []);
+    try {
+      await show(h, spec({ id: 'striped' }), striped);
+      assert.deepEqual(await settled(h, 'striped'), { state: 'ready', text: '' });
+      near(await pixelAt(h, striped.points.vegetation), [500, 700, 300].map((x) => Math.round((x / 3000) * 255)), 3, 'vegetation from strips');
+    } finally {
+      await h.close();
+    }
+    const big = join(dir, 'big-striped.tif');
+    execFileSync('/usr/bin/python3', ['-c', [
+      'from osgeo import gdal, osr',
+      `ds = gdal.GetDriverByName('GTiff').Create(${JSON.stringify(big)}, 7300, 7300, 1, gdal.GDT_Byte, ['TILED=NO'])`,
+      'ds.SetGeoTransform((500000, 10, 0, 4650000, 0, -10))',
+      's = osr.SpatialReference(); s.ImportFromEPSG(32633); ds.SetProjection(s.ExportToWkt())',
+      'ds.GetRasterBand(1).Fill(7); ds = None',
+    ].join('\n')]);
+    const h2 = await open(big, []);
+    try {
+      await show(h2, spec({ id: 'big', bands: [{ name: 'grey' }], render: { kind: 'rgb', bands: ['grey', 'grey', 'grey'], stretch: [[0, 255], [0, 255], [0, 255]] } }), scene);
+      const s = await settled(h2, 'big');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /not tiled and 53 MB/);
+      assert.match(s.text, /gdal_translate -of COG/);
+    } finally {
+      await h2.close();
+    }
+  });
+
+  it('refuses a CRS the map cannot reproject, and a preset that needs more bands than the file has, each saying why', async () => {
+    const laea = makeScene('laea.tif', '--epsg', '3035', '--size', '256');
+    const h = await open(laea.file, []);
+    try {
+      await show(h, spec({ id: 'laea' }), scene);
+      const s = await settled(h, 'laea');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /EPSG:3035, which the map cannot reproject/);
+    } finally {
+      await h.close();
+    }
+    const one = makeScene('one-band.tif', '--classes', '--size', '256');
+    const h2 = await open(one.file, []);
+    try {
+      // the item said four bands; the file holds one: true colour (B04, B03, B02) cannot fit
+      await show(h2, spec({ id: 'oneband', render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] } }), one);
+      const s = await settled(h2, 'oneband');
+      assert.equal(s.state, 'error');
+      assert.match(s.text, /Band "B04" is band 3, but the file has only 1 band/);
+    } finally {
+      await h2.close();
     }
   });
 });

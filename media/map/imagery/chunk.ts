@@ -4,6 +4,7 @@
  * decoding on the main thread, one tile at a time, when it does not.
  */
 import { Pool } from 'geotiff';
+import { loadL10nBundle } from '../../shared/l10n';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
 
 declare const __DECODER_WORKER_SOURCE__: string;
@@ -45,6 +46,8 @@ export interface ImageryChunk {
 
 const chunk: ImageryChunk = {
   async create(deps) {
+    // this chunk carries its own copy of @vscode/l10n: hand it the page's bundle too
+    loadL10nBundle();
     const { pool, decode } = await startPool();
     return { manager: new ImageryManager({ ...deps, pool }), decode };
   },

@@ -7,7 +7,7 @@ import type * as Leaflet from 'leaflet';
 import { compileIndexExpression } from '../../../src/api/indexExpression';
 import type { ImageryBand, ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
 import { Cog, ImageryError, asReadable, type DecodedTile } from './cog';
-import { colormapLut } from './colormaps';
+import { classColors, colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
 import { createPngLayer } from '../pngLayer';
@@ -44,7 +44,7 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   setLook(spec: ImageryLayerSpec): void;
   /** Bounds of the image on the map, once open. */
   lonLatBounds(): Promise<Leaflet.LatLngBounds | undefined>;
-  /** Stops reading (pending reads are dropped). */
+  /** Stops reading: reads in flight are aborted (their connections closed by the extension). */
   cancel(): void;
   timings: { opened?: number; firstTile?: number; tilesMs: number[] };
 }
@@ -69,7 +69,11 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   const started = performance.now();
   const timings: ImageryLayerHandle['timings'] = { tilesMs: [] };
 
-  const ready: Promise<Cog> = Cog.open(spec.url, deps.read, { epsg: spec.epsg, pool: deps.pool });
+  // Every byte read of this layer carries this signal: removing the layer aborts the reads in
+  // flight, and the extension closes their connections.
+  const abort = new AbortController();
+  const read: ReadBytes = (p) => deps.read(p, abort.signal);
+  const ready: Promise<Cog> = Cog.open(spec.url, read, { epsg: spec.epsg, pool: deps.pool });
   ready.then(() => (timings.opened = performance.now() - started), () => undefined);
 
   const bandsOf = (cog: Cog): ImageryBand[] =>
@@ -95,6 +99,11 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       const stretch = r.stretch ?? (await autoStretch(cog, samples, channels, r.percentiles ?? [2, 98]));
       handle.stretch = stretch;
       return { samples, look: { kind: 'rgb', channels, stretch, nodata: bands[idx[0]]?.nodata ?? cog.nodata } };
+    }
+    if (r.kind === 'classes') {
+      const i = r.band ? indexOf(r.band) : 0;
+      if (cog.bandCount < 1) throw new ImageryError('The file has no bands to show.');
+      return { samples: [i], look: { kind: 'classes', slot: 0, colors: classColors(r.classes), nodata: bands[i]?.nodata ?? cog.nodata } };
     }
     if (r.kind !== 'index') throw new ImageryError('This layer has no index to compute.');
     const compiled = compileIndexExpression(r.expression);
@@ -245,6 +254,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   };
   handle.cancel = () => {
     cancelled = true;
+    abort.abort();
   };
   return handle;
 }

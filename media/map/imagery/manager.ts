@@ -4,13 +4,15 @@
  * remove, progress and problems) and the colour-map legends.
  */
 import type * as Leaflet from 'leaflet';
+import * as l10n from '@vscode/l10n';
 import type { Pool } from 'geotiff';
-import type { ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
+import type { ImageryClass, ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
 import { el, button, clear } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
-import { colormapLut } from './colormaps';
+import { classColors, colormapLut } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandLabel, defaultBands, presetsFor } from './presets';
+import { imageryPixelsAt } from './screenPixels';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
 
@@ -68,9 +70,9 @@ export class ImageryManager {
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
     });
     this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled });
-    const head = el('div', { class: 'list-head' }, el('h3', {}, 'Imagery'));
+    const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
-    this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': 'Imagery layers', id: 'imagery-layers' },
+    this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' },
       head, this.list);
     this.box.hidden = true;
     this.legends = el('div', { class: 'eo-legends', id: 'imagery-legends' });
@@ -90,11 +92,17 @@ export class ImageryManager {
     return this.entries.get(id)?.layer;
   }
 
+  /** RGBA the imagery pane shows at each lon/lat ([0, 0, 0, 0]: nothing drawn there). */
+  pixelsAt(points: readonly [number, number][]): [number, number, number, number][] {
+    const pane = this.deps.map.getPane(PANE);
+    return pane ? imageryPixelsAt(this.deps.map, pane, points) : points.map(() => [0, 0, 0, 0]);
+  }
+
   /** Adds (or replaces, same id) a layer. */
   add(spec: ImageryLayerSpec, fit: boolean): void {
     this.remove(spec.id, false);
     const { L, map } = this.deps;
-    const status = el('div', { class: 'status muted', role: 'status' }, 'Opening…');
+    const status = el('div', { class: 'status muted', role: 'status' }, l10n.t('Opening…'));
     const controls = el('div', { class: 'controls' });
     const row = el('div', { class: 'eo-imagery-row', 'data-id': spec.id });
     const entry: Entry = { spec, row, status, controls };
@@ -188,8 +196,8 @@ export class ImageryManager {
     entry.status.className = `status ${s.state === 'error' ? 'error' : 'muted'}`;
     entry.status.setAttribute('role', s.state === 'error' ? 'alert' : 'status');
     entry.status.textContent =
-      s.state === 'opening' ? 'Opening…'
-        : s.state === 'loading' ? `Loading tiles: ${s.done} of ${s.total}`
+      s.state === 'opening' ? l10n.t('Opening…')
+        : s.state === 'loading' ? l10n.t('Loading tiles: {0} of {1}', s.done, s.total)
           : s.state === 'error' ? s.text
             : '';
     if (s.state === 'error') {
@@ -200,7 +208,7 @@ export class ImageryManager {
 
   private buildRow(entry: Entry): void {
     const { spec } = entry;
-    const visible = el('input', { type: 'checkbox', 'aria-label': `Show ${spec.title}`, class: 'visible' }) as HTMLInputElement;
+    const visible = el('input', { type: 'checkbox', 'aria-label': l10n.t('Show {0}', spec.title), class: 'visible' }) as HTMLInputElement;
     visible.checked = spec.visible !== false;
     visible.disabled = !!entry.note;
     visible.addEventListener('change', () => {
@@ -216,8 +224,8 @@ export class ImageryManager {
     const head = el('div', { class: 'head' },
       visible,
       el('span', { class: 'title', title: spec.url || spec.title }, spec.title),
-      entry.note ? null : button('⤢', () => void this.zoomTo(spec.id), { title: 'Zoom to layer', 'aria-label': `Zoom to ${spec.title}`, class: 'icon zoom' }),
-      button('✕', () => this.remove(spec.id), { title: 'Remove layer (stops loading)', 'aria-label': `Remove ${spec.title}`, class: 'icon remove' }));
+      entry.note ? null : button('⤢', () => void this.zoomTo(spec.id), { title: l10n.t('Zoom to layer'), 'aria-label': l10n.t('Zoom to {0}', spec.title), class: 'icon zoom' }),
+      button('✕', () => this.remove(spec.id), { title: l10n.t('Remove layer (stops loading)'), 'aria-label': l10n.t('Remove {0}', spec.title), class: 'icon remove' }));
     clear(entry.row);
     entry.row.append(head, entry.status, entry.controls);
     this.list.appendChild(entry.row);
@@ -228,7 +236,7 @@ export class ImageryManager {
     const { spec, layer } = entry;
     if (!layer) return;
     clear(entry.controls);
-    const opacity = el('input', { type: 'range', min: 0, max: 1, step: 0.05, 'aria-label': 'Opacity', class: 'opacity' }) as HTMLInputElement;
+    const opacity = el('input', { type: 'range', min: 0, max: 1, step: 0.05, 'aria-label': l10n.t('Opacity'), class: 'opacity' }) as HTMLInputElement;
     opacity.value = String(spec.opacity ?? 1);
     opacity.addEventListener('input', () => {
       layer.setOpacity(Number(opacity.value));
@@ -236,7 +244,7 @@ export class ImageryManager {
       entry.spec = { ...entry.spec, opacity: Number(opacity.value) };
     });
     opacity.addEventListener('change', () => this.changed());
-    entry.controls.append(el('label', { class: 'field-inline' }, 'Opacity ', opacity));
+    entry.controls.append(el('label', { class: 'field-inline' }, l10n.t('Opacity'), ' ', opacity));
     if (spec.render.kind === 'rgb') void this.bandControls(entry);
   }
 
@@ -249,31 +257,31 @@ export class ImageryManager {
     const render = entry.spec.render;
     const chosen = render.bands[0] ? render.bands : defaultBands(bands) ?? ['', '', ''];
     const presets = presetsFor(bands);
-    const select = el('select', { 'aria-label': 'Band combination', class: 'preset' }) as HTMLSelectElement;
+    const select = el('select', { 'aria-label': l10n.t('Band combination'), class: 'preset' }) as HTMLSelectElement;
     const key = (b: readonly string[]) => b.join('|');
     for (const p of presets) select.appendChild(el('option', { value: key(p.bands) }, p.label));
-    if (!presets.some((p) => key(p.bands) === key(chosen))) select.appendChild(el('option', { value: key(chosen) }, `Bands ${chosen.join(', ')}`));
-    select.appendChild(el('option', { value: 'custom' }, 'Pick three bands…'));
+    if (!presets.some((p) => key(p.bands) === key(chosen))) select.appendChild(el('option', { value: key(chosen) }, l10n.t('Bands {0}', chosen.join(', '))));
+    select.appendChild(el('option', { value: 'custom' }, l10n.t('Pick three bands…')));
     select.value = key(chosen);
     const custom = el('div', { class: 'custom', hidden: true });
     const listId = `bands-${entry.spec.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     const datalist = el('datalist', { id: listId });
     for (const b of bands) datalist.appendChild(el('option', { value: b.name }, bandLabel(b)));
-    const inputs = ['Red', 'Green', 'Blue'].map((c, i) => {
-      const inp = el('input', { list: listId, 'aria-label': `${c} channel band`, placeholder: c, class: 'band' }) as HTMLInputElement;
+    const inputs = [l10n.t('Red'), l10n.t('Green'), l10n.t('Blue')].map((c, i) => {
+      const inp = el('input', { list: listId, 'aria-label': l10n.t('{0} channel band', c), placeholder: c, class: 'band' }) as HTMLInputElement;
       inp.value = chosen[i];
       return inp;
     });
-    const apply = button('Apply', () => {
+    const apply = button(l10n.t('Apply'), () => {
       const names = inputs.map((i) => i.value.trim());
       const unknown = names.find((n) => !bands.some((b) => b.name === n));
       if (unknown !== undefined) {
-        hint.textContent = unknown ? `No band named "${unknown}".` : 'Name a band for each channel.';
+        hint.textContent = unknown ? l10n.t('No band named "{0}".', unknown) : l10n.t('Name a band for each channel.');
         return;
       }
       this.restyle(entry.spec.id, { kind: 'rgb', bands: names as [string, string, string], percentiles: render.percentiles });
     }, { class: 'secondary' });
-    const hint = el('div', { class: 'muted hint' }, bands.length > 16 ? `${bands.length} bands: type a name or wavelength to filter.` : '');
+    const hint = el('div', { class: 'muted hint' }, bands.length > 16 ? l10n.t('{0} bands: type a name or wavelength to filter.', bands.length) : '');
     custom.append(datalist, ...inputs, apply, hint);
     select.addEventListener('change', () => {
       if (select.value === 'custom') {
@@ -286,41 +294,41 @@ export class ImageryManager {
     });
     // stretch: one min/max pair per channel, in the bands' physical units
     const stretch = layer.stretch ?? render.stretch;
-    const pairs = ['R', 'G', 'B'].map((c, i) => {
-      const lo = el('input', { type: 'number', step: 'any', 'aria-label': `${c} minimum`, class: 'num' }) as HTMLInputElement;
-      const hi = el('input', { type: 'number', step: 'any', 'aria-label': `${c} maximum`, class: 'num' }) as HTMLInputElement;
+    const pairs = [l10n.t('R'), l10n.t('G'), l10n.t('B')].map((c, i) => {
+      const lo = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} minimum', c), class: 'num' }) as HTMLInputElement;
+      const hi = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} maximum', c), class: 'num' }) as HTMLInputElement;
       if (stretch?.[i]) {
         lo.value = String(round(stretch[i][0]));
         hi.value = String(round(stretch[i][1]));
       }
       return { c, lo, hi };
     });
-    const pct = el('input', { type: 'text', 'aria-label': 'Percentiles', class: 'pct', title: 'Percentile stretch, e.g. 2-98' }) as HTMLInputElement;
+    const pct = el('input', { type: 'text', 'aria-label': l10n.t('Percentiles'), class: 'pct', title: l10n.t('Percentile stretch, e.g. 2-98') }) as HTMLInputElement;
     const p = render.percentiles ?? [2, 98];
     pct.value = `${p[0]}-${p[1]}`;
-    const applyStretch = button('Stretch', () => {
+    const applyStretch = button(l10n.t('Stretch'), () => {
       const vals = pairs.map(({ lo, hi }) => [Number(lo.value), Number(hi.value)] as [number, number]);
       if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) {
-        hint.textContent = 'Each maximum must be a number above its minimum.';
+        hint.textContent = l10n.t('Each maximum must be a number above its minimum.');
         return;
       }
       this.restyle(entry.spec.id, { ...render, bands: chosen, stretch: vals });
-    }, { class: 'secondary', title: 'Use these minimum and maximum values' });
-    const auto = button('Auto', () => {
+    }, { class: 'secondary', title: l10n.t('Use these minimum and maximum values') });
+    const auto = button(l10n.t('Auto'), () => {
       const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(pct.value);
       const lo = m ? Number(m[1]) : NaN;
       const hi = m ? Number(m[2]) : NaN;
       if (!(lo >= 0 && hi <= 100 && lo < hi)) {
-        hint.textContent = 'Percentiles: two numbers from 0 to 100, e.g. 2-98.';
+        hint.textContent = l10n.t('Percentiles: two numbers from 0 to 100, e.g. 2-98.');
         return;
       }
       this.restyle(entry.spec.id, { kind: 'rgb', bands: chosen, percentiles: [lo, hi] });
-    }, { class: 'secondary', title: 'Stretch between these percentiles of the overview' });
+    }, { class: 'secondary', title: l10n.t('Stretch between these percentiles of the overview') });
     entry.controls.append(
-      el('label', { class: 'field-inline' }, 'Bands ', select),
+      el('label', { class: 'field-inline' }, l10n.t('Bands'), ' ', select),
       custom,
       el('div', { class: 'stretch' }, ...pairs.flatMap(({ c, lo, hi }) => [el('span', { class: 'muted' }, c), lo, hi])),
-      el('div', { class: 'stretch-actions' }, applyStretch, el('span', { class: 'muted' }, 'Percentiles'), pct, auto),
+      el('div', { class: 'stretch-actions' }, applyStretch, el('span', { class: 'muted' }, l10n.t('Percentiles')), pct, auto),
     );
   }
 
@@ -328,6 +336,10 @@ export class ImageryManager {
     entry.legend?.remove();
     entry.legend = undefined;
     const r = entry.spec.render;
+    if (r.kind === 'classes') {
+      this.showLegend(entry, classLegend(entry.spec.id, r.legendTitle, r.classes));
+      return;
+    }
     if (r.kind !== 'index') return;
     const bar = el('canvas', { class: 'bar', width: 256, height: 12, 'aria-hidden': 'true' }) as HTMLCanvasElement;
     const ctx = bar.getContext('2d');
@@ -343,16 +355,36 @@ export class ImageryManager {
       }
       ctx.putImageData(img, 0, 0);
     }
-    const known = colormapLut(r.colormap) ? r.colormap : `${r.colormap} (unknown, shown as viridis)`;
-    entry.legend = el('div', { class: 'eo-legend', 'data-id': entry.spec.id, role: 'img', 'aria-label': `${r.legendTitle} from ${r.rescale[0]} to ${r.rescale[1]}, colour map ${known}` },
+    const known = colormapLut(r.colormap) ? r.colormap : l10n.t('{0} (unknown, shown as viridis)', r.colormap);
+    this.showLegend(entry, el('div', { class: 'eo-legend', 'data-id': entry.spec.id, role: 'img', 'aria-label': l10n.t('{0} from {1} to {2}, colour map {3}', r.legendTitle, r.rescale[0], r.rescale[1], known) },
       el('div', { class: 'title' }, r.legendTitle),
       bar,
-      el('div', { class: 'range' }, el('span', { class: 'min' }, String(r.rescale[0])), el('span', { class: 'muted' }, known), el('span', { class: 'max' }, String(r.rescale[1]))));
-    if (entry.spec.visible === false) entry.legend.hidden = true;
-    this.legends.appendChild(entry.legend);
+      el('div', { class: 'range' }, el('span', { class: 'min' }, String(r.rescale[0])), el('span', { class: 'muted' }, known), el('span', { class: 'max' }, String(r.rescale[1])))));
+  }
+
+  private showLegend(entry: Entry, legend: HTMLElement): void {
+    entry.legend = legend;
+    if (entry.spec.visible === false) legend.hidden = true;
+    this.legends.appendChild(legend);
   }
 }
 
 function round(v: number): number {
   return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1e4) / 1e4;
+}
+
+/** A classified layer's legend: one swatch and name per class, in the order the service lists them. */
+function classLegend(id: string, title: string, classes: readonly ImageryClass[]): HTMLElement {
+  const colors = classColors(classes);
+  const list = el('ul', { class: 'classes' });
+  for (const c of classes) {
+    const rgba = colors.get(c.value);
+    const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+    if (rgba) swatch.style.background = `rgba(${rgba[0]}, ${rgba[1]}, ${rgba[2]}, ${Math.round((rgba[3] / 255) * 100) / 100})`;
+    const name = c.name?.trim() || l10n.t('Class {0}', c.value);
+    list.appendChild(el('li', { 'data-value': String(c.value), title: l10n.t('Value {0}', c.value) }, swatch, el('span', { class: 'name' }, name),
+      rgba && rgba[3] === 0 ? el('span', { class: 'muted' }, ` ${l10n.t('(not drawn)')}`) : null));
+  }
+  return el('div', { class: 'eo-legend', 'data-id': id, role: 'group', 'aria-label': l10n.t('Legend of {0}', title) },
+    el('div', { class: 'title' }, title), list);
 }

@@ -1,7 +1,7 @@
 /**
  * Pixels to colours, for one map tile: sample the source (nearest neighbour) at the warped
- * coordinates and apply the layer's look (a stretched three-band composite, or an index
- * expression through a colour map). No I/O, no DOM: the webview tests and the benchmark call
+ * coordinates and apply the layer's look (a stretched three-band composite, an index
+ * expression through a colour map, or class values through their class colours). No I/O, no DOM: the webview tests and the benchmark call
  * it directly as well.
  */
 import type { DecodedTile, Samples } from './cog';
@@ -15,7 +15,29 @@ export interface BandValue {
 
 export type Look =
   | { kind: 'rgb'; channels: [BandValue, BandValue, BandValue]; stretch: [number, number][]; nodata?: number }
-  | { kind: 'index'; inputs: BandValue[]; evaluate: (v: ArrayLike<number>) => number; rescale: [number, number]; lut: Uint8ClampedArray; nodata?: number };
+  | { kind: 'index'; inputs: BandValue[]; evaluate: (v: ArrayLike<number>) => number; rescale: [number, number]; lut: Uint8ClampedArray; nodata?: number }
+  | ClassLook;
+
+/** Class value → RGBA; values without a class (and no-data) are transparent. */
+export interface ClassLook {
+  kind: 'classes';
+  slot: number;
+  colors: ReadonlyMap<number, readonly [number, number, number, number]>;
+  nodata?: number;
+  /** RGBA by raw value for 8- and 16-bit data, built on first use and kept with the look. */
+  table?: { max: number; rgba: Uint8ClampedArray };
+}
+
+function classTable(look: ClassLook, max: number): Uint8ClampedArray {
+  if (look.table?.max === max) return look.table.rgba;
+  const rgba = new Uint8ClampedArray((max + 1) * 4);
+  for (const [v, c] of look.colors) {
+    if (!Number.isInteger(v) || v < 0 || v > max || v === look.nodata) continue;
+    rgba.set(c, v * 4);
+  }
+  look.table = { max, rgba };
+  return rgba;
+}
 
 export interface TileGrid {
   /** Source tiles by (ty - ty0) * cols + (tx - tx0); missing entries are transparent. */
@@ -76,6 +98,31 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
       continue;
     }
     const i = (sy - t.y0) * t.width + (sx - t.x0);
+    if (look.kind === 'classes') {
+      const arr = t.bands[look.slot];
+      const raw = arr[i];
+      const max = integerMax(arr);
+      let a = 0;
+      if (max !== undefined) {
+        const table = classTable(look, max);
+        const k = raw * 4;
+        rgba[o] = table[k];
+        rgba[o + 1] = table[k + 1];
+        rgba[o + 2] = table[k + 2];
+        a = table[k + 3];
+      } else {
+        const c = raw === look.nodata ? undefined : look.colors.get(raw);
+        if (c) {
+          rgba[o] = c[0];
+          rgba[o + 1] = c[1];
+          rgba[o + 2] = c[2];
+          a = c[3];
+        }
+      }
+      rgba[o + 3] = a;
+      if (a) drawn++;
+      continue;
+    }
     if (look.kind === 'rgb') {
       let nod = 0;
       for (let c = 0; c < 3; c++) {

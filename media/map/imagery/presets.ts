@@ -2,6 +2,7 @@
  * Band combinations offered for a file, from its bands' `eo:bands` common names: true colour,
  * false colour (NIR, red, green), SWIR where present, then every band alone as grey.
  */
+import * as l10n from '@vscode/l10n';
 import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 
 export interface Preset {
@@ -30,8 +31,8 @@ export function nearestBand(bands: readonly ImageryBand[], micrometres: number, 
 export function bandLabel(b: ImageryBand): string {
   const parts = [b.name];
   if (b.commonName && b.commonName !== b.name) parts.push(b.commonName);
-  if (b.wavelength !== undefined) parts.push(`${Math.round(b.wavelength * 1000)} nm`);
-  return parts.length > 1 ? `${parts[0]} (${parts.slice(1).join(', ')})` : parts[0];
+  if (b.wavelength !== undefined) parts.push(l10n.t('{0} nm', Math.round(b.wavelength * 1000)));
+  return parts.length > 1 ? l10n.t('{0} ({1})', parts[0], parts.slice(1).join(', ')) : parts[0];
 }
 
 export function presetsFor(bands: readonly ImageryBand[]): Preset[] {
@@ -42,13 +43,13 @@ export function presetsFor(bands: readonly ImageryBand[]): Preset[] {
   const swir1 = byCommon(bands, 'swir16') ?? nearestBand(bands, 1.61, 0.08);
   const swir2 = byCommon(bands, 'swir22') ?? nearestBand(bands, 2.19, 0.1);
   const out: Preset[] = [];
-  if (red && green && blue) out.push({ label: 'True colour (red, green, blue)', bands: [red, green, blue] });
-  if (nir && red && green) out.push({ label: 'False colour (NIR, red, green)', bands: [nir, red, green] });
-  if (swir2 && nir && red) out.push({ label: 'SWIR (SWIR 2.2, NIR, red)', bands: [swir2, nir, red] });
-  else if (swir1 && nir && red) out.push({ label: 'SWIR (SWIR 1.6, NIR, red)', bands: [swir1, nir, red] });
-  if (!out.length && bands.length >= 3) out.push({ label: `Bands 1, 2, 3`, bands: [bands[0].name, bands[1].name, bands[2].name] });
+  if (red && green && blue) out.push({ label: l10n.t('True colour (red, green, blue)'), bands: [red, green, blue] });
+  if (nir && red && green) out.push({ label: l10n.t('False colour (NIR, red, green)'), bands: [nir, red, green] });
+  if (swir2 && nir && red) out.push({ label: l10n.t('SWIR (SWIR 2.2, NIR, red)'), bands: [swir2, nir, red] });
+  else if (swir1 && nir && red) out.push({ label: l10n.t('SWIR (SWIR 1.6, NIR, red)'), bands: [swir1, nir, red] });
+  if (!out.length && bands.length >= 3) out.push({ label: l10n.t('Bands 1, 2, 3'), bands: [bands[0].name, bands[1].name, bands[2].name] });
   // one grey entry per band, but not hundreds: the custom picker covers the rest
-  if (bands.length <= 16) for (const b of bands) out.push({ label: `${bandLabel(b)} as grey`, bands: [b.name, b.name, b.name] });
+  if (bands.length <= 16) for (const b of bands) out.push({ label: l10n.t('{0} as grey', bandLabel(b)), bands: [b.name, b.name, b.name] });
   return out;
 }
 

@@ -1,13 +1,13 @@
 /**
  * "Show Imagery": an archive item (sidebar row, search result on the map, STAC page), an AOI
  * asset or a visualization drawn on the map from its GeoTIFF. `showImageryLayer` is the one
- * entry point for any COG (an insight's raster output, for one), given a URL and a look.
+ * entry point for any COG (an insight's raster output, for one), given its layer description.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { COMMANDS } from '../../commandIds';
 import { describeError } from '../../ui/showError';
-import type { ImageryBand, ImageryLayerSpec, ImageryRender } from '../../panels/imagery/protocol';
+import type { SpecOrNote } from '../../panels/imagery/specs';
 import type { CommandServices } from '../services';
 import { resolveImagery } from './resolve';
 import { registerCompareCommands } from './compare';
@@ -15,15 +15,14 @@ import { registerTimeSliderCommands } from './timeSlider';
 
 
 /**
- * Any Cloud-Optimized GeoTIFF on the map: `render` says how (three bands stretched, or an
- * expression through a colour map with its legend), `clip` keeps pixels inside a polygon.
+ * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
+ * `render` says how (three bands stretched, an expression through a colour map, or classes
+ * with their colours), each with its legend; a note instead says why it cannot be drawn.
  */
-export function showImageryLayer(
-  services: CommandServices,
-  layer: { id: string; title: string; url: string; bands?: ImageryBand[]; render: ImageryRender; clip?: unknown; bbox?: [number, number, number, number] },
-): void {
-  const spec: ImageryLayerSpec = { ...layer, bands: layer.bands ?? [], source: { kind: 'url', url: layer.url } };
-  services.panels.showMap().showImagery(spec);
+export function showImageryLayer(services: CommandServices, layer: SpecOrNote): void {
+  const panel = services.panels.showMap();
+  if ('note' in layer) panel.imageryNote(layer.note.id, layer.note.title, layer.note.text);
+  else panel.showImagery(layer.spec, { previewUrl: layer.previewUrl });
 }
 
 export function registerImageryCommands(services: CommandServices): vscode.Disposable[] {
@@ -38,9 +37,7 @@ export function registerImageryCommands(services: CommandServices): vscode.Dispo
         void services.ui.message('warning', r.reason, {});
         return;
       }
-      const panel = services.panels.showMap();
-      if ('note' in r) panel.imageryNote(r.note.id, r.note.title, r.note.text);
-      else panel.showImagery(r.spec, { previewUrl: r.previewUrl });
+      showImageryLayer(services, r);
     } catch (e) {
       void services.ui.message('error', l10n.t('Show Imagery: {0}', describeError(e)), {});
     }

@@ -1,9 +1,11 @@
 /**
  * Commands on an insight output row: open it (a vector output as a GeoJSON document, any
- * other as its value and properties), draw a vector output on the map, and "Use Output as
- * Input…", which feeds a raster output into an insight input file by rule 3 of the interface.
+ * other as its value and properties), draw it on the map (a vector output's features, a
+ * raster output as an imagery layer coloured by its classes), and "Use Output as Input…",
+ * which feeds a raster output into an insight input file by rule 3 of the interface.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { Insight, InsightOutput } from '../../api';
 import { fetchOutputGeoJson } from '../../api/outputFiles';
 import { InsightOutputNode } from '../../explorer/nodes/insightRuns';
@@ -13,6 +15,8 @@ import { jsonc } from '../../insights/jsonc';
 import { isFinishedRun, outputKind } from '../../api/insightRunState';
 import type { SpecSource } from '../../insights/specSource';
 import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
+import { insightOutputSpec } from '../../panels/imagery/specs';
+import { showImageryLayer } from '../imagery';
 import type { CommandServices } from '../services';
 import { describeError } from '../../ui/showError';
 import { busy } from './pickers';
@@ -25,27 +29,27 @@ export interface FromInsightOutput {
 
 async function needOutput(services: CommandServices, arg: unknown, action: string): Promise<InsightOutputNode | undefined> {
   if (arg instanceof InsightOutputNode) return arg;
-  await services.ui.message('info', `Pick an output under an insight run in the Projects view to ${action}.`, {});
+  await services.ui.message('info', l10n.t('Pick an output under an insight run in the Projects view to {0}.', action), {});
   return undefined;
 }
 
 function title(node: InsightOutputNode): string {
-  return `${node.output.name} of ${node.run.record.name}`;
+  return l10n.t('{0} of {1}', node.output.name, node.run.record.name);
 }
 
 /** A vector output as a GeoJSON document; any other as a JSON document of its value and properties. */
 export async function openOutput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  const node = await needOutput(services, arg, 'open it');
+  const node = await needOutput(services, arg, l10n.t('open it'));
   if (!node) return undefined;
   const { output: o, run } = node;
   const segments = [run.aoi.aoi_id, run.record.id];
   if (outputKind(o) === 'vector') {
     try {
-      const fc = await busy(`Reading ${title(node)}…`, () => fetchOutputGeoJson(o.value));
+      const fc = await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value));
       return showDocument(docs.put([...segments, `${o.name}.geojson`], `${JSON.stringify(fc, null, 2)}\n`), 'json');
     } catch (err) {
       services.log.warn(`Open output ${o.name} of run ${run.record.id}: ${describeError(err)}`);
-      await services.ui.message('error', `Cannot open ${title(node)}: ${describeError(err)}.`, {});
+      await services.ui.message('error', l10n.t('Cannot open {0}: {1}.', title(node), describeError(err)), {});
       return undefined;
     }
   }
@@ -53,20 +57,28 @@ export async function openOutput(services: CommandServices, docs: RunDocuments, 
   return showDocument(docs.put([...segments, `${o.name}.output.json`], `${JSON.stringify({ name, format, type, description, value, properties }, null, 2)}\n`), 'json');
 }
 
-/** A vector output's features on the map's "Insight outputs" layer. */
-export async function showOutputOnMap(services: CommandServices, arg: unknown): Promise<number | undefined> {
-  const node = await needOutput(services, arg, 'show it on the map');
+/**
+ * A vector output's features on the map's "Insight outputs" layer; a raster output as an
+ * imagery layer (its classes in the colours its properties declare, with their legend).
+ * Resolves to the number of features drawn, or to the imagery layer's id.
+ */
+export async function showOutputOnMap(services: CommandServices, arg: unknown): Promise<number | string | undefined> {
+  const node = await needOutput(services, arg, l10n.t('show it on the map'));
   if (!node) return undefined;
   const { output: o, run } = node;
-  if (outputKind(o) !== 'vector') {
-    await services.ui.message('info', `${title(node)} is ${o.format || 'of an unknown format'}; only vector (GeoJSON) outputs are drawn on the map.`, {});
+  const kind = outputKind(o);
+  if (kind === 'raster') return showRasterOutput(services, node);
+  if (kind !== 'vector') {
+    await services.ui.message('info', o.format
+      ? l10n.t('{0} is {1}; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node), o.format)
+      : l10n.t('{0} is of an unknown format; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node)), {});
     return undefined;
   }
   try {
-    const fc = await busy(`Reading ${title(node)}…`, () => fetchOutputGeoJson(o.value));
+    const fc = await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value));
     const features = insightOutputFeatures(run.record, o.name, fc);
     if (features.length === 0) {
-      await services.ui.message('info', `${title(node)} holds no features.`, {});
+      await services.ui.message('info', l10n.t('{0} holds no features.', title(node)), {});
       return 0;
     }
     // The AOI's outline gives the output its context, and the view its extent.
@@ -78,12 +90,22 @@ export async function showOutputOnMap(services: CommandServices, arg: unknown): 
     );
     return features.length;
   } catch (err) {
-    await services.ui.message('error', `Cannot show ${title(node)} on the map: ${describeError(err)}.`, {});
+    await services.ui.message('error', l10n.t('Cannot show {0} on the map: {1}.', title(node), describeError(err)), {});
     return undefined;
   }
 }
 
-const NEW_FILE = 'New insight input from a block…';
+function showRasterOutput(services: CommandServices, node: InsightOutputNode): string {
+  const { output: o, run } = node;
+  const layer = insightOutputSpec(o, {
+    aoiId: run.aoi.aoi_id, runId: run.record.id, title: title(node),
+    legendTitle: o.description?.trim() || o.name, geometry: run.aoi.geometry,
+  });
+  showImageryLayer(services, layer);
+  return 'note' in layer ? layer.note.id : layer.spec.id;
+}
+
+
 
 /**
  * "Use Output as Input…": adds the raster output to the insight input file in the editor (as
@@ -92,11 +114,11 @@ const NEW_FILE = 'New insight input from a block…';
  * output's `properties` copied.
  */
 export async function useOutputAsInput(services: CommandServices, specs: SpecSource, arg: unknown): Promise<vscode.Uri | undefined> {
-  const node = await needOutput(services, arg, 'use it as an input');
+  const node = await needOutput(services, arg, l10n.t('use it as an input'));
   if (!node) return undefined;
   const { output: o, run } = node;
   if (outputKind(o) !== 'raster' || !o.value || !isFinishedRun(run.record)) {
-    await services.ui.message('info', `${title(node)} cannot feed an insight input: only a finished run's raster output with a storage URL can (rule 3).`, {});
+    await services.ui.message('info', l10n.t('{0} cannot feed an insight input: only a finished run\'s raster output with a storage URL can (rule 3).', title(node)), {});
     return undefined;
   }
   const open = vscode.window.visibleTextEditors.map((e) => e.document).filter(isInsightDocument);
@@ -106,10 +128,10 @@ export async function useOutputAsInput(services: CommandServices, specs: SpecSou
   if (files.length > 0) {
     const picked = await services.ui.pick(
       [
-        ...files.map((d) => ({ label: `Add to ${vscode.workspace.asRelativePath(d.uri)}`, doc: d as vscode.TextDocument | undefined })),
-        { label: NEW_FILE, doc: undefined },
+        ...files.map((d) => ({ label: l10n.t('Add to {0}', vscode.workspace.asRelativePath(d.uri)), doc: d as vscode.TextDocument | undefined })),
+        { label: l10n.t('New insight input from a block…'), doc: undefined },
       ],
-      { title: `Use ${title(node)} as an input`, placeHolder: 'Add it to an open insight input file, or start a new one', ignoreFocusOut: true },
+      { title: l10n.t('Use {0} as an input', title(node)), placeHolder: l10n.t('Add it to an open insight input file, or start a new one'), ignoreFocusOut: true },
     );
     if (!picked) return undefined;
     target = picked.doc;
@@ -125,7 +147,7 @@ async function addToFile(services: CommandServices, specs: SpecSource, doc: vsco
   const file = vscode.workspace.asRelativePath(doc.uri);
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
   if (remembered && remembered !== aoiId) {
-    await services.ui.message('warning', `${file} is for another AOI; an output of ${run.name} can only feed a run on the same AOI. Start a new file instead.`, {});
+    await services.ui.message('warning', l10n.t('{0} is for another AOI; an output of {1} can only feed a run on the same AOI. Start a new file instead.', file, run.name), {});
     return undefined;
   }
   let parsed: { block?: { name?: unknown; version?: unknown }; input?: unknown };
@@ -137,30 +159,30 @@ async function addToFile(services: CommandServices, specs: SpecSource, doc: vsco
   const bname = parsed?.block?.name;
   const bver = parsed?.block?.version;
   if (typeof bname !== 'string' || typeof bver !== 'string') {
-    await services.ui.message('warning', `${file} names no block (block.name and block.version); fix that first.`, {});
+    await services.ui.message('warning', l10n.t('{0} names no block (block.name and block.version); fix that first.', file), {});
     return undefined;
   }
   const lookup = await specs.lookup(bname, bver);
   if (lookup.status !== 'found') {
-    await services.ui.message('warning', `Cannot read the spec of block ${bname} ${bver} (${lookup.status}); fix the file's block first.`, {});
+    await services.ui.message('warning', l10n.t('Cannot read the spec of block {0} {1} ({2}); fix the file\'s block first.', bname, bver, lookup.status), {});
     return undefined;
   }
   const rasters = lookup.spec.inputs.filter((d) => d.format === 'raster');
   if (rasters.length === 0) {
-    await services.ui.message('info', `Block ${bname} ${bver} takes no raster input.`, {});
+    await services.ui.message('info', l10n.t('Block {0} {1} takes no raster input.', bname, bver), {});
     return undefined;
   }
   const inputs = Array.isArray(parsed.input) ? (parsed.input as { name?: unknown }[]) : [];
   const def = rasters.length === 1
     ? rasters[0]
     : (await services.ui.pick(
-        rasters.map((d) => ({ label: d.name, description: d.description, detail: inputs.some((i) => i?.name === d.name) ? 'replaces the value it has' : undefined, def: d })),
-        { title: `Use ${o.name} of ${run.name} in ${file}`, placeHolder: 'Which raster input does it feed?', ignoreFocusOut: true },
+        rasters.map((d) => ({ label: d.name, description: d.description, detail: inputs.some((i) => i?.name === d.name) ? l10n.t('replaces the value it has') : undefined, def: d })),
+        { title: l10n.t('Use {0} of {1} in {2}', o.name, run.name, file), placeHolder: l10n.t('Which raster input does it feed?'), ignoreFocusOut: true },
       ))?.def;
   if (!def) return undefined;
   const built = buildInputValue(def, { kind: 'insight-output', insight: run, outputName: o.name });
   if (!built.ok || !built.value) {
-    await services.ui.message('error', `Cannot use ${o.name} of ${run.name} as ${def.name}: ${built.ok ? 'nothing to add' : built.reason}`, {});
+    await services.ui.message('error', l10n.t('Cannot use {0} of {1} as {2}: {3}', o.name, run.name, def.name, built.ok ? l10n.t('nothing to add') : built.reason), {});
     return undefined;
   }
   const text = doc.getText();

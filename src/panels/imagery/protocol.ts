@@ -1,7 +1,7 @@
 /**
  * What the extension and the map webview exchange about imagery layers. Pure types, bundled
  * into both ends. A layer is described once (`ImageryLayerSpec`): the extension builds it from
- * an archive item, an AOI asset, a visualization or (later) an insight output, and the webview
+ * an archive item, an AOI asset, a visualization or an insight's raster output, and the webview
  * draws it, reading the file's bytes back through the extension (`readBytes`).
  */
 
@@ -46,6 +46,15 @@ export type ImageryRender =
       /** `data:image/png;base64,…`: the extension fetched it; the webview never fetches. */
       dataUrl: string;
       legend: PngLegend;
+    }
+  | {
+      kind: 'classes';
+      /** The band holding the class values; absent = the first. */
+      band?: string;
+      /** One colour per class value; values not listed are not drawn (transparent). */
+      classes: ImageryClass[];
+      /** Shown above the legend's list of classes, e.g. `Land cover`. */
+      legendTitle: string;
     };
 
 /** The legend beside a service-rendered picture: a colour bar over a range, or classes. */
@@ -58,6 +67,17 @@ export interface PngLegend {
   classes?: { min: number; max: number; color: string; label: string }[];
 }
 
+/**
+ * A class of a classified raster (an insight output's `discretization` or `visualisation`):
+ * pixels equal to `value` are drawn in `color`, a CSS hex colour as the service sends it
+ * (`#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`); the legend shows `name`.
+ */
+export interface ImageryClass {
+  value: number;
+  color: string;
+  name?: string;
+}
+
 /** Where a layer came from, so that "Show Imagery" again replaces it instead of adding a copy. */
 export type ImagerySource =
   | { kind: 'archiveItem'; collection: string; id: string; asset: string }
@@ -65,6 +85,7 @@ export type ImagerySource =
   | { kind: 'visualization'; aoiId: string; id: string; assetId: string }
   /** The service's PNG of a visualization for one date and legend mode. */
   | { kind: 'visualizationPng'; aoiId: string; id: string; date: string; mode: 'dynamic' | 'theoretical' }
+  | { kind: 'insightOutput'; aoiId: string; runId: string; output: string }
   | { kind: 'url'; url: string };
 
 export interface ImageryLayerSpec {
@@ -96,6 +117,8 @@ export type ToMapImageryMessage =
   | { type: 'imageryPreview'; id: string; dataUrl: string }
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
   | { type: 'imageryNote'; id: string; title: string; text: string }
+  /** What the imagery pane shows at these lon/lat points (read back from its canvases; for tests). */
+  | { type: 'imageryPixels'; requestId: number; points: [number, number][] }
   /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
   | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
   /** A time slider over one place: one date at a time, in date order. */
@@ -120,7 +143,12 @@ export interface ImageryStatusReport {
   decode?: 'worker' | 'main-thread';
 }
 
-export type FromMapImageryMessage = { type: 'imageryStatus'; id: string; report: ImageryStatusReport };
+export type FromMapImageryMessage =
+  | { type: 'imageryStatus'; id: string; report: ImageryStatusReport }
+  /** The webview no longer needs the answer to request `id` (a removed layer's byte read): abort it. */
+  | { type: 'cancelRequest'; id: number }
+  /** The answer to `imageryPixels`: RGBA per point, [0, 0, 0, 0] where no imagery is drawn. */
+  | { type: 'imageryPixels'; requestId: number; pixels: [number, number, number, number][] };
 
 export interface ReadBytesParams {
   url: string;

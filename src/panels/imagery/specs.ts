@@ -3,10 +3,10 @@
  * bands (`eo:bands` + `raster:bands`), the preview to show first, and the look (true colour,
  * or an index expression through a colour map). Pure: no vscode, no I/O.
  */
-import type { ArchiveItem, Asset, Index, StacAsset, Visualization } from '../../api/records';
+import type { ArchiveItem, Asset, Index, InsightOutput, StacAsset, Visualization } from '../../api/records';
 import { compileIndexExpression, parseIndexExpression } from '../../api/indexExpression';
 import { isWebUrl } from '../protocol';
-import type { ImageryBand, ImageryLayerSpec, ImageryRender } from './protocol';
+import type { ImageryBand, ImageryClass, ImageryLayerSpec, ImageryRender } from './protocol';
 
 export type SpecOrNote = { spec: ImageryLayerSpec; previewUrl?: string } | { note: { id: string; title: string; text: string } };
 
@@ -206,4 +206,55 @@ function noSource(vis: Visualization, aoiAssets: readonly Asset[], latest: Asset
   const unreadable = paths.find((p) => !isWebUrl(p));
   if (unreadable) return NOT_READABLE(unreadable);
   return `No asset of this AOI holds the bands of "${vis.expression}", so the visualization cannot be computed here.`;
+}
+
+/**
+ * The classes of a classified raster from an insight output's properties (interface: a
+ * `discretization` lists `{name, value, color}`, a `visualisation` of type `discrete` maps
+ * value → colour). Names come from the discretization; where both give a colour, the
+ * visualisation's wins (it is the one meant for display). Undefined when neither lists a class.
+ */
+export function outputClasses(properties: InsightOutput['properties'] | undefined): ImageryClass[] | undefined {
+  const out = new Map<number, ImageryClass>();
+  const classes = properties?.discretization?.classes;
+  if (Array.isArray(classes)) {
+    for (const c of classes) {
+      const value = isObj(c) ? Number(c.value) : NaN;
+      if (!Number.isFinite(value) || out.has(value)) continue;
+      out.set(value, { value, color: typeof c.color === 'string' ? c.color : '', name: typeof c.name === 'string' && c.name.trim() ? c.name.trim() : undefined });
+    }
+  }
+  const discrete = properties?.visualisation?.discrete;
+  if (isObj(discrete)) {
+    for (const [k, color] of Object.entries(discrete)) {
+      const value = Number(k);
+      if (!k.trim() || !Number.isFinite(value) || typeof color !== 'string') continue;
+      out.set(value, { ...out.get(value), value, color });
+    }
+  }
+  return out.size ? [...out.values()] : undefined;
+}
+
+/**
+ * An insight run's raster output (its `value` the COG's storage URL): classes coloured as its
+ * properties declare, with their legend; an output that declares no classes is shown as grey.
+ */
+export function insightOutputSpec(
+  o: InsightOutput,
+  run: { aoiId: string; runId: string; title: string; legendTitle: string; geometry?: unknown },
+): SpecOrNote {
+  const id = `output:${run.aoiId}/${run.runId}/${o.name}`;
+  if (!isWebUrl(o.value)) return { note: { id, title: run.title, text: NOT_READABLE(o.value) } };
+  const declared = Array.isArray(o.properties?.bands) ? o.properties.bands.filter((b): b is string => typeof b === 'string' && b.trim() !== '') : [];
+  const bands: ImageryBand[] = declared.length ? declared.map((name) => ({ name })) : [];
+  const classes = outputClasses(o.properties);
+  const render: ImageryRender = classes
+    ? { kind: 'classes', band: bands[0]?.name, classes, legendTitle: run.legendTitle }
+    : { kind: 'rgb', bands: bands[0] ? [bands[0].name, bands[0].name, bands[0].name] : ['', '', ''], percentiles: [2, 98] };
+  return {
+    spec: {
+      id, title: run.title, url: o.value, bands, render, bbox: bboxOfGeometry(run.geometry),
+      source: { kind: 'insightOutput', aoiId: run.aoiId, runId: run.runId, output: o.name },
+    },
+  };
 }

@@ -4,7 +4,8 @@
 // layer list; the serializer brings the layers back. What the webview drew is seen through its
 // `imageryStatus` reports (ready + drawn, or error + text); the token never reaches it.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,20 +31,61 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false | Pro
   }
 }
 
-/** A loopback file server with HTTP Range (what an asset host does), counting requests. */
-async function rangeServer(file: string): Promise<{ url: string; ranges: string[]; auth: (string | undefined)[]; close(): Promise<void> }> {
+interface ServerOpts {
+  /** Answer every request with this status (e.g. 404). */
+  status?: number;
+  /** Ignore `Range`: send the whole file, with its length or (`chunked`) without, padded with zeros to `padTo` bytes. */
+  ignoreRange?: { chunked?: boolean; padTo?: number };
+  /** Never answer a range that starts after byte 0 (a stalled server). */
+  holdAfterHeader?: boolean;
+}
+
+/** A loopback file server with HTTP Range (what an asset host does), counting requests and connections closed before the answer ended. */
+async function rangeServer(file: string, opts: ServerOpts = {}): Promise<{ url: string; ranges: string[]; auth: (string | undefined)[]; held: number; cut: number; close(): Promise<void> }> {
   const body = fs.readFileSync(file);
   const ranges: string[] = [];
   const auth: (string | undefined)[] = [];
+  const stats = { held: 0, cut: 0 };
   const server = http.createServer((req, res) => {
     auth.push(req.headers.authorization);
+    res.on('close', () => {
+      if (!res.writableFinished) stats.cut++;
+    });
+    if (opts.status) {
+      res.writeHead(opts.status, { 'content-type': 'text/plain' }).end('no such file');
+      return;
+    }
     const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (!m) {
-      res.writeHead(200, { 'content-type': 'image/tiff', 'content-length': body.length }).end(body);
+    if (!m || opts.ignoreRange) {
+      const size = Math.max(body.length, opts.ignoreRange?.padTo ?? 0);
+      res.writeHead(200, { 'content-type': 'image/tiff', ...(opts.ignoreRange?.chunked ? {} : { 'content-length': size }) });
+      // in 1 MiB pieces, as a file server streams
+      let at = 0;
+      const more = (): void => {
+        while (at < size && !res.destroyed) {
+          const piece = Buffer.alloc(Math.min(1 << 20, size - at));
+          if (at < body.length) body.copy(piece, 0, at, Math.min(body.length, at + piece.length));
+          at += piece.length;
+          if (!res.write(piece)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end();
+      };
+      more();
       return;
     }
     ranges.push(req.headers.range as string);
     const a = Number(m[1]);
+    if (opts.holdAfterHeader && a > 0) {
+      stats.held++;
+      return;
+    }
+    if (a >= body.length) {
+      res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+      return;
+    }
     const b = Math.min(Number(m[2]), body.length - 1);
     res.writeHead(206, { 'content-type': 'image/tiff', 'accept-ranges': 'bytes', 'content-range': `bytes ${a}-${b}/${body.length}`, 'content-length': b - a + 1 });
     res.end(body.subarray(a, b + 1));
@@ -52,8 +94,21 @@ async function rangeServer(file: string): Promise<{ url: string; ranges: string[
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/scene.tif`,
     ranges, auth,
-    close: () => new Promise((r) => server.close(() => r())),
+    get held() { return stats.held; },
+    get cut() { return stats.cut; },
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
   };
+}
+
+/** Class colours as the interface writes them (#rgb, #rgba, #rrggbb, #rrggbbaa) → RGBA. */
+function hexRgba(c: string): number[] {
+  let h = c.replace('#', '');
+  if (h.length <= 4) h = [...h].map((x) => x + x).join('');
+  if (h.length === 6) h += 'ff';
+  return [0, 2, 4, 6].map((i) => parseInt(h.slice(i, i + 2), 16));
 }
 
 suite('imagery layers on the map', () => {
@@ -62,12 +117,15 @@ suite('imagery layers on the map', () => {
   let panels: PanelsApi;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-imagery-suite-'));
   let scene: { file: string; corners: [[number, number], [number, number]] };
+  /** Textured: its tiles are big enough to lie past its header block. */
+  let noisy: { file: string; corners: [[number, number], [number, number]] };
 
   suiteSetup(() => {
     explorer = sb.current.api.services.explorer as ExplorerApi;
     panels = sb.current.api.services.panels as PanelsApi;
     const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py');
     scene = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'scene.tif'), '--size', '512'], { encoding: 'utf8' }));
+    noisy = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'noisy.tif'), '--noise'], { encoding: 'utf8' }));
   });
 
   suiteTeardown(async () => {
@@ -93,10 +151,10 @@ suite('imagery layers on the map', () => {
     return probe.posted.map((m) => m as { type: string; spec?: ImageryLayerSpec }).find((m) => m.type === 'imagery' && m.spec?.id === id)?.spec;
   }
 
-  const item = (href: string, corners: [[number, number], [number, number]]) => {
+  const item = (href: string, corners: [[number, number], [number, number]], id = 'synthetic-1') => {
     const [[w, n], [e, s]] = corners;
     return {
-      type: 'Feature', stac_version: '1.0.0', id: 'synthetic-1', collection: 'test-collection',
+      type: 'Feature', stac_version: '1.0.0', id, collection: 'test-collection',
       bbox: [w, s, e, n], geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
       properties: { datetime: '2025-06-01T10:00:00Z', title: 'Synthetic scene', 'proj:epsg': 32633 },
       assets: {
@@ -221,6 +279,116 @@ suite('imagery layers on the map', () => {
       assert.ok(srv.ranges.length > 0);
     } finally {
       await srv.close();
+    }
+  });
+
+  /** Shows `href` as a synthetic archive item's data COG and waits for the webview's verdict. */
+  async function showFile(href: string, id: string, corners = scene.corners): Promise<Report> {
+    await vscode.commands.executeCommand('eoImagery.showImagery', item(href, corners, id));
+    const map = await mapProbe();
+    return settled(map, `archive:test-collection/${id}`, 45_000);
+  }
+
+  test('a raster insight output is drawn in the class colours its properties declare, with its legend', async function () {
+    this.timeout(90_000);
+    const projects = explorer.providers.projects;
+    let node: (ExplorerNode & { output: { name: string; value: string; properties: Record<string, unknown> } }) | undefined;
+    for (const p of await projects.getChildren(undefined)) {
+      for (const aoi of (await projects.getChildren(p)).filter((n) => n.kind === 'aoi')) {
+        const group = (await projects.getChildren(aoi)).find((n) => n.kind === 'insightRunGroup');
+        for (const run of group ? await projects.getChildren(group) : []) {
+          if (run.kind !== 'insightRun') continue;
+          node = (await projects.getChildren(run)).find((o): o is NonNullable<typeof node> => o.kind === 'insightOutput' && (o as NonNullable<typeof node>).output.name === 'land_cover');
+          if (node) break;
+        }
+        if (node) break;
+      }
+      if (node) break;
+    }
+    assert.ok(node, 'the sandbox seeds no finished run with a land_cover raster output');
+    const declared = (node.output.properties.visualisation as { discrete: Record<string, string> }).discrete;
+    // where GDAL reads each class in the output file (its values are what the properties describe)
+    const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'class_points.py');
+    // (not execFileSync: the sandbox serving the file runs in this extension host's event loop)
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, node.output.value], { encoding: 'utf8' });
+    const truth = JSON.parse(stdout) as { points: Record<string, [number, number]> };
+    const values = Object.keys(truth.points);
+    assert.ok(values.length >= 2, `GDAL finds too few classes: ${values.join(', ')}`);
+    for (const v of values) assert.ok(declared[v], `value ${v} in the file is not a class of the output's properties`);
+
+    const id = await vscode.commands.executeCommand<string>('eoImagery.showInsightOutputOnMap', node);
+    const map = await mapProbe();
+    const spec = specOf(map, id);
+    assert.ok(spec, 'the output was not sent to the map as an imagery layer');
+    assert.equal(spec.render.kind, 'classes');
+    const r = await settled(map, id, 45_000);
+    assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
+    assert.ok(map.imageryPixels, 'the map answers pixel read-backs');
+    const pixels = await map.imageryPixels(values.map((v) => truth.points[v]));
+    values.forEach((v, i) => {
+      const want = hexRgba(declared[v]);
+      const got = pixels[i];
+      assert.ok(want.every((c, k) => Math.abs(c - got[k]) <= 2), `class ${v} at ${truth.points[v].join(', ')}: drew rgba(${got.join(', ')}), declared ${declared[v]}`);
+    });
+  });
+
+  test('a 404 and a truncated file each end in a row saying why', async function () {
+    this.timeout(90_000);
+    const missing = await rangeServer(scene.file, { status: 404 });
+    try {
+      const r = await showFile(missing.url, 'missing');
+      assert.equal(r.state, 'error');
+      assert.match(r.text ?? '', /\(404\): the file does not exist/);
+    } finally {
+      await missing.close();
+    }
+    // a file cut short after its header: the tiles it points to are past its end
+    const cut = path.join(tmp, 'cut.tif');
+    fs.writeFileSync(cut, fs.readFileSync(noisy.file).subarray(0, 200_000));
+    const truncated = await rangeServer(cut);
+    try {
+      const r = await showFile(truncated.url, 'truncated', noisy.corners);
+      assert.equal(r.state, 'error');
+      assert.match(r.text ?? '', /truncated/);
+    } finally {
+      await truncated.close();
+    }
+  });
+
+  test('a server that ignores Range: a small file is read once and drawn, a big one is stopped at 50 MB with the reason', async function () {
+    this.timeout(90_000);
+    const small = await rangeServer(scene.file, { ignoreRange: {} });
+    try {
+      const r = await showFile(small.url, 'whole-small');
+      assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
+      assert.equal(small.auth.length, 1, 'the whole file was read once and served from memory');
+    } finally {
+      await small.close();
+    }
+    const big = await rangeServer(scene.file, { ignoreRange: { chunked: true, padTo: 80 * 1024 * 1024 } });
+    try {
+      const r = await showFile(big.url, 'whole-big');
+      assert.equal(r.state, 'error');
+      assert.match(r.text ?? '', /ignores range requests and sent more than 52\.4 MB; reading stopped there/);
+      await waitFor('the server to see the read stopped', () => big.cut > 0 || undefined, 10_000);
+    } finally {
+      await big.close();
+    }
+  });
+
+  test('showing a layer again while a stalled server holds its tiles aborts those reads: the server sees the connections closed', async function () {
+    this.timeout(90_000);
+    const slow = await rangeServer(noisy.file, { holdAfterHeader: true });
+    try {
+      await vscode.commands.executeCommand('eoImagery.showImagery', item(slow.url, noisy.corners, 'stalled'));
+      await mapProbe();
+      const held = await waitFor('tile reads held by the server', () => slow.held || undefined, 30_000);
+      assert.equal(slow.cut, 0);
+      // the same item again replaces its layer: the old layer's reads are cancelled
+      await vscode.commands.executeCommand('eoImagery.showImagery', item(slow.url, noisy.corners, 'stalled'));
+      await waitFor(`the ${held} held connections closed`, () => slow.cut >= held || undefined, 15_000);
+    } finally {
+      await slow.close();
     }
   });
 
