@@ -44,7 +44,6 @@ const L10N_PENDING = [
   'src/commands/orders/placeOrder.ts',
   'src/commands/reports/orderReport.ts',
   'src/commands/stores/deleteStore.ts',
-  'src/commands/stores/registerStore.ts',
   'src/explorer/nodes/orders.ts',
   'src/explorer/nodes/projects.ts',
   'src/explorer/rows.ts',

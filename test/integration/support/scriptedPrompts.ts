@@ -10,8 +10,11 @@ import type { Prompts } from '../../../src/ui/prompts';
 export type Step =
   | { kind: 'pick'; match?: string | RegExp; choose: string | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined) }
   | { kind: 'pickMany'; match?: string | RegExp; choose: string[] | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem[]) }
-  /** `rejects`: the box must refuse `answer` with that message; the person then presses Escape. */
-  | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp }
+  /**
+   * `rejects`: the box must refuse `answer` with that message; the person then presses Escape.
+   * `before`: runs before the answer is given (e.g. the world changes while the box is open).
+   */
+  | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp; before?: () => Promise<unknown> }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
   /** `answer` is the chosen file, or a function of the dialog's suggested file. */
@@ -84,6 +87,7 @@ export class ScriptedPrompts implements Prompts {
     const step = this.next('input', label);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'input') throw this.fail(`expected ${step.kind}, got an input box "${label}"`);
+    await step.before?.();
     if (step.answer !== undefined && options.validateInput) {
       const verdict = await options.validateInput(step.answer);
       const text = typeof verdict === 'string' ? verdict : verdict?.message;
