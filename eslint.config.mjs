@@ -26,7 +26,6 @@ const L10N_PENDING = [
   'src/commands/catalog/download.ts',
   'src/commands/catalog/searchCatalog.ts',
   'src/commands/connection/connectionActions.ts',
-  'src/commands/connection/signIn.ts',
   'src/commands/connection/signOut.ts',
   'src/commands/connection/switchBaseUrl.ts',
   'src/commands/connection/trySandbox.ts',

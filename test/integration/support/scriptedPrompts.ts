@@ -31,8 +31,8 @@ export interface ShownMessage {
 export class ScriptedPrompts implements Prompts {
   readonly messages: ShownMessage[] = [];
   readonly failures: string[] = [];
-  /** What each answered prompt showed (titles, items), for assertions. */
-  readonly seen: { kind: string; label: string; items?: string[] }[] = [];
+  /** What each answered prompt showed (titles, items; an input box's initial value and the validation message it opened with), for assertions. */
+  readonly seen: { kind: string; label: string; items?: string[]; value?: string; message?: string }[] = [];
   private readonly steps: Step[];
 
   constructor(steps: Step[] = []) {
@@ -85,6 +85,12 @@ export class ScriptedPrompts implements Prompts {
   async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     const label = [options.title, options.prompt, options.placeHolder].filter(Boolean).join(' | ');
     const step = this.next('input', label);
+    const shown = this.seen[this.seen.length - 1];
+    shown.value = options.value;
+    if (options.value !== undefined && options.validateInput) {
+      const first = await options.validateInput(options.value);
+      shown.message = (typeof first === 'string' ? first : first?.message) || undefined;
+    }
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'input') throw this.fail(`expected ${step.kind}, got an input box "${label}"`);
     await step.before?.();
