@@ -39,7 +39,6 @@ const L10N_PENDING = [
   'src/commands/map/index.ts',
   'src/commands/orders/common.ts',
   'src/commands/orders/orderArchive.ts',
-  'src/commands/orders/orderTasking.ts',
   'src/commands/orders/placeOrder.ts',
   'src/commands/reports/orderReport.ts',
   'src/commands/stores/deleteStore.ts',
