@@ -33,8 +33,6 @@ const L10N_PENDING = [
   'src/commands/explorer/filters.ts',
   'src/commands/explorer/openJson.ts',
   'src/commands/indices/commands.ts',
-  'src/commands/insights/newInsightInput.ts',
-  'src/commands/insights/pickers.ts',
   'src/commands/insights/runInsight.ts',
   'src/commands/map/index.ts',
   'src/commands/orders/common.ts',
