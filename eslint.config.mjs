@@ -34,7 +34,6 @@ const L10N_PENDING = [
   'src/commands/explorer/openJson.ts',
   'src/commands/indices/commands.ts',
   'src/commands/insights/runInsight.ts',
-  'src/commands/map/index.ts',
   'src/commands/orders/common.ts',
   'src/commands/orders/orderArchive.ts',
   'src/commands/orders/placeOrder.ts',
