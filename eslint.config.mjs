@@ -20,7 +20,6 @@ const L10N_PENDING = [
   'media/stacItem/app.ts',
   'media/stacItem/format.ts',
   'src/auth/statusBar.ts',
-  'src/commands/aois/createAoi.ts',
   'src/commands/catalog/askTargets.ts',
   'src/commands/catalog/deliver.ts',
   'src/commands/catalog/download.ts',

@@ -366,6 +366,8 @@ suite('map and STAC item panels against the sandbox', () => {
     }
     prompts.assertDone();
     assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    // every step says where it is, with the one total known from the first
+    assert.deepEqual(prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+\/\d+)\)/.exec(p.label)?.[1]), ['1/4', '2/4', '3/4', '4/4']);
     const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
     const created = listed.aois.find((a) => a.name === name);
     assert.ok(created, 'the AOI is not on the service');
