@@ -176,6 +176,17 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
   });
 
+  test('Run prices the file itself: its confirmation shows the estimate without Estimate first', async () => {
+    const uri = workspaceUri('water-int.insight.json');
+    const file = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { name: string; block: { name: string; version: string }; input: never[] };
+    const tokens = await client.insightRuns.estimate(aoi.aoi_id, { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input });
+    const p = script({ kind: 'message', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?$`), answer: undefined });
+    const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
+    p.assertDone();
+    assert.equal(id, undefined, 'cancelled at the confirmation: nothing runs');
+    assert.ok(!prompts.messages.some((m) => /would cost about/.test(m.text)), 'no separate Estimate was needed');
+  });
+
   test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
     const original = Buffer.from(await vscode.workspace.fs.readFile(workspaceUri('water-int.insight.json'))).toString('utf8');
     const uri = workspaceUri('water-commented.insight.json');
