@@ -39,7 +39,6 @@ const L10N_PENDING = [
   'src/explorer/nodes/orders.ts',
   'src/explorer/nodes/projects.ts',
   'src/explorer/rows.ts',
-  'src/insights/validate/validate.ts',
   'src/panels/host.ts',
   'src/panels/index.ts',
   'src/panels/stacItemPanel.ts',
