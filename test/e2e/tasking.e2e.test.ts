@@ -46,9 +46,9 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     const usecase = 'e2e: flood monitoring';
     const start = isoDay(Date.now() + 3 * DAY);
     const end = isoDay(Date.now() + 24 * DAY);
-    // The step total is known at the first step: 11 (the AOI's project is preset).
+    // The step total is known at the first step: 12 (the AOI's project is preset).
     await waitForQuickInput(page, /Name of the order item/);
-    assert.match(await page.locator('.quick-input-widget').innerText(), /1\/11/);
+    assert.match(await page.locator('.quick-input-widget').innerText(), /1\/12/);
     await answerQuickInput(page, /Name of the order item/, name);
     await answerQuickInput(page, /Use case/, usecase);
     // Back once from the start date: the use case comes back as typed.
