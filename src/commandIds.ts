@@ -78,6 +78,11 @@ export const COMMANDS = {
   searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
   // Imagery on the map (src/commands/imagery)
   showImagery: 'eoImagery.showImagery',
+  compareImagery: 'eoImagery.compareImagery',
+  stepThroughTime: 'eoImagery.stepThroughTime',
+  // The service's rendering of a visualization; AOI asset downloads (src/commands/visualizations, assets)
+  showServiceRendering: 'eoImagery.showServiceRendering',
+  downloadAssets: 'eoImagery.downloadAssets',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

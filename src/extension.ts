@@ -12,6 +12,8 @@ import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
 import { registerImageryCommands } from './commands/imagery';
+import { registerAssetCommands } from './commands/assets/downloadAssets';
+import { registerVisualizationCommands } from './commands/visualizations/showServiceRendering';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import type { CommandServices } from './commands/services';
@@ -89,6 +91,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
     ...step('imagery', () => registerImageryCommands(services)),
+    ...step('visualizations', () => registerVisualizationCommands(services)),
+    ...step('assets', () => registerAssetCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

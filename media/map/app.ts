@@ -5,14 +5,15 @@
  * holds the token and calls the service.
  */
 import * as L from 'leaflet';
+import * as l10n from '@vscode/l10n';
 import {
-  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
+  type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
   type MapSource, type MapState, type ToMapMessage,
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { showNotice } from '../shared/notice';
-import { OFFLINE_NAME, addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
+import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
 import { SearchPanel } from './searchPanel';
@@ -35,6 +36,19 @@ function layerStyle(kind: LayerKind): FootprintStyle {
     pointRadius: 4,
     selectedColor: cssVar('--eo-c-select', '#ffffff'),
   };
+}
+
+/** The layer control's name for a kind of record. */
+function layerTitle(kind: LayerKind): string {
+  switch (kind) {
+    case 'aois': return l10n.t('AOIs');
+    case 'assets': return l10n.t('Asset footprints');
+    case 'orderItems': return l10n.t('Order items');
+    case 'catalogs': return l10n.t('Catalog (fulfilled)');
+    case 'archiveItems': return l10n.t('Archive items');
+    case 'insightOutputs': return l10n.t('Insight outputs (vector)');
+    case 'results': return l10n.t('Search results');
+  }
 }
 
 /** Text for Leaflet controls that insert names as HTML (layer names, attribution). */
@@ -68,7 +82,7 @@ export class MapApp {
     this.startedEmpty = !own;
     this.state = own ?? {};
     this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
-    const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
+    const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': l10n.t('Map') });
     this.side = el('aside', { id: 'side' });
     root.append(mapEl, this.side);
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
@@ -147,6 +161,8 @@ export class MapApp {
       case 'imagery':
       case 'imageryPreview':
       case 'imageryNote':
+      case 'imageryCompare':
+      case 'imageryTimeline':
         void this.onImagery(m);
         break;
       default:
@@ -167,9 +183,9 @@ export class MapApp {
       this.watchTiles(tiles, b.name);
       this.baseLayers[escapeHtml(b.name)] = tiles;
     }
-    this.baseLayers[OFFLINE_NAME] = this.offline;
+    this.baseLayers[offlineName()] = this.offline;
     const overlays: Record<string, L.Layer> = {};
-    for (const kind of KINDS) overlays[LAYER_TITLES[kind]] = this.layers[kind];
+    for (const kind of KINDS) overlays[escapeHtml(layerTitle(kind))] = this.layers[kind];
     this.control = L.control.layers(this.baseLayers, overlays, { collapsed: true, position: 'topright' }).addTo(this.map);
     const wanted = this.state.basemap && this.baseLayers[this.state.basemap] ? this.state.basemap : Object.keys(this.baseLayers)[0];
     this.baseLayers[wanted].addTo(this.map);
@@ -212,12 +228,18 @@ export class MapApp {
     try {
       manager = await this.imagery();
     } catch (e) {
-      showNotice(`Imagery cannot be shown: ${(e as Error).message}`, 'error');
+      showNotice(l10n.t('Imagery cannot be shown: {0}', (e as Error).message), 'error');
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
-    else manager.note(m.id, m.title, m.text);
+    else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
+    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);
+    else {
+      manager.add(m.left, true);
+      manager.add(m.right, false);
+      manager.compare.start(m.left.id, m.right.id);
+    }
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */
@@ -229,7 +251,7 @@ export class MapApp {
       if (loaded || ++failed < 2 || !this.map.hasLayer(tiles)) return;
       this.map.removeLayer(tiles);
       this.offline.addTo(this.map);
-      showNotice(`Tiles from "${name}" could not be loaded; showing the offline outlines.`, 'info');
+      showNotice(l10n.t('Tiles from "{0}" could not be loaded; showing the offline outlines.', name), 'info');
     });
   }
 
@@ -317,8 +339,8 @@ export class MapApp {
       el('div', { class: 'label' }, f.label),
       f.detail ? el('div', { class: 'muted' }, f.detail) : null,
       el('div', { class: 'popup-actions' },
-        button('Open details', () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
-        f.ref.kind === 'archiveItem' ? button('Show imagery', () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
+        button(l10n.t('Open details'), () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
+        f.ref.kind === 'archiveItem' ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
     L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
   }
 
@@ -348,11 +370,11 @@ export class MapApp {
     this.drawn?.remove();
     this.drawn = undefined;
     this.drawnShape = undefined;
-    this.panel.setShape(undefined, `AOI "${f.label}" created and shown on the map. Draw a new shape to search or create another.`);
+    this.panel.setShape(undefined, l10n.t('AOI "{0}" created and shown on the map. Draw a new shape to search or create another.', f.label));
     this.setLayer('aois', [f], 'append', true);
     this.rememberSources('aois', [{ kind: 'aoi', id: f.ref.kind === 'aoi' ? f.ref.id : f.id }], 'append');
     this.select('aois', f.id, 'extension');
-    showNotice(`AOI "${f.label}" created.`);
+    showNotice(l10n.t('AOI "{0}" created.', f.label));
   }
 
   // ------------------------------------------------------------ chrome
@@ -361,14 +383,14 @@ export class MapApp {
     const Toolbar = L.Control.extend({
       onAdd: () => {
         const div = el('div', { class: 'leaflet-bar eo-toolbar' },
-          button('▭', () => this.draw.begin('rectangle'), { title: 'Draw a rectangle (drag)', 'aria-label': 'Draw a rectangle', id: 'tool-rect' }),
-          button('⬠', () => this.draw.begin('polygon'), { title: 'Draw a polygon (click vertices, double-click to finish)', 'aria-label': 'Draw a polygon', id: 'tool-poly' }),
-          button('⤢', () => this.fit(), { title: 'Fit to all shapes', 'aria-label': 'Fit to bounds', id: 'tool-fit' }),
+          button('▭', () => this.draw.begin('rectangle'), { title: l10n.t('Draw a rectangle (drag)'), 'aria-label': l10n.t('Draw a rectangle'), id: 'tool-rect' }),
+          button('⬠', () => this.draw.begin('polygon'), { title: l10n.t('Draw a polygon (click vertices, double-click to finish)'), 'aria-label': l10n.t('Draw a polygon'), id: 'tool-poly' }),
+          button('⤢', () => this.fit(), { title: l10n.t('Fit to all shapes'), 'aria-label': l10n.t('Fit to bounds'), id: 'tool-fit' }),
           button('☰', () => {
             this.side.hidden = !this.side.hidden;
             this.map.invalidateSize();
             this.saveState();
-          }, { title: 'Show or hide the search panel', 'aria-label': 'Toggle search panel', id: 'tool-panel' }));
+          }, { title: l10n.t('Show or hide the search panel'), 'aria-label': l10n.t('Toggle search panel'), id: 'tool-panel' }));
         L.DomEvent.disableClickPropagation(div);
         return div;
       },

@@ -21,6 +21,7 @@
  * - records are the types of `records.ts`, normalised: archive `bbox` numbers, `paid_at`
  *   absent when empty, `visualizations` plural; unknown fields are kept.
  */
+import { AoiDownloadsApi } from './aoiDownloads';
 import { AoisApi } from './aois';
 import { ArchivesApi } from './archives';
 import { BandsetsApi } from './bandsets';
@@ -40,6 +41,7 @@ import { ShapeError } from './shape';
 import { StoresApi } from './stores';
 import { Transport, type CallOptions, type ClientOptions, type RangeOptions, type RangeResult } from './transport';
 import { VisualizationsApi } from './visualizations';
+import { VisualizationPngApi } from './visualizationPng';
 
 export class EoClient {
   /** Projects (read-only): `listPage({pageNum, pageSize})`, `iterate`, `get`. */
@@ -52,6 +54,10 @@ export class EoClient {
   readonly indices: IndicesApi;
   /** Visualizations of an AOI: `listPage`, `iterate`, `create`. */
   readonly visualizations: VisualizationsApi;
+  /** The service's PNG of a visualization for a date and legend mode: `render`. */
+  readonly visualizationPng: VisualizationPngApi;
+  /** Downloads of AOI assets: `create`, `get`, `waitUntilDone`. */
+  readonly aoiDownloads: AoiDownloadsApi;
   /** Blocks: `list`, `insights` (the versions of one block). */
   readonly blocks: BlocksApi;
   /** Insight runs on an AOI: `list`, `estimate`, `run`, `delete`, `download`. */
@@ -86,6 +92,8 @@ export class EoClient {
     this.search = new SearchApi(t);
     this.indices = new IndicesApi(t);
     this.visualizations = new VisualizationsApi(t, this.indices);
+    this.visualizationPng = new VisualizationPngApi(t);
+    this.aoiDownloads = new AoiDownloadsApi(t);
     this.blocks = new BlocksApi(t);
     this.insightRuns = new InsightRunsApi(t);
     this.bandsets = new BandsetsApi(t);

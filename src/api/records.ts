@@ -268,6 +268,16 @@ export interface CreateVisualizationRequest {
   resolution?: number;
 }
 
+/** Which legend the service's PNG is coloured by (OpenAPI `PngRequest.visualization_mode`). */
+export type VisualizationMode = 'dynamic' | 'theoretical';
+
+/** `POST /v0/aois/{aoi_id}/visualizations/{id}/png`; `date` is `YYYY_MM_DD`. */
+export interface VisualizationPngRequest {
+  index_id: string;
+  date: string;
+  visualization_mode: VisualizationMode;
+}
+
 // ---------------------------------------------------------------- satellites, search
 
 /** A band of a satellite: scale and offset turn stored integers into reflectance. */
@@ -881,6 +891,21 @@ export interface Download {
 export interface CreateDownloadRequest {
   catalog_ids?: string[];
   order_item_ids?: string[];
+}
+
+/**
+ * A download of AOI assets (OpenAPI `DownloadReadModel`): keyed `download_id`, and its status
+ * has no enumeration (the example is `SUCCESS`), so it is read without regard to case.
+ */
+export interface AoiDownload {
+  download_id: string;
+  status: string;
+  /** When ready; expires. */
+  signed_url?: string;
+}
+
+export interface CreateAoiDownloadRequest {
+  asset_ids: string[];
 }
 
 // ---------------------------------------------------------------- stores

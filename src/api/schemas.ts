@@ -266,6 +266,11 @@ export const delivery = obj({
 });
 
 export const download = obj({ id: str, status: str, signed_url: o(str) });
+/** AOI asset downloads: the OpenAPI keys them `download_id`; `id` (as catalog downloads) is read too. */
+export const aoiDownload = oneOf(
+  obj({ download_id: str, status: str, signed_url: o(str) }),
+  obj({ id: str, status: str, signed_url: o(str) }),
+);
 
 /** `{<key>: [record], pagination}` */
 export function pageOf(key: string, item: Check): Check {

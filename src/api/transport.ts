@@ -89,6 +89,8 @@ export interface RawResponse {
   text: string;
   /** Bytes received. */
   bytes: number;
+  /** The body as received, for binary answers (the visualization PNG). */
+  raw?: Buffer;
 }
 
 export const REDACTED = '[redacted]';
@@ -427,12 +429,13 @@ export class Transport {
       }, timeout);
       const ct = res.headers['content-type'];
       const retryAfter = res.headers['retry-after'];
-      const { text, bytes } = await this.readBody(res, method, path);
+      const { text, bytes, buffer } = await this.readBody(res, method, path);
       const raw: RawResponse & { retryAfter?: string | string[] } = {
         status: res.statusCode,
         contentType: Array.isArray(ct) ? ct[0] : ct,
         text,
         bytes,
+        raw: buffer,
       };
       if (retryAfter !== undefined) raw.retryAfter = retryAfter;
       return raw;
@@ -449,7 +452,7 @@ export class Transport {
   }
 
   /** The body as text, refusing (and dropping the connection) past maxResponseBytes. */
-  private async readBody(res: Dispatcher.ResponseData, method: string, path: string): Promise<{ text: string; bytes: number }> {
+  private async readBody(res: Dispatcher.ResponseData, method: string, path: string): Promise<{ text: string; bytes: number; buffer: Buffer }> {
     const max = this.maxResponseBytes;
     const tooLarge = (): ApiError => {
       res.body.destroy();
@@ -465,7 +468,8 @@ export class Transport {
       if (bytes > max) throw tooLarge();
       chunks.push(chunk);
     }
-    return { text: Buffer.concat(chunks, bytes).toString('utf8'), bytes };
+    const buffer = Buffer.concat(chunks, bytes);
+    return { text: buffer.toString('utf8'), bytes, buffer };
   }
 
   private httpError(method: string, path: string, res: RawResponse & { retryAfter?: string | string[] }, secrets: readonly string[]): ApiError {

@@ -19,7 +19,7 @@ import {
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import { ImageryByteServer } from './imagery/byteServer';
-import type { ImageryLayerSpec } from './imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import type {
   CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
   SearchOptions, SearchPage, SearchParams, ToMapMessage,
@@ -190,6 +190,26 @@ export class MapPanel implements vscode.Disposable {
     this.post({ type: 'imagery', spec, fit: opts.fit ?? true });
     this.panel.reveal(undefined, false);
     if (opts.previewUrl) void this.sendPreview(spec.id, opts.previewUrl);
+  }
+
+  /** Two layers side by side with a swipe divider (src/commands/imagery/compare.ts). */
+  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void {
+    this.bytes.allow(left.url);
+    this.bytes.allow(right.url);
+    this.post({ type: 'imageryCompare', left, right });
+    this.panel.reveal(undefined, false);
+  }
+
+  /** A time slider over one place's dates (src/commands/imagery/timeSlider.ts). */
+  showTimeline(title: string, frames: TimeFrame[]): void {
+    for (const f of frames) this.bytes.allow(f.spec.url);
+    this.post({ type: 'imageryTimeline', title, frames });
+    this.panel.reveal(undefined, false);
+  }
+
+  /** The items of the map's current search, in the order they came. */
+  get searchResults(): ArchiveItem[] {
+    return [...this.resultItems.values()];
   }
 
   /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */

@@ -8,11 +8,13 @@ import { App } from './app';
 import { Clock, type SandboxClock } from './clock';
 import { loadState, saveState } from './persist';
 import { Router } from './router';
+import { aoiDownloadRoutes } from './routes/aoiDownloads';
 import { aoiRoutes } from './routes/aois';
 import { archiveRoutes } from './routes/archives';
 import { catalogRoutes } from './routes/catalogs';
 import { catalogueRoutes } from './routes/catalogue';
 import { imageryRoutes } from './routes/imagery';
+import { visualizationPngRoutes } from './routes/visualizationPng';
 import { insightRoutes } from './routes/insights';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
@@ -97,6 +99,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     { method: 'GET', path: '/ping', auth: false, handler: () => ({ status: 200, json: 'pong' }) },
     ...projectRoutes, ...aoiRoutes, ...insightRoutes, ...catalogueRoutes, ...orderRoutes,
     ...archiveRoutes, ...catalogRoutes, ...storeRoutes, ...imageryRoutes,
+    ...visualizationPngRoutes, ...aoiDownloadRoutes,
   );
   const server = new SandboxServer(app, router, {
     latencyMs: Math.max(0, opts.latencyMs ?? 0),

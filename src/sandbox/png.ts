@@ -1,4 +1,4 @@
-/** A minimal PNG encoder (8-bit RGB, no interlace) for the sandbox's synthetic thumbnails. */
+/** A minimal PNG encoder (8-bit RGB or RGBA, no interlace): thumbnails and visualization PNGs. */
 import { crc32, deflateSync } from 'node:zlib';
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -28,6 +28,28 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
       raw[o + 1] = g;
       raw[o + 2] = b;
     }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** 8-bit RGBA (colour type 6): `rgba` holds width × height × 4 bytes, row by row. */
+export function encodePngRgba(width: number, height: number, rgba: Uint8Array): Buffer {
+  if (rgba.length !== width * height * 4) throw new RangeError(`expected ${width * height * 4} bytes of RGBA, got ${rgba.length}`);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // colour type: RGBA
+  const stride = width * 4 + 1;
+  const raw = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * stride] = 0; // filter: none
+    raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * stride + 1);
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

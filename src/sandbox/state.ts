@@ -76,7 +76,11 @@ export interface DeliveryRec extends Delivery {
 export interface DownloadRec {
   id: string;
   owner: string;
+  /** Empty for a download of AOI assets. */
   catalog_ids: string[];
+  /** A download of AOI assets (`POST /v0/aois/{aoi_id}/downloads`). */
+  aoi_id?: string;
+  asset_ids?: string[];
   t0: number;
   frozen?: 'failed';
 }

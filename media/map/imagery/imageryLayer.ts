@@ -10,6 +10,7 @@ import { Cog, ImageryError, asReadable, type DecodedTile } from './cog';
 import { colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
+import { createPngLayer } from '../pngLayer';
 import { paint, percentiles, type BandValue, type Look, type TileGrid } from './pixels';
 import { fromMercator, mercatorPixel, toLonLat, warpGrid } from './projection';
 import type { Pool } from 'geotiff';
@@ -56,6 +57,8 @@ function bandValue(b: ImageryBand | undefined, slot: number): BandValue {
 }
 
 export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDeps): ImageryLayerHandle {
+  // a picture the service rendered has no file to read: media/map/pngLayer.ts lays it over its box
+  if (spec.render.kind === 'png') return createPngLayer(spec, deps) as unknown as ImageryLayerHandle;
   const L = deps.L;
   let cancelled = false;
   let current = spec;
@@ -93,6 +96,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       handle.stretch = stretch;
       return { samples, look: { kind: 'rgb', channels, stretch, nodata: bands[idx[0]]?.nodata ?? cog.nodata } };
     }
+    if (r.kind !== 'index') throw new ImageryError('This layer has no index to compute.');
     const compiled = compileIndexExpression(r.expression);
     if ('error' in compiled) throw new ImageryError(`The expression "${r.expression}" does not parse: ${compiled.error}.`);
     const idx = compiled.bands.map(indexOf);

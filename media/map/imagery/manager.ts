@@ -11,6 +11,8 @@ import type { ReadBytes } from './byteSource';
 import { colormapLut } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandLabel, defaultBands, presetsFor } from './presets';
+import { SwipeCompare } from './compare';
+import { TimeSlider } from './timeSlider';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -43,6 +45,10 @@ export class ImageryManager {
   private readonly list: HTMLElement;
   private readonly legends: HTMLElement;
   private readonly box: HTMLElement;
+  /** Swipe or flicker between two of the layers. */
+  readonly compare: SwipeCompare;
+  /** One date at a time of a place's imagery (its own layers, not in the list). */
+  readonly timeline: TimeSlider;
 
   constructor(private readonly deps: ImageryManagerDeps) {
     const { L, map } = deps;
@@ -53,8 +59,19 @@ export class ImageryManager {
       pane.style.pointerEvents = 'none';
     }
     this.list = el('div', { class: 'eo-imagery-rows' });
+    this.compare = new SwipeCompare({
+      L, map,
+      layer: (id) => {
+        const l = this.entries.get(id)?.layer;
+        return l && map.hasLayer(l) ? l : undefined;
+      },
+      layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
+    });
+    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled });
+    const head = el('div', { class: 'list-head' }, el('h3', {}, 'Imagery'));
+    head.append(this.compare.pickerButton(head));
     this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': 'Imagery layers', id: 'imagery-layers' },
-      el('h3', {}, 'Imagery'), this.list);
+      head, this.list);
     this.box.hidden = true;
     this.legends = el('div', { class: 'eo-legends', id: 'imagery-legends' });
     const Box = L.Control.extend({ onAdd: () => this.box });

@@ -124,6 +124,37 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   return final;
 }
 
+/**
+ * Downloads `url` to `file`, a path the person chose in a save dialog (which asked before
+ * replacing): bytes go to a temporary name beside it, renamed over it only when complete.
+ */
+export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
+  const { res } = await fetchFile(url, { ...opts, fallbackName: path.basename(file) });
+  const declared = res.headers['content-length'];
+  const lengthHeader = Array.isArray(declared) ? declared[0] : declared;
+  const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.part`);
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      received += chunk.length;
+      opts.onProgress?.({ received, total });
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }), { signal: opts.signal });
+    if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
+    await fs.rename(temp, file);
+  } catch (err) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    if (err instanceof DownloadError) throw err;
+    if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
+    throw new DownloadError(`The download failed: ${describe(err)}`);
+  }
+  return file;
+}
+
 /** A safe file name from Content-Disposition, else the URL's last segment, else the fallback. */
 export function fileNameFor(contentDisposition: string | undefined, url: URL, fallback: string): string {
   let name: string | undefined;

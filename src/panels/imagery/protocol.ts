@@ -39,13 +39,32 @@ export type ImageryRender =
       colormap: string;
       /** Shown above the legend's colour bar, e.g. `NDVI`. */
       legendTitle: string;
+    }
+  | {
+      /** A picture the service rendered (the visualization PNG), laid over `bbox` as is. */
+      kind: 'png';
+      /** `data:image/png;base64,…`: the extension fetched it; the webview never fetches. */
+      dataUrl: string;
+      legend: PngLegend;
     };
+
+/** The legend beside a service-rendered picture: a colour bar over a range, or classes. */
+export interface PngLegend {
+  title: string;
+  colormap?: string;
+  /** The values at the two ends of the colour bar, when known. */
+  range?: [number, number];
+  /** The service's legend classes for that date and mode, when it sent them. */
+  classes?: { min: number; max: number; color: string; label: string }[];
+}
 
 /** Where a layer came from, so that "Show Imagery" again replaces it instead of adding a copy. */
 export type ImagerySource =
   | { kind: 'archiveItem'; collection: string; id: string; asset: string }
   | { kind: 'asset'; aoiId: string; id: string }
   | { kind: 'visualization'; aoiId: string; id: string; assetId: string }
+  /** The service's PNG of a visualization for one date and legend mode. */
+  | { kind: 'visualizationPng'; aoiId: string; id: string; date: string; mode: 'dynamic' | 'theoretical' }
   | { kind: 'url'; url: string };
 
 export interface ImageryLayerSpec {
@@ -76,7 +95,21 @@ export type ToMapImageryMessage =
   /** The thumbnail or overview, shown over `bbox` until the first pixels are drawn. */
   | { type: 'imageryPreview'; id: string; dataUrl: string }
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
-  | { type: 'imageryNote'; id: string; title: string; text: string };
+  | { type: 'imageryNote'; id: string; title: string; text: string }
+  /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
+  | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
+  /** A time slider over one place: one date at a time, in date order. */
+  | { type: 'imageryTimeline'; title: string; frames: TimeFrame[]; /** Move the map over the dates' footprints first (default true). */ fit?: boolean };
+
+/** One date of a time slider. */
+export interface TimeFrame {
+  /** The layer for this date (its `bbox` decides whether the date is in view). */
+  spec: ImageryLayerSpec;
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** Cloud cover of the scene, percent (`eo:cloud_cover`), when the record gives it. */
+  cloudCover?: number;
+}
 
 /** From the webview: a layer finished loading what the view needs (and whether it drew anything), or failed. */
 export interface ImageryStatusReport {

@@ -1,5 +1,5 @@
 /** AOIs (list, create, the singular read path), their assets and visualizations. */
-import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata, Visualization } from '../../api/records';
+import type { Aoi, ExpressionType, Index, LegendItem, VisualizationLegends, VisualizationMetadata, VisualizationMode, Visualization } from '../../api/records';
 import { geodesicArea, polygonCentroid } from '../../geo/area';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { Rng } from '../prng';
@@ -113,16 +113,30 @@ function legendItems(lo: number, hi: number, seed: string, areaM2: number): Lege
  * values are.
  */
 function legendFor(idx: Index, visId: string, dates: readonly string[], areaM2: number): VisualizationMetadata | undefined {
-  if (idx.type !== 'preset' && idx.expression_type !== 'index') return undefined;
-  const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
+  const dynamic = legendRange(idx, 'dynamic');
+  if (!dynamic) return undefined;
+  const theoretical = legendRange(idx, 'theoretical');
   const legend: Record<string, VisualizationLegends> = {};
   for (const d of [...new Set(dates)].sort()) {
     const key = d.replace(/-/g, '_');
-    const entry: VisualizationLegends = { dynamic: legendItems(lo + (hi - lo) * 0.1, hi - (hi - lo) * 0.1, `${visId}/${key}`, areaM2) };
-    if (idx.type === 'preset') entry.theoretical = legendItems(lo, hi, `${visId}/${key}/t`, areaM2);
+    const entry: VisualizationLegends = { dynamic: legendItems(dynamic[0], dynamic[1], `${visId}/${key}`, areaM2) };
+    if (theoretical) entry.theoretical = legendItems(theoretical[0], theoretical[1], `${visId}/${key}/t`, areaM2);
     legend[key] = entry;
   }
   return { legend };
+}
+
+/**
+ * The values a legend mode spans, or undefined when the index has no such legend: the
+ * theoretical one is the index's rescale (preset indices only); the dynamic one, the inner
+ * 80 % of it (measured values are narrower), for preset and custom `index` indices. The
+ * visualization PNG is coloured over the same range as the legend it is asked for.
+ */
+export function legendRange(idx: Pick<Index, 'type' | 'expression_type' | 'rescale'>, mode: VisualizationMode): [number, number] | undefined {
+  if (idx.type !== 'preset' && idx.expression_type !== 'index') return undefined;
+  if (mode === 'theoretical' && idx.type !== 'preset') return undefined;
+  const [lo, hi] = [idx.rescale[0] ?? 0, idx.rescale[1] ?? 1];
+  return mode === 'theoretical' ? [lo, hi] : [lo + (hi - lo) * 0.1, hi - (hi - lo) * 0.1];
 }
 
 export const aoiRoutes: Route[] = [

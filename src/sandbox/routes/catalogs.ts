@@ -163,7 +163,7 @@ export const catalogRoutes: Route[] = [
     method: 'GET', path: '/v0/catalogs/download/:download_id',
     handler: (r) => {
       const id = pathId(r.params.download_id, 'download_id');
-      const d = r.app.state.downloads.find((x) => x.id === id && x.owner === r.user.id);
+      const d = r.app.state.downloads.find((x) => x.id === id && x.owner === r.user.id && !x.aoi_id);
       if (!d) throw notFound('download', id);
       return { status: 200, json: downloadView(r, d) };
     },
@@ -184,7 +184,7 @@ export const catalogRoutes: Route[] = [
       const t = r.app.verify(r.params.token);
       if (!t || typeof t.d !== 'string' || typeof t.exp !== 'number') throw new HttpError(403, 'the signed URL is not valid', 'signature');
       if (r.now > t.exp) throw new HttpError(403, 'the signed URL has expired; read the download again for a fresh one', 'expired');
-      const d = r.app.state.downloads.find((x) => x.id === t.d);
+      const d = r.app.state.downloads.find((x) => x.id === t.d && !x.aoi_id);
       if (!d) throw notFound('download', String(t.d));
       const files = d.catalog_ids.map((cid) => ({
         name: `${cid}/manifest.json`,

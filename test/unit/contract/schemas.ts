@@ -152,6 +152,13 @@ export const deliveryList = obj({
   deliveries: arr(obj({ delivery_id: str, catalog_id: str, status: { enum: ['UNSPECIFIED', 'CREATED', 'FAILED', 'IN_PROGRESS', 'SUCCESS'] }, target_path: str, cloud_delivery: obj({ config: str, path: str }, ['config']) }, ['delivery_id', 'status'])),
 }, ['deliveries']);
 export const download = obj({ id: str, status: { enum: ['success', 'created', 'failed', 'in_progress'] }, signed_url: str }, ['id', 'status']);
+/**
+ * OpenAPI atlas.DownloadReadModel (AOI asset downloads): keyed `download_id`, not `id`; the
+ * status has no enumeration, its example is upper case (`SUCCESS`), which the sandbox follows.
+ */
+export const aoiDownload = obj({ download_id: str, status: { enum: ['CREATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED'] }, signed_url: str }, ['download_id', 'status']);
+/** The OpenAPI labels the PNG endpoint's errors `image/png` with the ErrorResponse schema: the body is that JSON. */
+export const errorResponse = obj({ error: obj({ code: str, message: str, details: {} }, ['message']) }, ['error']);
 
 export const projectList = obj({ count: int, projects: arr(obj({ id: str, name: str, title: str, org_id: str, members_count: int }, ['id'])) }, ['count', 'projects']);
 
@@ -190,6 +197,14 @@ export const createOrderRequest = obj({
     cloud_cover: int, off_nadir: int,
   }, ['project_id', 'usecase', 'geometry'])), minItems: 1 },
 }, ['order_items']);
+
+/** OpenAPI atlas.PngRequest: all three required; the date is `YYYY_MM_DD` (its description and example). */
+export const pngRequest = {
+  ...obj({ index_id: { type: 'string', minLength: 1 }, date: { type: 'string', pattern: '^\\d{4}_\\d{2}_\\d{2}$' }, visualization_mode: { enum: ['dynamic', 'theoretical'] } }, ['index_id', 'date', 'visualization_mode']),
+  additionalProperties: false,
+};
+/** OpenAPI atlas.DownloadCreateModel. */
+export const aoiDownloadRequest = obj({ asset_ids: { ...strs, minItems: 1 } }, ['asset_ids']);
 
 /** OpenAPI atlas.IndexCreateRequest: rescale two integers. */
 export const createIndexRequest = obj({

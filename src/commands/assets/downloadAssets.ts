@@ -1,0 +1,216 @@
+/**
+ * "Download…" for AOI assets: an asset row (or several selected), or an AOI row (then the
+ * assets are picked). One request (`POST /v0/aois/{aoi_id}/downloads`, never sent twice),
+ * followed with growing waits in a cancellable notification until the service has the file,
+ * then saved where the person says (save dialog, a name made of the AOI's and the asset's
+ * names) through a temporary file renamed only when complete.
+ */
+import { homedir } from 'node:os';
+import vscode = require('vscode');
+import { aoiDownloadPhase, isCancellation, isRequestError, type AoiDownload, type Asset, type EoClient } from '../../api';
+import { COMMANDS } from '../../commandIds';
+import { enumLabel } from '../../format';
+import { isWebUrl } from '../../panels/protocol';
+import { describeError, showError } from '../../ui/showError';
+import { downloadToFile } from '../catalog/downloadFile';
+import type { CommandServices } from '../services';
+
+/** Polling: first read after 0.3 s, waits growing to 3 s, give up after 30 min. */
+const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
+
+export interface AssetDownloadOutcome {
+  download: AoiDownload;
+  /** The saved file, when one was saved. */
+  file?: string;
+}
+
+type Row = { kind?: unknown; record?: unknown; parent?: unknown };
+const isObj = (v: unknown): v is Record<string, unknown> & Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function assetOf(v: unknown): Asset | undefined {
+  const r = isObj(v) && isObj(v.record) ? v.record : v;
+  return isObj(r) && typeof r.id === 'string' && typeof r.aoi_id === 'string' && 'asset_type' in r ? (r as unknown as Asset) : undefined;
+}
+
+/** The AOI's name from the row's ancestors (the sidebar's AOI row), when there is one. */
+function aoiNameFromRow(v: unknown): string | undefined {
+  for (let n: unknown = v; isObj(n); n = n.parent) {
+    if (n.kind === 'aoi' && isObj(n.record) && typeof n.record.name === 'string') return n.record.name;
+  }
+  return undefined;
+}
+
+/** Characters no file system takes in a name, control characters included. */
+const UNSAFE = /[\\/:*?"<>|]|\p{Cc}/gu;
+
+export function assetFileName(aoiName: string, assets: readonly Pick<Asset, 'name' | 'date' | 'asset_type'>[]): string {
+  const clean = (s: string) => s.replace(UNSAFE, '_').replace(/\s+/g, ' ').trim();
+  const aoi = clean(aoiName) || 'AOI';
+  if (assets.length === 1) {
+    const a = assets[0];
+    return `${aoi} - ${clean(a.name || `${a.asset_type} ${a.date ?? ''}`) || 'asset'}.tif`;
+  }
+  return `${aoi} - ${assets.length} assets.zip`;
+}
+
+function assetLabel(a: Asset): string {
+  return a.name || `${enumLabel(a.asset_type)} ${(a.date ?? '').slice(0, 10)}`.trim();
+}
+
+async function pickAssets(services: CommandServices, client: EoClient, aoiId: string, aoiName: string): Promise<Asset[] | undefined> {
+  const all: Asset[] = [];
+  for await (const a of client.aois.iterateAssets(aoiId, { pageSize: 100 })) {
+    all.push(a);
+    if (all.length >= 500) break;
+  }
+  if (!all.length) {
+    await services.ui.message('info', vscode.l10n.t('{0} has no assets yet.', aoiName), {});
+    return undefined;
+  }
+  const picked = await services.ui.pickMany(
+    all.sort((x, y) => (y.date ?? '').localeCompare(x.date ?? '')).map((a) => ({
+      label: assetLabel(a),
+      description: [(a.date ?? '').slice(0, 10), enumLabel(a.asset_type), vscode.l10n.t('{0} bands', a.band_list?.length ?? 0)].join(' · '),
+      asset: a,
+    })),
+    { title: vscode.l10n.t('Download Assets of {0}', aoiName), placeHolder: vscode.l10n.t('Assets to download (one file, or a ZIP of several)') },
+  );
+  return picked?.length ? picked.map((p) => p.asset) : undefined;
+}
+
+export async function downloadAssets(services: CommandServices, ...args: unknown[]): Promise<AssetDownloadOutcome | undefined> {
+  const action = vscode.l10n.t('Download Assets');
+  let client: EoClient;
+  try {
+    client = await services.connection.getClient();
+  } catch (err) {
+    await showError(services, action, err);
+    return undefined;
+  }
+  // VS Code passes (clicked row, selected rows) when a tree allows several
+  const [first, second] = args;
+  const rows = Array.isArray(second) && second.length ? second : [first];
+  let assets = rows.map(assetOf).filter((a): a is Asset => a !== undefined);
+  let aoiName = aoiNameFromRow(first);
+  const aoiRow = isObj(first) && first.kind === 'aoi' && isObj(first.record) ? first.record : undefined;
+  const aoiId = assets[0]?.aoi_id ?? (typeof aoiRow?.aoi_id === 'string' ? aoiRow.aoi_id : undefined);
+  if (!aoiId) {
+    await services.ui.message('warning', vscode.l10n.t('Pick an AOI or one of its assets in the Projects view to download assets.'), {});
+    return undefined;
+  }
+  if (assets.some((a) => a.aoi_id !== aoiId)) {
+    await services.ui.message('error', vscode.l10n.t('Select assets of one AOI: a download names the assets of a single AOI.'), {});
+    return undefined;
+  }
+  try {
+    aoiName ??= (await client.aois.get(aoiId)).name;
+  } catch (err) {
+    if (!isRequestError(err)) {
+      await showError(services, action, err);
+      return undefined;
+    }
+  }
+  const aoiLabel = aoiName || vscode.l10n.t('AOI');
+  if (!assets.length) {
+    const picked = await pickAssets(services, client, aoiId, aoiLabel);
+    if (!picked) return undefined;
+    assets = picked;
+  }
+  assets = [...new Map(assets.map((a) => [a.id, a])).values()];
+  const what = assets.length === 1 ? vscode.l10n.t('{0} of {1}', assetLabel(assets[0]), aoiLabel) : vscode.l10n.t('{0} assets of {1}', assets.length, aoiLabel);
+
+  let created: AoiDownload;
+  try {
+    created = await client.aoiDownloads.create(aoiId, { asset_ids: assets.map((a) => a.id) });
+  } catch (err) {
+    if (isRequestError(err)) await services.ui.message('error', vscode.l10n.t('The service refused the download of {0}: {1}', what, describeError(err)), {});
+    else await showError(services, action, err);
+    return undefined;
+  }
+  services.connection.reportSuccess();
+  services.log.info(`Requested download ${created.download_id} of ${assets.length} asset(s) of AOI ${aoiId}`);
+
+  let ready: AoiDownload;
+  try {
+    ready = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing the download of {0}', what), cancellable: true },
+      (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        progress.report({ message: enumLabel(created.status.toLowerCase()) });
+        if (aoiDownloadPhase(created.status) !== 'pending') return Promise.resolve(created);
+        return client.aoiDownloads.waitUntilDone(aoiId, created.download_id, {
+          ...FOLLOW, signal: ac.signal, onProgress: (d) => progress.report({ message: enumLabel(d.status.toLowerCase()) }),
+        });
+      },
+    );
+  } catch (err) {
+    if (isCancellation(err)) return undefined;
+    await showError(services, vscode.l10n.t('Preparing the download of {0}', what), err);
+    return undefined;
+  }
+  if (aoiDownloadPhase(ready.status) !== 'ready' || !ready.signed_url) {
+    await services.ui.message('error', ready.signed_url || aoiDownloadPhase(ready.status) !== 'ready'
+      ? vscode.l10n.t('The service could not prepare the download of {0} (status: {1}). Request it again later.', what, enumLabel(ready.status.toLowerCase()))
+      : vscode.l10n.t('The service says the download of {0} is ready but sent no link. Request it again later.', what), {});
+    return { download: ready };
+  }
+  // the link comes from the server: only a web link may reach the file writer
+  if (!isWebUrl(ready.signed_url)) {
+    services.log.warn(`Download ${ready.download_id}: the service sent a link that is not http(s); it was not used.`);
+    await services.ui.message('error', vscode.l10n.t('The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not used. Request it again, or report this to the service.', what), {});
+    return { download: ready };
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
+  const name = assetFileName(aoiLabel, assets);
+  const zip = name.endsWith('.zip');
+  const uri = await services.ui.saveDialog?.({
+    title: vscode.l10n.t('Save {0}', what),
+    saveLabel: vscode.l10n.t('Save Download'),
+    defaultUri: vscode.Uri.joinPath(folder, name),
+    filters: zip ? { [vscode.l10n.t('ZIP archive')]: ['zip'] } : { [vscode.l10n.t('GeoTIFF')]: ['tif', 'tiff'] },
+  });
+  if (!uri) return { download: ready };
+  const signedUrl = ready.signed_url;
+  try {
+    const file = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0}', what), cancellable: true },
+      (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        let lastPct = 0;
+        return downloadToFile(signedUrl, uri.fsPath, {
+          signal: ac.signal,
+          onProgress: ({ received, total }) => {
+            if (!total) return progress.report({ message: mb(received) });
+            const pct = Math.floor((received / total) * 100);
+            if (pct > lastPct) {
+              progress.report({ increment: pct - lastPct, message: vscode.l10n.t('{0} of {1}', mb(received), mb(total)) });
+              lastPct = pct;
+            }
+          },
+        });
+      },
+    );
+    services.log.info(`Saved download ${ready.download_id} to ${file}`);
+    const reveal = vscode.l10n.t('Reveal in File Explorer');
+    void services.ui.message('info', vscode.l10n.t('Saved {0}.', file), {}, reveal).then((c) => {
+      if (c === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+    });
+    return { download: ready, file };
+  } catch (err) {
+    // the signed URL carries a signature: never log or show it
+    const text = err instanceof Error ? err.message : String(err);
+    services.log.error(`Saving download ${ready.download_id} failed: ${text}`);
+    await services.ui.message('error', vscode.l10n.t('Saving {0} failed: {1}', what, text), {});
+    return { download: ready };
+  }
+}
+
+function mb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? vscode.l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1)) : vscode.l10n.t('{0} KB', Math.ceil(bytes / 1024));
+}
+
+export function registerAssetCommands(services: CommandServices): vscode.Disposable[] {
+  return [vscode.commands.registerCommand(COMMANDS.downloadAssets, (...args: unknown[]) => downloadAssets(services, ...args))];
+}

@@ -1,0 +1,66 @@
+/**
+ * What a row or record stands for on the map: an archive item, an AOI asset (mosaic) or a
+ * visualization, resolved to a layer description, or the reason it cannot be drawn.
+ */
+import { l10n } from 'vscode';
+import type { EoClient } from '../../api/client';
+import type { ArchiveItem, Asset, Index, Visualization } from '../../api/records';
+import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
+import { archiveRefOf } from '../map';
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function findIndex(client: EoClient, indexId: string): Promise<Index | undefined> {
+  if (!indexId) return undefined;
+  try {
+    for await (const ix of client.indices.iterate({ index_id: indexId }, { pageSize: 50 })) if (ix.id === indexId) return ix;
+  } catch {
+    // the colour map then falls back to viridis; the layer still draws
+  }
+  return undefined;
+}
+
+export async function aoiAssets(client: EoClient, aoiId: string): Promise<Asset[]> {
+  const out: Asset[] = [];
+  for await (const a of client.aois.iterateAssets(aoiId, { pageSize: 100 })) {
+    out.push(a);
+    if (out.length >= 500) break;
+  }
+  return out;
+}
+
+export async function visualizationOf(client: EoClient, aoiId: string, visId: string): Promise<Visualization | undefined> {
+  for await (const v of client.visualizations.iterate(aoiId, {}, { pageSize: 100 })) if (v.id === visId) return v;
+  return undefined;
+}
+
+/** What the argument is (a sidebar row `{kind, record}`, a bare record, or a `{collection, id}` reference) → a layer or a note. */
+export async function resolveImagery(client: EoClient, arg: unknown): Promise<SpecOrNote | { reason: string }> {
+  const row = isObj(arg) && isObj(arg.record) ? arg : undefined;
+  const kind = row && typeof row.kind === 'string' ? row.kind : undefined;
+  const r = row ? (row.record as Record<string, unknown>) : isObj(arg) ? arg : undefined;
+  if (!r) return { reason: l10n.t('Pick an archive item, an AOI asset or a visualization to show its imagery.') };
+  if (kind === 'visualization' || (typeof r.expression === 'string' && typeof r.index_id === 'string' && Array.isArray(r.assets))) {
+    const vis = r as unknown as Visualization;
+    const [assets, index] = await Promise.all([aoiAssets(client, vis.aoi_id), findIndex(client, vis.index_id)]);
+    return visualizationSpec(vis, assets, index);
+  }
+  if (kind === 'asset' || (typeof r.visualization_id === 'string' && typeof r.aoi_id === 'string')) {
+    const a = r as unknown as Asset;
+    if (a.visualization_id) {
+      const vis = await visualizationOf(client, a.aoi_id, a.visualization_id);
+      if (vis) {
+        const [assets, index] = await Promise.all([aoiAssets(client, a.aoi_id), findIndex(client, vis.index_id)]);
+        return visualizationSpec({ ...vis, assets: [a] }, assets, index);
+      }
+    }
+    return aoiAssetSpec(a);
+  }
+  const ref = archiveRefOf(arg);
+  if (ref) {
+    const item: ArchiveItem = ref.item ?? (await client.archives.item(ref.collection, ref.id));
+    return archiveItemSpec(item);
+  }
+  return { reason: l10n.t('This row has no imagery to show.') };
+}
+
