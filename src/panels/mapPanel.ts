@@ -175,6 +175,11 @@ export class MapPanel implements vscode.Disposable {
     if (opts.reveal !== false) this.panel.reveal(undefined, false);
   }
 
+  /** What a layer shows now (the AOIs on the map are offered as a search area). */
+  shown(layer: LayerKind): readonly MapFeature[] {
+    return this.layers.get(layer)?.features ?? [];
+  }
+
   startDraw(shape: 'rectangle' | 'polygon', intent: 'search' | 'aoi'): void {
     this.post({ type: 'startDraw', shape, intent });
     this.panel.reveal(undefined, false);

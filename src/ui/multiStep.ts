@@ -55,8 +55,10 @@ export class MultiStepInput<S> {
         i++;
         continue;
       }
-      const applicable = this.applicable();
-      const result = await step.ask(this.state, this.ui(applicable.indexOf(step) + 1, applicable.length, history.length > 0));
+      // The total counts every step that may apply, so it never changes under the person's
+      // feet (it used to grow as answers made steps apply); a step that does not apply is
+      // passed over and keeps its number.
+      const result = await step.ask(this.state, this.ui(i + 1, this.steps.length, history.length > 0));
       if (result === 'cancel') return false;
       if (result === 'back') {
         const prev = history.pop();

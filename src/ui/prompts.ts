@@ -132,11 +132,31 @@ export async function pickStepVia<T extends vscode.QuickPickItem>(prompts: Promp
   return chosen as T | undefined;
 }
 
-/** A step input box through any Prompts: its own `inputStep`, or plain `input` (no Back). */
+/**
+ * A step input box through any Prompts: its own `inputStep`, or plain `input` (no Back). With
+ * plain `input`, an `accept` check that refuses reopens the box with what was typed and the
+ * refusal as its validation message.
+ */
 export async function inputStepVia(prompts: Prompts, options: InputStepOptions): Promise<string | StepBack | undefined> {
   if (prompts.inputStep) return prompts.inputStep(options);
-  const { step, totalSteps, canGoBack, ...rest } = options;
+  const { step, totalSteps, canGoBack, accept, ...rest } = options;
   void canGoBack;
   const title = step && totalSteps ? `${rest.title ?? ''} (${step}/${totalSteps})`.trim() : rest.title;
-  return prompts.input({ ...rest, title });
+  if (!accept) return prompts.input({ ...rest, title });
+  let value = rest.value;
+  let refused: { value: string; message: string } | undefined;
+  for (;;) {
+    const last = refused;
+    const answer = await prompts.input({
+      ...rest,
+      title,
+      value,
+      validateInput: (v) => (last && v === last.value ? last.message : rest.validateInput?.(v)),
+    });
+    if (answer === undefined) return undefined;
+    const message = await accept(answer);
+    if (!message) return answer;
+    value = answer;
+    refused = { value: answer, message };
+  }
 }

@@ -25,7 +25,14 @@ export interface StepPosition {
 }
 
 export type PickStepOptions = vscode.QuickPickOptions & StepPosition & { activeLabel?: string };
-export type InputStepOptions = vscode.InputBoxOptions & StepPosition;
+export type InputStepOptions = vscode.InputBoxOptions &
+  StepPosition & {
+    /**
+     * A check that needs time (e.g. the service), run when Enter is pressed: while it runs the
+     * box is busy; a message keeps the box open with what was typed and the message in it.
+     */
+    accept?: (value: string) => Promise<string | undefined>;
+  };
 
 /** The window's quick pick with a Back button in its title bar (used by `windowPrompts`). */
 export function windowPickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
@@ -88,10 +95,25 @@ export function windowInputStep(options: InputStepOptions): Promise<string | Ste
     box.onDidTriggerButton((b) => {
       if (b === vscode.QuickInputButtons.Back) finish(STEP_BACK);
     });
+    let checking = false;
     box.onDidAccept(async () => {
-      const message = await validate(box.value);
+      if (checking) return;
+      const value = box.value;
+      let message = await validate(value);
+      if (!message && options.accept) {
+        checking = true;
+        box.busy = true;
+        box.enabled = false;
+        try {
+          message = await options.accept(value);
+        } finally {
+          checking = false;
+          box.busy = false;
+          box.enabled = true;
+        }
+      }
       box.validationMessage = message;
-      if (!message) finish(box.value);
+      if (!message) finish(value);
     });
     box.onDidHide(() => finish(undefined));
     box.show();

@@ -105,10 +105,11 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       // Answer every config and secret step the store type asks for, until the labels step.
       const answers: [RegExp, string, boolean][] = [
         [/S3 bucket/, 'e2e-bucket', false], [/S3 region/, 'eu-west-3', false], [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
-        [/S3 secret access_key_id/, ACCESS_KEY, true], [/S3 secret secret_access_key/, SECRET, true],
+        [/Access key ID for the Amazon S3 bucket/, ACCESS_KEY, true], [/Secret access key for the Amazon S3 bucket/, SECRET, true],
       ];
       for (;;) {
         const input = await waitForQuickInput(page, /S3 |Folder prefix|Labels as key=value/);
+        assert.doesNotMatch(await page.locator('.quick-input-widget').innerText(), /access_key_id|secret_access_key/, 'a prompt shows a field name');
         const prompt = (await page.locator('.quick-input-widget .quick-input-message').first().innerText()).trim();
         if (/Labels as key=value/.test(prompt)) break;
         const answer = answers.find(([re]) => re.test(prompt));

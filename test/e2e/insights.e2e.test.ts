@@ -44,12 +44,16 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     assert.ok(aoi, `an AOI with a mosaic of bands ${bands.join(', ')}`);
 
     await runCommand(page, 'EO Imagery: New Insight Input…');
+    // Every step says where it is, out of the one total known from the first: block, version, AOI, inputs, name.
+    await waitForQuickInput(page, /Pick the processing block/, 60_000);
+    assert.match(await page.locator('.quick-input-widget').innerText(), /1\/5/);
     await pickQuickItem(page, /Pick the processing block/, block.spec.title || block.spec.name);
     if (blocks.filter((b) => b.spec.name === block.spec.name).length > 1) await pickQuickItem(page, /Pick the block version/, block.spec.version);
     await pickQuickItem(page, /Pick the AOI/, aoi.name);
     for (const def of block.spec.inputs) {
-      const step = new RegExp(`\\(\\d+/${block.spec.inputs.length}\\): ${def.name}`);
+      const step = new RegExp(`input \\d+ of ${block.spec.inputs.length}, ${def.name}`);
       await waitForQuickInput(page, step, 60_000);
+      assert.match(await page.locator('.quick-input-widget').innerText(), /4\/5/);
       if (def.format === 'raster') await answerQuickInput(page, step); // the AOI's first asset, offered first
       else if (def.format === 'number') await answerQuickInput(page, step, THRESHOLD);
       else if (def.format === 'boolean') await pickQuickItem(page, step, 'false');
@@ -57,7 +61,10 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
       else if (def.required === false) await answerQuickInput(page, step, def.format === 'string' ? '' : 'Skip');
       else await answerQuickInput(page, step, 'e2e');
     }
+    await waitForQuickInput(page, /insight's name/);
+    assert.match(await page.locator('.quick-input-widget').innerText(), /5\/5/);
     const name = await answerQuickInput(page, /insight's name/);
+    assert.match(name, /^[\p{L}\p{N}._-]+$/u, `the suggested name is a tidy file name: ${name}`);
     const file = path.join(folder, `${name}.insight.json`);
     await page.locator('.tab.active').filter({ hasText: `${name}.insight.json` }).first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(fs.existsSync(file), `${file} was written`);

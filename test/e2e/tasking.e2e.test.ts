@@ -21,11 +21,21 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
 
     const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string }[] }>(base, token, '/v0/aois?limit=100');
-    const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id));
-    assert.ok(aoi, 'an AOI in one of the projects');
+    const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string; satellite_id: string }[] }>(base, token, '/v0/aois?limit=100');
+    type Band = { name: string; wavelength: number };
+    const { bandsets: allBandsets } = await api<{ bandsets: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/bandsets');
+    const satellites = await api<{ id: string; name: string; bands: Band[] }[] | { satellites: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/satellites');
+    const satList = Array.isArray(satellites) ? satellites : satellites.satellites;
+    // The wizard offers only the bandsets of the AOI's satellite.
+    const bandsetsOf = (satId: string) => {
+      const sat = satList.find((x) => x.id === satId);
+      return allBandsets.filter((b) => sat && b.bands.every((x) => sat.bands.some((y) => y.name === x.name && y.wavelength === x.wavelength)));
+    };
+    const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id) && bandsetsOf(a.satellite_id).length > 0);
+    assert.ok(aoi, 'an AOI in one of the projects, on a satellite with bandsets');
     const project = projects.find((p) => p.id === aoi.project_id)!;
-    const { bandsets } = await api<{ bandsets: { id: string; name: string }[] }>(base, token, '/v0/bandsets');
+    const bandsets = bandsetsOf(aoi.satellite_id);
+    const satName = satList.find((x) => x.id === aoi.satellite_id)!.name;
     const before = new Set((await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.map((o) => o.id));
 
     const projectRow = await waitForTreeRow(page, 'Projects', project.name, 60_000);
@@ -36,6 +46,9 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     const usecase = 'e2e: flood monitoring';
     const start = isoDay(Date.now() + 3 * DAY);
     const end = isoDay(Date.now() + 24 * DAY);
+    // The step total is known at the first step: 12 (the AOI's project is preset).
+    await waitForQuickInput(page, /Name of the order item/);
+    assert.match(await page.locator('.quick-input-widget').innerText(), /1\/12/);
     await answerQuickInput(page, /Name of the order item/, name);
     await answerQuickInput(page, /Use case/, usecase);
     // Back once from the start date: the use case comes back as typed.
@@ -47,6 +60,8 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     await answerQuickInput(page, /First day of the capture window/, start);
     await answerQuickInput(page, /Last day of the capture window/, end);
     await pickQuickItem(page, /How often to capture/, 'Once');
+    await waitForQuickInput(page, new RegExp(`Bands to capture with ${satName}`));
+    await screenshot(page, 'tasking-bandset');
     await pickQuickItem(page, /Bands to capture/, bandsets[0].name);
     await answerQuickInput(page, /Maximum cloud cover/, '15');
     await answerQuickInput(page, /Maximum off-nadir/, '25');

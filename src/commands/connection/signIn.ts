@@ -1,10 +1,13 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError } from '../../api';
 import { SignInCancelled } from '../../auth/authProvider';
 import { hostOf } from '../../auth/connection';
 import { checkBaseUrl, normalizeBaseUrl, readConnectionSettings } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
+import { inputStepVia } from '../../ui/prompts';
+import { isBack } from '../../ui/stepPrompts';
 
 /**
  * The "Sign In" command. It goes through the authentication provider, as "Sign in with EO
@@ -29,47 +32,50 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
 export async function promptSignIn(services: ExtensionServices): Promise<string | undefined> {
   const { connection, ui } = services;
   let baseUrl = connection.isSandbox ? '' : connection.baseUrl;
+  // Two steps when the service URL is still to be set, else the token alone: known from the start.
+  const totalSteps = baseUrl ? 1 : 2;
   if (!baseUrl) {
-    const entered = await ui.input({
-      title: 'EO Imagery: Sign In (1/2)',
-      prompt: 'The URL of the EO Imagery service',
-      placeHolder: 'https://api.example.com',
+    const entered = await inputStepVia(ui, {
+      title: l10n.t('EO Imagery: Sign In'),
+      step: 1,
+      totalSteps,
+      canGoBack: false,
+      prompt: l10n.t('The URL of the EO Imagery service'),
+      placeHolder: l10n.t('e.g. https://api.example.com'),
       ignoreFocusOut: true,
       validateInput: (v) => checkBaseUrl(v),
     });
-    if (entered === undefined) return undefined;
+    if (entered === undefined || isBack(entered)) return undefined;
     baseUrl = normalizeBaseUrl(entered);
   }
-  for (;;) {
-    const token = await ui.input({
-      title: `EO Imagery: Sign In to ${hostOf(baseUrl)}`,
-      prompt: 'Paste your personal access token. It is kept in the editor\'s secret storage only.',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'The token cannot be empty'),
-    });
-    if (token === undefined) return undefined;
-    try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Checking the token with ${hostOf(baseUrl)}…` },
-        () => connection.signIn(token, baseUrl),
-      );
-    } catch (err) {
-      const rejected = err instanceof ApiError && err.status === 401;
-      const text = rejected
-        ? `${hostOf(baseUrl)} did not accept this token (401). Check that it is current and copied whole.`
-        : `Could not check the token: ${describeError(err)}`;
-      services.log.warn(`Sign-in to ${hostOf(baseUrl)} failed: ${rejected ? '401' : describeError(err)}`);
-      const again = await ui.message('error', text, {}, 'Try Again', 'Show Log');
-      if (again === 'Try Again') continue;
-      if (again === 'Show Log') services.log.show(true);
-      return undefined;
-    }
-    break;
-  }
+  const host = hostOf(baseUrl);
+  // The token is checked when Enter is pressed; a refusal stays in the box, with what was typed.
+  const token = await inputStepVia(ui, {
+    title: l10n.t('EO Imagery: Sign In to {0}', host),
+    step: totalSteps,
+    totalSteps,
+    canGoBack: false,
+    prompt: l10n.t("Paste your personal access token. It is kept in the editor's secret storage only."),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : l10n.t('The token cannot be empty')),
+    accept: async (value) => {
+      try {
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Checking the token with {0}…', host) }, () => connection.signIn(value, baseUrl));
+        return undefined;
+      } catch (err) {
+        const rejected = err instanceof ApiError && err.status === 401;
+        services.log.warn(`Sign-in to ${host} failed: ${rejected ? '401' : describeError(err)}`);
+        return rejected
+          ? l10n.t('{0} did not accept this token (401). Check that it is current and copied whole, then press Enter again.', host)
+          : l10n.t('Could not check the token: {0}. Press Enter to try again.', describeError(err));
+      }
+    },
+  });
+  if (token === undefined || isBack(token)) return undefined;
   if (readConnectionSettings().baseUrl !== baseUrl) {
     await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
   }
-  void ui.message('info', `Signed in to ${hostOf(baseUrl)}.`, {});
+  void ui.message('info', l10n.t('Signed in to {0}.', host), {});
   return baseUrl;
 }

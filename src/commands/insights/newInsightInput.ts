@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { collect, isNotSupported, type Aoi, type Asset, type Block, type EoClient, type InputDefinition, type Insight } from '../../api';
 import {
   buildInsightDocument,
@@ -22,9 +23,20 @@ import { dateTime } from '../../format';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
+import { inputStepVia, pickStepVia } from '../../ui/prompts';
+import { isBack, type StepBack } from '../../ui/stepPrompts';
 import { busy, pickAoi } from './pickers';
+import { insightSlug } from './insightSlug';
 
-const TITLE = 'New Insight Input';
+const title = (): string => l10n.t('New Insight Input');
+
+/**
+ * The flow's steps, counted from the first: block, version, AOI, the block's inputs (one step,
+ * each input numbered inside it), name. A version list of one, or an AOI given by "Use Output
+ * as Input…", is passed over and keeps its number.
+ */
+const STEPS = { block: 1, version: 2, aoi: 3, inputs: 4, name: 5 } as const;
+const TOTAL_STEPS = 5;
 
 /** A step was cancelled: stop quietly. */
 class Cancelled extends Error {}
@@ -50,8 +62,8 @@ function outputSource(from: unknown): { run: Insight; outputName: string } | und
   return o?.run && typeof o.run.id === 'string' && Array.isArray(o.run.output) && typeof o.outputName === 'string' ? { run: o.run, outputName: o.outputName } : undefined;
 }
 
-function need<T>(v: T | undefined): T {
-  if (v === undefined) throw new Cancelled();
+function need<T>(v: T | StepBack | undefined): T {
+  if (v === undefined || isBack(v)) throw new Cancelled();
   return v;
 }
 
@@ -67,21 +79,21 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
   const output = outputSource(from);
   const source = parseStacItemInput(output ? undefined : from);
   if (!source.ok) {
-    await services.ui.message('error', `Cannot use this as an insight input: ${source.reason}.`, {});
+    await services.ui.message('error', l10n.t('Cannot use this as an insight input: {0}.', source.reason), {});
     return undefined;
   }
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    await services.ui.message('warning', 'Open a folder first: the insight input file is written to the workspace.', {});
+    await services.ui.message('warning', l10n.t('Open a folder first: the insight input file is written to the workspace.'), {});
     return undefined;
   }
   try {
     const client = await services.connection.getClient();
     const block = await pickBlock(services, client);
     const aoi = output
-      ? await busy('Loading the AOI…', () => client.aois.get(output.run.aoi_id))
-      : need(await pickAoi(services, client, `${TITLE}: AOI for ${block.spec.name} ${block.spec.version}`));
-    const [assets, insights] = await busy(`Loading assets and insights of ${aoi.name}…`, () =>
+      ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
+      : need(await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), { step: STEPS.aoi, totalSteps: TOTAL_STEPS }));
+    const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
       Promise.all([
         collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
         // Running insights is beyond the interface: without it, earlier outputs are simply not offered.
@@ -95,9 +107,9 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
     const choices = new Map<string, InputChoice>();
     const defs = block.spec.inputs;
     for (const [i, def] of defs.entries()) {
-      choices.set(def.name, await chooseFor(ctx, def, `${TITLE} (${i + 1}/${defs.length}): ${def.name}`));
+      choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
     }
-    const name = need(await askName(services, folder, `${block.spec.name}-${aoi.name}`));
+    const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
     const built = buildInsightDocument(name, block.spec, choices);
     if (!built.ok) throw new Refused(built.reason);
     const uri = vscode.Uri.joinPath(folder.uri, insightFileName(built.value.name));
@@ -109,46 +121,64 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
   } catch (err) {
     if (err instanceof Cancelled) return undefined;
     if (err instanceof Refused) {
-      await services.ui.message('error', `Cannot build the insight input: ${err.message}`, {});
+      await services.ui.message('error', l10n.t('Cannot build the insight input: {0}', err.message), {});
       return undefined;
     }
-    await showError(services, TITLE, err);
+    await showError(services, title(), err);
     return undefined;
   }
 }
 
 async function pickBlock(services: ExtensionServices, client: EoClient): Promise<Block> {
-  const blocks = await busy('Loading insight blocks…', () => client.blocks.list({ mode: 'insight' }));
+  const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
   const insightBlocks = blocks.filter((b) => b.mode === undefined || b.mode === 'insight');
-  if (insightBlocks.length === 0) throw new Refused('the service lists no insight blocks.');
+  if (insightBlocks.length === 0) throw new Refused(l10n.t('the service lists no insight blocks.'));
   const byName = new Map<string, Block>();
   for (const b of insightBlocks) if (!byName.has(b.name)) byName.set(b.name, b);
   const picked = need(
-    await services.ui.pick(
+    await pickStepVia(
+      services.ui,
       [...byName.values()].map((b) => ({ label: b.display_name ?? b.name, description: b.name, detail: b.description, block: b })),
-      { title: `${TITLE}: block`, placeHolder: 'Pick the processing block', matchOnDescription: true, ignoreFocusOut: true },
+      {
+        title: l10n.t('{0}: block', title()),
+        step: STEPS.block,
+        totalSteps: TOTAL_STEPS,
+        canGoBack: false,
+        placeHolder: l10n.t('Pick the processing block'),
+        matchOnDescription: true,
+        ignoreFocusOut: true,
+      },
     ),
   ).block;
-  const versions = await busy(`Loading versions of ${picked.name}…`, () => client.blocks.insights({ name: picked.name }));
+  const versions = await busy(l10n.t('Loading versions of {0}…', picked.name), () => client.blocks.insights({ name: picked.name }));
   const usable = versions.filter((b) => Array.isArray(b.spec?.inputs));
-  if (usable.length === 0) throw new Refused(`block ${picked.name} has no version with a spec.`);
+  if (usable.length === 0) throw new Refused(l10n.t('block {0} has no version with a spec.', picked.name));
   if (usable.length === 1) return usable[0];
   const order = sortVersions(usable.map((b) => b.spec.version));
-  const items = order.map((v) => ({ label: v, description: v === order[0] ? 'latest' : undefined, block: usable.find((b) => b.spec.version === v)! }));
-  return need(await services.ui.pick(items, { title: `${TITLE}: version of ${picked.name}`, placeHolder: 'Pick the block version', ignoreFocusOut: true })).block;
+  const items = order.map((v) => ({ label: v, description: v === order[0] ? l10n.t('latest') : undefined, block: usable.find((b) => b.spec.version === v)! }));
+  return need(
+    await pickStepVia(services.ui, items, {
+      title: l10n.t('{0}: version of {1}', title(), picked.name),
+      step: STEPS.version,
+      totalSteps: TOTAL_STEPS,
+      canGoBack: false,
+      placeHolder: l10n.t('Pick the block version'),
+      ignoreFocusOut: true,
+    }),
+  ).block;
 }
 
 interface ChoiceItem extends vscode.QuickPickItem {
   make?: () => Promise<InputChoice> | InputChoice;
 }
 
-const SKIP_ITEM: ChoiceItem = { label: '$(circle-slash) Skip', description: 'optional input: leave it out', make: () => ({ kind: 'skip' }) };
+const skipItem = (): ChoiceItem => ({ label: `$(circle-slash) ${l10n.t('Skip')}`, description: l10n.t('optional input: leave it out'), make: () => ({ kind: 'skip' }) });
 
 async function chooseFor(ctx: Context, def: InputDefinition, title: string): Promise<InputChoice> {
   const { services } = ctx;
   const required = isRequired(def);
   const kinds = choiceKindsFor(def.format, required);
-  const placeHolder = `${def.description || def.name}${required ? '' : ' (optional)'}`;
+  const placeHolder = required ? def.description || def.name : l10n.t('{0} (optional)', def.description || def.name);
 
   if (def.format === 'raster') {
     const offers = offerAssets(def, ctx.assets);
@@ -156,8 +186,8 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     const stac = ctx.stacItem;
     if (stac) {
       items.push({
-        label: `$(globe) STAC item ${stac.item.id}`,
-        description: `${stac.item.collection} · from the STAC panel`,
+        label: `$(globe) ${l10n.t('STAC item {0}', stac.item.id)}`,
+        description: l10n.t('{0} · from the STAC panel', stac.item.collection),
         detail: stac.stacUrl,
         make: () => ({ kind: 'stac-item', item: stac.item, stacUrl: stac.stacUrl, aoi: ctx.aoi }),
       });
@@ -165,8 +195,8 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     for (const o of offers.filter((x) => !x.refusal)) {
       items.push({
         label: `$(file-media) ${o.asset.name}`,
-        description: `asset · ${o.asset.date}`,
-        detail: `bands ${o.asset.band_list.join(', ')}`,
+        description: l10n.t('asset · {0}', o.asset.date),
+        detail: l10n.t('bands {0}', o.asset.band_list.join(', ')),
         make: () => ({ kind: 'asset', asset: o.asset }),
       });
     }
@@ -174,7 +204,7 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     if (chosen) {
       items.push({
         label: `$(beaker) ${chosen.run.name} › ${chosen.outputName}`,
-        description: 'the output you chose',
+        description: l10n.t('the output you chose'),
         make: () => ({ kind: 'insight-output', insight: chosen.run, outputName: chosen.outputName }),
       });
     }
@@ -182,17 +212,23 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
       for (const out of ins.output.filter((x) => x.format === 'raster' && x.value && !(chosen && chosen.run.id === ins.id && chosen.outputName === x.name))) {
         items.push({
           label: `$(beaker) ${ins.name} › ${out.name}`,
-          description: `insight output · ${ins.block ? `${ins.block.name} ${ins.block.version}` : 'block not stated'} · ${dateTime(ins.created_at)}`,
+          description: ins.block
+            ? l10n.t('insight output · {0} {1} · {2}', ins.block.name, ins.block.version, dateTime(ins.created_at))
+            : l10n.t('insight output · block not stated · {0}', dateTime(ins.created_at)),
           make: () => ({ kind: 'insight-output', insight: ins, outputName: out.name }),
         });
       }
     }
-    if (!required) items.push(SKIP_ITEM);
+    if (!required) items.push(skipItem());
     if (items.length === 0) {
       const why = offers.length === 0
-        ? `AOI "${ctx.aoi.name}" has no assets and no insight outputs`
-        : offers.map((o) => `asset "${o.asset.name}" ${o.refusal}`).join('; ');
-      throw new Refused(`no asset or insight output can feed raster input "${def.name}"${def.properties?.bands ? ` (needs bands ${def.properties.bands.join(', ')})` : ''}: ${why}.`);
+        ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
+        : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
+      throw new Refused(
+        def.properties?.bands
+          ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
+          : l10n.t('no asset or insight output can feed raster input "{0}": {1}.', def.name, why),
+      );
     }
     return pickChoice(services, items, title, placeHolder);
   }
@@ -201,58 +237,68 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     const lineage = ctx.assets.filter((a) => a.path);
     if (lineage.length === 0) {
       if (!required) return { kind: 'skip' };
-      throw new Refused(`vector input "${def.name}" needs an asset_source, and AOI "${ctx.aoi.name}" has no asset to name.`);
+      throw new Refused(l10n.t('vector input "{0}" must say which AOI asset it goes with, and AOI "{1}" has no asset.', def.name, ctx.aoi.name));
     }
     const pickLineage = async (): Promise<Asset> => {
       if (lineage.length === 1) return lineage[0];
       const items = lineage.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a }));
-      return need(await services.ui.pick(items, { title, placeHolder: `asset_source of "${def.name}": which asset does the vector go with?`, ignoreFocusOut: true })).asset;
+      const placeHolder = l10n.t('Which of the AOI\'s images does "{0}" go with? (The service records it as the input\'s source.)', def.name);
+      return need(await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true })).asset;
     };
     const items: ChoiceItem[] = [
-      { label: '$(globe) AOI geometry', description: ctx.aoi.name, make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }) },
+      { label: `$(globe) ${l10n.t('AOI geometry')}`, description: ctx.aoi.name, make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }) },
       {
-        label: '$(file) GeoJSON file…',
+        label: `$(file) ${l10n.t('GeoJSON file…')}`,
         make: async () => {
-          const uris = need(await services.ui.openDialog({ title: `${def.name}: GeoJSON file`, canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }));
+          const uris = need(await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }));
           const uri = need(uris[0]);
           const label = path.basename(uri.fsPath);
           let geojson: unknown;
           try {
             geojson = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
           } catch (err) {
-            throw new Refused(`${label} is not readable JSON (${err instanceof Error ? err.message : String(err)}).`);
+            throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, err instanceof Error ? err.message : String(err)));
           }
           const check = checkVectorGeoJson(geojson);
-          if (!check.ok) throw new Refused(`${label}: ${check.reason}.`);
+          if (!check.ok) throw new Refused(l10n.t('{0}: {1}.', label, check.reason));
           return { kind: 'geojson', geojson, label, aoi: ctx.aoi, asset: await pickLineage() };
         },
       },
     ];
-    if (!required) items.push(SKIP_ITEM);
+    if (!required) items.push(skipItem());
     return pickChoice(services, items, title, placeHolder);
   }
 
   if (def.format === 'boolean' || (def.type === 'boolean' && kinds.includes('text'))) {
     const items: ChoiceItem[] = [
-      { label: 'true', make: () => ({ kind: 'text', text: 'true' }) },
-      { label: 'false', make: () => ({ kind: 'text', text: 'false' }) },
+      // the JSON values themselves: they are what the file holds
+      { label: String(true), description: l10n.t('yes'), make: () => ({ kind: 'text', text: 'true' }) },
+      { label: String(false), description: l10n.t('no'), make: () => ({ kind: 'text', text: 'false' }) },
     ];
-    if (!required) items.push(SKIP_ITEM);
+    if (!required) items.push(skipItem());
     return pickChoice(services, items, title, placeHolder);
   }
 
   if (kinds.includes('text')) {
     const kind = scalarKindOf(def.format, def.type) ?? 'string';
-    const hint = kind === 'date' ? 'YYYY-MM-DD or an RFC 3339 date-time' : kind === 'number' ? 'a number' : 'text';
+    const hint = kind === 'date' ? l10n.t('YYYY-MM-DD or an RFC 3339 date-time') : kind === 'number' ? l10n.t('a number') : l10n.t('text');
+    const what = def.description || def.name;
+    // A required date starts filled in with today (Enter keeps it); an optional one shows an
+    // example marked as such, since an empty box means "skip".
+    const today = new Date().toISOString().slice(0, 10);
     const text = need(
-      await services.ui.input({
+      await inputStepVia(services.ui, {
         title,
-        prompt: `${def.description || def.name} (${hint})${required ? '' : ' — leave empty to skip'}`,
-        placeHolder: kind === 'date' ? new Date().toISOString().slice(0, 10) : undefined,
+        step: STEPS.inputs,
+        totalSteps: TOTAL_STEPS,
+        canGoBack: false,
+        prompt: required ? l10n.t('{0} ({1})', what, hint) : l10n.t('{0} ({1}) — leave empty to skip', what, hint),
+        value: kind === 'date' && required ? today : undefined,
+        placeHolder: kind === 'date' && !required ? l10n.t('e.g. {0}', today) : undefined,
         ignoreFocusOut: true,
         validateInput: (v) => {
           if (!required && v.trim() === '') return undefined;
-          if (required && v.trim() === '') return `${def.name} is required`;
+          if (required && v.trim() === '') return l10n.t('{0} is required', def.name);
           const r = parseScalar(kind, v);
           if (!r.ok) return r.reason;
           if (def.type === 'number') {
@@ -268,29 +314,33 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
   }
 
   if (!required) return { kind: 'skip' };
-  throw new Refused(`input "${def.name}" has format "${def.format}", which the builder does not know (raster, vector, date, number, string, boolean).`);
+  throw new Refused(l10n.t('input "{0}" has format "{1}", which the builder does not know (raster, vector, date, number, string, boolean).', def.name, def.format));
 }
 
 async function pickChoice(services: ExtensionServices, items: ChoiceItem[], title: string, placeHolder: string): Promise<InputChoice> {
-  const picked = need(await services.ui.pick(items, { title, placeHolder, matchOnDescription: true, ignoreFocusOut: true }));
+  const picked = need(await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, matchOnDescription: true, ignoreFocusOut: true }));
   return need(await picked.make?.());
 }
 
 async function askName(services: ExtensionServices, folder: vscode.WorkspaceFolder, suggestion: string): Promise<string | undefined> {
-  const value = suggestion.replace(/[\\/:*?"<>|]/g, '-').replace(/\s+/g, '-').toLowerCase();
+  let value = suggestion;
   for (;;) {
-    const name = await services.ui.input({
-      title: `${TITLE}: name`,
-      prompt: 'The insight\'s name; the file is <name>.insight.json in the workspace folder',
+    const name = await inputStepVia(services.ui, {
+      title: l10n.t('{0}: name', title()),
+      step: STEPS.name,
+      totalSteps: TOTAL_STEPS,
+      canGoBack: false,
+      prompt: l10n.t("The insight's name; the file is <name>.insight.json in the workspace folder"),
       value,
       ignoreFocusOut: true,
       validateInput: (v) => checkInsightName(v),
     });
-    if (name === undefined) return undefined;
+    if (name === undefined || isBack(name)) return undefined;
     const uri = vscode.Uri.joinPath(folder.uri, insightFileName(name));
     const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
     if (!exists) return name;
-    const answer = await services.ui.message('warning', `${insightFileName(name)} already exists. Replace it?`, { modal: true }, 'Replace');
-    if (answer === 'Replace') return name;
+    const answer = await services.ui.message('warning', l10n.t('{0} already exists. Replace it?', insightFileName(name)), { modal: true }, l10n.t('Replace'));
+    if (answer === l10n.t('Replace')) return name;
+    value = name;
   }
 }

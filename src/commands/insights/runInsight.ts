@@ -1,5 +1,6 @@
 import { jsonc } from '../../insights/jsonc';
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
@@ -11,7 +12,9 @@ import { describeError, showError } from '../../ui/showError';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
 
-export const NOT_SUPPORTED_MESSAGE = 'This service does not support running insights from the editor.';
+export function notSupportedMessage(): string {
+  return l10n.t('This service does not support running insights from the editor.');
+}
 
 async function documentFor(uri: vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
   if (uri) return vscode.workspace.openTextDocument(uri);
@@ -27,15 +30,19 @@ export async function validateInsightCommand(
 ): Promise<number | undefined> {
   const doc = await documentFor(uri);
   if (!doc) {
-    await services.ui.message('info', 'Open an .insight.json file to validate it.', {});
+    await services.ui.message('info', l10n.t('Open an .insight.json file to validate it.'), {});
     return undefined;
   }
   const items = await diagnostics.validate(doc);
   const errors = items.filter((d) => d.severity === 'error').length;
   const note = items.find((d) => d.code === 'spec-needs-sign-in' || d.code === 'spec-unavailable');
   const text = errors === 0
-    ? `${fileLabel(doc)}: no problems${note ? ` in the file itself (${note.message})` : ' against the block spec'}.`
-    : `${fileLabel(doc)}: ${errors} problem${errors > 1 ? 's' : ''}; see the Problems view.`;
+    ? note
+      ? l10n.t('{0}: no problems in the file itself ({1}).', fileLabel(doc), note.message)
+      : l10n.t('{0}: no problems against the block spec.', fileLabel(doc))
+    : errors === 1
+      ? l10n.t('{0}: 1 problem; see the Problems view.', fileLabel(doc))
+      : l10n.t('{0}: {1} problems; see the Problems view.', fileLabel(doc), errors);
   void services.ui.message(errors === 0 ? 'info' : 'warning', text, {});
   return errors;
 }
@@ -56,30 +63,37 @@ interface Prepared {
  * file would only fail on the service), and the AOI is the one the file was built for or one
  * the person picks.
  */
-async function prepare(services: ExtensionServices, diagnostics: InsightDiagnostics, uri: vscode.Uri | undefined, action: string): Promise<Prepared | undefined> {
+async function prepare(services: ExtensionServices, diagnostics: InsightDiagnostics, uri: vscode.Uri | undefined, action: 'estimate' | 'run'): Promise<Prepared | undefined> {
+  const verb = action === 'run' ? l10n.t('run') : l10n.t('estimate');
   const doc = await documentFor(uri);
   if (!doc) {
-    await services.ui.message('info', `Open an .insight.json file to ${action.toLowerCase()} it.`, {});
+    await services.ui.message('info', l10n.t('Open an .insight.json file to {0} it.', verb), {});
     return undefined;
   }
   const client = await services.connection.getClient();
   const items = await diagnostics.validate(doc);
   const errors = items.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    await services.ui.message('warning', `${fileLabel(doc)} has ${errors.length} problem${errors.length > 1 ? 's' : ''} (first: ${errors[0].message}). Fix ${errors.length > 1 ? 'them' : 'it'} before you ${action.toLowerCase()}.`, {});
+    await services.ui.message(
+      'warning',
+      errors.length === 1
+        ? l10n.t('{0} has 1 problem ({1}). Fix it before you {2}.', fileLabel(doc), errors[0].message, verb)
+        : l10n.t('{0} has {1} problems (first: {2}). Fix them before you {3}.', fileLabel(doc), errors.length, errors[0].message, verb),
+      {},
+    );
     return undefined;
   }
   // The validator's own parser: comments and trailing commas it accepts, Run accepts too.
   const parsed = parseInsight(doc.getText());
   const file = insightValue(parsed) as InsightInputDocument | undefined;
   if (!file || !readBlockRef(parsed)) {
-    await services.ui.message('warning', `${fileLabel(doc)} is not valid JSON (see the Problems view). Fix it before you ${action.toLowerCase()}.`, {});
+    await services.ui.message('warning', l10n.t('{0} is not valid JSON (see the Problems view). Fix it before you {1}.', fileLabel(doc), verb), {});
     return undefined;
   }
   let aoi: Aoi | undefined;
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
   if (remembered) {
-    aoi = await busy('Loading the AOI…', () => client.aois.get(remembered)).then(
+    aoi = await busy(l10n.t('Loading the AOI…'), () => client.aois.get(remembered)).then(
       (a) => a,
       (err: unknown) => {
         // The AOI is gone or no longer ours: ask again instead of failing.
@@ -89,7 +103,7 @@ async function prepare(services: ExtensionServices, diagnostics: InsightDiagnost
     );
   }
   if (!aoi) {
-    aoi = await pickAoi(services, client, `${action} ${file.name}: AOI`);
+    aoi = await pickAoi(services, client, action === 'run' ? l10n.t('Run {0}: AOI', file.name) : l10n.t('Estimate {0}: AOI', file.name));
     if (!aoi) return undefined;
     await rememberAoi(services.context.workspaceState, doc.uri, aoi.aoi_id);
   }
@@ -100,7 +114,7 @@ async function prepare(services: ExtensionServices, diagnostics: InsightDiagnost
 async function reportFailure(services: ExtensionServices, action: string, err: unknown): Promise<void> {
   if (isNotSupported(err)) {
     services.log.warn(`${action}: the service answered ${(err as ApiError).status}; insight runs are beyond its interface.`);
-    await services.ui.message('warning', NOT_SUPPORTED_MESSAGE, {});
+    await services.ui.message('warning', notSupportedMessage(), {});
     return;
   }
   await showError(services, action, err);
@@ -108,13 +122,13 @@ async function reportFailure(services: ExtensionServices, action: string, err: u
 
 export async function estimateInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<number | undefined> {
   try {
-    const p = await prepare(services, diagnostics, uri, 'Estimate');
+    const p = await prepare(services, diagnostics, uri, 'estimate');
     if (!p) return undefined;
-    const tokens = await busy(`Estimating ${p.body.name}…`, () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
-    void services.ui.message('info', `Running ${p.body.name} (${p.body.block.name} ${p.body.block.version}) on ${p.aoi.name} would cost about ${formatTokens(tokens)} tokens.`, {});
+    const tokens = await busy(l10n.t('Estimating {0}…', p.body.name), () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
+    void services.ui.message('info', l10n.t('Running {0} ({1} {2}) on {3} would cost about {4} tokens.', p.body.name, p.body.block.name, p.body.block.version, p.aoi.name, formatTokens(tokens)), {});
     return tokens;
   } catch (err) {
-    await reportFailure(services, 'Estimate insight', err);
+    await reportFailure(services, l10n.t('Estimate insight'), err);
     return undefined;
   }
 }
@@ -127,35 +141,42 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
 export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
   let p: Prepared | undefined;
   try {
-    p = await prepare(services, diagnostics, uri, 'Run');
+    p = await prepare(services, diagnostics, uri, 'run');
   } catch (err) {
-    await reportFailure(services, 'Run insight', err);
+    await reportFailure(services, l10n.t('Run insight'), err);
     return undefined;
   }
   if (!p) return undefined;
   const { client, aoi, body } = p;
-  const what = `${body.name} (${body.block.name} ${body.block.version}) on ${aoi.name}`;
+  const what = l10n.t('{0} ({1} {2}) on {3}', body.name, body.block.name, body.block.version, aoi.name);
   let tokens: number;
   try {
-    tokens = await busy(`Pricing ${body.name}…`, () => client.insightRuns.estimate(aoi.aoi_id, body));
+    tokens = await busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body));
   } catch (err) {
     if (isNotSupported(err)) {
-      await reportFailure(services, 'Run insight', err);
+      await reportFailure(services, l10n.t('Run insight'), err);
       return undefined;
     }
-    await showError(services, `Pricing ${what} (nothing was run)`, err);
+    await showError(services, l10n.t('Pricing {0} (nothing was run)', what), err);
     return undefined;
   }
-  const confirm = await services.ui.message('warning', `Run ${what} for about ${formatTokens(tokens)} tokens?`, { modal: true, detail: 'The tokens are spent when the run succeeds.' }, 'Run');
-  if (confirm !== 'Run') return undefined;
+  const run = l10n.t('Run');
+  const confirm = await services.ui.message('warning', l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)), { modal: true, detail: l10n.t('The tokens are spent when the run succeeds.') }, run);
+  if (confirm !== run) return undefined;
   try {
-    const res = await busy(`Starting ${body.name}…`, () => client.insightRuns.run(aoi.aoi_id, body));
+    const res = await busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body));
     services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
-    void services.ui.message('info', `Insight ${body.name} started on ${aoi.name}${res.message ? `: ${res.message}` : ''}. Its progress shows under the AOI's Insight runs.`, {});
+    void services.ui.message(
+      'info',
+      res.message
+        ? l10n.t("Insight {0} started on {1}: {2}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name, res.message)
+        : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
+      {},
+    );
     await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
     return res.id;
   } catch (err) {
-    await reportFailure(services, 'Run insight', err);
+    await reportFailure(services, l10n.t('Run insight'), err);
     return undefined;
   }
 }
@@ -171,18 +192,18 @@ export async function addAssetSourceCommand(services: ExtensionServices, uri: vs
     const client = await services.connection.getClient();
     const remembered = rememberedAoi(services.context.workspaceState, uri);
     const aoi = remembered
-      ? await busy('Loading the AOI…', () => client.aois.get(remembered))
-      : await pickAoi(services, client, 'asset_source: AOI');
+      ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(remembered))
+      : await pickAoi(services, client, l10n.t('Source of the input: AOI'));
     if (!aoi) return false;
-    const assets = await busy(`Loading assets of ${aoi.name}…`, () => collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })));
+    const assets = await busy(l10n.t('Loading assets of {0}…', aoi.name), () => collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })));
     const usable = assets.filter((a) => a.path);
     if (usable.length === 0) {
-      await services.ui.message('info', `AOI "${aoi.name}" has no asset to name as asset_source.`, {});
+      await services.ui.message('info', l10n.t('AOI "{0}" has no image this input could come from (no asset with a file).', aoi.name), {});
       return false;
     }
     const picked = await services.ui.pick(
       usable.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a })),
-      { title: 'Add asset_source', placeHolder: 'The AOI asset this input comes from (raw_mosaic)', ignoreFocusOut: true },
+      { title: l10n.t('Add asset_source'), placeHolder: l10n.t('Which of the AOI\'s images does this input come from?'), ignoreFocusOut: true },
     );
     if (!picked) return false;
     const text = doc.getText();
@@ -202,9 +223,22 @@ export async function addAssetSourceCommand(services: ExtensionServices, uri: vs
     }
     const edit = new vscode.WorkspaceEdit();
     for (const e of finalEdits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
-    return vscode.workspace.applyEdit(edit);
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (applied) revealSource(uri, inputIndex);
+    return applied;
   } catch (err) {
-    await showError(services, 'Add asset_source', err);
+    await showError(services, l10n.t('Add asset_source'), err);
     return false;
   }
+}
+
+/** Scrolls the editor showing `uri` to the asset_source just added (it may be below the screen). */
+function revealSource(uri: vscode.Uri, inputIndex: number): void {
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  if (!editor) return;
+  const root = jsonc().parseTree(editor.document.getText());
+  const node = root ? jsonc().findNodeAtLocation(root, ['input', inputIndex, 'asset_source']) : undefined;
+  if (!node) return;
+  const range = new vscode.Range(editor.document.positionAt(node.offset), editor.document.positionAt(node.offset + node.length));
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

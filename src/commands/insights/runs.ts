@@ -3,9 +3,11 @@
  * editable `.insight.json` for a re-run), download it, delete it.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError, isNotSupported, type Aoi, type Insight } from '../../api';
 import { AoiNode } from '../../explorer/nodes/projects';
 import { InsightRunNode } from '../../explorer/nodes/insightRuns';
+import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
@@ -23,7 +25,7 @@ export function runNodeOf(services: CommandServices, arg: unknown): InsightRunNo
 
 async function needRun(services: CommandServices, arg: unknown, action: string): Promise<InsightRunNode | undefined> {
   const node = runNodeOf(services, arg);
-  if (!node) await services.ui.message('info', `Select an insight run in the Projects view to ${action}.`, {});
+  if (!node) await services.ui.message('info', l10n.t('Select an insight run in the Projects view to {0}.', action), {});
   return node;
 }
 
@@ -58,13 +60,13 @@ export async function revealRun(services: CommandServices, aoi: Aoi, id: string,
  */
 export async function showOutputs(services: CommandServices, arg: unknown): Promise<InsightRunNode | undefined> {
   const ref = refOf(arg);
-  const node = ref ? undefined : await needRun(services, arg, 'show its outputs');
+  const node = ref ? undefined : await needRun(services, arg, l10n.t('show its outputs'));
   if (!ref && !node) return undefined;
   try {
     const aoi = node ? node.aoi : await (await services.connection.getClient()).aois.get(ref!.aoiId);
     return await revealRun(services, aoi, node ? node.record.id : ref!.id, true);
   } catch (err) {
-    await showError(services, 'Show insight outputs', err);
+    await showError(services, l10n.t('Show insight outputs'), err);
     return undefined;
   }
 }
@@ -77,10 +79,10 @@ function refOf(arg: unknown): { aoiId: string; id: string } | undefined {
 
 /** The run's input as a read-only JSON document. */
 export async function openInput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  const node = await needRun(services, arg, 'open its input');
+  const node = await needRun(services, arg, l10n.t('open its input'));
   if (!node) return undefined;
   const r = node.record;
-  const uri = docs.put([node.aoi.aoi_id, r.id, `${safeName(r.name)}.input.json`], `${JSON.stringify(r.input, null, 2)}\n`);
+  const uri = docs.put([node.aoi.aoi_id, r.id, `${insightSlug(r.name)}.input.json`], `${JSON.stringify(r.input, null, 2)}\n`);
   return showDocument(uri, 'json');
 }
 
@@ -89,18 +91,18 @@ export async function openInput(services: CommandServices, docs: RunDocuments, a
  * run, remembered for the run's AOI, so Run prices and runs it again.
  */
 export async function openInputAsNewFile(services: CommandServices, arg: unknown): Promise<vscode.Uri | undefined> {
-  const node = await needRun(services, arg, 'open its input as a new file');
+  const node = await needRun(services, arg, l10n.t('open its input as a new file'));
   if (!node) return undefined;
   const r = node.record;
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    await services.ui.message('warning', 'Open a folder first: the insight input file is written to the workspace.', {});
+    await services.ui.message('warning', l10n.t('Open a folder first: the insight input file is written to the workspace.'), {});
     return undefined;
   }
   try {
     const block = r.block?.name ? r.block : await pickBlockFor(services, r);
     if (!block) return undefined;
-    const base = safeName(`${r.name}-rerun`);
+    const base = insightSlug(`${r.name}-rerun`);
     let name = base;
     for (let k = 2; await exists(vscode.Uri.joinPath(folder.uri, insightFileName(name))); k++) name = `${base}-${k}`;
     const doc: InsightInputDocument = { name, block, input: r.input };
@@ -110,7 +112,7 @@ export async function openInputAsNewFile(services: CommandServices, arg: unknown
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
   } catch (err) {
-    await showError(services, `Open input of ${r.name} as a new file`, err);
+    await showError(services, l10n.t('Open input of {0} as a new file', r.name), err);
     return undefined;
   }
 }
@@ -118,75 +120,76 @@ export async function openInputAsNewFile(services: CommandServices, arg: unknown
 /** The run record does not name its block (the service did not say): ask which one ran. */
 async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
   const client = await services.connection.getClient();
-  const blocks = await busy('Loading insight blocks…', () => client.blocks.list({ mode: 'insight' }));
+  const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
   const picked = await services.ui.pick(
     blocks.map((b) => ({ label: b.display_name ?? b.spec.name, description: `${b.spec.name} ${b.spec.version}`, block: { name: b.spec.name, version: b.spec.version } })),
-    { title: `Open input of ${r.name} as a new file`, placeHolder: 'The service does not say which block ran this insight: pick it', ignoreFocusOut: true },
+    { title: l10n.t('Open input of {0} as a new file', r.name), placeHolder: l10n.t('The service does not say which block ran this insight: pick it'), ignoreFocusOut: true },
   );
   return picked?.block;
 }
 
 /** Delete, after a modal confirmation; a service without the endpoint says so. */
 export async function deleteRun(services: CommandServices, arg: unknown): Promise<boolean> {
-  const node = await needRun(services, arg, 'delete it');
+  const node = await needRun(services, arg, l10n.t('delete it'));
   if (!node) return false;
   const r = node.record;
-  const answer = await services.ui.message('warning', `Delete insight run ${r.name} on ${node.aoi.name}?`, { modal: true, detail: 'Its outputs go with it. This cannot be undone.' }, 'Delete');
-  if (answer !== 'Delete') return false;
+  const del = l10n.t('Delete');
+  const answer = await services.ui.message('warning', l10n.t('Delete insight run {0} on {1}?', r.name, node.aoi.name), { modal: true, detail: l10n.t('Its outputs go with it. This cannot be undone.') }, del);
+  if (answer !== del) return false;
   try {
     const client = await services.connection.getClient();
-    await busy(`Deleting ${r.name}…`, () => client.insightRuns.delete(node.aoi.aoi_id, r.id, node.aoi.project_id));
+    await busy(l10n.t('Deleting {0}…', r.name), () => client.insightRuns.delete(node.aoi.aoi_id, r.id, node.aoi.project_id));
     services.log.info(`Deleted insight run ${r.id} on AOI ${node.aoi.aoi_id}`);
     services.explorer?.refreshNode(node.group);
-    void services.ui.message('info', `Deleted insight run ${r.name}.`, {});
+    void services.ui.message('info', l10n.t('Deleted insight run {0}.', r.name), {});
     return true;
   } catch (err) {
     if (isNotSupported(err)) {
       // A 404 also comes for a run deleted elsewhere: the list tells the two apart.
       const gone = err instanceof ApiError && err.status === 404 && (await stillListed(services, node)) === false;
       services.explorer?.refreshNode(node.group);
-      await services.ui.message('warning', gone ? `Insight run ${r.name} was already deleted.` : 'This service does not support deleting insight runs.', {});
+      await services.ui.message('warning', gone ? l10n.t('Insight run {0} was already deleted.', r.name) : l10n.t('This service does not support deleting insight runs.'), {});
       return false;
     }
-    await showError(services, `Delete insight run ${r.name}`, err);
+    await showError(services, l10n.t('Delete insight run {0}', r.name), err);
     return false;
   }
 }
 
 /** Packages the run (every input and output) and saves it into a folder the person picks. */
 export async function downloadRun(services: CommandServices, arg: unknown): Promise<string | undefined> {
-  const node = await needRun(services, arg, 'download it');
+  const node = await needRun(services, arg, l10n.t('download it'));
   if (!node) return undefined;
   const r = node.record;
   let url: string | undefined;
   try {
     const client = await services.connection.getClient();
-    const pkg = await busy(`Packaging ${r.name}…`, () => client.insightRuns.download(node.aoi.aoi_id, r.id, {}));
+    const pkg = await busy(l10n.t('Packaging {0}…', r.name), () => client.insightRuns.download(node.aoi.aoi_id, r.id, {}));
     url = pkg.signed_url;
   } catch (err) {
     if (isNotSupported(err)) {
-      await services.ui.message('warning', 'This service does not support downloading insight runs.', {});
+      await services.ui.message('warning', l10n.t('This service does not support downloading insight runs.'), {});
       return undefined;
     }
-    await showError(services, `Download insight run ${r.name}`, err);
+    await showError(services, l10n.t('Download insight run {0}', r.name), err);
     return undefined;
   }
   if (!url) {
-    await services.ui.message('error', `The service answered without a download link for ${r.name}. Try again later.`, {});
+    await services.ui.message('error', l10n.t('The service answered without a download link for {0}. Try again later.', r.name), {});
     return undefined;
   }
-  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Save Here', title: `Folder to save ${r.name} in` });
+  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: l10n.t('Save Here'), title: l10n.t('Folder to save {0} in', r.name) });
   if (!folder?.[0]) return undefined;
   try {
-    const file = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${r.name}…`, cancellable: true }, (_p, token) => {
+    const file = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true }, (_p, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `insight-${r.id}.zip` });
+      return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
     });
-    void services.ui.message('info', `Saved ${file}.`, {});
+    void services.ui.message('info', l10n.t('Saved {0}.', file), {});
     return file;
   } catch (err) {
-    await services.ui.message('error', `Saving ${r.name} failed: ${describeError(err)}`, {});
+    await services.ui.message('error', l10n.t('Saving {0} failed: {1}', r.name, describeError(err)), {});
     return undefined;
   }
 }
@@ -198,10 +201,6 @@ async function stillListed(services: CommandServices, node: InsightRunNode): Pro
   } catch {
     return undefined;
   }
-}
-
-function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|]/g, '-').replace(/\s+/g, '-').toLowerCase().slice(0, 80) || 'insight';
 }
 
 function exists(uri: vscode.Uri): Thenable<boolean> {

@@ -3,7 +3,8 @@
  * from the GeoJSON file in the editor), Open STAC Item, Copy STAC URL.
  */
 import vscode = require('vscode');
-import type { ArchiveItem } from '../../api/records';
+import { l10n } from 'vscode';
+import type { Aoi, ArchiveItem } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { describeError } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
@@ -11,6 +12,8 @@ import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
 import { createAoi } from '../aois/createAoi';
+import { MapPanel } from '../../panels/mapPanel';
+import { searchOver, searchRingOf } from './searchArea';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -26,7 +29,7 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
   const { ui, panels } = services;
   const fail = (what: string, e: unknown) => {
     services.log.warn(`${what}: ${describeError(e)}`);
-    void ui.message('error', `${what}: ${describeError(e)}`, {});
+    void ui.message('error', l10n.t('{0}: {1}', what, describeError(e)), {});
   };
 
   const showOnMap = async (arg?: unknown) => {
@@ -38,7 +41,7 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
         const page = await client.aois.listPage({ offset: 0, limit: 100 });
         panel.showTarget({ layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) }, { mode: 'replace' });
       } catch (e) {
-        panel.notice(`Could not list AOIs: ${describeError(e)}`, 'error');
+        panel.notice(l10n.t('Could not list AOIs: {0}', describeError(e)), 'error');
       }
       return;
     }
@@ -54,8 +57,10 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     let ref = archiveRefOf(arg);
     if (!ref) {
       const text = await ui.input({
-        title: 'Open STAC Item', prompt: 'collection-id/item-id', placeHolder: 'sentinel-2-l2a/S2A_…',
-        validateInput: (v) => (/^[^/\s]+\/[^\s]+$/.test(v.trim()) ? undefined : 'Type the collection id, a slash, and the item id.'),
+        title: l10n.t('Open STAC Item'),
+        prompt: l10n.t('The collection id, a slash, and the item id'),
+        placeHolder: l10n.t('e.g. sentinel-2-l2a/S2A_…'),
+        validateInput: (v) => (/^[^/\s]+\/[^\s]+$/.test(v.trim()) ? undefined : l10n.t('Type the collection id, a slash, and the item id.')),
       });
       if (!text) return;
       const t = text.trim();
@@ -68,27 +73,27 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
   const copyStacUrl = async (arg?: unknown) => {
     const ref = archiveRefOf(arg);
     if (!ref) {
-      void ui.message('warning', 'Pick an archive item to copy its STAC URL.', {});
+      void ui.message('warning', l10n.t('Pick an archive item to copy its STAC URL.'), {});
       return;
     }
     try {
       const client = await services.connection.getClient();
       await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
-      void vscode.window.setStatusBarMessage('STAC URL copied', 3000);
+      void vscode.window.setStatusBarMessage(l10n.t('STAC URL copied'), 3000);
     } catch (e) {
-      fail('Copy STAC URL', e);
+      fail(l10n.t('Copy STAC URL'), e);
     }
   };
 
   const createAoiFromGeoJson = async (uri?: unknown) => {
     const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc) {
-      void ui.message('warning', 'Open a GeoJSON file (a Polygon, or a Feature/FeatureCollection holding one) first.', {});
+      void ui.message('warning', l10n.t('Open a GeoJSON file (a Polygon, or a Feature/FeatureCollection holding one) first.'), {});
       return;
     }
     const parsed = aoiPolygonFromGeoJsonText(doc.getText());
     if (!parsed.ok) {
-      void ui.message('error', `Cannot create an AOI from ${vscode.workspace.asRelativePath(doc.uri)}: ${parsed.reason}`, {});
+      void ui.message('error', l10n.t('Cannot create an AOI from {0}: {1}', vscode.workspace.asRelativePath(doc.uri), parsed.reason), {});
       return;
     }
     try {
@@ -97,16 +102,72 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       void services.explorer.reveal('aoi', aoi.aoi_id, { focus: true });
       panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
     } catch (e) {
-      fail('Create AOI', e);
+      fail(l10n.t('Create AOI'), e);
     }
+  };
+
+  /** Runs the map's search over an AOI's outline (with the map's last filters). */
+  const searchAoi = (aoi: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>): void => {
+    const ring = searchRingOf(aoi.geometry);
+    if (!ring) {
+      void ui.message('warning', l10n.t('AOI "{0}" has no polygon to search over.', aoi.name), {});
+      return;
+    }
+    const panel = panels.showMap();
+    if (aoi.area_in_sq_m !== undefined) {
+      panel.showTarget({ layer: 'aois', features: [aoiFeature(aoi as Aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: false });
+    }
+    panel.runSearch(searchOver(ring, 'polygon', panel.lastSearch));
+  };
+
+  /**
+   * "Search Archive Here": an AOI given (its row) is searched at once; from the palette the
+   * person chooses the area: an AOI shown on the map first, any of their AOIs, or drawing one.
+   */
+  const searchArchiveHere = async (arg?: unknown) => {
+    const given = aoiOf(arg);
+    if (given) {
+      searchAoi(given);
+      return;
+    }
+    type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
+    const onMap = (MapPanel.open?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
+    const items: AreaItem[] = onMap.map((f) => ({ label: `$(map) ${f.label}`, description: l10n.t('shown on the map'), detail: f.detail, aoi: { aoi_id: f.id, name: f.label, geometry: f.geometry as Aoi['geometry'] } }));
+    const seen = new Set(onMap.map((f) => f.id));
+    let listError: string | undefined;
+    try {
+      const client = await services.connection.getClient();
+      const page = await client.aois.listPage({ offset: 0, limit: 100 });
+      for (const a of page.items) if (!seen.has(a.aoi_id)) items.push({ label: `$(location) ${a.name}`, description: aoiFeature(a).detail, aoi: a });
+    } catch (e) {
+      listError = describeError(e);
+    }
+    items.push(
+      { label: `$(edit) ${l10n.t('Draw a rectangle on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'rectangle' },
+      { label: `$(edit) ${l10n.t('Draw a polygon on the map…')}`, draw: 'polygon' },
+    );
+    const chosen = await ui.pick(items, {
+      title: l10n.t('Search Archive Here'),
+      placeHolder: listError ? l10n.t('Where to search? (your AOIs could not be listed: {0})', listError) : l10n.t('Where to search? Pick an AOI, or draw an area'),
+      matchOnDescription: true,
+    });
+    if (!chosen) return;
+    if (chosen.aoi) searchAoi(chosen.aoi);
+    else if (chosen.draw) panels.showMap().startDraw(chosen.draw, 'search');
   };
 
   return [
     vscode.commands.registerCommand(COMMANDS.showOnMap, showOnMap),
-    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, () => panels.showMap().startDraw('rectangle', 'search')),
+    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, searchArchiveHere),
     vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => panels.showMap().startDraw('polygon', 'aoi')),
     vscode.commands.registerCommand(COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
     vscode.commands.registerCommand(COMMANDS.openStacItem, openStacItem),
     vscode.commands.registerCommand(COMMANDS.copyStacUrl, copyStacUrl),
   ];
+}
+
+/** An AOI record, or the AOI of a sidebar row (`{kind: 'aoi', record}`). */
+function aoiOf(arg: unknown): Aoi | undefined {
+  const r = isObj(arg) && arg.kind === 'aoi' && isObj(arg.record) ? arg.record : arg;
+  return isObj(r) && typeof r.aoi_id === 'string' && typeof r.name === 'string' && isObj(r.geometry) ? (r as unknown as Aoi) : undefined;
 }

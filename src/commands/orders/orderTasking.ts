@@ -5,13 +5,16 @@
  * off-nadir, delivery speed, delivery → dry run → priced summary → Confirm.
  */
 import vscode = require('vscode');
-import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Store } from '../../api';
+import { l10n } from 'vscode';
+import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { enumLabel } from '../../format';
 import { usecaseOf } from './usecase';
-import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { deliveryPathStep } from './deliveryPathStep';
+import { satellitesOf } from './bandsetFit';
 import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
 import { collectionOfPolygon, orderGeometryFromText } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
@@ -36,6 +39,8 @@ interface GeometrySource {
   /** What the order is for, e.g. the AOI's or the file's name. */
   label: string;
   projectId?: string;
+  /** The AOI's satellite: the bandsets offered are that satellite's. */
+  satelliteId?: string;
 }
 
 function isAoi(v: unknown): v is Aoi {
@@ -49,20 +54,22 @@ function isAoi(v: unknown): v is Aoi {
 async function geometrySource(services: CommandServices, arg: unknown): Promise<GeometrySource | undefined> {
   const record = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'aoi' ? (arg as { record?: unknown }).record : arg;
   if (isAoi(record)) {
-    return { geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }), label: record.name, projectId: record.project_id };
+    return { geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }), label: record.name, projectId: record.project_id, satelliteId: record.satellite_id };
   }
   let doc: vscode.TextDocument | undefined;
   if (arg instanceof vscode.Uri) doc = await vscode.workspace.openTextDocument(arg);
   else doc = vscode.window.activeTextEditor?.document;
   if (!doc) {
-    await services.ui.message('error', 'Open a GeoJSON file (a FeatureCollection of Polygon features) or run this from an AOI in the Projects view.', {});
+    await services.ui.message('error', l10n.t('Open a GeoJSON file (a FeatureCollection of Polygon features) or run this from an AOI in the Projects view.'), {});
     return undefined;
   }
   const name = doc.uri.path.split('/').pop() ?? 'GeoJSON';
   const parsed = orderGeometryFromText(doc.getText());
   if (!parsed.ok) {
-    const where = parsed.featureIndex !== undefined ? ` (features[${parsed.featureIndex}])` : '';
-    await services.ui.message('error', `${name} cannot be ordered${where}: ${parsed.reason}`, {});
+    const text = parsed.featureIndex !== undefined
+      ? l10n.t('{0} cannot be ordered (features[{1}]): {2}', name, parsed.featureIndex, parsed.reason)
+      : l10n.t('{0} cannot be ordered: {1}', name, parsed.reason);
+    await services.ui.message('error', text, {});
     return undefined;
   }
   return { geometry: parsed.collection, label: name.replace(/\.(geo)?json$/i, '') };
@@ -70,7 +77,7 @@ async function geometrySource(services: CommandServices, arg: unknown): Promise<
 
 /** Resolves with the placed order, or undefined when nothing was placed. */
 export async function orderTasking(services: CommandServices, arg?: unknown): Promise<OrderRecord | undefined> {
-  const action = 'Order tasking';
+  const action = l10n.t('Order tasking');
   const source = await geometrySource(services, arg);
   if (!source) return undefined;
   const client = await clientFor(services, action);
@@ -80,7 +87,7 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
   const day = 86_400_000;
   const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
   const state: TaskingState = {
-    ...emptyOrderEntries(`Tasking ${source.label}`),
+    ...emptyOrderEntries(l10n.t('Tasking {0}', source.label)),
     start: isoDay(today + day),
     end: isoDay(today + 15 * day),
     recurrence: 'ONCE',
@@ -94,6 +101,8 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   let bandsets: Promise<Bandset[]> | undefined;
+  // The satellite list names which satellite each bandset is for; without it every bandset is offered.
+  let satellites: Promise<Satellite[]> | undefined;
   const project = projectStep<TaskingState>(() => (projects ??= loadProjects(client)));
   if (source.projectId) {
     state.projectId = source.projectId;
@@ -101,25 +110,25 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
   }
   const steps: Step<TaskingState>[] = [
     ...(source.projectId ? [] : [project]),
-    textStep('Name', 'Name of the order item', (s) => s.name, (s, v) => (s.name = v), requireNonEmpty('a name')),
+    textStep(l10n.t('Name'), l10n.t('Name of the order item'), (s) => s.name, (s, v) => (s.name = v), requireNonEmpty(l10n.t('a name'))),
     usecaseStep(),
-    textStep('Start date', 'First day of the capture window (YYYY-MM-DD, UTC)', (s) => s.start, (s, v) => (s.start = v), (v) => {
+    textStep(l10n.t('Start date'), l10n.t('First day of the capture window (YYYY-MM-DD, UTC)'), (s) => s.start, (s, v) => (s.start = v), (v) => {
       const r = parseOrderDate(v);
       return r.ok ? undefined : r.reason;
     }),
     {
-      name: 'End date',
+      name: l10n.t('End date'),
       describe: (s) => s.end,
       async ask(s, ui) {
-        const answer = await ui.input({ prompt: `Last day of the capture window (after ${s.start})`, value: s.end, validate: (v) => checkDateRange(s.start, v) });
+        const answer = await ui.input({ prompt: l10n.t('Last day of the capture window (after {0})', s.start), value: s.end, validate: (v) => checkDateRange(s.start, v) });
         return outcome(answer, (v) => (s.end = v.trim()));
       },
     },
     {
-      name: 'Recurrence',
+      name: l10n.t('Recurrence'),
       describe: (s) => enumLabel(s.recurrence),
       async ask(s, ui) {
-        const answer = await ui.pick(RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: 'How often to capture', activeLabel: enumLabel(s.recurrence) });
+        const answer = await ui.pick(RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: l10n.t('How often to capture'), activeLabel: enumLabel(s.recurrence) });
         return outcome(answer, (i) => {
           s.recurrence = i.value;
           if (i.value === 'ONCE') s.occurrences = '1';
@@ -127,44 +136,73 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
       },
     },
     {
-      name: 'Occurrences',
+      name: l10n.t('Occurrences'),
       describe: (s) => s.occurrences,
       when: (s) => s.recurrence !== 'ONCE',
       async ask(s, ui) {
-        const answer = await ui.input({ prompt: 'Number of captures (1–366)', value: s.occurrences === '1' ? '2' : s.occurrences, validate: (v) => checkInteger(v, 1, 366, 'The number of occurrences') });
+        const answer = await ui.input({
+          prompt: l10n.t('Number of captures (1–366)'),
+          value: s.occurrences === '1' ? '2' : s.occurrences,
+          validate: (v) => checkInteger(v, 1, 366, l10n.t('The number of occurrences')),
+        });
         return outcome(answer, (v) => (s.occurrences = v.trim()));
       },
     },
     {
-      name: 'Bandset',
+      name: l10n.t('Bandset'),
       describe: (s) => s.bandsetLabel,
       async ask(s, ui) {
-        const list = await (bandsets ??= client.bandsets.list());
-        const items = list.map((b) => ({ label: b.name, description: b.id, detail: `${b.bands.map((x) => x.name).join(', ')}${b.description ? ` — ${b.description}` : ''}`, bandset: b }));
-        const answer = await ui.pick(items, { placeHolder: 'Bands to capture', activeLabel: s.bandsetLabel });
+        const [list, sats] = await Promise.all([
+          (bandsets ??= client.bandsets.list()),
+          (satellites ??= client.search.satellites().catch((err: unknown) => {
+            services.log.warn(`Order tasking: satellites not listed, every bandset offered: ${String(err)}`);
+            return [] as Satellite[];
+          })),
+        ]);
+        const satellite = source.satelliteId ? sats.find((x) => x.id === source.satelliteId) : undefined;
+        const fitting = satellite ? list.filter((b) => satellitesOf(b, [satellite]).length > 0) : [];
+        const offered = fitting.length ? fitting : list;
+        const items = offered.map((b) => {
+          const forSats = satellitesOf(b, sats).map((x) => x.name).join(', ');
+          const bands = b.bands.map((x) => x.name).join(', ');
+          return {
+            label: b.name,
+            description: forSats,
+            detail: b.description ? l10n.t('Bands {0} — {1}', bands, b.description) : l10n.t('Bands {0}', bands),
+            bandset: b,
+          };
+        });
+        const satName = satellite?.name ?? source.satelliteId;
+        const placeHolder = fitting.length
+          ? l10n.t('Bands to capture with {0} (the AOI\'s satellite)', satellite!.name)
+          : satName
+            ? l10n.t('Bands to capture (no bandset is listed for {0}, the AOI\'s satellite: all are shown)', satName)
+            : l10n.t('Bands to capture');
+        const answer = await ui.pick(items, { placeHolder, activeLabel: s.bandsetLabel, matchOnDescription: true });
         return outcome(answer, (i) => {
           s.bandsetId = i.bandset.id;
           s.bandsetLabel = i.label;
         });
       },
     },
-    textStep('Cloud cover', 'Maximum cloud cover, % (0–100)', (s) => s.cloudCover, (s, v) => (s.cloudCover = v), (v) => checkInteger(v, 0, 100, 'Cloud cover')),
-    textStep('Off-nadir', 'Maximum off-nadir angle, degrees (0–60)', (s) => s.offNadir, (s, v) => (s.offNadir = v), (v) => checkInteger(v, 0, 60, 'The off-nadir angle')),
+    textStep(l10n.t('Cloud cover'), l10n.t('Maximum cloud cover, % (0–100)'), (s) => s.cloudCover, (s, v) => (s.cloudCover = v), (v) => checkInteger(v, 0, 100, l10n.t('Cloud cover'))),
+    textStep(l10n.t('Off-nadir'), l10n.t('Maximum off-nadir angle, degrees (0–60)'), (s) => s.offNadir, (s, v) => (s.offNadir = v), (v) => checkInteger(v, 0, 60, l10n.t('The off-nadir angle'))),
     {
-      name: 'Delivery speed',
+      name: l10n.t('Delivery speed'),
       describe: (s) => enumLabel(s.speed),
       async ask(s, ui) {
-        const answer = await ui.pick(DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: 'Delivery speed (faster costs more)', activeLabel: enumLabel(s.speed) });
+        const answer = await ui.pick(DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: l10n.t('Delivery speed (faster costs more)'), activeLabel: enumLabel(s.speed) });
         return outcome(answer, (i) => (s.speed = i.value));
       },
     },
     storeStep<TaskingState>(() => (stores ??= client.stores.list()), true),
-    pathStep<TaskingState>(),
+    deliveryPathStep<TaskingState>(),
   ];
   // The AOI's project is preset; it stays editable after a refusal.
   const editable = source.projectId ? [project, ...steps] : steps;
-  const wizard = new MultiStepInput(services.ui, `Order tasking: ${source.label}`, steps, state);
-  const fixer = new MultiStepInput(services.ui, `Order tasking: ${source.label}`, editable, state);
+  const title = l10n.t('Order tasking: {0}', source.label);
+  const wizard = new MultiStepInput(services.ui, title, steps, state);
+  const fixer = new MultiStepInput(services.ui, title, editable, state);
   try {
     if (!(await wizard.run())) return undefined;
   } catch (err) {

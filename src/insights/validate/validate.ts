@@ -1,4 +1,5 @@
 import type { JSONPath, Node, ParseError } from 'jsonc-parser';
+import * as l10n from '@vscode/l10n';
 import { jsonc } from '../jsonc';
 import type { InputDefinition } from '../../api/records';
 import { isRequired } from '../build/choices';
@@ -169,34 +170,34 @@ export function validateInsight(
   const { root, text } = parsed;
   const c = new Collector();
   if (parsed.tooDeep) {
-    c.add('document-too-deep', 'error', { offset: parsed.tooDeep.offset, length: 1 }, `The file nests arrays and objects more than ${MAX_NESTING} levels deep; an insight input needs only a few. Remove the extra nesting to check the file.`);
+    c.add('document-too-deep', 'error', { offset: parsed.tooDeep.offset, length: 1 }, l10n.t('The file nests arrays and objects more than {0} levels deep; an insight input needs only a few. Remove the extra nesting to check the file.', MAX_NESTING));
     return c.out;
   }
   if (!root) return c.out;
   const docStart = { offset: root.offset, length: Math.min(1, root.length) };
   if (root.type !== 'object') {
-    c.add('document-not-object', 'error', root, 'An insight input file holds one object: {name, block, input}.');
+    c.add('document-not-object', 'error', root, l10n.t('An insight input file holds one object: {name, block, input}.'));
     return c.out;
   }
 
   const nameNode = prop(root, 'name');
-  if (!nameNode) c.add('name-missing', 'error', docStart, 'The file has no "name" (the insight\'s name).');
+  if (!nameNode) c.add('name-missing', 'error', docStart, l10n.t('The file has no "name" (the insight\'s name).'));
   else if (nameNode.type !== 'string' || String(nameNode.value).trim() === '') {
-    c.add('name-missing', 'error', nameNode, '"name" must be a non-empty string.');
+    c.add('name-missing', 'error', nameNode, l10n.t('"name" must be a non-empty string.'));
   }
 
   // ---- block
   const blockNode = prop(root, 'block');
   const blockNameNode = prop(blockNode, 'name');
   const blockVersionNode = prop(blockNode, 'version');
-  if (!blockNode) c.add('block-missing', 'error', docStart, 'The file has no "block" ({name, version}).');
-  else if (blockNode.type !== 'object') c.add('block-missing', 'error', blockNode, '"block" must be an object {name, version}.');
+  if (!blockNode) c.add('block-missing', 'error', docStart, l10n.t('The file has no "block" ({name, version}).'));
+  else if (blockNode.type !== 'object') c.add('block-missing', 'error', blockNode, l10n.t('"block" must be an object {name, version}.'));
   else {
     if (blockNameNode?.type !== 'string') {
-      c.add('block-name-missing', 'error', blockNameNode ?? keyOf(blockNode) ?? blockNode, '"block.name" must be a string naming the block.');
+      c.add('block-name-missing', 'error', blockNameNode ?? keyOf(blockNode) ?? blockNode, l10n.t('"block.name" must be a string naming the block.'));
     }
     if (blockVersionNode?.type !== 'string') {
-      c.add('block-version-missing', 'error', blockVersionNode ?? keyOf(blockNode) ?? blockNode, '"block.version" must be a string (blocks are run by name and version).');
+      c.add('block-version-missing', 'error', blockVersionNode ?? keyOf(blockNode) ?? blockNode, l10n.t('"block.version" must be a string (blocks are run by name and version).'));
     }
   }
 
@@ -205,27 +206,29 @@ export function validateInsight(
   if (lookup && blockNameNode?.type === 'string' && blockVersionNode?.type === 'string') {
     switch (lookup.status) {
       case 'unknown-block':
-        c.add('block-unknown', 'error', blockNameNode, `The service has no insight block named "${String(blockNameNode.value)}".`);
+        c.add('block-unknown', 'error', blockNameNode, l10n.t('The service has no insight block named "{0}".', String(blockNameNode.value)));
         spec = undefined;
         break;
       case 'unknown-version': {
         const fixes: QuickFix[] = lookup.versions.slice(0, 5).map((v, i) => ({
           kind: 'edit',
-          title: `Use version ${v}`,
+          title: l10n.t('Use version {0}', v),
           edits: replace(blockVersionNode, JSON.stringify(v)),
           preferred: i === 0,
         }));
-        const known = lookup.versions.length > 0 ? ` Known versions: ${lookup.versions.join(', ')}.` : '';
-        c.add('block-version-unknown', 'error', blockVersionNode, `Block "${lookup.name}" has no version "${String(blockVersionNode.value)}".${known}`, fixes);
+        const message = lookup.versions.length > 0
+          ? l10n.t('Block "{0}" has no version "{1}". Known versions: {2}.', lookup.name, String(blockVersionNode.value), lookup.versions.join(', '))
+          : l10n.t('Block "{0}" has no version "{1}".', lookup.name, String(blockVersionNode.value));
+        c.add('block-version-unknown', 'error', blockVersionNode, message, fixes);
         spec = undefined;
         break;
       }
       case 'signed-out':
-        c.add('spec-needs-sign-in', 'info', specAnchor, 'Sign in to check this file against the block spec; only the file\'s own structure was checked.');
+        c.add('spec-needs-sign-in', 'info', specAnchor, l10n.t('Sign in to check this file against the block spec; only the file\'s own structure was checked.'));
         spec = undefined;
         break;
       case 'unavailable':
-        c.add('spec-unavailable', 'info', specAnchor, `The block spec could not be fetched (${lookup.reason}); only the file's own structure was checked.`);
+        c.add('spec-unavailable', 'info', specAnchor, l10n.t('The block spec could not be fetched ({0}); only the file\'s own structure was checked.', lookup.reason));
         spec = undefined;
         break;
       case 'found':
@@ -238,13 +241,13 @@ export function validateInsight(
   const inputNode = prop(root, 'input');
   if (!inputNode) {
     const fixes: QuickFix[] = defs
-      ? [{ kind: 'edit', title: 'Add the inputs of the block spec', edits: editsFor(text, ['input'], defs.filter((d) => isRequired(d)).map(skeletonOf), layout) }]
+      ? [{ kind: 'edit', title: l10n.t('Add the inputs of the block spec'), edits: editsFor(text, ['input'], defs.filter((d) => isRequired(d)).map(skeletonOf), layout) }]
       : [];
-    c.add('input-missing', 'error', docStart, 'The file has no "input" array.', fixes);
+    c.add('input-missing', 'error', docStart, l10n.t('The file has no "input" array.'), fixes);
     return c.out;
   }
   if (inputNode.type !== 'array') {
-    c.add('input-missing', 'error', inputNode, '"input" must be an array of input values.');
+    c.add('input-missing', 'error', inputNode, l10n.t('"input" must be an array of input values.'));
     return c.out;
   }
   const inputKey = keyOf(inputNode) ?? inputNode;
@@ -258,19 +261,19 @@ export function validateInsight(
 
   entries.forEach((entry, index) => {
     if (entry.type !== 'object') {
-      c.add('input-entry-not-object', 'error', entry, 'Each input is an object {format, name, type, description, ...}.');
+      c.add('input-entry-not-object', 'error', entry, l10n.t('Each input is an object {format, name, type, description, ...}.'));
       return;
     }
     const nameN = prop(entry, 'name');
     const anchor = nameN ?? { offset: entry.offset, length: 1 };
     if (nameN?.type !== 'string') {
-      c.add('input-name-missing', 'error', anchor, 'The input has no "name" string.');
+      c.add('input-name-missing', 'error', anchor, l10n.t('The input has no "name" string.'));
     }
     const inputName = nameN?.type === 'string' ? String(nameN.value) : undefined;
     const def = inputName !== undefined ? byName.get(inputName) : undefined;
 
     if (inputName !== undefined) {
-      if (present.has(inputName)) c.add('input-duplicate', 'error', nameN!, `Input "${inputName}" appears more than once.`);
+      if (present.has(inputName)) c.add('input-duplicate', 'error', nameN!, l10n.t('Input "{0}" appears more than once.', inputName));
       present.add(inputName);
       if (defs && !def) {
         const fixes: QuickFix[] = [];
@@ -282,19 +285,21 @@ export function validateInsight(
           .filter((x) => x.dist <= max)
           .sort((a, b) => a.dist - b.dist);
         for (const { d } of close.slice(0, 3)) {
-          fixes.push({ kind: 'edit', title: `Rename to "${d.name}"`, edits: replace(nameN!, JSON.stringify(d.name)), preferred: fixes.length === 0 });
+          fixes.push({ kind: 'edit', title: l10n.t('Rename to "{0}"', d.name), edits: replace(nameN!, JSON.stringify(d.name)), preferred: fixes.length === 0 });
         }
-        fixes.push({ kind: 'edit', title: `Remove input "${inputName}"`, edits: editsFor(text, ['input', index], undefined, layout) });
+        fixes.push({ kind: 'edit', title: l10n.t('Remove input "{0}"', inputName), edits: editsFor(text, ['input', index], undefined, layout) });
         inputList ??= defs.map((d) => d.name).join(', ');
-        c.add('input-unknown', 'error', nameN!, `Block ${spec?.status === 'found' ? `${spec.spec.name} ${spec.spec.version}` : ''} has no input "${inputName}" (inputs: ${inputList}).`, fixes);
+        c.add('input-unknown', 'error', nameN!, spec?.status === 'found'
+          ? l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).', spec.spec.name, spec.spec.version, inputName, inputList)
+          : l10n.t('The block has no input "{0}" (inputs: {1}).', inputName, inputList), fixes);
       }
     }
 
     const formatN = prop(entry, 'format');
     const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
     if (def && formatN && fileFormat !== def.format) {
-      c.add('format-mismatch', 'error', formatN, `The spec gives input "${def.name}" format "${def.format}".`, [
-        { kind: 'edit', title: `Set format to "${def.format}"`, edits: replace(formatN, JSON.stringify(def.format)), preferred: true },
+      c.add('format-mismatch', 'error', formatN, l10n.t('The spec gives input "{0}" format "{1}".', def.name, def.format), [
+        { kind: 'edit', title: l10n.t('Set format to "{0}"', def.format), edits: replace(formatN, JSON.stringify(def.format)), preferred: true },
       ]);
     }
     const format = def?.format ?? fileFormat;
@@ -305,11 +310,13 @@ export function validateInsight(
     const setType = (title: string): QuickFix[] =>
       wanted ? [{ kind: 'edit', title, edits: editsFor(text, ['input', index, 'type'], wanted, layout), preferred: true }] : [];
     if (!typeN) {
-      c.add('type-missing', 'error', anchor, `Input${inputName ? ` "${inputName}"` : ''} has no "type" (always required: url, string, number or boolean).`, setType(`Add "type": "${wanted ?? ''}"`));
+      c.add('type-missing', 'error', anchor, inputName
+        ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
+        : l10n.t('The input has no "type" (always required: url, string, number or boolean).'), setType(l10n.t('Add "type": "{0}"', wanted ?? '')));
     } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
-      c.add('type-invalid', 'error', typeN, '"type" must be one of url, string, number, boolean.', setType(`Set "type" to "${wanted ?? ''}"`));
+      c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(l10n.t('Set "type" to "{0}"', wanted ?? '')));
     } else if (def && def.type && typeN.value !== def.type) {
-      c.add('type-mismatch', 'error', typeN, `The spec gives input "${def.name}" type "${def.type}", not "${String(typeN.value)}".`, setType(`Set "type" to "${def.type}"`));
+      c.add('type-mismatch', 'error', typeN, l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)), setType(l10n.t('Set "type" to "{0}"', def.type)));
     }
     const type = def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
 
@@ -319,31 +326,31 @@ export function validateInsight(
       const raw = valueN.type === 'object' || valueN.type === 'array'
         ? JSON.stringify(jsonc().getNodeValue(valueN))
         : text.substr(valueN.offset, valueN.length);
-      c.add('value-not-string', 'error', valueN, `"value" must be a string; its type follows "type" (here: ${valueN.type}).`, [
-        { kind: 'edit', title: `Write the value as a string: ${JSON.stringify(raw).slice(0, 40)}`, edits: replace(valueN, JSON.stringify(raw)), preferred: true },
+      c.add('value-not-string', 'error', valueN, l10n.t('"value" must be a string; its type follows "type" (here: {0}).', valueN.type), [
+        { kind: 'edit', title: l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40)), edits: replace(valueN, JSON.stringify(raw)), preferred: true },
       ]);
     }
     const value = valueN?.type === 'string' ? String(valueN.value) : undefined;
     const stacN = prop(entry, 'stac_url');
-    if (stacN && stacN.type !== 'string') c.add('stac-url-not-string', 'error', stacN, '"stac_url" must be a string (a reference to an archive item).');
+    if (stacN && stacN.type !== 'string') c.add('stac-url-not-string', 'error', stacN, l10n.t('"stac_url" must be a string (a reference to an archive item).'));
     const stacUrl = stacN?.type === 'string' ? String(stacN.value) : undefined;
 
     const kind = scalarKindOf(format, type);
     if (format !== undefined && LINEAGE_FORMATS.has(format)) {
       checkLineage(c, text, layout, lineage, index, entry, anchor, inputName, format, valueN !== undefined, stacN !== undefined, stacUrl);
     } else if (kind) {
-      if (!valueN) c.add('value-missing', 'error', anchor, `Input${inputName ? ` "${inputName}"` : ''} has no "value".`);
+      if (!valueN) c.add('value-missing', 'error', anchor, inputName ? l10n.t('Input "{0}" has no "value".', inputName) : l10n.t('The input has no "value".'));
       else if (value !== undefined && kind !== 'string') {
         const parsedValue = parseScalar(kind, value);
         if (!parsedValue.ok) {
           const code: DiagnosticCode = kind === 'date' ? 'date-invalid' : kind === 'number' ? 'number-invalid' : 'boolean-invalid';
-          c.add(code, 'error', valueN, `${parsedValue.reason}.`);
+          c.add(code, 'error', valueN, l10n.t('{0}.', parsedValue.reason));
         }
       }
       // A date-formatted input whose type is number (or the reverse) gets both checks.
       if (value !== undefined && (type === 'number' || type === 'boolean') && kind !== type) {
         const again = parseScalar(type, value);
-        if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, `${again.reason}.`);
+        if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, l10n.t('{0}.', again.reason));
       }
     }
   });
@@ -352,8 +359,8 @@ export function validateInsight(
     for (const def of defs) {
       if (isRequired(def) && !present.has(def.name)) {
         const insertAt = entries.length;
-        c.add('input-required-missing', 'error', inputKey, `Required input "${def.name}" (${def.format}) is missing.`, [
-          { kind: 'edit', title: `Add input "${def.name}" from the spec`, edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true), preferred: true },
+        c.add('input-required-missing', 'error', inputKey, l10n.t('Required input "{0}" ({1}) is missing.', def.name, def.format), [
+          { kind: 'edit', title: l10n.t('Add input "{0}" from the spec', def.name), edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true), preferred: true },
         ]);
       }
     }
@@ -397,27 +404,27 @@ function checkLineage(
   hasStac: boolean,
   stacUrl: string | undefined,
 ): void {
-  const label = inputName ? `${format} input "${inputName}"` : `This ${format} input`;
+  const label = inputName ? l10n.t('{0} input "{1}"', format, inputName) : l10n.t('This {0} input', format);
   const srcN = prop(entry, 'asset_source');
   if (!srcN) {
     const fixes: QuickFix[] = [];
     // Another input that references the same asset already names its lineage: reuse it.
     const known = stacUrl !== undefined ? lineage.sourceFor(stacUrl) : undefined;
     if (known) {
-      fixes.push({ kind: 'edit', title: `Add asset_source ${known.type} ${known.id} (as another input with this stac_url)`, edits: editsFor(text, ['input', index, 'asset_source'], known, layout), preferred: true });
+      fixes.push({ kind: 'edit', title: l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id), edits: editsFor(text, ['input', index, 'asset_source'], known, layout), preferred: true });
     }
-    fixes.push({ kind: 'pick-asset-source', title: 'Add asset_source from an AOI asset…', inputIndex: index });
-    c.add('asset-source-missing', 'error', anchor, `${label} needs "asset_source" {id, type} (rule 5).`, fixes);
-    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, `${label} has neither "value" nor "stac_url".`);
+    fixes.push({ kind: 'pick-asset-source', title: l10n.t('Add asset_source from an AOI asset…'), inputIndex: index });
+    c.add('asset-source-missing', 'error', anchor, l10n.t('{0} needs "asset_source" {id, type} (rule 5).', label), fixes);
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
     return;
   }
   if (srcN.type !== 'object') {
-    c.add('asset-source-invalid', 'error', srcN, '"asset_source" must be an object {id, type}.');
+    c.add('asset-source-invalid', 'error', srcN, l10n.t('"asset_source" must be an object {id, type}.'));
     return;
   }
   const idN = prop(srcN, 'id');
   if (idN?.type !== 'string' || String(idN.value) === '') {
-    c.add('asset-source-invalid', 'error', idN ?? keyOf(srcN) ?? srcN, '"asset_source.id" must be the id of the asset (raw_mosaic) or insight (model_output).');
+    c.add('asset-source-invalid', 'error', idN ?? keyOf(srcN) ?? srcN, l10n.t('"asset_source.id" must be the id of the asset (raw_mosaic) or insight (model_output).'));
   }
   const typeN = prop(srcN, 'type');
   const srcType = typeN?.type === 'string' ? String(typeN.value) : undefined;
@@ -428,17 +435,17 @@ function checkLineage(
       const edits = typeN
         ? replace(typeN, JSON.stringify(t))
         : editsFor(text, ['input', index, 'asset_source', 'type'], t, layout);
-      fixes.push({ kind: 'edit', title: `Set asset_source.type to "${t}"`, edits, preferred: t === guess });
+      fixes.push({ kind: 'edit', title: l10n.t('Set asset_source.type to "{0}"', t), edits, preferred: t === guess });
     }
-    c.add('asset-source-type', 'error', typeN ?? keyOf(srcN) ?? srcN, '"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).', fixes);
-    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, `${label} has neither "value" nor "stac_url".`);
+    c.add('asset-source-type', 'error', typeN ?? keyOf(srcN) ?? srcN, l10n.t('"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).'), fixes);
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
     return;
   }
   if (srcType === 'raw_mosaic' && !hasStac) {
-    c.add('raw-mosaic-without-stac-url', 'error', typeN!, `${label} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).`);
+    c.add('raw-mosaic-without-stac-url', 'error', typeN!, l10n.t('{0} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).', label));
   }
   if (srcType === 'model_output' && !hasValue) {
-    c.add('model-output-without-value', 'error', typeN!, `${label} comes from an insight's output (model_output) and needs "value", the output's storage URL (rule 3).`);
+    c.add('model-output-without-value', 'error', typeN!, l10n.t('{0} comes from an insight\'s output (model_output) and needs "value", the output\'s storage URL (rule 3).', label));
   }
 }
 

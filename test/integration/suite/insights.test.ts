@@ -176,6 +176,17 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
   });
 
+  test('Run prices the file itself: its confirmation shows the estimate without Estimate first', async () => {
+    const uri = workspaceUri('water-int.insight.json');
+    const file = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { name: string; block: { name: string; version: string }; input: never[] };
+    const tokens = await client.insightRuns.estimate(aoi.aoi_id, { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input });
+    const p = script({ kind: 'message', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?$`), answer: undefined });
+    const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
+    p.assertDone();
+    assert.equal(id, undefined, 'cancelled at the confirmation: nothing runs');
+    assert.ok(!prompts.messages.some((m) => /would cost about/.test(m.text)), 'no separate Estimate was needed');
+  });
+
   test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
     const original = Buffer.from(await vscode.workspace.fs.readFile(workspaceUri('water-int.insight.json'))).toString('utf8');
     const uri = workspaceUri('water-commented.insight.json');
@@ -236,6 +247,42 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(await vscode.workspace.applyEdit(stringify.edit));
     await diagnosticsUntil(uri, (d) => !d.some((x) => x.code === 'value-not-string') && d.some((x) => x.code === 'input-required-missing'));
     assert.match(editor.document.getText(), /"value": "0.25"/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await remove(uri);
+  });
+
+  test('a quick fix that adds lines far below the diagnostic brings them into view', async () => {
+    const uri = workspaceUri('long-int.insight.json');
+    // Many entries: the missing input is added at the end of the array, far below "input".
+    const filler = Array.from({ length: 120 }, (_, i) => `    { "format": "string", "name": "extra_${i}", "type": "string", "value": "x" },`);
+    const text = [
+      '{',
+      '  "name": "long",',
+      '  "block": { "name": "water-extent", "version": "0.9.1" },',
+      '  "input": [',
+      ...filler,
+      `    { "format": "raster", "name": "image", "type": "url", "description": "d", "stac_url": "${asset.path}", "asset_source": { "id": "${asset.id}", "type": "raw_mosaic" } }`,
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
+    const diags = await diagnosticsUntil(uri, (d) => d.some((x) => x.code === 'input-required-missing' && /threshold/.test(x.message)));
+    const missing = diags.find((d) => d.code === 'input-required-missing' && /threshold/.test(d.message))!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, missing.range);
+    const add = actions.find((a) => /Add input "threshold"/.test(a.title));
+    assert.ok(add?.edit && add.command, `actions: ${actions.map((a) => `${a.title} ${a.command?.command ?? ''}`).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(add.edit));
+    await vscode.commands.executeCommand(add.command.command, ...(add.command.arguments ?? []));
+    const line = (add.command.arguments?.[0] as { lineNumber: number }).lineNumber;
+    assert.match(editor.document.lineAt(line).text, /"threshold"|\{/, `line ${line} is the inserted entry: ${editor.document.lineAt(line).text}`);
+    assert.ok(line > 100, 'the entry goes at the end of the array');
+    for (const deadline = Date.now() + 5000; !editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line) && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line), `line ${line} is not visible: ${JSON.stringify(editor.visibleRanges)}`);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await remove(uri);
   });

@@ -192,6 +192,57 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.ok(ring.some(([x]) => x > 179) && ring.some(([x]) => x < -179), 'the test AOI crosses the antimeridian');
   });
 
+  test('Search Archive Here from the palette offers the AOI shown on the map and searches over it; drawing is a choice, never a silent switch', async function () {
+    this.timeout(30_000);
+    const projects = await children('projects');
+    const fiji = await firstRecord('projects', 'aoi', projects, (n) => /Fiji/.test(String(n.record.name)));
+    assert.ok(fiji);
+    await vscode.commands.executeCommand('eoImagery.showOnMap', fiji);
+    const map = await mapProbe();
+    await waitForFeature(map, 'aois', fiji.recordId);
+    const before = map.posted.length;
+    let offered: string[] = [];
+    const prompts = new ScriptedPrompts([
+      {
+        kind: 'pick', match: /Where to search/, choose: (items) => {
+          offered = items.map((i) => `${i.label} · ${i.description ?? ''}`);
+          return items.find((i) => i.label.includes(String(fiji.record.name)) && i.description === 'shown on the map');
+        },
+      },
+    ]);
+    const restore = withPrompts(prompts);
+    try {
+      await vscode.commands.executeCommand('eoImagery.searchArchiveHere');
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    // The AOIs shown on the map come first, then the others.
+    const onMap = offered.map((o) => o.endsWith('· shown on the map'));
+    assert.ok(onMap[0] && onMap.indexOf(false) > 0 && !onMap.slice(onMap.indexOf(false)).includes(true), `the AOIs on the map come first: ${offered.join(' | ')}`);
+    assert.ok(offered.some((o) => /Draw a rectangle/.test(o)), 'drawing is offered as a choice');
+    const sent = map.posted.slice(before) as { type: string; params?: SearchParams }[];
+    assert.ok(!sent.some((m) => m.type === 'startDraw'), 'it switched to a drawing tool');
+    const run = sent.find((m) => m.type === 'runSearch');
+    assert.ok(run?.params, `no search was run: ${sent.map((m) => m.type).join(', ')}`);
+    assert.equal(run.params.shape, 'polygon');
+    // The Fiji AOI's outline, across the antimeridian in continuous longitudes.
+    const lons = run.params.ring.map(([x]) => x);
+    assert.ok(Math.max(...lons) - Math.min(...lons) < 10, `the ring spans the world: ${JSON.stringify(run.params.ring)}`);
+
+    // From the palette with "Draw…" chosen, the drawing tool is started: the person asked for it.
+    const drawPrompts = new ScriptedPrompts([{ kind: 'pick', match: /Where to search/, choose: 'Draw a rectangle on the map…' }]);
+    const restoreDraw = withPrompts(drawPrompts);
+    const mark = map.posted.length;
+    try {
+      await vscode.commands.executeCommand('eoImagery.searchArchiveHere');
+    } finally {
+      restoreDraw();
+    }
+    drawPrompts.assertDone();
+    assert.ok(map.posted.slice(mark).some((m) => (m as { type: string; shape?: string }).type === 'startDraw' && (m as { shape?: string }).shape === 'rectangle'));
+  });
+
   test('Open STAC Item opens the item panel; a footprint click opens its detail beside the map', async function () {
     this.timeout(30_000);
     const collections = (await children('archive')).filter((n) => n.kind === 'collection');
@@ -317,6 +368,8 @@ suite('map and STAC item panels against the sandbox', () => {
     }
     prompts.assertDone();
     assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    // every step says where it is, with the one total known from the first
+    assert.deepEqual(prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+\/\d+)\)/.exec(p.label)?.[1]), ['1/4', '2/4', '3/4', '4/4']);
     const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
     const created = listed.aois.find((a) => a.name === name);
     assert.ok(created, 'the AOI is not on the service');

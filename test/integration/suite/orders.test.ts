@@ -251,8 +251,17 @@ suite('orders: archive and tasking orders against the sandbox', function () {
   test('tasking from an AOI orders its polygon in its project, with cloud delivery to a store', async () => {
     const conn = sb.current;
     const c = await client(conn);
-    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
-    assert.ok(aoi, 'no seeded AOI');
+    // An AOI whose satellite has bandsets of its own (the service lists bandsets of several satellites).
+    const sats = await c.search.satellites();
+    const allBandsets = await c.bandsets.list();
+    const fitsOn = (satId: string) => {
+      const sat = sats.find((x) => x.id === satId);
+      return allBandsets.filter((b) => sat && b.bands.every((x) => sat.bands.some((y) => y.name === x.name && y.wavelength === x.wavelength)));
+    };
+    const aoi = (await c.aois.listPage({ limit: 100 })).items.find((a) => fitsOn(a.satellite_id).length > 0);
+    assert.ok(aoi, 'no seeded AOI with a bandset of its satellite');
+    const fitting = fitsOn(aoi.satellite_id);
+    assert.ok(fitting.length < allBandsets.length, 'the sandbox lists bandsets of other satellites too');
     const store = (await c.stores.list())[0];
     assert.ok(store, 'no seeded store');
     const prompts = new ScriptedPrompts([
@@ -267,7 +276,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'input', match: /off-nadir/, answer: '30' },
       { kind: 'pick', match: /Delivery speed/, choose: 'Priority' },
       { kind: 'pick', match: /cloud store/, choose: store.name },
-      { kind: 'input', match: /Path inside the store/, answer: 'tasking/aoi' },
+      { kind: 'input', match: /Folder inside the store/, answer: 'tasking/aoi' },
       { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
     ]);
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderTasking, { kind: 'aoi', record: aoi });
@@ -279,5 +288,39 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.equal(item.no_of_occurrences, 2);
     assert.deepEqual(item.cloud_delivery, { config: store.id, path: 'tasking/aoi' });
     assert.ok(item.uplifts.some((u) => /speed/i.test(u.title)), 'the PRIORITY uplift is missing');
+    // Only the bandsets of the AOI's satellite, which is named.
+    const bands = prompts.seen.find((p) => /Bands to capture/.test(p.label));
+    assert.ok(bands?.items);
+    assert.deepEqual(bands.items.filter((l) => l !== BACK_ITEM_LABEL).sort(), fitting.map((b) => b.name).sort());
+    assert.match(bands.label, new RegExp(`with ${sats.find((x) => x.id === aoi.satellite_id)!.name}`));
+    // The total is known from the first step and never changes (12: the AOI's project is preset).
+    const positions = prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+)\/(\d+)\)/.exec(p.label)?.slice(1).join('/'));
+    assert.deepEqual(positions, ['1/12', '2/12', '3/12', '4/12', '5/12', '6/12', '7/12', '8/12', '9/12', '10/12', '11/12', '12/12']);
+    // The folder starts filled in with a real default, not a placeholder refused on Enter.
+    const folder = prompts.seen.find((p) => /Folder inside the store/.test(p.label));
+    assert.match(folder?.value ?? '', /^deliveries\/\d{4}-\d{2}-\d{2}$/);
+  });
+
+  test('tasking counts every step from the first: steps that do not apply (once, no delivery) are passed over, the total stays', async () => {
+    const conn = sb.current;
+    const c = await client(conn);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    assert.ok(aoi);
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Name/, answer: 'Counted' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'input', match: /First day/, answer: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'input', match: /Last day/, answer: new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10) },
+      { kind: 'pick', match: /How often/, choose: 'Once' },
+      { kind: 'pick', match: /Bands/, choose: firstItem },
+      { kind: 'input', match: /cloud cover/, answer: '20' },
+      { kind: 'input', match: /off-nadir/, answer: '30' },
+      { kind: 'pick', match: /Delivery speed/, choose: 'Standard' },
+      { kind: 'cancel', match: /cloud store/ },
+    ]);
+    assert.equal(await runScripted(conn, prompts, COMMANDS.orderTasking, { kind: 'aoi', record: aoi }), undefined);
+    prompts.assertDone();
+    const positions = prompts.seen.map((p) => /\((\d+)\/(\d+)\)/.exec(p.label)?.slice(1).join('/'));
+    assert.deepEqual(positions, ['1/12', '2/12', '3/12', '4/12', '5/12', '7/12', '8/12', '9/12', '10/12', '11/12']);
   });
 });

@@ -18,8 +18,8 @@ function s3Script(name: string): Step[] {
     { kind: 'input', match: /S3 bucket/, answer: 'eo-integration-bucket' },
     { kind: 'input', match: /S3 region/, answer: 'eu-west-1' },
     { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: 'imagery/' },
-    { kind: 'input', match: /secret access_key_id/, answer: 'AKIAEXAMPLE' },
-    { kind: 'input', match: /secret secret_access_key/, answer: SECRET },
+    { kind: 'input', match: /Access key ID for the Amazon S3 bucket/, answer: 'AKIAEXAMPLE' },
+    { kind: 'input', match: /Secret access key for the Amazon S3 bucket/, answer: SECRET },
     { kind: 'input', match: /Labels/, answer: 'team=geo, env=test' },
   ];
 }
@@ -46,6 +46,21 @@ suite('stores: register and delete cloud stores against the sandbox', function (
       for (const key of memento.keys()) assert.ok(!JSON.stringify(memento.get(key) ?? null).includes(SECRET), `the secret is in state ${key}`);
     }
     assert.ok(!prompts.messages.some((m) => m.text.includes(SECRET)), 'the secret was shown in a message');
+    // One total from the first step (Azure's four secrets count): S3 passes over the two it does not need.
+    const positions = prompts.seen.map((p) => /\((\d+)\/(\d+)\)/.exec(p.label)?.slice(1).join('/'));
+    assert.deepEqual(positions, ['1/10', '2/10', '3/10', '4/10', '5/10', '6/10', '7/10', '10/10']);
+    assert.ok(!prompts.seen.some((p) => /access_key|secret_access/.test(p.label)), 'a prompt shows a field name');
+  });
+
+  test('a name already taken is refused as it is typed, before any other entry is asked', async () => {
+    const conn = sb.current;
+    await (await client(conn)).stores.create({ name: 'integration-early', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{}' } });
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Kind of cloud store/, choose: 'S3' },
+      { kind: 'input', match: /Name of the store/, answer: 'integration-early', rejects: /already have a store named "integration-early"/ },
+    ]);
+    assert.equal(await runScripted(conn, prompts, COMMANDS.registerStore), undefined);
+    prompts.assertDone();
   });
 
   test('a taken name (409) says so and keeps every entry: only the name is asked again', async () => {
@@ -55,9 +70,17 @@ suite('stores: register and delete cloud stores against the sandbox', function (
     ]);
     await runScripted(conn, prompts, COMMANDS.registerStore);
     prompts.assertDone();
+    // The name is free while it is typed and taken before the store is sent (another window
+    // registered it meanwhile): the service's 409 is the last word.
+    const script = s3Script('integration-dup-race');
+    const labels = script[script.length - 1];
+    assert.equal(labels.kind, 'input');
+    const c = await client(conn);
+    const race = { ...labels, before: () => c.stores.create({ name: 'integration-dup-race', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{}' } }) } as Step;
     const again = new ScriptedPrompts([
-      ...s3Script('integration-dup'),
-      { kind: 'message', match: /"integration-dup" is already taken/, answer: 'Edit Entries…' },
+      ...script.slice(0, -1),
+      race,
+      { kind: 'message', match: /"integration-dup-race" is already taken/, answer: 'Edit Entries…' },
       { kind: 'pick', match: /Which entry/, choose: 'Name' },
       { kind: 'input', match: /Name of the store/, answer: 'integration-dup-2' },
     ]);
@@ -75,8 +98,8 @@ suite('stores: register and delete cloud stores against the sandbox', function (
       { kind: 'input', match: /GCS bucket/, answer: 'g-bucket' },
       { kind: 'input', match: /GCS bucket location/, answer: 'europe-west4' },
       { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: '' },
-      { kind: 'input', match: /secret project_id/, answer: 'my-project' },
-      { kind: 'input', match: /secret service_account_credentials/, answer: '{"type":"service_account"}' },
+      { kind: 'input', match: /Google Cloud project ID/, answer: 'my-project' },
+      { kind: 'input', match: /Service account key/, answer: '{"type":"service_account"}' },
       { kind: 'input', match: /Labels/, answer: 'a=b' },
     ]);
     const store = await runScripted<Store | undefined>(conn, gcs, COMMANDS.registerStore);

@@ -34,11 +34,16 @@ suite('log: a full session leaves no secret in the log', function () {
     // Sign in again through the command, first with a token the service refuses.
     const signIn = new ScriptedPrompts([
       { kind: 'input', match: /Sign In/, answer: WRONG_TOKEN },
-      { kind: 'message', match: /did not accept this token \(401\)/, answer: 'Try Again' },
+      // the box stays open with what was typed and the refusal in it
       { kind: 'input', match: /Sign In/, answer: conn.sandbox.tokens.alice },
     ]);
     await runScripted(conn, signIn, COMMANDS.signIn);
     signIn.assertDone();
+    assert.match(signIn.seen[0].label, /\(1\/1\)/, 'the token step says where it is');
+    const reopened = signIn.seen[1];
+    assert.equal(reopened.value, WRONG_TOKEN, 'what was typed is kept');
+    assert.match(reopened.message ?? '', /did not accept this token \(401\)/);
+    assert.ok(!signIn.messages.some((m) => m.severity === 'error'), 'a refused token is said in the box, not in a toast');
 
     // A store with secrets.
     const register = new ScriptedPrompts([
@@ -47,8 +52,8 @@ suite('log: a full session leaves no secret in the log', function () {
       { kind: 'input', match: /S3 bucket/, answer: 'log-check-bucket' },
       { kind: 'input', match: /S3 region/, answer: 'eu-west-1' },
       { kind: 'input', match: /Folder prefix inside the bucket \(optional\)/, answer: 'x/' },
-      { kind: 'input', match: /secret access_key_id/, answer: ACCESS_KEY },
-      { kind: 'input', match: /secret secret_access_key/, answer: SECRET },
+      { kind: 'input', match: /Access key ID/, answer: ACCESS_KEY },
+      { kind: 'input', match: /Secret access key/, answer: SECRET },
       { kind: 'input', match: /Labels/, answer: '' },
     ]);
     await runScripted(conn, register, COMMANDS.registerStore);

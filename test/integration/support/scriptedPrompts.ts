@@ -10,8 +10,11 @@ import type { Prompts } from '../../../src/ui/prompts';
 export type Step =
   | { kind: 'pick'; match?: string | RegExp; choose: string | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined) }
   | { kind: 'pickMany'; match?: string | RegExp; choose: string[] | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem[]) }
-  /** `rejects`: the box must refuse `answer` with that message; the person then presses Escape. */
-  | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp }
+  /**
+   * `rejects`: the box must refuse `answer` with that message; the person then presses Escape.
+   * `before`: runs before the answer is given (e.g. the world changes while the box is open).
+   */
+  | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp; before?: () => Promise<unknown> }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
   | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
   /** `answer` is the chosen file, or a function of the dialog's suggested file. */
@@ -28,8 +31,8 @@ export interface ShownMessage {
 export class ScriptedPrompts implements Prompts {
   readonly messages: ShownMessage[] = [];
   readonly failures: string[] = [];
-  /** What each answered prompt showed (titles, items), for assertions. */
-  readonly seen: { kind: string; label: string; items?: string[] }[] = [];
+  /** What each answered prompt showed (titles, items; an input box's initial value and the validation message it opened with), for assertions. */
+  readonly seen: { kind: string; label: string; items?: string[]; value?: string; message?: string }[] = [];
   private readonly steps: Step[];
 
   constructor(steps: Step[] = []) {
@@ -82,8 +85,15 @@ export class ScriptedPrompts implements Prompts {
   async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     const label = [options.title, options.prompt, options.placeHolder].filter(Boolean).join(' | ');
     const step = this.next('input', label);
+    const shown = this.seen[this.seen.length - 1];
+    shown.value = options.value;
+    if (options.value !== undefined && options.validateInput) {
+      const first = await options.validateInput(options.value);
+      shown.message = (typeof first === 'string' ? first : first?.message) || undefined;
+    }
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'input') throw this.fail(`expected ${step.kind}, got an input box "${label}"`);
+    await step.before?.();
     if (step.answer !== undefined && options.validateInput) {
       const verdict = await options.validateInput(step.answer);
       const text = typeof verdict === 'string' ? verdict : verdict?.message;
