@@ -14,7 +14,6 @@ const L10N_PENDING = [
   'src/commands/insights/outputs.ts',
   'src/commands/insights/runs.ts',
   'src/explorer/nodes/insightRuns.ts',
-  'media/map/app.ts',
   'media/map/searchPanel.ts',
   'media/shared/dom.ts',
   'media/stacItem/app.ts',

@@ -5,6 +5,7 @@
  * holds the token and calls the service.
  */
 import * as L from 'leaflet';
+import * as l10n from '@vscode/l10n';
 import {
   LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
   type MapSource, type MapState, type ToMapMessage,
@@ -19,6 +20,7 @@ import { SearchPanel } from './searchPanel';
 import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
+import type { ImageryTools } from './imagery/tools';
 import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
@@ -62,13 +64,15 @@ export class MapApp {
   private readonly startedEmpty: boolean;
   /** How imagery tiles are decoded here (for the tests and the benchmark). */
   decodeMode?: DecodeMode;
+  /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
+  imageryTools?: ImageryTools;
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
     const own = vscode.getState();
     this.startedEmpty = !own;
     this.state = own ?? {};
     this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
-    const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': 'Map' });
+    const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': l10n.t('Map') });
     this.side = el('aside', { id: 'side' });
     root.append(mapEl, this.side);
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
@@ -184,8 +188,8 @@ export class MapApp {
   /** The imagery layers, once the chunk is loaded (tests and the benchmark use it). */
   imagery(): Promise<ImageryManager> {
     this.imageryManager ??= loadImageryChunk().then(async (chunk) => {
-      const { manager, decode } = await chunk.create({
-        L, map: this.map,
+      const { manager, decode, tools } = await chunk.create({
+        L, map: this.map, post: (m) => this.post(m),
         read: async (params) => {
           try {
             return await this.rpc.call({ method: 'readBytes', params });
@@ -201,6 +205,7 @@ export class MapApp {
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
       });
       this.decodeMode = decode;
+      this.imageryTools = tools;
       return manager;
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));
@@ -212,7 +217,7 @@ export class MapApp {
     try {
       manager = await this.imagery();
     } catch (e) {
-      showNotice(`Imagery cannot be shown: ${(e as Error).message}`, 'error');
+      showNotice(l10n.t('Imagery cannot be shown: {0}', (e as Error).message), 'error');
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
@@ -229,7 +234,7 @@ export class MapApp {
       if (loaded || ++failed < 2 || !this.map.hasLayer(tiles)) return;
       this.map.removeLayer(tiles);
       this.offline.addTo(this.map);
-      showNotice(`Tiles from "${name}" could not be loaded; showing the offline outlines.`, 'info');
+      showNotice(l10n.t('Tiles from "{0}" could not be loaded; showing the offline outlines.', name), 'info');
     });
   }
 
@@ -317,8 +322,8 @@ export class MapApp {
       el('div', { class: 'label' }, f.label),
       f.detail ? el('div', { class: 'muted' }, f.detail) : null,
       el('div', { class: 'popup-actions' },
-        button('Open details', () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
-        f.ref.kind === 'archiveItem' ? button('Show imagery', () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
+        button(l10n.t('Open details'), () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
+        f.ref.kind === 'archiveItem' ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
     L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
   }
 
@@ -348,11 +353,11 @@ export class MapApp {
     this.drawn?.remove();
     this.drawn = undefined;
     this.drawnShape = undefined;
-    this.panel.setShape(undefined, `AOI "${f.label}" created and shown on the map. Draw a new shape to search or create another.`);
+    this.panel.setShape(undefined, l10n.t('AOI "{0}" created and shown on the map. Draw a new shape to search or create another.', f.label));
     this.setLayer('aois', [f], 'append', true);
     this.rememberSources('aois', [{ kind: 'aoi', id: f.ref.kind === 'aoi' ? f.ref.id : f.id }], 'append');
     this.select('aois', f.id, 'extension');
-    showNotice(`AOI "${f.label}" created.`);
+    showNotice(l10n.t('AOI "{0}" created.', f.label));
   }
 
   // ------------------------------------------------------------ chrome
@@ -361,14 +366,14 @@ export class MapApp {
     const Toolbar = L.Control.extend({
       onAdd: () => {
         const div = el('div', { class: 'leaflet-bar eo-toolbar' },
-          button('▭', () => this.draw.begin('rectangle'), { title: 'Draw a rectangle (drag)', 'aria-label': 'Draw a rectangle', id: 'tool-rect' }),
-          button('⬠', () => this.draw.begin('polygon'), { title: 'Draw a polygon (click vertices, double-click to finish)', 'aria-label': 'Draw a polygon', id: 'tool-poly' }),
-          button('⤢', () => this.fit(), { title: 'Fit to all shapes', 'aria-label': 'Fit to bounds', id: 'tool-fit' }),
+          button('▭', () => this.draw.begin('rectangle'), { title: l10n.t('Draw a rectangle (drag)'), 'aria-label': l10n.t('Draw a rectangle'), id: 'tool-rect' }),
+          button('⬠', () => this.draw.begin('polygon'), { title: l10n.t('Draw a polygon (click vertices, double-click to finish)'), 'aria-label': l10n.t('Draw a polygon'), id: 'tool-poly' }),
+          button('⤢', () => this.fit(), { title: l10n.t('Fit to all shapes'), 'aria-label': l10n.t('Fit to bounds'), id: 'tool-fit' }),
           button('☰', () => {
             this.side.hidden = !this.side.hidden;
             this.map.invalidateSize();
             this.saveState();
-          }, { title: 'Show or hide the search panel', 'aria-label': 'Toggle search panel', id: 'tool-panel' }));
+          }, { title: l10n.t('Show or hide the search panel'), 'aria-label': l10n.t('Toggle search panel'), id: 'tool-panel' }));
         L.DomEvent.disableClickPropagation(div);
         return div;
       },

@@ -4,7 +4,9 @@
  * decoding on the main thread, one tile at a time, when it does not.
  */
 import { Pool } from 'geotiff';
+import type { FromMapClipMessage } from '../../../src/panels/imagery/protocol';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
+import { ImageryTools } from './tools';
 
 declare const __DECODER_WORKER_SOURCE__: string;
 
@@ -40,13 +42,15 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
 }
 
 export interface ImageryChunk {
-  create(deps: Omit<ImageryManagerDeps, 'pool'>): Promise<{ manager: ImageryManager; decode: DecodeMode }>;
+  create(deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage): void }): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 
 const chunk: ImageryChunk = {
   async create(deps) {
     const { pool, decode } = await startPool();
-    return { manager: new ImageryManager({ ...deps, pool }), decode };
+    const manager = new ImageryManager({ ...deps, pool });
+    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post });
+    return { manager, decode, tools };
   },
 };
 
