@@ -78,6 +78,8 @@ export const COMMANDS = {
   searchFileWhatsNew: 'eoImagery.searchFileWhatsNew',
   // Imagery on the map (src/commands/imagery)
   showImagery: 'eoImagery.showImagery',
+  saveViewGeoTiff: 'eoImagery.saveViewGeoTiff',
+  saveViewPng: 'eoImagery.saveViewPng',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

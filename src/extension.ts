@@ -12,6 +12,7 @@ import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
 import { registerImageryCommands } from './commands/imagery';
+import { registerSaveViewCommands } from './commands/imagery/saveView';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import type { CommandServices } from './commands/services';
@@ -89,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
     ...step('imagery', () => registerImageryCommands(services)),
+    ...step('saveView', () => registerSaveViewCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.
