@@ -118,15 +118,22 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   const stripStarts: number[] = [];
   for (let y = y0; y < y1; y = (Math.floor(y / th) + 1) * th) stripStarts.push(y);
   let out: BandArray[] | undefined;
-  for (let s = 0; s < stripStarts.length; s++) {
-    if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
-    const sy0 = stripStarts[s];
-    const sy1 = Math.min(y1, s + 1 < stripStarts.length ? stripStarts[s + 1] : y1);
-    const part = await Lv.image.readRasters({ window: [x0, sy0, x1, sy1], samples: idx, pool: o.pool, interleave: false, signal: o.signal }) as unknown as BandArray[];
-    out ??= part.map((p) => new (p.constructor as new (n: number) => BandArray)(width * height));
-    part.forEach((p, b) => (out as BandArray[])[b].set(p as never, (sy0 - y0) * width));
-    o.onProgress?.(s + 1, stripStarts.length);
-  }
+  let done = 0;
+  // a few strips in flight at once: each waits on its tiles' round trips, not on the CPU
+  let nextStrip = 0;
+  const worker = async (): Promise<void> => {
+    while (nextStrip < stripStarts.length) {
+      const s = nextStrip++;
+      if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
+      const sy0 = stripStarts[s];
+      const sy1 = Math.min(y1, s + 1 < stripStarts.length ? stripStarts[s + 1] : y1);
+      const part = await Lv.image.readRasters({ window: [x0, sy0, x1, sy1], samples: idx, pool: o.pool, interleave: false, signal: o.signal }) as unknown as BandArray[];
+      out ??= part.map((p) => new (p.constructor as new (n: number) => BandArray)(width * height));
+      part.forEach((p, b) => (out as BandArray[])[b].set(p as never, (sy0 - y0) * width));
+      o.onProgress?.(++done, stripStarts.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(3, stripStarts.length) }, worker));
   const bands = out as BandArray[];
   const meta = idx.map((i) => all[i]);
   const nodata = meta[0]?.nodata ?? cog.nodata ?? (rings ? 0 : undefined);
