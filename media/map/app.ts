@@ -7,13 +7,13 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import {
-  LAYER_TITLES, type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
+  type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
   type MapSource, type MapState, type ToMapMessage,
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { showNotice } from '../shared/notice';
-import { OFFLINE_NAME, addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
+import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
 import { SearchPanel } from './searchPanel';
@@ -37,6 +37,19 @@ function layerStyle(kind: LayerKind): FootprintStyle {
     pointRadius: 4,
     selectedColor: cssVar('--eo-c-select', '#ffffff'),
   };
+}
+
+/** The layer control's name for a kind of record. */
+function layerTitle(kind: LayerKind): string {
+  switch (kind) {
+    case 'aois': return l10n.t('AOIs');
+    case 'assets': return l10n.t('Asset footprints');
+    case 'orderItems': return l10n.t('Order items');
+    case 'catalogs': return l10n.t('Catalog (fulfilled)');
+    case 'archiveItems': return l10n.t('Archive items');
+    case 'insightOutputs': return l10n.t('Insight outputs (vector)');
+    case 'results': return l10n.t('Search results');
+  }
 }
 
 /** Text for Leaflet controls that insert names as HTML (layer names, attribution). */
@@ -171,9 +184,9 @@ export class MapApp {
       this.watchTiles(tiles, b.name);
       this.baseLayers[escapeHtml(b.name)] = tiles;
     }
-    this.baseLayers[OFFLINE_NAME] = this.offline;
+    this.baseLayers[offlineName()] = this.offline;
     const overlays: Record<string, L.Layer> = {};
-    for (const kind of KINDS) overlays[LAYER_TITLES[kind]] = this.layers[kind];
+    for (const kind of KINDS) overlays[escapeHtml(layerTitle(kind))] = this.layers[kind];
     this.control = L.control.layers(this.baseLayers, overlays, { collapsed: true, position: 'topright' }).addTo(this.map);
     const wanted = this.state.basemap && this.baseLayers[this.state.basemap] ? this.state.basemap : Object.keys(this.baseLayers)[0];
     this.baseLayers[wanted].addTo(this.map);

@@ -30,11 +30,14 @@ export interface PanelHost {
   saveState(): void;
 }
 
-const SORTS: [SearchParams['sort'], string][] = [
-  ['datetime-desc', 'Newest first'],
-  ['datetime-asc', 'Oldest first'],
-  ['cloud-asc', 'Least cloudy first'],
-];
+/** The sort orders in words (a function: module code runs before the page's bundle is loaded). */
+function sorts(): [SearchParams['sort'], string][] {
+  return [
+    ['datetime-desc', l10n.t('Newest first')],
+    ['datetime-asc', l10n.t('Oldest first')],
+    ['cloud-asc', l10n.t('Least cloudy first')],
+  ];
+}
 
 /** A date field in ISO form (`YYYY-MM-DD`), the same in every locale, unlike `type="date"`. */
 function dateInput(id: string, value: string): HTMLInputElement {
@@ -88,26 +91,26 @@ export class SearchPanel {
     this.datesTouched = initial.from !== undefined || initial.to !== undefined;
     this.kindArchive = el('input', { type: 'radio', name: 'kind', value: 'archive', id: 'kind-archive' });
     this.kindImagery = el('input', { type: 'radio', name: 'kind', value: 'imagery', id: 'kind-imagery' });
-    this.collections = el('select', { multiple: true, size: 4, id: 'collections', 'aria-label': 'Collections' });
-    this.satellites = el('select', { multiple: true, size: 4, id: 'satellites', 'aria-label': 'Satellites' });
+    this.collections = el('select', { multiple: true, size: 4, id: 'collections', 'aria-label': l10n.t('Collections') });
+    this.satellites = el('select', { multiple: true, size: 4, id: 'satellites', 'aria-label': l10n.t('Satellites') });
     this.optionsError = el('div', { class: 'error', role: 'alert' });
     this.from = dateInput('from', initial.from ?? range.from);
     this.to = dateInput('to', initial.to ?? range.to);
     this.maxCloud = el('input', { type: 'number', id: 'max-cloud', min: 0, max: 100, step: 1, value: initial.maxCloud ?? 30 });
-    this.sort = el('select', { id: 'sort' }, ...SORTS.map(([v, t]) => el('option', { value: v }, t)));
+    this.sort = el('select', { id: 'sort' }, ...sorts().map(([v, t]) => el('option', { value: v }, t)));
     this.sort.value = initial.sort ?? 'datetime-desc';
     this.limit = el('input', { type: 'number', id: 'limit', min: 1, max: 1000, value: initial.limit ?? 50 });
-    this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, 'Draw a rectangle or a polygon on the map.');
-    this.searchBtn = button('Search here', () => void this.search(), { id: 'search', disabled: true });
-    this.aoiBtn = button('Create AOI…', () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
+    this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, l10n.t('Draw a rectangle or a polygon on the map.'));
+    this.searchBtn = button(l10n.t('Search here'), () => void this.search(), { id: 'search', disabled: true });
+    this.aoiBtn = button(l10n.t('Create AOI…'), () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
     this.saveBtn = button(l10n.t('Save Search…'), () => this.save(), {
       id: 'save-search', class: 'secondary', disabled: true, title: l10n.t('Save this search to a .eosearch.json file to run again later'),
     });
     this.status = el('div', { class: 'status', id: 'status', role: 'status' });
-    this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': 'Search results' });
-    this.more = button('Load more', () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
-    this.orderBtn = button('Order…', () => this.order(), {
-      id: 'order-results', hidden: true, disabled: true, title: 'Order the selected result (priced before anything is placed)',
+    this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': l10n.t('Search results') });
+    this.more = button(l10n.t('Load more'), () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
+    this.orderBtn = button(l10n.t('Order…'), () => this.order(), {
+      id: 'order-results', hidden: true, disabled: true, title: l10n.t('Order the selected result (priced before anything is placed)'),
     });
     this.aoiBox = el('div', { class: 'aoi-form', id: 'aoi-form', hidden: true });
     (initial.kind === 'imagery' ? this.kindImagery : this.kindArchive).checked = true;
@@ -117,26 +120,26 @@ export class SearchPanel {
     }
     for (const i of [this.from, this.to]) i.addEventListener('input', () => (this.datesTouched = true));
     this.collections.addEventListener('change', () => this.followCoverage());
-    this.collectionsRow = el('label', { class: 'field' }, 'Collections ', el('span', { class: 'muted' }, '(none selected = all)'), this.collections);
-    this.satellitesRow = el('label', { class: 'field' }, 'Satellites', this.satellites);
-    this.root = el('section', { class: 'search', 'aria-label': 'Search here' },
-      el('h2', {}, 'Search here'),
-      el('div', { class: 'field kinds', role: 'radiogroup' },
-        el('label', {}, this.kindArchive, ' Archive (STAC)'),
-        el('label', {}, this.kindImagery, ' Satellite imagery')),
+    this.collectionsRow = el('label', { class: 'field' }, l10n.t('Collections'), ' ', el('span', { class: 'muted' }, l10n.t('(none selected = all)')), this.collections);
+    this.satellitesRow = el('label', { class: 'field' }, l10n.t('Satellites'), this.satellites);
+    this.root = el('section', { class: 'search', 'aria-label': l10n.t('Search here') },
+      el('h2', {}, l10n.t('Search here')),
+      el('div', { class: 'field kinds', role: 'radiogroup', 'aria-label': l10n.t('What to search') },
+        el('label', {}, this.kindArchive, ' ', l10n.t('Archive (STAC)')),
+        el('label', {}, this.kindImagery, ' ', l10n.t('Satellite imagery'))),
       this.collectionsRow,
       this.satellitesRow,
       this.optionsError,
       el('div', { class: 'row' },
-        el('label', { class: 'field' }, 'From ', el('span', { class: 'muted' }, '(YYYY-MM-DD)'), this.from),
-        el('label', { class: 'field' }, 'To ', el('span', { class: 'muted' }, '(YYYY-MM-DD)'), this.to)),
+        el('label', { class: 'field' }, l10n.t('From'), ' ', el('span', { class: 'muted' }, l10n.t('(YYYY-MM-DD)')), this.from),
+        el('label', { class: 'field' }, l10n.t('To'), ' ', el('span', { class: 'muted' }, l10n.t('(YYYY-MM-DD)')), this.to)),
       el('div', { class: 'row' },
-        el('label', { class: 'field' }, 'Max cloud %', this.maxCloud),
-        el('label', { class: 'field' }, 'Page size', this.limit)),
-      el('label', { class: 'field' }, 'Sort', this.sort),
+        el('label', { class: 'field' }, l10n.t('Max cloud %'), this.maxCloud),
+        el('label', { class: 'field' }, l10n.t('Page size'), this.limit)),
+      el('label', { class: 'field' }, l10n.t('Sort'), this.sort),
       el('div', { class: 'row draw-buttons' },
-        button('▭ Rectangle', () => host.startDraw('rectangle'), { class: 'secondary', id: 'draw-rect', title: 'Drag on the map' }),
-        button('⬠ Polygon', () => host.startDraw('polygon'), { class: 'secondary', id: 'draw-poly', title: 'Click vertices; double-click or Enter to finish' })),
+        button(`▭ ${l10n.t('Rectangle')}`, () => host.startDraw('rectangle'), { class: 'secondary', id: 'draw-rect', title: l10n.t('Drag on the map') }),
+        button(`⬠ ${l10n.t('Polygon')}`, () => host.startDraw('polygon'), { class: 'secondary', id: 'draw-poly', title: l10n.t('Click vertices; double-click or Enter to finish') })),
       this.shapeInfo,
       el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn),
       this.aoiBox,
@@ -181,12 +184,12 @@ export class SearchPanel {
         fill(this.satellites, o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]), initial?.satellites);
         if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
         this.followCoverage();
-        const errs = Object.entries(o.errors).map(([k, v]) => `Could not list ${k}: ${v}`);
+        const errs = Object.entries(o.errors).map(([k, v]) => listError(k, v));
         this.optionsError.textContent = errs.join(' ');
       },
       (e: Error) => {
         this.optionsLoading = undefined; // allow a retry on the next change
-        this.optionsError.textContent = `Could not load search options: ${e.message}`;
+        this.optionsError.textContent = l10n.t('Could not load search options: {0}', e.message);
       },
     );
     return this.optionsLoading;
@@ -221,23 +224,23 @@ export class SearchPanel {
     this.saveBtn.disabled = !shape;
     this.aoiBox.hidden = true;
     if (!shape) {
-      this.shapeInfo.textContent = why ?? 'Draw a rectangle or a polygon on the map.';
+      this.shapeInfo.textContent = why ?? l10n.t('Draw a rectangle or a polygon on the map.');
       return;
     }
     const g = ringToGeoJson(shape.ring);
     const area = geodesicArea(g);
-    this.shapeInfo.textContent = `${shape.shape === 'rectangle' ? 'Rectangle' : 'Polygon'} drawn · ${km2(area)}`;
+    this.shapeInfo.textContent = shape.shape === 'rectangle' ? l10n.t('Rectangle drawn · {0}', km2(area)) : l10n.t('Polygon drawn · {0}', km2(area));
   }
 
   private params(): SearchParams | string {
-    if (!this.shape) return 'Draw an area first.';
+    if (!this.shape) return l10n.t('Draw an area first.');
     const f = this.formState();
-    if (f.kind === 'imagery' && (!f.satellites || f.satellites.length === 0)) return 'Pick at least one satellite.';
-    for (const [name, value] of [['From', f.from], ['To', f.to]] as const) {
-      if (value && !parseIsoDay(value)) return `"${name}" is not a date in the form YYYY-MM-DD (for example ${isoDay(new Date())}).`;
+    if (f.kind === 'imagery' && (!f.satellites || f.satellites.length === 0)) return l10n.t('Pick at least one satellite.');
+    for (const [name, value] of [[l10n.t('From'), f.from], [l10n.t('To'), f.to]] as const) {
+      if (value && !parseIsoDay(value)) return l10n.t('"{0}" is not a date in the form YYYY-MM-DD (for example {1}).', name, isoDay(new Date()));
     }
-    if (f.from && f.to && f.from > f.to) return '"From" is after "To".';
-    if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100)) return 'Max cloud cover is a percentage, 0 to 100.';
+    if (f.from && f.to && f.from > f.to) return l10n.t('"{0}" is after "{1}".', l10n.t('From'), l10n.t('To'));
+    if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100)) return l10n.t('Max cloud cover is a percentage, 0 to 100.');
     const limit = Math.max(1, Math.min(1000, Math.round(f.limit ?? 50)));
     return {
       kind: f.kind ?? 'archive', ring: this.shape.ring, shape: this.shape.shape,
@@ -299,7 +302,7 @@ export class SearchPanel {
     this.searching = true;
     this.searchBtn.disabled = true;
     this.more.disabled = true;
-    this.setStatus(mode === 'replace' ? 'Searching…' : 'Loading more…');
+    this.setStatus(mode === 'replace' ? l10n.t('Searching…') : l10n.t('Loading more…'));
     try {
       const page = await call();
       this.page = page;
@@ -308,7 +311,7 @@ export class SearchPanel {
       this.showSummary(page);
       this.host.saveState();
     } catch (e) {
-      this.setStatus(`Search failed: ${(e as Error).message}`, true);
+      this.setStatus(l10n.t('Search failed: {0}', (e as Error).message), true);
     } finally {
       this.searching = false;
       this.searchBtn.disabled = !this.shape;
@@ -317,8 +320,10 @@ export class SearchPanel {
   }
 
   private showSummary(page: Omit<SearchPage, 'features'>): void {
-    const of = page.matched !== undefined ? ` of ${page.matched.toLocaleString()}` : '';
-    this.setStatus(page.loaded === 0 ? this.noResults() : `${page.loaded.toLocaleString()}${of} result${page.loaded === 1 && !of ? '' : 's'}${page.hasMore ? '' : ' (all loaded)'}`);
+    const n = page.loaded.toLocaleString();
+    const count = page.matched !== undefined ? l10n.t('{0} of {1} results', n, page.matched.toLocaleString())
+      : page.loaded === 1 ? l10n.t('1 result') : l10n.t('{0} results', n);
+    this.setStatus(page.loaded === 0 ? this.noResults() : page.hasMore ? count : l10n.t('{0} (all loaded)', count));
     this.more.hidden = !page.hasMore;
     this.updateOrder();
   }
@@ -326,11 +331,16 @@ export class SearchPanel {
   /** An empty result, with the ways to widen the search (the collections' data span when known). */
   private noResults(): string {
     const f = this.formState();
-    const when = f.from || f.to ? ` between ${f.from || 'the beginning'} and ${f.to || 'today'}` : '';
+    const none = f.from || f.to
+      ? l10n.t('No results between {0} and {1} in this area.', f.from || l10n.t('the beginning'), f.to || l10n.t('today'))
+      : l10n.t('No results in this area.');
     const cov = this.coverage();
-    const span = cov ? ` (the chosen collections have data from ${cov.from} to ${cov.to})` : '';
-    const cloud = f.maxCloud !== undefined && f.maxCloud < 100 ? ', raise Max cloud %' : '';
-    return `No results${when} in this area. Widen the dates${span}${cloud}, choose other ${f.kind === 'imagery' ? 'satellites' : 'collections'} or draw a larger area.`;
+    const widen = cov ? l10n.t('Widen the dates (the chosen collections have data from {0} to {1})', cov.from, cov.to) : l10n.t('Widen the dates');
+    const other = f.kind === 'imagery' ? l10n.t('choose other satellites') : l10n.t('choose other collections');
+    const advice = f.maxCloud !== undefined && f.maxCloud < 100
+      ? l10n.t('{0}, raise Max cloud %, {1} or draw a larger area.', widen, other)
+      : l10n.t('{0}, {1} or draw a larger area.', widen, other);
+    return `${none} ${advice}`;
   }
 
   /** Shown once there are results; usable while one of them is selected. */
@@ -378,7 +388,18 @@ export class SearchPanel {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
         this.host.selectResult(f.id, 'list');
+        return;
       }
+      // A listbox moves with the arrow keys (and Home/End); moving selects, as in VS Code's lists.
+      const rows = Array.from(this.list.children) as HTMLElement[];
+      const at = rows.indexOf(row);
+      const to = e.key === 'ArrowDown' ? rows[at + 1] : e.key === 'ArrowUp' ? rows[at - 1]
+        : e.key === 'Home' ? rows[0] : e.key === 'End' ? rows[rows.length - 1] : undefined;
+      if (!to) return;
+      e.preventDefault();
+      to.focus();
+      const id = to.dataset.id;
+      if (id) this.host.selectResult(id, 'list');
     });
     this.rows.set(f.id, row);
     this.list.appendChild(row);
@@ -409,26 +430,26 @@ export class SearchPanel {
     const g = ringToGeoJson(shape.ring);
     if (g.type !== 'Polygon') {
       append(this.aoiBox, el('p', { class: 'error' },
-        'This shape crosses the antimeridian; an AOI is a single Polygon, so draw it on one side of the 180° meridian.'));
+        l10n.t('This shape crosses the antimeridian; an AOI is a single Polygon, so draw it on one side of the 180° meridian.')));
       return;
     }
-    const name = el('input', { type: 'text', id: 'aoi-name', required: true, maxlength: 200, placeholder: 'Name' });
-    const desc = el('input', { type: 'text', id: 'aoi-desc', maxlength: 1000, placeholder: 'Description (optional)' });
+    const name = el('input', { type: 'text', id: 'aoi-name', required: true, maxlength: 200, placeholder: l10n.t('Name') });
+    const desc = el('input', { type: 'text', id: 'aoi-desc', maxlength: 1000, placeholder: l10n.t('Description (optional)') });
     const project = el('select', { id: 'aoi-project' });
     const satellite = el('select', { id: 'aoi-satellite' });
     const err = el('div', { class: 'error', id: 'aoi-error', role: 'alert' });
-    const submit = button('Choose Images…', () => void create(), { id: 'aoi-submit' });
+    const submit = button(l10n.t('Choose Images…'), () => void create(), { id: 'aoi-submit' });
     const fillSelects = () => {
       fill(project, (this.options?.projects ?? []).map((p) => [p.id, p.name || p.id]));
       fill(satellite, (this.options?.satellites ?? []).map((s) => [s.id, s.name || s.id]), selected(this.satellites));
-      if (this.options?.errors.projects) err.textContent = `Could not list projects: ${this.options.errors.projects}`;
+      if (this.options?.errors.projects) err.textContent = listError('projects', this.options.errors.projects);
     };
     void this.loadOptions().then(fillSelects);
     const create = async () => {
       err.textContent = '';
-      if (!name.value.trim()) return void (err.textContent = 'Give the AOI a name.');
-      if (!project.value) return void (err.textContent = 'Pick a project.');
-      if (!satellite.value) return void (err.textContent = 'Pick a satellite.');
+      if (!name.value.trim()) return void (err.textContent = l10n.t('Give the AOI a name.'));
+      if (!project.value) return void (err.textContent = l10n.t('Pick a project.'));
+      if (!satellite.value) return void (err.textContent = l10n.t('Pick a satellite.'));
       submit.disabled = true;
       const params: CreateAoiParams = {
         name: name.value.trim(), description: desc.value.trim() || undefined,
@@ -439,7 +460,7 @@ export class SearchPanel {
         err.textContent = '';
         const feature = await this.host.rpc.call({ method: 'createAoi', params });
         if (!feature) {
-          err.textContent = 'No AOI created: the image choice was cancelled.';
+          err.textContent = l10n.t('No AOI created: the image choice was cancelled.');
           return;
         }
         this.aoiBox.hidden = true;
@@ -452,15 +473,25 @@ export class SearchPanel {
       }
     };
     append(this.aoiBox,
-      el('h3', {}, 'New AOI'),
-      el('div', { class: 'muted', id: 'aoi-area' }, `Geodesic area: ${km2(geodesicArea(g))}`),
-      el('label', { class: 'field' }, 'Name', name),
-      el('label', { class: 'field' }, 'Description', desc),
-      el('label', { class: 'field' }, 'Project', project),
-      el('label', { class: 'field' }, 'Satellite', satellite),
+      el('h3', {}, l10n.t('New AOI')),
+      el('div', { class: 'muted', id: 'aoi-area' }, l10n.t('Geodesic area: {0}', km2(geodesicArea(g)))),
+      el('label', { class: 'field' }, l10n.t('Name'), name),
+      el('label', { class: 'field' }, l10n.t('Description'), desc),
+      el('label', { class: 'field' }, l10n.t('Project'), project),
+      el('label', { class: 'field' }, l10n.t('Satellite'), satellite),
       err,
-      el('div', { class: 'row' }, submit, button('Cancel', () => (this.aoiBox.hidden = true), { class: 'secondary' })));
+      el('div', { class: 'row' }, submit, button(l10n.t('Cancel'), () => (this.aoiBox.hidden = true), { class: 'secondary' })));
     name.focus();
+  }
+}
+
+/** "Could not list …" for one of the search options the extension could not fetch. */
+function listError(what: string, why: string): string {
+  switch (what) {
+    case 'collections': return l10n.t('Could not list collections: {0}', why);
+    case 'satellites': return l10n.t('Could not list satellites: {0}', why);
+    case 'projects': return l10n.t('Could not list projects: {0}', why);
+    default: return l10n.t('Could not list {0}: {1}', what, why);
   }
 }
 

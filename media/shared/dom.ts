@@ -2,6 +2,7 @@
  * DOM building without HTML strings: every value from the service goes in as text
  * (`textContent`) or as a checked attribute, so markup in it is shown, never parsed.
  */
+import * as l10n from '@vscode/l10n';
 import { isWebUrl } from '../../src/panels/protocol';
 
 type Child = Node | string | number | null | undefined | false;
@@ -47,9 +48,9 @@ export function clear(node: Node): void {
  * A link for an http(s) URL that asks the extension to open it (webviews cannot navigate);
  * anything else (`javascript:`, `data:`, relative) is shown as plain text.
  */
-export function link(url: unknown, text: string, open: (url: string) => void): HTMLElement {
-  if (!isWebUrl(url)) return el('span', { class: 'nolink', title: 'Not an http(s) link' }, text);
-  const a = el('a', { title: url }, text);
+export function link(url: unknown, text: string, open: (url: string) => void, ariaLabel?: string): HTMLElement {
+  if (!isWebUrl(url)) return el('span', { class: 'nolink', title: l10n.t('Not an http(s) link') }, text);
+  const a = el('a', { title: url, 'aria-label': ariaLabel }, text);
   a.href = url;
   a.addEventListener('click', (ev) => {
     ev.preventDefault();

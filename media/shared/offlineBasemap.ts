@@ -4,11 +4,15 @@
  * Coarse at street level, but it shows where a footprint is when tiles cannot load.
  */
 import * as L from 'leaflet';
+import * as l10n from '@vscode/l10n';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { FootprintLayer, type FootprintInput } from './footprintLayer';
 
-export const OFFLINE_NAME = 'Offline outlines (Natural Earth)';
+/** The base layer's name in the layer control (asked for after the page's bundle is loaded). */
+export function offlineName(): string {
+  return l10n.t('Offline outlines (Natural Earth)');
+}
 
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -27,7 +31,7 @@ export function offlineStyle() {
 
 export function createOfflineBasemap(): L.Layer & { restyle(): void } {
   const layer = new FootprintLayer<null>(offlineStyle(), 'eoOffline');
-  layer.options.attribution = 'Outlines: Natural Earth';
+  layer.options.attribution = l10n.t('Outlines: Natural Earth');
   const restyle = () => layer.setStyle(offlineStyle());
   // `outlines.js` (loaded first by the page) sets this; without it the layer is just empty.
   const topo = (window as unknown as { eoWorldAtlas?: Topology<{ countries: GeometryCollection; land: GeometryCollection }> }).eoWorldAtlas;

@@ -4,6 +4,7 @@
  * DOM calls only; every value from the service is text.
  */
 import * as L from 'leaflet';
+import * as l10n from '@vscode/l10n';
 import type { ArchiveItem, StacAsset } from '../../src/api/records';
 import type { FromStacMessage, StacAction, StacState, ToStacMessage } from '../../src/panels/protocol';
 import { bboxRing } from '../../src/geo/antimeridian';
@@ -12,7 +13,7 @@ import { FootprintLayer } from '../shared/footprintLayer';
 import { showNotice } from '../shared/notice';
 import { addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
 import type { VsCodeApi } from '../shared/vscodeApi';
-import { GROUPS, GROUP_TITLES, formatDate, formatValue, groupProperties, isImageDataUrl } from './format';
+import { GROUPS, formatDate, formatValue, groupProperties, groupTitle, isImageDataUrl } from './format';
 
 /** Very long values are cut for display; the full text stays in the tooltip and the raw JSON. */
 const MAX_SHOWN = 300;
@@ -30,10 +31,11 @@ export class StacItemApp {
   private state: StacState;
   private miniMap?: L.Map;
   private thumb?: HTMLElement;
+  private themeWatch?: MutationObserver;
 
   constructor(private readonly vscode: VsCodeApi<StacState>, private readonly root: HTMLElement) {
     this.state = vscode.getState() ?? {};
-    append(root, el('p', { class: 'muted', id: 'loading' }, 'Loading the item…'));
+    append(root, el('p', { class: 'muted', id: 'loading' }, l10n.t('Loading the item…')));
     window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToStacMessage));
     this.post({ type: 'ready' });
   }
@@ -78,25 +80,25 @@ export class StacItemApp {
     this.miniMap = undefined;
     clear(this.root);
     const props = (item.properties ?? {}) as Record<string, unknown>;
-    const dt = typeof props.datetime === 'string' ? formatDate(props.datetime) : { text: 'no date' };
-    this.thumb = el('div', { class: 'thumb', id: 'thumbnail', 'aria-label': 'Thumbnail' }, el('span', { class: 'muted' }, 'No thumbnail'));
+    const dt = typeof props.datetime === 'string' ? formatDate(props.datetime) : { text: l10n.t('no date') };
+    this.thumb = el('div', { class: 'thumb', id: 'thumbnail', 'aria-label': l10n.t('Thumbnail') }, el('span', { class: 'muted' }, l10n.t('No thumbnail')));
     const header = el('header', { class: 'head' },
       this.thumb,
       el('div', { class: 'head-text' },
         el('h1', { id: 'item-id', title: String(item.id) }, clip(String(item.id))),
         el('div', { class: 'sub' },
-          el('span', { class: 'badge', id: 'item-collection', title: 'Collection' }, String(item.collection ?? '')),
+          el('span', { class: 'badge', id: 'item-collection', title: l10n.t('Collection') }, String(item.collection ?? '')),
           ' ',
           el('span', { id: 'item-datetime', title: dt.title ?? '' }, dt.text)),
         typeof props.title === 'string' && props.title !== item.id ? el('div', { class: 'muted' }, clip(props.title)) : null,
         el('div', { class: 'actions' },
-          this.action('order', 'Order this item'),
-          this.action('showImagery', 'Show imagery on map', 'secondary'),
-          this.action('copyStacUrl', 'Copy STAC URL', 'secondary'),
-          this.action('insightInput', 'Use as insight input', 'secondary'))));
-    const mapBox = el('div', { id: 'footprint', class: 'footprint', 'aria-label': 'Footprint map' });
+          this.action('order', l10n.t('Order this item')),
+          this.action('showImagery', l10n.t('Show imagery on map'), 'secondary'),
+          this.action('copyStacUrl', l10n.t('Copy STAC URL'), 'secondary'),
+          this.action('insightInput', l10n.t('Use as insight input'), 'secondary'))));
+    const mapBox = el('div', { id: 'footprint', class: 'footprint', 'aria-label': l10n.t('Footprint map') });
     const raw = el('details', { id: 'raw', open: this.state.rawOpen === true },
-      el('summary', {}, 'Raw JSON'),
+      el('summary', {}, l10n.t('Raw JSON')),
       el('pre', { class: 'json' }, JSON.stringify(item, null, 2)));
     raw.addEventListener('toggle', () => {
       this.state = { ...this.state, rawOpen: raw.open };
@@ -106,7 +108,7 @@ export class StacItemApp {
       header,
       el('div', { class: 'cols' },
         el('div', { class: 'col-main' }, this.properties(props)),
-        el('div', { class: 'col-side' }, el('h2', {}, 'Footprint'), mapBox)),
+        el('div', { class: 'col-side' }, el('h2', {}, l10n.t('Footprint')), mapBox)),
       this.assets(item.assets ?? {}),
       this.links(item.links ?? []),
       raw);
@@ -118,7 +120,7 @@ export class StacItemApp {
   }
 
   private properties(props: Record<string, unknown>): HTMLElement {
-    const box = el('section', { id: 'properties', 'aria-label': 'Properties' }, el('h2', {}, 'Properties'));
+    const box = el('section', { id: 'properties', 'aria-label': l10n.t('Properties') }, el('h2', {}, l10n.t('Properties')));
     const groups = groupProperties(props);
     for (const g of GROUPS) {
       const rows = groups.get(g) ?? [];
@@ -131,17 +133,17 @@ export class StacItemApp {
           : el('span', { title: shown.title ?? (shown.text.length > MAX_SHOWN ? shown.text : '') }, clip(shown.text));
         table.appendChild(el('tr', {}, el('th', { scope: 'row', title: k }, clip(k)), el('td', {}, value)));
       }
-      append(box, el('h3', {}, GROUP_TITLES[g]), table);
+      append(box, el('h3', {}, groupTitle(g)), table);
     }
     return box;
   }
 
   private assets(assets: Record<string, StacAsset>): HTMLElement {
     const entries = Object.entries(assets);
-    const box = el('section', { id: 'assets', 'aria-label': 'Assets' }, el('h2', {}, `Assets (${entries.length})`));
-    if (entries.length === 0) return append(box, el('p', { class: 'muted' }, 'No assets.')), box;
+    const box = el('section', { id: 'assets', 'aria-label': l10n.t('Assets') }, el('h2', {}, l10n.t('Assets ({0})', entries.length)));
+    if (entries.length === 0) return append(box, el('p', { class: 'muted' }, l10n.t('No assets.'))), box;
     const table = el('table', { class: 'grid' },
-      el('thead', {}, el('tr', {}, ...['Key', 'Title', 'Type', 'Roles', 'Href'].map((h) => el('th', { scope: 'col' }, h)))));
+      el('thead', {}, el('tr', {}, ...[l10n.t('Key'), l10n.t('Title'), l10n.t('Type'), l10n.t('Roles'), l10n.t('Href')].map((h) => el('th', { scope: 'col' }, h)))));
     const body = el('tbody', {});
     for (const [key, a] of entries) {
       const href = typeof a?.href === 'string' ? a.href : '';
@@ -153,8 +155,8 @@ export class StacItemApp {
         el('td', { class: 'href' },
           el('code', { title: href }, clip(href)),
           el('span', { class: 'href-actions' },
-            button('Copy', () => this.post({ type: 'copy', text: href }), { class: 'secondary small', 'aria-label': `Copy href of ${key}` }),
-            link(href, 'Open', this.open)))));
+            button(l10n.t('Copy'), () => this.post({ type: 'copy', text: href }), { class: 'secondary small', 'aria-label': l10n.t('Copy href of {0}', key) }),
+            link(href, l10n.t('Open'), this.open, l10n.t('Open {0}', key))))));
     }
     table.appendChild(body);
     box.appendChild(table);
@@ -162,13 +164,13 @@ export class StacItemApp {
   }
 
   private links(links: unknown[]): HTMLElement {
-    const box = el('section', { id: 'links', 'aria-label': 'Links' }, el('h2', {}, `Links (${links.length})`));
+    const box = el('section', { id: 'links', 'aria-label': l10n.t('Links') }, el('h2', {}, l10n.t('Links ({0})', links.length)));
     const ul = el('ul', { class: 'links' });
     for (const l of links) {
       const { rel, href, title, type } = (l ?? {}) as { rel?: unknown; href?: unknown; title?: unknown; type?: unknown };
       ul.appendChild(el('li', {},
         el('span', { class: 'badge' }, typeof rel === 'string' ? clip(rel) : '?'), ' ',
-        link(href, clip(typeof title === 'string' && title ? title : typeof href === 'string' ? href : '(no href)'), this.open),
+        link(href, clip(typeof title === 'string' && title ? title : typeof href === 'string' ? href : l10n.t('(no href)')), this.open),
         typeof type === 'string' ? el('span', { class: 'muted' }, ` ${type}`) : null));
     }
     box.appendChild(ul);
@@ -178,7 +180,7 @@ export class StacItemApp {
   private showThumbnail(dataUrl: string, key: string): void {
     if (!this.thumb || !isImageDataUrl(dataUrl)) return;
     clear(this.thumb);
-    const img = el('img', { alt: `Thumbnail (asset ${key})` });
+    const img = el('img', { alt: l10n.t('Thumbnail (asset {0})', key) });
     img.src = dataUrl;
     this.thumb.appendChild(img);
   }
@@ -188,10 +190,18 @@ export class StacItemApp {
     map.attributionControl.setPrefix(false);
     addOfflinePane(map);
     map.setView([0, 0], 1);
-    createOfflineBasemap().addTo(map);
-    const layer = new FootprintLayer<null>({
-      color: cssVar('--eo-c-results', '#f14c4c'), fillOpacity: 0.2, weight: 2, pointRadius: 4, selectedColor: '#fff',
+    const base = createOfflineBasemap();
+    base.addTo(map);
+    const style = () => ({ color: cssVar('--eo-c-results', '#f14c4c'), fillOpacity: 0.2, weight: 2, pointRadius: 4, selectedColor: '#fff' });
+    const layer = new FootprintLayer<null>(style());
+    // A theme switch while the page is open (e.g. to high contrast light) recolours the map.
+    this.themeWatch?.disconnect();
+    this.themeWatch = new MutationObserver(() => {
+      base.restyle();
+      layer.setStyle(style());
     });
+    this.themeWatch.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    this.themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
     // prefer the geometry; fall back to the bbox when the geometry is missing
     const geometry = item.geometry ?? (Array.isArray(item.bbox) && item.bbox.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(item.bbox.map(Number))] } : null);
     layer.setItems([{ id: 'item', geometry, data: null }]);

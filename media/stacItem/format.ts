@@ -2,19 +2,23 @@
  * How STAC item properties are grouped and shown: by extension prefix, with units and
  * locale dates. Values become text (never markup); a DOI becomes an https link.
  */
+import * as l10n from '@vscode/l10n';
 
 export const GROUPS = ['core', 'eo', 'view', 'proj', 'sci', 'rd', 'others'] as const;
 export type Group = (typeof GROUPS)[number];
 
-export const GROUP_TITLES: Record<Group, string> = {
-  core: 'Core',
-  eo: 'Electro-optical (eo)',
-  view: 'Viewing geometry (view)',
-  proj: 'Projection (proj)',
-  sci: 'Scientific (sci)',
-  rd: 'Provider (rd)',
-  others: 'Other',
-};
+/** A group's heading, translated when asked (not at import, which runs before the bundle loads). */
+export function groupTitle(g: Group): string {
+  switch (g) {
+    case 'core': return l10n.t('Core');
+    case 'eo': return l10n.t('Electro-optical (eo)');
+    case 'view': return l10n.t('Viewing geometry (view)');
+    case 'proj': return l10n.t('Projection (proj)');
+    case 'sci': return l10n.t('Scientific (sci)');
+    case 'rd': return l10n.t('Provider (rd)');
+    case 'others': return l10n.t('Other');
+  }
+}
 
 const CORE_ORDER = ['title', 'description', 'datetime', 'startdatetime', 'start_datetime', 'end_datetime', 'created', 'updated',
   'platform', 'constellation', 'instruments', 'gsd', 'altitude', 'license'];
@@ -69,7 +73,7 @@ export function formatDate(value: string): Shown {
   if (Number.isNaN(d.getTime())) return { text: value };
   return {
     text: d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
-    title: `${d.toISOString().replace('.000Z', 'Z')} (UTC)`,
+    title: l10n.t('{0} (UTC)', d.toISOString().replace('.000Z', 'Z')),
   };
 }
 
@@ -77,9 +81,9 @@ export function formatValue(key: string, value: unknown): Shown {
   if (value === null || value === undefined) return { text: '—' };
   if (typeof value === 'number' && Number.isFinite(value)) {
     if (isIdentifierKey(key)) return { text: String(value) };
-    if (key === 'gsd') return { text: `${num(value)} m` };
+    if (key === 'gsd') return { text: l10n.t('{0} m', num(value)) };
     // Orbit altitude is given in metres; kilometres are how people read it.
-    if (key === 'altitude') return { text: `${num(value / 1000, 1)} km`, title: `${num(value)} m` };
+    if (key === 'altitude') return { text: l10n.t('{0} km', num(value / 1000, 1)), title: l10n.t('{0} m', num(value)) };
     if (key === 'eo:cloud_cover' || key.endsWith('_percentage')) return { text: `${num(value)} %` };
     if (ANGLE_KEYS.test(key)) return { text: `${num(value, 4)}°` };
     return { text: num(value, 6) };
@@ -89,8 +93,8 @@ export function formatValue(key: string, value: unknown): Shown {
     if (DATE_KEYS.test(key)) return formatDate(value);
     return { text: value };
   }
-  if (typeof value === 'boolean') return { text: value ? 'yes' : 'no' };
-  if (key === 'proj:shape' && Array.isArray(value) && value.length === 2) return { text: `${value[0]} × ${value[1]} px (rows × columns)` };
+  if (typeof value === 'boolean') return { text: value ? l10n.t('yes') : l10n.t('no') };
+  if (key === 'proj:shape' && Array.isArray(value) && value.length === 2) return { text: l10n.t('{0} × {1} px (rows × columns)', String(value[0]), String(value[1])) };
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return { text: value.map(String).join(', ') };
   return { text: JSON.stringify(value) };
 }

@@ -4,7 +4,7 @@
 // and status-bar calls, prompt/tree/CodeLens fields (title, placeHolder, prompt, tooltip,
 // label, description, detail…), `new TreeItem(text)`, and in webviews `button(text)`, `el(…,
 // text)` children, `textContent =`, `aria-label`/`title` attributes. Strings without a letter
-// (an icon `$(globe)`, punctuation, numbers) are not text.
+// (an icon `$(globe)`, punctuation, numbers) are not text, nor is a bare http(s) URL (an example).
 
 const USER_FIELDS = new Set([
   'title', 'placeHolder', 'prompt', 'tooltip', 'label', 'description', 'detail', 'saveLabel', 'openLabel',
@@ -13,9 +13,11 @@ const USER_FIELDS = new Set([
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'setStatusBarMessage']);
 const SEVERITIES = new Set(['info', 'warning', 'error']);
 
-/** Text a person reads: at least one letter once codicons like `$(globe)` are taken out. */
+/** Text a person reads: at least one letter once codicons like `$(globe)` are taken out; an example URL is not. */
 function isText(node) {
-  if (node.type === 'Literal' && typeof node.value === 'string') return /\p{L}/u.test(node.value.replace(/\$\([a-z0-9~-]+\)/g, ''));
+  if (node.type === 'Literal' && typeof node.value === 'string') {
+    return !/^https?:\/\/\S+$/.test(node.value) && /\p{L}/u.test(node.value.replace(/\$\([a-z0-9~-]+\)/g, ''));
+  }
   if (node.type === 'TemplateLiteral') return node.quasis.some((q) => /\p{L}/u.test(q.value.cooked.replace(/\$\([a-z0-9~-]+\)/g, '')));
   return false;
 }

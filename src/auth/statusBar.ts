@@ -1,31 +1,38 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { hostOf, type Connection } from './connection';
 import { COMMANDS } from '../commandIds';
 
 /** Host and connection state at a glance; a click opens the connection actions. */
 export function createConnectionStatusBar(connection: Connection): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('eoImagery.connection', vscode.StatusBarAlignment.Left, 50);
-  item.name = 'EO Imagery Connection';
+  item.name = l10n.t('EO Imagery Connection');
   item.command = COMMANDS.connectionActions;
 
   const render = (): void => {
-    const host = connection.isSandbox ? 'sandbox' : hostOf(connection.baseUrl);
+    const host = connection.isSandbox ? l10n.t('sandbox') : hostOf(connection.baseUrl);
     item.backgroundColor = undefined;
     switch (connection.state) {
       case 'signedOut':
-        item.text = '$(account) EO: signed out';
+        item.text = `$(account) ${l10n.t('EO: signed out')}`;
         item.tooltip = connection.baseUrl
-          ? `EO Imagery: not signed in to ${hostOf(connection.baseUrl)}. Click to sign in.`
-          : 'EO Imagery: no service configured. Click to sign in or try the sandbox.';
+          ? l10n.t('EO Imagery: not signed in to {0}. Click to sign in.', hostOf(connection.baseUrl))
+          : l10n.t('EO Imagery: no service configured. Click to sign in or try the sandbox.');
         break;
       case 'unverified':
       case 'connected':
-        item.text = `$(globe) EO: ${host}`;
-        item.tooltip = `EO Imagery: ${connection.state === 'connected' ? 'connected to' : 'signed in to'} ${connection.baseUrl}${connection.source === 'env' ? ' (token from EO_API_TOKEN)' : ''}`;
+        item.text = `$(globe) ${l10n.t('EO: {0}', host)}`;
+        item.tooltip = connection.source === 'env'
+          ? connection.state === 'connected'
+            ? l10n.t('EO Imagery: connected to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
+            : l10n.t('EO Imagery: signed in to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
+          : connection.state === 'connected'
+            ? l10n.t('EO Imagery: connected to {0}', connection.baseUrl)
+            : l10n.t('EO Imagery: signed in to {0}', connection.baseUrl);
         break;
       case 'failing':
-        item.text = `$(warning) EO: ${host}`;
-        item.tooltip = `EO Imagery: requests to ${connection.baseUrl} are failing. ${connection.lastError ?? ''}`.trim();
+        item.text = `$(warning) ${l10n.t('EO: {0}', host)}`;
+        item.tooltip = l10n.t('EO Imagery: requests to {0} are failing. {1}', connection.baseUrl, connection.lastError ?? '').trim();
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
     }

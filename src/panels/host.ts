@@ -4,6 +4,7 @@
  * way out to the browser.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { ApiError } from '../api/errors';
 import type { Aoi, Polygon } from '../api/records';
 import type { ExtensionServices } from '../services';
@@ -91,7 +92,7 @@ export function responseError(e: unknown): { message: string; status?: number } 
 /** Opens an http(s) URL in the browser; anything else is refused (and said so). */
 export async function openExternalChecked(url: unknown): Promise<boolean> {
   if (!isWebUrl(url)) {
-    void vscode.window.showWarningMessage('Only http and https links can be opened.');
+    void vscode.window.showWarningMessage(l10n.t('Only http and https links can be opened.'));
     return false;
   }
   return vscode.env.openExternal(vscode.Uri.parse(url, true));

@@ -4,6 +4,7 @@
  * the serializers that bring both panels back after a window reload.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { runCommand } from '../ui/runCommand';
@@ -70,7 +71,7 @@ export class Panels implements PanelsApi, vscode.Disposable {
       return;
     }
     const found = await this.ctx.revealInSidebar(ref as SidebarRef, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
-    if (!found && !preview) void this.services.ui.message('info', `The ${ref.kind} ${ref.id} is not in the sidebar's loaded pages.`, {});
+    if (!found && !preview) void this.services.ui.message('info', notInSidebar(ref as SidebarRef), {});
   }
 
   // ------------------------------------------------------------ for integration tests
@@ -81,5 +82,16 @@ export class Panels implements PanelsApi, vscode.Disposable {
 
   stacItems(): ReadonlyMap<string, PanelProbe> {
     return StacItemPanel.probes();
+  }
+}
+
+/** Why a footprint's row could not be shown, naming the kind of record in words. */
+function notInSidebar(ref: SidebarRef): string {
+  switch (ref.kind) {
+    case 'aoi': return l10n.t('The AOI {0} is not in the sidebar\'s loaded pages.', ref.id);
+    case 'asset': return l10n.t('The asset {0} is not in the sidebar\'s loaded pages.', ref.id);
+    case 'orderItem': return l10n.t('The order item {0} is not in the sidebar\'s loaded pages.', ref.id);
+    case 'catalog': return l10n.t('The catalog {0} is not in the sidebar\'s loaded pages.', ref.id);
+    case 'insightRun': return l10n.t('The insight run {0} is not in the sidebar\'s loaded pages.', ref.id);
   }
 }

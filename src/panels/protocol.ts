@@ -36,16 +36,6 @@ export type ResponseMessage =
 
 export type LayerKind = 'aois' | 'assets' | 'orderItems' | 'catalogs' | 'archiveItems' | 'insightOutputs' | 'results';
 
-export const LAYER_TITLES: Record<LayerKind, string> = {
-  aois: 'AOIs',
-  assets: 'Asset footprints',
-  orderItems: 'Order items',
-  catalogs: 'Catalog (fulfilled)',
-  archiveItems: 'Archive items',
-  insightOutputs: 'Insight outputs (vector)',
-  results: 'Search results',
-};
-
 /** What a click on a footprint opens. */
 export type DetailRef =
   | { kind: 'aoi'; id: string }

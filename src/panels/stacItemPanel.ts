@@ -5,6 +5,7 @@
  * buttons to commands that other parts of the extension register.
  */
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
@@ -17,6 +18,11 @@ import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
 
 export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
+
+/** The editor tab's title for an item. */
+function panelTitle(id: string): string {
+  return l10n.t('STAC {0}', id);
+}
 
 
 export class StacItemPanel implements vscode.Disposable {
@@ -47,7 +53,7 @@ export class StacItemPanel implements vscode.Disposable {
       existing.panel.reveal(undefined, false);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(STAC_VIEW_TYPE, `STAC ${ref.id}`, vscode.ViewColumn.Active, panelOptions(services.context));
+    const panel = vscode.window.createWebviewPanel(STAC_VIEW_TYPE, panelTitle(ref.id), vscode.ViewColumn.Active, panelOptions(services.context));
     return new StacItemPanel(services, panel, ref, item);
   }
 
@@ -68,7 +74,7 @@ export class StacItemPanel implements vscode.Disposable {
       return previous;
     }
     const panel = vscode.window.createWebviewPanel(
-      STAC_VIEW_TYPE, `STAC ${ref.id}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(services.context));
+      STAC_VIEW_TYPE, panelTitle(ref.id), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(services.context));
     const p = new StacItemPanel(services, panel, ref);
     StacItemPanel.previewing = p;
     return p;
@@ -82,15 +88,15 @@ export class StacItemPanel implements vscode.Disposable {
     this.ref = ref;
     this.item = undefined;
     StacItemPanel.open.set(this.key, this);
-    this.panel.title = `STAC ${ref.id}`;
+    this.panel.title = panelTitle(ref.id);
     if (this.isReady) this.loading ??= this.load().finally(() => (this.loading = undefined));
   }
 
   static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: StacState | undefined): void {
     panel.webview.options = panelOptions(services.context);
     if (!state?.collection || !state.id) {
-      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', 'STAC item');
-      void panel.webview.postMessage({ type: 'error', message: 'This panel has nothing to restore; open the item again from the Archive view.' });
+      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', l10n.t('STAC item'));
+      void panel.webview.postMessage({ type: 'error', message: l10n.t('This panel has nothing to restore; open the item again from the Archive view.') });
       return;
     }
     new StacItemPanel(services, panel, { collection: state.collection, id: state.id });
@@ -104,7 +110,7 @@ export class StacItemPanel implements vscode.Disposable {
   ) {
     this.item = item;
     StacItemPanel.open.set(this.key, this);
-    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', `STAC ${ref.id}`);
+    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', panelTitle(ref.id));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: FromStacMessage) => void this.onMessage(m)),
@@ -145,7 +151,7 @@ export class StacItemPanel implements vscode.Disposable {
       case 'copy':
         if (typeof m.text === 'string' && m.text.length < 100_000) {
           await vscode.env.clipboard.writeText(m.text);
-          this.post({ type: 'notice', level: 'info', text: 'Copied.' });
+          this.post({ type: 'notice', level: 'info', text: l10n.t('Copied.') });
         }
         return;
       default:
@@ -160,12 +166,12 @@ export class StacItemPanel implements vscode.Disposable {
     try {
       client = await this.services.connection.getClient();
       if (!item) {
-        this.post({ type: 'loading', label: `Loading ${ref.id}…` });
+        this.post({ type: 'loading', label: l10n.t('Loading {0}…', ref.id) });
         item = await client.archives.item(ref.collection, ref.id);
       }
     } catch (e) {
       if (ref !== this.ref) return this.load(); // the preview moved on to another item meanwhile
-      this.post({ type: 'error', message: `Could not load ${ref.collection}/${ref.id}: ${describeError(e)}` });
+      this.post({ type: 'error', message: l10n.t('Could not load {0}: {1}', `${ref.collection}/${ref.id}`, describeError(e)) });
       return;
     }
     if (ref !== this.ref) return this.load();
@@ -202,7 +208,7 @@ export class StacItemPanel implements vscode.Disposable {
     try {
       if (action === 'copyStacUrl') {
         await runCommand('copyStacUrl', item);
-        this.post({ type: 'notice', level: 'info', text: 'STAC URL copied.' });
+        this.post({ type: 'notice', level: 'info', text: l10n.t('STAC URL copied.') });
         return;
       }
       if (action === 'showImagery') {

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { api } from './webviews';
-import { answerQuickInput, pickQuickItem, runCommand, waitForNotification, waitForQuickInput } from './widgets';
+import { answerQuickInput, clearNotifications, pickQuickItem, runCommand, waitForNotification, waitForQuickInput } from './widgets';
 import { openEoContainer, screenshot, withWorkbench } from './workbench';
 
 interface InputDef { name: string; format: string; type: string; required?: boolean; properties?: { bands?: string[] } }
@@ -115,7 +115,18 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     const lens = (title: string) => page.locator('.editor-group-container.active .codelens-decoration a').filter({ hasText: title }).first();
     await lens('Validate against block spec').click();
     await waitForNotification(page, new RegExp(`${escapeRe(`${name}.insight.json`)}: no problems`));
-    // The Estimate CodeLens is exercised in the integration tier; in this workbench its toast
-    // stopped appearing after the insight-run and l10n merges (open defect, issue 16's note).
+    await clearNotifications(page);
+    await lens('Estimate').click();
+    const estimate = await waitForNotification(page, /would cost about [\d.]+ tokens/, 60_000);
+    const shown = Number(/about ([\d.]+) tokens/.exec(await estimate.innerText())?.[1]);
+    const project = (await api<{ aoi_id: string; project_id: string }>(base, token, `/v0/aoi/${aoi.aoi_id}`)).project_id;
+    const res = await fetch(`${base}/v0/aoi/${aoi.aoi_id}/insights`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: fixed.name, project_id: project, block: fixed.block, input: fixed.input, estimate: true }),
+    });
+    const expected = ((await res.json()) as { estimate: number }).estimate;
+    assert.ok(Math.abs(shown - expected) < 0.01, `the CodeLens estimate ${shown} is the service's ${expected}`);
+    await screenshot(page, 'insight-estimate');
   });
 });

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -169,7 +169,9 @@ test('order: an archive item searched on the map, ordered through the priced sum
 
     // The Orders view shows it: placing reveals and selects the new order's row (its label is
     // the creation time, which the sandbox's seeded orders may share, so the total tells it apart).
-    await expandView(page, 'Orders');
+    // The reveal opens the collapsed view itself (clicking its header here would race the
+    // reveal and could fold it again).
+    await viewSection(page, 'Orders').locator('.pane-header[aria-expanded="true"]').waitFor({ state: 'visible', timeout: 30_000 });
     const ts = order.created_at ?? '';
     const label = new Date(ts.includes('T') ? ts : ts.replace(' ', 'T')).toISOString().slice(0, 16).replace('T', ' ');
     const total = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(order.total_amount ?? NaN);

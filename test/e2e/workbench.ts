@@ -190,6 +190,18 @@ export async function withWorkbench(
       extensionLog = '(no log file)';
     }
     if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}\n--- EO Imagery log (last lines) ---\n${extensionLog}`;
+    // the whole of both beside the failure's screenshot (the reporter may print only the first lines)
+    try {
+      let full = '';
+      try {
+        full = extensionLogText(wb.userDataDir);
+      } catch {
+        full = '(no log file)';
+      }
+      fs.writeFileSync(path.join(SCREENSHOTS_DIR, `${name}-failure.log`), `${wb.consoleLines.join('\n')}\n--- EO Imagery log ---\n${full}`);
+    } catch {
+      /* the failure itself is what matters */
+    }
     throw err;
   } finally {
     await wb.close();

@@ -1,4 +1,4 @@
-// Accessibility of the webviews: axe-core over the map (layers, a drawn area, search results)
+// Accessibility of the webviews: axe-core over the map (layer list open, a drawn area, search results)
 // and the STAC item page, in the dark, light and both high-contrast themes, with zero serious
 // or critical violations; keyboard use (tab order reaches the search form, Escape closes the
 // footprint popup); the search status is a live region. Screenshots of the high-contrast
@@ -63,6 +63,9 @@ async function mapWithResults(theme?: keyof typeof THEMES): Promise<Harness> {
   await h.page.evaluate(() => (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]] }));
   await h.page.click('#search');
   await h.page.waitForSelector('#results li');
+  // the layer list open, as a person checking what is shown would have it
+  await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
+  await h.page.waitForSelector('.leaflet-control-layers-overlays label', { state: 'visible' });
   if (theme) await applyTheme(h, theme);
   return h;
 }
@@ -125,7 +128,7 @@ describe('webview accessibility', () => {
     }
   });
 
-  it('map: the search status is a live region and the form is reachable by Tab with a visible focus', async () => {
+  it('map: the search status is a live region, the form is reachable by Tab with a visible focus, the results move with the arrows', async () => {
     const h = await mapWithResults();
     try {
       const live = await h.page.getAttribute('#status', 'role');
@@ -139,6 +142,13 @@ describe('webview accessibility', () => {
         return `${s.outlineStyle} ${s.outlineWidth}`;
       });
       assert.ok(!/^none/.test(outline) && !/ 0px$/.test(outline), `no focus outline on a focused input: ${outline}`);
+      // the results list moves with the arrow keys, selecting as it goes
+      await h.page.focus('#results li[data-id="r1"]');
+      await h.page.keyboard.press('ArrowDown');
+      assert.equal(await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id), 'r2');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r2"]', 'aria-selected'), 'true');
+      await h.page.keyboard.press('Home');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r1"]', 'aria-selected'), 'true');
     } finally {
       await h.close();
     }

@@ -93,7 +93,9 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
 
 export async function openWebview(
   name: 'map' | 'stacItem',
-  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light'; locale?: string } = {},
+  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light'; locale?: string;
+    /** Translations put in the page as the extension puts `vscode.l10n.bundle` (none: English). */
+    l10nBundle?: Record<string, string> } = {},
 ): Promise<Harness> {
   assertBuilt(name);
   const { server, origin, pages } = await serve();
@@ -105,6 +107,8 @@ export async function openWebview(
     styleUri: `${origin}/media/${name}.css`,
     imgSources: opts.imgSources,
     blobWorkers: name === 'map',
+    l10nBundle: opts.l10nBundle,
+    lang: opts.locale,
   });
   pages.set('/index.html', html);
   const b = await getBrowser();

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { hostOf } from '../../auth/connection';
 import type { ExtensionServices } from '../../services';
 import { COMMANDS, type CommandId } from '../../commandIds';
@@ -13,38 +14,38 @@ export async function connectionActions(services: ExtensionServices): Promise<vo
   const signedIn = connection.state !== 'signedOut';
   const items: ActionItem[] = [];
   if (!signedIn || connection.state === 'failing') {
-    items.push({ label: '$(key) Sign In…', description: connection.baseUrl ? hostOf(connection.baseUrl) : '', command: COMMANDS.signIn });
+    items.push({ label: `$(key) ${l10n.t('Sign In…')}`, description: connection.baseUrl ? hostOf(connection.baseUrl) : '', command: COMMANDS.signIn });
   }
   if (signedIn) {
     items.push({
-      label: connection.isSandbox ? '$(debug-stop) Stop the Sandbox' : '$(sign-out) Sign Out',
-      description: connection.isSandbox ? 'and forget its token' : hostOf(connection.baseUrl),
+      label: connection.isSandbox ? `$(debug-stop) ${l10n.t('Stop the Sandbox')}` : `$(sign-out) ${l10n.t('Sign Out')}`,
+      description: connection.isSandbox ? l10n.t('and forget its token') : hostOf(connection.baseUrl),
       command: connection.isSandbox ? COMMANDS.stopSandbox : COMMANDS.signOut,
     });
   }
   items.push(
-    { label: '$(arrow-swap) Switch Base URL…', command: COMMANDS.switchBaseUrl },
-    { label: '$(beaker) Try the Sandbox', description: 'local demo data, no account needed', command: COMMANDS.trySandbox },
-    { label: '$(output) Show Log', command: COMMANDS.showLog },
-    { label: '$(gear) Open Settings', command: COMMANDS.openSettings },
+    { label: `$(arrow-swap) ${l10n.t('Switch Base URL…')}`, command: COMMANDS.switchBaseUrl },
+    { label: `$(beaker) ${l10n.t('Try the Sandbox')}`, description: l10n.t('local demo data, no account needed'), command: COMMANDS.trySandbox },
+    { label: `$(output) ${l10n.t('Show Log')}`, command: COMMANDS.showLog },
+    { label: `$(gear) ${l10n.t('Open Settings')}`, command: COMMANDS.openSettings },
   );
   const picked = await ui.pick(items, {
-    title: `EO Imagery: ${describeState(services)}`,
-    placeHolder: 'Choose a connection action',
+    title: describeState(services),
+    placeHolder: l10n.t('Choose a connection action'),
   });
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
 function describeState({ connection }: ExtensionServices): string {
-  const where = connection.isSandbox ? 'the local sandbox' : hostOf(connection.baseUrl) || 'no service configured';
+  const where = connection.isSandbox ? l10n.t('the local sandbox') : hostOf(connection.baseUrl) || l10n.t('no service configured');
   switch (connection.state) {
     case 'signedOut':
-      return `signed out (${where})`;
+      return l10n.t('EO Imagery: signed out ({0})', where);
     case 'unverified':
-      return `signed in to ${where}`;
+      return l10n.t('EO Imagery: signed in to {0}', where);
     case 'connected':
-      return `connected to ${where}`;
+      return l10n.t('EO Imagery: connected to {0}', where);
     case 'failing':
-      return `requests to ${where} are failing`;
+      return l10n.t('EO Imagery: requests to {0} are failing', where);
   }
 }

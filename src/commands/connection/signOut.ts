@@ -1,13 +1,14 @@
+import { l10n } from 'vscode';
 import { hostOf } from '../../auth/connection';
 import type { ExtensionServices } from '../../services';
 
 export async function signOut(services: ExtensionServices): Promise<void> {
   const { connection, ui } = services;
   if (connection.state === 'signedOut') {
-    void ui.message('info', 'You are not signed in to EO Imagery.', {});
+    void ui.message('info', l10n.t('You are not signed in to EO Imagery.'), {});
     return;
   }
-  const where = connection.isSandbox ? 'the sandbox' : hostOf(connection.baseUrl);
+  const where = connection.isSandbox ? l10n.t('the sandbox') : hostOf(connection.baseUrl);
   const envOnly = connection.source === 'env';
   // Through the provider, so the Accounts menu and the status bar agree afterwards.
   const session = envOnly ? undefined : await services.accounts?.activeSessionId();
@@ -16,8 +17,8 @@ export async function signOut(services: ExtensionServices): Promise<void> {
   void ui.message(
     'info',
     envOnly
-      ? `No stored token for ${where}. The token still comes from the EO_API_TOKEN environment variable.`
-      : `Signed out of ${where}. The token was removed from secret storage.`,
+      ? l10n.t('No stored token for {0}. The token still comes from the {1} environment variable.', where, 'EO_API_TOKEN')
+      : l10n.t('Signed out of {0}. The token was removed from secret storage.', where),
     {},
   );
 }

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { checkBaseUrl, normalizeBaseUrl } from '../../auth/settings';
 import type { ExtensionServices } from '../../services';
 import { runCommand } from '../../ui/runCommand';
@@ -7,8 +8,8 @@ import { runCommand } from '../../ui/runCommand';
 export async function switchBaseUrl(services: ExtensionServices): Promise<void> {
   const { connection, ui } = services;
   const entered = await ui.input({
-    title: 'EO Imagery: Switch Base URL',
-    prompt: 'The URL of the EO Imagery service',
+    title: l10n.t('EO Imagery: Switch Base URL'),
+    prompt: l10n.t('The URL of the EO Imagery service'),
     value: connection.isSandbox ? '' : connection.baseUrl,
     placeHolder: 'https://api.example.com',
     ignoreFocusOut: true,
@@ -21,7 +22,8 @@ export async function switchBaseUrl(services: ExtensionServices): Promise<void> 
     .update('baseUrl', normalizeBaseUrl(entered), vscode.ConfigurationTarget.Global);
   await connection.refreshState();
   if (connection.state === 'signedOut') {
-    const choice = await ui.message('info', `No token stored for ${normalizeBaseUrl(entered)}.`, {}, 'Sign In');
-    if (choice === 'Sign In') await runCommand('signIn');
+    const signIn = l10n.t('Sign In');
+    const choice = await ui.message('info', l10n.t('No token stored for {0}.', normalizeBaseUrl(entered)), {}, signIn);
+    if (choice === signIn) await runCommand('signIn');
   }
 }

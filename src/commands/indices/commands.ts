@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { collect, type Aoi, type EoClient, type ExpressionType, type Index, type Satellite, type Visualization } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { showError } from '../../ui/showError';
@@ -8,11 +9,14 @@ import { checkExpression, checkRescale, checkRescaleBound } from './expression';
 import { legendsOf } from '../../api/legend';
 import { describeLegend, expectedLegend, indexSummary } from './legend';
 
-const EXPRESSION_TYPES: { label: ExpressionType; detail: string }[] = [
-  { label: 'index', detail: 'band arithmetic giving one value per pixel, e.g. (B08-B04)/(B08+B04)' },
-  { label: 'grayscale', detail: 'one band (or arithmetic) shown in grey levels' },
-  { label: 'composite', detail: 'three bands as red, green, blue, e.g. B04,B03,B02' },
-];
+/** The service's expression types in words; `value` is what the service takes. */
+function expressionTypes(): (vscode.QuickPickItem & { value: ExpressionType })[] {
+  return [
+    { label: l10n.t('Index'), detail: l10n.t('band arithmetic giving one value per pixel, e.g. {0}', '(B08-B04)/(B08+B04)'), value: 'index' },
+    { label: l10n.t('Grayscale'), detail: l10n.t('one band (or arithmetic) shown in grey levels'), value: 'grayscale' },
+    { label: l10n.t('Composite'), detail: l10n.t('three bands as red, green, blue, e.g. {0}', 'B04,B03,B02'), value: 'composite' },
+  ];
+}
 const COLORMAPS = ['viridis', 'rdylgn', 'ylgn', 'blues', 'greens', 'reds', 'magma', 'inferno', 'plasma', 'gray'];
 
 class Cancelled extends Error {}
@@ -29,46 +33,50 @@ async function showJson(value: unknown): Promise<vscode.TextDocument> {
 }
 
 async function satellites(client: EoClient): Promise<Satellite[]> {
-  return busy('Loading satellites…', () => client.search.satellites());
+  return busy(l10n.t('Loading satellites…'), () => client.search.satellites());
 }
 
 async function pickSatellite(services: ExtensionServices, list: Satellite[], title: string, allowAny: boolean): Promise<Satellite | null> {
   const items: (vscode.QuickPickItem & { sat: Satellite | null })[] = [
-    ...(allowAny ? [{ label: 'Any satellite', sat: null }] : []),
-    ...list.map((s) => ({ label: s.name, description: s.id, detail: `bands ${s.bands.map((b) => b.name).join(', ')}`, sat: s })),
+    ...(allowAny ? [{ label: l10n.t('Any satellite'), sat: null }] : []),
+    ...list.map((s) => ({ label: s.name, description: s.id, detail: l10n.t('bands {0}', s.bands.map((b) => b.name).join(', ')), sat: s })),
   ];
-  return need(await services.ui.pick(items, { title, placeHolder: 'Satellite', matchOnDescription: true, ignoreFocusOut: true })).sat;
+  return need(await services.ui.pick(items, { title, placeHolder: l10n.t('Satellite'), matchOnDescription: true, ignoreFocusOut: true })).sat;
 }
 
 /** List indices with filters (type, satellite, expression type); the picked one opens as JSON. */
 export async function listIndices(services: ExtensionServices): Promise<Index[] | undefined> {
-  const title = 'Indices';
+  const title = l10n.t('Indices');
   try {
     const client = await services.connection.getClient();
     const type = need(await services.ui.pick(
-      [{ label: 'All', value: undefined }, { label: 'preset', value: 'preset' as const }, { label: 'custom', value: 'custom' as const }],
-      { title, placeHolder: 'Which indices: preset, custom or both?', ignoreFocusOut: true },
+      [
+        { label: l10n.t('All indices'), value: undefined },
+        { label: l10n.t('Preset indices'), value: 'preset' as const },
+        { label: l10n.t('Custom indices'), value: 'custom' as const },
+      ],
+      { title, placeHolder: l10n.t('Which indices: preset, custom or both?'), ignoreFocusOut: true },
     )).value;
     const sat = await pickSatellite(services, await satellites(client), title, true);
     const exprType = need(await services.ui.pick(
-      [{ label: 'Any expression type', value: undefined }, ...EXPRESSION_TYPES.map((e) => ({ label: e.label, detail: e.detail, value: e.label }))],
-      { title, placeHolder: 'Expression type', ignoreFocusOut: true },
+      [{ label: l10n.t('Any expression type'), value: undefined }, ...expressionTypes()],
+      { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true },
     )).value;
     const filter = { type, satellite_id: sat?.id, expression_type: exprType };
-    const indices = await busy('Loading indices…', () => collect(client.indices.iterate(filter, { pageSize: 100, cap: 2000 })));
+    const indices = await busy(l10n.t('Loading indices…'), () => collect(client.indices.iterate(filter, { pageSize: 100, cap: 2000 })));
     if (indices.length === 0) {
-      void services.ui.message('info', 'No index matches these filters.', {});
+      void services.ui.message('info', l10n.t('No index matches these filters.'), {});
       return indices;
     }
     const picked = await services.ui.pick(
       indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-      { title: `${title}: ${indices.length} found`, placeHolder: 'Pick one to see it as JSON', matchOnDescription: true, matchOnDetail: true },
+      { title: l10n.t('{0}: {1} found', title, indices.length), placeHolder: l10n.t('Pick one to see it as JSON'), matchOnDescription: true, matchOnDetail: true },
     );
     if (picked) await showJson(picked.index);
     return indices;
   } catch (err) {
     if (err instanceof Cancelled) return undefined;
-    await showError(services, 'List indices', err);
+    await showError(services, l10n.t('List indices'), err);
     return undefined;
   }
 }
@@ -78,22 +86,22 @@ export async function listIndices(services: ExtensionServices): Promise<Index[] 
  * satellite's band names as it is typed) → colormap → rescale min and max (min < max).
  */
 export async function createIndex(services: ExtensionServices): Promise<Index | undefined> {
-  const title = 'Create Custom Index';
+  const title = l10n.t('Create Custom Index');
   try {
     const client = await services.connection.getClient();
     const sat = need(await pickSatellite(services, await satellites(client), title, false) ?? undefined);
     const bandNames = sat.bands.map((b) => b.name);
     const name = need(await services.ui.input({
-      title, prompt: 'Name of the index', ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'The index needs a name'),
+      title, prompt: l10n.t('Name of the index'), ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : l10n.t('The index needs a name')),
     })).trim();
     const exprType = need(await services.ui.pick(
-      EXPRESSION_TYPES.map((e) => ({ label: e.label, detail: e.detail })),
-      { title, placeHolder: 'Expression type', ignoreFocusOut: true },
-    )).label as ExpressionType;
+      expressionTypes(),
+      { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true },
+    )).value;
     const expression = need(await services.ui.input({
       title,
-      prompt: `Expression over ${sat.name} bands: ${bandNames.join(', ')}`,
+      prompt: l10n.t('Expression over {0} bands: {1}', sat.name, bandNames.join(', ')),
       placeHolder: exprType === 'composite' ? bandNames.slice(0, 3).join(',') : `(${bandNames[1] ?? 'B2'}-${bandNames[0] ?? 'B1'})/(${bandNames[1] ?? 'B2'}+${bandNames[0] ?? 'B1'})`,
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -104,18 +112,18 @@ export async function createIndex(services: ExtensionServices): Promise<Index | 
     // Re-check: the seam (and tests) may bypass validateInput.
     const checked = checkExpression(expression, exprType, bandNames);
     if (!checked.ok) {
-      await services.ui.message('error', `The expression cannot be used: ${checked.reason}.`, {});
+      await services.ui.message('error', l10n.t('The expression cannot be used: {0}.', checked.reason), {});
       return undefined;
     }
     const colormap = exprType === 'composite'
       ? ''
-      : need(await services.ui.pick(COLORMAPS.map((c) => ({ label: c })), { title, placeHolder: 'Colormap', ignoreFocusOut: true })).label;
+      : need(await services.ui.pick(COLORMAPS.map((c) => ({ label: c })), { title, placeHolder: l10n.t('Colormap'), ignoreFocusOut: true })).label;
     const min = need(await services.ui.input({
-      title, prompt: 'Rescale: minimum value (a whole number)', value: exprType === 'index' ? '-1' : '0', ignoreFocusOut: true,
+      title, prompt: l10n.t('Rescale: minimum value (a whole number)'), value: exprType === 'index' ? '-1' : '0', ignoreFocusOut: true,
       validateInput: (v) => checkRescaleBound('min', v),
     }));
     const max = need(await services.ui.input({
-      title, prompt: `Rescale: maximum value (a whole number more than ${min.trim()})`, value: exprType === 'index' ? '1' : '3000', ignoreFocusOut: true,
+      title, prompt: l10n.t('Rescale: maximum value (a whole number more than {0})', min.trim()), value: exprType === 'index' ? '1' : '3000', ignoreFocusOut: true,
       validateInput: (v) => {
         const r = checkRescale(min, v);
         return r.ok ? undefined : r.reason;
@@ -123,19 +131,19 @@ export async function createIndex(services: ExtensionServices): Promise<Index | 
     }));
     const rescale = checkRescale(min, max);
     if (!rescale.ok) {
-      await services.ui.message('error', `The rescale range cannot be used: ${rescale.reason}.`, {});
+      await services.ui.message('error', l10n.t('The rescale range cannot be used: {0}.', rescale.reason), {});
       return undefined;
     }
-    const description = need(await services.ui.input({ title, prompt: 'Description (optional)', ignoreFocusOut: true }));
-    const created = await busy(`Creating index ${name}…`, () =>
+    const description = need(await services.ui.input({ title, prompt: l10n.t('Description (optional)'), ignoreFocusOut: true }));
+    const created = await busy(l10n.t('Creating index {0}…', name), () =>
       client.indices.create({ name, description, expression, expression_type: exprType, satellite_id: sat.id, colormap, rescale: rescale.value }),
     );
     services.log.info(`Created custom index ${created.id} (${created.name}) for ${sat.id}`);
-    void services.ui.message('info', `Created custom index ${created.name} (bands ${created.bands.join(', ')}).`, {});
+    void services.ui.message('info', l10n.t('Created custom index {0} (bands {1}).', created.name, created.bands.join(', ')), {});
     return created;
   } catch (err) {
     if (err instanceof Cancelled) return undefined;
-    await showError(services, 'Create custom index', err);
+    await showError(services, l10n.t('Create custom index'), err);
     return undefined;
   }
 }
@@ -164,55 +172,55 @@ export function legendView(v: Visualization): Record<string, unknown> {
  * index needs → create; the legend is shown and the AOI's visualizations refresh.
  */
 export async function createVisualization(services: ExtensionServices, node?: AoiChildNode): Promise<Visualization | undefined> {
-  const title = 'Create Visualization';
+  const title = l10n.t('Create Visualization');
   try {
     const client = await services.connection.getClient();
     // From the tree, the "Visualizations" group of an AOI names the AOI already.
     const fromTree = node?.parent?.record;
-    const aoi = fromTree && typeof fromTree.aoi_id === 'string' ? fromTree : need(await pickAoi(services, client, `${title}: AOI`));
-    const [indices, assets] = await busy(`Loading indices and assets for ${aoi.name}…`, () =>
+    const aoi = fromTree && typeof fromTree.aoi_id === 'string' ? fromTree : need(await pickAoi(services, client, l10n.t('{0}: AOI', title)));
+    const [indices, assets] = await busy(l10n.t('Loading indices and assets for {0}…', aoi.name), () =>
       Promise.all([
         collect(client.indices.iterate({ satellite_id: aoi.satellite_id }, { pageSize: 100, cap: 2000 })),
         collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
       ]),
     );
     if (indices.length === 0) {
-      await services.ui.message('info', `No index exists for satellite ${aoi.satellite_id}; create a custom index first.`, {});
+      await services.ui.message('info', l10n.t('No index exists for satellite {0}; create a custom index first.', aoi.satellite_id), {});
       return undefined;
     }
     if (assets.length === 0) {
-      await services.ui.message('info', `AOI "${aoi.name}" has no assets to visualize yet.`, {});
+      await services.ui.message('info', l10n.t('AOI "{0}" has no assets to visualize yet.', aoi.name), {});
       return undefined;
     }
     const index = need(await services.ui.pick(
       indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-      { title, placeHolder: 'Index', matchOnDescription: true, ignoreFocusOut: true },
+      { title, placeHolder: l10n.t('Index'), matchOnDescription: true, ignoreFocusOut: true },
     )).index;
     const fits = assets.filter((a) => index.bands.every((b) => a.band_list.includes(b)));
     if (fits.length === 0) {
-      await services.ui.message('error', `No asset of "${aoi.name}" has every band ${index.name} uses (${index.bands.join(', ')}).`, {});
+      await services.ui.message('error', l10n.t('No asset of "{0}" has every band {1} uses ({2}).', aoi.name, index.name, index.bands.join(', ')), {});
       return undefined;
     }
     const chosen = need(await services.ui.pickMany(
       fits.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, picked: fits.length === 1, asset: a })),
-      { title, placeHolder: 'Assets to visualize', ignoreFocusOut: true },
+      { title, placeHolder: l10n.t('Assets to visualize'), ignoreFocusOut: true },
     ));
     if (chosen.length === 0) {
-      await services.ui.message('info', 'Pick at least one asset.', {});
+      await services.ui.message('info', l10n.t('Pick at least one asset.'), {});
       return undefined;
     }
-    const viz = await busy(`Creating the ${index.name} visualization…`, () =>
+    const viz = await busy(l10n.t('Creating the {0} visualization…', index.name), () =>
       client.visualizations.create(aoi.aoi_id, { index_id: index.id, src_asset_ids: chosen.map((c) => c.asset.id) }),
     );
     services.log.info(`Created visualization ${viz.id} (${index.name}) on AOI ${aoi.aoi_id}`);
     // It belongs under the AOI in the Projects view: refresh it if the view is there.
     void runCommand('refreshProjects').then(undefined, () => undefined);
     await showJson(legendView(viz));
-    void services.ui.message('info', `Visualization ${index.name} created on ${aoi.name}. ${describeLegend(viz)[0]}`, {});
+    void services.ui.message('info', l10n.t('Visualization {0} created on {1}. {2}', index.name, aoi.name, describeLegend(viz)[0]), {});
     return viz;
   } catch (err) {
     if (err instanceof Cancelled) return undefined;
-    await showError(services, 'Create visualization', err);
+    await showError(services, l10n.t('Create visualization'), err);
     return undefined;
   }
 }
@@ -223,22 +231,22 @@ export async function showVisualizationLegend(services: ExtensionServices, node?
     let viz = node?.record;
     if (!viz) {
       const client = await services.connection.getClient();
-      const aoi = need(await pickAoi(services, client, 'Visualization legend: AOI'));
-      const list = await busy(`Loading visualizations of ${aoi.name}…`, () => collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })));
+      const aoi = need(await pickAoi(services, client, l10n.t('Visualization legend: AOI')));
+      const list = await busy(l10n.t('Loading visualizations of {0}…', aoi.name), () => collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })));
       if (list.length === 0) {
-        await services.ui.message('info', `AOI "${aoi.name}" has no visualizations.`, {});
+        await services.ui.message('info', l10n.t('AOI "{0}" has no visualizations.', aoi.name), {});
         return undefined;
       }
       viz = need(await services.ui.pick(
         list.map((v) => ({ label: v.index_name || v.index_id, description: `${v.type} · ${v.expression_type}`, v })),
-        { title: 'Visualization legend', placeHolder: 'Visualization', ignoreFocusOut: true },
+        { title: l10n.t('Visualization legend'), placeHolder: l10n.t('Visualization'), ignoreFocusOut: true },
       )).v;
     }
     await showJson(legendView(viz));
     return viz;
   } catch (err) {
     if (err instanceof Cancelled) return undefined;
-    await showError(services, 'Show legend', err);
+    await showError(services, l10n.t('Show legend'), err);
     return undefined;
   }
 }

@@ -31,7 +31,7 @@ suite('insights: indices and visualizations against the sandbox', function () {
     const p = script(
       { kind: 'pick', match: 'Satellite', choose: (items) => items.find((i) => i.description === sat.id) },
       { kind: 'input', match: 'Name', answer: name },
-      { kind: 'pick', match: 'Expression type', choose: 'index' },
+      { kind: 'pick', match: 'Expression type', choose: (items) => items.find((i) => (i as { value?: string }).value === 'index') },
       { kind: 'input', match: 'Expression', answer: `(${b2}-${b1})/(${b2}+${b1})` },
       { kind: 'pick', match: 'Colormap', choose: 'viridis' },
       { kind: 'input', match: 'minimum', answer: '-0.5', rejects: /rescale min -0\.5 is not a whole number: the service takes the rescale range as two integers/ },
@@ -56,7 +56,7 @@ suite('insights: indices and visualizations against the sandbox', function () {
     const p1 = script(
       { kind: 'pick', match: 'Satellite', choose: (items) => items.find((i) => i.description === sat.id) },
       { kind: 'input', match: 'Name', answer: name },
-      { kind: 'pick', match: 'Expression type', choose: 'index' },
+      { kind: 'pick', match: 'Expression type', choose: (items) => items.find((i) => (i as { value?: string }).value === 'index') },
       { kind: 'input', match: 'Expression', answer: `(${b2}-${b1})/(${b2}+${b1})` },
       { kind: 'pick', match: 'Colormap', choose: 'viridis' },
       { kind: 'input', match: 'minimum', answer: '-1' },
