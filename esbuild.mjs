@@ -92,6 +92,17 @@ const targets = [
       loader: { '.png': 'dataurl', '.svg': 'dataurl' },
     },
   })),
+  // The inspector's and histogram's charts (uPlot and its stylesheet): loaded when first opened.
+  {
+    name: 'webview',
+    options: {
+      entryPoints: ['media/map/analysis/chunk.ts'],
+      outfile: 'dist/media/analysis.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    },
+  },
   // Natural Earth outlines for the offline base layer of the map and STAC panels: a script of
   // its own (about 100 KB) so the map bundle stays small and both panels share one copy.
   {

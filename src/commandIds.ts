@@ -83,6 +83,8 @@ export const COMMANDS = {
   // The service's rendering of a visualization; AOI asset downloads (src/commands/visualizations, assets)
   showServiceRendering: 'eoImagery.showServiceRendering',
   downloadAssets: 'eoImagery.downloadAssets',
+  saveViewGeoTiff: 'eoImagery.saveViewGeoTiff',
+  saveViewPng: 'eoImagery.saveViewPng',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -14,6 +14,7 @@ import { registerInsights } from './commands/insights';
 import { registerImageryCommands } from './commands/imagery';
 import { registerAssetCommands } from './commands/assets/downloadAssets';
 import { registerVisualizationCommands } from './commands/visualizations/showServiceRendering';
+import { registerSaveViewCommands } from './commands/imagery/saveView';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
 import type { CommandServices } from './commands/services';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...step('imagery', () => registerImageryCommands(services)),
     ...step('visualizations', () => registerVisualizationCommands(services)),
     ...step('assets', () => registerAssetCommands(services)),
+    ...step('saveView', () => registerSaveViewCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

@@ -20,6 +20,7 @@ import { SearchPanel } from './searchPanel';
 import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
+import type { ImageryTools } from './imagery/tools';
 import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
@@ -76,6 +77,8 @@ export class MapApp {
   private readonly startedEmpty: boolean;
   /** How imagery tiles are decoded here (for the tests and the benchmark). */
   decodeMode?: DecodeMode;
+  /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
+  imageryTools?: ImageryTools;
 
   constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
     const own = vscode.getState();
@@ -201,8 +204,8 @@ export class MapApp {
   /** The imagery layers, once the chunk is loaded (tests and the benchmark use it). */
   imagery(): Promise<ImageryManager> {
     this.imageryManager ??= loadImageryChunk().then(async (chunk) => {
-      const { manager, decode } = await chunk.create({
-        L, map: this.map,
+      const { manager, decode, tools } = await chunk.create({
+        L, map: this.map, post: (m) => this.post(m),
         read: async (params, signal) => {
           try {
             return await this.rpc.call({ method: 'readBytes', params }, signal);
@@ -218,6 +221,7 @@ export class MapApp {
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
       });
       this.decodeMode = decode;
+      this.imageryTools = tools;
       return manager;
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));

@@ -19,6 +19,7 @@ import {
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import { ImageryByteServer } from './imagery/byteServer';
+import { ClipChannel } from './imagery/clipChannel';
 import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import type {
   CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
@@ -70,6 +71,8 @@ export class MapPanel implements vscode.Disposable {
   private readonly pixelWaiters = new Map<number, (pixels: [number, number, number, number][]) => void>();
   private nextPixelRequest = 1;
   private readonly imageryReports: unknown[] = [];
+  /** "Save View as GeoTIFF…/PNG": the webview reads and encodes, the command writes. */
+  readonly clips = new ClipChannel((m) => this.post(m));
 
   /** Opens the map (or brings the open one forward). */
   static show(ctx: PanelContext): MapPanel {
@@ -121,6 +124,7 @@ export class MapPanel implements vscode.Disposable {
         if (!panel.visible && this.isReady) {
           this.isReady = false;
           this.recorder.reset();
+          this.clips.dropAll(vscode.l10n.t('The map was hidden before the clip was ready; show it and save again.'));
         }
       }),
       panel.webview.onDidReceiveMessage((m: FromMapMessage) => void this.onMessage(m)),
@@ -141,6 +145,7 @@ export class MapPanel implements vscode.Disposable {
 
   dispose(): void {
     if (MapPanel.current === this) MapPanel.current = undefined;
+    this.clips.dropAll(vscode.l10n.t('The map was closed before the clip was ready.'));
     for (const s of this.searches.values()) s.abort.abort();
     this.searches.clear();
     while (this.disposables.length) this.disposables.pop()?.dispose();
@@ -296,6 +301,13 @@ export class MapPanel implements vscode.Disposable {
         return;
       case 'saveSearch':
         await MapPanel.saveSearch(m.params);
+        return;
+      case 'clipReply':
+      case 'clipProgress':
+        this.clips.receive(m);
+        return;
+      case 'copyText':
+        if (typeof m.text === 'string') await vscode.env.clipboard.writeText(m.text);
         return;
       case 'imageryStatus':
         this.imageryReports.push({ id: m.id, ...m.report });

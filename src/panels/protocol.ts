@@ -7,7 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
-import type { FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapImageryMessage } from './imagery/protocol';
+import type { FromMapClipMessage, FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapClipMessage, ToMapImageryMessage } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -174,6 +174,7 @@ export type ToMapMessage =
   | { type: 'runSearch'; params: SearchParams }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   | ToMapImageryMessage
+  | ToMapClipMessage
   | ResponseMessage;
 
 export type FromMapMessage =
@@ -185,6 +186,7 @@ export type FromMapMessage =
   /** "Show imagery" in a footprint's popup. */
   | { type: 'showImagery'; ref: DetailRef }
   | FromMapImageryMessage
+  | FromMapClipMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */

@@ -5,7 +5,9 @@
  */
 import { Pool } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
+import type { FromMapClipMessage } from '../../../src/panels/imagery/protocol';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
+import { ImageryTools } from './tools';
 
 declare const __DECODER_WORKER_SOURCE__: string;
 
@@ -41,7 +43,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
 }
 
 export interface ImageryChunk {
-  create(deps: Omit<ImageryManagerDeps, 'pool'>): Promise<{ manager: ImageryManager; decode: DecodeMode }>;
+  create(deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage): void }): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 
 const chunk: ImageryChunk = {
@@ -49,7 +51,9 @@ const chunk: ImageryChunk = {
     // this chunk carries its own copy of @vscode/l10n: hand it the page's bundle too
     loadL10nBundle();
     const { pool, decode } = await startPool();
-    return { manager: new ImageryManager({ ...deps, pool }), decode };
+    const manager = new ImageryManager({ ...deps, pool });
+    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post });
+    return { manager, decode, tools };
   },
 };
 

@@ -136,6 +136,19 @@ export class Cog {
     return this.levels.length - 1;
   }
 
+  /**
+   * Whether each tile holds every band of its pixels (PlanarConfiguration 1): reading a tile
+   * then costs the same bytes whichever bands are decoded.
+   */
+  get chunky(): boolean {
+    return Number(this.levels[0].image.fileDirectory.getValue('PlanarConfiguration') ?? 1) !== 2;
+  }
+
+  /** A tile already read (or being read) with these samples; never starts a read. */
+  peek(level: number, tx: number, ty: number, samples: number[]): Promise<DecodedTile> | undefined {
+    return this.tiles.get(`${level}/${tx}/${ty}/${samples.join(',')}`);
+  }
+
   /** A decoded tile of a level holding the given samples (0-based band indices). */
   tile(level: number, tx: number, ty: number, samples: number[], signal?: AbortSignal): Promise<DecodedTile> {
     const key = `${level}/${tx}/${ty}/${samples.join(',')}`;

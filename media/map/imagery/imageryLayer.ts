@@ -46,6 +46,8 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   lonLatBounds(): Promise<Leaflet.LatLngBounds | undefined>;
   /** Stops reading: reads in flight are aborted (their connections closed by the extension). */
   cancel(): void;
+  /** Bands (0-based) the decoded tiles hold, once the look is known: the pixel inspector and histogram read them. */
+  samples?: number[];
   timings: { opened?: number; firstTile?: number; tilesMs: number[] };
 }
 
@@ -94,7 +96,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       const names = r.bands[0] ? r.bands : defaultBands(bands);
       if (!names) throw new ImageryError('The file has no bands to show.');
       const idx = names.map(indexOf);
-      const samples = [...new Set(idx)];
+      const samples = samplesFor(cog, idx);
       const channels = idx.map((i) => bandValue(bands[i], samples.indexOf(i))) as [BandValue, BandValue, BandValue];
       const stretch = r.stretch ?? (await autoStretch(cog, samples, channels, r.percentiles ?? [2, 98]));
       handle.stretch = stretch;
@@ -109,7 +111,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const compiled = compileIndexExpression(r.expression);
     if ('error' in compiled) throw new ImageryError(`The expression "${r.expression}" does not parse: ${compiled.error}.`);
     const idx = compiled.bands.map(indexOf);
-    const samples = [...new Set(idx)];
+    const samples = samplesFor(cog, idx);
     const lut = colormapLut(r.colormap) ?? colormapLut('viridis') as Uint8ClampedArray;
     return {
       samples,
@@ -121,7 +123,10 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   };
 
   let lookPromise: Promise<{ samples: number[]; look: Look }> | undefined;
-  const look = (cog: Cog) => (lookPromise ??= lookOf(cog));
+  const look = (cog: Cog) => (lookPromise ??= lookOf(cog).then((r) => {
+    handle.samples = r.samples;
+    return r;
+  }));
 
   const report = () => {
     if (cancelled) return;
@@ -259,8 +264,16 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   return handle;
 }
 
+/**
+ * Which bands to decode: every band when a tile holds them all anyway (the bytes read are the
+ * same), so the pixel inspector and a change of bands need no new read; else the look's.
+ */
+function samplesFor(cog: Cog, idx: number[]): number[] {
+  return cog.chunky && cog.bandCount <= 256 ? Array.from({ length: cog.bandCount }, (_, i) => i) : [...new Set(idx)];
+}
+
 /** Full-resolution source pixels per screen pixel at a map pixel (a finite difference). */
-function warpProbe(toFull: (x: number, y: number) => [number, number], z: number, px: number, py: number): number {
+export function warpProbe(toFull: (x: number, y: number) => [number, number], z: number, px: number, py: number): number {
   const size = 2 * Math.PI * 6378137;
   const res = size / (256 * 2 ** z);
   const mx = px * res - size / 2;

@@ -106,6 +106,8 @@ export interface ImageryLayerSpec {
   source: ImagerySource;
   opacity?: number;
   visible?: boolean;
+  /** Acquisition date `YYYY-MM-DD`, when known: names saved clips. */
+  date?: string;
 }
 
 /** What the layer list and saved state keep: the spec as the person last changed it. */
@@ -167,3 +169,49 @@ export type ImageryRequest = { method: 'readBytes'; params: ReadBytesParams };
 /** Largest single read the webview may ask for, and largest file read whole (non-tiled, or a server ignoring Range). */
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 export const MAX_WHOLE_FILE_BYTES = 50 * 1024 * 1024;
+
+// ---------------------------------------------------------------- saving the view (clips)
+
+/** One imagery layer that can be saved, as the current view frames it. */
+export interface ClipLayerInfo {
+  id: string;
+  title: string;
+  date?: string;
+  /** Every band of the file, in file order. */
+  bands: string[];
+  /** The bands the layer draws (the default choice). */
+  shown: string[];
+  /** The view's window at each level of the file, finest first. */
+  levels: { level: number; width: number; height: number; pixelSize: number; bytes: number }[];
+  /** The level the map draws now. */
+  drawnLevel: number;
+  /** The layer is clipped to a polygon (an AOI's mosaic): the clip can be that polygon, masked. */
+  maskable: boolean;
+  epsg: number;
+}
+
+export type ClipRequest =
+  | { format: 'geotiff'; id: string; bands: string[]; level: number; mask: boolean }
+  | { format: 'png' };
+
+export interface ClipResult {
+  bytes: ArrayBuffer | Uint8Array;
+  width: number;
+  height: number;
+  /** Bytes read from the file for this clip, and the stored size of the tiles its window touches. */
+  fetchedBytes?: number;
+  tileBytes?: number;
+}
+
+/** The extension asks, the webview answers with a `clipReply` of the same `requestId`. */
+export type ToMapClipMessage =
+  | { type: 'clipInfo'; requestId: number }
+  | { type: 'clip'; requestId: number; request: ClipRequest }
+  | { type: 'clipCancel'; requestId: number };
+
+export type FromMapClipMessage =
+  | { type: 'clipReply'; requestId: number; ok: true; result: { layers: ClipLayerInfo[] } | ClipResult }
+  | { type: 'clipReply'; requestId: number; ok: false; error: string; cancelled?: boolean }
+  | { type: 'clipProgress'; requestId: number; done: number; total: number }
+  /** "Copy as CSV" of the pixel inspector: the extension puts the text on the clipboard. */
+  | { type: 'copyText'; text: string };

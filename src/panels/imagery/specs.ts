@@ -115,6 +115,7 @@ export function archiveItemSpec(item: ArchiveItem): SpecOrNote {
   return {
     spec: {
       id, title, url: asset.href, bands, render: rgbDefault(bands), bbox: item.bbox, epsg: epsgOf(item, asset),
+      date: typeof item.properties?.datetime === 'string' ? item.properties.datetime.slice(0, 10) : undefined,
       source: { kind: 'archiveItem', collection: item.collection, id: item.id, asset: key },
     },
     previewUrl: preview?.href,
@@ -133,7 +134,7 @@ export function aoiAssetSpec(a: Asset): SpecOrNote {
   const bands = assetBands(a);
   return {
     spec: {
-      id, title, url: a.path, bands, render: rgbDefault(bands), clip: a.geometry, bbox: bboxOfGeometry(a.geometry),
+      id, title, url: a.path, bands, render: rgbDefault(bands), clip: a.geometry, bbox: bboxOfGeometry(a.geometry), date: a.date,
       source: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
     },
   };

@@ -1,0 +1,199 @@
+/**
+ * "Save View as GeoTIFF…" and "Save View as PNG", the webview's half: the window of the file
+ * that the view (or the layer's AOI polygon) covers, read by ranges at the chosen level in
+ * strips of whole tile rows (so no tile is read twice), masked, and encoded as a GeoTIFF in
+ * the file's CRS; or the imagery canvases as drawn, composed into a PNG. The extension only
+ * writes the bytes.
+ */
+import type * as Leaflet from 'leaflet';
+import type { Pool } from 'geotiff';
+import type { ClipLayerInfo, ClipResult, ImageryBand } from '../../../src/panels/imagery/protocol';
+import type { Cog } from './cog';
+import type { ImageryLayerHandle } from './imageryLayer';
+import { drawnLevel, mercator, viewWindow } from './pixelRead';
+import { fromMercator } from './projection';
+import { encodeGeoTiff, type BandArray } from './tiffEncode';
+
+function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
+  return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
+}
+
+function polygonsOf(clip: unknown): number[][][][] {
+  const g = clip as { type?: string; coordinates?: unknown };
+  return g?.type === 'Polygon' ? [g.coordinates as number[][][]] : g?.type === 'MultiPolygon' ? (g.coordinates as number[][][][]) : [];
+}
+
+/** The clip polygon's rings in a level's pixel coordinates. */
+function ringsInLevel(cog: Cog, level: number, clip: unknown, fwd: (lon: number, lat: number) => [number, number]): [number, number][][] {
+  const Lv = cog.levels[level];
+  return polygonsOf(clip).flat().map((ring) => ring.map(([lon, lat]) => {
+    const [x, y] = fwd(lon, lat);
+    return [(x - cog.originX) / cog.resX / Lv.scaleX, (y - cog.originY) / cog.resY / Lv.scaleY] as [number, number];
+  }));
+}
+
+/** The window a clip covers at a level: the polygon's outline for a masked clip, else the view. */
+function clipWindow(cog: Cog, level: number, map: Leaflet.Map, rings?: [number, number][][]): [number, number, number, number] | undefined {
+  if (!rings?.length) return viewWindow(cog, level, map);
+  const Lv = cog.levels[level];
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const r of rings) for (const [x, y] of r) {
+    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+  }
+  const w: [number, number, number, number] = [Math.max(0, Math.floor(x0)), Math.max(0, Math.floor(y0)), Math.min(Lv.width, Math.ceil(x1)), Math.min(Lv.height, Math.ceil(y1))];
+  return w[2] > w[0] && w[3] > w[1] ? w : undefined;
+}
+
+function wgsToCrs(cog: Cog): ((lon: number, lat: number) => [number, number]) | undefined {
+  const fwd = fromMercator(cog.epsg);
+  return fwd ? (lon, lat) => fwd(...mercator(lon, lat)) : undefined;
+}
+
+export async function clipInfo(handle: ImageryLayerHandle, map: Leaflet.Map): Promise<ClipLayerInfo | undefined> {
+  const cog = await handle.ready;
+  await handle.lookReady().catch(() => undefined);
+  const bands = bandsOf(handle, cog);
+  const bytesPer = Number(cog.levels[0].image.getBitsPerSample?.(0) ?? 16) / 8;
+  const shownIdx = handle.spec.render.kind === 'rgb' && handle.spec.render.bands[0] ? handle.spec.render.bands : undefined;
+  const levels: ClipLayerInfo['levels'] = [];
+  cog.levels.forEach((Lv, level) => {
+    const w = viewWindow(cog, level, map);
+    if (!w) return;
+    const width = w[2] - w[0];
+    const height = w[3] - w[1];
+    levels.push({ level, width, height, pixelSize: Math.abs(cog.resX) * Lv.scaleX, bytes: width * height * bands.length * bytesPer });
+  });
+  if (!levels.length) return undefined;
+  return {
+    id: handle.spec.id, title: handle.spec.title, date: handle.spec.date,
+    bands: bands.map((b) => b.name),
+    shown: shownIdx ? [...new Set(shownIdx)] : bands.map((b) => b.name),
+    levels, drawnLevel: drawnLevel(cog, map), maskable: polygonsOf(handle.spec.clip).length > 0, epsg: cog.epsg,
+  };
+}
+
+export interface ClipOptions {
+  bands: string[];
+  level: number;
+  mask: boolean;
+  pool?: Pool;
+  signal?: AbortSignal;
+  onProgress?(done: number, total: number): void;
+}
+
+/** Even-odd point-in-polygon over rings (pixel centres). */
+function insideRings(rings: [number, number][][], x: number, y: number): boolean {
+  let c = false;
+  for (const r of rings) {
+    for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+      const [xi, yi] = r[i];
+      const [xj, yj] = r[j];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+    }
+  }
+  return c;
+}
+
+export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: ClipOptions): Promise<ClipResult> {
+  const cog = await handle.ready;
+  const all = bandsOf(handle, cog);
+  const idx = o.bands.map((name) => {
+    const i = all.findIndex((b) => b.name === name);
+    if (i < 0) throw new Error(`The file has no band named "${name}".`);
+    return i;
+  });
+  if (!idx.length) throw new Error('Pick at least one band to save.');
+  const Lv = cog.levels[o.level];
+  if (!Lv) throw new Error('That overview is not in the file.');
+  const fwd = o.mask ? wgsToCrs(cog) : undefined;
+  const rings = o.mask && fwd ? ringsInLevel(cog, o.level, handle.spec.clip, fwd) : undefined;
+  const win = clipWindow(cog, o.level, map, rings);
+  if (!win) throw new Error('The view does not cover this layer; pan to it and save again.');
+  const [x0, y0, x1, y1] = win;
+  const width = x1 - x0;
+  const height = y1 - y0;
+  const before = cog.source.stats.bytes;
+  // strips of whole tile rows: each tile is read once
+  const th = Lv.tileHeight;
+  const stripStarts: number[] = [];
+  for (let y = y0; y < y1; y = (Math.floor(y / th) + 1) * th) stripStarts.push(y);
+  let out: BandArray[] | undefined;
+  let done = 0;
+  // a few strips in flight at once: each waits on its tiles' round trips, not on the CPU
+  let nextStrip = 0;
+  const worker = async (): Promise<void> => {
+    while (nextStrip < stripStarts.length) {
+      const s = nextStrip++;
+      if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
+      const sy0 = stripStarts[s];
+      const sy1 = Math.min(y1, s + 1 < stripStarts.length ? stripStarts[s + 1] : y1);
+      const part = await Lv.image.readRasters({ window: [x0, sy0, x1, sy1], samples: idx, pool: o.pool, interleave: false, signal: o.signal }) as unknown as BandArray[];
+      out ??= part.map((p) => new (p.constructor as new (n: number) => BandArray)(width * height));
+      part.forEach((p, b) => (out as BandArray[])[b].set(p as never, (sy0 - y0) * width));
+      o.onProgress?.(++done, stripStarts.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(3, stripStarts.length) }, worker));
+  const bands = out as BandArray[];
+  const meta = idx.map((i) => all[i]);
+  const nodata = meta[0]?.nodata ?? cog.nodata ?? (rings ? 0 : undefined);
+  if (rings) {
+    const nd = nodata ?? 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (insideRings(rings, x0 + x + 0.5, y0 + y + 0.5)) continue;
+        for (const b of bands) b[y * width + x] = nd;
+      }
+    }
+  }
+  const fetchedBytes = cog.source.stats.bytes - before;
+  const tileBytes = await storedTileBytes(cog, o.level, win);
+  const bytes = encodeGeoTiff({
+    width, height, bands, epsg: cog.epsg,
+    originX: cog.originX + x0 * Lv.scaleX * cog.resX,
+    originY: cog.originY + y0 * Lv.scaleY * cog.resY,
+    pixelWidth: Math.abs(cog.resX * Lv.scaleX), pixelHeight: Math.abs(cog.resY * Lv.scaleY),
+    nodata, names: meta.map((b) => b.name), scale: meta.map((b) => b.scale ?? 1), offset: meta.map((b) => b.offset ?? 0),
+  });
+  return { bytes, width, height, fetchedBytes, tileBytes };
+}
+
+/** The stored (compressed) size of the tiles a window touches: what any range reader must fetch. */
+async function storedTileBytes(cog: Cog, level: number, win: [number, number, number, number]): Promise<number> {
+  const Lv = cog.levels[level];
+  const fd = Lv.image.fileDirectory;
+  const counts = (await fd.loadValue('TileByteCounts' as never).catch(() => undefined)) as ArrayLike<number> | undefined
+    ?? (fd.getValue('TileByteCounts' as never) as ArrayLike<number> | undefined);
+  if (!counts || !Lv.image.isTiled) return 0;
+  const across = Math.ceil(Lv.width / Lv.tileWidth);
+  let sum = 0;
+  for (let ty = Math.floor(win[1] / Lv.tileHeight); ty * Lv.tileHeight < win[3]; ty++) {
+    for (let tx = Math.floor(win[0] / Lv.tileWidth); tx * Lv.tileWidth < win[2]; tx++) sum += Number(counts[ty * across + tx] ?? 0);
+  }
+  return sum;
+}
+
+/** The imagery as drawn in the view: every visible imagery canvas, composed at screen size. */
+export async function viewPng(map: Leaflet.Map, pane: HTMLElement): Promise<ClipResult> {
+  const box = map.getContainer().getBoundingClientRect();
+  const width = Math.round(box.width);
+  const height = Math.round(box.height);
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('The view could not be drawn.');
+  let drawn = 0;
+  for (const c of Array.from(pane.querySelectorAll('canvas'))) {
+    const r = c.getBoundingClientRect();
+    if (r.right <= box.left || r.bottom <= box.top || r.left >= box.right || r.top >= box.bottom) continue;
+    const layer = c.closest('.leaflet-layer') as HTMLElement | null;
+    ctx.globalAlpha = layer ? Number(getComputedStyle(layer).opacity || 1) : 1;
+    ctx.drawImage(c, r.left - box.left, r.top - box.top, r.width, r.height);
+    drawn++;
+  }
+  if (!drawn) throw new Error('No imagery is drawn in the view.');
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (!blob) throw new Error('The view could not be encoded as PNG.');
+  return { bytes: await blob.arrayBuffer(), width, height };
+}

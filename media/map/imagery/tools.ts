@@ -1,0 +1,161 @@
+/**
+ * The imagery tools beside the layer list: the pixel inspector, a histogram with stretch
+ * handles, and the webview's half of "Save View as GeoTIFF…/PNG" (the extension asks with
+ * `clipInfo`/`clip`, the webview answers with `clipReply` and reports `clipProgress`).
+ */
+import * as l10n from '@vscode/l10n';
+import type * as Leaflet from 'leaflet';
+import type { Pool } from 'geotiff';
+import type { ClipLayerInfo, ClipRequest, FromMapClipMessage, ToMapClipMessage } from '../../../src/panels/imagery/protocol';
+import { button, el } from '../../shared/dom';
+import { clipInfo, readClip, viewPng } from './clip';
+import { HistogramPanel } from './histogram';
+import type { ImageryLayerHandle } from './imageryLayer';
+import { PixelInspector } from './inspector';
+import type { ImageryManager } from './manager';
+
+export interface ImageryToolsDeps {
+  L: typeof Leaflet;
+  map: Leaflet.Map;
+  manager: ImageryManager;
+  pool?: Pool;
+  post?(m: FromMapClipMessage): void;
+}
+
+const PANE_CLASS = 'leaflet-eo-imagery-pane';
+
+export class ImageryTools {
+  readonly inspector: PixelInspector;
+  histogram?: HistogramPanel;
+  private readonly histBox: HTMLElement;
+  private readonly histToggle: HTMLButtonElement;
+  private readonly layerPick: HTMLSelectElement;
+  private readonly running = new Map<number, AbortController>();
+
+  constructor(private readonly deps: ImageryToolsDeps) {
+    const { L, map } = deps;
+    this.inspector = new PixelInspector({
+      L, map, layers: () => this.visible(),
+      copyText: (text) => {
+        if (deps.post) deps.post({ type: 'copyText', text });
+        else void navigator.clipboard?.writeText(text);
+      },
+    });
+    this.layerPick = el('select', { class: 'hist-layer', 'aria-label': l10n.t('Layer') }) as HTMLSelectElement;
+    this.layerPick.addEventListener('change', () => void this.openHistogram(this.layerPick.value));
+    this.histBox = el('section', { class: 'eo-histogram-panel leaflet-bar', id: 'imagery-histogram', 'aria-label': l10n.t('Histogram and stretch'), hidden: true },
+      el('div', { class: 'head' }, el('h3', {}, l10n.t('Histogram and stretch')),
+        button('✕', () => this.closeHistogram(), { class: 'icon close', title: l10n.t('Close the histogram'), 'aria-label': l10n.t('Close the histogram') })),
+      this.layerPick);
+    this.histToggle = button(l10n.t('Histogram'), () => (this.histBox.hidden ? void this.openHistogram() : this.closeHistogram()), {
+      class: 'secondary histogram', 'aria-pressed': 'false', title: l10n.t('Histogram of the view, with the stretch handles'),
+    });
+    const bar = el('div', { class: 'eo-imagery-tools leaflet-bar', role: 'toolbar', 'aria-label': l10n.t('Imagery tools') }, this.inspector.toggle, this.histToggle);
+    const Bar = L.Control.extend({ onAdd: () => el('div', { class: 'eo-imagery-tools-box' }, bar, this.inspector.panel, this.histBox) });
+    new Bar({ position: 'topright' }).addTo(map);
+    L.DomEvent.disableClickPropagation(bar);
+    L.DomEvent.disableClickPropagation(this.histBox);
+    L.DomEvent.disableScrollPropagation(this.histBox);
+    this.captureClicks(map);
+    window.addEventListener('message', (e: MessageEvent) => void this.onMessage(e.data as ToMapClipMessage));
+  }
+
+  /** Visible imagery layers, the one drawn on top last. */
+  visible(): ImageryLayerHandle[] {
+    return this.deps.manager.specs.filter((s) => s.visible !== false)
+      .map((s) => this.deps.manager.layer(s.id)).filter((l): l is ImageryLayerHandle => !!l);
+  }
+
+  /**
+   * While inspecting, a click on the map reads a pixel and goes no further (footprints under it
+   * are not selected). A press that moved is a pan, not a click.
+   */
+  private captureClicks(map: Leaflet.Map): void {
+    const c = map.getContainer();
+    let down: { x: number; y: number } | undefined;
+    c.addEventListener('pointerdown', (e) => (down = { x: e.clientX, y: e.clientY }), true);
+    c.addEventListener('click', (e) => {
+      if (!this.inspector.active) return;
+      if ((e.target as HTMLElement).closest('.leaflet-control')) return;
+      e.stopPropagation();
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+      const ll = map.mouseEventToLatLng(e);
+      void this.inspector.inspectAt(ll.lng, ll.lat);
+    }, true);
+  }
+
+  async openHistogram(id?: string): Promise<HistogramPanel | undefined> {
+    const layers = this.visible();
+    this.layerPick.replaceChildren(...layers.map((l) => el('option', { value: l.spec.id }, l.spec.title)));
+    this.layerPick.hidden = layers.length < 2;
+    const layer = layers.find((l) => l.spec.id === id) ?? layers[layers.length - 1];
+    this.histogram?.destroy();
+    this.histogram = undefined;
+    this.histBox.hidden = false;
+    this.histToggle.setAttribute('aria-pressed', 'true');
+    if (!layer) {
+      this.histBox.querySelector('.status')?.remove();
+      this.histBox.append(el('div', { class: 'status muted' }, l10n.t('Show an imagery layer first.')));
+      return undefined;
+    }
+    this.histBox.querySelector(':scope > .status')?.remove();
+    this.layerPick.value = layer.spec.id;
+    const panel = new HistogramPanel(layer, this.deps.map, (render) => this.deps.manager.restyle(layer.spec.id, render));
+    this.histogram = panel;
+    this.histBox.append(panel.root);
+    await panel.refresh();
+    return panel;
+  }
+
+  closeHistogram(): void {
+    this.histogram?.destroy();
+    this.histogram = undefined;
+    this.histBox.hidden = true;
+    this.histToggle.setAttribute('aria-pressed', 'false');
+  }
+
+  // ------------------------------------------------------------ saving the view
+
+  async clipInfo(): Promise<ClipLayerInfo[]> {
+    const out: ClipLayerInfo[] = [];
+    for (const l of this.visible().reverse()) {
+      const info = await clipInfo(l, this.deps.map).catch(() => undefined);
+      if (info) out.push(info);
+    }
+    return out;
+  }
+
+  async clip(req: ClipRequest, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) {
+    if (req.format === 'png') {
+      const pane = this.deps.map.getContainer().querySelector(`.${PANE_CLASS}`) as HTMLElement | null;
+      if (!pane) throw new Error(l10n.t('No imagery is drawn in the view.'));
+      return viewPng(this.deps.map, pane);
+    }
+    const layer = this.deps.manager.layer(req.id);
+    if (!layer) throw new Error(l10n.t('That layer is no longer on the map.'));
+    return readClip(layer, this.deps.map, { bands: req.bands, level: req.level, mask: req.mask, pool: this.deps.pool, signal, onProgress });
+  }
+
+  private async onMessage(m: ToMapClipMessage): Promise<void> {
+    const post = this.deps.post;
+    if (!m || typeof m !== 'object' || !post) return;
+    if (m.type === 'clipCancel') {
+      this.running.get(m.requestId)?.abort();
+      return;
+    }
+    if (m.type !== 'clipInfo' && m.type !== 'clip') return;
+    const abort = new AbortController();
+    this.running.set(m.requestId, abort);
+    try {
+      const result = m.type === 'clipInfo'
+        ? { layers: await this.clipInfo() }
+        : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
+      post({ type: 'clipReply', requestId: m.requestId, ok: true, result });
+    } catch (e) {
+      const err = e as Error;
+      post({ type: 'clipReply', requestId: m.requestId, ok: false, error: err.message || String(e), cancelled: abort.signal.aborted || err.name === 'AbortError' });
+    } finally {
+      this.running.delete(m.requestId);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The extension asking the map webview for a clip: one request id per question, progress
+ * reported on the way, cancel passed on. The webview holds the decoded tiles and the byte
+ * reads; this side only waits for the bytes (and writes them, in src/commands/imagery).
+ */
+import type { ClipLayerInfo, ClipRequest, ClipResult, FromMapClipMessage, ToMapClipMessage } from './protocol';
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  onProgress?(done: number, total: number): void;
+}
+
+export class ClipCancelled extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'Canceled';
+  }
+}
+
+export class ClipChannel {
+  private next = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly post: (m: ToMapClipMessage) => void) {}
+
+  info(): Promise<ClipLayerInfo[]> {
+    return this.ask<{ layers: ClipLayerInfo[] }>((requestId) => ({ type: 'clipInfo', requestId })).then((r) => r.layers);
+  }
+
+  clip(request: ClipRequest, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<ClipResult> {
+    return this.ask<ClipResult>((requestId) => ({ type: 'clip', requestId, request }), o);
+  }
+
+  private ask<T>(make: (id: number) => ToMapClipMessage, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      if (o.signal?.aborted) return reject(new ClipCancelled());
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: o.onProgress });
+      o.signal?.addEventListener('abort', () => {
+        if (!this.pending.has(id)) return;
+        this.post({ type: 'clipCancel', requestId: id });
+        this.pending.delete(id);
+        reject(new ClipCancelled());
+      }, { once: true });
+      this.post(make(id));
+    });
+  }
+
+  receive(m: FromMapClipMessage): void {
+    if (m.type === 'copyText') return;
+    const p = this.pending.get(m.requestId);
+    if (!p) return;
+    if (m.type === 'clipProgress') {
+      p.onProgress?.(m.done, m.total);
+      return;
+    }
+    this.pending.delete(m.requestId);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(m.cancelled ? new ClipCancelled() : new Error(m.error));
+  }
+
+  /** The webview went away (closed or reloaded): nothing pending will be answered. */
+  dropAll(reason: string): void {
+    for (const p of this.pending.values()) p.reject(new Error(reason));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * "Save View as GeoTIFF…" of a 2048 × 2048 window, 4 bands (uint16), at full resolution of a
+ * 4096 × 4096 COG (DEFLATE, 512-pixel tiles) served over HTTP with Range: the map webview's
+ * clip (ranges through the host, decoding in its workers, our GeoTIFF encoder) against GDAL's
+ * `gdal_translate -srcwin` over /vsicurl/ on the same file and window, in the same run.
+ * Figures: wall time, and bytes fetched over the stored bytes of the tiles the window touches
+ * (GDAL's count of them, from the file's block sizes). Prints JSON lines; asserts nothing.
+ *   node out/test/bench/saveView.bench.js
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeBrowser, openWebview, ROOT } from '../webview/harness';
+
+const SIZE = 4096;
+const WINDOW = 2048;
+const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
+const DIR = join(tmpdir(), 'eo-imagery-bench');
+
+interface Scene { file: string; corners: [[number, number], [number, number]] }
+
+function scene(): Scene {
+  mkdirSync(DIR, { recursive: true });
+  const file = join(DIR, `clip-scene-${SIZE}.tif`);
+  const meta = `${file}.json`;
+  if (existsSync(file) && existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8')) as Scene;
+  console.error(`bench: writing a ${SIZE} × ${SIZE} scene with GDAL (once)…`);
+  const out = execFileSync('/usr/bin/python3', [join(ROOT, 'test', 'fixtures', 'imagery', 'make_scene.py'), file, '--size', String(SIZE), '--noise', '--block', '512'], { encoding: 'utf8' });
+  writeFileSync(meta, out);
+  return JSON.parse(out) as Scene;
+}
+
+async function serve(file: string): Promise<{ origin: string; served: { bytes: number; requests: number }; server: Server }> {
+  const size = statSync(file).size;
+  const served = { bytes: 0, requests: 0 };
+  const server = createServer((req, res) => {
+    served.requests++;
+    const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if (req.method === 'HEAD' || !m) {
+      if (req.method !== 'HEAD') served.bytes += size;
+      res.writeHead(200, { 'content-type': 'image/tiff', 'content-length': size, 'accept-ranges': 'bytes' });
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(file).pipe(res);
+      return;
+    }
+    const a = Number(m[1]);
+    const b = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
+    served.bytes += b - a + 1;
+    res.writeHead(206, { 'content-type': 'image/tiff', 'content-range': `bytes ${a}-${b}/${size}`, 'content-length': b - a + 1, 'accept-ranges': 'bytes' });
+    createReadStream(file, { start: a, end: b }).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, served, server };
+}
+
+/** Stored bytes of the level-0 tiles a pixel window touches (GDAL's block sizes). */
+function tileBytes(file: string, win: [number, number, number, number]): number {
+  return Number(execFileSync('/usr/bin/python3', ['-c', `
+import sys
+from osgeo import gdal
+ds = gdal.Open(sys.argv[1])
+x0, y0, w, h = map(int, sys.argv[2:6])
+b = ds.GetRasterBand(1)
+bw, bh = b.GetBlockSize()
+total = 0
+for ty in range(y0 // bh, (y0 + h - 1) // bh + 1):
+    for tx in range(x0 // bw, (x0 + w - 1) // bw + 1):
+        total += int(b.GetMetadataItem('BLOCK_SIZE_%d_%d' % (tx, ty), 'TIFF') or 0)
+print(total)
+`, file, ...win.map(String)], { encoding: 'utf8' }).trim());
+}
+
+/** The clip's pixel window in the source, from its georeferencing (read by GDAL). */
+function windowOf(clip: string, source: string): [number, number, number, number] {
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', `
+import json, sys
+from osgeo import gdal
+c = gdal.Open(sys.argv[1]); s = gdal.Open(sys.argv[2])
+cg, sg = c.GetGeoTransform(), s.GetGeoTransform()
+print(json.dumps([round((cg[0] - sg[0]) / sg[1]), round((cg[3] - sg[3]) / sg[5]), c.RasterXSize, c.RasterYSize]))
+`, clip, source], { encoding: 'utf8' })) as [number, number, number, number];
+}
+
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+
+async function main(): Promise<void> {
+  const sc = scene();
+  const { origin, served, server } = await serve(sc.file);
+  const [[w, n], [e, s]] = sc.corners;
+  const lat = (n + s) / 2;
+  // a zoom and viewport whose full-resolution window is about 2048 × 2048 pixels (10 m)
+  const zoom = 13;
+  const mPerPx = (156543.03392 * Math.cos((lat * Math.PI) / 180)) / 2 ** zoom;
+  const side = Math.round((WINDOW * 10) / mPerPx);
+  const ours: { ms: number; bytes: number; tiles: number; width: number; height: number }[] = [];
+  const gdal: { ms: number; bytes: number; tiles: number }[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const h = await openWebview('map', {
+        viewport: { width: side, height: side }, state: { panelOpen: false },
+        onRequest: async (req) => {
+          const r = req as { params: { offset: number; length: number } };
+          const res = await fetch(`${origin}/scene.tif`, { headers: { range: `bytes=${r.params.offset}-${r.params.offset + r.params.length - 1}` } });
+          const total = Number(/\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1]);
+          return { bytes: new Uint8Array(await res.arrayBuffer()), total: Number.isFinite(total) ? total : undefined };
+        },
+      });
+      try {
+        await h.waitFor((m) => (m as { type?: string }).type === 'ready');
+        await h.send({ type: 'init', basemaps: [] });
+        await h.page.evaluate(([z, la, lo]) => (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: unknown): void } } }).eoMap.map.setView([la, lo], z, { animate: false }), [zoom, lat, (w + e) / 2]);
+        await h.send({
+          type: 'imagery', fit: false,
+          spec: {
+            id: 'bench', title: 'Bench scene', url: `${origin}/scene.tif`, source: { kind: 'url', url: `${origin}/scene.tif` },
+            bands: [{ name: 'B02' }, { name: 'B03' }, { name: 'B04' }, { name: 'B08' }], render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] },
+          },
+        });
+        await h.waitFor((m) => (m as { type?: string }).type === 'imageryStatus', 600_000);
+        served.bytes = 0;
+        served.requests = 0;
+        const r = await h.page.evaluate(async () => {
+          const tools = (window as unknown as { eoMap: { imageryTools: { clip(q: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number }> } } }).eoMap.imageryTools;
+          const t0 = performance.now();
+          const c = await tools.clip({ format: 'geotiff', id: 'bench', bands: ['B02', 'B03', 'B04', 'B08'], level: 0, mask: false });
+          const ms = performance.now() - t0;
+          const u8 = new Uint8Array(c.bytes);
+          let str = '';
+          for (let i = 0; i < u8.length; i += 0x8000) str += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+          return { ms, width: c.width, height: c.height, b64: btoa(str) };
+        });
+        const bytes = served.bytes;
+        const out = join(DIR, 'clip-ours.tif');
+        writeFileSync(out, Buffer.from(r.b64, 'base64'));
+        const win = windowOf(out, sc.file);
+        ours.push({ ms: r.ms, bytes, tiles: tileBytes(sc.file, win), width: r.width, height: r.height });
+        // the baseline: the same window and bands, GDAL over HTTP ranges
+        const gout = join(DIR, 'clip-gdal.tif');
+        rmSync(gout, { force: true });
+        served.bytes = 0;
+        served.requests = 0;
+        const t0 = performance.now();
+        // async: the range server runs in this process and must answer while GDAL reads
+        await promisify(execFile)('gdal_translate', ['-q', '-srcwin', ...win.map(String), '-b', '1', '-b', '2', '-b', '3', '-b', '4', `/vsicurl/${origin}/scene.tif`, gout], {
+          env: { ...process.env, CPL_VSIL_CURL_ALLOWED_EXTENSIONS: '.tif', GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR', VSI_CACHE: 'FALSE' },
+        });
+        gdal.push({ ms: performance.now() - t0, bytes: served.bytes, tiles: tileBytes(sc.file, win) });
+      } finally {
+        await h.close();
+      }
+    }
+  } finally {
+    server.close();
+    await closeBrowser();
+  }
+  const o = { ms: median(ours.map((x) => x.ms)), ratio: median(ours.map((x) => x.bytes / x.tiles)) };
+  const g = { ms: median(gdal.map((x) => x.ms)), ratio: median(gdal.map((x) => x.bytes / x.tiles)) };
+  console.log(JSON.stringify({
+    bench: 'save_view_geotiff_2048x4', runs: RUNS, window: [ours[0].width, ours[0].height],
+    ours_ms: Math.round(o.ms), gdal_translate_ms: Math.round(g.ms), time_vs_gdal: Math.round((o.ms / g.ms) * 100) / 100,
+    ours_fetched_over_tile_bytes: Math.round(o.ratio * 1000) / 1000, gdal_fetched_over_tile_bytes: Math.round(g.ratio * 1000) / 1000,
+    goal_fetched_over_tile_bytes: 1.3, tile_bytes: ours[0].tiles,
+  }));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

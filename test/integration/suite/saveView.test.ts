@@ -1,0 +1,113 @@
+// "Save View as GeoTIFF…" through the command in a real extension host and webview: a COG on a
+// loopback range server (made by GDAL), shown on the map; the command asks for bands and
+// resolution, offers a name that names the scene and its date, and writes a file GDAL reads
+// with the scene's CRS, pixel size and values. Nothing but the finished file is left behind.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+suite('Save View as GeoTIFF', () => {
+  const sb = useSandbox();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-saveview-'));
+  let scene: { file: string; corners: [[number, number], [number, number]]; points: Record<string, [number, number]>; values: Record<string, number[]> };
+  let server: http.Server;
+  let url: string;
+  const ranges: string[] = [];
+
+  suiteSetup(async () => {
+    const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py');
+    scene = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'scene.tif'), '--size', '512'], { encoding: 'utf8' }));
+    const body = fs.readFileSync(scene.file);
+    server = http.createServer((req, res) => {
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+      if (!m) {
+        res.writeHead(200, { 'content-type': 'image/tiff', 'content-length': body.length }).end(body);
+        return;
+      }
+      ranges.push(req.headers.range as string);
+      const a = Number(m[1]);
+      const b = Math.min(Number(m[2]), body.length - 1);
+      res.writeHead(206, { 'content-type': 'image/tiff', 'content-range': `bytes ${a}-${b}/${body.length}`, 'content-length': b - a + 1 }).end(body.subarray(a, b + 1));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/scene.tif`;
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await new Promise((r) => server.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('writes the view\'s window of the chosen bands, named after the scene and date, that GDAL reads', async function () {
+    this.timeout(90_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const [[w, n], [e, s]] = scene.corners;
+    const item = {
+      type: 'Feature', stac_version: '1.0.0', id: 'S2B_MSIL2A_20250601_T33TUG', collection: 'test-collection',
+      bbox: [w, s, e, n], geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
+      properties: { datetime: '2025-06-01T10:00:00Z', title: 'Sentinel-2B over Abruzzo', 'proj:epsg': 32633 },
+      assets: {
+        data: {
+          href: url, type: 'image/tiff; application=geotiff; profile=cloud-optimized', roles: ['data'],
+          'eo:bands': ['B02', 'B03', 'B04', 'B08'].map((name, i) => ({ name, common_name: ['blue', 'green', 'red', 'nir'][i], center_wavelength: [0.49, 0.56, 0.665, 0.842][i] })),
+          'raster:bands': [0, 1, 2, 3].map(() => ({ nodata: 0, scale: 0.0001 })),
+        },
+      },
+      links: [],
+    };
+    await vscode.commands.executeCommand('eoImagery.showImagery', item);
+    const panels = sb.current.api.services.panels as PanelsApi;
+    const map: PanelProbe = await waitFor('the map panel', () => panels.map());
+    await map.whenReady();
+    await waitFor('the layer drawn', () => ((map.imageryReports ?? []) as { state: string; drawn: boolean }[]).find((r) => r.state === 'ready' && r.drawn), 60_000);
+    const target = vscode.Uri.file(path.join(tmp, 'clip.tif'));
+    let suggested: string | undefined;
+    const prompts = new ScriptedPrompts([
+      { kind: 'pickMany', match: /bands/, choose: ['B04', 'B08'] },
+      { kind: 'pick', match: /resolution/, choose: 'Full resolution' },
+      { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: (s) => { suggested = s ? path.basename(s.fsPath) : undefined; return target; } },
+    ]);
+    const restore = sb.current.api.testing.usePrompts(prompts);
+    let saved: unknown;
+    try {
+      saved = await vscode.commands.executeCommand('eoImagery.saveViewGeoTiff');
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    assert.equal((saved as vscode.Uri | undefined)?.fsPath, target.fsPath);
+    // the scene's title and date, no id
+    assert.equal(suggested, 'Sentinel-2B over Abruzzo 2025-06-01 clip.tif');
+    assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.endsWith('.part')), [], 'no temporary file left');
+    const info = JSON.parse(execFileSync('gdalinfo', ['-json', target.fsPath], { encoding: 'utf8' })) as { bands: { description: string }[]; geoTransform: number[]; coordinateSystem: { wkt: string } };
+    assert.deepEqual(info.bands.map((b) => b.description), ['B04', 'B08']);
+    assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
+    assert.equal(info.geoTransform[1], 10);
+    for (const k of ['vegetation', 'bare']) {
+      const [lon, lat] = scene.points[k];
+      const vals = execFileSync('gdallocationinfo', ['-valonly', '-wgs84', target.fsPath, String(lon), String(lat)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+      assert.deepEqual(vals, [scene.values[k][2], scene.values[k][3]], k);
+    }
+    assert.ok(ranges.length > 0, 'the file was read by ranges');
+  });
+});

@@ -1,0 +1,281 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
+import { closeBrowser, isType, openWebview, type Harness } from './harness';
+
+/**
+ * The pixel inspector, the histogram with its stretch handles and the saved clip, on a scene
+ * GDAL wrote (test/fixtures/imagery/make_scene.py): four quadrants of known values, so every
+ * expected number comes from the fixture or from GDAL reading the same file.
+ */
+interface Scene {
+  file: string;
+  points: Record<'vegetation' | 'water' | 'bare' | 'roofs' | 'nodata', [number, number]>;
+  corners: [[number, number], [number, number]];
+  values: Record<'vegetation' | 'water' | 'bare' | 'roofs', [number, number, number, number]>;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'eo-analysis-'));
+const URL0 = 'https://assets.example.com/scene.tif';
+const SCALE = 0.0001;
+const BANDS = [
+  { name: 'B02', commonName: 'blue', wavelength: 0.49, scale: SCALE, offset: 0 },
+  { name: 'B03', commonName: 'green', wavelength: 0.56, scale: SCALE, offset: 0 },
+  { name: 'B04', commonName: 'red', wavelength: 0.665, scale: SCALE, offset: 0 },
+  { name: 'B08', commonName: 'nir', wavelength: 0.842, scale: SCALE, offset: 0 },
+];
+
+let scene: Scene;
+before(() => {
+  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, 'scene.tif')], { encoding: 'utf8' });
+  scene = JSON.parse(out) as Scene;
+});
+after(async () => {
+  await closeBrowser();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Tools = {
+  inspector: { active: boolean };
+  histogram?: { last?: { level: number; window: [number, number, number, number]; missing: number; bands: { name: string; lo: number; hi: number; counts: number[]; total: number }[] } };
+  openHistogram(): Promise<unknown>;
+  clip(req: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number; fetchedBytes?: number; tileBytes?: number }>;
+};
+type Win = {
+  eoMap: {
+    map: { fitBounds(b: unknown, o?: unknown): void; latLngToContainerPoint(ll: [number, number]): { x: number; y: number } };
+    imagery(): Promise<{ layer(id: string): { stretch?: [number, number][] } | undefined }>;
+    imageryTools?: Tools;
+  };
+  __eoAnalysisChunk?: unknown;
+};
+
+async function open(log: ReadBytesParams[]): Promise<Harness> {
+  const bytes = readFileSync(scene.file);
+  const h = await openWebview('map', {
+    viewport: { width: 1000, height: 760 },
+    onRequest: (req) => {
+      const r = req as { method: string; params: ReadBytesParams };
+      if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
+      log.push(r.params);
+      return { bytes: new Uint8Array(bytes.subarray(r.params.offset, r.params.offset + r.params.length)), total: bytes.length };
+    },
+  });
+  await h.waitFor(isType('ready'));
+  await h.send({ type: 'init', basemaps: [] });
+  return h;
+}
+
+const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
+  id: 'scene', title: 'Synthetic scene', url: URL0, bands: BANDS,
+  render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [[0, 0.3], [0, 0.3], [0, 0.3]] },
+  source: { kind: 'url', url: URL0 }, ...over,
+});
+
+async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
+  const [[w, n], [e, so]] = scene.corners;
+  // the scene left of the tool panels (top right), so every quadrant can be clicked
+  await h.page.evaluate((b) => (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] }), [[so, w], [n, e]]);
+  await h.send({ type: 'imagery', spec: s, fit: false });
+  await h.page.waitForFunction((id) => {
+    const r = document.querySelector(`.eo-imagery-row[data-id="${id}"]`) as HTMLElement | null;
+    return r?.dataset.state === 'ready';
+  }, s.id, { timeout: 20000 });
+}
+
+async function clickAt(h: Harness, [lon, lat]: [number, number]): Promise<void> {
+  const p = await h.page.evaluate(([lo, la]) => {
+    const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
+    const r = document.getElementById('map')!.getBoundingClientRect();
+    return { x: r.left + pt.x, y: r.top + pt.y };
+  }, [lon, lat]);
+  await h.page.mouse.click(p.x, p.y);
+}
+
+/** The inspector's table: band name → shown value. */
+async function table(h: Harness): Promise<Record<string, string>> {
+  await h.page.locator('#pixel-inspector .bands tbody tr').first().waitFor({ timeout: 10000 });
+  return h.page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('#pixel-inspector .bands tbody tr')).map((tr) => [
+    (tr.querySelector('th')?.textContent ?? '').split(' ')[0], tr.querySelector('td.value')?.textContent ?? '',
+  ])));
+}
+
+function gdal(script: string, ...args: string[]): string {
+  return execFileSync('/usr/bin/python3', ['-c', script, ...args], { encoding: 'utf8' });
+}
+
+describe('pixel inspector, histogram and saved clips', () => {
+  it('lists every band scaled by raster:bands, both CRSs, and a spectrum with a red edge, without reading again', async () => {
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      await showAndSettle(h, spec());
+      assert.equal(await h.page.evaluate(() => (window as unknown as Win).__eoAnalysisChunk), undefined, 'the chart chunk is not loaded before the inspector opens');
+      const reads = log.length;
+      await h.page.locator('button.inspect').click();
+      await clickAt(h, scene.points.vegetation);
+      const veg = await table(h);
+      // the fixture's DNs × 0.0001
+      assert.deepEqual(veg, { B02: '0.03', B03: '0.07', B04: '0.05', B08: '0.45' });
+      // the scene's CRS: where GDAL/PROJ puts the clicked lat/lon in EPSG:32633
+      assert.equal(await h.page.locator('#pixel-inspector .coords dt').nth(2).textContent(), 'EPSG:32633');
+      const ll = (await h.page.locator('#pixel-inspector .lonlat').textContent()) ?? '';
+      const [lat, lon] = ll.split(',').map(Number);
+      assert.ok(Math.abs(lat - scene.points.vegetation[1]) < 1e-3 && Math.abs(lon - scene.points.vegetation[0]) < 1e-3, `lat/lon ${ll}`);
+      const xy = (await h.page.locator('#pixel-inspector .scene-crs').textContent()) ?? '';
+      const [, x, y] = /x ([\d.]+), y ([\d.]+)/.exec(xy) ?? [];
+      const [ex, ey] = JSON.parse(gdal(`
+import json, sys
+from osgeo import osr
+a = osr.SpatialReference(); a.ImportFromEPSG(4326); a.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+b = osr.SpatialReference(); b.ImportFromEPSG(32633)
+x, y, _ = osr.CoordinateTransformation(a, b).TransformPoint(float(sys.argv[1]), float(sys.argv[2]))
+print(json.dumps([x, y]))
+`, String(lon), String(lat))) as [number, number];
+      // the lat/lon shown has 6 decimals (≈ 0.1 m)
+      assert.ok(Math.abs(Number(x) - ex) < 0.5 && Math.abs(Number(y) - ey) < 0.5, `scene CRS ${xy}, GDAL ${ex}, ${ey}`);
+      // the spectral chart is drawn by the chart chunk
+      await h.page.locator('#pixel-inspector .eo-spectrum canvas').first().waitFor({ timeout: 10000 });
+      assert.notEqual(await h.page.evaluate(() => (window as unknown as Win).__eoAnalysisChunk), undefined);
+      // pin it, inspect water, copy both as CSV
+      await h.page.locator('#pixel-inspector button.pin').click();
+      await clickAt(h, scene.points.water);
+      assert.deepEqual(await table(h).then((t) => t.B08), '0.02');
+      await h.page.locator('#pixel-inspector button.copy-csv').click();
+      const copied = await h.waitFor<{ text: string }>(isType('copyText'));
+      const rows = copied.text.trim().split('\n').map((l) => l.split(','));
+      assert.deepEqual(rows.map((r) => r[0]), ['band', 'B02', 'B03', 'B04', 'B08']);
+      assert.equal(rows[0].length, 4, 'band, wavelength, this pixel, one pinned pixel');
+      const col = (band: string, c: number) => Number(rows.find((r) => r[0] === band)?.[c]);
+      // water (this pixel) is dark in the NIR; vegetation (pinned) has its red edge
+      assert.ok(col('B08', 2) < col('B04', 2), 'water: NIR below red');
+      assert.ok(col('B08', 3) > 4 * col('B04', 3), 'vegetation: NIR far above red (the red edge)');
+      assert.equal(rows.find((r) => r[0] === 'B08')?.[1], '842');
+      if (process.env.EO_SHOT) await h.page.screenshot({ path: process.env.EO_SHOT });
+      assert.equal(log.length, reads, 'the inspector read nothing from the file');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('counts the decoded window like GDAL, and a stretch handle restyles without reading', async () => {
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      await showAndSettle(h, spec());
+      await h.page.locator('button.histogram').click();
+      await h.page.locator('#imagery-histogram .eo-histogram canvas').first().waitFor({ timeout: 10000 });
+      const last = await h.page.evaluate(() => (window as unknown as Win).eoMap.imageryTools?.histogram?.last);
+      assert.ok(last, 'a histogram was computed');
+      assert.equal(last.missing, 0);
+      assert.deepEqual(last.bands.map((b) => b.name), ['B04', 'B03', 'B02']);
+      // GDAL reads the same window of the same level and bins it the same way
+      const expected = JSON.parse(gdal(`
+import json, sys
+import numpy as np
+from osgeo import gdal
+ds = gdal.Open(sys.argv[1])
+last = json.loads(sys.argv[2])
+x0, y0, x1, y1 = last['window']
+out = []
+for name, b in zip(['B04', 'B03', 'B02'], [3, 2, 1]):
+    band = ds.GetRasterBand(b)
+    if last['level'] > 0:
+        band = band.GetOverview(last['level'] - 1)
+    a = band.ReadAsArray(x0, y0, x1 - x0, y1 - y0).astype(np.float64)
+    v = a[a != 0] * 0.0001
+    h = [x for x in last['bands'] if x['name'] == name][0]
+    counts, _ = np.histogram(v, bins=len(h['counts']), range=(h['lo'], h['hi']))
+    out.append({'total': int(v.size), 'counts': [int(c) for c in counts], 'min': float(v.min()), 'max': float(v.max())})
+print(json.dumps(out))
+`, scene.file, JSON.stringify(last))) as { total: number; counts: number[]; min: number; max: number }[];
+      last.bands.forEach((b, i) => {
+        assert.equal(b.total, expected[i].total, `${b.name}: pixels counted`);
+        assert.deepEqual(b.counts, expected[i].counts, `${b.name}: counts per bin`);
+        assert.ok(Math.abs(b.lo - expected[i].min) < 1e-9 && Math.abs(b.hi - expected[i].max) < 1e-9, `${b.name}: range`);
+      });
+      // the red channel's maximum, moved down with the keyboard
+      const reads = log.length;
+      const hi = h.page.locator('#imagery-histogram .eo-histogram').first().locator('.handle.hi');
+      await hi.focus();
+      for (let i = 0; i < 5; i++) await hi.press('Shift+ArrowLeft');
+      await h.page.waitForFunction(() => {
+        const w = window as unknown as { eoMap: { imageryTools?: unknown } } & Win;
+        return (document.querySelector('.eo-imagery-row[data-id="scene"]') as HTMLElement | null)?.dataset.state === 'ready' && w;
+      });
+      const stretch = await h.page.evaluate(async () => (await (window as unknown as Win).eoMap.imagery()).layer('scene')?.stretch);
+      assert.ok(stretch && stretch[0][1] < 0.3 && stretch[1][1] === 0.3, `red maximum moved down, others kept: ${JSON.stringify(stretch)}`);
+      await h.page.waitForTimeout(300);
+      assert.equal(log.length, reads, 'the restyle redrew from decoded tiles');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('saves the view as a GeoTIFF GDAL reads with the scene\'s CRS, the window\'s extent and the file\'s values', async () => {
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      await showAndSettle(h, spec());
+      const r = await h.page.evaluate(async () => {
+        const tools = (window as unknown as Win).eoMap.imageryTools as Tools;
+        const c = await tools.clip({ format: 'geotiff', id: 'scene', bands: ['B02', 'B03', 'B04', 'B08'], level: 0, mask: false });
+        const u8 = new Uint8Array(c.bytes);
+        let s = '';
+        for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+        return { b64: btoa(s), width: c.width, height: c.height, fetched: c.fetchedBytes, tiles: c.tileBytes };
+      });
+      const file = join(dir, 'clip.tif');
+      writeFileSync(file, Buffer.from(r.b64, 'base64'));
+      const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
+        size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string }; bands: { description: string; noDataValue: number; scale?: number }[]; stac?: unknown;
+      };
+      assert.deepEqual(info.size, [r.width, r.height]);
+      assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
+      const [ox, px, , oy, , py] = info.geoTransform;
+      assert.equal(px, 10);
+      assert.equal(py, -10);
+      // on the source grid, inside the source's extent
+      assert.equal((ox - 500000) % 10, 0);
+      assert.equal((4650000 - oy) % 10, 0);
+      assert.ok(ox >= 500000 && oy <= 4650000 && ox + r.width * 10 <= 500000 + 1024 * 10 && oy - r.height * 10 >= 4650000 - 1024 * 10);
+      assert.deepEqual(info.bands.map((b) => b.description), ['B02', 'B03', 'B04', 'B08']);
+      assert.equal(info.bands[0].noDataValue, 0);
+      assert.equal(info.bands[0].scale, SCALE);
+      // the values at the quadrants' centres, as gdallocationinfo reads them by lon/lat
+      for (const k of ['vegetation', 'water', 'bare', 'roofs'] as const) {
+        const [lon, lat] = scene.points[k];
+        const vals = execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(lon), String(lat)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+        assert.deepEqual(vals, scene.values[k], k);
+      }
+      // it read the window's tiles by ranges, not the file
+      assert.ok(r.fetched !== undefined && r.tiles !== undefined && r.fetched <= 1.3 * r.tiles + 64 * 1024, `fetched ${r.fetched} for tiles of ${r.tiles}`);
+      assert.ok(log.every((x) => x.length < readFileSync(scene.file).length));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('saves what is drawn as a PNG of the view', async () => {
+    const h = await open([]);
+    try {
+      await showAndSettle(h, spec());
+      const r = await h.page.evaluate(async () => {
+        const c = await ((window as unknown as Win).eoMap.imageryTools as Tools).clip({ format: 'png' });
+        return { head: Array.from(new Uint8Array(c.bytes).subarray(0, 8)), width: c.width, height: c.height };
+      });
+      assert.deepEqual(r.head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const size = await h.page.evaluate(() => document.getElementById('map')!.getBoundingClientRect());
+      assert.equal(r.width, Math.round(size.width));
+      assert.equal(r.height, Math.round(size.height));
+    } finally {
+      await h.close();
+    }
+  });
+});
