@@ -1,5 +1,6 @@
 import { loadStart } from './loadStart';
 import vscode = require('vscode');
+import * as pureL10n from '@vscode/l10n';
 import { EoAuthenticationProvider, registerAuthProvider } from './auth/authProvider';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
@@ -52,6 +53,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const profile: Record<string, number> = {};
   let mark = performance.now();
   profile.load = mark - loadStart;
+  // Pure modules (the validator, row wording) cannot import vscode; they speak through
+  // @vscode/l10n, which gets the editor's translations here, before any of them runs.
+  if (vscode.l10n.bundle) pureL10n.config({ contents: vscode.l10n.bundle });
   const step = <T>(name: string, register: () => T): T => {
     const result = register();
     const now = performance.now();

@@ -4,23 +4,28 @@
  * kilometres", "·" a pause, "—" "unknown". Pure.
  */
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+import * as l10n from '@vscode/l10n';
+
+const months = (): string[] => [
+  l10n.t('January'), l10n.t('February'), l10n.t('March'), l10n.t('April'), l10n.t('May'), l10n.t('June'),
+  l10n.t('July'), l10n.t('August'), l10n.t('September'), l10n.t('October'), l10n.t('November'), l10n.t('December'),
+];
 
 /** `2026-11-22`, `2026-11-22 23:06`, `2026-11-22T23:06:05Z` → words (the time as written). */
 function spokenDate(_m: string, y: string, mo: string, d: string, time: string | undefined): string {
-  const month = MONTHS[Number(mo) - 1];
+  const month = months()[Number(mo) - 1];
   if (!month) return _m;
-  const day = `${Number(d)} ${month} ${y}`;
-  return time ? `${day}, ${time.slice(0, 5)}` : day;
+  const day = l10n.t('{0} {1} {2}', Number(d), month, y);
+  return time ? l10n.t('{0}, {1}', day, time.slice(0, 5)) : day;
 }
 
 export function spokenText(text: string): string {
   return text
     .replace(/\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?Z?)?\b/g, spokenDate)
-    .replace(/(\d)\s*km²/g, '$1 square kilometres')
-    .replace(/(\d)\s*m²/g, '$1 square metres')
+    .replace(/(\d)\s*km²/g, (_m, n: string) => l10n.t('{0} square kilometres', n))
+    .replace(/(\d)\s*m²/g, (_m, n: string) => l10n.t('{0} square metres', n))
     .replace(/\s*·\s*/g, ', ')
-    .replace(/\s*—\s*/g, ' unknown ')
+    .replace(/\s*—\s*/g, ` ${l10n.t('unknown')} `)
     .replace(/\s*…$/, '')
     .replace(/\s+/g, ' ')
     .trim();

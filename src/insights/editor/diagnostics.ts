@@ -1,5 +1,4 @@
 import vscode = require('vscode');
-import * as validatorL10n from '@vscode/l10n';
 import { parseInsight, readBlockRef, validateInsight } from '../validate/validate';
 import type { InsightDiagnostic, SpecLookup } from '../validate/types';
 import type { SpecSource } from '../specSource';
@@ -32,9 +31,6 @@ export class InsightDiagnostics implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly specs: SpecSource) {
-    // The validator cannot import vscode (it is pure); it speaks through @vscode/l10n, which
-    // gets the editor's translations here.
-    if (vscode.l10n.bundle) validatorL10n.config({ contents: vscode.l10n.bundle });
     this.disposables.push(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
