@@ -104,7 +104,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       await answerQuickInput(page, /Name of the store/, storeName);
       // Answer every config and secret step the store type asks for, until the labels step.
       const answers: [RegExp, string, boolean][] = [
-        [/S3 bucket/, 'e2e-bucket', false], [/S3 region/, 'eu-west-3', false], [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
+        [/^S3 bucket name/, 'e2e-bucket', false], [/^S3 region/, 'eu-west-3', false], [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
         [/Access key ID for the Amazon S3 bucket/, ACCESS_KEY, true], [/Secret access key for the Amazon S3 bucket/, SECRET, true],
       ];
       for (;;) {

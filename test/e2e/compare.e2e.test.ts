@@ -7,16 +7,10 @@
 // imagery-compare.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
-import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
-
-async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, label, 60_000);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
-}
+import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
 
 async function settled(map: Frame, id: string): Promise<{ state: string; text: string }> {
   await map.waitForFunction((rid) => {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
 const VIEWS = ['Projects', 'Orders', 'Catalog', 'Cloud Stores', 'Archive'] as const;
 
@@ -17,13 +17,6 @@ async function focusView(page: Page, name: string): Promise<void> {
     const expanded = (await header.getAttribute('aria-expanded')) === 'true';
     if ((other === name) !== expanded) await header.click();
   }
-}
-
-/** Expands the tree row whose label contains `label` and waits for a child row. */
-async function expandRow(page: Page, view: string, label: string, childLabel: RegExp | string, timeoutMs = 30_000): Promise<void> {
-  const row = await waitForTreeRow(page, view, label, timeoutMs);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
 /** Drags the sash between the side bar and the editor so rows are not cut short. */

@@ -6,17 +6,11 @@
 // insight-raster-output-map.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
+
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { collapseView, expandRow, openEoContainer, screenshot, treeRows, withWorkbench } from './workbench';
 
 interface Run { id: string; name: string; status: string; output: { name: string; format: string }[] }
-
-async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, label, 60_000);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
-}
 
 test('insight runs: a finished run\'s outputs in the tree, its vector and raster outputs on the map', { timeout: 420_000 }, async () => {
   await withWorkbench('insight-runs', { signedInAs: 'alice' }, async ({ page, sandbox }) => {

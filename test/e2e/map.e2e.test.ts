@@ -6,15 +6,9 @@
 // the webview frames fail the test when they are CSP violations or script errors.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
-async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, label, 60_000);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
-}
+import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
+import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
   await withWorkbench('map', { signedInAs: 'alice' }, async ({ page, sandbox }) => {

@@ -5,15 +5,9 @@
 // errors in the map (the chart chunk loads under the same CSP) fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
-async function expandRow(page: Page, view: string, label: string, childLabel: string): Promise<void> {
-  const row = await waitForTreeRow(page, view, label, 60_000);
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: 30_000 });
-}
+import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
+import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
 
 test('pixel inspector: an EnMAP pixel\'s 224-band spectrum, with pinned pixels', { timeout: 480_000 }, async () => {
   await withWorkbench('spectral', { signedInAs: 'alice' }, async ({ page, sandbox }) => {

@@ -153,6 +153,21 @@ export async function waitForTreeRow(page: Page, view: string, label: string, ti
   return row;
 }
 
+/**
+ * Expands the tree row whose label contains `label` and waits for a child row. A click that
+ * lands while the view is still settling (a section opening, a refresh) can be swallowed
+ * without expanding: the row is clicked again until it says it is expanded.
+ */
+export async function expandRow(page: Page, view: string, label: string, childLabel: RegExp | string, timeoutMs = 30_000): Promise<void> {
+  const row = await waitForTreeRow(page, view, label, Math.max(timeoutMs, 60_000));
+  for (let attempt = 1; (await row.getAttribute('aria-expanded')) !== 'true'; attempt++) {
+    if (attempt > 3) throw new Error(`the "${label}" row of ${view} did not expand after 3 clicks`);
+    await row.click();
+    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: 5_000 }).catch(() => undefined);
+  }
+  await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
 /** The labels of the visible tree rows of a view. */
 export async function treeRowLabels(page: Page, view: string): Promise<string[]> {
   return (await treeRows(page, view).allInnerTexts()).map((t) => t.trim()).filter(Boolean);

@@ -81,7 +81,7 @@ async function idle(h: Harness): Promise<void> {
     const panes = document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-layer');
     if (panes.length === 0 || document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)')) return false;
     // a loaded tile still fades in for 200 ms (Leaflet's fade animation): sample after it
-    return [...document.querySelectorAll<HTMLElement>('.leaflet-eo-imagery-pane .leaflet-tile')].every((t) => getComputedStyle(t).opacity === '1');
+    return Array.from(document.querySelectorAll<HTMLElement>('.leaflet-eo-imagery-pane .leaflet-tile')).every((t) => getComputedStyle(t).opacity === '1');
   }, undefined, { timeout: 20000 });
   await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
