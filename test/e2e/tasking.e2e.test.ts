@@ -71,7 +71,7 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     // The dry run prices it; the summary is a modal, and nothing is placed yet.
     const dialog = await waitForDialog(page, /Place this order\?/, 60_000);
     const summary = await dialog.innerText();
-    assert.match(summary, /Total:/);
+    assert.match(summary, /Total amount:/);
     assert.ok(summary.includes(name), `the summary names the item: ${summary}`);
     const during = (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.filter((o) => !before.has(o.id));
     assert.deepEqual(during, [], 'the dry run placed nothing');

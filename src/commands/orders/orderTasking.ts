@@ -29,6 +29,8 @@ export interface TaskingState extends OrderEntries {
   occurrences: string;
   bandsetId: string;
   bandsetLabel: string;
+  /** The satellite that captures, named in the priced summary (the AOI's, or the bandset's only one). */
+  satelliteLabel?: string;
   cloudCover: string;
   offNadir: string;
   speed: string;
@@ -182,6 +184,8 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
         return outcome(answer, (i) => {
           s.bandsetId = i.bandset.id;
           s.bandsetLabel = i.label;
+          const capturing = satellite ? [satellite] : satellitesOf(i.bandset, sats);
+          s.satelliteLabel = capturing.length === 1 ? capturing[0].name : undefined;
         });
       },
     },
