@@ -92,13 +92,7 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
   const { res, url: parsed } = await fetchFile(url, opts);
-  const header = (name: string): string | undefined => {
-    const v = res.headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const lengthHeader = header('content-length');
-  const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  const served = fileNameFor(header('content-disposition'), parsed, opts.fallbackName);
+  const served = fileNameFor(headerOf(res, 'content-disposition'), parsed, opts.fallbackName);
   const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
   let final: string;
   try {
@@ -107,25 +101,11 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     res.body.destroy();
     throw err;
   }
-  const temp = path.join(path.dirname(final), `.${path.basename(final)}.${randomBytes(4).toString('hex')}.part`);
-  let received = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      received += chunk.length;
-      opts.onProgress?.({ received, total });
-      done(null, chunk);
-    },
-  });
   try {
-    await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }), { signal: opts.signal });
-    if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
-    await fs.rename(temp, final);
+    await writeWhole(res, final, opts);
   } catch (err) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
     await fs.rm(final, { force: true }).catch(() => undefined); // the empty placeholder
-    if (err instanceof DownloadError) throw err;
-    if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
-    throw new DownloadError(`The download failed: ${describe(err)}`);
+    throw err;
   }
   return final;
 }
@@ -136,10 +116,23 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
  */
 export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
   const { res } = await fetchFile(url, { ...opts, fallbackName: path.basename(file) });
-  const declared = res.headers['content-length'];
-  const lengthHeader = Array.isArray(declared) ? declared[0] : declared;
+  await writeWhole(res, file, opts);
+  return file;
+}
+
+function headerOf(res: Dispatcher.ResponseData, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Streams the body to a temporary name beside `target`, renamed over it only once whole (as
+ * long as Content-Length said); a failure removes the temporary file and says what happened.
+ */
+async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pick<DownloadOptions, 'onProgress' | 'signal'>): Promise<void> {
+  const lengthHeader = headerOf(res, 'content-length');
   const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.part`);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
   let received = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -151,14 +144,13 @@ export async function downloadToFile(url: string, file: string, opts: Omit<Downl
   try {
     await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }), { signal: opts.signal });
     if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
-    await fs.rename(temp, file);
+    await fs.rename(temp, target);
   } catch (err) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
     if (err instanceof DownloadError) throw err;
     if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
     throw new DownloadError(`The download failed: ${describe(err)}`);
   }
-  return file;
 }
 
 /** `base` with the extension of the name the server gave (`.zip`, `.tif`, `.tar.gz`), made safe. */
