@@ -10,26 +10,15 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { api } from './webviews';
 import {
   activeEditorText, answerQuickInput, clearNotifications, clickDialogButton, clickNotificationButton, extensionLogText, rowContextMenu,
   runCommand, userSettingsText, waitForDialog, waitForNotification, waitForQuickInput,
 } from './widgets';
-import { openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
 
-const VIEWS = ['Projects', 'Orders', 'Catalog', 'Cloud Stores', 'Archive'] as const;
 const ACCESS_KEY = 'AKIAE2ECHECK7Q2W';
 const SECRET = 'e2e-secret-Vb7pK2mXq9Zt';
-
-/** Shows `name` expanded and every other EO Imagery view collapsed. */
-async function focusView(page: Page, name: string): Promise<void> {
-  for (const other of VIEWS) {
-    const header = viewSection(page, other).locator('.pane-header');
-    const expanded = (await header.getAttribute('aria-expanded')) === 'true';
-    if ((other === name) !== expanded) await header.click();
-  }
-}
 
 async function call<T>(base: string, token: string, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -65,7 +54,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       }));
       const { c, ids } = sized.filter((s) => s.ids.length > 50).sort((a, b) => a.ids.length - b.ids.length)[0];
       assert.ok(ids.length <= 200, `the smallest collection with more than one page has ${ids.length} items`);
-      await focusView(page, 'Archive');
+      await soleView(page, 'Archive');
       const collection = await waitForTreeRow(page, 'Archive', c.title, 60_000);
       await collection.click();
       await waitForTreeRow(page, 'Archive', ids[0]);
@@ -98,7 +87,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
 
     const storeName = `e2e-store-${Date.now()}`;
     await step('Cloud Stores: register an S3 store, secrets typed into password boxes', async () => {
-      await focusView(page, 'Cloud Stores');
+      await soleView(page, 'Cloud Stores');
       await runCommand(page, 'EO Imagery: Register Cloud Store…');
       await answerQuickInput(page, /Kind of cloud store/, 'S3');
       await answerQuickInput(page, /Name of the store/, storeName);
@@ -131,7 +120,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
 
     const deliveryPath = `e2e-${Date.now()}/`;
     await step('Catalog: deliver the first entry to the new store from the context menu', async () => {
-      await focusView(page, 'Catalog');
+      await soleView(page, 'Catalog');
       const first = treeRows(page, 'Catalog').filter({ hasNotText: /Showing|Load more/ }).first();
       await rowContextMenu(page, first, 'Deliver to Cloud Store…');
       await answerQuickInput(page, /Cloud store to deliver to/, storeName);
@@ -145,7 +134,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
     });
 
     await step('Cloud Stores: delete the store through the modal', async () => {
-      await focusView(page, 'Cloud Stores');
+      await soleView(page, 'Cloud Stores');
       await rowContextMenu(page, await waitForTreeRow(page, 'Cloud Stores', storeName), 'Delete Cloud Store');
       const dialog = await waitForDialog(page, new RegExp(`Delete the cloud store "${storeName}"\\?`));
       await screenshot(page, 'catalog-store-delete-modal');
@@ -158,7 +147,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
     });
 
     await step('Catalog: download the first entry into a folder; the file is whole', async () => {
-      await focusView(page, 'Catalog');
+      await soleView(page, 'Catalog');
       const into = path.join(folder, 'downloads');
       fs.mkdirSync(into, { recursive: true });
       const first = treeRows(page, 'Catalog').filter({ hasNotText: /Showing|Load more/ }).first();

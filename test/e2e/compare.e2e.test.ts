@@ -7,18 +7,9 @@
 // imagery-compare.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame } from 'playwright-core';
-import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
+import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
-import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
-
-async function settled(map: Frame, id: string): Promise<{ state: string; text: string }> {
-  await map.waitForFunction((rid) => {
-    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
-    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
-  }, id, { timeout: 90_000 });
-  return map.locator(`.eo-imagery-row[data-id="${id}"]`).evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
-}
+import { expandRow, openEoContainer, screenshot, soleView, withWorkbench } from './workbench';
 
 type AssetRec = { id: string; date: string; path: string; visualization_id: string };
 
@@ -30,9 +21,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
-    for (const v of ['Archive', 'Orders', 'Catalog', 'Cloud Stores']) await collapseView(page, v);
-    const projectsHeader = viewSection(page, 'Projects').locator('.pane-header');
-    if ((await projectsHeader.getAttribute('aria-expanded')) === 'false') await projectsHeader.click();
+    await soleView(page, 'Projects');
 
     // an AOI whose mosaics of two or more dates are on the sandbox host
     const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
@@ -73,7 +62,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     const ids = await map.locator('.eo-imagery-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ''));
     assert.equal(ids.length, 2);
     for (const id of ids) {
-      const s = await settled(map, id);
+      const s = await imageryRowSettled(map, id);
       assert.equal(s.state, 'ready', s.text);
     }
     // the bar names the older date's mosaic on the left
@@ -116,7 +105,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     await map.locator('.eo-compare-bar .side.right').filter({ hasText: withNdvi.index }).waitFor({ state: 'visible', timeout: 60_000 });
     const visRows = await map.locator('.eo-imagery-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ''));
     for (const id of visRows.filter((x) => x.startsWith('visualization:') || x.startsWith(`asset:${withNdvi.aoi.aoi_id}/`))) {
-      const s = await settled(map, id);
+      const s = await imageryRowSettled(map, id);
       assert.equal(s.state, 'ready', s.text);
     }
     // the picture: the map without the search panel, the list's other layers hidden

@@ -6,18 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
 
-const VIEWS = ['Projects', 'Orders', 'Catalog', 'Cloud Stores', 'Archive'] as const;
-
-/** Shows `name` expanded and every other EO Imagery view collapsed, so it gets the room. */
-async function focusView(page: Page, name: string): Promise<void> {
-  for (const other of VIEWS) {
-    const header = viewSection(page, other).locator('.pane-header');
-    const expanded = (await header.getAttribute('aria-expanded')) === 'true';
-    if ((other === name) !== expanded) await header.click();
-  }
-}
 
 /** Drags the sash between the side bar and the editor so rows are not cut short. */
 async function widenSidebar(page: Page, width: number): Promise<void> {
@@ -75,14 +65,14 @@ test('each sidebar view expands against the sandbox and is photographed', { time
       }
     }
     assert.ok(project && aoi, 'no project with AOIs in the sandbox');
-    await focusView(page, 'Projects');
+    await soleView(page, 'Projects');
     await expandRow(page, 'Projects', project.name, aoi.name, 60_000);
     await expandRow(page, 'Projects', aoi.name, 'Assets');
     await expandRow(page, 'Projects', 'Assets', /band/);
     await sidebarShot(page, 'sidebar-projects');
 
     // Orders → the first order → its items.
-    await focusView(page, 'Orders');
+    await soleView(page, 'Orders');
     const orders = await get<{ orders: Array<{ id: string; order_items: Array<{ name: string }> }> }>(`${base}/v0/orders?limit=50`, token);
     assert.ok(orders.orders.length > 0, 'no orders in the sandbox');
     await treeRows(page, 'Orders').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -98,7 +88,7 @@ test('each sidebar view expands against the sandbox and is photographed', { time
     await sidebarShot(page, 'sidebar-orders');
 
     // Catalog → the first entry's deliveries.
-    await focusView(page, 'Catalog');
+    await soleView(page, 'Catalog');
     const catalogs = await get<{ catalogs: Array<{ id: string }> }>(`${base}/v0/catalogs/search`, token, { method: 'POST', body: { limit: 1 } });
     if (catalogs.catalogs.length > 0) {
       const row = treeRows(page, 'Catalog').first();
@@ -109,13 +99,13 @@ test('each sidebar view expands against the sandbox and is photographed', { time
     await sidebarShot(page, 'sidebar-catalog');
 
     // Cloud Stores.
-    await focusView(page, 'Cloud Stores');
+    await soleView(page, 'Cloud Stores');
     const stores = await get<{ stores: Array<{ name: string }> }>(`${base}/v0/stores`, token);
     if (stores.stores.length > 0) await waitForTreeRow(page, 'Cloud Stores', stores.stores[0].name);
     await sidebarShot(page, 'sidebar-stores');
 
     // Archive → the first collection → its items.
-    await focusView(page, 'Archive');
+    await soleView(page, 'Archive');
     const collections = await get<{ collections: Array<{ id: string; title: string }> }>(`${base}/v0/archives/collections`, token);
     assert.ok(collections.collections.length > 0, 'no archive collections in the sandbox');
     const c = collections.collections[0];

@@ -4,18 +4,8 @@
 // test-results/screenshots/imagery-*.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame } from 'playwright-core';
-import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
-
-/** Waits for the layer row to finish; returns its state and text. */
-async function settled(map: Frame, id: string): Promise<{ state: string; text: string }> {
-  await map.waitForFunction((rid) => {
-    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
-    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
-  }, id, { timeout: 90_000 });
-  return map.locator(`.eo-imagery-row[data-id="${id}"]`).evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
-}
+import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
+import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withWorkbench } from './workbench';
 
 test('imagery: an archive scene in true colour and an NDVI visualization with its legend', { timeout: 480_000 }, async () => {
   await withWorkbench('imagery', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
@@ -25,10 +15,7 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Projects']) await collapseView(page, v);
-
-    const archiveHeader = viewSection(page, 'Archive').locator('.pane-header');
-    if ((await archiveHeader.getAttribute('aria-expanded')) === 'false') await archiveHeader.click();
+    await soleView(page, 'Archive');
     const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
     const c = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
     // the clearest of the first items, as a person would pick for a look
@@ -37,7 +24,7 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     await expandRow(page, 'Archive', c.title || c.id, itemId);
     await contextMenu(page, 'Archive', itemId, 'Show Imagery');
     const map = await webviewFrame(page, 'eoMap');
-    const scene = await settled(map, `archive:${c.id}/${itemId}`);
+    const scene = await imageryRowSettled(map, `archive:${c.id}/${itemId}`);
     assert.equal(scene.state, 'ready', scene.text);
     await screenshot(page, 'imagery-true-colour');
 
@@ -72,7 +59,7 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     await expandRow(page, 'Projects', 'Visualizations', chosen.vis.index_name);
     await contextMenu(page, 'Projects', chosen.vis.index_name, 'Show Imagery');
     const id = `visualization:${chosen.aoi.aoi_id}/${chosen.vis.id}`;
-    const ndvi = await settled(map, id);
+    const ndvi = await imageryRowSettled(map, id);
     assert.equal(ndvi.state, 'ready', ndvi.text);
     await map.locator(`.eo-legend[data-id="${id}"]`).waitFor({ state: 'visible' });
     // only the NDVI layer in the picture

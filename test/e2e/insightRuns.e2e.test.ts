@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, treeRows, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, soleView, treeRows, withWorkbench } from './workbench';
 
 interface Run { id: string; name: string; status: string; output: { name: string; format: string }[] }
 
@@ -20,7 +20,7 @@ test('insight runs: a finished run\'s outputs in the tree, its vector and raster
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+    await soleView(page, 'Projects');
 
     const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
     const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string; geometry: { coordinates: number[][][] } }> }>(base, token, '/v0/aois?limit=100');

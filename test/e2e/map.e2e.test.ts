@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
+import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withWorkbench } from './workbench';
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
   await withWorkbench('map', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
@@ -18,7 +18,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+    await soleView(page, 'Projects');
 
     const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
     const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');

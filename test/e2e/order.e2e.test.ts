@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, openEoContainer, screenshot, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -69,7 +69,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 900 });
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+    await soleView(page, 'Projects');
 
     const projects = await api<{ projects: Array<{ id: string; name: string; title?: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
     const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');

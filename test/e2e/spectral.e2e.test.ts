@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, viewSection, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, soleView, withWorkbench } from './workbench';
 
 test('pixel inspector: an EnMAP pixel\'s 224-band spectrum, with pinned pixels', { timeout: 480_000 }, async () => {
   await withWorkbench('spectral', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
@@ -17,9 +17,7 @@ test('pixel inspector: an EnMAP pixel\'s 224-band spectrum, with pinned pixels',
     const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Projects']) await collapseView(page, v);
-    const archiveHeader = viewSection(page, 'Archive').locator('.pane-header');
-    if ((await archiveHeader.getAttribute('aria-expanded')) === 'false') await archiveHeader.click();
+    await soleView(page, 'Archive');
     const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
     const c = collections.collections.find((x) => /enmap/i.test(x.id));
     assert.ok(c, 'the sandbox has an EnMAP collection');

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api } from './webviews';
 import { answerQuickInput, clickDialogButton, pickQuickItem, quickInputBack, rowContextMenu, waitForDialog, waitForQuickInput } from './widgets';
-import { collapseView, openEoContainer, screenshot, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -18,7 +18,7 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     const base = sandbox.url;
     const token = sandbox.tokens.alice;
     await openEoContainer(page);
-    for (const v of ['Orders', 'Catalog', 'Cloud Stores', 'Archive']) await collapseView(page, v);
+    await soleView(page, 'Projects');
 
     const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
     const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string; satellite_id: string }[] }>(base, token, '/v0/aois?limit=100');

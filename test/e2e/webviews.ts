@@ -79,3 +79,12 @@ export async function waitForBounds(frame: Frame, layer: string, id: string, tim
   }
   throw new Error(`the ${layer} shape ${id} was not drawn within ${timeoutMs} ms`);
 }
+
+/** Waits for the map's imagery layer row `id` to finish (ready or error); returns its state and text. */
+export async function imageryRowSettled(map: Frame, id: string): Promise<{ state: string; text: string }> {
+  await map.waitForFunction((rid) => {
+    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+  }, id, { timeout: 90_000 });
+  return map.locator(`.eo-imagery-row[data-id="${id}"]`).evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
+}

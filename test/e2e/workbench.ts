@@ -141,6 +141,15 @@ export async function collapseView(page: Page, name: string): Promise<void> {
   if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
 }
 
+/** The five views of the EO Imagery container, top to bottom. */
+export const EO_VIEWS = ['Projects', 'Orders', 'Catalog', 'Cloud Stores', 'Archive'] as const;
+
+/** Gives one view all the room: the other views collapsed, it expanded. */
+export async function soleView(page: Page, name: (typeof EO_VIEWS)[number]): Promise<void> {
+  for (const v of EO_VIEWS) if (v !== name) await collapseView(page, v);
+  await expandView(page, name);
+}
+
 /** Tree rows of a view (role=treeitem); their accessible labels are the items' labels. */
 export function treeRows(page: Page, view: string): Locator {
   return viewSection(page, view).locator('[role="treeitem"]');
