@@ -262,6 +262,114 @@ print(json.dumps(out))
     }
   });
 
+  it('saves an AOI-masked clip: the polygon\'s bounding window, the scene\'s values inside, no-data outside and in its hole', async () => {
+    const [[w, n], [e, so]] = scene.corners;
+    // a point at a fraction of the scene's lon/lat box (0, 0 = north-west corner)
+    const at = (a: number, b: number): [number, number] => [w + a * (e - w), n - b * (n - so)];
+    // a pentagon whose west vertex lies outside the scene (the window is clamped to the file),
+    // with a square hole in the bare-soil quadrant (even-odd: the hole is outside)
+    const outer = [at(0.1, 0.1), at(0.8, 0.1), at(0.45, 0.9), at(0.1, 0.9), at(-0.1, 0.5), at(0.1, 0.1)];
+    const hole = [at(0.3, 0.55), at(0.3, 0.68), at(0.42, 0.68), at(0.42, 0.55), at(0.3, 0.55)];
+    const polygon = { type: 'Polygon', coordinates: [outer, hole] };
+    const h = await open([]);
+    try {
+      await showAndSettle(h, spec({ id: 'aoi', clip: polygon }));
+      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; maskable: boolean }[]> }).clipInfo());
+      assert.deepEqual(infos.map((i) => [i.id, i.maskable]), [['aoi', true]], 'the layer offers its AOI as the extent');
+      for (const level of [0, 1]) {
+        const r = await h.page.evaluate(async (lv) => {
+          const tools = (window as unknown as Win).eoMap.imageryTools as Tools;
+          const c = await tools.clip({ format: 'geotiff', id: 'aoi', bands: ['B04', 'B08'], level: lv, mask: true });
+          const u8 = new Uint8Array(c.bytes);
+          let s = '';
+          for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+          return { b64: btoa(s), width: c.width, height: c.height };
+        }, level);
+        const file = join(dir, `masked-${level}.tif`);
+        writeFileSync(file, Buffer.from(r.b64, 'base64'));
+        const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
+          size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string }; bands: { description: string; noDataValue: number }[];
+        };
+        assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
+        assert.deepEqual(info.bands.map((b) => b.description), ['B04', 'B08']);
+        assert.deepEqual(info.bands.map((b) => b.noDataValue), [0, 0], 'GDAL reads the no-data value');
+        // GDAL: the polygon in the scene's CRS, its envelope snapped out to the level's grid
+        // and clamped to the file; the polygon burnt into the clip's grid (pixel centres inside);
+        // the source's values at the level read for the same window
+        const truth = JSON.parse(gdal(`
+import json, math, sys
+import numpy as np
+from osgeo import gdal, ogr, osr
+gdal.UseExceptions()
+src = gdal.Open(sys.argv[1]); out = gdal.Open(sys.argv[2]); level = int(sys.argv[4])
+wgs = osr.SpatialReference(); wgs.ImportFromEPSG(4326); wgs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+crs = osr.SpatialReference(wkt=src.GetProjection()); crs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+g = ogr.CreateGeometryFromJson(sys.argv[3]); g.AssignSpatialReference(wgs); g.TransformTo(crs)
+minx, maxx, miny, maxy = g.GetEnvelope()
+sgt = src.GetGeoTransform()
+def band_at(ds, i):
+    b = ds.GetRasterBand(i)
+    return b.GetOverview(level - 1) if level > 0 else b
+lw, lh = band_at(src, 1).XSize, band_at(src, 1).YSize
+res = sgt[1] * src.RasterXSize / lw
+x0 = max(0, math.floor((minx - sgt[0]) / res)); x1 = min(lw, math.ceil((maxx - sgt[0]) / res))
+y0 = max(0, math.floor((sgt[3] - maxy) / res)); y1 = min(lh, math.ceil((sgt[3] - miny) / res))
+expected = {'size': [x1 - x0, y1 - y0], 'geoTransform': [sgt[0] + x0 * res, res, 0, sgt[3] - y0 * res, 0, -res]}
+w, h = out.RasterXSize, out.RasterYSize
+ogt = out.GetGeoTransform()
+mem = gdal.GetDriverByName('MEM').Create('', w, h, 1, gdal.GDT_Byte)
+mem.SetGeoTransform(ogt); mem.SetProjection(src.GetProjection())
+vds = ogr.GetDriverByName('Memory').CreateDataSource('')
+lyr = vds.CreateLayer('aoi', crs, ogr.wkbPolygon)
+f = ogr.Feature(lyr.GetLayerDefn()); f.SetGeometry(g); lyr.CreateFeature(f)
+gdal.RasterizeLayer(mem, [1], lyr, burn_values=[1])
+inside = mem.GetRasterBand(1).ReadAsArray() == 1
+xo = round((ogt[0] - sgt[0]) / res); yo = round((sgt[3] - ogt[3]) / res)
+names = [src.GetRasterBand(i + 1).GetDescription() for i in range(src.RasterCount)]
+edge = g.Boundary()
+wrong = []
+counts = {'inside': int(inside.sum()), 'outside': int((~inside).sum()), 'outsideWithData': 0}
+flags = [out.GetRasterBand(k + 1).GetMaskFlags() for k in range(out.RasterCount)]
+for k in range(out.RasterCount):
+    ob = out.GetRasterBand(k + 1)
+    got = ob.ReadAsArray()
+    want = band_at(src, names.index(ob.GetDescription()) + 1).ReadAsArray(xo, yo, w, h)
+    counts['outsideWithData'] += int(((~inside) & (want != 0)).sum())
+    bad = np.argwhere(np.where(inside, got != want, got != 0))
+    for (r, c) in bad:
+        p = ogr.Geometry(ogr.wkbPoint); p.AddPoint_2D(ogt[0] + (c + 0.5) * res, ogt[3] - (r + 0.5) * res)
+        # a pixel centre within a centimetre of an edge may fall either side (two projection codes)
+        if edge.Distance(p) > 0.01:
+            wrong.append([int(c), int(r), k, int(got[r, c]), int(want[r, c]), bool(inside[r, c])])
+print(json.dumps({'expected': expected, 'counts': counts, 'maskFlags': flags, 'wrong': wrong[:10], 'wrongCount': len(wrong)}))
+`, scene.file, file, JSON.stringify(polygon), String(level))) as {
+          expected: { size: [number, number]; geoTransform: number[] };
+          counts: { inside: number; outside: number; outsideWithData: number };
+          maskFlags: number[];
+          wrong: number[][]; wrongCount: number;
+        };
+        // GMF_NODATA: GDAL's mask of each band comes from the no-data value
+        assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
+        assert.deepEqual(info.size, truth.expected.size, `level ${level}: the polygon's bounding window`);
+        info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `level ${level}: geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
+        // not vacuous: both sides hold pixels, and outside the polygon the scene has data to hide
+        assert.ok(truth.counts.inside > 1000 && truth.counts.outside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));
+        assert.equal(truth.wrongCount, 0, `level ${level}: pixels neither the scene's value inside nor no-data outside (col, row, band, got, want, inside): ${JSON.stringify(truth.wrong)}`);
+        if (level > 0) continue;
+        // at places computed from the polygon: inside, outside within its window, in its hole
+        const valuesAt = (p: [number, number]) => execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(p[0]), String(p[1])], { encoding: 'utf8' }).trim().split('\n').map(Number);
+        assert.deepEqual(valuesAt(scene.points.vegetation), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, inside');
+        assert.deepEqual(valuesAt(scene.points.bare), [scene.values.bare[2], scene.values.bare[3]], 'bare soil, inside');
+        assert.deepEqual(valuesAt(at(0.7, 0.8)), [0, 0], 'roofs, outside the polygon but inside its window');
+        assert.deepEqual(valuesAt(at(0.36, 0.615)), [0, 0], 'bare soil, in the hole');
+        assert.deepEqual(valuesAt(at(0.15, 0.15)), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, just inside the north-west vertex');
+      }
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('saves what is drawn as a PNG of the view', async () => {
     const h = await open([]);
     try {
