@@ -386,7 +386,8 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     const h = await open([]);
     try {
       await showAndSettle(h, spec({ id: 'aoi', clip: polygon }));
-      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; maskable: boolean }[]> }).clipInfo());
+      type Sizes = { level: number; width: number; height: number }[];
+      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; maskable: boolean; aoiLevels?: Sizes }[]> }).clipInfo());
       assert.deepEqual(infos.map((i) => [i.id, i.maskable]), [['aoi', true]], 'the layer offers its AOI as the extent');
       for (const level of [0, 1]) {
         const r = await h.page.evaluate(async (lv) => {
@@ -415,6 +416,8 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
         // GMF_NODATA: GDAL's mask of each band comes from the no-data value
         assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
         assert.deepEqual(info.size, truth.expected.size, `level ${level}: the polygon's bounding window`);
+        const told = infos[0].aoiLevels?.find((l) => l.level === level);
+        assert.deepEqual([told?.width, told?.height], truth.expected.size, `level ${level}: the size the resolution picker shows`);
         info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `level ${level}: geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
         // not vacuous: both sides hold pixels, and outside the polygon the scene has data to hide
         assert.ok(truth.counts.inside > 1000 && truth.counts.outside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));

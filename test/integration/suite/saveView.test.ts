@@ -130,10 +130,11 @@ suite('Save View as GeoTIFF', () => {
     await map.whenReady();
     await waitFor('the mosaic drawn', () => ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean }[]).find((r) => r.id === 'asset:aoi-abruzzo/mosaic-1' && r.state === 'ready' && r.drawn), 60_000);
     const target = vscode.Uri.file(path.join(tmp, 'aoi.tif'));
+    let full: vscode.QuickPickItem | undefined;
     const prompts = new ScriptedPrompts([
       { kind: 'pickMany', match: /bands/, choose: ['B04', 'B08'] },
-      { kind: 'pick', match: /resolution/, choose: 'Full resolution' },
       { kind: 'pick', match: /extent/, choose: 'The AOI' },
+      { kind: 'pick', match: /resolution/, choose: (items) => (full = items.find((i) => i.label.startsWith('Full resolution'))) },
       { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: target },
     ]);
     const restore = sb.current.api.testing.usePrompts(prompts);
@@ -154,6 +155,8 @@ suite('Save View as GeoTIFF', () => {
     assert.deepEqual(info.size, truth.expected.size, 'the polygon\'s bounding window, not the view\'s');
     info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
     assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
+    // the resolution picker told the size of what it saved (the AOI's window), not the view's
+    assert.match(full?.description ?? '', new RegExp(`^${truth.expected.size[0]} × ${truth.expected.size[1]} pixels, about `), `picked ${full?.description}`);
     assert.ok(truth.counts.inside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));
     assert.equal(truth.wrongCount, 0, `pixels neither the scene's value inside nor no-data outside: ${JSON.stringify(truth.wrong)}`);
     const valuesAt = (p: [number, number]) => execFileSync('gdallocationinfo', ['-valonly', '-wgs84', target.fsPath, String(p[0]), String(p[1])], { encoding: 'utf8' }).trim().split('\n').map(Number);
