@@ -19,8 +19,14 @@ const common = {
  * Libraries activation does not need: the extension requires them on first use (src/lazy.ts)
  * from their own files under dist/vendor, so V8 neither compiles nor runs them at activation.
  */
-const LAZY_VENDOR = ['undici', 'csv-parse/sync', 'jsonc-parser', '@turf/boolean-intersects', '@turf/area'];
+const LAZY_VENDOR = ['csv-parse/sync', 'jsonc-parser', '@turf/boolean-intersects', '@turf/area'];
 const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/\//g, '-')}.js`;
+/**
+ * Our own modules that wrap a library and load the same way: the `require` path our code uses,
+ * the file, and the chunk. undici's entry point loads far more than the client uses (fetch,
+ * WebSocket, the cache): src/api/undiciCore.ts takes the parts it does.
+ */
+const LAZY_LOCAL = [{ request: './undiciCore', entry: 'src/api/undiciCore.ts', chunk: 'undici' }];
 
 /** @type {import('esbuild').Plugin} */
 const lazyVendor = {
@@ -30,6 +36,10 @@ const lazyVendor = {
     build.onResolve({ filter: /^[@a-z]/ }, (args) =>
       names.has(args.path) ? { path: `./${vendorFile(args.path)}`, external: true } : undefined,
     );
+    for (const { request, chunk } of LAZY_LOCAL) {
+      const filter = new RegExp(`^${request.replace(/[.]/g, '\\.')}$`);
+      build.onResolve({ filter }, () => ({ path: `./${vendorFile(chunk)}`, external: true }));
+    }
   },
 };
 
@@ -58,6 +68,16 @@ const targets = [
       format: 'cjs',
       target: 'node20',
       mainFields: ['module', 'main'],
+    },
+  })),
+  ...LAZY_LOCAL.map(({ entry, chunk }) => ({
+    name: 'extension',
+    options: {
+      entryPoints: [entry],
+      outfile: `dist/${vendorFile(chunk)}`,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
     },
   })),
   {

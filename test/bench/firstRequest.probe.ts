@@ -3,8 +3,9 @@
  * "extension host at first request" size figure of `npm run bench`. It makes the request the
  * extension makes first (the sign-in check: the first project page, one record) with the
  * client's own code, against the sandbox CLI in its own process, and records every bare
- * module name our code `require()`s until the answer is in. Each one the build externalises
- * is a file under dist/vendor (esbuild.mjs); bench.mjs adds those files to extension.js.
+ * module name our code `require()`s until the answer is in, and each of our own modules built as
+ * a chunk of its own. Each one the build externalises is a file under dist/vendor
+ * (esbuild.mjs); bench.mjs adds those files to extension.js.
  *
  * Prints one JSON line: {"required": ["undici", ...]}.
  */
@@ -17,11 +18,17 @@ type Load = (request: string, parent: { filename?: string } | null, isMain: bool
 const Module = require('node:module') as { _load: Load };
 
 const OUR_CODE = path.join(__dirname, '..', '..', 'src') + path.sep;
+/** Our modules that esbuild.mjs (LAZY_LOCAL) builds as a chunk of their own, and its name. */
+const LOCAL_CHUNKS: Record<string, string> = { './undiciCore': 'undici' };
 const required = new Set<string>();
 const original = Module._load;
 Module._load = function (request, parent, isMain) {
   const bare = !request.startsWith('.') && !path.isAbsolute(request) && !request.startsWith('node:') && !builtinModules.includes(request);
-  if (bare && parent?.filename?.startsWith(OUR_CODE) && request !== 'vscode') required.add(request);
+  const ours = parent?.filename?.startsWith(OUR_CODE) === true;
+  // what a lazy chunk requires is inside that chunk: only the chunk itself counts
+  const inChunk = Object.keys(LOCAL_CHUNKS).some((r) => parent?.filename?.endsWith(`${r.slice(1)}.js`));
+  if (ours && request in LOCAL_CHUNKS) required.add(LOCAL_CHUNKS[request]);
+  else if (bare && ours && !inChunk && request !== 'vscode') required.add(request);
   return original.call(this, request, parent, isMain);
 };
 

@@ -52,7 +52,7 @@ const spec = (id: string, render: ImageryRender, over: Partial<ImageryLayerSpec>
 });
 
 type App = {
-  map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getSize(): { x: number; y: number }; fitBounds(b: unknown, o?: unknown): void };
+  map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getSize(): { x: number; y: number }; fitBounds(b: unknown, o?: unknown): void; panBy(d: [number, number], o?: unknown): void };
   imagery(): Promise<{
     compare: { state?: { left: string; right: string; position: number; mode: string; showing: string } };
     timeline: { state: { index: number; date?: string; prefetched: number[] }; layerOf(i: number): { isLoading(): boolean } | undefined };
@@ -163,6 +163,20 @@ describe('compare two imagery layers', () => {
       near(await shown(h, leftOf), colour(FALSE_COLOUR, 'vegetation'), 'left after swap');
       near(await shown(h, rightOf), colour(TRUE_COLOUR, 'vegetation'), 'right after swap');
       assert.equal(await h.page.locator('.eo-compare-bar .side.left').textContent(), 'falsecolour');
+
+      // panning moves the places, not the divider: the clips follow the map's corner
+      const pan = async (dx: number) => {
+        await h.page.evaluate((d) => (window as unknown as { eoMap: App }).eoMap.map.panBy([d, 0], { animate: false }), dx);
+        await idle(h);
+        return pagePoint(h, scene.points.vegetation);
+      };
+      const east = await pan(-40);
+      assert.ok(east.x > veg.x + 30, `the place moved right of the divider (${east.x} against ${veg.x})`);
+      near(await shown(h, east), colour(TRUE_COLOUR, 'vegetation'), 'panned right of the divider');
+      const west = await pan(80);
+      assert.ok(west.x < veg.x - 30, `the place moved left of the divider (${west.x} against ${veg.x})`);
+      near(await shown(h, west), colour(FALSE_COLOUR, 'vegetation'), 'panned left of the divider');
+      await pan(-40);
 
       // flicker (F): one layer over the whole view, F again shows the other
       await h.page.locator('#map').focus();

@@ -2,12 +2,13 @@
  * Two imagery layers already on the map, compared: side by side with a swipe divider (drag it,
  * or focus it and use the arrow keys), sides swapped with a button, or flickered (one layer at
  * a time, toggled with a button or the F key). Each layer keeps the tiles it painted: a drag
- * frame only moves a CSS clip on the two layer containers (leaflet-side-by-side's technique),
- * so it costs a style change, never a repaint of either layer.
+ * frame only slides the two layers' clips (slidingClip.ts), which the compositor does without
+ * repainting either layer.
  */
 import type * as Leaflet from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { append, button, clear, el } from '../../shared/dom';
+import { SlidingClip } from './slidingClip';
 
 export interface CompareDeps {
   L: typeof Leaflet;
@@ -35,6 +36,7 @@ const KEY_STEP_LARGE = 0.1;
 
 export class SwipeCompare {
   private current?: CompareState;
+  private clips?: { left: SlidingClip; right: SlidingClip };
   private readonly root: HTMLElement;
   private readonly divider: HTMLElement;
   private readonly bar: HTMLElement;
@@ -95,6 +97,7 @@ export class SwipeCompare {
     // the right-hand layer draws above the left one, so the flicker's hidden side never shows through
     a.bringToBack();
     b.bringToFront();
+    this.clips = { left: new SlidingClip(a.getContainer()!), right: new SlidingClip(b.getContainer()!) };
     const { map } = this.deps;
     map.on('move zoomend resize viewreset', this.onMove);
     map.getContainer().addEventListener('keydown', this.onKey);
@@ -110,14 +113,14 @@ export class SwipeCompare {
     const c = this.current;
     if (!c) return;
     this.current = undefined;
+    this.clips?.left.release();
+    this.clips?.right.release();
+    this.clips = undefined;
     for (const id of [c.left, c.right]) {
       const l = this.deps.layer(id);
       l?.off('remove', this.onRemoved);
       const box = l?.getContainer();
-      if (box) {
-        box.style.clip = '';
-        box.style.visibility = '';
-      }
+      if (box) box.style.visibility = '';
     }
     this.deps.map.off('move zoomend resize viewreset', this.onMove);
     this.deps.map.getContainer().removeEventListener('keydown', this.onKey);
@@ -219,15 +222,18 @@ export class SwipeCompare {
   /** Moves the clips (and the divider) to the current position: the whole cost of a drag frame. */
   private apply(): void {
     const c = this.current;
-    if (!c) return;
+    const clips = this.clips;
+    if (!c || !clips) return;
     const a = this.deps.layer(c.left)?.getContainer();
     const b = this.deps.layer(c.right)?.getContainer();
     if (!a || !b) return;
     const { map } = this.deps;
     const size = map.getSize();
+    // the layers sit in the map pane, which pans: the clips follow the map's corner in its coordinates
+    const nw = map.containerPointToLayerPoint([0, 0]);
     if (c.mode === 'flicker') {
-      a.style.clip = '';
-      b.style.clip = '';
+      clips.left.showAll(nw, size);
+      clips.right.showAll(nw, size);
       a.style.visibility = c.showing === 'left' ? '' : 'hidden';
       b.style.visibility = c.showing === 'right' ? '' : 'hidden';
       this.divider.hidden = true;
@@ -236,12 +242,8 @@ export class SwipeCompare {
     a.style.visibility = '';
     b.style.visibility = '';
     this.divider.hidden = false;
-    // the layer containers sit in the map pane, which pans: clip in its (layer point) coordinates
-    const nw = map.containerPointToLayerPoint([0, 0]);
-    const se = map.containerPointToLayerPoint([size.x, size.y]);
-    const x = nw.x + size.x * c.position;
-    a.style.clip = `rect(${nw.y}px, ${x}px, ${se.y}px, ${nw.x}px)`;
-    b.style.clip = `rect(${nw.y}px, ${se.x}px, ${se.y}px, ${x}px)`;
+    clips.left.show('left', size.x * c.position, nw, size);
+    clips.right.show('right', size.x * c.position, nw, size);
     this.divider.style.transform = `translateX(${Math.round(size.x * c.position)}px)`;
     const pct = Math.round(c.position * 100);
     this.divider.setAttribute('aria-valuenow', String(pct));
