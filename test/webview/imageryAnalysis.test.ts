@@ -21,6 +21,7 @@ interface Scene {
 
 const dir = mkdtempSync(join(tmpdir(), 'eo-analysis-'));
 const URL0 = 'https://assets.example.com/scene.tif';
+const MASK_CHECK = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'check_masked_clip.py');
 const SCALE = 0.0001;
 const BANDS = [
   { name: 'B02', commonName: 'blue', wavelength: 0.49, scale: SCALE, offset: 0 },
@@ -48,7 +49,7 @@ type Tools = {
 type Win = {
   eoMap: {
     map: { fitBounds(b: unknown, o?: unknown): void; latLngToContainerPoint(ll: [number, number]): { x: number; y: number } };
-    imagery(): Promise<{ layer(id: string): { stretch?: [number, number][] } | undefined }>;
+    imagery(): Promise<{ layer(id: string): { stretch?: [number, number][]; spec: { render: { rescale?: [number, number] } } } | undefined }>;
     imageryTools?: Tools;
   };
   __eoAnalysisChunk?: unknown;
@@ -94,6 +95,23 @@ async function clickAt(h: Harness, [lon, lat]: [number, number]): Promise<void> 
     return { x: r.left + pt.x, y: r.top + pt.y };
   }, [lon, lat]);
   await h.page.mouse.click(p.x, p.y);
+}
+
+/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile canvas under it. */
+async function pixelAt(h: Harness, [lon, lat]: [number, number]): Promise<number[]> {
+  return h.page.evaluate(([lo, la]) => {
+    const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
+    const r = document.getElementById('map')!.getBoundingClientRect();
+    const x = r.left + pt.x;
+    const y = r.top + pt.y;
+    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane canvas')) as HTMLCanvasElement[]) {
+      const b = c.getBoundingClientRect();
+      if (x < b.left || x >= b.right || y < b.top || y >= b.bottom) continue;
+      const d = c.getContext('2d')!.getImageData(Math.floor(((x - b.left) * c.width) / b.width), Math.floor(((y - b.top) * c.height) / b.height), 1, 1).data;
+      if (d[3] > 0) return [d[0], d[1], d[2], d[3]];
+    }
+    return [0, 0, 0, 0];
+  }, [lon, lat]);
 }
 
 /** The inspector's table: band name → shown value. */
@@ -218,6 +236,100 @@ print(json.dumps(out))
     }
   });
 
+  it('an index layer: the histogram of its values in the view, with the colour map\'s range as handles that recolour without reading', async () => {
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      const render = { kind: 'index' as const, expression: '(B08 - B04) / (B08 + B04)', rescale: [-1, 1] as [number, number], colormap: 'RdYlGn', legendTitle: 'NDVI' };
+      await showAndSettle(h, spec({ id: 'ndvi', title: 'NDVI', render }));
+      const reads = log.length;
+      await h.page.locator('button.histogram').click();
+      await h.page.locator('#imagery-histogram .eo-histogram canvas').first().waitFor({ timeout: 10000 });
+      const last = await h.page.evaluate(() => (window as unknown as Win).eoMap.imageryTools?.histogram?.last);
+      assert.ok(last, 'a histogram was computed');
+      assert.equal(last.missing, 0);
+      assert.equal(last.bands.length, 1, 'one histogram: the index values');
+      const [ndvi] = last.bands;
+      assert.equal(ndvi.name, 'NDVI');
+      // the fixture's quadrants: NDVI = (nir - red) / (nir + red) from their DNs
+      const known = (['vegetation', 'water', 'bare', 'roofs'] as const).map((k) => (scene.values[k][3] - scene.values[k][2]) / (scene.values[k][3] + scene.values[k][2]));
+      assert.ok(Math.abs(ndvi.lo - Math.min(...known)) < 1e-9 && Math.abs(ndvi.hi - Math.max(...known)) < 1e-9, `range ${ndvi.lo}..${ndvi.hi}`);
+      const binOf = (v: number) => Math.min(ndvi.counts.length - 1, Math.floor(((v - ndvi.lo) * ndvi.counts.length) / (ndvi.hi - ndvi.lo)));
+      assert.deepEqual(ndvi.counts.map((c, i) => (c ? i : -1)).filter((i) => i >= 0), [...new Set(known.map(binOf))].sort((a, b) => a - b), 'a bar for each quadrant\'s value, nothing else');
+      // GDAL reads the two bands over the same window of the same level; no-data (0) left out
+      const expected = JSON.parse(gdal(`
+import json, sys
+import numpy as np
+from osgeo import gdal
+ds = gdal.Open(sys.argv[1])
+last = json.loads(sys.argv[2])
+x0, y0, x1, y1 = last['window']
+def read(b):
+    band = ds.GetRasterBand(b)
+    if last['level'] > 0:
+        band = band.GetOverview(last['level'] - 1)
+    return band.ReadAsArray(x0, y0, x1 - x0, y1 - y0).astype(np.float64)
+red, nir = read(3), read(4)
+ok = (red != 0) & (nir != 0)
+v = ((nir - red) / (nir + red))[ok]
+h = last['bands'][0]
+counts, _ = np.histogram(v, bins=len(h['counts']), range=(h['lo'], h['hi']))
+print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
+`, scene.file, JSON.stringify(last))) as { total: number; counts: number[] };
+      assert.equal(ndvi.total, expected.total, 'pixels counted');
+      assert.deepEqual(ndvi.counts, expected.counts, 'counts per bin');
+      // the handles sit on the colour map's range; Home and End put them on the data's ends
+      const lo = h.page.locator('#imagery-histogram .eo-histogram .handle.lo');
+      const hi = h.page.locator('#imagery-histogram .eo-histogram .handle.hi');
+      assert.equal(await lo.getAttribute('aria-valuenow'), '-1');
+      assert.equal(await hi.getAttribute('aria-valuenow'), '1');
+      assert.equal(await hi.getAttribute('role'), 'slider');
+      assert.match((await hi.getAttribute('aria-label')) ?? '', /^NDVI values: /);
+      // drawn where they are: -1 and 1 near the two ends of the plot (the range spans them, 2 % to spare)
+      const [loX, hiX, width] = await h.page.evaluate(() => {
+        const box = (sel: string) => document.querySelector(`#imagery-histogram ${sel}`)!.getBoundingClientRect();
+        return [box('.handle.lo').x + box('.handle.lo').width / 2, box('.handle.hi').x + box('.handle.hi').width / 2, box('.u-over').width];
+      });
+      assert.ok(hiX - loX > 0.9 * width && hiX - loX < width, `handles at ${loX} and ${hiX} on a plot ${width} px wide`);
+      if (process.env.EO_SHOT_HISTOGRAM) await h.page.screenshot({ path: process.env.EO_SHOT_HISTOGRAM.replace(/\.png$/, '-before.png') });
+      await lo.focus();
+      await h.page.keyboard.press('Home');
+      await h.page.waitForFunction(async () => (await (window as unknown as Win).eoMap.imagery()).layer('ndvi')?.spec.render.rescale?.[0] !== -1);
+      await hi.focus();
+      await h.page.keyboard.press('End');
+      await h.page.keyboard.press('ArrowRight');
+      await h.page.keyboard.press('ArrowLeft');
+      const rescale = await h.page.evaluate(async () => (await (window as unknown as Win).eoMap.imagery()).layer('ndvi')?.spec.render.rescale);
+      assert.ok(rescale && Math.abs(rescale[0] - ndvi.lo) < 1e-6 && Math.abs(rescale[1] - ndvi.hi) < 1e-6, `the colour map spans the view's values: ${JSON.stringify(rescale)}`);
+      assert.ok(await hi.evaluate((e) => e === document.activeElement), 'the handle keeps the keyboard focus while the layer redraws');
+      // NDVI of water and of vegetation, as the fixture's DNs give them
+      assert.deepEqual([await h.page.locator('.eo-legend[data-id="ndvi"] .min').textContent(), await h.page.locator('.eo-legend[data-id="ndvi"] .max').textContent()], ['-0.6', '0.8'], 'the legend shows the new range');
+      // redrawn through RdYlGn over the new range: matplotlib's anchors (ColorBrewer), the
+      // lowest value at the first, the highest at the last, NDVI 0 at 0.6/1.4 of the ramp
+      const rdylgn = [[0xa5, 0x00, 0x26], [0xd7, 0x30, 0x27], [0xf4, 0x6d, 0x43], [0xfd, 0xae, 0x61], [0xfe, 0xe0, 0x8b], [0xff, 0xff, 0xbf], [0xd9, 0xef, 0x8b], [0xa6, 0xd9, 0x6a], [0x66, 0xbd, 0x63], [0x1a, 0x98, 0x50], [0x00, 0x68, 0x37]];
+      const ramp = (t: number) => {
+        const x = t * 10;
+        const k = Math.min(9, Math.floor(x));
+        return rdylgn[k].map((c, i) => c + (rdylgn[k + 1][i] - c) * (x - k));
+      };
+      const want = { vegetation: ramp(1), water: ramp(0), bare: ramp((0 - ndvi.lo) / (ndvi.hi - ndvi.lo)) };
+      for (const [k, rgb] of Object.entries(want) as [keyof typeof want, number[]][]) {
+        let got: number[] = [];
+        for (let i = 0; i < 50; i++) {
+          got = await pixelAt(h, scene.points[k]);
+          if (got[3] && got.slice(0, 3).every((c, j) => Math.abs(c - rgb[j]) <= 3)) break;
+          await h.page.waitForTimeout(100);
+        }
+        assert.ok(got[3] === 255 && got.slice(0, 3).every((c, j) => Math.abs(c - rgb[j]) <= 3), `${k}: drawn ${got} for ${rgb.map(Math.round)}`);
+      }
+      if (process.env.EO_SHOT_HISTOGRAM) await h.page.screenshot({ path: process.env.EO_SHOT_HISTOGRAM });
+      assert.equal(log.length, reads, 'the histogram and the recolouring read nothing from the file');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('saves the view as a GeoTIFF GDAL reads with the scene\'s CRS, the window\'s extent and the file\'s values', async () => {
     const log: ReadBytesParams[] = [];
     const h = await open(log);
@@ -257,6 +369,69 @@ print(json.dumps(out))
       // it read the window's tiles by ranges, not the file
       assert.ok(r.fetched !== undefined && r.tiles !== undefined && r.fetched <= 1.3 * r.tiles + 64 * 1024, `fetched ${r.fetched} for tiles of ${r.tiles}`);
       assert.ok(log.every((x) => x.length < readFileSync(scene.file).length));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('saves an AOI-masked clip: the polygon\'s bounding window, the scene\'s values inside, no-data outside and in its hole', async () => {
+    const [[w, n], [e, so]] = scene.corners;
+    // a point at a fraction of the scene's lon/lat box (0, 0 = north-west corner)
+    const at = (a: number, b: number): [number, number] => [w + a * (e - w), n - b * (n - so)];
+    // a pentagon whose west vertex lies outside the scene (the window is clamped to the file),
+    // with a square hole in the bare-soil quadrant (even-odd: the hole is outside)
+    const outer = [at(0.1, 0.1), at(0.8, 0.1), at(0.45, 0.9), at(0.1, 0.9), at(-0.1, 0.5), at(0.1, 0.1)];
+    const hole = [at(0.3, 0.55), at(0.3, 0.68), at(0.42, 0.68), at(0.42, 0.55), at(0.3, 0.55)];
+    const polygon = { type: 'Polygon', coordinates: [outer, hole] };
+    const h = await open([]);
+    try {
+      await showAndSettle(h, spec({ id: 'aoi', clip: polygon }));
+      type Sizes = { level: number; width: number; height: number }[];
+      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; maskable: boolean; aoiLevels?: Sizes }[]> }).clipInfo());
+      assert.deepEqual(infos.map((i) => [i.id, i.maskable]), [['aoi', true]], 'the layer offers its AOI as the extent');
+      for (const level of [0, 1]) {
+        const r = await h.page.evaluate(async (lv) => {
+          const tools = (window as unknown as Win).eoMap.imageryTools as Tools;
+          const c = await tools.clip({ format: 'geotiff', id: 'aoi', bands: ['B04', 'B08'], level: lv, mask: true });
+          const u8 = new Uint8Array(c.bytes);
+          let s = '';
+          for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+          return { b64: btoa(s), width: c.width, height: c.height };
+        }, level);
+        const file = join(dir, `masked-${level}.tif`);
+        writeFileSync(file, Buffer.from(r.b64, 'base64'));
+        const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
+          size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string }; bands: { description: string; noDataValue: number }[];
+        };
+        assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
+        assert.deepEqual(info.bands.map((b) => b.description), ['B04', 'B08']);
+        assert.deepEqual(info.bands.map((b) => b.noDataValue), [0, 0], 'GDAL reads the no-data value');
+        // GDAL's answer from the polygon itself (test/fixtures/imagery/check_masked_clip.py)
+        const truth = JSON.parse(execFileSync('/usr/bin/python3', [MASK_CHECK, scene.file, file, JSON.stringify(polygon), String(level)], { encoding: 'utf8' })) as {
+          expected: { size: [number, number]; geoTransform: number[] };
+          counts: { inside: number; outside: number; outsideWithData: number };
+          maskFlags: number[];
+          wrong: number[][]; wrongCount: number;
+        };
+        // GMF_NODATA: GDAL's mask of each band comes from the no-data value
+        assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
+        assert.deepEqual(info.size, truth.expected.size, `level ${level}: the polygon's bounding window`);
+        const told = infos[0].aoiLevels?.find((l) => l.level === level);
+        assert.deepEqual([told?.width, told?.height], truth.expected.size, `level ${level}: the size the resolution picker shows`);
+        info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `level ${level}: geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
+        // not vacuous: both sides hold pixels, and outside the polygon the scene has data to hide
+        assert.ok(truth.counts.inside > 1000 && truth.counts.outside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));
+        assert.equal(truth.wrongCount, 0, `level ${level}: pixels neither the scene's value inside nor no-data outside (col, row, band, got, want, inside): ${JSON.stringify(truth.wrong)}`);
+        if (level > 0) continue;
+        // at places computed from the polygon: inside, outside within its window, in its hole
+        const valuesAt = (p: [number, number]) => execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(p[0]), String(p[1])], { encoding: 'utf8' }).trim().split('\n').map(Number);
+        assert.deepEqual(valuesAt(scene.points.vegetation), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, inside');
+        assert.deepEqual(valuesAt(scene.points.bare), [scene.values.bare[2], scene.values.bare[3]], 'bare soil, inside');
+        assert.deepEqual(valuesAt(at(0.7, 0.8)), [0, 0], 'roofs, outside the polygon but inside its window');
+        assert.deepEqual(valuesAt(at(0.36, 0.615)), [0, 0], 'bare soil, in the hole');
+        assert.deepEqual(valuesAt(at(0.15, 0.15)), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, just inside the north-west vertex');
+      }
+      assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
     }

@@ -56,19 +56,27 @@ export async function clipInfo(handle: ImageryLayerHandle, map: Leaflet.Map): Pr
   const bytesPer = Number(cog.levels[0].image.getBitsPerSample?.(0) ?? 16) / 8;
   const shownIdx = handle.spec.render.kind === 'rgb' && handle.spec.render.bands[0] ? handle.spec.render.bands : undefined;
   const levels: ClipLayerInfo['levels'] = [];
+  const aoiLevels: ClipLayerInfo['levels'] = [];
+  const fwd = polygonsOf(handle.spec.clip).length ? wgsToCrs(cog) : undefined;
   cog.levels.forEach((Lv, level) => {
+    const size = (w: [number, number, number, number]) => {
+      const width = w[2] - w[0];
+      const height = w[3] - w[1];
+      return { level, width, height, pixelSize: Math.abs(cog.resX) * Lv.scaleX, bytes: width * height * bands.length * bytesPer };
+    };
     const w = viewWindow(cog, level, map);
-    if (!w) return;
-    const width = w[2] - w[0];
-    const height = w[3] - w[1];
-    levels.push({ level, width, height, pixelSize: Math.abs(cog.resX) * Lv.scaleX, bytes: width * height * bands.length * bytesPer });
+    if (w) levels.push(size(w));
+    // a masked clip saves the polygon's window, not the view's: the picker shows its size
+    const rings = fwd ? ringsInLevel(cog, level, handle.spec.clip, fwd) : undefined;
+    const a = rings?.length ? clipWindow(cog, level, map, rings) : undefined;
+    if (a) aoiLevels.push(size(a));
   });
   if (!levels.length) return undefined;
   return {
     id: handle.spec.id, title: handle.spec.title, date: handle.spec.date,
     bands: bands.map((b) => b.name),
     shown: shownIdx ? [...new Set(shownIdx)] : bands.map((b) => b.name),
-    levels, drawnLevel: drawnLevel(cog, map), maskable: polygonsOf(handle.spec.clip).length > 0, epsg: cog.epsg,
+    levels, drawnLevel: drawnLevel(cog, map), maskable: aoiLevels.length > 0, aoiLevels: aoiLevels.length ? aoiLevels : undefined, epsg: cog.epsg,
   };
 }
 
@@ -108,7 +116,7 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   const fwd = o.mask ? wgsToCrs(cog) : undefined;
   const rings = o.mask && fwd ? ringsInLevel(cog, o.level, handle.spec.clip, fwd) : undefined;
   const win = clipWindow(cog, o.level, map, rings);
-  if (!win) throw new Error('The view does not cover this layer; pan to it and save again.');
+  if (!win) throw new Error(rings ? 'The AOI does not overlap this layer\'s file.' : 'The view does not cover this layer; pan to it and save again.');
   const [x0, y0, x1, y1] = win;
   const width = x1 - x0;
   const height = y1 - y0;

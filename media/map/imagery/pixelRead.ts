@@ -173,14 +173,19 @@ export interface WindowHistogram {
   bands: BandHistogram[];
 }
 
-/**
- * Histograms of some bands over the view's window at the drawn level, from decoded tiles only.
- * `range` fixes a band's bin range (the stretch handles keep their scale while dragged); by
- * default it spans the window's values.
- */
-export async function windowHistogram(
-  handle: ImageryLayerHandle, map: Leaflet.Map, bandIdx: number[], bins = 128, range?: ([number, number] | undefined)[],
-): Promise<WindowHistogram | undefined> {
+/** The view's window at the drawn level and the decoded tiles it touches (never fetched here). */
+export interface WindowTiles {
+  cog: Cog;
+  level: number;
+  window: [number, number, number, number];
+  tiles: DecodedTile[];
+  /** Pixels of the window whose tile was not decoded yet. */
+  missing: number;
+  /** Bands (0-based) the tiles hold, by slot. */
+  samples: number[];
+}
+
+export async function windowTiles(handle: ImageryLayerHandle, map: Leaflet.Map): Promise<WindowTiles | undefined> {
   const cog = await handle.ready;
   await handle.lookReady();
   const samples = handle.samples ?? [];
@@ -203,53 +208,76 @@ export async function windowHistogram(
       }
     }
   }
-  const meta = bandsOf(handle, cog);
+  return { cog, level, window: win, tiles, missing, samples };
+}
+
+/** Calls `fn` with the tile and the index in it of every pixel of the window the tiles hold. */
+export function eachWindowPixel(w: WindowTiles, fn: (t: DecodedTile, i: number) => void): void {
+  const [x0, y0, x1, y1] = w.window;
+  for (const t of w.tiles) {
+    const cx0 = Math.max(x0, t.x0) - t.x0, cx1 = Math.min(x1, t.x0 + t.width) - t.x0;
+    const cy0 = Math.max(y0, t.y0) - t.y0, cy1 = Math.min(y1, t.y0 + t.height) - t.y0;
+    for (let y = cy0; y < cy1; y++) {
+      for (let x = cx0, i = y * t.width + cx0; x < cx1; x++, i++) fn(t, i);
+    }
+  }
+}
+
+/**
+ * `bins` equal bins over the values `each` yields: from `range` when given, else from their
+ * minimum to their maximum (a single value gets a small range of its own).
+ */
+export function binValues(each: (fn: (v: number) => void) => void, bins: number, range?: [number, number]): { lo: number; hi: number; counts: number[]; total: number } {
+  let lo = range?.[0] ?? Infinity;
+  let hi = range?.[1] ?? -Infinity;
+  if (!range) {
+    each((v) => {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    });
+  }
+  if (!(hi > lo)) {
+    if (lo === Infinity) lo = hi = 0;
+    hi = lo + (Math.abs(lo) > 1 ? 1 : 1e-3);
+  }
+  const counts = new Array<number>(bins).fill(0);
+  let total = 0;
+  const k = bins / (hi - lo);
+  each((v) => {
+    let i = Math.floor((v - lo) * k);
+    if (i < 0) i = 0;
+    else if (i >= bins) i = bins - 1;
+    counts[i]++;
+    total++;
+  });
+  return { lo, hi, counts, total };
+}
+
+/**
+ * Histograms of some bands over the view's window at the drawn level, from decoded tiles only.
+ * `range` fixes a band's bin range (the stretch handles keep their scale while dragged); by
+ * default it spans the window's values.
+ */
+export async function windowHistogram(
+  handle: ImageryLayerHandle, map: Leaflet.Map, bandIdx: number[], bins = 128, range?: ([number, number] | undefined)[],
+): Promise<WindowHistogram | undefined> {
+  const w = await windowTiles(handle, map);
+  if (!w) return undefined;
+  const meta = bandsOf(handle, w.cog);
   const out: BandHistogram[] = [];
   bandIdx.forEach((b, k) => {
-    const slot = samples.indexOf(b);
+    const slot = w.samples.indexOf(b);
     const m = meta[b] ?? { name: `Band ${b + 1}` };
     const scale = m.scale ?? 1;
     const offset = m.offset ?? 0;
-    const nodata = m.nodata ?? cog.nodata;
+    const nodata = m.nodata ?? w.cog.nodata;
     if (slot < 0) return;
-    // each tile's part of the window, row by row
-    const each = (fn: (v: number) => void) => {
-      for (const t of tiles) {
-        const arr = t.bands[slot];
-        const cx0 = Math.max(x0, t.x0) - t.x0, cx1 = Math.min(x1, t.x0 + t.width) - t.x0;
-        const cy0 = Math.max(y0, t.y0) - t.y0, cy1 = Math.min(y1, t.y0 + t.height) - t.y0;
-        for (let y = cy0; y < cy1; y++) {
-          for (let x = cx0, i = y * t.width + cx0; x < cx1; x++, i++) {
-            const raw = arr[i];
-            if (raw === nodata || raw !== raw) continue;
-            fn(raw * scale + offset);
-          }
-        }
-      }
-    };
-    let lo = range?.[k]?.[0] ?? Infinity;
-    let hi = range?.[k]?.[1] ?? -Infinity;
-    if (!range?.[k]) {
-      each((v) => {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      });
-    }
-    if (!(hi > lo)) {
-      if (lo === Infinity) lo = hi = 0;
-      hi = lo + (Math.abs(lo) > 1 ? 1 : 1e-3);
-    }
-    const counts = new Array<number>(bins).fill(0);
-    let total = 0;
-    const k2 = bins / (hi - lo);
-    each((v) => {
-      let i = Math.floor((v - lo) * k2);
-      if (i < 0) i = 0;
-      else if (i >= bins) i = bins - 1;
-      counts[i]++;
-      total++;
+    const each = (fn: (v: number) => void) => eachWindowPixel(w, (t, i) => {
+      const raw = t.bands[slot][i];
+      if (raw === nodata || raw !== raw) return;
+      fn(raw * scale + offset);
     });
-    out.push({ name: m.name, lo, hi, counts, total });
+    out.push({ name: m.name, ...binValues(each, bins, range?.[k]) });
   });
-  return { level, window: win, missing, bands: out };
+  return { level: w.level, window: w.window, missing: w.missing, bands: out };
 }

@@ -61,17 +61,6 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
     }
     bands = picked.map((p) => p.label);
   }
-  const perBand = (l: ClipLayerInfo['levels'][number]) => l.bytes / Math.max(1, layer.bands.length);
-  const levelItems = layer.levels.map((l) => ({
-    label: l.level === 0 ? l10n.t('Full resolution, {0} m', String(l.pixelSize)) : l10n.t('Overview {0}, {1} m', l.level, String(l.pixelSize)),
-    description: l10n.t('{0} × {1} pixels, about {2}', l.width, l.height, mb(perBand(l) * bands.length)),
-    detail: l.level === layer.drawnLevel ? l10n.t('The resolution the map shows now') : undefined,
-    level: l.level,
-  }));
-  const drawn = levelItems.find((i) => i.level === layer.drawnLevel);
-  const ordered = drawn ? [drawn, ...levelItems.filter((i) => i !== drawn)] : levelItems;
-  const level = ordered.length === 1 ? ordered[0] : await ui.pick(ordered, { title: l10n.t('Save View as GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
-  if (!level) return undefined;
   let mask = false;
   if (layer.maskable) {
     const extent = await ui.pick([
@@ -81,6 +70,19 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
     if (!extent) return undefined;
     mask = extent.mask;
   }
+  const perBand = (l: ClipLayerInfo['levels'][number]) => l.bytes / Math.max(1, layer.bands.length);
+  // the sizes of what will be saved: the AOI's window for a masked clip, else the view's
+  const levels = mask && layer.aoiLevels?.length ? layer.aoiLevels : layer.levels;
+  const levelItems = levels.map((l) => ({
+    label: l.level === 0 ? l10n.t('Full resolution, {0} m', String(l.pixelSize)) : l10n.t('Overview {0}, {1} m', l.level, String(l.pixelSize)),
+    description: l10n.t('{0} × {1} pixels, about {2}', l.width, l.height, mb(perBand(l) * bands.length)),
+    detail: l.level === layer.drawnLevel ? l10n.t('The resolution the map shows now') : undefined,
+    level: l.level,
+  }));
+  const drawn = levelItems.find((i) => i.level === layer.drawnLevel);
+  const ordered = drawn ? [drawn, ...levelItems.filter((i) => i !== drawn)] : levelItems;
+  const level = ordered.length === 1 ? ordered[0] : await ui.pick(ordered, { title: l10n.t('Save View as GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
+  if (!level) return undefined;
   return { layer, request: { format: 'geotiff', id: layer.id, bands, level: level.level, mask } };
 }
 

@@ -110,4 +110,57 @@ suite('Save View as GeoTIFF', () => {
     }
     assert.ok(ranges.length > 0, 'the file was read by ranges');
   });
+
+  test('an AOI asset saved with the extent "The AOI" is its polygon\'s window, no-data outside the polygon, as GDAL burns it', async function () {
+    this.timeout(90_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const [[w, n], [e, s]] = scene.corners;
+    const at = (a: number, b: number): [number, number] => [w + a * (e - w), n - b * (n - s)];
+    // the AOI: a pentagon over the scene's vegetation, water and bare-soil quadrants
+    const polygon = { type: 'Polygon', coordinates: [[at(0.1, 0.1), at(0.8, 0.1), at(0.45, 0.9), at(0.1, 0.9), at(0.05, 0.5), at(0.1, 0.1)]] };
+    // an asset record as the service lists it under an AOI (the row's argument)
+    const asset = {
+      id: 'mosaic-1', aoi_id: 'aoi-abruzzo', visualization_id: '', name: 'Abruzzo fields mosaic', description: '', asset_type: 'mosaic',
+      band_list: ['B02', 'B03', 'B04', 'B08'], centroid: at(0.4, 0.5), geometry: polygon, area_in_sq_m: 0, date: '2025-06-01', path: url,
+      progress: 100, status: 'ready', created_at: '2025-06-02 10:00:00.000000+00:00', updated_at: '2025-06-02 10:00:00.000000+00:00',
+    };
+    await vscode.commands.executeCommand('eoImagery.showImagery', { kind: 'asset', record: asset });
+    const panels = sb.current.api.services.panels as PanelsApi;
+    const map: PanelProbe = await waitFor('the map panel', () => panels.map());
+    await map.whenReady();
+    await waitFor('the mosaic drawn', () => ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean }[]).find((r) => r.id === 'asset:aoi-abruzzo/mosaic-1' && r.state === 'ready' && r.drawn), 60_000);
+    const target = vscode.Uri.file(path.join(tmp, 'aoi.tif'));
+    let full: vscode.QuickPickItem | undefined;
+    const prompts = new ScriptedPrompts([
+      { kind: 'pickMany', match: /bands/, choose: ['B04', 'B08'] },
+      { kind: 'pick', match: /extent/, choose: 'The AOI' },
+      { kind: 'pick', match: /resolution/, choose: (items) => (full = items.find((i) => i.label.startsWith('Full resolution'))) },
+      { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: target },
+    ]);
+    const restore = sb.current.api.testing.usePrompts(prompts);
+    try {
+      await vscode.commands.executeCommand('eoImagery.saveViewGeoTiff');
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    assert.deepEqual(prompts.seen.find((p) => /extent/.test(p.label))?.items, ['The view', 'The AOI'], 'the view or the AOI is offered');
+    const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'check_masked_clip.py');
+    const truth = JSON.parse(execFileSync('/usr/bin/python3', [script, scene.file, target.fsPath, JSON.stringify(polygon), '0'], { encoding: 'utf8' })) as {
+      expected: { size: [number, number]; geoTransform: number[] }; counts: { inside: number; outside: number; outsideWithData: number }; maskFlags: number[]; wrong: number[][]; wrongCount: number;
+    };
+    const info = JSON.parse(execFileSync('gdalinfo', ['-json', target.fsPath], { encoding: 'utf8' })) as { size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string } };
+    assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
+    assert.deepEqual(info.size, truth.expected.size, 'the polygon\'s bounding window, not the view\'s');
+    info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
+    assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
+    // the resolution picker told the size of what it saved (the AOI's window), not the view's
+    assert.match(full?.description ?? '', new RegExp(`^${truth.expected.size[0]} × ${truth.expected.size[1]} pixels, about `), `picked ${full?.description}`);
+    assert.ok(truth.counts.inside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));
+    assert.equal(truth.wrongCount, 0, `pixels neither the scene's value inside nor no-data outside: ${JSON.stringify(truth.wrong)}`);
+    const valuesAt = (p: [number, number]) => execFileSync('gdallocationinfo', ['-valonly', '-wgs84', target.fsPath, String(p[0]), String(p[1])], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    assert.deepEqual(valuesAt(scene.points.vegetation), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, inside the AOI');
+    assert.deepEqual(valuesAt(at(0.7, 0.8)), [0, 0], 'roofs, outside the AOI but inside its window');
+  });
 });
