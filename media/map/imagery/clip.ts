@@ -13,6 +13,7 @@ import type { ImageryLayerHandle } from './imageryLayer';
 import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
 import { encodeGeoTiff, type BandArray } from './tiffEncode';
+import { maskValue } from './maskValue';
 
 function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
@@ -144,15 +145,16 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   await Promise.all(Array.from({ length: Math.min(3, stripStarts.length) }, worker));
   const bands = out as BandArray[];
   const meta = idx.map((i) => all[i]);
-  const nodata = meta[0]?.nodata ?? cog.nodata ?? (rings ? 0 : undefined);
+  let nodata = meta[0]?.nodata ?? cog.nodata;
   if (rings) {
-    const nd = nodata ?? 0;
+    const inside = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        if (insideRings(rings, x0 + x + 0.5, y0 + y + 0.5)) continue;
-        for (const b of bands) b[y * width + x] = nd;
-      }
+      for (let x = 0; x < width; x++) inside[y * width + x] = insideRings(rings, x0 + x + 0.5, y0 + y + 0.5) ? 1 : 0;
     }
+    nodata ??= maskValue(bands, inside);
+    if (nodata === undefined) throw new Error('Every value the file can hold occurs inside the AOI, so none is left to mark the pixels outside it. Save the view instead.');
+    const nd = nodata;
+    for (let i = 0; i < inside.length; i++) if (!inside[i]) for (const b of bands) b[i] = nd;
   }
   const fetchedBytes = cog.source.stats.bytes - before;
   const tileBytes = await storedTileBytes(cog, o.level, win);

@@ -91,7 +91,8 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
     { code: 33922, type: DOUBLE, values: [0, 0, 0, g.originX, g.originY, 0] },
     { code: 34735, type: SHORT, values: geoKeys },
     ...(meta.length ? [{ code: 42112, type: ASCII, values: `<GDALMetadata>${meta.join('')}</GDALMetadata>\0` }] : []),
-    ...(g.nodata !== undefined && Number.isFinite(g.nodata) ? [{ code: 42113, type: ASCII, values: `${g.nodata}\0` }] : []),
+    // GDAL_NODATA is text; GDAL reads "nan" as NaN (floating-point clips)
+    ...(g.nodata !== undefined && (Number.isFinite(g.nodata) || Number.isNaN(g.nodata)) ? [{ code: 42113, type: ASCII, values: `${Number.isNaN(g.nodata) ? 'nan' : g.nodata}\0` }] : []),
   ];
   const count = (t: Tag) => (typeof t.values === 'string' ? t.values.length : t.values.length);
   const ifdSize = 2 + tags.length * 12 + 4;
