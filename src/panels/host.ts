@@ -51,7 +51,7 @@ export function renderPanelHtml(
     // The webview's strings are translated from the same bundle as the extension's.
     l10nBundle: vscode.l10n.bundle,
     lang: vscode.env.language,
-    blobWorkers: name === 'map',
+    imagery: name === 'map',
   });
 }
 

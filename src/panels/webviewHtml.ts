@@ -15,8 +15,11 @@ export interface WebviewHtmlOptions {
   styleUri?: string;
   /** Extra `img-src` sources: the configured basemap hosts, e.g. `https://tile.openstreetmap.org`. */
   imgSources?: string[];
-  /** The map decodes imagery in workers started from blob URLs: `worker-src blob:`. */
-  blobWorkers?: boolean;
+  /**
+   * The map's imagery: decoded in workers started from blob URLs (`worker-src blob:`), its
+   * tiles shown as images from blob URLs (`img-src blob:`).
+   */
+  imagery?: boolean;
   nonce?: string;
   /** The translations of the webview's strings (`vscode.l10n.bundle`); none for English. */
   l10nBundle?: Record<string, string>;
@@ -37,15 +40,15 @@ function safeSource(s: string): string | undefined {
   return /^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9*.-]+(:\d+)?$/.test(s) || /^[a-z]+:$/.test(s) ? s : undefined;
 }
 
-export function contentSecurityPolicy(o: { cspSource: string; nonce: string; imgSources?: string[]; blobWorkers?: boolean }): string {
-  const img = [o.cspSource, 'data:', ...(o.imgSources ?? []).map(safeSource).filter((s): s is string => !!s)];
+export function contentSecurityPolicy(o: { cspSource: string; nonce: string; imgSources?: string[]; imagery?: boolean }): string {
+  const img = [o.cspSource, 'data:', ...(o.imagery ? ['blob:'] : []), ...(o.imgSources ?? []).map(safeSource).filter((s): s is string => !!s)];
   return [
     "default-src 'none'",
     `script-src 'nonce-${o.nonce}'`,
     `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
     `img-src ${[...new Set(img)].join(' ')}`,
     `font-src ${o.cspSource}`,
-    ...(o.blobWorkers ? ['worker-src blob:'] : []),
+    ...(o.imagery ? ['worker-src blob:'] : []),
   ].join('; ');
 }
 
@@ -56,7 +59,7 @@ function jsonForScript(value: unknown): string {
 
 export function webviewHtml(o: WebviewHtmlOptions): string {
   const nonce = o.nonce ?? makeNonce();
-  const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce, imgSources: o.imgSources, blobWorkers: o.blobWorkers });
+  const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce, imgSources: o.imgSources, imagery: o.imagery });
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(o.lang ?? 'en')}">
 <head>

@@ -5,7 +5,7 @@
  *
  * - Swipe drag frame. Ours: the two layers keep their painted tiles and a frame slides their
  *   clips by compositor transforms (media/map/imagery/slidingClip.ts). Baseline: OpenLayers'
- *   layer-swipe approach, both layers' cached tile canvases composited into one viewport
+ *   layer-swipe approach, both layers' cached tiles composited into one viewport
  *   canvas, each clipped to its side, every frame. Also printed: the floor, frames of the same
  *   page that move only the divider.
  * - Time-slider step between two prefetched dates. Ours: the next date is drawn ahead at
@@ -120,7 +120,7 @@ async function swipeOurs(h: Harness, origin: string): Promise<Sample> {
         ch.port2.postMessage(0);
       })));
     }
-    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]), tiles: document.querySelectorAll('.leaflet-eo-imagery-pane canvas.leaflet-tile').length };
+    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]), tiles: document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-tile').length };
   }, SWIPE_FRAMES);
 }
 
@@ -152,7 +152,7 @@ async function swipeFloor(h: Harness): Promise<Sample> {
 
 /**
  * The baseline swipe on the same page and tiles: a viewport canvas over the map into which
- * both layers' tile canvases are drawn each frame, clipped to their sides (the layers
+ * both layers' tiles are drawn each frame, clipped to their sides (the layers
  * themselves hidden, as OpenLayers draws layers into its own canvas).
  */
 async function swipeBaseline(h: Harness): Promise<Sample> {
@@ -171,9 +171,9 @@ async function swipeBaseline(h: Harness): Promise<Sample> {
     // tile positions are fixed while the divider moves: measured once, as a layer renderer keeps them
     const tilesOf = (id: string) => {
       const c = mgr.layer(id)!.getContainer();
-      const tiles = Array.from(c.querySelectorAll('canvas.leaflet-tile')).map((t) => {
+      const tiles = Array.from(c.querySelectorAll('img.leaflet-tile')).map((t) => {
         const r = t.getBoundingClientRect();
-        return { t: t as HTMLCanvasElement, x: r.left - box.left, y: r.top - box.top, w: r.width, h: r.height };
+        return { t: t as HTMLImageElement, x: r.left - box.left, y: r.top - box.top, w: r.width, h: r.height };
       });
       c.style.visibility = 'hidden';
       return tiles;
@@ -310,7 +310,7 @@ async function main(): Promise<void> {
   const common = { scene: `${argSize} × ${argSize} × 4 uint16 COG, whole scene in view`, viewport: `${VIEW.width} × ${VIEW.height}`, runs: RUNS };
   const line = (figure: string, value: number, base: string, baseValue: number, extra: object = {}) =>
     console.log(JSON.stringify({ bench: 'compare', figure, value: round(value), unit: 'ms', baseline: base, baseline_value: round(baseValue), ratio: round(baseValue / value), better: 'lower', ...extra, ...common }));
-  const swipeBase = 'both layers\' tile canvases composited into one clipped viewport canvas per frame (OpenLayers layer-swipe)';
+  const swipeBase = 'both layers\' tiles composited into one clipped viewport canvas per frame (OpenLayers layer-swipe)';
   line('swipe_drag_frame_p95_ms', p95(swipe.ours.flatMap((s) => s.work)), swipeBase, p95(swipe.base.flatMap((s) => s.work)),
     { goal_ms: 16, frames: SWIPE_FRAMES * RUNS, tiles: swipe.ours[0].tiles, baseline_tiles: swipe.base[0].tiles });
   console.log(JSON.stringify({ bench: 'compare', figure: 'swipe_frame_floor_p95_ms', value: round(p95(swipe.floor.flatMap((s) => s.work))), median: round(median(swipe.floor.flatMap((s) => s.work))), unit: 'ms',

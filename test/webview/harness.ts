@@ -106,7 +106,7 @@ export async function openWebview(
     preScriptUris: [`${origin}/media/outlines.js`],
     styleUri: `${origin}/media/${name}.css`,
     imgSources: opts.imgSources,
-    blobWorkers: name === 'map',
+    imagery: name === 'map',
     l10nBundle: opts.l10nBundle,
     lang: opts.locale,
   });

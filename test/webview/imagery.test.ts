@@ -78,7 +78,7 @@ async function settled(h: Harness, id: string, timeoutMs = 20000): Promise<{ sta
   return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }
 
-/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile canvas under it. */
+/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile image under it. */
 async function pixelAt(h: Harness, lonlat: [number, number]): Promise<[number, number, number, number]> {
   return h.page.evaluate(([lon, lat]) => {
     const w = window as unknown as Win;
@@ -86,12 +86,16 @@ async function pixelAt(h: Harness, lonlat: [number, number]): Promise<[number, n
     const mapRect = document.getElementById('map')!.getBoundingClientRect();
     const x = mapRect.left + pt.x;
     const y = mapRect.top + pt.y;
-    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane canvas')) as HTMLCanvasElement[]) {
+    // tiles are images (bmp.ts); read one pixel of the tile under the point through a 1 × 1 canvas
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
       const r = c.getBoundingClientRect();
-      if (x < r.left || x >= r.right || y < r.top || y >= r.bottom) continue;
-      const px = Math.floor(((x - r.left) * c.width) / r.width);
-      const py = Math.floor(((y - r.top) * c.height) / r.height);
-      const d = c.getContext('2d')!.getImageData(px, py, 1, 1).data;
+      if (!c.naturalWidth || x < r.left || x >= r.right || y < r.top || y >= r.bottom) continue;
+      const px = Math.floor(((x - r.left) * c.naturalWidth) / r.width);
+      const py = Math.floor(((y - r.top) * c.naturalHeight) / r.height);
+      probe.clearRect(0, 0, 1, 1);
+      probe.drawImage(c, px, py, 1, 1, 0, 0, 1, 1);
+      const d = probe.getImageData(0, 0, 1, 1).data;
       if (d[3] > 0) return [d[0], d[1], d[2], d[3]] as [number, number, number, number];
     }
     return [0, 0, 0, 0] as [number, number, number, number];

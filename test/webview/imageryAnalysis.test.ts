@@ -97,17 +97,21 @@ async function clickAt(h: Harness, [lon, lat]: [number, number]): Promise<void> 
   await h.page.mouse.click(p.x, p.y);
 }
 
-/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile canvas under it. */
+/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile image under it. */
 async function pixelAt(h: Harness, [lon, lat]: [number, number]): Promise<number[]> {
   return h.page.evaluate(([lo, la]) => {
     const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
     const r = document.getElementById('map')!.getBoundingClientRect();
     const x = r.left + pt.x;
     const y = r.top + pt.y;
-    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane canvas')) as HTMLCanvasElement[]) {
+    // tiles are images (bmp.ts); read one pixel of the tile under the point through a 1 × 1 canvas
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
       const b = c.getBoundingClientRect();
-      if (x < b.left || x >= b.right || y < b.top || y >= b.bottom) continue;
-      const d = c.getContext('2d')!.getImageData(Math.floor(((x - b.left) * c.width) / b.width), Math.floor(((y - b.top) * c.height) / b.height), 1, 1).data;
+      if (!c.naturalWidth || x < b.left || x >= b.right || y < b.top || y >= b.bottom) continue;
+      probe.clearRect(0, 0, 1, 1);
+      probe.drawImage(c, Math.floor(((x - b.left) * c.naturalWidth) / b.width), Math.floor(((y - b.top) * c.naturalHeight) / b.height), 1, 1, 0, 0, 1, 1);
+      const d = probe.getImageData(0, 0, 1, 1).data;
       if (d[3] > 0) return [d[0], d[1], d[2], d[3]];
     }
     return [0, 0, 0, 0];

@@ -2,7 +2,7 @@
  * "Save View as GeoTIFF…" and "Save View as PNG", the webview's half: the window of the file
  * that the view (or the layer's AOI polygon) covers, read by ranges at the chosen level in
  * strips of whole tile rows (so no tile is read twice), masked, and encoded as a GeoTIFF in
- * the file's CRS; or the imagery canvases as drawn, composed into a PNG. The extension only
+ * the file's CRS; or the imagery tiles as drawn, composed into a PNG. The extension only
  * writes the bytes.
  */
 import type * as Leaflet from 'leaflet';
@@ -14,6 +14,7 @@ import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
 import { encodeGeoTiff, type BandArray } from './tiffEncode';
 import { maskValue } from './maskValue';
+import { drawnTiles } from './screenPixels';
 
 function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
@@ -183,7 +184,7 @@ async function storedTileBytes(cog: Cog, level: number, win: [number, number, nu
   return sum;
 }
 
-/** The imagery as drawn in the view: every visible imagery canvas, composed at screen size. */
+/** The imagery as drawn in the view: every visible imagery tile, composed at screen size. */
 export async function viewPng(map: Leaflet.Map, pane: HTMLElement): Promise<ClipResult> {
   const box = map.getContainer().getBoundingClientRect();
   const width = Math.round(box.width);
@@ -194,7 +195,7 @@ export async function viewPng(map: Leaflet.Map, pane: HTMLElement): Promise<Clip
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('The view could not be drawn.');
   let drawn = 0;
-  for (const c of Array.from(pane.querySelectorAll('canvas'))) {
+  for (const c of drawnTiles(pane)) {
     const r = c.getBoundingClientRect();
     if (r.right <= box.left || r.bottom <= box.top || r.left >= box.right || r.top >= box.bottom) continue;
     const layer = c.closest('.leaflet-layer') as HTMLElement | null;

@@ -1,6 +1,6 @@
 /**
- * One imagery layer on the map: a Leaflet grid layer whose 256-pixel canvas tiles are warped
- * from the GeoTIFF's level that matches the zoom. Leaflet is the map bundle's own copy, handed
+ * One imagery layer on the map: a Leaflet grid layer whose 256-pixel tiles are warped from the
+ * GeoTIFF's level that matches the zoom, and shown as images (bmp.ts says why not canvases). Leaflet is the map bundle's own copy, handed
  * in, so this chunk does not carry a second one.
  */
 import type * as Leaflet from 'leaflet';
@@ -11,6 +11,7 @@ import { classColors, colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
 import { createPngLayer } from '../pngLayer';
+import { anyVisible, bmpBlob } from './bmp';
 import { paint, percentiles, type BandValue, type Look, type TileGrid } from './pixels';
 import { fromMercator, mercatorPixel, toLonLat, warpGrid } from './projection';
 import type { Pool } from 'geotiff';
@@ -53,6 +54,27 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
 
 const SIZE = 256;
 const shared = { xy: new Float32Array(SIZE * SIZE * 2), img: new ImageData(SIZE, SIZE) };
+let scratch: CanvasRenderingContext2D | null | undefined;
+
+/** A tile-sized canvas off the page, for clipping a tile to its AOI before it becomes an image. */
+function scratchContext(): CanvasRenderingContext2D | null {
+  if (scratch === undefined) {
+    const c = document.createElement('canvas');
+    c.width = SIZE;
+    c.height = SIZE;
+    scratch = c.getContext('2d', { willReadFrequently: true });
+  }
+  return scratch;
+}
+
+/** Shows a drawn tile; a tile that is gone before its image decodes just stays empty. */
+async function showTile(tile: HTMLImageElement, bmp: Blob): Promise<void> {
+  const url = URL.createObjectURL(bmp);
+  tile.src = url;
+  // the decoded image keeps its bytes: the URL is not needed once it has loaded
+  await tile.decode().catch(() => undefined);
+  URL.revokeObjectURL(url);
+}
 
 function bandValue(b: ImageryBand | undefined, slot: number): BandValue {
   return { slot, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
@@ -135,7 +157,8 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     else deps.onStatus({ state: 'ready' });
   };
 
-  async function draw(canvas: HTMLCanvasElement, coords: Leaflet.Coords, map: Leaflet.Map): Promise<void> {
+  /** The tile's pixels as a BMP, or undefined when nothing of the image falls on it. */
+  async function draw(coords: Leaflet.Coords, map: Leaflet.Map): Promise<Blob | undefined> {
     const t0 = performance.now();
     const cog = await ready;
     const { samples, look: lk } = await look(cog);
@@ -169,7 +192,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       }
     }
     minX -= 1; minY -= 1; maxX += 1; maxY += 1;
-    if (!(maxX >= 0 && maxY >= 0 && minX < Lv.width && minY < Lv.height)) return; // not on this tile
+    if (!(maxX >= 0 && maxY >= 0 && minX < Lv.width && minY < Lv.height)) return undefined; // not on this tile
     const tx0 = Math.max(0, Math.floor(minX / Lv.tileWidth));
     const ty0 = Math.max(0, Math.floor(minY / Lv.tileHeight));
     const tx1 = Math.min(Math.ceil(Lv.width / Lv.tileWidth) - 1, Math.floor(maxX / Lv.tileWidth));
@@ -180,45 +203,54 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const jobs: Promise<DecodedTile>[] = [];
     for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) jobs.push(cog.tile(level, tx, ty, samples));
     const tiles = await Promise.all(jobs);
-    if (cancelled) return;
+    if (cancelled) return undefined;
     const grid: TileGrid = { tiles, tx0, ty0, cols, rows, tileWidth: Lv.tileWidth, tileHeight: Lv.tileHeight, levelWidth: Lv.width, levelHeight: Lv.height };
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    // warp and paint synchronously, so every tile shares one coordinate and one pixel buffer
+    // warp, paint, clip and copy synchronously, so every tile shares one coordinate and one pixel buffer
     warpGrid(toLevel, coords.z, px0, py0, SIZE, shared.xy);
     const img = shared.img;
     const drawn = paint(shared.xy, SIZE, grid, lk, img.data);
-    if (!drawn) return;
-    ctx.putImageData(img, 0, 0);
-    if (current.clip) clipTo(ctx, current.clip, map, coords);
+    if (!drawn) return undefined;
+    let pixels: Uint8ClampedArray<ArrayBuffer> = img.data;
+    const ctx = current.clip ? scratchContext() : null;
+    if (ctx) {
+      ctx.putImageData(img, 0, 0);
+      clipTo(ctx, current.clip, map, coords);
+      pixels = ctx.getImageData(0, 0, SIZE, SIZE).data;
+    }
+    if (!anyVisible(pixels)) return undefined;
+    const bmp = bmpBlob(pixels, SIZE, SIZE);
     timings.tilesMs.push(performance.now() - t0);
     if (!announcedPixels) {
       announcedPixels = true;
       timings.firstTile = performance.now() - started;
       deps.onFirstPixels();
     }
+    return bmp;
   }
 
   const Grid = L.GridLayer.extend({
     createTile(this: Leaflet.GridLayer & { _map: Leaflet.Map }, coords: Leaflet.Coords, cb: Leaflet.DoneCallback): HTMLElement {
-      const canvas = document.createElement('canvas');
-      canvas.width = SIZE;
-      canvas.height = SIZE;
+      const tile = document.createElement('img');
+      tile.alt = '';
+      tile.setAttribute('role', 'presentation');
       pending++;
       report();
       const map = this._map;
-      draw(canvas, coords, map).then(
-        () => cb(undefined, canvas),
+      draw(coords, map).then(
+        async (bmp) => {
+          if (bmp && !cancelled) await showTile(tile, bmp);
+          cb(undefined, tile);
+        },
         (e: unknown) => {
           if (!cancelled) lastError = asReadable(e, 'The image could not be drawn').message;
-          cb(undefined, canvas);
+          cb(undefined, tile);
         },
       ).finally(() => {
         pending--;
         done++;
         report();
       });
-      return canvas;
+      return tile;
     },
   });
 
