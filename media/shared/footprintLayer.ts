@@ -10,9 +10,8 @@
  * Hit testing is a scan of bounding boxes then point-in-polygon, done by the caller on click.
  */
 import * as L from 'leaflet';
-import { drawableBounds, toDrawable, type Drawable } from '../../src/geo/drawable';
-import { clampLat, project } from '../../src/geo/mercator';
-import { unwrapRing } from '../../src/geo/antimeridian';
+import { drawableBounds, toDrawable } from '../../src/geo/drawable';
+import { project } from '../../src/geo/mercator';
 
 export interface FootprintStyle {
   color: string;
@@ -31,11 +30,6 @@ export interface FootprintInput<T> {
   /** Extra dots (e.g. an AOI's centroid), [lon, lat]. */
   extraPoints?: [number, number][];
   data: T;
-  /**
-   * Draw coordinates as given (only clamped), without unwrapping: for data already cut at the
-   * antimeridian, such as Natural Earth, whose rings run along ±180.
-   */
-  raw?: boolean;
 }
 
 interface Prepared<T> {
@@ -62,7 +56,7 @@ function toUnit(ring: readonly (readonly number[])[]): Float64Array {
 }
 
 function prepare<T>(input: FootprintInput<T>): Prepared<T> | undefined {
-  const d = input.raw ? outlineDrawable(input.geometry) : toDrawable(input.geometry);
+  const d = toDrawable(input.geometry);
   if (input.extraPoints) {
     // an AOI's centroid comes in [-180, 180] while its unwrapped ring may lie beyond -180 or
     // 180 (Fiji): put each dot on the shape's side of the antimeridian, not a world away
@@ -78,41 +72,6 @@ function prepare<T>(input: FootprintInput<T>): Prepared<T> | undefined {
   const [x0, y1] = project(llb[0], llb[1]);
   const [x1, y0] = project(llb[2], llb[3]);
   return { id: input.id, data: input.data, polys, lines, points, ub: [x0, y0, x1, y1], llb };
-}
-
-/**
- * Outline data already cut at the antimeridian (Natural Earth) still has the odd edge that
- * jumps from +180 to -180; lines are broken there, and a ring that goes round a pole
- * (Antarctica) is closed through the pole instead of across the world.
- */
-function outlineDrawable(g: unknown): Drawable {
-  const out: Drawable = { polygons: [], lines: [], points: [] };
-  const geom = g as { type?: string; coordinates?: unknown };
-  const ring = (r: number[][]): [number, number][] => {
-    const u = unwrapRing(r);
-    const last = u[u.length - 1];
-    if (u.length > 1 && Math.abs(last[0] - u[0][0]) >= 180) {
-      const pole = u.reduce((s, p) => s + p[1], 0) < 0 ? -90 : 90;
-      u.push([last[0], pole], [u[0][0], pole], [u[0][0], u[0][1]]);
-    }
-    return u.map(([x, y]) => [x, clampLat(y)]);
-  };
-  const lines = (l: number[][]): void => {
-    let cur: [number, number][] = [];
-    for (let i = 0; i < l.length; i++) {
-      if (i > 0 && Math.abs(l[i][0] - l[i - 1][0]) > 180) {
-        if (cur.length > 1) out.lines.push(cur);
-        cur = [];
-      }
-      cur.push([l[i][0], clampLat(l[i][1])]);
-    }
-    if (cur.length > 1) out.lines.push(cur);
-  };
-  if (geom?.type === 'Polygon') out.polygons.push((geom.coordinates as number[][][]).map(ring));
-  else if (geom?.type === 'MultiPolygon') for (const p of geom.coordinates as number[][][][]) out.polygons.push(p.map(ring));
-  else if (geom?.type === 'MultiLineString') for (const l of geom.coordinates as number[][][]) lines(l);
-  else if (geom?.type === 'LineString') lines(geom.coordinates as number[][]);
-  return out;
 }
 
 function pointInRing(r: Float64Array, x: number, y: number): boolean {

@@ -1,13 +1,19 @@
 /**
  * A base layer that needs no network: land and country borders from Natural Earth (the
- * `world-atlas` package, 1:110m), bundled into the script and drawn on the footprint canvas.
- * Coarse at street level, but it shows where a footprint is when tiles cannot load.
+ * `world-atlas` package, 1:110m), bundled into the script and drawn as SVG, with the world
+ * copies either side. Coarse at street level, but it shows where a footprint is when tiles
+ * cannot load. SVG rather than a canvas: without a GPU, Chromium composites a canvas again on
+ * every frame (a pan, a swipe of compared imagery), while SVG is rastered once; about 8,000
+ * points per copy are nothing for Leaflet's SVG renderer, which clips and simplifies them.
  */
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { feature, mesh } from 'topojson-client';
+import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { FootprintLayer, type FootprintInput } from './footprintLayer';
+import { unwrapRing } from '../../src/geo/antimeridian';
+import type { Drawable } from '../../src/geo/drawable';
+import { clampLat } from '../../src/geo/mercator';
 
 /** The base layer's name in the layer control (asked for after the page's bundle is loaded). */
 export function offlineName(): string {
@@ -18,31 +24,81 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-export function offlineStyle() {
-  return {
-    color: cssVar('--eo-coast', '#6e7681'),
-    fillColor: cssVar('--eo-land', '#2d2d30'),
-    fillOpacity: 1,
-    weight: 0.8,
-    pointRadius: 0,
-    selectedColor: cssVar('--eo-coast', '#6e7681'),
+/**
+ * Outline data already cut at the antimeridian (Natural Earth) still has the odd edge that
+ * jumps from +180 to -180; lines are broken there, and a ring that goes round a pole
+ * (Antarctica) is closed through the pole instead of across the world.
+ */
+function outlineDrawable(g: unknown): Drawable {
+  const out: Drawable = { polygons: [], lines: [], points: [] };
+  const geom = g as { type?: string; coordinates?: unknown };
+  const ring = (r: number[][]): [number, number][] => {
+    const u = unwrapRing(r);
+    const last = u[u.length - 1];
+    if (u.length > 1 && Math.abs(last[0] - u[0][0]) >= 180) {
+      const pole = u.reduce((s, p) => s + p[1], 0) < 0 ? -90 : 90;
+      u.push([last[0], pole], [u[0][0], pole], [u[0][0], u[0][1]]);
+    }
+    return u.map(([x, y]) => [x, clampLat(y)]);
   };
+  const lines = (l: number[][]): void => {
+    let cur: [number, number][] = [];
+    for (let i = 0; i < l.length; i++) {
+      if (i > 0 && Math.abs(l[i][0] - l[i - 1][0]) > 180) {
+        if (cur.length > 1) out.lines.push(cur);
+        cur = [];
+      }
+      cur.push([l[i][0], clampLat(l[i][1])]);
+    }
+    if (cur.length > 1) out.lines.push(cur);
+  };
+  if (geom?.type === 'Polygon') out.polygons.push((geom.coordinates as number[][][]).map(ring));
+  else if (geom?.type === 'MultiPolygon') for (const p of geom.coordinates as number[][][][]) out.polygons.push(p.map(ring));
+  else if (geom?.type === 'MultiLineString') for (const l of geom.coordinates as number[][][]) lines(l);
+  else if (geom?.type === 'LineString') lines(geom.coordinates as number[][]);
+  return out;
+}
+
+type Kind = 'land' | 'borders';
+
+function styleOf(kind: Kind): L.PathOptions {
+  const coast = cssVar('--eo-coast', '#6e7681');
+  return kind === 'land'
+    ? { color: coast, weight: 0.8, fillColor: cssVar('--eo-land', '#2d2d30'), fillOpacity: 1, fill: true }
+    : { color: coast, weight: 0.8, fill: false };
+}
+
+/** The geometry moved by `dx` degrees of longitude (a world copy). */
+function shifted(g: Geometry, dx: number): Geometry {
+  const move = (c: unknown): unknown => (typeof (c as Position)[0] === 'number' ? [(c as Position)[0] + dx, ...(c as Position).slice(1)] : (c as unknown[]).map(move));
+  if (g.type === 'GeometryCollection') return { ...g, geometries: g.geometries.map((x) => shifted(x, dx)) };
+  return { ...g, coordinates: move(g.coordinates) } as Geometry;
 }
 
 export function createOfflineBasemap(): L.Layer & { restyle(): void } {
-  const layer = new FootprintLayer<null>(offlineStyle(), 'eoOffline');
-  layer.options.attribution = l10n.t('Outlines: Natural Earth');
-  const restyle = () => layer.setStyle(offlineStyle());
+  const layer = L.geoJSON(undefined, {
+    pane: 'eoOffline',
+    // its own renderer in its own pane, under the tiles' overlays
+    renderer: L.svg({ pane: 'eoOffline', padding: 0.5 }),
+    interactive: false,
+    attribution: l10n.t('Outlines: Natural Earth'),
+    style: (f) => styleOf((f?.properties as { kind?: Kind } | undefined)?.kind ?? 'land'),
+  } as L.GeoJSONOptions & L.PathOptions);
+  const restyle = () => layer.setStyle((f) => styleOf((f?.properties as { kind?: Kind } | undefined)?.kind ?? 'land'));
   // `outlines.js` (loaded first by the page) sets this; without it the layer is just empty.
   const topo = (window as unknown as { eoWorldAtlas?: Topology<{ countries: GeometryCollection; land: GeometryCollection }> }).eoWorldAtlas;
   if (!topo?.objects?.land) return Object.assign(layer, { restyle });
-  const land = feature(topo, topo.objects.land);
-  const borders = mesh(topo, topo.objects.countries, (a, b) => a !== b);
-  const inputs: FootprintInput<null>[] = [];
-  const landFeatures = 'features' in land ? land.features : [land];
-  landFeatures.forEach((f, i) => inputs.push({ id: `land${i}`, geometry: f.geometry, data: null, raw: true }));
-  inputs.push({ id: 'borders', geometry: borders, data: null, raw: true });
-  layer.setItems(inputs);
+  const land = feature(topo, topo.objects.land) as FeatureCollection | Feature;
+  const polygons = ('features' in land ? land.features : [land]).flatMap((f) => outlineDrawable(f.geometry).polygons);
+  const lines = outlineDrawable(mesh(topo, topo.objects.countries, (a, b) => a !== b)).lines;
+  const landGeometry: Geometry = { type: 'MultiPolygon', coordinates: polygons };
+  const borderGeometry: Geometry = { type: 'MultiLineString', coordinates: lines };
+  const features: Feature[] = [];
+  for (const dx of [-360, 0, 360]) {
+    features.push({ type: 'Feature', properties: { kind: 'land' }, geometry: shifted(landGeometry, dx) });
+    features.push({ type: 'Feature', properties: { kind: 'borders' }, geometry: shifted(borderGeometry, dx) });
+  }
+  layer.addData({ type: 'FeatureCollection', features } as FeatureCollection);
   return Object.assign(layer, { restyle });
 }
 
