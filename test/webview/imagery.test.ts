@@ -137,6 +137,12 @@ describe('imagery on the map webview', () => {
       near(await pixelAt(h, scene.points.bare), expect([2500, 2500, 2500, 2500]), 3, 'bare soil');
       near(await pixelAt(h, scene.points.roofs), expect([600, 700, 3000, 1500]), 3, 'roofs');
       assert.equal((await pixelAt(h, scene.points.nodata))[3], 0, 'no-data pixels are transparent');
+      // a tile with nothing of the scene on it shows nothing: an image without a source would
+      // get the browser's grey outline, a grid over the map around the scene
+      const empty = await h.page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('.leaflet-eo-imagery-pane img.leaflet-tile'))
+        .filter((t) => !t.getAttribute('src')).map((t) => getComputedStyle(t).display));
+      assert.ok(empty.length > 0, 'the view has tiles beyond the scene');
+      assert.deepEqual(empty.filter((d) => d !== 'none'), [], 'no empty tile is shown');
       // only ranges were read, never the whole file in one go
       const size = readFileSync(scene.file).length;
       assert.ok(log.every((r) => r.length < size), 'no read asks for the whole file');

@@ -239,10 +239,13 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       draw(coords, map).then(
         async (bmp) => {
           if (bmp && !cancelled) await showTile(tile, bmp);
+          // an image without a source gets a grey outline from the browser: a tile with nothing on it is not shown
+          else tile.style.display = 'none';
           cb(undefined, tile);
         },
         (e: unknown) => {
           if (!cancelled) lastError = asReadable(e, 'The image could not be drawn').message;
+          tile.style.display = 'none';
           cb(undefined, tile);
         },
       ).finally(() => {
