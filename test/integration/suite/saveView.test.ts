@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { runScripted } from './ordersSupport';
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -86,16 +87,10 @@ suite('Save View as GeoTIFF', () => {
       { kind: 'pick', match: /resolution/, choose: 'Full resolution' },
       { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: (s) => { suggested = s ? path.basename(s.fsPath) : undefined; return target; } },
     ]);
-    const restore = sb.current.api.testing.usePrompts(prompts);
-    let saved: unknown;
-    try {
-      saved = await vscode.commands.executeCommand('eoImagery.saveViewGeoTiff');
-    } finally {
-      restore();
-    }
+    const saved = await runScripted<vscode.Uri | undefined>(sb.current, prompts, 'eoImagery.saveViewGeoTiff');
     prompts.assertDone();
     assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
-    assert.equal((saved as vscode.Uri | undefined)?.fsPath, target.fsPath);
+    assert.equal(saved?.fsPath, target.fsPath);
     // the scene's title and date, no id
     assert.equal(suggested, 'Sentinel-2B over Abruzzo 2025-06-01 clip.tif');
     assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.endsWith('.part')), [], 'no temporary file left');
@@ -137,12 +132,7 @@ suite('Save View as GeoTIFF', () => {
       { kind: 'pick', match: /resolution/, choose: (items) => (full = items.find((i) => i.label.startsWith('Full resolution'))) },
       { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: target },
     ]);
-    const restore = sb.current.api.testing.usePrompts(prompts);
-    try {
-      await vscode.commands.executeCommand('eoImagery.saveViewGeoTiff');
-    } finally {
-      restore();
-    }
+    await runScripted(sb.current, prompts, 'eoImagery.saveViewGeoTiff');
     prompts.assertDone();
     assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
     assert.deepEqual(prompts.seen.find((p) => /extent/.test(p.label))?.items, ['The view', 'The AOI'], 'the view or the AOI is offered');
