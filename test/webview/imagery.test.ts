@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { imageryPixelAt as pixelAt } from './imageryPixels';
 
 interface Scene {
   file: string;
@@ -76,30 +77,6 @@ async function settled(h: Harness, id: string, timeoutMs = 20000): Promise<{ sta
     return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
   }, id, { timeout: timeoutMs });
   return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
-}
-
-/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile image under it. */
-async function pixelAt(h: Harness, lonlat: [number, number]): Promise<[number, number, number, number]> {
-  return h.page.evaluate(([lon, lat]) => {
-    const w = window as unknown as Win;
-    const pt = w.eoMap.map.latLngToContainerPoint([lat, lon]);
-    const mapRect = document.getElementById('map')!.getBoundingClientRect();
-    const x = mapRect.left + pt.x;
-    const y = mapRect.top + pt.y;
-    // tiles are images (bmp.ts); read one pixel of the tile under the point through a 1 × 1 canvas
-    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
-      const r = c.getBoundingClientRect();
-      if (!c.naturalWidth || x < r.left || x >= r.right || y < r.top || y >= r.bottom) continue;
-      const px = Math.floor(((x - r.left) * c.naturalWidth) / r.width);
-      const py = Math.floor(((y - r.top) * c.naturalHeight) / r.height);
-      probe.clearRect(0, 0, 1, 1);
-      probe.drawImage(c, px, py, 1, 1, 0, 0, 1, 1);
-      const d = probe.getImageData(0, 0, 1, 1).data;
-      if (d[3] > 0) return [d[0], d[1], d[2], d[3]] as [number, number, number, number];
-    }
-    return [0, 0, 0, 0] as [number, number, number, number];
-  }, lonlat);
 }
 
 function near(actual: number[], expected: number[], tol: number, what: string): void {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { imageryPixelAt as pixelAt } from './imageryPixels';
 
 /**
  * The pixel inspector, the histogram with its stretch handles and the saved clip, on a scene
@@ -95,27 +96,6 @@ async function clickAt(h: Harness, [lon, lat]: [number, number]): Promise<void> 
     return { x: r.left + pt.x, y: r.top + pt.y };
   }, [lon, lat]);
   await h.page.mouse.click(p.x, p.y);
-}
-
-/** The imagery pane's pixel at a lon/lat (RGBA), read from the tile image under it. */
-async function pixelAt(h: Harness, [lon, lat]: [number, number]): Promise<number[]> {
-  return h.page.evaluate(([lo, la]) => {
-    const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
-    const r = document.getElementById('map')!.getBoundingClientRect();
-    const x = r.left + pt.x;
-    const y = r.top + pt.y;
-    // tiles are images (bmp.ts); read one pixel of the tile under the point through a 1 × 1 canvas
-    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
-      const b = c.getBoundingClientRect();
-      if (!c.naturalWidth || x < b.left || x >= b.right || y < b.top || y >= b.bottom) continue;
-      probe.clearRect(0, 0, 1, 1);
-      probe.drawImage(c, Math.floor(((x - b.left) * c.naturalWidth) / b.width), Math.floor(((y - b.top) * c.naturalHeight) / b.height), 1, 1, 0, 0, 1, 1);
-      const d = probe.getImageData(0, 0, 1, 1).data;
-      if (d[3] > 0) return [d[0], d[1], d[2], d[3]];
-    }
-    return [0, 0, 0, 0];
-  }, [lon, lat]);
 }
 
 /** The inspector's table: band name → shown value. */

@@ -1,0 +1,27 @@
+/** What the map webview's imagery pane shows, read from the page for the imagery suites. */
+import type { Harness } from './harness';
+
+/**
+ * The imagery pane's pixel at a lon/lat (RGBA): the topmost tile image there with a visible
+ * pixel, read through a 1 × 1 canvas (tiles are images, media/map/imagery/bmp.ts); [0, 0, 0, 0]
+ * where nothing is drawn.
+ */
+export async function imageryPixelAt(h: Harness, lonlat: [number, number]): Promise<[number, number, number, number]> {
+  return h.page.evaluate(([lon, lat]) => {
+    const map = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
+    const pt = map.latLngToContainerPoint([lat, lon]);
+    const mapRect = document.getElementById('map')!.getBoundingClientRect();
+    const x = mapRect.left + pt.x;
+    const y = mapRect.top + pt.y;
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    for (const c of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
+      const r = c.getBoundingClientRect();
+      if (!c.naturalWidth || x < r.left || x >= r.right || y < r.top || y >= r.bottom) continue;
+      probe.clearRect(0, 0, 1, 1);
+      probe.drawImage(c, Math.floor(((x - r.left) * c.naturalWidth) / r.width), Math.floor(((y - r.top) * c.naturalHeight) / r.height), 1, 1, 0, 0, 1, 1);
+      const d = probe.getImageData(0, 0, 1, 1).data;
+      if (d[3] > 0) return [d[0], d[1], d[2], d[3]] as [number, number, number, number];
+    }
+    return [0, 0, 0, 0] as [number, number, number, number];
+  }, lonlat);
+}
