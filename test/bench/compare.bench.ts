@@ -89,6 +89,7 @@ async function open(origin: string, sc: Scene): Promise<Harness> {
   await h.page.locator('#tool-panel').click();
   const [[w, n], [e, s]] = sc.corners;
   await h.page.evaluate((b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }), [[s, w], [n, e]]);
+  await h.page.evaluate(installFrameTimer);
   return h;
 }
 
@@ -99,6 +100,32 @@ async function idle(h: Harness): Promise<void> {
 }
 
 type Sample = { work: number[]; intervals: number[]; tiles: number };
+type FrameTimer = (frames: number, step: (p: number) => void) => Promise<{ work: number[]; intervals: number[] }>;
+
+/**
+ * Installed in the page: runs `step(p)` in each of `frames` animation frames, the divider's
+ * share p swept 0.1 → 0.9 → 0.1, and times each from the change to a task posted from that
+ * frame's callback. Also the time between frames.
+ */
+function installFrameTimer(): void {
+  const timer: FrameTimer = async (frames, step) => {
+    const work: number[] = [];
+    const stamps: number[] = [];
+    for (let i = 0; i < frames; i++) {
+      const p = 0.1 + 0.8 * Math.abs(((i / (frames / 2)) % 2) - 1);
+      work.push(await new Promise<number>((resolve) => requestAnimationFrame((ts) => {
+        stamps.push(ts);
+        const t0 = performance.now();
+        step(p);
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(performance.now() - t0);
+        ch.port2.postMessage(0);
+      })));
+    }
+    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]) };
+  };
+  (window as unknown as { eoFrames: FrameTimer }).eoFrames = timer;
+}
 
 /** Our swipe: the divider swept across and back, one position per frame. */
 async function swipeOurs(h: Harness, origin: string): Promise<Sample> {
@@ -107,20 +134,8 @@ async function swipeOurs(h: Harness, origin: string): Promise<Sample> {
   return h.page.evaluate(async (frames) => {
     const app = (window as unknown as { eoMap: { imagery(): Promise<{ compare: { setPosition(p: number): void } }> } }).eoMap;
     const compare = (await app.imagery()).compare;
-    const work: number[] = [];
-    const stamps: number[] = [];
-    for (let i = 0; i < frames; i++) {
-      const p = 0.1 + 0.8 * Math.abs(((i / (frames / 2)) % 2) - 1);
-      work.push(await new Promise<number>((resolve) => requestAnimationFrame((ts) => {
-        stamps.push(ts);
-        const t0 = performance.now();
-        compare.setPosition(p);
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      })));
-    }
-    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]), tiles: document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-tile').length };
+    const timed = await (window as unknown as { eoFrames: FrameTimer }).eoFrames(frames, (p) => compare.setPosition(p));
+    return { ...timed, tiles: document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-tile').length };
   }, SWIPE_FRAMES);
 }
 
@@ -133,20 +148,10 @@ async function swipeFloor(h: Harness): Promise<Sample> {
   return h.page.evaluate(async (frames) => {
     const divider = document.querySelector<HTMLElement>('.eo-swipe-divider')!;
     const W = document.getElementById('map')!.getBoundingClientRect().width;
-    const work: number[] = [];
-    const stamps: number[] = [];
-    for (let i = 0; i < frames; i++) {
-      const x = Math.round(W * (0.1 + 0.8 * Math.abs(((i / (frames / 2)) % 2) - 1)));
-      work.push(await new Promise<number>((resolve) => requestAnimationFrame((ts) => {
-        stamps.push(ts);
-        const t0 = performance.now();
-        divider.style.transform = `translateX(${x}px)`;
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      })));
-    }
-    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]), tiles: 0 };
+    const timed = await (window as unknown as { eoFrames: FrameTimer }).eoFrames(frames, (p) => {
+      divider.style.transform = `translateX(${Math.round(W * p)}px)`;
+    });
+    return { ...timed, tiles: 0 };
   }, SWIPE_FRAMES);
 }
 
@@ -182,29 +187,20 @@ async function swipeBaseline(h: Harness): Promise<Sample> {
     const right = tilesOf('right');
     const W = canvas.width;
     const H = canvas.height;
-    const work: number[] = [];
-    const stamps: number[] = [];
-    for (let i = 0; i < frames; i++) {
-      const x = Math.round(W * (0.1 + 0.8 * Math.abs(((i / (frames / 2)) % 2) - 1)));
-      work.push(await new Promise<number>((resolve) => requestAnimationFrame((ts) => {
-        stamps.push(ts);
-        const t0 = performance.now();
-        ctx.clearRect(0, 0, W, H);
-        for (const [tiles, rx, rw] of [[left, 0, x], [right, x, W - x]] as const) {
-          ctx.save();
-          ctx.beginPath();
-          ctx.rect(rx, 0, rw, H);
-          ctx.clip();
-          for (const k of tiles) if (k.x < rx + rw && k.x + k.w > rx) ctx.drawImage(k.t, k.x, k.y, k.w, k.h);
-          ctx.restore();
-        }
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      })));
-    }
+    const timed = await (window as unknown as { eoFrames: FrameTimer }).eoFrames(frames, (p) => {
+      const x = Math.round(W * p);
+      ctx.clearRect(0, 0, W, H);
+      for (const [tiles, rx, rw] of [[left, 0, x], [right, x, W - x]] as const) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(rx, 0, rw, H);
+        ctx.clip();
+        for (const k of tiles) if (k.x < rx + rw && k.x + k.w > rx) ctx.drawImage(k.t, k.x, k.y, k.w, k.h);
+        ctx.restore();
+      }
+    });
     canvas.remove();
-    return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]), tiles: left.length + right.length };
+    return { ...timed, tiles: left.length + right.length };
   }, SWIPE_FRAMES);
 }
 
