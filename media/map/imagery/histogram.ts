@@ -10,7 +10,6 @@ import type * as Leaflet from 'leaflet';
 import type { ImageryRender } from '../../../src/panels/imagery/protocol';
 import { el } from '../../shared/dom';
 import { loadAnalysisChunk } from './analysisLoader';
-import { colormapLut } from './colormaps';
 import { windowIndexHistogram } from './indexHistogram';
 import type { HistogramChart } from '../analysis/histogramChart';
 import type { ImageryLayerHandle } from './imageryLayer';
@@ -51,8 +50,8 @@ export class HistogramPanel {
       }));
     }
     if (r.kind === 'index') {
-      // the colour map the layer is drawn with (an unknown name draws as viridis)
-      const colormap = colormapLut(r.colormap) ?? colormapLut('viridis');
+      // the colour map the layer is drawn with
+      const colormap = this.layer.look?.kind === 'index' ? this.layer.look.lut : undefined;
       return [{ band: -1, name: r.legendTitle, label: l10n.t('{0} values', r.legendTitle), stretch: r.rescale, colormap }];
     }
     return [];

@@ -49,6 +49,8 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   cancel(): void;
   /** Bands (0-based) the decoded tiles hold, once the look is known: the pixel inspector and histogram read them. */
   samples?: number[];
+  /** How the tiles are coloured, once known: an index layer's histogram computes its values with it. */
+  look?: Look;
   timings: { opened?: number; firstTile?: number; tilesMs: number[] };
 }
 
@@ -147,6 +149,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   let lookPromise: Promise<{ samples: number[]; look: Look }> | undefined;
   const look = (cog: Cog) => (lookPromise ??= lookOf(cog).then((r) => {
     handle.samples = r.samples;
+    handle.look = r.look;
     return r;
   }));
 
@@ -281,6 +284,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     handle.spec = next;
     lookPromise = undefined;
     handle.stretch = undefined;
+    handle.look = undefined;
     lastError = undefined;
     handle.redraw();
   };
