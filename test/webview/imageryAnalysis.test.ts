@@ -371,8 +371,8 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     try {
       await showAndSettle(h, spec({ id: 'aoi', clip: polygon }));
       type Sizes = { level: number; width: number; height: number }[];
-      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; maskable: boolean; aoiLevels?: Sizes }[]> }).clipInfo());
-      assert.deepEqual(infos.map((i) => [i.id, i.maskable]), [['aoi', true]], 'the layer offers its AOI as the extent');
+      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; aoiLevels?: Sizes }[]> }).clipInfo());
+      assert.deepEqual(infos.map((i) => [i.id, i.aoiLevels !== undefined]), [['aoi', true]], 'the layer offers its AOI as the extent');
       for (const level of [0, 1]) {
         const r = await h.page.evaluate(async (lv) => {
           const tools = (window as unknown as Win).eoMap.imageryTools as Tools;

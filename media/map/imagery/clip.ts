@@ -78,7 +78,7 @@ export async function clipInfo(handle: ImageryLayerHandle, map: Leaflet.Map): Pr
     id: handle.spec.id, title: handle.spec.title, date: handle.spec.date,
     bands: bands.map((b) => b.name),
     shown: shownIdx ? [...new Set(shownIdx)] : bands.map((b) => b.name),
-    levels, drawnLevel: drawnLevel(cog, map), maskable: aoiLevels.length > 0, aoiLevels: aoiLevels.length ? aoiLevels : undefined, epsg: cog.epsg,
+    levels, drawnLevel: drawnLevel(cog, map), aoiLevels: aoiLevels.length ? aoiLevels : undefined, epsg: cog.epsg,
   };
 }
 

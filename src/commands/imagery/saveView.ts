@@ -62,7 +62,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
     bands = picked.map((p) => p.label);
   }
   let mask = false;
-  if (layer.maskable) {
+  if (layer.aoiLevels) {
     const extent = await ui.pick([
       { label: l10n.t('The view'), description: l10n.t('Everything in the view'), mask: false },
       { label: l10n.t('The AOI'), description: l10n.t('The AOI\'s polygon; pixels outside it become no-data'), mask: true },
@@ -72,7 +72,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   }
   const perBand = (l: ClipLayerInfo['levels'][number]) => l.bytes / Math.max(1, layer.bands.length);
   // the sizes of what will be saved: the AOI's window for a masked clip, else the view's
-  const levels = mask && layer.aoiLevels?.length ? layer.aoiLevels : layer.levels;
+  const levels = (mask && layer.aoiLevels) || layer.levels;
   const levelItems = levels.map((l) => ({
     label: l.level === 0 ? l10n.t('Full resolution, {0} m', String(l.pixelSize)) : l10n.t('Overview {0}, {1} m', l.level, String(l.pixelSize)),
     description: l10n.t('{0} × {1} pixels, about {2}', l.width, l.height, mb(perBand(l) * bands.length)),

@@ -185,9 +185,10 @@ export interface ClipLayerInfo {
   levels: { level: number; width: number; height: number; pixelSize: number; bytes: number }[];
   /** The level the map draws now. */
   drawnLevel: number;
-  /** The layer is clipped to a polygon (an AOI's mosaic) that overlaps the file: the clip can be that polygon, masked. */
-  maskable: boolean;
-  /** The polygon's window at each level, finest first (when `maskable`): what a masked clip saves. */
+  /**
+   * Only when the layer is clipped to a polygon (an AOI's mosaic) that overlaps the file, so
+   * the clip can be that polygon, masked: the polygon's window at each level, finest first.
+   */
   aoiLevels?: { level: number; width: number; height: number; pixelSize: number; bytes: number }[];
   epsg: number;
 }
