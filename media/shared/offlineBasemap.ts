@@ -9,7 +9,7 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { feature, mesh } from 'topojson-client';
-import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
+import type { Feature, FeatureCollection, Position } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { unwrapRing } from '../../src/geo/antimeridian';
 import type { Drawable } from '../../src/geo/drawable';
@@ -68,11 +68,9 @@ function styleOf(kind: Kind): L.PathOptions {
     : { color: coast, weight: 0.8, fill: false };
 }
 
-/** The geometry moved by `dx` degrees of longitude (a world copy). */
-function shifted(g: Geometry, dx: number): Geometry {
-  const move = (c: unknown): unknown => (typeof (c as Position)[0] === 'number' ? [(c as Position)[0] + dx, ...(c as Position).slice(1)] : (c as unknown[]).map(move));
-  if (g.type === 'GeometryCollection') return { ...g, geometries: g.geometries.map((x) => shifted(x, dx)) };
-  return { ...g, coordinates: move(g.coordinates) } as Geometry;
+/** The feature's style, by what it outlines. */
+function styleOfFeature(f: Feature | undefined): L.PathOptions {
+  return styleOf((f?.properties as { kind?: Kind } | null | undefined)?.kind ?? 'land');
 }
 
 export function createOfflineBasemap(): L.Layer & { restyle(): void } {
@@ -82,21 +80,21 @@ export function createOfflineBasemap(): L.Layer & { restyle(): void } {
     renderer: L.svg({ pane: 'eoOffline', padding: 0.5 }),
     interactive: false,
     attribution: l10n.t('Outlines: Natural Earth'),
-    style: (f) => styleOf((f?.properties as { kind?: Kind } | undefined)?.kind ?? 'land'),
+    style: styleOfFeature,
   } as L.GeoJSONOptions & L.PathOptions);
-  const restyle = () => layer.setStyle((f) => styleOf((f?.properties as { kind?: Kind } | undefined)?.kind ?? 'land'));
+  const restyle = () => layer.setStyle(styleOfFeature);
   // `outlines.js` (loaded first by the page) sets this; without it the layer is just empty.
   const topo = (window as unknown as { eoWorldAtlas?: Topology<{ countries: GeometryCollection; land: GeometryCollection }> }).eoWorldAtlas;
   if (!topo?.objects?.land) return Object.assign(layer, { restyle });
   const land = feature(topo, topo.objects.land) as FeatureCollection | Feature;
   const polygons = ('features' in land ? land.features : [land]).flatMap((f) => outlineDrawable(f.geometry).polygons);
   const lines = outlineDrawable(mesh(topo, topo.objects.countries, (a, b) => a !== b)).lines;
-  const landGeometry: Geometry = { type: 'MultiPolygon', coordinates: polygons };
-  const borderGeometry: Geometry = { type: 'MultiLineString', coordinates: lines };
   const features: Feature[] = [];
+  // the world copies either side: every point moved by a whole turn of longitude
   for (const dx of [-360, 0, 360]) {
-    features.push({ type: 'Feature', properties: { kind: 'land' }, geometry: shifted(landGeometry, dx) });
-    features.push({ type: 'Feature', properties: { kind: 'borders' }, geometry: shifted(borderGeometry, dx) });
+    const moved = (line: [number, number][]): Position[] => line.map(([x, y]) => [x + dx, y]);
+    features.push({ type: 'Feature', properties: { kind: 'land' }, geometry: { type: 'MultiPolygon', coordinates: polygons.map((p) => p.map(moved)) } });
+    features.push({ type: 'Feature', properties: { kind: 'borders' }, geometry: { type: 'MultiLineString', coordinates: lines.map(moved) } });
   }
   layer.addData({ type: 'FeatureCollection', features } as FeatureCollection);
   return Object.assign(layer, { restyle });
