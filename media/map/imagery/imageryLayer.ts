@@ -219,8 +219,9 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       ctx.putImageData(img, 0, 0);
       clipTo(ctx, current.clip, map, coords);
       pixels = ctx.getImageData(0, 0, SIZE, SIZE).data;
+      // paint() counted visible pixels; only the AOI clip can have erased them all since
+      if (!anyVisible(pixels)) return undefined;
     }
-    if (!anyVisible(pixels)) return undefined;
     const bmp = bmpBlob(pixels, SIZE, SIZE);
     timings.tilesMs.push(performance.now() - t0);
     if (!announcedPixels) {
