@@ -33,9 +33,7 @@ const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {
     const names = new Set(LAZY_VENDOR);
-    build.onResolve({ filter: /^[@a-z]/ }, (args) =>
-      names.has(args.path) ? { path: `./${vendorFile(args.path)}`, external: true } : undefined,
-    );
+    build.onResolve({ filter: /^[@a-z]/ }, (args) => (names.has(args.path) ? { path: `./${vendorFile(args.path)}`, external: true } : undefined));
     for (const { request, chunk } of LAZY_LOCAL) {
       const filter = new RegExp(`^${request.replace(/[.]/g, '\\.')}$`);
       build.onResolve({ filter }, () => ({ path: `./${vendorFile(chunk)}`, external: true }));
@@ -147,13 +145,16 @@ const geotiffTrim = {
   name: 'geotiff-trim',
   setup(build) {
     build.onResolve({ filter: /^\.\/(lerc|zstd)\.js$/ }, (args) =>
-      /geotiff[\\/]dist-module[\\/]compression$/.test(args.resolveDir) ? { path: args.path, namespace: 'geotiff-stub' } : undefined);
+      /geotiff[\\/]dist-module[\\/]compression$/.test(args.resolveDir) ? { path: args.path, namespace: 'geotiff-stub' } : undefined,
+    );
     build.onResolve({ filter: /^\.\/worker\/create\.js$/ }, (args) =>
-      /geotiff[\\/]dist-module$/.test(args.resolveDir) ? { path: 'create', namespace: 'geotiff-stub' } : undefined);
+      /geotiff[\\/]dist-module$/.test(args.resolveDir) ? { path: 'create', namespace: 'geotiff-stub' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'geotiff-stub' }, (args) => ({
-      contents: args.path === 'create'
-        ? 'export default function create() { throw new Error("geotiff workers are started by the imagery chunk"); }'
-        : `export const zstd = { init: async () => undefined };
+      contents:
+        args.path === 'create'
+          ? 'export default function create() { throw new Error("geotiff workers are started by the imagery chunk"); }'
+          : `export const zstd = { init: async () => undefined };
 export default class Unsupported { constructor() { throw new Error(${JSON.stringify(`${args.path.includes('lerc') ? 'LERC' : 'ZSTD'} compression is not supported by the map (it needs WebAssembly); convert the file with DEFLATE or LZW`)}); } }`,
       loader: 'js',
     }));
@@ -163,8 +164,14 @@ export default class Unsupported { constructor() { throw new Error(${JSON.string
 /** The decoder worker, built first: the imagery chunk embeds its source and starts it from a blob URL. */
 async function decoderWorkerSource() {
   const r = await esbuild.build({
-    ...common, sourcemap: false, write: false, entryPoints: ['media/map/imagery/decodeWorker.ts'], platform: 'browser', format: 'iife',
-    target: 'es2022', plugins: [geotiffTrim],
+    ...common,
+    sourcemap: false,
+    write: false,
+    entryPoints: ['media/map/imagery/decodeWorker.ts'],
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    plugins: [geotiffTrim],
   });
   return r.outputFiles[0].text;
 }

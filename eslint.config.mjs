@@ -12,7 +12,8 @@ const UPPER = (...names) => [
 ];
 const MEDIA_SRC = {
   regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|geo/|api/records$|api/indexExpression$|api/colormaps$|format$)',
-  message: 'A webview script shares only the message protocols, src/geo, src/format, the record types, the index-expression grammar and the colour maps with the extension side.',
+  message:
+    'A webview script shares only the message protocols, src/geo, src/format, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -29,11 +30,27 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: {
-        console: 'readonly', process: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly',
-        AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly',
-        __dirname: 'readonly', require: 'readonly', module: 'writable', window: 'readonly', document: 'readonly',
-        performance: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', structuredClone: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        window: 'readonly',
+        document: 'readonly',
+        performance: 'readonly',
+        fetch: 'readonly',
+        URLSearchParams: 'readonly',
+        structuredClone: 'readonly',
       },
     },
     rules: {
@@ -65,9 +82,18 @@ export default tseslint.config(
   // arrows it does not have). The first folder after the leading ./ and ../ is matched, so
   // the rule holds at any depth ('../../explorer/tree', '../panels').
   ...layerRules([
-    { files: ['src/lazy.ts', 'src/loadStart.ts'], forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
-    { files: ['src/commandIds.ts', 'src/format.ts'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')] },
-    { files: ['src/api/**'], forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    {
+      files: ['src/lazy.ts', 'src/loadStart.ts'],
+      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
+    },
+    {
+      files: ['src/commandIds.ts', 'src/format.ts'],
+      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')],
+    },
+    {
+      files: ['src/api/**'],
+      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
+    },
     { files: ['src/geo/**'], forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
     { files: ['src/sandbox/**'], forbid: [VSCODE, ...UPPER('insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
     {

@@ -27,13 +27,13 @@ function runSync(cmd, args) {
 
 function listFiles(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 function bundleSizes() {
-  const files = listFiles(join(ROOT, 'dist')).filter((f) => !f.endsWith('.map')).sort();
+  const files = listFiles(join(ROOT, 'dist'))
+    .filter((f) => !f.endsWith('.map'))
+    .sort();
   if (files.length === 0) throw new Error('dist/ is empty: the build produced no bundles');
   for (const file of files) {
     const name = relative(ROOT, file).split('\\').join('/');
@@ -59,13 +59,27 @@ function surface(figure, files, budget, note) {
  * outlines.js, map.js and map.css.
  */
 function surfaceSizes() {
-  const probe = spawnSync(process.execPath, [join(ROOT, 'out', 'test', 'bench', 'firstRequest.probe.js')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const probe = spawnSync(process.execPath, [join(ROOT, 'out', 'test', 'bench', 'firstRequest.probe.js')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (probe.status !== 0) throw new Error('the first-request probe failed');
   const { required } = JSON.parse(probe.stdout.trim().split('\n').pop());
   const chunks = required.map(vendorFile).filter((f) => existsSync(join(ROOT, f)));
   surface('extension_host_at_activation_kb', ['dist/extension.js'], BUDGET_KB.extensionHostAtFirstRequest, 'activation loads extension.js alone');
-  surface('extension_host_at_first_request_kb', ['dist/extension.js', ...chunks], BUDGET_KB.extensionHostAtFirstRequest, `the first request (the sign-in check) requires ${required.join(', ') || 'nothing more'}`);
-  surface('map_panel_at_first_paint_kb', ['dist/media/outlines.js', 'dist/media/map.js', 'dist/media/map.css'], BUDGET_KB.mapPanelAtFirstPaint, 'the files the map panel HTML links');
+  surface(
+    'extension_host_at_first_request_kb',
+    ['dist/extension.js', ...chunks],
+    BUDGET_KB.extensionHostAtFirstRequest,
+    `the first request (the sign-in check) requires ${required.join(', ') || 'nothing more'}`,
+  );
+  surface(
+    'map_panel_at_first_paint_kb',
+    ['dist/media/outlines.js', 'dist/media/map.js', 'dist/media/map.css'],
+    BUDGET_KB.mapPanelAtFirstPaint,
+    'the files the map panel HTML links',
+  );
 }
 
 function runBench(file) {

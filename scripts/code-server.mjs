@@ -79,8 +79,10 @@ function checkPrerequisites() {
     }
   }
   if (missing.length) {
-    throw new Error(`cannot build code-server's native modules; missing: ${missing.join('; ')}.\n` +
-      'On Debian: apt-get install -y build-essential python3 libkrb5-dev ripgrep chromium');
+    throw new Error(
+      `cannot build code-server's native modules; missing: ${missing.join('; ')}.\n` +
+        'On Debian: apt-get install -y build-essential python3 libkrb5-dev ripgrep chromium',
+    );
   }
   const major = Number(process.versions.node.split('.')[0]);
   if (major !== 20) log(`warning: Node ${process.versions.node}; code-server ${CODE_SERVER_VERSION} is verified on Node 20`);
@@ -188,8 +190,10 @@ async function install(dir) {
   const argon2 = join(dir, 'node_modules', 'argon2');
   const argon2Root = existsSync(argon2) ? argon2 : join(cs, 'node_modules', 'argon2');
   if (!existsSync(argon2Root)) throw new Error('argon2 not found next to code-server');
-  const preGyp = [join(argon2Root, '..', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp'), join(dir, 'node_modules', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp')]
-    .find((p) => existsSync(p));
+  const preGyp = [
+    join(argon2Root, '..', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp'),
+    join(dir, 'node_modules', '@mapbox', 'node-pre-gyp', 'bin', 'node-pre-gyp'),
+  ].find((p) => existsSync(p));
   if (!preGyp) throw new Error('@mapbox/node-pre-gyp not found; cannot build argon2');
   await run(process.execPath, [preGyp, 'rebuild', '--build-from-source', '--nodedir=/usr'], argon2Root, npmEnv, 'node-pre-gyp rebuild argon2');
 
@@ -267,10 +271,14 @@ export async function startCodeServer({ port, userDataDir, extensionsDir, folder
 
   const args = [
     codeServerEntry(),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${listenPort}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${listenPort}`,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',

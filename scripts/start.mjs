@@ -91,7 +91,10 @@ async function verifyInBrowser(url, sandboxUrl, token) {
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
-    const item = page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="EO Imagery"]') }).first();
+    const item = page
+      .locator('.part.activitybar .action-item')
+      .filter({ has: page.locator('[aria-label^="EO Imagery"]') })
+      .first();
     await item.waitFor({ timeout: 60_000 });
     await item.click();
     await page.locator('.part.sidebar [role="treeitem"]').filter({ hasText: first }).first().waitFor({ timeout: 60_000 });

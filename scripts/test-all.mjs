@@ -74,11 +74,9 @@ function parseNodeTestSummary(stdout) {
 
 async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   if (files.length === 0) return { error: `no compiled test files found` };
-  const res = await run(
-    process.execPath,
-    ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files.map((f) => relative(ROOT, f))],
-    { timeoutMs },
-  );
+  const res = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files.map((f) => relative(ROOT, f))], {
+    timeoutMs,
+  });
   if (res.error) return { error: `could not start node --test: ${res.error}` };
   if (res.timedOut) return { error: `timed out after ${timeoutMs / 60000} min` };
   const counts = parseNodeTestSummary(res.stdout);
@@ -89,10 +87,7 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
 
 const tiers = {
   async unit() {
-    const files = [
-      ...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'),
-      ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js'),
-    ];
+    const files = [...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'), ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js')];
     return nodeTestTier('unit', files, 20 * 60_000);
   },
 
@@ -112,7 +107,12 @@ const tiers = {
       console.log(`  ${mark} ${t.title} (${t.durationMs} ms)`);
     }
     for (const f of result.failures) {
-      console.log(`\n  FAILED: ${f.title}\n${f.error.split('\n').map((l) => `    ${l}`).join('\n')}`);
+      console.log(
+        `\n  FAILED: ${f.title}\n${f.error
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n')}`,
+      );
     }
     return { passed: result.passed, failed: result.failed, skipped: result.skipped ?? 0 };
   },

@@ -68,7 +68,11 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const connection = new Connection(context, log);
   const ui = new PromptSeam();
   const base: ExtensionServices = { context, log, connection, ui };
-  const accounts = new EoAuthenticationProvider(connection, () => promptSignIn(services), (text) => void ui.message('info', text, {}));
+  const accounts = new EoAuthenticationProvider(
+    connection,
+    () => promptSignIn(services),
+    (text) => void ui.message('info', text, {}),
+  );
   base.accounts = accounts;
   const sidebar = step('explorer', () => createSidebar(base));
   const { explorer } = sidebar;
@@ -105,7 +109,11 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   if (context.extensionMode === vscode.ExtensionMode.Production) void walkthrough.api.offerOnce();
   void connection.refreshState();
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
-  log.debug(`Activated in ${total.toFixed(1)} ms (${Object.entries(profile).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})`);
+  log.debug(
+    `Activated in ${total.toFixed(1)} ms (${Object.entries(profile)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')})`,
+  );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile, walkthrough: walkthrough.api } };

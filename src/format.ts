@@ -140,7 +140,10 @@ const FEASIBILITY_WORDS: Record<string, string> = {
  */
 export function enumLabel(value: string | undefined | null, field?: EnumField): string {
   if (!value) return field === 'feasibility' ? 'Not checked' : 'Unknown';
-  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   const word = (field === 'feasibility' ? FEASIBILITY_WORDS[key] : undefined) ?? ENUM_WORDS[key];
   if (word) return word;
   const words = key.replace(/_+/g, ' ').trim();

@@ -7,8 +7,15 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import {
-  type Basemap, type FromMapMessage, type LayerKind, type MapFeature, type MapRequest, type MapResults,
-  type MapSource, type MapState, type ToMapMessage,
+  type Basemap,
+  type FromMapMessage,
+  type LayerKind,
+  type MapFeature,
+  type MapRequest,
+  type MapResults,
+  type MapSource,
+  type MapState,
+  type ToMapMessage,
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
@@ -42,13 +49,20 @@ function layerStyle(kind: LayerKind): FootprintStyle {
 /** The layer control's name for a kind of record. */
 function layerTitle(kind: LayerKind): string {
   switch (kind) {
-    case 'aois': return l10n.t('AOIs');
-    case 'assets': return l10n.t('Asset footprints');
-    case 'orderItems': return l10n.t('Order items');
-    case 'catalogs': return l10n.t('Catalog (fulfilled)');
-    case 'archiveItems': return l10n.t('Archive items');
-    case 'insightOutputs': return l10n.t('Insight outputs (vector)');
-    case 'results': return l10n.t('Search results');
+    case 'aois':
+      return l10n.t('AOIs');
+    case 'assets':
+      return l10n.t('Asset footprints');
+    case 'orderItems':
+      return l10n.t('Order items');
+    case 'catalogs':
+      return l10n.t('Catalog (fulfilled)');
+    case 'archiveItems':
+      return l10n.t('Archive items');
+    case 'insightOutputs':
+      return l10n.t('Insight outputs (vector)');
+    case 'results':
+      return l10n.t('Search results');
   }
 }
 
@@ -80,7 +94,10 @@ export class MapApp {
   /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
   imageryTools?: ImageryTools;
 
-  constructor(private readonly vscode: VsCodeApi<MapState>, root: HTMLElement) {
+  constructor(
+    private readonly vscode: VsCodeApi<MapState>,
+    root: HTMLElement,
+  ) {
     const own = vscode.getState();
     this.startedEmpty = !own;
     this.state = own ?? {};
@@ -92,17 +109,25 @@ export class MapApp {
     this.map.attributionControl.setPrefix(false);
     addOfflinePane(this.map);
     for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind));
-    this.draw = new DrawTool(this.map, () => cssVar('--eo-c-select', '#fff'), (s) => this.onDrawn(s), (m) => this.onDrawMode(m));
-    this.panel = new SearchPanel({
-      rpc: this.rpc,
-      startDraw: (s) => this.draw.begin(s),
-      showResults: (f, mode) => this.setLayer('results', f, mode, false),
-      selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
-      aoiCreated: (f) => this.aoiCreated(f),
-      orderResults: (items) => this.post({ type: 'orderResults', items }),
-      saveSearch: (params) => this.post({ type: 'saveSearch', params }),
-      saveState: () => this.saveState(),
-    }, this.state.search ?? {});
+    this.draw = new DrawTool(
+      this.map,
+      () => cssVar('--eo-c-select', '#fff'),
+      (s) => this.onDrawn(s),
+      (m) => this.onDrawMode(m),
+    );
+    this.panel = new SearchPanel(
+      {
+        rpc: this.rpc,
+        startDraw: (s) => this.draw.begin(s),
+        showResults: (f, mode) => this.setLayer('results', f, mode, false),
+        selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
+        aoiCreated: (f) => this.aoiCreated(f),
+        orderResults: (items) => this.post({ type: 'orderResults', items }),
+        saveSearch: (params) => this.post({ type: 'saveSearch', params }),
+        saveState: () => this.saveState(),
+      },
+      this.state.search ?? {},
+    );
     this.side.appendChild(this.panel.root);
     this.side.hidden = this.state.panelOpen === false;
     const saved = this.state.results;
@@ -205,7 +230,9 @@ export class MapApp {
   imagery(): Promise<ImageryManager> {
     this.imageryManager ??= loadImageryChunk().then(async (chunk) => {
       const { manager, decode, tools } = await chunk.create({
-        L, map: this.map, post: (m) => this.post(m),
+        L,
+        map: this.map,
+        post: (m) => this.post(m),
         read: async (params, signal) => {
           try {
             return await this.rpc.call({ method: 'readBytes', params }, signal);
@@ -275,7 +302,7 @@ export class MapApp {
 
   private rememberSources(kind: LayerKind, sources: MapSource[], mode: 'replace' | 'append'): void {
     const all = { ...(this.state.sources ?? {}) };
-    const prev = mode === 'append' ? all[kind] ?? [] : [];
+    const prev = mode === 'append' ? (all[kind] ?? []) : [];
     const seen = new Set(prev.map((s) => JSON.stringify(s)));
     all[kind] = [...prev, ...sources.filter((s) => !seen.has(JSON.stringify(s)))].slice(-200);
     this.state.sources = all;
@@ -341,12 +368,20 @@ export class MapApp {
   }
 
   private popup(f: MapFeature, at: L.LatLng): void {
-    const content = el('div', { class: 'eo-popup' },
+    const content = el(
+      'div',
+      { class: 'eo-popup' },
       el('div', { class: 'label' }, f.label),
       f.detail ? el('div', { class: 'muted' }, f.detail) : null,
-      el('div', { class: 'popup-actions' },
+      el(
+        'div',
+        { class: 'popup-actions' },
         button(l10n.t('Open details'), () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
-        f.ref.kind === 'archiveItem' ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' }) : null));
+        f.ref.kind === 'archiveItem'
+          ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' })
+          : null,
+      ),
+    );
     L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
   }
 
@@ -361,7 +396,11 @@ export class MapApp {
     this.drawnShape = s;
     const latlngs = s.ring.slice(0, -1).map(([x, y]) => L.latLng(y, x));
     this.drawn = L.polygon(latlngs, {
-      color: cssVar('--eo-c-select', '#fff'), weight: 2, dashArray: '6 4', fillOpacity: 0.05, interactive: false,
+      color: cssVar('--eo-c-select', '#fff'),
+      weight: 2,
+      dashArray: '6 4',
+      fillOpacity: 0.05,
+      interactive: false,
     }).addTo(this.map);
     this.side.hidden = false;
     this.panel.setShape(s);
@@ -388,15 +427,30 @@ export class MapApp {
   private addToolbar(): void {
     const Toolbar = L.Control.extend({
       onAdd: () => {
-        const div = el('div', { class: 'leaflet-bar eo-toolbar' },
-          button('▭', () => this.draw.begin('rectangle'), { title: l10n.t('Draw a rectangle (drag)'), 'aria-label': l10n.t('Draw a rectangle'), id: 'tool-rect' }),
-          button('⬠', () => this.draw.begin('polygon'), { title: l10n.t('Draw a polygon (click vertices, double-click to finish)'), 'aria-label': l10n.t('Draw a polygon'), id: 'tool-poly' }),
+        const div = el(
+          'div',
+          { class: 'leaflet-bar eo-toolbar' },
+          button('▭', () => this.draw.begin('rectangle'), {
+            title: l10n.t('Draw a rectangle (drag)'),
+            'aria-label': l10n.t('Draw a rectangle'),
+            id: 'tool-rect',
+          }),
+          button('⬠', () => this.draw.begin('polygon'), {
+            title: l10n.t('Draw a polygon (click vertices, double-click to finish)'),
+            'aria-label': l10n.t('Draw a polygon'),
+            id: 'tool-poly',
+          }),
           button('⤢', () => this.fit(), { title: l10n.t('Fit to all shapes'), 'aria-label': l10n.t('Fit to bounds'), id: 'tool-fit' }),
-          button('☰', () => {
-            this.side.hidden = !this.side.hidden;
-            this.map.invalidateSize();
-            this.saveState();
-          }, { title: l10n.t('Show or hide the search panel'), 'aria-label': l10n.t('Toggle search panel'), id: 'tool-panel' }));
+          button(
+            '☰',
+            () => {
+              this.side.hidden = !this.side.hidden;
+              this.map.invalidateSize();
+              this.saveState();
+            },
+            { title: l10n.t('Show or hide the search panel'), 'aria-label': l10n.t('Toggle search panel'), id: 'tool-panel' },
+          ),
+        );
         L.DomEvent.disableClickPropagation(div);
         return div;
       },

@@ -95,9 +95,17 @@ export class DrawTool {
       this.preview = undefined;
       return;
     }
-    const w = Math.min(a.lng, b.lng), e2 = Math.max(a.lng, b.lng);
-    const s = Math.min(a.lat, b.lat), n = Math.max(a.lat, b.lat);
-    const ring: [number, number][] = [[w, s], [e2, s], [e2, n], [w, n], [w, s]];
+    const w = Math.min(a.lng, b.lng),
+      e2 = Math.max(a.lng, b.lng);
+    const s = Math.min(a.lat, b.lat),
+      n = Math.max(a.lat, b.lat);
+    const ring: [number, number][] = [
+      [w, s],
+      [e2, s],
+      [e2, n],
+      [w, n],
+      [w, s],
+    ];
     this.finishWith({ shape: 'rectangle', ring });
   }
 

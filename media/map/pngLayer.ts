@@ -70,23 +70,32 @@ export function pngLegendBox(id: string, legend: PngLegend): HTMLElement {
     const ctx = bar.getContext('2d');
     if (ctx) {
       const img = ctx.createImageData(256, 12);
-      for (let y = 0; y < 12; y++) for (let x = 0; x < 256; x++) {
-        const o = (y * 256 + x) * 4;
-        img.data.set([lut[x * 3], lut[x * 3 + 1], lut[x * 3 + 2], 255], o);
-      }
+      for (let y = 0; y < 12; y++)
+        for (let x = 0; x < 256; x++) {
+          const o = (y * 256 + x) * 4;
+          img.data.set([lut[x * 3], lut[x * 3 + 1], lut[x * 3 + 2], 255], o);
+        }
       ctx.putImageData(img, 0, 0);
     }
     box.appendChild(bar);
   }
   const range = legend.range;
-  box.appendChild(el('div', { class: 'range' },
-    el('span', { class: 'min' }, range ? fmt(range[0]) : l10n.t('low')),
-    el('span', { class: 'muted' }, legend.colormap ?? ''),
-    el('span', { class: 'max' }, range ? fmt(range[1]) : l10n.t('high'))));
+  box.appendChild(
+    el(
+      'div',
+      { class: 'range' },
+      el('span', { class: 'min' }, range ? fmt(range[0]) : l10n.t('low')),
+      el('span', { class: 'muted' }, legend.colormap ?? ''),
+      el('span', { class: 'max' }, range ? fmt(range[1]) : l10n.t('high')),
+    ),
+  );
   box.setAttribute('role', 'img');
-  box.setAttribute('aria-label', range
-    ? l10n.t('{0} from {1} to {2}, colour map {3}', legend.title, fmt(range[0]), fmt(range[1]), legend.colormap ?? '')
-    : l10n.t('{0}, colour map {1}', legend.title, legend.colormap ?? ''));
+  box.setAttribute(
+    'aria-label',
+    range
+      ? l10n.t('{0} from {1} to {2}, colour map {3}', legend.title, fmt(range[0]), fmt(range[1]), legend.colormap ?? '')
+      : l10n.t('{0}, colour map {1}', legend.title, legend.colormap ?? ''),
+  );
   return box;
 }
 
@@ -102,9 +111,12 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
   let pending = 0;
   let done = 0;
   const ready = loadImage(render.dataUrl);
-  ready.then(() => (timings.opened = performance.now() - started), (err: unknown) => {
-    if (!cancelled) deps.onStatus({ state: 'error', text: err instanceof Error ? err.message : String(err) });
-  });
+  ready.then(
+    () => (timings.opened = performance.now() - started),
+    (err: unknown) => {
+      if (!cancelled) deps.onStatus({ state: 'error', text: err instanceof Error ? err.message : String(err) });
+    },
+  );
   deps.onStatus({ state: 'opening' });
 
   const report = () => {
@@ -142,12 +154,17 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
       canvas.height = SIZE;
       pending++;
       report();
-      draw(canvas, coords, this._map).then(() => cb(undefined, canvas), () => cb(undefined, canvas)).finally(() => {
-        pending--;
-        done++;
-        if (pending === 0) ready.then(report, () => undefined);
-        else report();
-      });
+      draw(canvas, coords, this._map)
+        .then(
+          () => cb(undefined, canvas),
+          () => cb(undefined, canvas),
+        )
+        .finally(() => {
+          pending--;
+          done++;
+          if (pending === 0) ready.then(report, () => undefined);
+          else report();
+        });
       return canvas;
     },
     onAdd(this: Leaflet.GridLayer & { _map: Leaflet.Map }, map: Leaflet.Map) {
@@ -166,7 +183,13 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
   });
 
   const handle = new (Grid as unknown as new (o: Leaflet.GridLayerOptions) => Leaflet.GridLayer)({
-    pane: deps.pane, tileSize: SIZE, opacity: spec.opacity ?? 1, updateWhenZooming: false, keepBuffer: 1, maxNativeZoom: 22, maxZoom: 22,
+    pane: deps.pane,
+    tileSize: SIZE,
+    opacity: spec.opacity ?? 1,
+    updateWhenZooming: false,
+    keepBuffer: 1,
+    maxNativeZoom: 22,
+    maxZoom: 22,
     bounds: L.latLngBounds([s, w], [n, e]),
   }) as PngLayerHandle;
   handle.spec = spec;

@@ -4,7 +4,15 @@
  * extension (`rpc`); the list and the map share one selection, kept by the app.
  */
 import type {
-  CreateAoiParams, MapFeature, MapRequest, MapResults, SavedResults, SearchKind, SearchOptions, SearchPage, SearchParams,
+  CreateAoiParams,
+  MapFeature,
+  MapRequest,
+  MapResults,
+  SavedResults,
+  SearchKind,
+  SearchOptions,
+  SearchPage,
+  SearchParams,
 } from '../../src/panels/protocol';
 import * as l10n from '@vscode/l10n';
 import { km2 } from '../../src/format';
@@ -42,8 +50,16 @@ function sorts(): [SearchParams['sort'], string][] {
 /** A date field in ISO form (`YYYY-MM-DD`), the same in every locale, unlike `type="date"`. */
 function dateInput(id: string, value: string): HTMLInputElement {
   return el('input', {
-    type: 'text', id, value, inputmode: 'numeric', maxlength: 10, size: 10, placeholder: 'YYYY-MM-DD',
-    pattern: '\\d{4}-\\d{2}-\\d{2}', autocomplete: 'off', spellcheck: 'false',
+    type: 'text',
+    id,
+    value,
+    inputmode: 'numeric',
+    maxlength: 10,
+    size: 10,
+    placeholder: 'YYYY-MM-DD',
+    pattern: '\\d{4}-\\d{2}-\\d{2}',
+    autocomplete: 'off',
+    spellcheck: 'false',
   });
 }
 
@@ -86,7 +102,10 @@ export class SearchPanel {
   private readonly orderBtn: HTMLButtonElement;
   private readonly aoiBox: HTMLElement;
 
-  constructor(private readonly host: PanelHost, initial: FormState) {
+  constructor(
+    private readonly host: PanelHost,
+    initial: FormState,
+  ) {
     const range = defaultRange([], new Date());
     this.datesTouched = initial.from !== undefined || initial.to !== undefined;
     this.kindArchive = el('input', { type: 'radio', name: 'kind', value: 'archive', id: 'kind-archive' });
@@ -104,13 +123,19 @@ export class SearchPanel {
     this.searchBtn = button(l10n.t('Search here'), () => void this.search(), { id: 'search', disabled: true });
     this.aoiBtn = button(l10n.t('Create AOI…'), () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
     this.saveBtn = button(l10n.t('Save Search…'), () => this.save(), {
-      id: 'save-search', class: 'secondary', disabled: true, title: l10n.t('Save this search to a .eosearch.json file to run again later'),
+      id: 'save-search',
+      class: 'secondary',
+      disabled: true,
+      title: l10n.t('Save this search to a .eosearch.json file to run again later'),
     });
     this.status = el('div', { class: 'status', id: 'status', role: 'status' });
     this.list = el('ul', { class: 'results', id: 'results', role: 'listbox', 'aria-label': l10n.t('Search results') });
     this.more = button(l10n.t('Load more'), () => void this.loadMore(), { id: 'load-more', class: 'secondary', hidden: true });
     this.orderBtn = button(l10n.t('Order…'), () => this.order(), {
-      id: 'order-results', hidden: true, disabled: true, title: l10n.t('Order the selected result (priced before anything is placed)'),
+      id: 'order-results',
+      hidden: true,
+      disabled: true,
+      title: l10n.t('Order the selected result (priced before anything is placed)'),
     });
     this.aoiBox = el('div', { class: 'aoi-form', id: 'aoi-form', hidden: true });
     (initial.kind === 'imagery' ? this.kindImagery : this.kindArchive).checked = true;
@@ -120,26 +145,51 @@ export class SearchPanel {
     }
     for (const i of [this.from, this.to]) i.addEventListener('input', () => (this.datesTouched = true));
     this.collections.addEventListener('change', () => this.followCoverage());
-    this.collectionsRow = el('label', { class: 'field' }, l10n.t('Collections'), ' ', el('span', { class: 'muted' }, l10n.t('(none selected = all)')), this.collections);
+    this.collectionsRow = el(
+      'label',
+      { class: 'field' },
+      l10n.t('Collections'),
+      ' ',
+      el('span', { class: 'muted' }, l10n.t('(none selected = all)')),
+      this.collections,
+    );
     this.satellitesRow = el('label', { class: 'field' }, l10n.t('Satellites'), this.satellites);
-    this.root = el('section', { class: 'search', 'aria-label': l10n.t('Search here') },
+    this.root = el(
+      'section',
+      { class: 'search', 'aria-label': l10n.t('Search here') },
       el('h2', {}, l10n.t('Search here')),
-      el('div', { class: 'field kinds', role: 'radiogroup', 'aria-label': l10n.t('What to search') },
+      el(
+        'div',
+        { class: 'field kinds', role: 'radiogroup', 'aria-label': l10n.t('What to search') },
         el('label', {}, this.kindArchive, ' ', l10n.t('Archive (STAC)')),
-        el('label', {}, this.kindImagery, ' ', l10n.t('Satellite imagery'))),
+        el('label', {}, this.kindImagery, ' ', l10n.t('Satellite imagery')),
+      ),
       this.collectionsRow,
       this.satellitesRow,
       this.optionsError,
-      el('div', { class: 'row' },
+      el(
+        'div',
+        { class: 'row' },
         el('label', { class: 'field' }, l10n.t('From'), ' ', el('span', { class: 'muted' }, l10n.t('(YYYY-MM-DD)')), this.from),
-        el('label', { class: 'field' }, l10n.t('To'), ' ', el('span', { class: 'muted' }, l10n.t('(YYYY-MM-DD)')), this.to)),
-      el('div', { class: 'row' },
+        el('label', { class: 'field' }, l10n.t('To'), ' ', el('span', { class: 'muted' }, l10n.t('(YYYY-MM-DD)')), this.to),
+      ),
+      el(
+        'div',
+        { class: 'row' },
         el('label', { class: 'field' }, l10n.t('Max cloud %'), this.maxCloud),
-        el('label', { class: 'field' }, l10n.t('Page size'), this.limit)),
+        el('label', { class: 'field' }, l10n.t('Page size'), this.limit),
+      ),
       el('label', { class: 'field' }, l10n.t('Sort'), this.sort),
-      el('div', { class: 'row draw-buttons' },
+      el(
+        'div',
+        { class: 'row draw-buttons' },
         button(`▭ ${l10n.t('Rectangle')}`, () => host.startDraw('rectangle'), { class: 'secondary', id: 'draw-rect', title: l10n.t('Drag on the map') }),
-        button(`⬠ ${l10n.t('Polygon')}`, () => host.startDraw('polygon'), { class: 'secondary', id: 'draw-poly', title: l10n.t('Click vertices; double-click or Enter to finish') })),
+        button(`⬠ ${l10n.t('Polygon')}`, () => host.startDraw('polygon'), {
+          class: 'secondary',
+          id: 'draw-poly',
+          title: l10n.t('Click vertices; double-click or Enter to finish'),
+        }),
+      ),
       this.shapeInfo,
       el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn),
       this.aoiBox,
@@ -180,8 +230,16 @@ export class SearchPanel {
     this.optionsLoading ??= this.host.rpc.call({ method: 'searchOptions' }).then(
       (o) => {
         this.options = o;
-        fill(this.collections, o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]), initial?.collections);
-        fill(this.satellites, o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]), initial?.satellites);
+        fill(
+          this.collections,
+          o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]),
+          initial?.collections,
+        );
+        fill(
+          this.satellites,
+          o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]),
+          initial?.satellites,
+        );
         if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
         this.followCoverage();
         const errs = Object.entries(o.errors).map(([k, v]) => listError(k, v));
@@ -236,16 +294,27 @@ export class SearchPanel {
     if (!this.shape) return l10n.t('Draw an area first.');
     const f = this.formState();
     if (f.kind === 'imagery' && (!f.satellites || f.satellites.length === 0)) return l10n.t('Pick at least one satellite.');
-    for (const [name, value] of [[l10n.t('From'), f.from], [l10n.t('To'), f.to]] as const) {
+    for (const [name, value] of [
+      [l10n.t('From'), f.from],
+      [l10n.t('To'), f.to],
+    ] as const) {
       if (value && !parseIsoDay(value)) return l10n.t('"{0}" is not a date in the form YYYY-MM-DD (for example {1}).', name, isoDay(new Date()));
     }
     if (f.from && f.to && f.from > f.to) return l10n.t('"{0}" is after "{1}".', l10n.t('From'), l10n.t('To'));
-    if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100)) return l10n.t('Max cloud cover is a percentage, 0 to 100.');
+    if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100))
+      return l10n.t('Max cloud cover is a percentage, 0 to 100.');
     const limit = Math.max(1, Math.min(1000, Math.round(f.limit ?? 50)));
     return {
-      kind: f.kind ?? 'archive', ring: this.shape.ring, shape: this.shape.shape,
-      collections: f.collections ?? [], satellites: f.satellites ?? [],
-      from: f.from ? parseIsoDay(f.from) ?? '' : '', to: f.to ? parseIsoDay(f.to) ?? '' : '', maxCloud: f.maxCloud, sort: f.sort ?? 'datetime-desc', limit,
+      kind: f.kind ?? 'archive',
+      ring: this.shape.ring,
+      shape: this.shape.shape,
+      collections: f.collections ?? [],
+      satellites: f.satellites ?? [],
+      from: f.from ? (parseIsoDay(f.from) ?? '') : '',
+      to: f.to ? (parseIsoDay(f.to) ?? '') : '',
+      maxCloud: f.maxCloud,
+      sort: f.sort ?? 'datetime-desc',
+      limit,
     };
   }
 
@@ -284,7 +353,10 @@ export class SearchPanel {
     this.sort.value = p.sort;
     this.limit.value = String(p.limit);
     await this.loadOptions();
-    for (const [select, ids] of [[this.collections, p.collections], [this.satellites, p.satellites]] as const) {
+    for (const [select, ids] of [
+      [this.collections, p.collections],
+      [this.satellites, p.satellites],
+    ] as const) {
       const want = new Set(ids);
       for (const o of Array.from(select.options)) o.selected = want.has(o.value);
     }
@@ -321,8 +393,12 @@ export class SearchPanel {
 
   private showSummary(page: Omit<SearchPage, 'features'>): void {
     const n = page.loaded.toLocaleString();
-    const count = page.matched !== undefined ? l10n.t('{0} of {1} results', n, page.matched.toLocaleString())
-      : page.loaded === 1 ? l10n.t('1 result') : l10n.t('{0} results', n);
+    const count =
+      page.matched !== undefined
+        ? l10n.t('{0} of {1} results', n, page.matched.toLocaleString())
+        : page.loaded === 1
+          ? l10n.t('1 result')
+          : l10n.t('{0} results', n);
     this.setStatus(page.loaded === 0 ? this.noResults() : page.hasMore ? count : l10n.t('{0} (all loaded)', count));
     this.more.hidden = !page.hasMore;
     this.updateOrder();
@@ -331,15 +407,17 @@ export class SearchPanel {
   /** An empty result, with the ways to widen the search (the collections' data span when known). */
   private noResults(): string {
     const f = this.formState();
-    const none = f.from || f.to
-      ? l10n.t('No results between {0} and {1} in this area.', f.from || l10n.t('the beginning'), f.to || l10n.t('today'))
-      : l10n.t('No results in this area.');
+    const none =
+      f.from || f.to
+        ? l10n.t('No results between {0} and {1} in this area.', f.from || l10n.t('the beginning'), f.to || l10n.t('today'))
+        : l10n.t('No results in this area.');
     const cov = this.coverage();
     const widen = cov ? l10n.t('Widen the dates (the chosen collections have data from {0} to {1})', cov.from, cov.to) : l10n.t('Widen the dates');
     const other = f.kind === 'imagery' ? l10n.t('choose other satellites') : l10n.t('choose other collections');
-    const advice = f.maxCloud !== undefined && f.maxCloud < 100
-      ? l10n.t('{0}, raise Max cloud %, {1} or draw a larger area.', widen, other)
-      : l10n.t('{0}, {1} or draw a larger area.', widen, other);
+    const advice =
+      f.maxCloud !== undefined && f.maxCloud < 100
+        ? l10n.t('{0}, raise Max cloud %, {1} or draw a larger area.', widen, other)
+        : l10n.t('{0}, {1} or draw a larger area.', widen, other);
     return `${none} ${advice}`;
   }
 
@@ -380,9 +458,12 @@ export class SearchPanel {
     this.rows.get(f.id)?.remove();
     this.loadedFeatures.delete(f.id);
     this.loadedFeatures.set(f.id, f);
-    const row = el('li', { role: 'option', 'aria-selected': 'false', tabindex: 0, 'data-id': f.id, title: f.label },
+    const row = el(
+      'li',
+      { role: 'option', 'aria-selected': 'false', tabindex: 0, 'data-id': f.id, title: f.label },
       el('div', { class: 'label' }, f.label),
-      f.detail ? el('div', { class: 'muted detail' }, f.detail) : null);
+      f.detail ? el('div', { class: 'muted detail' }, f.detail) : null,
+    );
     row.addEventListener('click', () => this.host.selectResult(f.id, 'list'));
     row.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
@@ -393,8 +474,16 @@ export class SearchPanel {
       // A listbox moves with the arrow keys (and Home/End); moving selects, as in VS Code's lists.
       const rows = Array.from(this.list.children) as HTMLElement[];
       const at = rows.indexOf(row);
-      const to = e.key === 'ArrowDown' ? rows[at + 1] : e.key === 'ArrowUp' ? rows[at - 1]
-        : e.key === 'Home' ? rows[0] : e.key === 'End' ? rows[rows.length - 1] : undefined;
+      const to =
+        e.key === 'ArrowDown'
+          ? rows[at + 1]
+          : e.key === 'ArrowUp'
+            ? rows[at - 1]
+            : e.key === 'Home'
+              ? rows[0]
+              : e.key === 'End'
+                ? rows[rows.length - 1]
+                : undefined;
       if (!to) return;
       e.preventDefault();
       to.focus();
@@ -429,8 +518,10 @@ export class SearchPanel {
     this.aoiBox.hidden = false;
     const g = ringToGeoJson(shape.ring);
     if (g.type !== 'Polygon') {
-      append(this.aoiBox, el('p', { class: 'error' },
-        l10n.t('This shape crosses the antimeridian; an AOI is a single Polygon, so draw it on one side of the 180° meridian.')));
+      append(
+        this.aoiBox,
+        el('p', { class: 'error' }, l10n.t('This shape crosses the antimeridian; an AOI is a single Polygon, so draw it on one side of the 180° meridian.')),
+      );
       return;
     }
     const name = el('input', { type: 'text', id: 'aoi-name', required: true, maxlength: 200, placeholder: l10n.t('Name') });
@@ -440,8 +531,15 @@ export class SearchPanel {
     const err = el('div', { class: 'error', id: 'aoi-error', role: 'alert' });
     const submit = button(l10n.t('Choose Images…'), () => void create(), { id: 'aoi-submit' });
     const fillSelects = () => {
-      fill(project, (this.options?.projects ?? []).map((p) => [p.id, p.name || p.id]));
-      fill(satellite, (this.options?.satellites ?? []).map((s) => [s.id, s.name || s.id]), selected(this.satellites));
+      fill(
+        project,
+        (this.options?.projects ?? []).map((p) => [p.id, p.name || p.id]),
+      );
+      fill(
+        satellite,
+        (this.options?.satellites ?? []).map((s) => [s.id, s.name || s.id]),
+        selected(this.satellites),
+      );
       if (this.options?.errors.projects) err.textContent = listError('projects', this.options.errors.projects);
     };
     void this.loadOptions().then(fillSelects);
@@ -452,8 +550,11 @@ export class SearchPanel {
       if (!satellite.value) return void (err.textContent = l10n.t('Pick a satellite.'));
       submit.disabled = true;
       const params: CreateAoiParams = {
-        name: name.value.trim(), description: desc.value.trim() || undefined,
-        projectId: project.value, satelliteId: satellite.value, ring: shape.ring,
+        name: name.value.trim(),
+        description: desc.value.trim() || undefined,
+        projectId: project.value,
+        satelliteId: satellite.value,
+        ring: shape.ring,
       };
       try {
         // the extension now asks for the images (a search over the shape) before creating
@@ -472,7 +573,8 @@ export class SearchPanel {
         submit.disabled = false;
       }
     };
-    append(this.aoiBox,
+    append(
+      this.aoiBox,
       el('h3', {}, l10n.t('New AOI')),
       el('div', { class: 'muted', id: 'aoi-area' }, l10n.t('Geodesic area: {0}', km2(geodesicArea(g)))),
       el('label', { class: 'field' }, l10n.t('Name'), name),
@@ -480,7 +582,13 @@ export class SearchPanel {
       el('label', { class: 'field' }, l10n.t('Project'), project),
       el('label', { class: 'field' }, l10n.t('Satellite'), satellite),
       err,
-      el('div', { class: 'row' }, submit, button(l10n.t('Cancel'), () => (this.aoiBox.hidden = true), { class: 'secondary' })));
+      el(
+        'div',
+        { class: 'row' },
+        submit,
+        button(l10n.t('Cancel'), () => (this.aoiBox.hidden = true), { class: 'secondary' }),
+      ),
+    );
     name.focus();
   }
 }
@@ -488,10 +596,14 @@ export class SearchPanel {
 /** "Could not list …" for one of the search options the extension could not fetch. */
 function listError(what: string, why: string): string {
   switch (what) {
-    case 'collections': return l10n.t('Could not list collections: {0}', why);
-    case 'satellites': return l10n.t('Could not list satellites: {0}', why);
-    case 'projects': return l10n.t('Could not list projects: {0}', why);
-    default: return l10n.t('Could not list {0}: {1}', what, why);
+    case 'collections':
+      return l10n.t('Could not list collections: {0}', why);
+    case 'satellites':
+      return l10n.t('Could not list satellites: {0}', why);
+    case 'projects':
+      return l10n.t('Could not list projects: {0}', why);
+    default:
+      return l10n.t('Could not list {0}: {1}', what, why);
   }
 }
 

@@ -78,18 +78,23 @@ function pointInRing(r: Float64Array, x: number, y: number): boolean {
   let inside = false;
   const n = r.length / 2;
   for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = r[2 * i], yi = r[2 * i + 1], xj = r[2 * j], yj = r[2 * j + 1];
+    const xi = r[2 * i],
+      yi = r[2 * i + 1],
+      xj = r[2 * j],
+      yj = r[2 * j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
 
 function distToSegment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
   t = Math.max(0, Math.min(1, t));
-  const qx = ax + t * dx - px, qy = ay + t * dy - py;
+  const qx = ax + t * dx - px,
+    qy = ay + t * dy - py;
   return qx * qx + qy * qy;
 }
 
@@ -104,7 +109,10 @@ export class FootprintLayer<T> extends L.Layer {
   /** Milliseconds the last redraw took, and shapes it painted (for the benchmark). */
   lastDraw = { ms: 0, drawn: 0 };
 
-  constructor(private style: FootprintStyle, paneName = 'overlayPane') {
+  constructor(
+    private style: FootprintStyle,
+    paneName = 'overlayPane',
+  ) {
     super();
     this.options.pane = paneName;
   }
@@ -162,7 +170,10 @@ export class FootprintLayer<T> extends L.Layer {
   getBounds(id?: string): L.LatLngBounds | undefined {
     const list = id !== undefined ? [this.byId.get(id)].filter((x): x is Prepared<T> => !!x) : this.items;
     if (list.length === 0) return undefined;
-    let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+    let w = Infinity,
+      s = Infinity,
+      e = -Infinity,
+      n = -Infinity;
     for (const it of list) {
       // Keep a set of shapes together across the dateline: move each by 360s next to the first.
       const shift = Math.round((list[0].llb[0] - it.llb[0]) / 360) * 360;
@@ -242,7 +253,10 @@ export class FootprintLayer<T> extends L.Layer {
     const origin = map.getPixelOrigin();
     const ox = origin.x + topLeft.x;
     const oy = origin.y + topLeft.y;
-    const vx0 = ox / scale, vy0 = oy / scale, vx1 = (ox + w) / scale, vy1 = (oy + h) / scale;
+    const vx0 = ox / scale,
+      vy0 = oy / scale,
+      vx1 = (ox + w) / scale,
+      vy1 = (oy + h) / scale;
 
     const st = this.style;
     ctx.lineJoin = 'round';
@@ -258,15 +272,40 @@ export class FootprintLayer<T> extends L.Layer {
     if (selected) {
       // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
       // little stronger: a fill in the contrast colour (black on light themes) hid the base map
-      this.paint(ctx, selected, scale, ox, oy, vx0, vy0, vx1, vy1, st.selectedColor, st.fillColor ?? st.color, Math.min(0.5, st.fillOpacity + 0.12), st.weight + 1.5);
+      this.paint(
+        ctx,
+        selected,
+        scale,
+        ox,
+        oy,
+        vx0,
+        vy0,
+        vx1,
+        vy1,
+        st.selectedColor,
+        st.fillColor ?? st.color,
+        Math.min(0.5, st.fillOpacity + 0.12),
+        st.weight + 1.5,
+      );
       drawn++;
     }
     this.lastDraw = { ms: performance.now() - t0, drawn };
   }
 
   private paint(
-    ctx: CanvasRenderingContext2D, it: Prepared<T>, scale: number, ox: number, oy: number,
-    vx0: number, vy0: number, vx1: number, vy1: number, color: string, fill: string, fillOpacity: number, weight: number,
+    ctx: CanvasRenderingContext2D,
+    it: Prepared<T>,
+    scale: number,
+    ox: number,
+    oy: number,
+    vx0: number,
+    vy0: number,
+    vx1: number,
+    vy1: number,
+    color: string,
+    fill: string,
+    fillOpacity: number,
+    weight: number,
   ): number {
     const [bx0, by0, bx1, by1] = it.ub;
     if (by1 < vy0 || by0 > vy1) return 0;
@@ -280,7 +319,8 @@ export class FootprintLayer<T> extends L.Layer {
     const r = this.style.pointRadius;
     for (let k = kMin; k <= kMax; k++) {
       const dx = k * scale - ox;
-      const pxW = (bx1 - bx0) * scale, pxH = (by1 - by0) * scale;
+      const pxW = (bx1 - bx0) * scale,
+        pxH = (by1 - by0) * scale;
       if (pxW < 2 && pxH < 2 && it.points.length === 0) {
         // smaller than a pixel or two: a dot says as much, for a fraction of the work
         ctx.globalAlpha = 1;
@@ -304,7 +344,8 @@ export class FootprintLayer<T> extends L.Layer {
       if (it.points.length) {
         ctx.beginPath();
         for (let i = 0; i < it.points.length; i += 2) {
-          const x = it.points[i] * scale + dx, y = it.points[i + 1] * scale - oy;
+          const x = it.points[i] * scale + dx,
+            y = it.points[i + 1] * scale - oy;
           ctx.moveTo(x + r, y);
           ctx.arc(x, y, r, 0, Math.PI * 2);
         }
@@ -319,10 +360,12 @@ export class FootprintLayer<T> extends L.Layer {
   /** Emits a ring, dropping vertices less than half a pixel from the last one emitted. */
   private trace(ctx: CanvasRenderingContext2D, r: Float64Array, scale: number, dx: number, dy: number, close: boolean): void {
     const n = r.length / 2;
-    let lx = r[0] * scale + dx, ly = r[1] * scale + dy;
+    let lx = r[0] * scale + dx,
+      ly = r[1] * scale + dy;
     ctx.moveTo(lx, ly);
     for (let i = 1; i < n; i++) {
-      const x = r[2 * i] * scale + dx, y = r[2 * i + 1] * scale + dy;
+      const x = r[2 * i] * scale + dx,
+        y = r[2 * i + 1] * scale + dy;
       if (i < n - 1 && Math.abs(x - lx) < 0.5 && Math.abs(y - ly) < 0.5) continue;
       ctx.lineTo(x, y);
       lx = x;
@@ -361,7 +404,7 @@ export class FootprintLayer<T> extends L.Layer {
   private contains(it: Prepared<T>, x: number, y: number, tol: number, radius: number): boolean {
     const [bx0, by0, bx1, by1] = it.ub;
     // tiny shapes drawn as dots are picked by their box
-    if (x >= bx0 - tol && x <= bx1 + tol && y >= by0 - tol && y <= by1 + tol && (bx1 - bx0 < tol && by1 - by0 < tol)) return true;
+    if (x >= bx0 - tol && x <= bx1 + tol && y >= by0 - tol && y <= by1 + tol && bx1 - bx0 < tol && by1 - by0 < tol) return true;
     for (const poly of it.polys) {
       if (pointInRing(poly[0], x, y) && !poly.slice(1).some((hole) => pointInRing(hole, x, y))) return true;
     }
@@ -373,7 +416,8 @@ export class FootprintLayer<T> extends L.Layer {
     }
     const pr = radius + tol;
     for (let i = 0; i < it.points.length; i += 2) {
-      const ddx = it.points[i] - x, ddy = it.points[i + 1] - y;
+      const ddx = it.points[i] - x,
+        ddy = it.points[i + 1] - y;
       if (ddx * ddx + ddy * ddy <= pr * pr) return true;
     }
     return false;

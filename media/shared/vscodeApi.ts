@@ -47,8 +47,14 @@ export class Rpc<Req extends { method: string }, Res extends RpcResults<Req>> {
       }
       const done = () => signal?.removeEventListener('abort', abort);
       this.pending.set(id, {
-        resolve: (v) => { done(); (resolve as (v: unknown) => void)(v); },
-        reject: (e) => { done(); reject(e); },
+        resolve: (v) => {
+          done();
+          (resolve as (v: unknown) => void)(v);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
       });
       signal?.addEventListener('abort', abort, { once: true });
       this.post({ type: 'request', id, request });

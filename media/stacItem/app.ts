@@ -33,7 +33,10 @@ export class StacItemApp {
   private thumb?: HTMLElement;
   private themeWatch?: MutationObserver;
 
-  constructor(private readonly vscode: VsCodeApi<StacState>, private readonly root: HTMLElement) {
+  constructor(
+    private readonly vscode: VsCodeApi<StacState>,
+    private readonly root: HTMLElement,
+  ) {
     this.state = vscode.getState() ?? {};
     append(root, el('p', { class: 'muted', id: 'loading' }, l10n.t('Loading the item…')));
     window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToStacMessage));
@@ -82,36 +85,56 @@ export class StacItemApp {
     const props = (item.properties ?? {}) as Record<string, unknown>;
     const dt = typeof props.datetime === 'string' ? formatDate(props.datetime) : { text: l10n.t('no date') };
     this.thumb = el('div', { class: 'thumb', id: 'thumbnail', 'aria-label': l10n.t('Thumbnail') }, el('span', { class: 'muted' }, l10n.t('No thumbnail')));
-    const header = el('header', { class: 'head' },
+    const header = el(
+      'header',
+      { class: 'head' },
       this.thumb,
-      el('div', { class: 'head-text' },
+      el(
+        'div',
+        { class: 'head-text' },
         el('h1', { id: 'item-id', title: String(item.id) }, clip(String(item.id))),
-        el('div', { class: 'sub' },
+        el(
+          'div',
+          { class: 'sub' },
           el('span', { class: 'badge', id: 'item-collection', title: l10n.t('Collection') }, String(item.collection ?? '')),
           ' ',
-          el('span', { id: 'item-datetime', title: dt.title ?? '' }, dt.text)),
+          el('span', { id: 'item-datetime', title: dt.title ?? '' }, dt.text),
+        ),
         typeof props.title === 'string' && props.title !== item.id ? el('div', { class: 'muted' }, clip(props.title)) : null,
-        el('div', { class: 'actions' },
+        el(
+          'div',
+          { class: 'actions' },
           this.action('order', l10n.t('Order this item')),
           this.action('showImagery', l10n.t('Show imagery on map'), 'secondary'),
           this.action('copyStacUrl', l10n.t('Copy STAC URL'), 'secondary'),
-          this.action('insightInput', l10n.t('Use as insight input'), 'secondary'))));
+          this.action('insightInput', l10n.t('Use as insight input'), 'secondary'),
+        ),
+      ),
+    );
     const mapBox = el('div', { id: 'footprint', class: 'footprint', 'aria-label': l10n.t('Footprint map') });
-    const raw = el('details', { id: 'raw', open: this.state.rawOpen === true },
+    const raw = el(
+      'details',
+      { id: 'raw', open: this.state.rawOpen === true },
       el('summary', {}, l10n.t('Raw JSON')),
-      el('pre', { class: 'json' }, JSON.stringify(item, null, 2)));
+      el('pre', { class: 'json' }, JSON.stringify(item, null, 2)),
+    );
     raw.addEventListener('toggle', () => {
       this.state = { ...this.state, rawOpen: raw.open };
       this.vscode.setState(this.state);
     });
-    append(this.root,
+    append(
+      this.root,
       header,
-      el('div', { class: 'cols' },
+      el(
+        'div',
+        { class: 'cols' },
         el('div', { class: 'col-main' }, this.properties(props)),
-        el('div', { class: 'col-side' }, el('h2', {}, l10n.t('Footprint')), mapBox)),
+        el('div', { class: 'col-side' }, el('h2', {}, l10n.t('Footprint')), mapBox),
+      ),
       this.assets(item.assets ?? {}),
       this.links(item.links ?? []),
-      raw);
+      raw,
+    );
     this.drawFootprint(mapBox, item);
   }
 
@@ -141,22 +164,43 @@ export class StacItemApp {
   private assets(assets: Record<string, StacAsset>): HTMLElement {
     const entries = Object.entries(assets);
     const box = el('section', { id: 'assets', 'aria-label': l10n.t('Assets') }, el('h2', {}, l10n.t('Assets ({0})', entries.length)));
-    if (entries.length === 0) return append(box, el('p', { class: 'muted' }, l10n.t('No assets.'))), box;
-    const table = el('table', { class: 'grid' },
-      el('thead', {}, el('tr', {}, ...[l10n.t('Key'), l10n.t('Title'), l10n.t('Type'), l10n.t('Roles'), l10n.t('Href')].map((h) => el('th', { scope: 'col' }, h)))));
+    if (entries.length === 0) return (append(box, el('p', { class: 'muted' }, l10n.t('No assets.'))), box);
+    const table = el(
+      'table',
+      { class: 'grid' },
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...[l10n.t('Key'), l10n.t('Title'), l10n.t('Type'), l10n.t('Roles'), l10n.t('Href')].map((h) => el('th', { scope: 'col' }, h))),
+      ),
+    );
     const body = el('tbody', {});
     for (const [key, a] of entries) {
       const href = typeof a?.href === 'string' ? a.href : '';
-      body.appendChild(el('tr', { 'data-asset': key },
-        el('td', { class: 'key' }, clip(key)),
-        el('td', {}, typeof a?.title === 'string' ? clip(a.title) : ''),
-        el('td', { class: 'type' }, typeof a?.type === 'string' ? clip(a.type) : ''),
-        el('td', {}, Array.isArray(a?.roles) ? clip(a.roles.map(String).join(', ')) : ''),
-        el('td', { class: 'href' },
-          el('code', { title: href }, clip(href)),
-          el('span', { class: 'href-actions' },
-            button(l10n.t('Copy'), () => this.post({ type: 'copy', text: href }), { class: 'secondary small', 'aria-label': l10n.t('Copy href of {0}', key) }),
-            link(href, l10n.t('Open'), this.open, l10n.t('Open {0}', key))))));
+      body.appendChild(
+        el(
+          'tr',
+          { 'data-asset': key },
+          el('td', { class: 'key' }, clip(key)),
+          el('td', {}, typeof a?.title === 'string' ? clip(a.title) : ''),
+          el('td', { class: 'type' }, typeof a?.type === 'string' ? clip(a.type) : ''),
+          el('td', {}, Array.isArray(a?.roles) ? clip(a.roles.map(String).join(', ')) : ''),
+          el(
+            'td',
+            { class: 'href' },
+            el('code', { title: href }, clip(href)),
+            el(
+              'span',
+              { class: 'href-actions' },
+              button(l10n.t('Copy'), () => this.post({ type: 'copy', text: href }), {
+                class: 'secondary small',
+                'aria-label': l10n.t('Copy href of {0}', key),
+              }),
+              link(href, l10n.t('Open'), this.open, l10n.t('Open {0}', key)),
+            ),
+          ),
+        ),
+      );
     }
     table.appendChild(body);
     box.appendChild(table);
@@ -168,10 +212,16 @@ export class StacItemApp {
     const ul = el('ul', { class: 'links' });
     for (const l of links) {
       const { rel, href, title, type } = (l ?? {}) as { rel?: unknown; href?: unknown; title?: unknown; type?: unknown };
-      ul.appendChild(el('li', {},
-        el('span', { class: 'badge' }, typeof rel === 'string' ? clip(rel) : '?'), ' ',
-        link(href, clip(typeof title === 'string' && title ? title : typeof href === 'string' ? href : l10n.t('(no href)')), this.open),
-        typeof type === 'string' ? el('span', { class: 'muted' }, ` ${type}`) : null));
+      ul.appendChild(
+        el(
+          'li',
+          {},
+          el('span', { class: 'badge' }, typeof rel === 'string' ? clip(rel) : '?'),
+          ' ',
+          link(href, clip(typeof title === 'string' && title ? title : typeof href === 'string' ? href : l10n.t('(no href)')), this.open),
+          typeof type === 'string' ? el('span', { class: 'muted' }, ` ${type}`) : null,
+        ),
+      );
     }
     box.appendChild(ul);
     return box;
@@ -203,7 +253,8 @@ export class StacItemApp {
     this.themeWatch.observe(document.body, { attributes: true, attributeFilter: ['class'] });
     this.themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
     // prefer the geometry; fall back to the bbox when the geometry is missing
-    const geometry = item.geometry ?? (Array.isArray(item.bbox) && item.bbox.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(item.bbox.map(Number))] } : null);
+    const geometry =
+      item.geometry ?? (Array.isArray(item.bbox) && item.bbox.length >= 4 ? { type: 'Polygon', coordinates: [bboxRing(item.bbox.map(Number))] } : null);
     layer.setItems([{ id: 'item', geometry, data: null }]);
     layer.addTo(map);
     const b = layer.getBounds();

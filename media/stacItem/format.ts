@@ -10,18 +10,39 @@ export type Group = (typeof GROUPS)[number];
 /** A group's heading, translated when asked (not at import, which runs before the bundle loads). */
 export function groupTitle(g: Group): string {
   switch (g) {
-    case 'core': return l10n.t('Core');
-    case 'eo': return l10n.t('Electro-optical (eo)');
-    case 'view': return l10n.t('Viewing geometry (view)');
-    case 'proj': return l10n.t('Projection (proj)');
-    case 'sci': return l10n.t('Scientific (sci)');
-    case 'rd': return l10n.t('Provider (rd)');
-    case 'others': return l10n.t('Other');
+    case 'core':
+      return l10n.t('Core');
+    case 'eo':
+      return l10n.t('Electro-optical (eo)');
+    case 'view':
+      return l10n.t('Viewing geometry (view)');
+    case 'proj':
+      return l10n.t('Projection (proj)');
+    case 'sci':
+      return l10n.t('Scientific (sci)');
+    case 'rd':
+      return l10n.t('Provider (rd)');
+    case 'others':
+      return l10n.t('Other');
   }
 }
 
-const CORE_ORDER = ['title', 'description', 'datetime', 'startdatetime', 'start_datetime', 'end_datetime', 'created', 'updated',
-  'platform', 'constellation', 'instruments', 'gsd', 'altitude', 'license'];
+const CORE_ORDER = [
+  'title',
+  'description',
+  'datetime',
+  'startdatetime',
+  'start_datetime',
+  'end_datetime',
+  'created',
+  'updated',
+  'platform',
+  'constellation',
+  'instruments',
+  'gsd',
+  'altitude',
+  'license',
+];
 
 export function groupOf(key: string): Group {
   const i = key.indexOf(':');
@@ -55,7 +76,8 @@ const ANGLE_KEYS = /^view:(off_nadir|incidence_angle|azimuth|sun_azimuth|sun_ele
  * Numbers that name something rather than count it (EPSG codes, orbits, tiles, ids): shown
  * as written, never with thousands separators ("32633", not "32,633").
  */
-const IDENTIFIER_KEYS = /(^|[:_])(epsg|code|id|orbit|relative_orbit|absolute_orbit|datatake_id|tile|tile_id|zone|utm_zone|path|row|wrs_path|wrs_row|frame|track|number|version|revision)$|orbit|epsg/i;
+const IDENTIFIER_KEYS =
+  /(^|[:_])(epsg|code|id|orbit|relative_orbit|absolute_orbit|datatake_id|tile|tile_id|zone|utm_zone|path|row|wrs_path|wrs_row|frame|track|number|version|revision)$|orbit|epsg/i;
 
 /** Whether a numeric property is an identifier (shown verbatim) rather than a quantity. */
 export function isIdentifierKey(key: string): boolean {
@@ -94,7 +116,8 @@ export function formatValue(key: string, value: unknown): Shown {
     return { text: value };
   }
   if (typeof value === 'boolean') return { text: value ? l10n.t('yes') : l10n.t('no') };
-  if (key === 'proj:shape' && Array.isArray(value) && value.length === 2) return { text: l10n.t('{0} × {1} px (rows × columns)', String(value[0]), String(value[1])) };
+  if (key === 'proj:shape' && Array.isArray(value) && value.length === 2)
+    return { text: l10n.t('{0} × {1} px (rows × columns)', String(value[0]), String(value[1])) };
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return { text: value.map(String).join(', ') };
   return { text: JSON.stringify(value) };
 }

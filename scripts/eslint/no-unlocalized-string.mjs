@@ -7,8 +7,20 @@
 // (an icon `$(globe)`, punctuation, numbers) are not text, nor is a bare http(s) URL (an example).
 
 const USER_FIELDS = new Set([
-  'title', 'placeHolder', 'prompt', 'tooltip', 'label', 'description', 'detail', 'saveLabel', 'openLabel',
-  'validationMessage', 'aria-label', 'ariaLabel', 'textContent', 'altText',
+  'title',
+  'placeHolder',
+  'prompt',
+  'tooltip',
+  'label',
+  'description',
+  'detail',
+  'saveLabel',
+  'openLabel',
+  'validationMessage',
+  'aria-label',
+  'ariaLabel',
+  'textContent',
+  'altText',
 ]);
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'setStatusBarMessage']);
 const SEVERITIES = new Set(['info', 'warning', 'error']);

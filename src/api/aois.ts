@@ -24,7 +24,12 @@ export class AoisApi {
   readonly iterate: OffsetListing<Aoi, AoiFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Aoi, AoiFilter>(t, { method: 'GET', path: '/v0/aois', parse: parsePage, idOf: (a) => a.aoi_id }));
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Aoi, AoiFilter>(t, {
+      method: 'GET',
+      path: '/v0/aois',
+      parse: parsePage,
+      idOf: (a) => a.aoi_id,
+    }));
   }
 
   /** Note the singular `aoi` in the path (docs/service-interface.md). */

@@ -12,10 +12,8 @@ const parseItems = (body: unknown): ItemCollection<ArchiveItem> =>
   normalizeItemCollection(assertShape<ItemCollection<ArchiveItemWire>>(body, itemCollection, ''));
 const parseItem = (body: unknown): ArchiveItem => normalizeArchiveItem(assertShape<ArchiveItemWire>(body, archiveItem, 'item'));
 const collectionList = listParser<ArchiveCollection>('collections', archiveCollection);
-const parseCollections = (body: unknown): ArchiveCollection[] =>
-  collectionList(body).map((c, i) => normalizeCollection(c, `collections[${i}]`));
-const parseCollection = (body: unknown): ArchiveCollection =>
-  normalizeCollection(assertShape<ArchiveCollection>(body, archiveCollection, 'collection'));
+const parseCollections = (body: unknown): ArchiveCollection[] => collectionList(body).map((c, i) => normalizeCollection(c, `collections[${i}]`));
+const parseCollection = (body: unknown): ArchiveCollection => normalizeCollection(assertShape<ArchiveCollection>(body, archiveCollection, 'collection'));
 
 export function nextLink(fc: { links?: Link[] }): Link | undefined {
   return fc.links?.find((l) => l.rel === 'next');
@@ -49,10 +47,7 @@ export class ArchivesApi {
   }
 
   iterateItems(cid: string, opts: IterateOptions = {}): AsyncGenerator<ArchiveItem, void, undefined> {
-    return this.followLinks(
-      { method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items`, query: { limit: opts.pageSize ?? 100 } },
-      opts,
-    );
+    return this.followLinks({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items`, query: { limit: opts.pageSize ?? 100 } }, opts);
   }
 
   item(cid: string, id: string, o?: CallOptions): Promise<ArchiveItem> {
@@ -80,7 +75,10 @@ export class ArchivesApi {
    * offset (docs/service-interface.md, "Limits and pagination"). A short page is the last.
    */
   private offsetLink(spec: RequestSpec, got: number): Link | undefined {
-    const source = spec.method === 'POST' ? (spec.body as { offset?: unknown; limit?: unknown } | undefined) ?? {} : Object.fromEntries(new URLSearchParams(spec.path.split('?')[1] ?? ''));
+    const source =
+      spec.method === 'POST'
+        ? ((spec.body as { offset?: unknown; limit?: unknown } | undefined) ?? {})
+        : Object.fromEntries(new URLSearchParams(spec.path.split('?')[1] ?? ''));
     const limit = Number((source as { limit?: unknown }).limit ?? (spec.query as { limit?: unknown } | undefined)?.limit ?? 10);
     const offset = Number((source as { offset?: unknown }).offset ?? (spec.query as { offset?: unknown } | undefined)?.offset ?? 0);
     if (!Number.isInteger(limit) || limit < 1 || got < limit) return undefined;

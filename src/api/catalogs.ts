@@ -15,7 +15,12 @@ export class CatalogsApi {
   readonly iterate: OffsetListing<Catalog, CatalogFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    ({ page: this.searchPage, iterate: this.iterate } = offsetListing<Catalog, CatalogFilter>(t, { method: 'POST', path: '/v0/catalogs/search', parse: parsePage, idOf: (c) => c.id }));
+    ({ page: this.searchPage, iterate: this.iterate } = offsetListing<Catalog, CatalogFilter>(t, {
+      method: 'POST',
+      path: '/v0/catalogs/search',
+      parse: parsePage,
+      idOf: (c) => c.id,
+    }));
   }
 
   get(id: string, o?: CallOptions): Promise<Catalog> {

@@ -51,7 +51,7 @@ export function colormapLut(name: string): Uint8ClampedArray | undefined {
 
 /** A CSS gradient of the map, for the legend's colour bar. */
 export function colormapGradient(name: string): string {
-  const lut = colormapLut(name) ?? colormapLut('viridis') as Uint8ClampedArray;
+  const lut = colormapLut(name) ?? (colormapLut('viridis') as Uint8ClampedArray);
   const stops: string[] = [];
   for (let i = 0; i <= 10; i++) {
     const k = Math.round((i / 10) * 255) * 3;

@@ -251,7 +251,10 @@ function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
   const code = firstString(parsed.code, parsed.error_code);
   if (Array.isArray(parsed.detail) && !message) {
     // FastAPI-style validation errors: [{loc, msg, type}]
-    const msgs = parsed.detail.filter(isRecord).map((d) => firstString(d.msg, d.message)).filter((m): m is string => !!m);
+    const msgs = parsed.detail
+      .filter(isRecord)
+      .map((d) => firstString(d.msg, d.message))
+      .filter((m): m is string => !!m);
     if (msgs.length > 0) return { code, message: cut(msgs.join('; ')), details: parsed };
   }
   return { code, message: cut(message ?? (summariseObject(parsed) || statusTitle(status))), details: parsed };

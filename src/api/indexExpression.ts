@@ -25,10 +25,7 @@ export function parseIndexExpression(expr: string, type: ExpressionType): { band
 
 /** A parsed arithmetic expression: what `compileIndexExpression` evaluates per pixel. */
 export type ExprNode =
-  | { k: 'num'; v: number }
-  | { k: 'band'; i: number }
-  | { k: 'neg'; a: ExprNode }
-  | { k: 'op'; op: '+' | '-' | '*' | '/'; a: ExprNode; b: ExprNode };
+  { k: 'num'; v: number } | { k: 'band'; i: number } | { k: 'neg'; a: ExprNode } | { k: 'op'; op: '+' | '-' | '*' | '/'; a: ExprNode; b: ExprNode };
 
 function parseArithmetic(expr: string): { bands: string[]; tree: ExprNode } | { error: string } {
   const tokens = expr.match(/\s*([A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|\.\d+|[-+*/()]|\S)/g)?.map((t) => t.trim()) ?? [];
@@ -115,10 +112,14 @@ export function compileIndexExpression(expr: string): { bands: string[]; evaluat
         const a = build(n.a);
         const b = build(n.b);
         switch (n.op) {
-          case '+': return (v) => a(v) + b(v);
-          case '-': return (v) => a(v) - b(v);
-          case '*': return (v) => a(v) * b(v);
-          default: return (v) => a(v) / b(v);
+          case '+':
+            return (v) => a(v) + b(v);
+          case '-':
+            return (v) => a(v) - b(v);
+          case '*':
+            return (v) => a(v) * b(v);
+          default:
+            return (v) => a(v) / b(v);
         }
       }
     }

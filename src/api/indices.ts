@@ -20,7 +20,12 @@ export class IndicesApi {
   readonly iterate: OffsetListing<Index, IndexFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Index, IndexFilter>(t, { method: 'GET', path: '/v0/indices', parse: parsePage, idOf: (i) => i.id }));
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<Index, IndexFilter>(t, {
+      method: 'GET',
+      path: '/v0/indices',
+      parse: parsePage,
+      idOf: (i) => i.id,
+    }));
   }
 
   /**

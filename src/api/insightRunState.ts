@@ -6,7 +6,20 @@ import type { Insight, InsightOutput } from './records';
 
 export type RunState = 'pending' | 'success' | 'failed' | 'unknown';
 
-const PENDING = new Set(['queued', 'pending', 'created', 'submitted', 'started', 'running', 'processing', 'in_progress', 'in progress', 'scheduled', 'creating', 'updating']);
+const PENDING = new Set([
+  'queued',
+  'pending',
+  'created',
+  'submitted',
+  'started',
+  'running',
+  'processing',
+  'in_progress',
+  'in progress',
+  'scheduled',
+  'creating',
+  'updating',
+]);
 const SUCCESS = new Set(['success', 'succeeded', 'successful', 'completed', 'complete', 'done', 'finished']);
 const FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'expired', 'aborted', 'partial_success']);
 

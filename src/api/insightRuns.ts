@@ -43,8 +43,16 @@ function valueList(raw: unknown, field: string): Record<string, unknown>[] {
 
 function readOutput(x: Record<string, unknown>, i: number, field: string): InsightOutput {
   const name = typeof x.name === 'string' && x.name !== '' ? x.name : `output ${i + 1}`;
-  const value = typeof x.value === 'string' ? x.value : typeof x.url === 'string' ? x.url : typeof x.value === 'number' || typeof x.value === 'boolean' ? String(x.value) : '';
-  if (x.properties !== undefined && x.properties !== null && !isObj(x.properties)) throw new ShapeError(`${field}[${i}].properties: expected object, got ${describe(x.properties)}`);
+  const value =
+    typeof x.value === 'string'
+      ? x.value
+      : typeof x.url === 'string'
+        ? x.url
+        : typeof x.value === 'number' || typeof x.value === 'boolean'
+          ? String(x.value)
+          : '';
+  if (x.properties !== undefined && x.properties !== null && !isObj(x.properties))
+    throw new ShapeError(`${field}[${i}].properties: expected object, got ${describe(x.properties)}`);
   return {
     ...x,
     name,

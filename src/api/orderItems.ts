@@ -32,7 +32,13 @@ export class OrderItemsApi {
   readonly iterate: OffsetListing<OrderItem, OrderItemFilter>['iterate'];
 
   constructor(private readonly t: Transport) {
-    ({ page: this.listPage, iterate: this.iterate } = offsetListing<OrderItem, OrderItemFilter>(t, { method: 'GET', path: '/v0/order-items', parse: parsePage, idOf: (x) => x.id, toQuery }));
+    ({ page: this.listPage, iterate: this.iterate } = offsetListing<OrderItem, OrderItemFilter>(t, {
+      method: 'GET',
+      path: '/v0/order-items',
+      parse: parsePage,
+      idOf: (x) => x.id,
+      toQuery,
+    }));
   }
 
   get(id: string, o?: CallOptions): Promise<OrderItem> {

@@ -43,9 +43,12 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
   }
   if (res.statusCode >= 400) {
     await res.body.dump().catch(() => undefined);
-    const why = res.statusCode === 404 || res.statusCode === 410
-      ? 'the file is not there (the run may have been deleted, or its outputs expired)'
-      : res.statusCode === 403 ? 'access was refused (the link may have expired)' : 'the storage refused it';
+    const why =
+      res.statusCode === 404 || res.statusCode === 410
+        ? 'the file is not there (the run may have been deleted, or its outputs expired)'
+        : res.statusCode === 403
+          ? 'access was refused (the link may have expired)'
+          : 'the storage refused it';
     throw new OutputFileError(`${parsed.host} answered ${res.statusCode}: ${why}`, res.statusCode);
   }
   const chunks: Buffer[] = [];

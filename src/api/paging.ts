@@ -121,7 +121,13 @@ export async function* iterateOffset<T>(
     if (page.offset !== offset) {
       throw protocolError(label, `asked for offset ${offset}, the server answered offset ${page.offset}`);
     }
-    checks.check(page, { before: offset, max: limit, tooMany: `asked for at most ${limit} items`, name: `the page at offset ${offset}`, asked: `offset ${offset}` });
+    checks.check(page, {
+      before: offset,
+      max: limit,
+      tooMany: `asked for at most ${limit} items`,
+      name: `the page at offset ${offset}`,
+      asked: `offset ${offset}`,
+    });
     for (const item of page.items) {
       yield item;
       yielded++;

@@ -24,19 +24,12 @@ export class ProjectsApi {
    * One page; `pageNum` starts at 1, `pageSize` 1..100 (service defaults 1 and 10). The wire
    * names `page_num`/`page_size` are accepted too.
    */
-  async listPage(
-    q: { pageNum?: number; pageSize?: number; page_num?: number; page_size?: number } = {},
-    o?: CallOptions,
-  ): Promise<ProjectPage> {
+  async listPage(q: { pageNum?: number; pageSize?: number; page_num?: number; page_size?: number } = {}, o?: CallOptions): Promise<ProjectPage> {
     const pageNum = q.pageNum ?? q.page_num ?? 1;
     const pageSize = q.pageSize ?? q.page_size ?? 10;
     checkLimit('pageNum', pageNum, 1);
     checkLimit('pageSize', pageSize, 1);
-    const body = await this.t.json(
-      { method: 'GET', path: '/v0/projects', query: { page_num: pageNum, page_size: pageSize } },
-      parseList,
-      o,
-    );
+    const body = await this.t.json({ method: 'GET', path: '/v0/projects', query: { page_num: pageNum, page_size: pageSize } }, parseList, o);
     return { items: body.projects, total: body.count, pageNum, pageSize };
   }
 

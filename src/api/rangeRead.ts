@@ -24,7 +24,11 @@ export interface RangeResult {
 type Fail = (e: { kind: 'http' | 'protocol'; message: string }) => void;
 
 export async function readRangeBody(
-  res: Dispatcher.ResponseData, offset: number, length: number, opts: RangeOptions, fail: Fail,
+  res: Dispatcher.ResponseData,
+  offset: number,
+  length: number,
+  opts: RangeOptions,
+  fail: Fail,
 ): Promise<RangeResult | undefined> {
   const status = res.statusCode;
   const header = (name: string): string | undefined => {
@@ -32,11 +36,19 @@ export async function readRangeBody(
     return Array.isArray(v) ? v[0] : v;
   };
   if (status !== 200 && status !== 206) {
-    const text = await readCapped(res, 16 * 1024).then((b) => b.toString('utf8'), () => '');
+    const text = await readCapped(res, 16 * 1024).then(
+      (b) => b.toString('utf8'),
+      () => '',
+    );
     const d = decodeErrorBody(status, header('content-type'), text);
-    const hint = status === 416 ? 'the range lies beyond the end of the file (is the file truncated?)'
-      : status === 401 || status === 403 ? 'access to the file was refused'
-        : status === 404 ? 'the file does not exist (any more)' : d.message || statusTitle(status);
+    const hint =
+      status === 416
+        ? 'the range lies beyond the end of the file (is the file truncated?)'
+        : status === 401 || status === 403
+          ? 'access to the file was refused'
+          : status === 404
+            ? 'the file does not exist (any more)'
+            : d.message || statusTitle(status);
     fail({ kind: 'http', message: `${statusTitle(status)} (${status}): ${hint}.` });
     return undefined;
   }
@@ -58,7 +70,10 @@ export async function readRangeBody(
   const mb = (n: number) => `${Math.round(n / 1e5) / 10} MB`;
   if (Number.isFinite(declared) && declared > opts.maxWholeFile) {
     res.body.destroy();
-    fail({ kind: 'protocol', message: `The server ignores range requests and the file is ${mb(declared)}; files are read whole only up to ${mb(opts.maxWholeFile)}.` });
+    fail({
+      kind: 'protocol',
+      message: `The server ignores range requests and the file is ${mb(declared)}; files are read whole only up to ${mb(opts.maxWholeFile)}.`,
+    });
     return undefined;
   }
   let body: Buffer;

@@ -541,13 +541,7 @@ export interface InsightDownload {
 // ---------------------------------------------------------------- orders
 
 export type OrderStatus = 'PAID' | 'REFUND' | 'UNPAID' | 'PAYMENT_IN_PROGRESS';
-export type OrderItemStatus =
-  | 'DRAFT'
-  | 'ACTIVE'
-  | 'FULFILLED'
-  | 'CANCELLED'
-  | 'FAILED'
-  | 'PARTIALLY_FULFILLED';
+export type OrderItemStatus = 'DRAFT' | 'ACTIVE' | 'FULFILLED' | 'CANCELLED' | 'FAILED' | 'PARTIALLY_FULFILLED';
 export type PaymentStatus = 'PAID' | 'PARTIAL-REFUND' | 'REFUND' | 'UNPAID' | 'PARTIAL-MONTHLY';
 export type FeasibilityStatus = 'FAILED' | 'WEAK_SUCCESS' | 'SUCCESS';
 export type OrderItemType = 'TASKING' | 'ARCHIVE' | 'RECURRING';
@@ -956,17 +950,7 @@ export const STORE_RULES: Record<StoreType, { configs: readonly string[]; option
 
 // ---------------------------------------------------------------- reports
 
-export const REPORT_COLUMNS = [
-  'order_id',
-  'order_item_id',
-  'name',
-  'type',
-  'status',
-  'payment_status',
-  'area',
-  'final_amount',
-  'created_at',
-] as const;
+export const REPORT_COLUMNS = ['order_id', 'order_item_id', 'name', 'type', 'status', 'payment_status', 'area', 'final_amount', 'created_at'] as const;
 
 /**
  * A report row keyed by column. The sandbox writes REPORT_COLUMNS; a real service's columns

@@ -127,7 +127,6 @@ export const block = obj({
   version: o(str),
 });
 
-
 const task = obj({
   id: str,
   order_item_id: o(str),
@@ -267,10 +266,7 @@ export const delivery = obj({
 
 export const download = obj({ id: str, status: str, signed_url: o(str) });
 /** AOI asset downloads: the OpenAPI keys them `download_id`; `id` (as catalog downloads) is read too. */
-export const aoiDownload = oneOf(
-  obj({ download_id: str, status: str, signed_url: o(str) }),
-  obj({ id: str, status: str, signed_url: o(str) }),
-);
+export const aoiDownload = oneOf(obj({ download_id: str, status: str, signed_url: o(str) }), obj({ id: str, status: str, signed_url: o(str) }));
 
 /** `{<key>: [record], pagination}` */
 export function pageOf(key: string, item: Check): Check {

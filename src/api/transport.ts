@@ -247,7 +247,11 @@ export class Transport {
     const u = new URL(href, this.baseUrl + '/');
     // another host's query may be a signature (pre-signed URLs): the log shows "?…" instead
     const shown = own ? this.relativePath(href) : `${u.origin}${u.pathname}${u.search ? '?…' : ''}`;
-    const headers: Record<string, string> = { accept: 'image/tiff, application/octet-stream, */*', 'user-agent': this.opts.userAgent, range: `bytes=${offset}-${offset + length - 1}` };
+    const headers: Record<string, string> = {
+      accept: 'image/tiff, application/octet-stream, */*',
+      'user-agent': this.opts.userAgent,
+      range: `bytes=${offset}-${offset + length - 1}`,
+    };
     if (own) {
       const token = await this.token();
       if (token) {
@@ -262,11 +266,25 @@ export class Transport {
     let error: ApiError | undefined;
     try {
       const request = own
-        ? this.pool.request({ origin: this.origin, path: u.pathname + u.search, method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout })
+        ? this.pool.request({
+            origin: this.origin,
+            path: u.pathname + u.search,
+            method: 'GET',
+            headers,
+            signal: opts.signal,
+            headersTimeout: timeout,
+            bodyTimeout: timeout,
+          })
         : undici().request(u, { method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
       const res = await request;
       status = res.statusCode;
-      const result = await readRangeBody(res, offset, length, opts, (e) => (error = new ApiError({ kind: e.kind, method: 'GET', path: shown, status, detailMessage: e.message, userMessage: e.message })));
+      const result = await readRangeBody(
+        res,
+        offset,
+        length,
+        opts,
+        (e) => (error = new ApiError({ kind: e.kind, method: 'GET', path: shown, status, detailMessage: e.message, userMessage: e.message })),
+      );
       bytes = result?.body.byteLength;
       if (result) return result;
       if (!error) error = new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: 'no body' });
@@ -277,8 +295,15 @@ export class Transport {
       throw error;
     } finally {
       this.emit({
-        method: 'GET', path: `${shown} [${headers.range}]`, status, ms: Math.round((performance.now() - started) * 10) / 10, bytes, attempt: 1,
-        error: error && { kind: error.kind, message: error.message }, headers, body: undefined,
+        method: 'GET',
+        path: `${shown} [${headers.range}]`,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        bytes,
+        attempt: 1,
+        error: error && { kind: error.kind, message: error.message },
+        headers,
+        body: undefined,
       });
     }
   }
@@ -400,13 +425,7 @@ export class Transport {
     return trimmed || undefined;
   }
 
-  private async once(
-    method: HttpMethod,
-    path: string,
-    headers: Record<string, string>,
-    payload: string | undefined,
-    call: CallOptions,
-  ): Promise<RawResponse> {
+  private async once(method: HttpMethod, path: string, headers: Record<string, string>, payload: string | undefined, call: CallOptions): Promise<RawResponse> {
     const timeout = call.timeoutMs ?? this.timeoutMs;
     const link = linkSignal(call.signal);
     let deadline: ReturnType<typeof setTimeout> | undefined;
@@ -457,7 +476,12 @@ export class Transport {
     const tooLarge = (): ApiError => {
       res.body.destroy();
       const mb = Math.round((max / (1024 * 1024)) * 10) / 10;
-      return new ApiError({ kind: 'protocol', method, path, detailMessage: `the response is larger than ${mb} MB, the most one answer may be (setting eoImagery.maxResponseMegabytes)` });
+      return new ApiError({
+        kind: 'protocol',
+        method,
+        path,
+        detailMessage: `the response is larger than ${mb} MB, the most one answer may be (setting eoImagery.maxResponseMegabytes)`,
+      });
     };
     const declared = res.headers['content-length'];
     if (typeof declared === 'string' && /^\d+$/.test(declared) && Number(declared) > max) throw tooLarge();
@@ -498,8 +522,7 @@ export class Transport {
     const code = err?.code ?? err?.cause?.code;
     const host = this.origin.replace(/^https?:\/\//, '');
     const secs = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
-    const mk = (kind: ApiError['kind'], message: string): ApiError =>
-      new ApiError({ kind, method, path, code, detailMessage: message, cause: e });
+    const mk = (kind: ApiError['kind'], message: string): ApiError => new ApiError({ kind, method, path, code, detailMessage: message, cause: e });
     switch (code) {
       case 'UND_ERR_HEADERS_TIMEOUT':
         return mk('timeout', `no response within ${secs}`);

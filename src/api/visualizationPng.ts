@@ -32,7 +32,12 @@ export class VisualizationPngApi {
   constructor(private readonly t: Transport) {}
 
   /** `date` is `YYYY-MM-DD` (an asset's date). Sent once per call (a POST); an answer that is not a PNG is a protocol error. */
-  async render(aoiId: string, visualizationId: string, body: { index_id: string; date: string; mode: VisualizationMode }, o?: CallOptions): Promise<VisualizationPng> {
+  async render(
+    aoiId: string,
+    visualizationId: string,
+    body: { index_id: string; date: string; mode: VisualizationMode },
+    o?: CallOptions,
+  ): Promise<VisualizationPng> {
     if (!/^\d{4}[-_]\d{2}[-_]\d{2}/.test(body.date)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(body.date)}`);
     const req: VisualizationPngRequest = { index_id: body.index_id, date: pngDate(body.date), visualization_mode: body.mode };
     const path = pathOf`/v0/aois/${aoiId}/visualizations/${visualizationId}/png`;
@@ -40,7 +45,10 @@ export class VisualizationPngApi {
     const bytes = res.raw ?? Buffer.from(res.text, 'utf8');
     const size = pngSize(bytes);
     if ('error' in size) {
-      const what = (res.contentType ?? '').toLowerCase().includes('json') || /^\s*[{[]/.test(res.text.slice(0, 64)) ? 'JSON instead of an image' : (res.contentType || 'no content type');
+      const what =
+        (res.contentType ?? '').toLowerCase().includes('json') || /^\s*[{[]/.test(res.text.slice(0, 64))
+          ? 'JSON instead of an image'
+          : res.contentType || 'no content type';
       throw new ApiError({ kind: 'protocol', method: 'POST', path, detailMessage: `expected a PNG image, got ${what} (${size.error})` });
     }
     return { bytes, ...size };

@@ -17,10 +17,7 @@ export interface VisualizationFilter {
   visualization_id?: string;
 }
 
-const listShape = oneOf(
-  obj({ visualization: arr(visualization), pagination }),
-  obj({ visualizations: arr(visualization), pagination }),
-);
+const listShape = oneOf(obj({ visualization: arr(visualization), pagination }), obj({ visualizations: arr(visualization), pagination }));
 function parsePage(body: unknown): Page<Visualization> {
   const list = normalizeVisualizationList(assertShape<VisualizationListWire>(body, listShape, ''));
   return { items: list.visualizations, total: list.pagination.total, offset: list.pagination.offset, limit: list.pagination.limit };

@@ -41,14 +41,14 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
     private readonly signInFlow: SignInFlow,
     private readonly say: (text: string) => void,
   ) {
-    this.disposables.push(this.changed, connection.onDidChange(() => void this.sync()));
+    this.disposables.push(
+      this.changed,
+      connection.onDidChange(() => void this.sync()),
+    );
     void this.sync();
   }
 
-  async getSessions(
-    _scopes?: readonly string[],
-    options?: vscode.AuthenticationProviderSessionOptions,
-  ): Promise<vscode.AuthenticationSession[]> {
+  async getSessions(_scopes?: readonly string[], options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
     const all = await this.current();
     return options?.account ? all.filter((s) => s.account.id === options.account?.id) : all;
   }
@@ -72,7 +72,13 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
       if (!connection.isSandbox && connection.baseUrl === baseUrl) await connection.signOut();
     } else if (sessionId.startsWith('env:')) {
       // The variable belongs to the environment VS Code was started from: say how to end it.
-      this.say(l10n.t('The token for {0} comes from the {1} environment variable. Unset it and restart the editor to sign out.', hostOf(sessionId.slice(4)), TOKEN_ENV));
+      this.say(
+        l10n.t(
+          'The token for {0} comes from the {1} environment variable. Unset it and restart the editor to sign out.',
+          hostOf(sessionId.slice(4)),
+          TOKEN_ENV,
+        ),
+      );
       return;
     }
     await this.sync();
@@ -94,17 +100,20 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
 
   /** Works out the sessions again and tells VS Code what was added, removed or changed. */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(async () => {
-      const next = new Map((await this.current()).map((s) => [s.id, s]));
-      const added = [...next.values()].filter((s) => !this.known.has(s.id));
-      const removed = [...this.known.values()].filter((s) => !next.has(s.id));
-      const changed = [...next.values()].filter((s) => {
-        const before = this.known.get(s.id);
-        return before && (before.accessToken !== s.accessToken || before.account.label !== s.account.label);
-      });
-      this.known = next;
-      if (added.length || removed.length || changed.length) this.changed.fire({ added, removed, changed });
-    }, () => undefined);
+    this.syncing = this.syncing.then(
+      async () => {
+        const next = new Map((await this.current()).map((s) => [s.id, s]));
+        const added = [...next.values()].filter((s) => !this.known.has(s.id));
+        const removed = [...this.known.values()].filter((s) => !next.has(s.id));
+        const changed = [...next.values()].filter((s) => {
+          const before = this.known.get(s.id);
+          return before && (before.accessToken !== s.accessToken || before.account.label !== s.account.label);
+        });
+        this.known = next;
+        if (added.length || removed.length || changed.length) this.changed.fire({ added, removed, changed });
+      },
+      () => undefined,
+    );
     return this.syncing;
   }
 

@@ -231,7 +231,9 @@ export class Connection implements vscode.Disposable {
     const token = await this.token();
     if (!token) throw new NotSignedInError('noToken');
     const seen: LoggedRequest[] = [];
-    const client = this.createClient(settings, token, (e) => seen.push({ ...e, line: describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }));
+    const client = this.createClient(settings, token, (e) =>
+      seen.push({ ...e, line: describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }),
+    );
     try {
       await fn(client);
     } catch (err) {

@@ -22,13 +22,14 @@ export function createConnectionStatusBar(connection: Connection): vscode.Dispos
       case 'unverified':
       case 'connected':
         item.text = `$(globe) ${l10n.t('EO: {0}', host)}`;
-        item.tooltip = connection.source === 'env'
-          ? connection.state === 'connected'
-            ? l10n.t('EO Imagery: connected to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
-            : l10n.t('EO Imagery: signed in to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
-          : connection.state === 'connected'
-            ? l10n.t('EO Imagery: connected to {0}', connection.baseUrl)
-            : l10n.t('EO Imagery: signed in to {0}', connection.baseUrl);
+        item.tooltip =
+          connection.source === 'env'
+            ? connection.state === 'connected'
+              ? l10n.t('EO Imagery: connected to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
+              : l10n.t('EO Imagery: signed in to {0} (token from {1})', connection.baseUrl, 'EO_API_TOKEN')
+            : connection.state === 'connected'
+              ? l10n.t('EO Imagery: connected to {0}', connection.baseUrl)
+              : l10n.t('EO Imagery: signed in to {0}', connection.baseUrl);
         break;
       case 'failing':
         item.text = `$(warning) ${l10n.t('EO: {0}', host)}`;

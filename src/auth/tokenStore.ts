@@ -50,7 +50,10 @@ export class TokenStore {
 
   async delete(baseUrl: string): Promise<void> {
     await this.secrets.delete(this.key(baseUrl));
-    await this.index?.update(INDEX_KEY, this.accounts().filter((a) => a.baseUrl !== baseUrl));
+    await this.index?.update(
+      INDEX_KEY,
+      this.accounts().filter((a) => a.baseUrl !== baseUrl),
+    );
   }
 
   /** Base URLs that were signed in to, oldest first (their tokens may since have been removed). */
@@ -59,7 +62,9 @@ export class TokenStore {
     if (!Array.isArray(raw)) return [];
     return raw.filter(
       (a): a is StoredAccount =>
-        typeof a === 'object' && a !== null && typeof (a as StoredAccount).baseUrl === 'string' &&
+        typeof a === 'object' &&
+        a !== null &&
+        typeof (a as StoredAccount).baseUrl === 'string' &&
         ((a as StoredAccount).user === undefined || typeof (a as StoredAccount).user === 'string'),
     );
   }

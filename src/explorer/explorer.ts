@@ -117,7 +117,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
 
   selected(view?: ViewId): RecordNode[] {
     const id = view ?? this.focusedView;
-    const selection = id ? this.providers[id].view?.selection ?? [] : [];
+    const selection = id ? (this.providers[id].view?.selection ?? []) : [];
     return selection.filter((n): n is RecordNode => n instanceof RecordNode);
   }
 

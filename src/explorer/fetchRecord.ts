@@ -7,13 +7,7 @@ import type { RecordKind } from './tree';
  * an archive item or the AOI of a visualization or insight run. Undefined when the service has no way to
  * read that kind alone.
  */
-export async function fetchRecord(
-  client: EoClient,
-  kind: RecordKind,
-  id: string,
-  parentId?: string,
-  signal?: AbortSignal,
-): Promise<object | undefined> {
+export async function fetchRecord(client: EoClient, kind: RecordKind, id: string, parentId?: string, signal?: AbortSignal): Promise<object | undefined> {
   const o = { signal };
   switch (kind) {
     case 'project':

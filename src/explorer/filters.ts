@@ -35,8 +35,7 @@ export class FilterState implements vscode.Disposable {
     const before = this.value;
     this.value = next;
     const projects = before.aoiName !== next.aoiName;
-    const orders =
-      before.orderStatus !== next.orderStatus || before.orderItemType !== next.orderItemType || before.orderItemStatus !== next.orderItemStatus;
+    const orders = before.orderStatus !== next.orderStatus || before.orderItemType !== next.orderItemType || before.orderItemStatus !== next.orderItemStatus;
     void vscode.commands.executeCommand('setContext', 'eoImagery.projects.filtered', next.aoiName !== undefined);
     void vscode.commands.executeCommand(
       'setContext',

@@ -89,7 +89,12 @@ export function orderLabel(l10n: L10n, names: readonly string[], created: string
 export function downloadFileName(parts: readonly (string | undefined)[], ext = '.zip'): string {
   const clean = parts
     .filter((p): p is string => !!p && !UUID_LIKE.test(p))
-    .map((p) => p.replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ').replace(/\s+/g, ' ').trim())
+    .map((p) =>
+      p
+        .replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter(Boolean)
     .join(' ')
     .slice(0, 120)
@@ -99,7 +104,11 @@ export function downloadFileName(parts: readonly (string | undefined)[], ext = '
 
 /** A name for a record in a JSON tab: its label made safe for a path segment. */
 export function documentName(label: string, fallback: string): string {
-  const safe = label.replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const safe = label
+    .replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
   return safe || fallback;
 }
 

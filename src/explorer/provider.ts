@@ -39,10 +39,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
 
   attach(view: vscode.TreeView<ExplorerNode>): vscode.Disposable[] {
     this.view = view;
-    return [
-      view.onDidExpandElement((e) => (e.element.expanded = true)),
-      view.onDidCollapseElement((e) => (e.element.expanded = false)),
-    ];
+    return [view.onDidExpandElement((e) => (e.element.expanded = true)), view.onDidCollapseElement((e) => (e.element.expanded = false))];
   }
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
@@ -50,7 +47,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     item.id = node.id;
     // Read as words (dates, units, separators) unless the node says it better itself.
     if (!item.accessibilityInformation) {
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       item.accessibilityInformation = { label: spokenRow(label, item.description) };
     }
     if (node instanceof RecordNode) this.poller.consider(this, node);

@@ -20,7 +20,11 @@ interface LoadableList {
 export class LoadMoreNode extends ExplorerNode {
   readonly kind = 'loadMore' as const;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: LoadableList) {
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    readonly list: LoadableList,
+  ) {
     super(view, parent, '~more');
   }
 
@@ -28,7 +32,10 @@ export class LoadMoreNode extends ExplorerNode {
     const loading = this.list.isLoading;
     const item = new vscode.TreeItem(loading ? l10n.t('Loading…') : l10n.t('Load more…'));
     const total = this.list.total;
-    item.description = total !== undefined ? l10n.t('{0} of {1} {2}', count(this.list.shown), count(total), this.list.what) : l10n.t('{0} {1} shown', count(this.list.shown), this.list.what);
+    item.description =
+      total !== undefined
+        ? l10n.t('{0} of {1} {2}', count(this.list.shown), count(total), this.list.what)
+        : l10n.t('{0} {1} shown', count(this.list.shown), this.list.what);
     item.iconPath = new vscode.ThemeIcon(loading ? 'loading~spin' : 'ellipsis');
     item.contextValue = 'loadMore';
     item.tooltip = l10n.t('Fetch the next page of {0}', this.list.what);
@@ -47,7 +54,12 @@ function shortReason(err: unknown): string {
 export class ErrorNode extends ExplorerNode {
   readonly kind = 'error' as const;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly list: LoadableList, readonly error: unknown) {
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    readonly list: LoadableList,
+    readonly error: unknown,
+  ) {
     super(view, parent, '~error');
   }
 
@@ -70,7 +82,12 @@ export class ErrorNode extends ExplorerNode {
 export class SignInNode extends ExplorerNode {
   readonly kind = 'signIn' as const;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, readonly what: string, readonly error: unknown) {
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    readonly what: string,
+    readonly error: unknown,
+  ) {
     super(view, parent, '~signin');
   }
 
@@ -93,7 +110,12 @@ export class SignInNode extends ExplorerNode {
 export class MessageNode extends ExplorerNode {
   readonly kind = 'message' as const;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, key: string, readonly text: string) {
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    key: string,
+    readonly text: string,
+  ) {
     super(view, parent, `~${key}`);
   }
 

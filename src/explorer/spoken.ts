@@ -7,8 +7,18 @@
 import * as l10n from '@vscode/l10n';
 
 const months = (): string[] => [
-  l10n.t('January'), l10n.t('February'), l10n.t('March'), l10n.t('April'), l10n.t('May'), l10n.t('June'),
-  l10n.t('July'), l10n.t('August'), l10n.t('September'), l10n.t('October'), l10n.t('November'), l10n.t('December'),
+  l10n.t('January'),
+  l10n.t('February'),
+  l10n.t('March'),
+  l10n.t('April'),
+  l10n.t('May'),
+  l10n.t('June'),
+  l10n.t('July'),
+  l10n.t('August'),
+  l10n.t('September'),
+  l10n.t('October'),
+  l10n.t('November'),
+  l10n.t('December'),
 ];
 
 /** `2026-11-22`, `2026-11-22 23:06`, `2026-11-22T23:06:05Z` → words (the time as written). */

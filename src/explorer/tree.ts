@@ -84,7 +84,12 @@ export interface ChildList {
 export abstract class RecordNode<T extends object = object> extends ExplorerNode {
   abstract override readonly kind: RecordKind;
 
-  constructor(view: ViewId, parent: ExplorerNode | undefined, key: string, public record: T) {
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    key: string,
+    public record: T,
+  ) {
     super(view, parent, key);
   }
 

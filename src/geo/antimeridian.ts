@@ -70,10 +70,13 @@ export function unwrapPolygon(rings: readonly (readonly (readonly number[])[])[]
   if (rings.length === 0) return [];
   const outer = unwrapRing(rings[0]);
   const centre = meanLon(outer);
-  return [outer, ...rings.slice(1).map((r) => {
-    const u = unwrapRing(r);
-    return shiftRing(u, shiftToward(meanLon(u), centre));
-  })];
+  return [
+    outer,
+    ...rings.slice(1).map((r) => {
+      const u = unwrapRing(r);
+      return shiftRing(u, shiftToward(meanLon(u), centre));
+    }),
+  ];
 }
 
 /**
@@ -101,17 +104,24 @@ export type BBox = [number, number, number, number];
 export function bboxRing(bbox: readonly number[]): Ring {
   const [w, s, e0, n] = bbox.length >= 6 ? [bbox[0], bbox[1], bbox[3], bbox[4]] : bbox;
   const e = e0 < w ? e0 + 360 : e0;
-  return [[w, s], [e, s], [e, n], [w, n], [w, s]];
+  return [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+    [w, s],
+  ];
 }
 
 /** Longitudinal extent of unwrapped rings (may go beyond ±180). */
 export function lonExtent(rings: readonly Ring[]): [number, number] {
   let min = Infinity;
   let max = -Infinity;
-  for (const r of rings) for (const [x] of r) {
-    if (x < min) min = x;
-    if (x > max) max = x;
-  }
+  for (const r of rings)
+    for (const [x] of r) {
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
   return [min, max];
 }
 
@@ -149,9 +159,7 @@ function clipRing(ring: Ring, limit: number, keep: 'west' | 'east'): Ring {
  * accepts: a Polygon when it stays on one side, otherwise a MultiPolygon split at the
  * antimeridian with every longitude in [-180, 180].
  */
-export function ringToGeoJson(
-  ring: Ring,
-): { type: 'Polygon'; coordinates: Ring[] } | { type: 'MultiPolygon'; coordinates: Ring[][] } {
+export function ringToGeoJson(ring: Ring): { type: 'Polygon'; coordinates: Ring[] } | { type: 'MultiPolygon'; coordinates: Ring[][] } {
   const r = recentreRing(unwrapRing(ring));
   const [min, max] = lonExtent([r]);
   if (min >= -180 && max <= 180) return { type: 'Polygon', coordinates: [r] };
@@ -160,9 +168,7 @@ export function ringToGeoJson(
   const east = clipRing(r, limit, 'east');
   // The part beyond the dateline moves by 360 so that every longitude lands in [-180, 180].
   const moved = (x: Ring, by: number): Ring => x.map(([lon, lat]) => [lon + by, lat] as Pos);
-  const parts = (limit === 180 ? [west, moved(east, -360)] : [moved(west, 360), east])
-    .filter((p) => p.length > 0)
-    .map((p) => [p]);
+  const parts = (limit === 180 ? [west, moved(east, -360)] : [moved(west, 360), east]).filter((p) => p.length > 0).map((p) => [p]);
   return parts.length === 1 ? { type: 'Polygon', coordinates: parts[0] } : { type: 'MultiPolygon', coordinates: parts };
 }
 

@@ -90,8 +90,9 @@ function segmentsIntersect(p1: Position, p2: Position, p3: Position, p4: Positio
   const d3 = orient(p1, p2, p3);
   const d4 = orient(p1, p2, p4);
   if (d1 !== d2 && d3 !== d4) return true;
-  return (d1 === 0 && onSegment(p3, p4, p1)) || (d2 === 0 && onSegment(p3, p4, p2)) ||
-    (d3 === 0 && onSegment(p1, p2, p3)) || (d4 === 0 && onSegment(p1, p2, p4));
+  return (
+    (d1 === 0 && onSegment(p3, p4, p1)) || (d2 === 0 && onSegment(p3, p4, p2)) || (d3 === 0 && onSegment(p1, p2, p3)) || (d4 === 0 && onSegment(p1, p2, p4))
+  );
 }
 
 /**

@@ -45,8 +45,7 @@ function round6(x: number): number {
 }
 
 function segmentsCross(a: Position, b: Position, c: Position, d: Position): boolean {
-  const o = (p: Position, q: Position, r: Position): number =>
-    Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+  const o = (p: Position, q: Position, r: Position): number => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
   const o1 = o(a, b, c);
   const o2 = o(a, b, d);
   const o3 = o(c, d, a);

@@ -9,7 +9,12 @@ export type BBox = [number, number, number, number];
 /** Splits an antimeridian-crossing box into two ordinary ones (west <= east each). */
 export function splitBbox(b: BBox): BBox[] {
   const [w, s, e, n] = b;
-  return w > e ? [[w, s, 180, n], [-180, s, e, n]] : [b];
+  return w > e
+    ? [
+        [w, s, 180, n],
+        [-180, s, e, n],
+      ]
+    : [b];
 }
 
 export function bboxesIntersect(a: BBox, b: BBox): boolean {
@@ -24,9 +29,7 @@ export function bboxesIntersect(a: BBox, b: BBox): boolean {
 /** True when `inner` lies wholly inside `outer`. */
 export function bboxContains(outer: BBox, inner: BBox): boolean {
   const outs = splitBbox(outer);
-  return splitBbox(inner).every((q) =>
-    outs.some((p) => p[0] <= q[0] && q[2] <= p[2] && p[1] <= q[1] && q[3] <= p[3]),
-  );
+  return splitBbox(inner).every((q) => outs.some((p) => p[0] <= q[0] && q[2] <= p[2] && p[1] <= q[1] && q[3] <= p[3]));
 }
 
 export function isValidBbox(b: unknown): b is BBox {
@@ -119,6 +122,14 @@ export function bboxPolygon(b: BBox): Geometry {
   const east = w > e ? e + 360 : e;
   return {
     type: 'Polygon',
-    coordinates: [[[w, s], [east, s], [east, n], [w, n], [w, s]]],
+    coordinates: [
+      [
+        [w, s],
+        [east, s],
+        [east, n],
+        [w, n],
+        [w, s],
+      ],
+    ],
   };
 }

@@ -75,7 +75,10 @@ function add(g: unknown, out: Drawable, depth: number): void {
 
 /** [west, south, east, north] of a drawable; west/east unwrapped (may exceed ±180). */
 export function drawableBounds(d: Drawable): [number, number, number, number] | undefined {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   const see = (x: number, y: number) => {
     if (x < w) w = x;
     if (x > e) e = x;

@@ -37,7 +37,5 @@ export function unwrapGeometry(g: Geometry): Geometry {
 export function geometriesIntersect(a: Geometry, b: Geometry): boolean {
   const ua = unwrapGeometry(a);
   const ub = unwrapGeometry(b);
-  return (
-    turfIntersects()(ua, ub) || turfIntersects()(ua, shifted(ub, 360)) || turfIntersects()(ua, shifted(ub, -360))
-  );
+  return turfIntersects()(ua, ub) || turfIntersects()(ua, shifted(ub, 360)) || turfIntersects()(ua, shifted(ub, -360));
 }

@@ -38,7 +38,11 @@ export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPa
 }
 
 export function renderPanelHtml(
-  webview: vscode.Webview, context: vscode.ExtensionContext, name: 'map' | 'stacItem', title: string, imgSources: string[] = [],
+  webview: vscode.Webview,
+  context: vscode.ExtensionContext,
+  name: 'map' | 'stacItem',
+  title: string,
+  imgSources: string[] = [],
 ): string {
   const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'media', f)).toString();
   return webviewHtml({
@@ -66,15 +70,23 @@ export function configuredBasemaps(log?: vscode.LogOutputChannel): Basemap[] {
   const out: Basemap[] = [];
   for (const b of raw) {
     const o = (b ?? {}) as Partial<Basemap>;
-    const ok = typeof o.name === 'string' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) &&
-      o.url.includes('{z}') && o.url.includes('{x}') && o.url.includes('{y}');
+    const ok =
+      typeof o.name === 'string' &&
+      typeof o.url === 'string' &&
+      /^https?:\/\//i.test(o.url) &&
+      o.url.includes('{z}') &&
+      o.url.includes('{x}') &&
+      o.url.includes('{y}');
     if (!ok) {
       log?.warn(`eoImagery.map.basemaps: ignoring an entry that is not {name, url: "http(s)://…{z}/{x}/{y}…", attribution}`);
       continue;
     }
     out.push({
-      name: o.name as string, url: o.url as string, attribution: typeof o.attribution === 'string' ? o.attribution : '',
-      maxZoom: typeof o.maxZoom === 'number' ? o.maxZoom : undefined, subdomains: typeof o.subdomains === 'string' ? o.subdomains : undefined,
+      name: o.name as string,
+      url: o.url as string,
+      attribution: typeof o.attribution === 'string' ? o.attribution : '',
+      maxZoom: typeof o.maxZoom === 'number' ? o.maxZoom : undefined,
+      subdomains: typeof o.subdomains === 'string' ? o.subdomains : undefined,
     });
   }
   return out;

@@ -88,10 +88,15 @@ export class Panels implements PanelsApi, vscode.Disposable {
 /** Why a footprint's row could not be shown, naming the kind of record in words. */
 function notInSidebar(ref: SidebarRef): string {
   switch (ref.kind) {
-    case 'aoi': return l10n.t('The AOI {0} is not in the sidebar\'s loaded pages.', ref.id);
-    case 'asset': return l10n.t('The asset {0} is not in the sidebar\'s loaded pages.', ref.id);
-    case 'orderItem': return l10n.t('The order item {0} is not in the sidebar\'s loaded pages.', ref.id);
-    case 'catalog': return l10n.t('The catalog {0} is not in the sidebar\'s loaded pages.', ref.id);
-    case 'insightRun': return l10n.t('The insight run {0} is not in the sidebar\'s loaded pages.', ref.id);
+    case 'aoi':
+      return l10n.t("The AOI {0} is not in the sidebar's loaded pages.", ref.id);
+    case 'asset':
+      return l10n.t("The asset {0} is not in the sidebar's loaded pages.", ref.id);
+    case 'orderItem':
+      return l10n.t("The order item {0} is not in the sidebar's loaded pages.", ref.id);
+    case 'catalog':
+      return l10n.t("The catalog {0} is not in the sidebar's loaded pages.", ref.id);
+    case 'insightRun':
+      return l10n.t("The insight run {0} is not in the sidebar's loaded pages.", ref.id);
   }
 }

@@ -2,9 +2,7 @@
  * Records → map features, and the map's search form → service requests. Pure (no `vscode`),
  * so it is unit-tested; the map panel host only moves the results around.
  */
-import type {
-  Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite,
-} from '../api/records';
+import type { Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
 import type { GeoJsonCollection } from '../api/outputFiles';
 import { km2 } from '../format';
@@ -18,15 +16,22 @@ const join = (...parts: (string | undefined | false)[]): string => parts.filter(
 
 export function aoiFeature(a: Aoi): MapFeature {
   return {
-    id: a.aoi_id, label: a.name || a.aoi_id, detail: join(areaOf(a.area_in_sq_m), a.satellite_id, a.status),
-    geometry: a.geometry, centroid: Array.isArray(a.centroid) ? a.centroid : undefined, ref: { kind: 'aoi', id: a.aoi_id },
+    id: a.aoi_id,
+    label: a.name || a.aoi_id,
+    detail: join(areaOf(a.area_in_sq_m), a.satellite_id, a.status),
+    geometry: a.geometry,
+    centroid: Array.isArray(a.centroid) ? a.centroid : undefined,
+    ref: { kind: 'aoi', id: a.aoi_id },
   };
 }
 
 export function assetFeature(a: Asset): MapFeature {
   return {
-    id: a.id, label: a.name || a.id, detail: join(a.date, a.asset_type, areaOf(a.area_in_sq_m)),
-    geometry: a.geometry, ref: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
+    id: a.id,
+    label: a.name || a.id,
+    detail: join(a.date, a.asset_type, areaOf(a.area_in_sq_m)),
+    geometry: a.geometry,
+    ref: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
   };
 }
 
@@ -52,8 +57,11 @@ export function catalogFeature(c: Catalog): MapFeature | undefined {
   if (!geometry) return undefined;
   const itemId = typeof details?.id === 'string' ? details.id : c.item_id;
   return {
-    id: c.id, label: itemId ?? c.id, detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
-    geometry, ref: { kind: 'catalog', id: c.id },
+    id: c.id,
+    label: itemId ?? c.id,
+    detail: join(c.delivery_status, c.created_at?.slice(0, 10)),
+    geometry,
+    ref: { kind: 'catalog', id: c.id },
   };
 }
 
@@ -150,9 +158,10 @@ export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
   const dt = datetimeRange(p.from, p.to);
   if (dt) body.datetime = dt;
   if (p.maxCloud !== undefined) body.query = { 'eo:cloud_cover': { lte: p.maxCloud } };
-  body.sortby = p.sort === 'cloud-asc'
-    ? [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]
-    : [{ field: 'properties.datetime', direction: p.sort === 'datetime-asc' ? 'asc' : 'desc' }];
+  body.sortby =
+    p.sort === 'cloud-asc'
+      ? [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]
+      : [{ field: 'properties.datetime', direction: p.sort === 'datetime-asc' ? 'asc' : 'desc' }];
   return body;
 }
 

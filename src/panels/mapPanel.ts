@@ -13,17 +13,26 @@ import { validatePolygon } from '../geo/aoiGeometry';
 import { describeError } from '../ui/showError';
 import { basemapImgSources, configuredBasemaps, openExternalChecked, panelOptions, renderPanelHtml, responseError, type PanelContext } from './host';
 import { runCommand } from '../ui/runCommand';
-import {
-  aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget,
-} from './mapData';
+import { aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget } from './mapData';
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import { ImageryByteServer } from './imagery/byteServer';
 import { ClipChannel } from './imagery/clipChannel';
 import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import type {
-  CreateAoiParams, FromMapMessage, LayerKind, MapFeature, MapRequest, MapResults, MapSource, MapState, RpcHandlers,
-  SearchOptions, SearchPage, SearchParams, ToMapMessage,
+  CreateAoiParams,
+  FromMapMessage,
+  LayerKind,
+  MapFeature,
+  MapRequest,
+  MapResults,
+  MapSource,
+  MapState,
+  RpcHandlers,
+  SearchOptions,
+  SearchPage,
+  SearchParams,
+  ToMapMessage,
 } from './protocol';
 
 export const MAP_VIEW_TYPE = 'eoImagery.map';
@@ -111,7 +120,11 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
-  private constructor(private readonly ctx: PanelContext, readonly panel: vscode.WebviewPanel, private readonly state: MapState | undefined) {
+  private constructor(
+    private readonly ctx: PanelContext,
+    readonly panel: vscode.WebviewPanel,
+    private readonly state: MapState | undefined,
+  ) {
     MapPanel.current = this;
     const services = ctx.services;
     const basemaps = configuredBasemaps(services.log);
@@ -276,7 +289,8 @@ export class MapPanel implements vscode.Disposable {
           this.send({ type: 'response', id: m.id, ok: true, result });
         } catch (e) {
           // a byte read is already a request line in the log; its failure shows in the layer list
-          if (!isCancellation(e) && !abort.signal.aborted && m.request.method !== 'readBytes') this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
+          if (!isCancellation(e) && !abort.signal.aborted && m.request.method !== 'readBytes')
+            this.services.log.warn(`map: ${m.request.method} failed: ${describeError(e)}`);
           if (!abort.signal.aborted) this.send({ type: 'response', id: m.id, ok: false, error: responseError(e) });
         } finally {
           this.inflight.delete(m.id);
@@ -315,7 +329,8 @@ export class MapPanel implements vscode.Disposable {
         return;
       case 'showImagery': {
         const ref = m.ref;
-        const arg = ref.kind === 'archiveItem' ? this.resultItems.get(`${ref.collection}/${ref.id}`) ?? { collection: ref.collection, id: ref.id } : undefined;
+        const arg =
+          ref.kind === 'archiveItem' ? (this.resultItems.get(`${ref.collection}/${ref.id}`) ?? { collection: ref.collection, id: ref.id }) : undefined;
         if (!arg) return;
         await runCommand('showImagery', arg);
         return;
@@ -450,7 +465,12 @@ export class MapPanel implements vscode.Disposable {
     const checked = validatePolygon(g);
     if (!checked.ok) throw new Error(checked.reason);
     const aoi = await this.ctx.createAoi({
-      polygon: checked.polygon, source: 'the map', name: p.name, description: p.description, projectId: p.projectId, satelliteId: p.satelliteId,
+      polygon: checked.polygon,
+      source: 'the map',
+      name: p.name,
+      description: p.description,
+      projectId: p.projectId,
+      satelliteId: p.satelliteId,
     });
     if (!aoi) return null;
     const f = aoiFeature(aoi);
@@ -462,7 +482,9 @@ export class MapPanel implements vscode.Disposable {
 
   /** After a window reload: fetch what the layers showed, again. */
   private async restoreSources(sources: Partial<Record<LayerKind, MapSource[]>>): Promise<void> {
-    const all = Object.values(sources).flat().filter((s): s is MapSource => !!s);
+    const all = Object.values(sources)
+      .flat()
+      .filter((s): s is MapSource => !!s);
     if (!all.length) return;
     let client: EoClient;
     try {
@@ -478,14 +500,16 @@ export class MapPanel implements vscode.Disposable {
     for (const s of all) if (s.kind === 'asset') assets.set(s.aoiId, (assets.get(s.aoiId) ?? new Set()).add(s.id));
     const jobs: Promise<MapTarget | undefined>[] = all.filter((s) => s.kind !== 'asset').map((s) => fetchSource(client, s));
     for (const [aoiId, ids] of assets) jobs.push(fetchAssets(client, aoiId, ids));
-    await Promise.all(jobs.map(async (job) => {
-      try {
-        const t = await job;
-        if (t) this.showTarget(t, { fit: false, reveal: false });
-      } catch (e) {
-        failures.push(describeError(e));
-      }
-    }));
+    await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          const t = await job;
+          if (t) this.showTarget(t, { fit: false, reveal: false });
+        } catch (e) {
+          failures.push(describeError(e));
+        }
+      }),
+    );
     if (failures.length) this.notice(`${failures.length} shape(s) could not be loaded again: ${failures[0]}`, 'error');
   }
 }

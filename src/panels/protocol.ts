@@ -7,7 +7,15 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
-import type { FromMapClipMessage, FromMapImageryMessage, ImageryLayerSpec, ImageryRequest, ReadBytesResult, ToMapClipMessage, ToMapImageryMessage } from './imagery/protocol';
+import type {
+  FromMapClipMessage,
+  FromMapImageryMessage,
+  ImageryLayerSpec,
+  ImageryRequest,
+  ReadBytesResult,
+  ToMapClipMessage,
+  ToMapImageryMessage,
+} from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -30,8 +38,7 @@ export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<R
 };
 
 export type ResponseMessage =
-  | { type: 'response'; id: number; ok: true; result: unknown }
-  | { type: 'response'; id: number; ok: false; error: { message: string; status?: number } };
+  { type: 'response'; id: number; ok: true; result: unknown } | { type: 'response'; id: number; ok: false; error: { message: string; status?: number } };
 
 // ---------------------------------------------------------------- map
 
@@ -204,10 +211,7 @@ export type ToStacMessage =
   | { type: 'notice'; level: 'info' | 'error'; text: string };
 
 export type FromStacMessage =
-  | { type: 'ready' }
-  | { type: 'action'; action: StacAction }
-  | { type: 'openExternal'; url: string }
-  | { type: 'copy'; text: string };
+  { type: 'ready' } | { type: 'action'; action: StacAction } | { type: 'openExternal'; url: string } | { type: 'copy'; text: string };
 
 export interface StacState {
   collection?: string;

@@ -24,7 +24,6 @@ function panelTitle(id: string): string {
   return l10n.t('STAC {0}', id);
 }
 
-
 export class StacItemPanel implements vscode.Disposable {
   private static readonly open = new Map<string, StacItemPanel>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -74,7 +73,11 @@ export class StacItemPanel implements vscode.Disposable {
       return previous;
     }
     const panel = vscode.window.createWebviewPanel(
-      STAC_VIEW_TYPE, panelTitle(ref.id), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(services.context));
+      STAC_VIEW_TYPE,
+      panelTitle(ref.id),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      panelOptions(services.context),
+    );
     const p = new StacItemPanel(services, panel, ref);
     StacItemPanel.previewing = p;
     return p;
@@ -190,8 +193,9 @@ export class StacItemPanel implements vscode.Disposable {
    * asset hosts) and sends it as a data URL; a failure just leaves "No thumbnail".
    */
   private async sendThumbnail(item: ArchiveItem): Promise<void> {
-    const entry = Object.entries(item.assets ?? {}).find(([, a]) =>
-      Array.isArray(a.roles) && a.roles.some((r) => r === 'thumbnail' || r === 'overview') && isWebUrl(a.href));
+    const entry = Object.entries(item.assets ?? {}).find(
+      ([, a]) => Array.isArray(a.roles) && a.roles.some((r) => r === 'thumbnail' || r === 'overview') && isWebUrl(a.href),
+    );
     if (!entry) return;
     const [key, asset] = entry;
     try {

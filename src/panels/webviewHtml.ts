@@ -28,7 +28,9 @@ export interface WebviewHtmlOptions {
 }
 
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export function escapeHtml(s: string): string {
@@ -54,7 +56,10 @@ export function contentSecurityPolicy(o: { cspSource: string; nonce: string; img
 
 /** JSON inside a script element: `<` escaped so no string can close the element. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function webviewHtml(o: WebviewHtmlOptions): string {
@@ -86,7 +91,7 @@ export function tileOrigins(templates: readonly string[]): string[] {
     const m = /^(https?):\/\/([^/?#]+)/i.exec(t);
     if (!m) continue;
     const host = m[2].replace(/\{[a-z]+\}/gi, '*').toLowerCase();
-    if (!/^[a-z0-9*.-]+(:\d+)?$/.test(host) || host.startsWith('*') && !host.startsWith('*.')) continue;
+    if (!/^[a-z0-9*.-]+(:\d+)?$/.test(host) || (host.startsWith('*') && !host.startsWith('*.'))) continue;
     out.add(`${m[1].toLowerCase()}://${host}`);
   }
   return [...out];

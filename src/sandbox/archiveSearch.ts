@@ -173,15 +173,42 @@ function compileQuery(query: ArchiveQuery['query']): ((r: ArchiveRow) => boolean
     for (const [op, value] of Object.entries(ops)) {
       const get = (r: ArchiveRow): unknown => rowProperty(r, field);
       switch (op as QueryOperator) {
-        case 'eq': out.push((r) => compare(get(r), value) === 0); break;
-        case 'neq': out.push((r) => compare(get(r), value) !== 0); break;
-        case 'lt': out.push((r) => { const v = get(r); return v !== undefined && compare(v, value) < 0; }); break;
-        case 'lte': out.push((r) => { const v = get(r); return v !== undefined && compare(v, value) <= 0; }); break;
-        case 'gt': out.push((r) => { const v = get(r); return v !== undefined && compare(v, value) > 0; }); break;
-        case 'gte': out.push((r) => { const v = get(r); return v !== undefined && compare(v, value) >= 0; }); break;
+        case 'eq':
+          out.push((r) => compare(get(r), value) === 0);
+          break;
+        case 'neq':
+          out.push((r) => compare(get(r), value) !== 0);
+          break;
+        case 'lt':
+          out.push((r) => {
+            const v = get(r);
+            return v !== undefined && compare(v, value) < 0;
+          });
+          break;
+        case 'lte':
+          out.push((r) => {
+            const v = get(r);
+            return v !== undefined && compare(v, value) <= 0;
+          });
+          break;
+        case 'gt':
+          out.push((r) => {
+            const v = get(r);
+            return v !== undefined && compare(v, value) > 0;
+          });
+          break;
+        case 'gte':
+          out.push((r) => {
+            const v = get(r);
+            return v !== undefined && compare(v, value) >= 0;
+          });
+          break;
         case 'in': {
           const set = value as unknown[];
-          out.push((r) => { const v = get(r); return set.some((x) => compare(v, x) === 0); });
+          out.push((r) => {
+            const v = get(r);
+            return set.some((x) => compare(v, x) === 0);
+          });
           break;
         }
       }

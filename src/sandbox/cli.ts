@@ -52,7 +52,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (closing) return;
     closing = true;
-    sb.close().then(() => process.exit(0), () => process.exit(1));
+    sb.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

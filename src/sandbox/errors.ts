@@ -1,13 +1,5 @@
 /** Errors a handler throws; the server turns them into the error body of the route's style. */
-export type ErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'internal';
+export type ErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'payload_too_large' | 'internal';
 
 const CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -35,11 +27,7 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (field: string, problem: string): HttpError =>
-  new HttpError(400, `${field}: ${problem}`, field);
-export const notFound = (what: string, id: string): HttpError =>
-  new HttpError(404, `${what} ${JSON.stringify(id)} was not found`, what);
-export const forbidden = (what: string): HttpError =>
-  new HttpError(403, `${what} belongs to another user`, what);
-export const conflict = (field: string, problem: string): HttpError =>
-  new HttpError(409, `${field}: ${problem}`, field);
+export const badRequest = (field: string, problem: string): HttpError => new HttpError(400, `${field}: ${problem}`, field);
+export const notFound = (what: string, id: string): HttpError => new HttpError(404, `${what} ${JSON.stringify(id)} was not found`, what);
+export const forbidden = (what: string): HttpError => new HttpError(403, `${what} belongs to another user`, what);
+export const conflict = (field: string, problem: string): HttpError => new HttpError(409, `${field}: ${problem}`, field);

@@ -76,7 +76,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const host = opts.host ?? '127.0.0.1';
   if (host !== '127.0.0.1') throw new RangeError('the sandbox listens on loopback (127.0.0.1) only');
   const tokens = { alice: opts.tokens?.alice ?? 'sandbox-alice', bob: opts.tokens?.bob ?? 'sandbox-bob' };
-  if (tokens.alice === tokens.bob || !/^\S+$/.test(tokens.alice) || !/^\S+$/.test(tokens.bob)) throw new RangeError('tokens must be distinct and without spaces');
+  if (tokens.alice === tokens.bob || !/^\S+$/.test(tokens.alice) || !/^\S+$/.test(tokens.bob))
+    throw new RangeError('tokens must be distinct and without spaces');
 
   const start = opts.startTime ?? Date.now();
   const clock = new Clock(start, speed);
@@ -97,15 +98,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const router = new Router();
   router.add(
     { method: 'GET', path: '/ping', auth: false, handler: () => ({ status: 200, json: 'pong' }) },
-    ...projectRoutes, ...aoiRoutes, ...insightRoutes, ...catalogueRoutes, ...orderRoutes,
-    ...archiveRoutes, ...catalogRoutes, ...storeRoutes, ...imageryRoutes,
-    ...visualizationPngRoutes, ...aoiDownloadRoutes,
+    ...projectRoutes,
+    ...aoiRoutes,
+    ...insightRoutes,
+    ...catalogueRoutes,
+    ...orderRoutes,
+    ...archiveRoutes,
+    ...catalogRoutes,
+    ...storeRoutes,
+    ...imageryRoutes,
+    ...visualizationPngRoutes,
+    ...aoiDownloadRoutes,
   );
   const server = new SandboxServer(app, router, {
     latencyMs: Math.max(0, opts.latencyMs ?? 0),
     failRate: checkRate('failRate', opts.failRate),
     resetRate: checkRate('resetRate', opts.resetRate),
-    tokens: new Map([[tokens.alice, alice], [tokens.bob, bob]]),
+    tokens: new Map([
+      [tokens.alice, alice],
+      [tokens.bob, bob],
+    ]),
     headersTimeoutMs: opts.headersTimeoutMs,
   });
   await new Promise<void>((resolve, reject) => {

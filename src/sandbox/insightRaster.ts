@@ -63,8 +63,16 @@ export function outputCogSpec(scene: Scene, def: InputDefinition): CogSpec {
   const classify = classifier(def);
   const s = scene;
   return {
-    width: s.width, height: s.height, bands: 1, dtype: 'uint8', tileSize: 256,
-    originX: s.originX, originY: s.originY, pixelSize: s.pixelSize, epsg: s.epsg, nodata: OUTPUT_NODATA,
+    width: s.width,
+    height: s.height,
+    bands: 1,
+    dtype: 'uint8',
+    tileSize: 256,
+    originX: s.originX,
+    originY: s.originY,
+    pixelSize: s.pixelSize,
+    epsg: s.epsg,
+    nodata: OUTPUT_NODATA,
     bandNames: [def.properties?.bands?.[0] ?? def.name],
     // `out` arrives filled with nodata: only pixels inside the AOI are written.
     fill: (t: TileRequest, out: Samples) => {

@@ -39,12 +39,17 @@ export function blockOf(blocks: readonly Block[], rec: Pick<InsightRec, 'block'>
 /** The run as the list serves it (the OpenAPI's list item). */
 export function runView(rec: InsightRec, block: Block | undefined, base: string, now: number): Insight {
   const phase = runPhase(rec, now);
-  const output: InsightOutput[] = phase.status === 'success'
-    ? (block?.spec.outputs ?? []).map((o) => ({
-        name: o.name, format: o.format, type: o.type, description: o.description,
-        value: outputUrl(base, rec.id, o), properties: structuredClone(o.properties ?? {}),
-      }))
-    : [];
+  const output: InsightOutput[] =
+    phase.status === 'success'
+      ? (block?.spec.outputs ?? []).map((o) => ({
+          name: o.name,
+          format: o.format,
+          type: o.type,
+          description: o.description,
+          value: outputUrl(base, rec.id, o),
+          properties: structuredClone(o.properties ?? {}),
+        }))
+      : [];
   return {
     id: rec.id,
     name: rec.name,
@@ -109,7 +114,12 @@ function sameOutput(a: string, b: string): boolean {
  * A vector output: polygons inside the AOI, one per class the output declares (or one), each
  * a square around a point between the AOI's centroid and a vertex of its ring.
  */
-export function vectorOutput(aoi: Pick<AoiRec, 'geometry' | 'centroid' | 'name'>, runId: string, outputName: string, classes: readonly { name: string; value: number | string }[]): unknown {
+export function vectorOutput(
+  aoi: Pick<AoiRec, 'geometry' | 'centroid' | 'name'>,
+  runId: string,
+  outputName: string,
+  classes: readonly { name: string; value: number | string }[],
+): unknown {
   const ring = aoi.geometry.coordinates[0];
   const [cx, cy] = aoi.centroid;
   const list = classes.length > 0 ? classes : [{ name: outputName, value: 1 }];
@@ -119,7 +129,13 @@ export function vectorOutput(aoi: Pick<AoiRec, 'geometry' | 'centroid' | 'name'>
     const py = cy + (v[1] - cy) * 0.45;
     const hx = Math.abs(v[0] - cx) * 0.12 + 1e-4;
     const hy = Math.abs(v[1] - cy) * 0.12 + 1e-4;
-    const sq = [[px - hx, py - hy], [px + hx, py - hy], [px + hx, py + hy], [px - hx, py + hy], [px - hx, py - hy]];
+    const sq = [
+      [px - hx, py - hy],
+      [px + hx, py - hy],
+      [px + hx, py + hy],
+      [px - hx, py + hy],
+      [px - hx, py - hy],
+    ];
     return {
       type: 'Feature',
       id: `${runId}-${k + 1}`,

@@ -73,7 +73,11 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
   const o: Obj = asObject(raw, f);
   const p = `${f}.`;
   const polygons = req(o, 'geometry', readGeometry, p);
-  const project_id = resolveProject(ctx, opt(o, 'project_id', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p), `${p}project_id`);
+  const project_id = resolveProject(
+    ctx,
+    opt(o, 'project_id', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p),
+    `${p}project_id`,
+  );
   const name = opt(o, 'name', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p) ?? `Item ${i + 1}`;
   // required by the OpenAPI for every item, tasking and archive alike
   const usecase = req(o, 'usecase', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), p);
@@ -208,10 +212,11 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
 
 export function buildOrder(body: unknown, ctx: OrderCtx): { order: OrderRec; dryRun: boolean } {
   const o = asObject(body, 'body');
-  const dryRun = opt(o, 'dry_run', (x, f) => {
-    if (typeof x !== 'boolean') throw badRequest(f, 'must be a boolean');
-    return x;
-  }) ?? false;
+  const dryRun =
+    opt(o, 'dry_run', (x, f) => {
+      if (typeof x !== 'boolean') throw badRequest(f, 'must be a boolean');
+      return x;
+    }) ?? false;
   const reqs = req(o, 'order_items', (x, f) => asArray(x, f, { min: 1, max: 50 }));
   const id = ctx.newId();
   const items = reqs.map((r, i) => priceItem(r, i, id, ctx));

@@ -32,8 +32,7 @@ export class Rng {
 
   /** A UUID-shaped id drawn from the stream (version nibble 4, variant 8..b). */
   uuid(): string {
-    const h = (n: number): string =>
-      Array.from({ length: n }, () => Math.floor(this.next() * 16).toString(16)).join('');
+    const h = (n: number): string => Array.from({ length: n }, () => Math.floor(this.next() * 16).toString(16)).join('');
     return `${h(8)}-${h(4)}-4${h(3)}-${'89ab'[Math.floor(this.next() * 4)]}${h(3)}-${h(12)}`;
   }
 

@@ -46,10 +46,7 @@ interface Compiled extends Route {
   names: string[];
 }
 
-export type Match =
-  | { kind: 'route'; route: Route; params: Record<string, string> }
-  | { kind: 'method'; allow: string[]; style: ErrorStyle }
-  | { kind: 'none' };
+export type Match = { kind: 'route'; route: Route; params: Record<string, string> } | { kind: 'method'; allow: string[]; style: ErrorStyle } | { kind: 'none' };
 
 export class Router {
   private readonly routes: Compiled[] = [];

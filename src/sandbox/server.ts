@@ -60,7 +60,10 @@ function send(res: http.ServerResponse, r: Res, head: boolean): void {
     res.writeHead(r.status, headers);
     if (head) res.end();
     // A failure mid-body can only cut the connection: the status is already sent.
-    else pipeline(Readable.from(r.stream.chunks(), { objectMode: false }), res, (e) => { if (e) res.destroy(); });
+    else
+      pipeline(Readable.from(r.stream.chunks(), { objectMode: false }), res, (e) => {
+        if (e) res.destroy();
+      });
     return;
   }
   let payload: Buffer | undefined;
@@ -79,7 +82,10 @@ function send(res: http.ServerResponse, r: Res, head: boolean): void {
 }
 
 class BodyError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -139,7 +145,9 @@ export class SandboxServer {
       }
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify(errorBody('default', status, 'malformed HTTP request', err.code ?? ''));
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     });
   }
 
@@ -154,10 +162,7 @@ export class SandboxServer {
 
   private takeFault(method: string, path: string): FaultRule | undefined {
     const i = this.faults.findIndex(
-      (f) =>
-        f.left > 0 &&
-        (!f.method || f.method.toUpperCase() === method) &&
-        (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
+      (f) => f.left > 0 && (!f.method || f.method.toUpperCase() === method) && (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
     );
     if (i < 0) return undefined;
     const f = this.faults[i];
@@ -187,7 +192,11 @@ export class SandboxServer {
     if (!isLoopbackHost(req.headers.host)) {
       // The sandbox's tokens are public: a page on another site must not reach it through a
       // DNS name rebound to 127.0.0.1.
-      send(res, { status: 421, json: errorBody('default', 421, 'the sandbox answers only to loopback host names (127.0.0.1, localhost, [::1])', 'host') }, head);
+      send(
+        res,
+        { status: 421, json: errorBody('default', 421, 'the sandbox answers only to loopback host names (127.0.0.1, localhost, [::1])', 'host') },
+        head,
+      );
       return;
     }
 
@@ -200,16 +209,24 @@ export class SandboxServer {
       }
       const body = fault.body ?? errorBody('default', fault.status, `injected ${fault.status}`, 'fault');
       const raw = typeof body === 'string' ? body : undefined;
-      send(res, {
-        status: fault.status,
-        ...(raw !== undefined ? { raw, contentType: fault.contentType ?? 'text/plain; charset=utf-8' } : { json: body, contentType: fault.contentType }),
-        headers: { 'x-sandbox-injected': 'fault' },
-      }, head);
+      send(
+        res,
+        {
+          status: fault.status,
+          ...(raw !== undefined ? { raw, contentType: fault.contentType ?? 'text/plain; charset=utf-8' } : { json: body, contentType: fault.contentType }),
+          headers: { 'x-sandbox-injected': 'fault' },
+        },
+        head,
+      );
       return;
     }
     if (this.opts.latencyMs > 0) await sleep(this.opts.latencyMs);
     if (this.opts.failRate > 0 && Math.random() < this.opts.failRate) {
-      send(res, { status: 500, json: errorBody('default', 500, 'injected failure (--fail-rate)', 'fail-rate'), headers: { 'x-sandbox-injected': 'fail-rate' } }, head);
+      send(
+        res,
+        { status: 500, json: errorBody('default', 500, 'injected failure (--fail-rate)', 'fail-rate'), headers: { 'x-sandbox-injected': 'fail-rate' } },
+        head,
+      );
       return;
     }
     const reset = this.opts.resetRate > 0 && Math.random() < this.opts.resetRate;
@@ -253,8 +270,15 @@ export class SandboxServer {
         }
       }
       out = await route.handler({
-        method, path, query: url.searchParams, headers: req.headers, params: m.params, body,
-        user: user ?? this.app.world.users[0], app: this.app, now: this.app.clock.now(),
+        method,
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        params: m.params,
+        body,
+        user: user ?? this.app.world.users[0],
+        app: this.app,
+        now: this.app.clock.now(),
       });
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;

@@ -4,9 +4,7 @@
  * creation); statuses and progress are derived from `t0` on every read (transitions.ts), so
  * the stored data only changes when a request creates or deletes something.
  */
-import type {
-  Aoi, Asset, Delivery, Index, InputValue, OrderItem, Project, Store, Visualization,
-} from '../api/records';
+import type { Aoi, Asset, Delivery, Index, InputValue, OrderItem, Project, Store, Visualization } from '../api/records';
 
 export type UserKey = 'alice' | 'bob';
 

@@ -112,7 +112,10 @@ export function pageParams(q: URLSearchParams, defaultLimit = 10): { offset: num
 export function queryList(q: URLSearchParams, key: string): string[] | undefined {
   const raw = q.get(key);
   if (raw === null) return undefined;
-  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw badRequest(key, 'must be a comma-separated list of values');
   return parts;
 }

@@ -13,8 +13,17 @@ export type StepResult = 'next' | 'back' | 'cancel';
 
 /** What a step uses to ask: numbered, titled, with Back when there is a step before it. */
 export interface StepUi {
-  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { placeHolder: string; activeLabel?: string; matchOnDescription?: boolean }): Promise<T | StepBack | undefined>;
-  input(options: { prompt: string; value?: string; placeHolder?: string; password?: boolean; validate?: (v: string) => string | undefined | Promise<string | undefined> }): Promise<string | StepBack | undefined>;
+  pick<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: { placeHolder: string; activeLabel?: string; matchOnDescription?: boolean },
+  ): Promise<T | StepBack | undefined>;
+  input(options: {
+    prompt: string;
+    value?: string;
+    placeHolder?: string;
+    password?: boolean;
+    validate?: (v: string) => string | undefined | Promise<string | undefined>;
+  }): Promise<string | StepBack | undefined>;
   /** The prompts themselves, for anything else (messages, dialogs). */
   readonly prompts: Prompts;
 }
@@ -106,7 +115,16 @@ export class MultiStepInput<S> {
       prompts,
       pick: (items, o) =>
         Promise.resolve(
-          pickStepVia(prompts, items, { title, step, totalSteps, canGoBack, ignoreFocusOut: true, placeHolder: o.placeHolder, activeLabel: o.activeLabel, matchOnDescription: o.matchOnDescription }),
+          pickStepVia(prompts, items, {
+            title,
+            step,
+            totalSteps,
+            canGoBack,
+            ignoreFocusOut: true,
+            placeHolder: o.placeHolder,
+            activeLabel: o.activeLabel,
+            matchOnDescription: o.matchOnDescription,
+          }),
         ),
       input: (o) =>
         Promise.resolve(

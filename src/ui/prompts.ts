@@ -1,13 +1,5 @@
 import vscode = require('vscode');
-import {
-  BACK_ITEM_LABEL,
-  STEP_BACK,
-  windowInputStep,
-  windowPickStep,
-  type InputStepOptions,
-  type PickStepOptions,
-  type StepBack,
-} from './stepPrompts';
+import { BACK_ITEM_LABEL, STEP_BACK, windowInputStep, windowPickStep, type InputStepOptions, type PickStepOptions, type StepBack } from './stepPrompts';
 
 /**
  * The prompt seam. Commands ask the person through this interface, never through
@@ -19,18 +11,10 @@ export interface Prompts {
     items: readonly T[] | Thenable<readonly T[]>,
     options: vscode.QuickPickOptions & { canPickMany?: false },
   ): Thenable<T | undefined>;
-  pickMany<T extends vscode.QuickPickItem>(
-    items: readonly T[] | Thenable<readonly T[]>,
-    options: vscode.QuickPickOptions,
-  ): Thenable<readonly T[] | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined>;
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
   /** A modal or non-modal message with buttons; resolves to the chosen button's title. */
-  message(
-    severity: 'info' | 'warning' | 'error',
-    text: string,
-    options: vscode.MessageOptions,
-    ...buttons: string[]
-  ): Thenable<string | undefined>;
+  message(severity: 'info' | 'warning' | 'error', text: string, options: vscode.MessageOptions, ...buttons: string[]): Thenable<string | undefined>;
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
   /** Optional so that older test scripts compile; a script without it refuses the dialog. */
   saveDialog?(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
@@ -49,11 +33,7 @@ export const windowPrompts: Prompts = {
   input: (options) => vscode.window.showInputBox(options),
   message: (severity, text, options, ...buttons) => {
     const show =
-      severity === 'error'
-        ? vscode.window.showErrorMessage
-        : severity === 'warning'
-          ? vscode.window.showWarningMessage
-          : vscode.window.showInformationMessage;
+      severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     return show(text, options, ...buttons);
   },
   openDialog: (options) => vscode.window.showOpenDialog(options),
@@ -81,10 +61,7 @@ export class PromptSeam implements Prompts {
     return this.target.pick(items, options);
   }
 
-  pickMany<T extends vscode.QuickPickItem>(
-    items: readonly T[] | Thenable<readonly T[]>,
-    options: vscode.QuickPickOptions,
-  ): Thenable<readonly T[] | undefined> {
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined> {
     return this.target.pickMany(items, options);
   }
 
@@ -92,12 +69,7 @@ export class PromptSeam implements Prompts {
     return this.target.input(options);
   }
 
-  message(
-    severity: 'info' | 'warning' | 'error',
-    text: string,
-    options: vscode.MessageOptions,
-    ...buttons: string[]
-  ): Thenable<string | undefined> {
+  message(severity: 'info' | 'warning' | 'error', text: string, options: vscode.MessageOptions, ...buttons: string[]): Thenable<string | undefined> {
     return this.target.message(severity, text, options, ...buttons);
   }
 
@@ -120,7 +92,11 @@ export class PromptSeam implements Prompts {
 }
 
 /** A step quick pick through any Prompts: its own `pickStep`, or `pick` with a Back item. */
-export async function pickStepVia<T extends vscode.QuickPickItem>(prompts: Prompts, items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
+export async function pickStepVia<T extends vscode.QuickPickItem>(
+  prompts: Prompts,
+  items: readonly T[],
+  options: PickStepOptions,
+): Promise<T | StepBack | undefined> {
   if (prompts.pickStep) return prompts.pickStep(items, options);
   const { step, totalSteps, canGoBack, activeLabel, ...rest } = options;
   void activeLabel;

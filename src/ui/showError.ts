@@ -18,12 +18,7 @@ export function describeError(err: unknown): string {
  * Shows what went wrong with a way forward: sign in again on 401, retry on faults that may
  * pass, the log otherwise. `action` names what the person was doing ("Load AOIs").
  */
-export async function showError(
-  services: ExtensionServices,
-  action: string,
-  err: unknown,
-  retry?: () => unknown,
-): Promise<void> {
+export async function showError(services: ExtensionServices, action: string, err: unknown, retry?: () => unknown): Promise<void> {
   services.connection.reportFailure(err);
   const text = `${action} failed: ${describeError(err)}`;
   services.log.error(text);

@@ -27,8 +27,7 @@ export interface WalkthroughApi {
 export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; disposable: vscode.Disposable } {
   const { context, connection } = services;
   const done = new Set<ObservedStep>();
-  const setStep = (step: ObservedStep, value: boolean): Thenable<unknown> =>
-    vscode.commands.executeCommand('setContext', stepContextKey(step), value);
+  const setStep = (step: ObservedStep, value: boolean): Thenable<unknown> => vscode.commands.executeCommand('setContext', stepContextKey(step), value);
   const mark = (step: ObservedStep): void => {
     if (done.has(step)) return;
     done.add(step);

@@ -46,36 +46,42 @@ async function main(): Promise<void> {
   }
   const eoMedian = median(eo);
   const emptyMedian = median(empty);
-  console.log(JSON.stringify({
-    bench: 'activation',
-    figure: 'median_ms',
-    value: round(eoMedian),
-    baseline: 'empty extension',
-    baseline_value: round(emptyMedian),
-    ratio: round(eoMedian / Math.max(emptyMedian, 0.01)),
-    runs: RUNS,
-    samples_ms: eo.map(round),
-    baseline_samples_ms: empty.map(round),
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'activation',
+      figure: 'median_ms',
+      value: round(eoMedian),
+      baseline: 'empty extension',
+      baseline_value: round(emptyMedian),
+      ratio: round(eoMedian / Math.max(emptyMedian, 0.01)),
+      runs: RUNS,
+      samples_ms: eo.map(round),
+      baseline_samples_ms: empty.map(round),
+    }),
+  );
   const differences = eo.map((v, i) => v - empty[i]);
   const overhead = median(differences);
-  console.log(JSON.stringify({
-    bench: 'activation',
-    figure: 'overhead_paired_median_ms',
-    value: round(overhead),
-    samples_ms: differences.map(round),
-    difference_of_medians_ms: round(eoMedian - emptyMedian),
-    target: `<= ${TARGET_OVERHEAD_MS}`,
-    meets_target: overhead <= TARGET_OVERHEAD_MS,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'activation',
+      figure: 'overhead_paired_median_ms',
+      value: round(overhead),
+      samples_ms: differences.map(round),
+      difference_of_medians_ms: round(eoMedian - emptyMedian),
+      target: `<= ${TARGET_OVERHEAD_MS}`,
+      meets_target: overhead <= TARGET_OVERHEAD_MS,
+    }),
+  );
   if (profiles.length) {
     // Where our activation time goes: the median of each step over the runs.
     const steps = Object.keys(profiles[0]);
-    console.log(JSON.stringify({
-      bench: 'activation',
-      figure: 'breakdown_median_ms',
-      value: Object.fromEntries(steps.map((k) => [k, round(median(profiles.map((p) => p[k] ?? 0)))])),
-    }));
+    console.log(
+      JSON.stringify({
+        bench: 'activation',
+        figure: 'breakdown_median_ms',
+        value: Object.fromEntries(steps.map((k) => [k, round(median(profiles.map((p) => p[k] ?? 0)))])),
+      }),
+    );
   }
 }
 

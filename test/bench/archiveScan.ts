@@ -14,20 +14,31 @@ import type { ArchiveRow } from '../../src/sandbox/world/archive';
 function test(op: QueryOperator, v: unknown, x: unknown): boolean {
   if (v === undefined || v === null) return false;
   switch (op) {
-    case 'eq': return v === x;
-    case 'neq': return v !== x;
-    case 'lt': return (v as number) < (x as number);
-    case 'lte': return (v as number) <= (x as number);
-    case 'gt': return (v as number) > (x as number);
-    case 'gte': return (v as number) >= (x as number);
-    case 'in': return (x as unknown[]).includes(v);
+    case 'eq':
+      return v === x;
+    case 'neq':
+      return v !== x;
+    case 'lt':
+      return (v as number) < (x as number);
+    case 'lte':
+      return (v as number) <= (x as number);
+    case 'gt':
+      return (v as number) > (x as number);
+    case 'gte':
+      return (v as number) >= (x as number);
+    case 'in':
+      return (x as unknown[]).includes(v);
   }
 }
 
 export function scanSearch(rows: readonly ArchiveRow[], q: ArchiveQuery): ArchiveRow[] {
   if (q.intersects || q.ids || q.collections || q.sortby) throw new Error('scanSearch covers bbox, datetime and property filters only');
   const filters = Object.entries(q.query ?? {}).flatMap(([field, ops]) =>
-    Object.entries(ops).map(([op, x]) => (r: ArchiveRow) => test(op as QueryOperator, rowProperty(r, field), x)),
+    Object.entries(ops).map(
+      ([op, x]) =>
+        (r: ArchiveRow) =>
+          test(op as QueryOperator, rowProperty(r, field), x),
+    ),
   );
   const boxPoly = q.bbox ? bboxPolygon(q.bbox) : undefined;
   const out: ArchiveRow[] = [];

@@ -122,10 +122,22 @@ async function main(): Promise<void> {
     }
     const c = median(clientMs);
     const b = median(bareMs);
-    emit('median_ms', c, { baseline: 'bare undici loop + JSON.parse', baseline_value: Math.round(b * 100) / 100, ratio: Math.round((c / b) * 1000) / 1000, rounds: ROUNDS, items: TOTAL, page_size: PAGE });
+    emit('median_ms', c, {
+      baseline: 'bare undici loop + JSON.parse',
+      baseline_value: Math.round(b * 100) / 100,
+      ratio: Math.round((c / b) * 1000) / 1000,
+      rounds: ROUNDS,
+      items: TOTAL,
+      page_size: PAGE,
+    });
     const cc = median(cpu.client);
     const cb = median(cpu.bare);
-    emit('median_cpu_ms', cc, { baseline: 'bare undici loop + JSON.parse', baseline_value: Math.round(cb * 100) / 100, ratio: Math.round((cc / cb) * 1000) / 1000, note: 'CPU time of the listing process only (sandbox excluded)' });
+    emit('median_cpu_ms', cc, {
+      baseline: 'bare undici loop + JSON.parse',
+      baseline_value: Math.round(cb * 100) / 100,
+      ratio: Math.round((cc / cb) * 1000) / 1000,
+      note: 'CPU time of the listing process only (sandbox excluded)',
+    });
 
     // Heap while iterating: one sample per page, after a full GC before the walk.
     gc();

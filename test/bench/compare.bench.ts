@@ -34,7 +34,10 @@ const VIEW = { width: 1600, height: 1000 };
 const SWIPE_FRAMES = 120;
 const STEPS = 20;
 
-interface Scene { file: string; corners: [[number, number], [number, number]] }
+interface Scene {
+  file: string;
+  corners: [[number, number], [number, number]];
+}
 
 /** The benchmark scene, written once per size under the temp dir (shared with imagery.bench.ts). */
 function scene(size: number): Scene {
@@ -44,7 +47,11 @@ function scene(size: number): Scene {
   const meta = `${file}.json`;
   if (existsSync(file) && existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8')) as Scene;
   console.error(`bench: writing a ${size} × ${size} scene with GDAL (once)…`);
-  const out = execFileSync('/usr/bin/python3', [join(ROOT, 'test', 'fixtures', 'imagery', 'make_scene.py'), file, '--size', String(size), '--noise', '--block', '512'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(
+    '/usr/bin/python3',
+    [join(ROOT, 'test', 'fixtures', 'imagery', 'make_scene.py'), file, '--size', String(size), '--noise', '--block', '512'],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   writeFileSync(meta, out);
   return JSON.parse(out) as Scene;
 }
@@ -66,12 +73,23 @@ async function serve(file: string): Promise<{ origin: string; server: Server }> 
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const BANDS = [{ name: 'B02', commonName: 'blue' }, { name: 'B03', commonName: 'green' }, { name: 'B04', commonName: 'red' }, { name: 'B08', commonName: 'nir' }];
+const BANDS = [
+  { name: 'B02', commonName: 'blue' },
+  { name: 'B03', commonName: 'green' },
+  { name: 'B04', commonName: 'red' },
+  { name: 'B08', commonName: 'nir' },
+];
 const S: [number, number] = [0, 3000];
 const TRUE_COLOUR: ImageryRender = { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [S, S, S] };
 const FALSE_COLOUR: ImageryRender = { kind: 'rgb', bands: ['B08', 'B04', 'B03'], stretch: [S, S, S] };
-const layer = (origin: string, id: string, render: ImageryRender): ImageryLayerSpec =>
-  ({ id, title: id, url: `${origin}/scene.tif#${id}`, bands: BANDS, render, source: { kind: 'url', url: `${origin}/scene.tif#${id}` } });
+const layer = (origin: string, id: string, render: ImageryRender): ImageryLayerSpec => ({
+  id,
+  title: id,
+  url: `${origin}/scene.tif#${id}`,
+  bands: BANDS,
+  render,
+  source: { kind: 'url', url: `${origin}/scene.tif#${id}` },
+});
 
 async function open(origin: string, sc: Scene): Promise<Harness> {
   const h = await openWebview('map', {
@@ -88,15 +106,26 @@ async function open(origin: string, sc: Scene): Promise<Harness> {
   // the side panel closed: the map is the whole 1600 × 1000 viewport
   await h.page.locator('#tool-panel').click();
   const [[w, n], [e, s]] = sc.corners;
-  await h.page.evaluate((b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }), [[s, w], [n, e]]);
+  await h.page.evaluate(
+    (b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }),
+    [
+      [s, w],
+      [n, e],
+    ],
+  );
   await h.page.evaluate(installFrameTimer);
   return h;
 }
 
 /** Until no tile of the imagery pane is still loading (10 minutes at most). */
 async function idle(h: Harness): Promise<void> {
-  await h.page.waitForFunction(() => document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-tile').length > 0
-    && !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, { timeout: 600_000, polling: 200 });
+  await h.page.waitForFunction(
+    () =>
+      document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-tile').length > 0 &&
+      !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'),
+    undefined,
+    { timeout: 600_000, polling: 200 },
+  );
 }
 
 type Sample = { work: number[]; intervals: number[]; tiles: number };
@@ -113,14 +142,18 @@ function installFrameTimer(): void {
     const stamps: number[] = [];
     for (let i = 0; i < frames; i++) {
       const p = 0.1 + 0.8 * Math.abs(((i / (frames / 2)) % 2) - 1);
-      work.push(await new Promise<number>((resolve) => requestAnimationFrame((ts) => {
-        stamps.push(ts);
-        const t0 = performance.now();
-        step(p);
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      })));
+      work.push(
+        await new Promise<number>((resolve) =>
+          requestAnimationFrame((ts) => {
+            stamps.push(ts);
+            const t0 = performance.now();
+            step(p);
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => resolve(performance.now() - t0);
+            ch.port2.postMessage(0);
+          }),
+        ),
+      );
     }
     return { work, intervals: stamps.slice(1).map((t, i) => t - stamps[i]) };
   };
@@ -162,7 +195,9 @@ async function swipeFloor(h: Harness): Promise<Sample> {
  */
 async function swipeBaseline(h: Harness): Promise<Sample> {
   return h.page.evaluate(async (frames) => {
-    const app = (window as unknown as { eoMap: { imagery(): Promise<{ compare: { stop(): void }; layer(id: string): { getContainer(): HTMLElement } | undefined }> } }).eoMap;
+    const app = (
+      window as unknown as { eoMap: { imagery(): Promise<{ compare: { stop(): void }; layer(id: string): { getContainer(): HTMLElement } | undefined }> } }
+    ).eoMap;
     const mgr = await app.imagery();
     mgr.compare.stop();
     const mapEl = document.getElementById('map') as HTMLElement;
@@ -190,7 +225,10 @@ async function swipeBaseline(h: Harness): Promise<Sample> {
     const timed = await (window as unknown as { eoFrames: FrameTimer }).eoFrames(frames, (p) => {
       const x = Math.round(W * p);
       ctx.clearRect(0, 0, W, H);
-      for (const [tiles, rx, rw] of [[left, 0, x], [right, x, W - x]] as const) {
+      for (const [tiles, rx, rw] of [
+        [left, 0, x],
+        [right, x, W - x],
+      ] as const) {
         ctx.save();
         ctx.beginPath();
         ctx.rect(rx, 0, rw, H);
@@ -211,22 +249,38 @@ async function stepOurs(h: Harness, origin: string): Promise<number[]> {
     { date: '2024-06-01', cloudCover: 10, spec: layer(origin, 'june', FALSE_COLOUR) },
   ];
   await h.send({ type: 'imageryTimeline', title: 'Bench', frames });
-  await h.page.waitForFunction(async () => {
-    const t = (await (window as unknown as { eoMap: { imagery(): Promise<{ timeline: { layerOf(i: number): { isLoading(): boolean } | undefined } }> } }).eoMap.imagery()).timeline;
-    return [0, 1].every((i) => t.layerOf(i) && !t.layerOf(i)!.isLoading());
-  }, undefined, { timeout: 600_000, polling: 200 });
+  await h.page.waitForFunction(
+    async () => {
+      const t = (
+        await (
+          window as unknown as { eoMap: { imagery(): Promise<{ timeline: { layerOf(i: number): { isLoading(): boolean } | undefined } }> } }
+        ).eoMap.imagery()
+      ).timeline;
+      return [0, 1].every((i) => t.layerOf(i) && !t.layerOf(i)!.isLoading());
+    },
+    undefined,
+    { timeout: 600_000, polling: 200 },
+  );
   await idle(h);
   return h.page.evaluate(async (steps) => {
-    const t = (await (window as unknown as { eoMap: { imagery(): Promise<{ timeline: { state: { index: number }; show(i: number): void; stop(): void } }> } }).eoMap.imagery()).timeline;
+    const t = (
+      await (
+        window as unknown as { eoMap: { imagery(): Promise<{ timeline: { state: { index: number }; show(i: number): void; stop(): void } }> } }
+      ).eoMap.imagery()
+    ).timeline;
     const out: number[] = [];
     for (let i = 0; i < steps; i++) {
-      out.push(await new Promise<number>((resolve) => requestAnimationFrame(() => {
-        const t0 = performance.now();
-        t.show(1 - t.state.index);
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      })));
+      out.push(
+        await new Promise<number>((resolve) =>
+          requestAnimationFrame(() => {
+            const t0 = performance.now();
+            t.show(1 - t.state.index);
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => resolve(performance.now() - t0);
+            ch.port2.postMessage(0);
+          }),
+        ),
+      );
     }
     t.stop();
     return out;
@@ -238,27 +292,35 @@ async function stepBaseline(h: Harness, origin: string): Promise<number[]> {
   const spec = layer(origin, 'one', TRUE_COLOUR);
   await h.send({ type: 'imagery', spec, fit: false });
   await idle(h);
-  return h.page.evaluate(async ({ steps, a, b }) => {
-    type L = { setLook(s: unknown): void; once(e: string, f: () => void): void; isLoading(): boolean };
-    const mgr = await (window as unknown as { eoMap: { imagery(): Promise<{ layer(id: string): L | undefined }> } }).eoMap.imagery();
-    const l = mgr.layer('one')!;
-    const repaint = (s: unknown) => new Promise<number>((resolve) => requestAnimationFrame(() => {
-      const t0 = performance.now();
-      const loaded = new Promise<void>((r) => l.once('load', () => r()));
-      l.setLook(s);
-      void loaded.then(() => requestAnimationFrame(() => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now() - t0);
-        ch.port2.postMessage(0);
-      }));
-    }));
-    // both dates' source tiles decoded and cached first (the prefetch), then the measured steps
-    await repaint(b);
-    await repaint(a);
-    const out: number[] = [];
-    for (let i = 0; i < steps; i++) out.push(await repaint(i % 2 ? a : b));
-    return out;
-  }, { steps: STEPS, a: spec, b: { ...spec, render: FALSE_COLOUR } });
+  return h.page.evaluate(
+    async ({ steps, a, b }) => {
+      type L = { setLook(s: unknown): void; once(e: string, f: () => void): void; isLoading(): boolean };
+      const mgr = await (window as unknown as { eoMap: { imagery(): Promise<{ layer(id: string): L | undefined }> } }).eoMap.imagery();
+      const l = mgr.layer('one')!;
+      const repaint = (s: unknown) =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() => {
+            const t0 = performance.now();
+            const loaded = new Promise<void>((r) => l.once('load', () => r()));
+            l.setLook(s);
+            void loaded.then(() =>
+              requestAnimationFrame(() => {
+                const ch = new MessageChannel();
+                ch.port1.onmessage = () => resolve(performance.now() - t0);
+                ch.port2.postMessage(0);
+              }),
+            );
+          }),
+        );
+      // both dates' source tiles decoded and cached first (the prefetch), then the measured steps
+      await repaint(b);
+      await repaint(a);
+      const out: number[] = [];
+      for (let i = 0; i < steps; i++) out.push(await repaint(i % 2 ? a : b));
+      return out;
+    },
+    { steps: STEPS, a: spec, b: { ...spec, render: FALSE_COLOUR } },
+  );
 }
 
 const p95 = (xs: number[]) => {
@@ -305,15 +367,42 @@ async function main(): Promise<void> {
   }
   const common = { scene: `${argSize} × ${argSize} × 4 uint16 COG, whole scene in view`, viewport: `${VIEW.width} × ${VIEW.height}`, runs: RUNS };
   const line = (figure: string, value: number, base: string, baseValue: number, extra: object = {}) =>
-    console.log(JSON.stringify({ bench: 'compare', figure, value: round(value), unit: 'ms', baseline: base, baseline_value: round(baseValue), ratio: round(baseValue / value), better: 'lower', ...extra, ...common }));
-  const swipeBase = 'both layers\' tiles composited into one clipped viewport canvas per frame (OpenLayers layer-swipe)';
-  line('swipe_drag_frame_p95_ms', p95(swipe.ours.flatMap((s) => s.work)), swipeBase, p95(swipe.base.flatMap((s) => s.work)),
-    { goal_ms: 16, frames: SWIPE_FRAMES * RUNS, tiles: swipe.ours[0].tiles, baseline_tiles: swipe.base[0].tiles });
-  console.log(JSON.stringify({ bench: 'compare', figure: 'swipe_frame_floor_p95_ms', value: round(p95(swipe.floor.flatMap((s) => s.work))), median: round(median(swipe.floor.flatMap((s) => s.work))), unit: 'ms',
-    note: 'frames on the same page that move only the divider: the browser\'s own cost of a frame here (software compositing, no GPU)', ...common }));
+    console.log(
+      JSON.stringify({
+        bench: 'compare',
+        figure,
+        value: round(value),
+        unit: 'ms',
+        baseline: base,
+        baseline_value: round(baseValue),
+        ratio: round(baseValue / value),
+        better: 'lower',
+        ...extra,
+        ...common,
+      }),
+    );
+  const swipeBase = "both layers' tiles composited into one clipped viewport canvas per frame (OpenLayers layer-swipe)";
+  line('swipe_drag_frame_p95_ms', p95(swipe.ours.flatMap((s) => s.work)), swipeBase, p95(swipe.base.flatMap((s) => s.work)), {
+    goal_ms: 16,
+    frames: SWIPE_FRAMES * RUNS,
+    tiles: swipe.ours[0].tiles,
+    baseline_tiles: swipe.base[0].tiles,
+  });
+  console.log(
+    JSON.stringify({
+      bench: 'compare',
+      figure: 'swipe_frame_floor_p95_ms',
+      value: round(p95(swipe.floor.flatMap((s) => s.work))),
+      median: round(median(swipe.floor.flatMap((s) => s.work))),
+      unit: 'ms',
+      note: "frames on the same page that move only the divider: the browser's own cost of a frame here (software compositing, no GPU)",
+      ...common,
+    }),
+  );
   line('swipe_drag_frame_median_ms', median(swipe.ours.flatMap((s) => s.work)), swipeBase, median(swipe.base.flatMap((s) => s.work)));
-  line('swipe_frame_interval_p95_ms', p95(swipe.ours.flatMap((s) => s.intervals)), swipeBase, p95(swipe.base.flatMap((s) => s.intervals)),
-    { note: 'time between animation frames while dragging; a dropped frame shows as ≥ 33 ms' });
+  line('swipe_frame_interval_p95_ms', p95(swipe.ours.flatMap((s) => s.intervals)), swipeBase, p95(swipe.base.flatMap((s) => s.intervals)), {
+    note: 'time between animation frames while dragging; a dropped frame shows as ≥ 33 ms',
+  });
   const stepBase = 'one layer repainted from decoded tiles of both dates already cached';
   line('time_slider_step_p95_ms', p95(step.ours), stepBase, p95(step.base), { goal_ms: 50, steps: step.ours.length });
   line('time_slider_step_median_ms', median(step.ours), stepBase, median(step.base));

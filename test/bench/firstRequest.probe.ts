@@ -38,7 +38,13 @@ async function main(): Promise<void> {
     // Loaded after the hook, as activation would load it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { EoClient } = require('../../src/api') as typeof import('../../src/api');
-    const client = new EoClient({ baseUrl: sandbox.url, token: sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 30_000, userAgent: 'eo-imagery-bench/0' });
+    const client = new EoClient({
+      baseUrl: sandbox.url,
+      token: sandbox.tokens.alice,
+      authScheme: 'bearer',
+      timeoutMs: 30_000,
+      userAgent: 'eo-imagery-bench/0',
+    });
     try {
       await client.projects.listPage({ pageNum: 1, pageSize: 1 });
     } finally {

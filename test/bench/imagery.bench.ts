@@ -56,7 +56,15 @@ async function sandboxScene(): Promise<{ scene: Scene; stop(): Promise<void> }> 
   walk((row.geometry as { coordinates: unknown }).coordinates);
   const url = `${sb.url}/assets/${COLLECTION_DEFS[row.c].id}/${encodeURIComponent(row.id)}/data.tif`;
   return {
-    scene: { file: url, token: sb.tokens.alice, corners: [[Math.min(...xs), Math.max(...ys)], [Math.max(...xs), Math.min(...ys)]], label: `sandbox item ${row.id}, 10980 × 10980 × 4 uint16 COG` },
+    scene: {
+      file: url,
+      token: sb.tokens.alice,
+      corners: [
+        [Math.min(...xs), Math.max(...ys)],
+        [Math.max(...xs), Math.min(...ys)],
+      ],
+      label: `sandbox item ${row.id}, 10980 × 10980 × 4 uint16 COG`,
+    },
     stop: () => sb.close(),
   };
 }
@@ -69,7 +77,10 @@ function scene(size: number): Scene {
   const meta = `${file}.json`;
   if (existsSync(file) && existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8')) as Scene;
   console.error(`bench: writing a ${size} × ${size} scene with GDAL (once)…`);
-  const out = execFileSync('/usr/bin/python3', [join(FIXTURES, 'make_scene.py'), file, '--size', String(size), '--noise', '--block', '512'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync('/usr/bin/python3', [join(FIXTURES, 'make_scene.py'), file, '--size', String(size), '--noise', '--block', '512'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   writeFileSync(meta, out);
   return { ...(JSON.parse(out) as Scene), label: `${size} × ${size} × 4 uint16 COG written by GDAL` };
 }
@@ -97,21 +108,31 @@ async function serve(sc: Scene, size: number): Promise<{ origin: string; served:
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/scene.tif' && sc.token && !req.headers.range) {
       // GDAL's /vsicurl/ asks HEAD first: the size is known; never stream the whole 1.3 GB file
-      res.writeHead(req.method === 'HEAD' ? 200 : 416, { 'content-type': 'image/tiff', 'content-length': req.method === 'HEAD' ? size : 0, 'accept-ranges': 'bytes', 'content-range': `bytes */${size}` }).end();
+      res
+        .writeHead(req.method === 'HEAD' ? 200 : 416, {
+          'content-type': 'image/tiff',
+          'content-length': req.method === 'HEAD' ? size : 0,
+          'accept-ranges': 'bytes',
+          'content-range': `bytes */${size}`,
+        })
+        .end();
       return;
     }
     if (path === '/scene.tif' && sc.token) {
       served.requests++;
       const headers: Record<string, string> = { authorization: `Bearer ${sc.token}` };
       if (req.headers.range) headers.range = req.headers.range;
-      void fetch(file, { headers }).then(async (up) => {
-        const body = Buffer.from(await up.arrayBuffer());
-        served.bytes += body.length;
-        const out: Record<string, string | number> = { 'content-type': 'image/tiff', 'content-length': body.length, 'accept-ranges': 'bytes' };
-        const cr = up.headers.get('content-range');
-        if (cr) out['content-range'] = cr;
-        res.writeHead(up.status, out).end(body);
-      }, () => res.writeHead(502).end());
+      void fetch(file, { headers }).then(
+        async (up) => {
+          const body = Buffer.from(await up.arrayBuffer());
+          served.bytes += body.length;
+          const out: Record<string, string | number> = { 'content-type': 'image/tiff', 'content-length': body.length, 'accept-ranges': 'bytes' };
+          const cr = up.headers.get('content-range');
+          if (cr) out['content-range'] = cr;
+          res.writeHead(up.status, out).end(body);
+        },
+        () => res.writeHead(502).end(),
+      );
       return;
     }
     if (path === '/scene.tif') {
@@ -132,7 +153,11 @@ async function serve(sc: Scene, size: number): Promise<{ origin: string; served:
     }
     if (path === '/base.html') {
       const css = readFileSync(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'utf8');
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!DOCTYPE html><html><head><style>${css} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div><script src="/leaflet.js"></script><script src="/georaster.js"></script><script src="/grl.js"></script></body></html>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<!DOCTYPE html><html><head><style>${css} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div><script src="/leaflet.js"></script><script src="/georaster.js"></script><script src="/grl.js"></script></body></html>`,
+        );
       return;
     }
     const script = scripts[path];
@@ -148,7 +173,16 @@ async function serve(sc: Scene, size: number): Promise<{ origin: string; served:
 }
 
 const MOVES: { pan?: [number, number]; zoom?: number }[] = [
-  { pan: [300, 0] }, { pan: [0, 250] }, { pan: [-300, 0] }, { pan: [0, -250] }, { zoom: 1 }, { pan: [200, 150] }, { zoom: -1 }, { pan: [-200, -150] }, { zoom: 1 }, { zoom: -1 },
+  { pan: [300, 0] },
+  { pan: [0, 250] },
+  { pan: [-300, 0] },
+  { pan: [0, -250] },
+  { zoom: 1 },
+  { pan: [200, 150] },
+  { zoom: -1 },
+  { pan: [-200, -150] },
+  { zoom: 1 },
+  { zoom: -1 },
 ];
 
 /** Heap of the page and its workers after a garbage collection, MB (precise memory info). */
@@ -163,7 +197,15 @@ async function heapMb(page: Page): Promise<number> {
   return total / 1048576;
 }
 
-type Result = { first: number; redraws: number[]; heapMb: number; heapDeltaMb: number; bytes: number; requests: number; view: { bounds: number[]; zoom: number } };
+type Result = {
+  first: number;
+  redraws: number[];
+  heapMb: number;
+  heapDeltaMb: number;
+  bytes: number;
+  requests: number;
+  view: { bounds: number[]; zoom: number };
+};
 
 async function ours(sc: Scene, origin: string, served: { bytes: number; requests: number }): Promise<Result> {
   const h = await openWebview('map', {
@@ -180,16 +222,31 @@ async function ours(sc: Scene, origin: string, served: { bytes: number; requests
     await h.waitFor((m) => (m as { type?: string }).type === 'ready');
     await h.send({ type: 'init', basemaps: [] });
     const [[w, n], [e, s]] = sc.corners;
-    await h.page.evaluate((b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }), [[s, w], [n, e]]);
+    await h.page.evaluate(
+      (b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }),
+      [
+        [s, w],
+        [n, e],
+      ],
+    );
     const heap0 = await heapMb(h.page);
     served.bytes = 0;
     served.requests = 0;
     const t0 = Date.now();
     await h.send({
-      type: 'imagery', fit: false,
+      type: 'imagery',
+      fit: false,
       spec: {
-        id: 'bench', title: 'Bench scene', url: `${origin}/scene.tif`, source: { kind: 'url', url: `${origin}/scene.tif` },
-        bands: [{ name: 'B02', commonName: 'blue' }, { name: 'B03', commonName: 'green' }, { name: 'B04', commonName: 'red' }, { name: 'B08', commonName: 'nir' }],
+        id: 'bench',
+        title: 'Bench scene',
+        url: `${origin}/scene.tif`,
+        source: { kind: 'url', url: `${origin}/scene.tif` },
+        bands: [
+          { name: 'B02', commonName: 'blue' },
+          { name: 'B03', commonName: 'green' },
+          { name: 'B04', commonName: 'red' },
+          { name: 'B08', commonName: 'nir' },
+        ],
         render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] },
       },
     });
@@ -198,13 +255,24 @@ async function ours(sc: Scene, origin: string, served: { bytes: number; requests
     const bytes = served.bytes;
     const requests = served.requests;
     const view = await h.page.evaluate(() => {
-      const m = (window as unknown as { eoMap: { map: { getBounds(): { getWest(): number; getSouth(): number; getEast(): number; getNorth(): number }; getZoom(): number } } }).eoMap.map;
+      const m = (
+        window as unknown as {
+          eoMap: { map: { getBounds(): { getWest(): number; getSouth(): number; getEast(): number; getNorth(): number }; getZoom(): number } };
+        }
+      ).eoMap.map;
       const b = m.getBounds();
       return { bounds: [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], zoom: m.getZoom() };
     });
     const heap = await heapMb(h.page);
     const redraws = await h.page.evaluate(async (moves) => {
-      const app = (window as unknown as { eoMap: { map: { panBy(p: [number, number], o: unknown): void; zoomIn(d: number, o: unknown): void; zoomOut(d: number, o: unknown): void }; imagery(): Promise<{ layer(id: string): { once(e: string, f: () => void): void; isLoading(): boolean } | undefined }> } }).eoMap;
+      const app = (
+        window as unknown as {
+          eoMap: {
+            map: { panBy(p: [number, number], o: unknown): void; zoomIn(d: number, o: unknown): void; zoomOut(d: number, o: unknown): void };
+            imagery(): Promise<{ layer(id: string): { once(e: string, f: () => void): void; isLoading(): boolean } | undefined }>;
+          };
+        }
+      ).eoMap;
       const layer = (await app.imagery()).layer('bench')!;
       const out: number[] = [];
       for (const mv of moves) {
@@ -239,24 +307,38 @@ async function baseline(sc: Scene, origin: string, served: { bytes: number; requ
     served.bytes = 0;
     served.requests = 0;
     const t0 = Date.now();
-    await page.evaluate(async ({ url, bounds, k }) => {
-      const g = window as unknown as { L: any; parseGeoraster: any; GeoRasterLayer: any; map: any; layer: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-      const map = g.L.map('map', {}).fitBounds(bounds, { animate: false });
-      g.map = map;
-      const georaster = await g.parseGeoraster(url);
-      const to8 = (v: number) => Math.max(0, Math.min(255, Math.round(v * k)));
-      const layer = new g.GeoRasterLayer({
-        georaster, resolution: 256,
-        // the same look as ours: R = B04, G = B03, B = B02, stretched, no-data (0) transparent
-        pixelValuesToColorFn: (v: number[]) => (v[0] === 0 && v[1] === 0 && v[2] === 0 ? null : `rgb(${to8(v[2])},${to8(v[1])},${to8(v[0])})`),
-      });
-      g.layer = layer;
-      // a first view that takes over 5 minutes is counted as 5 minutes
-      await Promise.race([new Promise<void>((r) => {
-        layer.once('load', () => r());
-        layer.addTo(map);
-      }), new Promise((r) => setTimeout(r, 300_000))]);
-    }, { url: `${origin}/scene.tif`, bounds: [[s, w], [n, e]], k: 255 / stretch });
+    await page.evaluate(
+      async ({ url, bounds, k }) => {
+        const g = window as unknown as { L: any; parseGeoraster: any; GeoRasterLayer: any; map: any; layer: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const map = g.L.map('map', {}).fitBounds(bounds, { animate: false });
+        g.map = map;
+        const georaster = await g.parseGeoraster(url);
+        const to8 = (v: number) => Math.max(0, Math.min(255, Math.round(v * k)));
+        const layer = new g.GeoRasterLayer({
+          georaster,
+          resolution: 256,
+          // the same look as ours: R = B04, G = B03, B = B02, stretched, no-data (0) transparent
+          pixelValuesToColorFn: (v: number[]) => (v[0] === 0 && v[1] === 0 && v[2] === 0 ? null : `rgb(${to8(v[2])},${to8(v[1])},${to8(v[0])})`),
+        });
+        g.layer = layer;
+        // a first view that takes over 5 minutes is counted as 5 minutes
+        await Promise.race([
+          new Promise<void>((r) => {
+            layer.once('load', () => r());
+            layer.addTo(map);
+          }),
+          new Promise((r) => setTimeout(r, 300_000)),
+        ]);
+      },
+      {
+        url: `${origin}/scene.tif`,
+        bounds: [
+          [s, w],
+          [n, e],
+        ],
+        k: 255 / stretch,
+      },
+    );
     const first = Date.now() - t0;
     const bytes = served.bytes;
     const requests = served.requests;
@@ -314,7 +396,19 @@ async function main(): Promise<void> {
   const base = 'georaster-layer-for-leaflet 4.1 + georaster 1.6 (resolution 256)';
   const common = { scene: sc.label, file_mb: round(size / 1048576), runs: RUNS };
   const line = (figure: string, value: number, baseValue: number, unit: string, better: 'lower' = 'lower') =>
-    console.log(JSON.stringify({ bench: 'imagery', figure, value: round(value), unit, baseline: base, baseline_value: round(baseValue), ratio: round(baseValue / value), better, ...common }));
+    console.log(
+      JSON.stringify({
+        bench: 'imagery',
+        figure,
+        value: round(value),
+        unit,
+        baseline: base,
+        baseline_value: round(baseValue),
+        ratio: round(baseValue / value),
+        better,
+        ...common,
+      }),
+    );
   line('first_full_view_median_ms', median(a.map((x) => x.first)), median(b.map((x) => x.first)), 'ms');
   // each move waits at most 60 s for the layer's 'load' (a layer that never settles counts 60 s)
   line('pan_zoom_redraw_p95_ms', p95(a.flatMap((x) => x.redraws)), p95(b.flatMap((x) => x.redraws)), 'ms');
@@ -327,21 +421,63 @@ async function main(): Promise<void> {
   // GDAL reads the same file (through the proxy when it is the sandbox's); not execFileSync:
   // the proxy and the sandbox answer on this process's event loop
   const gdalPath = sc.token ? `/vsicurl/${origin}/scene.tif` : sc.file;
-  const { stdout } = await promisify(execFile)('/usr/bin/python3', [join(FIXTURES, 'tile_bytes.py'), gdalPath, ...v.bounds.map(String), String(v.zoom)], { encoding: 'utf8', env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR' } });
+  const { stdout } = await promisify(execFile)('/usr/bin/python3', [join(FIXTURES, 'tile_bytes.py'), gdalPath, ...v.bounds.map(String), String(v.zoom)], {
+    encoding: 'utf8',
+    env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR' },
+  });
   const need = JSON.parse(stdout) as { bytes: number; tiles: number; level: number };
-  console.log(JSON.stringify({ bench: 'imagery', figure: 'first_view_bytes_over_needed_tiles', value: round((median(a.map((x) => x.bytes)) / need.bytes) * 100) / 100, goal: 1.3, needed_tiles: need.tiles, needed_level: need.level, needed_bytes: need.bytes, baseline_value: round((median(b.map((x) => x.bytes)) / need.bytes) * 100) / 100, ...common }));
-  console.log(JSON.stringify({ bench: 'imagery', figure: 'first_view_bytes_over_file', value: round((median(a.map((x) => x.bytes)) / size) * 1000) / 1000, baseline_value: round((median(b.map((x) => x.bytes)) / size) * 1000) / 1000, ...common }));
-  console.log(JSON.stringify({ bench: 'imagery', figure: 'first_view_requests', value: median(a.map((x) => x.requests)), baseline_value: median(b.map((x) => x.requests)), ...common }));
+  console.log(
+    JSON.stringify({
+      bench: 'imagery',
+      figure: 'first_view_bytes_over_needed_tiles',
+      value: round((median(a.map((x) => x.bytes)) / need.bytes) * 100) / 100,
+      goal: 1.3,
+      needed_tiles: need.tiles,
+      needed_level: need.level,
+      needed_bytes: need.bytes,
+      baseline_value: round((median(b.map((x) => x.bytes)) / need.bytes) * 100) / 100,
+      ...common,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'imagery',
+      figure: 'first_view_bytes_over_file',
+      value: round((median(a.map((x) => x.bytes)) / size) * 1000) / 1000,
+      baseline_value: round((median(b.map((x) => x.bytes)) / size) * 1000) / 1000,
+      ...common,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'imagery',
+      figure: 'first_view_requests',
+      value: median(a.map((x) => x.requests)),
+      baseline_value: median(b.map((x) => x.requests)),
+      ...common,
+    }),
+  );
   const kb = (f: string) => round(statSync(join(ROOT, 'dist', 'media', f)).size / 1024);
   console.log(JSON.stringify({ bench: 'imagery', figure: 'map_bundle_kb', value: kb('map.js'), budget_kb: 250, unit: 'KB' }));
-  console.log(JSON.stringify({ bench: 'imagery', figure: 'imagery_chunk_kb', value: kb('imagery.js'), unit: 'KB', note: 'loaded on the first imagery layer; geotiff.js, proj4 and the decoder worker inside' }));
+  console.log(
+    JSON.stringify({
+      bench: 'imagery',
+      figure: 'imagery_chunk_kb',
+      value: kb('imagery.js'),
+      unit: 'KB',
+      note: 'loaded on the first imagery layer; geotiff.js, proj4 and the decoder worker inside',
+    }),
+  );
   server.closeAllConnections();
   server.close();
   await fromSandbox?.stop();
 }
 
-main().then(() => process.exit(0), async (e) => {
-  console.error(e);
-  await closeBrowser();
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  async (e) => {
+    console.error(e);
+    await closeBrowser();
+    process.exit(1);
+  },
+);

@@ -22,18 +22,20 @@ function summarise(name: string, w: WindowCounts, pendingAois: string[]): void {
   const total = Object.values(w.ours).reduce((a, b) => a + b, 0);
   const base = Object.values(w.baseline).reduce((a, b) => a + b, 0);
   const finalAoisPolled = [...ourLists.keys()].filter((id) => !pendingAois.includes(id)).length;
-  console.log(JSON.stringify({
-    bench: 'insight-run-polling',
-    figure: `${name}_requests_per_min`,
-    value: perMin(total),
-    baseline: 'fixed 2 s poll of each AOI with a pending run (no backoff)',
-    baseline_value: perMin(base),
-    ratio: Math.round((total / Math.max(base, 1)) * 100) / 100,
-    list_requests_per_pending_aoi_per_min: pendingAois.map((id) => perMin(ourLists.get(id) ?? 0)),
-    requests_for_final_aois: finalAoisPolled,
-    other_requests: Object.fromEntries(Object.entries(w.ours).filter(([k]) => !LIST.test(k))),
-    window_s: w.seconds,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'insight-run-polling',
+      figure: `${name}_requests_per_min`,
+      value: perMin(total),
+      baseline: 'fixed 2 s poll of each AOI with a pending run (no backoff)',
+      baseline_value: perMin(base),
+      ratio: Math.round((total / Math.max(base, 1)) * 100) / 100,
+      list_requests_per_pending_aoi_per_min: pendingAois.map((id) => perMin(ourLists.get(id) ?? 0)),
+      requests_for_final_aois: finalAoisPolled,
+      other_requests: Object.fromEntries(Object.entries(w.ours).filter(([k]) => !LIST.test(k))),
+      window_s: w.seconds,
+    }),
+  );
 }
 
 async function main(): Promise<void> {

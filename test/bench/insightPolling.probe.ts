@@ -58,7 +58,6 @@ function countingProxy(target: string): Promise<Counter> {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-
 export async function run(): Promise<void> {
   const file = process.env.EO_TEST_RESULT_FILE;
   const sample: PollingSample = { aoisExpanded: 0, pendingAois: [] };
@@ -83,13 +82,21 @@ export async function run(): Promise<void> {
     const sat = (await direct.search.satellites()).find((s) => s.id === model.satellite_id);
     if (!sat) throw new Error('no Sentinel-2 satellite record');
     const found = await direct.search.imagery({
-      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
-      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry: model.geometry, limit: 2,
+      start_date: '2015-01-01T00:00:00Z',
+      end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }],
+      geometry: model.geometry,
+      limit: 2,
     });
     for (let k = 0; aois.length + k < 20; k++) {
       await direct.aois.create({
-        name: `Bench AOI ${k + 1}`, description: '', project_id: model.project_id, satellite_id: sat.id, geometry: model.geometry,
-        provider: sat.collections[0].provider, item_ids: found.items.map((i) => i.id),
+        name: `Bench AOI ${k + 1}`,
+        description: '',
+        project_id: model.project_id,
+        satellite_id: sat.id,
+        geometry: model.geometry,
+        provider: sat.collections[0].provider,
+        item_ids: found.items.map((i) => i.id),
       });
     }
     sandbox.clock.advance(86_400_000);
@@ -100,14 +107,21 @@ export async function run(): Promise<void> {
     const pending: Aoi[] = [];
     for (const a of aois) {
       if (pending.length === 3) break;
-      const m = (await direct.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find((x) => x.visualization_id === '' && ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)));
+      const m = (await direct.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find(
+        (x) => x.visualization_id === '' && ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)),
+      );
       if (!m) continue;
       const input: InputValue[] = [
         { ...water.spec.inputs[0], stac_url: m.path, asset_source: { id: m.id, type: 'raw_mosaic' } },
         { ...water.spec.inputs[1], value: '0.2' },
         { ...water.spec.inputs[2], value: 'false' },
       ];
-      await direct.insightRuns.run(a.aoi_id, { name: `bench ${pending.length + 1}`, project_id: a.project_id, block: { name: water.spec.name, version: water.spec.version }, input });
+      await direct.insightRuns.run(a.aoi_id, {
+        name: `bench ${pending.length + 1}`,
+        project_id: a.project_id,
+        block: { name: water.spec.name, version: water.spec.version },
+        input,
+      });
       pending.push(a);
     }
     if (pending.length < 3) throw new Error(`only ${pending.length} AOIs can run water-extent`);

@@ -12,7 +12,11 @@ import { validateInsightText, type SpecLookup } from '../../src/insights/validat
 import { SPEC } from '../unit/insights/fixtures';
 
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 9);
-const SIZES: Array<[string, number]> = [['10KB', 10_000], ['100KB', 100_000], ['1MB', 1_000_000]];
+const SIZES: Array<[string, number]> = [
+  ['10KB', 10_000],
+  ['100KB', 100_000],
+  ['1MB', 1_000_000],
+];
 const found: SpecLookup = { status: 'found', spec: SPEC };
 
 function entry(i: number): string {
@@ -69,33 +73,39 @@ function main(): void {
       ours.push(performance.now() - t0);
     }
     ms[label] = median(ours);
-    console.log(JSON.stringify({
-      bench: 'insight-validation',
-      figure: `validate_${label}_ms`,
-      value: round(median(ours)),
-      baseline: 'JSON.parse of the same text',
-      baseline_value: round(median(base)),
-      ratio: round(median(ours) / Math.max(median(base), 0.001)),
-      bytes: text.length,
-      diagnostics,
-      runs: RUNS,
-    }));
+    console.log(
+      JSON.stringify({
+        bench: 'insight-validation',
+        figure: `validate_${label}_ms`,
+        value: round(median(ours)),
+        baseline: 'JSON.parse of the same text',
+        baseline_value: round(median(base)),
+        ratio: round(median(ours) / Math.max(median(base), 0.001)),
+        bytes: text.length,
+        diagnostics,
+        runs: RUNS,
+      }),
+    );
   }
   const growth = ms['1MB'] / ms['100KB'];
-  console.log(JSON.stringify({
-    bench: 'insight-validation',
-    figure: 'growth_1MB_over_100KB',
-    value: round(growth),
-    target: '<= 12 (linear: about 10)',
-    meets_target: growth <= 12,
-  }));
-  console.log(JSON.stringify({
-    bench: 'insight-validation',
-    figure: 'validate_1MB_ms',
-    value: round(ms['1MB']),
-    target: '< 200',
-    meets_target: ms['1MB'] < 200,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'insight-validation',
+      figure: 'growth_1MB_over_100KB',
+      value: round(growth),
+      target: '<= 12 (linear: about 10)',
+      meets_target: growth <= 12,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'insight-validation',
+      figure: 'validate_1MB_ms',
+      value: round(ms['1MB']),
+      target: '< 200',
+      meets_target: ms['1MB'] < 200,
+    }),
+  );
 }
 
 main();

@@ -20,13 +20,27 @@ const PRECISE_MEMORY = ['--enable-precise-memory-info'];
 /** Deterministic footprints: rotated quadrilaterals of 5–30 km scattered over the land-ish world. */
 function footprints(n: number): { id: string; label: string; geometry: unknown; ref: unknown }[] {
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const out = [];
   for (let i = 0; i < n; i++) {
-    const lon = -170 + rnd() * 340, lat = -60 + rnd() * 130;
-    const w = 0.05 + rnd() * 0.25, h = 0.05 + rnd() * 0.25, sk = (rnd() - 0.5) * 0.1;
-    const ring = [[lon, lat], [lon + w, lat + sk], [lon + w + sk, lat + h], [lon + sk, lat + h - sk], [lon, lat]];
-    out.push({ id: `f${i}`, label: `Footprint ${i}`, geometry: { type: 'Polygon', coordinates: [ring] }, ref: { kind: 'archiveItem', collection: 'c', id: `f${i}` } });
+    const lon = -170 + rnd() * 340,
+      lat = -60 + rnd() * 130;
+    const w = 0.05 + rnd() * 0.25,
+      h = 0.05 + rnd() * 0.25,
+      sk = (rnd() - 0.5) * 0.1;
+    const ring = [
+      [lon, lat],
+      [lon + w, lat + sk],
+      [lon + w + sk, lat + h],
+      [lon + sk, lat + h - sk],
+      [lon, lat],
+    ];
+    out.push({
+      id: `f${i}`,
+      label: `Footprint ${i}`,
+      geometry: { type: 'Polygon', coordinates: [ring] },
+      ref: { kind: 'archiveItem', collection: 'c', id: `f${i}` },
+    });
   }
   return out;
 }
@@ -47,7 +61,14 @@ async function ours(features: unknown[]): Promise<{ first: number; pan: number; 
     await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
     return await h.page.evaluate(async (fs) => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
-      const app = (window as unknown as { eoMap: { onMessage(m: unknown): void; map: { panBy(p: [number, number], o: unknown): void; setView(c: [number, number], z: number, o: unknown): void } } }).eoMap;
+      const app = (
+        window as unknown as {
+          eoMap: {
+            onMessage(m: unknown): void;
+            map: { panBy(p: [number, number], o: unknown): void; setView(c: [number, number], z: number, o: unknown): void };
+          };
+        }
+      ).eoMap;
       app.map.setView([20, 0], 2, { animate: false });
       await frame();
       const t0 = performance.now();
@@ -73,16 +94,32 @@ async function baseline(features: unknown[]): Promise<{ first: number; pan: numb
   const ctx = await b.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   try {
-    await page.setContent(`<!DOCTYPE html><html><head><style>${leafletCss} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div></body></html>`);
+    await page.setContent(
+      `<!DOCTYPE html><html><head><style>${leafletCss} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div></body></html>`,
+    );
     await page.addScriptTag({ content: leafletJs });
     return await page.evaluate(async (fs) => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
       type LMap = { panBy(p: [number, number], o: unknown): void };
-      const L = (window as unknown as { L: { map(el: string, o: unknown): LMap & { setView(c: [number, number], z: number, o: unknown): LMap }; geoJSON(d: unknown): { addTo(m: LMap): void } } }).L;
+      const L = (
+        window as unknown as {
+          L: {
+            map(el: string, o: unknown): LMap & { setView(c: [number, number], z: number, o: unknown): LMap };
+            geoJSON(d: unknown): { addTo(m: LMap): void };
+          };
+        }
+      ).L;
       const map = L.map('map', {}).setView([20, 0], 2, { animate: false });
       await frame();
       const t0 = performance.now();
-      L.geoJSON({ type: 'FeatureCollection', features: (fs as unknown[]).map((f) => ({ type: 'Feature', properties: { id: (f as { id: string }).id }, geometry: (f as { geometry: unknown }).geometry })) }).addTo(map);
+      L.geoJSON({
+        type: 'FeatureCollection',
+        features: (fs as unknown[]).map((f) => ({
+          type: 'Feature',
+          properties: { id: (f as { id: string }).id },
+          geometry: (f as { geometry: unknown }).geometry,
+        })),
+      }).addTo(map);
       await frame();
       const first = performance.now() - t0;
       const t1 = performance.now();
@@ -113,7 +150,20 @@ async function main(): Promise<void> {
     }
   }
   const line = (figure: string, value: number, base: number, unit = 'ms') =>
-    console.log(JSON.stringify({ bench: 'map', figure, value: round(value), unit, baseline: 'L.geoJSON + SVG renderer', baseline_value: round(base), ratio: Math.round((base / value) * 100) / 100, n: N, runs: RUNS, order: 'alternating' }));
+    console.log(
+      JSON.stringify({
+        bench: 'map',
+        figure,
+        value: round(value),
+        unit,
+        baseline: 'L.geoJSON + SVG renderer',
+        baseline_value: round(base),
+        ratio: Math.round((base / value) * 100) / 100,
+        n: N,
+        runs: RUNS,
+        order: 'alternating',
+      }),
+    );
   line('first_render_median_ms', median(a.map((x) => x.first)), median(b.map((x) => x.first)));
   line('pan_redraw_median_ms', median(a.map((x) => x.pan)), median(b.map((x) => x.pan)));
   line('js_heap_mb', median(a.map((x) => x.heapMb)), median(b.map((x) => x.heapMb)), 'MB');

@@ -98,11 +98,22 @@ function archiveSearch(): void {
   const m = median(indexed);
   const l = median(scanned);
   emit({
-    bench: 'archive-search', figure: 'median_ms', value: round(m),
-    baseline: 'ordered scan: bbox pre-check, exact test on candidates, stops when the page is full', baseline_value: round(l),
-    ratio: Math.round((m / l) * 1000) / 1000, queries: queries.length, mean_hits_per_page: round(hits / queries.length), target: 30,
+    bench: 'archive-search',
+    figure: 'median_ms',
+    value: round(m),
+    baseline: 'ordered scan: bbox pre-check, exact test on candidates, stops when the page is full',
+    baseline_value: round(l),
+    ratio: Math.round((m / l) * 1000) / 1000,
+    queries: queries.length,
+    mean_hits_per_page: round(hits / queries.length),
+    target: 30,
   });
-  emit({ bench: 'archive-search', figure: 'result_mismatches_vs_scan', value: mismatches, note: 'queries whose ids or id order differ between index and scan' });
+  emit({
+    bench: 'archive-search',
+    figure: 'result_mismatches_vs_scan',
+    value: mismatches,
+    note: 'queries whose ids or id order differ between index and scan',
+  });
 }
 
 async function listing(): Promise<void> {

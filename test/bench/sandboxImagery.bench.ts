@@ -54,7 +54,14 @@ function tileSynthesis(): void {
   }
   const m = quantile(wall, 0.5);
   const d = quantile(disk, 0.5);
-  emit({ bench: 'sandbox-imagery-tile', figure: 'tile_512_4band_median_ms', value: round(m), baseline: 'read the same 2 MiB from a file on disk', baseline_value: round(d), ratio: round(m / d) });
+  emit({
+    bench: 'sandbox-imagery-tile',
+    figure: 'tile_512_4band_median_ms',
+    value: round(m),
+    baseline: 'read the same 2 MiB from a file on disk',
+    baseline_value: round(d),
+    ratio: round(m / d),
+  });
   emit({ bench: 'sandbox-imagery-tile', figure: 'tile_512_4band_p95_ms', value: round(quantile(wall, 0.95)), target: 100 });
   // CPU time too: wall time swings with the load of a shared 2-core machine.
   emit({ bench: 'sandbox-imagery-tile', figure: 'tile_512_4band_median_cpu_ms', value: round(quantile(cpu, 0.5)) });
@@ -74,7 +81,13 @@ function tileSynthesis(): void {
       steps.push((d1.user + d1.system) / 1000);
     }
   }
-  emit({ bench: 'sandbox-imagery-tile', figure: 'range_read_longest_step_cpu_ms', value: round(Math.max(...steps)), p95_ms: round(quantile(steps, 0.95)), target: 100 });
+  emit({
+    bench: 'sandbox-imagery-tile',
+    figure: 'range_read_longest_step_cpu_ms',
+    value: round(Math.max(...steps)),
+    p95_ms: round(quantile(steps, 0.95)),
+    target: 100,
+  });
 }
 
 async function overHttp(): Promise<void> {

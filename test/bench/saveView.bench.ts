@@ -21,7 +21,10 @@ const WINDOW = 2048;
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
 const DIR = join(tmpdir(), 'eo-imagery-bench');
 
-interface Scene { file: string; corners: [[number, number], [number, number]] }
+interface Scene {
+  file: string;
+  corners: [[number, number], [number, number]];
+}
 
 function scene(): Scene {
   mkdirSync(DIR, { recursive: true });
@@ -29,7 +32,11 @@ function scene(): Scene {
   const meta = `${file}.json`;
   if (existsSync(file) && existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8')) as Scene;
   console.error(`bench: writing a ${SIZE} × ${SIZE} scene with GDAL (once)…`);
-  const out = execFileSync('/usr/bin/python3', [join(ROOT, 'test', 'fixtures', 'imagery', 'make_scene.py'), file, '--size', String(SIZE), '--noise', '--block', '512'], { encoding: 'utf8' });
+  const out = execFileSync(
+    '/usr/bin/python3',
+    [join(ROOT, 'test', 'fixtures', 'imagery', 'make_scene.py'), file, '--size', String(SIZE), '--noise', '--block', '512'],
+    { encoding: 'utf8' },
+  );
   writeFileSync(meta, out);
   return JSON.parse(out) as Scene;
 }
@@ -59,7 +66,12 @@ async function serve(file: string): Promise<{ origin: string; served: { bytes: n
 
 /** Stored bytes of the level-0 tiles a pixel window touches (GDAL's block sizes). */
 function tileBytes(file: string, win: [number, number, number, number]): number {
-  return Number(execFileSync('/usr/bin/python3', ['-c', `
+  return Number(
+    execFileSync(
+      '/usr/bin/python3',
+      [
+        '-c',
+        `
 import sys
 from osgeo import gdal
 ds = gdal.Open(sys.argv[1])
@@ -71,18 +83,35 @@ for ty in range(y0 // bh, (y0 + h - 1) // bh + 1):
     for tx in range(x0 // bw, (x0 + w - 1) // bw + 1):
         total += int(b.GetMetadataItem('BLOCK_SIZE_%d_%d' % (tx, ty), 'TIFF') or 0)
 print(total)
-`, file, ...win.map(String)], { encoding: 'utf8' }).trim());
+`,
+        file,
+        ...win.map(String),
+      ],
+      { encoding: 'utf8' },
+    ).trim(),
+  );
 }
 
 /** The clip's pixel window in the source, from its georeferencing (read by GDAL). */
 function windowOf(clip: string, source: string): [number, number, number, number] {
-  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', `
+  return JSON.parse(
+    execFileSync(
+      '/usr/bin/python3',
+      [
+        '-c',
+        `
 import json, sys
 from osgeo import gdal
 c = gdal.Open(sys.argv[1]); s = gdal.Open(sys.argv[2])
 cg, sg = c.GetGeoTransform(), s.GetGeoTransform()
 print(json.dumps([round((cg[0] - sg[0]) / sg[1]), round((cg[3] - sg[3]) / sg[5]), c.RasterXSize, c.RasterYSize]))
-`, clip, source], { encoding: 'utf8' })) as [number, number, number, number];
+`,
+        clip,
+        source,
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as [number, number, number, number];
 }
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
@@ -101,7 +130,8 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < RUNS; run++) {
       const h = await openWebview('map', {
-        viewport: { width: side, height: side }, state: { panelOpen: false },
+        viewport: { width: side, height: side },
+        state: { panelOpen: false },
         onRequest: async (req) => {
           const r = req as { params: { offset: number; length: number } };
           const res = await fetch(`${origin}/scene.tif`, { headers: { range: `bytes=${r.params.offset}-${r.params.offset + r.params.length - 1}` } });
@@ -112,19 +142,31 @@ async function main(): Promise<void> {
       try {
         await h.waitFor((m) => (m as { type?: string }).type === 'ready');
         await h.send({ type: 'init', basemaps: [] });
-        await h.page.evaluate(([z, la, lo]) => (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: unknown): void } } }).eoMap.map.setView([la, lo], z, { animate: false }), [zoom, lat, (w + e) / 2]);
+        await h.page.evaluate(
+          ([z, la, lo]) =>
+            (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: unknown): void } } }).eoMap.map.setView([la, lo], z, {
+              animate: false,
+            }),
+          [zoom, lat, (w + e) / 2],
+        );
         await h.send({
-          type: 'imagery', fit: false,
+          type: 'imagery',
+          fit: false,
           spec: {
-            id: 'bench', title: 'Bench scene', url: `${origin}/scene.tif`, source: { kind: 'url', url: `${origin}/scene.tif` },
-            bands: [{ name: 'B02' }, { name: 'B03' }, { name: 'B04' }, { name: 'B08' }], render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] },
+            id: 'bench',
+            title: 'Bench scene',
+            url: `${origin}/scene.tif`,
+            source: { kind: 'url', url: `${origin}/scene.tif` },
+            bands: [{ name: 'B02' }, { name: 'B03' }, { name: 'B04' }, { name: 'B08' }],
+            render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] },
           },
         });
         await h.waitFor((m) => (m as { type?: string }).type === 'imageryStatus', 600_000);
         served.bytes = 0;
         served.requests = 0;
         const r = await h.page.evaluate(async () => {
-          const tools = (window as unknown as { eoMap: { imageryTools: { clip(q: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number }> } } }).eoMap.imageryTools;
+          const tools = (window as unknown as { eoMap: { imageryTools: { clip(q: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number }> } } })
+            .eoMap.imageryTools;
           const t0 = performance.now();
           const c = await tools.clip({ format: 'geotiff', id: 'bench', bands: ['B02', 'B03', 'B04', 'B08'], level: 0, mask: false });
           const ms = performance.now() - t0;
@@ -145,9 +187,13 @@ async function main(): Promise<void> {
         served.requests = 0;
         const t0 = performance.now();
         // async: the range server runs in this process and must answer while GDAL reads
-        await promisify(execFile)('gdal_translate', ['-q', '-srcwin', ...win.map(String), '-b', '1', '-b', '2', '-b', '3', '-b', '4', `/vsicurl/${origin}/scene.tif`, gout], {
-          env: { ...process.env, CPL_VSIL_CURL_ALLOWED_EXTENSIONS: '.tif', GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR', VSI_CACHE: 'FALSE' },
-        });
+        await promisify(execFile)(
+          'gdal_translate',
+          ['-q', '-srcwin', ...win.map(String), '-b', '1', '-b', '2', '-b', '3', '-b', '4', `/vsicurl/${origin}/scene.tif`, gout],
+          {
+            env: { ...process.env, CPL_VSIL_CURL_ALLOWED_EXTENSIONS: '.tif', GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR', VSI_CACHE: 'FALSE' },
+          },
+        );
         gdal.push({ ms: performance.now() - t0, bytes: served.bytes, tiles: tileBytes(sc.file, win) });
       } finally {
         await h.close();
@@ -159,12 +205,20 @@ async function main(): Promise<void> {
   }
   const o = { ms: median(ours.map((x) => x.ms)), ratio: median(ours.map((x) => x.bytes / x.tiles)) };
   const g = { ms: median(gdal.map((x) => x.ms)), ratio: median(gdal.map((x) => x.bytes / x.tiles)) };
-  console.log(JSON.stringify({
-    bench: 'save_view_geotiff_2048x4', runs: RUNS, window: [ours[0].width, ours[0].height],
-    ours_ms: Math.round(o.ms), gdal_translate_ms: Math.round(g.ms), time_vs_gdal: Math.round((o.ms / g.ms) * 100) / 100,
-    ours_fetched_over_tile_bytes: Math.round(o.ratio * 1000) / 1000, gdal_fetched_over_tile_bytes: Math.round(g.ratio * 1000) / 1000,
-    goal_fetched_over_tile_bytes: 1.3, tile_bytes: ours[0].tiles,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'save_view_geotiff_2048x4',
+      runs: RUNS,
+      window: [ours[0].width, ours[0].height],
+      ours_ms: Math.round(o.ms),
+      gdal_translate_ms: Math.round(g.ms),
+      time_vs_gdal: Math.round((o.ms / g.ms) * 100) / 100,
+      ours_fetched_over_tile_bytes: Math.round(o.ratio * 1000) / 1000,
+      gdal_fetched_over_tile_bytes: Math.round(g.ratio * 1000) / 1000,
+      goal_fetched_over_tile_bytes: 1.3,
+      tile_bytes: ours[0].tiles,
+    }),
+  );
 }
 
 main().catch((e: unknown) => {

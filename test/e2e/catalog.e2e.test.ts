@@ -12,8 +12,18 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { api } from './webviews';
 import {
-  activeEditorText, answerQuickInput, clearNotifications, clickDialogButton, clickNotificationButton, extensionLogText, rowContextMenu,
-  runCommand, userSettingsText, waitForDialog, waitForNotification, waitForQuickInput,
+  activeEditorText,
+  answerQuickInput,
+  clearNotifications,
+  clickDialogButton,
+  clickNotificationButton,
+  extensionLogText,
+  rowContextMenu,
+  runCommand,
+  userSettingsText,
+  waitForDialog,
+  waitForNotification,
+  waitForQuickInput,
 } from './widgets';
 import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
 
@@ -21,7 +31,11 @@ const ACCESS_KEY = 'AKIAE2ECHECK7Q2W';
 const SECRET = 'e2e-secret-Vb7pK2mXq9Zt';
 
 async function call<T>(base: string, token: string, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   assert.ok(res.ok, `${method} ${p} answered ${res.status}`);
   return (await res.json()) as T;
 }
@@ -48,10 +62,12 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
     await step('Archive: a collection expanded and paged with "Load more…" to its end', async () => {
       // The smallest collection, so that its every page fits the test: its items, in order, from the service.
       const { collections } = await api<{ collections: { id: string; title: string }[] }>(base, token, '/v0/archives/collections');
-      const sized = await Promise.all(collections.map(async (c) => {
-        const fc = await api<{ features: { id: string }[] }>(base, token, `/v0/archives/collections/${c.id}/items?limit=1000`);
-        return { c, ids: fc.features.map((f) => f.id) };
-      }));
+      const sized = await Promise.all(
+        collections.map(async (c) => {
+          const fc = await api<{ features: { id: string }[] }>(base, token, `/v0/archives/collections/${c.id}/items?limit=1000`);
+          return { c, ids: fc.features.map((f) => f.id) };
+        }),
+      );
       const { c, ids } = sized.filter((s) => s.ids.length > 50).sort((a, b) => a.ids.length - b.ids.length)[0];
       assert.ok(ids.length <= 200, `the smallest collection with more than one page has ${ids.length} items`);
       await soleView(page, 'Archive');
@@ -78,7 +94,10 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
         if (presses === 1) await screenshot(page, 'catalog-archive-load-more');
         await page.keyboard.press('Enter');
         await treeRows(page, 'Archive').filter({ hasText: 'Loading…' }).first().waitFor({ state: 'detached', timeout: 30_000 });
-        await treeRows(page, 'Archive').filter({ hasText: ids[presses * 50] }).first().waitFor({ state: 'attached', timeout: 30_000 });
+        await treeRows(page, 'Archive')
+          .filter({ hasText: ids[presses * 50] })
+          .first()
+          .waitFor({ state: 'attached', timeout: 30_000 });
       }
       assert.equal(presses, Math.ceil(ids.length / 50) - 1, 'one "Load more…" per further page of 50');
       await screenshot(page, 'catalog-archive-end');
@@ -93,8 +112,11 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       await answerQuickInput(page, /Name of the store/, storeName);
       // Answer every config and secret step the store type asks for, until the labels step.
       const answers: [RegExp, string, boolean][] = [
-        [/^S3 bucket name/, 'e2e-bucket', false], [/^S3 region/, 'eu-west-3', false], [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
-        [/Access key ID for the Amazon S3 bucket/, ACCESS_KEY, true], [/Secret access key for the Amazon S3 bucket/, SECRET, true],
+        [/^S3 bucket name/, 'e2e-bucket', false],
+        [/^S3 region/, 'eu-west-3', false],
+        [/Folder prefix inside the bucket \(optional\)/, 'e2e/', false],
+        [/Access key ID for the Amazon S3 bucket/, ACCESS_KEY, true],
+        [/Secret access key for the Amazon S3 bucket/, SECRET, true],
       ];
       for (;;) {
         const input = await waitForQuickInput(page, /S3 |Folder prefix|Labels as key=value/);
@@ -107,7 +129,9 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
         await input.fill(answer[1]);
         await page.waitForTimeout(150);
         await input.press('Enter');
-        await page.waitForFunction((p) => (document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? '').trim() !== p, prompt, { timeout: 10_000 });
+        await page.waitForFunction((p) => (document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? '').trim() !== p, prompt, {
+          timeout: 10_000,
+        });
       }
       await answerQuickInput(page, /Labels as key=value/, 'team=e2e');
       await waitForNotification(page, new RegExp(`Cloud store "${storeName}" registered`));
@@ -121,12 +145,19 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
     const deliveryPath = `e2e-${Date.now()}/`;
     await step('Catalog: deliver the first entry to the new store from the context menu', async () => {
       await soleView(page, 'Catalog');
-      const first = treeRows(page, 'Catalog').filter({ hasNotText: /Showing|Load more/ }).first();
+      const first = treeRows(page, 'Catalog')
+        .filter({ hasNotText: /Showing|Load more/ })
+        .first();
       await rowContextMenu(page, first, 'Deliver to Cloud Store…');
       await answerQuickInput(page, /Cloud store to deliver to/, storeName);
       await answerQuickInput(page, /Path inside the store/, deliveryPath);
       await waitForNotification(page, /Delivered to/, 120_000);
-      const { deliveries } = await call<{ deliveries: { status: string; cloud_delivery: { config: string; path: string } }[] }>(base, token, 'GET', '/v0/catalogs/deliveries');
+      const { deliveries } = await call<{ deliveries: { status: string; cloud_delivery: { config: string; path: string } }[] }>(
+        base,
+        token,
+        'GET',
+        '/v0/catalogs/deliveries',
+      );
       const mine = deliveries.filter((d) => d.cloud_delivery.path === deliveryPath);
       assert.equal(mine.length, 1, `deliveries to ${deliveryPath}: ${JSON.stringify(mine)}`);
       assert.equal(mine[0].status, 'SUCCESS');
@@ -150,7 +181,9 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       await soleView(page, 'Catalog');
       const into = path.join(folder, 'downloads');
       fs.mkdirSync(into, { recursive: true });
-      const first = treeRows(page, 'Catalog').filter({ hasNotText: /Showing|Load more/ }).first();
+      const first = treeRows(page, 'Catalog')
+        .filter({ hasNotText: /Showing|Load more/ })
+        .first();
       // the row names the entry (place and day): the toast and the file are named after it
       const place = (await first.innerText()).split(' · ')[0].trim();
       await rowContextMenu(page, first, 'Download…');
@@ -166,18 +199,34 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       // code-server's own folder dialog: the path typed into its box, then its "Save Here" button.
       const box = await waitForQuickInput(page, /Folder to save the download of .+ in|Save Here/);
       // It fills in a starting folder of its own first: type ours once that is there, and check it stuck.
-      await page.waitForFunction(() => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '', undefined, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '',
+        undefined,
+        { timeout: 15_000 },
+      );
       await page.waitForTimeout(500);
       for (let attempt = 1; (await box.inputValue()) !== `${into}/`; attempt++) {
         assert.ok(attempt <= 3, `the folder box holds ${await box.inputValue()}`);
         await box.fill(`${into}/`);
         await page.waitForTimeout(500);
       }
-      await page.locator('.quick-input-widget .quick-input-action .monaco-button, .quick-input-widget .monaco-button').filter({ hasText: 'Save Here' }).first().click();
+      await page
+        .locator('.quick-input-widget .quick-input-action .monaco-button, .quick-input-widget .monaco-button')
+        .filter({ hasText: 'Save Here' })
+        .first()
+        .click();
       const saved = await waitForNotification(page, /Saved .+\./, 120_000);
       const files = fs.readdirSync(into);
       assert.equal(files.length, 1, `files in ${into}: ${files.join(', ')}`);
-      assert.ok(files[0].startsWith(place.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim()), `the file "${files[0]}" is not named after "${place}"`);
+      assert.ok(
+        files[0].startsWith(
+          place
+            .replace(/[\\/:*?"<>|#%]+/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim(),
+        ),
+        `the file "${files[0]}" is not named after "${place}"`,
+      );
       assert.doesNotMatch(files[0], /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, 'an id in the file name');
       assert.match(await saved.innerText(), new RegExp(files[0].replace(/[.]/g, '\\.')));
       const { signed_url } = await api<{ signed_url: string }>(base, token, `/v0/catalogs/download/${downloadId}`);
@@ -185,7 +234,11 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const onDisk = fs.readFileSync(path.join(into, files[0]));
       assert.ok(served.length > 0);
       assert.equal(onDisk.length, served.length, 'the saved file has every byte');
-      assert.equal(createHash('sha256').update(onDisk).digest('hex'), createHash('sha256').update(served).digest('hex'), 'the saved file is what the service serves');
+      assert.equal(
+        createHash('sha256').update(onDisk).digest('hex'),
+        createHash('sha256').update(served).digest('hex'),
+        'the saved file is what the service serves',
+      );
       await clearNotifications(page);
     });
 
@@ -208,7 +261,14 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const expected = await (await fetch(`${base}/v0/reports?tz=${encodeURIComponent(zone)}`, { headers: { authorization: `Bearer ${token}` } })).text();
       const header = expected.split(/\r?\n/)[0];
       await page.locator('.editor-group-container.active .tab.active').first().waitFor({ state: 'visible', timeout: 60_000 });
-      await page.waitForFunction((h) => (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ').includes(h) ?? false, header, { timeout: 60_000 });
+      await page.waitForFunction(
+        (h) =>
+          (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText
+            .replace(/\u00a0/g, ' ')
+            .includes(h) ?? false,
+        header,
+        { timeout: 60_000 },
+      );
       const shown = (await activeEditorText(page)).replace(/\u00a0/g, ' ');
       assert.ok(shown.includes(expected.split(/\r?\n/)[1]), 'the first data row is shown');
       await screenshot(page, 'catalog-order-report');

@@ -92,7 +92,9 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     await page.keyboard.press('ArrowLeft');
     assert.match((await slider.getAttribute('aria-valuetext')) ?? '', new RegExp(`^${chosen.dates.at(-2)}`));
     assert.match((await map.locator('.eo-timeline .when').textContent()) ?? '', new RegExp(`${chosen.dates.length - 1} of ${chosen.dates.length}`));
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, { timeout: 60_000 });
+    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+      timeout: 60_000,
+    });
     await screenshot(page, 'imagery-time-slider');
     await map.locator('.eo-timeline button.end').click();
 
@@ -110,13 +112,22 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     }
     // the picture: the map without the search panel, the list's other layers hidden
     if (await map.locator('#side').isVisible()) await map.locator('#tool-panel').click();
-    const compared = await map.evaluate(async () => (await (window as unknown as { eoMap: { imagery(): Promise<{ compare: { state?: { left: string; right: string } } }> } }).eoMap.imagery()).compare.state);
+    const compared = await map.evaluate(
+      async () =>
+        (await (window as unknown as { eoMap: { imagery(): Promise<{ compare: { state?: { left: string; right: string } } }> } }).eoMap.imagery()).compare
+          .state,
+    );
     assert.ok(compared && compared.right.startsWith('visualization:'), 'the visualization is on the right');
     for (const id of visRows.filter((x) => x !== compared.left && x !== compared.right)) {
       await map.locator(`.eo-imagery-row[data-id="${id}"] button.remove`).click();
     }
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, { timeout: 60_000 });
+    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+      timeout: 60_000,
+    });
     await screenshot(page, 'imagery-compare');
-    assert.deepEqual(webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)), []);
+    assert.deepEqual(
+      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
+      [],
+    );
   });
 });

@@ -11,11 +11,12 @@ import { openEoContainer, screenshot, waitForTreeRow, withWorkbench } from './wo
 function shell(text: string, token: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('/bin/sh', ['-c', text], { env: { ...process.env, EO_API_TOKEN: token }, timeout: 30_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout));
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }
 
-test('the Output panel\'s copy button on the EO Imagery log copies a request line as a working curl', { timeout: 240_000 }, async () => {
+test("the Output panel's copy button on the EO Imagery log copies a request line as a working curl", { timeout: 240_000 }, async () => {
   await withWorkbench('copy-log-request', { signedInAs: 'alice' }, async ({ page, context, sandbox }) => {
     assert.ok(sandbox);
     const token = sandbox.tokens.alice;

@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
 
-
 /** Drags the sash between the side bar and the editor so rows are not cut short. */
 async function widenSidebar(page: Page, width: number): Promise<void> {
   const box = await page.locator('.part.sidebar').boundingBox();

@@ -19,7 +19,11 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
     const c = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
     // the clearest of the first items, as a person would pick for a look
-    const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(base, token, `/v0/archives/collections/${c.id}/items?limit=20`);
+    const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(
+      base,
+      token,
+      `/v0/archives/collections/${c.id}/items?limit=20`,
+    );
     const itemId = [...items.features].sort((a, b) => (a.properties['eo:cloud_cover'] ?? 100) - (b.properties['eo:cloud_cover'] ?? 100))[0].id;
     await expandRow(page, 'Archive', c.title || c.id, itemId);
     await contextMenu(page, 'Archive', itemId, 'Show Imagery');
@@ -66,6 +70,9 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     await map.locator(`.eo-imagery-row[data-id="archive:${c.id}/${itemId}"] input.visible`).uncheck();
     await map.waitForTimeout(500);
     await screenshot(page, 'imagery-ndvi');
-    assert.deepEqual(webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)), []);
+    assert.deepEqual(
+      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
+      [],
+    );
   });
 });

@@ -10,9 +10,14 @@ import { test } from 'node:test';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { expandRow, openEoContainer, screenshot, soleView, treeRows, withWorkbench } from './workbench';
 
-interface Run { id: string; name: string; status: string; output: { name: string; format: string }[] }
+interface Run {
+  id: string;
+  name: string;
+  status: string;
+  output: { name: string; format: string }[];
+}
 
-test('insight runs: a finished run\'s outputs in the tree, its vector and raster outputs on the map', { timeout: 420_000 }, async () => {
+test("insight runs: a finished run's outputs in the tree, its vector and raster outputs on the map", { timeout: 420_000 }, async () => {
   await withWorkbench('insight-runs', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
     assert.ok(sandbox);
     const webviewConsole = watchWebviewConsole(page);
@@ -23,7 +28,11 @@ test('insight runs: a finished run\'s outputs in the tree, its vector and raster
     await soleView(page, 'Projects');
 
     const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string; geometry: { coordinates: number[][][] } }> }>(base, token, '/v0/aois?limit=100');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string; geometry: { coordinates: number[][][] } }> }>(
+      base,
+      token,
+      '/v0/aois?limit=100',
+    );
     let found: { aoi: (typeof aois.aois)[number]; run: Run } | undefined;
     for (const aoi of aois.aois) {
       const runs = (await api<{ insights: Run[] }>(base, token, `/v0/aoi/${aoi.aoi_id}/insights`)).insights;
@@ -52,7 +61,10 @@ test('insight runs: a finished run\'s outputs in the tree, its vector and raster
     const ring = aoi.geometry.coordinates[0];
     const lons = ring.map((p) => p[0]);
     const lats = ring.map((p) => p[1]);
-    assert.ok(b.west >= Math.min(...lons) && b.east <= Math.max(...lons) && b.south >= Math.min(...lats) && b.north <= Math.max(...lats), `the output lies over the AOI: ${JSON.stringify(b)}`);
+    assert.ok(
+      b.west >= Math.min(...lons) && b.east <= Math.max(...lons) && b.south >= Math.min(...lats) && b.north <= Math.max(...lats),
+      `the output lies over the AOI: ${JSON.stringify(b)}`,
+    );
     await screenshot(page, 'insight-output-map');
 
     // the raster output: an imagery layer in the class colours its properties declare, with its legend

@@ -12,9 +12,17 @@ import { api } from './webviews';
 import { answerQuickInput, clearNotifications, pickQuickItem, runCommand, waitForNotification, waitForQuickInput } from './widgets';
 import { openEoContainer, screenshot, withWorkbench } from './workbench';
 
-interface InputDef { name: string; format: string; type: string; required?: boolean; properties?: { bands?: string[] } }
+interface InputDef {
+  name: string;
+  format: string;
+  type: string;
+  required?: boolean;
+  properties?: { bands?: string[] };
+}
 /** A block record as the OpenAPI has it: the names live in `spec`. */
-interface Block { spec: { name: string; title?: string; version: string; inputs: InputDef[] } }
+interface Block {
+  spec: { name: string; title?: string; version: string; inputs: InputDef[] };
+}
 
 const THRESHOLD = '0.3';
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -54,7 +62,8 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
       const step = new RegExp(`input \\d+ of ${block.spec.inputs.length}, ${def.name}`);
       await waitForQuickInput(page, step, 60_000);
       assert.match(await page.locator('.quick-input-widget').innerText(), /4\/5/);
-      if (def.format === 'raster') await answerQuickInput(page, step); // the AOI's first asset, offered first
+      if (def.format === 'raster')
+        await answerQuickInput(page, step); // the AOI's first asset, offered first
       else if (def.format === 'number') await answerQuickInput(page, step, THRESHOLD);
       else if (def.format === 'boolean') await pickQuickItem(page, step, 'false');
       else if (def.format === 'date') await answerQuickInput(page, step, '2025-06-01');
@@ -66,7 +75,11 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     const name = await answerQuickInput(page, /insight's name/);
     assert.match(name, /^[\p{L}\p{N}._-]+$/u, `the suggested name is a tidy file name: ${name}`);
     const file = path.join(folder, `${name}.insight.json`);
-    await page.locator('.tab.active').filter({ hasText: `${name}.insight.json` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.tab.active')
+      .filter({ hasText: `${name}.insight.json` })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(fs.existsSync(file), `${file} was written`);
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { input: { name: string; value?: unknown }[] };
     const numberInput = block.spec.inputs.find((i) => i.format === 'number')!;
@@ -99,13 +112,23 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     // The bulb follows the cursor's code actions; on a loaded machine the request made when the
     // find widget closed can come back before the editor has focus again, and the bulb stays
     // hidden until the cursor moves: move it along the same line and look again.
-    for (let attempt = 1; !(await bulb.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)); attempt++) {
+    for (
+      let attempt = 1;
+      !(await bulb.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      ));
+      attempt++
+    ) {
       if (attempt === 3) throw new Error('no light bulb beside the line with the problem');
       if (attempt === 1) await page.keyboard.press('End');
       await page.keyboard.press('ArrowLeft'); // inside the value the problem is on
     }
     await bulb.click();
-    const fix = page.locator('.action-widget .monaco-list-row, .action-widget [role="option"]').filter({ hasText: /as a string/ }).first();
+    const fix = page
+      .locator('.action-widget .monaco-list-row, .action-widget [role="option"]')
+      .filter({ hasText: /as a string/ })
+      .first();
     await fix.waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, 'insight-quick-fix');
     // the list ignores a click that lands while it is still opening
@@ -113,7 +136,14 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     await fix.click();
     const fixedLine = `"value": "${THRESHOLD}"`;
     const editorShows = (text: string) =>
-      page.waitForFunction((t) => (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ').includes(t) ?? false, text, { timeout: 15_000 });
+      page.waitForFunction(
+        (t) =>
+          (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText
+            .replace(/\u00a0/g, ' ')
+            .includes(t) ?? false,
+        text,
+        { timeout: 15_000 },
+      );
     await editorShows(fixedLine);
     const ours = page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'value-not-string' });
     await ours.first().waitFor({ state: 'detached', timeout: 30_000 });

@@ -46,7 +46,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     await contextMenu(page, 'Projects', fiji.name, 'Show on Map');
     const fb = await waitForBounds(map, 'aois', fiji.aoi_id);
     assert.ok(fb.east - fb.west < 1, `Fiji is ${fb.east - fb.west}° wide: ${JSON.stringify(fb)}`);
-    assert.ok(fb.west < 180 && fb.east > 180 || fb.west < -180 && fb.east > -180, `Fiji straddles the 180° line in map longitudes: ${JSON.stringify(fb)}`);
+    assert.ok((fb.west < 180 && fb.east > 180) || (fb.west < -180 && fb.east > -180), `Fiji straddles the 180° line in map longitudes: ${JSON.stringify(fb)}`);
     await screenshot(page, 'map-fiji');
 
     // Archive → first collection → first item → Open STAC Item.
@@ -75,10 +75,15 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     const map2 = await webviewFrame(page, 'eoMap');
     const b = await waitForBounds(map2, 'archiveItems', `${c.id}/${second}`);
     // below the centre: the selection's popup opens above it
-    const at = await map2.evaluate(([lat, lng]) => {
-      const p = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map.latLngToContainerPoint([lat, lng]);
-      return { x: p.x, y: p.y };
-    }, [b.south + (b.north - b.south) * 0.2, (b.west + b.east) / 2] as const);
+    const at = await map2.evaluate(
+      ([lat, lng]) => {
+        const p = (
+          window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }
+        ).eoMap.map.latLngToContainerPoint([lat, lng]);
+        return { x: p.x, y: p.y };
+      },
+      [b.south + (b.north - b.south) * 0.2, (b.west + b.east) / 2] as const,
+    );
     // a mouse click at page coordinates, as a person's: Playwright's own hit test does not see
     // through the workbench's webview iframes
     const box = await map2.locator('#map').boundingBox();

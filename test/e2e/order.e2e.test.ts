@@ -12,11 +12,14 @@ import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTr
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
-  const p = await frame.evaluate(([la, ln]) => {
-    const m = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
-    const q = m.latLngToContainerPoint([la, ln]);
-    return { x: q.x, y: q.y };
-  }, [lat, lng] as const);
+  const p = await frame.evaluate(
+    ([la, ln]) => {
+      const m = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
+      const q = m.latLngToContainerPoint([la, ln]);
+      return { x: q.x, y: q.y };
+    },
+    [lat, lng] as const,
+  );
   const box = await frame.locator('#map').boundingBox();
   assert.ok(box, 'the map has no box');
   return { x: box.x + p.x, y: box.y + p.y };
@@ -98,7 +101,10 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await page.mouse.move((nw.x + se.x) / 2, (nw.y + se.y) / 2, { steps: 4 });
     await page.mouse.move(se.x, se.y, { steps: 4 });
     await page.mouse.up();
-    await map.locator('#shape-info').filter({ hasText: /Rectangle drawn/ }).waitFor({ timeout: 10_000 });
+    await map
+      .locator('#shape-info')
+      .filter({ hasText: /Rectangle drawn/ })
+      .waitFor({ timeout: 10_000 });
     await map.locator('#kind-archive').check();
     await map.locator('#from').fill('2000-01-01');
     await map.locator('#to').fill('2099-12-31');
@@ -147,7 +153,10 @@ test('order: an archive item searched on the map, ordered through the priced sum
     const ordersDuringSummary = await api<{ orders: Array<{ id: string }> }>(base, token, '/v0/orders?limit=100');
     assert.equal(ordersDuringSummary.orders.length, ordersBefore.orders.length, 'the dry run placed nothing');
     // the map's transient notice (offline tiles) goes after 6 s: keep it out of the picture
-    await map.locator('.notice').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await map
+      .locator('.notice')
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
     await screenshot(page, 'order-summary');
     await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: 'Place Order' }).first().click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -164,11 +173,18 @@ test('order: an archive item searched on the map, ordered through the priced sum
     }
     assert.equal(created.length, 1, `new orders: ${JSON.stringify(created)}`);
     const order = created[0];
-    const items = await api<{ order_items: Array<{ name: string; usecase: string; item_ids?: string[]; images?: unknown }> }>(base, token, `/v0/order-items?order_ids=${encodeURIComponent(order.id)}`);
+    const items = await api<{ order_items: Array<{ name: string; usecase: string; item_ids?: string[]; images?: unknown }> }>(
+      base,
+      token,
+      `/v0/order-items?order_ids=${encodeURIComponent(order.id)}`,
+    );
     assert.equal(items.order_items.length, 1);
     assert.equal(items.order_items[0].name, suggested);
     assert.equal(items.order_items[0].usecase, 'e2e: one scene over Paris');
-    assert.ok(JSON.stringify(items.order_items[0]).includes(itemId), `the order item is not for ${collection}/${itemId}: ${JSON.stringify(items.order_items[0]).slice(0, 400)}`);
+    assert.ok(
+      JSON.stringify(items.order_items[0]).includes(itemId),
+      `the order item is not for ${collection}/${itemId}: ${JSON.stringify(items.order_items[0]).slice(0, 400)}`,
+    );
 
     // The Orders view shows it: placing reveals and selects the new order's row, labelled by
     // what it buys (its item's name), with its total amount and day. The reveal opens the
@@ -180,7 +196,10 @@ test('order: an archive item searched on the map, ordered through the priced sum
     const row = treeRows(page, 'Orders').and(page.locator('[aria-selected="true"]')).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     const rowText = await row.innerText();
-    assert.ok(rowText.includes(suggested) && rowText.includes(`total amount ${total}`) && rowText.includes(day), `the selected Orders row is "${rowText}", not the new order (${suggested}, total amount ${total}, ${day})`);
+    assert.ok(
+      rowText.includes(suggested) && rowText.includes(`total amount ${total}`) && rowText.includes(day),
+      `the selected Orders row is "${rowText}", not the new order (${suggested}, total amount ${total}, ${day})`,
+    );
     assert.match(dialogText, new RegExp(`total amount ${total.replace(/[.]/g, '\\.')}`), 'the summary priced what was placed');
     await screenshot(page, 'order-placed');
 

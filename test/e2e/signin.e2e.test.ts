@@ -9,8 +9,14 @@ import { test } from 'node:test';
 import { api } from './webviews';
 import { revocableService } from './revocable';
 import {
-  answerQuickInput, clearNotifications, extensionLogText, runCommand, userSettingsText,
-  viewAction, waitForNotification, waitForQuickInput,
+  answerQuickInput,
+  clearNotifications,
+  extensionLogText,
+  runCommand,
+  userSettingsText,
+  viewAction,
+  waitForNotification,
+  waitForQuickInput,
 } from './widgets';
 import { openEoContainer, screenshot, startSandboxCli, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
@@ -37,7 +43,11 @@ test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign
       await box.pressSequentially(WRONG_TOKEN);
       await box.press('Enter');
       const message = page.locator('.quick-input-widget .quick-input-message');
-      await page.waitForFunction(() => /did not accept this token \(401\)/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''), undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => /did not accept this token \(401\)/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''),
+        undefined,
+        { timeout: 30_000 },
+      );
       assert.match(await message.innerText(), /did not accept this token \(401\)/);
       await screenshot(page, 'signin-refused');
       // The box stayed open with what was typed, and it says where it is (the only step).

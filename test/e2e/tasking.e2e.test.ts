@@ -24,7 +24,11 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string; satellite_id: string }[] }>(base, token, '/v0/aois?limit=100');
     type Band = { name: string; wavelength: number };
     const { bandsets: allBandsets } = await api<{ bandsets: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/bandsets');
-    const satellites = await api<{ id: string; name: string; bands: Band[] }[] | { satellites: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/satellites');
+    const satellites = await api<{ id: string; name: string; bands: Band[] }[] | { satellites: { id: string; name: string; bands: Band[] }[] }>(
+      base,
+      token,
+      '/v0/satellites',
+    );
     const satList = Array.isArray(satellites) ? satellites : satellites.satellites;
     // The wizard offers only the bandsets of the AOI's satellite.
     const bandsetsOf = (satId: string) => {
@@ -83,8 +87,18 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
       created = (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.filter((o) => !before.has(o.id));
     }
     assert.equal(created.length, 1, 'exactly one new order');
-    const { order_items: items } = await api<{ order_items: { name: string; type: string; usecase?: string; cloud_cover?: number; off_nadir?: number; start_date?: string; end_date?: string; bandset?: { bandset_id?: string } }[] }>(
-      base, token, `/v0/order-items?order_ids=${encodeURIComponent(created[0].id)}`);
+    const { order_items: items } = await api<{
+      order_items: {
+        name: string;
+        type: string;
+        usecase?: string;
+        cloud_cover?: number;
+        off_nadir?: number;
+        start_date?: string;
+        end_date?: string;
+        bandset?: { bandset_id?: string };
+      }[];
+    }>(base, token, `/v0/order-items?order_ids=${encodeURIComponent(created[0].id)}`);
     assert.equal(items.length, 1);
     const item = items[0];
     assert.equal(item.name, name);
@@ -94,7 +108,10 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     assert.equal(item.off_nadir, 25);
     assert.equal(item.bandset?.bandset_id, bandsets[0].id);
     assert.equal(item.start_date?.slice(0, 10), start);
-    await treeRows(page, 'Orders').first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => undefined);
+    await treeRows(page, 'Orders')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 })
+      .catch(() => undefined);
     await screenshot(page, 'tasking-placed');
   });
 });

@@ -15,11 +15,22 @@ test('Get Started opens the walkthrough, steps tick off, and the Accounts menu l
     await openEoContainer(page);
     await page.keyboard.press('F1');
     await page.keyboard.type('EO Imagery: Get Started');
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'EO Imagery: Get Started' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: 'EO Imagery: Get Started' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 20_000 });
     await page.keyboard.press('Enter');
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 60_000 });
-    for (const title of ['Sign in, or try the sandbox', 'Browse a project', 'Show an AOI on the map', 'Search the archive and see imagery', 'Price an order', 'Build an insight input']) {
+    for (const title of [
+      'Sign in, or try the sandbox',
+      'Browse a project',
+      'Show an AOI on the map',
+      'Search the archive and see imagery',
+      'Price an order',
+      'Build an insight input',
+    ]) {
       await walkthrough.getByText(title).first().waitFor({ state: 'visible', timeout: 10_000 });
     }
     await screenshot(page, 'walkthrough');
@@ -30,15 +41,24 @@ test('Get Started opens the walkthrough, steps tick off, and the Accounts menu l
     await project.waitFor({ state: 'visible', timeout: 30_000 });
     await project.click();
     await page.keyboard.press('ArrowRight');
-    await step('Browse a project').locator('.codicon-getting-started-step-checked, .codicon-pass-filled, .complete').first()
+    await step('Browse a project')
+      .locator('.codicon-getting-started-step-checked, .codicon-pass-filled, .complete')
+      .first()
       .or(walkthrough.locator('.getting-started-step.complete').filter({ hasText: 'Browse a project' }))
-      .first().waitFor({ state: 'attached', timeout: 30_000 });
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
     await screenshot(page, 'walkthrough-progress');
 
-    const accounts = page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="Accounts"]') }).first();
+    const accounts = page
+      .locator('.part.activitybar .action-item')
+      .filter({ has: page.locator('[aria-label^="Accounts"]') })
+      .first();
     await accounts.click();
     const host = new URL(sandbox.url).host;
-    const entry = page.locator('.monaco-menu .action-item').filter({ hasText: `${host} (from EO_API_TOKEN)` }).first();
+    const entry = page
+      .locator('.monaco-menu .action-item')
+      .filter({ hasText: `${host} (from EO_API_TOKEN)` })
+      .first();
     await entry.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match((await entry.innerText()).trim(), /EO Imagery/);
     await entry.hover();

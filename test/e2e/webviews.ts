@@ -6,7 +6,12 @@ import type { ConsoleMessage, Frame, Page } from 'playwright-core';
 import { dismissHover } from './widgets';
 import { waitForTreeRow } from './workbench';
 
-export interface Bounds { west: number; east: number; south: number; north: number }
+export interface Bounds {
+  west: number;
+  east: number;
+  south: number;
+  north: number;
+}
 
 export async function api<T>(base: string, token: string, p: string): Promise<T> {
   const res = await fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -54,7 +59,13 @@ export async function contextMenu(page: Page, view: string, rowLabel: string, en
     // the menu ignores a click that lands while it is still opening
     await page.waitForTimeout(300);
     await item.click();
-    const closed = await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
+    const closed = await menu
+      .first()
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (closed) return;
     if (attempt === 3) throw new Error(`the context menu entry "${entry}" of "${rowLabel}" did not run`);
     await page.keyboard.press('Escape');
@@ -62,11 +73,23 @@ export async function contextMenu(page: Page, view: string, rowLabel: string, en
 }
 
 export async function layerBounds(frame: Frame, layer: string, id: string): Promise<Bounds | undefined> {
-  return frame.evaluate(([l, i]) => {
-    const app = (window as unknown as { eoMap: { layers: Record<string, { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }> } }).eoMap;
-    const b = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
-    return b ? { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth() } : undefined;
-  }, [layer, id] as const);
+  return frame.evaluate(
+    ([l, i]) => {
+      const app = (
+        window as unknown as {
+          eoMap: {
+            layers: Record<
+              string,
+              { get(id: string): unknown; getBounds(id: string): { getWest(): number; getEast(): number; getSouth(): number; getNorth(): number } | undefined }
+            >;
+          };
+        }
+      ).eoMap;
+      const b = app.layers[l].get(i) !== undefined ? app.layers[l].getBounds(i) : undefined;
+      return b ? { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth() } : undefined;
+    },
+    [layer, id] as const,
+  );
 }
 
 /** Waits until the map webview has drawn the shape `id` on `layer`; its bounds in map degrees. */
@@ -82,9 +105,15 @@ export async function waitForBounds(frame: Frame, layer: string, id: string, tim
 
 /** Waits for the map's imagery layer row `id` to finish (ready or error); returns its state and text. */
 export async function imageryRowSettled(map: Frame, id: string): Promise<{ state: string; text: string }> {
-  await map.waitForFunction((rid) => {
-    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
-    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
-  }, id, { timeout: 90_000 });
-  return map.locator(`.eo-imagery-row[data-id="${id}"]`).evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
+  await map.waitForFunction(
+    (rid) => {
+      const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+      return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+    },
+    id,
+    { timeout: 90_000 },
+  );
+  return map
+    .locator(`.eo-imagery-row[data-id="${id}"]`)
+    .evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }

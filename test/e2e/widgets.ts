@@ -10,31 +10,39 @@ const QUICK_INPUT = '.quick-input-widget';
 
 /** Waits for the quick input whose placeholder, prompt or title matches `expect`. */
 export async function waitForQuickInput(page: Page, expect: RegExp, timeoutMs = 30_000): Promise<Locator> {
-  await page.waitForFunction(
-    ([sel, src, flags]) => {
-      const w = document.querySelector(sel) as HTMLElement | null;
-      if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
-      const re = new RegExp(src, flags);
-      const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
-      const message = w.querySelector('.quick-input-message')?.textContent ?? '';
-      const title = w.querySelector('.quick-input-title')?.textContent ?? '';
-      return re.test(placeholder) || re.test(message) || re.test(title);
-    },
-    [QUICK_INPUT, expect.source, expect.flags] as const,
-    { timeout: timeoutMs },
-  ).catch(async (err: unknown) => {
-    // Say what the window showed instead: the open quick input and the notifications.
-    const shown = await page.evaluate((sel) => {
-      const w = document.querySelector(sel) as HTMLElement | null;
-      const open = w && w.style.display !== 'none' && w.offsetParent !== null;
-      const quick = open
-        ? `title "${w.querySelector('.quick-input-title')?.textContent ?? ''}", placeholder "${w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''}", message "${w.querySelector('.quick-input-message')?.textContent ?? ''}"`
-        : 'no quick input open';
-      const toasts = Array.from(document.querySelectorAll('.notification-toast')).map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' ')).join(' | ');
-      return `${quick}; notifications: ${toasts || 'none'}`;
-    }, QUICK_INPUT).catch(() => 'unknown');
-    throw new Error(`no quick input matching ${expect} within ${timeoutMs} ms (${shown}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-  });
+  await page
+    .waitForFunction(
+      ([sel, src, flags]) => {
+        const w = document.querySelector(sel) as HTMLElement | null;
+        if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
+        const re = new RegExp(src, flags);
+        const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
+        const message = w.querySelector('.quick-input-message')?.textContent ?? '';
+        const title = w.querySelector('.quick-input-title')?.textContent ?? '';
+        return re.test(placeholder) || re.test(message) || re.test(title);
+      },
+      [QUICK_INPUT, expect.source, expect.flags] as const,
+      { timeout: timeoutMs },
+    )
+    .catch(async (err: unknown) => {
+      // Say what the window showed instead: the open quick input and the notifications.
+      const shown = await page
+        .evaluate((sel) => {
+          const w = document.querySelector(sel) as HTMLElement | null;
+          const open = w && w.style.display !== 'none' && w.offsetParent !== null;
+          const quick = open
+            ? `title "${w.querySelector('.quick-input-title')?.textContent ?? ''}", placeholder "${w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''}", message "${w.querySelector('.quick-input-message')?.textContent ?? ''}"`
+            : 'no quick input open';
+          const toasts = Array.from(document.querySelectorAll('.notification-toast'))
+            .map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' '))
+            .join(' | ');
+          return `${quick}; notifications: ${toasts || 'none'}`;
+        }, QUICK_INPUT)
+        .catch(() => 'unknown');
+      throw new Error(
+        `no quick input matching ${expect} within ${timeoutMs} ms (${shown}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+      );
+    });
   return page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
 }
 
@@ -89,7 +97,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(`>${title}`);
-    if (await row.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) break;
+    if (
+      await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (attempt === 3) throw new Error(`the command palette does not list "${title}"`);
     await page.keyboard.press('Escape');
   }
@@ -103,11 +117,20 @@ export async function runCommand(page: Page, title: string): Promise<void> {
  */
 export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 30_000): Promise<Locator> {
   const toast = page.locator('.notification-toast').filter({ hasText: text }).first();
-  const seen = await toast.waitFor({ state: 'visible', timeout: timeoutMs }).then(() => true, (err: unknown) => err);
+  const seen = await toast.waitFor({ state: 'visible', timeout: timeoutMs }).then(
+    () => true,
+    (err: unknown) => err,
+  );
   if (seen === true) return toast;
   const row = page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
   await runCommand(page, 'Notifications: Show Notifications');
-  if (await row.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) return row;
+  if (
+    await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return row;
   throw seen;
 }
 
@@ -121,7 +144,11 @@ export async function clearNotifications(page: Page): Promise<void> {
   for (const toast of await page.locator('.notification-toast').all()) {
     // The close button shows on hover.
     await toast.hover({ timeout: 2_000 }).catch(() => undefined);
-    await toast.locator('.codicon-notifications-clear').first().click({ timeout: 2_000 }).catch(() => undefined);
+    await toast
+      .locator('.codicon-notifications-clear')
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
   }
 }
 
@@ -172,7 +199,11 @@ export function extensionLogText(userDataDir: string): string {
 export async function dismissHover(page: Page): Promise<void> {
   const size = page.viewportSize();
   if (size) await page.mouse.move(size.width - 20, size.height / 2);
-  await page.locator('.context-view .monaco-hover, .workbench-hover-container').first().waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+  await page
+    .locator('.context-view .monaco-hover, .workbench-hover-container')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 3_000 })
+    .catch(() => undefined);
 }
 
 /** Right-clicks a tree row and runs a context-menu entry by its label. */
@@ -187,7 +218,16 @@ export async function rowContextMenu(page: Page, row: Locator, entry: string): P
     // the menu ignores a click that lands while it is still opening
     await page.waitForTimeout(300);
     await item.click();
-    if (await menu.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    if (
+      await menu
+        .first()
+        .waitFor({ state: 'hidden', timeout: 3_000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return;
     if (attempt === 3) throw new Error(`the context menu entry "${entry}" did not run`);
     await page.keyboard.press('Escape');
   }

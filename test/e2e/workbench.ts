@@ -109,7 +109,10 @@ export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<
 
 /** The EO Imagery activity-bar entry. */
 export function activityBarItem(page: Page): Locator {
-  return page.locator('.part.activitybar .action-item').filter({ has: page.locator('[aria-label^="EO Imagery"]') }).first();
+  return page
+    .locator('.part.activitybar .action-item')
+    .filter({ has: page.locator('[aria-label^="EO Imagery"]') })
+    .first();
 }
 
 /** Clicks the EO Imagery icon (unless its container is already open) and waits for its views. */
@@ -196,17 +199,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** Runs `fn` with a workbench, saving a `<name>-failure` screenshot if it throws. */
-export async function withWorkbench(
-  name: string,
-  options: EoWorkbenchOptions,
-  fn: (wb: EoWorkbench) => Promise<void>,
-): Promise<void> {
+export async function withWorkbench(name: string, options: EoWorkbenchOptions, fn: (wb: EoWorkbench) => Promise<void>): Promise<void> {
   const wb = await openEoWorkbench(options);
   try {
     await fn(wb);
   } catch (err) {
     await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
-    const logs = wb.consoleLines.filter((l) => /error|eo-imagery|eoImagery/i.test(l)).slice(-20).join('\n');
+    const logs = wb.consoleLines
+      .filter((l) => /error|eo-imagery|eoImagery/i.test(l))
+      .slice(-20)
+      .join('\n');
     let extensionLog = '';
     try {
       extensionLog = extensionLogText(wb.userDataDir).split('\n').slice(-25).join('\n');

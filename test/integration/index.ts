@@ -69,9 +69,7 @@ export async function run(): Promise<void> {
     const grep = process.env[GREP_ENV];
     if (grep) mocha.grep(grep);
     const only = process.env[FILES_ENV];
-    const files = only
-      ? only.split(',').map((f) => path.resolve(__dirname, f.trim()))
-      : smokeFirst(findTests(path.join(__dirname, 'suite')));
+    const files = only ? only.split(',').map((f) => path.resolve(__dirname, f.trim())) : smokeFirst(findTests(path.join(__dirname, 'suite')));
     if (files.length === 0) throw new Error(`no compiled suites (*.test.js) under ${path.join(__dirname, 'suite')}`);
     for (const f of files) mocha.addFile(f);
 

@@ -23,7 +23,7 @@ test('every user-facing manifest string is a %key% defined in package.nls.json, 
   assert.deepEqual(checkManifest(manifest, nls), []);
 });
 
-test('the build exports the extension\'s and the webviews\' strings to l10n/bundle.l10n.json', () => {
+test("the build exports the extension's and the webviews' strings to l10n/bundle.l10n.json", () => {
   const file = path.join(ROOT, 'l10n', 'bundle.l10n.json');
   assert.ok(fs.existsSync(file), 'no l10n/bundle.l10n.json: the build (npm run build) exports it');
   const bundle = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;

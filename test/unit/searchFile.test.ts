@@ -10,8 +10,22 @@ const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../schemas
 const validate = new Ajv({ strict: false }).compile(schema);
 
 const archive: SearchParams = {
-  kind: 'archive', shape: 'polygon', ring: [[179, -17], [182, -17], [182, -15], [179, -15], [179, -17]],
-  collections: ['sentinel-2-l2a'], satellites: [], from: '2024-01-01', to: '2024-06-30', maxCloud: 20, sort: 'datetime-asc', limit: 25,
+  kind: 'archive',
+  shape: 'polygon',
+  ring: [
+    [179, -17],
+    [182, -17],
+    [182, -15],
+    [179, -15],
+    [179, -17],
+  ],
+  collections: ['sentinel-2-l2a'],
+  satellites: [],
+  from: '2024-01-01',
+  to: '2024-06-30',
+  maxCloud: 20,
+  sort: 'datetime-asc',
+  limit: 25,
 };
 
 test('a saved search reads back as the same search, and the schema accepts it', () => {
@@ -27,12 +41,46 @@ test('what the reader refuses, the schema refuses too, each with a reason', () =
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['kind', { ...base, kind: 'stac' }, /kind/],
     ['imagery without satellites', { ...base, kind: 'imagery' }, /satellites/],
-    ['open ring', { ...base, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }, /end where it starts/],
+    [
+      'open ring',
+      {
+        ...base,
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 1],
+            ],
+          ],
+        },
+      },
+      /end where it starts/,
+    ],
     ['date', { ...base, from: '2024-1-1' }, /from/],
     ['cloud', { ...base, maxCloud: 120 }, /maxCloud/],
     ['sort', { ...base, sort: 'random' }, /sort/],
     ['limit', { ...base, limit: 0 }, /limit/],
-    ['latitude', { ...base, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 95], [1, 1], [0, 0]]] } }, /off the globe/],
+    [
+      'latitude',
+      {
+        ...base,
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 95],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      /off the globe/,
+    ],
   ];
   for (const [name, file, reason] of cases) {
     const read = fromSearchFile(file);

@@ -14,53 +14,132 @@ import { squareFeature, stacItem } from './fixtures';
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(ROOT, 'test-results', 'screenshots');
 
-interface AxeResult { violations: { id: string; impact?: string; help: string; nodes: { target: string[] }[] }[] }
+interface AxeResult {
+  violations: { id: string; impact?: string; help: string; nodes: { target: string[] }[] }[];
+}
 
 /** VS Code's high-contrast themes as the webview sees them: body class and theme variables. */
 const THEMES = {
   'high-contrast': {
     cls: 'vscode-high-contrast',
-    vars: { '--vscode-editor-background': '#000000', '--vscode-foreground': '#ffffff', '--vscode-editor-foreground': '#ffffff', '--vscode-contrastBorder': '#6fc3df', '--vscode-focusBorder': '#f38518', '--vscode-button-background': '#000000', '--vscode-button-foreground': '#ffffff', '--vscode-input-background': '#000000', '--vscode-input-foreground': '#ffffff', '--vscode-textLink-foreground': '#21a6ff', '--vscode-descriptionForeground': '#ffffff', '--vscode-sideBar-background': '#000000', '--vscode-panel-border': '#6fc3df', '--vscode-input-border': '#6fc3df', '--vscode-button-secondaryBackground': '#000000', '--vscode-button-secondaryForeground': '#ffffff', '--vscode-list-activeSelectionBackground': '#000000', '--vscode-list-activeSelectionForeground': '#ffffff', '--vscode-list-hoverBackground': '#000000', '--vscode-errorForeground': '#f48771', '--vscode-editorWidget-background': '#0c141f' },
+    vars: {
+      '--vscode-editor-background': '#000000',
+      '--vscode-foreground': '#ffffff',
+      '--vscode-editor-foreground': '#ffffff',
+      '--vscode-contrastBorder': '#6fc3df',
+      '--vscode-focusBorder': '#f38518',
+      '--vscode-button-background': '#000000',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-input-background': '#000000',
+      '--vscode-input-foreground': '#ffffff',
+      '--vscode-textLink-foreground': '#21a6ff',
+      '--vscode-descriptionForeground': '#ffffff',
+      '--vscode-sideBar-background': '#000000',
+      '--vscode-panel-border': '#6fc3df',
+      '--vscode-input-border': '#6fc3df',
+      '--vscode-button-secondaryBackground': '#000000',
+      '--vscode-button-secondaryForeground': '#ffffff',
+      '--vscode-list-activeSelectionBackground': '#000000',
+      '--vscode-list-activeSelectionForeground': '#ffffff',
+      '--vscode-list-hoverBackground': '#000000',
+      '--vscode-errorForeground': '#f48771',
+      '--vscode-editorWidget-background': '#0c141f',
+    },
   },
   'high-contrast-light': {
     cls: 'vscode-high-contrast-light',
-    vars: { '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#292929', '--vscode-editor-foreground': '#000000', '--vscode-contrastBorder': '#0f4a85', '--vscode-focusBorder': '#006bbd', '--vscode-button-background': '#0f4a85', '--vscode-button-foreground': '#ffffff', '--vscode-input-background': '#ffffff', '--vscode-input-foreground': '#292929', '--vscode-textLink-foreground': '#0f4a85', '--vscode-descriptionForeground': '#292929', '--vscode-sideBar-background': '#ffffff', '--vscode-panel-border': '#0f4a85', '--vscode-input-border': '#0f4a85', '--vscode-button-secondaryBackground': '#ffffff', '--vscode-button-secondaryForeground': '#292929', '--vscode-list-activeSelectionBackground': '#ffffff', '--vscode-list-activeSelectionForeground': '#000000', '--vscode-list-hoverBackground': '#ffffff', '--vscode-errorForeground': '#b5200d', '--vscode-editorWidget-background': '#ffffff' },
+    vars: {
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-foreground': '#292929',
+      '--vscode-editor-foreground': '#000000',
+      '--vscode-contrastBorder': '#0f4a85',
+      '--vscode-focusBorder': '#006bbd',
+      '--vscode-button-background': '#0f4a85',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-input-background': '#ffffff',
+      '--vscode-input-foreground': '#292929',
+      '--vscode-textLink-foreground': '#0f4a85',
+      '--vscode-descriptionForeground': '#292929',
+      '--vscode-sideBar-background': '#ffffff',
+      '--vscode-panel-border': '#0f4a85',
+      '--vscode-input-border': '#0f4a85',
+      '--vscode-button-secondaryBackground': '#ffffff',
+      '--vscode-button-secondaryForeground': '#292929',
+      '--vscode-list-activeSelectionBackground': '#ffffff',
+      '--vscode-list-activeSelectionForeground': '#000000',
+      '--vscode-list-hoverBackground': '#ffffff',
+      '--vscode-errorForeground': '#b5200d',
+      '--vscode-editorWidget-background': '#ffffff',
+    },
   },
 } as const;
 
 async function applyTheme(h: Harness, theme: keyof typeof THEMES): Promise<void> {
   const t = THEMES[theme];
   // Through the CSSOM, which the page's CSP allows (a <style> element it would refuse).
-  await h.page.evaluate(({ cls, vars }: { cls: string; vars: Record<string, string> }) => {
-    document.body.classList.remove('vscode-dark', 'vscode-light');
-    document.body.classList.add(cls);
-    for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
-  }, { cls: t.cls, vars: { ...t.vars } });
+  await h.page.evaluate(
+    ({ cls, vars }: { cls: string; vars: Record<string, string> }) => {
+      document.body.classList.remove('vscode-dark', 'vscode-light');
+      document.body.classList.add(cls);
+      for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+    },
+    { cls: t.cls, vars: { ...t.vars } },
+  );
 }
 
 async function axe(h: Harness): Promise<AxeResult['violations']> {
   // evaluate() runs outside the page's CSP, as a person's assistive tool would.
   await h.page.evaluate(AXE);
-  const r = await h.page.evaluate(() => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResult> } }).axe.run(document, { resultTypes: ['violations'] }));
+  const r = await h.page.evaluate(() =>
+    (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResult> } }).axe.run(document, { resultTypes: ['violations'] }),
+  );
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 function describeViolations(vs: AxeResult['violations']): string {
-  return vs.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+  return vs
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    )
+    .join('\n');
 }
 
 const options = { collections: [{ id: 'c1', title: 'Collection one' }], satellites: [], projects: [{ id: 'p1', name: 'Project one' }], errors: {} };
 
 async function mapWithResults(theme?: keyof typeof THEMES): Promise<Harness> {
   const page: SearchPage = {
-    searchId: 1, loaded: 2, hasMore: true, matched: 9,
+    searchId: 1,
+    loaded: 2,
+    hasMore: true,
+    matched: 9,
     features: [squareFeature('r1', 1, 46, 1), squareFeature('r2', 3, 47, 1)],
   };
   const h = await openWebview('map', { onRequest: (r) => ((r as { method: string }).method === 'search' ? page : options) });
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
-  await h.send({ type: 'layer', layer: 'aois', mode: 'replace', fit: false, features: [{ ...squareFeature('a1', 0, 45, 5, 'aois'), ref: { kind: 'aoi', id: 'a1' } }] });
-  await h.page.evaluate(() => (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]] }));
+  await h.send({
+    type: 'layer',
+    layer: 'aois',
+    mode: 'replace',
+    fit: false,
+    features: [{ ...squareFeature('a1', 0, 45, 5, 'aois'), ref: { kind: 'aoi', id: 'a1' } }],
+  });
+  await h.page.evaluate(() =>
+    (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({
+      shape: 'rectangle',
+      ring: [
+        [0, 45],
+        [5, 45],
+        [5, 50],
+        [0, 50],
+        [0, 45],
+      ],
+    }),
+  );
   await h.page.click('#search');
   await h.page.waitForSelector('#results li');
   // the layer list open, as a person checking what is shown would have it

@@ -25,8 +25,10 @@ let scene: Scene;
 let decoder: Page;
 
 const BANDS = [
-  { name: 'B02', commonName: 'blue' }, { name: 'B03', commonName: 'green' },
-  { name: 'B04', commonName: 'red' }, { name: 'B08', commonName: 'nir' },
+  { name: 'B02', commonName: 'blue' },
+  { name: 'B03', commonName: 'green' },
+  { name: 'B04', commonName: 'red' },
+  { name: 'B08', commonName: 'nir' },
 ];
 const S: [number, number] = [0, 3000];
 const TRUE_COLOUR: ImageryRender = { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [S, S, S] };
@@ -47,12 +49,23 @@ function bbox(sc: Scene): [number, number, number, number] {
 }
 
 const spec = (id: string, render: ImageryRender, over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
-  id, title: id, url: `https://assets.example.com/${id}.tif`, bands: BANDS, render, bbox: bbox(scene),
-  source: { kind: 'url', url: `https://assets.example.com/${id}.tif` }, ...over,
+  id,
+  title: id,
+  url: `https://assets.example.com/${id}.tif`,
+  bands: BANDS,
+  render,
+  bbox: bbox(scene),
+  source: { kind: 'url', url: `https://assets.example.com/${id}.tif` },
+  ...over,
 });
 
 type App = {
-  map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getSize(): { x: number; y: number }; fitBounds(b: unknown, o?: unknown): void; panBy(d: [number, number], o?: unknown): void };
+  map: {
+    latLngToContainerPoint(ll: [number, number]): { x: number; y: number };
+    getSize(): { x: number; y: number };
+    fitBounds(b: unknown, o?: unknown): void;
+    panBy(d: [number, number], o?: unknown): void;
+  };
   imagery(): Promise<{
     compare: { state?: { left: string; right: string; position: number; mode: string; showing: string } };
     timeline: { state: { index: number; date?: string; prefetched: number[] }; layerOf(i: number): { isLoading(): boolean } | undefined };
@@ -77,22 +90,29 @@ async function open(log: ReadBytesParams[]): Promise<Harness> {
 
 /** Waits until no imagery layer of the map is loading tiles (the time slider's hidden ones included). */
 async function idle(h: Harness): Promise<void> {
-  await h.page.waitForFunction(() => {
-    const panes = document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-layer');
-    if (panes.length === 0 || document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)')) return false;
-    // a loaded tile still fades in for 200 ms (Leaflet's fade animation): sample after it
-    return Array.from(document.querySelectorAll<HTMLElement>('.leaflet-eo-imagery-pane .leaflet-tile')).every((t) => getComputedStyle(t).opacity === '1');
-  }, undefined, { timeout: 20000 });
+  await h.page.waitForFunction(
+    () => {
+      const panes = document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-layer');
+      if (panes.length === 0 || document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)')) return false;
+      // a loaded tile still fades in for 200 ms (Leaflet's fade animation): sample after it
+      return Array.from(document.querySelectorAll<HTMLElement>('.leaflet-eo-imagery-pane .leaflet-tile')).every((t) => getComputedStyle(t).opacity === '1');
+    },
+    undefined,
+    { timeout: 20000 },
+  );
   await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** Page coordinates of a lon/lat on the map. */
 async function pagePoint(h: Harness, [lon, lat]: [number, number]): Promise<{ x: number; y: number }> {
-  return h.page.evaluate(([lo, la]) => {
-    const pt = (window as unknown as { eoMap: App }).eoMap.map.latLngToContainerPoint([la, lo]);
-    const r = document.getElementById('map')!.getBoundingClientRect();
-    return { x: r.left + pt.x, y: r.top + pt.y };
-  }, [lon, lat]);
+  return h.page.evaluate(
+    ([lo, la]) => {
+      const pt = (window as unknown as { eoMap: App }).eoMap.map.latLngToContainerPoint([la, lo]);
+      const r = document.getElementById('map')!.getBoundingClientRect();
+      return { x: r.left + pt.x, y: r.top + pt.y };
+    },
+    [lon, lat],
+  );
 }
 
 /** The colour the page shows at a page point (a 1 × 1 screenshot, decoded in a blank page). */
@@ -111,11 +131,18 @@ async function shown(h: Harness, p: { x: number; y: number }): Promise<number[]>
 }
 
 function near(actual: number[], expected: number[], what: string, tol = 4): void {
-  assert.ok(expected.every((v, i) => Math.abs(actual[i] - v) <= tol), `${what}: shows rgb(${actual.join(', ')}), expected rgb(${expected.join(', ')})`);
+  assert.ok(
+    expected.every((v, i) => Math.abs(actual[i] - v) <= tol),
+    `${what}: shows rgb(${actual.join(', ')}), expected rgb(${expected.join(', ')})`,
+  );
 }
 
 before(async () => {
-  scene = JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, 'scene.tif')], { encoding: 'utf8' })) as Scene;
+  scene = JSON.parse(
+    execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, 'scene.tif')], {
+      encoding: 'utf8',
+    }),
+  ) as Scene;
   decoder = await (await getBrowser()).newPage();
 });
 after(async () => {
@@ -239,7 +266,13 @@ describe('time slider', () => {
         { date: '2024-07-01', spec: spec('d0701', SWIR_LIKE) },
       ];
       const [[w, n], [e, s]] = scene.corners;
-      await h.page.evaluate((b) => (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false }), [[s, w], [n, e]]);
+      await h.page.evaluate(
+        (b) => (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false }),
+        [
+          [s, w],
+          [n, e],
+        ],
+      );
       await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames: [frames[3], frames[0], frames[2], frames[1]], fit: false });
       const range = h.page.getByRole('slider', { name: 'Date' });
       await range.waitFor();
@@ -248,10 +281,11 @@ describe('time slider', () => {
       // it opens on the latest date in view
       assert.equal(await range.getAttribute('aria-valuetext'), '2024-07-01: cloud cover not given');
       near(await shown(h, veg), colour(SWIR_LIKE, 'vegetation'), '2024-07-01 shown');
-      const tl = () => h.page.evaluate(async () => {
-        const t = (await (window as unknown as { eoMap: App }).eoMap.imagery()).timeline;
-        return { ...t.state, loading: t.state.prefetched.map((i) => t.layerOf(i)?.isLoading()) };
-      });
+      const tl = () =>
+        h.page.evaluate(async () => {
+          const t = (await (window as unknown as { eoMap: App }).eoMap.imagery()).timeline;
+          return { ...t.state, loading: t.state.prefetched.map((i) => t.layerOf(i)?.isLoading()) };
+        });
       // the date before it in view (06-01; 06-15 misses the view) is drawn ahead, and has finished
       let st = await tl();
       assert.deepEqual(st.prefetched, [1]);
@@ -266,10 +300,17 @@ describe('time slider', () => {
       assert.equal(await h.page.locator('.eo-timeline + .eo-sr-only').textContent(), '2024-06-01: 3 % cloud');
       // the shown date was drawn ahead: nothing of its file was read for the step (what is read
       // now is the next date ahead, 05-01)
-      assert.deepEqual(log.slice(reads).filter((r) => r.url === frames[1].spec.url), [], 'no read of the shown date for the step');
-      assert.ok(log.slice(reads).every((r) => r.url === frames[0].spec.url), 'reads after the step are for the date ahead');
+      assert.deepEqual(
+        log.slice(reads).filter((r) => r.url === frames[1].spec.url),
+        [],
+        'no read of the shown date for the step',
+      );
+      assert.ok(
+        log.slice(reads).every((r) => r.url === frames[0].spec.url),
+        'reads after the step are for the date ahead',
+      );
       assert.deepEqual(st.prefetched, [0, 3], 'its neighbours in view are drawn ahead');
-      assert.match(await h.page.locator('.eo-timeline .tick').nth(2).getAttribute('title') ?? '', /2024-06-15: 0 % cloud, outside this view/);
+      assert.match((await h.page.locator('.eo-timeline .tick').nth(2).getAttribute('title')) ?? '', /2024-06-15: 0 % cloud, outside this view/);
       await idle(h);
       await h.page.keyboard.press('ArrowLeft');
       near(await shown(h, veg), colour(TRUE_COLOUR, 'vegetation'), '2024-05-01 shown');

@@ -10,7 +10,18 @@ export function stacItem(over: Partial<ArchiveItem> = {}): ArchiveItem {
     stac_version: '1.0.0',
     stac_extensions: [],
     bbox: [77.1, 28.4, 77.6, 28.9],
-    geometry: { type: 'Polygon', coordinates: [[[77.1, 28.4], [77.6, 28.4], [77.6, 28.9], [77.1, 28.9], [77.1, 28.4]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [77.1, 28.4],
+          [77.6, 28.4],
+          [77.6, 28.9],
+          [77.1, 28.9],
+          [77.1, 28.4],
+        ],
+      ],
+    },
     properties: {
       datetime: '2024-03-12T05:31:21Z',
       created: '2024-03-12T09:00:00Z',
@@ -83,7 +94,18 @@ export function squareFeature(id: string, lon: number, lat: number, size = 1, la
     id,
     label: `Item ${id}`,
     detail: `${layer} · 2024-03-1${id.length % 10}`,
-    geometry: { type: 'Polygon', coordinates: [[[lon, lat], [lon + size, lat], [lon + size, lat + size], [lon, lat + size], [lon, lat]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [lon, lat],
+          [lon + size, lat],
+          [lon + size, lat + size],
+          [lon, lat + size],
+          [lon, lat],
+        ],
+      ],
+    },
     ref: { kind: 'archiveItem', collection: 'c1', id },
   };
 }

@@ -47,7 +47,16 @@ export async function getBrowser(extraArgs: readonly string[] = []): Promise<Bro
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--enable-precise-memory-info',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   });
   return browser;
 }
@@ -93,9 +102,16 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
 
 export async function openWebview(
   name: 'map' | 'stacItem',
-  opts: { onRequest?: RequestHandler; state?: unknown; imgSources?: string[]; viewport?: { width: number; height: number }; colorScheme?: 'dark' | 'light'; locale?: string;
+  opts: {
+    onRequest?: RequestHandler;
+    state?: unknown;
+    imgSources?: string[];
+    viewport?: { width: number; height: number };
+    colorScheme?: 'dark' | 'light';
+    locale?: string;
     /** Translations put in the page as the extension puts `vscode.l10n.bundle` (none: English). */
-    l10nBundle?: Record<string, string> } = {},
+    l10nBundle?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
   assertBuilt(name);
   const { server, origin, pages } = await serve();
@@ -128,22 +144,31 @@ export async function openWebview(
   const send = (message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message as never);
   await page.exposeFunction('__hostReceive', async (m: { type?: string; id?: number; request?: unknown }) => {
     posted.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(m);
-    }
+    for (const w of [...waiters])
+      if (w.pred(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
     if (m?.type === 'request' && typeof m.id === 'number') {
       try {
-        const result = await (opts.onRequest ?? (() => { throw new Error('no handler'); }))(m.request);
+        const result = await (
+          opts.onRequest ??
+          (() => {
+            throw new Error('no handler');
+          })
+        )(m.request);
         const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
         if (bytes instanceof Uint8Array) {
           // bytes arrive as an ArrayBuffer, as VS Code delivers them (a JSON copy would not)
-          await page.evaluate(([id, b64, rest]) => {
-            const bin = atob(b64);
-            const buf = new Uint8Array(bin.length);
-            for (let i = 0; i < bin.length; i++) buf[i] = bin.charCodeAt(i);
-            window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf.buffer } }, '*', [buf.buffer]);
-          }, [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }] as const);
+          await page.evaluate(
+            ([id, b64, rest]) => {
+              const bin = atob(b64);
+              const buf = new Uint8Array(bin.length);
+              for (let i = 0; i < bin.length; i++) buf[i] = bin.charCodeAt(i);
+              window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf.buffer } }, '*', [buf.buffer]);
+            },
+            [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }] as const,
+          );
           return;
         }
         await send({ type: 'response', id: m.id, ok: true, result });
@@ -176,7 +201,13 @@ export async function openWebview(
       if (found) return Promise.resolve(found as T);
       return new Promise<T>((res, rej) => {
         const t = setTimeout(() => rej(new Error('timed out waiting for a webview message')), timeoutMs);
-        waiters.push({ pred, resolve: (m) => { clearTimeout(t); res(m as T); } });
+        waiters.push({
+          pred,
+          resolve: (m) => {
+            clearTimeout(t);
+            res(m as T);
+          },
+        });
       });
     },
     async close() {
@@ -186,4 +217,7 @@ export async function openWebview(
   };
 }
 
-export const isType = (type: string) => (m: unknown): boolean => (m as { type?: string })?.type === type;
+export const isType =
+  (type: string) =>
+  (m: unknown): boolean =>
+    (m as { type?: string })?.type === type;

@@ -17,7 +17,9 @@ interface Scene {
 
 const dir = mkdtempSync(join(tmpdir(), 'eo-imagery-'));
 function makeScene(name: string, ...args: string[]): Scene {
-  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, name), ...args], { encoding: 'utf8' });
+  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, name), ...args], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as Scene;
 }
 
@@ -64,7 +66,13 @@ async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeo
 
 async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
   const [[w, n], [e, s]] = scene.corners;
-  await h.page.evaluate((b) => (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false }), [[s, w], [n, e]]);
+  await h.page.evaluate(
+    (b) => (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false }),
+    [
+      [s, w],
+      [n, e],
+    ],
+  );
   await h.send({ type: 'imagery', spec, fit: false });
 }
 
@@ -72,10 +80,14 @@ async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<v
 async function settled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
   const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);
   await row.waitFor({ timeout: timeoutMs });
-  await h.page.waitForFunction((rid) => {
-    const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
-    return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
-  }, id, { timeout: timeoutMs });
+  await h.page.waitForFunction(
+    (rid) => {
+      const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+      return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+    },
+    id,
+    { timeout: timeoutMs },
+  );
   return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }
 
@@ -95,9 +107,21 @@ after(async () => {
 });
 
 const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
-  id: 'scene', title: 'Synthetic scene', url: URL0, bands: BANDS,
-  render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [[0, 3000], [0, 3000], [0, 3000]] },
-  source: { kind: 'url', url: URL0 }, ...over,
+  id: 'scene',
+  title: 'Synthetic scene',
+  url: URL0,
+  bands: BANDS,
+  render: {
+    kind: 'rgb',
+    bands: ['B04', 'B03', 'B02'],
+    stretch: [
+      [0, 3000],
+      [0, 3000],
+      [0, 3000],
+    ],
+  },
+  source: { kind: 'url', url: URL0 },
+  ...over,
 });
 
 describe('imagery on the map webview', () => {
@@ -116,13 +140,23 @@ describe('imagery on the map webview', () => {
       assert.equal((await pixelAt(h, scene.points.nodata))[3], 0, 'no-data pixels are transparent');
       // a tile with nothing of the scene on it shows nothing: an image without a source would
       // get the browser's grey outline, a grid over the map around the scene
-      const empty = await h.page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('.leaflet-eo-imagery-pane img.leaflet-tile'))
-        .filter((t) => !t.getAttribute('src')).map((t) => getComputedStyle(t).display));
+      const empty = await h.page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLImageElement>('.leaflet-eo-imagery-pane img.leaflet-tile'))
+          .filter((t) => !t.getAttribute('src'))
+          .map((t) => getComputedStyle(t).display),
+      );
       assert.ok(empty.length > 0, 'the view has tiles beyond the scene');
-      assert.deepEqual(empty.filter((d) => d !== 'none'), [], 'no empty tile is shown');
+      assert.deepEqual(
+        empty.filter((d) => d !== 'none'),
+        [],
+        'no empty tile is shown',
+      );
       // only ranges were read, never the whole file in one go
       const size = readFileSync(scene.file).length;
-      assert.ok(log.every((r) => r.length < size), 'no read asks for the whole file');
+      assert.ok(
+        log.every((r) => r.length < size),
+        'no read asks for the whole file',
+      );
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
@@ -132,7 +166,11 @@ describe('imagery on the map webview', () => {
   it('colours an NDVI expression through RdYlGn and shows its legend', async () => {
     const h = await open(scene.file, []);
     try {
-      await show(h, spec({ id: 'ndvi', render: { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI' } }), scene);
+      await show(
+        h,
+        spec({ id: 'ndvi', render: { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI' } }),
+        scene,
+      );
       assert.equal((await settled(h, 'ndvi')).state, 'ready');
       // ColorBrewer RdYlGn (matplotlib's anchors): NDVI 0.8 → 0.9 of the ramp #1a9850,
       // -0.6 → 0.2 #f46d43, 0 → 0.5 #ffffbf
@@ -173,7 +211,7 @@ describe('imagery on the map webview', () => {
     }
   });
 
-  it('decodes in a blob worker under the map\'s CSP', async () => {
+  it("decodes in a blob worker under the map's CSP", async () => {
     const h = await open(scene.file, []);
     try {
       await show(h, spec(), scene);
@@ -220,18 +258,25 @@ describe('imagery on the map webview', () => {
     const cls = makeScene('classes.tif', '--classes', '--size', '512');
     const h = await open(cls.file, []);
     try {
-      await show(h, spec({
-        id: 'lc', bands: [{ name: 'class' }],
-        render: {
-          kind: 'classes', band: 'class', legendTitle: 'Land cover',
-          classes: [
-            { value: 1, color: '#1f78b4', name: 'water' },
-            { value: 2, color: '#ffd92f80', name: 'cropland' },
-            { value: 5, color: '#a61', name: 'bare soil' },
-            { value: 0, color: '#00000000', name: 'no change' },
-          ],
-        },
-      }), cls);
+      await show(
+        h,
+        spec({
+          id: 'lc',
+          bands: [{ name: 'class' }],
+          render: {
+            kind: 'classes',
+            band: 'class',
+            legendTitle: 'Land cover',
+            classes: [
+              { value: 1, color: '#1f78b4', name: 'water' },
+              { value: 2, color: '#ffd92f80', name: 'cropland' },
+              { value: 5, color: '#a61', name: 'bare soil' },
+              { value: 0, color: '#00000000', name: 'no change' },
+            ],
+          },
+        }),
+        cls,
+      );
       assert.deepEqual(await settled(h, 'lc'), { state: 'ready', text: '' });
       const water = await pixelAt(h, cls.points.water);
       near(water, [0x1f, 0x78, 0xb4, 255], 1, 'water, class 1');
@@ -259,18 +304,32 @@ describe('imagery on the map webview', () => {
     try {
       await show(h, spec({ id: 'slow' }), noisy);
       const status = h.page.locator('.eo-imagery-row[data-id="slow"] .status');
-      await h.page.waitForFunction(() => /Loading tiles: \d+ of \d+/.test(document.querySelector('.eo-imagery-row[data-id="slow"] .status')?.textContent ?? ''), undefined, { timeout: 20000 });
+      await h.page.waitForFunction(
+        () => /Loading tiles: \d+ of \d+/.test(document.querySelector('.eo-imagery-row[data-id="slow"] .status')?.textContent ?? ''),
+        undefined,
+        { timeout: 20000 },
+      );
       const [, done, total] = /Loading tiles: (\d+) of (\d+)/.exec((await status.textContent()) ?? '') ?? [];
       assert.ok(Number(done) < Number(total), `tiles still loading: ${done} of ${total}`);
       // wait until the held reads have gone out, then remove the layer
-      const held = () => (h.posted as Posted[]).filter((m) => m.type === 'request' && m.request?.method === 'readBytes' && m.request.params.offset >= 1).map((m) => m.id as number);
+      const held = () =>
+        (h.posted as Posted[])
+          .filter((m) => m.type === 'request' && m.request?.method === 'readBytes' && m.request.params.offset >= 1)
+          .map((m) => m.id as number);
       await h.page.waitForTimeout(300);
       const pending = held();
-      assert.ok(pending.length > 0, `tile reads went out: ${JSON.stringify((h.posted as Posted[]).filter((m) => m.type === "request").map((m) => [m.id, m.request?.method, m.request?.params?.offset, m.request?.params?.length]))}`);
+      assert.ok(
+        pending.length > 0,
+        `tile reads went out: ${JSON.stringify((h.posted as Posted[]).filter((m) => m.type === 'request').map((m) => [m.id, m.request?.method, m.request?.params?.offset, m.request?.params?.length]))}`,
+      );
       await h.page.locator('.eo-imagery-row[data-id="slow"] button.remove').click();
       await h.waitFor((m) => (m as Posted).type === 'cancelRequest' && (m as Posted).id === pending.at(-1), 5000);
       const cancelled = new Set((h.posted as Posted[]).filter((m) => m.type === 'cancelRequest').map((m) => m.id));
-      assert.deepEqual(pending.filter((id) => !cancelled.has(id)), [], 'every read in flight is cancelled');
+      assert.deepEqual(
+        pending.filter((id) => !cancelled.has(id)),
+        [],
+        'every read in flight is cancelled',
+      );
       assert.equal(await h.page.locator('.eo-imagery-row').count(), 0);
       assert.deepEqual(h.pageErrors, []);
     } finally {
@@ -284,21 +343,45 @@ describe('imagery on the map webview', () => {
     try {
       await show(h, spec({ id: 'striped' }), striped);
       assert.deepEqual(await settled(h, 'striped'), { state: 'ready', text: '' });
-      near(await pixelAt(h, striped.points.vegetation), [500, 700, 300].map((x) => Math.round((x / 3000) * 255)), 3, 'vegetation from strips');
+      near(
+        await pixelAt(h, striped.points.vegetation),
+        [500, 700, 300].map((x) => Math.round((x / 3000) * 255)),
+        3,
+        'vegetation from strips',
+      );
     } finally {
       await h.close();
     }
     const big = join(dir, 'big-striped.tif');
-    execFileSync('/usr/bin/python3', ['-c', [
-      'from osgeo import gdal, osr',
-      `ds = gdal.GetDriverByName('GTiff').Create(${JSON.stringify(big)}, 7300, 7300, 1, gdal.GDT_Byte, ['TILED=NO'])`,
-      'ds.SetGeoTransform((500000, 10, 0, 4650000, 0, -10))',
-      's = osr.SpatialReference(); s.ImportFromEPSG(32633); ds.SetProjection(s.ExportToWkt())',
-      'ds.GetRasterBand(1).Fill(7); ds = None',
-    ].join('\n')]);
+    execFileSync('/usr/bin/python3', [
+      '-c',
+      [
+        'from osgeo import gdal, osr',
+        `ds = gdal.GetDriverByName('GTiff').Create(${JSON.stringify(big)}, 7300, 7300, 1, gdal.GDT_Byte, ['TILED=NO'])`,
+        'ds.SetGeoTransform((500000, 10, 0, 4650000, 0, -10))',
+        's = osr.SpatialReference(); s.ImportFromEPSG(32633); ds.SetProjection(s.ExportToWkt())',
+        'ds.GetRasterBand(1).Fill(7); ds = None',
+      ].join('\n'),
+    ]);
     const h2 = await open(big, []);
     try {
-      await show(h2, spec({ id: 'big', bands: [{ name: 'grey' }], render: { kind: 'rgb', bands: ['grey', 'grey', 'grey'], stretch: [[0, 255], [0, 255], [0, 255]] } }), scene);
+      await show(
+        h2,
+        spec({
+          id: 'big',
+          bands: [{ name: 'grey' }],
+          render: {
+            kind: 'rgb',
+            bands: ['grey', 'grey', 'grey'],
+            stretch: [
+              [0, 255],
+              [0, 255],
+              [0, 255],
+            ],
+          },
+        }),
+        scene,
+      );
       const s = await settled(h2, 'big');
       assert.equal(s.state, 'error');
       assert.match(s.text, /not tiled and 53 MB/);

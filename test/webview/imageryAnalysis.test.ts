@@ -33,7 +33,9 @@ const BANDS = [
 
 let scene: Scene;
 before(() => {
-  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, 'scene.tif')], { encoding: 'utf8' });
+  const out = execFileSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py'), join(dir, 'scene.tif')], {
+    encoding: 'utf8',
+  });
   scene = JSON.parse(out) as Scene;
 });
 after(async () => {
@@ -43,7 +45,14 @@ after(async () => {
 
 type Tools = {
   inspector: { active: boolean };
-  histogram?: { last?: { level: number; window: [number, number, number, number]; missing: number; bands: { name: string; lo: number; hi: number; counts: number[]; total: number }[] } };
+  histogram?: {
+    last?: {
+      level: number;
+      window: [number, number, number, number];
+      missing: number;
+      bands: { name: string; lo: number; hi: number; counts: number[]; total: number }[];
+    };
+  };
   openHistogram(): Promise<unknown>;
   clip(req: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number; fetchedBytes?: number; tileBytes?: number }>;
 };
@@ -73,37 +82,67 @@ async function open(log: ReadBytesParams[]): Promise<Harness> {
 }
 
 const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
-  id: 'scene', title: 'Synthetic scene', url: URL0, bands: BANDS,
-  render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'], stretch: [[0, 0.3], [0, 0.3], [0, 0.3]] },
-  source: { kind: 'url', url: URL0 }, ...over,
+  id: 'scene',
+  title: 'Synthetic scene',
+  url: URL0,
+  bands: BANDS,
+  render: {
+    kind: 'rgb',
+    bands: ['B04', 'B03', 'B02'],
+    stretch: [
+      [0, 0.3],
+      [0, 0.3],
+      [0, 0.3],
+    ],
+  },
+  source: { kind: 'url', url: URL0 },
+  ...over,
 });
 
 async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
   const [[w, n], [e, so]] = scene.corners;
   // the scene left of the tool panels (top right), so every quadrant can be clicked
-  await h.page.evaluate((b) => (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] }), [[so, w], [n, e]]);
+  await h.page.evaluate(
+    (b) => (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] }),
+    [
+      [so, w],
+      [n, e],
+    ],
+  );
   await h.send({ type: 'imagery', spec: s, fit: false });
-  await h.page.waitForFunction((id) => {
-    const r = document.querySelector(`.eo-imagery-row[data-id="${id}"]`) as HTMLElement | null;
-    return r?.dataset.state === 'ready';
-  }, s.id, { timeout: 20000 });
+  await h.page.waitForFunction(
+    (id) => {
+      const r = document.querySelector(`.eo-imagery-row[data-id="${id}"]`) as HTMLElement | null;
+      return r?.dataset.state === 'ready';
+    },
+    s.id,
+    { timeout: 20000 },
+  );
 }
 
 async function clickAt(h: Harness, [lon, lat]: [number, number]): Promise<void> {
-  const p = await h.page.evaluate(([lo, la]) => {
-    const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
-    const r = document.getElementById('map')!.getBoundingClientRect();
-    return { x: r.left + pt.x, y: r.top + pt.y };
-  }, [lon, lat]);
+  const p = await h.page.evaluate(
+    ([lo, la]) => {
+      const pt = (window as unknown as Win).eoMap.map.latLngToContainerPoint([la, lo]);
+      const r = document.getElementById('map')!.getBoundingClientRect();
+      return { x: r.left + pt.x, y: r.top + pt.y };
+    },
+    [lon, lat],
+  );
   await h.page.mouse.click(p.x, p.y);
 }
 
 /** The inspector's table: band name → shown value. */
 async function table(h: Harness): Promise<Record<string, string>> {
   await h.page.locator('#pixel-inspector .bands tbody tr').first().waitFor({ timeout: 10000 });
-  return h.page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('#pixel-inspector .bands tbody tr')).map((tr) => [
-    (tr.querySelector('th')?.textContent ?? '').split(' ')[0], tr.querySelector('td.value')?.textContent ?? '',
-  ])));
+  return h.page.evaluate(() =>
+    Object.fromEntries(
+      Array.from(document.querySelectorAll('#pixel-inspector .bands tbody tr')).map((tr) => [
+        (tr.querySelector('th')?.textContent ?? '').split(' ')[0],
+        tr.querySelector('td.value')?.textContent ?? '',
+      ]),
+    ),
+  );
 }
 
 function gdal(script: string, ...args: string[]): string {
@@ -116,7 +155,11 @@ describe('pixel inspector, histogram and saved clips', () => {
     const h = await open(log);
     try {
       await showAndSettle(h, spec());
-      assert.equal(await h.page.evaluate(() => (window as unknown as Win).__eoAnalysisChunk), undefined, 'the chart chunk is not loaded before the inspector opens');
+      assert.equal(
+        await h.page.evaluate(() => (window as unknown as Win).__eoAnalysisChunk),
+        undefined,
+        'the chart chunk is not loaded before the inspector opens',
+      );
       const reads = log.length;
       await h.page.locator('button.inspect').click();
       await clickAt(h, scene.points.vegetation);
@@ -130,14 +173,20 @@ describe('pixel inspector, histogram and saved clips', () => {
       assert.ok(Math.abs(lat - scene.points.vegetation[1]) < 1e-3 && Math.abs(lon - scene.points.vegetation[0]) < 1e-3, `lat/lon ${ll}`);
       const xy = (await h.page.locator('#pixel-inspector .scene-crs').textContent()) ?? '';
       const [, x, y] = /x ([\d.]+), y ([\d.]+)/.exec(xy) ?? [];
-      const [ex, ey] = JSON.parse(gdal(`
+      const [ex, ey] = JSON.parse(
+        gdal(
+          `
 import json, sys
 from osgeo import osr
 a = osr.SpatialReference(); a.ImportFromEPSG(4326); a.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
 b = osr.SpatialReference(); b.ImportFromEPSG(32633)
 x, y, _ = osr.CoordinateTransformation(a, b).TransformPoint(float(sys.argv[1]), float(sys.argv[2]))
 print(json.dumps([x, y]))
-`, String(lon), String(lat))) as [number, number];
+`,
+          String(lon),
+          String(lat),
+        ),
+      ) as [number, number];
       // the lat/lon shown has 6 decimals (≈ 0.1 m)
       assert.ok(Math.abs(Number(x) - ex) < 0.5 && Math.abs(Number(y) - ey) < 0.5, `scene CRS ${xy}, GDAL ${ex}, ${ey}`);
       // the spectral chart is drawn by the chart chunk
@@ -149,8 +198,14 @@ print(json.dumps([x, y]))
       assert.deepEqual(await table(h).then((t) => t.B08), '0.02');
       await h.page.locator('#pixel-inspector button.copy-csv').click();
       const copied = await h.waitFor<{ text: string }>(isType('copyText'));
-      const rows = copied.text.trim().split('\n').map((l) => l.split(','));
-      assert.deepEqual(rows.map((r) => r[0]), ['band', 'B02', 'B03', 'B04', 'B08']);
+      const rows = copied.text
+        .trim()
+        .split('\n')
+        .map((l) => l.split(','));
+      assert.deepEqual(
+        rows.map((r) => r[0]),
+        ['band', 'B02', 'B03', 'B04', 'B08'],
+      );
       assert.equal(rows[0].length, 4, 'band, wavelength, this pixel, one pinned pixel');
       const col = (band: string, c: number) => Number(rows.find((r) => r[0] === band)?.[c]);
       // water (this pixel) is dark in the NIR; vegetation (pinned) has its red edge
@@ -175,9 +230,14 @@ print(json.dumps([x, y]))
       const last = await h.page.evaluate(() => (window as unknown as Win).eoMap.imageryTools?.histogram?.last);
       assert.ok(last, 'a histogram was computed');
       assert.equal(last.missing, 0);
-      assert.deepEqual(last.bands.map((b) => b.name), ['B04', 'B03', 'B02']);
+      assert.deepEqual(
+        last.bands.map((b) => b.name),
+        ['B04', 'B03', 'B02'],
+      );
       // GDAL reads the same window of the same level and bins it the same way
-      const expected = JSON.parse(gdal(`
+      const expected = JSON.parse(
+        gdal(
+          `
 import json, sys
 import numpy as np
 from osgeo import gdal
@@ -195,7 +255,11 @@ for name, b in zip(['B04', 'B03', 'B02'], [3, 2, 1]):
     counts, _ = np.histogram(v, bins=len(h['counts']), range=(h['lo'], h['hi']))
     out.append({'total': int(v.size), 'counts': [int(c) for c in counts], 'min': float(v.min()), 'max': float(v.max())})
 print(json.dumps(out))
-`, scene.file, JSON.stringify(last))) as { total: number; counts: number[]; min: number; max: number }[];
+`,
+          scene.file,
+          JSON.stringify(last),
+        ),
+      ) as { total: number; counts: number[]; min: number; max: number }[];
       last.bands.forEach((b, i) => {
         assert.equal(b.total, expected[i].total, `${b.name}: pixels counted`);
         assert.deepEqual(b.counts, expected[i].counts, `${b.name}: counts per bin`);
@@ -220,11 +284,17 @@ print(json.dumps(out))
     }
   });
 
-  it('an index layer: the histogram of its values in the view, with the colour map\'s range as handles that recolour without reading', async () => {
+  it("an index layer: the histogram of its values in the view, with the colour map's range as handles that recolour without reading", async () => {
     const log: ReadBytesParams[] = [];
     const h = await open(log);
     try {
-      const render = { kind: 'index' as const, expression: '(B08 - B04) / (B08 + B04)', rescale: [-1, 1] as [number, number], colormap: 'RdYlGn', legendTitle: 'NDVI' };
+      const render = {
+        kind: 'index' as const,
+        expression: '(B08 - B04) / (B08 + B04)',
+        rescale: [-1, 1] as [number, number],
+        colormap: 'RdYlGn',
+        legendTitle: 'NDVI',
+      };
       await showAndSettle(h, spec({ id: 'ndvi', title: 'NDVI', render }));
       const reads = log.length;
       await h.page.locator('button.histogram').click();
@@ -236,12 +306,20 @@ print(json.dumps(out))
       const [ndvi] = last.bands;
       assert.equal(ndvi.name, 'NDVI');
       // the fixture's quadrants: NDVI = (nir - red) / (nir + red) from their DNs
-      const known = (['vegetation', 'water', 'bare', 'roofs'] as const).map((k) => (scene.values[k][3] - scene.values[k][2]) / (scene.values[k][3] + scene.values[k][2]));
+      const known = (['vegetation', 'water', 'bare', 'roofs'] as const).map(
+        (k) => (scene.values[k][3] - scene.values[k][2]) / (scene.values[k][3] + scene.values[k][2]),
+      );
       assert.ok(Math.abs(ndvi.lo - Math.min(...known)) < 1e-9 && Math.abs(ndvi.hi - Math.max(...known)) < 1e-9, `range ${ndvi.lo}..${ndvi.hi}`);
       const binOf = (v: number) => Math.min(ndvi.counts.length - 1, Math.floor(((v - ndvi.lo) * ndvi.counts.length) / (ndvi.hi - ndvi.lo)));
-      assert.deepEqual(ndvi.counts.map((c, i) => (c ? i : -1)).filter((i) => i >= 0), [...new Set(known.map(binOf))].sort((a, b) => a - b), 'a bar for each quadrant\'s value, nothing else');
+      assert.deepEqual(
+        ndvi.counts.map((c, i) => (c ? i : -1)).filter((i) => i >= 0),
+        [...new Set(known.map(binOf))].sort((a, b) => a - b),
+        "a bar for each quadrant's value, nothing else",
+      );
       // GDAL reads the two bands over the same window of the same level; no-data (0) left out
-      const expected = JSON.parse(gdal(`
+      const expected = JSON.parse(
+        gdal(
+          `
 import json, sys
 import numpy as np
 from osgeo import gdal
@@ -259,7 +337,11 @@ v = ((nir - red) / (nir + red))[ok]
 h = last['bands'][0]
 counts, _ = np.histogram(v, bins=len(h['counts']), range=(h['lo'], h['hi']))
 print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
-`, scene.file, JSON.stringify(last))) as { total: number; counts: number[] };
+`,
+          scene.file,
+          JSON.stringify(last),
+        ),
+      ) as { total: number; counts: number[] };
       assert.equal(ndvi.total, expected.total, 'pixels counted');
       assert.deepEqual(ndvi.counts, expected.counts, 'counts per bin');
       // the handles sit on the colour map's range; Home and End put them on the data's ends
@@ -284,13 +366,32 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
       await h.page.keyboard.press('ArrowRight');
       await h.page.keyboard.press('ArrowLeft');
       const rescale = await h.page.evaluate(async () => (await (window as unknown as Win).eoMap.imagery()).layer('ndvi')?.spec.render.rescale);
-      assert.ok(rescale && Math.abs(rescale[0] - ndvi.lo) < 1e-6 && Math.abs(rescale[1] - ndvi.hi) < 1e-6, `the colour map spans the view's values: ${JSON.stringify(rescale)}`);
+      assert.ok(
+        rescale && Math.abs(rescale[0] - ndvi.lo) < 1e-6 && Math.abs(rescale[1] - ndvi.hi) < 1e-6,
+        `the colour map spans the view's values: ${JSON.stringify(rescale)}`,
+      );
       assert.ok(await hi.evaluate((e) => e === document.activeElement), 'the handle keeps the keyboard focus while the layer redraws');
       // NDVI of water and of vegetation, as the fixture's DNs give them
-      assert.deepEqual([await h.page.locator('.eo-legend[data-id="ndvi"] .min').textContent(), await h.page.locator('.eo-legend[data-id="ndvi"] .max').textContent()], ['-0.6', '0.8'], 'the legend shows the new range');
+      assert.deepEqual(
+        [await h.page.locator('.eo-legend[data-id="ndvi"] .min').textContent(), await h.page.locator('.eo-legend[data-id="ndvi"] .max').textContent()],
+        ['-0.6', '0.8'],
+        'the legend shows the new range',
+      );
       // redrawn through RdYlGn over the new range: matplotlib's anchors (ColorBrewer), the
       // lowest value at the first, the highest at the last, NDVI 0 at 0.6/1.4 of the ramp
-      const rdylgn = [[0xa5, 0x00, 0x26], [0xd7, 0x30, 0x27], [0xf4, 0x6d, 0x43], [0xfd, 0xae, 0x61], [0xfe, 0xe0, 0x8b], [0xff, 0xff, 0xbf], [0xd9, 0xef, 0x8b], [0xa6, 0xd9, 0x6a], [0x66, 0xbd, 0x63], [0x1a, 0x98, 0x50], [0x00, 0x68, 0x37]];
+      const rdylgn = [
+        [0xa5, 0x00, 0x26],
+        [0xd7, 0x30, 0x27],
+        [0xf4, 0x6d, 0x43],
+        [0xfd, 0xae, 0x61],
+        [0xfe, 0xe0, 0x8b],
+        [0xff, 0xff, 0xbf],
+        [0xd9, 0xef, 0x8b],
+        [0xa6, 0xd9, 0x6a],
+        [0x66, 0xbd, 0x63],
+        [0x1a, 0x98, 0x50],
+        [0x00, 0x68, 0x37],
+      ];
       const ramp = (t: number) => {
         const x = t * 10;
         const k = Math.min(9, Math.floor(x));
@@ -314,7 +415,7 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     }
   });
 
-  it('saves the view as a GeoTIFF GDAL reads with the scene\'s CRS, the window\'s extent and the file\'s values', async () => {
+  it("saves the view as a GeoTIFF GDAL reads with the scene's CRS, the window's extent and the file's values", async () => {
     const log: ReadBytesParams[] = [];
     const h = await open(log);
     try {
@@ -330,7 +431,11 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
       const file = join(dir, 'clip.tif');
       writeFileSync(file, Buffer.from(r.b64, 'base64'));
       const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
-        size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string }; bands: { description: string; noDataValue: number; scale?: number }[]; stac?: unknown;
+        size: [number, number];
+        geoTransform: number[];
+        coordinateSystem: { wkt: string };
+        bands: { description: string; noDataValue: number; scale?: number }[];
+        stac?: unknown;
       };
       assert.deepEqual(info.size, [r.width, r.height]);
       assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
@@ -341,13 +446,19 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
       assert.equal((ox - 500000) % 10, 0);
       assert.equal((4650000 - oy) % 10, 0);
       assert.ok(ox >= 500000 && oy <= 4650000 && ox + r.width * 10 <= 500000 + 1024 * 10 && oy - r.height * 10 >= 4650000 - 1024 * 10);
-      assert.deepEqual(info.bands.map((b) => b.description), ['B02', 'B03', 'B04', 'B08']);
+      assert.deepEqual(
+        info.bands.map((b) => b.description),
+        ['B02', 'B03', 'B04', 'B08'],
+      );
       assert.equal(info.bands[0].noDataValue, 0);
       assert.equal(info.bands[0].scale, SCALE);
       // the values at the quadrants' centres, as gdallocationinfo reads them by lon/lat
       for (const k of ['vegetation', 'water', 'bare', 'roofs'] as const) {
         const [lon, lat] = scene.points[k];
-        const vals = execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(lon), String(lat)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+        const vals = execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(lon), String(lat)], { encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .map(Number);
         assert.deepEqual(vals, scene.values[k], k);
       }
       // it read the window's tiles by ranges, not the file
@@ -358,7 +469,7 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     }
   });
 
-  it('saves an AOI-masked clip: the polygon\'s bounding window, the scene\'s values inside, no-data outside and in its hole', async () => {
+  it("saves an AOI-masked clip: the polygon's bounding window, the scene's values inside, no-data outside and in its hole", async () => {
     const [[w, n], [e, so]] = scene.corners;
     // a point at a fraction of the scene's lon/lat box (0, 0 = north-west corner)
     const at = (a: number, b: number): [number, number] => [w + a * (e - w), n - b * (n - so)];
@@ -371,8 +482,14 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     try {
       await showAndSettle(h, spec({ id: 'aoi', clip: polygon }));
       type Sizes = { level: number; width: number; height: number }[];
-      const infos = await h.page.evaluate(() => ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; aoiLevels?: Sizes }[]> }).clipInfo());
-      assert.deepEqual(infos.map((i) => [i.id, i.aoiLevels !== undefined]), [['aoi', true]], 'the layer offers its AOI as the extent');
+      const infos = await h.page.evaluate(() =>
+        ((window as unknown as Win).eoMap.imageryTools as unknown as { clipInfo(): Promise<{ id: string; aoiLevels?: Sizes }[]> }).clipInfo(),
+      );
+      assert.deepEqual(
+        infos.map((i) => [i.id, i.aoiLevels !== undefined]),
+        [['aoi', true]],
+        'the layer offers its AOI as the extent',
+      );
       for (const level of [0, 1]) {
         const r = await h.page.evaluate(async (lv) => {
           const tools = (window as unknown as Win).eoMap.imageryTools as Tools;
@@ -385,30 +502,53 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
         const file = join(dir, `masked-${level}.tif`);
         writeFileSync(file, Buffer.from(r.b64, 'base64'));
         const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
-          size: [number, number]; geoTransform: number[]; coordinateSystem: { wkt: string }; bands: { description: string; noDataValue: number }[];
+          size: [number, number];
+          geoTransform: number[];
+          coordinateSystem: { wkt: string };
+          bands: { description: string; noDataValue: number }[];
         };
         assert.match(info.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
-        assert.deepEqual(info.bands.map((b) => b.description), ['B04', 'B08']);
-        assert.deepEqual(info.bands.map((b) => b.noDataValue), [0, 0], 'GDAL reads the no-data value');
+        assert.deepEqual(
+          info.bands.map((b) => b.description),
+          ['B04', 'B08'],
+        );
+        assert.deepEqual(
+          info.bands.map((b) => b.noDataValue),
+          [0, 0],
+          'GDAL reads the no-data value',
+        );
         // GDAL's answer from the polygon itself (test/fixtures/imagery/check_masked_clip.py)
-        const truth = JSON.parse(execFileSync('/usr/bin/python3', [MASK_CHECK, scene.file, file, JSON.stringify(polygon), String(level)], { encoding: 'utf8' })) as {
+        const truth = JSON.parse(
+          execFileSync('/usr/bin/python3', [MASK_CHECK, scene.file, file, JSON.stringify(polygon), String(level)], { encoding: 'utf8' }),
+        ) as {
           expected: { size: [number, number]; geoTransform: number[] };
           counts: { inside: number; outside: number; outsideWithData: number };
           maskFlags: number[];
-          wrong: number[][]; wrongCount: number;
+          wrong: number[][];
+          wrongCount: number;
         };
         // GMF_NODATA: GDAL's mask of each band comes from the no-data value
         assert.deepEqual(truth.maskFlags, [8, 8], 'GDAL masks by the no-data value');
         assert.deepEqual(info.size, truth.expected.size, `level ${level}: the polygon's bounding window`);
         const told = infos[0].aoiLevels?.find((l) => l.level === level);
         assert.deepEqual([told?.width, told?.height], truth.expected.size, `level ${level}: the size the resolution picker shows`);
-        info.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `level ${level}: geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`));
+        info.geoTransform.forEach((v, i) =>
+          assert.ok(Math.abs(v - truth.expected.geoTransform[i]) < 1e-6, `level ${level}: geotransform ${info.geoTransform} vs ${truth.expected.geoTransform}`),
+        );
         // not vacuous: both sides hold pixels, and outside the polygon the scene has data to hide
         assert.ok(truth.counts.inside > 1000 && truth.counts.outside > 1000 && truth.counts.outsideWithData > 1000, JSON.stringify(truth.counts));
-        assert.equal(truth.wrongCount, 0, `level ${level}: pixels neither the scene's value inside nor no-data outside (col, row, band, got, want, inside): ${JSON.stringify(truth.wrong)}`);
+        assert.equal(
+          truth.wrongCount,
+          0,
+          `level ${level}: pixels neither the scene's value inside nor no-data outside (col, row, band, got, want, inside): ${JSON.stringify(truth.wrong)}`,
+        );
         if (level > 0) continue;
         // at places computed from the polygon: inside, outside within its window, in its hole
-        const valuesAt = (p: [number, number]) => execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(p[0]), String(p[1])], { encoding: 'utf8' }).trim().split('\n').map(Number);
+        const valuesAt = (p: [number, number]) =>
+          execFileSync('gdallocationinfo', ['-valonly', '-wgs84', file, String(p[0]), String(p[1])], { encoding: 'utf8' })
+            .trim()
+            .split('\n')
+            .map(Number);
         assert.deepEqual(valuesAt(scene.points.vegetation), [scene.values.vegetation[2], scene.values.vegetation[3]], 'vegetation, inside');
         assert.deepEqual(valuesAt(scene.points.bare), [scene.values.bare[2], scene.values.bare[3]], 'bare soil, inside');
         assert.deepEqual(valuesAt(at(0.7, 0.8)), [0, 0], 'roofs, outside the polygon but inside its window');

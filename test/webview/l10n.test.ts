@@ -32,7 +32,18 @@ describe('webview l10n', () => {
       assert.equal(await h.page.getAttribute('#tool-rect', 'aria-label'), 'Rechteck zeichnen');
       // not in the test bundle: English
       assert.equal(await h.page.getAttribute('#tool-poly', 'aria-label'), 'Draw a polygon');
-      await h.page.evaluate(() => (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [0, 45],
+            [5, 45],
+            [5, 50],
+            [0, 50],
+            [0, 45],
+          ],
+        }),
+      );
       await h.page.click('#search');
       await h.page.waitForSelector('#results li');
       assert.equal(await h.page.textContent('#status'), '2 von 9 Ergebnissen');

@@ -7,7 +7,15 @@ import { squareFeature } from './fixtures';
 type MapWin = {
   eoMap: {
     map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getBounds(): { getWest(): number; getEast(): number } };
-    layers: Record<string, { size: number; selected?: string; getBounds(id?: string): { getWest(): number; getEast(): number; getNorth(): number; getSouth(): number } | undefined; lastDraw: { drawn: number } }>;
+    layers: Record<
+      string,
+      {
+        size: number;
+        selected?: string;
+        getBounds(id?: string): { getWest(): number; getEast(): number; getNorth(): number; getSouth(): number } | undefined;
+        lastDraw: { drawn: number };
+      }
+    >;
     selected?: { layer: string; id: string };
     onDrawn(s: { shape: string; ring: [number, number][] }): void;
     drawnRing?: unknown;
@@ -17,12 +25,15 @@ type MapWin = {
 };
 
 async function clickAt(h: Harness, lon: number, lat: number): Promise<void> {
-  const p = await h.page.evaluate(([x, y]) => {
-    const w = window as unknown as MapWin;
-    const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
-    const r = document.getElementById('map')!.getBoundingClientRect();
-    return { x: r.left + pt.x, y: r.top + pt.y };
-  }, [lon, lat]);
+  const p = await h.page.evaluate(
+    ([x, y]) => {
+      const w = window as unknown as MapWin;
+      const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+      const r = document.getElementById('map')!.getBoundingClientRect();
+      return { x: r.left + pt.x, y: r.top + pt.y };
+    },
+    [lon, lat],
+  );
   await h.page.mouse.click(p.x, p.y);
 }
 
@@ -33,7 +44,10 @@ async function ready(h: Harness): Promise<void> {
 
 const options = {
   collections: [{ id: 'c1', title: 'Collection one' }],
-  satellites: [{ id: 's1', name: 'Sat one', collection_id: 'c1' }, { id: 's2', name: 'Sat two', collection_id: 'c2' }],
+  satellites: [
+    { id: 's1', name: 'Sat one', collection_id: 'c1' },
+    { id: 's2', name: 'Sat two', collection_id: 'c2' },
+  ],
   projects: [{ id: 'p1', name: 'Project one' }],
   errors: {},
 };
@@ -46,12 +60,18 @@ describe('map webview', () => {
     try {
       await ready(h);
       await h.send({
-        type: 'layer', layer: 'aois', mode: 'replace', fit: false,
+        type: 'layer',
+        layer: 'aois',
+        mode: 'replace',
+        fit: false,
         features: [{ ...squareFeature('a1', 10, 40, 2, 'aois'), centroid: [11, 41], ref: { kind: 'aoi', id: 'a1' } }],
         sources: [{ kind: 'aoi', id: 'a1' }],
       });
       await h.send({
-        type: 'layer', layer: 'archiveItems', mode: 'replace', fit: true,
+        type: 'layer',
+        layer: 'archiveItems',
+        mode: 'replace',
+        fit: true,
         features: [squareFeature('i1', 10.5, 40.5, 0.5), squareFeature('i2', 30, 10, 1)],
       });
       const sizes = await h.page.evaluate(() => {
@@ -67,7 +87,15 @@ describe('map webview', () => {
       assert.ok(b[0] <= 10.5 && b[1] >= 31, `view ${b} covers the items`);
       // the layer control lists every layer by its static title
       const names = await h.page.$$eval('.leaflet-control-layers-overlays label', (ls) => ls.map((l) => l.textContent?.trim()));
-      assert.deepEqual(names, ['AOIs', 'Asset footprints', 'Order items', 'Catalog (fulfilled)', 'Archive items', 'Insight outputs (vector)', 'Search results']);
+      assert.deepEqual(names, [
+        'AOIs',
+        'Asset footprints',
+        'Order items',
+        'Catalog (fulfilled)',
+        'Archive items',
+        'Insight outputs (vector)',
+        'Search results',
+      ]);
       // the small item inside the AOI wins the click (smallest first, upper layer first)
       await clickAt(h, 10.75, 40.75);
       const sel = await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected);
@@ -93,15 +121,49 @@ describe('map webview', () => {
     try {
       await ready(h);
       const fiji = {
-        id: 'fiji', label: 'Fiji', ref: { kind: 'archiveItem', collection: 'c', id: 'fiji' },
-        geometry: { type: 'Polygon', coordinates: [[[178, -19], [-179, -19], [-179, -16], [178, -16], [178, -19]]] },
+        id: 'fiji',
+        label: 'Fiji',
+        ref: { kind: 'archiveItem', collection: 'c', id: 'fiji' },
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [178, -19],
+              [-179, -19],
+              [-179, -16],
+              [178, -16],
+              [178, -19],
+            ],
+          ],
+        },
       };
       const split = {
-        id: 'split', label: 'Split', ref: { kind: 'archiveItem', collection: 'c', id: 'split' },
-        geometry: { type: 'MultiPolygon', coordinates: [
-          [[[175, 10], [180, 10], [180, 12], [175, 12], [175, 10]]],
-          [[[-180, 10], [-176, 10], [-176, 12], [-180, 12], [-180, 10]]],
-        ] },
+        id: 'split',
+        label: 'Split',
+        ref: { kind: 'archiveItem', collection: 'c', id: 'split' },
+        geometry: {
+          type: 'MultiPolygon',
+          coordinates: [
+            [
+              [
+                [175, 10],
+                [180, 10],
+                [180, 12],
+                [175, 12],
+                [175, 10],
+              ],
+            ],
+            [
+              [
+                [-180, 10],
+                [-176, 10],
+                [-176, 12],
+                [-180, 12],
+                [-180, 10],
+              ],
+            ],
+          ],
+        },
       };
       await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: true, features: [fiji, split] });
       const r = await h.page.evaluate(() => {
@@ -119,16 +181,20 @@ describe('map webview', () => {
       });
       assert.ok(view < 60, `view spans ${view}°`);
       // the pixel just east of the dateline (inside Fiji) is painted; a pixel at lon 0 far away is not
-      const painted = (lon: number, lat: number) => h.page.evaluate(([x, y]) => {
-        const w = window as unknown as MapWin;
-        const c = document.querySelector('.leaflet-overlay-pane canvas.eo-footprints') as HTMLCanvasElement;
-        const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
-        const cr = c.getBoundingClientRect();
-        const mr = document.getElementById('map')!.getBoundingClientRect();
-        const dpr = c.width / cr.width;
-        const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
-        return px[3] > 0;
-      }, [lon, lat]);
+      const painted = (lon: number, lat: number) =>
+        h.page.evaluate(
+          ([x, y]) => {
+            const w = window as unknown as MapWin;
+            const c = document.querySelector('.leaflet-overlay-pane canvas.eo-footprints') as HTMLCanvasElement;
+            const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+            const cr = c.getBoundingClientRect();
+            const mr = document.getElementById('map')!.getBoundingClientRect();
+            const dpr = c.width / cr.width;
+            const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
+            return px[3] > 0;
+          },
+          [lon, lat],
+        );
       // (the view is centred on the dateline, so east of it reads as 180.5 on this world copy)
       assert.equal(await painted(180.5, -17.5), true);
       assert.equal(await painted(179, -17.5), true);
@@ -169,7 +235,7 @@ describe('map webview', () => {
       await h.page.mouse.down();
       await h.page.mouse.move(box.x + 400, box.y + 350, { steps: 5 });
       await h.page.mouse.up();
-      assert.match(await h.page.textContent('#shape-info') ?? '', /Rectangle drawn · [\d,.]+ km²/);
+      assert.match((await h.page.textContent('#shape-info')) ?? '', /Rectangle drawn · [\d,.]+ km²/);
       await h.page.fill('#max-cloud', '20');
       await h.page.selectOption('#collections', 'c1');
       await h.page.click('#search');
@@ -185,7 +251,10 @@ describe('map webview', () => {
       await h.page.click('#load-more');
       await h.page.waitForSelector('#results li:nth-child(4)');
       assert.equal(await h.page.textContent('#status'), '4 of 5 results');
-      assert.deepEqual(requests.filter((r) => r.method === 'searchMore'), [{ method: 'searchMore', searchId: 7 }]);
+      assert.deepEqual(
+        requests.filter((r) => r.method === 'searchMore'),
+        [{ method: 'searchMore', searchId: 7 }],
+      );
       await h.page.click('#load-more');
       await h.page.waitForSelector('#results li:nth-child(5)');
       assert.equal(await h.page.textContent('#status'), '5 of 5 results (all loaded)');
@@ -247,14 +316,25 @@ describe('map webview', () => {
       await h.page.selectOption('#collections', 'tiny');
       assert.equal(await h.page.inputValue('#from'), '2022-02-01');
       assert.equal(await h.page.inputValue('#to'), '2022-03-15');
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [9, 0], [9, 9], [0, 9], [0, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [0, 0],
+            [9, 0],
+            [9, 9],
+            [0, 9],
+            [0, 0],
+          ],
+        }),
+      );
       // a locale-style date is refused with the expected form, nothing is sent
       await h.page.fill('#from', '02/01/2022');
       await h.page.click('#search');
-      assert.match(await h.page.textContent('#status') ?? '', /^"From" is not a date in the form YYYY-MM-DD \(for example \d{4}-\d{2}-\d{2}\)\.$/);
+      assert.match((await h.page.textContent('#status')) ?? '', /^"From" is not a date in the form YYYY-MM-DD \(for example \d{4}-\d{2}-\d{2}\)\.$/);
       await h.page.fill('#from', '2022-02-30');
       await h.page.click('#search');
-      assert.match(await h.page.textContent('#status') ?? '', /"From" is not a date/);
+      assert.match((await h.page.textContent('#status')) ?? '', /"From" is not a date/);
       // dates the person typed stay when the collections change
       await h.page.fill('#from', '2022-02-10');
       await h.page.selectOption('#collections', 'old');
@@ -264,15 +344,17 @@ describe('map webview', () => {
       await h.page.waitForFunction(() => /^No results/.test(document.getElementById('status')!.textContent ?? ''));
       assert.equal(requests[0].from, '2022-02-10');
       assert.equal(requests[0].to, '2022-03-15');
-      assert.equal(await h.page.textContent('#status'),
-        'No results between 2022-02-10 and 2022-03-15 in this area. Widen the dates (the chosen collections have data from 2019-01-01 to 2021-06-30), raise Max cloud %, choose other collections or draw a larger area.');
+      assert.equal(
+        await h.page.textContent('#status'),
+        'No results between 2022-02-10 and 2022-03-15 in this area. Widen the dates (the chosen collections have data from 2019-01-01 to 2021-06-30), raise Max cloud %, choose other collections or draw a larger area.',
+      );
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
     }
   });
 
-    it('imagery search needs a satellite, and a failed search says why', async () => {
+  it('imagery search needs a satellite, and a failed search says why', async () => {
     const h = await openWebview('map', {
       onRequest: (r) => {
         const req = r as MapRequest;
@@ -282,7 +364,17 @@ describe('map webview', () => {
     });
     try {
       await ready(h);
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'polygon', ring: [[0, 0], [3, 0], [3, 3], [0, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'polygon',
+          ring: [
+            [0, 0],
+            [3, 0],
+            [3, 3],
+            [0, 0],
+          ],
+        }),
+      );
       await h.page.check('#kind-imagery');
       await h.page.click('#search');
       assert.equal(await h.page.textContent('#status'), 'Pick at least one satellite.');
@@ -297,7 +389,17 @@ describe('map webview', () => {
     });
     try {
       await ready(h2);
-      await h2.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'polygon', ring: [[0, 0], [3, 0], [3, 3], [0, 0]] }));
+      await h2.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'polygon',
+          ring: [
+            [0, 0],
+            [3, 0],
+            [3, 3],
+            [0, 0],
+          ],
+        }),
+      );
       await h2.page.check('#kind-imagery');
       await h2.page.waitForFunction(() => (document.getElementById('satellites') as HTMLSelectElement).options.length === 2);
       await h2.page.click('#search');
@@ -324,10 +426,21 @@ describe('map webview', () => {
     try {
       await ready(h);
       // one degree square at the equator: about 12,364 km²
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[1, 0], [2, 0], [2, 1], [1, 1], [1, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [1, 0],
+            [2, 0],
+            [2, 1],
+            [1, 1],
+            [1, 0],
+          ],
+        }),
+      );
       assert.equal(await h.page.locator('.leaflet-overlay-pane path[stroke-dasharray]').count(), 1, 'the drawn outline is on the map');
       await h.page.click('#create-aoi');
-      assert.match(await h.page.textContent('#aoi-area') ?? '', /Geodesic area: 12,3\d\d km²/);
+      assert.match((await h.page.textContent('#aoi-area')) ?? '', /Geodesic area: 12,3\d\d km²/);
       await h.page.click('#aoi-submit');
       assert.equal(await h.page.textContent('#aoi-error'), 'Give the AOI a name.');
       await h.page.fill('#aoi-name', 'Farm');
@@ -344,11 +457,22 @@ describe('map webview', () => {
       assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.drawnRing), undefined);
       assert.equal(await h.page.locator('.leaflet-overlay-pane path[stroke-dasharray]').count(), 0, 'the drawn outline is still on the map');
       assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.aois.selected), 'new-aoi');
-      assert.match(await h.page.textContent('#shape-info') ?? '', /AOI "Farm" created and shown on the map/);
+      assert.match((await h.page.textContent('#shape-info')) ?? '', /AOI "Farm" created and shown on the map/);
       // a shape across the dateline is refused with the reason
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[178, 0], [182, 0], [182, 1], [178, 1], [178, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [178, 0],
+            [182, 0],
+            [182, 1],
+            [178, 1],
+            [178, 0],
+          ],
+        }),
+      );
       await h.page.click('#create-aoi');
-      assert.match(await h.page.textContent('#aoi-form') ?? '', /crosses the antimeridian/);
+      assert.match((await h.page.textContent('#aoi-form')) ?? '', /crosses the antimeridian/);
     } finally {
       await h.close();
     }
@@ -366,7 +490,18 @@ describe('map webview', () => {
     try {
       await ready(h);
       assert.equal(await h.page.isHidden('#order-results'), true, 'no results, no Order button');
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [9, 0], [9, 9], [0, 9], [0, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [0, 0],
+            [9, 0],
+            [9, 9],
+            [0, 9],
+            [0, 0],
+          ],
+        }),
+      );
       await h.page.click('#search');
       await h.page.waitForSelector('#results li:nth-child(2)');
       assert.equal(await h.page.isVisible('#order-results'), true);
@@ -378,7 +513,9 @@ describe('map webview', () => {
       assert.deepEqual(m.items, [{ collection: 'c1', id: 'r2' }]);
       // a new search drops the selection, and with it the order
       await h.page.click('#search');
-      await h.page.waitForFunction(() => document.querySelector('#results li[aria-selected="true"]') === null && document.querySelectorAll('#results li').length === 2);
+      await h.page.waitForFunction(
+        () => document.querySelector('#results li[aria-selected="true"]') === null && document.querySelectorAll('#results li').length === 2,
+      );
       assert.equal(await h.page.isDisabled('#order-results'), true);
       assert.equal(h.posted.filter(isType('orderResults')).length, 1);
       assert.deepEqual(h.pageErrors, []);
@@ -406,7 +543,18 @@ describe('map webview', () => {
     const h = await openWebview('map', { onRequest });
     try {
       await ready(h);
-      await h.page.evaluate(() => (window as unknown as MapWin).eoMap.onDrawn({ shape: 'rectangle', ring: [[0, 0], [30, 0], [30, 30], [0, 30], [0, 0]] }));
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [0, 0],
+            [30, 0],
+            [30, 30],
+            [0, 30],
+            [0, 0],
+          ],
+        }),
+      );
       await h.page.click('#search');
       await h.page.waitForSelector('#results li:nth-child(2)');
       await h.page.click('#load-more');
@@ -438,7 +586,13 @@ describe('map webview', () => {
       // "Load more" continues the same search
       await h2.page.click('#load-more');
       await h2.page.waitForSelector('#results li:nth-child(5)');
-      assert.deepEqual(requests.filter((r) => r.method === 'searchMore'), [{ method: 'searchMore', searchId: 7 }, { method: 'searchMore', searchId: 7 }]);
+      assert.deepEqual(
+        requests.filter((r) => r.method === 'searchMore'),
+        [
+          { method: 'searchMore', searchId: 7 },
+          { method: 'searchMore', searchId: 7 },
+        ],
+      );
       assert.equal(await h2.page.textContent('#status'), '5 of 5 results (all loaded)');
       assert.equal(await h2.page.isHidden('#load-more'), true);
       assert.equal(await h2.page.getAttribute('#results li[data-id="r3"]', 'aria-selected'), 'true');
@@ -454,7 +608,10 @@ describe('map webview', () => {
     try {
       await h.waitFor(isType('ready'));
       // a tile server that answers 404: the map switches to the offline outlines and says so
-      await h.send({ type: 'init', basemaps: [{ name: 'Broken <b>tiles</b>', url: 'http://127.0.0.1:9/{z}/{x}/{y}.png', attribution: '<img src=x onerror=alert(1)>' }] });
+      await h.send({
+        type: 'init',
+        basemaps: [{ name: 'Broken <b>tiles</b>', url: 'http://127.0.0.1:9/{z}/{x}/{y}.png', attribution: '<img src=x onerror=alert(1)>' }],
+      });
       const view = await h.page.evaluate(() => {
         const m = (window as unknown as MapWin & { eoMap: { map: { getCenter(): { lat: number; lng: number }; getZoom(): number } } }).eoMap.map;
         return { c: m.getCenter(), z: m.getZoom() };
@@ -465,10 +622,13 @@ describe('map webview', () => {
       assert.equal(await h.page.inputValue('#max-cloud'), '7');
       assert.equal(await h.page.inputValue('#from'), '2024-01-01');
       await h.page.waitForSelector('.notice', { timeout: 5000 });
-      assert.match(await h.page.textContent('.notice') ?? '', /could not be loaded; showing the offline outlines/);
+      assert.match((await h.page.textContent('.notice')) ?? '', /could not be loaded; showing the offline outlines/);
       assert.equal(await h.page.locator('.leaflet-control-layers-base label', { hasText: 'Broken <b>tiles</b>' }).count(), 1);
       assert.equal(await h.page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
-      assert.deepEqual(h.pageErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e)), []);
+      assert.deepEqual(
+        h.pageErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e)),
+        [],
+      );
     } finally {
       await h.close();
     }

@@ -19,16 +19,40 @@ async function main(): Promise<void> {
     const aois = (await client.aois.listPage({ limit: 50 })).items;
     const aoi = aois[0];
     const [w, s] = [aoi.centroid[0] - 1.5, aoi.centroid[1] - 1];
-    const ring: [number, number][] = [[w, s], [w + 3, s], [w + 3, s + 2], [w, s + 2], [w, s]];
-    const params: SearchParams = { kind: 'archive', ring, shape: 'rectangle', collections: [], satellites: [], from: '', to: '', sort: 'datetime-desc', limit: 20, maxCloud: 60 };
+    const ring: [number, number][] = [
+      [w, s],
+      [w + 3, s],
+      [w + 3, s + 2],
+      [w, s + 2],
+      [w, s],
+    ];
+    const params: SearchParams = {
+      kind: 'archive',
+      ring,
+      shape: 'rectangle',
+      collections: [],
+      satellites: [],
+      from: '',
+      to: '',
+      sort: 'datetime-desc',
+      limit: 20,
+      maxCloud: 60,
+    };
     const page = await client.archives.search(archiveSearchBody(params));
     const collections = await client.archives.collections();
     const h = await openWebview('map', {
       viewport: { width: 1280, height: 760 },
       onRequest: (r) => {
         const req = r as { method: string };
-        if (req.method === 'searchOptions') return { collections: collections.map((c) => ({ id: c.id, title: c.title })), satellites: [], projects: [], errors: {} };
-        if (req.method === 'search') return { searchId: 1, features: page.features.map(archiveItemFeature), loaded: page.features.length, hasMore: page.links.some((l) => l.rel === 'next') };
+        if (req.method === 'searchOptions')
+          return { collections: collections.map((c) => ({ id: c.id, title: c.title })), satellites: [], projects: [], errors: {} };
+        if (req.method === 'search')
+          return {
+            searchId: 1,
+            features: page.features.map(archiveItemFeature),
+            loaded: page.features.length,
+            hasMore: page.links.some((l) => l.rel === 'next'),
+          };
         throw new Error('not in the screenshot');
       },
     });

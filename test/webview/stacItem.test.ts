@@ -104,7 +104,10 @@ describe('STAC item webview', () => {
       assert.equal(report.scripts, 0);
       assert.equal(report.handlers, 0);
       assert.deepEqual(report.imgs, []);
-      assert.ok(report.hrefs.every((u) => u !== null && /^https:\/\//.test(u)), `only https links: ${report.hrefs.map((u) => u?.slice(0, 40))}`);
+      assert.ok(
+        report.hrefs.every((u) => u !== null && /^https:\/\//.test(u)),
+        `only https links: ${report.hrefs.map((u) => u?.slice(0, 40))}`,
+      );
       assert.equal(report.idText, '<script>window.__xss=1;alert(1)</script>W');
       assert.ok(report.scrollWidth <= 1000, `no horizontal overflow (scrollWidth ${report.scrollWidth})`);
       assert.ok(report.headerHeight < 400, `header stays compact (${report.headerHeight}px)`);

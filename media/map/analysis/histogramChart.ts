@@ -27,7 +27,8 @@ function fmt(v: number): string {
 }
 
 export function histogramChart(
-  host: HTMLElement, o: { label: string; colour: number; width: number; onChange(stretch: [number, number]): void },
+  host: HTMLElement,
+  o: { label: string; colour: number; width: number; onChange(stretch: [number, number]): void },
 ): HistogramChart {
   const root = document.createElement('div');
   root.className = 'eo-histogram';
@@ -76,9 +77,16 @@ export function histogramChart(
   handles.forEach((h, k) => {
     h.addEventListener('keydown', (e) => {
       const step = ((data.hi - data.lo) / 100) * (e.shiftKey ? 10 : 1);
-      const to = e.key === 'ArrowLeft' || e.key === 'ArrowDown' ? stretch[k] - step
-        : e.key === 'ArrowRight' || e.key === 'ArrowUp' ? stretch[k] + step
-          : e.key === 'Home' ? data.lo : e.key === 'End' ? data.hi : undefined;
+      const to =
+        e.key === 'ArrowLeft' || e.key === 'ArrowDown'
+          ? stretch[k] - step
+          : e.key === 'ArrowRight' || e.key === 'ArrowUp'
+            ? stretch[k] + step
+            : e.key === 'Home'
+              ? data.lo
+              : e.key === 'End'
+                ? data.hi
+                : undefined;
       if (to === undefined) return;
       e.preventDefault();
       move(k, to, true);
@@ -127,21 +135,29 @@ export function histogramChart(
     const max = Math.max(data.hi, stretch[1]);
     const pad = (max - min) * 0.02;
     const fg = getComputedStyle(document.documentElement).getPropertyValue('--vscode-foreground').trim() || '#ccc';
-    plot = new uPlot({
-      width: o.width, height: 90,
-      legend: { show: false },
-      cursor: { show: false },
-      // the scales are known once drawn: place the handles then (and on every redraw)
-      hooks: { draw: [(u) => place(u)] },
-      scales: { x: { time: false, range: [min - pad, max + pad] }, y: { range: (_u, _lo, hi) => [0, Math.max(1, hi)] } },
-      axes: [{ stroke: fg, size: 24, grid: { show: false } }, { show: false }],
-      series: [{}, {
-        label: o.label,
-        stroke: data.colormap ? ramp : themeColour(o.colour),
-        fill: data.colormap ? ramp : themeColour(o.colour),
-        paths: uPlot.paths.bars?.({ size: [1, Infinity], gap: 0 }),
-      }],
-    }, [xs, data.counts] as uPlot.AlignedData, root);
+    plot = new uPlot(
+      {
+        width: o.width,
+        height: 90,
+        legend: { show: false },
+        cursor: { show: false },
+        // the scales are known once drawn: place the handles then (and on every redraw)
+        hooks: { draw: [(u) => place(u)] },
+        scales: { x: { time: false, range: [min - pad, max + pad] }, y: { range: (_u, _lo, hi) => [0, Math.max(1, hi)] } },
+        axes: [{ stroke: fg, size: 24, grid: { show: false } }, { show: false }],
+        series: [
+          {},
+          {
+            label: o.label,
+            stroke: data.colormap ? ramp : themeColour(o.colour),
+            fill: data.colormap ? ramp : themeColour(o.colour),
+            paths: uPlot.paths.bars?.({ size: [1, Infinity], gap: 0 }),
+          },
+        ],
+      },
+      [xs, data.counts] as uPlot.AlignedData,
+      root,
+    );
     for (const h of handles) plot.over.appendChild(h);
     place();
     focused?.focus();

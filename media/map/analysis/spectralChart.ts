@@ -17,7 +17,14 @@ export interface SpectralChart {
   readonly root: HTMLElement;
 }
 
-const COLOURS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+const COLOURS = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-red',
+  '--vscode-charts-yellow',
+];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
 
 export function themeColour(i: number): string {
@@ -40,7 +47,8 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
   const build = (x: number[], series: SpectrumSeries[]) => {
     plot?.destroy();
     const opts: uPlot.Options = {
-      width, height: 180,
+      width,
+      height: 180,
       scales: { x: { time: false } },
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
@@ -48,7 +56,10 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
         { ...axisStyle(), label: l10n.t('Wavelength (nm)'), size: 34 },
         { ...axisStyle(), label: l10n.t('Value'), size: 48 },
       ],
-      series: [{ label: l10n.t('Wavelength') }, ...series.map((s, i) => ({ label: s.label, stroke: themeColour(i), width: 1.5, spanGaps: false, points: { show: x.length <= 16 } }))],
+      series: [
+        { label: l10n.t('Wavelength') },
+        ...series.map((s, i) => ({ label: s.label, stroke: themeColour(i), width: 1.5, spanGaps: false, points: { show: x.length <= 16 } })),
+      ],
     };
     plot = new uPlot(opts, [x, ...series.map((s) => s.values)] as uPlot.AlignedData, root);
   };

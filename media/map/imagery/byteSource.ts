@@ -26,9 +26,7 @@ interface Slice {
 
 function toArrayBuffer(b: ArrayBuffer | Uint8Array): ArrayBuffer {
   if (b instanceof ArrayBuffer) return b;
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer
-    ? b.buffer
-    : (b.slice().buffer as ArrayBuffer);
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b.buffer : (b.slice().buffer as ArrayBuffer);
 }
 
 export class RpcByteSource {
@@ -36,7 +34,10 @@ export class RpcByteSource {
   private size: number | null = null;
   private readonly blocks = new Map<number, Promise<ArrayBuffer>>();
 
-  constructor(private readonly url: string, private readonly read: ReadBytes) {}
+  constructor(
+    private readonly url: string,
+    private readonly read: ReadBytes,
+  ) {}
 
   get fileSize(): number | null {
     return this.size;

@@ -43,7 +43,9 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
 }
 
 export interface ImageryChunk {
-  create(deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage): void }): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
+  create(
+    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage): void },
+  ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 
 const chunk: ImageryChunk = {

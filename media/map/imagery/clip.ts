@@ -28,21 +28,37 @@ function polygonsOf(clip: unknown): number[][][][] {
 /** The clip polygon's rings in a level's pixel coordinates. */
 function ringsInLevel(cog: Cog, level: number, clip: unknown, fwd: (lon: number, lat: number) => [number, number]): [number, number][][] {
   const Lv = cog.levels[level];
-  return polygonsOf(clip).flat().map((ring) => ring.map(([lon, lat]) => {
-    const [x, y] = fwd(lon, lat);
-    return [(x - cog.originX) / cog.resX / Lv.scaleX, (y - cog.originY) / cog.resY / Lv.scaleY] as [number, number];
-  }));
+  return polygonsOf(clip)
+    .flat()
+    .map((ring) =>
+      ring.map(([lon, lat]) => {
+        const [x, y] = fwd(lon, lat);
+        return [(x - cog.originX) / cog.resX / Lv.scaleX, (y - cog.originY) / cog.resY / Lv.scaleY] as [number, number];
+      }),
+    );
 }
 
 /** The window a clip covers at a level: the polygon's outline for a masked clip, else the view. */
 function clipWindow(cog: Cog, level: number, map: Leaflet.Map, rings?: [number, number][][]): [number, number, number, number] | undefined {
   if (!rings?.length) return viewWindow(cog, level, map);
   const Lv = cog.levels[level];
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const r of rings) for (const [x, y] of r) {
-    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-  }
-  const w: [number, number, number, number] = [Math.max(0, Math.floor(x0)), Math.max(0, Math.floor(y0)), Math.min(Lv.width, Math.ceil(x1)), Math.min(Lv.height, Math.ceil(y1))];
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  for (const r of rings)
+    for (const [x, y] of r) {
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+  const w: [number, number, number, number] = [
+    Math.max(0, Math.floor(x0)),
+    Math.max(0, Math.floor(y0)),
+    Math.min(Lv.width, Math.ceil(x1)),
+    Math.min(Lv.height, Math.ceil(y1)),
+  ];
   return w[2] > w[0] && w[3] > w[1] ? w : undefined;
 }
 
@@ -75,10 +91,15 @@ export async function clipInfo(handle: ImageryLayerHandle, map: Leaflet.Map): Pr
   });
   if (!levels.length) return undefined;
   return {
-    id: handle.spec.id, title: handle.spec.title, date: handle.spec.date,
+    id: handle.spec.id,
+    title: handle.spec.title,
+    date: handle.spec.date,
     bands: bands.map((b) => b.name),
     shown: shownIdx ? [...new Set(shownIdx)] : bands.map((b) => b.name),
-    levels, drawnLevel: drawnLevel(cog, map), aoiLevels: aoiLevels.length ? aoiLevels : undefined, epsg: cog.epsg,
+    levels,
+    drawnLevel: drawnLevel(cog, map),
+    aoiLevels: aoiLevels.length ? aoiLevels : undefined,
+    epsg: cog.epsg,
   };
 }
 
@@ -118,7 +139,7 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   const fwd = o.mask ? wgsToCrs(cog) : undefined;
   const rings = o.mask && fwd ? ringsInLevel(cog, o.level, handle.spec.clip, fwd) : undefined;
   const win = clipWindow(cog, o.level, map, rings);
-  if (!win) throw new Error(rings ? 'The AOI does not overlap this layer\'s file.' : 'The view does not cover this layer; pan to it and save again.');
+  if (!win) throw new Error(rings ? "The AOI does not overlap this layer's file." : 'The view does not cover this layer; pan to it and save again.');
   const [x0, y0, x1, y1] = win;
   const width = x1 - x0;
   const height = y1 - y0;
@@ -137,7 +158,13 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
       if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
       const sy0 = stripStarts[s];
       const sy1 = Math.min(y1, s + 1 < stripStarts.length ? stripStarts[s + 1] : y1);
-      const part = await Lv.image.readRasters({ window: [x0, sy0, x1, sy1], samples: idx, pool: o.pool, interleave: false, signal: o.signal }) as unknown as BandArray[];
+      const part = (await Lv.image.readRasters({
+        window: [x0, sy0, x1, sy1],
+        samples: idx,
+        pool: o.pool,
+        interleave: false,
+        signal: o.signal,
+      })) as unknown as BandArray[];
       out ??= part.map((p) => new (p.constructor as new (n: number) => BandArray)(width * height));
       part.forEach((p, b) => (out as BandArray[])[b].set(p as never, (sy0 - y0) * width));
       o.onProgress?.(++done, stripStarts.length);
@@ -153,18 +180,26 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
       for (let x = 0; x < width; x++) inside[y * width + x] = insideRings(rings, x0 + x + 0.5, y0 + y + 0.5) ? 1 : 0;
     }
     nodata ??= maskValue(bands, inside);
-    if (nodata === undefined) throw new Error('Every value the file can hold occurs inside the AOI, so none is left to mark the pixels outside it. Save the view instead.');
+    if (nodata === undefined)
+      throw new Error('Every value the file can hold occurs inside the AOI, so none is left to mark the pixels outside it. Save the view instead.');
     const nd = nodata;
     for (let i = 0; i < inside.length; i++) if (!inside[i]) for (const b of bands) b[i] = nd;
   }
   const fetchedBytes = cog.source.stats.bytes - before;
   const tileBytes = await storedTileBytes(cog, o.level, win);
   const bytes = encodeGeoTiff({
-    width, height, bands, epsg: cog.epsg,
+    width,
+    height,
+    bands,
+    epsg: cog.epsg,
     originX: cog.originX + x0 * Lv.scaleX * cog.resX,
     originY: cog.originY + y0 * Lv.scaleY * cog.resY,
-    pixelWidth: Math.abs(cog.resX * Lv.scaleX), pixelHeight: Math.abs(cog.resY * Lv.scaleY),
-    nodata, names: meta.map((b) => b.name), scale: meta.map((b) => b.scale ?? 1), offset: meta.map((b) => b.offset ?? 0),
+    pixelWidth: Math.abs(cog.resX * Lv.scaleX),
+    pixelHeight: Math.abs(cog.resY * Lv.scaleY),
+    nodata,
+    names: meta.map((b) => b.name),
+    scale: meta.map((b) => b.scale ?? 1),
+    offset: meta.map((b) => b.offset ?? 0),
   });
   return { bytes, width, height, fetchedBytes, tileBytes };
 }
@@ -173,8 +208,9 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
 async function storedTileBytes(cog: Cog, level: number, win: [number, number, number, number]): Promise<number> {
   const Lv = cog.levels[level];
   const fd = Lv.image.fileDirectory;
-  const counts = (await fd.loadValue('TileByteCounts' as never).catch(() => undefined)) as ArrayLike<number> | undefined
-    ?? (fd.getValue('TileByteCounts' as never) as ArrayLike<number> | undefined);
+  const counts =
+    ((await fd.loadValue('TileByteCounts' as never).catch(() => undefined)) as ArrayLike<number> | undefined) ??
+    (fd.getValue('TileByteCounts' as never) as ArrayLike<number> | undefined);
   if (!counts || !Lv.image.isTiled) return 0;
   const across = Math.ceil(Lv.width / Lv.tileWidth);
   let sum = 0;

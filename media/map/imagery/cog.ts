@@ -70,7 +70,7 @@ export class Cog {
         images.push(img);
       }
     } catch (e) {
-      throw asReadable(e, 'The file\'s directory could not be read (truncated or corrupt)');
+      throw asReadable(e, "The file's directory could not be read (truncated or corrupt)");
     }
     const full = images[0];
     if (!full) throw new ImageryError('The file holds no image.');
@@ -80,7 +80,9 @@ export class Cog {
     const size = source.fileSize;
     if (!tiled && (size === null || size > MAX_WHOLE_FILE_BYTES)) {
       const mb = size === null ? 'of unknown size' : `${Math.round(size / 1e6)} MB`;
-      throw new ImageryError(`The GeoTIFF is not tiled and ${mb}; only tiled (cloud-optimized) files over 50 MB can be shown. Convert it with "gdal_translate -of COG".`);
+      throw new ImageryError(
+        `The GeoTIFF is not tiled and ${mb}; only tiled (cloud-optimized) files over 50 MB can be shown. Convert it with "gdal_translate -of COG".`,
+      );
     }
     const levels: Level[] = images
       .filter((img) => img.getSamplesPerPixel() === full.getSamplesPerPixel())
@@ -165,7 +167,8 @@ export class Cog {
     const y1 = Math.min(L.height, y0 + L.tileHeight);
     // Not tied to one map tile's signal: other map tiles may wait on the same source tile.
     void signal;
-    const p = L.image.readRasters({ window: [x0, y0, x1, y1], samples, pool: this.pool, interleave: false })
+    const p = L.image
+      .readRasters({ window: [x0, y0, x1, y1], samples, pool: this.pool, interleave: false })
       .then((r) => ({ x0, y0, width: x1 - x0, height: y1 - y0, bands: Array.from(r as unknown as Samples[]) }))
       .catch((e: unknown) => {
         this.tiles.delete(key);

@@ -49,11 +49,20 @@ export class SwipeCompare {
 
   constructor(private readonly deps: CompareDeps) {
     const { L } = deps;
-    this.divider = el('div', {
-      class: 'eo-swipe-divider', role: 'slider', tabindex: 0, 'aria-orientation': 'horizontal',
-      'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-label': l10n.t('Swipe divider'),
-      title: l10n.t('Drag, or use the arrow keys (Shift for larger steps); F flickers'),
-    }, el('div', { class: 'handle', 'aria-hidden': 'true' }, '⇔'));
+    this.divider = el(
+      'div',
+      {
+        class: 'eo-swipe-divider',
+        role: 'slider',
+        tabindex: 0,
+        'aria-orientation': 'horizontal',
+        'aria-valuemin': 0,
+        'aria-valuemax': 100,
+        'aria-label': l10n.t('Swipe divider'),
+        title: l10n.t('Drag, or use the arrow keys (Shift for larger steps); F flickers'),
+      },
+      el('div', { class: 'handle', 'aria-hidden': 'true' }, '⇔'),
+    );
     this.bar = el('div', { class: 'eo-compare-bar', role: 'toolbar', 'aria-label': l10n.t('Compare') });
     this.live = el('div', { class: 'eo-sr-only', 'aria-live': 'polite' });
     this.root = el('div', { class: 'eo-compare', hidden: true }, this.divider, this.bar);
@@ -165,7 +174,9 @@ export class SwipeCompare {
   /** The layer list's button that opens the picker below `anchor`. */
   pickerButton(anchor: HTMLElement): HTMLButtonElement {
     return button('⇆', () => (this.picker ? this.closePicker() : this.openPicker(anchor)), {
-      class: 'icon compare', title: l10n.t('Compare two layers (swipe or flicker)'), 'aria-label': l10n.t('Compare two layers'),
+      class: 'icon compare',
+      title: l10n.t('Compare two layers (swipe or flicker)'),
+      'aria-label': l10n.t('Compare two layers'),
     });
   }
 
@@ -178,8 +189,10 @@ export class SwipeCompare {
     const layers = this.deps.layers().filter((l) => this.deps.layer(l.id));
     const box = el('div', { class: 'eo-compare-picker', role: 'group', 'aria-label': l10n.t('Compare two layers') });
     if (layers.length < 2) {
-      box.append(el('div', { class: 'muted' }, l10n.t('Add two imagery layers to the map to compare them.')),
-        button(l10n.t('Close'), () => this.closePicker(), { class: 'secondary' }));
+      box.append(
+        el('div', { class: 'muted' }, l10n.t('Add two imagery layers to the map to compare them.')),
+        button(l10n.t('Close'), () => this.closePicker(), { class: 'secondary' }),
+      );
     } else {
       const pick = (label: string, chosen: number) => {
         const s = el('select', { 'aria-label': label }) as HTMLSelectElement;
@@ -190,20 +203,30 @@ export class SwipeCompare {
       const left = pick(l10n.t('Left layer'), 0);
       const right = pick(l10n.t('Right layer'), 1);
       const hint = el('div', { class: 'muted hint', role: 'alert' });
-      const go = button(l10n.t('Compare'), () => {
-        const a = layers[Number(left.value)];
-        const b = layers[Number(right.value)];
-        if (a.id === b.id) {
-          hint.textContent = l10n.t('Pick two different layers.');
-          return;
-        }
-        this.start(a.id, b.id);
-      }, { class: 'start' });
+      const go = button(
+        l10n.t('Compare'),
+        () => {
+          const a = layers[Number(left.value)];
+          const b = layers[Number(right.value)];
+          if (a.id === b.id) {
+            hint.textContent = l10n.t('Pick two different layers.');
+            return;
+          }
+          this.start(a.id, b.id);
+        },
+        { class: 'start' },
+      );
       box.append(
         el('label', { class: 'field-inline' }, l10n.t('Left'), left),
         el('label', { class: 'field-inline' }, l10n.t('Right'), right),
-        el('div', { class: 'actions' }, go, button(l10n.t('Cancel'), () => this.closePicker(), { class: 'secondary' })),
-        hint);
+        el(
+          'div',
+          { class: 'actions' },
+          go,
+          button(l10n.t('Cancel'), () => this.closePicker(), { class: 'secondary' }),
+        ),
+        hint,
+      );
     }
     anchor.after(box);
     this.picker = box;
@@ -247,15 +270,19 @@ export class SwipeCompare {
     this.divider.style.transform = `translateX(${Math.round(size.x * c.position)}px)`;
     const pct = Math.round(c.position * 100);
     this.divider.setAttribute('aria-valuenow', String(pct));
-    this.divider.setAttribute('aria-valuetext', l10n.t('{0} % from the left: {1} on the left, {2} on the right', pct, this.titleOf(c.left), this.titleOf(c.right)));
+    this.divider.setAttribute(
+      'aria-valuetext',
+      l10n.t('{0} % from the left: {1} on the left, {2} on the right', pct, this.titleOf(c.left), this.titleOf(c.right)),
+    );
   }
 
   private announce(): void {
     const c = this.current;
     if (!c) return;
-    this.live.textContent = c.mode === 'swipe'
-      ? l10n.t('Comparing {0} (left) with {1} (right), divider at {2} %.', this.titleOf(c.left), this.titleOf(c.right), Math.round(c.position * 100))
-      : l10n.t('Showing {0}.', this.titleOf(c.showing === 'left' ? c.left : c.right));
+    this.live.textContent =
+      c.mode === 'swipe'
+        ? l10n.t('Comparing {0} (left) with {1} (right), divider at {2} %.', this.titleOf(c.left), this.titleOf(c.right), Math.round(c.position * 100))
+        : l10n.t('Showing {0}.', this.titleOf(c.showing === 'left' ? c.left : c.right));
   }
 
   private buildBar(): void {
@@ -264,10 +291,12 @@ export class SwipeCompare {
     clear(this.bar);
     const shown = c.showing === 'left' ? c.left : c.right;
     const flicker = button(c.mode === 'flicker' ? l10n.t('Flicker: {0}', this.titleOf(shown)) : l10n.t('Flicker'), () => this.flicker(), {
-      class: 'secondary flicker', 'aria-pressed': String(c.mode === 'flicker'),
+      class: 'secondary flicker',
+      'aria-pressed': String(c.mode === 'flicker'),
       title: l10n.t('Show one layer at a time; press again (or F) to show the other'),
     });
-    append(this.bar,
+    append(
+      this.bar,
       el('span', { class: 'side left', title: this.titleOf(c.left) }, this.titleOf(c.left)),
       button('⇄', () => this.swap(), { class: 'secondary swap', title: l10n.t('Swap sides'), 'aria-label': l10n.t('Swap sides') }),
       el('span', { class: 'side right', title: this.titleOf(c.right) }, this.titleOf(c.right)),
@@ -281,7 +310,14 @@ export class SwipeCompare {
     const c = this.current;
     if (!c) return;
     const step = e.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
-    const moves: Record<string, number> = { ArrowLeft: -step, ArrowDown: -step, ArrowRight: step, ArrowUp: step, PageDown: -KEY_STEP_LARGE, PageUp: KEY_STEP_LARGE };
+    const moves: Record<string, number> = {
+      ArrowLeft: -step,
+      ArrowDown: -step,
+      ArrowRight: step,
+      ArrowUp: step,
+      PageDown: -KEY_STEP_LARGE,
+      PageUp: KEY_STEP_LARGE,
+    };
     if (e.key in moves) this.setPosition(c.position + moves[e.key]);
     else if (e.key === 'Home') this.setPosition(0);
     else if (e.key === 'End') this.setPosition(1);

@@ -13,7 +13,10 @@ interface Job {
   [extra: string]: unknown;
 }
 
-const scope = self as unknown as { postMessage(m: unknown, transfer?: Transferable[]): void; addEventListener(t: 'message', f: (e: MessageEvent) => void): void };
+const scope = self as unknown as {
+  postMessage(m: unknown, transfer?: Transferable[]): void;
+  addEventListener(t: 'message', f: (e: MessageEvent) => void): void;
+};
 
 scope.addEventListener('message', (e: MessageEvent) => {
   if (e.data === 'ping') {

@@ -46,7 +46,10 @@ export class HistogramPanel {
     if (r.kind === 'rgb') {
       const chosen = r.bands[0] ? r.bands : names.slice(0, 3);
       return chosen.map((n, i) => ({
-        band: names.indexOf(n), name: n, label: l10n.t('{0} channel: {1}', l10n.t(CHANNELS[i]), n), stretch: this.layer.stretch?.[i] ?? [0, 1],
+        band: names.indexOf(n),
+        name: n,
+        label: l10n.t('{0} channel: {1}', l10n.t(CHANNELS[i]), n),
+        stretch: this.layer.stretch?.[i] ?? [0, 1],
       }));
     }
     if (r.kind === 'index') {
@@ -64,9 +67,16 @@ export class HistogramPanel {
       return undefined;
     }
     this.names = chans.map((c) => c.name);
-    const h = await (this.layer.spec.render.kind === 'index'
-      ? windowIndexHistogram(this.layer, this.map, 96)
-      : windowHistogram(this.layer, this.map, chans.map((c) => c.band), 96)).catch(() => undefined);
+    const h = await (
+      this.layer.spec.render.kind === 'index'
+        ? windowIndexHistogram(this.layer, this.map, 96)
+        : windowHistogram(
+            this.layer,
+            this.map,
+            chans.map((c) => c.band),
+            96,
+          )
+    ).catch(() => undefined);
     if (!h) {
       this.status.textContent = l10n.t('The layer is not in view.');
       return undefined;
@@ -78,10 +88,14 @@ export class HistogramPanel {
     if (this.charts.length !== chans.length || this.labels !== labels) {
       for (const c of this.charts) c.destroy();
       this.labels = labels;
-      this.charts = chans.map((c, i) => chunk.histogramChart(this.root, {
-        label: c.label, colour: [4, 2, 0][i] ?? i, width: 240,
-        onChange: (s) => this.setStretch(i, s),
-      }));
+      this.charts = chans.map((c, i) =>
+        chunk.histogramChart(this.root, {
+          label: c.label,
+          colour: [4, 2, 0][i] ?? i,
+          width: 240,
+          onChange: (s) => this.setStretch(i, s),
+        }),
+      );
     }
     h.bands.forEach((b, i) => this.charts[i]?.set({ lo: b.lo, hi: b.hi, counts: b.counts, colormap: chans[i].colormap }, chans[i].stretch));
     return h;
@@ -94,7 +108,7 @@ export class HistogramPanel {
       return;
     }
     if (r.kind !== 'rgb') return;
-    const stretch = [0, 1, 2].map((i) => (i === channel ? s : this.layer.stretch?.[i] ?? [0, 1])) as [number, number][];
+    const stretch = [0, 1, 2].map((i) => (i === channel ? s : (this.layer.stretch?.[i] ?? [0, 1]))) as [number, number][];
     const bands = (r.bands[0] ? r.bands : this.names) as [string, string, string];
     if (bands.length !== 3) return;
     this.restyle({ ...r, bands, stretch });

@@ -16,11 +16,7 @@ import { paint, percentiles, type BandValue, type Look, type TileGrid } from './
 import { fromMercator, mercatorPixel, toLonLat, warpGrid } from './projection';
 import type { Pool } from 'geotiff';
 
-export type LayerStatus =
-  | { state: 'opening' }
-  | { state: 'loading'; done: number; total: number }
-  | { state: 'ready' }
-  | { state: 'error'; text: string };
+export type LayerStatus = { state: 'opening' } | { state: 'loading'; done: number; total: number } | { state: 'ready' } | { state: 'error'; text: string };
 
 export interface ImageryLayerDeps {
   L: typeof Leaflet;
@@ -100,7 +96,10 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   const abort = new AbortController();
   const read: ReadBytes = (p) => deps.read(p, abort.signal);
   const ready: Promise<Cog> = Cog.open(spec.url, read, { epsg: spec.epsg, pool: deps.pool });
-  ready.then(() => (timings.opened = performance.now() - started), () => undefined);
+  ready.then(
+    () => (timings.opened = performance.now() - started),
+    () => undefined,
+  );
 
   const bandsOf = (cog: Cog): ImageryBand[] =>
     current.bands.length ? current.bands : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
@@ -136,22 +135,27 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     if ('error' in compiled) throw new ImageryError(`The expression "${r.expression}" does not parse: ${compiled.error}.`);
     const idx = compiled.bands.map(indexOf);
     const samples = samplesFor(cog, idx);
-    const lut = colormapLut(r.colormap) ?? colormapLut('viridis') as Uint8ClampedArray;
+    const lut = colormapLut(r.colormap) ?? (colormapLut('viridis') as Uint8ClampedArray);
     return {
       samples,
       look: {
-        kind: 'index', inputs: idx.map((i) => bandValue(bands[i], samples.indexOf(i))), evaluate: compiled.evaluate,
-        rescale: r.rescale, lut, nodata: bands[idx[0]]?.nodata ?? cog.nodata,
+        kind: 'index',
+        inputs: idx.map((i) => bandValue(bands[i], samples.indexOf(i))),
+        evaluate: compiled.evaluate,
+        rescale: r.rescale,
+        lut,
+        nodata: bands[idx[0]]?.nodata ?? cog.nodata,
       },
     };
   };
 
   let lookPromise: Promise<{ samples: number[]; look: Look }> | undefined;
-  const look = (cog: Cog) => (lookPromise ??= lookOf(cog).then((r) => {
-    handle.samples = r.samples;
-    handle.look = r.look;
-    return r;
-  }));
+  const look = (cog: Cog) =>
+    (lookPromise ??= lookOf(cog).then((r) => {
+      handle.samples = r.samples;
+      handle.look = r.look;
+      return r;
+    }));
 
   const report = () => {
     if (cancelled) return;
@@ -183,9 +187,17 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       return [x / Lv.scaleX, y / Lv.scaleY];
     };
     // which source tiles: the tile's outline, sampled, with a pixel to spare
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (let k = 0; k <= 16; k++) {
-      for (const [gx, gy] of [[k, 0], [k, 16], [0, k], [16, k]]) {
+      for (const [gx, gy] of [
+        [k, 0],
+        [k, 16],
+        [0, k],
+        [16, k],
+      ]) {
         const [mx, my] = mercatorPixel(coords.z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
         const [x, y] = toLevel(mx, my);
         if (x < minX) minX = x;
@@ -194,7 +206,10 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
         if (y > maxY) maxY = y;
       }
     }
-    minX -= 1; minY -= 1; maxX += 1; maxY += 1;
+    minX -= 1;
+    minY -= 1;
+    maxX += 1;
+    maxY += 1;
     if (!(maxX >= 0 && maxY >= 0 && minX < Lv.width && minY < Lv.height)) return undefined; // not on this tile
     const tx0 = Math.max(0, Math.floor(minX / Lv.tileWidth));
     const ty0 = Math.max(0, Math.floor(minY / Lv.tileHeight));
@@ -240,29 +255,37 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       pending++;
       report();
       const map = this._map;
-      draw(coords, map).then(
-        async (bmp) => {
-          if (bmp && !cancelled) await showTile(tile, bmp);
-          // an image without a source gets a grey outline from the browser: a tile with nothing on it is not shown
-          else tile.style.display = 'none';
-          cb(undefined, tile);
-        },
-        (e: unknown) => {
-          if (!cancelled) lastError = asReadable(e, 'The image could not be drawn').message;
-          tile.style.display = 'none';
-          cb(undefined, tile);
-        },
-      ).finally(() => {
-        pending--;
-        done++;
-        report();
-      });
+      draw(coords, map)
+        .then(
+          async (bmp) => {
+            if (bmp && !cancelled) await showTile(tile, bmp);
+            // an image without a source gets a grey outline from the browser: a tile with nothing on it is not shown
+            else tile.style.display = 'none';
+            cb(undefined, tile);
+          },
+          (e: unknown) => {
+            if (!cancelled) lastError = asReadable(e, 'The image could not be drawn').message;
+            tile.style.display = 'none';
+            cb(undefined, tile);
+          },
+        )
+        .finally(() => {
+          pending--;
+          done++;
+          report();
+        });
       return tile;
     },
   });
 
   const handle = new (Grid as unknown as new (o: Leaflet.GridLayerOptions) => Leaflet.GridLayer)({
-    pane: deps.pane, tileSize: SIZE, opacity: spec.opacity ?? 1, updateWhenZooming: false, keepBuffer: 1, maxNativeZoom: 22, maxZoom: 22,
+    pane: deps.pane,
+    tileSize: SIZE,
+    opacity: spec.opacity ?? 1,
+    updateWhenZooming: false,
+    keepBuffer: 1,
+    maxNativeZoom: 22,
+    maxZoom: 22,
   }) as unknown as ImageryLayerHandle;
   handle.spec = spec;
   handle.ready = ready;
@@ -294,7 +317,14 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const inv = toLonLat(cog.epsg);
     if (!inv) return undefined;
     const [x0, y0, x1, y1] = cog.extent;
-    const pts = [[x0, y0], [x0, y1], [x1, y0], [x1, y1], [(x0 + x1) / 2, y0], [(x0 + x1) / 2, y1]].map(([x, y]) => inv(x, y));
+    const pts = [
+      [x0, y0],
+      [x0, y1],
+      [x1, y0],
+      [x1, y1],
+      [(x0 + x1) / 2, y0],
+      [(x0 + x1) / 2, y1],
+    ].map(([x, y]) => inv(x, y));
     return L.latLngBounds(pts.map(([lon, lat]) => L.latLng(lat, lon)));
   };
   handle.cancel = () => {
@@ -327,7 +357,17 @@ export function warpProbe(toFull: (x: number, y: number) => [number, number], z:
 async function autoStretch(cog: Cog, samples: number[], channels: BandValue[], pct: [number, number]): Promise<[number, number][]> {
   // the coarsest level is the overview; its statistics are those of the scene
   const tiles = await cog.levelTiles(cog.levels.length - 1, samples);
-  return channels.map((ch) => percentiles(tiles.map((t) => t.bands[ch.slot]), ch.scale, ch.offset, cog.nodata, pct[0], pct[1]) ?? [0, 1]);
+  return channels.map(
+    (ch) =>
+      percentiles(
+        tiles.map((t) => t.bands[ch.slot]),
+        ch.scale,
+        ch.offset,
+        cog.nodata,
+        pct[0],
+        pct[1],
+      ) ?? [0, 1],
+  );
 }
 
 function clipTo(ctx: CanvasRenderingContext2D, clip: unknown, map: Leaflet.Map, coords: Leaflet.Coords): void {

@@ -15,15 +15,16 @@ export async function windowIndexHistogram(handle: ImageryLayerHandle, map: Leaf
   const look = handle.look;
   if (!w || look?.kind !== 'index') return undefined;
   const vals = new Float64Array(look.inputs.length);
-  const each = (fn: (v: number) => void) => eachWindowPixel(w, (t, i) => {
-    for (let k = 0; k < look.inputs.length; k++) {
-      const bv = look.inputs[k];
-      const raw = t.bands[bv.slot][i];
-      if (raw === look.nodata || raw !== raw) return;
-      vals[k] = raw * bv.scale + bv.offset;
-    }
-    const v = look.evaluate(vals);
-    if (Number.isFinite(v)) fn(v);
-  });
+  const each = (fn: (v: number) => void) =>
+    eachWindowPixel(w, (t, i) => {
+      for (let k = 0; k < look.inputs.length; k++) {
+        const bv = look.inputs[k];
+        const raw = t.bands[bv.slot][i];
+        if (raw === look.nodata || raw !== raw) return;
+        vals[k] = raw * bv.scale + bv.offset;
+      }
+      const v = look.evaluate(vals);
+      if (Number.isFinite(v)) fn(v);
+    });
   return { level: w.level, window: w.window, missing: w.missing, bands: [{ name: r.legendTitle, ...binValues(each, bins) }] };
 }

@@ -55,16 +55,29 @@ export class PixelInspector {
     // the panel is placed by ImageryTools, under its toolbar
     this.body = el('div', { class: 'body', 'aria-live': 'polite' });
     this.chartBox = el('div', { class: 'chart' });
-    this.panel = el('section', { class: 'eo-inspector leaflet-bar', id: 'pixel-inspector', 'aria-label': l10n.t('Pixel inspector'), hidden: true },
-      el('div', { class: 'head' },
+    this.panel = el(
+      'section',
+      { class: 'eo-inspector leaflet-bar', id: 'pixel-inspector', 'aria-label': l10n.t('Pixel inspector'), hidden: true },
+      el(
+        'div',
+        { class: 'head' },
         el('h3', {}, l10n.t('Pixel inspector')),
-        button('✕', () => this.setOn(false), { class: 'icon close', title: l10n.t('Close the pixel inspector'), 'aria-label': l10n.t('Close the pixel inspector') })),
+        button('✕', () => this.setOn(false), {
+          class: 'icon close',
+          title: l10n.t('Close the pixel inspector'),
+          'aria-label': l10n.t('Close the pixel inspector'),
+        }),
+      ),
       el('p', { class: 'muted hint' }, l10n.t('Click a pixel of an imagery layer.')),
-      this.body, this.chartBox);
+      this.body,
+      this.chartBox,
+    );
     L.DomEvent.disableClickPropagation(this.panel);
     L.DomEvent.disableScrollPropagation(this.panel);
     this.toggle = button(l10n.t('Inspect pixels'), () => this.setOn(!this.on), {
-      class: 'secondary inspect', 'aria-pressed': 'false', title: l10n.t('Click a pixel to read its values (Escape to stop)'),
+      class: 'secondary inspect',
+      'aria-pressed': 'false',
+      title: l10n.t('Click a pixel to read its values (Escape to stop)'),
     });
     map.getContainer().addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.on) this.setOn(false);
@@ -114,7 +127,9 @@ export class PixelInspector {
 
   private place(lat: number, lon: number): void {
     this.marker?.remove();
-    this.marker = this.deps.L.circleMarker([lat, lon], { radius: 5, weight: 2, fill: false, interactive: false, className: 'eo-inspect-marker' }).addTo(this.deps.map);
+    this.marker = this.deps.L.circleMarker([lat, lon], { radius: 5, weight: 2, fill: false, interactive: false, className: 'eo-inspect-marker' }).addTo(
+      this.deps.map,
+    );
   }
 
   private async render(): Promise<void> {
@@ -122,33 +137,82 @@ export class PixelInspector {
     if (!c) return;
     const r = c.reading;
     clear(this.body);
-    const coords = el('dl', { class: 'coords' },
-      el('dt', {}, l10n.t('Layer')), el('dd', { class: 'layer' }, c.title),
-      el('dt', {}, l10n.t('Latitude, longitude')), el('dd', { class: 'lonlat' }, `${r.lat.toFixed(6)}, ${r.lon.toFixed(6)}`),
-      el('dt', {}, l10n.t('EPSG:{0}', String(r.epsg))), el('dd', { class: 'scene-crs' }, l10n.t('x {0}, y {1}', r.x.toFixed(2), r.y.toFixed(2))),
-      el('dt', {}, l10n.t('Pixel')), el('dd', { class: 'pixel' }, r.level > 0
-        ? l10n.t('column {0}, row {1} (values from overview {2})', r.col, r.row, r.level)
-        : l10n.t('column {0}, row {1}', r.col, r.row)));
+    const coords = el(
+      'dl',
+      { class: 'coords' },
+      el('dt', {}, l10n.t('Layer')),
+      el('dd', { class: 'layer' }, c.title),
+      el('dt', {}, l10n.t('Latitude, longitude')),
+      el('dd', { class: 'lonlat' }, `${r.lat.toFixed(6)}, ${r.lon.toFixed(6)}`),
+      el('dt', {}, l10n.t('EPSG:{0}', String(r.epsg))),
+      el('dd', { class: 'scene-crs' }, l10n.t('x {0}, y {1}', r.x.toFixed(2), r.y.toFixed(2))),
+      el('dt', {}, l10n.t('Pixel')),
+      el(
+        'dd',
+        { class: 'pixel' },
+        r.level > 0 ? l10n.t('column {0}, row {1} (values from overview {2})', r.col, r.row, r.level) : l10n.t('column {0}, row {1}', r.col, r.row),
+      ),
+    );
     this.body.append(coords);
     if (r.index) {
       this.body.append(el('div', { class: 'index' }, el('strong', {}, r.index.title), ' ', el('span', { class: 'index-value' }, fmt(r.index.value))));
     }
-    const rows = r.bands.map((b) => el('tr', {},
-      el('th', { scope: 'row' }, b.commonName ? `${b.name} (${b.commonName})` : b.name),
-      el('td', { class: 'nm' }, nm(b) === undefined ? '' : l10n.t('{0} nm', nm(b) as number)),
-      el('td', { class: 'value' }, fmt(b.value))));
-    this.body.append(el('div', { class: 'bands' }, el('table', {},
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, l10n.t('Band')), el('th', { scope: 'col' }, l10n.t('Wavelength')), el('th', { scope: 'col' }, l10n.t('Value')))),
-      el('tbody', {}, ...rows))));
+    const rows = r.bands.map((b) =>
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row' }, b.commonName ? `${b.name} (${b.commonName})` : b.name),
+        el('td', { class: 'nm' }, nm(b) === undefined ? '' : l10n.t('{0} nm', nm(b) as number)),
+        el('td', { class: 'value' }, fmt(b.value)),
+      ),
+    );
+    this.body.append(
+      el(
+        'div',
+        { class: 'bands' },
+        el(
+          'table',
+          {},
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col' }, l10n.t('Band')),
+              el('th', { scope: 'col' }, l10n.t('Wavelength')),
+              el('th', { scope: 'col' }, l10n.t('Value')),
+            ),
+          ),
+          el('tbody', {}, ...rows),
+        ),
+      ),
+    );
     const pinBtn = button(l10n.t('Pin'), () => this.pin(), {
-      class: 'secondary pin', title: l10n.t('Keep this pixel on the chart (up to {0})', MAX_PINS), disabled: this.pins.length >= MAX_PINS,
+      class: 'secondary pin',
+      title: l10n.t('Keep this pixel on the chart (up to {0})', MAX_PINS),
+      disabled: this.pins.length >= MAX_PINS,
     });
     const copy = button(l10n.t('Copy as CSV'), () => this.deps.copyText(this.csv()), { class: 'secondary copy-csv' });
-    const pinList = el('ul', { class: 'pins' }, ...this.pins.map((p, i) => el('li', {}, el('span', {}, p.label),
-      button('✕', () => {
-        this.pins.splice(i, 1);
-        void this.render();
-      }, { class: 'icon', title: l10n.t('Unpin {0}', p.label), 'aria-label': l10n.t('Unpin {0}', p.label) }))));
+    const pinList = el(
+      'ul',
+      { class: 'pins' },
+      ...this.pins.map((p, i) =>
+        el(
+          'li',
+          {},
+          el('span', {}, p.label),
+          button(
+            '✕',
+            () => {
+              this.pins.splice(i, 1);
+              void this.render();
+            },
+            { class: 'icon', title: l10n.t('Unpin {0}', p.label), 'aria-label': l10n.t('Unpin {0}', p.label) },
+          ),
+        ),
+      ),
+    );
     this.body.append(el('div', { class: 'actions' }, pinBtn, copy), pinList);
     await this.drawChart();
   }
@@ -181,11 +245,17 @@ export class PixelInspector {
     const chunk = await loadAnalysisChunk();
     this.chart ??= chunk.spectralChart(this.chartBox, 320);
     const names = idx.map((i) => c.reading.bands[i].name);
-    const series = [{ label: l10n.t('This pixel'), reading: c.reading }, ...this.pins.filter((p) => p.layerId === c.layerId).map((p) => ({ label: p.label, reading: p.reading }))];
-    this.chart.set(idx.map((i) => nm(c.reading.bands[i]) as number), series.map((s) => ({
-      label: s.label,
-      values: names.map((n) => s.reading.bands.find((b) => b.name === n)?.value ?? null),
-    })));
+    const series = [
+      { label: l10n.t('This pixel'), reading: c.reading },
+      ...this.pins.filter((p) => p.layerId === c.layerId).map((p) => ({ label: p.label, reading: p.reading })),
+    ];
+    this.chart.set(
+      idx.map((i) => nm(c.reading.bands[i]) as number),
+      series.map((s) => ({
+        label: s.label,
+        values: names.map((n) => s.reading.bands.find((b) => b.name === n)?.value ?? null),
+      })),
+    );
   }
 
   /** Band, wavelength, then one column per pixel (this one, then the pinned ones). */

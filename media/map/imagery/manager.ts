@@ -62,7 +62,8 @@ export class ImageryManager {
     }
     this.list = el('div', { class: 'eo-imagery-rows' });
     this.compare = new SwipeCompare({
-      L, map,
+      L,
+      map,
       layer: (id) => {
         const l = this.entries.get(id)?.layer;
         return l && map.hasLayer(l) ? l : undefined;
@@ -72,8 +73,7 @@ export class ImageryManager {
     this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled });
     const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
-    this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' },
-      head, this.list);
+    this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' }, head, this.list);
     this.box.hidden = true;
     this.legends = el('div', { class: 'eo-legends', id: 'imagery-legends' });
     const Box = L.Control.extend({ onAdd: () => this.box });
@@ -108,7 +108,10 @@ export class ImageryManager {
     const entry: Entry = { spec, row, status, controls };
     this.entries.set(spec.id, entry);
     const layer = createImageryLayer(spec, {
-      L, read: this.deps.read, pool: this.deps.pool, pane: PANE,
+      L,
+      read: this.deps.read,
+      pool: this.deps.pool,
+      pane: PANE,
       onStatus: (s) => this.setStatus(entry, s),
       onFirstPixels: () => {
         entry.preview?.remove();
@@ -121,12 +124,22 @@ export class ImageryManager {
     if (spec.visible !== false) layer.addTo(map);
     if (spec.bbox && spec.visible !== false) {
       const [w, s, e, n] = spec.bbox;
-      if (fit) map.fitBounds([[s, w], [n, e]], { padding: [24, 24], maxZoom: 14, animate: false });
+      if (fit)
+        map.fitBounds(
+          [
+            [s, w],
+            [n, e],
+          ],
+          { padding: [24, 24], maxZoom: 14, animate: false },
+        );
     }
-    layer.ready.then(() => {
-      this.buildControls(entry);
-      if (fit && !spec.bbox) void this.zoomTo(spec.id);
-    }, () => undefined);
+    layer.ready.then(
+      () => {
+        this.buildControls(entry);
+        if (fit && !spec.bbox) void this.zoomTo(spec.id);
+      },
+      () => undefined,
+    );
     this.updateLegend(entry);
     this.changed();
   }
@@ -136,7 +149,13 @@ export class ImageryManager {
     this.remove(id, false);
     const status = el('div', { class: 'status error', role: 'alert' }, text);
     const row = el('div', { class: 'eo-imagery-row', 'data-id': id });
-    const entry: Entry = { spec: { id, title, url: '', bands: [], render: { kind: 'rgb', bands: ['', '', ''] }, source: { kind: 'url', url: '' } }, row, status, controls: el('div'), note: text };
+    const entry: Entry = {
+      spec: { id, title, url: '', bands: [], render: { kind: 'rgb', bands: ['', '', ''] }, source: { kind: 'url', url: '' } },
+      row,
+      status,
+      controls: el('div'),
+      note: text,
+    };
     this.entries.set(id, entry);
     this.buildRow(entry);
   }
@@ -146,7 +165,14 @@ export class ImageryManager {
     const bbox = entry?.spec.bbox;
     if (!entry || !bbox || entry.preview || entry.lastStatus?.state === 'ready' || !/^data:image\/(png|jpeg|webp);base64,/.test(dataUrl)) return;
     const [w, s, e, n] = bbox;
-    entry.preview = this.deps.L.imageOverlay(dataUrl, [[s, w], [n, e]], { pane: PANE, opacity: entry.spec.opacity ?? 1, interactive: false, className: 'eo-imagery-preview' });
+    entry.preview = this.deps.L.imageOverlay(
+      dataUrl,
+      [
+        [s, w],
+        [n, e],
+      ],
+      { pane: PANE, opacity: entry.spec.opacity ?? 1, interactive: false, className: 'eo-imagery-preview' },
+    );
     if (entry.spec.visible !== false) entry.preview.addTo(this.deps.map);
   }
 
@@ -167,7 +193,8 @@ export class ImageryManager {
     const entry = this.entries.get(id);
     if (!entry?.layer) return;
     const b = await entry.layer.lonLatBounds().catch(() => undefined);
-    const bounds = b ?? (entry.spec.bbox ? this.deps.L.latLngBounds([entry.spec.bbox[1], entry.spec.bbox[0]], [entry.spec.bbox[3], entry.spec.bbox[2]]) : undefined);
+    const bounds =
+      b ?? (entry.spec.bbox ? this.deps.L.latLngBounds([entry.spec.bbox[1], entry.spec.bbox[0]], [entry.spec.bbox[3], entry.spec.bbox[2]]) : undefined);
     if (bounds?.isValid()) this.deps.map.fitBounds(bounds, { padding: [24, 24], animate: false });
   }
 
@@ -177,7 +204,10 @@ export class ImageryManager {
     if (!entry?.layer) return;
     entry.spec = { ...entry.spec, render };
     entry.layer.setLook(entry.spec);
-    void entry.layer.ready.then(() => this.buildControls(entry), () => undefined);
+    void entry.layer.ready.then(
+      () => this.buildControls(entry),
+      () => undefined,
+    );
     this.updateLegend(entry);
     this.changed();
   }
@@ -196,9 +226,12 @@ export class ImageryManager {
     entry.status.className = `status ${s.state === 'error' ? 'error' : 'muted'}`;
     entry.status.setAttribute('role', s.state === 'error' ? 'alert' : 'status');
     entry.status.textContent =
-      s.state === 'opening' ? l10n.t('Opening…')
-        : s.state === 'loading' ? l10n.t('Loading tiles: {0} of {1}', s.done, s.total)
-          : s.state === 'error' ? s.text
+      s.state === 'opening'
+        ? l10n.t('Opening…')
+        : s.state === 'loading'
+          ? l10n.t('Loading tiles: {0} of {1}', s.done, s.total)
+          : s.state === 'error'
+            ? s.text
             : '';
     if (s.state === 'error') {
       entry.preview?.remove();
@@ -221,11 +254,20 @@ export class ImageryManager {
       entry.legend?.toggleAttribute('hidden', !visible.checked);
       this.changed();
     });
-    const head = el('div', { class: 'head' },
+    const head = el(
+      'div',
+      { class: 'head' },
       visible,
       el('span', { class: 'title', title: spec.url || spec.title }, spec.title),
-      entry.note ? null : button('⤢', () => void this.zoomTo(spec.id), { title: l10n.t('Zoom to layer'), 'aria-label': l10n.t('Zoom to {0}', spec.title), class: 'icon zoom' }),
-      button('✕', () => this.remove(spec.id), { title: l10n.t('Remove layer (stops loading)'), 'aria-label': l10n.t('Remove {0}', spec.title), class: 'icon remove' }));
+      entry.note
+        ? null
+        : button('⤢', () => void this.zoomTo(spec.id), { title: l10n.t('Zoom to layer'), 'aria-label': l10n.t('Zoom to {0}', spec.title), class: 'icon zoom' }),
+      button('✕', () => this.remove(spec.id), {
+        title: l10n.t('Remove layer (stops loading)'),
+        'aria-label': l10n.t('Remove {0}', spec.title),
+        class: 'icon remove',
+      }),
+    );
     clear(entry.row);
     entry.row.append(head, entry.status, entry.controls);
     this.list.appendChild(entry.row);
@@ -255,7 +297,7 @@ export class ImageryManager {
     await layer.lookReady().catch(() => undefined);
     if (entry.layer !== layer || entry.spec.render.kind !== 'rgb') return;
     const render = entry.spec.render;
-    const chosen = render.bands[0] ? render.bands : defaultBands(bands) ?? ['', '', ''];
+    const chosen = render.bands[0] ? render.bands : (defaultBands(bands) ?? ['', '', '']);
     const presets = presetsFor(bands);
     const select = el('select', { 'aria-label': l10n.t('Band combination'), class: 'preset' }) as HTMLSelectElement;
     const key = (b: readonly string[]) => b.join('|');
@@ -272,15 +314,19 @@ export class ImageryManager {
       inp.value = chosen[i];
       return inp;
     });
-    const apply = button(l10n.t('Apply'), () => {
-      const names = inputs.map((i) => i.value.trim());
-      const unknown = names.find((n) => !bands.some((b) => b.name === n));
-      if (unknown !== undefined) {
-        hint.textContent = unknown ? l10n.t('No band named "{0}".', unknown) : l10n.t('Name a band for each channel.');
-        return;
-      }
-      this.restyle(entry.spec.id, { kind: 'rgb', bands: names as [string, string, string], percentiles: render.percentiles });
-    }, { class: 'secondary' });
+    const apply = button(
+      l10n.t('Apply'),
+      () => {
+        const names = inputs.map((i) => i.value.trim());
+        const unknown = names.find((n) => !bands.some((b) => b.name === n));
+        if (unknown !== undefined) {
+          hint.textContent = unknown ? l10n.t('No band named "{0}".', unknown) : l10n.t('Name a band for each channel.');
+          return;
+        }
+        this.restyle(entry.spec.id, { kind: 'rgb', bands: names as [string, string, string], percentiles: render.percentiles });
+      },
+      { class: 'secondary' },
+    );
     const hint = el('div', { class: 'muted hint' }, bands.length > 16 ? l10n.t('{0} bands: type a name or wavelength to filter.', bands.length) : '');
     custom.append(datalist, ...inputs, apply, hint);
     select.addEventListener('change', () => {
@@ -303,27 +349,40 @@ export class ImageryManager {
       }
       return { c, lo, hi };
     });
-    const pct = el('input', { type: 'text', 'aria-label': l10n.t('Percentiles'), class: 'pct', title: l10n.t('Percentile stretch, e.g. 2-98') }) as HTMLInputElement;
+    const pct = el('input', {
+      type: 'text',
+      'aria-label': l10n.t('Percentiles'),
+      class: 'pct',
+      title: l10n.t('Percentile stretch, e.g. 2-98'),
+    }) as HTMLInputElement;
     const p = render.percentiles ?? [2, 98];
     pct.value = `${p[0]}-${p[1]}`;
-    const applyStretch = button(l10n.t('Stretch'), () => {
-      const vals = pairs.map(({ lo, hi }) => [Number(lo.value), Number(hi.value)] as [number, number]);
-      if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) {
-        hint.textContent = l10n.t('Each maximum must be a number above its minimum.');
-        return;
-      }
-      this.restyle(entry.spec.id, { ...render, bands: chosen, stretch: vals });
-    }, { class: 'secondary', title: l10n.t('Use these minimum and maximum values') });
-    const auto = button(l10n.t('Auto'), () => {
-      const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(pct.value);
-      const lo = m ? Number(m[1]) : NaN;
-      const hi = m ? Number(m[2]) : NaN;
-      if (!(lo >= 0 && hi <= 100 && lo < hi)) {
-        hint.textContent = l10n.t('Percentiles: two numbers from 0 to 100, e.g. 2-98.');
-        return;
-      }
-      this.restyle(entry.spec.id, { kind: 'rgb', bands: chosen, percentiles: [lo, hi] });
-    }, { class: 'secondary', title: l10n.t('Stretch between these percentiles of the overview') });
+    const applyStretch = button(
+      l10n.t('Stretch'),
+      () => {
+        const vals = pairs.map(({ lo, hi }) => [Number(lo.value), Number(hi.value)] as [number, number]);
+        if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) {
+          hint.textContent = l10n.t('Each maximum must be a number above its minimum.');
+          return;
+        }
+        this.restyle(entry.spec.id, { ...render, bands: chosen, stretch: vals });
+      },
+      { class: 'secondary', title: l10n.t('Use these minimum and maximum values') },
+    );
+    const auto = button(
+      l10n.t('Auto'),
+      () => {
+        const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(pct.value);
+        const lo = m ? Number(m[1]) : NaN;
+        const hi = m ? Number(m[2]) : NaN;
+        if (!(lo >= 0 && hi <= 100 && lo < hi)) {
+          hint.textContent = l10n.t('Percentiles: two numbers from 0 to 100, e.g. 2-98.');
+          return;
+        }
+        this.restyle(entry.spec.id, { kind: 'rgb', bands: chosen, percentiles: [lo, hi] });
+      },
+      { class: 'secondary', title: l10n.t('Stretch between these percentiles of the overview') },
+    );
     entry.controls.append(
       el('label', { class: 'field-inline' }, l10n.t('Bands'), ' ', select),
       custom,
@@ -346,20 +405,38 @@ export class ImageryManager {
     const lut = colormapLut(r.colormap) ?? colormapLut('viridis');
     if (ctx && lut) {
       const img = ctx.createImageData(256, 12);
-      for (let y = 0; y < 12; y++) for (let x = 0; x < 256; x++) {
-        const o = (y * 256 + x) * 4;
-        img.data[o] = lut[x * 3];
-        img.data[o + 1] = lut[x * 3 + 1];
-        img.data[o + 2] = lut[x * 3 + 2];
-        img.data[o + 3] = 255;
-      }
+      for (let y = 0; y < 12; y++)
+        for (let x = 0; x < 256; x++) {
+          const o = (y * 256 + x) * 4;
+          img.data[o] = lut[x * 3];
+          img.data[o + 1] = lut[x * 3 + 1];
+          img.data[o + 2] = lut[x * 3 + 2];
+          img.data[o + 3] = 255;
+        }
       ctx.putImageData(img, 0, 0);
     }
     const known = colormapLut(r.colormap) ? r.colormap : l10n.t('{0} (unknown, shown as viridis)', r.colormap);
-    this.showLegend(entry, el('div', { class: 'eo-legend', 'data-id': entry.spec.id, role: 'img', 'aria-label': l10n.t('{0} from {1} to {2}, colour map {3}', r.legendTitle, r.rescale[0], r.rescale[1], known) },
-      el('div', { class: 'title' }, r.legendTitle),
-      bar,
-      el('div', { class: 'range' }, el('span', { class: 'min' }, String(r.rescale[0])), el('span', { class: 'muted' }, known), el('span', { class: 'max' }, String(r.rescale[1])))));
+    this.showLegend(
+      entry,
+      el(
+        'div',
+        {
+          class: 'eo-legend',
+          'data-id': entry.spec.id,
+          role: 'img',
+          'aria-label': l10n.t('{0} from {1} to {2}, colour map {3}', r.legendTitle, r.rescale[0], r.rescale[1], known),
+        },
+        el('div', { class: 'title' }, r.legendTitle),
+        bar,
+        el(
+          'div',
+          { class: 'range' },
+          el('span', { class: 'min' }, String(r.rescale[0])),
+          el('span', { class: 'muted' }, known),
+          el('span', { class: 'max' }, String(r.rescale[1])),
+        ),
+      ),
+    );
   }
 
   private showLegend(entry: Entry, legend: HTMLElement): void {
@@ -382,9 +459,20 @@ function classLegend(id: string, title: string, classes: readonly ImageryClass[]
     const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
     if (rgba) swatch.style.background = `rgba(${rgba[0]}, ${rgba[1]}, ${rgba[2]}, ${Math.round((rgba[3] / 255) * 100) / 100})`;
     const name = c.name?.trim() || l10n.t('Class {0}', c.value);
-    list.appendChild(el('li', { 'data-value': String(c.value), title: l10n.t('Value {0}', c.value) }, swatch, el('span', { class: 'name' }, name),
-      rgba && rgba[3] === 0 ? el('span', { class: 'muted' }, ` ${l10n.t('(not drawn)')}`) : null));
+    list.appendChild(
+      el(
+        'li',
+        { 'data-value': String(c.value), title: l10n.t('Value {0}', c.value) },
+        swatch,
+        el('span', { class: 'name' }, name),
+        rgba && rgba[3] === 0 ? el('span', { class: 'muted' }, ` ${l10n.t('(not drawn)')}`) : null,
+      ),
+    );
   }
-  return el('div', { class: 'eo-legend', 'data-id': id, role: 'group', 'aria-label': l10n.t('Legend of {0}', title) },
-    el('div', { class: 'title' }, title), list);
+  return el(
+    'div',
+    { class: 'eo-legend', 'data-id': id, role: 'group', 'aria-label': l10n.t('Legend of {0}', title) },
+    el('div', { class: 'title' }, title),
+    list,
+  );
 }

@@ -9,9 +9,12 @@
 import type { BandArray } from './tiffEncode';
 
 const RANGE = new Map<unknown, [number, number]>([
-  [Uint8Array, [0, 0xff]], [Int8Array, [-0x80, 0x7f]],
-  [Uint16Array, [0, 0xffff]], [Int16Array, [-0x8000, 0x7fff]],
-  [Uint32Array, [0, 0xffffffff]], [Int32Array, [-0x80000000, 0x7fffffff]],
+  [Uint8Array, [0, 0xff]],
+  [Int8Array, [-0x80, 0x7f]],
+  [Uint16Array, [0, 0xffff]],
+  [Int16Array, [-0x8000, 0x7fff]],
+  [Uint32Array, [0, 0xffffffff]],
+  [Int32Array, [-0x80000000, 0x7fffffff]],
 ]);
 
 /** `inside[i]` is 1 for a pixel inside the AOI (whose values are kept). */

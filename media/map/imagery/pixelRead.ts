@@ -107,8 +107,11 @@ export async function readPixel(handle: ImageryLayerHandle, map: Leaflet.Map, lo
     const nodata = meta.nodata ?? cog.nodata;
     const valid = raw === raw && raw !== nodata;
     return {
-      name: meta.name, commonName: meta.commonName, wavelength: meta.wavelength,
-      raw: valid ? raw : undefined, value: valid ? raw * (meta.scale ?? 1) + (meta.offset ?? 0) : undefined,
+      name: meta.name,
+      commonName: meta.commonName,
+      wavelength: meta.wavelength,
+      raw: valid ? raw : undefined,
+      value: valid ? raw * (meta.scale ?? 1) + (meta.offset ?? 0) : undefined,
     };
   });
   const reading: PixelReading = { lon, lat, epsg: cog.epsg, x, y, col: Math.floor(fc), row: Math.floor(fr), level, bands: readings };
@@ -133,12 +136,23 @@ export function viewWindow(cog: Cog, level: number, map: Leaflet.Map): [number, 
   const b = map.getBounds();
   const Lv = cog.levels[level];
   const toFull = toFullOf(cog);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  const w = b.getWest(), e = b.getEast(), s = b.getSouth(), n = b.getNorth();
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  const w = b.getWest(),
+    e = b.getEast(),
+    s = b.getSouth(),
+    n = b.getNorth();
   // the view's outline, sampled: a UTM grid is slightly rotated against the map
   for (let k = 0; k <= 16; k++) {
     const t = k / 16;
-    for (const [lon, lat] of [[w + (e - w) * t, s], [w + (e - w) * t, n], [w, s + (n - s) * t], [e, s + (n - s) * t]]) {
+    for (const [lon, lat] of [
+      [w + (e - w) * t, s],
+      [w + (e - w) * t, n],
+      [w, s + (n - s) * t],
+      [e, s + (n - s) * t],
+    ]) {
       const [fx, fy] = toFull(...mercator(lon, lat));
       const x = fx / Lv.scaleX;
       const y = fy / Lv.scaleY;
@@ -215,8 +229,10 @@ export async function windowTiles(handle: ImageryLayerHandle, map: Leaflet.Map):
 export function eachWindowPixel(w: WindowTiles, fn: (t: DecodedTile, i: number) => void): void {
   const [x0, y0, x1, y1] = w.window;
   for (const t of w.tiles) {
-    const cx0 = Math.max(x0, t.x0) - t.x0, cx1 = Math.min(x1, t.x0 + t.width) - t.x0;
-    const cy0 = Math.max(y0, t.y0) - t.y0, cy1 = Math.min(y1, t.y0 + t.height) - t.y0;
+    const cx0 = Math.max(x0, t.x0) - t.x0,
+      cx1 = Math.min(x1, t.x0 + t.width) - t.x0;
+    const cy0 = Math.max(y0, t.y0) - t.y0,
+      cy1 = Math.min(y1, t.y0 + t.height) - t.y0;
     for (let y = cy0; y < cy1; y++) {
       for (let x = cx0, i = y * t.width + cx0; x < cx1; x++, i++) fn(t, i);
     }
@@ -227,7 +243,11 @@ export function eachWindowPixel(w: WindowTiles, fn: (t: DecodedTile, i: number) 
  * `bins` equal bins over the values `each` yields: from `range` when given, else from their
  * minimum to their maximum (a single value gets a small range of its own).
  */
-export function binValues(each: (fn: (v: number) => void) => void, bins: number, range?: [number, number]): { lo: number; hi: number; counts: number[]; total: number } {
+export function binValues(
+  each: (fn: (v: number) => void) => void,
+  bins: number,
+  range?: [number, number],
+): { lo: number; hi: number; counts: number[]; total: number } {
   let lo = range?.[0] ?? Infinity;
   let hi = range?.[1] ?? -Infinity;
   if (!range) {
@@ -259,7 +279,11 @@ export function binValues(each: (fn: (v: number) => void) => void, bins: number,
  * default it spans the window's values.
  */
 export async function windowHistogram(
-  handle: ImageryLayerHandle, map: Leaflet.Map, bandIdx: number[], bins = 128, range?: ([number, number] | undefined)[],
+  handle: ImageryLayerHandle,
+  map: Leaflet.Map,
+  bandIdx: number[],
+  bins = 128,
+  range?: ([number, number] | undefined)[],
 ): Promise<WindowHistogram | undefined> {
   const w = await windowTiles(handle, map);
   if (!w) return undefined;
@@ -272,11 +296,12 @@ export async function windowHistogram(
     const offset = m.offset ?? 0;
     const nodata = m.nodata ?? w.cog.nodata;
     if (slot < 0) return;
-    const each = (fn: (v: number) => void) => eachWindowPixel(w, (t, i) => {
-      const raw = t.bands[slot][i];
-      if (raw === nodata || raw !== raw) return;
-      fn(raw * scale + offset);
-    });
+    const each = (fn: (v: number) => void) =>
+      eachWindowPixel(w, (t, i) => {
+        const raw = t.bands[slot][i];
+        if (raw === nodata || raw !== raw) return;
+        fn(raw * scale + offset);
+      });
     out.push({ name: m.name, ...binValues(each, bins, range?.[k]) });
   });
   return { level: w.level, window: w.window, missing: w.missing, bands: out };

@@ -57,7 +57,7 @@ function lutFor(stretch: [number, number], bv: BandValue, max: number): Uint8Cla
   const out = new Uint8ClampedArray(max + 1);
   const [lo, hi] = stretch;
   const k = hi > lo ? 255 / (hi - lo) : 0;
-  for (let v = 0; v <= max; v++) out[v] = ((v * bv.scale + bv.offset) - lo) * k;
+  for (let v = 0; v <= max; v++) out[v] = (v * bv.scale + bv.offset - lo) * k;
   return out;
 }
 
@@ -138,7 +138,7 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
         if (lut.length) rgba[o + c] = lut[raw];
         else {
           const [lo, hi] = look.stretch[c];
-          rgba[o + c] = hi > lo ? (((raw * ch.scale + ch.offset) - lo) * 255) / (hi - lo) : 0;
+          rgba[o + c] = hi > lo ? ((raw * ch.scale + ch.offset - lo) * 255) / (hi - lo) : 0;
         }
       }
       if (nod === 3) {

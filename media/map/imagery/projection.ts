@@ -57,7 +57,13 @@ export function toLonLat(epsg: number): Forward | undefined {
  * it settled on (for the tests and the benchmark).
  */
 export function warpGrid(
-  toPixel: Forward, z: number, px0: number, py0: number, size: number, out: Float32Array, maxError = 0.125,
+  toPixel: Forward,
+  z: number,
+  px0: number,
+  py0: number,
+  size: number,
+  out: Float32Array,
+  maxError = 0.125,
 ): { cells: number; exactPoints: number } {
   let cells = 8;
   let exactPoints = 0;

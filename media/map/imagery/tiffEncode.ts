@@ -70,8 +70,12 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
   const geoKeys = [1, 1, 0, 3, 1024, 0, 1, geographic ? 2 : 1, 1025, 0, 1, 1, geographic ? 2048 : 3072, 0, 1, g.epsg];
   const meta: string[] = [];
   (g.names ?? []).forEach((name, i) => meta.push(`<Item name="DESCRIPTION" sample="${i}" role="description">${xml(name)}</Item>`));
-  (g.scale ?? []).forEach((v, i) => { if (v !== 1 || (g.offset?.[i] ?? 0) !== 0) meta.push(`<Item name="SCALE" sample="${i}" role="scale">${v}</Item>`); });
-  (g.offset ?? []).forEach((v, i) => { if (v !== 0 || (g.scale?.[i] ?? 1) !== 1) meta.push(`<Item name="OFFSET" sample="${i}" role="offset">${v}</Item>`); });
+  (g.scale ?? []).forEach((v, i) => {
+    if (v !== 1 || (g.offset?.[i] ?? 0) !== 0) meta.push(`<Item name="SCALE" sample="${i}" role="scale">${v}</Item>`);
+  });
+  (g.offset ?? []).forEach((v, i) => {
+    if (v !== 0 || (g.scale?.[i] ?? 1) !== 1) meta.push(`<Item name="OFFSET" sample="${i}" role="offset">${v}</Item>`);
+  });
 
   const stripCount = n * stripsPerBand;
   const tags: Tag[] = [
@@ -92,7 +96,9 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
     { code: 34735, type: SHORT, values: geoKeys },
     ...(meta.length ? [{ code: 42112, type: ASCII, values: `<GDALMetadata>${meta.join('')}</GDALMetadata>\0` }] : []),
     // GDAL_NODATA is text; GDAL reads "nan" as NaN (floating-point clips)
-    ...(g.nodata !== undefined && (Number.isFinite(g.nodata) || Number.isNaN(g.nodata)) ? [{ code: 42113, type: ASCII, values: `${Number.isNaN(g.nodata) ? 'nan' : g.nodata}\0` }] : []),
+    ...(g.nodata !== undefined && (Number.isFinite(g.nodata) || Number.isNaN(g.nodata))
+      ? [{ code: 42113, type: ASCII, values: `${Number.isNaN(g.nodata) ? 'nan' : g.nodata}\0` }]
+      : []),
   ];
   const count = (t: Tag) => (typeof t.values === 'string' ? t.values.length : t.values.length);
   const ifdSize = 2 + tags.length * 12 + 4;
@@ -115,7 +121,8 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
   const out = new ArrayBuffer(dataStart + dataBytes);
   const dv = new DataView(out);
   const u8 = new Uint8Array(out);
-  u8[0] = 0x49; u8[1] = 0x49;
+  u8[0] = 0x49;
+  u8[1] = 0x49;
   dv.setUint16(2, 42, true);
   dv.setUint32(4, 8, true);
   dv.setUint16(8, tags.length, true);

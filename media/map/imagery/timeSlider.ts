@@ -63,7 +63,12 @@ export class TimeSlider {
 
   /** The date shown, its index and the frames drawn ahead (tests and the benchmark read it). */
   get state(): { index: number; date?: string; prefetched: number[]; playing: boolean } {
-    return { index: this.shown, date: this.frames[this.shown]?.date, prefetched: [...this.drawn.keys()].filter((k) => k !== this.shown).sort((a, b) => a - b), playing: !!this.playing };
+    return {
+      index: this.shown,
+      date: this.frames[this.shown]?.date,
+      prefetched: [...this.drawn.keys()].filter((k) => k !== this.shown).sort((a, b) => a - b),
+      playing: !!this.playing,
+    };
   }
 
   /** The layer drawing a date, once created (tests and the benchmark). */
@@ -82,7 +87,15 @@ export class TimeSlider {
     if (!this.frames.length) return;
     const boxes = this.frames.map((f) => f.spec.bbox).filter((b): b is [number, number, number, number] => !!b);
     if (fit && boxes.length) {
-      const bounds = this.deps.L.latLngBounds(boxes.flatMap(([w, s, e, n]) => [[s, w], [n, e]] as [number, number][]));
+      const bounds = this.deps.L.latLngBounds(
+        boxes.flatMap(
+          ([w, s, e, n]) =>
+            [
+              [s, w],
+              [n, e],
+            ] as [number, number][],
+        ),
+      );
       this.deps.map.fitBounds(bounds, { padding: [24, 24], maxZoom: 14, animate: false });
     }
     this.build();
@@ -156,7 +169,10 @@ export class TimeSlider {
     const b = this.frames[index]?.spec.bbox;
     if (!b) return true;
     const [w, s, e, n] = b;
-    return this.deps.map.getBounds().intersects([[s, w], [n, e]]);
+    return this.deps.map.getBounds().intersects([
+      [s, w],
+      [n, e],
+    ]);
   }
 
   private neighbour(from: number, dir: 1 | -1): number | undefined {
@@ -170,19 +186,25 @@ export class TimeSlider {
     const { L, map, read, pool, pane } = this.deps;
     const frame = this.frames[index];
     const entry: Drawn = {} as Drawn;
-    entry.layer = createImageryLayer({ ...frame.spec, opacity: 0 }, {
-      L, read, pool, pane,
-      onStatus: (s) => {
-        entry.error = s.state === 'error' ? s.text : undefined;
-        if (this.shown === index) this.updateStatus();
-        const key = s.state === 'error' ? `error:${s.text}` : s.state;
-        if ((s.state === 'ready' || s.state === 'error') && entry.reported !== key) {
-          entry.reported = key;
-          this.deps.onSettled?.(frame.spec.id, { state: s.state, text: entry.error, drawn: !!entry.drawn });
-        }
+    entry.layer = createImageryLayer(
+      { ...frame.spec, opacity: 0 },
+      {
+        L,
+        read,
+        pool,
+        pane,
+        onStatus: (s) => {
+          entry.error = s.state === 'error' ? s.text : undefined;
+          if (this.shown === index) this.updateStatus();
+          const key = s.state === 'error' ? `error:${s.text}` : s.state;
+          if ((s.state === 'ready' || s.state === 'error') && entry.reported !== key) {
+            entry.reported = key;
+            this.deps.onSettled?.(frame.spec.id, { state: s.state, text: entry.error, drawn: !!entry.drawn });
+          }
+        },
+        onFirstPixels: () => (entry.drawn = true),
       },
-      onFirstPixels: () => (entry.drawn = true),
-    });
+    );
     entry.layer.addTo(map);
     d = entry;
     this.drawn.set(index, d);
@@ -231,7 +253,12 @@ export class TimeSlider {
     clear(this.root);
     const n = this.frames.length;
     this.range = el('input', {
-      type: 'range', min: 0, max: n - 1, step: 1, class: 'date', 'aria-label': l10n.t('Date'),
+      type: 'range',
+      min: 0,
+      max: n - 1,
+      step: 1,
+      class: 'date',
+      'aria-label': l10n.t('Date'),
       title: l10n.t('Arrow keys step through the dates in view; Space plays or pauses'),
     }) as HTMLInputElement;
     this.range.addEventListener('input', () => this.show(Number(this.range?.value)));
@@ -250,15 +277,22 @@ export class TimeSlider {
       this.ticks?.appendChild(tick);
     });
     this.root.append(
-      el('div', { class: 'head' },
+      el(
+        'div',
+        { class: 'head' },
         el('span', { class: 'title', title: this.title }, this.title),
-        button('✕', () => this.stop(), { class: 'secondary end', title: l10n.t('Close the time slider'), 'aria-label': l10n.t('Close the time slider') })),
-      el('div', { class: 'row' },
+        button('✕', () => this.stop(), { class: 'secondary end', title: l10n.t('Close the time slider'), 'aria-label': l10n.t('Close the time slider') }),
+      ),
+      el(
+        'div',
+        { class: 'row' },
         button('‹', () => this.step(-1), { class: 'secondary prev', title: l10n.t('Previous date in view'), 'aria-label': l10n.t('Previous date in view') }),
         this.playButton,
         button('›', () => this.step(1), { class: 'secondary next', title: l10n.t('Next date in view'), 'aria-label': l10n.t('Next date in view') }),
-        el('div', { class: 'track' }, this.range, this.ticks)),
-      el('div', { class: 'row info' }, this.label, this.status));
+        el('div', { class: 'track' }, this.range, this.ticks),
+      ),
+      el('div', { class: 'row info' }, this.label, this.status),
+    );
     this.updatePlayButton();
   }
 

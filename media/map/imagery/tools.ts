@@ -35,7 +35,9 @@ export class ImageryTools {
   constructor(private readonly deps: ImageryToolsDeps) {
     const { L, map } = deps;
     this.inspector = new PixelInspector({
-      L, map, layers: () => this.visible(),
+      L,
+      map,
+      layers: () => this.visible(),
       copyText: (text) => {
         if (deps.post) deps.post({ type: 'copyText', text });
         else void navigator.clipboard?.writeText(text);
@@ -43,14 +45,28 @@ export class ImageryTools {
     });
     this.layerPick = el('select', { class: 'hist-layer', 'aria-label': l10n.t('Layer') }) as HTMLSelectElement;
     this.layerPick.addEventListener('change', () => void this.openHistogram(this.layerPick.value));
-    this.histBox = el('section', { class: 'eo-histogram-panel leaflet-bar', id: 'imagery-histogram', 'aria-label': l10n.t('Histogram and stretch'), hidden: true },
-      el('div', { class: 'head' }, el('h3', {}, l10n.t('Histogram and stretch')),
-        button('✕', () => this.closeHistogram(), { class: 'icon close', title: l10n.t('Close the histogram'), 'aria-label': l10n.t('Close the histogram') })),
-      this.layerPick);
+    this.histBox = el(
+      'section',
+      { class: 'eo-histogram-panel leaflet-bar', id: 'imagery-histogram', 'aria-label': l10n.t('Histogram and stretch'), hidden: true },
+      el(
+        'div',
+        { class: 'head' },
+        el('h3', {}, l10n.t('Histogram and stretch')),
+        button('✕', () => this.closeHistogram(), { class: 'icon close', title: l10n.t('Close the histogram'), 'aria-label': l10n.t('Close the histogram') }),
+      ),
+      this.layerPick,
+    );
     this.histToggle = button(l10n.t('Histogram'), () => (this.histBox.hidden ? void this.openHistogram() : this.closeHistogram()), {
-      class: 'secondary histogram', 'aria-pressed': 'false', title: l10n.t('Histogram of the view, with the stretch handles'),
+      class: 'secondary histogram',
+      'aria-pressed': 'false',
+      title: l10n.t('Histogram of the view, with the stretch handles'),
     });
-    const bar = el('div', { class: 'eo-imagery-tools leaflet-bar', role: 'toolbar', 'aria-label': l10n.t('Imagery tools') }, this.inspector.toggle, this.histToggle);
+    const bar = el(
+      'div',
+      { class: 'eo-imagery-tools leaflet-bar', role: 'toolbar', 'aria-label': l10n.t('Imagery tools') },
+      this.inspector.toggle,
+      this.histToggle,
+    );
     const Bar = L.Control.extend({ onAdd: () => el('div', { class: 'eo-imagery-tools-box' }, bar, this.inspector.panel, this.histBox) });
     new Bar({ position: 'topright' }).addTo(map);
     L.DomEvent.disableClickPropagation(bar);
@@ -62,8 +78,10 @@ export class ImageryTools {
 
   /** Visible imagery layers, the one drawn on top last. */
   visible(): ImageryLayerHandle[] {
-    return this.deps.manager.specs.filter((s) => s.visible !== false)
-      .map((s) => this.deps.manager.layer(s.id)).filter((l): l is ImageryLayerHandle => !!l);
+    return this.deps.manager.specs
+      .filter((s) => s.visible !== false)
+      .map((s) => this.deps.manager.layer(s.id))
+      .filter((l): l is ImageryLayerHandle => !!l);
   }
 
   /**
@@ -74,14 +92,18 @@ export class ImageryTools {
     const c = map.getContainer();
     let down: { x: number; y: number } | undefined;
     c.addEventListener('pointerdown', (e) => (down = { x: e.clientX, y: e.clientY }), true);
-    c.addEventListener('click', (e) => {
-      if (!this.inspector.active) return;
-      if ((e.target as HTMLElement).closest('.leaflet-control')) return;
-      e.stopPropagation();
-      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
-      const ll = map.mouseEventToLatLng(e);
-      void this.inspector.inspectAt(ll.lng, ll.lat);
-    }, true);
+    c.addEventListener(
+      'click',
+      (e) => {
+        if (!this.inspector.active) return;
+        if ((e.target as HTMLElement).closest('.leaflet-control')) return;
+        e.stopPropagation();
+        if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+        const ll = map.mouseEventToLatLng(e);
+        void this.inspector.inspectAt(ll.lng, ll.lat);
+      },
+      true,
+    );
   }
 
   async openHistogram(id?: string): Promise<HistogramPanel | undefined> {
@@ -147,13 +169,20 @@ export class ImageryTools {
     const abort = new AbortController();
     this.running.set(m.requestId, abort);
     try {
-      const result = m.type === 'clipInfo'
-        ? { layers: await this.clipInfo() }
-        : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
+      const result =
+        m.type === 'clipInfo'
+          ? { layers: await this.clipInfo() }
+          : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
       post({ type: 'clipReply', requestId: m.requestId, ok: true, result });
     } catch (e) {
       const err = e as Error;
-      post({ type: 'clipReply', requestId: m.requestId, ok: false, error: err.message || String(e), cancelled: abort.signal.aborted || err.name === 'AbortError' });
+      post({
+        type: 'clipReply',
+        requestId: m.requestId,
+        ok: false,
+        error: err.message || String(e),
+        cancelled: abort.signal.aborted || err.name === 'AbortError',
+      });
     } finally {
       this.running.delete(m.requestId);
     }

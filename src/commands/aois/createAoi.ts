@@ -76,7 +76,10 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
   let name = draft.name?.trim();
   if (!name) {
     const typed = await inputStepVia(ui, {
-      title: l10n.t('Create AOI ({0})', area), ...position(), prompt: l10n.t('Name of the new AOI'), ignoreFocusOut: true,
+      title: l10n.t('Create AOI ({0})', area),
+      ...position(),
+      prompt: l10n.t('Name of the new AOI'),
+      ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : l10n.t('A name is required.')),
     });
     name = typeof typed === 'string' ? typed.trim() : undefined;
@@ -87,8 +90,17 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
   let projectId = draft.projectId;
   let projectName = projectId ?? '';
   if (!projectId) {
-    const projects = (await client.projects.listPage({ pageNum: 1, pageSize: 100 })).items.map((x) => ({ label: x.title || x.name, description: x.id, id: x.id }));
-    const project = await pickStepVia(ui, projects, { title: l10n.t('{0}: project', title), ...position(), placeHolder: l10n.t('Project'), ignoreFocusOut: true });
+    const projects = (await client.projects.listPage({ pageNum: 1, pageSize: 100 })).items.map((x) => ({
+      label: x.title || x.name,
+      description: x.id,
+      id: x.id,
+    }));
+    const project = await pickStepVia(ui, projects, {
+      title: l10n.t('{0}: project', title),
+      ...position(),
+      placeHolder: l10n.t('Project'),
+      ignoreFocusOut: true,
+    });
     if (!project || isBack(project)) return undefined;
     projectId = project.id;
     projectName = project.label;
@@ -108,7 +120,11 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
   const chosenSat = sat;
   const provider = chosenSat.collections[0]?.provider ?? chosenSat.provider;
   if (!provider) {
-    await ui.message('error', l10n.t('The service names no provider for {0}, so an AOI cannot be made from its images. Pick another satellite.', chosenSat.name || chosenSat.id), {});
+    await ui.message(
+      'error',
+      l10n.t('The service names no provider for {0}, so an AOI cannot be made from its images. Pick another satellite.', chosenSat.name || chosenSat.id),
+      {},
+    );
     return undefined;
   }
 
@@ -119,27 +135,41 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
   const images = await ui.pickMany(found, {
     title: l10n.t('{0}: images ({1}/{2})', title, ++step, totalSteps),
     placeHolder: l10n.t('{0} images over the area, newest first: pick the ones the AOI is made of', chosenSat.name || chosenSat.id),
-    matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
   });
   if (images === undefined) return undefined;
   if (images.length === 0) {
     const none = (await found).length === 0;
-    await ui.message(none ? 'error' : 'warning', none
-      ? l10n.t('No {0} images cover this area, so no AOI can be made from it. Try another satellite or a larger shape.', chosenSat.name || chosenSat.id)
-      : l10n.t('Pick at least one image: an AOI is made of the images it holds.'), {});
+    await ui.message(
+      none ? 'error' : 'warning',
+      none
+        ? l10n.t('No {0} images cover this area, so no AOI can be made from it. Try another satellite or a larger shape.', chosenSat.name || chosenSat.id)
+        : l10n.t('Pick at least one image: an AOI is made of the images it holds.'),
+      {},
+    );
     return undefined;
   }
 
   const create = l10n.t('Create');
-  const ok = await ui.message('info',
+  const ok = await ui.message(
+    'info',
     images.length === 1
       ? l10n.t('Create AOI "{0}" of {1} in {2} from 1 {3} image?', name, area, projectName, chosenSat.name || chosenSat.id)
       : l10n.t('Create AOI "{0}" of {1} in {2} from {3} {4} images?', name, area, projectName, images.length, chosenSat.name || chosenSat.id),
-    { modal: true }, create);
+    { modal: true },
+    create,
+  );
   if (ok !== create) return undefined;
   const aoi = await client.aois.create({
-    name, description: draft.description?.trim() ?? '', project_id: projectId, satellite_id: chosenSat.id,
-    provider, geometry: draft.polygon, item_ids: images.map((i) => i.item.id),
+    name,
+    description: draft.description?.trim() ?? '',
+    project_id: projectId,
+    satellite_id: chosenSat.id,
+    provider,
+    geometry: draft.polygon,
+    item_ids: images.map((i) => i.item.id),
   });
   services.log.info(`Created AOI ${aoi.aoi_id} from ${draft.source} with ${images.length} image(s)`);
   return aoi;

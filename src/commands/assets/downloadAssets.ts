@@ -68,11 +68,13 @@ async function pickAssets(services: CommandServices, client: EoClient, aoiId: st
     return undefined;
   }
   const picked = await services.ui.pickMany(
-    all.sort((x, y) => (y.date ?? '').localeCompare(x.date ?? '')).map((a) => ({
-      label: assetLabel(a),
-      description: [(a.date ?? '').slice(0, 10), enumLabel(a.asset_type), vscode.l10n.t('{0} bands', a.band_list?.length ?? 0)].join(' · '),
-      asset: a,
-    })),
+    all
+      .sort((x, y) => (y.date ?? '').localeCompare(x.date ?? ''))
+      .map((a) => ({
+        label: assetLabel(a),
+        description: [(a.date ?? '').slice(0, 10), enumLabel(a.asset_type), vscode.l10n.t('{0} bands', a.band_list?.length ?? 0)].join(' · '),
+        asset: a,
+      })),
     { title: vscode.l10n.t('Download Assets of {0}', aoiName), placeHolder: vscode.l10n.t('Assets to download (one file, or a ZIP of several)') },
   );
   return picked?.length ? picked.map((p) => p.asset) : undefined;
@@ -140,7 +142,9 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
         progress.report({ message: enumLabel(created.status.toLowerCase()) });
         if (aoiDownloadPhase(created.status) !== 'pending') return Promise.resolve(created);
         return client.aoiDownloads.waitUntilDone(aoiId, created.download_id, {
-          ...FOLLOW, signal: ac.signal, onProgress: (d) => progress.report({ message: enumLabel(d.status.toLowerCase()) }),
+          ...FOLLOW,
+          signal: ac.signal,
+          onProgress: (d) => progress.report({ message: enumLabel(d.status.toLowerCase()) }),
         });
       },
     );
@@ -150,15 +154,26 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
     return undefined;
   }
   if (aoiDownloadPhase(ready.status) !== 'ready' || !ready.signed_url) {
-    await services.ui.message('error', ready.signed_url || aoiDownloadPhase(ready.status) !== 'ready'
-      ? vscode.l10n.t('The service could not prepare the download of {0} (status: {1}). Request it again later.', what, enumLabel(ready.status.toLowerCase()))
-      : vscode.l10n.t('The service says the download of {0} is ready but sent no link. Request it again later.', what), {});
+    await services.ui.message(
+      'error',
+      ready.signed_url || aoiDownloadPhase(ready.status) !== 'ready'
+        ? vscode.l10n.t('The service could not prepare the download of {0} (status: {1}). Request it again later.', what, enumLabel(ready.status.toLowerCase()))
+        : vscode.l10n.t('The service says the download of {0} is ready but sent no link. Request it again later.', what),
+      {},
+    );
     return { download: ready };
   }
   // the link comes from the server: only a web link may reach the file writer
   if (!isWebUrl(ready.signed_url)) {
     services.log.warn(`Download ${ready.download_id}: the service sent a link that is not http(s); it was not used.`);
-    await services.ui.message('error', vscode.l10n.t('The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not used. Request it again, or report this to the service.', what), {});
+    await services.ui.message(
+      'error',
+      vscode.l10n.t(
+        'The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not used. Request it again, or report this to the service.',
+        what,
+      ),
+      {},
+    );
     return { download: ready };
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());

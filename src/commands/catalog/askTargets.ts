@@ -29,7 +29,14 @@ async function recentCatalogs(client: EoClient): Promise<Choice[]> {
   return page.items.map((c) => {
     const origin = origins.get(c.id);
     const row = catalogRow(l10n, c, origin, statusLabel(c.delivery_status));
-    return { label: row.label, description: row.description, detail: origin ? l10n.t('Ordered {0}', origin.ordered) : undefined, id: c.id, name: row.label, fileParts: catalogFileParts(c, origin) };
+    return {
+      label: row.label,
+      description: row.description,
+      detail: origin ? l10n.t('Ordered {0}', origin.ordered) : undefined,
+      id: c.id,
+      name: row.label,
+      fileParts: catalogFileParts(c, origin),
+    };
   });
 }
 
@@ -69,15 +76,20 @@ export async function resolveTargets(services: ExtensionServices, client: EoClie
   if (kind.key === 'typed') return typedTargets(services, title);
   let choices: Choice[];
   try {
-    choices = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Loading recent {0}', kind.label.toLowerCase()) }, () =>
-      kind.key === 'catalog' ? recentCatalogs(client) : recentOrderItems(client),
+    choices = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: l10n.t('Loading recent {0}', kind.label.toLowerCase()) },
+      () => (kind.key === 'catalog' ? recentCatalogs(client) : recentOrderItems(client)),
     );
   } catch (err) {
     await showError(services, l10n.t('Loading recent {0}', kind.label.toLowerCase()), err);
     return undefined;
   }
   if (!choices.length) {
-    await services.ui.message('info', kind.key === 'catalog' ? l10n.t('There is no fulfilled imagery in the catalog yet.') : l10n.t('There are no order items yet.'), {});
+    await services.ui.message(
+      'info',
+      kind.key === 'catalog' ? l10n.t('There is no fulfilled imagery in the catalog yet.') : l10n.t('There are no order items yet.'),
+      {},
+    );
     return undefined;
   }
   const picked = await services.ui.pickMany(choices, {

@@ -30,7 +30,11 @@ export function checkBbox(text: string): string | undefined {
 
 export function parseBbox(text: string): [number, number, number, number] | undefined {
   if (text.trim() === '' || checkBbox(text)) return undefined;
-  const [w, s, e, n] = text.trim().split(/[,\s]+/).filter(Boolean).map(Number);
+  const [w, s, e, n] = text
+    .trim()
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .map(Number);
   return [w, s, e, n];
 }
 

@@ -32,7 +32,12 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
   if (!targets) return undefined;
   let stores: Promise<Store[]> | undefined;
   const state: DeliverState = { storeId: '', storeLabel: '', path: '' };
-  const wizard = new MultiStepInput(services.ui, l10n.t('Deliver {0}', describeTargets(l10n, targets)), [storeStep<DeliverState>(() => (stores ??= client.stores.list()), false), pathStep<DeliverState>()], state);
+  const wizard = new MultiStepInput(
+    services.ui,
+    l10n.t('Deliver {0}', describeTargets(l10n, targets)),
+    [storeStep<DeliverState>(() => (stores ??= client.stores.list()), false), pathStep<DeliverState>()],
+    state,
+  );
   try {
     if (!(await wizard.run())) return undefined;
   } catch (err) {
@@ -49,7 +54,9 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
     edit: () => wizard.editOne(),
   });
   if (!created) return undefined;
-  services.log.info(`Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} of ${describeTargets(l10n, targets)} to ${state.storeLabel}/${state.path}`);
+  services.log.info(
+    `Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} of ${describeTargets(l10n, targets)} to ${state.storeLabel}/${state.path}`,
+  );
   services.explorer.refresh('catalog');
   const final = await follow(services, created, state.storeLabel, targets);
   services.explorer.refresh('catalog');
@@ -106,10 +113,30 @@ async function follow(services: CommandServices, deliveries: Delivery[], storeLa
   const all = [...latest.values()];
   const failed = all.filter((d) => d.status === 'FAILED');
   if (failed.length) {
-    const which = failed.map((d) => nameOf(targets, d) || d.target_path).filter(Boolean).join(', ');
-    void services.ui.message('error', which ? l10n.t('{0} of {1} deliveries to {2} failed ({3}). Their status shows in the Catalog view.', failed.length, all.length, storeLabel, which) : l10n.t('{0} of {1} deliveries to {2} failed. Their status shows in the Catalog view.', failed.length, all.length, storeLabel), {});
+    const which = failed
+      .map((d) => nameOf(targets, d) || d.target_path)
+      .filter(Boolean)
+      .join(', ');
+    void services.ui.message(
+      'error',
+      which
+        ? l10n.t('{0} of {1} deliveries to {2} failed ({3}). Their status shows in the Catalog view.', failed.length, all.length, storeLabel, which)
+        : l10n.t('{0} of {1} deliveries to {2} failed. Their status shows in the Catalog view.', failed.length, all.length, storeLabel),
+      {},
+    );
   } else {
-    void services.ui.message('info', l10n.t('Delivered to {0}: {1}.', storeLabel, all.map((d) => d.target_path).filter(Boolean).join(', ') || describeTargets(l10n, targets)), {});
+    void services.ui.message(
+      'info',
+      l10n.t(
+        'Delivered to {0}: {1}.',
+        storeLabel,
+        all
+          .map((d) => d.target_path)
+          .filter(Boolean)
+          .join(', ') || describeTargets(l10n, targets),
+      ),
+      {},
+    );
   }
   return all;
 }

@@ -54,7 +54,11 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
         token.onCancellationRequested(() => ac.abort());
         progress.report({ message: enumLabel(created.status) });
         if (created.status === 'success' || created.status === 'failed') return Promise.resolve(created);
-        return client.downloads.waitUntilDone(created.id, { ...FOLLOW, signal: ac.signal, onProgress: (d) => progress.report({ message: enumLabel(d.status) }) });
+        return client.downloads.waitUntilDone(created.id, {
+          ...FOLLOW,
+          signal: ac.signal,
+          onProgress: (d) => progress.report({ message: enumLabel(d.status) }),
+        });
       },
     );
   } catch (err) {
@@ -63,23 +67,50 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
     return undefined;
   }
   if (ready.status !== 'success' || !ready.signed_url) {
-    await services.ui.message('error', l10n.t('The service could not prepare the download of {0} (status: {1}). Request it again, or check the entry in the Catalog view.', what, enumLabel(ready.status)), {});
+    await services.ui.message(
+      'error',
+      l10n.t(
+        'The service could not prepare the download of {0} (status: {1}). Request it again, or check the entry in the Catalog view.',
+        what,
+        enumLabel(ready.status),
+      ),
+      {},
+    );
     return { download: ready };
   }
   // The link comes from the server: only a web link may reach the browser or the file writer.
   if (!isWebUrl(ready.signed_url)) {
     services.log.warn(`Download ${ready.id}: the service sent a link that is not http(s); it was not opened.`);
-    await services.ui.message('error', l10n.t('The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not opened. Request the download again, or report this to the service.', what), {});
+    await services.ui.message(
+      'error',
+      l10n.t(
+        'The download of {0} is ready, but the service sent a link that is not an http(s) address, so it was not opened. Request the download again, or report this to the service.',
+        what,
+      ),
+      {},
+    );
     return { download: ready };
   }
 
-  const choice = await services.ui.message('info', l10n.t('The download of {0} is ready. {1}', what, validity(ready.signed_url)), {}, SAVE_TO_FOLDER, OPEN_LINK);
+  const choice = await services.ui.message(
+    'info',
+    l10n.t('The download of {0} is ready. {1}', what, validity(ready.signed_url)),
+    {},
+    SAVE_TO_FOLDER,
+    OPEN_LINK,
+  );
   if (choice === OPEN_LINK) {
     await vscode.env.openExternal(vscode.Uri.parse(ready.signed_url, true));
     return { download: ready };
   }
   if (choice !== SAVE_TO_FOLDER) return { download: ready };
-  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: l10n.t('Save Here'), title: l10n.t('Folder to save the download of {0} in', what) });
+  const folder = await services.ui.openDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: l10n.t('Save Here'),
+    title: l10n.t('Folder to save the download of {0} in', what),
+  });
   if (!folder?.[0]) return { download: ready };
   const signedUrl = ready.signed_url;
   try {

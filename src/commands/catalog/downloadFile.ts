@@ -85,7 +85,10 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
       const hint = res.statusCode === 403 || res.statusCode === 410 ? ' The link may have expired: request the download again.' : '';
       throw new DownloadError(`The download link answered ${res.statusCode}.${hint}`, res.statusCode);
     }
-    throw new DownloadError(`The download link answered ${res.statusCode} instead of the file (expected 200). Request the download again or use Open Link.`, res.statusCode);
+    throw new DownloadError(
+      `The download link answered ${res.statusCode} instead of the file (expected 200). Request the download again or use Open Link.`,
+      res.statusCode,
+    );
   }
 }
 

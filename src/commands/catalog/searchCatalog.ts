@@ -19,7 +19,13 @@ import { download } from './download';
 
 const MAX_RESULTS = 500;
 
-function field(name: string, prompt: string, key: keyof CatalogQueryText, placeHolder: string, validate?: (v: string) => string | undefined): Step<CatalogQueryText> {
+function field(
+  name: string,
+  prompt: string,
+  key: keyof CatalogQueryText,
+  placeHolder: string,
+  validate?: (v: string) => string | undefined,
+): Step<CatalogQueryText> {
   return {
     name,
     describe: (s) => s[key] || l10n.t('(any)'),
@@ -42,7 +48,13 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
   const steps: Step<CatalogQueryText>[] = [
     field(l10n.t('Orders'), l10n.t('Order ids (optional, separate with commas)'), 'orderIds', l10n.t('any order')),
     field(l10n.t('Order items'), l10n.t('Order item ids (optional, separate with commas)'), 'orderItemIds', l10n.t('any order item')),
-    field(l10n.t('Dates'), l10n.t('Date range start/end (optional; .. leaves an end open)'), 'dateRange', l10n.t('e.g. 2025-01-01/2025-03-31'), checkDateInterval),
+    field(
+      l10n.t('Dates'),
+      l10n.t('Date range start/end (optional; .. leaves an end open)'),
+      'dateRange',
+      l10n.t('e.g. 2025-01-01/2025-03-31'),
+      checkDateInterval,
+    ),
     field(l10n.t('Area'), l10n.t('Bounding box min lon, min lat, max lon, max lat (optional)'), 'bbox', l10n.t('e.g. 77.0, 28.4, 77.4, 28.8'), checkBbox),
   ];
   const wizard = new MultiStepInput(services.ui, l10n.t('Search Catalog'), steps, state);
@@ -50,11 +62,12 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
 
   const found = await submitUntilAccepted(services, {
     action,
-    send: () => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Searching the catalog…') }, async () => {
-      const out: Catalog[] = [];
-      for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
-      return { entries: out, origins: await originsOf(client, out) };
-    }),
+    send: () =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Searching the catalog…') }, async () => {
+        const out: Catalog[] = [];
+        for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
+        return { entries: out, origins: await originsOf(client, out) };
+      }),
     refused: (err) => l10n.t('The service refused the search: {0}', describeError(err)),
     edit: () => wizard.editOne(),
   });
@@ -77,7 +90,12 @@ export async function searchCatalog(services: CommandServices, arg?: unknown): P
       };
     }),
     {
-      title: results.length >= MAX_RESULTS ? l10n.t('Catalog: {0}+ entries', results.length) : results.length === 1 ? l10n.t('Catalog: 1 entry') : l10n.t('Catalog: {0} entries', results.length),
+      title:
+        results.length >= MAX_RESULTS
+          ? l10n.t('Catalog: {0}+ entries', results.length)
+          : results.length === 1
+            ? l10n.t('Catalog: 1 entry')
+            : l10n.t('Catalog: {0} entries', results.length),
       placeHolder: l10n.t('Select entries to deliver or download'),
       matchOnDescription: true,
       matchOnDetail: true,

@@ -27,7 +27,8 @@ export function targetsOf(...args: unknown[]): Targets | { error: string } | und
     ...(Array.isArray(v.fileParts) ? { fileParts: v.fileParts.map(String) } : {}),
   });
   if (isRecord(first) && Array.isArray(first.catalogIds) && first.catalogIds.length) return { catalogIds: first.catalogIds.map(String), ...named(first) };
-  if (isRecord(first) && Array.isArray(first.orderItemIds) && first.orderItemIds.length) return { orderItemIds: first.orderItemIds.map(String), ...named(first) };
+  if (isRecord(first) && Array.isArray(first.orderItemIds) && first.orderItemIds.length)
+    return { orderItemIds: first.orderItemIds.map(String), ...named(first) };
   const source = Array.isArray(second) && second.length ? second : first;
   const list = Array.isArray(source) ? source : source ? [source] : [];
   const catalogs = new Map<string, { name: string; parts: string[] }>();

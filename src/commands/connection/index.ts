@@ -17,8 +17,6 @@ export function registerConnectionCommands(services: ExtensionServices): vscode.
     vscode.commands.registerCommand(COMMANDS.stopSandbox, () => connection.signOut()),
     vscode.commands.registerCommand(COMMANDS.connectionActions, () => connectionActions(services)),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
-    vscode.commands.registerCommand(COMMANDS.openSettings, () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:eo-imagery.eo-imagery'),
-    ),
+    vscode.commands.registerCommand(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:eo-imagery.eo-imagery')),
   ];
 }

@@ -61,7 +61,9 @@ export async function promptSignIn(services: ExtensionServices): Promise<string 
     validateInput: (v) => (v.trim() ? undefined : l10n.t('The token cannot be empty')),
     accept: async (value) => {
       try {
-        await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Checking the token with {0}…', host) }, () => connection.signIn(value, baseUrl));
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Checking the token with {0}…', host) }, () =>
+          connection.signIn(value, baseUrl),
+        );
         return undefined;
       } catch (err) {
         const rejected = err instanceof ApiError && err.status === 401;

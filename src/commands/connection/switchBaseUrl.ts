@@ -17,9 +17,7 @@ export async function switchBaseUrl(services: ExtensionServices): Promise<void> 
   });
   if (entered === undefined) return;
   if (connection.isSandbox) await connection.stopSandbox();
-  await vscode.workspace
-    .getConfiguration('eoImagery')
-    .update('baseUrl', normalizeBaseUrl(entered), vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration('eoImagery').update('baseUrl', normalizeBaseUrl(entered), vscode.ConfigurationTarget.Global);
   await connection.refreshState();
   if (connection.state === 'signedOut') {
     const signIn = l10n.t('Sign In');

@@ -30,11 +30,7 @@ export async function trySandbox(services: ExtensionServices): Promise<void> {
       },
     );
     await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
-    void ui.message(
-      'info',
-      l10n.t('The sandbox is running at {0} with seeded demo data. Sign out to stop it.', session.url),
-      {},
-    );
+    void ui.message('info', l10n.t('The sandbox is running at {0} with seeded demo data. Sign out to stop it.', session.url), {});
   } catch (err) {
     services.log.error(`Could not start the sandbox: ${describeError(err)}`);
     const showLog = l10n.t('Show Log');

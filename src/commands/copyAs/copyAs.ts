@@ -32,10 +32,7 @@ export function render(format: CopyFormat, e: LoggedRequest): string {
 async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
   const text = render(format, e);
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(
-    l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]),
-    4000,
-  );
+  vscode.window.setStatusBarMessage(l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]), 4000);
   return text;
 }
 

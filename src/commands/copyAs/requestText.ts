@@ -66,17 +66,9 @@ export function toPython(r: ReproducibleRequest): string {
   const args = [`    ${pyString(r.method)},`, `    ${pyString(r.url)},`, '    headers={', ...headers, '    },'];
   if (r.body !== undefined) args.push(`    json=${pyLiteral(r.body, 1)},`);
   args.push('    timeout=60,');
-  return [
-    'import os',
-    '',
-    'import requests',
-    '',
-    'response = requests.request(',
-    ...args,
-    ')',
-    'response.raise_for_status()',
-    'print(response.text)',
-  ].join('\n');
+  return ['import os', '', 'import requests', '', 'response = requests.request(', ...args, ')', 'response.raise_for_status()', 'print(response.text)'].join(
+    '\n',
+  );
 }
 
 /** A JSON string literal is a valid Python string literal (same escapes for what JSON emits). */

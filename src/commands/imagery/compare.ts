@@ -83,14 +83,23 @@ async function fromItem(services: CommandServices, client: EoClient, item: Archi
   if ('note' in first) return { reason: first.note };
   const over = await itemsOver(client, item, MapPanel.open?.searchResults ?? []);
   const others = itemFrames(over.filter((i) => !(i.collection === item.collection && i.id === item.id))).frames;
-  if (!others.length) return { reason: l10n.t('No other archive item over this place was found (in the map\'s search results or the first 100 items of the collection). Search the archive over it on the map first.') };
+  if (!others.length)
+    return {
+      reason: l10n.t(
+        "No other archive item over this place was found (in the map's search results or the first 100 items of the collection). Search the archive over it on the map first.",
+      ),
+    };
   return pickOther(services, first, others, l10n.t('Compare {0} with another scene', first.spec.title));
 }
 
 async function fromSearchResults(services: CommandServices): Promise<Outcome> {
   const { frames } = itemFrames(MapPanel.open?.searchResults ?? []);
   if (frames.length < 2) {
-    return { reason: l10n.t('Right-click an AOI, a mosaic, a visualization or an archive item and choose Compare Imagery, or search the archive on the map first and compare two of its results.') };
+    return {
+      reason: l10n.t(
+        'Right-click an AOI, a mosaic, a visualization or an archive item and choose Compare Imagery, or search the archive on the map first and compare two of its results.',
+      ),
+    };
   }
   return pickTwo(services, frames, l10n.t('Compare two search results'));
 }

@@ -13,7 +13,6 @@ import { resolveImagery } from './resolve';
 import { registerCompareCommands } from './compare';
 import { registerTimeSliderCommands } from './timeSlider';
 
-
 /**
  * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
  * `render` says how (three bands stretched, an expression through a colour map, or classes
@@ -29,9 +28,8 @@ export function registerImageryCommands(services: CommandServices): vscode.Dispo
   const showImagery = async (arg?: unknown) => {
     try {
       const client = await services.connection.getClient();
-      const r = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') },
-        () => resolveImagery(client, arg),
+      const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
+        resolveImagery(client, arg),
       );
       if ('reason' in r) {
         void services.ui.message('warning', r.reason, {});

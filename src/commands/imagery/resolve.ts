@@ -63,4 +63,3 @@ export async function resolveImagery(client: EoClient, arg: unknown): Promise<Sp
   }
   return { reason: l10n.t('This row has no imagery to show.') };
 }
-

@@ -16,7 +16,12 @@ import type { CommandServices } from '../services';
 export function clipFileName(layer: { title: string; date?: string }, ext: string): string {
   let base = layer.title.replace(/\s+\d{8}T\d{6}Z?$/, '');
   if (layer.date && !base.includes(layer.date)) base = `${base} ${layer.date}`;
-  base = Array.from(base, (c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || 'imagery';
+  base =
+    Array.from(base, (c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120) || 'imagery';
   return `${base} clip.${ext}`;
 }
 
@@ -38,22 +43,44 @@ async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Promise<v
 function withTimeout<T>(p: Promise<T>, ms: number, text: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(text)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
   });
 }
 
 async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[]): Promise<{ layer: ClipLayerInfo; request: ClipRequest } | undefined> {
   const ui = services.ui;
-  const layer = layers.length === 1 ? layers[0] : (await ui.pick(layers.map((l) => ({ label: l.title, description: l.date, layer: l })), {
-    title: l10n.t('Save View as GeoTIFF: which layer?'), placeHolder: l10n.t('The imagery layer to save'),
-  }))?.layer;
+  const layer =
+    layers.length === 1
+      ? layers[0]
+      : (
+          await ui.pick(
+            layers.map((l) => ({ label: l.title, description: l.date, layer: l })),
+            {
+              title: l10n.t('Save View as GeoTIFF: which layer?'),
+              placeHolder: l10n.t('The imagery layer to save'),
+            },
+          )
+        )?.layer;
   if (!layer) return undefined;
   let bands = layer.shown;
   if (layer.bands.length > 1) {
     const shown = new Set(layer.shown);
-    const picked = await ui.pickMany(layer.bands.map((b) => ({ label: b, picked: shown.has(b) })), {
-      title: l10n.t('Save View as GeoTIFF: bands'), placeHolder: l10n.t('Bands to save (the ones drawn are selected)'),
-    });
+    const picked = await ui.pickMany(
+      layer.bands.map((b) => ({ label: b, picked: shown.has(b) })),
+      {
+        title: l10n.t('Save View as GeoTIFF: bands'),
+        placeHolder: l10n.t('Bands to save (the ones drawn are selected)'),
+      },
+    );
     if (!picked) return undefined;
     if (!picked.length) {
       await ui.message('warning', l10n.t('Pick at least one band to save.'), {});
@@ -63,10 +90,13 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   }
   let mask = false;
   if (layer.aoiLevels) {
-    const extent = await ui.pick([
-      { label: l10n.t('The view'), description: l10n.t('Everything in the view'), mask: false },
-      { label: l10n.t('The AOI'), description: l10n.t('The AOI\'s polygon; pixels outside it become no-data'), mask: true },
-    ], { title: l10n.t('Save View as GeoTIFF: extent') });
+    const extent = await ui.pick(
+      [
+        { label: l10n.t('The view'), description: l10n.t('Everything in the view'), mask: false },
+        { label: l10n.t('The AOI'), description: l10n.t("The AOI's polygon; pixels outside it become no-data"), mask: true },
+      ],
+      { title: l10n.t('Save View as GeoTIFF: extent') },
+    );
     if (!extent) return undefined;
     mask = extent.mask;
   }
@@ -81,7 +111,10 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   }));
   const drawn = levelItems.find((i) => i.level === layer.drawnLevel);
   const ordered = drawn ? [drawn, ...levelItems.filter((i) => i !== drawn)] : levelItems;
-  const level = ordered.length === 1 ? ordered[0] : await ui.pick(ordered, { title: l10n.t('Save View as GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
+  const level =
+    ordered.length === 1
+      ? ordered[0]
+      : await ui.pick(ordered, { title: l10n.t('Save View as GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
   if (!level) return undefined;
   return { layer, request: { format: 'geotiff', id: layer.id, bands, level: level.level, mask } };
 }
@@ -112,7 +145,8 @@ async function saveView(services: CommandServices, format: 'geotiff' | 'png'): P
   const name = clipFileName(choice.layer, ext);
   const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
   const target = await ask({
-    title, saveLabel: l10n.t('Save'),
+    title,
+    saveLabel: l10n.t('Save'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
     filters: format === 'geotiff' ? { [l10n.t('GeoTIFF')]: ['tif', 'tiff'] } : { [l10n.t('PNG image')]: ['png'] },
   });
@@ -139,11 +173,15 @@ async function saveView(services: CommandServices, format: 'geotiff' | 'png'): P
         return r;
       },
     );
-    services.log.info(`saveView: wrote ${format} ${result.width}×${result.height} (${result.bytes.byteLength} bytes${result.fetchedBytes !== undefined ? `, read ${result.fetchedBytes} of tiles ${result.tileBytes}` : ''})`);
+    services.log.info(
+      `saveView: wrote ${format} ${result.width}×${result.height} (${result.bytes.byteLength} bytes${result.fetchedBytes !== undefined ? `, read ${result.fetchedBytes} of tiles ${result.tileBytes}` : ''})`,
+    );
     const reveal = l10n.t('Reveal in File Explorer');
-    void services.ui.message('info', l10n.t('Saved {0} ({1} × {2} pixels).', vscode.workspace.asRelativePath(target), result.width, result.height), {}, reveal).then((b) => {
-      if (b === reveal) void vscode.commands.executeCommand('revealFileInOS', target);
-    });
+    void services.ui
+      .message('info', l10n.t('Saved {0} ({1} × {2} pixels).', vscode.workspace.asRelativePath(target), result.width, result.height), {}, reveal)
+      .then((b) => {
+        if (b === reveal) void vscode.commands.executeCommand('revealFileInOS', target);
+      });
     return target;
   } catch (e) {
     if (e instanceof ClipCancelled) return undefined;

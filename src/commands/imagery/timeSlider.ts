@@ -23,19 +23,28 @@ export function registerTimeSliderCommands(services: CommandServices): vscode.Di
       if ((kind === 'aoi' || kind === 'asset') && record) {
         const aoiId = String(kind === 'aoi' ? record.aoi_id : (record as unknown as Asset).aoi_id);
         title = kind === 'aoi' ? aoiName(record) : l10n.t('AOI mosaics');
-        dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoiId));
+        dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () =>
+          aoiFrames(client, aoiId),
+        );
       } else if (arg !== undefined && archiveRefOf(arg)) {
         const ref = archiveRefOf(arg);
         if (!ref) return;
         const item = ref.item ?? (await client.archives.item(ref.collection, ref.id));
         title = l10n.t('Scenes over {0}', typeof item.properties?.title === 'string' && item.properties.title ? item.properties.title : item.id);
-        dated = itemFrames(await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding scenes over this place…') },
-          () => itemsOver(client, item, MapPanel.open?.searchResults ?? [])));
+        dated = itemFrames(
+          await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding scenes over this place…') }, () =>
+            itemsOver(client, item, MapPanel.open?.searchResults ?? []),
+          ),
+        );
       } else {
         title = l10n.t('Search results');
         dated = itemFrames(MapPanel.open?.searchResults ?? []);
         if (dated.frames.length < 2) {
-          void services.ui.message('info', l10n.t('Right-click an AOI or an archive item and choose Step Through Time, or search the archive on the map first and step through its results.'), {});
+          void services.ui.message(
+            'info',
+            l10n.t('Right-click an AOI or an archive item and choose Step Through Time, or search the archive on the map first and step through its results.'),
+            {},
+          );
           return;
         }
       }

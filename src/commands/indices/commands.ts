@@ -49,19 +49,24 @@ export async function listIndices(services: ExtensionServices): Promise<Index[] 
   const title = l10n.t('Indices');
   try {
     const client = await services.connection.getClient();
-    const type = need(await services.ui.pick(
-      [
-        { label: l10n.t('All indices'), value: undefined },
-        { label: l10n.t('Preset indices'), value: 'preset' as const },
-        { label: l10n.t('Custom indices'), value: 'custom' as const },
-      ],
-      { title, placeHolder: l10n.t('Which indices: preset, custom or both?'), ignoreFocusOut: true },
-    )).value;
+    const type = need(
+      await services.ui.pick(
+        [
+          { label: l10n.t('All indices'), value: undefined },
+          { label: l10n.t('Preset indices'), value: 'preset' as const },
+          { label: l10n.t('Custom indices'), value: 'custom' as const },
+        ],
+        { title, placeHolder: l10n.t('Which indices: preset, custom or both?'), ignoreFocusOut: true },
+      ),
+    ).value;
     const sat = await pickSatellite(services, await satellites(client), title, true);
-    const exprType = need(await services.ui.pick(
-      [{ label: l10n.t('Any expression type'), value: undefined }, ...expressionTypes()],
-      { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true },
-    )).value;
+    const exprType = need(
+      await services.ui.pick([{ label: l10n.t('Any expression type'), value: undefined }, ...expressionTypes()], {
+        title,
+        placeHolder: l10n.t('Expression type'),
+        ignoreFocusOut: true,
+      }),
+    ).value;
     const filter = { type, satellite_id: sat?.id, expression_type: exprType };
     const indices = await busy(l10n.t('Loading indices…'), () => collect(client.indices.iterate(filter, { pageSize: 100, cap: 2000 })));
     if (indices.length === 0) {
@@ -70,7 +75,12 @@ export async function listIndices(services: ExtensionServices): Promise<Index[] 
     }
     const picked = await services.ui.pick(
       indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-      { title: l10n.t('{0}: {1} found', title, indices.length), placeHolder: l10n.t('Pick one to see it as JSON'), matchOnDescription: true, matchOnDetail: true },
+      {
+        title: l10n.t('{0}: {1} found', title, indices.length),
+        placeHolder: l10n.t('Pick one to see it as JSON'),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     if (picked) await showJson(picked.index);
     return indices;
@@ -89,46 +99,68 @@ export async function createIndex(services: ExtensionServices): Promise<Index | 
   const title = l10n.t('Create Custom Index');
   try {
     const client = await services.connection.getClient();
-    const sat = need(await pickSatellite(services, await satellites(client), title, false) ?? undefined);
+    const sat = need((await pickSatellite(services, await satellites(client), title, false)) ?? undefined);
     const bandNames = sat.bands.map((b) => b.name);
-    const name = need(await services.ui.input({
-      title, prompt: l10n.t('Name of the index'), ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : l10n.t('The index needs a name')),
-    })).trim();
-    const exprType = need(await services.ui.pick(
-      expressionTypes(),
-      { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true },
-    )).value;
-    const expression = need(await services.ui.input({
-      title,
-      prompt: l10n.t('Expression over {0} bands: {1}', sat.name, bandNames.join(', ')),
-      placeHolder: exprType === 'composite' ? bandNames.slice(0, 3).join(',') : `(${bandNames[1] ?? 'B2'}-${bandNames[0] ?? 'B1'})/(${bandNames[1] ?? 'B2'}+${bandNames[0] ?? 'B1'})`,
-      ignoreFocusOut: true,
-      validateInput: (v) => {
-        const r = checkExpression(v, exprType, bandNames);
-        return r.ok ? undefined : r.reason;
-      },
-    })).trim();
+    const name = need(
+      await services.ui.input({
+        title,
+        prompt: l10n.t('Name of the index'),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : l10n.t('The index needs a name')),
+      }),
+    ).trim();
+    const exprType = need(await services.ui.pick(expressionTypes(), { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true })).value;
+    const expression = need(
+      await services.ui.input({
+        title,
+        prompt: l10n.t('Expression over {0} bands: {1}', sat.name, bandNames.join(', ')),
+        placeHolder:
+          exprType === 'composite'
+            ? bandNames.slice(0, 3).join(',')
+            : `(${bandNames[1] ?? 'B2'}-${bandNames[0] ?? 'B1'})/(${bandNames[1] ?? 'B2'}+${bandNames[0] ?? 'B1'})`,
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          const r = checkExpression(v, exprType, bandNames);
+          return r.ok ? undefined : r.reason;
+        },
+      }),
+    ).trim();
     // Re-check: the seam (and tests) may bypass validateInput.
     const checked = checkExpression(expression, exprType, bandNames);
     if (!checked.ok) {
       await services.ui.message('error', l10n.t('The expression cannot be used: {0}.', checked.reason), {});
       return undefined;
     }
-    const colormap = exprType === 'composite'
-      ? ''
-      : need(await services.ui.pick(COLORMAPS.map((c) => ({ label: c })), { title, placeHolder: l10n.t('Colormap'), ignoreFocusOut: true })).label;
-    const min = need(await services.ui.input({
-      title, prompt: l10n.t('Rescale: minimum value (a whole number)'), value: exprType === 'index' ? '-1' : '0', ignoreFocusOut: true,
-      validateInput: (v) => checkRescaleBound('min', v),
-    }));
-    const max = need(await services.ui.input({
-      title, prompt: l10n.t('Rescale: maximum value (a whole number more than {0})', min.trim()), value: exprType === 'index' ? '1' : '3000', ignoreFocusOut: true,
-      validateInput: (v) => {
-        const r = checkRescale(min, v);
-        return r.ok ? undefined : r.reason;
-      },
-    }));
+    const colormap =
+      exprType === 'composite'
+        ? ''
+        : need(
+            await services.ui.pick(
+              COLORMAPS.map((c) => ({ label: c })),
+              { title, placeHolder: l10n.t('Colormap'), ignoreFocusOut: true },
+            ),
+          ).label;
+    const min = need(
+      await services.ui.input({
+        title,
+        prompt: l10n.t('Rescale: minimum value (a whole number)'),
+        value: exprType === 'index' ? '-1' : '0',
+        ignoreFocusOut: true,
+        validateInput: (v) => checkRescaleBound('min', v),
+      }),
+    );
+    const max = need(
+      await services.ui.input({
+        title,
+        prompt: l10n.t('Rescale: maximum value (a whole number more than {0})', min.trim()),
+        value: exprType === 'index' ? '1' : '3000',
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          const r = checkRescale(min, v);
+          return r.ok ? undefined : r.reason;
+        },
+      }),
+    );
     const rescale = checkRescale(min, max);
     if (!rescale.ok) {
       await services.ui.message('error', l10n.t('The rescale range cannot be used: {0}.', rescale.reason), {});
@@ -158,9 +190,8 @@ export function legendView(v: Visualization): Record<string, unknown> {
   const want = expectedLegend(v.type, v.expression_type);
   return {
     legend_summary: describeLegend(v),
-    legend_expected: want.dynamic || want.theoretical
-      ? [want.dynamic ? 'dynamic' : undefined, want.theoretical ? 'theoretical' : undefined].filter(Boolean)
-      : 'none',
+    legend_expected:
+      want.dynamic || want.theoretical ? [want.dynamic ? 'dynamic' : undefined, want.theoretical ? 'theoretical' : undefined].filter(Boolean) : 'none',
     legends: legendsOf(v),
     legend: v.legend ?? null,
     visualization: { ...v, legend: undefined, metadata: undefined },
@@ -192,19 +223,23 @@ export async function createVisualization(services: ExtensionServices, node?: Ao
       await services.ui.message('info', l10n.t('AOI "{0}" has no assets to visualize yet.', aoi.name), {});
       return undefined;
     }
-    const index = need(await services.ui.pick(
-      indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-      { title, placeHolder: l10n.t('Index'), matchOnDescription: true, ignoreFocusOut: true },
-    )).index;
+    const index = need(
+      await services.ui.pick(
+        indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
+        { title, placeHolder: l10n.t('Index'), matchOnDescription: true, ignoreFocusOut: true },
+      ),
+    ).index;
     const fits = assets.filter((a) => index.bands.every((b) => a.band_list.includes(b)));
     if (fits.length === 0) {
       await services.ui.message('error', l10n.t('No asset of "{0}" has every band {1} uses ({2}).', aoi.name, index.name, index.bands.join(', ')), {});
       return undefined;
     }
-    const chosen = need(await services.ui.pickMany(
-      fits.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, picked: fits.length === 1, asset: a })),
-      { title, placeHolder: l10n.t('Assets to visualize'), ignoreFocusOut: true },
-    ));
+    const chosen = need(
+      await services.ui.pickMany(
+        fits.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, picked: fits.length === 1, asset: a })),
+        { title, placeHolder: l10n.t('Assets to visualize'), ignoreFocusOut: true },
+      ),
+    );
     if (chosen.length === 0) {
       await services.ui.message('info', l10n.t('Pick at least one asset.'), {});
       return undefined;
@@ -232,15 +267,19 @@ export async function showVisualizationLegend(services: ExtensionServices, node?
     if (!viz) {
       const client = await services.connection.getClient();
       const aoi = need(await pickAoi(services, client, l10n.t('Visualization legend: AOI')));
-      const list = await busy(l10n.t('Loading visualizations of {0}…', aoi.name), () => collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })));
+      const list = await busy(l10n.t('Loading visualizations of {0}…', aoi.name), () =>
+        collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })),
+      );
       if (list.length === 0) {
         await services.ui.message('info', l10n.t('AOI "{0}" has no visualizations.', aoi.name), {});
         return undefined;
       }
-      viz = need(await services.ui.pick(
-        list.map((v) => ({ label: v.index_name || v.index_id, description: `${v.type} · ${v.expression_type}`, v })),
-        { title: l10n.t('Visualization legend'), placeHolder: l10n.t('Visualization'), ignoreFocusOut: true },
-      )).v;
+      viz = need(
+        await services.ui.pick(
+          list.map((v) => ({ label: v.index_name || v.index_id, description: `${v.type} · ${v.expression_type}`, v })),
+          { title: l10n.t('Visualization legend'), placeHolder: l10n.t('Visualization'), ignoreFocusOut: true },
+        ),
+      ).v;
     }
     await showJson(legendView(viz));
     return viz;

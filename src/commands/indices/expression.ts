@@ -9,8 +9,8 @@ export type ExpressionCheck = { ok: true; bands: string[] } | { ok: false; reaso
 
 function suggest(band: string, known: readonly string[]): string {
   const lower = band.toLowerCase();
-  const close = known.find((k) => k.toLowerCase() === lower) ??
-    known.find((k) => k.replace(/^([A-Za-z]+)0+/, '$1').toLowerCase() === lower.replace(/^([a-z]+)0+/, '$1'));
+  const close =
+    known.find((k) => k.toLowerCase() === lower) ?? known.find((k) => k.replace(/^([A-Za-z]+)0+/, '$1').toLowerCase() === lower.replace(/^([a-z]+)0+/, '$1'));
   return close ? ` (did you mean ${close}?)` : '';
 }
 

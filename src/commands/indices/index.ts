@@ -9,8 +9,6 @@ export function registerIndexCommands(services: ExtensionServices): vscode.Dispo
     vscode.commands.registerCommand(COMMANDS.listIndices, () => listIndices(services)),
     vscode.commands.registerCommand(COMMANDS.createIndex, () => createIndex(services)),
     vscode.commands.registerCommand(COMMANDS.createVisualization, (node?: AoiChildNode) => createVisualization(services, node)),
-    vscode.commands.registerCommand(COMMANDS.showVisualizationLegend, (node?: { record?: Visualization }) =>
-      showVisualizationLegend(services, node),
-    ),
+    vscode.commands.registerCommand(COMMANDS.showVisualizationLegend, (node?: { record?: Visualization }) => showVisualizationLegend(services, node)),
   ];
 }

@@ -59,7 +59,9 @@ interface Context {
 function outputSource(from: unknown): { run: Insight; outputName: string } | undefined {
   if (typeof from !== 'object' || from === null || !('insightOutput' in from)) return undefined;
   const o = (from as { insightOutput?: { run?: Insight; outputName?: unknown } }).insightOutput;
-  return o?.run && typeof o.run.id === 'string' && Array.isArray(o.run.output) && typeof o.outputName === 'string' ? { run: o.run, outputName: o.outputName } : undefined;
+  return o?.run && typeof o.run.id === 'string' && Array.isArray(o.run.output) && typeof o.outputName === 'string'
+    ? { run: o.run, outputName: o.outputName }
+    : undefined;
 }
 
 function need<T>(v: T | StepBack | undefined): T {
@@ -92,7 +94,12 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
     const block = await pickBlock(services, client);
     const aoi = output
       ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
-      : need(await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), { step: STEPS.aoi, totalSteps: TOTAL_STEPS }));
+      : need(
+          await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), {
+            step: STEPS.aoi,
+            totalSteps: TOTAL_STEPS,
+          }),
+        );
     const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
       Promise.all([
         collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
@@ -172,7 +179,11 @@ interface ChoiceItem extends vscode.QuickPickItem {
   make?: () => Promise<InputChoice> | InputChoice;
 }
 
-const skipItem = (): ChoiceItem => ({ label: `$(circle-slash) ${l10n.t('Skip')}`, description: l10n.t('optional input: leave it out'), make: () => ({ kind: 'skip' }) });
+const skipItem = (): ChoiceItem => ({
+  label: `$(circle-slash) ${l10n.t('Skip')}`,
+  description: l10n.t('optional input: leave it out'),
+  make: () => ({ kind: 'skip' }),
+});
 
 async function chooseFor(ctx: Context, def: InputDefinition, title: string): Promise<InputChoice> {
   const { services } = ctx;
@@ -221,9 +232,10 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     }
     if (!required) items.push(skipItem());
     if (items.length === 0) {
-      const why = offers.length === 0
-        ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
-        : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
+      const why =
+        offers.length === 0
+          ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
+          : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
       throw new Refused(
         def.properties?.bands
           ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
@@ -243,14 +255,22 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
       if (lineage.length === 1) return lineage[0];
       const items = lineage.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a }));
       const placeHolder = l10n.t('Which of the AOI\'s images does "{0}" go with? (The service records it as the input\'s source.)', def.name);
-      return need(await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true })).asset;
+      return need(
+        await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true }),
+      ).asset;
     };
     const items: ChoiceItem[] = [
-      { label: `$(globe) ${l10n.t('AOI geometry')}`, description: ctx.aoi.name, make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }) },
+      {
+        label: `$(globe) ${l10n.t('AOI geometry')}`,
+        description: ctx.aoi.name,
+        make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }),
+      },
       {
         label: `$(file) ${l10n.t('GeoJSON file…')}`,
         make: async () => {
-          const uris = need(await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }));
+          const uris = need(
+            await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }),
+          );
           const uri = need(uris[0]);
           const label = path.basename(uri.fsPath);
           let geojson: unknown;
@@ -314,11 +334,23 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
   }
 
   if (!required) return { kind: 'skip' };
-  throw new Refused(l10n.t('input "{0}" has format "{1}", which the builder does not know (raster, vector, date, number, string, boolean).', def.name, def.format));
+  throw new Refused(
+    l10n.t('input "{0}" has format "{1}", which the builder does not know (raster, vector, date, number, string, boolean).', def.name, def.format),
+  );
 }
 
 async function pickChoice(services: ExtensionServices, items: ChoiceItem[], title: string, placeHolder: string): Promise<InputChoice> {
-  const picked = need(await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, matchOnDescription: true, ignoreFocusOut: true }));
+  const picked = need(
+    await pickStepVia(services.ui, items, {
+      title,
+      step: STEPS.inputs,
+      totalSteps: TOTAL_STEPS,
+      canGoBack: false,
+      placeHolder,
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    }),
+  );
   return need(await picked.make?.());
 }
 
@@ -337,7 +369,10 @@ async function askName(services: ExtensionServices, folder: vscode.WorkspaceFold
     });
     if (name === undefined || isBack(name)) return undefined;
     const uri = vscode.Uri.joinPath(folder.uri, insightFileName(name));
-    const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+    const exists = await vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
     if (!exists) return name;
     const answer = await services.ui.message('warning', l10n.t('{0} already exists. Replace it?', insightFileName(name)), { modal: true }, l10n.t('Replace'));
     if (answer === l10n.t('Replace')) return name;

@@ -54,7 +54,10 @@ export async function openOutput(services: CommandServices, docs: RunDocuments, 
     }
   }
   const { name, format, type, value, description, properties } = o;
-  return showDocument(docs.put([...segments, `${o.name}.output.json`], `${JSON.stringify({ name, format, type, description, value, properties }, null, 2)}\n`), 'json');
+  return showDocument(
+    docs.put([...segments, `${o.name}.output.json`], `${JSON.stringify({ name, format, type, description, value, properties }, null, 2)}\n`),
+    'json',
+  );
 }
 
 /**
@@ -69,9 +72,13 @@ export async function showOutputOnMap(services: CommandServices, arg: unknown): 
   const kind = outputKind(o);
   if (kind === 'raster') return showRasterOutput(services, node);
   if (kind !== 'vector') {
-    await services.ui.message('info', o.format
-      ? l10n.t('{0} is {1}; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node), o.format)
-      : l10n.t('{0} is of an unknown format; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node)), {});
+    await services.ui.message(
+      'info',
+      o.format
+        ? l10n.t('{0} is {1}; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node), o.format)
+        : l10n.t('{0} is of an unknown format; only raster and vector (GeoJSON) outputs are drawn on the map.', title(node)),
+      {},
+    );
     return undefined;
   }
   try {
@@ -98,14 +105,15 @@ export async function showOutputOnMap(services: CommandServices, arg: unknown): 
 function showRasterOutput(services: CommandServices, node: InsightOutputNode): string {
   const { output: o, run } = node;
   const layer = insightOutputSpec(o, {
-    aoiId: run.aoi.aoi_id, runId: run.record.id, title: title(node),
-    legendTitle: o.description?.trim() || o.name, geometry: run.aoi.geometry,
+    aoiId: run.aoi.aoi_id,
+    runId: run.record.id,
+    title: title(node),
+    legendTitle: o.description?.trim() || o.name,
+    geometry: run.aoi.geometry,
   });
   showImageryLayer(services, layer);
   return 'note' in layer ? layer.note.id : layer.spec.id;
 }
-
-
 
 /**
  * "Use Output as Input…": adds the raster output to the insight input file in the editor (as
@@ -118,7 +126,11 @@ export async function useOutputAsInput(services: CommandServices, specs: SpecSou
   if (!node) return undefined;
   const { output: o, run } = node;
   if (outputKind(o) !== 'raster' || !o.value || !isFinishedRun(run.record)) {
-    await services.ui.message('info', l10n.t('{0} cannot feed an insight input: only a finished run\'s raster output with a storage URL can (rule 3).', title(node)), {});
+    await services.ui.message(
+      'info',
+      l10n.t("{0} cannot feed an insight input: only a finished run's raster output with a storage URL can (rule 3).", title(node)),
+      {},
+    );
     return undefined;
   }
   const open = vscode.window.visibleTextEditors.map((e) => e.document).filter(isInsightDocument);
@@ -131,7 +143,11 @@ export async function useOutputAsInput(services: CommandServices, specs: SpecSou
         ...files.map((d) => ({ label: l10n.t('Add to {0}', vscode.workspace.asRelativePath(d.uri)), doc: d as vscode.TextDocument | undefined })),
         { label: l10n.t('New insight input from a block…'), doc: undefined },
       ],
-      { title: l10n.t('Use {0} as an input', title(node)), placeHolder: l10n.t('Add it to an open insight input file, or start a new one'), ignoreFocusOut: true },
+      {
+        title: l10n.t('Use {0} as an input', title(node)),
+        placeHolder: l10n.t('Add it to an open insight input file, or start a new one'),
+        ignoreFocusOut: true,
+      },
     );
     if (!picked) return undefined;
     target = picked.doc;
@@ -143,11 +159,22 @@ export async function useOutputAsInput(services: CommandServices, specs: SpecSou
   return addToFile(services, specs, target, run.record, o, run.aoi.aoi_id);
 }
 
-async function addToFile(services: CommandServices, specs: SpecSource, doc: vscode.TextDocument, run: Insight, o: InsightOutput, aoiId: string): Promise<vscode.Uri | undefined> {
+async function addToFile(
+  services: CommandServices,
+  specs: SpecSource,
+  doc: vscode.TextDocument,
+  run: Insight,
+  o: InsightOutput,
+  aoiId: string,
+): Promise<vscode.Uri | undefined> {
   const file = vscode.workspace.asRelativePath(doc.uri);
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
   if (remembered && remembered !== aoiId) {
-    await services.ui.message('warning', l10n.t('{0} is for another AOI; an output of {1} can only feed a run on the same AOI. Start a new file instead.', file, run.name), {});
+    await services.ui.message(
+      'warning',
+      l10n.t('{0} is for another AOI; an output of {1} can only feed a run on the same AOI. Start a new file instead.', file, run.name),
+      {},
+    );
     return undefined;
   }
   let parsed: { block?: { name?: unknown; version?: unknown }; input?: unknown };
@@ -164,7 +191,7 @@ async function addToFile(services: CommandServices, specs: SpecSource, doc: vsco
   }
   const lookup = await specs.lookup(bname, bver);
   if (lookup.status !== 'found') {
-    await services.ui.message('warning', l10n.t('Cannot read the spec of block {0} {1} ({2}); fix the file\'s block first.', bname, bver, lookup.status), {});
+    await services.ui.message('warning', l10n.t("Cannot read the spec of block {0} {1} ({2}); fix the file's block first.", bname, bver, lookup.status), {});
     return undefined;
   }
   const rasters = lookup.spec.inputs.filter((d) => d.format === 'raster');
@@ -173,24 +200,37 @@ async function addToFile(services: CommandServices, specs: SpecSource, doc: vsco
     return undefined;
   }
   const inputs = Array.isArray(parsed.input) ? (parsed.input as { name?: unknown }[]) : [];
-  const def = rasters.length === 1
-    ? rasters[0]
-    : (await services.ui.pick(
-        rasters.map((d) => ({ label: d.name, description: d.description, detail: inputs.some((i) => i?.name === d.name) ? l10n.t('replaces the value it has') : undefined, def: d })),
-        { title: l10n.t('Use {0} of {1} in {2}', o.name, run.name, file), placeHolder: l10n.t('Which raster input does it feed?'), ignoreFocusOut: true },
-      ))?.def;
+  const def =
+    rasters.length === 1
+      ? rasters[0]
+      : (
+          await services.ui.pick(
+            rasters.map((d) => ({
+              label: d.name,
+              description: d.description,
+              detail: inputs.some((i) => i?.name === d.name) ? l10n.t('replaces the value it has') : undefined,
+              def: d,
+            })),
+            { title: l10n.t('Use {0} of {1} in {2}', o.name, run.name, file), placeHolder: l10n.t('Which raster input does it feed?'), ignoreFocusOut: true },
+          )
+        )?.def;
   if (!def) return undefined;
   const built = buildInputValue(def, { kind: 'insight-output', insight: run, outputName: o.name });
   if (!built.ok || !built.value) {
-    await services.ui.message('error', l10n.t('Cannot use {0} of {1} as {2}: {3}', o.name, run.name, def.name, built.ok ? l10n.t('nothing to add') : built.reason), {});
+    await services.ui.message(
+      'error',
+      l10n.t('Cannot use {0} of {1} as {2}: {3}', o.name, run.name, def.name, built.ok ? l10n.t('nothing to add') : built.reason),
+      {},
+    );
     return undefined;
   }
   const text = doc.getText();
   const layout = layoutFor(doc);
   const at = inputs.findIndex((i) => i?.name === def.name);
-  const edits = at >= 0
-    ? jsonc().modify(text, ['input', at], built.value, { formattingOptions: layout })
-    : jsonc().modify(text, ['input', inputs.length], built.value, { formattingOptions: layout, isArrayInsertion: true });
+  const edits =
+    at >= 0
+      ? jsonc().modify(text, ['input', at], built.value, { formattingOptions: layout })
+      : jsonc().modify(text, ['input', inputs.length], built.value, { formattingOptions: layout, isArrayInsertion: true });
   const edit = new vscode.WorkspaceEdit();
   for (const e of edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
   if (!(await vscode.workspace.applyEdit(edit))) return undefined;

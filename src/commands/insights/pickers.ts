@@ -19,7 +19,12 @@ export interface AoiItem extends vscode.QuickPickItem {
  * Asks for one of the caller's AOIs; `undefined` when cancelled or there are none (said).
  * `position` numbers it as a step of a longer flow.
  */
-export async function pickAoi(services: ExtensionServices, client: EoClient, title: string, position?: { step: number; totalSteps: number }): Promise<Aoi | undefined> {
+export async function pickAoi(
+  services: ExtensionServices,
+  client: EoClient,
+  title: string,
+  position?: { step: number; totalSteps: number },
+): Promise<Aoi | undefined> {
   const aois = await busy(l10n.t('Loading AOIs…'), () => collect(client.aois.iterate({}, { pageSize: 100, cap: 1000 })));
   if (aois.length === 0) {
     await services.ui.message('info', l10n.t('You have no AOIs yet: create one first.'), {});

@@ -23,11 +23,7 @@ async function documentFor(uri: vscode.Uri | undefined): Promise<vscode.TextDocu
 }
 
 /** "Validate against block spec": revalidates now and says how it went. */
-export async function validateInsightCommand(
-  services: ExtensionServices,
-  diagnostics: InsightDiagnostics,
-  uri?: vscode.Uri,
-): Promise<number | undefined> {
+export async function validateInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<number | undefined> {
   const doc = await documentFor(uri);
   if (!doc) {
     await services.ui.message('info', l10n.t('Open an .insight.json file to validate it.'), {});
@@ -36,13 +32,14 @@ export async function validateInsightCommand(
   const items = await diagnostics.validate(doc);
   const errors = items.filter((d) => d.severity === 'error').length;
   const note = items.find((d) => d.code === 'spec-needs-sign-in' || d.code === 'spec-unavailable');
-  const text = errors === 0
-    ? note
-      ? l10n.t('{0}: no problems in the file itself ({1}).', fileLabel(doc), note.message)
-      : l10n.t('{0}: no problems against the block spec.', fileLabel(doc))
-    : errors === 1
-      ? l10n.t('{0}: 1 problem; see the Problems view.', fileLabel(doc))
-      : l10n.t('{0}: {1} problems; see the Problems view.', fileLabel(doc), errors);
+  const text =
+    errors === 0
+      ? note
+        ? l10n.t('{0}: no problems in the file itself ({1}).', fileLabel(doc), note.message)
+        : l10n.t('{0}: no problems against the block spec.', fileLabel(doc))
+      : errors === 1
+        ? l10n.t('{0}: 1 problem; see the Problems view.', fileLabel(doc))
+        : l10n.t('{0}: {1} problems; see the Problems view.', fileLabel(doc), errors);
   void services.ui.message(errors === 0 ? 'info' : 'warning', text, {});
   return errors;
 }
@@ -63,7 +60,12 @@ interface Prepared {
  * file would only fail on the service), and the AOI is the one the file was built for or one
  * the person picks.
  */
-async function prepare(services: ExtensionServices, diagnostics: InsightDiagnostics, uri: vscode.Uri | undefined, action: 'estimate' | 'run'): Promise<Prepared | undefined> {
+async function prepare(
+  services: ExtensionServices,
+  diagnostics: InsightDiagnostics,
+  uri: vscode.Uri | undefined,
+  action: 'estimate' | 'run',
+): Promise<Prepared | undefined> {
   const verb = action === 'run' ? l10n.t('run') : l10n.t('estimate');
   const doc = await documentFor(uri);
   if (!doc) {
@@ -125,7 +127,18 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
     const p = await prepare(services, diagnostics, uri, 'estimate');
     if (!p) return undefined;
     const tokens = await busy(l10n.t('Estimating {0}…', p.body.name), () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
-    void services.ui.message('info', l10n.t('Running {0} ({1} {2}) on {3} would cost about {4} tokens.', p.body.name, p.body.block.name, p.body.block.version, p.aoi.name, formatTokens(tokens)), {});
+    void services.ui.message(
+      'info',
+      l10n.t(
+        'Running {0} ({1} {2}) on {3} would cost about {4} tokens.',
+        p.body.name,
+        p.body.block.name,
+        p.body.block.version,
+        p.aoi.name,
+        formatTokens(tokens),
+      ),
+      {},
+    );
     return tokens;
   } catch (err) {
     await reportFailure(services, l10n.t('Estimate insight'), err);
@@ -161,7 +174,12 @@ export async function runInsightCommand(services: CommandServices, diagnostics: 
     return undefined;
   }
   const run = l10n.t('Run');
-  const confirm = await services.ui.message('warning', l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)), { modal: true, detail: l10n.t('The tokens are spent when the run succeeds.') }, run);
+  const confirm = await services.ui.message(
+    'warning',
+    l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
+    { modal: true, detail: l10n.t('The tokens are spent when the run succeeds.') },
+    run,
+  );
   if (confirm !== run) return undefined;
   try {
     const res = await busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body));
@@ -173,7 +191,9 @@ export async function runInsightCommand(services: CommandServices, diagnostics: 
         : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
       {},
     );
-    await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
+    await revealRun(services, aoi, res.id).catch((err: unknown) =>
+      services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`),
+    );
     return res.id;
   } catch (err) {
     await reportFailure(services, l10n.t('Run insight'), err);
@@ -203,14 +223,12 @@ export async function addAssetSourceCommand(services: ExtensionServices, uri: vs
     }
     const picked = await services.ui.pick(
       usable.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a })),
-      { title: l10n.t('Add asset_source'), placeHolder: l10n.t('Which of the AOI\'s images does this input come from?'), ignoreFocusOut: true },
+      { title: l10n.t('Add asset_source'), placeHolder: l10n.t("Which of the AOI's images does this input come from?"), ignoreFocusOut: true },
     );
     if (!picked) return false;
     const text = doc.getText();
     const fmt = { tabSize: 2, insertSpaces: true, eol: doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n' };
-    const edits = [
-      ...jsonc().modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt }),
-    ];
+    const edits = [...jsonc().modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt })];
     // raw_mosaic needs stac_url (rule 2): add the asset's when the input has none.
     const root = jsonc().parseTree(text);
     const hasStac = root ? jsonc().findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;

@@ -122,8 +122,16 @@ async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ na
   const client = await services.connection.getClient();
   const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
   const picked = await services.ui.pick(
-    blocks.map((b) => ({ label: b.display_name ?? b.spec.name, description: `${b.spec.name} ${b.spec.version}`, block: { name: b.spec.name, version: b.spec.version } })),
-    { title: l10n.t('Open input of {0} as a new file', r.name), placeHolder: l10n.t('The service does not say which block ran this insight: pick it'), ignoreFocusOut: true },
+    blocks.map((b) => ({
+      label: b.display_name ?? b.spec.name,
+      description: `${b.spec.name} ${b.spec.version}`,
+      block: { name: b.spec.name, version: b.spec.version },
+    })),
+    {
+      title: l10n.t('Open input of {0} as a new file', r.name),
+      placeHolder: l10n.t('The service does not say which block ran this insight: pick it'),
+      ignoreFocusOut: true,
+    },
   );
   return picked?.block;
 }
@@ -134,7 +142,12 @@ export async function deleteRun(services: CommandServices, arg: unknown): Promis
   if (!node) return false;
   const r = node.record;
   const del = l10n.t('Delete');
-  const answer = await services.ui.message('warning', l10n.t('Delete insight run {0} on {1}?', r.name, node.aoi.name), { modal: true, detail: l10n.t('Its outputs go with it. This cannot be undone.') }, del);
+  const answer = await services.ui.message(
+    'warning',
+    l10n.t('Delete insight run {0} on {1}?', r.name, node.aoi.name),
+    { modal: true, detail: l10n.t('Its outputs go with it. This cannot be undone.') },
+    del,
+  );
   if (answer !== del) return false;
   try {
     const client = await services.connection.getClient();
@@ -148,7 +161,11 @@ export async function deleteRun(services: CommandServices, arg: unknown): Promis
       // A 404 also comes for a run deleted elsewhere: the list tells the two apart.
       const gone = err instanceof ApiError && err.status === 404 && (await stillListed(services, node)) === false;
       services.explorer?.refreshNode(node.group);
-      await services.ui.message('warning', gone ? l10n.t('Insight run {0} was already deleted.', r.name) : l10n.t('This service does not support deleting insight runs.'), {});
+      await services.ui.message(
+        'warning',
+        gone ? l10n.t('Insight run {0} was already deleted.', r.name) : l10n.t('This service does not support deleting insight runs.'),
+        {},
+      );
       return false;
     }
     await showError(services, l10n.t('Delete insight run {0}', r.name), err);
@@ -178,14 +195,23 @@ export async function downloadRun(services: CommandServices, arg: unknown): Prom
     await services.ui.message('error', l10n.t('The service answered without a download link for {0}. Try again later.', r.name), {});
     return undefined;
   }
-  const folder = await services.ui.openDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: l10n.t('Save Here'), title: l10n.t('Folder to save {0} in', r.name) });
+  const folder = await services.ui.openDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: l10n.t('Save Here'),
+    title: l10n.t('Folder to save {0} in', r.name),
+  });
   if (!folder?.[0]) return undefined;
   try {
-    const file = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true }, (_p, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
-    });
+    const file = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true },
+      (_p, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
+      },
+    );
     void services.ui.message('info', l10n.t('Saved {0}.', file), {});
     return file;
   } catch (err) {
@@ -204,5 +230,8 @@ async function stillListed(services: CommandServices, node: InsightRunNode): Pro
 }
 
 function exists(uri: vscode.Uri): Thenable<boolean> {
-  return vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
 }

@@ -39,7 +39,10 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       try {
         const client = await services.connection.getClient();
         const page = await client.aois.listPage({ offset: 0, limit: 100 });
-        panel.showTarget({ layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) }, { mode: 'replace' });
+        panel.showTarget(
+          { layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) },
+          { mode: 'replace' },
+        );
       } catch (e) {
         panel.notice(l10n.t('Could not list AOIs: {0}', describeError(e)), 'error');
       }
@@ -132,7 +135,12 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     }
     type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
     const onMap = (MapPanel.open?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
-    const items: AreaItem[] = onMap.map((f) => ({ label: `$(map) ${f.label}`, description: l10n.t('shown on the map'), detail: f.detail, aoi: { aoi_id: f.id, name: f.label, geometry: f.geometry as Aoi['geometry'] } }));
+    const items: AreaItem[] = onMap.map((f) => ({
+      label: `$(map) ${f.label}`,
+      description: l10n.t('shown on the map'),
+      detail: f.detail,
+      aoi: { aoi_id: f.id, name: f.label, geometry: f.geometry as Aoi['geometry'] },
+    }));
     const seen = new Set(onMap.map((f) => f.id));
     let listError: string | undefined;
     try {
@@ -148,7 +156,9 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     );
     const chosen = await ui.pick(items, {
       title: l10n.t('Search Archive Here'),
-      placeHolder: listError ? l10n.t('Where to search? (your AOIs could not be listed: {0})', listError) : l10n.t('Where to search? Pick an AOI, or draw an area'),
+      placeHolder: listError
+        ? l10n.t('Where to search? (your AOIs could not be listed: {0})', listError)
+        : l10n.t('Where to search? Pick an AOI, or draw an area'),
       matchOnDescription: true,
     });
     if (!chosen) return;

@@ -26,7 +26,13 @@ export function searchRingOf(geometry: unknown): Ring | undefined {
     const lons = all.map(([x]) => (east && west && x < 0 ? x + 360 : x));
     const lats = all.map(([, y]) => y);
     const [w, e, s, n] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
-    return [[w, s], [e, s], [e, n], [w, n], [w, s]];
+    return [
+      [w, s],
+      [e, s],
+      [e, n],
+      [w, n],
+      [w, s],
+    ];
   }
   return undefined;
 }

@@ -71,7 +71,11 @@ export function projectStep<S extends { projectId?: string; projectLabel?: strin
     async ask(s, ui) {
       const list = await projects();
       // Named by title and name: the id stays out of the list (Copy ID in the Projects view has it).
-      const items = list.map((p) => ({ label: p.title || p.name || l10n.t('Untitled project'), description: p.title && p.name && p.name !== p.title ? p.name : undefined, project: p }));
+      const items = list.map((p) => ({
+        label: p.title || p.name || l10n.t('Untitled project'),
+        description: p.title && p.name && p.name !== p.title ? p.name : undefined,
+        project: p,
+      }));
       const answer = await ui.pick(items, { placeHolder: l10n.t('Project to bill the order to'), activeLabel: s.projectLabel, matchOnDescription: true });
       return outcome(answer, (i) => {
         s.projectId = i.project.id;
@@ -81,7 +85,13 @@ export function projectStep<S extends { projectId?: string; projectLabel?: strin
   };
 }
 
-export function textStep<S>(name: string, prompt: string, get: (s: S) => string, set: (s: S, v: string) => void, validate?: (v: string) => string | undefined): Step<S> {
+export function textStep<S>(
+  name: string,
+  prompt: string,
+  get: (s: S) => string,
+  set: (s: S, v: string) => void,
+  validate?: (v: string) => string | undefined,
+): Step<S> {
   return {
     name,
     describe: (s) => get(s),
@@ -115,7 +125,12 @@ export function storeStep<S extends { storeId: string; storeLabel: string }>(sto
     describe: (s) => s.storeLabel || NO_DELIVERY,
     async ask(s, ui: StepUi) {
       const list = await stores();
-      const items: (vscode.QuickPickItem & { store?: Store })[] = list.map((st) => ({ label: st.name, description: storeKind(st), detail: storeTarget(st), store: st }));
+      const items: (vscode.QuickPickItem & { store?: Store })[] = list.map((st) => ({
+        label: st.name,
+        description: storeKind(st),
+        detail: storeTarget(st),
+        store: st,
+      }));
       if (optional) items.unshift({ label: NO_DELIVERY, description: l10n.t('keep the imagery in the catalog') });
       if (!items.length) {
         await ui.prompts.message('warning', l10n.t('No cloud store is registered. Register one first (EO Imagery: Register Cloud Store…).'), {});
@@ -159,7 +174,12 @@ export function checkStorePath(v: string): string | undefined {
 }
 
 export function requireNonEmpty(what: string): (v: string) => string | undefined {
-  return (v) => (v.trim() === '' ? l10n.t('Enter {0}.', what) : v.length > 200 ? l10n.t('{0} is longer than 200 characters.', `${what[0].toUpperCase()}${what.slice(1)}`) : undefined);
+  return (v) =>
+    v.trim() === ''
+      ? l10n.t('Enter {0}.', what)
+      : v.length > 200
+        ? l10n.t('{0} is longer than 200 characters.', `${what[0].toUpperCase()}${what.slice(1)}`)
+        : undefined;
 }
 
 /** The use case every item must carry: free text, prefilled, empty means the default. */

@@ -9,7 +9,18 @@ import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { showError } from '../../ui/showError';
 import { day } from '../../format';
 import { usecaseOf } from './usecase';
-import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import {
+  clientFor,
+  usecaseStep,
+  emptyOrderEntries,
+  loadProjects,
+  pathStep,
+  projectStep,
+  requireNonEmpty,
+  storeStep,
+  textStep,
+  type OrderEntries,
+} from './common';
 import { collectionOfFootprints } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
 
@@ -112,16 +123,23 @@ export async function orderArchiveItems(services: CommandServices, ...args: unkn
   let stores: Promise<Store[]> | undefined;
   const steps: Step<ArchiveOrderState>[] = [
     projectStep(() => (projects ??= loadProjects(client))),
-    textStep(l10n.t('Name'), l10n.t('Name of the order item'), (s) => s.name, (s, v) => (s.name = v), requireNonEmpty(l10n.t('a name'))),
+    textStep(
+      l10n.t('Name'),
+      l10n.t('Name of the order item'),
+      (s) => s.name,
+      (s, v) => (s.name = v),
+      requireNonEmpty(l10n.t('a name')),
+    ),
     usecaseStep(),
     storeStep(() => (stores ??= client.stores.list()), true),
     pathStep(),
   ];
   // A scene's id is its name in STAC (the title when it has one); the date tells scenes apart.
   const firstDay = day(first.properties?.datetime ?? '');
-  const title = items.length === 1
-    ? l10n.t('Order archive scene {0}', [first.properties?.title || first.id, firstDay].filter(Boolean).join(' · '))
-    : l10n.t('Order {0} archive scenes ({1})', items.length, first.collection);
+  const title =
+    items.length === 1
+      ? l10n.t('Order archive scene {0}', [first.properties?.title || first.id, firstDay].filter(Boolean).join(' · '))
+      : l10n.t('Order {0} archive scenes ({1})', items.length, first.collection);
   const wizard = new MultiStepInput(services.ui, title, steps, state);
   try {
     if (!(await wizard.run())) return undefined;
@@ -130,10 +148,20 @@ export async function orderArchiveItems(services: CommandServices, ...args: unkn
     return undefined;
   }
   const scenes = items.map((i) => ({ id: i.id, title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
-  return priceAndPlace(services, client, wizard, (s) => [archiveItemRequest(s, items, footprints)], (s) => ({ store: s.storeLabel, scenes }));
+  return priceAndPlace(
+    services,
+    client,
+    wizard,
+    (s) => [archiveItemRequest(s, items, footprints)],
+    (s) => ({ store: s.storeLabel, scenes }),
+  );
 }
 
-export function archiveItemRequest(s: ArchiveOrderState, items: readonly ArchiveItemLike[], geometry: ReturnType<typeof collectionOfFootprints>): OrderItemRequest {
+export function archiveItemRequest(
+  s: ArchiveOrderState,
+  items: readonly ArchiveItemLike[],
+  geometry: ReturnType<typeof collectionOfFootprints>,
+): OrderItemRequest {
   const req: OrderItemRequest = {
     project_id: s.projectId,
     name: s.name,

@@ -7,9 +7,7 @@
 import type { Feature, FeatureCollection, Geometry, Polygon } from '../../api/records';
 import { validatePolygon } from '../../geo/aoiGeometry';
 
-export type OrderGeometryResult =
-  | { ok: true; collection: FeatureCollection<Polygon> }
-  | { ok: false; reason: string; featureIndex?: number };
+export type OrderGeometryResult = { ok: true; collection: FeatureCollection<Polygon> } | { ok: false; reason: string; featureIndex?: number };
 
 export function orderGeometryFromText(text: string): OrderGeometryResult {
   let json: unknown;

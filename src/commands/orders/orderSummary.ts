@@ -40,7 +40,9 @@ export function validationMessages(item: Pick<OrderItem, 'validation_errors'>): 
       continue;
     }
     for (const [field, msgs] of Object.entries(rec)) {
-      const list = Array.isArray(msgs) ? msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))) : [typeof msgs === 'string' ? msgs : JSON.stringify(msgs)];
+      const list = Array.isArray(msgs)
+        ? msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m)))
+        : [typeof msgs === 'string' ? msgs : JSON.stringify(msgs)];
       byField.set(field, [...(byField.get(field) ?? []), ...list]);
     }
   }

@@ -56,21 +56,31 @@ function isAoi(v: unknown): v is Aoi {
 async function geometrySource(services: CommandServices, arg: unknown): Promise<GeometrySource | undefined> {
   const record = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'aoi' ? (arg as { record?: unknown }).record : arg;
   if (isAoi(record)) {
-    return { geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }), label: record.name, projectId: record.project_id, satelliteId: record.satellite_id };
+    return {
+      geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }),
+      label: record.name,
+      projectId: record.project_id,
+      satelliteId: record.satellite_id,
+    };
   }
   let doc: vscode.TextDocument | undefined;
   if (arg instanceof vscode.Uri) doc = await vscode.workspace.openTextDocument(arg);
   else doc = vscode.window.activeTextEditor?.document;
   if (!doc) {
-    await services.ui.message('error', l10n.t('Open a GeoJSON file (a FeatureCollection of Polygon features) or run this from an AOI in the Projects view.'), {});
+    await services.ui.message(
+      'error',
+      l10n.t('Open a GeoJSON file (a FeatureCollection of Polygon features) or run this from an AOI in the Projects view.'),
+      {},
+    );
     return undefined;
   }
   const name = doc.uri.path.split('/').pop() ?? 'GeoJSON';
   const parsed = orderGeometryFromText(doc.getText());
   if (!parsed.ok) {
-    const text = parsed.featureIndex !== undefined
-      ? l10n.t('{0} cannot be ordered (features[{1}]): {2}', name, parsed.featureIndex, parsed.reason)
-      : l10n.t('{0} cannot be ordered: {1}', name, parsed.reason);
+    const text =
+      parsed.featureIndex !== undefined
+        ? l10n.t('{0} cannot be ordered (features[{1}]): {2}', name, parsed.featureIndex, parsed.reason)
+        : l10n.t('{0} cannot be ordered: {1}', name, parsed.reason);
     await services.ui.message('error', text, {});
     return undefined;
   }
@@ -112,17 +122,33 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
   }
   const steps: Step<TaskingState>[] = [
     ...(source.projectId ? [] : [project]),
-    textStep(l10n.t('Name'), l10n.t('Name of the order item'), (s) => s.name, (s, v) => (s.name = v), requireNonEmpty(l10n.t('a name'))),
+    textStep(
+      l10n.t('Name'),
+      l10n.t('Name of the order item'),
+      (s) => s.name,
+      (s, v) => (s.name = v),
+      requireNonEmpty(l10n.t('a name')),
+    ),
     usecaseStep(),
-    textStep(l10n.t('Start date'), l10n.t('First day of the capture window (YYYY-MM-DD, UTC)'), (s) => s.start, (s, v) => (s.start = v), (v) => {
-      const r = parseOrderDate(v);
-      return r.ok ? undefined : r.reason;
-    }),
+    textStep(
+      l10n.t('Start date'),
+      l10n.t('First day of the capture window (YYYY-MM-DD, UTC)'),
+      (s) => s.start,
+      (s, v) => (s.start = v),
+      (v) => {
+        const r = parseOrderDate(v);
+        return r.ok ? undefined : r.reason;
+      },
+    ),
     {
       name: l10n.t('End date'),
       describe: (s) => s.end,
       async ask(s, ui) {
-        const answer = await ui.input({ prompt: l10n.t('Last day of the capture window (after {0})', s.start), value: s.end, validate: (v) => checkDateRange(s.start, v) });
+        const answer = await ui.input({
+          prompt: l10n.t('Last day of the capture window (after {0})', s.start),
+          value: s.end,
+          validate: (v) => checkDateRange(s.start, v),
+        });
         return outcome(answer, (v) => (s.end = v.trim()));
       },
     },
@@ -130,7 +156,10 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
       name: l10n.t('Recurrence'),
       describe: (s) => enumLabel(s.recurrence),
       async ask(s, ui) {
-        const answer = await ui.pick(RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: l10n.t('How often to capture'), activeLabel: enumLabel(s.recurrence) });
+        const answer = await ui.pick(
+          RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })),
+          { placeHolder: l10n.t('How often to capture'), activeLabel: enumLabel(s.recurrence) },
+        );
         return outcome(answer, (i) => {
           s.recurrence = i.value;
           if (i.value === 'ONCE') s.occurrences = '1';
@@ -165,7 +194,9 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
         const fitting = satellite ? list.filter((b) => satellitesOf(b, [satellite]).length > 0) : [];
         const offered = fitting.length ? fitting : list;
         const items = offered.map((b) => {
-          const forSats = satellitesOf(b, sats).map((x) => x.name).join(', ');
+          const forSats = satellitesOf(b, sats)
+            .map((x) => x.name)
+            .join(', ');
           const bands = b.bands.map((x) => x.name).join(', ');
           return {
             label: b.name,
@@ -176,9 +207,9 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
         });
         const satName = satellite?.name ?? source.satelliteId;
         const placeHolder = fitting.length
-          ? l10n.t('Bands to capture with {0} (the AOI\'s satellite)', satellite!.name)
+          ? l10n.t("Bands to capture with {0} (the AOI's satellite)", satellite!.name)
           : satName
-            ? l10n.t('Bands to capture (no bandset is listed for {0}, the AOI\'s satellite: all are shown)', satName)
+            ? l10n.t("Bands to capture (no bandset is listed for {0}, the AOI's satellite: all are shown)", satName)
             : l10n.t('Bands to capture');
         const answer = await ui.pick(items, { placeHolder, activeLabel: s.bandsetLabel, matchOnDescription: true });
         return outcome(answer, (i) => {
@@ -189,13 +220,28 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
         });
       },
     },
-    textStep(l10n.t('Cloud cover'), l10n.t('Maximum cloud cover, % (0–100)'), (s) => s.cloudCover, (s, v) => (s.cloudCover = v), (v) => checkInteger(v, 0, 100, l10n.t('Cloud cover'))),
-    textStep(l10n.t('Off-nadir'), l10n.t('Maximum off-nadir angle, degrees (0–60)'), (s) => s.offNadir, (s, v) => (s.offNadir = v), (v) => checkInteger(v, 0, 60, l10n.t('The off-nadir angle'))),
+    textStep(
+      l10n.t('Cloud cover'),
+      l10n.t('Maximum cloud cover, % (0–100)'),
+      (s) => s.cloudCover,
+      (s, v) => (s.cloudCover = v),
+      (v) => checkInteger(v, 0, 100, l10n.t('Cloud cover')),
+    ),
+    textStep(
+      l10n.t('Off-nadir'),
+      l10n.t('Maximum off-nadir angle, degrees (0–60)'),
+      (s) => s.offNadir,
+      (s, v) => (s.offNadir = v),
+      (v) => checkInteger(v, 0, 60, l10n.t('The off-nadir angle')),
+    ),
     {
       name: l10n.t('Delivery speed'),
       describe: (s) => enumLabel(s.speed),
       async ask(s, ui) {
-        const answer = await ui.pick(DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })), { placeHolder: l10n.t('Delivery speed (faster costs more)'), activeLabel: enumLabel(s.speed) });
+        const answer = await ui.pick(
+          DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })),
+          { placeHolder: l10n.t('Delivery speed (faster costs more)'), activeLabel: enumLabel(s.speed) },
+        );
         return outcome(answer, (i) => (s.speed = i.value));
       },
     },

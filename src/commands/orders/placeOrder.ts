@@ -36,10 +36,10 @@ export async function priceAndPlace<S>(
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
     const pricing = await attempt(services, {
       action: l10n.t('Pricing the order'),
-      send: () => vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') },
-        () => client.orders.create(dryRun),
-      ),
+      send: () =>
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () =>
+          client.orders.create(dryRun),
+        ),
       refused,
       edit,
     });
@@ -83,10 +83,8 @@ export async function priceAndPlace<S>(
     try {
       placing = await attempt(services, {
         action: l10n.t('Placing the order'),
-        send: () => vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') },
-          () => client.orders.create(body),
-        ),
+        send: () =>
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
         // Refused: nothing was stored, so editing and sending again is safe.
         refused,
         edit,
@@ -96,7 +94,10 @@ export async function priceAndPlace<S>(
           services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
           const c = await ui.message(
             'error',
-            l10n.t('The order may or may not have been placed ({0}). Check the Orders view before you try again, so you do not order twice.', describeError(err)),
+            l10n.t(
+              'The order may or may not have been placed ({0}). Check the Orders view before you try again, so you do not order twice.',
+              describeError(err),
+            ),
             {},
             OPEN_ORDERS,
           );
@@ -114,8 +115,17 @@ export async function priceAndPlace<S>(
     const placed = placing.value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
     if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
-    const what = order_items.map((r) => r.name).filter(Boolean).join(', ');
-    void ui.message('info', what ? l10n.t('Order for {0} placed ({1}). Its status is shown in the Orders view.', what, summary.headline) : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', summary.headline), {});
+    const what = order_items
+      .map((r) => r.name)
+      .filter(Boolean)
+      .join(', ');
+    void ui.message(
+      'info',
+      what
+        ? l10n.t('Order for {0} placed ({1}). Its status is shown in the Orders view.', what, summary.headline)
+        : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', summary.headline),
+      {},
+    );
     return placed;
   }
 }

@@ -40,10 +40,10 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
   let zone = first;
   const report = await submitUntilAccepted(services, {
     action,
-    send: () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading the order report ({0})…', zone) },
-      () => client.reports.get({ tz: zone }),
-    ),
+    send: () =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading the order report ({0})…', zone) }, () =>
+        client.reports.get({ tz: zone }),
+      ),
     refused: (err) => l10n.t('The order report was refused: {0}', describeError(err)),
     editLabel: PICK_OTHER,
     edit: async () => {
@@ -80,7 +80,11 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
 /** Opens the saved file in the CSV language (contributed in package.json for `.csv`), whatever its extension. */
 async function openAsCsv(uri: vscode.Uri): Promise<vscode.TextDocument> {
   let doc = await vscode.workspace.openTextDocument(uri);
-  if (doc.languageId !== 'csv') doc = await vscode.languages.setTextDocumentLanguage(doc, 'csv').then((d) => d, () => doc);
+  if (doc.languageId !== 'csv')
+    doc = await vscode.languages.setTextDocumentLanguage(doc, 'csv').then(
+      (d) => d,
+      () => doc,
+    );
   await vscode.window.showTextDocument(doc, { preview: false });
   return doc;
 }
@@ -98,7 +102,11 @@ async function askTimeZone(services: ExtensionServices): Promise<string | undefi
 async function pickTimeZone(services: ExtensionServices, current: string): Promise<string | undefined> {
   const zones = supportedZones();
   const items = zones.map((z) => ({ label: z, description: z === current ? l10n.t('current') : undefined }));
-  const chosen = await services.ui.pick(items, { title: l10n.t('Order Report'), placeHolder: l10n.t('Time zone (type to filter, e.g. Paris)'), matchOnDescription: true });
+  const chosen = await services.ui.pick(items, {
+    title: l10n.t('Order Report'),
+    placeHolder: l10n.t('Time zone (type to filter, e.g. Paris)'),
+    matchOnDescription: true,
+  });
   return chosen?.label;
 }
 

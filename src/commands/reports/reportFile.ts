@@ -8,7 +8,15 @@ export function reportFileName(now: Date, zone: string): string {
   let parts: Record<string, string>;
   try {
     parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
         .formatToParts(now)
         .map((p) => [p.type, p.value]),
     );

@@ -36,7 +36,10 @@ export async function deleteStore(services: CommandServices, arg?: unknown): Pro
   const confirm = await services.ui.message(
     'warning',
     l10n.t('Delete the cloud store "{0}"?', store.name),
-    { modal: true, detail: `${storeKind(store)} ${storeTarget(store)}\n${l10n.t('Deliveries already made stay in the bucket; new deliveries cannot target this store.')}` },
+    {
+      modal: true,
+      detail: `${storeKind(store)} ${storeTarget(store)}\n${l10n.t('Deliveries already made stay in the bucket; new deliveries cannot target this store.')}`,
+    },
     DELETE,
   );
   if (confirm !== DELETE) return false;

@@ -36,7 +36,11 @@ function typeDetail(t: StoreType): string {
 function configPrompt(key: string, t: StoreType): string {
   switch (key) {
     case 'bucket':
-      return t === 'AZBLOB' ? l10n.t('Azure Blob container name (the service calls it the bucket)') : t === 'GCS' ? l10n.t('GCS bucket name') : l10n.t('S3 bucket name');
+      return t === 'AZBLOB'
+        ? l10n.t('Azure Blob container name (the service calls it the bucket)')
+        : t === 'GCS'
+          ? l10n.t('GCS bucket name')
+          : l10n.t('S3 bucket name');
     case 'region':
       return t === 'AZBLOB'
         ? l10n.t('Azure region of the storage account, e.g. westeurope')
@@ -44,7 +48,9 @@ function configPrompt(key: string, t: StoreType): string {
           ? l10n.t('GCS bucket location, e.g. europe-west4')
           : l10n.t('S3 region, e.g. eu-west-1');
     case 'path_prefix':
-      return t === 'AZBLOB' ? l10n.t('Folder prefix inside the container (optional), e.g. imagery/') : l10n.t('Folder prefix inside the bucket (optional), e.g. imagery/');
+      return t === 'AZBLOB'
+        ? l10n.t('Folder prefix inside the container (optional), e.g. imagery/')
+        : l10n.t('Folder prefix inside the bucket (optional), e.g. imagery/');
     default:
       return key;
   }
@@ -60,7 +66,7 @@ export function secretLabel(key: string): string {
     case 'project_id':
       return l10n.t('Google Cloud project ID');
     case 'service_account_credentials':
-      return l10n.t('Service account key (the JSON key file\'s contents)');
+      return l10n.t("Service account key (the JSON key file's contents)");
     case 'account_name':
       return l10n.t('Storage account name');
     case 'tenant_id':
@@ -253,6 +259,10 @@ export async function registerStore(services: CommandServices): Promise<Store | 
   services.log.info(`Registered ${store.type} store "${store.name}" (${store.id})`);
   await revealInView(services, 'stores', 'store', store.id);
   const labels = formatLabels(store.labels ?? {});
-  void services.ui.message('info', labels ? l10n.t('Cloud store "{0}" registered with labels {1}.', store.name, labels) : l10n.t('Cloud store "{0}" registered.', store.name), {});
+  void services.ui.message(
+    'info',
+    labels ? l10n.t('Cloud store "{0}" registered with labels {1}.', store.name, labels) : l10n.t('Cloud store "{0}" registered.', store.name),
+    {},
+  );
   return store;
 }

@@ -55,11 +55,17 @@ async function assetsOf(client: EoClient, aoiId: string): Promise<Asset[]> {
 
 /** The outline's box, longitudes continuous across the antimeridian (east may pass 180, as the map takes it). */
 function bboxOf(g: unknown): [number, number, number, number] | undefined {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   if (isObj(g) && g.type === 'Polygon' && Array.isArray(g.coordinates)) g = { coordinates: unwrapPolygon(g.coordinates as number[][][]) };
   const walk = (c: unknown): void => {
     if (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number') {
-      w = Math.min(w, c[0]); e = Math.max(e, c[0]); s = Math.min(s, c[1]); n = Math.max(n, c[1]);
+      w = Math.min(w, c[0]);
+      e = Math.max(e, c[0]);
+      s = Math.min(s, c[1]);
+      n = Math.max(n, c[1]);
     } else if (Array.isArray(c)) c.forEach(walk);
   };
   walk(isObj(g) ? g.coordinates : undefined);
@@ -71,7 +77,7 @@ function legendFor(vis: Visualization, index: Index, date: string, mode: Visuali
   const dated = legendsOf(vis).find((l) => l.date === date) ?? legendsOf(vis).find((l) => l.date === undefined);
   const classes = dated?.[mode];
   if (classes?.length) return { title, classes: classes.map(({ min, max, color, label }) => ({ min, max, color, label })) };
-  const rescale = index.rescale?.length >= 2 ? [index.rescale[0], index.rescale[1]] as [number, number] : undefined;
+  const rescale = index.rescale?.length >= 2 ? ([index.rescale[0], index.rescale[1]] as [number, number]) : undefined;
   // the dynamic range is measured by the service on that date; only its legend would tell it
   return { title, colormap: index.colormap || 'viridis', range: mode === 'theoretical' ? rescale : undefined };
 }
@@ -103,12 +109,24 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
   }
   const name = vis.index_name || index?.name || vscode.l10n.t('Visualization');
   if (!index) {
-    await services.ui.message('error', vscode.l10n.t('The index of {0} ({1}) is not among your indices, so its colours and legend are unknown.', name, vis.index_id), {});
+    await services.ui.message(
+      'error',
+      vscode.l10n.t('The index of {0} ({1}) is not among your indices, so its colours and legend are unknown.', name, vis.index_id),
+      {},
+    );
     return undefined;
   }
   const modes = modesOf(index);
   if (!modes.length) {
-    await services.ui.message('info', vscode.l10n.t('{0} is a {1} index: it has no legend, so the service renders no picture of it. Use Show Imagery to compute it on the map.', name, index.expression_type), {}, );
+    await services.ui.message(
+      'info',
+      vscode.l10n.t(
+        '{0} is a {1} index: it has no legend, so the service renders no picture of it. Use Show Imagery to compute it on the map.',
+        name,
+        index.expression_type,
+      ),
+      {},
+    );
     return undefined;
   }
   // the visualization's own outputs name its dates; the AOI's mosaics when the list carries none
@@ -119,20 +137,29 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
     await services.ui.message('warning', vscode.l10n.t('The AOI of {0} has no dated assets yet, so there is no date to render.', name), {});
     return undefined;
   }
-  const date = dates.length === 1 ? dates[0] : (await services.ui.pick(
-    dates.map((d, i) => ({ label: d, description: i === 0 ? vscode.l10n.t('newest') : undefined, date: d })),
-    { title: vscode.l10n.t('{0}: Show Service Rendering on Map', name), placeHolder: vscode.l10n.t('Date of the imagery to render') },
-  ))?.date;
+  const date =
+    dates.length === 1
+      ? dates[0]
+      : (
+          await services.ui.pick(
+            dates.map((d, i) => ({ label: d, description: i === 0 ? vscode.l10n.t('newest') : undefined, date: d })),
+            { title: vscode.l10n.t('{0}: Show Service Rendering on Map', name), placeHolder: vscode.l10n.t('Date of the imagery to render') },
+          )
+        )?.date;
   if (!date) return undefined;
   let mode: VisualizationMode | undefined = modes[0];
   if (modes.length > 1) {
     const rescale = index.rescale?.length >= 2 ? `${index.rescale[0]} … ${index.rescale[1]}` : '';
-    mode = (await services.ui.pick(
-      modes.map((m) => m === 'theoretical'
-        ? { label: vscode.l10n.t('Theoretical range'), detail: vscode.l10n.t('Colours span the index’s full scale ({0})', rescale), mode: m }
-        : { label: vscode.l10n.t('Dynamic range'), detail: vscode.l10n.t('Colours stretched to the values measured on {0}', date), mode: m }),
-      { title: vscode.l10n.t('{0}, {1}: Show Service Rendering on Map', name, date), placeHolder: vscode.l10n.t('Which legend to colour by') },
-    ))?.mode;
+    mode = (
+      await services.ui.pick(
+        modes.map((m) =>
+          m === 'theoretical'
+            ? { label: vscode.l10n.t('Theoretical range'), detail: vscode.l10n.t('Colours span the index’s full scale ({0})', rescale), mode: m }
+            : { label: vscode.l10n.t('Dynamic range'), detail: vscode.l10n.t('Colours stretched to the values measured on {0}', date), mode: m },
+        ),
+        { title: vscode.l10n.t('{0}, {1}: Show Service Rendering on Map', name, date), placeHolder: vscode.l10n.t('Which legend to colour by') },
+      )
+    )?.mode;
     if (!mode) return undefined;
   }
   const chosen = mode;
@@ -149,7 +176,11 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
   } catch (err) {
     if (isCancellation(err)) return undefined;
     if (isRequestError(err)) {
-      await services.ui.message('error', vscode.l10n.t('The service refused to render {0} for {1} ({2}): {3}', name, date, modeWord(chosen), describeError(err)), {});
+      await services.ui.message(
+        'error',
+        vscode.l10n.t('The service refused to render {0} for {1} ({2}): {3}', name, date, modeWord(chosen), describeError(err)),
+        {},
+      );
     } else await showError(services, title, err);
     return undefined;
   }
@@ -174,7 +205,11 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
     url: '',
     bands: [],
     bbox,
-    render: { kind: 'png', dataUrl: `data:image/png;base64,${png.bytes.toString('base64')}`, legend: legendFor(vis, index, date, chosen, vscode.l10n.t('{0} {1}, {2}', name, date, modeWord(chosen))) },
+    render: {
+      kind: 'png',
+      dataUrl: `data:image/png;base64,${png.bytes.toString('base64')}`,
+      legend: legendFor(vis, index, date, chosen, vscode.l10n.t('{0} {1}, {2}', name, date, modeWord(chosen))),
+    },
     source: { kind: 'visualizationPng', aoiId: vis.aoi_id, id: vis.id, date, mode: chosen },
   };
   services.log.info(`Service rendering of visualization ${vis.id} on ${date} (${chosen}): ${png.width} × ${png.height} px, ${png.bytes.length} bytes`);

@@ -31,7 +31,11 @@ export class CatalogNode extends RecordNode<Catalog> {
   readonly kind = 'catalog' as const;
   readonly deliveries: PagedChildren<Delivery>;
 
-  constructor(ctx: ExplorerContext, record: Catalog, readonly origin?: CatalogOrigin) {
+  constructor(
+    ctx: ExplorerContext,
+    record: Catalog,
+    readonly origin?: CatalogOrigin,
+  ) {
     super('catalog', undefined, `catalog:${record.id}`, record);
     this.deliveries = new PagedChildren<Delivery>(ctx, 'catalog', this, {
       what: l10n.t('deliveries'),
@@ -86,7 +90,10 @@ export class CatalogNode extends RecordNode<Catalog> {
 export class DeliveryNode extends RecordNode<Delivery> {
   readonly kind = 'delivery' as const;
 
-  constructor(readonly entry: CatalogNode, record: Delivery) {
+  constructor(
+    readonly entry: CatalogNode,
+    record: Delivery,
+  ) {
     super('catalog', entry, `delivery:${record.delivery_id}`, record);
   }
 

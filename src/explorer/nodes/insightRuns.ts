@@ -101,8 +101,26 @@ export class InsightRunGroupNode extends ExplorerNode {
 
   override async getChildren(): Promise<ExplorerNode[]> {
     const rows = await this.list.children();
-    if (this.state === 'unsupported') return [new InfoRow(this, 'unsupported', l10n.t('This service does not support insight runs'), 'circle-slash', l10n.t('The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.'))];
-    if (this.state === 'aoiGone') return [new InfoRow(this, 'gone', l10n.t('This AOI no longer exists'), 'warning', l10n.t('The service no longer knows this AOI; refresh the project to drop it.'))];
+    if (this.state === 'unsupported')
+      return [
+        new InfoRow(
+          this,
+          'unsupported',
+          l10n.t('This service does not support insight runs'),
+          'circle-slash',
+          l10n.t('The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.'),
+        ),
+      ];
+    if (this.state === 'aoiGone')
+      return [
+        new InfoRow(
+          this,
+          'gone',
+          l10n.t('This AOI no longer exists'),
+          'warning',
+          l10n.t('The service no longer knows this AOI; refresh the project to drop it.'),
+        ),
+      ];
     return rows;
   }
 
@@ -212,9 +230,20 @@ export class InsightRunNode extends RecordNode<Insight> {
     const r = this.record;
     const state = runState(r.status);
     if (state === 'failed') {
-      return Promise.resolve([new InfoRow(this, 'failed', r.err_msg ? l10n.t('Failed: {0}', r.err_msg) : l10n.t('Failed; the service gave no reason'), 'error', r.err_msg ?? l10n.t('The service gave no reason.'))]);
+      return Promise.resolve([
+        new InfoRow(
+          this,
+          'failed',
+          r.err_msg ? l10n.t('Failed: {0}', r.err_msg) : l10n.t('Failed; the service gave no reason'),
+          'error',
+          r.err_msg ?? l10n.t('The service gave no reason.'),
+        ),
+      ]);
     }
-    if (r.output.length === 0) return Promise.resolve([new InfoRow(this, 'none', state === 'success' ? l10n.t('The run lists no outputs') : l10n.t('Outputs appear when the run succeeds'), 'info')]);
+    if (r.output.length === 0)
+      return Promise.resolve([
+        new InfoRow(this, 'none', state === 'success' ? l10n.t('The run lists no outputs') : l10n.t('Outputs appear when the run succeeds'), 'info'),
+      ]);
     return Promise.resolve(r.output.map((o, i) => new InsightOutputNode(this, o, i)));
   }
 
@@ -239,14 +268,23 @@ export class InsightRunNode extends RecordNode<Insight> {
     if (now === 'success') {
       const show = l10n.t('Show Outputs');
       const n = this.record.output.length;
-      void ui.message('info', n === 1 ? l10n.t('Insight {0} on {1} finished with 1 output.', name, where) : l10n.t('Insight {0} on {1} finished with {2} outputs.', name, where, n), {}, show).then((a) => {
-        if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
-      });
+      void ui
+        .message(
+          'info',
+          n === 1 ? l10n.t('Insight {0} on {1} finished with 1 output.', name, where) : l10n.t('Insight {0} on {1} finished with {2} outputs.', name, where, n),
+          {},
+          show,
+        )
+        .then((a) => {
+          if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+        });
     } else if (now === 'failed') {
       const show = l10n.t('Show Run');
-      void ui.message('error', l10n.t('Insight {0} on {1} failed: {2}.', name, where, this.record.err_msg || l10n.t('the service gave no reason')), {}, show).then((a) => {
-        if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
-      });
+      void ui
+        .message('error', l10n.t('Insight {0} on {1} failed: {2}.', name, where, this.record.err_msg || l10n.t('the service gave no reason')), {}, show)
+        .then((a) => {
+          if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
+        });
     }
   }
 }
@@ -267,7 +305,13 @@ export class InsightOutputNode extends ExplorerNode {
     const kind = outputKind(o);
     const item = new vscode.TreeItem(o.name);
     const classes = o.properties.discretization?.classes;
-    item.description = [o.format || l10n.t('unknown format'), classes?.length ? l10n.t('{0} classes', classes.length) : undefined, kind === 'other' ? o.value : undefined].filter(Boolean).join(' · ');
+    item.description = [
+      o.format || l10n.t('unknown format'),
+      classes?.length ? l10n.t('{0} classes', classes.length) : undefined,
+      kind === 'other' ? o.value : undefined,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     item.iconPath = new vscode.ThemeIcon(kind === 'raster' ? 'file-media' : kind === 'vector' ? 'symbol-field' : 'symbol-constant');
     item.contextValue = `insightOutput.${kind}`;
     item.tooltip = recordTooltip(o.name, [

@@ -63,7 +63,11 @@ export class OrderNode extends RecordNode<OrderRecord> {
   /** "Nile Delta #1.1 +2 more": what the order buys, by its first item's name. */
   get label(): string {
     const o = this.record;
-    return orderLabel(l10n, (o.order_items ?? []).map((i) => i.name), dateTime(o.created_at).replace(' UTC', ''));
+    return orderLabel(
+      l10n,
+      (o.order_items ?? []).map((i) => i.name),
+      dateTime(o.created_at).replace(' UTC', ''),
+    );
   }
 
   getTreeItem(): vscode.TreeItem {
@@ -71,11 +75,7 @@ export class OrderNode extends RecordNode<OrderRecord> {
     const label = this.label;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     const n = o.order_items?.length ?? 0;
-    item.description = [
-      statusLabel(o.status),
-      l10n.t('total amount {0}', amountText(o.total_amount)),
-      day(o.created_at),
-    ].filter(Boolean).join(' · ');
+    item.description = [statusLabel(o.status), l10n.t('total amount {0}', amountText(o.total_amount)), day(o.created_at)].filter(Boolean).join(' · ');
     item.iconPath = kindIcon('package', o.status);
     item.contextValue = 'order';
     item.tooltip = recordTooltip(label, [

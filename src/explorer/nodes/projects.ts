@@ -159,7 +159,11 @@ interface GroupSpec<T> {
 abstract class GroupNode<T> extends ExplorerNode {
   readonly list: PagedChildren<T>;
 
-  constructor(ctx: ExplorerContext, parent: AoiNode, private readonly spec: GroupSpec<T>) {
+  constructor(
+    ctx: ExplorerContext,
+    parent: AoiNode,
+    private readonly spec: GroupSpec<T>,
+  ) {
     super('projects', parent, spec.key);
     this.list = new PagedChildren<T>(ctx, 'projects', this, {
       what: spec.what,
@@ -211,7 +215,11 @@ export class AssetGroupNode extends GroupNode<Asset> {
   constructor(ctx: ExplorerContext, parent: AoiNode) {
     const indexOf = new Map<string, string>();
     super(ctx, parent, {
-      key: 'assets', label: l10n.t('Assets'), icon: 'files', what: l10n.t('assets'), empty: l10n.t('No assets for this AOI yet'),
+      key: 'assets',
+      label: l10n.t('Assets'),
+      icon: 'files',
+      what: l10n.t('assets'),
+      empty: l10n.t('No assets for this AOI yet'),
       page: async (client, aoiId, range, o) => {
         const page = await client.aois.assetsPage(aoiId, range, o);
         await indexNames(client, aoiId, indexOf, page.items, o.signal);
@@ -228,7 +236,11 @@ export class VisualizationGroupNode extends GroupNode<Visualization> {
 
   constructor(ctx: ExplorerContext, parent: AoiNode) {
     super(ctx, parent, {
-      key: 'visualizations', label: l10n.t('Visualizations'), icon: 'symbol-color', what: l10n.t('visualizations'), empty: l10n.t('No visualizations for this AOI yet'),
+      key: 'visualizations',
+      label: l10n.t('Visualizations'),
+      icon: 'symbol-color',
+      what: l10n.t('visualizations'),
+      empty: l10n.t('No visualizations for this AOI yet'),
       page: (client, aoiId, range, o) => client.visualizations.listPage(aoiId, range, o),
       idOf: (v) => v.id,
       toNode: (group, v) => new VisualizationNode(group, v),
@@ -239,7 +251,11 @@ export class VisualizationGroupNode extends GroupNode<Visualization> {
 export class AssetNode extends RecordNode<Asset> {
   readonly kind = 'asset' as const;
 
-  constructor(parent: GroupNode<Asset>, record: Asset, readonly indexName?: string) {
+  constructor(
+    parent: GroupNode<Asset>,
+    record: Asset,
+    readonly indexName?: string,
+  ) {
     super('projects', parent, `asset:${record.id}`, record);
   }
 

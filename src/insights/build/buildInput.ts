@@ -85,7 +85,10 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
       if (declared.length > 0 && required.length > 0) {
         const missing = missingBands({ band_list: declared }, required);
         if (missing.length > 0) {
-          return refuse(def, `STAC item ${item.id} has bands [${declared.join(', ')}] but the input needs [${required.join(', ')}]; missing ${missing.join(', ')}`);
+          return refuse(
+            def,
+            `STAC item ${item.id} has bands [${declared.join(', ')}] but the input needs [${required.join(', ')}]; missing ${missing.join(', ')}`,
+          );
         }
       }
       if (choice.aoi) {

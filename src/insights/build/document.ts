@@ -28,11 +28,7 @@ export function insightFileName(name: string): string {
  * Builds the whole file from a block spec and one choice per input definition, in the spec's
  * order. Every refusal names the input and the reason; the first one stops the build.
  */
-export function buildInsightDocument(
-  name: string,
-  spec: BlockSpec,
-  choices: ReadonlyMap<string, InputChoice>,
-): BuildResult<InsightInputDocument> {
+export function buildInsightDocument(name: string, spec: BlockSpec, choices: ReadonlyMap<string, InputChoice>): BuildResult<InsightInputDocument> {
   const bad = checkInsightName(name);
   if (bad) return { ok: false, reason: bad };
   if (!Array.isArray(spec.inputs) || spec.inputs.length === 0) {

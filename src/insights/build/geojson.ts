@@ -2,9 +2,7 @@ import { turfIntersects } from '../../geo/intersects';
 import type { Geometry as GjGeometry } from 'geojson';
 import type { Polygon } from '../../api/records';
 
-const GEOMETRY_TYPES = new Set([
-  'Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection',
-]);
+const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
 export type GeoJsonCheck = { ok: true; geometries: GjGeometry[] } | { ok: false; reason: string };
 

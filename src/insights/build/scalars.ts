@@ -9,8 +9,7 @@ export type ScalarKind = 'date' | 'number' | 'boolean' | 'string';
 export type ScalarResult = { ok: true; value: string } | { ok: false; reason: string };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function validCalendarDate(y: number, m: number, d: number): boolean {
@@ -24,18 +23,13 @@ export function parseDate(text: string): ScalarResult {
   const t = text.trim();
   const date = DATE.exec(t);
   if (date) {
-    return validCalendarDate(+date[1], +date[2], +date[3])
-      ? { ok: true, value: t }
-      : { ok: false, reason: `"${t}" is not a calendar date` };
+    return validCalendarDate(+date[1], +date[2], +date[3]) ? { ok: true, value: t } : { ok: false, reason: `"${t}" is not a calendar date` };
   }
   const dt = DATE_TIME.exec(t);
   if (dt) {
     const [, y, mo, d, h, mi, s, oh, om] = dt;
-    const timeOk = +h < 24 && +mi < 60 && (s === undefined || +s < 61) &&
-      (oh === undefined || (+oh < 24 && +om < 60));
-    return validCalendarDate(+y, +mo, +d) && timeOk
-      ? { ok: true, value: t }
-      : { ok: false, reason: `"${t}" is not a valid date-time` };
+    const timeOk = +h < 24 && +mi < 60 && (s === undefined || +s < 61) && (oh === undefined || (+oh < 24 && +om < 60));
+    return validCalendarDate(+y, +mo, +d) && timeOk ? { ok: true, value: t } : { ok: false, reason: `"${t}" is not a valid date-time` };
   }
   return { ok: false, reason: `"${t}" is not a date (expected YYYY-MM-DD or an RFC 3339 date-time)` };
 }

@@ -48,7 +48,10 @@ export class InsightCodeActions implements vscode.CodeActionProvider {
  * The first line an edit adds, as it will be numbered once the edits are applied (zero-based,
  * as `revealLine` takes it), or undefined when no edit adds a line.
  */
-export function insertedLine(doc: { positionAt(offset: number): vscode.Position }, edits: readonly { offset: number; length: number; content: string }[]): number | undefined {
+export function insertedLine(
+  doc: { positionAt(offset: number): vscode.Position },
+  edits: readonly { offset: number; length: number; content: string }[],
+): number | undefined {
   let shift = 0;
   for (const e of [...edits].sort((a, b) => a.offset - b.offset)) {
     const removed = doc.positionAt(e.offset + e.length).line - doc.positionAt(e.offset).line;

@@ -55,7 +55,10 @@ export class InsightDiagnostics implements vscode.Disposable {
     if (!isInsightDocument(doc)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => void this.validate(doc), delay));
+    this.timers.set(
+      key,
+      setTimeout(() => void this.validate(doc), delay),
+    );
   }
 
   /** Validates now and publishes; resolves with what was published. */

@@ -4,15 +4,7 @@ import { jsonc } from '../jsonc';
 import type { InputDefinition } from '../../api/records';
 import { isRequired } from '../build/choices';
 import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
-import type {
-  DiagnosticCode,
-  InsightDiagnostic,
-  LayoutOptions,
-  QuickFix,
-  Severity,
-  SpecLookup,
-  TextEdit,
-} from './types';
+import type { DiagnosticCode, InsightDiagnostic, LayoutOptions, QuickFix, Severity, SpecLookup, TextEdit } from './types';
 
 const VALUE_TYPES = ['url', 'string', 'number', 'boolean'];
 const SOURCE_TYPES = ['raw_mosaic', 'model_output'];
@@ -115,7 +107,8 @@ function editsFor(text: string, path: JSONPath, value: unknown, layout: LayoutOp
 }
 
 /** Edits already known (a replacement of one node). */
-const replace = (node: { offset: number; length: number }, content: string): (() => TextEdit[]) =>
+const replace =
+  (node: { offset: number; length: number }, content: string): (() => TextEdit[]) =>
   () => [{ offset: node.offset, length: node.length, content }];
 
 /**
@@ -170,7 +163,15 @@ export function validateInsight(
   const { root, text } = parsed;
   const c = new Collector();
   if (parsed.tooDeep) {
-    c.add('document-too-deep', 'error', { offset: parsed.tooDeep.offset, length: 1 }, l10n.t('The file nests arrays and objects more than {0} levels deep; an insight input needs only a few. Remove the extra nesting to check the file.', MAX_NESTING));
+    c.add(
+      'document-too-deep',
+      'error',
+      { offset: parsed.tooDeep.offset, length: 1 },
+      l10n.t(
+        'The file nests arrays and objects more than {0} levels deep; an insight input needs only a few. Remove the extra nesting to check the file.',
+        MAX_NESTING,
+      ),
+    );
     return c.out;
   }
   if (!root) return c.out;
@@ -197,7 +198,12 @@ export function validateInsight(
       c.add('block-name-missing', 'error', blockNameNode ?? keyOf(blockNode) ?? blockNode, l10n.t('"block.name" must be a string naming the block.'));
     }
     if (blockVersionNode?.type !== 'string') {
-      c.add('block-version-missing', 'error', blockVersionNode ?? keyOf(blockNode) ?? blockNode, l10n.t('"block.version" must be a string (blocks are run by name and version).'));
+      c.add(
+        'block-version-missing',
+        'error',
+        blockVersionNode ?? keyOf(blockNode) ?? blockNode,
+        l10n.t('"block.version" must be a string (blocks are run by name and version).'),
+      );
     }
   }
 
@@ -216,19 +222,30 @@ export function validateInsight(
           edits: replace(blockVersionNode, JSON.stringify(v)),
           preferred: i === 0,
         }));
-        const message = lookup.versions.length > 0
-          ? l10n.t('Block "{0}" has no version "{1}". Known versions: {2}.', lookup.name, String(blockVersionNode.value), lookup.versions.join(', '))
-          : l10n.t('Block "{0}" has no version "{1}".', lookup.name, String(blockVersionNode.value));
+        const message =
+          lookup.versions.length > 0
+            ? l10n.t('Block "{0}" has no version "{1}". Known versions: {2}.', lookup.name, String(blockVersionNode.value), lookup.versions.join(', '))
+            : l10n.t('Block "{0}" has no version "{1}".', lookup.name, String(blockVersionNode.value));
         c.add('block-version-unknown', 'error', blockVersionNode, message, fixes);
         spec = undefined;
         break;
       }
       case 'signed-out':
-        c.add('spec-needs-sign-in', 'info', specAnchor, l10n.t('Sign in to check this file against the block spec; only the file\'s own structure was checked.'));
+        c.add(
+          'spec-needs-sign-in',
+          'info',
+          specAnchor,
+          l10n.t("Sign in to check this file against the block spec; only the file's own structure was checked."),
+        );
         spec = undefined;
         break;
       case 'unavailable':
-        c.add('spec-unavailable', 'info', specAnchor, l10n.t('The block spec could not be fetched ({0}); only the file\'s own structure was checked.', lookup.reason));
+        c.add(
+          'spec-unavailable',
+          'info',
+          specAnchor,
+          l10n.t("The block spec could not be fetched ({0}); only the file's own structure was checked.", lookup.reason),
+        );
         spec = undefined;
         break;
       case 'found':
@@ -241,7 +258,13 @@ export function validateInsight(
   const inputNode = prop(root, 'input');
   if (!inputNode) {
     const fixes: QuickFix[] = defs
-      ? [{ kind: 'edit', title: l10n.t('Add the inputs of the block spec'), edits: editsFor(text, ['input'], defs.filter((d) => isRequired(d)).map(skeletonOf), layout) }]
+      ? [
+          {
+            kind: 'edit',
+            title: l10n.t('Add the inputs of the block spec'),
+            edits: editsFor(text, ['input'], defs.filter((d) => isRequired(d)).map(skeletonOf), layout),
+          },
+        ]
       : [];
     c.add('input-missing', 'error', docStart, l10n.t('The file has no "input" array.'), fixes);
     return c.out;
@@ -289,9 +312,15 @@ export function validateInsight(
         }
         fixes.push({ kind: 'edit', title: l10n.t('Remove input "{0}"', inputName), edits: editsFor(text, ['input', index], undefined, layout) });
         inputList ??= defs.map((d) => d.name).join(', ');
-        c.add('input-unknown', 'error', nameN!, spec?.status === 'found'
-          ? l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).', spec.spec.name, spec.spec.version, inputName, inputList)
-          : l10n.t('The block has no input "{0}" (inputs: {1}).', inputName, inputList), fixes);
+        c.add(
+          'input-unknown',
+          'error',
+          nameN!,
+          spec?.status === 'found'
+            ? l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).', spec.spec.name, spec.spec.version, inputName, inputList)
+            : l10n.t('The block has no input "{0}" (inputs: {1}).', inputName, inputList),
+          fixes,
+        );
       }
     }
 
@@ -306,28 +335,50 @@ export function validateInsight(
 
     // type (rule 6)
     const typeN = prop(entry, 'type');
-    const wanted = def ? (def.type || defaultValueType(def.format)) : format ? defaultValueType(format) : undefined;
+    const wanted = def ? def.type || defaultValueType(def.format) : format ? defaultValueType(format) : undefined;
     const setType = (title: string): QuickFix[] =>
       wanted ? [{ kind: 'edit', title, edits: editsFor(text, ['input', index, 'type'], wanted, layout), preferred: true }] : [];
     if (!typeN) {
-      c.add('type-missing', 'error', anchor, inputName
-        ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
-        : l10n.t('The input has no "type" (always required: url, string, number or boolean).'), setType(l10n.t('Add "type": "{0}"', wanted ?? '')));
+      c.add(
+        'type-missing',
+        'error',
+        anchor,
+        inputName
+          ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
+          : l10n.t('The input has no "type" (always required: url, string, number or boolean).'),
+        setType(l10n.t('Add "type": "{0}"', wanted ?? '')),
+      );
     } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
-      c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(l10n.t('Set "type" to "{0}"', wanted ?? '')));
+      c.add(
+        'type-invalid',
+        'error',
+        typeN,
+        l10n.t('"type" must be one of url, string, number, boolean.'),
+        setType(l10n.t('Set "type" to "{0}"', wanted ?? '')),
+      );
     } else if (def && def.type && typeN.value !== def.type) {
-      c.add('type-mismatch', 'error', typeN, l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)), setType(l10n.t('Set "type" to "{0}"', def.type)));
+      c.add(
+        'type-mismatch',
+        'error',
+        typeN,
+        l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)),
+        setType(l10n.t('Set "type" to "{0}"', def.type)),
+      );
     }
     const type = def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
 
     // value (rule 4: always a string)
     const valueN = prop(entry, 'value');
     if (valueN && valueN.type !== 'string') {
-      const raw = valueN.type === 'object' || valueN.type === 'array'
-        ? JSON.stringify(jsonc().getNodeValue(valueN))
-        : text.substr(valueN.offset, valueN.length);
+      const raw =
+        valueN.type === 'object' || valueN.type === 'array' ? JSON.stringify(jsonc().getNodeValue(valueN)) : text.substr(valueN.offset, valueN.length);
       c.add('value-not-string', 'error', valueN, l10n.t('"value" must be a string; its type follows "type" (here: {0}).', valueN.type), [
-        { kind: 'edit', title: l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40)), edits: replace(valueN, JSON.stringify(raw)), preferred: true },
+        {
+          kind: 'edit',
+          title: l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40)),
+          edits: replace(valueN, JSON.stringify(raw)),
+          preferred: true,
+        },
       ]);
     }
     const value = valueN?.type === 'string' ? String(valueN.value) : undefined;
@@ -360,7 +411,12 @@ export function validateInsight(
       if (isRequired(def) && !present.has(def.name)) {
         const insertAt = entries.length;
         c.add('input-required-missing', 'error', inputKey, l10n.t('Required input "{0}" ({1}) is missing.', def.name, def.format), [
-          { kind: 'edit', title: l10n.t('Add input "{0}" from the spec', def.name), edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true), preferred: true },
+          {
+            kind: 'edit',
+            title: l10n.t('Add input "{0}" from the spec', def.name),
+            edits: editsFor(text, ['input', insertAt], skeletonOf(def), layout, true),
+            preferred: true,
+          },
         ]);
       }
     }
@@ -411,7 +467,12 @@ function checkLineage(
     // Another input that references the same asset already names its lineage: reuse it.
     const known = stacUrl !== undefined ? lineage.sourceFor(stacUrl) : undefined;
     if (known) {
-      fixes.push({ kind: 'edit', title: l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id), edits: editsFor(text, ['input', index, 'asset_source'], known, layout), preferred: true });
+      fixes.push({
+        kind: 'edit',
+        title: l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id),
+        edits: editsFor(text, ['input', index, 'asset_source'], known, layout),
+        preferred: true,
+      });
     }
     fixes.push({ kind: 'pick-asset-source', title: l10n.t('Add asset_source from an AOI asset…'), inputIndex: index });
     c.add('asset-source-missing', 'error', anchor, l10n.t('{0} needs "asset_source" {id, type} (rule 5).', label), fixes);
@@ -424,7 +485,12 @@ function checkLineage(
   }
   const idN = prop(srcN, 'id');
   if (idN?.type !== 'string' || String(idN.value) === '') {
-    c.add('asset-source-invalid', 'error', idN ?? keyOf(srcN) ?? srcN, l10n.t('"asset_source.id" must be the id of the asset (raw_mosaic) or insight (model_output).'));
+    c.add(
+      'asset-source-invalid',
+      'error',
+      idN ?? keyOf(srcN) ?? srcN,
+      l10n.t('"asset_source.id" must be the id of the asset (raw_mosaic) or insight (model_output).'),
+    );
   }
   const typeN = prop(srcN, 'type');
   const srcType = typeN?.type === 'string' ? String(typeN.value) : undefined;
@@ -432,12 +498,16 @@ function checkLineage(
     const fixes: QuickFix[] = [];
     const guess = hasStac ? 'raw_mosaic' : hasValue ? 'model_output' : undefined;
     for (const t of SOURCE_TYPES) {
-      const edits = typeN
-        ? replace(typeN, JSON.stringify(t))
-        : editsFor(text, ['input', index, 'asset_source', 'type'], t, layout);
+      const edits = typeN ? replace(typeN, JSON.stringify(t)) : editsFor(text, ['input', index, 'asset_source', 'type'], t, layout);
       fixes.push({ kind: 'edit', title: l10n.t('Set asset_source.type to "{0}"', t), edits, preferred: t === guess });
     }
-    c.add('asset-source-type', 'error', typeN ?? keyOf(srcN) ?? srcN, l10n.t('"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).'), fixes);
+    c.add(
+      'asset-source-type',
+      'error',
+      typeN ?? keyOf(srcN) ?? srcN,
+      l10n.t('"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).'),
+      fixes,
+    );
     if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
     return;
   }
@@ -445,7 +515,12 @@ function checkLineage(
     c.add('raw-mosaic-without-stac-url', 'error', typeN!, l10n.t('{0} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).', label));
   }
   if (srcType === 'model_output' && !hasValue) {
-    c.add('model-output-without-value', 'error', typeN!, l10n.t('{0} comes from an insight\'s output (model_output) and needs "value", the output\'s storage URL (rule 3).', label));
+    c.add(
+      'model-output-without-value',
+      'error',
+      typeN!,
+      l10n.t('{0} comes from an insight\'s output (model_output) and needs "value", the output\'s storage URL (rule 3).', label),
+    );
   }
 }
 

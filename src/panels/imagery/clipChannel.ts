@@ -37,12 +37,16 @@ export class ClipChannel {
     return new Promise<T>((resolve, reject) => {
       if (o.signal?.aborted) return reject(new ClipCancelled());
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress: o.onProgress });
-      o.signal?.addEventListener('abort', () => {
-        if (!this.pending.has(id)) return;
-        this.post({ type: 'clipCancel', requestId: id });
-        this.pending.delete(id);
-        reject(new ClipCancelled());
-      }, { once: true });
+      o.signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this.pending.has(id)) return;
+          this.post({ type: 'clipCancel', requestId: id });
+          this.pending.delete(id);
+          reject(new ClipCancelled());
+        },
+        { once: true },
+      );
       this.post(make(id));
     });
   }

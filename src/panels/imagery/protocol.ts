@@ -193,9 +193,7 @@ export interface ClipLayerInfo {
   epsg: number;
 }
 
-export type ClipRequest =
-  | { format: 'geotiff'; id: string; bands: string[]; level: number; mask: boolean }
-  | { format: 'png' };
+export type ClipRequest = { format: 'geotiff'; id: string; bands: string[]; level: number; mask: boolean } | { format: 'png' };
 
 export interface ClipResult {
   bytes: ArrayBuffer | Uint8Array;
@@ -208,9 +206,7 @@ export interface ClipResult {
 
 /** The extension asks, the webview answers with a `clipReply` of the same `requestId`. */
 export type ToMapClipMessage =
-  | { type: 'clipInfo'; requestId: number }
-  | { type: 'clip'; requestId: number; request: ClipRequest }
-  | { type: 'clipCancel'; requestId: number };
+  { type: 'clipInfo'; requestId: number } | { type: 'clip'; requestId: number; request: ClipRequest } | { type: 'clipCancel'; requestId: number };
 
 export type FromMapClipMessage =
   | { type: 'clipReply'; requestId: number; ok: true; result: { layers: ClipLayerInfo[] } | ClipResult }

@@ -31,13 +31,18 @@ export function geotiffAssetOf(item: ArchiveItem): [string, StacAsset] | undefin
   const all = Object.entries(item.assets ?? {}).filter(([, a]) => isObj(a) && typeof a.href === 'string' && isGeoTiffAsset(a));
   const roles = (a: StacAsset) => (Array.isArray(a.roles) ? a.roles : []);
   const score = ([, a]: [string, StacAsset]) =>
-    (roles(a).includes('data') ? 4 : 0) + (Array.isArray(a['eo:bands']) ? 2 : 0) + (roles(a).includes('visual') ? 1 : 0) - (roles(a).some((r) => r === 'thumbnail' || r === 'overview') ? 8 : 0);
+    (roles(a).includes('data') ? 4 : 0) +
+    (Array.isArray(a['eo:bands']) ? 2 : 0) +
+    (roles(a).includes('visual') ? 1 : 0) -
+    (roles(a).some((r) => r === 'thumbnail' || r === 'overview') ? 8 : 0);
   return all.sort((x, y) => score(y) - score(x))[0];
 }
 
 /** A thumbnail/overview/visual picture (PNG, JPEG, WebP) to show while the GeoTIFF loads. */
 export function previewAssetOf(item: ArchiveItem): StacAsset | undefined {
-  const pics = Object.values(item.assets ?? {}).filter((a) => isObj(a) && isWebUrl(a.href) && (/^image\/(png|jpeg|webp)/i.test(a.type ?? '') || /\.(png|jpe?g|webp)$/.test(hrefPath(a.href))));
+  const pics = Object.values(item.assets ?? {}).filter(
+    (a) => isObj(a) && isWebUrl(a.href) && (/^image\/(png|jpeg|webp)/i.test(a.type ?? '') || /\.(png|jpe?g|webp)$/.test(hrefPath(a.href))),
+  );
   const rank = (a: StacAsset) => {
     const r = Array.isArray(a.roles) ? a.roles : [];
     return r.includes('overview') ? 0 : r.includes('visual') ? 1 : r.includes('thumbnail') ? 2 : 3;
@@ -47,14 +52,16 @@ export function previewAssetOf(item: ArchiveItem): StacAsset | undefined {
 
 /** `eo:bands` and `raster:bands` of an asset (falling back to the item's), zipped in file order. */
 export function bandsOf(item: ArchiveItem, asset: StacAsset): ImageryBand[] {
-  const eo = (Array.isArray(asset['eo:bands']) ? asset['eo:bands'] : Array.isArray(item.properties?.['eo:bands']) ? item.properties['eo:bands'] : []) as unknown[];
+  const eo = (
+    Array.isArray(asset['eo:bands']) ? asset['eo:bands'] : Array.isArray(item.properties?.['eo:bands']) ? item.properties['eo:bands'] : []
+  ) as unknown[];
   const raster = (Array.isArray(asset['raster:bands']) ? asset['raster:bands'] : []) as unknown[];
   const n = Math.max(eo.length, raster.length);
   const out: ImageryBand[] = [];
   const used = new Set<string>();
   for (let i = 0; i < n; i++) {
-    const e = isObj(eo[i]) ? eo[i] as Record<string, unknown> : {};
-    const r = isObj(raster[i]) ? raster[i] as Record<string, unknown> : {};
+    const e = isObj(eo[i]) ? (eo[i] as Record<string, unknown>) : {};
+    const r = isObj(raster[i]) ? (raster[i] as Record<string, unknown>) : {};
     let name = typeof e.name === 'string' && e.name.trim() ? e.name.trim() : typeof e.common_name === 'string' ? e.common_name : `Band ${i + 1}`;
     if (used.has(name)) name = `${name} (${i + 1})`;
     used.add(name);
@@ -82,10 +89,16 @@ export function epsgOf(item: ArchiveItem, asset?: StacAsset): number | undefined
 }
 
 function bboxOfGeometry(g: unknown): [number, number, number, number] | undefined {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   const walk = (c: unknown): void => {
     if (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number') {
-      w = Math.min(w, c[0]); e = Math.max(e, c[0]); s = Math.min(s, c[1]); n = Math.max(n, c[1]);
+      w = Math.min(w, c[0]);
+      e = Math.max(e, c[0]);
+      s = Math.min(s, c[1]);
+      n = Math.max(n, c[1]);
     } else if (Array.isArray(c)) c.forEach(walk);
   };
   walk(isObj(g) ? g.coordinates : undefined);
@@ -107,14 +120,21 @@ export function archiveItemSpec(item: ArchiveItem): SpecOrNote {
   const id = `archive:${item.collection}/${item.id}`;
   const title = typeof item.properties?.title === 'string' && item.properties.title ? item.properties.title : item.id;
   const found = geotiffAssetOf(item);
-  if (!found) return { note: { id, title, text: `${title} has no GeoTIFF asset (no asset of type image/tiff or with a .tif address), so there is nothing to draw.` } };
+  if (!found)
+    return { note: { id, title, text: `${title} has no GeoTIFF asset (no asset of type image/tiff or with a .tif address), so there is nothing to draw.` } };
   const [key, asset] = found;
   if (!isWebUrl(asset.href)) return { note: { id, title, text: NOT_READABLE(asset.href) } };
   const bands = bandsOf(item, asset);
   const preview = previewAssetOf(item);
   return {
     spec: {
-      id, title, url: asset.href, bands, render: rgbDefault(bands), bbox: item.bbox, epsg: epsgOf(item, asset),
+      id,
+      title,
+      url: asset.href,
+      bands,
+      render: rgbDefault(bands),
+      bbox: item.bbox,
+      epsg: epsgOf(item, asset),
       date: typeof item.properties?.datetime === 'string' ? item.properties.datetime.slice(0, 10) : undefined,
       source: { kind: 'archiveItem', collection: item.collection, id: item.id, asset: key },
     },
@@ -134,7 +154,14 @@ export function aoiAssetSpec(a: Asset): SpecOrNote {
   const bands = assetBands(a);
   return {
     spec: {
-      id, title, url: a.path, bands, render: rgbDefault(bands), clip: a.geometry, bbox: bboxOfGeometry(a.geometry), date: a.date,
+      id,
+      title,
+      url: a.path,
+      bands,
+      render: rgbDefault(bands),
+      clip: a.geometry,
+      bbox: bboxOfGeometry(a.geometry),
+      date: a.date,
       source: { kind: 'asset', aoiId: a.aoi_id, id: a.id },
     },
   };
@@ -151,10 +178,14 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   const id = `visualization:${vis.aoi_id}/${vis.id}`;
   const name = vis.index_name || index?.name || 'Index';
   const title = latest?.date ? `${name} ${latest.date}` : name;
-  const rescale: [number, number] = vis.rescale?.length >= 2 && vis.rescale[0] !== vis.rescale[1]
-    ? [vis.rescale[0], vis.rescale[1]]
-    : index?.rescale && index.rescale.length >= 2 ? [index.rescale[0], index.rescale[1]]
-      : vis.legend?.theoretical ? [vis.legend.theoretical.min, vis.legend.theoretical.max] : [-1, 1];
+  const rescale: [number, number] =
+    vis.rescale?.length >= 2 && vis.rescale[0] !== vis.rescale[1]
+      ? [vis.rescale[0], vis.rescale[1]]
+      : index?.rescale && index.rescale.length >= 2
+        ? [index.rescale[0], index.rescale[1]]
+        : vis.legend?.theoretical
+          ? [vis.legend.theoretical.min, vis.legend.theoretical.max]
+          : [-1, 1];
   const colormap = index?.colormap || (vis.expression_type === 'grayscale' ? 'greys' : 'viridis');
   // The service's visualization list carries no assets: then the source mosaic's footprint
   // (the AOI's) is the clip.
@@ -166,8 +197,17 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
     const parsed = parseIndexExpression(vis.expression, 'composite');
     const names = vis.expression.split(',').map((s) => s.trim());
     const src = sourceFor(aoiAssets, latest, 'error' in parsed ? [] : names);
-    if (!src || 'error' in parsed) return { note: { id, title, text: src ? `The composite "${vis.expression}" does not parse.` : noSource(vis, aoiAssets, latest) } };
-    return { spec: { ...baseOf(src), url: src.path, bands: assetBands(src), render: { kind: 'rgb', bands: names as [string, string, string] }, source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id } } };
+    if (!src || 'error' in parsed)
+      return { note: { id, title, text: src ? `The composite "${vis.expression}" does not parse.` : noSource(vis, aoiAssets, latest) } };
+    return {
+      spec: {
+        ...baseOf(src),
+        url: src.path,
+        bands: assetBands(src),
+        render: { kind: 'rgb', bands: names as [string, string, string] },
+        source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
+      },
+    };
   }
   const compiled = compileIndexExpression(vis.expression);
   const needs = 'error' in compiled ? [] : compiled.bands;
@@ -175,7 +215,9 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   if (src && !('error' in compiled)) {
     return {
       spec: {
-        ...baseOf(src), url: src.path, bands: assetBands(src),
+        ...baseOf(src),
+        url: src.path,
+        bands: assetBands(src),
         render: { kind: 'index', expression: vis.expression, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },
@@ -186,13 +228,17 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
     const band = latest.band_list?.[0] && /^[A-Za-z_][A-Za-z0-9_]*$/.test(latest.band_list[0]) ? latest.band_list[0] : 'value';
     return {
       spec: {
-        ...baseOf(), url: latest.path, bands: [{ name: band }],
+        ...baseOf(),
+        url: latest.path,
+        bands: [{ name: band }],
         render: { kind: 'index', expression: band, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: latest.id },
       },
     };
   }
-  return { note: { id, title, text: 'error' in compiled ? `The expression "${vis.expression}" does not parse: ${compiled.error}.` : noSource(vis, aoiAssets, latest) } };
+  return {
+    note: { id, title, text: 'error' in compiled ? `The expression "${vis.expression}" does not parse: ${compiled.error}.` : noSource(vis, aoiAssets, latest) },
+  };
 }
 
 function sourceFor(aoiAssets: readonly Asset[], latest: Asset | undefined, bands: string[]): Asset | undefined {
@@ -222,7 +268,11 @@ export function outputClasses(properties: InsightOutput['properties'] | undefine
     for (const c of classes) {
       const value = isObj(c) ? Number(c.value) : NaN;
       if (!Number.isFinite(value) || out.has(value)) continue;
-      out.set(value, { value, color: typeof c.color === 'string' ? c.color : '', name: typeof c.name === 'string' && c.name.trim() ? c.name.trim() : undefined });
+      out.set(value, {
+        value,
+        color: typeof c.color === 'string' ? c.color : '',
+        name: typeof c.name === 'string' && c.name.trim() ? c.name.trim() : undefined,
+      });
     }
   }
   const discrete = properties?.visualisation?.discrete;
@@ -240,10 +290,7 @@ export function outputClasses(properties: InsightOutput['properties'] | undefine
  * An insight run's raster output (its `value` the COG's storage URL): classes coloured as its
  * properties declare, with their legend; an output that declares no classes is shown as grey.
  */
-export function insightOutputSpec(
-  o: InsightOutput,
-  run: { aoiId: string; runId: string; title: string; legendTitle: string; geometry?: unknown },
-): SpecOrNote {
+export function insightOutputSpec(o: InsightOutput, run: { aoiId: string; runId: string; title: string; legendTitle: string; geometry?: unknown }): SpecOrNote {
   const id = `output:${run.aoiId}/${run.runId}/${o.name}`;
   if (!isWebUrl(o.value)) return { note: { id, title: run.title, text: NOT_READABLE(o.value) } };
   const declared = Array.isArray(o.properties?.bands) ? o.properties.bands.filter((b): b is string => typeof b === 'string' && b.trim() !== '') : [];
@@ -254,7 +301,12 @@ export function insightOutputSpec(
     : { kind: 'rgb', bands: bands[0] ? [bands[0].name, bands[0].name, bands[0].name] : ['', '', ''], percentiles: [2, 98] };
   return {
     spec: {
-      id, title: run.title, url: o.value, bands, render, bbox: bboxOfGeometry(run.geometry),
+      id,
+      title: run.title,
+      url: o.value,
+      bands,
+      render,
+      bbox: bboxOfGeometry(run.geometry),
       source: { kind: 'insightOutput', aoiId: run.aoiId, runId: run.runId, output: o.name },
     },
   };

@@ -47,8 +47,16 @@ export function assetFile(aoi: MosaicOwner, asset: Pick<Asset, 'id' | 'date' | '
   const sub = withBands(scene, idx);
   const nb = idx.length;
   const spec: CogSpec = {
-    width: scene.width, height: scene.height, bands: 1, dtype: 'float32', tileSize: scene.tileSize,
-    originX: scene.originX, originY: scene.originY, pixelSize: scene.pixelSize, epsg: scene.epsg, nodata: INDEX_NODATA,
+    width: scene.width,
+    height: scene.height,
+    bands: 1,
+    dtype: 'float32',
+    tileSize: scene.tileSize,
+    originX: scene.originX,
+    originY: scene.originY,
+    pixelSize: scene.pixelSize,
+    epsg: scene.epsg,
+    nodata: INDEX_NODATA,
     bandNames: [recipe.expression],
     fill: (t, out) => {
       const T = scene.tileSize;

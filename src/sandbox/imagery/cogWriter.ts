@@ -181,8 +181,18 @@ function gdalMetadata(spec: CogSpec): string | undefined {
 function geoKeys(epsg: number): number[] {
   const geographic = epsg === 4326 || (epsg >= 4000 && epsg < 5000);
   const keys = geographic
-    ? [[1024, 0, 1, 2], [1025, 0, 1, 1], [2048, 0, 1, epsg], [2054, 0, 1, 9102]]
-    : [[1024, 0, 1, 1], [1025, 0, 1, 1], [3072, 0, 1, epsg], [3076, 0, 1, 9001]];
+    ? [
+        [1024, 0, 1, 2],
+        [1025, 0, 1, 1],
+        [2048, 0, 1, epsg],
+        [2054, 0, 1, 9102],
+      ]
+    : [
+        [1024, 0, 1, 1],
+        [1025, 0, 1, 1],
+        [3072, 0, 1, epsg],
+        [3076, 0, 1, 9001],
+      ];
   return [1, 1, 0, keys.length, ...keys.flat()];
 }
 
@@ -221,7 +231,8 @@ function entriesFor(spec: CogSpec, level: Level, isMain: boolean, offsets: numbe
 
 /** Every offset and the header bytes of the COG `spec` describes; no pixel is computed. */
 export function cogLayout(spec: CogSpec): CogLayout {
-  if (!Number.isInteger(spec.width) || !Number.isInteger(spec.height) || spec.width < 1 || spec.height < 1) throw new RangeError('image size must be positive integers');
+  if (!Number.isInteger(spec.width) || !Number.isInteger(spec.height) || spec.width < 1 || spec.height < 1)
+    throw new RangeError('image size must be positive integers');
   if (spec.tileSize % 16 !== 0 || spec.tileSize < 16 || spec.tileSize > 4096) throw new RangeError('tile size must be a multiple of 16 between 16 and 4096');
   if (spec.bands < 1 || spec.bands > 65535) throw new RangeError('band count out of range');
   if (spec.photometric === 'rgb' && spec.bands < 3) throw new RangeError('an RGB image needs at least 3 bands');
@@ -272,10 +283,14 @@ export function cogLayout(spec: CogSpec): CogLayout {
 
 function allocSamples(spec: CogSpec, n: number): Samples {
   switch (spec.dtype) {
-    case 'uint8': return new Uint8Array(n);
-    case 'uint16': return new Uint16Array(n);
-    case 'int16': return new Int16Array(n);
-    case 'float32': return new Float32Array(n);
+    case 'uint8':
+      return new Uint8Array(n);
+    case 'uint16':
+      return new Uint16Array(n);
+    case 'int16':
+      return new Int16Array(n);
+    case 'float32':
+      return new Float32Array(n);
   }
 }
 

@@ -39,10 +39,17 @@ export interface PngGrid {
 
 /** The AOI's box, its longitudes continuous across the antimeridian (east may pass 180). */
 function bboxOf(g: Polygon): [number, number, number, number] {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
-  for (const ring of unwrapPolygon(g.coordinates)) for (const [x, y] of ring) {
-    w = Math.min(w, x); e = Math.max(e, x); s = Math.min(s, y); n = Math.max(n, y);
-  }
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
+  for (const ring of unwrapPolygon(g.coordinates))
+    for (const [x, y] of ring) {
+      w = Math.min(w, x);
+      e = Math.max(e, x);
+      s = Math.min(s, y);
+      n = Math.max(n, y);
+    }
   return [w, s, e, n];
 }
 
@@ -110,7 +117,8 @@ function rowReader(scene: Scene, step: number): { width: number; height: number;
   const pixelSize = scene.pixelSize * step;
   const cache = new Map<number, Uint16Array>();
   return {
-    width, height,
+    width,
+    height,
     row: (r) => {
       let dn = cache.get(r);
       if (!dn) {

@@ -12,10 +12,7 @@ export interface Span {
 /** Most ranges one request may ask for (after merging); more is refused with 416. */
 export const MAX_RANGES = 64;
 
-export type RangeAnswer =
-  | { kind: 'whole' }
-  | { kind: 'unsatisfiable' }
-  | { kind: 'partial'; spans: Span[] };
+export type RangeAnswer = { kind: 'whole' } | { kind: 'unsatisfiable' } | { kind: 'partial'; spans: Span[] };
 
 /**
  * What to send for a `Range` header over a representation of `size` bytes. A header that is

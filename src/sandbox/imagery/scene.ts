@@ -5,7 +5,20 @@
  * tests ("what did the sandbox mean to write at this pixel?").
  */
 import { type CogSpec, type Samples, type TileRequest } from './cogWriter';
-import { CLOUD, CloudSampler, GroundSampler, LAND_COVERS, type LandCover, VEGETATION, WATER, cloudNoise, hash2, hashString, reflectance, season } from './landscape';
+import {
+  CLOUD,
+  CloudSampler,
+  GroundSampler,
+  LAND_COVERS,
+  type LandCover,
+  VEGETATION,
+  WATER,
+  cloudNoise,
+  hash2,
+  hashString,
+  reflectance,
+  season,
+} from './landscape';
 import { type UtmZone, fromUtm, toUtm, utmEpsg } from './utm';
 
 export interface SceneBand {
@@ -94,10 +107,25 @@ export function buildScene(i: SceneInput): Scene {
   const doy = (i.time - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000;
   const spectra = LAND_COVERS.map((c) => Float64Array.from(i.bands, (b) => reflectance(c, b.wavelength)));
   const scene: Scene = {
-    key: i.key, zone: i.zone, epsg: utmEpsg(i.zone), width, height, pixelSize: ps, originX, originY, tileSize: i.tileSize,
-    bands: i.bands, scale: i.scale, offset: i.offset, mask,
+    key: i.key,
+    zone: i.zone,
+    epsg: utmEpsg(i.zone),
+    width,
+    height,
+    pixelSize: ps,
+    originX,
+    originY,
+    tileSize: i.tileSize,
+    bands: i.bands,
+    scale: i.scale,
+    offset: i.offset,
+    mask,
     landSeed: hashString(`zone:${i.zone.zone}${i.zone.south ? 'S' : 'N'}`) ^ WORLD,
-    grow: season(doy, i.zone.south), cloudSeed: i.cloudSeed, cloudCover: i.cloudCover, cloudThreshold: i.cloudCover > 0 ? NaN : Infinity, spectra,
+    grow: season(doy, i.zone.south),
+    cloudSeed: i.cloudSeed,
+    cloudCover: i.cloudCover,
+    cloudThreshold: i.cloudCover > 0 ? NaN : Infinity,
+    spectra,
   };
   return scene;
 }
@@ -112,8 +140,8 @@ function cloudQuantile(s: Scene, q: number): number {
   const n = 2048;
   const v = new Float64Array(n);
   for (let k = 0; k < n; k++) {
-    const e = s.originX + ((hash2(k, 1, s.cloudSeed) / 4294967296) * s.width) * s.pixelSize;
-    const y = s.originY - ((hash2(k, 2, s.cloudSeed) / 4294967296) * s.height) * s.pixelSize;
+    const e = s.originX + (hash2(k, 1, s.cloudSeed) / 4294967296) * s.width * s.pixelSize;
+    const y = s.originY - (hash2(k, 2, s.cloudSeed) / 4294967296) * s.height * s.pixelSize;
     v[k] = cloudNoise(e, y, s.cloudSeed);
   }
   v.sort();
@@ -208,7 +236,8 @@ export interface PixelTruth {
 
 /** What the sandbox writes at full-resolution pixel (col, row) of a scene. */
 export function pixelTruth(s: Scene, col: number, row: number): PixelTruth {
-  if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || row < 0 || col >= s.width || row >= s.height) throw new RangeError(`pixel (${col}, ${row}) is outside the ${s.width} × ${s.height} grid`);
+  if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || row < 0 || col >= s.width || row >= s.height)
+    throw new RangeError(`pixel (${col}, ${row}) is outside the ${s.width} × ${s.height} grid`);
   ensureClouds(s);
   const [e, n] = mapOf(s, col + 0.5, row + 0.5);
   const dn = new Array<number>(s.bands.length).fill(0);
@@ -245,9 +274,19 @@ export function fillTile(s: Scene, t: TileRequest, out: Samples): void {
 
 export function dataCogSpec(s: Scene): CogSpec {
   return {
-    width: s.width, height: s.height, bands: s.bands.length, dtype: 'uint16', tileSize: s.tileSize,
-    originX: s.originX, originY: s.originY, pixelSize: s.pixelSize, epsg: s.epsg, nodata: 0,
-    bandNames: s.bands.map((b) => b.name), scale: s.bands.map(() => s.scale), offset: s.bands.map(() => s.offset),
+    width: s.width,
+    height: s.height,
+    bands: s.bands.length,
+    dtype: 'uint16',
+    tileSize: s.tileSize,
+    originX: s.originX,
+    originY: s.originY,
+    pixelSize: s.pixelSize,
+    epsg: s.epsg,
+    nodata: 0,
+    bandNames: s.bands.map((b) => b.name),
+    scale: s.bands.map(() => s.scale),
+    offset: s.bands.map(() => s.offset),
     fill: (t, out) => fillTile(s, t, out),
   };
 }
@@ -276,8 +315,17 @@ export function visualCogSpec(s: Scene): CogSpec {
   const nb = s.bands.length;
   const T = s.tileSize;
   return {
-    width: s.width, height: s.height, bands: 3, dtype: 'uint8', tileSize: T, photometric: 'rgb',
-    originX: s.originX, originY: s.originY, pixelSize: s.pixelSize, epsg: s.epsg, nodata: 0,
+    width: s.width,
+    height: s.height,
+    bands: 3,
+    dtype: 'uint8',
+    tileSize: T,
+    photometric: 'rgb',
+    originX: s.originX,
+    originY: s.originY,
+    pixelSize: s.pixelSize,
+    epsg: s.epsg,
+    nodata: 0,
     bandNames: ['red', 'green', 'blue'],
     fill: (t, out) => {
       const tmp = new Uint16Array(t.rows * T * nb);
@@ -320,4 +368,3 @@ export function trueColourSampler(scene: Scene, w: number, h: number): (x: numbe
     return [displayByte(dn[rgb[0]] * s.scale + s.offset), displayByte(dn[rgb[1]] * s.scale + s.offset), displayByte(dn[rgb[2]] * s.scale + s.offset)];
   };
 }
-

@@ -21,8 +21,33 @@ export const FULL_SIZE = 10980;
 const FULL_SIZE_BANDS = ['B02', 'B03', 'B04', 'B08'];
 
 const COMMON: Record<string, Record<string, string>> = {
-  'sentinel-2': { B01: 'coastal', B02: 'blue', B03: 'green', B04: 'red', B05: 'rededge', B06: 'rededge', B07: 'rededge', B08: 'nir', B8A: 'nir08', B09: 'nir09', B11: 'swir16', B12: 'swir22' },
-  'landsat-8-9': { B1: 'coastal', B2: 'blue', B3: 'green', B4: 'red', B5: 'nir08', B6: 'swir16', B7: 'swir22', B8: 'pan', B9: 'cirrus', B10: 'lwir11', B11: 'lwir12' },
+  'sentinel-2': {
+    B01: 'coastal',
+    B02: 'blue',
+    B03: 'green',
+    B04: 'red',
+    B05: 'rededge',
+    B06: 'rededge',
+    B07: 'rededge',
+    B08: 'nir',
+    B8A: 'nir08',
+    B09: 'nir09',
+    B11: 'swir16',
+    B12: 'swir22',
+  },
+  'landsat-8-9': {
+    B1: 'coastal',
+    B2: 'blue',
+    B3: 'green',
+    B4: 'red',
+    B5: 'nir08',
+    B6: 'swir16',
+    B7: 'swir22',
+    B8: 'pan',
+    B9: 'cirrus',
+    B10: 'lwir11',
+    B11: 'lwir12',
+  },
   'pleiades-neo': { PAN: 'pan', DEEP_BLUE: 'coastal', BLUE: 'blue', GREEN: 'green', RED: 'red', RED_EDGE: 'rededge', NIR: 'nir' },
   enmap: {},
 };
@@ -42,7 +67,14 @@ interface Product {
 const PRODUCTS: Record<string, Product> = {
   // Sentinel-2's 60 m product (R60m) carries every band; the full-size item is the 10 m one.
   'sentinel-2-l2a': { satellite: 'sentinel-2', pixelSize: 60, tileSize: 256, scale: 0.0001, offset: -0.1 },
-  'landsat-c2-l2': { satellite: 'landsat-8-9', pixelSize: 120, tileSize: 256, bands: ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7'], scale: 0.0000275, offset: -0.2 },
+  'landsat-c2-l2': {
+    satellite: 'landsat-8-9',
+    pixelSize: 120,
+    tileSize: 256,
+    bands: ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7'],
+    scale: 0.0000275,
+    offset: -0.2,
+  },
   'pleiades-neo': { satellite: 'pleiades-neo', pixelSize: 6, tileSize: 256, scale: 0.0001, offset: 0 },
   // 224 bands: a small grid and small tiles keep it cheap (a tile holds every band of a pixel).
   'enmap-l2a': { satellite: 'enmap', pixelSize: 120, tileSize: 64, scale: 0.0001, offset: 0 },
@@ -86,10 +118,16 @@ export function itemScene(row: ArchiveRow): Scene {
     return buildScene({
       key: `item:${def.id}/${row.id}`,
       bands: sceneBands(p.satellite, full ? FULL_SIZE_BANDS : p.bands),
-      scale: p.scale, offset: p.offset,
-      rings: rings(row.geometry), zone: zoneOf(row.lon, row.lat),
-      pixelSize: full ? 10 : p.pixelSize, tileSize: full ? 512 : p.tileSize, size: full ? FULL_SIZE : undefined,
-      time: row.t, cloudCover: row.cloud, cloudSeed: hashString(row.id),
+      scale: p.scale,
+      offset: p.offset,
+      rings: rings(row.geometry),
+      zone: zoneOf(row.lon, row.lat),
+      pixelSize: full ? 10 : p.pixelSize,
+      tileSize: full ? 512 : p.tileSize,
+      size: full ? FULL_SIZE : undefined,
+      time: row.t,
+      cloudCover: row.cloud,
+      cloudSeed: hashString(row.id),
     });
   });
 }
@@ -119,9 +157,17 @@ export function mosaicScene(aoi: MosaicOwner, date: string): Scene {
     const pixelSize = side > MOSAIC_MAX ? Math.ceil((gsd * side) / MOSAIC_MAX) : gsd;
     const bands = sceneBands(sat.id);
     return buildScene({
-      key: `mosaic:${aoi.aoi_id}/${date}`, bands, scale: product?.scale ?? 0.0001, offset: product?.offset ?? 0,
-      rings: r, zone, pixelSize, tileSize: bands.length > 32 ? 64 : 256,
-      time: Date.parse(`${date}T10:30:00Z`), cloudCover: 0, cloudSeed: hashString(`${aoi.aoi_id}/${date}`),
+      key: `mosaic:${aoi.aoi_id}/${date}`,
+      bands,
+      scale: product?.scale ?? 0.0001,
+      offset: product?.offset ?? 0,
+      rings: r,
+      zone,
+      pixelSize,
+      tileSize: bands.length > 32 ? 64 : 256,
+      time: Date.parse(`${date}T10:30:00Z`),
+      cloudCover: 0,
+      cloudSeed: hashString(`${aoi.aoi_id}/${date}`),
     });
   });
 }
@@ -157,13 +203,24 @@ export function itemImagery(row: ArchiveRow, base: string): { assets: Record<str
     proj,
     assets: {
       data: {
-        href: `${files}/data.tif`, type: COG, title: `${sat?.name ?? def.title} reflectance, ${s.bands.length} bands at ${s.pixelSize} m`, roles: ['data', 'reflectance'],
-        gsd: s.pixelSize, 'eo:bands': eoBands(s), 'raster:bands': rasterBands(s), ...proj,
+        href: `${files}/data.tif`,
+        type: COG,
+        title: `${sat?.name ?? def.title} reflectance, ${s.bands.length} bands at ${s.pixelSize} m`,
+        roles: ['data', 'reflectance'],
+        gsd: s.pixelSize,
+        'eo:bands': eoBands(s),
+        'raster:bands': rasterBands(s),
+        ...proj,
       },
       visual: {
-        href: `${files}/visual.tif`, type: COG, title: 'True colour image', roles: ['visual'], gsd: s.pixelSize,
+        href: `${files}/visual.tif`,
+        type: COG,
+        title: 'True colour image',
+        roles: ['visual'],
+        gsd: s.pixelSize,
         'eo:bands': ['red', 'green', 'blue'].map((c) => ({ name: c, common_name: c })),
-        'raster:bands': [0, 1, 2].map(() => ({ data_type: 'uint8', nodata: 0 })), ...proj,
+        'raster:bands': [0, 1, 2].map(() => ({ data_type: 'uint8', nodata: 0 })),
+        ...proj,
       },
     },
   };

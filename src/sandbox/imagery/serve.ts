@@ -42,7 +42,10 @@ export function serveCog(key: string, layout: CogLayout, range: string | undefin
   };
   const answer = parseRange(range, size);
   if (answer.kind === 'unsatisfiable') {
-    throw new HttpError(416, `range ${JSON.stringify(range?.slice(0, 100))} is outside the file's ${size} bytes or asks for too many parts`, 'range', { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' });
+    throw new HttpError(416, `range ${JSON.stringify(range?.slice(0, 100))} is outside the file's ${size} bytes or asks for too many parts`, 'range', {
+      'content-range': `bytes */${size}`,
+      'accept-ranges': 'bytes',
+    });
   }
   if (answer.kind === 'whole') {
     return { status: 200, contentType: TIFF, headers, stream: { length: size, chunks: () => cachedChunks(key, layout, 0, size) } };
@@ -51,7 +54,9 @@ export function serveCog(key: string, layout: CogLayout, range: string | undefin
   if (spans.length === 1) {
     const [s] = spans;
     return {
-      status: 206, contentType: TIFF, headers: { ...headers, 'content-range': contentRange(s, size) },
+      status: 206,
+      contentType: TIFF,
+      headers: { ...headers, 'content-range': contentRange(s, size) },
       stream: { length: s.end - s.start, chunks: () => cachedChunks(key, layout, s.start, s.end) },
     };
   }
@@ -59,7 +64,9 @@ export function serveCog(key: string, layout: CogLayout, range: string | undefin
   const { heads, tail } = multipartFraming(spans, size, TIFF, boundary);
   const length = heads.reduce((n, h) => n + Buffer.byteLength(h), 0) + spans.reduce((n, s) => n + s.end - s.start, 0) + Buffer.byteLength(tail);
   return {
-    status: 206, contentType: `multipart/byteranges; boundary=${boundary}`, headers,
+    status: 206,
+    contentType: `multipart/byteranges; boundary=${boundary}`,
+    headers,
     stream: {
       length,
       *chunks() {

@@ -7,9 +7,9 @@ const A_AXIS = 6378137;
 const F = 1 / 298.257223563;
 const N = F / (2 - F);
 const K0 = 0.9996;
-const RECT = (A_AXIS / (1 + N)) * (1 + (N * N) / 4 + (N ** 4) / 64);
+const RECT = (A_AXIS / (1 + N)) * (1 + (N * N) / 4 + N ** 4 / 64);
 const ALPHA = [N / 2 - (2 * N * N) / 3 + (5 * N ** 3) / 16, (13 * N * N) / 48 - (3 * N ** 3) / 5, (61 * N ** 3) / 240];
-const BETA = [N / 2 - (2 * N * N) / 3 + (37 * N ** 3) / 96, (N * N) / 48 + (N ** 3) / 15, (17 * N ** 3) / 480];
+const BETA = [N / 2 - (2 * N * N) / 3 + (37 * N ** 3) / 96, (N * N) / 48 + N ** 3 / 15, (17 * N ** 3) / 480];
 const DELTA = [2 * N - (2 * N * N) / 3 - 2 * N ** 3, (7 * N * N) / 3 - (8 * N ** 3) / 5, (56 * N ** 3) / 15];
 const E2N = (2 * Math.sqrt(N)) / (1 + N);
 const D2R = Math.PI / 180;
@@ -21,7 +21,7 @@ export interface UtmZone {
 
 /** The zone a longitude falls in (1-60), without the Norway/Svalbard exceptions. */
 export function zoneOf(lon: number, lat: number): UtmZone {
-  const l = ((((lon + 180) % 360) + 360) % 360);
+  const l = (((lon + 180) % 360) + 360) % 360;
   return { zone: Math.min(60, Math.floor(l / 6) + 1), south: lat < 0 };
 }
 

@@ -57,7 +57,8 @@ function bytesOf(f: AssetFile): Buffer {
 
 export const aoiDownloadRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/aois/:aoi_id/downloads',
+    method: 'POST',
+    path: '/v0/aois/:aoi_id/downloads',
     handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const b = asObject(r.body, 'body');
@@ -70,7 +71,11 @@ export const aoiDownloadRoutes: Route[] = [
       });
       if (assets.length > 1) {
         const total = assets.reduce((n, a) => n + fileOf(r, aoi, a).layout.size, 0);
-        if (total > MAX_ZIP_BYTES) throw badRequest('asset_ids', `these assets come to ${Math.ceil(total / 2 ** 20)} MB, above the ${MAX_ZIP_BYTES / 2 ** 20} MB one archive may hold; download fewer at once`);
+        if (total > MAX_ZIP_BYTES)
+          throw badRequest(
+            'asset_ids',
+            `these assets come to ${Math.ceil(total / 2 ** 20)} MB, above the ${MAX_ZIP_BYTES / 2 ** 20} MB one archive may hold; download fewer at once`,
+          );
       }
       const rec: DownloadRec = { id: r.app.newId(), owner: r.user.id, catalog_ids: [], aoi_id: aoi.aoi_id, asset_ids: ids, t0: r.now };
       r.app.state.downloads.push(rec);
@@ -79,7 +84,8 @@ export const aoiDownloadRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/aois/:aoi_id/downloads/:download_id',
+    method: 'GET',
+    path: '/v0/aois/:aoi_id/downloads/:download_id',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const id = pathId(r.params.download_id, 'download_id');
@@ -90,7 +96,9 @@ export const aoiDownloadRoutes: Route[] = [
   },
   {
     // The signed URL is the credential, as with a cloud presigned URL.
-    method: 'GET', path: '/aoi-files/:token', auth: false,
+    method: 'GET',
+    path: '/aoi-files/:token',
+    auth: false,
     handler: (r) => {
       const t = r.app.verify(r.params.token);
       if (!t || typeof t.a !== 'string' || typeof t.exp !== 'number') throw new HttpError(403, 'the signed URL is not valid', 'signature');
@@ -105,7 +113,8 @@ export const aoiDownloadRoutes: Route[] = [
         const f = fileOf(r, aoi, assets[0]);
         const name = fileName(assets[0], used);
         return {
-          status: 200, contentType: 'image/tiff; application=geotiff; profile=cloud-optimized',
+          status: 200,
+          contentType: 'image/tiff; application=geotiff; profile=cloud-optimized',
           headers: { 'content-disposition': disposition(name) },
           stream: { length: f.layout.size, chunks: () => cachedChunks(f.key, f.layout, 0, f.layout.size) },
         };

@@ -72,13 +72,32 @@ function createAoi(r: Req): AoiRec {
   }
   const ts = isoZ(r.now);
   const aoi: AoiRec = {
-    aoi_id: r.app.newId(), name, description, satellite_id: sat.id, project_id: project.id,
-    images: Object.fromEntries(rows.map((x) => [x.id, { collection: COLLECTION_DEFS[x.c].id, datetime: new Date(x.t).toISOString() }])), eo_bands: sat.bands.map((x) => x.name), geometry,
-    progress: 0, status: 'started', is_favourite: false, created_at: ts, updated_at: ts, user_id: r.user.id,
-    area_in_sq_m: Math.round(area * 100) / 100, centroid: polygonCentroid(geometry), t0: r.now,
+    aoi_id: r.app.newId(),
+    name,
+    description,
+    satellite_id: sat.id,
+    project_id: project.id,
+    images: Object.fromEntries(rows.map((x) => [x.id, { collection: COLLECTION_DEFS[x.c].id, datetime: new Date(x.t).toISOString() }])),
+    eo_bands: sat.bands.map((x) => x.name),
+    geometry,
+    progress: 0,
+    status: 'started',
+    is_favourite: false,
+    created_at: ts,
+    updated_at: ts,
+    user_id: r.user.id,
+    area_in_sq_m: Math.round(area * 100) / 100,
+    centroid: polygonCentroid(geometry),
+    t0: r.now,
   };
   const rng = new Rng(r.now ^ 0x5eed);
-  const mosaics = makeMosaics(aoi, rows.length, r.now, rng, rows.map((x) => x.t));
+  const mosaics = makeMosaics(
+    aoi,
+    rows.length,
+    r.now,
+    rng,
+    rows.map((x) => x.t),
+  );
   for (const m of mosaics) m.id = r.app.newId();
   r.app.state.aois.push(aoi);
   r.app.state.assets.push(...mosaics);
@@ -102,7 +121,14 @@ function legendItems(lo: number, hi: number, seed: string, areaM2: number): Lege
   const r3 = (x: number): number => Math.round(x * 1000) / 1000;
   return CLASS_COLORS.map((color, k) => {
     const pct = r3((weights[k] / sum) * 100);
-    return { min: r3(lo + ((hi - lo) * k) / 5), max: r3(lo + ((hi - lo) * (k + 1)) / 5), color, label: CLASS_LABELS[k], area: Math.round((areaM2 * pct) / 100), area_percentage: pct };
+    return {
+      min: r3(lo + ((hi - lo) * k) / 5),
+      max: r3(lo + ((hi - lo) * (k + 1)) / 5),
+      color,
+      label: CLASS_LABELS[k],
+      area: Math.round((areaM2 * pct) / 100),
+      area_percentage: pct,
+    };
   });
 }
 
@@ -141,7 +167,8 @@ export function legendRange(idx: Pick<Index, 'type' | 'expression_type' | 'resca
 
 export const aoiRoutes: Route[] = [
   {
-    method: 'GET', path: '/v0/aois',
+    method: 'GET',
+    path: '/v0/aois',
     handler: (r) => {
       const { offset, limit } = pageParams(r.query);
       const { items, pagination } = page(listAois(r), offset, limit);
@@ -149,7 +176,8 @@ export const aoiRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', path: '/v0/aois',
+    method: 'POST',
+    path: '/v0/aois',
     handler: async (r) => {
       const aoi = createAoi(r);
       await r.app.commit();
@@ -158,7 +186,8 @@ export const aoiRoutes: Route[] = [
   },
   { method: 'GET', path: '/v0/aoi/:aoi_id', handler: (r) => ({ status: 200, json: aoiView(ownAoi(r, r.params.aoi_id), r.now) }) },
   {
-    method: 'GET', path: '/v0/aois/:aoi_id/assets',
+    method: 'GET',
+    path: '/v0/aois/:aoi_id/assets',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const { offset, limit } = pageParams(r.query);
@@ -168,7 +197,8 @@ export const aoiRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/aois/:aoi_id/visualizations',
+    method: 'GET',
+    path: '/v0/aois/:aoi_id/visualizations',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const { offset, limit } = pageParams(r.query);
@@ -185,21 +215,42 @@ export const aoiRoutes: Route[] = [
             (f('index_id') === null || v.index_id === f('index_id')) &&
             (f('visualization_id') === null || v.id === f('visualization_id')),
         )
-        .map((v) => visView(v, v.asset_ids.map((id) => assets.get(id)).filter((a) => a !== undefined).map((a) => assetView(a, r.now, r.app.base)), r.now));
+        .map((v) =>
+          visView(
+            v,
+            v.asset_ids
+              .map((id) => assets.get(id))
+              .filter((a) => a !== undefined)
+              .map((a) => assetView(a, r.now, r.app.base)),
+            r.now,
+          ),
+        );
       const { items, pagination } = page(all, offset, limit);
       // The OpenAPI's list item: no index name, expression or assets (those are on the detail).
-      const listItem = ({ id, aoi_id, index_id, user_id, tenant_id, progress, status, created_at, updated_at }: Visualization) =>
-        ({ id, aoi_id, index_id, user_id, tenant_id, progress, status, created_at, updated_at });
+      const listItem = ({ id, aoi_id, index_id, user_id, tenant_id, progress, status, created_at, updated_at }: Visualization) => ({
+        id,
+        aoi_id,
+        index_id,
+        user_id,
+        tenant_id,
+        progress,
+        status,
+        created_at,
+        updated_at,
+      });
       return { status: 200, json: { visualization: items.map(listItem), pagination } };
     },
   },
   {
-    method: 'POST', path: '/v0/aois/:aoi_id/visualizations',
+    method: 'POST',
+    path: '/v0/aois/:aoi_id/visualizations',
     handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const b = asObject(r.body, 'body');
       const indexId = req(b, 'index_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
-      const srcIds = req(b, 'src_asset_ids', (v, f) => asArray(v, f, { min: 1, max: 50 })).map((v, i) => asString(v, `src_asset_ids[${i}]`, { nonEmpty: true, max: 200 }));
+      const srcIds = req(b, 'src_asset_ids', (v, f) => asArray(v, f, { min: 1, max: 50 })).map((v, i) =>
+        asString(v, `src_asset_ids[${i}]`, { nonEmpty: true, max: 200 }),
+      );
       opt(b, 'resolution', (v, f) => asNumber(v, f, { min: 0.3, max: 1000 }));
       const idx = [...r.app.world.presets, ...r.app.state.indices.filter((i) => i.user_id === r.user.id)].find((i) => i.id === indexId);
       if (!idx) throw notFound('index', indexId);
@@ -214,7 +265,14 @@ export const aoiRoutes: Route[] = [
       if (r.app.state.visualizations.some((v) => v.aoi_id === aoi.aoi_id && v.index_id === idx.id && [...v.source_ids].sort().join(',') === key)) {
         throw conflict('index_id', 'a visualization of this index over these assets already exists');
       }
-      const rec = makeVisualization(aoi, { ...idx, expression_type: idx.expression_type as ExpressionType, user_id: r.user.id }, sources.map((s) => assetView(s, r.now)), r.now, new Rng(r.now), r.app.state);
+      const rec = makeVisualization(
+        aoi,
+        { ...idx, expression_type: idx.expression_type as ExpressionType, user_id: r.user.id },
+        sources.map((s) => assetView(s, r.now)),
+        r.now,
+        new Rng(r.now),
+        r.app.state,
+      );
       rec.user_id = r.user.id;
       rec.id = r.app.newId();
       const derived = r.app.state.assets.filter((a) => rec.asset_ids.includes(a.id));
@@ -228,10 +286,18 @@ export const aoiRoutes: Route[] = [
       rec.status = 'creating';
       r.app.state.visualizations.push(rec);
       await r.app.commit();
-      const view = visView(rec, derived.map((d) => assetView(d, r.now, r.app.base)), r.now);
-      const metadata = legendFor(idx, rec.id, derived.map((d) => d.date), aoi.area_in_sq_m);
+      const view = visView(
+        rec,
+        derived.map((d) => assetView(d, r.now, r.app.base)),
+        r.now,
+      );
+      const metadata = legendFor(
+        idx,
+        rec.id,
+        derived.map((d) => d.date),
+        aoi.area_in_sq_m,
+      );
       return { status: 201, json: metadata ? { ...view, metadata } : view };
     },
   },
 ];
-

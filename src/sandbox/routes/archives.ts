@@ -85,7 +85,8 @@ function readQuery(v: unknown): ArchiveQuery['query'] {
           return x;
         });
       } else {
-        if (typeof val !== 'string' && typeof val !== 'boolean' && !(typeof val === 'number' && Number.isFinite(val))) throw badRequest(f, 'must be a string, number or boolean');
+        if (typeof val !== 'string' && typeof val !== 'boolean' && !(typeof val === 'number' && Number.isFinite(val)))
+          throw badRequest(f, 'must be a string, number or boolean');
         out[prop][op as QueryOperator] = val;
       }
     }
@@ -114,7 +115,8 @@ function vertexCount(parts: readonly Geometry[]): number {
 function readIntersects(v: unknown, field: string): Geometry[] {
   const parts = readGeometry(v, field);
   const n = vertexCount(parts);
-  if (n > MAX_SEARCH_VERTICES) throw badRequest(field, `has ${n} vertices; a search geometry may have at most ${MAX_SEARCH_VERTICES} (simplify it, or search by its bbox)`);
+  if (n > MAX_SEARCH_VERTICES)
+    throw badRequest(field, `has ${n} vertices; a search geometry may have at most ${MAX_SEARCH_VERTICES} (simplify it, or search by its bbox)`);
   return parts;
 }
 
@@ -131,12 +133,14 @@ function readSearch(body: unknown): { q: ArchiveQuery; raw: Obj } {
     ids: opt(b, 'ids', (v, f) => asStringArray(v, f)),
     collections: opt(b, 'collections', (v, f) => asStringArray(v, f, { max: 100 })),
     query: opt(b, 'query', readQuery),
-    sortby: opt(b, 'sortby', (v, f) => asArray(v, f, { max: 10 }).map((x, i) => {
-      const o = asObject(x, `${f}[${i}]`);
-      const field = asString(o.field, `${f}[${i}].field`, { nonEmpty: true, max: 100 });
-      const direction = o.direction === undefined ? 'asc' : asEnum(o.direction, `${f}[${i}].direction`, ['asc', 'desc'] as const);
-      return { field, direction };
-    })),
+    sortby: opt(b, 'sortby', (v, f) =>
+      asArray(v, f, { max: 10 }).map((x, i) => {
+        const o = asObject(x, `${f}[${i}]`);
+        const field = asString(o.field, `${f}[${i}].field`, { nonEmpty: true, max: 100 });
+        const direction = o.direction === undefined ? 'asc' : asEnum(o.direction, `${f}[${i}].direction`, ['asc', 'desc'] as const);
+        return { field, direction };
+      }),
+    ),
     limit: opt(b, 'limit', (v, f) => asNumber(v, f, { min: 1, max: 1000, integer: true })) ?? 10,
     offset: opt(b, 'offset', (v, f) => asNumber(v, f, { min: 0, max: 10_000_000, integer: true })) ?? 0,
     ...(dt !== undefined ? readDatetime(dt, 'datetime') : {}),
@@ -180,26 +184,38 @@ function collectionIndex(r: Req): number {
 
 export const archiveRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/archives/search', style: 'archive',
+    method: 'POST',
+    path: '/v0/archives/search',
+    style: 'archive',
     handler: (r) => {
       const { q, raw } = readSearch(r.body);
       const next: Link = {
-        href: `${r.app.base}/v0/archives/search`, rel: 'next', title: 'Next page', type: 'application/geo+json',
-        method: 'POST', body: { ...raw, limit: q.limit, offset: q.offset + q.limit },
+        href: `${r.app.base}/v0/archives/search`,
+        rel: 'next',
+        title: 'Next page',
+        type: 'application/geo+json',
+        method: 'POST',
+        body: { ...raw, limit: q.limit, offset: q.offset + q.limit },
       };
       return featureCollection(r, q, next);
     },
   },
   {
-    method: 'GET', path: '/v0/archives/collections', style: 'archive',
+    method: 'GET',
+    path: '/v0/archives/collections',
+    style: 'archive',
     handler: (r) => ({ status: 200, json: { collections: COLLECTION_DEFS.map((_, c) => toCollection(c, r.app.world.rows, r.app.base, COLLECTIONS_CREATED)) } }),
   },
   {
-    method: 'GET', path: '/v0/archives/collections/:cid', style: 'archive',
+    method: 'GET',
+    path: '/v0/archives/collections/:cid',
+    style: 'archive',
     handler: (r) => ({ status: 200, json: toCollection(collectionIndex(r), r.app.world.rows, r.app.base, COLLECTIONS_CREATED) }),
   },
   {
-    method: 'GET', path: '/v0/archives/collections/:cid/items', style: 'archive',
+    method: 'GET',
+    path: '/v0/archives/collections/:cid/items',
+    style: 'archive',
     handler: (r) => {
       const c = collectionIndex(r);
       const qs = r.query;
@@ -209,18 +225,32 @@ export const archiveRoutes: Route[] = [
         collections: [COLLECTION_DEFS[c].id],
         limit: queryInt(qs, 'limit', 1, 1000) ?? 10,
         offset: queryInt(qs, 'offset', 0, 10_000_000) ?? 0,
-        bbox: bboxRaw === null ? undefined : readBbox(bboxRaw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x))), 'bbox'),
+        bbox:
+          bboxRaw === null
+            ? undefined
+            : readBbox(
+                bboxRaw.split(',').map((x) => (x.trim() === '' ? NaN : Number(x))),
+                'bbox',
+              ),
         ...(dt !== null ? readDatetime(dt, 'datetime') : {}),
       };
       const params = new URLSearchParams(qs);
       params.set('limit', String(q.limit));
       params.set('offset', String(q.offset + q.limit));
-      const next: Link = { href: `${r.app.base}/v0/archives/collections/${COLLECTION_DEFS[c].id}/items?${params}`, rel: 'next', title: 'Next page', type: 'application/geo+json', method: 'GET' };
+      const next: Link = {
+        href: `${r.app.base}/v0/archives/collections/${COLLECTION_DEFS[c].id}/items?${params}`,
+        rel: 'next',
+        title: 'Next page',
+        type: 'application/geo+json',
+        method: 'GET',
+      };
       return featureCollection(r, q, next);
     },
   },
   {
-    method: 'GET', path: '/v0/archives/collections/:cid/items/:id', style: 'archive',
+    method: 'GET',
+    path: '/v0/archives/collections/:cid/items/:id',
+    style: 'archive',
     handler: (r) => {
       const c = collectionIndex(r);
       const id = pathId(r.params.id, 'id');
@@ -231,7 +261,9 @@ export const archiveRoutes: Route[] = [
   },
   {
     // Quick-looks are public, like a provider's thumbnail CDN: no token is sent to asset hosts.
-    method: 'GET', path: '/assets/:cid/:id/thumbnail.png', auth: false,
+    method: 'GET',
+    path: '/assets/:cid/:id/thumbnail.png',
+    auth: false,
     handler: (r) => {
       const c = collectionIndex(r);
       const id = pathId(r.params.id, 'id');

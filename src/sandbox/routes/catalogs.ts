@@ -71,7 +71,8 @@ function downloadView(r: Req, d: DownloadRec): { id: string; status: string; sig
 
 export const catalogRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/catalogs/search',
+    method: 'POST',
+    path: '/v0/catalogs/search',
     handler: (r) => {
       const b = asObject(r.body, 'body');
       const bbox = opt(b, 'bbox', (v, f) => {
@@ -102,7 +103,8 @@ export const catalogRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', path: '/v0/catalogs/deliveries',
+    method: 'POST',
+    path: '/v0/catalogs/deliveries',
     handler: async (r) => {
       const b = asObject(r.body, 'body');
       const reqs = req(b, 'deliveries', (v, f) => asArray(v, f, { min: 1, max: 100 }));
@@ -118,10 +120,19 @@ export const catalogRoutes: Route[] = [
         for (const c of resolveCatalogs(r, sel, where)) {
           const ts = isoOffset(r.now);
           created.push({
-            delivery_id: r.app.newId(), catalog_id: c.id, task_id: c.task_id, status: 'CREATED',
-            target_path: `${path.replace(/\/?$/, '/')}${c.order_item_id}/${c.id}/`, cloud_delivery: { config, path },
-            created_at: ts, updated_at: ts, created_by: r.user.id, updated_by: r.user.id,
-            owner: r.user.id, order_item_id: c.order_item_id ?? '', t0: r.now,
+            delivery_id: r.app.newId(),
+            catalog_id: c.id,
+            task_id: c.task_id,
+            status: 'CREATED',
+            target_path: `${path.replace(/\/?$/, '/')}${c.order_item_id}/${c.id}/`,
+            cloud_delivery: { config, path },
+            created_at: ts,
+            updated_at: ts,
+            created_by: r.user.id,
+            updated_by: r.user.id,
+            owner: r.user.id,
+            order_item_id: c.order_item_id ?? '',
+            t0: r.now,
           });
         }
       });
@@ -131,7 +142,8 @@ export const catalogRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/catalogs/deliveries',
+    method: 'GET',
+    path: '/v0/catalogs/deliveries',
     handler: (r) => {
       const q = r.query;
       const f = (k: string): string | null => q.get(k);
@@ -149,7 +161,8 @@ export const catalogRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', path: '/v0/catalogs/download',
+    method: 'POST',
+    path: '/v0/catalogs/download',
     handler: async (r) => {
       const b = asObject(r.body, 'body');
       const cats = resolveCatalogs(r, exactlyOne(b, ''), '');
@@ -160,7 +173,8 @@ export const catalogRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/catalogs/download/:download_id',
+    method: 'GET',
+    path: '/v0/catalogs/download/:download_id',
     handler: (r) => {
       const id = pathId(r.params.download_id, 'download_id');
       const d = r.app.state.downloads.find((x) => x.id === id && x.owner === r.user.id && !x.aoi_id);
@@ -169,7 +183,8 @@ export const catalogRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/catalogs/:id',
+    method: 'GET',
+    path: '/v0/catalogs/:id',
     handler: (r) => {
       const id = pathId(r.params.id, 'id');
       const c = myCatalogs(r).find((x) => x.id === id);
@@ -179,7 +194,9 @@ export const catalogRoutes: Route[] = [
   },
   {
     // The signed URL itself is the credential, as with a cloud presigned URL.
-    method: 'GET', path: '/files/:token', auth: false,
+    method: 'GET',
+    path: '/files/:token',
+    auth: false,
     handler: (r) => {
       const t = r.app.verify(r.params.token);
       if (!t || typeof t.d !== 'string' || typeof t.exp !== 'number') throw new HttpError(403, 'the signed URL is not valid', 'signature');
@@ -199,4 +216,3 @@ export const catalogRoutes: Route[] = [
     },
   },
 ];
-

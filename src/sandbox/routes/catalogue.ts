@@ -44,7 +44,8 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     if (!sat.collections.some((c) => c.id === cid)) {
       throw badRequest(`satellites[${i}].collection_id`, `${id} has collection(s) ${sat.collections.map((c) => c.id).join(', ')}`);
     }
-    if (!r.user.satellites.includes(sat.id)) throw new HttpError(403, `satellites[${i}].satellite_id: ${sat.id} is not in your subscription`, `satellites[${i}].satellite_id`);
+    if (!r.user.satellites.includes(sat.id))
+      throw new HttpError(403, `satellites[${i}].satellite_id: ${sat.id} is not in your subscription`, `satellites[${i}].satellite_id`);
     return cid;
   });
   const geometry = req(b, 'geometry', readSearchGeometry);
@@ -70,8 +71,14 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     offset = t.o;
   }
   const result = r.app.world.archive.search({
-    intersects: geometry, from, to: to + (/T/.test(ed) ? 0 : 86_399_999), collections: sats,
-    query, limit, offset, count: true,
+    intersects: geometry,
+    from,
+    to: to + (/T/.test(ed) ? 0 : 86_399_999),
+    collections: sats,
+    query,
+    limit,
+    offset,
+    count: true,
   });
   // The OpenAPI's shape: items keyed by id (insertion order keeps the ranking), `pagination`
   // with `skip`; plus the interface's `next_token` cursor.
@@ -112,8 +119,20 @@ async function createIndex(r: Req): Promise<{ status: number; json: unknown }> {
   }
   const ts = isoZ(r.now);
   const idx: Index = {
-    id: r.app.newId(), name, description, org_id: r.user.org_id, user_id: r.user.id, satellite_id: sat.id, type: 'custom',
-    expression, expression_type: expressionType, bands: parsed.bands, colormap, rescale, created_at: ts, updated_at: ts,
+    id: r.app.newId(),
+    name,
+    description,
+    org_id: r.user.org_id,
+    user_id: r.user.id,
+    satellite_id: sat.id,
+    type: 'custom',
+    expression,
+    expression_type: expressionType,
+    bands: parsed.bands,
+    colormap,
+    rescale,
+    created_at: ts,
+    updated_at: ts,
   };
   r.app.state.indices.push(idx);
   await r.app.commit();
@@ -122,7 +141,8 @@ async function createIndex(r: Req): Promise<{ status: number; json: unknown }> {
 
 export const catalogueRoutes: Route[] = [
   {
-    method: 'GET', path: '/v0/satellites',
+    method: 'GET',
+    path: '/v0/satellites',
     handler: (r) => {
       onlyParams(r.query, []);
       return { status: 200, json: { satellites: r.app.world.satellites } };
@@ -130,7 +150,8 @@ export const catalogueRoutes: Route[] = [
   },
   { method: 'POST', path: '/v0/search', handler: imagerySearch },
   {
-    method: 'GET', path: '/v0/indices',
+    method: 'GET',
+    path: '/v0/indices',
     handler: (r) => {
       const { offset, limit } = pageParams(r.query);
       const q = r.query;
@@ -152,7 +173,8 @@ export const catalogueRoutes: Route[] = [
   { method: 'POST', path: '/v0/indices', handler: createIndex },
   { method: 'GET', path: '/v0/bandsets', handler: (r) => ({ status: 200, json: { bandsets: r.app.world.bandsets } }) },
   {
-    method: 'GET', path: '/v0/blocks',
+    method: 'GET',
+    path: '/v0/blocks',
     handler: (r) => {
       const mode = r.query.get('mode');
       if (mode !== null && mode !== 'insight' && mode !== 'workflow') throw badRequest('mode', 'must be insight or workflow');
@@ -161,19 +183,25 @@ export const catalogueRoutes: Route[] = [
   },
   {
     // the interface's path (listed before /v0/blocks/:name, which would otherwise take it)
-    method: 'GET', path: '/v0/blocks/insights',
+    method: 'GET',
+    path: '/v0/blocks/insights',
     handler: (r) => {
       const name = r.query.get('name');
       const version = r.query.get('version');
       return {
         status: 200,
-        json: { blocks: r.app.world.blocks.filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version)).map(toBlockRecord) },
+        json: {
+          blocks: r.app.world.blocks
+            .filter((b) => b.mode === 'insight' && (name === null || b.spec.name === name) && (version === null || b.spec.version === version))
+            .map(toBlockRecord),
+        },
       };
     },
   },
   {
     // the OpenAPI's: every version of one block
-    method: 'GET', path: '/v0/blocks/:name',
+    method: 'GET',
+    path: '/v0/blocks/:name',
     handler: (r) => {
       const versions = r.app.world.blocks.filter((b) => b.spec.name === r.params.name);
       if (versions.length === 0) throw notFound('block', r.params.name);
@@ -181,7 +209,8 @@ export const catalogueRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/blocks/:name/versions/:version',
+    method: 'GET',
+    path: '/v0/blocks/:name/versions/:version',
     handler: (r) => {
       const b = r.app.world.blocks.find((x) => x.spec.name === r.params.name && x.spec.version === r.params.version);
       if (!b) throw notFound('block', `${r.params.name} ${r.params.version}`);

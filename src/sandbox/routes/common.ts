@@ -44,8 +44,7 @@ export function rangeFilter(raw: string | null, field: string, parse: (s: string
   return (v) => v >= lo && v <= hi;
 }
 
-export const timeRange = (raw: string | null, field: string): ((v: number) => boolean) | undefined =>
-  rangeFilter(raw, field, (s) => parseTime(s));
+export const timeRange = (raw: string | null, field: string): ((v: number) => boolean) | undefined => rangeFilter(raw, field, (s) => parseTime(s));
 
 export const numberRange = (raw: string | null, field: string): ((v: number) => boolean) | undefined =>
   rangeFilter(raw, field, (s) => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : NaN));

@@ -30,21 +30,32 @@ function itemRow(r: Req) {
 
 export const imageryRoutes: Route[] = [
   {
-    method: 'GET', path: '/assets/:cid/:id/data.tif',
+    method: 'GET',
+    path: '/assets/:cid/:id/data.tif',
     handler: (r) => {
       const s = itemScene(itemRow(r));
-      return serveCog(`${s.key}:data`, layoutFor(`${s.key}:data`, () => dataCogSpec(s)), rangeHeader(r));
+      return serveCog(
+        `${s.key}:data`,
+        layoutFor(`${s.key}:data`, () => dataCogSpec(s)),
+        rangeHeader(r),
+      );
     },
   },
   {
-    method: 'GET', path: '/assets/:cid/:id/visual.tif',
+    method: 'GET',
+    path: '/assets/:cid/:id/visual.tif',
     handler: (r) => {
       const s = itemScene(itemRow(r));
-      return serveCog(`${s.key}:visual`, layoutFor(`${s.key}:visual`, () => visualCogSpec(s)), rangeHeader(r));
+      return serveCog(
+        `${s.key}:visual`,
+        layoutFor(`${s.key}:visual`, () => visualCogSpec(s)),
+        rangeHeader(r),
+      );
     },
   },
   {
-    method: 'GET', path: '/assets/aois/:aoi_id/mosaics/:file',
+    method: 'GET',
+    path: '/assets/aois/:aoi_id/mosaics/:file',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const file = pathId(r.params.file, 'file');
@@ -52,7 +63,11 @@ export const imageryRoutes: Route[] = [
       const asset = date && r.app.state.assets.find((a) => a.aoi_id === aoi.aoi_id && a.visualization_id === '' && a.date === date);
       if (!date || !asset || asset.path !== mosaicPath(aoi, date)) throw notFound('mosaic', file);
       const s = mosaicScene(aoi, date);
-      return serveCog(`${s.key}:data`, layoutFor(`${s.key}:data`, () => dataCogSpec(s)), rangeHeader(r));
+      return serveCog(
+        `${s.key}:data`,
+        layoutFor(`${s.key}:data`, () => dataCogSpec(s)),
+        rangeHeader(r),
+      );
     },
   },
 ];

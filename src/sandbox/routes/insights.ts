@@ -42,16 +42,20 @@ function checkInputs(r: Req, aoi: AoiRec, block: Block, raw: unknown[]): InputVa
       const st = req(src, 'type', (v, ff) => asString(v, ff, { max: 50 }), `${f}.asset_source.`);
       if (st === 'raw_mosaic') {
         if (!stacUrl) throw badRequest(`${f}.stac_url`, 'is required for an input from an AOI asset');
-        if (!r.app.state.assets.some((a) => a.id === id && a.aoi_id === aoi.aoi_id)) throw badRequest(`${f}.asset_source.id`, `no asset ${JSON.stringify(id)} on this AOI`);
+        if (!r.app.state.assets.some((a) => a.id === id && a.aoi_id === aoi.aoi_id))
+          throw badRequest(`${f}.asset_source.id`, `no asset ${JSON.stringify(id)} on this AOI`);
       } else if (st === 'model_output') {
         if (!value) throw badRequest(`${f}.value`, "is required for an earlier insight's output (its storage URL)");
-        if (!r.app.state.insights.some((x) => x.id === id && x.aoi_id === aoi.aoi_id)) throw badRequest(`${f}.asset_source.id`, `no insight ${JSON.stringify(id)} on this AOI`);
+        if (!r.app.state.insights.some((x) => x.id === id && x.aoi_id === aoi.aoi_id))
+          throw badRequest(`${f}.asset_source.id`, `no insight ${JSON.stringify(id)} on this AOI`);
       } else throw badRequest(`${f}.asset_source.type`, 'must be raw_mosaic or model_output');
     } else {
       if (value === undefined) throw badRequest(`${f}.value`, 'is required (always a string)');
-      if (type === 'number' && !(value.trim() !== '' && Number.isFinite(Number(value)))) throw badRequest(`${f}.value`, `must be a number written as a string, got ${JSON.stringify(value.slice(0, 40))}`);
+      if (type === 'number' && !(value.trim() !== '' && Number.isFinite(Number(value))))
+        throw badRequest(`${f}.value`, `must be a number written as a string, got ${JSON.stringify(value.slice(0, 40))}`);
       if (type === 'boolean' && value !== 'true' && value !== 'false') throw badRequest(`${f}.value`, 'must be "true" or "false"');
-      if (format === 'date' && (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parseTime(value)))) throw badRequest(`${f}.value`, 'must be a date, YYYY-MM-DD');
+      if (format === 'date' && (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parseTime(value))))
+        throw badRequest(`${f}.value`, 'must be a date, YYYY-MM-DD');
     }
     const description = opt(o, 'description', (v, ff) => asString(v, ff, { max: 2000 }), `${f}.`);
     // Only what was checked is stored: the raw object could carry any extra (and arbitrarily
@@ -91,12 +95,17 @@ function ownRun(r: Req, aoi: AoiRec, raw: string): InsightRec {
 
 export const insightRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/aoi/:aoi_id/insights',
+    method: 'POST',
+    path: '/v0/aoi/:aoi_id/insights',
     handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const b = asObject(r.body, 'body');
       const name = req(b, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }));
-      const project = ownProject(r, req(b, 'project_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 })), 'project_id');
+      const project = ownProject(
+        r,
+        req(b, 'project_id', (v, f) => asString(v, f, { nonEmpty: true, max: 200 })),
+        'project_id',
+      );
       const blk = req(b, 'block', (v, f) => asObject(v, f));
       const bname = req(blk, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 200 }), 'block.');
       const bver = req(blk, 'version', (v, f) => asString(v, f, { nonEmpty: true, max: 50 }), 'block.');
@@ -105,13 +114,28 @@ export const insightRoutes: Route[] = [
       const block = r.app.world.blocks.find((x) => x.spec.name === bname && x.spec.version === bver);
       if (!block) throw notFound('block', `${bname}@${bver}`);
       if (block.mode !== 'insight') throw new HttpError(400, `block: ${bname} is a ${block.mode} block, not an insight`, 'block');
-      const input = checkInputs(r, aoi, block, req(b, 'input', (v, f) => asArray(v, f, { max: 100 })));
+      const input = checkInputs(
+        r,
+        aoi,
+        block,
+        req(b, 'input', (v, f) => asArray(v, f, { max: 100 })),
+      );
       const tokens = runCost(aoi, bname);
       if (estimate) return { status: 200, json: { estimate: tokens } };
       const failure = unsatisfiable(r.app.state, r.app.world.blocks, r.app.base, block, input, r.now);
       const rec: InsightRec = {
-        id: r.app.newId(), owner: r.user.id, aoi_id: aoi.aoi_id, project_id: project.id, name, block: { name: bname, version: bver },
-        input, ...(metadata ? { metadata } : {}), cost: tokens, ...(failure ? { failure } : {}), created_by: r.user.id, t0: r.now,
+        id: r.app.newId(),
+        owner: r.user.id,
+        aoi_id: aoi.aoi_id,
+        project_id: project.id,
+        name,
+        block: { name: bname, version: bver },
+        input,
+        ...(metadata ? { metadata } : {}),
+        cost: tokens,
+        ...(failure ? { failure } : {}),
+        created_by: r.user.id,
+        t0: r.now,
       };
       r.app.state.insights.push(rec);
       await r.app.commit();
@@ -120,7 +144,8 @@ export const insightRoutes: Route[] = [
   },
   {
     // No pagination (the OpenAPI declares none); filters id, status, created_by, created_on.
-    method: 'GET', path: '/v0/aoi/:aoi_id/insights',
+    method: 'GET',
+    path: '/v0/aoi/:aoi_id/insights',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       onlyParams(r.query, ['id', 'status', 'created_by', 'created_on']);
@@ -140,7 +165,9 @@ export const insightRoutes: Route[] = [
     },
   },
   {
-    method: 'DELETE', path: '/v0/aoi/:aoi_id/insights/:insight_id', body: 'none',
+    method: 'DELETE',
+    path: '/v0/aoi/:aoi_id/insights/:insight_id',
+    body: 'none',
     handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const projectId = r.query.get('project_id');
@@ -154,7 +181,9 @@ export const insightRoutes: Route[] = [
   },
   {
     // Packages the named inputs and outputs (every one when none is named) behind a signed URL.
-    method: 'PUT', path: '/v0/aoi/:aoi_id/insights/:insight_id/download', body: 'optional',
+    method: 'PUT',
+    path: '/v0/aoi/:aoi_id/insights/:insight_id/download',
+    body: 'optional',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const rec = ownRun(r, aoi, r.params.insight_id);
@@ -163,15 +192,19 @@ export const insightRoutes: Route[] = [
       const outputs = opt(b, 'outputs', (v, f) => asStringArray(v, f, { max: 100 }));
       const view = runView(rec, blockOf(r.app.world.blocks, rec), r.app.base, r.now);
       if (view.status !== 'success') throw badRequest('insight_id', `insight ${rec.name} is ${view.status}; only a successful run can be downloaded`);
-      for (const n of inputs ?? []) if (!rec.input.some((i) => i.name === n)) throw badRequest('inputs', `insight ${rec.name} has no input ${JSON.stringify(n)}`);
-      for (const n of outputs ?? []) if (!view.output.some((o) => o.name === n)) throw badRequest('outputs', `insight ${rec.name} has no output ${JSON.stringify(n)}`);
+      for (const n of inputs ?? [])
+        if (!rec.input.some((i) => i.name === n)) throw badRequest('inputs', `insight ${rec.name} has no input ${JSON.stringify(n)}`);
+      for (const n of outputs ?? [])
+        if (!view.output.some((o) => o.name === n)) throw badRequest('outputs', `insight ${rec.name} has no output ${JSON.stringify(n)}`);
       const token = r.app.sign({ insight: rec.id, i: inputs ?? null, o: outputs ?? null, exp: r.now + T.signedUrl });
       return { status: 200, json: { id: rec.id, status: 'success', signed_url: `${r.app.base}/outputs/package/${token}` } };
     },
   },
   {
     // The signed URL is the credential, as with a cloud presigned URL.
-    method: 'GET', path: '/outputs/package/:token', auth: false,
+    method: 'GET',
+    path: '/outputs/package/:token',
+    auth: false,
     handler: (r) => {
       const t = r.app.verify(r.params.token);
       if (!t || typeof t.insight !== 'string' || typeof t.exp !== 'number') throw new HttpError(403, 'the signed URL is not valid', 'signature');
@@ -188,14 +221,27 @@ export const insightRoutes: Route[] = [
         if (pickO && !pickO.has(o.name)) continue;
         const body = o.format === 'vector' && aoi ? vectorBody(rec, aoi, o.name, block) : undefined;
         if (body) files.push({ name: `outputs/${o.name}.geojson`, data: Buffer.from(JSON.stringify(body)) });
-        else files.push({ name: `outputs/${o.name}.json`, data: Buffer.from(JSON.stringify({ name: o.name, format: o.format, value: outputUrl(r.app.base, rec.id, o), properties: o.properties ?? {} }, null, 2)) });
+        else
+          files.push({
+            name: `outputs/${o.name}.json`,
+            data: Buffer.from(
+              JSON.stringify({ name: o.name, format: o.format, value: outputUrl(r.app.base, rec.id, o), properties: o.properties ?? {} }, null, 2),
+            ),
+          });
       }
-      return { status: 200, raw: zipOf(files), contentType: 'application/zip', headers: { 'content-disposition': `attachment; filename="insight-${rec.id}.zip"` } };
+      return {
+        status: 200,
+        raw: zipOf(files),
+        contentType: 'application/zip',
+        headers: { 'content-disposition': `attachment; filename="insight-${rec.id}.zip"` },
+      };
     },
   },
   {
     // Output files, as a storage bucket would serve them; only a successful run has any.
-    method: 'GET', path: '/outputs/:insight_id/:file', auth: false,
+    method: 'GET',
+    path: '/outputs/:insight_id/:file',
+    auth: false,
     handler: (r) => {
       const rec = r.app.state.insights.find((x) => x.id === r.params.insight_id && !x.deleted_at);
       if (!rec) throw notFound('insight output', r.params.insight_id);
@@ -207,7 +253,11 @@ export const insightRoutes: Route[] = [
       if (def.format === 'vector') return { status: 200, raw: JSON.stringify(vectorBody(rec, aoi, def.name, block)), contentType: 'application/geo+json' };
       const key = `insight:${rec.id}:${def.name}`;
       const range = r.headers.range;
-      return serveCog(key, layoutFor(key, () => outputCogSpec(outputScene(aoi, rec, r.app.state.assets), def)), Array.isArray(range) ? range.join(',') : range);
+      return serveCog(
+        key,
+        layoutFor(key, () => outputCogSpec(outputScene(aoi, rec, r.app.state.assets), def)),
+        Array.isArray(range) ? range.join(',') : range,
+      );
     },
   },
 ];

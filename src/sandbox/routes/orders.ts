@@ -55,7 +55,8 @@ function listItems(r: Req, offset: number, limit: number): { items: OrderItem[];
         (ids && !ids.includes(it.id)) ||
         (area && !area(it.area)) ||
         (statuses && !statuses.includes(itemView(o, it, r.now, false).status))
-      ) continue;
+      )
+        continue;
       hits.push([o, it]);
     }
   }
@@ -79,7 +80,8 @@ function csvCell(v: string | number): string {
 
 export const orderRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/orders',
+    method: 'POST',
+    path: '/v0/orders',
     handler: async (r) => {
       const { order, dryRun } = buildOrder(r.body, { user: r.user, now: r.now, world: r.app.world, state: r.app.state, newId: () => r.app.newId() });
       if (dryRun) {
@@ -94,11 +96,15 @@ export const orderRoutes: Route[] = [
       r.app.state.orders.push(order);
       await r.app.commit();
       const view = orderView(order, r.now);
-      return { status: 201, json: { ...view, order_items: order.items.map((it) => ({ ...itemView(order, it, r.now, false), validation_errors: it.validation_errors ?? [] })) } };
+      return {
+        status: 201,
+        json: { ...view, order_items: order.items.map((it) => ({ ...itemView(order, it, r.now, false), validation_errors: it.validation_errors ?? [] })) },
+      };
     },
   },
   {
-    method: 'GET', path: '/v0/orders',
+    method: 'GET',
+    path: '/v0/orders',
     handler: (r) => {
       const { offset, limit } = pageParams(r.query);
       const status = r.query.get('status');
@@ -110,7 +116,8 @@ export const orderRoutes: Route[] = [
   },
   { method: 'GET', path: '/v0/orders/:id', handler: (r) => ({ status: 200, json: orderView(ownOrder(r, r.params.id), r.now) }) },
   {
-    method: 'GET', path: '/v0/order-items',
+    method: 'GET',
+    path: '/v0/order-items',
     handler: (r) => {
       const { offset, limit } = pageParams(r.query);
       const { items, total } = listItems(r, offset, limit);
@@ -118,14 +125,16 @@ export const orderRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/order-items/:id',
+    method: 'GET',
+    path: '/v0/order-items/:id',
     handler: (r) => {
       const { order, item } = findItem(r, r.params.id);
       return { status: 200, json: itemView(order, item, r.now, true) };
     },
   },
   {
-    method: 'GET', path: '/v0/reports',
+    method: 'GET',
+    path: '/v0/reports',
     handler: (r) => {
       const tz = r.query.get('tz') ?? 'UTC';
       try {

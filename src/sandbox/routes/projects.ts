@@ -12,7 +12,9 @@ function view(p: ProjectRec, withMembers: boolean): Project {
 
 export const projectRoutes: Route[] = [
   {
-    method: 'GET', path: '/v0/projects', style: 'project',
+    method: 'GET',
+    path: '/v0/projects',
+    style: 'project',
     handler: (r) => {
       const num = queryInt(r.query, 'page_num', 1, 1_000_000) ?? 1;
       const size = queryInt(r.query, 'page_size', 1, 100) ?? 10;
@@ -21,7 +23,9 @@ export const projectRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', path: '/v0/projects/:id', style: 'project',
+    method: 'GET',
+    path: '/v0/projects/:id',
+    style: 'project',
     handler: (r) => {
       const id = pathId(r.params.id, 'id');
       const p = r.app.state.projects.find((x) => x.id === id);

@@ -21,11 +21,13 @@ function stringMap(v: unknown, field: string): Record<string, string> {
 
 export const storeRoutes: Route[] = [
   {
-    method: 'GET', path: '/v0/stores',
+    method: 'GET',
+    path: '/v0/stores',
     handler: (r) => ({ status: 200, json: { stores: r.app.state.stores.filter((s) => s.owner === r.user.id).map(storeView) } }),
   },
   {
-    method: 'POST', path: '/v0/stores',
+    method: 'POST',
+    path: '/v0/stores',
     handler: async (r) => {
       const b = asObject(r.body, 'body');
       const name = req(b, 'name', (v, f) => asString(v, f, { nonEmpty: true, max: 100 }));
@@ -39,11 +41,20 @@ export const storeRoutes: Route[] = [
         ...rule.secrets.filter((k) => !secrets[k]).map((k) => `secrets.${k}`),
       ];
       if (missing.length > 0) throw badRequest(missing.join(', '), `missing for a ${type} store: ${missing.join(', ')}`);
-      if (r.app.state.stores.some((s) => s.owner === r.user.id && s.name === name)) throw conflict('name', `a store named ${JSON.stringify(name)} already exists`);
+      if (r.app.state.stores.some((s) => s.owner === r.user.id && s.name === name))
+        throw conflict('name', `a store named ${JSON.stringify(name)} already exists`);
       const ts = isoZ(r.now);
       const rec: StoreRec = {
-        id: r.app.newId(), name, type, configs, labels, created_at: ts, updated_at: ts, created_by: r.user.id,
-        owner: r.user.id, secret_keys: Object.keys(secrets).sort(),
+        id: r.app.newId(),
+        name,
+        type,
+        configs,
+        labels,
+        created_at: ts,
+        updated_at: ts,
+        created_by: r.user.id,
+        owner: r.user.id,
+        secret_keys: Object.keys(secrets).sort(),
       };
       r.app.state.stores.push(rec);
       await r.app.commit();
@@ -51,7 +62,9 @@ export const storeRoutes: Route[] = [
     },
   },
   {
-    method: 'DELETE', path: '/v0/stores/:id', body: 'none',
+    method: 'DELETE',
+    path: '/v0/stores/:id',
+    body: 'none',
     handler: async (r) => {
       const id = pathId(r.params.id, 'id');
       const i = r.app.state.stores.findIndex((s) => s.id === id && s.owner === r.user.id);

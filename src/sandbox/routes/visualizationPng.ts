@@ -19,7 +19,8 @@ const rendered = new Map<string, Buffer>();
 
 export const visualizationPngRoutes: Route[] = [
   {
-    method: 'POST', path: '/v0/aois/:aoi_id/visualizations/:visualization_id/png',
+    method: 'POST',
+    path: '/v0/aois/:aoi_id/visualizations/:visualization_id/png',
     handler: (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const visId = pathId(r.params.visualization_id, 'visualization_id');
@@ -45,14 +46,24 @@ export const visualizationPngRoutes: Route[] = [
       const range = legendRange(idx, mode);
       if (!range) {
         const has = MODES.filter((x) => legendRange(idx, x));
-        throw badRequest('visualization_mode', has.length
-          ? `${idx.name} has only a ${has.join(' and ')} legend`
-          : `${idx.name} is a ${idx.expression_type} index: it has no legend to colour a PNG by`);
+        throw badRequest(
+          'visualization_mode',
+          has.length
+            ? `${idx.name} has only a ${has.join(' and ')} legend`
+            : `${idx.name} is a ${idx.expression_type} index: it has no legend to colour a PNG by`,
+        );
       }
       const key = `${aoi.aoi_id}/${vis.id}/${date}/${mode}/${idx.expression_type}:${idx.expression}/${idx.colormap}/${range.join(',')}`;
       let png = rendered.get(key);
       if (!png) {
-        png = renderIndexPng({ aoi: { ...aoi, geometry: aoi.geometry }, date, expression: idx.expression, expressionType: idx.expression_type, colormap: idx.colormap, range }).png;
+        png = renderIndexPng({
+          aoi: { ...aoi, geometry: aoi.geometry },
+          date,
+          expression: idx.expression,
+          expressionType: idx.expression_type,
+          colormap: idx.colormap,
+          range,
+        }).png;
         if (rendered.size >= 32) rendered.delete(rendered.keys().next().value as string);
         rendered.set(key, png);
       }

@@ -28,10 +28,12 @@ function footprint(lon: number, lat: number, km: number, rotDeg: number): Geomet
   const near = lon - hx * 1.5 < -180 || lon + hx * 1.5 > 180;
   const crosses = lon - hx < -180 || lon + hx > 180;
   const r = near ? 0 : (rotDeg * Math.PI) / 180;
-  const corners: Position[] = [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]].map(([x, y]) => [
-    round5(lon + x * Math.cos(r) - y * Math.sin(r) * (hx / hy)),
-    round5(lat + x * Math.sin(r) * (hy / hx) + y * Math.cos(r)),
-  ]);
+  const corners: Position[] = [
+    [-hx, -hy],
+    [hx, -hy],
+    [hx, hy],
+    [-hx, hy],
+  ].map(([x, y]) => [round5(lon + x * Math.cos(r) - y * Math.sin(r) * (hx / hy)), round5(lat + x * Math.sin(r) * (hy / hx) + y * Math.cos(r))]);
   if (!crosses) return { type: 'Polygon', coordinates: [[...corners, corners[0]]] };
   // An axis-aligned box over the antimeridian, split into two parts (RFC 7946 section 3.1.9).
   const s = lat - hy;
@@ -41,8 +43,24 @@ function footprint(lon: number, lat: number, km: number, rotDeg: number): Geomet
   return {
     type: 'MultiPolygon',
     coordinates: [
-      [[[round5(w), round5(s)], [180, round5(s)], [180, round5(n)], [round5(w), round5(n)], [round5(w), round5(s)]]],
-      [[[-180, round5(s)], [round5(e), round5(s)], [round5(e), round5(n)], [-180, round5(n)], [-180, round5(s)]]],
+      [
+        [
+          [round5(w), round5(s)],
+          [180, round5(s)],
+          [180, round5(n)],
+          [round5(w), round5(n)],
+          [round5(w), round5(s)],
+        ],
+      ],
+      [
+        [
+          [-180, round5(s)],
+          [round5(e), round5(s)],
+          [round5(e), round5(n)],
+          [-180, round5(n)],
+          [-180, round5(s)],
+        ],
+      ],
     ],
   };
 }
@@ -83,7 +101,13 @@ export function generateArchive(seed: number, scale: number): ArchiveRow[] {
       const platform = rng.int(0, def.platforms.length - 1);
       rows.push({
         id: `${def.idPrefix}_${def.productLevel}_${compactTime(t)}_${(i + 1).toString(36).toUpperCase().padStart(5, '0')}`,
-        c, t, lon: round5(lon), lat: round5(lat), geometry, bbox: geometryBbox(geometry), platform,
+        c,
+        t,
+        lon: round5(lon),
+        lat: round5(lat),
+        geometry,
+        bbox: geometryBbox(geometry),
+        platform,
         cloud: Math.round(Math.min(100, Math.max(0, rng.next() ** 1.6 * 100)) * 100) / 100,
         offNadir: Math.round(rng.range(0, def.gsd < 5 ? 30 : 10) * 100) / 100,
         sunAz: Math.round(rng.range(90, 270) * 100) / 100,
@@ -104,17 +128,28 @@ function earthSunDistance(ms: number): number {
 /** Property values the search reads without building the whole feature. */
 export function fastProperty(r: ArchiveRow, name: string): unknown {
   switch (name) {
-    case 'datetime': return isoZ(r.t);
-    case 'eo:cloud_cover': return r.cloud;
-    case 'view:off_nadir': return r.offNadir;
-    case 'view:sun_azimuth': return r.sunAz;
-    case 'view:sun_elevation': return r.sunEl;
-    case 'gsd': return COLLECTION_DEFS[r.c].gsd;
-    case 'platform': return COLLECTION_DEFS[r.c].platforms[r.platform];
-    case 'constellation': return COLLECTION_DEFS[r.c].constellation;
-    case 'collection': return COLLECTION_DEFS[r.c].id;
-    case 'id': return r.id;
-    default: return undefined;
+    case 'datetime':
+      return isoZ(r.t);
+    case 'eo:cloud_cover':
+      return r.cloud;
+    case 'view:off_nadir':
+      return r.offNadir;
+    case 'view:sun_azimuth':
+      return r.sunAz;
+    case 'view:sun_elevation':
+      return r.sunEl;
+    case 'gsd':
+      return COLLECTION_DEFS[r.c].gsd;
+    case 'platform':
+      return COLLECTION_DEFS[r.c].platforms[r.platform];
+    case 'constellation':
+      return COLLECTION_DEFS[r.c].constellation;
+    case 'collection':
+      return COLLECTION_DEFS[r.c].id;
+    case 'id':
+      return r.id;
+    default:
+      return undefined;
   }
 }
 

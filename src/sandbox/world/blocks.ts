@@ -13,13 +13,16 @@ const LAND_COVER_CLASSES = [
   { name: 'bare soil', value: 5, color: '#a6761d' },
 ];
 
-const discrete = (classes: { value: number; color: string }[]): Record<string, string> =>
-  Object.fromEntries(classes.map((c) => [String(c.value), c.color]));
+const discrete = (classes: { value: number; color: string }[]): Record<string, string> => Object.fromEntries(classes.map((c) => [String(c.value), c.color]));
 
 const landCoverOutput: InputDefinition = {
-  format: 'raster', name: 'land_cover', type: 'url', description: 'Classified land cover',
+  format: 'raster',
+  name: 'land_cover',
+  type: 'url',
+  description: 'Classified land cover',
   properties: {
-    dtype: 'uint8', bands: ['class'],
+    dtype: 'uint8',
+    bands: ['class'],
     visualisation: { type: 'discrete', discrete: discrete(LAND_COVER_CLASSES) },
     discretization: { type: 'classes', classes: LAND_COVER_CLASSES },
   },
@@ -33,14 +36,40 @@ const CHANGE_CLASSES = [
 
 export const BLOCKS: readonly Block[] = [
   {
-    id: 'blk-land-cover', name: 'land-cover-classification', display_name: 'Land cover classification',
-    description: 'Classifies a mosaic into five land cover classes inside the given fields.', mode: 'insight', version: '1.2.0',
+    id: 'blk-land-cover',
+    name: 'land-cover-classification',
+    display_name: 'Land cover classification',
+    description: 'Classifies a mosaic into five land cover classes inside the given fields.',
+    mode: 'insight',
+    version: '1.2.0',
     spec: {
-      name: 'land-cover-classification', version: '1.2.0',
+      name: 'land-cover-classification',
+      version: '1.2.0',
       inputs: [
-        { format: 'raster', name: 'image', type: 'url', description: 'Multispectral mosaic', required: true, properties: { bands: ['B02', 'B03', 'B04', 'B08'], dtype: 'uint16', source: 'sentinel-2-l2a' } },
-        { format: 'vector', name: 'fields', type: 'url', description: 'Field boundaries to classify within', required: false, properties: { source: 'upload' } },
-        { format: 'date', name: 'season_start', type: 'string', description: 'First day of the growing season', required: true, properties: { date: 'YYYY-MM-DD' } },
+        {
+          format: 'raster',
+          name: 'image',
+          type: 'url',
+          description: 'Multispectral mosaic',
+          required: true,
+          properties: { bands: ['B02', 'B03', 'B04', 'B08'], dtype: 'uint16', source: 'sentinel-2-l2a' },
+        },
+        {
+          format: 'vector',
+          name: 'fields',
+          type: 'url',
+          description: 'Field boundaries to classify within',
+          required: false,
+          properties: { source: 'upload' },
+        },
+        {
+          format: 'date',
+          name: 'season_start',
+          type: 'string',
+          description: 'First day of the growing season',
+          required: true,
+          properties: { date: 'YYYY-MM-DD' },
+        },
         { format: 'number', name: 'min_patch_ha', type: 'number', description: 'Smallest patch kept, in hectares', required: true },
         { format: 'boolean', name: 'smooth', type: 'boolean', description: 'Apply a majority filter to the result', required: false },
       ],
@@ -48,61 +77,129 @@ export const BLOCKS: readonly Block[] = [
     },
   },
   {
-    id: 'blk-water-extent', name: 'water-extent', display_name: 'Water extent',
-    description: 'Maps open water with an NDWI threshold; optionally includes wetlands.', mode: 'insight', version: '0.9.1',
+    id: 'blk-water-extent',
+    name: 'water-extent',
+    display_name: 'Water extent',
+    description: 'Maps open water with an NDWI threshold; optionally includes wetlands.',
+    mode: 'insight',
+    version: '0.9.1',
     spec: {
-      name: 'water-extent', version: '0.9.1',
+      name: 'water-extent',
+      version: '0.9.1',
       inputs: [
-        { format: 'raster', name: 'image', type: 'url', description: 'Mosaic with green and NIR bands', required: true, properties: { bands: ['B03', 'B08', 'B11'], dtype: 'uint16', source: 'sentinel-2-l2a' } },
+        {
+          format: 'raster',
+          name: 'image',
+          type: 'url',
+          description: 'Mosaic with green and NIR bands',
+          required: true,
+          properties: { bands: ['B03', 'B08', 'B11'], dtype: 'uint16', source: 'sentinel-2-l2a' },
+        },
         { format: 'number', name: 'threshold', type: 'number', description: 'NDWI threshold above which a pixel is water', required: true },
         { format: 'boolean', name: 'include_wetlands', type: 'boolean', description: 'Count vegetated wetlands as water', required: true },
         { format: 'string', name: 'label', type: 'string', description: 'A label stored with the result', required: false },
       ],
-      outputs: [{
-        format: 'raster', name: 'water_mask', type: 'url', description: 'Water mask',
-        properties: {
-          dtype: 'uint8', bands: ['water'],
-          visualisation: { type: 'discrete', discrete: { '0': '#00000000', '1': '#1f78b4' } },
-          discretization: { type: 'classes', classes: [{ name: 'land', value: 0, color: '#00000000' }, { name: 'water', value: 1, color: '#1f78b4' }] },
+      outputs: [
+        {
+          format: 'raster',
+          name: 'water_mask',
+          type: 'url',
+          description: 'Water mask',
+          properties: {
+            dtype: 'uint8',
+            bands: ['water'],
+            visualisation: { type: 'discrete', discrete: { '0': '#00000000', '1': '#1f78b4' } },
+            discretization: {
+              type: 'classes',
+              classes: [
+                { name: 'land', value: 0, color: '#00000000' },
+                { name: 'water', value: 1, color: '#1f78b4' },
+              ],
+            },
+          },
         },
-      }, {
-        format: 'vector', name: 'water_bodies', type: 'url', description: 'Water bodies as polygons (GeoJSON)',
-        properties: {
-          discretization: { type: 'classes', classes: [{ name: 'open water', value: 1, color: '#1f78b4' }, { name: 'wetland', value: 2, color: '#33a02c' }] },
+        {
+          format: 'vector',
+          name: 'water_bodies',
+          type: 'url',
+          description: 'Water bodies as polygons (GeoJSON)',
+          properties: {
+            discretization: {
+              type: 'classes',
+              classes: [
+                { name: 'open water', value: 1, color: '#1f78b4' },
+                { name: 'wetland', value: 2, color: '#33a02c' },
+              ],
+            },
+          },
         },
-      }],
+      ],
     },
   },
   {
-    id: 'blk-change', name: 'change-detection', display_name: 'Change detection',
-    description: 'Compares a land-cover result with a later mosaic and marks loss and gain.', mode: 'insight', version: '2.0.0',
+    id: 'blk-change',
+    name: 'change-detection',
+    display_name: 'Change detection',
+    description: 'Compares a land-cover result with a later mosaic and marks loss and gain.',
+    mode: 'insight',
+    version: '2.0.0',
     spec: {
-      name: 'change-detection', version: '2.0.0',
+      name: 'change-detection',
+      version: '2.0.0',
       inputs: [
-        { format: 'raster', name: 'baseline', type: 'url', description: 'Earlier land cover (an insight output)', required: true, properties: { bands: ['class'], dtype: 'uint8' } },
-        { format: 'raster', name: 'image', type: 'url', description: 'Later mosaic', required: true, properties: { bands: ['B04', 'B08'], dtype: 'uint16', source: 'sentinel-2-l2a' } },
+        {
+          format: 'raster',
+          name: 'baseline',
+          type: 'url',
+          description: 'Earlier land cover (an insight output)',
+          required: true,
+          properties: { bands: ['class'], dtype: 'uint8' },
+        },
+        {
+          format: 'raster',
+          name: 'image',
+          type: 'url',
+          description: 'Later mosaic',
+          required: true,
+          properties: { bands: ['B04', 'B08'], dtype: 'uint16', source: 'sentinel-2-l2a' },
+        },
         { format: 'date', name: 'as_of', type: 'string', description: 'Date the change is reported for', required: true, properties: { date: 'YYYY-MM-DD' } },
         { format: 'string', name: 'sensitivity', type: 'string', description: 'low, medium or high', required: true },
         { format: 'vector', name: 'mask', type: 'url', description: 'Area to ignore', required: false },
       ],
-      outputs: [{
-        format: 'raster', name: 'change', type: 'url', description: 'Loss and gain',
-        properties: {
-          dtype: 'uint8', bands: ['change'],
-          visualisation: { type: 'discrete', discrete: discrete(CHANGE_CLASSES) },
-          discretization: { type: 'classes', classes: CHANGE_CLASSES },
+      outputs: [
+        {
+          format: 'raster',
+          name: 'change',
+          type: 'url',
+          description: 'Loss and gain',
+          properties: {
+            dtype: 'uint8',
+            bands: ['change'],
+            visualisation: { type: 'discrete', discrete: discrete(CHANGE_CLASSES) },
+            discretization: { type: 'classes', classes: CHANGE_CLASSES },
+          },
         },
-      }, {
-        format: 'vector', name: 'change_areas', type: 'url', description: 'Areas of loss and gain (GeoJSON)',
-        properties: { discretization: { type: 'classes', classes: CHANGE_CLASSES.filter((c) => c.value !== 0) } },
-      }],
+        {
+          format: 'vector',
+          name: 'change_areas',
+          type: 'url',
+          description: 'Areas of loss and gain (GeoJSON)',
+          properties: { discretization: { type: 'classes', classes: CHANGE_CLASSES.filter((c) => c.value !== 0) } },
+        },
+      ],
     },
   },
   {
-    id: 'blk-ndvi-series', name: 'ndvi-time-series', display_name: 'NDVI time series',
-    description: 'Runs NDVI over every mosaic of an AOI and aggregates per date.', mode: 'workflow', version: '1.0.0',
+    id: 'blk-ndvi-series',
+    name: 'ndvi-time-series',
+    display_name: 'NDVI time series',
+    description: 'Runs NDVI over every mosaic of an AOI and aggregates per date.',
+    mode: 'workflow',
+    version: '1.0.0',
     spec: {
-      name: 'ndvi-time-series', version: '1.0.0',
+      name: 'ndvi-time-series',
+      version: '1.0.0',
       inputs: [
         { format: 'date', name: 'from', type: 'string', description: 'Start date', required: true },
         { format: 'date', name: 'to', type: 'string', description: 'End date', required: true },
@@ -132,8 +229,14 @@ export function toBlockRecord(b: Block): BlockRecord {
     id: b.id,
     block_status: 'active',
     spec: {
-      ...b.spec, id: b.id, version_id: `${b.id}@${b.spec.version}`, title: b.display_name ?? b.name,
-      description: b.description, kind: b.mode, type: 'model', supported_collections_id: ['sentinel-2-l2a'],
+      ...b.spec,
+      id: b.id,
+      version_id: `${b.id}@${b.spec.version}`,
+      title: b.display_name ?? b.name,
+      description: b.description,
+      kind: b.mode,
+      type: 'model',
+      supported_collections_id: ['sentinel-2-l2a'],
     },
     created_at: BLOCKS_CREATED,
     err: '',

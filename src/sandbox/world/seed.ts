@@ -44,8 +44,19 @@ function satelliteFor(p: Place, i: number, user: User): string {
 
 export function seedState(world: World, now0: number): State {
   const state: State = {
-    version: 1, seed: world.seed, scale: world.scale,
-    projects: [], aois: [], assets: [], visualizations: [], indices: [], orders: [], stores: [], deliveries: [], downloads: [], insights: [],
+    version: 1,
+    seed: world.seed,
+    scale: world.scale,
+    projects: [],
+    aois: [],
+    assets: [],
+    visualizations: [],
+    indices: [],
+    orders: [],
+    stores: [],
+    deliveries: [],
+    downloads: [],
+    insights: [],
   };
   for (const user of world.users) seedUser(world, state, user, now0);
   return state;
@@ -68,20 +79,34 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   state.projects.push(...projects);
 
   // Custom indices: one of each expression type the legend rules distinguish.
-  const customs = user.key === 'alice'
-    ? [
-        { name: 'Chlorophyll red-edge', expression: 'B07/B05-1', expression_type: 'index' as const, colormap: 'greens', rescale: [0, 5] },
-        { name: 'SWIR composite', expression: 'B12,B8A,B04', expression_type: 'composite' as const, colormap: '', rescale: [0, 4000] },
-        { name: 'NIR grayscale', expression: 'B08', expression_type: 'grayscale' as const, colormap: 'gray', rescale: [0, 6000] },
-      ]
-    : [{ name: 'Moisture index', expression: '(B8A-B11)/(B8A+B11)', expression_type: 'index' as const, colormap: 'rdbu', rescale: [-1, 1] }];
+  const customs =
+    user.key === 'alice'
+      ? [
+          { name: 'Chlorophyll red-edge', expression: 'B07/B05-1', expression_type: 'index' as const, colormap: 'greens', rescale: [0, 5] },
+          { name: 'SWIR composite', expression: 'B12,B8A,B04', expression_type: 'composite' as const, colormap: '', rescale: [0, 4000] },
+          { name: 'NIR grayscale', expression: 'B08', expression_type: 'grayscale' as const, colormap: 'gray', rescale: [0, 6000] },
+        ]
+      : [{ name: 'Moisture index', expression: '(B8A-B11)/(B8A+B11)', expression_type: 'index' as const, colormap: 'rdbu', rescale: [-1, 1] }];
   for (const c of customs) {
     const ts = isoZ(now0 - rng.int(30, 200) * DAY);
     state.indices.push({
-      id: rng.uuid(), name: c.name, description: `${c.name} (custom)`, org_id: user.org_id, user_id: user.id, satellite_id: 'sentinel-2',
-      type: 'custom', expression: c.expression, expression_type: c.expression_type,
-      bands: c.expression.split(/[^A-Za-z0-9_]+/).filter((b) => /^B/.test(b)).filter((b, i, a) => a.indexOf(b) === i),
-      colormap: c.colormap, rescale: c.rescale, created_at: ts, updated_at: ts,
+      id: rng.uuid(),
+      name: c.name,
+      description: `${c.name} (custom)`,
+      org_id: user.org_id,
+      user_id: user.id,
+      satellite_id: 'sentinel-2',
+      type: 'custom',
+      expression: c.expression,
+      expression_type: c.expression_type,
+      bands: c.expression
+        .split(/[^A-Za-z0-9_]+/)
+        .filter((b) => /^B/.test(b))
+        .filter((b, i, a) => a.indexOf(b) === i),
+      colormap: c.colormap,
+      rescale: c.rescale,
+      created_at: ts,
+      updated_at: ts,
     });
   }
 
@@ -90,10 +115,23 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
     const sat = satelliteFor(place, i, user);
     const t0 = now0 - rng.int(20, 300) * DAY;
     const aoi: AoiRec = {
-      aoi_id: rng.uuid(), name: place.name, description: `${place.kind} area of interest`, satellite_id: sat,
-      project_id: projects[place.project].id, images: { mosaics: 4 }, eo_bands: satelliteById(sat)?.bands.map((b) => b.name) ?? [],
-      geometry, progress: 100, status: 'success', is_favourite: i % 5 === 0, created_at: isoZ(t0), updated_at: isoZ(t0 + T.aoi),
-      user_id: user.id, area_in_sq_m: Math.round(geodesicArea(geometry) * 100) / 100, centroid: polygonCentroid(geometry), t0,
+      aoi_id: rng.uuid(),
+      name: place.name,
+      description: `${place.kind} area of interest`,
+      satellite_id: sat,
+      project_id: projects[place.project].id,
+      images: { mosaics: 4 },
+      eo_bands: satelliteById(sat)?.bands.map((b) => b.name) ?? [],
+      geometry,
+      progress: 100,
+      status: 'success',
+      is_favourite: i % 5 === 0,
+      created_at: isoZ(t0),
+      updated_at: isoZ(t0 + T.aoi),
+      user_id: user.id,
+      area_in_sq_m: Math.round(geodesicArea(geometry) * 100) / 100,
+      centroid: polygonCentroid(geometry),
+      t0,
     };
     state.aois.push(aoi);
     const mosaics = makeMosaics(aoi, 4, t0, rng);
@@ -107,15 +145,41 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   });
 
   // Stores: the secrets' names are kept, never their values.
-  const storeDefs: { name: string; type: StoreType; configs: Record<string, string>; secret_keys: string[] }[] = user.key === 'alice'
-    ? [
-        { name: 'imagery-eu', type: 'S3', configs: { bucket: 'alice-imagery-eu', region: 'eu-west-1', path_prefix: 'deliveries/' }, secret_keys: ['access_key_id', 'secret_access_key'] },
-        { name: 'analysis-gcs', type: 'GCS', configs: { bucket: 'alice-analysis', region: 'europe-west4', path_prefix: 'eo/' }, secret_keys: ['project_id', 'service_account_credentials'] },
-      ]
-    : [{ name: 'bob-blob', type: 'AZBLOB', configs: { bucket: 'imagery', region: 'westeurope', path_prefix: 'in/' }, secret_keys: ['account_name', 'tenant_id', 'client_id', 'client_secret'] }];
+  const storeDefs: { name: string; type: StoreType; configs: Record<string, string>; secret_keys: string[] }[] =
+    user.key === 'alice'
+      ? [
+          {
+            name: 'imagery-eu',
+            type: 'S3',
+            configs: { bucket: 'alice-imagery-eu', region: 'eu-west-1', path_prefix: 'deliveries/' },
+            secret_keys: ['access_key_id', 'secret_access_key'],
+          },
+          {
+            name: 'analysis-gcs',
+            type: 'GCS',
+            configs: { bucket: 'alice-analysis', region: 'europe-west4', path_prefix: 'eo/' },
+            secret_keys: ['project_id', 'service_account_credentials'],
+          },
+        ]
+      : [
+          {
+            name: 'bob-blob',
+            type: 'AZBLOB',
+            configs: { bucket: 'imagery', region: 'westeurope', path_prefix: 'in/' },
+            secret_keys: ['account_name', 'tenant_id', 'client_id', 'client_secret'],
+          },
+        ];
   for (const s of storeDefs) {
     const ts = isoZ(now0 - rng.int(50, 300) * DAY);
-    state.stores.push({ id: rng.uuid(), ...s, labels: { team: user.key === 'alice' ? 'analytics' : 'ops' }, created_at: ts, updated_at: ts, created_by: user.id, owner: user.id } satisfies StoreRec);
+    state.stores.push({
+      id: rng.uuid(),
+      ...s,
+      labels: { team: user.key === 'alice' ? 'analytics' : 'ops' },
+      created_at: ts,
+      updated_at: ts,
+      created_by: user.id,
+      owner: user.id,
+    } satisfies StoreRec);
   }
 
   seedOrders(world, state, user, now0, rng);
@@ -129,25 +193,76 @@ export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?
     const created = t0 + 1000 * (k + 1);
     const id = rng.uuid();
     return {
-      id, aoi_id: aoi.aoi_id, visualization_id: '', name: `Mosaic ${dateOnly(date)}`, description: `Cloud-free mosaic of ${aoi.name}`,
-      asset_type: 'mosaic', band_list: aoi.eo_bands, centroid: aoi.centroid, geometry: aoi.geometry, area_in_sq_m: aoi.area_in_sq_m,
-      date: dateOnly(date), path: mosaicPath(aoi, dateOnly(date)), progress: 100, status: 'success',
-      created_at: spaceMicro(created), updated_at: spaceMicro(created), t0: created,
+      id,
+      aoi_id: aoi.aoi_id,
+      visualization_id: '',
+      name: `Mosaic ${dateOnly(date)}`,
+      description: `Cloud-free mosaic of ${aoi.name}`,
+      asset_type: 'mosaic',
+      band_list: aoi.eo_bands,
+      centroid: aoi.centroid,
+      geometry: aoi.geometry,
+      area_in_sq_m: aoi.area_in_sq_m,
+      date: dateOnly(date),
+      path: mosaicPath(aoi, dateOnly(date)),
+      progress: 100,
+      status: 'success',
+      created_at: spaceMicro(created),
+      updated_at: spaceMicro(created),
+      t0: created,
     } satisfies AssetRec;
   });
 }
 
-export function makeVisualization(aoi: AoiRec, idx: { id: string; name: string; type: string; expression: string; expression_type: 'composite' | 'grayscale' | 'index'; rescale: number[]; user_id: string; org_id: string }, sources: Asset[], t0: number, rng: Rng, state: State): VisRec {
+export function makeVisualization(
+  aoi: AoiRec,
+  idx: {
+    id: string;
+    name: string;
+    type: string;
+    expression: string;
+    expression_type: 'composite' | 'grayscale' | 'index';
+    rescale: number[];
+    user_id: string;
+    org_id: string;
+  },
+  sources: Asset[],
+  t0: number,
+  rng: Rng,
+  state: State,
+): VisRec {
   const id = rng.uuid();
   const derived: AssetRec[] = sources.map((src) => ({
-    ...src, id: rng.uuid(), visualization_id: id, name: `${idx.name} ${src.date}`, description: `${idx.name} of ${src.name}`,
-    band_list: [idx.name], path: `s3://eo-sandbox/aois/${aoi.aoi_id}/visualizations/${id}/${src.date}.tif`, created_at: spaceMicro(t0), updated_at: spaceMicro(t0), t0,
+    ...src,
+    id: rng.uuid(),
+    visualization_id: id,
+    name: `${idx.name} ${src.date}`,
+    description: `${idx.name} of ${src.name}`,
+    band_list: [idx.name],
+    path: `s3://eo-sandbox/aois/${aoi.aoi_id}/visualizations/${id}/${src.date}.tif`,
+    created_at: spaceMicro(t0),
+    updated_at: spaceMicro(t0),
+    t0,
   }));
   state.assets.push(...derived);
   return {
-    id, aoi_id: aoi.aoi_id, user_id: aoi.user_id, tenant_id: `tenant-${aoi.user_id.slice(0, 8)}`, index_id: idx.id, index_name: idx.name,
-    type: idx.type, expression: idx.expression, expression_type: idx.expression_type, rescale: idx.rescale, progress: 100, status: 'success',
-    created_at: spaceMicro(t0), updated_at: spaceMicro(t0), t0, asset_ids: derived.map((d) => d.id), source_ids: sources.map((x) => x.id),
+    id,
+    aoi_id: aoi.aoi_id,
+    user_id: aoi.user_id,
+    tenant_id: `tenant-${aoi.user_id.slice(0, 8)}`,
+    index_id: idx.id,
+    index_name: idx.name,
+    type: idx.type,
+    expression: idx.expression,
+    expression_type: idx.expression_type,
+    rescale: idx.rescale,
+    progress: 100,
+    status: 'success',
+    created_at: spaceMicro(t0),
+    updated_at: spaceMicro(t0),
+    t0,
+    asset_ids: derived.map((d) => d.id),
+    source_ids: sources.map((x) => x.id),
   };
 }
 
@@ -185,7 +300,12 @@ function seedOrders(world: World, state: State, user: User, now0: number, rng: R
     for (let j = 0; j < 5; j++) {
       const aoi = aois[(k * 5 + j) % aois.length];
       const fc = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] };
-      const common = { project_id: aoi.project_id, name: `${aoi.name} #${k + 1}.${j + 1}`, geometry: fc, usecase: pat.kind === 'archive' ? 'baseline' : 'monitoring' };
+      const common = {
+        project_id: aoi.project_id,
+        name: `${aoi.name} #${k + 1}.${j + 1}`,
+        geometry: fc,
+        usecase: pat.kind === 'archive' ? 'baseline' : 'monitoring',
+      };
       const near = imagesNear(aoi);
       if (pat.kind === 'archive' && near.length > 0) {
         items.push({ ...common, item_ids: near.slice(j % 3, (j % 3) + 1 + (j % 2)), delivery_speed: j === 4 ? 'PRIORITY' : 'STANDARD' });
@@ -195,9 +315,13 @@ function seedOrders(world: World, state: State, user: User, now0: number, rng: R
         items.push({
           ...common,
           recurrence: pat.kind === 'recurring' ? 'MONTHLY' : occ > 1 ? 'WEEKLY' : 'ONCE',
-          start_date: isoZ(start), end_date: isoZ(start + (pat.kind === 'infeasible' ? DAY / 2 : 40 * DAY)), no_of_occurrences: occ,
+          start_date: isoZ(start),
+          end_date: isoZ(start + (pat.kind === 'infeasible' ? DAY / 2 : 40 * DAY)),
+          no_of_occurrences: occ,
           bandset: { bandset_id: world.bandsets[(k + j) % world.bandsets.length].id },
-          cloud_cover: pat.kind === 'weak' ? 5 : 20, off_nadir: 25, delivery_speed: j === 0 ? 'RUSH' : 'STANDARD',
+          cloud_cover: pat.kind === 'weak' ? 5 : 20,
+          off_nadir: 25,
+          delivery_speed: j === 0 ? 'RUSH' : 'STANDARD',
         });
       }
     }
@@ -219,17 +343,39 @@ function seedDeliveries(state: State, user: User, now0: number, rng: Rng): void 
   catalogs.forEach((c, k) => {
     const t0 = now0 - ages[k];
     const d: DeliveryRec = {
-      delivery_id: rng.uuid(), catalog_id: c.id, task_id: c.task_id, status: 'CREATED',
-      target_path: `${store.configs.path_prefix ?? ''}${c.order_item_id}/${c.id}/`, cloud_delivery: { config: store.id, path: store.configs.path_prefix ?? '' },
-      created_at: isoOffset(t0), updated_at: isoOffset(t0), created_by: user.id, updated_by: user.id,
-      owner: user.id, order_item_id: c.order_item_id ?? '', t0, ...(k === 3 ? { frozen: 'FAILED' as const } : {}),
+      delivery_id: rng.uuid(),
+      catalog_id: c.id,
+      task_id: c.task_id,
+      status: 'CREATED',
+      target_path: `${store.configs.path_prefix ?? ''}${c.order_item_id}/${c.id}/`,
+      cloud_delivery: { config: store.id, path: store.configs.path_prefix ?? '' },
+      created_at: isoOffset(t0),
+      updated_at: isoOffset(t0),
+      created_by: user.id,
+      updated_by: user.id,
+      owner: user.id,
+      order_item_id: c.order_item_id ?? '',
+      t0,
+      ...(k === 3 ? { frozen: 'FAILED' as const } : {}),
     };
     state.deliveries.push(d);
   });
-  const dl = (ids: string[], age: number, frozen?: 'failed'): DownloadRec => ({ id: rng.uuid(), owner: user.id, catalog_ids: ids, t0: now0 - age, ...(frozen ? { frozen } : {}) });
+  const dl = (ids: string[], age: number, frozen?: 'failed'): DownloadRec => ({
+    id: rng.uuid(),
+    owner: user.id,
+    catalog_ids: ids,
+    t0: now0 - age,
+    ...(frozen ? { frozen } : {}),
+  });
   if (catalogs.length > 0) {
     state.downloads.push(dl([catalogs[0].id], DAY));
-    state.downloads.push(dl(catalogs.slice(1, 3).map((c) => c.id), 2 * DAY, 'failed'));
+    state.downloads.push(
+      dl(
+        catalogs.slice(1, 3).map((c) => c.id),
+        2 * DAY,
+        'failed',
+      ),
+    );
   }
 }
 
@@ -246,10 +392,18 @@ function seedInsights(world: World, state: State, user: User, now0: number, rng:
   const image = (block: Block, a: AssetRec): InputValue => ({ ...block.spec.inputs[0], stac_url: a.path, asset_source: { id: a.id, type: 'raw_mosaic' } });
   const run = (aoi: AoiRec, block: Block, name: string, input: InputValue[], age: number, failure?: string): void => {
     state.insights.push({
-      id: rng.uuid(), owner: user.id, aoi_id: aoi.aoi_id, project_id: aoi.project_id, name,
-      block: { name: block.spec.name, version: block.spec.version }, input,
+      id: rng.uuid(),
+      owner: user.id,
+      aoi_id: aoi.aoi_id,
+      project_id: aoi.project_id,
+      name,
+      block: { name: block.spec.name, version: block.spec.version },
+      input,
       metadata: { block_name: block.spec.name, block_version: block.spec.version },
-      cost: runCostOf(aoi, block.spec.name), ...(failure ? { failure } : {}), created_by: user.id, t0: now0 - age,
+      cost: runCostOf(aoi, block.spec.name),
+      ...(failure ? { failure } : {}),
+      created_by: user.id,
+      t0: now0 - age,
     } satisfies InsightRec);
   };
   const mine = state.aois.filter((a) => a.user_id === user.id);
@@ -257,10 +411,22 @@ function seedInsights(world: World, state: State, user: User, now0: number, rng:
   for (const aoi of mine) {
     const m = mosaicsOf(aoi).find((a) => fits(water, a));
     if (!m || ok >= (user.key === 'alice' ? 3 : 1)) continue;
-    run(aoi, water, `Water extent of ${aoi.name}`, [image(water, m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'false' }], (3 + ok) * DAY);
+    run(
+      aoi,
+      water,
+      `Water extent of ${aoi.name}`,
+      [image(water, m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'false' }],
+      (3 + ok) * DAY,
+    );
     const lm = ok === 0 ? mosaicsOf(aoi).find((a) => fits(land, a)) : undefined;
     if (lm) {
-      run(aoi, land, `Land cover of ${aoi.name}`, [image(land, lm), { ...land.spec.inputs[2], value: dateOnly(now0 - 120 * DAY) }, { ...land.spec.inputs[3], value: '0.5' }], 2 * DAY);
+      run(
+        aoi,
+        land,
+        `Land cover of ${aoi.name}`,
+        [image(land, lm), { ...land.spec.inputs[2], value: dateOnly(now0 - 120 * DAY) }, { ...land.spec.inputs[3], value: '0.5' }],
+        2 * DAY,
+      );
     }
     ok++;
   }
@@ -268,7 +434,13 @@ function seedInsights(world: World, state: State, user: User, now0: number, rng:
   if (other?.m) {
     const need = water.spec.inputs[0].properties?.bands ?? [];
     const missing = need.filter((b) => !other.m!.band_list.includes(b));
-    run(other.aoi, water, `Water extent of ${other.aoi.name}`, [image(water, other.m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'true' }], DAY,
-      `input image: asset ${other.m.name} has no band ${missing.join(', ')} (it has ${other.m.band_list.join(', ')}); the block needs ${need.join(', ')}`);
+    run(
+      other.aoi,
+      water,
+      `Water extent of ${other.aoi.name}`,
+      [image(water, other.m), { ...water.spec.inputs[1], value: '0.2' }, { ...water.spec.inputs[2], value: 'true' }],
+      DAY,
+      `input image: asset ${other.m.name} has no band ${missing.join(', ')} (it has ${other.m.band_list.join(', ')}); the block needs ${need.join(', ')}`,
+    );
   }
 }

@@ -29,7 +29,14 @@ export function buildWorld(seed: number, scale: number): World {
   const rng = new Rng(seed).fork('users');
   const users: User[] = [
     { id: rng.uuid(), key: 'alice', name: 'Alice Analyst', org_id: `org-${rng.uuid().slice(0, 8)}`, satellites: SATELLITES.map((s) => s.id), canReport: true },
-    { id: rng.uuid(), key: 'bob', name: 'Bob Builder', org_id: `org-${rng.uuid().slice(0, 8)}`, satellites: ['sentinel-2', 'landsat-8-9', 'enmap'], canReport: false },
+    {
+      id: rng.uuid(),
+      key: 'bob',
+      name: 'Bob Builder',
+      org_id: `org-${rng.uuid().slice(0, 8)}`,
+      satellites: ['sentinel-2', 'landsat-8-9', 'enmap'],
+      canReport: false,
+    },
   ];
   const rows = generateArchive(seed, scale);
   const archive = new ArchiveIndex(rows);

@@ -211,9 +211,14 @@ export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRu
     });
     return JSON.parse(text) as T;
   } catch (err) {
-    const pageLog = workbench.consoleLines.filter((l) => /error|fail|extension/i.test(l)).slice(-40).join('\n');
+    const pageLog = workbench.consoleLines
+      .filter((l) => /error|fail|extension/i.test(l))
+      .slice(-40)
+      .join('\n');
     const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`${message}\n--- workbench console (filtered) ---\n${pageLog}\n--- code-server output (tail) ---\n${workbench.server.output().slice(-3000)}`);
+    throw new Error(
+      `${message}\n--- workbench console (filtered) ---\n${pageLog}\n--- code-server output (tail) ---\n${workbench.server.output().slice(-3000)}`,
+    );
   } finally {
     await workbench.close();
     fs.rmSync(resultDir, { recursive: true, force: true });

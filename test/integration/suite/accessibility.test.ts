@@ -19,7 +19,7 @@ suite('accessibility: tree rows read as words', function () {
     for (const row of rows) {
       const item = providers[row.view].getTreeItem(row);
       const spoken = item.accessibilityInformation?.label ?? '';
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       assert.ok(spoken.length > 0, `${row.kind} row "${label}" has no accessible label`);
       assert.ok(!/[·²]|\d{4}-\d{2}-\d{2}/.test(spoken), `${row.kind} row reads "${spoken}"`);
       assert.ok(spoken.startsWith(label.replace(/\d{4}-\d{2}-\d{2}.*/, '').trim()), `"${spoken}" does not start with the row's name "${label}"`);

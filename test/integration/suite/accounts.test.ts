@@ -82,7 +82,10 @@ suite('accounts: the authentication provider behind the Accounts menu', function
       assert.equal(new Set(sessions.map((s) => s.id)).size, sessions.length, 'session ids are not unique');
       // Asking for one account returns that account only.
       const onlyB = await accounts.getSessions([], { account: { id: b.url, label: '' } });
-      assert.deepEqual(onlyB.map((s) => s.account.id), [b.url]);
+      assert.deepEqual(
+        onlyB.map((s) => s.account.id),
+        [b.url],
+      );
 
       const deadline = Date.now() + 5_000;
       while (!heard.includes(AUTH_PROVIDER_ID) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -92,7 +95,7 @@ suite('accounts: the authentication provider behind the Accounts menu', function
     }
   });
 
-  test('removing a session (Accounts menu → Sign Out) deletes that URL\'s token and leaves the other', async () => {
+  test("removing a session (Accounts menu → Sign Out) deletes that URL's token and leaves the other", async () => {
     const api = await extensionApi();
     const accounts = api.services.accounts!;
     const { connection } = api.services;

@@ -71,11 +71,18 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
     const assets: Asset[] = (await c.aois.assetsPage(String(aoi.record.aoi_id), { limit: 100 })).items;
     const newest = [...new Set(assets.filter((a) => a.visualization_id === vis.recordId).map((a) => a.date))].sort().at(-1) as string;
     const prompts = new ScriptedPrompts([
-      { kind: 'pick', match: /Date of the imagery/, choose: (items) => {
-        assert.equal(items[0].label, newest, 'the newest date is not first');
-        assert.ok(items.every((i) => /^\d{4}-\d{2}-\d{2}$/.test(i.label)), 'dates are not ISO dates');
-        return items[0];
-      } },
+      {
+        kind: 'pick',
+        match: /Date of the imagery/,
+        choose: (items) => {
+          assert.equal(items[0].label, newest, 'the newest date is not first');
+          assert.ok(
+            items.every((i) => /^\d{4}-\d{2}-\d{2}$/.test(i.label)),
+            'dates are not ISO dates',
+          );
+          return items[0];
+        },
+      },
       { kind: 'pick', match: /Which legend/, choose: 'Theoretical range' },
     ]);
     const out = await runScripted<ServiceRendering | undefined>(sb.current, prompts, 'eoImagery.showServiceRendering', vis);
@@ -108,7 +115,14 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
       for (let x = 3; x < png.width - 3; x += step) {
         const here = pixel(png, x, y);
         if (here[3] === 0) continue;
-        const uniform = [[-2, -2], [2, -2], [-2, 2], [2, 2], [0, 2], [2, 0]].every(([dx, dy]) => pixel(png, x + dx, y + dy).join() === here.join());
+        const uniform = [
+          [-2, -2],
+          [2, -2],
+          [-2, 2],
+          [2, 2],
+          [0, 2],
+          [2, 0],
+        ].every(([dx, dy]) => pixel(png, x + dx, y + dy).join() === here.join());
         if (!uniform) continue;
         const [lon, lat] = lonLat(x, y);
         const v = indexValueAt(aoiRec, newest, index.expression, lon, lat);
@@ -116,8 +130,13 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
         const k = Math.max(0, Math.min(255, Math.round(((v - lo) / (hi - lo)) * 255)));
         const want = [lut[k * 3], lut[k * 3 + 1], lut[k * 3 + 2]];
         // one step of the colour map either way: the two samplings may round differently
-        const near = [k - 1, k, k + 1].filter((j) => j >= 0 && j <= 255).some((j) => here[0] === lut[j * 3] && here[1] === lut[j * 3 + 1] && here[2] === lut[j * 3 + 2]);
-        assert.ok(near, `pixel (${x}, ${y}) at ${lon.toFixed(5)}, ${lat.toFixed(5)}: NDVI ${v.toFixed(3)} should be ${want.join(',')}, the picture has ${here.slice(0, 3).join(',')}`);
+        const near = [k - 1, k, k + 1]
+          .filter((j) => j >= 0 && j <= 255)
+          .some((j) => here[0] === lut[j * 3] && here[1] === lut[j * 3 + 1] && here[2] === lut[j * 3 + 2]);
+        assert.ok(
+          near,
+          `pixel (${x}, ${y}) at ${lon.toFixed(5)}, ${lat.toFixed(5)}: NDVI ${v.toFixed(3)} should be ${want.join(',')}, the picture has ${here.slice(0, 3).join(',')}`,
+        );
         seen.add(k >> 5);
         checked++;
       }
@@ -129,15 +148,25 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
     const panels = sb.current.api.services.panels as PanelsApi;
     const map = await waitFor('the map panel', () => panels.map());
     await map.whenReady();
-    const report = await waitFor('the picture layer’s report', () => ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean; text?: string }[]).filter((r) => r.id === out.spec.id).at(-1));
+    const report = await waitFor('the picture layer’s report', () =>
+      ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean; text?: string }[]).filter((r) => r.id === out.spec.id).at(-1),
+    );
     assert.equal(report.state, 'ready', report.text);
     assert.equal(report.drawn, true);
   });
 
   test('Show Service Rendering on Map: an unknown date ends in the service’s reason, nothing drawn', async () => {
-    const found = (await rowsUnder('visualizationGroup', 'visualization')).flatMap(({ rows }) => rows.filter((r) => /^preset-ndvi-/.test(String(r.record.index_id))))[0];
+    const found = (await rowsUnder('visualizationGroup', 'visualization')).flatMap(({ rows }) =>
+      rows.filter((r) => /^preset-ndvi-/.test(String(r.record.index_id))),
+    )[0];
     assert.ok(found);
-    sb.current.sandbox.faults.add({ method: 'POST', path: `/v0/aois/${String(found.record.aoi_id)}/visualizations/${found.recordId}/png`, status: 404, count: 1, body: { error: { code: 'not_found', message: 'date: no image on that day', details: 'date' } } });
+    sb.current.sandbox.faults.add({
+      method: 'POST',
+      path: `/v0/aois/${String(found.record.aoi_id)}/visualizations/${found.recordId}/png`,
+      status: 404,
+      count: 1,
+      body: { error: { code: 'not_found', message: 'date: no image on that day', details: 'date' } },
+    });
     const prompts = new ScriptedPrompts([
       { kind: 'pick', match: /Date of the imagery/, choose: (items) => items[0] },
       { kind: 'pick', match: /Which legend/, choose: 'Dynamic range' },
@@ -157,17 +186,23 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
     const { aoi, row } = pick;
     const expected = `${String(aoi.record.name).replace(/[\\/:*?"<>|]/g, '_')} - ${String(row.record.name)}.tif`;
     const prompts = new ScriptedPrompts([
-      { kind: 'saveDialog', answer: (suggested) => {
-        assert.equal(suggested && path.basename(suggested.fsPath), expected, 'the suggested file name');
-        return vscode.Uri.file(path.join(tmp, expected));
-      } },
+      {
+        kind: 'saveDialog',
+        answer: (suggested) => {
+          assert.equal(suggested && path.basename(suggested.fsPath), expected, 'the suggested file name');
+          return vscode.Uri.file(path.join(tmp, expected));
+        },
+      },
     ]);
     const out = await runWhileAdvancing<AssetDownloadOutcome | undefined>(sb.current, prompts, 'eoImagery.downloadAssets', [row], 2_000);
     prompts.assertDone();
     assert.ok(out?.file, `nothing saved: ${prompts.messages.map((m) => m.text).join(' | ')}`);
     assert.equal(out.download.status, 'SUCCESS');
     assert.deepEqual(fs.readdirSync(tmp), [expected], 'a temporary file was left behind');
-    const info = JSON.parse(execFileSync('gdalinfo', ['-json', out.file], { encoding: 'utf8' })) as { size: [number, number]; bands: { type: string; noDataValue?: number }[] };
+    const info = JSON.parse(execFileSync('gdalinfo', ['-json', out.file], { encoding: 'utf8' })) as {
+      size: [number, number];
+      bands: { type: string; noDataValue?: number }[];
+    };
     assert.equal(info.bands.length, 1);
     assert.equal(info.bands[0].type, 'Float32');
     assert.ok(info.size[0] > 0 && info.size[1] > 0);
@@ -186,6 +221,9 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
     prompts.assertDone();
     assert.equal(out, undefined);
     assert.equal(sb.current.sandbox.state.downloads.length, before, 'a download was created');
-    assert.ok(prompts.messages.some((m) => m.severity === 'error'), 'no message');
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'error'),
+      'no message',
+    );
   });
 });

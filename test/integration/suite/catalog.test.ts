@@ -36,13 +36,20 @@ suite('catalog: search, deliver and download against the sandbox', function () {
       { kind: 'input', match: /Date range/, answer: '' },
       { kind: 'input', match: /Bounding box/, answer: '' },
       // results are named (place and day); the entry's id is in the item it carries
-      { kind: 'pickMany', match: /Catalog: /, choose: (items) => items.filter((i) => (i as { catalog?: { id: string } }).catalog?.id === cat.id && !i.label.includes(cat.id)) },
+      {
+        kind: 'pickMany',
+        match: /Catalog: /,
+        choose: (items) => items.filter((i) => (i as { catalog?: { id: string } }).catalog?.id === cat.id && !i.label.includes(cat.id)),
+      },
       { kind: 'pick', match: /What to do/, choose: 'Copy IDs' },
     ]);
     const results = await runScripted<Catalog[] | undefined>(conn, prompts, COMMANDS.searchCatalog);
     prompts.assertDone();
     assert.ok(results && results.length > 0);
-    assert.ok(results.every((c) => c.order_item_id === cat.order_item_id), 'the search ignored the order item filter');
+    assert.ok(
+      results.every((c) => c.order_item_id === cat.order_item_id),
+      'the search ignored the order item filter',
+    );
     assert.equal(await vscode.env.clipboard.readText(), cat.id);
   });
 
@@ -80,9 +87,15 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     const deliveries = await runWhileAdvancing<Delivery[] | undefined>(conn, prompts, COMMANDS.deliver, [{ kind: 'catalog', record: cat }], 3_000);
     prompts.assertDone();
     assert.ok(deliveries && deliveries.length > 0, 'no deliveries');
-    assert.deepEqual(deliveries.map((d) => d.status), deliveries.map(() => 'SUCCESS'));
+    assert.deepEqual(
+      deliveries.map((d) => d.status),
+      deliveries.map(() => 'SUCCESS'),
+    );
     assert.deepEqual(deliveries[0].cloud_delivery, { config: store.id, path: 'eo/integration' });
-    assert.ok(prompts.messages.some((m) => m.severity === 'info' && /^Delivered to /.test(m.text)), 'no completion message');
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'info' && /^Delivered to /.test(m.text)),
+      'no completion message',
+    );
   });
 
   test('deliver refuses catalog entries and order items together, before any request', async () => {
@@ -130,16 +143,28 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     prompts.assertDone();
     assert.equal(out?.file, undefined);
     assert.deepEqual(fs.readdirSync(dir), []);
-    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Saving the download of .* failed/.test(m.text)), 'no error shown');
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'error' && /Saving the download of .* failed/.test(m.text)),
+      'no error shown',
+    );
   });
   test('a download link that is not http(s) is neither opened nor saved', async () => {
     const conn = sb.current;
     const cat = await someCatalog();
-    handle(conn).faults.add({ method: 'POST', path: '/v0/catalogs/download', status: 200, count: 1, body: { id: 'dl-hostile', status: 'success', signed_url: 'command:workbench.action.terminal.new' } });
+    handle(conn).faults.add({
+      method: 'POST',
+      path: '/v0/catalogs/download',
+      status: 200,
+      count: 1,
+      body: { id: 'dl-hostile', status: 'success', signed_url: 'command:workbench.action.terminal.new' },
+    });
     const prompts = new ScriptedPrompts([]);
     const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
     assert.equal(out?.file, undefined);
     assert.ok(!prompts.messages.some((m) => /is ready\./.test(m.text) && m.buttons.includes('Open Link')), 'Open Link was offered for a command: link');
-    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /not an http\(s\) address/.test(m.text)), JSON.stringify(prompts.messages));
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'error' && /not an http\(s\) address/.test(m.text)),
+      JSON.stringify(prompts.messages),
+    );
   });
 });

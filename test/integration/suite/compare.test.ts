@@ -54,7 +54,11 @@ suite('compare imagery and step through time', () => {
   }
 
   function settled(probe: PanelProbe, id: string, timeoutMs = 45_000): Promise<Report> {
-    return waitFor(`the webview's report on layer ${id}`, () => ((probe.imageryReports ?? []) as Report[]).filter((r) => r.id === id).find((r) => r.drawn || r.state === 'error'), timeoutMs);
+    return waitFor(
+      `the webview's report on layer ${id}`,
+      () => ((probe.imageryReports ?? []) as Report[]).filter((r) => r.id === id).find((r) => r.drawn || r.state === 'error'),
+      timeoutMs,
+    );
   }
 
   function lastPosted<T>(probe: PanelProbe, type: string): T | undefined {
@@ -71,7 +75,11 @@ suite('compare imagery and step through time', () => {
         const readable = assets.filter((a) => !a.record.visualization_id && /^https?:\/\//.test(String(a.record.path)));
         if (new Set(readable.map((a) => a.record.date)).size < 2) continue;
         const visGroup = groups.find((n) => n.kind === 'visualizationGroup');
-        const vis = visGroup && (await explorer.providers.projects.getChildren(visGroup)).find((n): n is RecordNode => n.kind === 'visualization' && (n as RecordNode).record.expression_type === 'index');
+        const vis =
+          visGroup &&
+          (await explorer.providers.projects.getChildren(visGroup)).find(
+            (n): n is RecordNode => n.kind === 'visualization' && (n as RecordNode).record.expression_type === 'index',
+          );
         return { aoi, assets: readable, vis };
       }
     }
@@ -105,17 +113,25 @@ suite('compare imagery and step through time', () => {
     const { aoi, assets } = await aoiWithDates();
     const byDate = [...assets].sort((a, b) => String(a.record.date).localeCompare(String(b.record.date)));
     const [older, newer] = [byDate[0], byDate.find((a) => a.record.date !== byDate[0].record.date) as RecordNode];
-    const prompts = new ScriptedPrompts([{
-      kind: 'pickMany', match: /Pick two dates/,
-      // picked newest first: the command still puts the older date on the left
-      choose: (items) => [newer, older].map((a) => items.find((i) => i.description?.startsWith(String(a.record.date))) as vscode.QuickPickItem),
-    }]);
+    const prompts = new ScriptedPrompts([
+      {
+        kind: 'pickMany',
+        match: /Pick two dates/,
+        // picked newest first: the command still puts the older date on the left
+        choose: (items) => [newer, older].map((a) => items.find((i) => i.description?.startsWith(String(a.record.date))) as vscode.QuickPickItem),
+      },
+    ]);
     const before = panels.map()?.posted.length ?? 0;
     await run(prompts, 'eoImagery.compareImagery', aoi);
     prompts.assertDone();
     assert.deepEqual(prompts.messages, []);
     const map = await mapProbe();
-    const sent = await waitFor('the compare message', () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as { left: ImageryLayerSpec; right: ImageryLayerSpec } | undefined);
+    const sent = await waitFor(
+      'the compare message',
+      () =>
+        map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as
+          { left: ImageryLayerSpec; right: ImageryLayerSpec } | undefined,
+    );
     assert.equal(sent.left.id, `asset:${String(older.record.aoi_id)}/${older.recordId}`);
     assert.equal(sent.right.id, `asset:${String(newer.record.aoi_id)}/${newer.recordId}`);
     for (const id of [sent.left.id, sent.right.id]) {
@@ -138,7 +154,12 @@ suite('compare imagery and step through time', () => {
       return;
     }
     const map = await mapProbe();
-    const sent = await waitFor('the compare message', () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as { left: ImageryLayerSpec; right: ImageryLayerSpec } | undefined);
+    const sent = await waitFor(
+      'the compare message',
+      () =>
+        map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as
+          { left: ImageryLayerSpec; right: ImageryLayerSpec } | undefined,
+    );
     assert.equal(sent.left.source.kind, 'asset');
     assert.equal(sent.left.render.kind, 'rgb');
     assert.equal(sent.right.id, `visualization:${String(vis.record.aoi_id)}/${vis.recordId}`);

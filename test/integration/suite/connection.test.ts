@@ -41,12 +41,18 @@ suite('connection: sandbox, connection actions, base URL, sign-out', function ()
     assert.notEqual(connection.state, 'signedOut');
     const url = connection.baseUrl;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.ok(prompts.messages.some((m) => m.severity === 'info' && m.text.includes(url)), 'no message says where the sandbox runs');
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'info' && m.text.includes(url)),
+      'no message says where the sandbox runs',
+    );
     assert.equal(baseUrlSetting(), before, 'the sandbox URL was written to settings');
 
     assert.ok(explorer, 'services.explorer is not set');
     const rows = await explorer.providers.projects.getChildren();
-    assert.ok(rows.some((r) => r.kind === 'project'), `the Projects view shows no project from the sandbox: ${rows.map((r) => r.kind).join(', ')}`);
+    assert.ok(
+      rows.some((r) => r.kind === 'project'),
+      `the Projects view shows no project from the sandbox: ${rows.map((r) => r.kind).join(', ')}`,
+    );
     assert.equal(connection.state, 'connected');
 
     await vscode.commands.executeCommand(COMMANDS.stopSandbox);
@@ -64,7 +70,10 @@ suite('connection: sandbox, connection actions, base URL, sign-out', function ()
         match: /EO Imagery: signed out/,
         choose: (items) => {
           const labels = items.map((i) => i.label);
-          assert.ok(labels.some((l) => l.includes('Sign In')), `no Sign In when signed out: ${labels.join(', ')}`);
+          assert.ok(
+            labels.some((l) => l.includes('Sign In')),
+            `no Sign In when signed out: ${labels.join(', ')}`,
+          );
           assert.ok(!labels.some((l) => l.includes('Sign Out')), `Sign Out offered when signed out: ${labels.join(', ')}`);
           return items.find((i) => i.label.includes('Try the Sandbox'));
         },
@@ -113,7 +122,10 @@ suite('connection: sandbox, connection actions, base URL, sign-out', function ()
         }
       });
     });
-    await vscode.workspace.fs.writeFile(settingsFile, Buffer.from(JSON.stringify({ 'eoImagery.baseUrl': 'http://attacker.example.test', 'eoImagery.authScheme': 'raw' }), 'utf8'));
+    await vscode.workspace.fs.writeFile(
+      settingsFile,
+      Buffer.from(JSON.stringify({ 'eoImagery.baseUrl': 'http://attacker.example.test', 'eoImagery.authScheme': 'raw' }), 'utf8'),
+    );
     try {
       // Wait for VS Code to read the file (or give it a moment if it reports no change).
       await Promise.race([changed, new Promise((r) => setTimeout(r, 3000))]);

@@ -34,9 +34,19 @@ type AnyRecordNode = ExplorerNode & { record: Record<string, unknown>; recordId:
 
 /** The words the filters show for the interface's enum values ("States"). */
 const ENUM_WORDS: Record<string, string> = {
-  PAID: 'Paid', UNPAID: 'Unpaid', PAYMENT_IN_PROGRESS: 'Payment in progress', REFUND: 'Refunded',
-  TASKING: 'Tasking', ARCHIVE: 'Archive', RECURRING: 'Recurring tasking',
-  DRAFT: 'Draft', ACTIVE: 'Active', FULFILLED: 'Fulfilled', PARTIALLY_FULFILLED: 'Partially fulfilled', FAILED: 'Failed', CANCELLED: 'Cancelled',
+  PAID: 'Paid',
+  UNPAID: 'Unpaid',
+  PAYMENT_IN_PROGRESS: 'Payment in progress',
+  REFUND: 'Refunded',
+  TASKING: 'Tasking',
+  ARCHIVE: 'Archive',
+  RECURRING: 'Recurring tasking',
+  DRAFT: 'Draft',
+  ACTIVE: 'Active',
+  FULFILLED: 'Fulfilled',
+  PARTIALLY_FULFILLED: 'Partially fulfilled',
+  FAILED: 'Failed',
+  CANCELLED: 'Cancelled',
 };
 
 function label(item: vscode.TreeItem): string {
@@ -215,10 +225,7 @@ suite('explorer: the sidebar against the sandbox', () => {
       // Two clicks while the page is in flight fetch it once.
       const root = explorer.providers.orders.root;
       const before = root.fetches;
-      await Promise.all([
-        vscode.commands.executeCommand('eoImagery.loadMore', more.node),
-        vscode.commands.executeCommand('eoImagery.loadMore', more.node),
-      ]);
+      await Promise.all([vscode.commands.executeCommand('eoImagery.loadMore', more.node), vscode.commands.executeCommand('eoImagery.loadMore', more.node)]);
       assert.equal(root.fetches, before + 1, 'a double click fetched two pages');
       assert.equal(root.shown, Math.min(100, total));
     }
@@ -318,7 +325,9 @@ suite('explorer: the sidebar against the sandbox', () => {
     // Order-item type and status under an order.
     const anyItem = (await service<{ order_items: Array<{ order_id: string; type: string; status: string }> }>('/v0/order-items?limit=1')).order_items[0];
     assert.ok(anyItem);
-    const restore3 = sb.current.api.testing.usePrompts(scripted([pickLabel('Any status'), pickLabel(ENUM_WORDS[anyItem.type]), pickLabel(ENUM_WORDS[anyItem.status])]));
+    const restore3 = sb.current.api.testing.usePrompts(
+      scripted([pickLabel('Any status'), pickLabel(ENUM_WORDS[anyItem.type]), pickLabel(ENUM_WORDS[anyItem.status])]),
+    );
     try {
       await vscode.commands.executeCommand('eoImagery.filterOrders');
       await vscode.commands.executeCommand('eoImagery.filterOrderItems');
@@ -450,7 +459,10 @@ suite('explorer: the sidebar against the sandbox', () => {
     const node = (await explorer.reveal('order', last.id)) as AnyRecordNode | undefined;
     assert.ok(node, 'reveal found nothing');
     assert.equal(node.recordId, last.id);
-    assert.ok(records(await rows('orders')).some((n) => n.recordId === last.id), 'the revealed order is not among the rows');
+    assert.ok(
+      records(await rows('orders')).some((n) => n.recordId === last.id),
+      'the revealed order is not among the rows',
+    );
 
     const aoi = (await service<{ aois: Array<{ aoi_id: string; project_id: string }> }>('/v0/aois?limit=1')).aois[0];
     const aoiNode = (await explorer.reveal('aoi', aoi.aoi_id)) as AnyRecordNode | undefined;
@@ -458,7 +470,10 @@ suite('explorer: the sidebar against the sandbox', () => {
     assert.equal(aoiNode.kind, 'aoi');
     const parent = explorer.providers.projects.getParent(aoiNode) as AnyRecordNode | undefined;
     assert.equal(parent?.recordId, aoi.project_id);
-    assert.deepEqual(explorer.selected('projects').map((n) => n.recordId), [aoi.aoi_id]);
+    assert.deepEqual(
+      explorer.selected('projects').map((n) => n.recordId),
+      [aoi.aoi_id],
+    );
   });
 
   test('Copy ID and Open as JSON (pretty-printed, refreshed on demand)', async () => {
@@ -488,15 +503,21 @@ suite('explorer: the sidebar against the sandbox', () => {
     const geometry = seeded.geometry;
     // an AOI is made of images found over it (OpenAPI AOICreateModelV2: provider, item_ids)
     const found = await client.search.imagery({
-      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
-      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry, limit: 2,
+      start_date: '2015-01-01T00:00:00Z',
+      end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }],
+      geometry,
+      limit: 2,
     });
     assert.ok(found.items.length > 0, 'imagery over the seeded AOI');
     const created = await client.aois.create({
-      name: `Live progress ${Date.now()}`, description: '',
+      name: `Live progress ${Date.now()}`,
+      description: '',
       project_id: seeded.project_id,
-      satellite_id: sat.id, provider: sat.collections[0].provider,
-      geometry, item_ids: found.items.map((i) => i.id),
+      satellite_id: sat.id,
+      provider: sat.collections[0].provider,
+      geometry,
+      item_ids: found.items.map((i) => i.id),
     });
     assert.notEqual(created.status, 'success', 'a new AOI is already final; nothing to poll');
     const node = (await explorer.reveal('aoi', created.aoi_id, { focus: true })) as AnyRecordNode | undefined;

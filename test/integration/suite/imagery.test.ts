@@ -41,7 +41,10 @@ interface ServerOpts {
 }
 
 /** A loopback file server with HTTP Range (what an asset host does), counting requests and connections closed before the answer ended. */
-async function rangeServer(file: string, opts: ServerOpts = {}): Promise<{ url: string; ranges: string[]; auth: (string | undefined)[]; held: number; cut: number; close(): Promise<void> }> {
+async function rangeServer(
+  file: string,
+  opts: ServerOpts = {},
+): Promise<{ url: string; ranges: string[]; auth: (string | undefined)[]; held: number; cut: number; close(): Promise<void> }> {
   const body = fs.readFileSync(file);
   const ranges: string[] = [];
   const auth: (string | undefined)[] = [];
@@ -87,19 +90,30 @@ async function rangeServer(file: string, opts: ServerOpts = {}): Promise<{ url: 
       return;
     }
     const b = Math.min(Number(m[2]), body.length - 1);
-    res.writeHead(206, { 'content-type': 'image/tiff', 'accept-ranges': 'bytes', 'content-range': `bytes ${a}-${b}/${body.length}`, 'content-length': b - a + 1 });
+    res.writeHead(206, {
+      'content-type': 'image/tiff',
+      'accept-ranges': 'bytes',
+      'content-range': `bytes ${a}-${b}/${body.length}`,
+      'content-length': b - a + 1,
+    });
     res.end(body.subarray(a, b + 1));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/scene.tif`,
-    ranges, auth,
-    get held() { return stats.held; },
-    get cut() { return stats.cut; },
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    ranges,
+    auth,
+    get held() {
+      return stats.held;
+    },
+    get cut() {
+      return stats.cut;
+    },
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -154,14 +168,41 @@ suite('imagery layers on the map', () => {
   const item = (href: string, corners: [[number, number], [number, number]], id = 'synthetic-1') => {
     const [[w, n], [e, s]] = corners;
     return {
-      type: 'Feature', stac_version: '1.0.0', id, collection: 'test-collection',
-      bbox: [w, s, e, n], geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
+      type: 'Feature',
+      stac_version: '1.0.0',
+      id,
+      collection: 'test-collection',
+      bbox: [w, s, e, n],
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [w, s],
+            [e, s],
+            [e, n],
+            [w, n],
+            [w, s],
+          ],
+        ],
+      },
       properties: { datetime: '2025-06-01T10:00:00Z', title: 'Synthetic scene', 'proj:epsg': 32633 },
       assets: {
         data: {
-          href, type: 'image/tiff; application=geotiff; profile=cloud-optimized', roles: ['data'],
-          'eo:bands': [{ name: 'B02', common_name: 'blue' }, { name: 'B03', common_name: 'green' }, { name: 'B04', common_name: 'red' }, { name: 'B08', common_name: 'nir' }],
-          'raster:bands': [{ nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }, { nodata: 0, scale: 0.0001 }],
+          href,
+          type: 'image/tiff; application=geotiff; profile=cloud-optimized',
+          roles: ['data'],
+          'eo:bands': [
+            { name: 'B02', common_name: 'blue' },
+            { name: 'B03', common_name: 'green' },
+            { name: 'B04', common_name: 'red' },
+            { name: 'B08', common_name: 'nir' },
+          ],
+          'raster:bands': [
+            { nodata: 0, scale: 0.0001 },
+            { nodata: 0, scale: 0.0001 },
+            { nodata: 0, scale: 0.0001 },
+            { nodata: 0, scale: 0.0001 },
+          ],
         },
       },
       links: [],
@@ -177,13 +218,19 @@ suite('imagery layers on the map', () => {
       const spec = specOf(map, 'archive:test-collection/synthetic-1');
       assert.ok(spec, 'no imagery layer was sent to the map');
       assert.equal(spec.url, srv.url);
-      assert.deepEqual(spec.bands.map((b) => b.commonName), ['blue', 'green', 'red', 'nir']);
+      assert.deepEqual(
+        spec.bands.map((b) => b.commonName),
+        ['blue', 'green', 'red', 'nir'],
+      );
       const r = await settled(map, spec.id);
       assert.deepEqual({ state: r.state, text: r.text, drawn: r.drawn }, { state: 'ready', text: undefined, drawn: true });
       // code-server's webview lets the map start its decoder workers from blob URLs
       assert.equal(r.decode, 'worker');
       assert.ok(srv.ranges.length > 0, 'the file was read by ranges');
-      assert.ok(srv.auth.every((a) => a === undefined), 'the token went to another host');
+      assert.ok(
+        srv.auth.every((a) => a === undefined),
+        'the token went to another host',
+      );
       assert.equal(srv.ranges.length, srv.auth.length, 'every request was a range request');
       const responses = map.posted.filter((m) => (m as { type: string; ok?: boolean }).type === 'response');
       assert.ok(responses.length >= srv.ranges.length, 'bytes went back to the webview as responses');
@@ -204,7 +251,10 @@ suite('imagery layers on the map', () => {
     assert.match(spec.url, /^https?:\/\//);
     // the sandbox serves the item's data COG on its own host, behind the token
     assert.ok(spec.url.startsWith(sb.current.sandbox.url), `the data asset ${spec.url} is not on the sandbox host`);
-    assert.ok(spec.bands.some((b) => b.commonName === 'red'), 'the bands come from eo:bands');
+    assert.ok(
+      spec.bands.some((b) => b.commonName === 'red'),
+      'the bands come from eo:bands',
+    );
     const r = await settled(map, id, 45_000);
     assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
   });
@@ -222,8 +272,14 @@ suite('imagery layers on the map', () => {
     const before = panels.map()?.posted.length ?? 0;
     await stac.receive({ type: 'action', action: 'showImagery' });
     const map = await mapProbe();
-    await waitFor('the imagery layer from the STAC page', () =>
-      map.posted.slice(before).some((m) => (m as { type: string; spec?: ImageryLayerSpec }).type === 'imagery' && (m as { spec: ImageryLayerSpec }).spec.id === `archive:${key}`) || undefined);
+    await waitFor(
+      'the imagery layer from the STAC page',
+      () =>
+        map.posted
+          .slice(before)
+          .some((m) => (m as { type: string; spec?: ImageryLayerSpec }).type === 'imagery' && (m as { spec: ImageryLayerSpec }).spec.id === `archive:${key}`) ||
+        undefined,
+    );
   });
 
   test('an index visualization becomes an index layer over its source mosaic with its colour map, or a note saying why it cannot', async function () {
@@ -233,7 +289,11 @@ suite('imagery layers on the map', () => {
     for (const p of projects) {
       for (const aoi of (await explorer.providers.projects.getChildren(p)).filter((n) => n.kind === 'aoi')) {
         const group = (await explorer.providers.projects.getChildren(aoi)).find((n) => n.kind === 'visualizationGroup');
-        vis = group && (await explorer.providers.projects.getChildren(group)).find((n): n is RecordNode => n.kind === 'visualization' && (n as RecordNode).record.expression_type === 'index');
+        vis =
+          group &&
+          (await explorer.providers.projects.getChildren(group)).find(
+            (n): n is RecordNode => n.kind === 'visualization' && (n as RecordNode).record.expression_type === 'index',
+          );
         if (vis) break;
       }
       if (vis) break;
@@ -243,8 +303,10 @@ suite('imagery layers on the map', () => {
     const map = await mapProbe();
     const id = `visualization:${String(vis.record.aoi_id)}/${vis.recordId}`;
     const sent = await waitFor('the visualization on the map', () =>
-      map.posted.map((m) => m as { type: string; id?: string; spec?: ImageryLayerSpec; text?: string })
-        .find((m) => (m.type === 'imagery' && m.spec?.id === id) || (m.type === 'imageryNote' && m.id === id)));
+      map.posted
+        .map((m) => m as { type: string; id?: string; spec?: ImageryLayerSpec; text?: string })
+        .find((m) => (m.type === 'imagery' && m.spec?.id === id) || (m.type === 'imageryNote' && m.id === id)),
+    );
     if (sent.type === 'imageryNote') {
       assert.match(sent.text ?? '', /s3:\/\/|gs:\/\/|http\(s\)/, 'the note says why the file cannot be read');
     } else {
@@ -263,10 +325,13 @@ suite('imagery layers on the map', () => {
     const srv = await rangeServer(scene.file);
     try {
       const spec: ImageryLayerSpec = {
-        id: 'restored', title: 'Restored scene', url: srv.url,
+        id: 'restored',
+        title: 'Restored scene',
+        url: srv.url,
         bands: [{ name: 'B02' }, { name: 'B03' }, { name: 'B04' }, { name: 'B08' }],
         render: { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI' },
-        source: { kind: 'url', url: srv.url }, opacity: 0.8,
+        source: { kind: 'url', url: srv.url },
+        opacity: 0.8,
       };
       panels.map()?.panel.dispose();
       const restored = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
@@ -298,7 +363,9 @@ suite('imagery layers on the map', () => {
         const group = (await projects.getChildren(aoi)).find((n) => n.kind === 'insightRunGroup');
         for (const run of group ? await projects.getChildren(group) : []) {
           if (run.kind !== 'insightRun') continue;
-          node = (await projects.getChildren(run)).find((o): o is NonNullable<typeof node> => o.kind === 'insightOutput' && (o as NonNullable<typeof node>).output.name === 'land_cover');
+          node = (await projects.getChildren(run)).find(
+            (o): o is NonNullable<typeof node> => o.kind === 'insightOutput' && (o as NonNullable<typeof node>).output.name === 'land_cover',
+          );
           if (node) break;
         }
         if (node) break;
@@ -328,7 +395,10 @@ suite('imagery layers on the map', () => {
     values.forEach((v, i) => {
       const want = hexRgba(declared[v]);
       const got = pixels[i];
-      assert.ok(want.every((c, k) => Math.abs(c - got[k]) <= 2), `class ${v} at ${truth.points[v].join(', ')}: drew rgba(${got.join(', ')}), declared ${declared[v]}`);
+      assert.ok(
+        want.every((c, k) => Math.abs(c - got[k]) <= 2),
+        `class ${v} at ${truth.points[v].join(', ')}: drew rgba(${got.join(', ')}), declared ${declared[v]}`,
+      );
     });
   });
 

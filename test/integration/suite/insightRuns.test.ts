@@ -103,7 +103,9 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     explorer = env.current.api.services.explorer as ExplorerApi;
     extras = env.current.sandbox as unknown as Extras;
     for (const a of await collect(client.aois.iterate({}, { pageSize: 100 }))) {
-      const fit = (await collect(client.aois.iterateAssets(a.aoi_id, { pageSize: 100 }))).find((x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.path);
+      const fit = (await collect(client.aois.iterateAssets(a.aoi_id, { pageSize: 100 }))).find(
+        (x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.path,
+      );
       if (fit) {
         aoi = a;
         asset = fit;
@@ -147,7 +149,13 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
   test('an estimate that fails stops the run with the reason; nothing is sent', async () => {
     const uri = workspaceUri('priced.insight.json');
     const before = extras.state.insights.length;
-    extras.faults.add({ method: 'POST', path: /^\/v0\/aoi\/[^/]+\/insights$/, status: 500, count: 1, body: { error: { code: 'internal', message: 'pricing is down', details: '' } } });
+    extras.faults.add({
+      method: 'POST',
+      path: /^\/v0\/aoi\/[^/]+\/insights$/,
+      status: 500,
+      count: 1,
+      body: { error: { code: 'internal', message: 'pricing is down', details: '' } },
+    });
     script();
     assert.equal(await vscode.commands.executeCommand('eoImagery.runInsight', uri), undefined);
     const err = prompts.messages.find((m) => m.severity === 'error');
@@ -188,7 +196,9 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const view = explorer.providers.projects.view;
     assert.ok(view);
     await until('Show Outputs to select the run', () => view.selection.some((n) => n.id === node.id) || undefined);
-    const announced = await until('the finish notification', () => prompts.messages.filter((m) => m.text.startsWith('Insight followed on ')).length > 0 ? prompts.messages : undefined);
+    const announced = await until('the finish notification', () =>
+      prompts.messages.filter((m) => m.text.startsWith('Insight followed on ')).length > 0 ? prompts.messages : undefined,
+    );
     const notes = announced.filter((m) => m.text.startsWith('Insight followed on '));
     assert.equal(notes.length, 1, 'announced once');
     assert.match(notes[0].text, /finished with 2 outputs/);
@@ -197,8 +207,14 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const item = explorer.providers.projects.getTreeItem(node);
     assert.match(text(item), /^followed \| Success · 2 outputs/);
     const outputs = await explorer.providers.projects.getChildren(node);
-    assert.deepEqual(outputs.map((o) => text(explorer.providers.projects.getTreeItem(o))), ['water_mask | raster · 2 classes', 'water_bodies | vector · 2 classes']);
-    assert.deepEqual(outputs.map((o) => explorer.providers.projects.getTreeItem(o).contextValue), ['insightOutput.raster', 'insightOutput.vector']);
+    assert.deepEqual(
+      outputs.map((o) => text(explorer.providers.projects.getTreeItem(o))),
+      ['water_mask | raster · 2 classes', 'water_bodies | vector · 2 classes'],
+    );
+    assert.deepEqual(
+      outputs.map((o) => explorer.providers.projects.getTreeItem(o).contextValue),
+      ['insightOutput.raster', 'insightOutput.vector'],
+    );
   });
 
   test('a vector output opens as a GeoJSON document; the input opens read-only and as a new editable file', async () => {
@@ -228,7 +244,10 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.match(prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: the file is not valid GeoJSON: its type is "Topology"/);
 
     const input = await vscode.commands.executeCommand<vscode.TextEditor>('eoImagery.openInsightInput', run);
-    assert.deepEqual((JSON.parse(input.document.getText()) as { name: string }[]).map((i) => i.name), ['image', 'threshold', 'include_wetlands']);
+    assert.deepEqual(
+      (JSON.parse(input.document.getText()) as { name: string }[]).map((i) => i.name),
+      ['image', 'threshold', 'include_wetlands'],
+    );
     assert.equal(input.document.uri.scheme, 'eo-imagery-run', 'read-only document');
 
     await remove(workspaceUri('followed-rerun.insight.json'));
@@ -267,7 +286,14 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const p = script(
       { kind: 'pick', match: 'block', choose: 'Change detection' },
       ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
-      { kind: 'pick', match: 'baseline', choose: (items) => { offered = items.map((i) => i.label); return items[0]; } },
+      {
+        kind: 'pick',
+        match: 'baseline',
+        choose: (items) => {
+          offered = items.map((i) => i.label);
+          return items[0];
+        },
+      },
       { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes('$(file-media)')) },
       { kind: 'input', match: 'as_of', answer: '2025-06-01' },
       { kind: 'input', match: 'sensitivity', answer: 'low' },
@@ -283,7 +309,11 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const out = land.output.find((o) => o.name === 'land_cover');
     assert.equal(baseline?.value, out?.value, 'rule 3: value is the output URL');
     assert.deepEqual(baseline?.asset_source, { type: 'model_output', id: land.id });
-    assert.deepEqual((baseline?.properties as Record<string, unknown>).discretization, out?.properties.discretization, 'rule 3: the output\'s properties are copied');
+    assert.deepEqual(
+      (baseline?.properties as Record<string, unknown>).discretization,
+      out?.properties.discretization,
+      "rule 3: the output's properties are copied",
+    );
     assert.equal(await vscode.commands.executeCommand<number>('eoImagery.validateInsight', uri), 0);
     await until('clean diagnostics', () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE).length === 0 || undefined);
 
@@ -297,7 +327,13 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
   });
 
   test('a failed run shows its error message on the row and under it', async () => {
-    const failed = (await Promise.all((await collect(client.aois.iterate({}, { pageSize: 100 }))).map(async (a) => (await client.insightRuns.list(a.aoi_id)).filter((r) => r.status === 'failed')))).flat()[0];
+    const failed = (
+      await Promise.all(
+        (await collect(client.aois.iterate({}, { pageSize: 100 }))).map(async (a) =>
+          (await client.insightRuns.list(a.aoi_id)).filter((r) => r.status === 'failed'),
+        ),
+      )
+    ).flat()[0];
     assert.ok(failed, 'the seeded world has a failed run');
     const { rows } = await runRows(failed.aoi_id);
     const node = rows.find((n) => (n as RunNode).record?.id === failed.id) as RunNode;
@@ -314,7 +350,11 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
       extras.faults.add({ method: 'GET', path: /^\/v0\/aoi\/[^/]+\/insights$/, status, count: 1 });
       explorer.refreshNode(group);
       const rows = await explorer.providers.projects.getChildren(group);
-      assert.deepEqual(rows.map((r) => text(explorer.providers.projects.getTreeItem(r))), ['This service does not support insight runs | '], `status ${status}`);
+      assert.deepEqual(
+        rows.map((r) => text(explorer.providers.projects.getTreeItem(r))),
+        ['This service does not support insight runs | '],
+        `status ${status}`,
+      );
       assert.equal(explorer.providers.projects.getTreeItem(group).description, 'not supported');
       extras.faults.clear();
       explorer.refreshNode(group);
@@ -327,7 +367,10 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     extras.faults.add({ method: 'GET', path: new RegExp(`^/v0/aoi/${aoi.aoi_id}$`), status: 404, count: 1 });
     explorer.refreshNode(group);
     const rows = await explorer.providers.projects.getChildren(group);
-    assert.deepEqual(rows.map((r) => text(explorer.providers.projects.getTreeItem(r))), ['This AOI no longer exists | ']);
+    assert.deepEqual(
+      rows.map((r) => text(explorer.providers.projects.getTreeItem(r))),
+      ['This AOI no longer exists | '],
+    );
     extras.faults.clear();
     explorer.refreshNode(group);
   });
@@ -336,7 +379,8 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const uri = workspaceUri('priced.insight.json');
     script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
-    const find = async (): Promise<RunNode | undefined> => (await runRows(aoi.aoi_id)).rows.find((n) => (n as RunNode).record?.id === id) as RunNode | undefined;
+    const find = async (): Promise<RunNode | undefined> =>
+      (await runRows(aoi.aoi_id)).rows.find((n) => (n as RunNode).record?.id === id) as RunNode | undefined;
     let node = await find();
     assert.ok(node);
 
@@ -347,7 +391,10 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     extras.faults.add({ method: 'DELETE', path: /^\/v0\/aoi\/[^/]+\/insights\/[^/]+$/, status: 405, count: 1 });
     script({ kind: 'message', match: /^Delete insight run priced on /, answer: 'Delete' });
     assert.equal(await vscode.commands.executeCommand('eoImagery.deleteInsightRun', node), false);
-    assert.ok(prompts.messages.some((m) => m.text === 'This service does not support deleting insight runs.'), JSON.stringify(prompts.messages));
+    assert.ok(
+      prompts.messages.some((m) => m.text === 'This service does not support deleting insight runs.'),
+      JSON.stringify(prompts.messages),
+    );
 
     node = await find();
     script({ kind: 'message', match: /^Delete insight run priced on /, answer: 'Delete' });

@@ -34,7 +34,12 @@ suite('insights: indices and visualizations against the sandbox', function () {
       { kind: 'pick', match: 'Expression type', choose: (items) => items.find((i) => (i as { value?: string }).value === 'index') },
       { kind: 'input', match: 'Expression', answer: `(${b2}-${b1})/(${b2}+${b1})` },
       { kind: 'pick', match: 'Colormap', choose: 'viridis' },
-      { kind: 'input', match: 'minimum', answer: '-0.5', rejects: /rescale min -0\.5 is not a whole number: the service takes the rescale range as two integers/ },
+      {
+        kind: 'input',
+        match: 'minimum',
+        answer: '-0.5',
+        rejects: /rescale min -0\.5 is not a whole number: the service takes the rescale range as two integers/,
+      },
     );
     const index = await vscode.commands.executeCommand<Index | undefined>('eoImagery.createIndex');
     p.assertDone();
@@ -86,7 +91,10 @@ suite('insights: indices and visualizations against the sandbox', function () {
     assert.deepEqual(shown.legend_expected, ['dynamic']);
     assert.match(shown.legend_summary?.[0] ?? '', /^Dynamic legend for \d{4}-\d{2}-\d{2}: Very low .* % of the area/);
     const listed = await collect(client.visualizations.iterate(aoi.aoi_id));
-    assert.ok(listed.some((v) => v.id === viz.id), 'the visualization is listed under the AOI');
+    assert.ok(
+      listed.some((v) => v.id === viz.id),
+      'the visualization is listed under the AOI',
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

@@ -32,7 +32,9 @@ async function diagnosticsUntil(uri: vscode.Uri, check: (d: vscode.Diagnostic[])
     const mine = vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
     if (check(mine)) return mine;
     if (Date.now() > deadline) {
-      throw new Error(`diagnostics never settled; last: ${mine.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`).join(', ') || 'none'}`);
+      throw new Error(
+        `diagnostics never settled; last: ${mine.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`).join(', ') || 'none'}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -96,11 +98,17 @@ suite('insights: input files against the sandbox', function () {
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), 'the file is opened');
 
     const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as {
-      name: string; block: { name: string; version: string }; input: Record<string, unknown>[];
+      name: string;
+      block: { name: string; version: string };
+      input: Record<string, unknown>[];
     };
     assert.equal(doc.name, 'water-int');
     assert.equal(doc.block.name, 'water-extent');
-    assert.deepEqual(doc.input.map((i) => i.name), ['image', 'threshold', 'include_wetlands'], 'the skipped optional label is left out');
+    assert.deepEqual(
+      doc.input.map((i) => i.name),
+      ['image', 'threshold', 'include_wetlands'],
+      'the skipped optional label is left out',
+    );
     const image = doc.input[0];
     assert.equal(image.stac_url, asset.path);
     assert.deepEqual(image.asset_source, { type: 'raw_mosaic', id: asset.id });
@@ -130,7 +138,9 @@ suite('insights: input files against the sandbox', function () {
       ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
       {
-        kind: 'pick', match: 'image', choose: (items) => {
+        kind: 'pick',
+        match: 'image',
+        choose: (items) => {
           offered = items.map((i) => i.label);
           return items.find((i) => i.label.includes(`STAC item ${item.id}`));
         },
@@ -143,10 +153,16 @@ suite('insights: input files against the sandbox', function () {
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', { stacItem: item, stacUrl });
     p.assertDone();
     assert.match(offered[0] ?? '', new RegExp(`STAC item ${item.id}`), `the STAC item is offered first: ${JSON.stringify(offered)}`);
-    assert.ok(offered.some((l) => l.includes(asset.name)), 'the AOI\'s assets are still offered');
+    assert.ok(
+      offered.some((l) => l.includes(asset.name)),
+      "the AOI's assets are still offered",
+    );
     assert.equal(written?.toString(), uri.toString(), JSON.stringify(prompts.messages));
     const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { input: Record<string, unknown>[] };
-    assert.deepEqual(doc.input.map((i) => i.name), ['image', 'threshold', 'include_wetlands']);
+    assert.deepEqual(
+      doc.input.map((i) => i.name),
+      ['image', 'threshold', 'include_wetlands'],
+    );
     assert.equal(doc.input[0].stac_url, stacUrl);
     assert.deepEqual(doc.input[0].asset_source, { type: 'raw_mosaic', id: item.id });
     assert.equal(doc.input[0].value, undefined);
@@ -158,7 +174,10 @@ suite('insights: input files against the sandbox', function () {
     script();
     const none = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', { stacItem: item, stacUrl: 'file:///etc/hosts' });
     assert.equal(none, undefined);
-    assert.deepEqual(prompts.messages.map((m) => m.text), [`Cannot use this as an insight input: the STAC item ${item.id} has no http(s) STAC URL to reference.`]);
+    assert.deepEqual(
+      prompts.messages.map((m) => m.text),
+      [`Cannot use this as an insight input: the STAC item ${item.id} has no http(s) STAC URL to reference.`],
+    );
   });
 
   test('Estimate and Run use the insight-run endpoints with the remembered AOI', async () => {
@@ -166,19 +185,29 @@ suite('insights: input files against the sandbox', function () {
     script();
     const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
     assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}`);
-    assert.ok(prompts.messages.some((m) => m.text.includes(`${tokens} tokens`)), JSON.stringify(prompts.messages));
+    assert.ok(
+      prompts.messages.some((m) => m.text.includes(`${tokens} tokens`)),
+      JSON.stringify(prompts.messages),
+    );
 
     const p = script({ kind: 'message', match: 'Run water-int', answer: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
     const listed = await client.insightRuns.list(aoi.aoi_id);
-    assert.ok(listed.some((i) => i.id === id && i.name === 'water-int'), 'the sandbox lists the new insight');
+    assert.ok(
+      listed.some((i) => i.id === id && i.name === 'water-int'),
+      'the sandbox lists the new insight',
+    );
   });
 
   test('Run prices the file itself: its confirmation shows the estimate without Estimate first', async () => {
     const uri = workspaceUri('water-int.insight.json');
-    const file = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { name: string; block: { name: string; version: string }; input: never[] };
+    const file = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as {
+      name: string;
+      block: { name: string; version: string };
+      input: never[];
+    };
     const tokens = await client.insightRuns.estimate(aoi.aoi_id, { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input });
     const p = script({ kind: 'message', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?$`), answer: undefined });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
@@ -213,7 +242,11 @@ suite('insights: input files against the sandbox', function () {
       script();
       const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
       assert.equal(tokens, undefined);
-      assert.deepEqual(prompts.messages.map((m) => m.text), [NOT_SUPPORTED], `status ${status}`);
+      assert.deepEqual(
+        prompts.messages.map((m) => m.text),
+        [NOT_SUPPORTED],
+        `status ${status}`,
+      );
     }
   });
 
@@ -279,10 +312,13 @@ suite('insights: input files against the sandbox', function () {
     const line = (add.command.arguments?.[0] as { lineNumber: number }).lineNumber;
     assert.match(editor.document.lineAt(line).text, /"threshold"|\{/, `line ${line} is the inserted entry: ${editor.document.lineAt(line).text}`);
     assert.ok(line > 100, 'the entry goes at the end of the array');
-    for (const deadline = Date.now() + 5000; !editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line) && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5000; !editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line) && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.ok(editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line), `line ${line} is not visible: ${JSON.stringify(editor.visibleRanges)}`);
+    assert.ok(
+      editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line),
+      `line ${line} is not visible: ${JSON.stringify(editor.visibleRanges)}`,
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await remove(uri);
   });

@@ -46,7 +46,10 @@ function layerMessages(probe: PanelProbe, layer: string): LayerMessage[] {
 /** Waits until the map posted a layer message for `layer` holding a feature with id `id`. */
 async function waitForFeature(probe: PanelProbe, layer: string, id: string): Promise<MapFeature> {
   return waitFor(`the ${layer} feature ${id} on the map`, () =>
-    layerMessages(probe, layer).flatMap((m) => m.features).find((f) => f.id === id));
+    layerMessages(probe, layer)
+      .flatMap((m) => m.features)
+      .find((f) => f.id === id),
+  );
 }
 
 suite('map and STAC item panels against the sandbox', () => {
@@ -87,7 +90,12 @@ suite('map and STAC item panels against the sandbox', () => {
     return explorer.providers[view].getChildren(node);
   }
 
-  async function firstRecord(view: ViewId, kind: string, parents: ExplorerNode[], accept: (n: RecordNode) => boolean = () => true): Promise<RecordNode | undefined> {
+  async function firstRecord(
+    view: ViewId,
+    kind: string,
+    parents: ExplorerNode[],
+    accept: (n: RecordNode) => boolean = () => true,
+  ): Promise<RecordNode | undefined> {
     for (const p of parents) {
       const found = (await children(view, p)).find((n): n is RecordNode => n.kind === kind && 'record' in n && accept(n as RecordNode));
       if (found) return found;
@@ -146,15 +154,24 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.deepEqual(assetLayer?.sources, [{ kind: 'asset', aoiId: asset.record.aoi_id, id: asset.recordId }], 'an asset is remembered for a reload');
 
     const orders = await children('orders');
-    const orderItem = await firstRecord('orders', 'orderItem', orders.filter((n) => n.kind === 'order'),
-      (n) => Array.isArray(n.record.images) && (n.record.images as unknown[]).length > 0);
+    const orderItem = await firstRecord(
+      'orders',
+      'orderItem',
+      orders.filter((n) => n.kind === 'order'),
+      (n) => Array.isArray(n.record.images) && (n.record.images as unknown[]).length > 0,
+    );
     assert.ok(orderItem, 'no order item with images in the Orders view');
     await vscode.commands.executeCommand('eoImagery.showOnMap', orderItem);
     await waitFor('the order item on the map', () =>
-      layerMessages(map, 'orderItems').some((m) => m.features.some((x) => x.id.startsWith(`${orderItem.recordId}/`))));
+      layerMessages(map, 'orderItems').some((m) => m.features.some((x) => x.id.startsWith(`${orderItem.recordId}/`))),
+    );
 
     const collections = await children('archive');
-    const item = await firstRecord('archive', 'archiveItem', collections.filter((n) => n.kind === 'collection'));
+    const item = await firstRecord(
+      'archive',
+      'archiveItem',
+      collections.filter((n) => n.kind === 'collection'),
+    );
     assert.ok(item, 'no archive item under any collection');
     await vscode.commands.executeCommand('eoImagery.showOnMap', item);
     await waitForFeature(map, 'archiveItems', `${String(item.record.collection)}/${item.recordId}`);
@@ -204,7 +221,9 @@ suite('map and STAC item panels against the sandbox', () => {
     let offered: string[] = [];
     const prompts = new ScriptedPrompts([
       {
-        kind: 'pick', match: /Where to search/, choose: (items) => {
+        kind: 'pick',
+        match: /Where to search/,
+        choose: (items) => {
           offered = items.map((i) => `${i.label} · ${i.description ?? ''}`);
           return items.find((i) => i.label.includes(String(fiji.record.name)) && i.description === 'shown on the map');
         },
@@ -219,8 +238,14 @@ suite('map and STAC item panels against the sandbox', () => {
     prompts.assertDone();
     // The AOIs shown on the map come first, then the others.
     const onMap = offered.map((o) => o.endsWith('· shown on the map'));
-    assert.ok(onMap[0] && onMap.indexOf(false) > 0 && !onMap.slice(onMap.indexOf(false)).includes(true), `the AOIs on the map come first: ${offered.join(' | ')}`);
-    assert.ok(offered.some((o) => /Draw a rectangle/.test(o)), 'drawing is offered as a choice');
+    assert.ok(
+      onMap[0] && onMap.indexOf(false) > 0 && !onMap.slice(onMap.indexOf(false)).includes(true),
+      `the AOIs on the map come first: ${offered.join(' | ')}`,
+    );
+    assert.ok(
+      offered.some((o) => /Draw a rectangle/.test(o)),
+      'drawing is offered as a choice',
+    );
     const sent = map.posted.slice(before) as { type: string; params?: SearchParams }[];
     assert.ok(!sent.some((m) => m.type === 'startDraw'), 'it switched to a drawing tool');
     const run = sent.find((m) => m.type === 'runSearch');
@@ -240,7 +265,9 @@ suite('map and STAC item panels against the sandbox', () => {
       restoreDraw();
     }
     drawPrompts.assertDone();
-    assert.ok(map.posted.slice(mark).some((m) => (m as { type: string; shape?: string }).type === 'startDraw' && (m as { shape?: string }).shape === 'rectangle'));
+    assert.ok(
+      map.posted.slice(mark).some((m) => (m as { type: string; shape?: string }).type === 'startDraw' && (m as { shape?: string }).shape === 'rectangle'),
+    );
   });
 
   test('Open STAC Item opens the item panel; a footprint click opens its detail beside the map', async function () {
@@ -274,7 +301,8 @@ suite('map and STAC item panels against the sandbox', () => {
     const before = panels.stacItems().size;
     await map.receive({ type: 'open', ref: { kind: 'archiveItem', collection: third.record.collection, id: third.recordId }, preview: true });
     await waitFor('the preview to show the third item', () =>
-      preview.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === third.recordId));
+      preview.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === third.recordId),
+    );
     assert.equal(panels.stacItems().size, before, 'one preview panel follows the clicks');
     assert.ok(panels.stacItems().has(key(third)) && !panels.stacItems().has(key(second)));
     assert.equal(preview.panel.title, `STAC ${third.recordId}`);
@@ -286,23 +314,40 @@ suite('map and STAC item panels against the sandbox', () => {
     const map = await mapProbe();
     const bbox: [number, number, number, number] = [0, 45, 5, 50];
     const all = await service<{ features: { id: string; collection: string }[]; links?: { rel: string }[] }>('/v0/archives/search', {
-      method: 'POST', body: { bbox, limit: 1000 },
+      method: 'POST',
+      body: { bbox, limit: 1000 },
     });
     assert.ok(all.features.length > 8 && all.features.length < 1000, `want a few pages of results, got ${all.features.length}`);
     const firstPage = await service<{ links?: { rel: string }[] }>('/v0/archives/search', { method: 'POST', body: { bbox, limit: 4 } });
-    assert.ok(firstPage.links?.some((l) => l.rel === 'next'), 'the service pages this search with a next link');
+    assert.ok(
+      firstPage.links?.some((l) => l.rel === 'next'),
+      'the service pages this search with a next link',
+    );
 
     const [w, s, e, n] = bbox;
     const params: SearchParams = {
-      kind: 'archive', shape: 'rectangle', ring: [[w, s], [e, s], [e, n], [w, n], [w, s]],
-      collections: [], satellites: [], from: '', to: '', sort: 'datetime-desc', limit: 4,
+      kind: 'archive',
+      shape: 'rectangle',
+      ring: [
+        [w, s],
+        [e, s],
+        [e, n],
+        [w, n],
+        [w, s],
+      ],
+      collections: [],
+      satellites: [],
+      from: '',
+      to: '',
+      sort: 'datetime-desc',
+      limit: 4,
     };
     let id = 90_000;
     const ask = async (request: unknown): Promise<SearchPage> => {
       const rid = ++id;
       await map.receive({ type: 'request', id: rid, request });
       const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid) as
-        | { ok: boolean; result?: SearchPage; error?: { message: string } } | undefined;
+        { ok: boolean; result?: SearchPage; error?: { message: string } } | undefined;
       assert.ok(res, `no response to request ${rid}`);
       assert.ok(res.ok, `request ${rid} failed: ${res.error?.message}`);
       return res.result as SearchPage;
@@ -342,8 +387,20 @@ suite('map and STAC item panels against the sandbox', () => {
     this.timeout(30_000);
     const name = `Map suite AOI ${Date.now()}`;
     await openInEditor('field.geojson', {
-      type: 'Feature', properties: {},
-      geometry: { type: 'Polygon', coordinates: [[[2.30, 48.84], [2.33, 48.84], [2.33, 48.86], [2.30, 48.86], [2.30, 48.84]]] },
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [2.3, 48.84],
+            [2.33, 48.84],
+            [2.33, 48.86],
+            [2.3, 48.86],
+            [2.3, 48.84],
+          ],
+        ],
+      },
     });
     // the service makes an AOI from images: the polygon is searched, the person picks them
     let offered: readonly vscode.QuickPickItem[] = [];
@@ -352,7 +409,8 @@ suite('map and STAC item panels against the sandbox', () => {
       { kind: 'pick', match: 'project', choose: (items) => items[0] },
       { kind: 'pick', match: 'satellite', choose: (items) => items.find((i) => i.label === 'Sentinel-2 MSI') },
       {
-        kind: 'pickMany', match: 'images',
+        kind: 'pickMany',
+        match: 'images',
         choose: (items) => {
           offered = items;
           return items.slice(0, 2);
@@ -367,9 +425,15 @@ suite('map and STAC item panels against the sandbox', () => {
       restore();
     }
     prompts.assertDone();
-    assert.deepEqual(prompts.messages.filter((m) => m.severity === 'error'), []);
+    assert.deepEqual(
+      prompts.messages.filter((m) => m.severity === 'error'),
+      [],
+    );
     // every step says where it is, with the one total known from the first
-    assert.deepEqual(prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+\/\d+)\)/.exec(p.label)?.[1]), ['1/4', '2/4', '3/4', '4/4']);
+    assert.deepEqual(
+      prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+\/\d+)\)/.exec(p.label)?.[1]),
+      ['1/4', '2/4', '3/4', '4/4'],
+    );
     const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
     const created = listed.aois.find((a) => a.name === name);
     assert.ok(created, 'the AOI is not on the service');
@@ -381,9 +445,17 @@ suite('map and STAC item panels against the sandbox', () => {
       assert.ok(i.iconPath instanceof vscode.Uri && /thumbnail\.png$/.test(i.iconPath.path), 'thumbnail icon');
     }
     assert.ok(offered[0].label >= offered[1].label, 'newest first');
-    assert.deepEqual(Object.keys(created.images).sort(), offered.slice(0, 2).map((i) => i.detail).sort(), 'the AOI holds the picked images');
+    assert.deepEqual(
+      Object.keys(created.images).sort(),
+      offered
+        .slice(0, 2)
+        .map((i) => i.detail)
+        .sort(),
+      'the AOI holds the picked images',
+    );
     await waitFor('the new AOI selected in the Projects view', () =>
-      explorer.selected('projects').some((n) => (n as unknown as RecordNode).recordId === created.aoi_id));
+      explorer.selected('projects').some((n) => (n as unknown as RecordNode).recordId === created.aoi_id),
+    );
     const map = await mapProbe();
     await waitForFeature(map, 'aois', created.aoi_id);
   });
@@ -399,16 +471,32 @@ suite('map and STAC item panels against the sandbox', () => {
       { kind: 'message', match: new RegExp(`Create AOI "${name}" .* from 1 Sentinel-2 MSI image`), answer: 'Create' },
     ]);
     const restore = withPrompts(prompts);
-    const ring: [number, number][] = [[2.30, 48.84], [2.33, 48.84], [2.33, 48.86], [2.30, 48.86], [2.30, 48.84]];
+    const ring: [number, number][] = [
+      [2.3, 48.84],
+      [2.33, 48.84],
+      [2.33, 48.86],
+      [2.3, 48.86],
+      [2.3, 48.84],
+    ];
     const before = map.posted.length;
     try {
-      await map.receive({ type: 'request', id: 4242, request: { method: 'createAoi', params: { name, projectId: project.id, satelliteId: 'sentinel-2', ring } } });
-      await waitFor('the createAoi answer', () => map.posted.slice(before).find((m) => (m as { type?: string; id?: number }).type === 'response' && (m as { id?: number }).id === 4242));
+      await map.receive({
+        type: 'request',
+        id: 4242,
+        request: { method: 'createAoi', params: { name, projectId: project.id, satelliteId: 'sentinel-2', ring } },
+      });
+      await waitFor('the createAoi answer', () =>
+        map.posted.slice(before).find((m) => (m as { type?: string; id?: number }).type === 'response' && (m as { id?: number }).id === 4242),
+      );
     } finally {
       restore();
     }
     prompts.assertDone();
-    const answer = map.posted.slice(before).find((m) => (m as { id?: number }).id === 4242) as { ok: boolean; result?: { ref?: { id: string } }; error?: unknown };
+    const answer = map.posted.slice(before).find((m) => (m as { id?: number }).id === 4242) as {
+      ok: boolean;
+      result?: { ref?: { id: string } };
+      error?: unknown;
+    };
     assert.ok(answer.ok, `createAoi failed: ${JSON.stringify(answer.error)}`);
     const listed = await service<{ aois: { aoi_id: string; name: string; images: Record<string, unknown> }[] }>('/v0/aois?limit=100');
     const created = listed.aois.find((a) => a.name === name);
@@ -419,8 +507,20 @@ suite('map and STAC item panels against the sandbox', () => {
   test('Create AOI from a FeatureCollection of two features is refused with the reason', async function () {
     this.timeout(20_000);
     const square = (x: number) => ({
-      type: 'Feature', properties: {},
-      geometry: { type: 'Polygon', coordinates: [[[x, 10], [x + 0.1, 10], [x + 0.1, 10.1], [x, 10.1], [x, 10]]] },
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x, 10],
+            [x + 0.1, 10],
+            [x + 0.1, 10.1],
+            [x, 10.1],
+            [x, 10],
+          ],
+        ],
+      },
     });
     await openInEditor('two.geojson', { type: 'FeatureCollection', features: [square(10), square(11)] });
     const before = await service<{ aois: unknown[] }>('/v0/aois?limit=100');
@@ -448,7 +548,8 @@ suite('map and STAC item panels against the sandbox', () => {
     gather();
     panels.map()?.panel.dispose();
     const state = {
-      center: [10, 20], zoom: 4,
+      center: [10, 20],
+      zoom: 4,
       sources: {
         aois: [{ kind: 'aoi', id: aoi.recordId }],
         assets: [{ kind: 'asset', aoiId: asset.record.aoi_id, id: asset.recordId }],
@@ -469,7 +570,9 @@ suite('map and STAC item panels against the sandbox', () => {
     const stacPanel = vscode.window.createWebviewPanel('eoImagery.stacItem', 'STAC', vscode.ViewColumn.One, {});
     await panels.serializers['eoImagery.stacItem'].deserializeWebviewPanel(stacPanel, { collection: item.record.collection, id: item.recordId });
     const stac = await stacProbe(`${String(item.record.collection)}/${item.recordId}`);
-    assert.ok(stac.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === item.recordId));
+    assert.ok(
+      stac.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === item.recordId),
+    );
   });
 
   test('the token is in no HTML and no message given to the webviews', function () {

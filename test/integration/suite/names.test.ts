@@ -138,7 +138,10 @@ suite('names, not ids: rows, pickers, titles and messages', function () {
     assert.ok(editor);
     const name = path.posix.basename(editor.document.uri.path);
     assert.doesNotMatch(name, UUID, `the JSON tab is "${name}"`);
-    assert.ok(name.startsWith(entry.label.split(' · ')[0].replace(/[#%]/g, ' ').replace(/\s+/g, ' ').trim()), `the JSON tab "${name}" is not named after "${entry.label}"`);
+    assert.ok(
+      name.startsWith(entry.label.split(' · ')[0].replace(/[#%]/g, ' ').replace(/\s+/g, ' ').trim()),
+      `the JSON tab "${name}" is not named after "${entry.label}"`,
+    );
     assert.equal((JSON.parse(editor.document.getText()) as { id: string }).id, (entry.node as AnyRecordNode).recordId);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

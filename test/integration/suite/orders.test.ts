@@ -15,7 +15,15 @@ import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { HookedPrompts, client, firstItem, handle, runScripted, storedOrderCount } from './ordersSupport';
 
-const square = (x: number, y: number): number[][][] => [[[x, y], [x + 0.05, y], [x + 0.05, y + 0.05], [x, y + 0.05], [x, y]]];
+const square = (x: number, y: number): number[][][] => [
+  [
+    [x, y],
+    [x + 0.05, y],
+    [x + 0.05, y + 0.05],
+    [x, y + 0.05],
+    [x, y],
+  ],
+];
 
 async function archiveItem(conn: Parameters<typeof client>[0]): Promise<ArchiveItem> {
   const fc = await (await client(conn)).archives.search({ limit: 1 });
@@ -63,7 +71,10 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.equal(storedOrderCount(conn) - before, 1, 'exactly one stored order per Confirm');
     const summary = prompts.messages.find((m) => m.modal && m.text.startsWith('Place this order?'));
     assert.ok(summary, 'the priced summary was not shown');
-    assert.deepEqual(order.order_items[0].images.map((i) => i.item_id), [item.id]);
+    assert.deepEqual(
+      order.order_items[0].images.map((i) => i.item_id),
+      [item.id],
+    );
 
     const c = await client(conn);
     handle(conn).clock.advance(T.orderPaid + T.archiveRun + 1000);
@@ -110,7 +121,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.equal(order?.order_items[0].name, 'Fixed name');
     // the use case left empty is sent as the default, never omitted (the service requires it)
     assert.equal(order.order_items[0].usecase, 'general');
-    const project = (await (await client(conn)).projects.get(order.order_items[0].project_id));
+    const project = await (await client(conn)).projects.get(order.order_items[0].project_id);
     assert.equal(project.title || project.name, chosenProject, 'the project entry was not kept');
   });
 
@@ -150,7 +161,10 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     await runScripted(conn, prompts, COMMANDS.orderArchiveItems, item);
     prompts.assertDone();
     assert.equal(storedOrderCount(conn) - before, 0);
-    assert.ok(prompts.messages.some((m) => m.severity === 'error' && /Pricing the order failed/.test(m.text)), 'no error shown');
+    assert.ok(
+      prompts.messages.some((m) => m.severity === 'error' && /Pricing the order failed/.test(m.text)),
+      'no error shown',
+    );
   });
 
   test('tasking from a GeoJSON editor: Back keeps entries, the request carries the dates, one order, then ACTIVE', async () => {
@@ -207,7 +221,17 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       type: 'FeatureCollection',
       features: [
         { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: square(10, 10) } },
-        { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } },
+        {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+            ],
+          },
+        },
       ],
     });
     const prompts = new ScriptedPrompts([]);
@@ -225,7 +249,24 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     // ~1.2 million km²: beyond the tasking area limit, so the dry run prices it as FAILED.
     const uri = await openGeoJson({
       type: 'FeatureCollection',
-      features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]] } }],
+      features: [
+        {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [10, 0],
+                [10, 10],
+                [0, 10],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+      ],
     });
     const before = storedOrderCount(conn);
     const prompts = new ScriptedPrompts([
@@ -287,7 +328,10 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.equal(item.type, 'RECURRING');
     assert.equal(item.no_of_occurrences, 2);
     assert.deepEqual(item.cloud_delivery, { config: store.id, path: 'tasking/aoi' });
-    assert.ok(item.uplifts.some((u) => /speed/i.test(u.title)), 'the PRIORITY uplift is missing');
+    assert.ok(
+      item.uplifts.some((u) => /speed/i.test(u.title)),
+      'the PRIORITY uplift is missing',
+    );
     // Only the bandsets of the AOI's satellite, which is named.
     const bands = prompts.seen.find((p) => /Bands to capture/.test(p.label));
     assert.ok(bands?.items);

@@ -14,7 +14,12 @@ export type { Step };
 export class HookedPrompts extends ScriptedPrompts {
   onMessage?: (text: string) => void;
 
-  override message(severity: 'info' | 'warning' | 'error', text: string, options: vscodeTypes.MessageOptions, ...buttons: string[]): Promise<string | undefined> {
+  override message(
+    severity: 'info' | 'warning' | 'error',
+    text: string,
+    options: vscodeTypes.MessageOptions,
+    ...buttons: string[]
+  ): Promise<string | undefined> {
     this.onMessage?.(text);
     return super.message(severity, text, options, ...buttons);
   }

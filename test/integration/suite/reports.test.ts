@@ -26,7 +26,11 @@ suite('reports: order report CSV against the sandbox', function () {
   });
 
   /** Answers the save dialog with the suggested name inside the test's folder. */
-  const saveInDir = () => ({ kind: 'saveDialog' as const, match: /Save the order report/, answer: (s: vscode.Uri | undefined) => vscode.Uri.file(join(dir, s?.path.split('/').pop() ?? 'x.csv')) });
+  const saveInDir = () => ({
+    kind: 'saveDialog' as const,
+    match: /Save the order report/,
+    answer: (s: vscode.Uri | undefined) => vscode.Uri.file(join(dir, s?.path.split('/').pop() ?? 'x.csv')),
+  });
 
   test('for this machine’s time zone: saved as a .csv named with date and zone, opened as CSV', async () => {
     const zone = machineTimeZone();
@@ -85,7 +89,14 @@ suite('reports: order report CSV against the sandbox', function () {
   });
 
   test('a CSV error body is shown as its message', async () => {
-    handle(sb.current).faults.add({ method: 'GET', path: '/v0/reports', status: 403, count: 1, body: 'code,message\nforbidden,reports are disabled for this workspace', contentType: 'text/csv' });
+    handle(sb.current).faults.add({
+      method: 'GET',
+      path: '/v0/reports',
+      status: 403,
+      count: 1,
+      body: 'code,message\nforbidden,reports are disabled for this workspace',
+      contentType: 'text/csv',
+    });
     const prompts = new ScriptedPrompts([]);
     await runScripted(sb.current, prompts, COMMANDS.downloadReport, 'UTC');
     prompts.assertDone();

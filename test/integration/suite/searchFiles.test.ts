@@ -13,8 +13,22 @@ import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const params: SearchParams = {
-  kind: 'archive', shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]],
-  collections: [], satellites: [], from: '2020-01-01', to: '', maxCloud: 40, sort: 'cloud-asc', limit: 7,
+  kind: 'archive',
+  shape: 'rectangle',
+  ring: [
+    [0, 45],
+    [5, 45],
+    [5, 50],
+    [0, 50],
+    [0, 45],
+  ],
+  collections: [],
+  satellites: [],
+  from: '2020-01-01',
+  to: '',
+  maxCloud: 40,
+  sort: 'cloud-asc',
+  limit: 7,
 };
 
 async function waitFor<T>(what: string, get: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
@@ -68,14 +82,22 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     assert.ok(fs.existsSync(saved.fsPath), 'no file ending in .eosearch.json was written');
     const json = JSON.parse(fs.readFileSync(saved.fsPath, 'utf8')) as Record<string, unknown>;
     assert.deepEqual(json, {
-      kind: 'archive', geometry: { type: 'Polygon', coordinates: [params.ring] }, shape: 'rectangle',
-      from: '2020-01-01', maxCloud: 40, sort: 'cloud-asc', limit: 7,
+      kind: 'archive',
+      geometry: { type: 'Polygon', coordinates: [params.ring] },
+      shape: 'rectangle',
+      from: '2020-01-01',
+      maxCloud: 40,
+      sort: 'cloud-asc',
+      limit: 7,
     });
   });
 
   test('the schema validates, completes and explains the file in the JSON editor', async () => {
     const broken = vscode.Uri.file(path.join(dir, 'broken.eosearch.json'));
-    fs.writeFileSync(broken.fsPath, JSON.stringify({ kind: 'imagery', geometry: { type: 'Polygon', coordinates: [params.ring] }, sort: 'random', from: '1 May' }, null, 2));
+    fs.writeFileSync(
+      broken.fsPath,
+      JSON.stringify({ kind: 'imagery', geometry: { type: 'Polygon', coordinates: [params.ring] }, sort: 'random', from: '1 May' }, null, 2),
+    );
     const doc = await vscode.workspace.openTextDocument(broken);
     await vscode.window.showTextDocument(doc);
     const problems = await waitFor('schema diagnostics', () => {
@@ -95,7 +117,10 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
       return list.items.length ? list : undefined;
     });
     const labels = completion.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
-    assert.ok(labels.some((l) => l.includes('imagery')), `kind completions: ${labels.join(', ')}`);
+    assert.ok(
+      labels.some((l) => l.includes('imagery')),
+      `kind completions: ${labels.join(', ')}`,
+    );
     const cloudKey = good.positionAt(good.getText().indexOf('"maxCloud"') + 2);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', good.uri, cloudKey);
     const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join(' ');
@@ -109,28 +134,38 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     const titles = lenses.map((l) => l.command?.title ?? '');
     const run = lenses.find((l) => l.command?.title.includes('Run on Map'));
     assert.ok(run?.command, `lenses: ${titles.join(', ')}`);
-    assert.ok(titles.some((t) => /What's New$/.test(t)), `a file never run shows plain "What's New": ${titles.join(', ')}`);
+    assert.ok(
+      titles.some((t) => /What's New$/.test(t)),
+      `a file never run shows plain "What's New": ${titles.join(', ')}`,
+    );
 
     const map = await waitFor('the map panel', () => api.services.panels?.map());
     const seen = requests.length;
     await vscode.commands.executeCommand(run.command.command, ...(run.command.arguments ?? []));
-    const posted = await waitFor('runSearch posted', () => map.posted.find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined);
+    const posted = await waitFor(
+      'runSearch posted',
+      () => map.posted.find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined,
+    );
     assert.deepEqual(posted.params, params);
     // The webview fills its form and searches: the service gets the file's search.
     const sent = await waitFor('the archive search from the webview', () =>
-      requests.slice(seen).find((r) => r.method === 'POST' && r.path.startsWith('/v0/archives/search')));
+      requests.slice(seen).find((r) => r.method === 'POST' && r.path.startsWith('/v0/archives/search')),
+    );
     const body = sent.requestBody as { bbox?: number[]; limit?: number };
     assert.deepEqual(body.bbox, [0, 45, 5, 50], `not the file's area: ${JSON.stringify(body)}`);
     assert.equal(body.limit, 7);
 
     const after = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', saved);
     const whatsNew = after.find((l) => l.command?.title.includes("What's New"));
-    assert.ok(whatsNew?.command, 'no What\'s New lens after the run');
+    assert.ok(whatsNew?.command, "no What's New lens after the run");
     assert.ok(whatsNew.command.title.endsWith(`since ${today()}`), `What's New does not name the last run: ${whatsNew.command.title}`);
     const before = map.posted.length;
     await vscode.commands.executeCommand(whatsNew.command.command, ...(whatsNew.command.arguments ?? []));
-    const again = await waitFor('the second runSearch', () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined);
-    assert.equal(again.params.from, today(), 'What\'s New does not start at the last run');
+    const again = await waitFor(
+      'the second runSearch',
+      () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined,
+    );
+    assert.equal(again.params.from, today(), "What's New does not start at the last run");
     assert.equal(again.params.limit, 7);
   });
 

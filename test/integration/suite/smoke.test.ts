@@ -57,10 +57,7 @@ suite('smoke: the extension in a real VS Code', () => {
     assert.equal(ext.isActive, false, 'already active, so this test would prove nothing (index.ts runs the smoke suite first)');
     const commands = manifestCommands();
     // Prefer a command that does not prompt; a prompt (sign in) is dismissed below either way.
-    const pick =
-      commands.find((c) => /refresh/i.test(c)) ??
-      commands.find((c) => /showLog|openLog|output/i.test(c)) ??
-      commands[0];
+    const pick = commands.find((c) => /refresh/i.test(c)) ?? commands.find((c) => /showLog|openLog|output/i.test(c)) ?? commands[0];
     const running = Promise.resolve(vscode.commands.executeCommand(pick)).catch(() => undefined);
     await waitActive(ext, 20_000);
     // Close any input box or quick pick the command opened so it can finish.

@@ -54,7 +54,14 @@ suite('stores: register and delete cloud stores against the sandbox', function (
 
   test('a name already taken is refused as it is typed, before any other entry is asked', async () => {
     const conn = sb.current;
-    await (await client(conn)).stores.create({ name: 'integration-early', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{}' } });
+    await (
+      await client(conn)
+    ).stores.create({
+      name: 'integration-early',
+      type: 'GCS',
+      configs: { bucket: 'b', region: 'europe-west4' },
+      secrets: { project_id: 'p', service_account_credentials: '{}' },
+    });
     const prompts = new ScriptedPrompts([
       { kind: 'pick', match: /Kind of cloud store/, choose: 'S3' },
       { kind: 'input', match: /Name of the store/, answer: 'integration-early', rejects: /already have a store named "integration-early"/ },
@@ -65,9 +72,7 @@ suite('stores: register and delete cloud stores against the sandbox', function (
 
   test('a taken name (409) says so and keeps every entry: only the name is asked again', async () => {
     const conn = sb.current;
-    const prompts = new ScriptedPrompts([
-      ...s3Script('integration-dup'),
-    ]);
+    const prompts = new ScriptedPrompts([...s3Script('integration-dup')]);
     await runScripted(conn, prompts, COMMANDS.registerStore);
     prompts.assertDone();
     // The name is free while it is typed and taken before the store is sent (another window
@@ -76,7 +81,16 @@ suite('stores: register and delete cloud stores against the sandbox', function (
     const labels = script[script.length - 1];
     assert.equal(labels.kind, 'input');
     const c = await client(conn);
-    const race = { ...labels, before: () => c.stores.create({ name: 'integration-dup-race', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{}' } }) } as Step;
+    const race = {
+      ...labels,
+      before: () =>
+        c.stores.create({
+          name: 'integration-dup-race',
+          type: 'GCS',
+          configs: { bucket: 'b', region: 'europe-west4' },
+          secrets: { project_id: 'p', service_account_credentials: '{}' },
+        }),
+    } as Step;
     const again = new ScriptedPrompts([
       ...script.slice(0, -1),
       race,
@@ -111,11 +125,19 @@ suite('stores: register and delete cloud stores against the sandbox', function (
   test('delete asks in a modal naming the store; Cancel keeps it, Delete removes it', async () => {
     const conn = sb.current;
     const c = await client(conn);
-    const store = await c.stores.create({ name: 'to-delete', type: 'AZBLOB', configs: { bucket: 'c', region: 'westeurope', path_prefix: 'p' }, secrets: { account_name: 'a', tenant_id: 't', client_id: 'c', client_secret: 's' } });
+    const store = await c.stores.create({
+      name: 'to-delete',
+      type: 'AZBLOB',
+      configs: { bucket: 'c', region: 'westeurope', path_prefix: 'p' },
+      secrets: { account_name: 'a', tenant_id: 't', client_id: 'c', client_secret: 's' },
+    });
     const cancel = new ScriptedPrompts([{ kind: 'message', match: /Delete the cloud store "to-delete"\?/, answer: undefined }]);
     assert.equal(await runScripted(conn, cancel, COMMANDS.deleteStore, { kind: 'store', record: store }), false);
     cancel.assertDone();
-    assert.ok((await c.stores.list()).some((s) => s.id === store.id), 'cancelled but deleted');
+    assert.ok(
+      (await c.stores.list()).some((s) => s.id === store.id),
+      'cancelled but deleted',
+    );
     const confirm = new ScriptedPrompts([{ kind: 'message', match: /Delete the cloud store "to-delete"\?/, answer: 'Delete' }]);
     assert.equal(await runScripted(conn, confirm, COMMANDS.deleteStore, { kind: 'store', record: store }), true);
     confirm.assertDone();

@@ -50,9 +50,18 @@ suite('walkthrough: steps complete by their real events', function () {
     const c = manifestOf();
     const wt = c.walkthroughs.find((w) => w.id === 'eoImagery.gettingStarted');
     assert.ok(wt, 'no eoImagery.gettingStarted walkthrough');
-    assert.deepEqual(wt.steps.map((s) => s.id), ['signIn', 'browseProject', 'showOnMap', 'searchArchive', 'priceOrder', 'insightInput']);
+    assert.deepEqual(
+      wt.steps.map((s) => s.id),
+      ['signIn', 'browseProject', 'showOnMap', 'searchArchive', 'priceOrder', 'insightInput'],
+    );
     const commands = new Set(c.commands.map((x) => x.command));
-    const contexts = new Set(['eoImagery.signedIn', 'eoImagery.walkthrough.signedIn', 'eoImagery.walkthrough.projectBrowsed', 'eoImagery.walkthrough.archiveSearched', 'eoImagery.walkthrough.orderPriced']);
+    const contexts = new Set([
+      'eoImagery.signedIn',
+      'eoImagery.walkthrough.signedIn',
+      'eoImagery.walkthrough.projectBrowsed',
+      'eoImagery.walkthrough.archiveSearched',
+      'eoImagery.walkthrough.orderPriced',
+    ]);
     const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
     for (const step of wt.steps) {
       assert.ok(step.completionEvents.length > 0, `${step.id} never completes`);
@@ -89,13 +98,26 @@ suite('walkthrough: steps complete by their real events', function () {
     const map = await waitFor('the map panel', () => api.services.panels?.map());
     await map.whenReady();
     const params: SearchParams = {
-      kind: 'archive', shape: 'rectangle', ring: [[0, 45], [5, 45], [5, 50], [0, 50], [0, 45]],
-      collections: [], satellites: [], from: '', to: '', sort: 'datetime-desc', limit: 4,
+      kind: 'archive',
+      shape: 'rectangle',
+      ring: [
+        [0, 45],
+        [5, 45],
+        [5, 50],
+        [0, 50],
+        [0, 45],
+      ],
+      collections: [],
+      satellites: [],
+      from: '',
+      to: '',
+      sort: 'datetime-desc',
+      limit: 4,
     };
     const rid = 71_000;
     await map.receive({ type: 'request', id: rid, request: { method: 'search', params } });
     const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid) as
-      | { ok: boolean; result?: SearchPage } | undefined;
+      { ok: boolean; result?: SearchPage } | undefined;
     assert.ok(res?.ok && (res.result?.features.length ?? 0) > 0, 'the map search found nothing');
     await waitFor('the archiveSearched step', () => wt.done.has('archiveSearched'));
     assert.ok(!wt.done.has('orderPriced'));

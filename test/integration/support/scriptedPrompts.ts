@@ -50,13 +50,14 @@ export class ScriptedPrompts implements Prompts {
     if (problems.length) throw new Error(problems.join('\n'));
   }
 
-  async pick<T extends vscode.QuickPickItem>(
-    items: readonly T[] | Thenable<readonly T[]>,
-    options: vscode.QuickPickOptions,
-  ): Promise<T | undefined> {
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Promise<T | undefined> {
     const label = [options.title, options.placeHolder].filter(Boolean).join(' | ');
     const list = await items;
-    const step = this.next('pick', label, list.map((i) => i.label));
+    const step = this.next(
+      'pick',
+      label,
+      list.map((i) => i.label),
+    );
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'pick') throw this.fail(`expected ${step.kind}, got a quick pick "${label}"`);
     const chosen =
@@ -73,7 +74,11 @@ export class ScriptedPrompts implements Prompts {
   ): Promise<readonly T[] | undefined> {
     const label = [options.title, options.placeHolder].filter(Boolean).join(' | ');
     const list = await items;
-    const step = this.next('pickMany', label, list.map((i) => i.label));
+    const step = this.next(
+      'pickMany',
+      label,
+      list.map((i) => i.label),
+    );
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'pickMany') throw this.fail(`expected ${step.kind}, got a multi-select quick pick "${label}"`);
     const chosen = Array.isArray(step.choose)
@@ -106,12 +111,7 @@ export class ScriptedPrompts implements Prompts {
     return step.answer;
   }
 
-  async message(
-    severity: 'info' | 'warning' | 'error',
-    text: string,
-    options: vscode.MessageOptions,
-    ...buttons: string[]
-  ): Promise<string | undefined> {
+  async message(severity: 'info' | 'warning' | 'error', text: string, options: vscode.MessageOptions, ...buttons: string[]): Promise<string | undefined> {
     const modal = options.modal === true;
     this.messages.push({ severity, text, modal, buttons });
     const head = this.steps[0];

@@ -22,7 +22,12 @@ function tinyPng(): Buffer {
   ihdr.writeUInt32BE(2, 4);
   ihdr[8] = 8;
   ihdr[9] = 6;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(2 * 13))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(2 * 13))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('client: visualization PNG and AOI downloads', () => {
@@ -37,7 +42,10 @@ describe('client: visualization PNG and AOI downloads', () => {
     await srv.close();
   });
   const answer = (h: Handler) => srv.setHandler(h);
-  const json = (status: number, body: unknown): Handler => (_q, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json =
+    (status: number, body: unknown): Handler =>
+    (_q, res) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
   it('PNG: the picture and its size; the date sent as YYYY_MM_DD', async () => {
     answer((_q, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(tinyPng()));
@@ -51,17 +59,30 @@ describe('client: visualization PNG and AOI downloads', () => {
   });
 
   it('PNG: an error body labelled image/png (as the OpenAPI declares) is read as the JSON it is; the POST is not repeated', async () => {
-    answer((_q, res) => res.writeHead(404, { 'content-type': 'image/png' }).end(JSON.stringify({ error: { code: 'not_found', message: 'no image on 2024_05_06', details: 'date' } })));
+    answer((_q, res) =>
+      res
+        .writeHead(404, { 'content-type': 'image/png' })
+        .end(JSON.stringify({ error: { code: 'not_found', message: 'no image on 2024_05_06', details: 'date' } })),
+    );
     const before = srv.count('POST', '/v0/aois/a1/visualizations/v1/png');
-    await assert.rejects(client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }), (e: unknown) => e instanceof ApiError && e.status === 404 && /no image on 2024_05_06/.test(e.userMessage));
+    await assert.rejects(
+      client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }),
+      (e: unknown) => e instanceof ApiError && e.status === 404 && /no image on 2024_05_06/.test(e.userMessage),
+    );
     answer((_q, res) => res.writeHead(503).end());
-    await assert.rejects(client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }), (e: unknown) => e instanceof ApiError && e.status === 503);
+    await assert.rejects(
+      client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }),
+      (e: unknown) => e instanceof ApiError && e.status === 503,
+    );
     assert.equal(srv.count('POST', '/v0/aois/a1/visualizations/v1/png') - before, 2, 'a POST was sent again');
   });
 
   it('PNG: a 200 that is not a PNG is a protocol error', async () => {
     answer(json(200, { url: 'https://example.org/x.png' }));
-    await assert.rejects(client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }), (e: unknown) => e instanceof ApiError && e.kind === 'protocol' && /PNG/.test(e.message));
+    await assert.rejects(
+      client.visualizationPng.render('a1', 'v1', { index_id: 'ix', date: '2024-05-06', mode: 'dynamic' }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'protocol' && /PNG/.test(e.message),
+    );
   });
 
   it('downloads: `download_id` (the OpenAPI) and `id` (as catalog downloads) are both read; the POST is sent once', async () => {
@@ -87,7 +108,11 @@ describe('client: visualization PNG and AOI downloads', () => {
     let n = 0;
     answer((_q, res) => {
       n++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(n < 3 ? { download_id: 'd', status: 'IN_PROGRESS' } : { download_id: 'd', status: 'SUCCESS', signed_url: 'https://f.example.org/d' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify(n < 3 ? { download_id: 'd', status: 'IN_PROGRESS' } : { download_id: 'd', status: 'SUCCESS', signed_url: 'https://f.example.org/d' }),
+        );
     });
     const seen: string[] = [];
     const done = await client.aoiDownloads.waitUntilDone('a1', 'd', { initialDelayMs: 1, maxDelayMs: 5, onProgress: (d) => seen.push(d.status) });

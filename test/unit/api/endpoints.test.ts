@@ -27,7 +27,18 @@ async function status(p: Promise<unknown>, want: number, msg?: RegExp): Promise<
 }
 
 function square(lon: number, lat: number, d = 0.02): Polygon {
-  return { type: 'Polygon', coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lon, lat],
+        [lon + d, lat],
+        [lon + d, lat + d],
+        [lon, lat + d],
+        [lon, lat],
+      ],
+    ],
+  };
 }
 
 describe('api client against the sandbox', () => {
@@ -110,21 +121,33 @@ describe('api client against the sandbox', () => {
     const name = `Test field ${Date.now()}`;
     const sat = (await alice.search.satellites()).find((s) => s.id === aliceAoi.satellite_id)!;
     const found = await alice.search.imagery({
-      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
-      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }], geometry: square(2.3, 48.8), limit: 2,
+      start_date: '2015-01-01T00:00:00Z',
+      end_date: '2030-01-01T00:00:00Z',
+      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }],
+      geometry: square(2.3, 48.8),
+      limit: 2,
     });
     const pick = { description: '', provider: sat.collections[0].provider, item_ids: found.items.map((i) => i.id) };
     const created = await alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) });
-    assert.ok(pick.item_ids.every((id) => id in created.images), 'the chosen images are the AOI\'s');
+    assert.ok(
+      pick.item_ids.every((id) => id in created.images),
+      "the chosen images are the AOI's",
+    );
     assert.equal(created.name, name);
     assert.ok(created.area_in_sq_m > 0);
     await status(alice.aois.create({ name, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 409);
     const open = square(2.3, 48.8);
     open.coordinates[0].pop();
     await status(alice.aois.create({ name: `${name} b`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: open }), 400);
-    await status(alice.aois.create({ name: `${name} c`, ...pick, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 403);
+    await status(
+      alice.aois.create({ name: `${name} c`, ...pick, project_id: bobProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }),
+      403,
+    );
     fault500('/v0/aois', 'POST');
-    await status(alice.aois.create({ name: `${name} d`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }), 500);
+    await status(
+      alice.aois.create({ name: `${name} d`, ...pick, project_id: aliceProject.id, satellite_id: aliceAoi.satellite_id, geometry: square(2.3, 48.8) }),
+      500,
+    );
 
     const assets = await alice.aois.assetsPage(aliceAoi.aoi_id, { limit: 5 });
     for (const a of assets.items) {
@@ -145,8 +168,11 @@ describe('api client against the sandbox', () => {
     assert.equal(s2.gsd, 10, 'the finest band resolution');
     assert.ok(s2.bands.every((b) => typeof b.scale === 'number' && typeof b.offset === 'number'));
     const req = {
-      start_date: '2015-01-01T00:00:00Z', end_date: '2030-01-01T00:00:00Z',
-      satellites: sats.map((s) => ({ satellite_id: s.id, collection_id: s.collections[0].id })), geometry: aliceAoi.geometry, limit: 2,
+      start_date: '2015-01-01T00:00:00Z',
+      end_date: '2030-01-01T00:00:00Z',
+      satellites: sats.map((s) => ({ satellite_id: s.id, collection_id: s.collections[0].id })),
+      geometry: aliceAoi.geometry,
+      limit: 2,
     };
     const first = await alice.search.imagery(req);
     assert.ok(first.items.length > 0 && first.next_token, 'imagery over the seeded AOI, more than one page');
@@ -159,8 +185,13 @@ describe('api client against the sandbox', () => {
     await status(alice.search.imagery({ ...req, next_token: first.next_token!.slice(0, -2) + 'xx' }), 400, /next_token/);
     await status(alice.search.imagery({ ...req, end_date: '2000-01-01T00:00:00Z' }), 400);
     // pleiades-neo is outside one user's subscription in the sandbox.
-    const results = await Promise.allSettled([alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo', collection_id: 'pleiades-neo' }] })));
-    assert.ok(results.some((r) => r.status === 'rejected' && (r.reason as ApiError).status === 403), 'one user lacks pleiades-neo');
+    const results = await Promise.allSettled(
+      [alice, bob].map((c) => c.search.imagery({ ...req, satellites: [{ satellite_id: 'pleiades-neo', collection_id: 'pleiades-neo' }] })),
+    );
+    assert.ok(
+      results.some((r) => r.status === 'rejected' && (r.reason as ApiError).status === 403),
+      'one user lacks pleiades-neo',
+    );
     fault500('/v0/search', 'POST');
     await status(alice.search.imagery(req), 500);
     fault500('/v0/satellites');
@@ -177,7 +208,10 @@ describe('api client against the sandbox', () => {
     assert.equal(lc.mode, 'insight');
     assert.equal(lc.block_status, 'active');
     const viaInterface = await alice.blocks.insights({ name: lc.name });
-    assert.deepEqual(viaInterface.map((b) => b.spec.version), [lc.spec.version]);
+    assert.deepEqual(
+      viaInterface.map((b) => b.spec.version),
+      [lc.spec.version],
+    );
     // a service without GET /v0/blocks/insights (404): GET /v0/blocks/{name}/versions/{version}
     sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
     const one = await alice.blocks.insights({ name: lc.name, version: lc.spec.version });
@@ -185,7 +219,10 @@ describe('api client against the sandbox', () => {
     assert.deepEqual(one[0].spec.inputs, lc.spec.inputs);
     // ... and GET /v0/blocks/{name} without a version
     sb.faults.add({ method: 'GET', path: '/v0/blocks/insights', status: 404, count: 1 });
-    assert.deepEqual((await alice.blocks.insights({ name: lc.name })).map((b) => b.name), [lc.name]);
+    assert.deepEqual(
+      (await alice.blocks.insights({ name: lc.name })).map((b) => b.name),
+      [lc.name],
+    );
     await status(alice.blocks.version(lc.name, '99.0.0'), 404);
     // other failures are not hidden behind the fallback
     fault500('/v0/blocks/insights');
@@ -200,11 +237,41 @@ describe('api client against the sandbox', () => {
     await status(alice.indices.listPage({ limit: 101 }), 400);
     const ndvi = page.items.find((i) => i.name === 'NDVI') ?? page.items[0];
     const name = `Ratio ${Date.now()}`;
-    const idx = await alice.indices.create({ name, description: 'test', expression: ndvi.expression, expression_type: 'index', satellite_id: ndvi.satellite_id, colormap: 'viridis', rescale: [-1, 1] });
+    const idx = await alice.indices.create({
+      name,
+      description: 'test',
+      expression: ndvi.expression,
+      expression_type: 'index',
+      satellite_id: ndvi.satellite_id,
+      colormap: 'viridis',
+      rescale: [-1, 1],
+    });
     assert.equal(idx.type, 'custom');
     assert.ok(idx.bands.length > 0);
-    await status(alice.indices.create({ name, description: 'test', expression: ndvi.expression, expression_type: 'index', satellite_id: ndvi.satellite_id, colormap: 'viridis', rescale: [-1, 1] }), 409);
-    await status(alice.indices.create({ name: `${name} x`, description: '', expression: 'NOPE/B04', expression_type: 'index', satellite_id: ndvi.satellite_id, colormap: '', rescale: [-1, 1] }), 400);
+    await status(
+      alice.indices.create({
+        name,
+        description: 'test',
+        expression: ndvi.expression,
+        expression_type: 'index',
+        satellite_id: ndvi.satellite_id,
+        colormap: 'viridis',
+        rescale: [-1, 1],
+      }),
+      409,
+    );
+    await status(
+      alice.indices.create({
+        name: `${name} x`,
+        description: '',
+        expression: 'NOPE/B04',
+        expression_type: 'index',
+        satellite_id: ndvi.satellite_id,
+        colormap: '',
+        rescale: [-1, 1],
+      }),
+      400,
+    );
     fault500('/v0/indices');
     await status(alice.indices.listPage(), 500);
   });
@@ -391,7 +458,11 @@ describe('api client against the sandbox', () => {
 
     const deliveries = await alice.deliveries.create({ deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: store.id, path: 'out/' } }] });
     assert.equal(deliveries.length, 1);
-    const d = await alice.deliveries.waitUntilDone(deliveries[0].delivery_id, { initialDelayMs: 5, maxDelayMs: 20, onProgress: () => sb.clock.advance(60_000) });
+    const d = await alice.deliveries.waitUntilDone(deliveries[0].delivery_id, {
+      initialDelayMs: 5,
+      maxDelayMs: 20,
+      onProgress: () => sb.clock.advance(60_000),
+    });
     assert.equal(d.status, 'SUCCESS');
     assert.ok((await alice.deliveries.list({ catalog_id: cat.id })).some((x) => x.delivery_id === d.delivery_id));
     await status(alice.deliveries.create({ deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: 'no-such-store', path: '' } }] }), 404);

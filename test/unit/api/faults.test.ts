@@ -33,7 +33,6 @@ async function rejects(p: Promise<unknown>): Promise<ApiError> {
   assert.fail('expected a rejection');
 }
 
-
 describe('api client under faults', () => {
   let srv: TestServer;
   let c: EoClient;
@@ -87,7 +86,12 @@ describe('api client under faults', () => {
     srv.setHandler((_r, res) => json(res, 409, { error: { code: 'conflict', message: 'A store named "raw" already exists', details: 'name' } }));
     c = client(srv.url);
     const e = await rejects(
-      c.stores.create({ name: 'raw', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: 'p' }, secrets: { access_key_id: 'AK', secret_access_key: 'SK' } }),
+      c.stores.create({
+        name: 'raw',
+        type: 'S3',
+        configs: { bucket: 'b', region: 'r', path_prefix: 'p' },
+        secrets: { access_key_id: 'AK', secret_access_key: 'SK' },
+      }),
     );
     assert.equal(e.status, 409);
     assert.equal(e.code, 'conflict');
@@ -97,7 +101,9 @@ describe('api client under faults', () => {
   });
 
   it('500 with an HTML page is not retried and says what the page said', async () => {
-    srv.setHandler((_r, res) => text(res, 500, '<!doctype html><html><head><title>500 Internal Server Error</title></head><body><h1>Upstream exploded</h1></body></html>', 'text/html'));
+    srv.setHandler((_r, res) =>
+      text(res, 500, '<!doctype html><html><head><title>500 Internal Server Error</title></head><body><h1>Upstream exploded</h1></body></html>', 'text/html'),
+    );
     c = client(srv.url);
     const e = await rejects(c.orders.get('o1'));
     assert.equal(e.kind, 'http');
@@ -117,7 +123,9 @@ describe('api client under faults', () => {
   });
 
   it('archive errors carry object details', async () => {
-    srv.setHandler((_r, res) => json(res, 400, { error: { code: 'bad_request', message: 'Invalid bbox', details: { field: 'bbox', reason: 'min lat > max lat' } } }));
+    srv.setHandler((_r, res) =>
+      json(res, 400, { error: { code: 'bad_request', message: 'Invalid bbox', details: { field: 'bbox', reason: 'min lat > max lat' } } }),
+    );
     c = client(srv.url);
     const e = await rejects(c.archives.search({ bbox: [0, 10, 1, 5] }));
     assert.deepEqual(e.details, { field: 'bbox', reason: 'min lat > max lat' });
@@ -158,15 +166,28 @@ describe('api client under faults', () => {
     });
     c = client(srv.url);
     const page = await c.orders.listPage({ status: 'PAID', limit: 2 });
-    assert.deepEqual(page.items.map((o) => o.id), ['o0']);
+    assert.deepEqual(
+      page.items.map((o) => o.id),
+      ['o0'],
+    );
     assert.equal(page.scanned, 2);
     const paid = await collect(c.orders.iterate({ status: 'PAID' }, { pageSize: 2 }));
-    assert.deepEqual(paid.map((o) => o.id), ['o0', 'o2', 'o4']);
+    assert.deepEqual(
+      paid.map((o) => o.id),
+      ['o0', 'o2', 'o4'],
+    );
   });
 
   it('archive search without next links pages on by offset, and a short page ends it', async () => {
     // the OpenAPI pages archives by offset/limit and promises no next links
-    const feats = Array.from({ length: 5 }, (_, i) => ({ id: `it${i}`, type: 'Feature', collection: 'c', bbox: ['0', '0', '1', '1'], geometry: { type: 'Point', coordinates: [0, 0] }, properties: { datetime: null } }));
+    const feats = Array.from({ length: 5 }, (_, i) => ({
+      id: `it${i}`,
+      type: 'Feature',
+      collection: 'c',
+      bbox: ['0', '0', '1', '1'],
+      geometry: { type: 'Point', coordinates: [0, 0] },
+      properties: { datetime: null },
+    }));
     const seen: unknown[] = [];
     srv.setHandler((r, res) => {
       const b = JSON.parse(r.body) as { offset?: number; limit?: number; collections?: string[] };
@@ -176,8 +197,15 @@ describe('api client under faults', () => {
     });
     c = client(srv.url);
     const items = await collect(c.archives.iterateSearch({ collections: ['c'] }, { pageSize: 2 }));
-    assert.deepEqual(items.map((i) => i.id), ['it0', 'it1', 'it2', 'it3', 'it4']);
-    assert.deepEqual(seen, [{ collections: ['c'], limit: 2 }, { collections: ['c'], limit: 2, offset: 2 }, { collections: ['c'], limit: 2, offset: 4 }]);
+    assert.deepEqual(
+      items.map((i) => i.id),
+      ['it0', 'it1', 'it2', 'it3', 'it4'],
+    );
+    assert.deepEqual(seen, [
+      { collections: ['c'], limit: 2 },
+      { collections: ['c'], limit: 2, offset: 2 },
+      { collections: ['c'], limit: 2, offset: 4 },
+    ]);
   });
 
   it('a 200 whose body is not JSON is a protocol error', async () => {
@@ -277,7 +305,9 @@ describe('api client under faults', () => {
   });
 
   it('503 then 200: GET retried honouring Retry-After', async () => {
-    srv.setHandler((_r, res, n) => (n === 1 ? json(res, 503, { error: { code: 'unavailable', message: 'busy', details: '' } }, { 'retry-after': '0' }) : json(res, 200, { bandsets: [] })));
+    srv.setHandler((_r, res, n) =>
+      n === 1 ? json(res, 503, { error: { code: 'unavailable', message: 'busy', details: '' } }, { 'retry-after': '0' }) : json(res, 200, { bandsets: [] }),
+    );
     c = client(srv.url);
     assert.deepEqual(await c.bandsets.list(), []);
     assert.equal(srv.requests.length, 2);
@@ -333,9 +363,11 @@ describe('api client under faults', () => {
       json(res, 200, { orders: [ORDER, { ...ORDER, id: 'o2' }], pagination: { offset, limit: 2, total: 10 } });
     });
     c = client(srv.url);
-    const e = await rejects((async () => {
-      for await (const _ of c.orders.iterate({}, { pageSize: 2 })) void _;
-    })());
+    const e = await rejects(
+      (async () => {
+        for await (const _ of c.orders.iterate({}, { pageSize: 2 })) void _;
+      })(),
+    );
     assert.match(e.message, /repeated the page at offset 0 when asked for offset 2/);
   });
 
@@ -345,20 +377,28 @@ describe('api client under faults', () => {
       json(res, 200, { catalogs: offset === 0 ? [{ id: 'c1' }] : [], pagination: { offset, limit: 1, total: 5 } });
     });
     c = client(srv.url);
-    const e = await rejects((async () => {
-      for await (const _ of c.catalogs.iterate({}, { pageSize: 1 })) void _;
-    })());
+    const e = await rejects(
+      (async () => {
+        for await (const _ of c.catalogs.iterate({}, { pageSize: 1 })) void _;
+      })(),
+    );
     assert.match(e.message, /there are 5 items but the page at offset 1 is empty/);
   });
 
   it('a next link pointing at another host is not followed (the token would go there)', async () => {
     srv.setHandler((_r, res) =>
-      json(res, 200, { type: 'FeatureCollection', features: [{ id: 'i1', properties: {}, bbox: [0, 0, 1, 1] }], links: [{ rel: 'next', href: 'http://evil.example/steal?offset=1' }] }),
+      json(res, 200, {
+        type: 'FeatureCollection',
+        features: [{ id: 'i1', properties: {}, bbox: [0, 0, 1, 1] }],
+        links: [{ rel: 'next', href: 'http://evil.example/steal?offset=1' }],
+      }),
     );
     c = client(srv.url);
-    const e = await rejects((async () => {
-      for await (const _ of c.archives.iterateItems('col')) void _;
-    })());
+    const e = await rejects(
+      (async () => {
+        for await (const _ of c.archives.iterateItems('col')) void _;
+      })(),
+    );
     assert.match(e.message, /outside the service \(http:\/\/evil\.example\)/);
   });
 
@@ -399,7 +439,12 @@ describe('api client under faults', () => {
     srv.setHandler((_r, res) => json(res, 401, { error: { code: 'unauthorized', message: `token ${TOKEN} is revoked`, details: `got ${TOKEN}` } }));
     c = client(srv.url, { onRequest: (e) => events.push(e) });
     const e = await rejects(
-      c.stores.create({ name: 's', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'AKIAXXXX', secret_access_key: 'very-secret' } }),
+      c.stores.create({
+        name: 's',
+        type: 'S3',
+        configs: { bucket: 'b', region: 'r', path_prefix: '' },
+        secrets: { access_key_id: 'AKIAXXXX', secret_access_key: 'very-secret' },
+      }),
     );
     assert.equal(e.serverMessage, 'token [redacted] is revoked');
     assert.equal(e.details, 'got [redacted]');
@@ -421,7 +466,14 @@ describe('api client under faults', () => {
     srv.setHandler((_r, res, n) => (n < 3 ? json(res, 502, {}) : json(res, 200, { bandsets: [] })));
     c = client(srv.url, { onRequest: (e) => events.push(e) });
     await c.bandsets.list();
-    assert.deepEqual(events.map((e) => [e.attempt, e.status, e.retryInMs !== undefined]), [[1, 502, true], [2, 502, true], [3, 200, false]]);
+    assert.deepEqual(
+      events.map((e) => [e.attempt, e.status, e.retryInMs !== undefined]),
+      [
+        [1, 502, true],
+        [2, 502, true],
+        [3, 200, false],
+      ],
+    );
   });
 
   it('a refused connection is a network error naming the host', async () => {

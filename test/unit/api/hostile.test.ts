@@ -43,7 +43,6 @@ const GCS_KEY = JSON.stringify({
   client_email: 'svc@proj.iam.gserviceaccount.com',
 });
 
-
 describe('api client against a hostile server', () => {
   let srv: TestServer;
   let c: EoClient;
@@ -62,9 +61,18 @@ describe('api client against a hostile server', () => {
   for (const offset of [200, 260, 290, 299]) {
     it(`an echoed key file cut by the 300-character clip leaves nothing of the key (echo at ${offset})`, async () => {
       // The server echoes the request body inside its message, the secret straddling the clip.
-      srv.setHandler((r, res) => json(res, 400, { error: { code: 'invalid', message: `${'x'.repeat(offset)} rejected ${r.body}`, details: `echo: ${r.body}` } }));
+      srv.setHandler((r, res) =>
+        json(res, 400, { error: { code: 'invalid', message: `${'x'.repeat(offset)} rejected ${r.body}`, details: `echo: ${r.body}` } }),
+      );
       c = client(srv.url);
-      const e = await rejects(c.stores.create({ name: 'gcs', type: 'GCS', configs: { bucket: 'b', path_prefix: '' }, secrets: { project_id: 'proj', service_account_credentials: GCS_KEY } }));
+      const e = await rejects(
+        c.stores.create({
+          name: 'gcs',
+          type: 'GCS',
+          configs: { bucket: 'b', path_prefix: '' },
+          secrets: { project_id: 'proj', service_account_credentials: GCS_KEY },
+        }),
+      );
       const shown = [e.message, e.userMessage, e.serverMessage, typeof e.details === 'string' ? e.details : JSON.stringify(e.details)].join('\n');
       for (const piece of ['8f2a6c1d', 'MIIEvQIBADAN', 'private_key_id', 'BEGIN PRIVATE']) assert.ok(!shown.includes(piece), `"${piece}" survived: ${shown}`);
     });
@@ -149,7 +157,10 @@ describe('api client against a hostile server', () => {
     const line = describeRequest(events[0]);
     assert.doesNotMatch(line, /object Object/);
     assert.match(line, /^GET \/v0\/bandsets → network error in \d+ ms \(network: connection refused by 127\.0\.0\.1:\d+\)$/);
-    assert.match(describeRequest({ ...events[0], status: 503, error: { kind: 'http', message: 'GET /v0/bandsets → 503: busy' }, retryInMs: 250 }), /→ 503 in \d+ ms(, \d+ B)?; retrying in 250 ms$/);
+    assert.match(
+      describeRequest({ ...events[0], status: 503, error: { kind: 'http', message: 'GET /v0/bandsets → 503: busy' }, retryInMs: 250 }),
+      /→ 503 in \d+ ms(, \d+ B)?; retrying in 250 ms$/,
+    );
   });
 
   it('57 concurrent reads sharing one signal leave at most one listener on it (no MaxListenersExceededWarning)', async () => {
@@ -169,11 +180,17 @@ describe('api client against a hostile server', () => {
     try {
       const ids = Array.from({ length: 57 }, (_, i) => `order-${i}`);
       const got = await Promise.all(ids.map((id) => c.orders.get(id, { signal: shared.signal })));
-      assert.deepEqual(got.map((o) => o.id), ids);
+      assert.deepEqual(
+        got.map((o) => o.id),
+        ids,
+      );
       await new Promise((r) => setImmediate(r));
       assert.equal(getEventListeners(shared.signal, 'abort').length, 0, 'listeners left on the shared signal');
       assert.ok(peak <= 1, `${peak} listeners on the shared signal at once`);
-      assert.deepEqual(warnings.filter((w) => /MaxListeners/.test(w)), []);
+      assert.deepEqual(
+        warnings.filter((w) => /MaxListeners/.test(w)),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
     }

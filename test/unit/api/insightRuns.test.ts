@@ -19,10 +19,22 @@ const out = { name: 'water_mask', format: 'raster', type: 'url', value: 'https:/
 
 describe('insight run reader: each shape', () => {
   it('OpenAPI shape: output list, err_msg, cost, progress, estimated_time_in_min, block from metadata', () => {
-    const r = readInsightRun({
-      id: 'r1', name: 'Water', status: 'success', output: [out], input: [{ name: 'threshold', format: 'number', type: 'number', value: '0.2' }],
-      cost: 12, progress: 100, estimated_time_in_min: 3, err_msg: '', metadata: { block_name: 'water-extent', block_version: '0.9.1' }, created_at: '2025-01-02T00:00:00Z',
-    }, 'aoi-1');
+    const r = readInsightRun(
+      {
+        id: 'r1',
+        name: 'Water',
+        status: 'success',
+        output: [out],
+        input: [{ name: 'threshold', format: 'number', type: 'number', value: '0.2' }],
+        cost: 12,
+        progress: 100,
+        estimated_time_in_min: 3,
+        err_msg: '',
+        metadata: { block_name: 'water-extent', block_version: '0.9.1' },
+        created_at: '2025-01-02T00:00:00Z',
+      },
+      'aoi-1',
+    );
     assert.equal(r.output.length, 1);
     assert.equal(r.output[0].value, 'https://s/w.tif');
     assert.equal(r.input[0].name, 'threshold');
@@ -48,7 +60,13 @@ describe('insight run reader: each shape', () => {
 
   it('output as a map by name, or wrapped as {outputs: [...]}', () => {
     const byName = readInsightRun({ id: 'r4', status: 'success', output: { water_mask: { format: 'raster', value: 'https://s/w.tif' }, area: 12.5 } }, 'a');
-    assert.deepEqual(byName.output.map((o) => [o.name, o.format, o.value]), [['water_mask', 'raster', 'https://s/w.tif'], ['area', '', '12.5']]);
+    assert.deepEqual(
+      byName.output.map((o) => [o.name, o.format, o.value]),
+      [
+        ['water_mask', 'raster', 'https://s/w.tif'],
+        ['area', '', '12.5'],
+      ],
+    );
     const wrapped = readInsightRun({ id: 'r5', status: 'success', output: { outputs: [out] } }, 'a');
     assert.equal(wrapped.output[0].name, 'water_mask');
   });
@@ -81,9 +99,18 @@ describe('insight run reader: each shape', () => {
       { id: 'gone', created_at: '2025-04-01T00:00:00Z', deleted_at: '2025-04-02T00:00:00Z' },
     ];
     const want = ['new', 'old'];
-    assert.deepEqual(readInsightList({ insights: runs }, 'a').map((r) => r.id), want);
-    assert.deepEqual(readInsightList({ insights: runs, pagination: { limit: 1, offset: 0, total: 999 } }, 'a').map((r) => r.id), want);
-    assert.deepEqual(readInsightList(runs, 'a').map((r) => r.id), want);
+    assert.deepEqual(
+      readInsightList({ insights: runs }, 'a').map((r) => r.id),
+      want,
+    );
+    assert.deepEqual(
+      readInsightList({ insights: runs, pagination: { limit: 1, offset: 0, total: 999 } }, 'a').map((r) => r.id),
+      want,
+    );
+    assert.deepEqual(
+      readInsightList(runs, 'a').map((r) => r.id),
+      want,
+    );
     assert.throws(() => readInsightList({ runs }, 'a'), /insights: expected a list/);
     assert.throws(() => readInsightList({ insights: [{ id: 1 }] }, 'a'), /insights\[0\]\.id/);
   });
@@ -104,16 +131,29 @@ describe('run states and outputs', () => {
     assert.equal(runStatusText({ status: 'PARTIAL_SUCCESS', progress: 100 }), 'Partial success');
   });
 
-  it('only a finished run\'s raster outputs with a URL can be chained', () => {
+  it("only a finished run's raster outputs with a URL can be chained", () => {
     const base = readInsightRun({ id: 'r', status: 'success', output: [out, { ...out, name: 'v', format: 'vector' }, { ...out, name: 'e', value: '' }] }, 'a');
-    assert.deepEqual(chainableOutputs(base).map((o) => o.name), ['water_mask']);
+    assert.deepEqual(
+      chainableOutputs(base).map((o) => o.name),
+      ['water_mask'],
+    );
     assert.deepEqual(chainableOutputs({ ...base, status: 'running' }), []);
     assert.equal(outputKind({ format: 'GeoJSON' }), 'vector');
     assert.equal(outputKind({ format: 'number' }), 'other');
   });
 
   it('GeoJSON check: collections, lone features and geometries pass; others say why', () => {
-    const sq = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] };
+    const sq = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    };
     const fcOk = parseGeoJson(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: sq, properties: { class: 'water' } }] }));
     assert.ok(fcOk.ok && fcOk.value.features.length === 1);
     const lone = parseGeoJson(JSON.stringify(sq));
@@ -139,11 +179,20 @@ describe('insight runs against the sandbox', () => {
 
   before(async () => {
     sb = await startSandbox({ port: 0, speed: 0 });
-    alice = new EoClient({ baseUrl: sb.url, token: sb.tokens.alice, authScheme: 'bearer', timeoutMs: 5000, userAgent: 'eo-imagery-vscode/test', retry: { retries: 0, baseDelayMs: 5 } });
+    alice = new EoClient({
+      baseUrl: sb.url,
+      token: sb.tokens.alice,
+      authScheme: 'bearer',
+      timeoutMs: 5000,
+      userAgent: 'eo-imagery-vscode/test',
+      retry: { retries: 0, baseDelayMs: 5 },
+    });
     const water = (await alice.blocks.insights({ name: 'water-extent' }))[0];
     block = { name: water.spec.name, version: water.spec.version };
     for (const a of (await alice.aois.listPage({ limit: 100 })).items) {
-      const m = (await alice.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find((x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.visualization_id === '');
+      const m = (await alice.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find(
+        (x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.visualization_id === '',
+      );
       if (!m) continue;
       aoi = a;
       input = [
@@ -166,7 +215,10 @@ describe('insight runs against the sandbox', () => {
     const ok = all.filter((r) => r.status === 'success');
     const failed = all.filter((r) => r.status === 'failed');
     assert.ok(new Set(ok.map((r) => r.aoi_id)).size >= 2, 'successful runs on at least two AOIs');
-    assert.ok(ok.every((r) => r.output.some((o) => o.format === 'raster')), 'each success has a raster output');
+    assert.ok(
+      ok.every((r) => r.output.some((o) => o.format === 'raster')),
+      'each success has a raster output',
+    );
     assert.equal(failed.length, 1);
     assert.match(failed[0].err_msg ?? '', /has no band B03/);
     assert.equal(failed[0].output.length, 0);
@@ -196,7 +248,13 @@ describe('insight runs against the sandbox', () => {
     const done = await read();
     assert.equal(done.status, 'success');
     assert.equal(done.cost, await alice.insightRuns.estimate(aoi.aoi_id, { name: 'x', project_id: aoi.project_id, block, input }));
-    assert.deepEqual(done.output.map((o) => [o.name, o.format]), [['water_mask', 'raster'], ['water_bodies', 'vector']]);
+    assert.deepEqual(
+      done.output.map((o) => [o.name, o.format]),
+      [
+        ['water_mask', 'raster'],
+        ['water_bodies', 'vector'],
+      ],
+    );
     const fc = await fetchOutputGeoJson(done.output[1].value);
     assert.ok(fc.features.length > 0 && fc.features.every((f) => f.geometry?.type === 'Polygon'));
   });
@@ -205,12 +263,19 @@ describe('insight runs against the sandbox', () => {
     // An earlier run that is still queued cannot feed a later one.
     const { id: early } = await alice.insightRuns.run(aoi.aoi_id, { name: 'early', project_id: aoi.project_id, block, input });
     const change = (await alice.blocks.insights({ name: 'change-detection' }))[0];
-    const chained: InputValue[] = change.spec.inputs.filter((d) => d.required !== false).map((d) => {
-      if (d.name === 'baseline') return { ...d, value: `${sb.url}/outputs/${early}/water_mask.tif`, asset_source: { id: early, type: 'model_output' } };
-      if (d.format === 'raster') return input[0].asset_source ? { ...d, stac_url: input[0].stac_url, asset_source: input[0].asset_source } : d;
-      return { ...d, value: d.format === 'date' ? '2025-01-01' : 'low' };
+    const chained: InputValue[] = change.spec.inputs
+      .filter((d) => d.required !== false)
+      .map((d) => {
+        if (d.name === 'baseline') return { ...d, value: `${sb.url}/outputs/${early}/water_mask.tif`, asset_source: { id: early, type: 'model_output' } };
+        if (d.format === 'raster') return input[0].asset_source ? { ...d, stac_url: input[0].stac_url, asset_source: input[0].asset_source } : d;
+        return { ...d, value: d.format === 'date' ? '2025-01-01' : 'low' };
+      });
+    const { id } = await alice.insightRuns.run(aoi.aoi_id, {
+      name: 'too early',
+      project_id: aoi.project_id,
+      block: { name: change.spec.name, version: change.spec.version },
+      input: chained,
     });
-    const { id } = await alice.insightRuns.run(aoi.aoi_id, { name: 'too early', project_id: aoi.project_id, block: { name: change.spec.name, version: change.spec.version }, input: chained });
     sb.clock.advance(T.insight);
     const r = (await alice.insightRuns.list(aoi.aoi_id, { id }))[0];
     assert.equal(r.status, 'failed');
@@ -218,7 +283,10 @@ describe('insight runs against the sandbox', () => {
   });
 
   it('outputs: a missing file is a 404 with a clear reason; a non-http URL is refused', async () => {
-    await assert.rejects(fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`), (e: unknown) => e instanceof OutputFileError && e.status === 404 && /not there/.test(e.message));
+    await assert.rejects(
+      fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`),
+      (e: unknown) => e instanceof OutputFileError && e.status === 404 && /not there/.test(e.message),
+    );
     await assert.rejects(fetchOutputText('s3://bucket/x.geojson'), /s3: address.*download the run/);
   });
 
@@ -240,9 +308,18 @@ describe('insight runs against the sandbox', () => {
   it('a list whose pagination lies is read whole, in one request', async () => {
     let requests = 0;
     const c = new EoClient({ baseUrl: sb.url, token: sb.tokens.alice, authScheme: 'bearer', timeoutMs: 5000, userAgent: 't', onRequest: () => requests++ });
-    sb.faults.add({ method: 'GET', path: new RegExp(`^/v0/aoi/${aoi.aoi_id}/insights$`), status: 200, body: { insights: [{ id: 'a', created_at: '2025-01-01T00:00:00Z' }], pagination: { limit: 1, offset: 0, total: 500 } }, count: 1 });
+    sb.faults.add({
+      method: 'GET',
+      path: new RegExp(`^/v0/aoi/${aoi.aoi_id}/insights$`),
+      status: 200,
+      body: { insights: [{ id: 'a', created_at: '2025-01-01T00:00:00Z' }], pagination: { limit: 1, offset: 0, total: 500 } },
+      count: 1,
+    });
     const runs = await c.insightRuns.list(aoi.aoi_id);
-    assert.deepEqual(runs.map((r) => r.id), ['a']);
+    assert.deepEqual(
+      runs.map((r) => r.id),
+      ['a'],
+    );
     assert.equal(requests, 1);
     await c.close();
   });

@@ -33,7 +33,13 @@ describe('id lists of deliveries and downloads', () => {
   });
   beforeEach(() => {
     srv.requests.length = 0;
-    client = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 } });
+    client = new EoClient({
+      baseUrl: srv.url,
+      token: 't',
+      userAgent: 'eo-imagery-vscode/0.1.0 (test)',
+      timeoutMs: 2000,
+      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
+    });
   });
   after(() => srv.close());
 
@@ -55,7 +61,10 @@ describe('id lists of deliveries and downloads', () => {
 
   it('a 400 about something else is not retried', async () => {
     srv.setHandler((_req, res) => json(res, 400, { error: { code: 'bad_request', message: 'cloud_info.config: unknown store' } }));
-    await assert.rejects(client.deliveries.create({ deliveries: [{ order_item_ids: ['oi1'], cloud_info: { config: 'x', path: '' } }] }), (e) => e instanceof ApiError && e.status === 400);
+    await assert.rejects(
+      client.deliveries.create({ deliveries: [{ order_item_ids: ['oi1'], cloud_info: { config: 'x', path: '' } }] }),
+      (e) => e instanceof ApiError && e.status === 400,
+    );
     assert.equal(srv.requests.length, 1);
   });
 
@@ -73,23 +82,63 @@ describe('id lists of deliveries and downloads', () => {
 });
 
 describe('visualization list items: names joined from the indices', () => {
-  const ITEM = { id: 'v1', aoi_id: 'a1', index_id: 'i1', user_id: 'u', tenant_id: 't', progress: 100, status: 'success', created_at: '2024-01-01 00:00:00.000000+00:00', updated_at: '2024-01-01 00:00:00.000000+00:00' };
-  const INDEX = { id: 'i1', name: 'Water ratio', description: '', org_id: 'o', user_id: 'u', satellite_id: 's', type: 'custom', expression: 'B03/B08', expression_type: 'index', bands: ['B03', 'B08'], colormap: 'viridis', rescale: [0, 3], created_at: 'x', updated_at: 'x' };
+  const ITEM = {
+    id: 'v1',
+    aoi_id: 'a1',
+    index_id: 'i1',
+    user_id: 'u',
+    tenant_id: 't',
+    progress: 100,
+    status: 'success',
+    created_at: '2024-01-01 00:00:00.000000+00:00',
+    updated_at: '2024-01-01 00:00:00.000000+00:00',
+  };
+  const INDEX = {
+    id: 'i1',
+    name: 'Water ratio',
+    description: '',
+    org_id: 'o',
+    user_id: 'u',
+    satellite_id: 's',
+    type: 'custom',
+    expression: 'B03/B08',
+    expression_type: 'index',
+    bands: ['B03', 'B08'],
+    colormap: 'viridis',
+    rescale: [0, 3],
+    created_at: 'x',
+    updated_at: 'x',
+  };
   let srv: TestServer;
   let client: EoClient;
   before(async () => {
     srv = await startTestServer((req, res) => {
       if (req.url.startsWith('/v0/indices')) return json(res, 200, { indices: [INDEX], pagination: { offset: 0, limit: 1, total: 1 } });
       const named = req.url.includes('user_id=named');
-      return json(res, 200, { visualization: [named ? { ...ITEM, index_name: 'Sent name' } : ITEM, { ...ITEM, id: 'v2' }], pagination: { offset: 0, limit: 10, total: 2 } });
+      return json(res, 200, {
+        visualization: [named ? { ...ITEM, index_name: 'Sent name' } : ITEM, { ...ITEM, id: 'v2' }],
+        pagination: { offset: 0, limit: 10, total: 2 },
+      });
     });
-    client = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 } });
+    client = new EoClient({
+      baseUrl: srv.url,
+      token: 't',
+      userAgent: 'eo-imagery-vscode/0.1.0 (test)',
+      timeoutMs: 2000,
+      retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 },
+    });
   });
   after(() => srv.close());
 
   it('fills index_name from one index read per session, and keeps a name the service sent', async () => {
     const page = await client.visualizations.listPage('a1');
-    assert.deepEqual(page.items.map((v) => [v.index_name, v.type, v.expression_type]), [['Water ratio', 'custom', 'index'], ['Water ratio', 'custom', 'index']]);
+    assert.deepEqual(
+      page.items.map((v) => [v.index_name, v.type, v.expression_type]),
+      [
+        ['Water ratio', 'custom', 'index'],
+        ['Water ratio', 'custom', 'index'],
+      ],
+    );
     assert.equal(srv.count('GET', '/v0/indices'), 1);
     await client.visualizations.listPage('a1');
     assert.equal(srv.count('GET', '/v0/indices'), 1, 'the index was read again');
@@ -98,7 +147,13 @@ describe('visualization list items: names joined from the indices', () => {
   });
 
   it('a failing index read leaves the page standing without the name', async () => {
-    const other = new EoClient({ baseUrl: srv.url, token: 't', userAgent: 'eo-imagery-vscode/0.1.0 (test)', timeoutMs: 2000, retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 } });
+    const other = new EoClient({
+      baseUrl: srv.url,
+      token: 't',
+      userAgent: 'eo-imagery-vscode/0.1.0 (test)',
+      timeoutMs: 2000,
+      retry: { retries: 0, baseDelayMs: 5, maxDelayMs: 20 },
+    });
     srv.setHandler((req, res) => {
       if (req.url.startsWith('/v0/indices')) return json(res, 500, { error: { code: 'internal', message: 'down' } });
       return json(res, 200, { visualization: [ITEM], pagination: { offset: 0, limit: 10, total: 1 } });

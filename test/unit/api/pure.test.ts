@@ -74,10 +74,22 @@ describe('retry policy', () => {
   });
   it('backs off exponentially with jitter, capped; honours Retry-After', () => {
     const opts = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(retryDelayMs(1, opts, undefined, () => 0), 50);
-    assert.equal(retryDelayMs(1, opts, undefined, () => 1), 100);
-    assert.equal(retryDelayMs(3, opts, undefined, () => 1), 400);
-    assert.equal(retryDelayMs(10, opts, undefined, () => 1), 1000);
+    assert.equal(
+      retryDelayMs(1, opts, undefined, () => 0),
+      50,
+    );
+    assert.equal(
+      retryDelayMs(1, opts, undefined, () => 1),
+      100,
+    );
+    assert.equal(
+      retryDelayMs(3, opts, undefined, () => 1),
+      400,
+    );
+    assert.equal(
+      retryDelayMs(10, opts, undefined, () => 1),
+      1000,
+    );
     assert.equal(retryDelayMs(1, opts, 2000), 2000);
     assert.equal(retryDelayMs(1, opts, 60_000), undefined);
     assert.equal(parseRetryAfter('3'), 3000);
@@ -127,42 +139,97 @@ describe('normalisation', () => {
 
 describe('paging iterators', () => {
   const data = Array.from({ length: 23 }, (_, i) => ({ id: `r${i}` }));
-  const server = (limitCap = 100) => async ({ offset, limit }: { offset: number; limit: number }): Promise<Page<{ id: string }>> => ({
-    items: data.slice(offset, offset + Math.min(limit, limitCap)),
-    total: data.length,
-    offset,
-    limit,
-  });
+  const server =
+    (limitCap = 100) =>
+    async ({ offset, limit }: { offset: number; limit: number }): Promise<Page<{ id: string }>> => ({
+      items: data.slice(offset, offset + Math.min(limit, limitCap)),
+      total: data.length,
+      offset,
+      limit,
+    });
   it('offset/limit walks every page, respects the cap, tolerates a server-side limit cap', async () => {
     assert.deepEqual((await collect(iterateOffset(server(), (x) => x.id, label, { pageSize: 5 }))).length, 23);
-    assert.deepEqual((await collect(iterateOffset(server(), (x) => x.id, label, { pageSize: 5, cap: 7 }))).map((x) => x.id), data.slice(0, 7).map((x) => x.id));
+    assert.deepEqual(
+      (await collect(iterateOffset(server(), (x) => x.id, label, { pageSize: 5, cap: 7 }))).map((x) => x.id),
+      data.slice(0, 7).map((x) => x.id),
+    );
     assert.equal((await collect(iterateOffset(server(3), (x) => x.id, label, { pageSize: 10 }))).length, 23);
   });
   it('offset/limit catches an offset the server did not honour and too many items', async () => {
-    await assert.rejects(collect(iterateOffset(async (r) => ({ ...(await server()(r)), offset: 0 }), (x) => x.id, label, { pageSize: 5 })), /asked for offset 5, the server answered offset 0/);
-    await assert.rejects(collect(iterateOffset(async (r) => ({ items: data.slice(0, 9), total: 23, offset: r.offset, limit: r.limit }), (x) => x.id, label, { pageSize: 5 })), /at most 5 items, the server sent 9/);
-    await assert.rejects(collect(iterateOffset(async (r) => ({ items: data.slice(r.offset, r.offset + r.limit), total: 3, offset: r.offset, limit: r.limit }), (x) => x.id, label, { pageSize: 5 })), /there are 3 items but sent items 1–5/);
+    await assert.rejects(
+      collect(
+        iterateOffset(
+          async (r) => ({ ...(await server()(r)), offset: 0 }),
+          (x) => x.id,
+          label,
+          { pageSize: 5 },
+        ),
+      ),
+      /asked for offset 5, the server answered offset 0/,
+    );
+    await assert.rejects(
+      collect(
+        iterateOffset(
+          async (r) => ({ items: data.slice(0, 9), total: 23, offset: r.offset, limit: r.limit }),
+          (x) => x.id,
+          label,
+          { pageSize: 5 },
+        ),
+      ),
+      /at most 5 items, the server sent 9/,
+    );
+    await assert.rejects(
+      collect(
+        iterateOffset(
+          async (r) => ({ items: data.slice(r.offset, r.offset + r.limit), total: 3, offset: r.offset, limit: r.limit }),
+          (x) => x.id,
+          label,
+          { pageSize: 5 },
+        ),
+      ),
+      /there are 3 items but sent items 1–5/,
+    );
   });
   it('page_num walks pages from 1 and catches a repeated page', async () => {
     const pages: number[] = [];
     const all = await collect(
-      iteratePageNum(async ({ pageNum, pageSize }) => {
-        pages.push(pageNum);
-        return { items: data.slice((pageNum - 1) * pageSize, pageNum * pageSize), total: data.length };
-      }, (x) => x.id, label, { pageSize: 10 }),
+      iteratePageNum(
+        async ({ pageNum, pageSize }) => {
+          pages.push(pageNum);
+          return { items: data.slice((pageNum - 1) * pageSize, pageNum * pageSize), total: data.length };
+        },
+        (x) => x.id,
+        label,
+        { pageSize: 10 },
+      ),
     );
     assert.equal(all.length, 23);
     assert.deepEqual(pages, [1, 2, 3]);
-    await assert.rejects(collect(iteratePageNum(async () => ({ items: data.slice(0, 10) }), (x) => x.id, label, { pageSize: 10 })), /repeated page 1 when asked for page 2/);
+    await assert.rejects(
+      collect(
+        iteratePageNum(
+          async () => ({ items: data.slice(0, 10) }),
+          (x) => x.id,
+          label,
+          { pageSize: 10 },
+        ),
+      ),
+      /repeated page 1 when asked for page 2/,
+    );
   });
   it('cursor: follows tokens, stops on null, catches loops and endless empty pages', async () => {
-    const all = await collect(iterateCursor(async ({ cursor }) => {
-      const i = cursor ? Number(cursor) : 0;
-      return { items: data.slice(i, i + 10), next: i + 10 < data.length ? String(i + 10) : null };
-    }, label));
+    const all = await collect(
+      iterateCursor(async ({ cursor }) => {
+        const i = cursor ? Number(cursor) : 0;
+        return { items: data.slice(i, i + 10), next: i + 10 < data.length ? String(i + 10) : null };
+      }, label),
+    );
     assert.equal(all.length, 23);
     await assert.rejects(collect(iterateCursor(async ({ cursor }) => ({ items: [], next: String(Number(cursor ?? 0) + 1) }), label)), /empty pages in a row/);
-    await assert.rejects(collect(iterateCursor(async ({ cursor }) => ({ items: [{ id: 'a' }], next: cursor === 'b' ? 'a' : cursor === 'a' ? 'b' : 'a' }), label)), /already sent/);
+    await assert.rejects(
+      collect(iterateCursor(async ({ cursor }) => ({ items: [{ id: 'a' }], next: cursor === 'b' ? 'a' : cursor === 'a' ? 'b' : 'a' }), label)),
+      /already sent/,
+    );
   });
   it('rejects a bad page size', async () => {
     await assert.rejects(iterateOffset(server(), (x) => x.id, label, { pageSize: 0 }).next(), RangeError);

@@ -33,15 +33,45 @@ describe('request bodies the client builds follow the OpenAPI request schemas', 
   it('imagery search: the client’s body and the map panel’s', () => {
     const s2 = sats.find((s) => s.id === 'sentinel-2');
     assert.ok(s2);
-    const geometry: Polygon = { type: 'Polygon', coordinates: [[[-120.45, 36.75], [-120.4, 36.75], [-120.4, 36.8], [-120.45, 36.8], [-120.45, 36.75]]] };
+    const geometry: Polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-120.45, 36.75],
+          [-120.4, 36.75],
+          [-120.4, 36.8],
+          [-120.45, 36.8],
+          [-120.45, 36.75],
+        ],
+      ],
+    };
     check(S.imagerySearchRequest, imagerySearchRequest({ satellites: [s2], geometry, maxCloud: 40.5, limit: 5 }), 'client imagery search body');
-    const mapBody = imagerySearchBody({ kind: 'imagery', shape: 'polygon', ring: geometry.coordinates[0] as [number, number][], satellites: ['sentinel-2'], collections: [], from: '2018-01-01', to: '', maxCloud: 30, sort: 'datetime-desc', limit: 10 }, sats);
+    const mapBody = imagerySearchBody(
+      {
+        kind: 'imagery',
+        shape: 'polygon',
+        ring: geometry.coordinates[0] as [number, number][],
+        satellites: ['sentinel-2'],
+        collections: [],
+        from: '2018-01-01',
+        to: '',
+        maxCloud: 30,
+        sort: 'datetime-desc',
+        limit: 10,
+      },
+      sats,
+    );
     check(S.imagerySearchRequest, mapBody, 'map imagery search body');
   });
 
   it('visualization PNG and AOI download: the bodies the client sends', async () => {
     const sent: { path: string; body: unknown }[] = [];
-    const client = new EoClient({ baseUrl: sb.url, token: sb.tokens.alice, userAgent: 'test', onRequest: (e) => sent.push({ path: e.path, body: e.requestBody }) });
+    const client = new EoClient({
+      baseUrl: sb.url,
+      token: sb.tokens.alice,
+      userAgent: 'test',
+      onRequest: (e) => sent.push({ path: e.path, body: e.requestBody }),
+    });
     try {
       const aoi = (await client.aois.listPage({ limit: 1 })).items[0];
       const vis = (await client.visualizations.listPage(aoi.aoi_id, { limit: 100 })).items.find((v) => /ndvi/.test(v.index_id));

@@ -10,20 +10,40 @@ import { assertErrorBody, asArray, asObject, caller, expectStatus, type Service,
 
 /** One request per endpoint of the interface; ids need not exist (the token is checked first). */
 const ENDPOINTS: [method: string, path: string, body?: unknown][] = [
-  ['GET', '/v0/projects'], ['GET', '/v0/projects/p1'],
-  ['GET', '/v0/aois'], ['POST', '/v0/aois', {}], ['GET', '/v0/aoi/a1'], ['GET', '/v0/aois/a1/assets'],
-  ['POST', '/v0/search', {}], ['GET', '/v0/satellites'],
-  ['GET', '/v0/indices'], ['POST', '/v0/indices', {}],
-  ['GET', '/v0/aois/a1/visualizations'], ['POST', '/v0/aois/a1/visualizations', {}],
-  ['GET', '/v0/blocks'], ['GET', '/v0/blocks/insights?name=x'], ['GET', '/v0/bandsets'],
-  ['POST', '/v0/orders', {}], ['GET', '/v0/orders'], ['GET', '/v0/orders/o1'],
-  ['GET', '/v0/order-items'], ['GET', '/v0/order-items/i1'],
-  ['POST', '/v0/archives/search', {}], ['GET', '/v0/archives/collections'], ['GET', '/v0/archives/collections/c1'],
-  ['GET', '/v0/archives/collections/c1/items'], ['GET', '/v0/archives/collections/c1/items/x'],
-  ['POST', '/v0/catalogs/search', {}], ['GET', '/v0/catalogs/c1'],
-  ['GET', '/v0/stores'], ['POST', '/v0/stores', {}], ['DELETE', '/v0/stores/s1'],
-  ['POST', '/v0/catalogs/deliveries', {}], ['GET', '/v0/catalogs/deliveries'],
-  ['POST', '/v0/catalogs/download', {}], ['GET', '/v0/catalogs/download/d1'],
+  ['GET', '/v0/projects'],
+  ['GET', '/v0/projects/p1'],
+  ['GET', '/v0/aois'],
+  ['POST', '/v0/aois', {}],
+  ['GET', '/v0/aoi/a1'],
+  ['GET', '/v0/aois/a1/assets'],
+  ['POST', '/v0/search', {}],
+  ['GET', '/v0/satellites'],
+  ['GET', '/v0/indices'],
+  ['POST', '/v0/indices', {}],
+  ['GET', '/v0/aois/a1/visualizations'],
+  ['POST', '/v0/aois/a1/visualizations', {}],
+  ['GET', '/v0/blocks'],
+  ['GET', '/v0/blocks/insights?name=x'],
+  ['GET', '/v0/bandsets'],
+  ['POST', '/v0/orders', {}],
+  ['GET', '/v0/orders'],
+  ['GET', '/v0/orders/o1'],
+  ['GET', '/v0/order-items'],
+  ['GET', '/v0/order-items/i1'],
+  ['POST', '/v0/archives/search', {}],
+  ['GET', '/v0/archives/collections'],
+  ['GET', '/v0/archives/collections/c1'],
+  ['GET', '/v0/archives/collections/c1/items'],
+  ['GET', '/v0/archives/collections/c1/items/x'],
+  ['POST', '/v0/catalogs/search', {}],
+  ['GET', '/v0/catalogs/c1'],
+  ['GET', '/v0/stores'],
+  ['POST', '/v0/stores', {}],
+  ['DELETE', '/v0/stores/s1'],
+  ['POST', '/v0/catalogs/deliveries', {}],
+  ['GET', '/v0/catalogs/deliveries'],
+  ['POST', '/v0/catalogs/download', {}],
+  ['GET', '/v0/catalogs/download/d1'],
   ['GET', '/v0/reports'],
 ];
 
@@ -88,7 +108,11 @@ describe('contract: authentication', () => {
     const listed = await bob('GET', `/v0/aois?project_ids=${projects[0].id}`);
     if (listed.status === 200) {
       const aoiList = asArray(asObject(listed.json, 'aois').aois, 'aois') as { aoi_id: string }[];
-      assert.deepEqual(aoiList.filter((a) => aois.some((x) => x.aoi_id === a.aoi_id)), [], 'no AOI of alice listed for bob');
+      assert.deepEqual(
+        aoiList.filter((a) => aois.some((x) => x.aoi_id === a.aoi_id)),
+        [],
+        'no AOI of alice listed for bob',
+      );
     } else {
       assert.equal(listed.status, 404, listed.text);
     }

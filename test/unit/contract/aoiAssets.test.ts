@@ -85,7 +85,7 @@ describe('contract: visualization PNG and AOI asset downloads', () => {
 
   const datesOf = (visId: string): string[] => [...new Set(assets.filter((a) => a.visualization_id === visId).map((a) => a.date as string))].sort();
 
-  it('POST …/png: an image/png of the AOI\'s box, transparent outside the AOI, the same bytes when asked again', async () => {
+  it("POST …/png: an image/png of the AOI's box, transparent outside the AOI, the same bytes when asked again", async () => {
     const date = datesOf(ndvi.id).at(-1) as string;
     const body = { index_id: ndvi.index_id, date: date.replace(/-/g, '_'), visualization_mode: 'theoretical' };
     check(S.pngRequest, body, 'PNG request');
@@ -99,7 +99,10 @@ describe('contract: visualization PNG and AOI asset downloads', () => {
     const [w, e, s, n] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
     // the box's aspect in Web Mercator
     const aspect = ((e - w) * Math.PI) / 180 / (mercY(n) - mercY(s));
-    assert.ok(Math.abs(png.width / png.height - aspect) < 0.02 * aspect + 2 / png.height, `a ${png.width} × ${png.height} picture for a box of aspect ${aspect.toFixed(3)}`);
+    assert.ok(
+      Math.abs(png.width / png.height - aspect) < 0.02 * aspect + 2 / png.height,
+      `a ${png.width} × ${png.height} picture for a box of aspect ${aspect.toFixed(3)}`,
+    );
     let opaque = 0;
     let clear = 0;
     const step = Math.max(1, Math.floor(Math.min(png.width, png.height) / 40));
@@ -112,7 +115,15 @@ describe('contract: visualization PNG and AOI asset downloads', () => {
         };
         const here = at(x, y);
         // away from the outline only: a pixel on it may go either way
-        if ([[-2, 0], [2, 0], [0, -2], [0, 2]].some(([dx, dy]) => at(x + dx, y + dy) !== here)) continue;
+        if (
+          [
+            [-2, 0],
+            [2, 0],
+            [0, -2],
+            [0, 2],
+          ].some(([dx, dy]) => at(x + dx, y + dy) !== here)
+        )
+          continue;
         const alpha = pixel(png, x, y)[3];
         if (here) {
           assert.equal(alpha, 255, `pixel (${x}, ${y}) inside the AOI is not drawn`);
@@ -148,7 +159,11 @@ describe('contract: visualization PNG and AOI asset downloads', () => {
       check(S.errorResponse, r.json, `${JSON.stringify(body)} error`);
       assert.match(r.json.error.message, message);
     }
-    const other = await call('POST', `/v0/aois/${aoi.aoi_id}/visualizations/no-such-visualization/png`, { index_id: ndvi.index_id, date, visualization_mode: 'dynamic' });
+    const other = await call('POST', `/v0/aois/${aoi.aoi_id}/visualizations/no-such-visualization/png`, {
+      index_id: ndvi.index_id,
+      date,
+      visualization_mode: 'dynamic',
+    });
     assert.equal(other.status, 404);
     assert.equal((await call('POST', path, { index_id: ndvi.index_id, date, visualization_mode: 'dynamic' }, false)).status, 401);
   });
@@ -173,7 +188,10 @@ describe('contract: visualization PNG and AOI asset downloads', () => {
     const file = await fetch(d.signed_url);
     assert.equal(file.status, 200);
     const head = Buffer.from(await file.arrayBuffer());
-    assert.ok(head.subarray(0, 4).equals(Buffer.from('II*\0', 'latin1')) || head.subarray(0, 4).equals(Buffer.from('II+\0', 'latin1')), 'not a little-endian TIFF');
+    assert.ok(
+      head.subarray(0, 4).equals(Buffer.from('II*\0', 'latin1')) || head.subarray(0, 4).equals(Buffer.from('II+\0', 'latin1')),
+      'not a little-endian TIFF',
+    );
     assert.equal(Number(file.headers.get('content-length')), head.length);
     assert.match(file.headers.get('content-disposition') ?? '', /filename/);
   });

@@ -6,23 +6,68 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  asArray, asObject, assertFields, assertPagination, type Call, caller, expectStatus, ISO_T, type Service, SPACE_MICROS, square, startService, YMD,
+  asArray,
+  asObject,
+  assertFields,
+  assertPagination,
+  type Call,
+  caller,
+  expectStatus,
+  ISO_T,
+  type Service,
+  SPACE_MICROS,
+  square,
+  startService,
+  YMD,
 } from './service';
 
 const PROJECT = { id: 'string', name: 'string', title: 'string', org_id: 'string', created_at: 'string', updated_at: 'string', metadata: 'object' } as const;
 const AOI = {
-  aoi_id: 'string', name: 'string', description: 'string', satellite_id: 'string', project_id: 'string', images: 'object', eo_bands: 'array',
-  geometry: 'object', progress: 'integer', status: 'string', is_favourite: 'boolean', created_at: ISO_T, updated_at: ISO_T, user_id: 'string',
-  area_in_sq_m: 'number', centroid: 'array',
+  aoi_id: 'string',
+  name: 'string',
+  description: 'string',
+  satellite_id: 'string',
+  project_id: 'string',
+  images: 'object',
+  eo_bands: 'array',
+  geometry: 'object',
+  progress: 'integer',
+  status: 'string',
+  is_favourite: 'boolean',
+  created_at: ISO_T,
+  updated_at: ISO_T,
+  user_id: 'string',
+  area_in_sq_m: 'number',
+  centroid: 'array',
 } as const;
 const ASSET = {
-  id: 'string', aoi_id: 'string', visualization_id: 'string', name: 'string', description: 'string', asset_type: 'string', band_list: 'array',
-  centroid: 'array', geometry: 'object', area_in_sq_m: 'number', date: YMD, path: 'string', progress: 'integer', status: 'string',
-  created_at: SPACE_MICROS, updated_at: SPACE_MICROS,
+  id: 'string',
+  aoi_id: 'string',
+  visualization_id: 'string',
+  name: 'string',
+  description: 'string',
+  asset_type: 'string',
+  band_list: 'array',
+  centroid: 'array',
+  geometry: 'object',
+  area_in_sq_m: 'number',
+  date: YMD,
+  path: 'string',
+  progress: 'integer',
+  status: 'string',
+  created_at: SPACE_MICROS,
+  updated_at: SPACE_MICROS,
 } as const;
 const VISUALIZATION_LIST_ITEM = {
-  id: 'string', aoi_id: 'string', index_id: 'string', user_id: 'string', tenant_id: 'string', progress: 'integer', status: 'string',
-  created_at: SPACE_MICROS, updated_at: SPACE_MICROS,
+  id: 'string',
+  aoi_id: 'string',
+  index_id: 'string',
+  user_id: 'string',
+  tenant_id: 'string',
+  progress: 'integer',
+  status: 'string',
+  created_at: SPACE_MICROS,
+  updated_at: SPACE_MICROS,
 } as const;
 
 describe('contract: projects, AOIs, assets, visualizations', () => {
@@ -115,10 +160,19 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
       // Custom indices of the AOI's bands: an `index` ratio and a composite.
       const [b1, b2, b3] = (assets[0].band_list as string[]).filter((b) => /^[A-Za-z][A-Za-z0-9_]*$/.test(b));
       const custom = async (expression_type: string, expression: string): Promise<Record<string, unknown>> =>
-        expectStatus(await call('POST', '/v0/indices', {
-          name: `contract ${expression_type} ${Date.now()}`, description: 'contract suite', expression, expression_type,
-          satellite_id: a.satellite_id, colormap: 'viridis', rescale: [0, 1],
-        }), 201, `create custom ${expression_type} index`);
+        expectStatus(
+          await call('POST', '/v0/indices', {
+            name: `contract ${expression_type} ${Date.now()}`,
+            description: 'contract suite',
+            expression,
+            expression_type,
+            satellite_id: a.satellite_id,
+            colormap: 'viridis',
+            rescale: [0, 1],
+          }),
+          201,
+          `create custom ${expression_type} index`,
+        );
       const ratio = await custom('index', `(${b1}-${b2})/(${b1}+${b2})`);
       const composite = await custom('composite', `${b1},${b2},${b3}`);
       // `metadata.legend`, keyed by date (YYYY_MM_DD), each {dynamic?, theoretical?}
@@ -127,11 +181,18 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
         const legend = (v.metadata as { legend?: Record<string, Record<string, unknown>> } | undefined)?.legend;
         if (!legend) return undefined;
         const dates = Object.keys(legend);
-        assert.ok(dates.every((d) => /^\d{4}_\d{2}_\d{2}$/.test(d)), `legend dates: ${dates.join(', ')}`);
+        assert.ok(
+          dates.every((d) => /^\d{4}_\d{2}_\d{2}$/.test(d)),
+          `legend dates: ${dates.join(', ')}`,
+        );
         return Object.assign({}, ...dates.map((d) => legend[d])) as Record<string, unknown>;
       };
       const visualize = async (index: Record<string, unknown>, what: string): Promise<Record<string, unknown> | undefined> => {
-        const made = expectStatus(await call('POST', `/v0/aois/${String(a.aoi_id)}/visualizations`, { index_id: index.id, src_asset_ids: [assets[0].id] }), 201, `visualize ${what}`);
+        const made = expectStatus(
+          await call('POST', `/v0/aois/${String(a.aoi_id)}/visualizations`, { index_id: index.id, src_asset_ids: [assets[0].id] }),
+          201,
+          `visualize ${what}`,
+        );
         assertFields(made, { id: 'string', aoi_id: 'string', index_id: 'string', created_at: SPACE_MICROS }, `visualization of ${what}`);
         return legendOf(made);
       };
@@ -140,9 +201,15 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
       const presetLegend = await visualize(preset, 'a preset index');
       assert.ok(presetLegend?.dynamic !== undefined && presetLegend.theoretical !== undefined, `preset legend: ${JSON.stringify(presetLegend)?.slice(0, 300)}`);
       const ratioLegend = await visualize(ratio, 'a custom index');
-      assert.ok(ratioLegend?.dynamic !== undefined && ratioLegend.theoretical === undefined, `custom index legend: ${JSON.stringify(ratioLegend)?.slice(0, 300)}`);
+      assert.ok(
+        ratioLegend?.dynamic !== undefined && ratioLegend.theoretical === undefined,
+        `custom index legend: ${JSON.stringify(ratioLegend)?.slice(0, 300)}`,
+      );
       const compositeLegend = await visualize(composite, 'a custom composite');
-      assert.ok(compositeLegend === undefined || (compositeLegend.dynamic === undefined && compositeLegend.theoretical === undefined), `custom composite legend: ${JSON.stringify(compositeLegend)?.slice(0, 300)}`);
+      assert.ok(
+        compositeLegend === undefined || (compositeLegend.dynamic === undefined && compositeLegend.theoretical === undefined),
+        `custom composite legend: ${JSON.stringify(compositeLegend)?.slice(0, 300)}`,
+      );
       assert.equal((await call('POST', '/v0/aois/no-such-aoi/visualizations', { index_id: preset.id, src_asset_ids: [assets[0].id] })).status, 404);
       return;
     }
@@ -159,27 +226,53 @@ describe('contract: projects, AOIs, assets, visualizations', () => {
     const collection = asArray(sat.collections, 'satellite.collections')[0] as { id: string; provider: string };
     const [lon0, lat0] = near.centroid as number[];
     const geometry = square(lon0, lat0, 0.05);
-    const search = expectStatus(await call('POST', '/v0/search', {
-      start_date: '2015-01-01T00:00:00Z', end_date: new Date().toISOString(), geometry,
-      satellites: [{ satellite_id: sat.id, collection_id: collection.id }], limit: 3,
-    }), 200, 'imagery search');
+    const search = expectStatus(
+      await call('POST', '/v0/search', {
+        start_date: '2015-01-01T00:00:00Z',
+        end_date: new Date().toISOString(),
+        geometry,
+        satellites: [{ satellite_id: sat.id, collection_id: collection.id }],
+        limit: 3,
+      }),
+      200,
+      'imagery search',
+    );
     const itemIds = Object.keys(asObject(search.items, 'search items'));
     assert.ok(itemIds.length > 0, `imagery of ${String(sat.id)} over ${lon0}, ${lat0}`);
     const request = {
-      name: `contract AOI ${Date.now()}`, description: 'made by the contract suite', satellite_id: sat.id, provider: collection.provider,
-      project_id: projects[0].id, geometry, item_ids: itemIds.slice(0, 1),
+      name: `contract AOI ${Date.now()}`,
+      description: 'made by the contract suite',
+      satellite_id: sat.id,
+      provider: collection.provider,
+      project_id: projects[0].id,
+      geometry,
+      item_ids: itemIds.slice(0, 1),
     };
     const made = expectStatus(await call('POST', '/v0/aois', request), 201, 'create AOI');
     assertFields(made, AOI, 'AOI (created)');
     assert.equal(made.name, request.name);
     // 0.1° × 0.1°: about 111.3 km × 110.6 km × cos(latitude) / 100, within 5 %.
     const km2 = (made.area_in_sq_m as number) / 1e6;
-    const expected = 111.32 * 110.57 * Math.cos((lat0 * Math.PI) / 180) / 100;
+    const expected = (111.32 * 110.57 * Math.cos((lat0 * Math.PI) / 180)) / 100;
     assert.ok(Math.abs(km2 - expected) / expected < 0.05, `area ${km2} km², expected about ${expected.toFixed(1)}`);
     const [lon, lat] = made.centroid as number[];
     assert.ok(Math.abs(lon - lon0) < 0.01 && Math.abs(lat - lat0) < 0.01, `centroid ${lon}, ${lat}`);
     assert.equal((await call('POST', '/v0/aois', request)).status, 409, 'the same name again in the same project');
-    const open = { ...request, name: `${request.name} open`, geometry: { type: 'Polygon', coordinates: [[[10, 45], [11, 45], [11, 46], [10, 46]]] } };
+    const open = {
+      ...request,
+      name: `${request.name} open`,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [10, 45],
+            [11, 45],
+            [11, 46],
+            [10, 46],
+          ],
+        ],
+      },
+    };
     assert.equal((await call('POST', '/v0/aois', open)).status, 400, 'a ring that is not closed');
     const bobsProject = asArray(expectStatus(await caller(svc, 'bob')('GET', '/v0/projects'), 200, 'bob projects').projects, 'projects')[0] as { id: string };
     assert.equal((await call('POST', '/v0/aois', { ...request, name: `${request.name} foreign`, project_id: bobsProject.id })).status, 403);

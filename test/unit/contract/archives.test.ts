@@ -8,13 +8,32 @@ import { after, before, describe, it } from 'node:test';
 import { asArray, asObject, assertErrorBody, assertFields, type Call, caller, expectStatus, ISO_T, type Service, startService } from './service';
 
 const ITEM = {
-  id: 'string', type: ['Feature'], collection: 'string', stac_version: 'string', stac_extensions: 'array', bbox: 'array',
-  geometry: 'object', properties: 'object', assets: 'object', links: 'array',
+  id: 'string',
+  type: ['Feature'],
+  collection: 'string',
+  stac_version: 'string',
+  stac_extensions: 'array',
+  bbox: 'array',
+  geometry: 'object',
+  properties: 'object',
+  assets: 'object',
+  links: 'array',
 } as const;
 const PROPERTIES = {
-  datetime: ISO_T, created: ISO_T, updated: ISO_T, platform: 'string', constellation: 'string', instruments: 'array', gsd: 'number',
-  'eo:cloud_cover': 'number', 'proj:code': 'string', 'proj:shape': 'array', 'proj:transform': 'array', 'view:off_nadir': 'number',
-  'view:sun_azimuth': 'number', 'view:sun_elevation': 'number',
+  datetime: ISO_T,
+  created: ISO_T,
+  updated: ISO_T,
+  platform: 'string',
+  constellation: 'string',
+  instruments: 'array',
+  gsd: 'number',
+  'eo:cloud_cover': 'number',
+  'proj:code': 'string',
+  'proj:shape': 'array',
+  'proj:transform': 'array',
+  'view:off_nadir': 'number',
+  'view:sun_azimuth': 'number',
+  'view:sun_elevation': 'number',
 } as const;
 
 /** bbox values arrive as strings; each must parse to a finite number. */
@@ -49,10 +68,27 @@ describe('contract: archives', () => {
   after(() => svc.close());
 
   it('collections: {collections}, one by id, its items as a feature collection, one item by id', async () => {
-    const list = asArray(expectStatus(await call('GET', '/v0/archives/collections'), 200, 'collections').collections, 'collections') as Record<string, unknown>[];
+    const list = asArray(expectStatus(await call('GET', '/v0/archives/collections'), 200, 'collections').collections, 'collections') as Record<
+      string,
+      unknown
+    >[];
     assert.ok(list.length > 0);
     for (const c of list) {
-      assertFields(c, { id: 'string', type: ['Collection'], title: 'string', description: 'string', license: 'string', stac_version: 'string', extent: 'object', links: 'array', providers: 'array' }, 'collection');
+      assertFields(
+        c,
+        {
+          id: 'string',
+          type: ['Collection'],
+          title: 'string',
+          description: 'string',
+          license: 'string',
+          stac_version: 'string',
+          extent: 'object',
+          links: 'array',
+          providers: 'array',
+        },
+        'collection',
+      );
       const extent = c.extent as { spatial: { bbox: unknown[][] }; temporal: { interval: unknown[][] } };
       assert.ok(Array.isArray(extent.spatial.bbox[0]) && extent.spatial.bbox[0].every((v) => typeof v === 'number'), 'extent.spatial.bbox: arrays of numbers');
       assert.ok(Array.isArray(extent.temporal.interval[0]), 'extent.temporal.interval: arrays of strings');
@@ -84,7 +120,10 @@ describe('contract: archives', () => {
     assert.ok(next.length > 0 && next.every((f) => !ids.has((f as { id: string }).id)), 'offset 10 gives other items');
 
     const box = [-10, 35, 30, 60];
-    const inBox = assertFeatureCollection(expectStatus(await call('POST', '/v0/archives/search', { bbox: box, datetime: '2022-01-01T00:00:00Z/..', limit: 50 }), 200, 'bbox search'), 'bbox search');
+    const inBox = assertFeatureCollection(
+      expectStatus(await call('POST', '/v0/archives/search', { bbox: box, datetime: '2022-01-01T00:00:00Z/..', limit: 50 }), 200, 'bbox search'),
+      'bbox search',
+    );
     assert.ok(inBox.length > 0, 'the archive covers Europe');
     for (const f of inBox) {
       const [w, s, e, n] = bboxOf(f);

@@ -9,8 +9,18 @@ import { after, before, describe, it } from 'node:test';
 import { asArray, asObject, assertFields, assertPagination, type Call, caller, expectStatus, type Service, square, startService } from './service';
 
 const INDEX = {
-  id: 'string', name: 'string', description: 'string', satellite_id: 'string', type: ['custom', 'preset'], expression: 'string',
-  expression_type: ['composite', 'grayscale', 'index'], bands: 'array', colormap: 'string', rescale: 'array', created_at: 'string', updated_at: 'string',
+  id: 'string',
+  name: 'string',
+  description: 'string',
+  satellite_id: 'string',
+  type: ['custom', 'preset'],
+  expression: 'string',
+  expression_type: ['composite', 'grayscale', 'index'],
+  bands: 'array',
+  colormap: 'string',
+  rescale: 'array',
+  created_at: 'string',
+  updated_at: 'string',
 } as const;
 
 describe('contract: satellites, imagery search, indices, bandsets, blocks', () => {
@@ -41,8 +51,12 @@ describe('contract: satellites, imagery search, indices, bandsets, blocks', () =
     const sat = (await satellites())[0];
     const collection = (sat.collections as { id: string }[])[0];
     const body = {
-      start_date: '2020-01-01T00:00:00Z', end_date: '2025-12-31T23:59:59Z', geometry: square(10.5, 45.5, 0.5),
-      satellites: [{ satellite_id: sat.id, collection_id: collection.id }], filters: [{ id: 'eo:cloud_cover', min: 0, max: 100 }], limit: 2,
+      start_date: '2020-01-01T00:00:00Z',
+      end_date: '2025-12-31T23:59:59Z',
+      geometry: square(10.5, 45.5, 0.5),
+      satellites: [{ satellite_id: sat.id, collection_id: collection.id }],
+      filters: [{ id: 'eo:cloud_cover', min: 0, max: 100 }],
+      limit: 2,
     };
     const first = expectStatus(await call('POST', '/v0/search', body), 200, 'imagery search');
     const items = asObject(first.items, 'search items (an object keyed by item id)');
@@ -72,17 +86,29 @@ describe('contract: satellites, imagery search, indices, bandsets, blocks', () =
       assertFields(i, INDEX, 'index');
       assert.equal((i as { rescale: unknown[] }).rescale.length, 2, 'rescale is [min, max]');
     }
-    const presets = asArray(expectStatus(await call('GET', '/v0/indices?type=preset&limit=100'), 200, 'preset indices').indices, 'indices') as { type: string }[];
+    const presets = asArray(expectStatus(await call('GET', '/v0/indices?type=preset&limit=100'), 200, 'preset indices').indices, 'indices') as {
+      type: string;
+    }[];
     assert.ok(presets.length > 0 && presets.every((i) => i.type === 'preset'));
     const sat = (list[0] as { satellite_id: string }).satellite_id;
-    const forSat = asArray(expectStatus(await call('GET', `/v0/indices?satellite_id=${sat}&limit=100`), 200, 'indices by satellite').indices, 'indices') as { satellite_id: string }[];
+    const forSat = asArray(expectStatus(await call('GET', `/v0/indices?satellite_id=${sat}&limit=100`), 200, 'indices by satellite').indices, 'indices') as {
+      satellite_id: string;
+    }[];
     assert.ok(forSat.every((i) => i.satellite_id === sat));
   });
 
   it('POST /v0/indices: 201 custom index with its bands; 409 for a name taken; 400 for a band the satellite lacks', async () => {
     const sat = (await satellites()).find((s) => (s.bands as unknown[]).length >= 2) as { id: string; bands: { name: string }[] };
     const [a, b] = sat.bands.map((x) => x.name);
-    const request = { name: `contract-${Date.now()}`, description: 'ratio', expression: `(${a}-${b})/(${a}+${b})`, expression_type: 'index', satellite_id: sat.id, colormap: 'viridis', rescale: [-1, 1] };
+    const request = {
+      name: `contract-${Date.now()}`,
+      description: 'ratio',
+      expression: `(${a}-${b})/(${a}+${b})`,
+      expression_type: 'index',
+      satellite_id: sat.id,
+      colormap: 'viridis',
+      rescale: [-1, 1],
+    };
     const made = expectStatus(await call('POST', '/v0/indices', request), 201, 'create index');
     assertFields(made, INDEX, 'index (created)');
     assert.equal(made.type, 'custom');

@@ -5,13 +5,38 @@
  */
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  asArray, assertErrorBody, assertFields, assertPagination, type Call, caller, expectStatus, ISO_T, type Service, startService,
-} from './service';
+import { asArray, assertErrorBody, assertFields, assertPagination, type Call, caller, expectStatus, ISO_T, type Service, startService } from './service';
 
-const CATALOG = { id: 'string', org_id: 'string', task_id: 'string', bandset_id: 'string', area: 'number', delivery_status: 'string', created_at: 'string', updated_at: 'string' } as const;
-const STORE = { id: 'string', name: 'string', type: ['S3', 'GCS', 'AZBLOB'], configs: 'object', labels: 'object', created_at: ISO_T, updated_at: ISO_T, created_by: 'string' } as const;
-const DELIVERY = { delivery_id: 'string', catalog_id: 'string', task_id: 'string', status: 'string', target_path: 'string', cloud_delivery: 'object', created_at: 'string', updated_at: 'string' } as const;
+const CATALOG = {
+  id: 'string',
+  org_id: 'string',
+  task_id: 'string',
+  bandset_id: 'string',
+  area: 'number',
+  delivery_status: 'string',
+  created_at: 'string',
+  updated_at: 'string',
+} as const;
+const STORE = {
+  id: 'string',
+  name: 'string',
+  type: ['S3', 'GCS', 'AZBLOB'],
+  configs: 'object',
+  labels: 'object',
+  created_at: ISO_T,
+  updated_at: ISO_T,
+  created_by: 'string',
+} as const;
+const DELIVERY = {
+  delivery_id: 'string',
+  catalog_id: 'string',
+  task_id: 'string',
+  status: 'string',
+  target_path: 'string',
+  cloud_delivery: 'object',
+  created_at: 'string',
+  updated_at: 'string',
+} as const;
 const DOWNLOAD_STATUS = ['success', 'created', 'failed', 'in_progress'];
 
 describe('contract: catalogs, stores, deliveries, downloads, reports', () => {
@@ -39,7 +64,11 @@ describe('contract: catalogs, stores, deliveries, downloads, reports', () => {
     const one = expectStatus(await call('GET', `/v0/catalogs/${String(list[0].id)}`), 200, 'get catalog');
     assertFields(one, CATALOG, 'catalog (get)');
     const byIds = (await catalogs({ ids: [list[0].id] })).list;
-    assert.deepEqual(byIds.map((c) => c.id), [list[0].id], 'ids filter');
+    assert.deepEqual(
+      byIds.map((c) => c.id),
+      [list[0].id],
+      'ids filter',
+    );
     const missing = await call('GET', '/v0/catalogs/no-such-catalog');
     assert.equal(missing.status, 404);
     assertErrorBody(missing, 'catalog 404');
@@ -47,8 +76,11 @@ describe('contract: catalogs, stores, deliveries, downloads, reports', () => {
 
   it('stores: 201 without secrets, 400 naming missing secret keys, 409 for a name taken, DELETE 204 with no body', async () => {
     const request = {
-      name: `contract-${Date.now()}`, type: 'S3', configs: { bucket: 'contract-bucket', region: 'eu-west-1', path_prefix: 'in/' },
-      secrets: { access_key_id: 'AKIACONTRACT', secret_access_key: 'contract-secret-value' }, labels: { team: 'qa' },
+      name: `contract-${Date.now()}`,
+      type: 'S3',
+      configs: { bucket: 'contract-bucket', region: 'eu-west-1', path_prefix: 'in/' },
+      secrets: { access_key_id: 'AKIACONTRACT', secret_access_key: 'contract-secret-value' },
+      labels: { team: 'qa' },
     };
     const r = await call('POST', '/v0/stores', request);
     const made = expectStatus(r, 201, 'create store');
@@ -77,16 +109,26 @@ describe('contract: catalogs, stores, deliveries, downloads, reports', () => {
   it('deliveries: 201 {deliveries}, listed by catalog; both id lists at once is 400', async () => {
     const store = asArray(expectStatus(await call('GET', '/v0/stores'), 200, 'stores').stores, 'stores')[0] as { id: string };
     const catalog = (await catalogs()).list[0];
-    const r = await call('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [catalog.id], cloud_info: { config: store.id, path: 'contract/' } }] });
+    const r = await call('POST', '/v0/catalogs/deliveries', {
+      deliveries: [{ catalog_ids: [catalog.id], cloud_info: { config: store.id, path: 'contract/' } }],
+    });
     const made = asArray(expectStatus(r, 201, 'deliver').deliveries, 'deliveries');
     assert.equal(made.length, 1);
     assertFields(made[0], DELIVERY, 'delivery');
     assert.equal((made[0] as { catalog_id: string }).catalog_id, catalog.id);
     assertFields((made[0] as { cloud_delivery: unknown }).cloud_delivery, { config: 'string', path: 'string' }, 'delivery.cloud_delivery');
-    const listed = asArray(expectStatus(await call('GET', `/v0/catalogs/deliveries?catalog_id=${String(catalog.id)}`), 200, 'deliveries').deliveries, 'deliveries') as { delivery_id: string; catalog_id: string }[];
+    const listed = asArray(
+      expectStatus(await call('GET', `/v0/catalogs/deliveries?catalog_id=${String(catalog.id)}`), 200, 'deliveries').deliveries,
+      'deliveries',
+    ) as { delivery_id: string; catalog_id: string }[];
     assert.ok(listed.some((d) => d.delivery_id === (made[0] as { delivery_id: string }).delivery_id));
-    assert.ok(listed.every((d) => d.catalog_id === catalog.id), 'catalog_id filter');
-    const both = await call('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [catalog.id], order_item_ids: ['x'], cloud_info: { config: store.id, path: 'p/' } }] });
+    assert.ok(
+      listed.every((d) => d.catalog_id === catalog.id),
+      'catalog_id filter',
+    );
+    const both = await call('POST', '/v0/catalogs/deliveries', {
+      deliveries: [{ catalog_ids: [catalog.id], order_item_ids: ['x'], cloud_info: { config: store.id, path: 'p/' } }],
+    });
     assert.equal(both.status, 400);
     assertErrorBody(both, 'delivery 400');
   });

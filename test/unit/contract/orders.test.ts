@@ -5,7 +5,19 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  asArray, asObject, assertErrorBody, assertFields, assertPagination, type Call, caller, DMY, expectStatus, ISO_T, type Service, square, startService,
+  asArray,
+  asObject,
+  assertErrorBody,
+  assertFields,
+  assertPagination,
+  type Call,
+  caller,
+  DMY,
+  expectStatus,
+  ISO_T,
+  type Service,
+  square,
+  startService,
 } from './service';
 
 const ORDER_STATUS = ['PAID', 'REFUND', 'UNPAID', 'PAYMENT_IN_PROGRESS'];
@@ -15,16 +27,43 @@ const PAYMENT_STATUS = ['PAID', 'PARTIAL-REFUND', 'REFUND', 'UNPAID', 'PARTIAL-M
 const FEASIBILITY = ['FAILED', 'WEAK_SUCCESS', 'SUCCESS', 'NOT_APPLICABLE', 'UNSPECIFIED'];
 
 const ORDER = {
-  org_id: 'string', user_id: 'string', status: ORDER_STATUS, total_amount: 'number', transaction_id: 'string', paid_at: 'string',
-  created_at: ISO_T, updated_at: ISO_T, created_by: 'string', updated_by: 'string', order_items: 'array',
+  org_id: 'string',
+  user_id: 'string',
+  status: ORDER_STATUS,
+  total_amount: 'number',
+  transaction_id: 'string',
+  paid_at: 'string',
+  created_at: ISO_T,
+  updated_at: ISO_T,
+  created_by: 'string',
+  updated_by: 'string',
+  order_items: 'array',
 } as const;
 const ITEM = {
-  id: 'string', order_id: 'string', project_id: 'string', name: 'string', type: ['TASKING', 'ARCHIVE', 'RECURRING'], status: ITEM_STATUS,
-  payment_status: PAYMENT_STATUS, feasibility_status: FEASIBILITY, usecase: 'string', area: 'number', base_amount: 'number', final_amount: 'number',
+  id: 'string',
+  order_id: 'string',
+  project_id: 'string',
+  name: 'string',
+  type: ['TASKING', 'ARCHIVE', 'RECURRING'],
+  status: ITEM_STATUS,
+  payment_status: PAYMENT_STATUS,
+  feasibility_status: FEASIBILITY,
+  usecase: 'string',
+  area: 'number',
+  base_amount: 'number',
+  final_amount: 'number',
 } as const;
 const TASK = {
-  id: 'string', order_item_id: 'string', type: 'string', status: 'string', delivery_status: 'string', start_date: DMY, end_date: DMY,
-  number_of_strips: 'integer', created_at: 'string', updated_at: 'string',
+  id: 'string',
+  order_item_id: 'string',
+  type: 'string',
+  status: 'string',
+  delivery_status: 'string',
+  start_date: DMY,
+  end_date: DMY,
+  number_of_strips: 'integer',
+  created_at: 'string',
+  updated_at: 'string',
 } as const;
 
 describe('contract: orders and order items', () => {
@@ -44,9 +83,18 @@ describe('contract: orders and order items', () => {
     const start = new Date(Date.now() + 7 * 86_400_000);
     const end = new Date(start.getTime() + 30 * 86_400_000);
     return {
-      project_id: project.id, name: 'contract tasking', usecase: 'agriculture', geometry: fc(square(5.3, 43.4, 0.05)),
-      recurrence: 'ONCE', start_date: start.toISOString(), end_date: end.toISOString(), no_of_occurrences: 1,
-      bandset: { bandset_id: bandset.id }, cloud_cover: 20, off_nadir: 20, delivery_speed: 'STANDARD',
+      project_id: project.id,
+      name: 'contract tasking',
+      usecase: 'agriculture',
+      geometry: fc(square(5.3, 43.4, 0.05)),
+      recurrence: 'ONCE',
+      start_date: start.toISOString(),
+      end_date: end.toISOString(),
+      no_of_occurrences: 1,
+      bandset: { bandset_id: bandset.id },
+      cloud_cover: 20,
+      off_nadir: 20,
+      delivery_speed: 'STANDARD',
     };
   }
 
@@ -73,7 +121,10 @@ describe('contract: orders and order items', () => {
     assert.equal(read.id, made.id);
     const listed = expectStatus(await call('GET', '/v0/orders?limit=100'), 200, 'orders');
     assertPagination(listed, 'orders', { limit: 100, offset: 0 });
-    assert.ok((listed.orders as { id: string }[]).some((o) => o.id === made.id), 'the new order is listed');
+    assert.ok(
+      (listed.orders as { id: string }[]).some((o) => o.id === made.id),
+      'the new order is listed',
+    );
   });
 
   it('POST /v0/orders refuses a tasking item without a bandset, and one whose end is before its start, with the error body', async () => {
@@ -113,10 +164,14 @@ describe('contract: orders and order items', () => {
       }
     }
     assert.ok(tasks > 0, 'the seeded items carry tasks');
-    const archive = asArray(expectStatus(await call('GET', '/v0/order-items?type=ARCHIVE&limit=100'), 200, 'archive items').order_items, 'order_items') as { type: string }[];
+    const archive = asArray(expectStatus(await call('GET', '/v0/order-items?type=ARCHIVE&limit=100'), 200, 'archive items').order_items, 'order_items') as {
+      type: string;
+    }[];
     assert.ok(archive.length > 0 && archive.every((i) => i.type === 'ARCHIVE'), 'type filter');
     const two = items.slice(0, 2).map((i) => String(i.id));
-    const byIds = asArray(expectStatus(await call('GET', `/v0/order-items?ids=${two.join(',')}`), 200, 'by ids').order_items, 'order_items') as { id: string }[];
+    const byIds = asArray(expectStatus(await call('GET', `/v0/order-items?ids=${two.join(',')}`), 200, 'by ids').order_items, 'order_items') as {
+      id: string;
+    }[];
     assert.deepEqual(byIds.map((i) => i.id).sort(), [...two].sort(), 'ids filter, comma-separated');
     const one = expectStatus(await call('GET', `/v0/order-items/${two[0]}`), 200, 'get order item');
     assertFields(one, ITEM, 'order item (get)');

@@ -23,7 +23,9 @@ function paeth(a: number, b: number, c: number): number {
 export function decodePng(buf: Uint8Array): DecodedPng {
   const b = Buffer.from(buf);
   if (!b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) throw new Error('not a PNG');
-  let width = 0, height = 0, colourType = 0;
+  let width = 0,
+    height = 0,
+    colourType = 0;
   const idat: Buffer[] = [];
   for (let o = 8; o < b.length;) {
     const len = b.readUInt32BE(o);

@@ -99,11 +99,16 @@ function kindOk(v: unknown, k: Kind): boolean {
   if (k instanceof RegExp) return typeof v === 'string' && k.test(v);
   if (Array.isArray(k)) return typeof v === 'string' && k.includes(v);
   switch (k) {
-    case 'integer': return Number.isInteger(v);
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'object': return typeof v === 'object' && v !== null && !Array.isArray(v);
-    case 'array': return Array.isArray(v);
-    default: return typeof v === k;
+    case 'integer':
+      return Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'array':
+      return Array.isArray(v);
+    default:
+      return typeof v === k;
   }
 }
 
@@ -134,7 +139,11 @@ export function expectStatus(r: Reply, status: number, what: string): Record<str
 }
 
 /** The offset/limit Pagination object: {limit, offset, total}, integers. */
-export function assertPagination(body: Record<string, unknown>, what: string, expect?: { limit?: number; offset?: number }): { limit: number; offset: number; total: number } {
+export function assertPagination(
+  body: Record<string, unknown>,
+  what: string,
+  expect?: { limit?: number; offset?: number },
+): { limit: number; offset: number; total: number } {
   assertFields(body.pagination, { limit: 'integer', offset: 'integer', total: 'integer' }, `${what}.pagination`);
   const p = body.pagination as { limit: number; offset: number; total: number };
   if (expect?.limit !== undefined) assert.equal(p.limit, expect.limit, `${what}.pagination.limit`);
@@ -155,6 +164,14 @@ export function assertErrorBody(r: Reply, what: string, details: 'string' | 'obj
 export function square(lon: number, lat: number, d: number) {
   return {
     type: 'Polygon' as const,
-    coordinates: [[[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]]],
+    coordinates: [
+      [
+        [lon - d, lat - d],
+        [lon + d, lat - d],
+        [lon + d, lat + d],
+        [lon - d, lat + d],
+        [lon - d, lat - d],
+      ],
+    ],
   };
 }

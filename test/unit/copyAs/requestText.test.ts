@@ -38,6 +38,10 @@ test('Python: reads the token from the environment, sends the body as json=, and
   assert.ok(text.includes('json={'), text);
   // Python parses it, and the literal evaluates to the JSON body.
   const literal = pyLiteral(post.body);
-  const out = execFileSync('/usr/bin/python3', ['-c', `import ast, json, sys; compile(sys.stdin.read(), "snippet", "exec"); print(json.dumps(ast.literal_eval(${JSON.stringify(literal)})))`], { input: text }).toString();
+  const out = execFileSync(
+    '/usr/bin/python3',
+    ['-c', `import ast, json, sys; compile(sys.stdin.read(), "snippet", "exec"); print(json.dumps(ast.literal_eval(${JSON.stringify(literal)})))`],
+    { input: text },
+  ).toString();
   assert.deepEqual(JSON.parse(out), post.body);
 });

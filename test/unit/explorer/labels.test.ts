@@ -22,18 +22,36 @@ describe('row labels name records, never by id', () => {
     assert.equal(assetRow(l10n, { name: ID, date: '2026-04-07', asset_type: 'mosaic', band_list: [] }, 'True colour').label, 'True colour');
     assert.equal(assetRow(l10n, { name: '', date: '2026-04-07', asset_type: 'mosaic', band_list: [] }).label, 'Mosaic');
     // eight one-band rows of one day differ by what they are
-    const rows = ['NDVI', 'NDWI', 'True colour'].map((n) => assetRow(l10n, { name: `${n} 2026-04-07`, date: '2026-04-07', asset_type: 'mosaic', band_list: ['X'] }));
+    const rows = ['NDVI', 'NDWI', 'True colour'].map((n) =>
+      assetRow(l10n, { name: `${n} 2026-04-07`, date: '2026-04-07', asset_type: 'mosaic', band_list: ['X'] }),
+    );
     assert.equal(new Set(rows.map((r) => r.label)).size, 3);
   });
 
   it('a catalog entry names the order item it was bought for, by its own link or by its task', () => {
-    const item = { id: 'item-1', order_id: 'order-1', name: 'Nile Delta #1.1', created_at: '2026-11-20T08:00:00Z', tasks: [{ id: 'task-9' }] } as unknown as OrderItem;
-    const byLink = { id: ID, task_id: 'x', order_item_id: 'item-1', bandset_id: 'bs-s2-rededge', area: 34.7, created_at: '2026-11-22T10:00:00Z' } as unknown as Catalog;
+    const item = {
+      id: 'item-1',
+      order_id: 'order-1',
+      name: 'Nile Delta #1.1',
+      created_at: '2026-11-20T08:00:00Z',
+      tasks: [{ id: 'task-9' }],
+    } as unknown as OrderItem;
+    const byLink = {
+      id: ID,
+      task_id: 'x',
+      order_item_id: 'item-1',
+      bandset_id: 'bs-s2-rededge',
+      area: 34.7,
+      created_at: '2026-11-22T10:00:00Z',
+    } as unknown as Catalog;
     const byTask = { id: 'c2', task_id: 'task-9', bandset_id: 'bs-s2', area: 1, created_at: '2026-11-23T10:00:00Z' } as unknown as Catalog;
     const origins = catalogOrigins([byLink, byTask], [item]);
     assert.deepEqual(origins.get(ID), { itemName: 'Nile Delta #1.1', itemId: 'item-1', orderId: 'order-1', ordered: '2026-11-20' });
     assert.equal(origins.get('c2')?.itemName, 'Nile Delta #1.1');
-    assert.deepEqual(catalogRow(l10n, byLink, origins.get(ID), 'Delivered'), { label: 'Nile Delta #1.1 · 2026-11-22', description: 'bs-s2-rededge · 34.7 km² · Delivered' });
+    assert.deepEqual(catalogRow(l10n, byLink, origins.get(ID), 'Delivered'), {
+      label: 'Nile Delta #1.1 · 2026-11-22',
+      description: 'bs-s2-rededge · 34.7 km² · Delivered',
+    });
     // unknown origin: the day and bandset, still no id
     const bare = catalogRow(l10n, { created_at: '2026-11-22T10:00:00Z', bandset_id: '', area: 2 }, undefined, 'Created');
     assert.equal(bare.label, '2026-11-22 · Catalog entry');
@@ -47,7 +65,7 @@ describe('row labels name records, never by id', () => {
     assert.equal(orderLabel(l10n, [ID], '2026-11-22 10:00'), 'Order of 2026-11-22 10:00');
   });
 
-  it('download and tab names: the entry\'s words, safe on every file system, never an id', () => {
+  it("download and tab names: the entry's words, safe on every file system, never an id", () => {
     assert.equal(downloadFileName(['Nile Delta #1.1', '2026-11-22', 'bs-s2-rededge']), 'Nile Delta 1.1 2026-11-22 bs-s2-rededge.zip');
     assert.equal(downloadFileName([ID, '2026-11-22'], ''), '2026-11-22');
     assert.equal(downloadFileName(['a/b:c*?'], ''), 'a b c');

@@ -25,7 +25,8 @@ describe('explorer status looks', () => {
     // the OpenAPI's values: AOI, asset, visualization and task statuses still moving
     for (const s of ['started', 'running', 'updating', 'partial_success', 'creating', 'SUBMITTED']) assert.equal(isFinalStatus(s), false, s);
     for (const s of ['EXPIRED', 'NOT_APPLICABLE', 'UNSPECIFIED']) assert.equal(isFinalStatus(s), true, s);
-    for (const s of ['success', 'FULFILLED', 'PAID', 'FAILED', 'CANCELLED', 'REFUND', 'SUCCESS', 'mystery', undefined]) assert.equal(isFinalStatus(s), true, String(s));
+    for (const s of ['success', 'FULFILLED', 'PAID', 'FAILED', 'CANCELLED', 'REFUND', 'SUCCESS', 'mystery', undefined])
+      assert.equal(isFinalStatus(s), true, String(s));
   });
 
   it('labels statuses for people', () => {
@@ -39,16 +40,33 @@ describe('explorer status looks', () => {
     assert.equal(statusLabel, enumLabel);
     // recurrence (interface + decisions), delivery speed, item type
     const words: [string, string][] = [
-      ['ONCE', 'Once'], ['WEEKLY', 'Weekly'], ['MONTHLY', 'Monthly'], ['BIMONTHLY', 'Every two months'], ['QUARTERLY', 'Quarterly'],
+      ['ONCE', 'Once'],
+      ['WEEKLY', 'Weekly'],
+      ['MONTHLY', 'Monthly'],
+      ['BIMONTHLY', 'Every two months'],
+      ['QUARTERLY', 'Quarterly'],
       ['NOT_APPLICABLE', 'Not applicable'],
-      ['STANDARD', 'Standard'], ['PRIORITY', 'Priority'], ['RUSH', 'Rush'],
-      ['TASKING', 'Tasking'], ['ARCHIVE', 'Archive'], ['RECURRING', 'Recurring tasking'],
+      ['STANDARD', 'Standard'],
+      ['PRIORITY', 'Priority'],
+      ['RUSH', 'Rush'],
+      ['TASKING', 'Tasking'],
+      ['ARCHIVE', 'Archive'],
+      ['RECURRING', 'Recurring tasking'],
       // Order.status and Order item.payment_status ("States")
-      ['PAID', 'Paid'], ['UNPAID', 'Unpaid'], ['REFUND', 'Refunded'], ['PARTIAL-REFUND', 'Partly refunded'],
-      ['PARTIAL-MONTHLY', 'Paid monthly, partly paid'], ['PAYMENT_IN_PROGRESS', 'Payment in progress'],
+      ['PAID', 'Paid'],
+      ['UNPAID', 'Unpaid'],
+      ['REFUND', 'Refunded'],
+      ['PARTIAL-REFUND', 'Partly refunded'],
+      ['PARTIAL-MONTHLY', 'Paid monthly, partly paid'],
+      ['PAYMENT_IN_PROGRESS', 'Payment in progress'],
       // item, task, delivery and download statuses
-      ['ACTIVE', 'Active'], ['PARTIALLY_FULFILLED', 'Partially fulfilled'], ['IN_PROGRESS', 'In progress'], ['SUCCESS', 'Success'],
-      ['CREATED', 'Created'], ['processing', 'Processing'], ['UNSPECIFIED', 'Not specified'],
+      ['ACTIVE', 'Active'],
+      ['PARTIALLY_FULFILLED', 'Partially fulfilled'],
+      ['IN_PROGRESS', 'In progress'],
+      ['SUCCESS', 'Success'],
+      ['CREATED', 'Created'],
+      ['processing', 'Processing'],
+      ['UNSPECIFIED', 'Not specified'],
     ];
     for (const [raw, label] of words) assert.equal(enumLabel(raw), label, raw);
     // feasibility reads as an answer to "can it be captured?"

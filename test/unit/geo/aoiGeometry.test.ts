@@ -2,7 +2,18 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { aoiPolygonFromGeoJsonText, selfIntersection } from '../../../src/geo/aoiGeometry';
 
-const square = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] };
+const square = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ],
+  ],
+};
 const reason = (text: string): string => {
   const r = aoiPolygonFromGeoJsonText(text);
   assert.equal(r.ok, false);
@@ -38,6 +49,15 @@ describe('AOI geometry from GeoJSON', () => {
 
   it('finds self-intersections but not shared neighbour vertices', () => {
     assert.equal(selfIntersection(square.coordinates[0] as [number, number][]), undefined);
-    assert.deepEqual(selfIntersection([[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]), [0, 2]);
+    assert.deepEqual(
+      selfIntersection([
+        [0, 0],
+        [1, 1],
+        [1, 0],
+        [0, 1],
+        [0, 0],
+      ]),
+      [0, 2],
+    );
   });
 });

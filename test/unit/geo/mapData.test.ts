@@ -5,15 +5,33 @@ import type { SearchParams } from '../../../src/panels/protocol';
 import { tileOrigins, contentSecurityPolicy } from '../../../src/panels/webviewHtml';
 
 const base: SearchParams = {
-  kind: 'archive', ring: [[178, -19], [181, -19], [181, -17], [178, -17], [178, -19]], shape: 'rectangle',
-  collections: ['c1'], satellites: ['s1'], from: '2024-01-01', to: '2024-02-01', maxCloud: 20, sort: 'datetime-desc', limit: 25,
+  kind: 'archive',
+  ring: [
+    [178, -19],
+    [181, -19],
+    [181, -17],
+    [178, -17],
+    [178, -19],
+  ],
+  shape: 'rectangle',
+  collections: ['c1'],
+  satellites: ['s1'],
+  from: '2024-01-01',
+  to: '2024-02-01',
+  maxCloud: 20,
+  sort: 'datetime-desc',
+  limit: 25,
 };
 
 describe('map search requests', () => {
   it('a rectangle across the dateline becomes a west>east bbox, with date, cloud and sort', () => {
     assert.deepEqual(archiveSearchBody(base), {
-      limit: 25, collections: ['c1'], bbox: [178, -19, -179, -17], datetime: '2024-01-01T00:00:00Z/2024-02-01T23:59:59Z',
-      query: { 'eo:cloud_cover': { lte: 20 } }, sortby: [{ field: 'properties.datetime', direction: 'desc' }],
+      limit: 25,
+      collections: ['c1'],
+      bbox: [178, -19, -179, -17],
+      datetime: '2024-01-01T00:00:00Z/2024-02-01T23:59:59Z',
+      query: { 'eo:cloud_cover': { lte: 20 } },
+      sortby: [{ field: 'properties.datetime', direction: 'desc' }],
     });
   });
 
@@ -28,9 +46,20 @@ describe('map search requests', () => {
 
   it('imagery search: satellites with their collection, cloud filter {id, min, max} in integers, geometry', () => {
     // OpenAPI lens.V2Query: collection_id required beside satellite_id; lens.Filter needs all three, integers
-    const b = imagerySearchBody({ ...base, kind: 'imagery', maxCloud: 19.5, ring: [[1, 1], [2, 1], [2, 2], [1, 1]] }, [
-      { id: 's1', name: 'S1', bands: [], collections: [{ id: 'c9', name: 'C9', provider: 'planetary' }] },
-    ]);
+    const b = imagerySearchBody(
+      {
+        ...base,
+        kind: 'imagery',
+        maxCloud: 19.5,
+        ring: [
+          [1, 1],
+          [2, 1],
+          [2, 2],
+          [1, 1],
+        ],
+      },
+      [{ id: 's1', name: 'S1', bands: [], collections: [{ id: 'c9', name: 'C9', provider: 'planetary' }] }],
+    );
     assert.deepEqual(b.satellites, [{ satellite_id: 's1', collection_id: 'c9' }]);
     assert.deepEqual(b.filters, [{ id: 'eo:cloud_cover', min: 0, max: 20 }]);
     assert.throws(() => imagerySearchBody({ ...base, kind: 'imagery' }, [{ id: 's1', name: 'S1', bands: [], collections: [] }]), /no collection for S1/);
@@ -41,9 +70,30 @@ describe('map search requests', () => {
 });
 
 describe('catalog footprints', () => {
-  it('come from details (a STAC item, OpenAPI clerk.Catalog), or the first version\'s geometry', () => {
-    const poly = { type: 'Polygon' as const, coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] as [number, number][][] };
-    const base = { id: 'c1', org_id: 'o', task_id: 't', bandset_id: 'b', area: 1, delivery_status: 'SUCCESS', created_at: '2024-01-02T00:00:00Z', updated_at: '', created_by: '', updated_by: '' };
+  it("come from details (a STAC item, OpenAPI clerk.Catalog), or the first version's geometry", () => {
+    const poly = {
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ] as [number, number][][],
+    };
+    const base = {
+      id: 'c1',
+      org_id: 'o',
+      task_id: 't',
+      bandset_id: 'b',
+      area: 1,
+      delivery_status: 'SUCCESS',
+      created_at: '2024-01-02T00:00:00Z',
+      updated_at: '',
+      created_by: '',
+      updated_by: '',
+    };
     const f = catalogFeature({ ...base, details: { id: 'S2_item', type: 'Feature', geometry: poly, bbox: [0, 0, 1, 1] } });
     assert.deepEqual(f?.geometry, poly);
     assert.equal(f?.label, 'S2_item');
@@ -54,7 +104,17 @@ describe('catalog footprints', () => {
 
 describe('Show on Map targets', () => {
   it('tells records apart and refuses what has no footprint', () => {
-    const poly = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] };
+    const poly = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    };
     const aoi = mapTargetOf({ kind: 'aoi', record: { aoi_id: 'a1', name: 'A', geometry: poly, centroid: [0.5, 0.5] } });
     assert.ok(!('reason' in aoi) && aoi.layer === 'aois' && aoi.features[0].centroid?.[0] === 0.5);
     const item = mapTargetOf({ type: 'Feature', id: 'i', collection: 'c', geometry: poly, properties: { datetime: null } });
@@ -69,9 +129,14 @@ describe('Show on Map targets', () => {
 
 describe('webview CSP', () => {
   it('derives img-src from basemap templates and refuses junk', () => {
-    assert.deepEqual(tileOrigins(['https://{s}.tile.example.org/{z}/{x}/{y}.png', 'http://a.b:8080/{z}/{x}/{y}', 'javascript:alert(1)', "https://x.org; script-src *"]),
-      ['https://*.tile.example.org', 'http://a.b:8080']);
+    assert.deepEqual(
+      tileOrigins(['https://{s}.tile.example.org/{z}/{x}/{y}.png', 'http://a.b:8080/{z}/{x}/{y}', 'javascript:alert(1)', 'https://x.org; script-src *']),
+      ['https://*.tile.example.org', 'http://a.b:8080'],
+    );
     const csp = contentSecurityPolicy({ cspSource: 'https://w', nonce: 'n1', imgSources: ['https://*.tile.example.org', "'unsafe-inline'"] });
-    assert.equal(csp, "default-src 'none'; script-src 'nonce-n1'; style-src https://w 'nonce-n1'; img-src https://w data: https://*.tile.example.org; font-src https://w");
+    assert.equal(
+      csp,
+      "default-src 'none'; script-src 'nonce-n1'; style-src https://w 'nonce-n1'; img-src https://w data: https://*.tile.example.org; font-src https://w",
+    );
   });
 });

@@ -22,7 +22,17 @@ describe('mercator', () => {
 
 describe('drawable', () => {
   it('unwraps and clamps polygons, and tolerates junk', () => {
-    const d = toDrawable({ type: 'Polygon', coordinates: [[[179, 89], [-179, 89], [-179, 80], [179, 89]]] });
+    const d = toDrawable({
+      type: 'Polygon',
+      coordinates: [
+        [
+          [179, 89],
+          [-179, 89],
+          [-179, 80],
+          [179, 89],
+        ],
+      ],
+    });
     assert.equal(d.polygons.length, 1);
     const b = drawableBounds(d);
     assert.deepEqual(b, [179, 80, 181, MAX_MERCATOR_LAT]);
@@ -36,12 +46,43 @@ describe('drawable', () => {
       type: 'GeometryCollection',
       geometries: [
         { type: 'Point', coordinates: [5, 6] },
-        { type: 'LineString', coordinates: [[170, 0], [-170, 1]] },
-        { type: 'MultiPolygon', coordinates: [[[[0, 0], [1, 0], [1, 1], [0, 0]]], [[[2, 2], [3, 2], [3, 3], [2, 2]]]] },
+        {
+          type: 'LineString',
+          coordinates: [
+            [170, 0],
+            [-170, 1],
+          ],
+        },
+        {
+          type: 'MultiPolygon',
+          coordinates: [
+            [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 0],
+              ],
+            ],
+            [
+              [
+                [2, 2],
+                [3, 2],
+                [3, 3],
+                [2, 2],
+              ],
+            ],
+          ],
+        },
       ],
     });
     assert.deepEqual(d.points, [[5, 6]]);
-    assert.deepEqual(d.lines, [[[170, 0], [190, 1]]]);
+    assert.deepEqual(d.lines, [
+      [
+        [170, 0],
+        [190, 1],
+      ],
+    ]);
     assert.equal(d.polygons.length, 2);
   });
 });

@@ -18,7 +18,16 @@ describe('map search dates', () => {
     assert.deepEqual(defaultRange([['2015-06-23T00:00:00Z', null]], TODAY), { from: '2025-11-22', to: '2026-11-22' });
     // shorter than a year: all of it; several collections: their union
     assert.deepEqual(defaultRange([['2022-02-01T00:00:00Z', '2022-03-15T00:00:00Z']], TODAY), { from: '2022-02-01', to: '2022-03-15' });
-    assert.deepEqual(defaultRange([['2019-01-01T00:00:00Z', '2021-06-30T00:00:00Z'], ['2022-02-01T00:00:00Z', '2022-03-15T00:00:00Z']], TODAY), { from: '2021-03-15', to: '2022-03-15' });
+    assert.deepEqual(
+      defaultRange(
+        [
+          ['2019-01-01T00:00:00Z', '2021-06-30T00:00:00Z'],
+          ['2022-02-01T00:00:00Z', '2022-03-15T00:00:00Z'],
+        ],
+        TODAY,
+      ),
+      { from: '2021-03-15', to: '2022-03-15' },
+    );
     // an extent in the future is capped at today
     assert.deepEqual(defaultRange([['2020-01-01T00:00:00Z', '2030-01-01T00:00:00Z']], TODAY), { from: '2025-11-22', to: '2026-11-22' });
     // nothing known: the last 12 months

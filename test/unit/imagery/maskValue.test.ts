@@ -20,7 +20,7 @@ describe('the no-data value of a masked clip', () => {
     assert.equal(maskValue([band], Uint8Array.from([0, 1, 1, 0])), 0);
   });
 
-  it('is the type\'s largest value when a pixel inside holds 0 and none holds the largest', () => {
+  it("is the type's largest value when a pixel inside holds 0 and none holds the largest", () => {
     assert.equal(maskValue([Uint16Array.from([0, 5, 7])], all(3)), 65535);
     assert.equal(maskValue([Uint8Array.from([0, 5]), Uint8Array.from([9, 254])], all(2)), 255);
     assert.equal(maskValue([Int16Array.from([0, -3])], all(2)), 32767);
@@ -50,8 +50,28 @@ describe('the no-data value of a masked clip', () => {
     const dir = mkdtempSync(join(tmpdir(), 'eo-mask-'));
     try {
       const file = join(dir, 'clip.tif');
-      writeFileSync(file, new Uint8Array(encodeGeoTiff({ width: 2, height: 2, bands: [band], epsg: 32633, originX: 500000, originY: 4000000, pixelWidth: 10, pixelHeight: 10, nodata: nd, names: ['B1'], scale: [1], offset: [0] })));
-      const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', file], { encoding: 'utf8' })) as { bands: Array<{ noDataValue?: unknown; minimum?: number; maximum?: number }> };
+      writeFileSync(
+        file,
+        new Uint8Array(
+          encodeGeoTiff({
+            width: 2,
+            height: 2,
+            bands: [band],
+            epsg: 32633,
+            originX: 500000,
+            originY: 4000000,
+            pixelWidth: 10,
+            pixelHeight: 10,
+            nodata: nd,
+            names: ['B1'],
+            scale: [1],
+            offset: [0],
+          }),
+        ),
+      );
+      const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', file], { encoding: 'utf8' })) as {
+        bands: Array<{ noDataValue?: unknown; minimum?: number; maximum?: number }>;
+      };
       assert.equal(info.bands[0].noDataValue, 'NaN');
       // the 0 inside is data: the statistics start at it
       assert.equal(info.bands[0].minimum, 0);

@@ -5,12 +5,7 @@ import { describe, it } from 'node:test';
 import Ajv from 'ajv';
 import fc from 'fast-check';
 import type { BlockSpec, InputDefinition } from '../../../src/api/records';
-import {
-  buildInsightDocument,
-  coveringAssets,
-  serializeInsightDocument,
-  type InputChoice,
-} from '../../../src/insights/build';
+import { buildInsightDocument, coveringAssets, serializeInsightDocument, type InputChoice } from '../../../src/insights/build';
 import { validateInsightText } from '../../../src/insights/validate';
 import { aoi, asset, FIXTURES, insight, square } from './fixtures';
 import { readFileSync } from 'node:fs';
@@ -49,17 +44,13 @@ const definition = fc
     };
   });
 
-const specArb = fc
-  .uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), { minLength: 1, maxLength: 7 })
-  .chain((names) =>
-    fc.tuple(...names.map(() => definition)).map(
-      (defs): BlockSpec => ({
-        name: 'generated',
-        version: '0.1.0',
-        inputs: defs.map((d, i) => ({ ...d, name: names[i] })),
-      }),
-    ),
-  );
+const specArb = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), { minLength: 1, maxLength: 7 }).chain((names) =>
+  fc.tuple(...names.map(() => definition)).map((defs): BlockSpec => ({
+    name: 'generated',
+    version: '0.1.0',
+    inputs: defs.map((d, i) => ({ ...d, name: names[i] })),
+  })),
+);
 
 const assets = [
   asset({ id: 'all', band_list: BANDS }),
@@ -70,10 +61,7 @@ const assets = [
 const dateArb = fc
   .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true })
   .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString(), d.toISOString().replace('.000Z', '+05:30')));
-const numberArb = fc.oneof(
-  fc.integer().map(String),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
-);
+const numberArb = fc.oneof(fc.integer().map(String), fc.double({ noNaN: true, noDefaultInfinity: true }).map(String));
 
 /** One acceptable choice for a definition (what the command would let the person pick). */
 function choiceFor(def: InputDefinition): fc.Arbitrary<InputChoice> {
@@ -92,18 +80,27 @@ function choiceFor(def: InputDefinition): fc.Arbitrary<InputChoice> {
       return fc.oneof(
         fc.constantFrom(...assets).map((a): InputChoice => ({ kind: 'aoi-geometry', aoi: aoi(), asset: a })),
         fc.constantFrom(...assets).map((a): InputChoice => ({
-          kind: 'geojson', label: 'f.geojson', asset: a, aoi: aoi(),
+          kind: 'geojson',
+          label: 'f.geojson',
+          asset: a,
+          aoi: aoi(),
           geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { n: 1 }, geometry: square(77.12, 28.42, 0.02) }] },
         })),
         ...skip,
       );
     default: {
       const text =
-        textKind === 'date' ? dateArb
-          : textKind === 'number' ? numberArb
-            : textKind === 'boolean' ? fc.constantFrom('true', 'false', 'TRUE', ' False ')
+        textKind === 'date'
+          ? dateArb
+          : textKind === 'number'
+            ? numberArb
+            : textKind === 'boolean'
+              ? fc.constantFrom('true', 'false', 'TRUE', ' False ')
               : fc.string({ minLength: def.required ? 1 : 0 }).filter((s) => !def.required || s.trim() !== '');
-      return fc.oneof(text.map((t): InputChoice => ({ kind: 'text', text: t })), ...skip);
+      return fc.oneof(
+        text.map((t): InputChoice => ({ kind: 'text', text: t })),
+        ...skip,
+      );
     }
   }
 }
@@ -123,11 +120,17 @@ describe('builder × validator (property)', () => {
         if (!built.ok) throw new Error(`refused: ${built.reason}`);
         const text = serializeInsightDocument(built.value);
         const diags = validateInsightText(text, { status: 'found', spec });
-        assert.deepEqual(diags.map((d) => `${d.code}: ${d.message}`), []);
+        assert.deepEqual(
+          diags.map((d) => `${d.code}: ${d.message}`),
+          [],
+        );
         assert.ok(validateSchema(JSON.parse(text)), JSON.stringify(validateSchema.errors));
         // Spec order kept, skipped inputs left out, every input typed and string-valued.
         const expected = spec.inputs.filter((d) => choices.get(d.name)?.kind !== 'skip').map((d) => d.name);
-        assert.deepEqual(built.value.input.map((i) => i.name), expected);
+        assert.deepEqual(
+          built.value.input.map((i) => i.name),
+          expected,
+        );
         for (const v of built.value.input) {
           assert.ok(['url', 'string', 'number', 'boolean'].includes(v.type));
           if (v.value !== undefined) assert.equal(typeof v.value, 'string');

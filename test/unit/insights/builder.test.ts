@@ -47,12 +47,15 @@ describe('insight builder: the rules', () => {
     assert.equal(v?.value, undefined);
   });
 
-  it('rule 2: only assets whose bands cover the input\'s are offered, others with the reason', () => {
+  it("rule 2: only assets whose bands cover the input's are offered, others with the reason", () => {
     const good = asset({ id: 'good' });
     const lower = asset({ id: 'lower', band_list: ['b04', 'b08'] });
     const rgb = asset({ id: 'rgb', band_list: ['B02', 'B03', 'B04'] });
     const noPath = asset({ id: 'nopath', path: '' });
-    assert.deepEqual(coveringAssets(def('imagery'), [good, lower, rgb, noPath]).map((a) => a.id), ['good', 'lower']);
+    assert.deepEqual(
+      coveringAssets(def('imagery'), [good, lower, rgb, noPath]).map((a) => a.id),
+      ['good', 'lower'],
+    );
     const offers = offerAssets(def('imagery'), [rgb, noPath]);
     assert.equal(offers[0].refusal, 'lacks band B08');
     assert.equal(offers[1].refusal, 'has no path to reference');
@@ -60,7 +63,7 @@ describe('insight builder: the rules', () => {
     assert.equal(coveringAssets(def('previous'), [rgb]).length, 1);
   });
 
-  it('rule 3: raster from an insight output gets value, model_output source and the output\'s properties', () => {
+  it("rule 3: raster from an insight output gets value, model_output source and the output's properties", () => {
     const ins = insight();
     const v = ok(buildInputValue(def('previous'), { kind: 'insight-output', insight: ins, outputName: 'classes' }));
     assert.equal(v?.value, 'https://data.example/insights/ins-9/classes.tif');
@@ -71,7 +74,7 @@ describe('insight builder: the rules', () => {
     assert.equal(v?.stac_url, undefined);
   });
 
-  it('rule 3: the output\'s properties win over the definition\'s, others are kept', () => {
+  it("rule 3: the output's properties win over the definition's, others are kept", () => {
     const v = ok(buildInputValue(def('imagery'), { kind: 'insight-output', insight: insight(), outputName: 'classes' }));
     assert.equal(v?.properties?.dtype, 'uint8');
     assert.deepEqual(v?.properties?.bands, ['B04', 'B08']);
@@ -109,7 +112,7 @@ describe('insight builder: the rules', () => {
     assert.equal(ok(buildInputValue(def('crop'), { kind: 'text', text: 'x' }))?.type, 'string');
   });
 
-  it('builds {name, block, input} in the spec\'s order, leaving out skipped optional inputs', () => {
+  it("builds {name, block, input} in the spec's order, leaving out skipped optional inputs", () => {
     const choices = new Map<string, InputChoice>([
       ['season_start', { kind: 'text', text: '2024-03-01' }],
       ['imagery', { kind: 'asset', asset: asset() }],
@@ -120,7 +123,10 @@ describe('insight builder: the rules', () => {
     const doc = ok(buildInsightDocument(' north field ', SPEC, choices));
     assert.equal(doc.name, 'north field');
     assert.deepEqual(doc.block, { name: 'crop-health', version: '1.2.0' });
-    assert.deepEqual(doc.input.map((i) => i.name), ['imagery', 'fields', 'season_start', 'previous']);
+    assert.deepEqual(
+      doc.input.map((i) => i.name),
+      ['imagery', 'fields', 'season_start', 'previous'],
+    );
     assert.equal(insightFileName(doc.name), 'north field.insight.json');
     const text = serializeInsightDocument(doc);
     assert.ok(text.endsWith('}\n'));
@@ -139,7 +145,10 @@ describe('insight builder: refusals', () => {
   });
 
   it('an insight without the named output', () => {
-    refused(buildInputValue(def('previous'), { kind: 'insight-output', insight: insight(), outputName: 'nope' }), /no output "nope" \(outputs: classes, report\)/);
+    refused(
+      buildInputValue(def('previous'), { kind: 'insight-output', insight: insight(), outputName: 'nope' }),
+      /no output "nope" \(outputs: classes, report\)/,
+    );
   });
 
   it('an output that is not a raster', () => {
@@ -153,18 +162,38 @@ describe('insight builder: refusals', () => {
   });
 
   it('a GeoJSON file that is not GeoJSON, or holds no geometry', () => {
-    refused(buildInputValue(def('fields'), { kind: 'geojson', geojson: [1, 2], label: 'a.json', asset: asset() }), /a\.json: the file does not hold a GeoJSON object/);
-    refused(buildInputValue(def('fields'), { kind: 'geojson', geojson: { type: 'FeatureCollection', features: [] }, label: 'b.json', asset: asset() }), /holds no geometry/);
-    refused(buildInputValue(def('fields'), { kind: 'geojson', geojson: { type: 'Circle', coordinates: [1, 2] }, label: 'c.json', asset: asset() }), /not a GeoJSON geometry type/);
-    refused(buildInputValue(def('fields'), { kind: 'geojson', geojson: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] } }, label: 'd.json', asset: asset() }), /no coordinates/);
+    refused(
+      buildInputValue(def('fields'), { kind: 'geojson', geojson: [1, 2], label: 'a.json', asset: asset() }),
+      /a\.json: the file does not hold a GeoJSON object/,
+    );
+    refused(
+      buildInputValue(def('fields'), { kind: 'geojson', geojson: { type: 'FeatureCollection', features: [] }, label: 'b.json', asset: asset() }),
+      /holds no geometry/,
+    );
+    refused(
+      buildInputValue(def('fields'), { kind: 'geojson', geojson: { type: 'Circle', coordinates: [1, 2] }, label: 'c.json', asset: asset() }),
+      /not a GeoJSON geometry type/,
+    );
+    refused(
+      buildInputValue(def('fields'), {
+        kind: 'geojson',
+        geojson: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] } },
+        label: 'd.json',
+        asset: asset(),
+      }),
+      /no coordinates/,
+    );
   });
 
   it('a GeoJSON file that does not touch the AOI', () => {
     const far = { type: 'Feature', properties: {}, geometry: square(10, 10) };
-    refused(buildInputValue(def('fields'), { kind: 'geojson', geojson: far, label: 'far.geojson', asset: asset(), aoi: aoi() }), /does not touch AOI "North field"/);
+    refused(
+      buildInputValue(def('fields'), { kind: 'geojson', geojson: far, label: 'far.geojson', asset: asset(), aoi: aoi() }),
+      /does not touch AOI "North field"/,
+    );
   });
 
-  it('values that are not of the input\'s type', () => {
+  it("values that are not of the input's type", () => {
     refused(buildInputValue(def('season_start'), { kind: 'text', text: '2024-02-30' }), /not a calendar date/);
     refused(buildInputValue(def('season_start'), { kind: 'text', text: 'yesterday' }), /not a date/);
     refused(buildInputValue(def('season_start'), { kind: 'text', text: '2024-03-01T25:00:00Z' }), /not a valid date-time/);
@@ -191,7 +220,10 @@ describe('insight builder: refusals', () => {
       status: 'found',
       spec: { name: 'b', version: '1', inputs: [noFlag] },
     });
-    assert.deepEqual(diags.map((d) => d.code), ['input-required-missing']);
+    assert.deepEqual(
+      diags.map((d) => d.code),
+      ['input-required-missing'],
+    );
   });
 
   it('a choice that does not fit the format', () => {
@@ -200,7 +232,10 @@ describe('insight builder: refusals', () => {
   });
 
   it('a format the builder does not know', () => {
-    refused(buildInputValue({ ...def('crop'), format: 'pointcloud', required: true }, { kind: 'text', text: 'x' }), /format "pointcloud" is not one the builder knows/);
+    refused(
+      buildInputValue({ ...def('crop'), format: 'pointcloud', required: true }, { kind: 'text', text: 'x' }),
+      /format "pointcloud" is not one the builder knows/,
+    );
   });
 
   it('bad names, empty specs, duplicate definitions and choices for inputs the spec lacks', () => {

@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import type { Aoi, Asset, BlockSpec, Insight, Polygon } from '../../../src/api/records';
 
 /** `test/fixtures/insights`, from the compiled `out/test/unit/insights` or the sources. */
-export const FIXTURES = path.resolve(__dirname, __dirname.includes(`${path.sep}out${path.sep}`) ? '../../../../test/fixtures/insights' : '../../fixtures/insights');
+export const FIXTURES = path.resolve(
+  __dirname,
+  __dirname.includes(`${path.sep}out${path.sep}`) ? '../../../../test/fixtures/insights' : '../../fixtures/insights',
+);
 
 export function readFixture(rel: string): string {
   return readFileSync(path.join(FIXTURES, rel), 'utf8');
@@ -14,7 +17,15 @@ export const SPEC: BlockSpec = JSON.parse(readFixture('spec.json')) as BlockSpec
 
 export const square = (x: number, y: number, d = 0.1): Polygon => ({
   type: 'Polygon',
-  coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]],
+  coordinates: [
+    [
+      [x, y],
+      [x + d, y],
+      [x + d, y + d],
+      [x, y + d],
+      [x, y],
+    ],
+  ],
 });
 
 export function asset(over: Partial<Asset> = {}): Asset {

@@ -7,7 +7,7 @@ import { describeLegend, expectedLegend, sparkline } from '../../../src/commands
 const S2 = ['B01', 'B02', 'B03', 'B04', 'B05', 'B08', 'B8A', 'B11', 'B12'];
 
 describe('custom index expression, checked before sending', () => {
-  it('accepts band arithmetic over the satellite\'s bands and lists the bands used', () => {
+  it("accepts band arithmetic over the satellite's bands and lists the bands used", () => {
     assert.deepEqual(checkExpression('(B08-B04)/(B08+B04)', 'index', S2), { ok: true, bands: ['B08', 'B04'] });
     assert.deepEqual(checkExpression('2.5*(B08-B04)/(B08+6*B04-7.5*B02+1)', 'index', S2), { ok: true, bands: ['B08', 'B04', 'B02'] });
     assert.deepEqual(checkExpression('-B11', 'grayscale', S2), { ok: true, bands: ['B11'] });
@@ -66,14 +66,12 @@ describe('legend rules', () => {
 
   it('describes what the legend holds, or why there is none', () => {
     const both = describeLegend({
-      type: 'preset', expression_type: 'index', index_name: 'NDVI',
+      type: 'preset',
+      expression_type: 'index',
+      index_name: 'NDVI',
       legend: { theoretical: { min: -1, max: 1 }, dynamic: { min: -0.2, max: 0.81, mean: 0.4, stddev: 0.12, histogram: [0, 2, 8, 4] } },
     });
-    assert.deepEqual(both, [
-      'Theoretical range: -1 … 1',
-      'Dynamic range: -0.2000 … 0.8100 (mean 0.4000, std dev 0.1200)',
-      'Histogram: ▁▂█▄ (4 bins)',
-    ]);
+    assert.deepEqual(both, ['Theoretical range: -1 … 1', 'Dynamic range: -0.2000 … 0.8100 (mean 0.4000, std dev 0.1200)', 'Histogram: ▁▂█▄ (4 bins)']);
     assert.deepEqual(describeLegend({ type: 'custom', expression_type: 'composite', index_name: 'RGB' }), [
       'No legend: a custom composite index has no legend metadata.',
     ]);
@@ -84,15 +82,29 @@ describe('legend rules', () => {
   it('reads the OpenAPI legend (metadata.legend keyed by date) and the undated form', () => {
     const cls = (label: string, min: number, max: number, color: string, pct: number) => ({ label, min, max, color, area: 10, area_percentage: pct });
     const dated = {
-      type: 'preset', expression_type: 'index' as const, index_name: 'NDVI',
-      metadata: { legend: { '2024_05_06': { dynamic: [cls('Low', 0, 0.5, '#d7191c', 40), cls('High', 0.5, 1, '#1a9641', 60)], theoretical: [cls('All', -1, 1, '#ffffff', 100)] } } },
+      type: 'preset',
+      expression_type: 'index' as const,
+      index_name: 'NDVI',
+      metadata: {
+        legend: {
+          '2024_05_06': { dynamic: [cls('Low', 0, 0.5, '#d7191c', 40), cls('High', 0.5, 1, '#1a9641', 60)], theoretical: [cls('All', -1, 1, '#ffffff', 100)] },
+        },
+      },
     };
-    assert.deepEqual(legendsOf(dated).map((l) => l.date), ['2024-05-06']);
+    assert.deepEqual(
+      legendsOf(dated).map((l) => l.date),
+      ['2024-05-06'],
+    );
     assert.deepEqual(describeLegend(dated), [
       'Dynamic legend for 2024-05-06: Low 0 … 0.5000 (#d7191c, 40 % of the area); High 0.5000 … 1 (#1a9641, 60 % of the area)',
       'Theoretical legend for 2024-05-06: All -1 … 1 (#ffffff, 100 % of the area)',
     ]);
-    const undated = { type: 'custom', expression_type: 'index' as const, index_name: 'X', metadata: { legend: { dynamic: [cls('Low', 0, 1, '#000000', 100)] } } };
+    const undated = {
+      type: 'custom',
+      expression_type: 'index' as const,
+      index_name: 'X',
+      metadata: { legend: { dynamic: [cls('Low', 0, 1, '#000000', 100)] } },
+    };
     assert.deepEqual(legendsOf(undated), [{ dynamic: [cls('Low', 0, 1, '#000000', 100)] }]);
     assert.match(describeLegend(undated)[0], /^Dynamic legend: Low 0 … 1/);
     assert.deepEqual(legendsOf({ metadata: { legend: {} } }), []);

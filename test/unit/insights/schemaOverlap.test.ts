@@ -28,8 +28,16 @@ const MISTAKES: [string, unknown, string][] = [
   ['a value that is not a string', doc({ input: [{ format: 'number', name: 'k', type: 'number', value: 1 }] }), 'value-not-string'],
   ['a raster without asset_source', doc({ input: [{ format: 'raster', name: 'image', type: 'url', stac_url: 'https://x' }] }), 'asset-source-missing'],
   ['asset_source.type unknown', doc({ input: [{ ...raster, asset_source: { id: 'a1', type: 'mosaic' } }] }), 'asset-source-type'],
-  ['raw_mosaic without stac_url', doc({ input: [{ format: 'raster', name: 'image', type: 'url', asset_source: { id: 'a1', type: 'raw_mosaic' } }] }), 'raw-mosaic-without-stac-url'],
-  ['model_output without value', doc({ input: [{ format: 'raster', name: 'image', type: 'url', asset_source: { id: 'i1', type: 'model_output' } }] }), 'model-output-without-value'],
+  [
+    'raw_mosaic without stac_url',
+    doc({ input: [{ format: 'raster', name: 'image', type: 'url', asset_source: { id: 'a1', type: 'raw_mosaic' } }] }),
+    'raw-mosaic-without-stac-url',
+  ],
+  [
+    'model_output without value',
+    doc({ input: [{ format: 'raster', name: 'image', type: 'url', asset_source: { id: 'i1', type: 'model_output' } }] }),
+    'model-output-without-value',
+  ],
 ];
 
 describe('insight files: one diagnostic per mistake', () => {
@@ -42,7 +50,9 @@ describe('insight files: one diagnostic per mistake', () => {
   }
 
   it('the schema still offers the values it knows for completion', () => {
-    const s = schema as { definitions: { inputValue: { properties: { type: { examples?: string[] }; asset_source: { properties: { type: { examples?: string[] } } } } } } };
+    const s = schema as {
+      definitions: { inputValue: { properties: { type: { examples?: string[] }; asset_source: { properties: { type: { examples?: string[] } } } } } };
+    };
     assert.deepEqual(s.definitions.inputValue.properties.type.examples, ['url', 'string', 'number', 'boolean']);
     assert.deepEqual(s.definitions.inputValue.properties.asset_source.properties.type.examples, ['raw_mosaic', 'model_output']);
   });

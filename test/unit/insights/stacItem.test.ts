@@ -26,7 +26,14 @@ const def = (name: string): InputDefinition => {
 };
 
 function item(over: Partial<StacItemRef> = {}): StacItemRef {
-  return { id: 'S2A_20240501', collection: 'sentinel-2-l2a', geometry: square(77.12, 28.42, 0.05), properties: { datetime: '2024-05-01T05:00:00Z' }, assets: {}, ...over };
+  return {
+    id: 'S2A_20240501',
+    collection: 'sentinel-2-l2a',
+    geometry: square(77.12, 28.42, 0.05),
+    properties: { datetime: '2024-05-01T05:00:00Z' },
+    assets: {},
+    ...over,
+  };
 }
 
 function stacChoice(over: Partial<Extract<InputChoice, { kind: 'stac-item' }>> = {}): InputChoice {
@@ -66,7 +73,7 @@ describe('insight input from a STAC item: the argument', () => {
 });
 
 describe('insight input from a STAC item: the builder', () => {
-  it('rule 2: stac_url is the item\'s URL, asset_source a raw mosaic with the item id', () => {
+  it("rule 2: stac_url is the item's URL, asset_source a raw mosaic with the item id", () => {
     const d = def('imagery');
     const r = buildInputValue(d, stacChoice());
     assert.ok(r.ok, r.ok ? '' : r.reason);
@@ -99,7 +106,12 @@ describe('insight input from a STAC item: the builder', () => {
   });
 
   it('checks the bands when the item declares them (eo:bands names or common names), not when it does not', () => {
-    const declared = item({ assets: { B04: { href: 'https://x/B04.tif', 'eo:bands': [{ name: 'B04', common_name: 'red' }] }, B08: { href: 'https://x/B08.tif', 'eo:bands': [{ name: 'B08', common_name: 'nir' }] } } });
+    const declared = item({
+      assets: {
+        B04: { href: 'https://x/B04.tif', 'eo:bands': [{ name: 'B04', common_name: 'red' }] },
+        B08: { href: 'https://x/B08.tif', 'eo:bands': [{ name: 'B08', common_name: 'nir' }] },
+      },
+    });
     assert.deepEqual(stacItemBands(declared), ['B04', 'red', 'B08', 'nir']);
     assert.equal(buildInputValue(def('imagery'), stacChoice({ item: declared })).ok, true);
     const lacking = item({ properties: { 'eo:bands': [{ name: 'b02' }, { name: 'b04' }] } });

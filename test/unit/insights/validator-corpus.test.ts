@@ -51,7 +51,10 @@ describe('validator: the broken-file corpus', () => {
       }));
       const want = c.expect.map((e) => ({ code: e.code, line: e.line, covers: e.covers, severity: e.severity ?? 'error' }));
       const key = (x: { code: string; line: number }): string => `${x.code}@${x.line}`;
-      assert.deepEqual([...got].sort((a, b) => key(a).localeCompare(key(b))), [...want].sort((a, b) => key(a).localeCompare(key(b))));
+      assert.deepEqual(
+        [...got].sort((a, b) => key(a).localeCompare(key(b))),
+        [...want].sort((a, b) => key(a).localeCompare(key(b))),
+      );
 
       // Each quick fix named by the corpus removes its diagnostic when applied.
       for (const e of c.expect.filter((x) => x.fix)) {
@@ -67,7 +70,10 @@ describe('validator: the broken-file corpus', () => {
   it('the well-formed fixture produces nothing, signed in or not (bar the sign-in note)', () => {
     const text = readFixture('valid.insight.json');
     assert.deepEqual(validateInsightText(text, found), []);
-    assert.deepEqual(validateInsightText(text, { status: 'signed-out' }).map((d) => d.code), ['spec-needs-sign-in']);
+    assert.deepEqual(
+      validateInsightText(text, { status: 'signed-out' }).map((d) => d.code),
+      ['spec-needs-sign-in'],
+    );
     assert.deepEqual(validateInsightText(text, undefined), []);
   });
 
@@ -85,22 +91,35 @@ describe('validator: the broken-file corpus', () => {
     const d = validateInsightText(text, found).find((x) => x.code === 'input-unknown');
     assert.ok(d);
     const fixed = JSON.parse(applyFix(text, d, 'Remove input "imagry"')) as { input: { name: string }[] };
-    assert.deepEqual(fixed.input.map((i) => i.name), ['fields', 'season_start']);
+    assert.deepEqual(
+      fixed.input.map((i) => i.name),
+      ['fields', 'season_start'],
+    );
   });
 
   it('an asset_source missing with no sibling to copy offers only the pick-an-asset fix', () => {
-    const text = JSON.stringify({
-      name: 'x',
-      block: { name: 'crop-health', version: '1.2.0' },
-      input: [{ format: 'raster', name: 'previous', type: 'url', description: '', value: 'https://x/y.tif' }],
-    }, null, 2);
+    const text = JSON.stringify(
+      {
+        name: 'x',
+        block: { name: 'crop-health', version: '1.2.0' },
+        input: [{ format: 'raster', name: 'previous', type: 'url', description: '', value: 'https://x/y.tif' }],
+      },
+      null,
+      2,
+    );
     const d = validateInsightText(text, undefined).find((x) => x.code === 'asset-source-missing');
-    assert.deepEqual(d?.fixes.map((f) => f.kind), ['pick-asset-source']);
+    assert.deepEqual(
+      d?.fixes.map((f) => f.kind),
+      ['pick-asset-source'],
+    );
   });
 
   it('reports nothing for text that does not parse into a tree, and the lone root for non-objects', () => {
     assert.deepEqual(validateInsightText('', found), []);
-    assert.deepEqual(validateInsightText('[1, 2]', found).map((d) => d.code), ['document-not-object']);
+    assert.deepEqual(
+      validateInsightText('[1, 2]', found).map((d) => d.code),
+      ['document-not-object'],
+    );
   });
 
   it('service trouble degrades to an info note and the file-only checks', () => {

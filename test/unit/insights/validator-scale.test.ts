@@ -51,7 +51,10 @@ describe('validator: size and depth', () => {
     it(`nesting ${depth} levels deep gives a diagnostic, not a stack overflow`, () => {
       const text = `{"name":"x","block":{"name":"b","version":"1"},"input":[{"name":"a","type":"string","value":${'['.repeat(depth)}${']'.repeat(depth)}}]}`;
       const d = validateInsightText(text, undefined);
-      assert.deepEqual(d.map((x) => x.code), ['document-too-deep']);
+      assert.deepEqual(
+        d.map((x) => x.code),
+        ['document-too-deep'],
+      );
       assert.equal(text[d[0].offset], '[');
       assert.equal(insightValue(parseInsight(text)), undefined);
     });
@@ -60,10 +63,13 @@ describe('validator: size and depth', () => {
   it('brackets inside strings and comments do not count as nesting', () => {
     const deepText = '['.repeat(1000);
     const text = `// ${deepText}\n{"name":"x /* ${deepText}","block":{"name":"b","version":"1"}, /* ${deepText} */ "input":[]}`;
-    assert.deepEqual(validateInsightText(text, undefined).map((x) => x.code), []);
+    assert.deepEqual(
+      validateInsightText(text, undefined).map((x) => x.code),
+      [],
+    );
   });
 
-  it('Run reads the file with the validator\'s parser: comments, trailing commas and a BOM are fine', () => {
+  it("Run reads the file with the validator's parser: comments, trailing commas and a BOM are fine", () => {
     const text = '\uFEFF// by hand\n{ "name": "n", "block": { "name": "b", "version": "1", }, "input": [], }\n';
     assert.deepEqual(JSON.parse(JSON.stringify(insightValue(parseInsight(text)))), { name: 'n', block: { name: 'b', version: '1' }, input: [] });
     assert.equal(insightValue(parseInsight('{ "name": "n" "block": {} }')), undefined, 'a syntax error is not run');

@@ -28,7 +28,10 @@ describe('the command table (src/commandIds.ts) and package.json', () => {
   });
 
   it('names only commands of the table in menus and welcome views', () => {
-    const inMenus = Object.values(manifest.contributes.menus).flat().map((m) => m.command).filter((c): c is string => !!c);
+    const inMenus = Object.values(manifest.contributes.menus)
+      .flat()
+      .map((m) => m.command)
+      .filter((c): c is string => !!c);
     const inWelcome = manifest.contributes.viewsWelcome.flatMap((w) => [...w.contents.matchAll(/command:([\w.]+)/g)].map((m) => m[1]));
     const unknown = [...inMenus, ...inWelcome].filter((c) => c.startsWith('eoImagery.') && !table.has(c));
     assert.deepEqual(unknown, []);

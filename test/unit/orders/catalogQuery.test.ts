@@ -46,9 +46,14 @@ describe('delivery and download targets', () => {
     const r = targetsOf(cat('a'), [cat('a'), item('x')]);
     assert.ok(r && 'error' in r);
   });
-  it('carries the rows\' names and the file name parts, and describes targets by name, never by id', () => {
+  it("carries the rows' names and the file name parts, and describes targets by name, never by id", () => {
     const id = '44aa7b27-0b1c-4d2e-9f30-5a6b7c8d9e0f';
-    const row = { kind: 'catalog', label: 'Nile Delta #1.1 · 2026-11-22', origin: { itemName: 'Nile Delta #1.1' }, record: { id, created_at: '2026-11-22T10:00:00Z', bandset_id: 'bs-s2-rededge' } };
+    const row = {
+      kind: 'catalog',
+      label: 'Nile Delta #1.1 · 2026-11-22',
+      origin: { itemName: 'Nile Delta #1.1' },
+      record: { id, created_at: '2026-11-22T10:00:00Z', bandset_id: 'bs-s2-rededge' },
+    };
     const t = targetsOf(row);
     assert.deepEqual(t, { catalogIds: [id], names: ['Nile Delta #1.1 · 2026-11-22'], fileParts: ['Nile Delta #1.1', '2026-11-22', 'bs-s2-rededge'] });
     assert.ok(t && !('error' in t));
@@ -59,7 +64,10 @@ describe('delivery and download targets', () => {
     const one = targetsOf({ orderItemIds: [id] });
     assert.ok(one && !('error' in one));
     assert.ok(!UUID_LIKE.test(describeTargets(l10n, one)), 'an id in the description');
-    const item2 = targetsOf({ kind: 'orderItem', record: { id, name: 'Po Valley #2.1', start_date: '2026-05-01T00:00:00Z', bandset: { bandset_id: 'bs-pneo' } } });
+    const item2 = targetsOf({
+      kind: 'orderItem',
+      record: { id, name: 'Po Valley #2.1', start_date: '2026-05-01T00:00:00Z', bandset: { bandset_id: 'bs-pneo' } },
+    });
     assert.deepEqual(item2, { orderItemIds: [id], names: ['Po Valley #2.1'], fileParts: ['Po Valley #2.1', '2026-05-01', 'bs-pneo'] });
   });
 });

@@ -142,7 +142,10 @@ describe('download links from a hostile or unusual server', () => {
     const file = await downloadToFolder(`${hbase}/302`, dir, { fallbackName: 'x.zip' });
     assert.deepEqual(fs.readFileSync(file), payload);
     assert.deepEqual(fs.readdirSync(dir), ['scene.zip']);
-    assert.ok(seenAuth.every((a) => a === undefined), 'an Authorization header was sent');
+    assert.ok(
+      seenAuth.every((a) => a === undefined),
+      'an Authorization header was sent',
+    );
   });
 
   it('a 204 (or any non-200 success) is an error, and no empty file is left', async () => {

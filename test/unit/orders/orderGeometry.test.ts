@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { collectionOfFootprints, orderGeometryFromGeoJson, orderGeometryFromText } from '../../../src/commands/orders/orderGeometry';
 
-const square = (x: number, y: number): number[][][] => [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]]];
+const square = (x: number, y: number): number[][][] => [
+  [
+    [x, y],
+    [x + 1, y],
+    [x + 1, y + 1],
+    [x, y + 1],
+    [x, y],
+  ],
+];
 const feature = (geometry: unknown): unknown => ({ type: 'Feature', properties: {}, geometry });
 
 describe('order geometry from GeoJSON', () => {
@@ -28,10 +36,21 @@ describe('order geometry from GeoJSON', () => {
   });
 
   it('names the feature whose ring is not closed', () => {
-    const open = [[[0, 0], [1, 0], [1, 1], [0, 1]]];
+    const open = [
+      [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+      ],
+    ];
     const r = orderGeometryFromGeoJson({
       type: 'FeatureCollection',
-      features: [feature({ type: 'Polygon', coordinates: square(0, 0) }), feature({ type: 'Polygon', coordinates: square(2, 2) }), feature({ type: 'Polygon', coordinates: open })],
+      features: [
+        feature({ type: 'Polygon', coordinates: square(0, 0) }),
+        feature({ type: 'Polygon', coordinates: square(2, 2) }),
+        feature({ type: 'Polygon', coordinates: open }),
+      ],
     });
     assert.ok(!r.ok);
     assert.equal(r.featureIndex, 2);

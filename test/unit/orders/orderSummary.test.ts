@@ -54,7 +54,7 @@ describe('priced order summary', () => {
     assert.match(s.detail, /✗ item_ids: unknown item x/);
   });
 
-  it('shows the OpenAPI\'s validation_errors (maps of field to messages) one line per field', () => {
+  it("shows the OpenAPI's validation_errors (maps of field to messages) one line per field", () => {
     const s = summarizeOrder({
       total_amount: 0,
       order_items: [
@@ -71,7 +71,10 @@ describe('priced order summary', () => {
       'Field A: geometry: area 812.0 km² exceeds the 500 km² tasking limit; the polygon intersects itself',
       'Field A: end_date: the window is too short',
     ]);
-    assert.match(s.detail, /✗ geometry: area 812\.0 km² exceeds the 500 km² tasking limit; the polygon intersects itself\n {3}✗ end_date: the window is too short/);
+    assert.match(
+      s.detail,
+      /✗ geometry: area 812\.0 km² exceeds the 500 km² tasking limit; the polygon intersects itself\n {3}✗ end_date: the window is too short/,
+    );
     assert.deepEqual(s.warnings, []);
   });
 
@@ -85,9 +88,18 @@ describe('priced order summary', () => {
   it('restates a tasking request: dates, captures, bandset and satellite, limits, speed, delivery target', () => {
     const geometry = { type: 'FeatureCollection', features: [] } as unknown as FeatureCollection<Polygon>;
     const req: OrderItemRequest = {
-      name: 'Nile Delta', usecase: 'general', geometry, recurrence: 'WEEKLY', no_of_occurrences: 4,
-      start_date: '2026-12-01T00:00:00Z', end_date: '2026-12-31T23:59:59Z', bandset: { bandset_id: '7c0e9a52-1111-2222-3333-444455556666' },
-      cloud_cover: 20, off_nadir: 25, delivery_speed: 'PRIORITY', cloud_delivery: { config: '0b1c2d3e-1111-2222-3333-444455556666', path: 'eo/nile' },
+      name: 'Nile Delta',
+      usecase: 'general',
+      geometry,
+      recurrence: 'WEEKLY',
+      no_of_occurrences: 4,
+      start_date: '2026-12-01T00:00:00Z',
+      end_date: '2026-12-31T23:59:59Z',
+      bandset: { bandset_id: '7c0e9a52-1111-2222-3333-444455556666' },
+      cloud_cover: 20,
+      off_nadir: 25,
+      delivery_speed: 'PRIORITY',
+      cloud_delivery: { config: '0b1c2d3e-1111-2222-3333-444455556666', path: 'eo/nile' },
     };
     const lines = restateRequest(l10n, req, { bandset: 'Red edge (6 bands)', satellite: 'Sentinel-2', store: 'imagery-eu' });
     assert.deepEqual(lines, [
@@ -98,7 +110,10 @@ describe('priced order summary', () => {
       'Delivery speed: Priority',
       'Delivered to: imagery-eu / eo/nile',
     ]);
-    assert.ok(lines.every((l) => !UUID_LIKE.test(l)), 'an id where a name is known');
+    assert.ok(
+      lines.every((l) => !UUID_LIKE.test(l)),
+      'an id where a name is known',
+    );
     const s = summarizeOrder({ total_amount: 120, order_items: [item({ type: 'TASKING', name: 'Nile Delta' })] }, { requested: [lines] });
     assert.match(s.detail, /1\. Nile Delta — Tasking\n {3}Dates: 2026-12-01 → 2026-12-31\n {3}Captures: 4 \(Weekly\)/);
     assert.ok(s.detail.indexOf('Delivered to') < s.detail.indexOf('base amount'), 'the amounts come after what is bought');
@@ -106,9 +121,21 @@ describe('priced order summary', () => {
 
   it('restates an archive request as its scenes with their dates, and says when nothing is delivered', () => {
     const geometry = { type: 'FeatureCollection', features: [] } as unknown as FeatureCollection<Polygon>;
-    const lines = restateRequest(l10n, { usecase: 'general', geometry, item_ids: ['S2A_1', 'S2B_2'] }, {
-      scenes: [{ id: 'S2A_1', title: 'Paris, clear', date: '2025-03-01T10:33:00Z' }, { id: 'S2B_2', date: '2025-03-04T10:31:00Z' }],
-    });
-    assert.deepEqual(lines, ['2 archive scenes:', '• Paris, clear, acquired 2025-03-01', '• S2B_2, acquired 2025-03-04', 'Delivered to: no cloud store (kept in the catalog)']);
+    const lines = restateRequest(
+      l10n,
+      { usecase: 'general', geometry, item_ids: ['S2A_1', 'S2B_2'] },
+      {
+        scenes: [
+          { id: 'S2A_1', title: 'Paris, clear', date: '2025-03-01T10:33:00Z' },
+          { id: 'S2B_2', date: '2025-03-04T10:31:00Z' },
+        ],
+      },
+    );
+    assert.deepEqual(lines, [
+      '2 archive scenes:',
+      '• Paris, clear, acquired 2025-03-01',
+      '• S2B_2, acquired 2025-03-04',
+      'Delivered to: no cloud store (kept in the catalog)',
+    ]);
   });
 });

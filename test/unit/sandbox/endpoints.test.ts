@@ -27,15 +27,19 @@ const errShape = (b: any, code: string) => {
 
 describe('ping, auth and generic errors', () => {
   it('answers only to loopback host names (no DNS rebinding onto the public tokens)', async () => {
-    const get = (host: string): Promise<number> => new Promise((resolve, reject) => {
-      const u = new URL(sb.url);
-      const rq = http.request({ host: u.hostname, port: u.port, path: '/v0/projects', headers: { host, authorization: `Bearer ${sb.tokens.alice}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+    const get = (host: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const u = new URL(sb.url);
+        const rq = http.request(
+          { host: u.hostname, port: u.port, path: '/v0/projects', headers: { host, authorization: `Bearer ${sb.tokens.alice}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        rq.on('error', reject);
+        rq.end();
       });
-      rq.on('error', reject);
-      rq.end();
-    });
     const port = new URL(sb.url).port;
     for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`]) assert.equal(await get(host), 421, host);
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost', `[::1]:${port}`]) assert.equal(await get(host), 200, host);
@@ -91,7 +95,7 @@ describe('projects', () => {
     assert.equal(one.body.project.id, r.body.projects[0].id);
     assert.equal('members_count' in one.body.project, false);
   });
-  it('400 bad page_size, 404 unknown, 403 another user\'s', async () => {
+  it("400 bad page_size, 404 unknown, 403 another user's", async () => {
     assert.equal((await alice('GET', '/v0/projects?page_size=0')).status, 400);
     assert.equal((await alice('GET', '/v0/projects?page_num=abc')).status, 400);
     assert.equal((await alice('GET', '/v0/projects/unknown-id')).status, 404);
@@ -113,7 +117,7 @@ describe('AOIs, assets, visualizations', () => {
     assert.equal(a.geometry.type, 'Polygon');
     assert.equal(a.centroid.length, 2);
   });
-  it('filters AOIs by aoi_name, aoi_id, project_ids, created_at; 404 for a project not the caller\'s', async () => {
+  it("filters AOIs by aoi_name, aoi_id, project_ids, created_at; 404 for a project not the caller's", async () => {
     const all = (await alice('GET', '/v0/aois?limit=100')).body.aois;
     const fiji = (await alice('GET', '/v0/aois?aoi_name=fiji')).body.aois;
     assert.equal(fiji.length, 1);
@@ -141,12 +145,24 @@ describe('AOIs, assets, visualizations', () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const geometry = square(5.1, 52.1, 0.02);
     const found = await alice('POST', '/v0/search', {
-      start_date: '2015-01-01', end_date: '2030-01-01', satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }], geometry, limit: 3,
+      start_date: '2015-01-01',
+      end_date: '2030-01-01',
+      satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }],
+      geometry,
+      limit: 3,
     });
     const itemIds = Object.keys(found.body.items);
     assert.ok(itemIds.length > 0, 'imagery over the field');
     // OpenAPI atlas.AOICreateModelV2: description, provider and item_ids are required
-    const body = { name: 'Test field', description: '', project_id: project.id, satellite_id: 'sentinel-2', provider: 'planetary', geometry, item_ids: itemIds };
+    const body = {
+      name: 'Test field',
+      description: '',
+      project_id: project.id,
+      satellite_id: 'sentinel-2',
+      provider: 'planetary',
+      geometry,
+      item_ids: itemIds,
+    };
     const r = await alice('POST', '/v0/aois', body);
     assert.equal(r.status, 201);
     assert.equal(r.body.status, 'started');
@@ -165,10 +181,55 @@ describe('AOIs, assets, visualizations', () => {
       assert.match(x.body.error.message, field);
     };
     await bad({ geometry: { type: 'Point', coordinates: [0, 0] } }, /geometry\.type/);
-    await bad({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }, /not closed/);
-    await bad({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [0, 0]]] } }, /at least 4/);
+    await bad(
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 1],
+            ],
+          ],
+        },
+      },
+      /not closed/,
+    );
+    await bad(
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      /at least 4/,
+    );
     await bad({ geometry: square(0, 95, 0.1) }, /latitude/);
-    await bad({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] } }, /intersects itself/);
+    await bad(
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      /intersects itself/,
+    );
     await bad({ satellite_id: 'nope' }, /satellite_id/);
     await bad({ name: 5 }, /name: must be a string/);
     await bad({ provider: undefined }, /provider/);
@@ -199,7 +260,17 @@ describe('AOIs, assets, visualizations', () => {
     assert.ok(Array.isArray(r.body.visualization));
     assert.ok(r.body.visualization.length >= 1);
     // OpenAPI list item: exactly these keys (names and assets are on the detail).
-    assert.deepEqual(Object.keys(r.body.visualization[0]).sort(), ['aoi_id', 'created_at', 'id', 'index_id', 'progress', 'status', 'tenant_id', 'updated_at', 'user_id']);
+    assert.deepEqual(Object.keys(r.body.visualization[0]).sort(), [
+      'aoi_id',
+      'created_at',
+      'id',
+      'index_id',
+      'progress',
+      'status',
+      'tenant_id',
+      'updated_at',
+      'user_id',
+    ]);
     const composites = new Set((await alice('GET', '/v0/indices?expression_type=composite&limit=100')).body.indices.map((i: any) => i.id));
     const et = await alice('GET', `/v0/aois/${a.aoi_id}/visualizations?expression_type=composite`);
     assert.ok(et.body.visualization.every((v: any) => composites.has(v.index_id)));
@@ -226,7 +297,10 @@ describe('AOIs, assets, visualizations', () => {
     assert.match(p.body.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
     const c = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customIndex.id, src_asset_ids: src });
     const cl = Object.values(c.body.metadata.legend) as any[];
-    assert.ok(cl.every((l) => l.dynamic.length > 0 && l.theoretical === undefined), 'custom index: dynamic only');
+    assert.ok(
+      cl.every((l) => l.dynamic.length > 0 && l.theoretical === undefined),
+      'custom index: dynamic only',
+    );
     const k = await alice('POST', `/v0/aois/${a.aoi_id}/visualizations`, { index_id: customComposite.id, src_asset_ids: src });
     assert.equal(k.status, 201);
     assert.equal('metadata' in k.body, false, 'custom composite: no legend metadata');
@@ -250,12 +324,21 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     // OpenAPI lens.originalSuccessResponse: collections with provider, rgb_composite
     for (const s of sats) {
       assert.ok(s.collections.length > 0 && s.collections.every((c: any) => c.provider === 'pixxel' || c.provider === 'planetary'), s.id);
-      assert.ok(['red', 'green', 'blue'].every((k) => s.bands.some((b: any) => b.name === s.rgb_composite[k])), s.id);
+      assert.ok(
+        ['red', 'green', 'blue'].every((k) => s.bands.some((b: any) => b.name === s.rgb_composite[k])),
+        s.id,
+      );
     }
     assert.equal((await alice('GET', '/v0/satellites?limit=5')).status, 400);
   });
   it('searches imagery with a next_token cursor; tampered token 400; unsubscribed satellite 403', async () => {
-    const body = { start_date: '2018-01-01', end_date: '2025-12-31', satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }], geometry: square(-120.45, 36.75, 0.1), limit: 3 };
+    const body = {
+      start_date: '2018-01-01',
+      end_date: '2025-12-31',
+      satellites: [{ satellite_id: 'sentinel-2', collection_id: 'sentinel-2-l2a' }],
+      geometry: square(-120.45, 36.75, 0.1),
+      limit: 3,
+    };
     const p1 = await alice('POST', '/v0/search', body);
     assert.equal(p1.status, 200);
     // OpenAPI lens.V2Response: items keyed by item id, pagination {limit, skip, total}
@@ -290,7 +373,15 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     const names = new Set(r.body.indices.map((i: any) => i.name));
     for (const n of ['NDVI', 'NDWI', 'EVI', 'SAVI', 'NDRE', 'True colour', 'False colour']) assert.ok(names.has(n), n);
     assert.equal((await alice('GET', '/v0/indices?type=other')).status, 400);
-    const body = { name: 'Red over green', description: 'ratio', expression: 'B04/B03', expression_type: 'index', satellite_id: 'sentinel-2', colormap: 'viridis', rescale: [0, 3] };
+    const body = {
+      name: 'Red over green',
+      description: 'ratio',
+      expression: 'B04/B03',
+      expression_type: 'index',
+      satellite_id: 'sentinel-2',
+      colormap: 'viridis',
+      rescale: [0, 3],
+    };
     const c = await alice('POST', '/v0/indices', body);
     assert.equal(c.status, 201);
     assert.equal(c.body.type, 'custom');
@@ -369,7 +460,13 @@ describe('orders and order items', () => {
   it('creates an order (201, UNPAID, paid_at ""), a dry run (200, nothing stored, no id) and 400s', async () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const items = (await alice('POST', '/v0/archives/search', { bbox: [-120.6, 36.6, -120.3, 36.9], collections: ['sentinel-2-l2a'], limit: 2 })).body.features;
-    const req = { project_id: project.id, name: 'CV archive', usecase: 'agriculture', geometry: fc(square(-120.45, 36.75, 0.05)), item_ids: items.map((f: any) => f.id) };
+    const req = {
+      project_id: project.id,
+      name: 'CV archive',
+      usecase: 'agriculture',
+      geometry: fc(square(-120.45, 36.75, 0.05)),
+      item_ids: items.map((f: any) => f.id),
+    };
     const before = (await alice('GET', '/v0/orders')).body.pagination.total;
     const dry = await alice('POST', '/v0/orders', { dry_run: true, order_items: [req] });
     assert.equal(dry.status, 200);
@@ -390,10 +487,25 @@ describe('orders and order items', () => {
     const noUse = await alice('POST', '/v0/orders', { dry_run: true, order_items: [withoutUsecase] });
     assert.equal(noUse.status, 400);
     assert.match(noUse.body.error.message, /usecase/);
-    const tasking = { project_id: project.id, usecase: 'agriculture', geometry: fc(square(2.35, 48.86, 0.05)), recurrence: 'ONCE', start_date: '2030-01-01T00:00:00Z', end_date: '2029-01-01T00:00:00Z', no_of_occurrences: 1, bandset: { bandset_id: 'bs-pneo-rgb' } };
+    const tasking = {
+      project_id: project.id,
+      usecase: 'agriculture',
+      geometry: fc(square(2.35, 48.86, 0.05)),
+      recurrence: 'ONCE',
+      start_date: '2030-01-01T00:00:00Z',
+      end_date: '2029-01-01T00:00:00Z',
+      no_of_occurrences: 1,
+      bandset: { bandset_id: 'bs-pneo-rgb' },
+    };
     assert.match((await alice('POST', '/v0/orders', { order_items: [tasking] })).body.error.message, /end_date/);
-    assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', bandset: { bandset_id: 'x' } }] })).body.error.message, /bandset_id/);
-    assert.match((await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', no_of_occurrences: 0 }] })).body.error.message, /no_of_occurrences/);
+    assert.match(
+      (await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', bandset: { bandset_id: 'x' } }] })).body.error.message,
+      /bandset_id/,
+    );
+    assert.match(
+      (await alice('POST', '/v0/orders', { order_items: [{ ...tasking, end_date: '2030-03-01T00:00:00Z', no_of_occurrences: 0 }] })).body.error.message,
+      /no_of_occurrences/,
+    );
   });
 });
 
@@ -422,7 +534,7 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
   it('searches catalogs and reads one; 404', async () => {
     const r = await alice('POST', '/v0/catalogs/search', {});
     assert.equal(r.status, 200);
-    assert.equal(r.body.pagination.limit, 2, 'the OpenAPI\'s default catalog search limit');
+    assert.equal(r.body.pagination.limit, 2, "the OpenAPI's default catalog search limit");
     const c = r.body.catalogs[0];
     assert.equal((await alice('GET', `/v0/catalogs/${c.id}`)).body.id, c.id);
     assert.equal((await bob('GET', `/v0/catalogs/${c.id}`)).status, 404);
@@ -431,7 +543,13 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
   it('lists, creates (201, no secrets echoed) and deletes (204) stores; 400, 404, 409', async () => {
     const list = await alice('GET', '/v0/stores');
     assert.ok(list.body.stores.length >= 1);
-    const body = { name: 'new-s3', type: 'S3', configs: { bucket: 'b', region: 'eu-west-1', path_prefix: 'p/' }, secrets: { access_key_id: 'AKIAEXAMPLE', secret_access_key: 'hunter2-secret' }, labels: { env: 'test' } };
+    const body = {
+      name: 'new-s3',
+      type: 'S3',
+      configs: { bucket: 'b', region: 'eu-west-1', path_prefix: 'p/' },
+      secrets: { access_key_id: 'AKIAEXAMPLE', secret_access_key: 'hunter2-secret' },
+      labels: { env: 'test' },
+    };
     const c = await alice('POST', '/v0/stores', body);
     assert.equal(c.status, 201);
     assert.ok(!c.text.includes('hunter2-secret') && !c.text.includes('AKIAEXAMPLE') && !('secrets' in c.body));
@@ -449,10 +567,27 @@ describe('catalogs, deliveries, downloads, stores, reports', () => {
     const got = await alice('GET', `/v0/catalogs/deliveries?delivery_id=${r.body.deliveries[0].delivery_id}`);
     assert.equal(got.body.deliveries.length, 1);
     assert.ok((await alice('GET', `/v0/catalogs/deliveries?catalog_id=${cat.id}`)).body.deliveries.length >= 1);
-    assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 400);
+    assert.equal(
+      (
+        await alice('POST', '/v0/catalogs/deliveries', {
+          deliveries: [{ catalog_ids: [cat.id], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }],
+        })
+      ).status,
+      400,
+    );
     assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ cloud_info: { config: store.id, path: '' } }] })).status, 400);
-    assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }] })).status, 201);
-    assert.equal((await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: 'nope', path: '' } }] })).status, 404);
+    assert.equal(
+      (
+        await alice('POST', '/v0/catalogs/deliveries', {
+          deliveries: [{ catalog_ids: [], order_item_ids: [cat.order_item_id], cloud_info: { config: store.id, path: '' } }],
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ catalog_ids: [cat.id], cloud_info: { config: 'nope', path: '' } }] })).status,
+      404,
+    );
   });
   it('creates a download (201) and reads it (200); 404; 400 both', async () => {
     const cat = (await alice('POST', '/v0/catalogs/search', { limit: 1 })).body.catalogs[0];
@@ -502,8 +637,15 @@ describe('insight runs (beyond the interface)', () => {
     assert.equal(mine.status, 'success');
     assert.equal(list.body.pagination, undefined, 'the OpenAPI list has no pagination');
     assert.ok(mine.output[0].properties.visualisation && mine.output[0].properties.discretization);
-    assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [input[0], { ...input[1], value: 'abc' }, input[2]] })).body.error.message, /input\[1\]\.value/);
-    assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [{ ...input[0], asset_source: undefined }, input[1], input[2]] })).body.error.message, /asset_source/);
+    assert.match(
+      (await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [input[0], { ...input[1], value: 'abc' }, input[2]] })).body.error.message,
+      /input\[1\]\.value/,
+    );
+    assert.match(
+      (await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [{ ...input[0], asset_source: undefined }, input[1], input[2]] })).body.error
+        .message,
+      /asset_source/,
+    );
     assert.match((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, input: [input[0], input[1]] })).body.error.message, /include_wetlands/);
     assert.equal((await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, { ...body, block: { name: 'water-extent', version: '9.9.9' } })).status, 404);
     assert.equal((await bob('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body)).status, 403);

@@ -15,19 +15,69 @@ before(async () => {
 after(() => sb.close());
 
 const PATHS = [
-  '/v0/projects', '/v0/projects/x', '/v0/aois', '/v0/aoi/x', '/v0/aois/x/assets', '/v0/aois/x/visualizations', '/v0/search',
-  '/v0/satellites', '/v0/indices', '/v0/bandsets', '/v0/blocks', '/v0/blocks/insights', '/v0/orders', '/v0/orders/x',
-  '/v0/order-items', '/v0/order-items/x', '/v0/archives/search', '/v0/archives/collections', '/v0/archives/collections/sentinel-2-l2a/items',
-  '/v0/catalogs/search', '/v0/catalogs/x', '/v0/stores', '/v0/stores/x', '/v0/catalogs/deliveries', '/v0/catalogs/download',
-  '/v0/catalogs/download/x', '/v0/reports', '/v0/aoi/x/insights', '/files/abc.def',
-  '/../../etc/passwd', '/v0/%2e%2e/%2e%2e/etc/passwd', '/v0/aoi/..%2f..%2fetc', '/v0/aoi/%E0%A4%A', '/v0//aois', '/v0/aois?limit=1e999',
-  '/v0/order-items?created_at=,,,', '/v0/aois?offset=99999999999999999999', '/v0/indices?limit=%00', '/v0/reports?tz=../../etc/localtime',
+  '/v0/projects',
+  '/v0/projects/x',
+  '/v0/aois',
+  '/v0/aoi/x',
+  '/v0/aois/x/assets',
+  '/v0/aois/x/visualizations',
+  '/v0/search',
+  '/v0/satellites',
+  '/v0/indices',
+  '/v0/bandsets',
+  '/v0/blocks',
+  '/v0/blocks/insights',
+  '/v0/orders',
+  '/v0/orders/x',
+  '/v0/order-items',
+  '/v0/order-items/x',
+  '/v0/archives/search',
+  '/v0/archives/collections',
+  '/v0/archives/collections/sentinel-2-l2a/items',
+  '/v0/catalogs/search',
+  '/v0/catalogs/x',
+  '/v0/stores',
+  '/v0/stores/x',
+  '/v0/catalogs/deliveries',
+  '/v0/catalogs/download',
+  '/v0/catalogs/download/x',
+  '/v0/reports',
+  '/v0/aoi/x/insights',
+  '/files/abc.def',
+  '/../../etc/passwd',
+  '/v0/%2e%2e/%2e%2e/etc/passwd',
+  '/v0/aoi/..%2f..%2fetc',
+  '/v0/aoi/%E0%A4%A',
+  '/v0//aois',
+  '/v0/aois?limit=1e999',
+  '/v0/order-items?created_at=,,,',
+  '/v0/aois?offset=99999999999999999999',
+  '/v0/indices?limit=%00',
+  '/v0/reports?tz=../../etc/localtime',
 ];
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'];
 
 /** Valid-looking bodies with one required field removed or given the wrong type. */
 const TEMPLATES: [string, Record<string, unknown>][] = [
-  ['/v0/aois', { name: 'a', project_id: 'p', satellite_id: 'sentinel-2', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } }],
+  [
+    '/v0/aois',
+    {
+      name: 'a',
+      project_id: 'p',
+      satellite_id: 'sentinel-2',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 0],
+          ],
+        ],
+      },
+    },
+  ],
   ['/v0/stores', { name: 's', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'a', secret_access_key: 'b' } }],
   ['/v0/indices', { name: 'i', description: '', expression: 'B04/B03', expression_type: 'index', satellite_id: 'sentinel-2', colormap: '', rescale: [0, 1] }],
   ['/v0/orders', { dry_run: false, order_items: [{ geometry: { type: 'FeatureCollection', features: [] }, usecase: 'x', item_ids: ['x'] }] }],
@@ -38,17 +88,42 @@ const TEMPLATES: [string, Record<string, unknown>][] = [
 function junk(rng: Rng, depth = 0): unknown {
   const k = rng.int(0, depth > 2 ? 6 : 9);
   switch (k) {
-    case 0: return null;
-    case 1: return rng.chance(0.5);
-    case 2: return rng.pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.1, 1e-320]);
-    case 3: return rng.pick(['', 'x', '\u0000', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ☃', '../../../etc/passwd', '<script>alert(1)</script>', 'a'.repeat(20_000), '\uD800']);
-    case 4: return rng.int(-1000, 1000);
-    case 5: return 'B04/B03';
-    case 6: return [];
-    case 7: return Array.from({ length: rng.int(1, 4) }, () => junk(rng, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return rng.chance(0.5);
+    case 2:
+      return rng.pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.1, 1e-320]);
+    case 3:
+      return rng.pick(['', 'x', '\u0000', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ☃', '../../../etc/passwd', '<script>alert(1)</script>', 'a'.repeat(20_000), '\uD800']);
+    case 4:
+      return rng.int(-1000, 1000);
+    case 5:
+      return 'B04/B03';
+    case 6:
+      return [];
+    case 7:
+      return Array.from({ length: rng.int(1, 4) }, () => junk(rng, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = 0; i < rng.int(1, 5); i++) o[rng.pick(['name', 'type', 'geometry', 'limit', 'bbox', 'query', 'datetime', 'ids', 'order_items', 'deliveries', 'secrets', '__proto__', 'constructor'])] = junk(rng, depth + 1);
+      for (let i = 0; i < rng.int(1, 5); i++)
+        o[
+          rng.pick([
+            'name',
+            'type',
+            'geometry',
+            'limit',
+            'bbox',
+            'query',
+            'datetime',
+            'ids',
+            'order_items',
+            'deliveries',
+            'secrets',
+            '__proto__',
+            'constructor',
+          ])
+        ] = junk(rng, depth + 1);
       return o;
     }
   }
@@ -137,7 +212,11 @@ describe('fuzz', () => {
     // Oversized bodies through fetch, streamed past the 5 MB limit.
     for (let i = 0; i < 3; i++) {
       jobs.push(async () => {
-        const res = await fetch(`${sb.url}/v0/orders`, { method: 'POST', headers: { authorization: `Bearer ${tok}` }, body: 'x'.repeat(5 * 1024 * 1024 + 1) }).catch(() => undefined);
+        const res = await fetch(`${sb.url}/v0/orders`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tok}` },
+          body: 'x'.repeat(5 * 1024 * 1024 + 1),
+        }).catch(() => undefined);
         if (res) {
           await res.arrayBuffer();
           record(res.status, 'oversized', false);
@@ -146,9 +225,11 @@ describe('fuzz', () => {
       });
     }
     let n = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (n < jobs.length) await jobs[n++]();
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (n < jobs.length) await jobs[n++]();
+      }),
+    );
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
     assert.ok(total >= 1000, `only ${total} answered`);
     assert.deepEqual(failures, []);
@@ -167,7 +248,13 @@ describe('fuzz', () => {
       s.resume();
       return s;
     });
-    const closed = sockets.map((s) => new Promise<void>((resolve) => { s.on('close', () => resolve()); s.on('error', () => resolve()); }));
+    const closed = sockets.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.on('close', () => resolve());
+          s.on('error', () => resolve());
+        }),
+    );
     const ping = await fetch(`${sb.url}/ping`);
     assert.equal(ping.status, 200);
     const t0 = Date.now();

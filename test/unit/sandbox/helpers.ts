@@ -9,7 +9,8 @@ export interface Reply<T = unknown> {
 }
 
 export function caller(sb: SandboxHandle, who: 'alice' | 'bob' | 'none' = 'alice') {
-  return async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
     const h: Record<string, string> = { ...headers };
     if (who !== 'none' && h.authorization === undefined) h.authorization = `Bearer ${sb.tokens[who]}`;
     if (body !== undefined) h['content-type'] = 'application/json';
@@ -28,7 +29,15 @@ export function caller(sb: SandboxHandle, who: 'alice' | 'bob' | 'none' = 'alice
 export function square(lon: number, lat: number, d: number) {
   return {
     type: 'Polygon' as const,
-    coordinates: [[[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]]],
+    coordinates: [
+      [
+        [lon - d, lat - d],
+        [lon + d, lat - d],
+        [lon + d, lat + d],
+        [lon - d, lat + d],
+        [lon - d, lat - d],
+      ],
+    ],
   };
 }
 

@@ -98,7 +98,16 @@ interface GdalInfo {
   size: [number, number];
   geoTransform: number[];
   coordinateSystem: { wkt: string };
-  bands: { band: number; type: string; description?: string; noDataValue?: number; scale?: number; offset?: number; overviews?: { size: [number, number] }[]; block: [number, number] }[];
+  bands: {
+    band: number;
+    type: string;
+    description?: string;
+    noDataValue?: number;
+    scale?: number;
+    offset?: number;
+    overviews?: { size: [number, number] }[];
+    block: [number, number];
+  }[];
   metadata?: Record<string, Record<string, string>>;
 }
 
@@ -107,10 +116,22 @@ async function info(url: string): Promise<GdalInfo> {
 }
 
 describe('COG writer, read by GDAL', () => {
-  const value = (t: TileRequest, c: number, r: number, b: number): number => ((t.col0 + c) * 7 + (t.row0 + r) * 3 + b * 1000 + t.level * 10_000) % 60_000 + 1;
+  const value = (t: TileRequest, c: number, r: number, b: number): number => (((t.col0 + c) * 7 + (t.row0 + r) * 3 + b * 1000 + t.level * 10_000) % 60_000) + 1;
   const spec = (bigTiff: boolean) => ({
-    width: 700, height: 500, bands: 3, dtype: 'uint16' as const, tileSize: 256, originX: 400_000, originY: 5_000_000, pixelSize: 20,
-    epsg: 32633, nodata: 0, bandNames: ['one', 'two', 'three'], scale: [0.5, 0.5, 0.5], offset: [-1, -1, -1], bigTiff,
+    width: 700,
+    height: 500,
+    bands: 3,
+    dtype: 'uint16' as const,
+    tileSize: 256,
+    originX: 400_000,
+    originY: 5_000_000,
+    pixelSize: 20,
+    epsg: 32633,
+    nodata: 0,
+    bandNames: ['one', 'two', 'three'],
+    scale: [0.5, 0.5, 0.5],
+    offset: [-1, -1, -1],
+    bigTiff,
     fill: (t: TileRequest, out: Samples) => {
       for (let r = 0; r < t.rows; r++) for (let c = 0; c < t.cols; c++) for (let b = 0; b < 3; b++) out[(r * 256 + c) * 3 + b] = value(t, c, r, b);
     },
@@ -127,17 +148,43 @@ describe('COG writer, read by GDAL', () => {
       assert.deepEqual(i.size, [700, 500]);
       assert.deepEqual(i.geoTransform, [400_000, 20, 0, 5_000_000, 0, -20]);
       assert.match(i.coordinateSystem.wkt, /ID\["EPSG",32633\]\]$/);
-      assert.deepEqual(i.bands.map((b) => b.description), ['one', 'two', 'three']);
-      assert.deepEqual(i.bands.map((b) => [b.type, b.noDataValue, b.scale, b.offset]), Array(3).fill(['UInt16', 0, 0.5, -1]));
+      assert.deepEqual(
+        i.bands.map((b) => b.description),
+        ['one', 'two', 'three'],
+      );
+      assert.deepEqual(
+        i.bands.map((b) => [b.type, b.noDataValue, b.scale, b.offset]),
+        Array(3).fill(['UInt16', 0, 0.5, -1]),
+      );
       assert.deepEqual(i.bands[0].block, [256, 256]);
-      assert.deepEqual(i.bands[0].overviews?.map((o) => o.size), [[350, 250], [175, 125]]);
-      const points: [number, number][] = [[0, 0], [699, 499], [300, 257], [511, 100]];
-      const got = (await gdal('gdallocationinfo', ['-valonly', file], {}, points.map(([c, r]) => `${c} ${r}`).join('\n') + '\n')).trim().split('\n').map(Number);
+      assert.deepEqual(
+        i.bands[0].overviews?.map((o) => o.size),
+        [
+          [350, 250],
+          [175, 125],
+        ],
+      );
+      const points: [number, number][] = [
+        [0, 0],
+        [699, 499],
+        [300, 257],
+        [511, 100],
+      ];
+      const got = (await gdal('gdallocationinfo', ['-valonly', file], {}, points.map(([c, r]) => `${c} ${r}`).join('\n') + '\n'))
+        .trim()
+        .split('\n')
+        .map(Number);
       const t0: TileRequest = { level: 0, col0: 0, row0: 0, cols: 0, rows: 0, pixelSize: 20, width: 700, height: 500 };
-      assert.deepEqual(got, points.flatMap(([c, r]) => [0, 1, 2].map((b) => value(t0, c, r, b))));
+      assert.deepEqual(
+        got,
+        points.flatMap(([c, r]) => [0, 1, 2].map((b) => value(t0, c, r, b))),
+      );
       // -overview k reads the k-th overview, addressed in full-resolution pixels.
       const ov = (await gdal('gdallocationinfo', ['-valonly', '-overview', '2', file, '400', '240'])).trim().split('\n').map(Number);
-      assert.deepEqual(ov, [0, 1, 2].map((b) => value({ ...t0, level: 2 }, 100, 60, b)));
+      assert.deepEqual(
+        ov,
+        [0, 1, 2].map((b) => value({ ...t0, level: 2 }, 100, 60, b)),
+      );
     });
   }
   it('refuses sizes it cannot lay out', () => {
@@ -153,7 +200,13 @@ describe('HTTP Range parsing', () => {
     assert.deepEqual(parseRange('bytes=90-', 100), { kind: 'partial', spans: [{ start: 90, end: 100 }] });
     assert.deepEqual(parseRange('bytes=-5', 100), { kind: 'partial', spans: [{ start: 95, end: 100 }] });
     assert.deepEqual(parseRange('bytes=95-200', 100), { kind: 'partial', spans: [{ start: 95, end: 100 }] });
-    assert.deepEqual(parseRange('bytes=20-29, 0-9,5-12', 100), { kind: 'partial', spans: [{ start: 0, end: 13 }, { start: 20, end: 30 }] });
+    assert.deepEqual(parseRange('bytes=20-29, 0-9,5-12', 100), {
+      kind: 'partial',
+      spans: [
+        { start: 0, end: 13 },
+        { start: 20, end: 30 },
+      ],
+    });
     assert.deepEqual(parseRange('bytes=100-', 100), { kind: 'unsatisfiable' });
     assert.deepEqual(parseRange('bytes=-0', 100), { kind: 'unsatisfiable' });
     assert.deepEqual(parseRange('bytes=5-1', 100), { kind: 'whole' });
@@ -171,7 +224,10 @@ describe('synthetic spectra', () => {
     assert.ok(reflectance('vegetation', 750) - reflectance('vegetation', 700) > 0.15, 'steep red edge');
     assert.ok(reflectance('water', 842) < reflectance('water', 665) && reflectance('water', 842) < 0.02, 'water NIR');
     const soil = [450, 560, 665, 842, 1610].map((nm) => reflectance('soil', nm));
-    assert.ok(soil.every((v, k) => k === 0 || v > soil[k - 1]), 'soil rises');
+    assert.ok(
+      soil.every((v, k) => k === 0 || v > soil[k - 1]),
+      'soil rises',
+    );
     assert.ok(soil[3] / soil[2] < 1.3, 'gently');
   });
 });
@@ -203,13 +259,16 @@ describe('sandbox imagery over HTTP', () => {
       if (row === bigRow) {
         assert.deepEqual([h, w], [FULL_SIZE, FULL_SIZE]);
         assert.equal(tr[0], 10);
-        assert.deepEqual(data['eo:bands'].map((b: { common_name: string }) => b.common_name), ['blue', 'green', 'red', 'nir']);
+        assert.deepEqual(
+          data['eo:bands'].map((b: { common_name: string }) => b.common_name),
+          ['blue', 'green', 'red', 'nir'],
+        );
       }
       if (row === enmapRow) assert.equal(data['eo:bands'].length, 224);
       if (row === s2Row) assert.equal(data['eo:bands'].length, 12);
       // The grid covers the footprint: every corner of the item's geometry falls inside it.
       const s = itemScene(row);
-      for (const [lon, lat] of (item.geometry.coordinates[0] as number[][])) {
+      for (const [lon, lat] of item.geometry.coordinates[0] as number[][]) {
         const [c, r] = pixelOf(s, lon, lat);
         assert.ok(row === bigRow || (c >= -0.01 && r >= -0.01 && c <= w + 0.01 && r <= h + 0.01), `${row.id} corner ${lon},${lat} at ${c},${r}`);
       }
@@ -267,13 +326,25 @@ describe('sandbox imagery over HTTP', () => {
     assert.deepEqual(i.size, [10980, 10980]);
     assert.deepEqual(i.geoTransform, [s.originX, 10, 0, s.originY, 0, -10]);
     assert.match(i.coordinateSystem.wkt, new RegExp(`ID\\["EPSG",${s.epsg}\\]\\]$`));
-    assert.deepEqual(i.bands.map((b) => b.description), ['B02', 'B03', 'B04', 'B08']);
-    assert.deepEqual(i.bands.map((b) => [b.scale, b.offset, b.noDataValue]), Array(4).fill([0.0001, -0.1, 0]));
+    assert.deepEqual(
+      i.bands.map((b) => b.description),
+      ['B02', 'B03', 'B04', 'B08'],
+    );
+    assert.deepEqual(
+      i.bands.map((b) => [b.scale, b.offset, b.noDataValue]),
+      Array(4).fill([0.0001, -0.1, 0]),
+    );
     assert.ok((i.bands[0].overviews ?? []).length >= 4);
     const points = [...pixelsOf(s, 'vegetation', 2), ...pixelsOf(s, 'water', 2), ...pixelsOf(s, 'built', 1), ...pixelsOf(s, 'soil', 1)];
     assert.equal(points.length, 6);
-    const got = (await gdal('gdallocationinfo', ['-valonly', `/vsicurl/${url}`], env, points.map(([c, r]) => `${c} ${r}`).join('\n') + '\n')).trim().split('\n').map(Number);
-    assert.deepEqual(got, points.flatMap(([c, r]) => pixelTruth(s, c, r).dn));
+    const got = (await gdal('gdallocationinfo', ['-valonly', `/vsicurl/${url}`], env, points.map(([c, r]) => `${c} ${r}`).join('\n') + '\n'))
+      .trim()
+      .split('\n')
+      .map(Number);
+    assert.deepEqual(
+      got,
+      points.flatMap(([c, r]) => pixelTruth(s, c, r).dn),
+    );
     // Vegetation is bright in the NIR and dark in the red; water the other way round.
     for (const [c, r] of pixelsOf(s, 'vegetation', 3)) {
       const [, , red, nir] = pixelTruth(s, c, r).value as number[];
@@ -292,7 +363,7 @@ describe('sandbox imagery over HTTP', () => {
     assert.equal(itemTruthAt(bigRow!, lon + 5, lat), undefined, 'outside the grid');
   });
 
-  it('small scenes pass the validator\'s full check (tile leaders and trailers), 224-band EnMAP included', async () => {
+  it("small scenes pass the validator's full check (tile leaders and trailers), 224-band EnMAP included", async () => {
     for (const row of [enmapRow!]) {
       const cid = COLLECTION_DEFS[row.c].id;
       await validate(`${sb.url}/assets/${cid}/${encodeURIComponent(row.id)}/data.tif`, true);
@@ -307,7 +378,9 @@ describe('sandbox imagery over HTTP', () => {
     const thumb = path.join(tmp, 'thumb.png');
     writeFileSync(thumb, Buffer.from(await (await fetch(`${base}/thumbnail.png`)).arrayBuffer()));
     const script = [
-      'import sys', 'from osgeo import gdal', 'import numpy as np',
+      'import sys',
+      'from osgeo import gdal',
+      'import numpy as np',
       't = gdal.Open(sys.argv[1]).ReadAsArray().astype(int)',
       'v = gdal.Open("/vsicurl/" + sys.argv[2]).ReadAsArray().astype(int)',
       'h, w = v.shape[1], v.shape[2]',
@@ -330,7 +403,10 @@ describe('sandbox imagery over HTTP', () => {
     }
     const http = paths.filter((p) => p.path.startsWith(`${sb.url}/`));
     assert.ok(http.length > 0, 'some mosaics on the sandbox host');
-    assert.ok(paths.some((p) => p.path.startsWith('s3://')), 'some paths the editor cannot read');
+    assert.ok(
+      paths.some((p) => p.path.startsWith('s3://')),
+      'some paths the editor cannot read',
+    );
     const auth = { authorization: `Bearer ${sb.tokens.alice}` };
     for (const p of http) assert.equal((await fetch(p.path, { method: 'HEAD', headers: auth })).status, 200, p.path);
     const small = http.find((p) => p.sat === 'sentinel-2')!;

@@ -14,7 +14,8 @@ import { BLOCKS } from '../../../src/sandbox/world/blocks';
 
 const run = promisify(execFile);
 const PY = '/usr/bin/python3';
-const gdal = async (cmd: string, args: string[]): Promise<string> => (await run(cmd, args, { env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR' }, maxBuffer: 16 * 1024 * 1024 })).stdout;
+const gdal = async (cmd: string, args: string[]): Promise<string> =>
+  (await run(cmd, args, { env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR' }, maxBuffer: 16 * 1024 * 1024 })).stdout;
 
 let sb: SandboxHandle;
 let client: EoClient;
@@ -42,14 +43,21 @@ async function seededRun(block: string): Promise<Insight> {
 }
 
 describe('insight raster outputs, read by GDAL', () => {
-  for (const [block, output] of [['water-extent', 'water_mask'], ['land-cover-classification', 'land_cover']] as const) {
+  for (const [block, output] of [
+    ['water-extent', 'water_mask'],
+    ['land-cover-classification', 'land_cover'],
+  ] as const) {
     it(`${block}: ${output} is a valid COG over the AOI holding the declared classes, pixel for pixel`, async () => {
       const r = await seededRun(block);
       const out = r.output.find((o) => o.name === output);
       assert.ok(out && out.format === 'raster');
       const url = `/vsicurl/${out.value}`;
       assert.match(await gdal(PY, ['-m', 'osgeo_utils.samples.validate_cloud_optimized_geotiff', url]), /is a valid cloud optimized GeoTIFF/);
-      const info = JSON.parse(await gdal('gdalinfo', ['-json', url])) as { size: [number, number]; bands: { type: string; noDataValue?: number }[]; coordinateSystem: { wkt: string } };
+      const info = JSON.parse(await gdal('gdalinfo', ['-json', url])) as {
+        size: [number, number];
+        bands: { type: string; noDataValue?: number }[];
+        coordinateSystem: { wkt: string };
+      };
       assert.equal(info.bands.length, 1);
       assert.equal(info.bands[0].type, 'Byte');
       assert.equal(info.bands[0].noDataValue, OUTPUT_NODATA);
@@ -63,12 +71,15 @@ describe('insight raster outputs, read by GDAL', () => {
       const def = BLOCKS.find((b) => b.spec.name === block)?.spec.outputs?.find((o) => o.name === output);
       assert.ok(def);
       const declared = new Set((out.properties.discretization?.classes ?? []).map((c) => Number(c.value)));
-      assert.ok(Object.keys(out.properties.visualisation?.discrete ?? {}).every((v) => declared.has(Number(v))), 'visualisation and discretization name the same classes');
+      assert.ok(
+        Object.keys(out.properties.visualisation?.discrete ?? {}).every((v) => declared.has(Number(v))),
+        'visualisation and discretization name the same classes',
+      );
       const seen = new Set<number>();
       let inside = 0;
       for (let k = 0; k < 24; k++) {
-        const col = Math.floor(((k * 7919) % 997) / 997 * scene.width);
-        const row = Math.floor(((k * 104729 + 13) % 991) / 991 * scene.height);
+        const col = Math.floor((((k * 7919) % 997) / 997) * scene.width);
+        const row = Math.floor((((k * 104729 + 13) % 991) / 991) * scene.height);
         const got = Number((await gdal('gdallocationinfo', ['-valonly', url, String(col), String(row)])).trim());
         const want = outputValueAt(scene, def, col, row);
         assert.equal(got, want ?? OUTPUT_NODATA, `pixel (${col}, ${row})`);

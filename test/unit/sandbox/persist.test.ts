@@ -16,7 +16,12 @@ describe('persistence', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
     try {
       const a = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
-      const r = await caller(a)('POST', '/v0/stores', { name: 'kept', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 'topsecret-value' } });
+      const r = await caller(a)('POST', '/v0/stores', {
+        name: 'kept',
+        type: 'S3',
+        configs: { bucket: 'b', region: 'r', path_prefix: '' },
+        secrets: { access_key_id: 'k', secret_access_key: 'topsecret-value' },
+      });
       assert.equal(r.status, 201);
       await a.close();
       const files = readdirSync(dir);
@@ -49,13 +54,26 @@ describe('persistence', () => {
           }
         }
         assert.ok(aoi && mosaic, 'the seed has no AOI with an asset');
-        const image = { format: 'raster', name: 'image', type: 'url', description: 'd', stac_url: mosaic.path, asset_source: { id: mosaic.id, type: 'raw_mosaic' } };
-        const body = `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"water-extent","version":"0.9.1"},"input":[${JSON.stringify(image)},`
-          + `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},`
-          + '{"format":"boolean","name":"include_wetlands","type":"boolean","description":"d","value":"false"}]}';
+        const image = {
+          format: 'raster',
+          name: 'image',
+          type: 'url',
+          description: 'd',
+          stac_url: mosaic.path,
+          asset_source: { id: mosaic.id, type: 'raw_mosaic' },
+        };
+        const body =
+          `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"water-extent","version":"0.9.1"},"input":[${JSON.stringify(image)},` +
+          `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},` +
+          '{"format":"boolean","name":"include_wetlands","type":"boolean","description":"d","value":"false"}]}';
         const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
         assert.equal(run.status, 201, run.text.slice(0, 200));
-        const store = await alice('POST', '/v0/stores', { name: 'after-deep', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+        const store = await alice('POST', '/v0/stores', {
+          name: 'after-deep',
+          type: 'S3',
+          configs: { bucket: 'b', region: 'r', path_prefix: '' },
+          secrets: { access_key_id: 'k', secret_access_key: 's' },
+        });
         assert.equal(store.status, 201, store.text.slice(0, 200));
         await sb.close();
         closed = true;
@@ -80,7 +98,12 @@ describe('persistence', () => {
         // The state file becomes a non-empty directory: the rename over it fails (even as root).
         rmSync(path.join(dir, 'sandbox-state.json'));
         mkdirSync(path.join(dir, 'sandbox-state.json', 'blocker'), { recursive: true });
-        const store = await alice('POST', '/v0/stores', { name: 'not-kept', type: 'S3', configs: { bucket: 'b', region: 'r', path_prefix: '' }, secrets: { access_key_id: 'k', secret_access_key: 's' } });
+        const store = await alice('POST', '/v0/stores', {
+          name: 'not-kept',
+          type: 'S3',
+          configs: { bucket: 'b', region: 'r', path_prefix: '' },
+          secrets: { access_key_id: 'k', secret_access_key: 's' },
+        });
         assert.equal(store.status, 500);
         const stores = (await alice('GET', '/v0/stores')).body.stores as { name: string }[];
         assert.ok(!stores.some((s) => s.name === 'not-kept'), 'memory kept a change the client was told failed');
@@ -120,7 +143,18 @@ describe('persistence', () => {
 });
 
 describe('geo helpers', () => {
-  const fiji: Polygon = { type: 'Polygon', coordinates: [[[179.5, -17], [-179.5, -17], [-179.5, -16], [179.5, -16], [179.5, -17]]] };
+  const fiji: Polygon = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [179.5, -17],
+        [-179.5, -17],
+        [-179.5, -16],
+        [179.5, -16],
+        [179.5, -17],
+      ],
+    ],
+  };
   it('bbox of a ring over the antimeridian has west > east; area and centroid are right', () => {
     const b = geometryBbox(fiji);
     assert.deepEqual(b, [179.5, -17, -179.5, -16]);
@@ -136,7 +170,23 @@ describe('geo helpers', () => {
     assert.ok(!geometriesIntersect(fiji, { type: 'Point', coordinates: [0, -16.5] }));
   });
   it('detects bow-tie rings', () => {
-    assert.ok(ringSelfIntersects([[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]));
-    assert.ok(!ringSelfIntersects([[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]));
+    assert.ok(
+      ringSelfIntersects([
+        [0, 0],
+        [1, 1],
+        [1, 0],
+        [0, 1],
+        [0, 0],
+      ]),
+    );
+    assert.ok(
+      !ringSelfIntersects([
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+        [0, 0],
+      ]),
+    );
   });
 });

@@ -50,7 +50,8 @@ describe('transitions on the sandbox clock', () => {
     const project = (await alice('GET', '/v0/projects')).body.projects[0];
     const g = square(2.35, 48.86, 0.03);
     const ids = (await search({ intersects: g, collections: ['sentinel-2-l2a'], limit: 2 })).map((f) => f.id);
-    const order = (await alice('POST', '/v0/orders', { order_items: [{ project_id: project.id, usecase: 'agriculture', geometry: fc(g), item_ids: ids }] })).body;
+    const order = (await alice('POST', '/v0/orders', { order_items: [{ project_id: project.id, usecase: 'agriculture', geometry: fc(g), item_ids: ids }] }))
+      .body;
     assert.equal(order.order_items[0].feasibility_status, 'SUCCESS');
     const itemId = order.order_items[0].id;
     const read = async () => (await alice('GET', `/v0/orders/${order.id}`)).body;
@@ -77,7 +78,8 @@ describe('transitions on the sandbox clock', () => {
     assert.equal(cats.length, 2, 'one catalog per fulfilled task');
 
     const store = (await alice('GET', '/v0/stores')).body.stores[0];
-    const d = (await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ order_item_ids: [itemId], cloud_info: { config: store.id, path: 'o/' } }] })).body.deliveries;
+    const d = (await alice('POST', '/v0/catalogs/deliveries', { deliveries: [{ order_item_ids: [itemId], cloud_info: { config: store.id, path: 'o/' } }] }))
+      .body.deliveries;
     assert.equal(d.length, 2);
     const dstatus = async () => (await alice('GET', `/v0/catalogs/deliveries?delivery_id=${d[0].delivery_id}`)).body.deliveries[0].status;
     assert.equal(await dstatus(), 'CREATED');
@@ -124,8 +126,14 @@ describe('scoping', () => {
     const bs = (await bob('GET', '/v0/stores')).body.stores.map((x: any) => x.id);
     assert.ok(!as.some((id: string) => bs.includes(id)));
     const aois = (await alice('GET', '/v0/aois?limit=100')).body.aois;
-    assert.ok(aois.some((x: any) => x.geometry.coordinates[0].some((p: number[]) => p[0] > 179) && x.geometry.coordinates[0].some((p: number[]) => p[0] < -179)), 'an AOI over the antimeridian');
-    assert.ok(aois.some((x: any) => x.centroid[1] > 66), 'an AOI at high latitude');
+    assert.ok(
+      aois.some((x: any) => x.geometry.coordinates[0].some((p: number[]) => p[0] > 179) && x.geometry.coordinates[0].some((p: number[]) => p[0] < -179)),
+      'an AOI over the antimeridian',
+    );
+    assert.ok(
+      aois.some((x: any) => x.centroid[1] > 66),
+      'an AOI at high latitude',
+    );
   });
 });
 
@@ -166,14 +174,29 @@ describe('archive search like a STAC API', () => {
     assert.ok(f.length > 0);
     for (const x of f) {
       const [w, , e] = num(x.bbox);
-      const lons = JSON.stringify(x.geometry).match(/-?\d+(\.\d+)?(?=,-?\d)/g)!.map(Number);
+      const lons = JSON.stringify(x.geometry)
+        .match(/-?\d+(\.\d+)?(?=,-?\d)/g)!
+        .map(Number);
       assert.ok(w > e || lons.some((l) => l >= 177 || l <= -178), `${x.id} ${x.bbox}`);
     }
-    assert.ok(f.some((x) => x.geometry.type === 'MultiPolygon'), 'items split at the antimeridian');
+    assert.ok(
+      f.some((x) => x.geometry.type === 'MultiPolygon'),
+      'items split at the antimeridian',
+    );
   });
   it('intersects uses the polygon, not only its box', async () => {
     // A thin diagonal triangle: its bbox covers much more than the triangle itself.
-    const tri = { type: 'Polygon', coordinates: [[[-125, 30], [-110, 45], [-110.5, 45], [-125, 30]]] };
+    const tri = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-125, 30],
+          [-110, 45],
+          [-110.5, 45],
+          [-125, 30],
+        ],
+      ],
+    };
     const byTri = await search({ intersects: tri, limit: 1000 });
     const byBox = await search({ bbox: [-125, 30, -110, 45], limit: 1000 });
     assert.ok(byTri.length < byBox.length, `${byTri.length} < ${byBox.length}`);
@@ -234,7 +257,9 @@ describe('order pricing and store rules', () => {
   it('prices archive items as km² × collection rate with the delivery speed uplift listed', async () => {
     const g = square(31.05, 30.8, 0.05);
     const [f] = await search({ intersects: g, collections: ['sentinel-2-l2a'], limit: 1 });
-    const r = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ geometry: fc(g), usecase: 'agriculture', item_ids: [f.id], delivery_speed: 'RUSH' }] })).body;
+    const r = (
+      await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ geometry: fc(g), usecase: 'agriculture', item_ids: [f.id], delivery_speed: 'RUSH' }] })
+    ).body;
     const it = r.order_items[0];
     const expectBase = Math.round(Math.max(25, it.area) * ARCHIVE_RATES['sentinel-2-l2a'] * 100) / 100;
     assert.ok(Math.abs(it.base_amount - expectBase) <= 0.02, `${it.base_amount} vs ${expectBase}`);
@@ -245,7 +270,15 @@ describe('order pricing and store rules', () => {
   });
   it('prices tasking by occurrences with cloud and off-nadir uplifts, and reports feasibility', async () => {
     const g = fc(square(2.35, 48.86, 0.1));
-    const base = { geometry: g, usecase: 'agriculture', recurrence: 'WEEKLY', start_date: '2030-01-01T00:00:00Z', end_date: '2030-02-01T00:00:00Z', no_of_occurrences: 3, bandset: { bandset_id: 'bs-pneo-vnir' } };
+    const base = {
+      geometry: g,
+      usecase: 'agriculture',
+      recurrence: 'WEEKLY',
+      start_date: '2030-01-01T00:00:00Z',
+      end_date: '2030-02-01T00:00:00Z',
+      no_of_occurrences: 3,
+      bandset: { bandset_id: 'bs-pneo-vnir' },
+    };
     const r = (await alice('POST', '/v0/orders', { dry_run: true, order_items: [{ ...base, cloud_cover: 5, off_nadir: 10 }] })).body.order_items[0];
     assert.equal(r.type, 'RECURRING');
     assert.ok(Math.abs(r.base_amount - Math.max(100, r.area) * TASKING_RATE * 3) <= 0.05);
@@ -262,7 +295,12 @@ describe('order pricing and store rules', () => {
     assert.equal(r.status, 400);
     assert.ok(!r.body.error.message.includes('path_prefix'), 'path_prefix is optional');
     for (const k of ['configs.region', 'secrets.tenant_id', 'secrets.client_id', 'secrets.client_secret']) assert.ok(r.body.error.message.includes(k), k);
-    const g = await alice('POST', '/v0/stores', { name: 'g', type: 'GCS', configs: { bucket: 'b', region: 'europe-west4' }, secrets: { project_id: 'p', service_account_credentials: '{"k":"very-secret"}' } });
+    const g = await alice('POST', '/v0/stores', {
+      name: 'g',
+      type: 'GCS',
+      configs: { bucket: 'b', region: 'europe-west4' },
+      secrets: { project_id: 'p', service_account_credentials: '{"k":"very-secret"}' },
+    });
     assert.equal(g.status, 201);
     assert.ok(!g.text.includes('very-secret'));
     assert.equal((await alice('POST', '/v0/stores', { name: 'x', type: 'FTP', configs: {}, secrets: {} })).status, 400);

@@ -25,7 +25,9 @@ function spectraOf(s: Scene, cover: string, n: number): number[][] {
 /** The value at the band nearest a wavelength (nm). */
 const at = (s: Scene, v: number[], nm: number): number => {
   let best = 0;
-  s.bands.forEach((b, i) => { if (Math.abs(b.wavelength - nm) < Math.abs(s.bands[best].wavelength - nm)) best = i; });
+  s.bands.forEach((b, i) => {
+    if (Math.abs(b.wavelength - nm) < Math.abs(s.bands[best].wavelength - nm)) best = i;
+  });
   return v[best];
 };
 

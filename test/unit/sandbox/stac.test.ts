@@ -24,9 +24,17 @@ const geometry = {
   $id: 'https://geojson.org/schema/Geometry.json',
   oneOf: [
     { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'Point' }, coordinates: position } },
-    { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'LineString' }, coordinates: { type: 'array', minItems: 2, items: position } } },
+    {
+      type: 'object',
+      required: ['type', 'coordinates'],
+      properties: { type: { const: 'LineString' }, coordinates: { type: 'array', minItems: 2, items: position } },
+    },
     { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'Polygon' }, coordinates: { type: 'array', items: ring } } },
-    { type: 'object', required: ['type', 'coordinates'], properties: { type: { const: 'MultiPolygon' }, coordinates: { type: 'array', items: { type: 'array', items: ring } } } },
+    {
+      type: 'object',
+      required: ['type', 'coordinates'],
+      properties: { type: { const: 'MultiPolygon' }, coordinates: { type: 'array', items: { type: 'array', items: ring } } },
+    },
   ],
 };
 const feature = {
@@ -77,7 +85,10 @@ describe('STAC schema validity', () => {
       for (let off = 0; ; off += 1000) {
         const r = await call('POST', '/v0/archives/search', { collections: [c.id], limit: 1000, offset: off });
         for (const f of r.body.features as Record<string, unknown>[]) {
-          assert.ok((f.bbox as unknown[]).every((v) => typeof v === 'string'), 'bbox on the wire is strings');
+          assert.ok(
+            (f.bbox as unknown[]).every((v) => typeof v === 'string'),
+            'bbox on the wire is strings',
+          );
           const parsed = { ...f, bbox: (f.bbox as string[]).map(Number) };
           assert.ok(validate(parsed), `${String(f.id)}: ${ajv.errorsText(validate.errors)}`);
           n++;
