@@ -32,6 +32,12 @@ import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/ima
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
+/**
+ * The footprints' fills, under the imagery (whose pane is at 350) so that a fill never tints a
+ * scene or a classified output; their outlines stay in the overlay pane, above it.
+ */
+const FILL_PANE = 'eo-fills';
+
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
@@ -78,6 +84,9 @@ export class MapApp {
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
+  /** The drawn area's fill, under the imagery like the footprints' fills. */
+  private drawnFill?: L.Polygon;
+  private readonly fillRenderer: L.Renderer;
   private drawnShape?: DrawnShape;
   private control?: L.Control.Layers;
   private baseLayers: Record<string, L.Layer> = {};
@@ -108,7 +117,11 @@ export class MapApp {
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
     this.map.attributionControl.setPrefix(false);
     addOfflinePane(this.map);
-    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind));
+    const fills = this.map.createPane(FILL_PANE);
+    fills.style.zIndex = '340';
+    fills.style.pointerEvents = 'none';
+    this.fillRenderer = L.svg({ pane: FILL_PANE });
+    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind), 'overlayPane', FILL_PANE);
     this.draw = new DrawTool(
       this.map,
       () => cssVar('--eo-c-select', '#fff'),
@@ -393,13 +406,23 @@ export class MapApp {
 
   onDrawn(s: DrawnShape): void {
     this.drawn?.remove();
+    this.drawnFill?.remove();
     this.drawnShape = s;
     const latlngs = s.ring.slice(0, -1).map(([x, y]) => L.latLng(y, x));
+    const color = cssVar('--eo-c-select', '#fff');
+    this.drawnFill = L.polygon(latlngs, {
+      renderer: this.fillRenderer,
+      pane: FILL_PANE,
+      stroke: false,
+      fillColor: color,
+      fillOpacity: 0.05,
+      interactive: false,
+    }).addTo(this.map);
     this.drawn = L.polygon(latlngs, {
-      color: cssVar('--eo-c-select', '#fff'),
+      color,
       weight: 2,
       dashArray: '6 4',
-      fillOpacity: 0.05,
+      fill: false,
       interactive: false,
     }).addTo(this.map);
     this.side.hidden = false;
@@ -413,7 +436,9 @@ export class MapApp {
   private aoiCreated(f: MapFeature): void {
     // the drawing is now the AOI: clear it (and Create AOI with it) so a duplicate is not one click away
     this.drawn?.remove();
+    this.drawnFill?.remove();
     this.drawn = undefined;
+    this.drawnFill = undefined;
     this.drawnShape = undefined;
     this.panel.setShape(undefined, l10n.t('AOI "{0}" created and shown on the map. Draw a new shape to search or create another.', f.label));
     this.setLayer('aois', [f], 'append', true);

@@ -56,7 +56,7 @@ export class ImageryManager {
     const { L, map } = deps;
     if (!map.getPane(PANE)) {
       const pane = map.createPane(PANE);
-      // above the basemap tiles (200) and the offline outlines, under the footprints (400)
+      // above the basemap tiles (200), the offline outlines and the footprints' fills (340); under their outlines (400)
       pane.style.zIndex = '350';
       pane.style.pointerEvents = 'none';
     }

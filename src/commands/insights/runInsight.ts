@@ -9,6 +9,7 @@ import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { describeError, showError } from '../../ui/showError';
+import { confirmSpend } from '../../ui/confirmSpend';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
 
@@ -174,12 +175,13 @@ export async function runInsightCommand(services: CommandServices, diagnostics: 
     return undefined;
   }
   const run = l10n.t('Run');
-  const confirm = await services.ui.message(
-    'warning',
-    l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
-    { modal: true, detail: l10n.t('The tokens are spent when the run succeeds.') },
-    run,
-  );
+  // Cancel is the default: no Enter left over from an earlier prompt starts the run
+  const confirm = await confirmSpend(services.ui, {
+    title: l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
+    spend: run,
+    cost: l10n.t('about {0} tokens', formatTokens(tokens)),
+    summary: [l10n.t('The tokens are spent when the run succeeds.')],
+  });
   if (confirm !== run) return undefined;
   try {
     const res = await busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body));

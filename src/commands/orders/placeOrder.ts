@@ -14,6 +14,8 @@ import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
 import { restateRequest, summarizeOrder, type RequestLabels } from './orderSummary';
 import { amountUnit } from '../../ui/amounts';
+import { confirmSpend } from '../../ui/confirmSpend';
+import { amount } from '../../format';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -62,13 +64,14 @@ export async function priceAndPlace<S>(
       if (choice === EDIT_ENTRIES && (await wizard.editOne())) continue;
       return undefined;
     }
-    const choice = await ui.message(
-      'info',
-      l10n.t('Place this order? {0}', summary.headline),
-      { modal: true, detail: summary.detail + warnings },
-      PLACE_ORDER,
-      EDIT_ENTRIES,
-    );
+    // Cancel is the default: no Enter left over from the wizard places the order
+    const choice = await confirmSpend(ui, {
+      title: l10n.t('Place this order? {0}', summary.headline),
+      spend: PLACE_ORDER,
+      cost: amount(summary.total, amountUnit()),
+      summary: (summary.detail + warnings).split('\n'),
+      others: [EDIT_ENTRIES],
+    });
     if (choice === EDIT_ENTRIES) {
       if (await wizard.editOne()) continue;
       return undefined;

@@ -128,17 +128,20 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
 
     let p = script(
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
-      { kind: 'message', match: /^Run priced \(water-extent 0\.9\.1\) on .+ for about \d+ tokens\?$/, answer: undefined },
+      { kind: 'cancel', match: /^Run priced \(water-extent 0\.9\.1\) on .+ for about \d+ tokens\?/ },
     );
     assert.equal(await vscode.commands.executeCommand('eoImagery.runInsight', uri), undefined);
     p.assertDone();
-    const shown = prompts.messages.find((m) => m.modal);
-    assert.ok(shown?.text.includes(aoi.name), shown?.text);
-    const tokens = Number(/about (\d+) tokens/.exec(shown?.text ?? '')?.[1]);
+    const shown = prompts.seen.find((m) => m.kind === 'pick' && /tokens\?/.test(m.label));
+    assert.ok(shown, 'no confirmation shown');
+    assert.ok(shown.label.includes(aoi.name), shown.label);
+    // Enter on the confirmation picks its first row: Cancel, never Run
+    assert.match(shown.items?.[0] ?? '', /Cancel/);
+    const tokens = Number(/about (\d+) tokens/.exec(shown.label)?.[1]);
     assert.equal(tokens, Math.max(1, Math.round((aoi.area_in_sq_m / 1e6) * 0.3)), 'the estimate the service gave');
     assert.equal(extras.state.insights.length, before, 'Cancel sent no run');
 
-    p = script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
+    p = script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, JSON.stringify(prompts.messages));
@@ -168,7 +171,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const uri = await writeInsight('followed');
     script(
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
-      { kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' },
+      { kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' },
     );
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     assert.ok(id);
@@ -317,7 +320,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.equal(await vscode.commands.executeCommand<number>('eoImagery.validateInsight', uri), 0);
     await until('clean diagnostics', () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE).length === 0 || undefined);
 
-    script({ kind: 'message', match: /^Run change-int \(change-detection .+\) on .+ for about \d+ tokens\?$/, answer: 'Run' });
+    script({ kind: 'pick', match: /^Run change-int \(change-detection .+\) on .+ for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     assert.ok(id, JSON.stringify(prompts.messages));
     extras.clock.advance(INSIGHT_MS);
@@ -377,7 +380,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
 
   test('delete asks first; Cancel keeps the run, Delete removes it; a 405 says the service does not support it', async () => {
     const uri = workspaceUri('priced.insight.json');
-    script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
+    script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     const find = async (): Promise<RunNode | undefined> =>
       (await runRows(aoi.aoi_id)).rows.find((n) => (n as RunNode).record?.id === id) as RunNode | undefined;

@@ -190,7 +190,7 @@ suite('insights: input files against the sandbox', function () {
       JSON.stringify(prompts.messages),
     );
 
-    const p = script({ kind: 'message', match: 'Run water-int', answer: 'Run' });
+    const p = script({ kind: 'pick', match: 'Run water-int', choose: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
@@ -209,7 +209,7 @@ suite('insights: input files against the sandbox', function () {
       input: never[];
     };
     const tokens = await client.insightRuns.estimate(aoi.aoi_id, { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input });
-    const p = script({ kind: 'message', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?$`), answer: undefined });
+    const p = script({ kind: 'cancel', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?`) });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.equal(id, undefined, 'cancelled at the confirmation: nothing runs');
