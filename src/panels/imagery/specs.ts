@@ -3,7 +3,7 @@
  * bands (`eo:bands` + `raster:bands`), the preview to show first, and the look (true colour,
  * or an index expression through a colour map). Pure: no vscode, no I/O.
  */
-import type { ArchiveItem, Asset, Index, InsightOutput, StacAsset, Visualization } from '../../api/records';
+import type { ArchiveItem, Asset, Index, InsightOutput, Satellite, StacAsset, Visualization } from '../../api/records';
 import { compileIndexExpression, parseIndexExpression } from '../../api/indexExpression';
 import { isWebUrl } from '../protocol';
 import type { ImageryBand, ImageryClass, ImageryLayerSpec, ImageryRender } from './protocol';
@@ -142,16 +142,43 @@ export function archiveItemSpec(item: ArchiveItem): SpecOrNote {
   };
 }
 
-function assetBands(a: Asset): ImageryBand[] {
-  return (a.band_list ?? []).filter((b) => typeof b === 'string' && b).map((name) => ({ name }));
+/**
+ * Bands named by a raster that carries only their names (an AOI asset's `band_list`), described
+ * from its satellite's record as an archive item's `eo:bands`/`raster:bands` describe its own:
+ * centre wavelength, scale and offset, and the satellite's `rgb_composite` as the red, green and
+ * blue bands (so true colour is the default look, and the inspector draws a spectrum). The
+ * OpenAPI's satellite band gives its wavelength in nm; a value under 100 is read as µm.
+ */
+export function satelliteBands(names: readonly string[], sat?: Satellite): ImageryBand[] {
+  const rgb = sat?.rgb_composite;
+  const common = new Map<string, string>();
+  if (rgb) for (const c of ['red', 'green', 'blue'] as const) if (typeof rgb[c] === 'string') common.set(rgb[c].toLowerCase(), c);
+  const byName = new Map((Array.isArray(sat?.bands) ? sat.bands : []).map((b) => [String(b.name).toLowerCase(), b]));
+  return names
+    .filter((n) => typeof n === 'string' && n)
+    .map((name) => {
+      const b = byName.get(name.toLowerCase());
+      const w = num(b?.wavelength);
+      return {
+        name,
+        commonName: common.get(name.toLowerCase()),
+        wavelength: w === undefined ? undefined : w >= 100 ? w / 1000 : w,
+        scale: num(b?.scale),
+        offset: num(b?.offset),
+      };
+    });
 }
 
-/** An AOI asset (a mosaic): drawn clipped to its AOI. */
-export function aoiAssetSpec(a: Asset): SpecOrNote {
+function assetBands(a: Asset, sat?: Satellite): ImageryBand[] {
+  return satelliteBands(Array.isArray(a.band_list) ? a.band_list : [], sat);
+}
+
+/** An AOI asset (a mosaic): drawn clipped to its AOI, its bands described by its AOI's satellite. */
+export function aoiAssetSpec(a: Asset, sat?: Satellite): SpecOrNote {
   const id = `asset:${a.aoi_id}/${a.id}`;
   const title = a.name || a.id;
   if (!isWebUrl(a.path)) return { note: { id, title, text: NOT_READABLE(a.path) } };
-  const bands = assetBands(a);
+  const bands = assetBands(a, sat);
   return {
     spec: {
       id,
@@ -172,7 +199,7 @@ export function aoiAssetSpec(a: Asset): SpecOrNote {
  * asset that carries the expression's bands), scaled by `rescale` and coloured by the index's
  * colour map; when no such source is readable, its own single-band output is coloured as is.
  */
-export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[], index?: Index): SpecOrNote {
+export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[], index?: Index, sat?: Satellite): SpecOrNote {
   const own = [...(vis.assets ?? [])].sort((x, y) => (y.date ?? '').localeCompare(x.date ?? ''));
   const latest = own[0];
   const id = `visualization:${vis.aoi_id}/${vis.id}`;
@@ -203,7 +230,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
       spec: {
         ...baseOf(src),
         url: src.path,
-        bands: assetBands(src),
+        bands: assetBands(src, sat),
         render: { kind: 'rgb', bands: names as [string, string, string] },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },
@@ -217,7 +244,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
       spec: {
         ...baseOf(src),
         url: src.path,
-        bands: assetBands(src),
+        bands: assetBands(src, sat),
         render: { kind: 'index', expression: vis.expression, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },
