@@ -13,6 +13,7 @@ import { validatePolygon } from '../geo/aoiGeometry';
 import { describeError } from '../ui/showError';
 import { basemapImgSources, configuredBasemaps, openExternalChecked, panelOptions, renderPanelHtml, responseError, type PanelContext } from './host';
 import { runCommand } from '../ui/runCommand';
+import { followConnection } from './mapConnection';
 import { aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget } from './mapData';
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
@@ -141,6 +142,7 @@ export class MapPanel implements vscode.Disposable {
         }
       }),
       panel.webview.onDidReceiveMessage((m: FromMapMessage) => void this.onMessage(m)),
+      followConnection(services.connection, panel.webview, (m) => this.post(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('eoImagery.map.basemaps')) {
           const b = configuredBasemaps(services.log);
@@ -402,10 +404,16 @@ export class MapPanel implements vscode.Disposable {
     };
   }
 
-  /** Runs a saved search in the webview: its form, its area drawn, its results listed. */
-  runSearch(params: SearchParams): void {
+  /** Searches the area the map shows now, with the form's filters. */
+  searchView(): void {
     this.panel.reveal(undefined, false);
-    this.post({ type: 'runSearch', params });
+    this.post({ type: 'searchView' });
+  }
+
+  /** Runs a saved search in the webview: its form, its area drawn, its results listed (`useForm`: with the form's filters). */
+  runSearch(params: SearchParams, opts: { useForm?: boolean; anchors?: string[] } = {}): void {
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'runSearch', params, ...opts });
   }
 
   private async search(p: SearchParams): Promise<SearchPage> {

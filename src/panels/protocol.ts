@@ -178,7 +178,16 @@ export type ToMapMessage =
   | { type: 'select'; layer: LayerKind; id: string }
   | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
   /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
-  | { type: 'runSearch'; params: SearchParams }
+  /**
+   * `useForm`: search `params.ring` with the form's own filters (their defaults, or what the person
+   * set), as "Search Archive Here" does; `anchors`: days the place is known to have imagery (an
+   * AOI's images), which the default dates take in. Without it the saved search runs as written.
+   */
+  | { type: 'runSearch'; params: SearchParams; useForm?: boolean; anchors?: string[] }
+  /** "Search Archive Here" over the map's current view, with the form's filters. */
+  | { type: 'searchView' }
+  /** Whether a service is connected (src/panels/mapConnection.ts); `configured`: a service URL is set (none after the sandbox stops). */
+  | { type: 'connection'; connected: boolean; configured: boolean }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   | ToMapImageryMessage
   | ToMapClipMessage
@@ -197,7 +206,9 @@ export type FromMapMessage =
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
-  | { type: 'saveSearch'; params: SearchParams };
+  | { type: 'saveSearch'; params: SearchParams }
+  /** The not-connected banner's buttons. */
+  | { type: 'connect'; how: 'signIn' | 'trySandbox' };
 
 // ---------------------------------------------------------------- STAC item
 

@@ -10,6 +10,7 @@ import { describeError } from '../../ui/showError';
 import type { SpecOrNote } from '../../panels/imagery/specs';
 import type { CommandServices } from '../services';
 import { resolveImagery } from './resolve';
+import { offerImagery } from './offer';
 import { registerCompareCommands } from './compare';
 import { registerTimeSliderCommands } from './timeSlider';
 
@@ -28,6 +29,16 @@ export function registerImageryCommands(services: CommandServices): vscode.Dispo
   const showImagery = async (arg?: unknown) => {
     try {
       const client = await services.connection.getClient();
+      if (arg === undefined) {
+        // from the palette: offer what can be shown
+        const offered = await offerImagery(services, client);
+        if (offered === undefined) return;
+        if (typeof offered === 'object' && offered !== null && 'reason' in offered && typeof offered.reason === 'string') {
+          void services.ui.message('info', offered.reason, {});
+          return;
+        }
+        arg = offered;
+      }
       const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
         resolveImagery(client, arg),
       );

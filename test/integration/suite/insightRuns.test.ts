@@ -183,6 +183,10 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.match(text(explorer.providers.projects.getTreeItem(node)), /^followed \| (Queued|Running)/);
     assert.ok(explorer.poller.isWatching(node as never), 'a pending run is followed');
 
+    assert.match(text(explorer.providers.projects.getTreeItem(g3)), /1 running/, 'the group counts the run under way');
+    // the group's row is redrawn when the run finishes (VS Code asks for a row again only then)
+    const redrawn: unknown[] = [];
+    const watch = explorer.providers.projects.onDidChangeTreeData((n) => redrawn.push(n));
     const done = new Promise<void>((resolve) => {
       const sub = explorer.onDidUpdateRecord((n) => {
         if (n === (node as unknown) && node.record.status === 'success') {
@@ -196,6 +200,9 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     extras.clock.advance(INSIGHT_MS);
     await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('no live update within 30 s')), 30_000))]);
     assert.ok(!explorer.poller.isWatching(node as never), 'a finished run is no longer polled');
+    await until('the group row redrawn', () => (redrawn.includes(g3) ? true : undefined));
+    watch.dispose();
+    assert.doesNotMatch(text(explorer.providers.projects.getTreeItem(g3)), /running/, 'the group no longer says a run is running');
     const view = explorer.providers.projects.view;
     assert.ok(view);
     await until('Show Outputs to select the run', () => view.selection.some((n) => n.id === node.id) || undefined);
