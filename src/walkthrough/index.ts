@@ -1,6 +1,5 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commandIds';
 import { stepOfRequest, type ObservedStep } from './progress';
 
 /** `publisher.name#walkthroughId`, as `workbench.action.openWalkthrough` wants it. */
@@ -20,11 +19,12 @@ export interface WalkthroughApi {
 }
 
 /**
- * The "Get Started with EO Imagery" walkthrough: a command to open it, and the steps that
+ * The "Get Started with EO Imagery" walkthrough: `open` (the Get Started command's handler,
+ * registered by activate() with the others), and the steps that
  * complete on what happens over HTTP (see `stepOfRequest`). Signing in, showing something on
  * the map and creating an insight input complete through the manifest's own events.
  */
-export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; disposable: vscode.Disposable } {
+export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; open: () => Promise<void>; disposable: vscode.Disposable } {
   const { context, connection } = services;
   const done = new Set<ObservedStep>();
   const setStep = (step: ObservedStep, value: boolean): Thenable<unknown> => vscode.commands.executeCommand('setContext', stepContextKey(step), value);
@@ -62,7 +62,6 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
     },
   };
   const disposable = vscode.Disposable.from(
-    vscode.commands.registerCommand(COMMANDS.getStarted, open),
     connection.onDidRequest((e) => {
       const step = stepOfRequest(e);
       if (step) mark(step);
@@ -71,5 +70,5 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
       if (connection.state !== 'signedOut') mark('signedIn');
     }),
   );
-  return { api, disposable };
+  return { api, open, disposable };
 }
