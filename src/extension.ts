@@ -18,6 +18,7 @@ import { mapCommands } from './commands/map';
 import { orderingCommands } from './commands/orders/register';
 import { searchFileCommands } from './commands/searchFiles';
 import { registerCommands, type CommandTable } from './commands/register';
+import { saveSearch } from './commands/searchFiles/saveSearch';
 import type { CommandServices } from './commands/services';
 import { visualizationCommands } from './commands/visualizations/showServiceRendering';
 import { createSidebar } from './explorer';
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
+    saveSearch: async (params) => void (await saveSearch(services, params)),
   });
   const services: CommandServices = { ...base, explorer, panels };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));

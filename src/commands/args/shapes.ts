@@ -7,7 +7,7 @@
  */
 import type { Aoi, ArchiveItem, Asset, Geometry, Insight, Store, Visualization } from '../../api/records';
 import { isObj } from '../../api/shape';
-import type { SearchParams } from '../../panels/protocol';
+import { isSearchParams, type SearchParams } from '../../panels/protocol';
 
 /** A row of the sidebar as a command sees it (a tree node has both fields), or a bare record. */
 export interface Row {
@@ -157,7 +157,7 @@ export function insightSourceArg(arg: unknown): InsightSource {
 
 /** A search the map sent ("Save Search…" on its panel). */
 export function searchParamsArg(arg: unknown): SearchParams | undefined {
-  return isObj(arg) && Array.isArray(arg.ring) && typeof arg.kind === 'string' ? (arg as unknown as SearchParams) : undefined;
+  return isSearchParams(arg) ? arg : undefined;
 }
 
 /** A non-empty string (a time zone name given by a test or a link). */

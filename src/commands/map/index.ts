@@ -11,7 +11,6 @@ import { aoiFeature, mapTargetOf } from '../../panels/mapData';
 import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
 import { createAoi } from '../aois/createAoi';
-import { MapPanel } from '../../panels/mapPanel';
 import { searchOver, searchRingOf } from './searchArea';
 import type { ArchiveRef, Row } from '../args';
 import type { CommandTable } from '../register';
@@ -112,7 +111,7 @@ export function mapCommands(services: CommandServices): CommandTable {
       return;
     }
     type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
-    const onMap = (MapPanel.open?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
+    const onMap = (panels.currentMap()?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
     const items: AreaItem[] = onMap.map((f) => ({
       label: `$(map) ${f.label}`,
       description: l10n.t('shown on the map'),
