@@ -17,16 +17,13 @@ import {
   rowContextMenu,
   waitForQuickInput,
 } from './widgets';
-import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 test('tasking: from an AOI’s context menu through every step, Back once, to the priced summary and Place Order', { timeout: 300_000 }, async () => {
-  await withWorkbench('tasking', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('tasking', {}, async ({ page, base, token }) => {
     await openEoContainer(page);
     await soleView(page, 'Projects');
 
@@ -132,10 +129,7 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
 // order, and the Enter that follows lands on the confirmation's default, Cancel. The sandbox
 // holds no new order afterwards.
 test('tasking: Enter held through the whole wizard places nothing', { timeout: 300_000 }, async () => {
-  await withWorkbench('tasking-enter', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('tasking-enter', {}, async ({ page, base, token }) => {
     await openEoContainer(page);
     await soleView(page, 'Projects');
     const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');

@@ -9,8 +9,8 @@ import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
 import type { Aoi, ArchiveItem, Asset } from '../../api/records';
 import { day } from '../../format';
-import { MapPanel } from '../../panels/mapPanel';
 import { describeError } from '../../ui/showError';
+import type { Row } from '../args';
 import type { CommandServices } from '../services';
 import { aoiAssets } from './resolve';
 
@@ -27,10 +27,10 @@ function sceneOffer(item: ArchiveItem): Offer {
   };
 }
 
-/** What to show, as the argument "Show Imagery" takes (an archive item, or a sidebar row). */
-export async function offerImagery(services: CommandServices, client: EoClient): Promise<unknown | { reason: string } | undefined> {
+/** What to show, as the row "Show Imagery" takes (an archive item's, or an AOI asset's). */
+export async function offerImagery(services: CommandServices, client: EoClient): Promise<Row | { reason: string } | undefined> {
   const offers: Offer[] = [];
-  const results = MapPanel.open?.searchResults ?? [];
+  const results = services.panels.currentMap()?.searchResults ?? [];
   if (results.length) {
     offers.push({ label: l10n.t('Search results on the map'), kind: vscode.QuickPickItemKind.Separator });
     offers.push(...results.slice(0, 200).map(sceneOffer));
@@ -58,7 +58,7 @@ export async function offerImagery(services: CommandServices, client: EoClient):
     matchOnDescription: true,
   });
   if (!picked) return undefined;
-  if (picked.item) return picked.item;
+  if (picked.item) return { kind: 'archiveItem', record: picked.item as unknown as Record<string, unknown> };
   if (!picked.aoi) return undefined;
   const aoi = picked.aoi;
   const assets = (await aoiAssets(client, aoi.aoi_id)).filter((a) => a.path);
@@ -74,5 +74,5 @@ export async function offerImagery(services: CommandServices, client: EoClient):
     })),
     { title: l10n.t('Show Imagery: {0}', aoi.name), placeHolder: l10n.t('Which date? Newest first') },
   );
-  return chosen ? { kind: 'asset', record: chosen.asset } : undefined;
+  return chosen ? { kind: 'asset', record: chosen.asset as unknown as Record<string, unknown> } : undefined;
 }
