@@ -146,6 +146,28 @@ suite('insights: input files against the sandbox', function () {
     assert.match(note.text, /^Nothing of AOI ".+" has bands B03, B08, B11 for input "image": pick another AOI\.$/);
   });
 
+  test("Show Imagery from the palette offers the AOIs, then the picked one's mosaics newest first", async () => {
+    let dates: readonly vscode.QuickPickItem[] = [];
+    const p = script(
+      { kind: 'pick', match: /^Show Imagery \|/, choose: (items) => items.find((i) => i.label.endsWith(aoi.name)) },
+      {
+        kind: 'pick',
+        match: `Show Imagery: ${aoi.name}`,
+        choose: (items) => {
+          dates = items;
+          return items.find((i) => i.label === asset.name);
+        },
+      },
+    );
+    const before = scripts.prompts.messages.length;
+    await vscode.commands.executeCommand('eoImagery.showImagery');
+    p.assertDone();
+    assert.ok(dates.length > 0, "the AOI's mosaics are offered");
+    const said = scripts.prompts.messages.slice(before).filter((m) => m.severity !== 'info');
+    assert.deepEqual(said, [], 'nothing went wrong');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('"Use as insight input": a STAC item from the STAC panel fills the raster input', async () => {
     const uri = workspaceUri('water-stac-int.insight.json');
     await remove(uri);
