@@ -146,7 +146,7 @@ suite('insights: input files against the sandbox', function () {
     assert.match(note.text, /^Nothing of AOI ".+" has bands B03, B08, B11 for input "image": pick another AOI\.$/);
   });
 
-  test("Show Imagery from the palette offers the AOIs, then the picked one's mosaics newest first", async () => {
+  test("Show Imagery from the palette offers the AOIs, then the picked one's mosaics", async () => {
     let dates: readonly vscode.QuickPickItem[] = [];
     const p = script(
       { kind: 'pick', match: /^Show Imagery \|/, choose: (items) => items.find((i) => i.label.endsWith(aoi.name)) },
