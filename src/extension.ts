@@ -9,6 +9,7 @@ import { registerConnectionCommands } from './commands/connection';
 import { promptSignIn } from './commands/connection/signIn';
 import { registerCopyAsCommands } from './commands/copyAs';
 import { registerSearchFiles } from './commands/searchFiles';
+import { saveSearch } from './commands/searchFiles/saveSearch';
 import { registerExplorerCommands } from './commands/explorer';
 import { registerIndexCommands } from './commands/indices';
 import { registerInsights } from './commands/insights';
@@ -79,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
+    saveSearch: async (params) => void (await saveSearch(services, params)),
   });
   const services: CommandServices = { ...base, explorer, panels };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { shownOf } from '../format';
 import { spokenRow } from './spoken';
-import type { PagedChildren } from './paged';
+import type { NodeList } from './nodeList';
 import type { Poller, PollHost } from './poller';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';
 
@@ -20,17 +20,17 @@ export interface ProviderOptions {
 export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, PollHost, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ExplorerNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  readonly root: PagedChildren<unknown>;
+  readonly root: NodeList<unknown>;
   view?: vscode.TreeView<ExplorerNode>;
   private lastEmpty?: boolean;
 
   constructor(
     readonly viewId: ViewId,
-    root: PagedChildren<never>,
+    root: NodeList<never>,
     private readonly poller: Poller,
     private readonly options: ProviderOptions,
   ) {
-    this.root = root as PagedChildren<unknown>;
+    this.root = root as NodeList<unknown>;
   }
 
   get visible(): boolean {

@@ -10,7 +10,6 @@ import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset } from '../../api/records';
 import { COMMANDS } from '../../commandIds';
-import { MapPanel } from '../../panels/mapPanel';
 import type { ImageryLayerSpec, TimeFrame } from '../../panels/imagery/protocol';
 import { aoiAssetSpec } from '../../panels/imagery/specs';
 import { describeError } from '../../ui/showError';
@@ -81,7 +80,7 @@ async function fromVisualization(client: EoClient, arg: unknown): Promise<Outcom
 async function fromItem(services: CommandServices, client: EoClient, item: ArchiveItem): Promise<Outcome> {
   const first = itemFrame(item);
   if ('note' in first) return { reason: first.note };
-  const over = await itemsOver(client, item, MapPanel.open?.searchResults ?? []);
+  const over = await itemsOver(client, item, services.panels.currentMap()?.searchResults ?? []);
   const others = itemFrames(over.filter((i) => !(i.collection === item.collection && i.id === item.id))).frames;
   if (!others.length)
     return {
@@ -93,7 +92,7 @@ async function fromItem(services: CommandServices, client: EoClient, item: Archi
 }
 
 async function fromSearchResults(services: CommandServices): Promise<Outcome> {
-  const { frames } = itemFrames(MapPanel.open?.searchResults ?? []);
+  const { frames } = itemFrames(services.panels.currentMap()?.searchResults ?? []);
   if (frames.length < 2) {
     return {
       reason: l10n.t(

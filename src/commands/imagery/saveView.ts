@@ -9,7 +9,6 @@ import { l10n } from 'vscode';
 import { COMMANDS } from '../../commandIds';
 import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
-import { MapPanel } from '../../panels/mapPanel';
 import type { CommandServices } from '../services';
 
 /** A file name from the layer's title and date, without ids or characters file systems refuse. */
@@ -120,13 +119,13 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
 }
 
 async function saveView(services: CommandServices, format: 'geotiff' | 'png'): Promise<vscode.Uri | undefined> {
-  const panel = MapPanel.open;
+  const panel = services.panels.currentMap();
   const title = format === 'geotiff' ? l10n.t('Save View as GeoTIFF') : l10n.t('Save View as PNG');
   if (!panel) {
     await services.ui.message('info', l10n.t('{0}: open the map and show imagery on it first.', title), {});
     return undefined;
   }
-  panel.panel.reveal(undefined, false);
+  panel.reveal();
   let layers: ClipLayerInfo[];
   try {
     layers = await withTimeout(panel.clips.info(), 20_000, l10n.t('The map did not answer; show imagery on it and try again.'));

@@ -7,7 +7,6 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { Asset } from '../../api/records';
 import { COMMANDS } from '../../commandIds';
-import { MapPanel } from '../../panels/mapPanel';
 import { describeError } from '../../ui/showError';
 import { archiveRefOf } from '../map';
 import type { CommandServices } from '../services';
@@ -33,12 +32,12 @@ export function registerTimeSliderCommands(services: CommandServices): vscode.Di
         title = l10n.t('Scenes over {0}', typeof item.properties?.title === 'string' && item.properties.title ? item.properties.title : item.id);
         dated = itemFrames(
           await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding scenes over this place…') }, () =>
-            itemsOver(client, item, MapPanel.open?.searchResults ?? []),
+            itemsOver(client, item, services.panels.currentMap()?.searchResults ?? []),
           ),
         );
       } else {
         title = l10n.t('Search results');
-        dated = itemFrames(MapPanel.open?.searchResults ?? []);
+        dated = itemFrames(services.panels.currentMap()?.searchResults ?? []);
         if (dated.frames.length < 2) {
           void services.ui.message(
             'info',

@@ -12,7 +12,6 @@ import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
 import { createAoi } from '../aois/createAoi';
-import { MapPanel } from '../../panels/mapPanel';
 import { searchOver, searchRingOf } from './searchArea';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,7 +133,7 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       return;
     }
     type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
-    const onMap = (MapPanel.open?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
+    const onMap = (panels.currentMap()?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
     const items: AreaItem[] = onMap.map((f) => ({
       label: `$(map) ${f.label}`,
       description: l10n.t('shown on the map'),

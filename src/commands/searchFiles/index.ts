@@ -2,16 +2,14 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
-import { MapPanel } from '../../panels/mapPanel';
-import type { SearchParams } from '../../panels/protocol';
+import { isSearchParams, type SearchParams } from '../../panels/protocol';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
-import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun, toSearchFile } from './searchFile';
+import { isSearchFile, saveSearch } from './saveSearch';
+import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun } from './searchFile';
 
 const RUNS_KEY = 'eoImagery.searchFileRuns';
 const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${SEARCH_FILE_SUFFIX}` };
-
-const isSearchFile = (uri: vscode.Uri): boolean => uri.path.endsWith(SEARCH_FILE_SUFFIX);
 
 /**
  * Searches as files: "Save Search…" on the map writes `*.eosearch.json`; CodeLenses "Run on
@@ -52,31 +50,7 @@ export function registerSearchFiles(services: CommandServices): vscode.Disposabl
     return params;
   };
 
-  const save = async (params: SearchParams | undefined): Promise<vscode.Uri | undefined> => {
-    const p = params ?? MapPanel.open?.lastSearch;
-    if (!p) {
-      await services.ui.message('info', l10n.t('Draw an area on the map and search first; then save the search.'), {});
-      return undefined;
-    }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const suggested = `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`;
-    const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
-    const target = await ask({
-      title: l10n.t('Save Search'),
-      saveLabel: l10n.t('Save Search'),
-      defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
-      filters: { [l10n.t('Saved searches')]: ['eosearch.json'] },
-    });
-    if (!target) return undefined;
-    const uri = isSearchFile(target) ? target : target.with({ path: target.path.replace(/(\.eosearch)?(\.json)?$/, SEARCH_FILE_SUFFIX) });
-    const text = `${JSON.stringify(toSearchFile(p), null, 2)}\n`;
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-    return uri;
-  };
-  MapPanel.saveSearch = async (params) => {
-    await save(params);
-  };
+  const save = (params: SearchParams | undefined) => saveSearch(services, params);
 
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: lensesChanged.event,
@@ -122,12 +96,5 @@ export function registerSearchFiles(services: CommandServices): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.searchFileWhatsNew, (uri?: unknown) => run(uri, 'new')),
     vscode.commands.registerCommand(COMMANDS.saveSearch, (params?: unknown) => save(isSearchParams(params) ? params : undefined)),
     vscode.window.onDidChangeActiveTextEditor((e) => void offer(e)),
-    new vscode.Disposable(() => {
-      MapPanel.saveSearch = async () => undefined;
-    }),
   ];
-}
-
-function isSearchParams(v: unknown): v is SearchParams {
-  return typeof v === 'object' && v !== null && Array.isArray((v as SearchParams).ring) && typeof (v as SearchParams).kind === 'string';
 }
