@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { shownOf } from '../format';
 import { spokenRow } from './spoken';
 import type { NodeList } from './nodeList';
@@ -94,7 +95,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       parts.push(shownOf(root.shown, root.total, root.what));
     }
     const filter = this.options.filterText?.();
-    if (filter) parts.push(`Filter: ${filter}`);
+    if (filter) parts.push(l10n.t('Filter: {0}', filter));
     const message = parts.length ? parts.join(' · ') : undefined;
     if (this.view && this.view.message !== message) this.view.message = message;
     const empty = root.isComplete && root.shown === 0 && root.lastError === undefined;

@@ -2,7 +2,7 @@
  * What each message from the map webview must carry before its handler sees it (the handlers
  * are in mapPanel.ts; `MessageRouter` refuses the rest). Pure: unit-tested.
  */
-import { isRecord } from '../api/errors';
+import { isObj } from '../api/shape';
 import type { FromMapTestMessage } from './imagery/protocol';
 import type { FieldChecks } from './messageRouter';
 import { isSearchParams, type FromMapMessage } from './protocol';
@@ -15,7 +15,7 @@ const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinit
 
 /** A footprint's detail reference, with the fields its kind needs. */
 function isDetailRef(v: unknown): boolean {
-  if (!isRecord(v)) return false;
+  if (!isObj(v)) return false;
   const str = (k: string) => typeof v[k] === 'string';
   switch (v.kind) {
     case 'aoi':
@@ -35,13 +35,13 @@ function isDetailRef(v: unknown): boolean {
 export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   ready: () => true,
   // the method itself is checked by the request table, which answers an unknown one
-  request: (m) => isId(m.id) && isRecord(m.request) && typeof m.request.method === 'string',
+  request: (m) => isId(m.id) && isObj(m.request) && typeof m.request.method === 'string',
   cancelRequest: (m) => isId(m.id),
   open: (m) => isDetailRef(m.ref) && (m.preview === undefined || typeof m.preview === 'boolean'),
   openExternal: (m) => typeof m.url === 'string',
   showImagery: (m) => isDetailRef(m.ref),
-  imageryStatus: (m) => typeof m.id === 'string' && isRecord(m.report) && (m.report.state === 'ready' || m.report.state === 'error'),
-  clipReply: (m) => isId(m.requestId) && (m.ok === true ? isRecord(m.result) : m.ok === false && typeof m.error === 'string'),
+  imageryStatus: (m) => typeof m.id === 'string' && isObj(m.report) && (m.report.state === 'ready' || m.report.state === 'error'),
+  clipReply: (m) => isId(m.requestId) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
   clipProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total),
   copyText: (m) => typeof m.text === 'string' && m.text.length <= COPY_TEXT_MAX,
   orderResults: (m) => Array.isArray(m.items),

@@ -8,7 +8,8 @@
  * their bytes (imagery/mapImagery.ts), and, in test mode only, the probes (mapTesting.ts).
  */
 import vscode = require('vscode');
-import { isCancellation, isRecord } from '../api/errors';
+import { isCancellation } from '../api/errors';
+import { isObj } from '../api/shape';
 import type { ArchiveItem } from '../api/records';
 import type { EoClient } from '../api/client';
 import { ringToGeoJson } from '../geo/antimeridian';
@@ -264,7 +265,7 @@ export class MapPanel implements MapView, vscode.Disposable {
    */
   private async orderResults(refs: unknown[]): Promise<void> {
     const items = refs
-      .filter((r): r is { collection: string; id: string } => isRecord(r) && typeof r.collection === 'string' && typeof r.id === 'string')
+      .filter((r): r is { collection: string; id: string } => isObj(r) && typeof r.collection === 'string' && typeof r.id === 'string')
       .map((r) => this.searches.item(r.collection, r.id) ?? { collection: r.collection, id: r.id });
     if (!items.length) return;
     try {

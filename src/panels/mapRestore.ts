@@ -6,7 +6,7 @@
  */
 import { l10n } from 'vscode';
 import type { EoClient } from '../api/client';
-import { isRecord } from '../api/errors';
+import { isObj } from '../api/shape';
 import { describeError } from '../ui/showError';
 import type { MapImagery } from './imagery/mapImagery';
 import type { MapTarget } from './mapData';
@@ -24,15 +24,15 @@ export interface RestoreTarget {
 
 export async function restoreMap(map: RestoreTarget, state: MapState | undefined): Promise<void> {
   const imagery: unknown[] = Array.isArray(state?.imagery) ? state.imagery : [];
-  map.imagery.reallow(imagery.map((spec) => (isRecord(spec) ? spec.url : undefined)));
-  await restoreShapes(map, isRecord(state?.sources) ? state.sources : {});
+  map.imagery.reallow(imagery.map((spec) => (isObj(spec) ? spec.url : undefined)));
+  await restoreShapes(map, isObj(state?.sources) ? state.sources : {});
 }
 
 /** Fetches what the layers showed, again; failures are counted in one notice. */
 async function restoreShapes(map: RestoreTarget, sources: Partial<Record<LayerKind, MapSource[]>>): Promise<void> {
   const all = Object.values(sources)
     .flatMap((list) => (Array.isArray(list) ? list : []))
-    .filter((s): s is MapSource => isRecord(s));
+    .filter((s): s is MapSource => isObj(s));
   if (!all.length) return;
   let client: EoClient;
   try {

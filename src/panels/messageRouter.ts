@@ -6,7 +6,7 @@
  * flood the log) and ignored. A handler that fails is logged; nothing is left as an unhandled
  * rejection. No vscode: unit-tested.
  */
-import { isRecord } from '../api/errors';
+import { isObj } from '../api/shape';
 import type { MessageHandlers } from './protocol';
 
 /** Per message type, whether a message's fields are what its handler expects. */
@@ -28,7 +28,7 @@ export class MessageRouter<M extends { type: string }> {
 
   /** Handles `raw` as the webview's message, or refuses it; resolves when done, never rejects. */
   async receive(raw: unknown): Promise<void> {
-    const type = isRecord(raw) && typeof raw.type === 'string' ? raw.type : undefined;
+    const type = isObj(raw) && typeof raw.type === 'string' ? raw.type : undefined;
     const known = type !== undefined && Object.hasOwn(this.checks, type) && Object.hasOwn(this.handlers, type);
     if (!known) return this.refuse(undefined);
     const check = this.checks[type as M['type']] as (m: Record<string, unknown>) => boolean;

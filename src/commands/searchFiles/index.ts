@@ -2,9 +2,11 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
-import { isSearchParams, type SearchParams } from '../../panels/protocol';
+import type { SearchParams } from '../../panels/protocol';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
+import type { CommandTable } from '../register';
+import { runCommand } from '../../ui/runCommand';
 import { isSearchFile, saveSearch } from './saveSearch';
 import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun } from './searchFile';
 
@@ -16,14 +18,14 @@ const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${SEARCH_FILE_SUFFIX}`
  * Map" and "What's New" run it (the last run is remembered per file in the workspace); opening
  * such a file offers the same. The file's schema gives completion, hover and validation.
  */
-export function registerSearchFiles(services: CommandServices): vscode.Disposable[] {
+export function searchFileCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
   const { context } = services;
   const lensesChanged = new vscode.EventEmitter<void>();
   const offered = new Set<string>();
   const runs = (): Record<string, string> => context.workspaceState.get<Record<string, string>>(RUNS_KEY, {});
 
-  const run = async (arg: unknown, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  const run = async (given: vscode.Uri | undefined, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
+    const uri = given ?? vscode.window.activeTextEditor?.document.uri;
     if (!uri || !isSearchFile(uri)) {
       await services.ui.message('info', l10n.t('Open a saved search ({0} file) to run it.', SEARCH_FILE_SUFFIX), {});
       return undefined;
@@ -85,16 +87,20 @@ export function registerSearchFiles(services: CommandServices): vscode.Disposabl
     const runLabel = l10n.t('Run on Map');
     const newLabel = l10n.t("What's New");
     const choice = await services.ui.message('info', l10n.t('{0} is a saved EO Imagery search.', path.basename(uri.fsPath)), {}, runLabel, newLabel);
-    if (choice === runLabel) await run(uri, 'all');
-    else if (choice === newLabel) await run(uri, 'new');
+    // Through the commands, so a failure is shown like any other.
+    if (choice === runLabel) await runCommand('runSearchFile', uri);
+    else if (choice === newLabel) await runCommand('searchFileWhatsNew', uri);
   };
 
-  return [
+  const commands: CommandTable = {
+    runSearchFile: { action: l10n.t('Run saved search'), retry: 'transient', run: (uri) => run(uri, 'all') },
+    searchFileWhatsNew: { action: l10n.t('Run saved search'), retry: 'transient', run: (uri) => run(uri, 'new') },
+    saveSearch: { action: l10n.t('Save Search'), retry: 'never', run: (params) => save(params) },
+  };
+  const disposables = [
     lensesChanged,
     vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
-    vscode.commands.registerCommand(COMMANDS.runSearchFile, (uri?: unknown) => run(uri, 'all')),
-    vscode.commands.registerCommand(COMMANDS.searchFileWhatsNew, (uri?: unknown) => run(uri, 'new')),
-    vscode.commands.registerCommand(COMMANDS.saveSearch, (params?: unknown) => save(isSearchParams(params) ? params : undefined)),
     vscode.window.onDidChangeActiveTextEditor((e) => void offer(e)),
   ];
+  return { commands, disposables };
 }
