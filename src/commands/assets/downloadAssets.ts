@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import vscode = require('vscode');
 import { aoiDownloadPhase, isCancellation, isRequestError, type AoiDownload, type Asset, type EoClient } from '../../api';
 import { COMMANDS } from '../../commandIds';
+import { safeFileName } from '../../fileNames';
 import { enumLabel } from '../../format';
 import { isWebUrl } from '../../panels/protocol';
 import { describeError, showError } from '../../ui/showError';
@@ -40,17 +41,14 @@ function aoiNameFromRow(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Characters no file system takes in a name, control characters included. */
-const UNSAFE = /[\\/:*?"<>|]|\p{Cc}/gu;
-
+/** The suggested name: the AOI's and the asset's names, safe and short enough (src/fileNames.ts). */
 export function assetFileName(aoiName: string, assets: readonly Pick<Asset, 'name' | 'date' | 'asset_type'>[]): string {
-  const clean = (s: string) => s.replace(UNSAFE, '_').replace(/\s+/g, ' ').trim();
-  const aoi = clean(aoiName) || 'AOI';
+  const aoi = aoiName.trim() || 'AOI';
   if (assets.length === 1) {
     const a = assets[0];
-    return `${aoi} - ${clean(a.name || `${a.asset_type} ${a.date ?? ''}`) || 'asset'}.tif`;
+    return safeFileName(`${aoi} - ${(a.name || `${a.asset_type} ${a.date ?? ''}`).trim() || 'asset'}`, '.tif');
   }
-  return `${aoi} - ${assets.length} assets.zip`;
+  return safeFileName(`${aoi} - ${assets.length} assets`, '.zip');
 }
 
 function assetLabel(a: Asset): string {
