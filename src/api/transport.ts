@@ -6,10 +6,11 @@
 import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
 import { linkSignal } from './abortFanout';
-import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
+import { ApiError, decodeErrorBody, redactText, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
 import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
+import { unreadableOf, withUnreadable, type UnreadableRecord } from './unreadable';
 
 export type { RangeOptions, RangeResult };
 
@@ -34,6 +35,8 @@ export interface ClientOptions {
   userAgent: string;
   /** Called once per attempt, after it ends; secrets are already redacted. */
   onRequest?: (e: RequestEvent) => void;
+  /** Called when a listing's answer left records out because they do not fit (secrets redacted). */
+  onUnreadable?: (e: UnreadableEvent) => void;
   retry?: RetryOptions;
   /** Keep-alive connections to the service. Default 6. */
   connections?: number;
@@ -66,6 +69,13 @@ export interface RequestEvent {
   requestHeaders: Record<string, string>;
   /** Request body, every `secrets` object redacted. */
   requestBody?: unknown;
+}
+
+export interface UnreadableEvent {
+  method: string;
+  /** Path with query string, relative to the base URL. */
+  path: string;
+  records: UnreadableRecord[];
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD' | 'PUT' | 'PATCH';
@@ -317,7 +327,23 @@ export class Transport {
   /** A JSON request; `parse` checks and normalises the decoded body (throw `ShapeError`). */
   async json<T>(spec: RequestSpec, parse: (body: unknown) => T, call?: CallOptions): Promise<T> {
     const res = await this.send(spec, call);
-    return this.decodeJson(spec, res, parse);
+    const out = this.decodeJson(spec, res, parse);
+    const left = unreadableOf(out);
+    if (left.length === 0) return out;
+    // The reasons quote short values of the service's records: no token may reach a view or the log.
+    const secrets = [...this.knownTokens];
+    const records = left.map((r) => ({ ...r, reason: redactText(r.reason, secrets), ...(r.id ? { id: redactText(r.id, secrets) } : {}) }));
+    this.reportUnreadable(spec, records);
+    return withUnreadable(out as T & object, records) as T;
+  }
+
+  private reportUnreadable(spec: RequestSpec, records: UnreadableRecord[]): void {
+    const event: UnreadableEvent = { method: spec.method, path: spec.path + buildQuery(spec.query), records };
+    try {
+      this.opts.onUnreadable?.(event);
+    } catch {
+      // A broken logger must not break requests.
+    }
   }
 
   /** A request whose body is returned as text (reports). */

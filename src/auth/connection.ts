@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
-import type { RequestEvent } from '../api';
+import type { RequestEvent, UnreadableEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
 
@@ -211,6 +211,7 @@ export class Connection implements vscode.Disposable {
       maxResponseBytes: settings.maxResponseBytes,
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
       onRequest: onRequest ?? ((e) => this.logRequest(e, settings.baseUrl, settings.authScheme)),
+      onUnreadable: (e) => this.log.warn(describeUnreadable(e)),
     });
   }
 
@@ -296,4 +297,15 @@ function fingerprint(s: string): string {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return (h >>> 0).toString(36);
+}
+
+/**
+ * The log line of a listing that left records out: each record by id (or place) with the
+ * field that did not fit, so the service's owners can find it. The view says how many.
+ */
+export function describeUnreadable(e: UnreadableEvent): string {
+  const shown = e.records.slice(0, 20).map((r) => `${r.id ? `${r.id} (${r.at})` : r.at}: ${r.reason}`);
+  const more = e.records.length > shown.length ? `; and ${e.records.length - shown.length} more` : '';
+  const n = e.records.length === 1 ? '1 record' : `${e.records.length} records`;
+  return `${e.method} ${e.path}: ${n} could not be read and ${e.records.length === 1 ? 'was' : 'were'} left out: ${shown.join('; ')}${more}`;
 }

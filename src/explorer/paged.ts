@@ -1,6 +1,6 @@
-import { needsSignIn, NotSignedInError, type EoClient } from '../api';
+import { needsSignIn, NotSignedInError, type EoClient, type UnreadableRecord } from '../api';
 import type { ExplorerContext } from './context';
-import { ErrorNode, LoadMoreNode, MessageNode, SignInNode } from './rows';
+import { ErrorNode, LoadMoreNode, MessageNode, SignInNode, UnreadableNode } from './rows';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';
 
 /** Rows per "Load more…" click. */
@@ -24,6 +24,8 @@ export interface PageResult<T> {
   done?: boolean;
   /** Server items the page covered when the client filtered some out (api `Page.scanned`). */
   scanned?: number;
+  /** Records of the page that could not be read (left out; the list says how many). */
+  unreadable?: UnreadableRecord[];
 }
 
 export interface PagedSpec<T> {
@@ -54,6 +56,7 @@ export class PagedChildren<T> {
   private done = false;
   private error: unknown;
   private _total?: number;
+  private unreadable: UnreadableRecord[] = [];
   private readonly loadMoreRow: LoadMoreNode;
   /** Counts page fetches, for tests and the benchmark. */
   fetches = 0;
@@ -158,6 +161,7 @@ export class PagedChildren<T> {
     this.done = false;
     this.error = undefined;
     this._total = undefined;
+    this.unreadable = [];
   }
 
   /** The node of a loaded record, by the record's id. */
@@ -194,6 +198,7 @@ export class PagedChildren<T> {
     const known = new Set(this.items.map((i) => this.spec.idOf(i)));
     // A record created while paging shifts later pages by one: skip what we already show.
     for (const item of page.items) if (!known.has(this.spec.idOf(item))) this.items.push(item);
+    if (page.unreadable) this.unreadable.push(...page.unreadable);
     const scanned = page.scanned ?? page.items.length;
     this.offset += scanned;
     this.cursor = page.cursor;
@@ -218,6 +223,7 @@ export class PagedChildren<T> {
 
   private rows(): ExplorerNode[] {
     const rows: ExplorerNode[] = this.items.map((i) => this.nodeFor(i));
+    if (this.unreadable.length > 0) rows.push(new UnreadableNode(this.view, this.owner, this.spec.what, this.unreadable));
     const err = this.error;
     if (err !== undefined) {
       // Signed out at the top of a view: the welcome view says what to do.

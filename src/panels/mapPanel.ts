@@ -8,12 +8,13 @@ import vscode = require('vscode');
 import { isCancellation } from '../api/errors';
 import type { ArchiveItem, Satellite } from '../api/records';
 import type { EoClient } from '../api/client';
+import type { UnreadableRecord } from '../api/unreadable';
 import { ringToGeoJson } from '../geo/antimeridian';
 import { validatePolygon } from '../geo/aoiGeometry';
 import { describeError } from '../ui/showError';
 import { basemapImgSources, configuredBasemaps, openExternalChecked, panelOptions, renderPanelHtml, responseError, type PanelContext } from './host';
 import { runCommand } from '../ui/runCommand';
-import { aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, type MapTarget } from './mapData';
+import { aoiFeature, archiveItemFeature, archiveSearchBody, imagerySearchBody, searchNotes, withoutFootprint, type MapTarget } from './mapData';
 import { fetchSource, fetchAssets } from './mapSources';
 import { PostRecorder, type PanelProbe } from './probe';
 import { ImageryByteServer } from './imagery/byteServer';
@@ -56,6 +57,10 @@ interface SearchSession {
   loaded: number;
   limit: number;
   abort: AbortController;
+  /** Results the service sent that could not be read (left out; the list says so). */
+  unreadable: UnreadableRecord[];
+  /** Results without a footprint so far (listed, not drawn). */
+  noFootprint: number;
 }
 
 export class MapPanel implements vscode.Disposable {
@@ -416,7 +421,8 @@ export class MapPanel implements vscode.Disposable {
     this.resultItems.clear();
     const client = await this.client();
     const abort = new AbortController();
-    const opts = { pageSize: p.limit, signal: abort.signal };
+    const unreadable: UnreadableRecord[] = [];
+    const opts = { pageSize: p.limit, signal: abort.signal, onUnreadable: (r: UnreadableRecord[]) => unreadable.push(...r) };
     let items: AsyncGenerator<ArchiveItem, void, undefined>;
     if (p.kind === 'imagery') {
       if (this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
@@ -424,7 +430,7 @@ export class MapPanel implements vscode.Disposable {
     } else {
       items = client.archives.iterateSearch(archiveSearchBody(p), opts);
     }
-    const s: SearchSession = { id: this.nextSearch++, items, done: false, loaded: 0, limit: p.limit, abort };
+    const s: SearchSession = { id: this.nextSearch++, items, done: false, loaded: 0, limit: p.limit, abort, unreadable, noFootprint: 0 };
     this.searches.set(s.id, s);
     const page = await this.page(s);
     this.layers.set('results', { features: page.features, sources: [] });
@@ -446,13 +452,14 @@ export class MapPanel implements vscode.Disposable {
     s.loaded += out.length;
     for (const item of out) this.resultItems.set(`${item.collection}/${item.id}`, item);
     const features = out.map(archiveItemFeature);
+    s.noFootprint += withoutFootprint(features);
     if (s.loaded > out.length) {
       const prev = this.layers.get('results');
       if (prev) prev.features.push(...features);
     }
     const hasMore = s.ahead !== undefined;
     if (!hasMore) this.searches.delete(s.id);
-    return { searchId: s.id, features, loaded: s.loaded, hasMore };
+    return { searchId: s.id, features, loaded: s.loaded, hasMore, ...searchNotes(s.noFootprint, s.unreadable) };
   }
 
   /**

@@ -12,6 +12,7 @@ import { insightFileName, serializeInsightDocument, type InsightInputDocument } 
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
 import { describeError, showError } from '../../ui/showError';
+import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
@@ -121,6 +122,7 @@ export async function openInputAsNewFile(services: CommandServices, arg: unknown
 async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
   const client = await services.connection.getClient();
   const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
+  noteUnreadable(services.ui, l10n.t('insight blocks'), blocks);
   const picked = await services.ui.pick(
     blocks.map((b) => ({
       label: b.display_name ?? b.spec.name,

@@ -112,7 +112,13 @@ describe('insight run reader: each shape', () => {
       want,
     );
     assert.throws(() => readInsightList({ runs }, 'a'), /insights: expected a list/);
-    assert.throws(() => readInsightList({ insights: [{ id: 1 }] }, 'a'), /insights\[0\]\.id/);
+    // One run that does not read is left out with the reason, not the whole list.
+    const partly = readInsightList({ insights: [{ id: 1 }, ...runs] }, 'a');
+    assert.deepEqual(
+      partly.map((r) => r.id),
+      want,
+    );
+    assert.match(partly.unreadable?.[0].reason ?? '', /^insights\[0\]\.id: expected string, got number/);
   });
 });
 
