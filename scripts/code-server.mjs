@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { runPreflight } from './preflight.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 const MARKER = '.eo-install-complete';
@@ -62,30 +63,6 @@ function npmNodeGyp() {
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`npm's node-gyp not found (looked in ${candidates.join(', ')})`);
   return found;
-}
-
-function checkPrerequisites() {
-  const missing = [];
-  if (!existsSync('/usr/include/node/node.h') && !existsSync('/usr/include/nodejs/src/node.h')) {
-    missing.push('Node headers under /usr/include/node (Debian package nodejs / libnode-dev)');
-  }
-  if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
-  if (!existsSync('/usr/bin/rg')) missing.push('ripgrep (/usr/bin/rg)');
-  for (const tool of ['make', 'g++', 'python3']) {
-    try {
-      execFileSync('which', [tool], { stdio: 'ignore' });
-    } catch {
-      missing.push(tool);
-    }
-  }
-  if (missing.length) {
-    throw new Error(
-      `cannot build code-server's native modules; missing: ${missing.join('; ')}.\n` +
-        'On Debian: apt-get install -y build-essential python3 libkrb5-dev ripgrep chromium',
-    );
-  }
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major !== 20) log(`warning: Node ${process.versions.node}; code-server ${CODE_SERVER_VERSION} is verified on Node 20`);
 }
 
 function symlink(target, path) {
@@ -163,7 +140,9 @@ async function install(dir) {
   const marker = join(dir, MARKER);
   const started = Date.now();
   log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run only; takes several minutes)`);
-  checkPrerequisites();
+  // Normally done already by npm start or npm test; a test file run on its own gets here first.
+  const preflight = await runPreflight({ purposes: ['start'], asker: 'the code-server install' });
+  if (!preflight.ok) throw new Error("cannot build code-server's native modules: this machine is missing what the message above names");
   // A half-finished install can leave broken native builds; start clean.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, ensureCodeServer, startCodeServer } from './code-server.mjs';
+import { runPreflight } from './preflight.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -110,6 +111,9 @@ async function verifyInBrowser(url, sandboxUrl, token) {
 }
 
 async function main() {
+  // What code-server needs from the machine (and Chromium for --check), before anything starts.
+  const preflight = await runPreflight({ purposes: [check ? 'check' : 'start'], asker: check ? 'npm start -- --check' : 'npm start' });
+  if (!preflight.ok) process.exit(1);
   if (!argv.includes('--no-build')) build();
   await ensureCodeServer();
 

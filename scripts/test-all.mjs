@@ -3,13 +3,15 @@
 // tier and a final `N passed, N failed`. Skipped tests (node:test skip/todo, Mocha
 // pending) are counted and printed per tier and in total, so a skip cannot hide. Exits
 // non-zero when any test failed, a tier could not start, or a tier ran zero tests: a skipped
-// tier is a failed tier.
+// tier is a failed tier. Before anything builds, the preflight (scripts/preflight.mjs) checks
+// what the selected tiers need from the machine, and installs it as root on Debian.
 //
 //   node scripts/test-all.mjs [--tier unit|integration|e2e] [--no-build]
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runPreflight } from './preflight.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIERS = ['unit', 'integration', 'e2e'];
@@ -127,6 +129,11 @@ const tiers = {
 
 async function main() {
   const started = Date.now();
+  const asker = tierArg ? `npm run test:${tierArg}` : 'npm test';
+  if (!(await runPreflight({ purposes: selected, asker })).ok) {
+    console.log('0 passed, 0 failed');
+    process.exit(1);
+  }
   if (!skipBuild) {
     console.log('> npm run build && npm run compile');
     // The same steps as `npm run build`: the bundles, then the l10n string bundle.

@@ -1,3 +1,5 @@
+import { isObj } from './shape';
+
 /**
  * One error type for everything that can go wrong between the extension and the service.
  * `message` is for logs (method, path, status, server text); `userMessage` is for a
@@ -111,8 +113,21 @@ export class NotSignedInError extends Error {
 }
 
 /**
+ * The person stopped a flow (Escape on a step, Cancel on a progress notification): nothing
+ * went wrong and nothing is shown. Named like VS Code's own `CancellationError` ('Canceled'),
+ * which `classifyFailure` recognises by that name too.
+ */
+export class Cancelled extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'Canceled';
+  }
+}
+
+/**
  * What a failure means, decided here for every caller (the predicates below all read it):
- * - `cancelled`: the caller aborted; nothing to show.
+ * - `cancelled`: the caller aborted, or the person stopped a flow (`Cancelled`, VS Code's
+ *   `CancellationError`); nothing to show.
  * - `signIn`: no token, or the service refused it (401): the way forward is to sign in.
  * - `refused`: the service refused the request itself (any other 4xx but 429): an entry can
  *   be changed and the request sent again.
@@ -124,6 +139,7 @@ export type FailureKind = 'cancelled' | 'signIn' | 'refused' | 'transient' | 'ma
 
 export function classifyFailure(err: unknown): FailureKind {
   if (err instanceof NotSignedInError) return 'signIn';
+  if (err instanceof Error && err.name === 'Canceled') return 'cancelled';
   if (!(err instanceof ApiError)) return 'other';
   switch (err.kind) {
     case 'aborted':
@@ -198,11 +214,18 @@ type Cut = (s: string, max?: number) => string;
  * envelope (details a string, or an object for archives), the projects' free-form object,
  * `text/csv` (reports), HTML, plain text, empty, or broken JSON.
  */
-export function decodeErrorBody(status: number, contentType: string | undefined, text: string, secrets: readonly string[] = []): DecodedErrorBody {
-  // Secrets go before any clipping: a secret cut in half would no longer match.
-  const cut: Cut = (s, max) => clip(redactText(s, secrets), max);
+export function decodeErrorBody(
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  secrets: readonly string[] = [],
+  opts: { cutShort?: boolean } = {},
+): DecodedErrorBody {
+  // Secrets go before any parsing or clipping (a secret cut in half would no longer match);
+  // the decoded parts are redacted once more, since JSON and HTML unescape what they hold.
+  const cut: Cut = (s, max) => serverText(s, secrets, { max: max ?? MAX_TEXT });
   const ct = (contentType ?? '').toLowerCase();
-  const trimmed = text.trim();
+  const trimmed = serverText(text, secrets, { cutShort: opts.cutShort }).trim();
   if (trimmed === '') return { message: statusTitle(status), details: '' };
 
   if (ct.includes('json') || trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
@@ -221,13 +244,13 @@ export function decodeErrorBody(status: number, contentType: string | undefined,
 
 function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
   if (typeof parsed === 'string') return { message: cut(parsed), details: parsed };
-  if (!isRecord(parsed)) return { message: statusTitle(status), details: cut(JSON.stringify(parsed)) };
+  if (!isObj(parsed)) return { message: statusTitle(status), details: cut(JSON.stringify(parsed)) };
   const envelope = parsed.error;
-  if (isRecord(envelope)) {
+  if (isObj(envelope)) {
     const code = typeof envelope.code === 'string' ? envelope.code : undefined;
     const message = firstString(envelope.message, envelope.detail, envelope.description);
     const details = envelope.details;
-    const detailsValue: string | Record<string, unknown> = isRecord(details)
+    const detailsValue: string | Record<string, unknown> = isObj(details)
       ? details
       : typeof details === 'string'
         ? details
@@ -252,7 +275,7 @@ function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
   if (Array.isArray(parsed.detail) && !message) {
     // FastAPI-style validation errors: [{loc, msg, type}]
     const msgs = parsed.detail
-      .filter(isRecord)
+      .filter(isObj)
       .map((d) => firstString(d.msg, d.message))
       .filter((m): m is string => !!m);
     if (msgs.length > 0) return { code, message: cut(msgs.join('; ')), details: parsed };
@@ -341,10 +364,6 @@ function clip(s: string, max = MAX_TEXT): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * Every secret replaced, as sent and as it reads inside a JSON string (a key file's line
  * breaks and quotes come back escaped). Run it on a server's text before anything cuts the
@@ -367,6 +386,32 @@ function secretForms(secrets: readonly string[]): string[][] {
       const twice = JSON.stringify(once).slice(1, -1);
       return [...new Set([s, once, twice])];
     });
+}
+
+/**
+ * The one way a server's body becomes text that a person or the log may read: every secret
+ * redacted first, then (with `max`) clipped to that many characters. `cutShort` says the body
+ * was read only up to a limit, so it may end inside a secret: the start of any secret left at
+ * the very end is redacted too.
+ */
+export function serverText(text: string, secrets: readonly string[], opts: { max?: number; cutShort?: boolean } = {}): string {
+  let out = redactText(text, secrets);
+  if (opts.cutShort) out = withoutSecretStart(out, secrets);
+  return opts.max === undefined ? out : clip(out, opts.max);
+}
+
+/** `text` less a trailing beginning of any secret (in any of its forms), marked as redacted. */
+function withoutSecretStart(text: string, secrets: readonly string[]): string {
+  let longest = 0;
+  for (const f of secretForms(secrets).flat()) {
+    for (let k = Math.min(f.length - 1, text.length); k > longest; k--) {
+      if (text.endsWith(f.slice(0, k))) {
+        longest = k;
+        break;
+      }
+    }
+  }
+  return longest ? `${text.slice(0, text.length - longest)}[redacted]` : text;
 }
 
 /** Replace every occurrence of a secret in an error before it leaves the client. */

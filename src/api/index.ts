@@ -5,6 +5,7 @@ export { unreadableOf, type UnreadableRecord, type WithUnreadable } from './unre
 export { pathOf, encodeSegment, redactBody, describeRequest, REDACTED } from './transport';
 export {
   ApiError,
+  Cancelled,
   NotSignedInError,
   classifyFailure,
   decodeErrorBody,

@@ -3,7 +3,7 @@
  * it is left out, the rest is shown, and the view says how many could not be read and why
  * (the log names the field). Pure.
  */
-import { ShapeError } from './shape';
+import { isObj, ShapeError } from './shape';
 
 /** A record of a listing that could not be read. */
 export interface UnreadableRecord {
@@ -19,8 +19,6 @@ export interface UnreadableRecord {
 export interface WithUnreadable {
   unreadable?: UnreadableRecord[];
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function recordId(raw: unknown): string | undefined {
   if (!isObj(raw)) return undefined;

@@ -1,7 +1,6 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commandIds';
-import { stepOfRequest, type ObservedStep } from './progress';
+import { MANIFEST_STEP, stepOfRequest, type ObservedStep } from './progress';
 
 /** `publisher.name#walkthroughId`, as `workbench.action.openWalkthrough` wants it. */
 export const WALKTHROUGH_ID = 'eo-imagery.eo-imagery#eoImagery.gettingStarted';
@@ -20,33 +19,53 @@ export interface WalkthroughApi {
 }
 
 /**
- * The "Get Started with EO Imagery" walkthrough: a command to open it, and the steps that
- * complete on what happens over HTTP (see `stepOfRequest`). Signing in, showing something on
- * the map and creating an insight input complete through the manifest's own events.
+ * Waits before each try of `welcome.markStepComplete`: the workbench creates its walkthrough
+ * service on first use and registers our steps a moment later (up to 5 s, while it asks its
+ * experiment service), and until then the command fails with "unknown step".
  */
-export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; disposable: vscode.Disposable } {
-  const { context, connection } = services;
+const MARK_RETRY_MS = [0, 250, 500, 1000, 2000, 4000, 8000];
+
+/**
+ * The "Get Started with EO Imagery" walkthrough: `open` (the Get Started command's handler,
+ * registered by activate() with the other commands), and the steps that complete on what
+ * happens over HTTP (see `stepOfRequest`) or when the connection is signed
+ * in. Showing something on the map and creating an insight input complete through the
+ * manifest's own command events.
+ *
+ * VS Code evaluates a step's `onContext:` event once when it registers the walkthrough, and an
+ * event already true then is spent without ticking the step (gettingStartedService.ts,
+ * `registerDoneListeners`). Its walkthrough service starts on first use, which without a
+ * Welcome page at start-up is when the page is first opened: a connection made at start
+ * (npm start, EO_API_TOKEN) was never shown as done. So each step is also ticked directly with
+ * `welcome.markStepComplete`, which VS Code keeps in the profile.
+ */
+export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; open: () => Promise<void>; disposable: vscode.Disposable } {
+  const { context, connection, log } = services;
   const done = new Set<ObservedStep>();
-  const setStep = (step: ObservedStep, value: boolean): Thenable<unknown> => vscode.commands.executeCommand('setContext', stepContextKey(step), value);
+  let disposed = false;
+  const tick = async (step: ObservedStep): Promise<void> => {
+    const id = `${WALKTHROUGH_ID}#${MANIFEST_STEP[step]}`;
+    let last: unknown;
+    for (const ms of MARK_RETRY_MS) {
+      if (ms) await new Promise((r) => setTimeout(r, ms));
+      if (disposed) return;
+      try {
+        await vscode.commands.executeCommand('welcome.markStepComplete', id);
+        return;
+      } catch (err) {
+        last = err;
+      }
+    }
+    log.debug(`Walkthrough: could not mark ${id} done: ${last instanceof Error ? last.message : String(last)}`);
+  };
   const mark = (step: ObservedStep): void => {
     if (done.has(step)) return;
     done.add(step);
-    void setStep(step, true);
-  };
-  /**
-   * VS Code ticks a step when its context key changes while the walkthrough page watches;
-   * one that was already true when the page opened stays unticked. So once the page is up,
-   * what is done is said again (false, then true); twice, for a slow window.
-   */
-  const reannounce = async (): Promise<void> => {
-    const steps = [...done];
-    for (const step of steps) await setStep(step, false);
-    await new Promise((r) => setTimeout(r, 50));
-    for (const step of steps) await setStep(step, true);
+    void vscode.commands.executeCommand('setContext', stepContextKey(step), true);
+    void tick(step);
   };
   const open = async (): Promise<void> => {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
-    for (const ms of [1000, 4000]) setTimeout(() => void reannounce(), ms);
   };
   const api: WalkthroughApi = {
     done,
@@ -62,7 +81,7 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
     },
   };
   const disposable = vscode.Disposable.from(
-    vscode.commands.registerCommand(COMMANDS.getStarted, open),
+    { dispose: () => (disposed = true) },
     connection.onDidRequest((e) => {
       const step = stepOfRequest(e);
       if (step) mark(step);
@@ -71,5 +90,5 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
       if (connection.state !== 'signedOut') mark('signedIn');
     }),
   );
-  return { api, disposable };
+  return { api, open, disposable };
 }

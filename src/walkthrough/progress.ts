@@ -24,3 +24,11 @@ function isProjectFilter(q: URLSearchParams): boolean {
 function isDryRun(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { dry_run?: unknown }).dry_run === true;
 }
+
+/** Each observed step's id in the manifest (`contributes.walkthroughs[0].steps[].id`). */
+export const MANIFEST_STEP: Readonly<Record<ObservedStep, string>> = {
+  signedIn: 'signIn',
+  projectBrowsed: 'browseProject',
+  archiveSearched: 'searchArchive',
+  orderPriced: 'priceOrder',
+};

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
-import { imageryPixelAt as pixelAt } from './imageryPixels';
+import { imageryPixelAt as pixelAt, layerSettled as settled } from './imageryPixels';
 
 interface Scene {
   file: string;
@@ -74,21 +74,6 @@ async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<v
     ],
   );
   await h.send({ type: 'imagery', spec, fit: false });
-}
-
-/** Waits until the layer's row says it is done (ready or error) and returns its state and text. */
-async function settled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
-  const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);
-  await row.waitFor({ timeout: timeoutMs });
-  await h.page.waitForFunction(
-    (rid) => {
-      const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
-      return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
-    },
-    id,
-    { timeout: timeoutMs },
-  );
-  return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }
 
 function near(actual: number[], expected: number[], tol: number, what: string): void {
@@ -211,6 +196,57 @@ describe('imagery on the map webview', () => {
     }
   });
 
+  it('the band controls restyle the layer: a preset, three bands typed, a stretch, percentiles; a wrong input says why', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec({ render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] } }), scene);
+      assert.equal((await settled(h, 'scene')).state, 'ready');
+      const row = h.page.locator('.eo-imagery-row[data-id="scene"]');
+      const select = row.getByLabel('Band combination');
+      await select.waitFor();
+      assert.equal(await select.inputValue(), 'B04|B03|B02');
+      const savedRender = () => h.page.evaluate(() => (window as unknown as Win).__state?.imagery?.[0]?.render);
+      const rendered = async (pred: (r: ImageryLayerSpec['render'] | undefined) => boolean, what: string) => {
+        for (let i = 0; i < 100 && !pred(await savedRender()); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.ok(pred(await savedRender()), `${what}: ${JSON.stringify(await savedRender())}`);
+      };
+      await select.selectOption('B08|B04|B03');
+      await rendered((r) => r?.kind === 'rgb' && r.bands.join() === 'B08,B04,B03', 'the false colour preset');
+      await settled(h, 'scene');
+
+      // the controls are built again for the new look: pick three bands by name
+      await row.getByLabel('Band combination').selectOption('custom');
+      const fields = ['Red', 'Green', 'Blue'].map((c) => row.getByLabel(`${c} channel band`));
+      await fields[0].fill('B99');
+      await row.getByRole('button', { name: 'Apply' }).click();
+      assert.equal(await row.locator('.hint').textContent(), 'No band named "B99".');
+      await fields[0].fill('B08');
+      await fields[1].fill('B08');
+      await fields[2].fill('B08');
+      await row.getByRole('button', { name: 'Apply' }).click();
+      await rendered((r) => r?.kind === 'rgb' && r.bands.join() === 'B08,B08,B08', 'three bands typed');
+      await settled(h, 'scene');
+
+      await row.getByLabel('R maximum').fill('-1');
+      await row.getByRole('button', { name: 'Stretch' }).click();
+      assert.equal(await row.locator('.hint').textContent(), 'Each maximum must be a number above its minimum.');
+      for (const c of ['R', 'G', 'B']) {
+        await row.getByLabel(`${c} minimum`).fill('0');
+        await row.getByLabel(`${c} maximum`).fill('0.5');
+      }
+      await row.getByRole('button', { name: 'Stretch' }).click();
+      await rendered((r) => r?.kind === 'rgb' && JSON.stringify(r.stretch) === '[[0,0.5],[0,0.5],[0,0.5]]', 'the stretch typed');
+      await settled(h, 'scene');
+
+      await row.getByLabel('Percentiles').fill('5-95');
+      await row.getByRole('button', { name: 'Auto' }).click();
+      await rendered((r) => r?.kind === 'rgb' && r.stretch === undefined && r.percentiles?.join() === '5,95', 'percentiles');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it("decodes in a blob worker under the map's CSP", async () => {
     const h = await open(scene.file, []);
     try {
@@ -248,7 +284,7 @@ describe('imagery on the map webview', () => {
       await show(h3, spec({ id: 'junk' }), scene);
       const s = await settled(h3, 'junk');
       assert.equal(s.state, 'error');
-      assert.match(s.text, /not a readable GeoTIFF|directory could not be read|could not be/);
+      assert.match(s.text, /not a readable GeoTIFF|directory could not be read|could not be|past its end/);
     } finally {
       await h3.close();
     }

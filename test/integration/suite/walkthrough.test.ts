@@ -13,6 +13,8 @@ import type { SearchPage, SearchParams } from '../../../src/panels/protocol';
 import type { ExplorerNode, RecordNode } from '../../../src/explorer/tree';
 import { EXTENSION_ID, useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { WALKTHROUGH_ID } from '../../../src/walkthrough';
+import { MANIFEST_STEP } from '../../../src/walkthrough/progress';
 
 interface WalkthroughStep {
   id: string;
@@ -144,6 +146,23 @@ suite('walkthrough: steps complete by their real events', function () {
     }
     prompts.assertDone();
     await waitFor('the orderPriced step', () => wt.done.has('orderPriced'));
+  });
+
+  test("VS Code's walkthrough knows each step id the extension ticks, and refuses one it does not know", async () => {
+    const mark = (step: string): Thenable<unknown> => vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`);
+    // The workbench registers the walkthrough a moment after its service starts.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await mark(MANIFEST_STEP.signedIn);
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    for (const step of Object.values(MANIFEST_STEP)) await mark(step);
+    await assert.rejects(Promise.resolve(mark('noSuchStep')), 'an unknown step id was accepted: a wrong id would fail silently');
   });
 
   test('the walkthrough is offered once and never again; Get Started opens it on request', async () => {
