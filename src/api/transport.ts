@@ -53,8 +53,13 @@ export interface CallOptions {
 
 export interface RequestEvent {
   method: string;
-  /** Path with query string, relative to the base URL. */
+  /**
+   * Path with query string, relative to the base URL; for a file on another host (an imagery
+   * read) its absolute URL, the query shown as `?…` (it may be a signature).
+   */
   path: string;
+  /** Set when `path` is already absolute: the request did not go below the base URL. */
+  absolute?: boolean;
   /** HTTP status, when a response arrived. */
   status?: number;
   ms: number;
@@ -114,7 +119,9 @@ export function describeRequest(e: RequestEvent): string {
   // request that got none says why.
   const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
   const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
-  return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
+  // A byte-range read names its range (the header is what makes it a different request).
+  const range = e.requestHeaders.range ? ` [${e.requestHeaders.range}]` : '';
+  return `${e.method} ${e.path}${range} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
 }
 
 /**
@@ -310,7 +317,8 @@ export class Transport {
     } finally {
       this.emit({
         method: 'GET',
-        path: `${shown} [${headers.range}]`,
+        path: shown,
+        absolute: !own,
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes,
