@@ -250,6 +250,15 @@ export class Transport {
     }
   }
 
+  /** The `Authorization` header for a file the service points to: only below the base URL. */
+  async authHeadersFor(href: string): Promise<Record<string, string>> {
+    if (!this.isOwnUrl(href)) return {};
+    const token = await this.token();
+    if (!token) return {};
+    this.knownTokens.add(token);
+    return { authorization: this.opts.authScheme === 'raw' ? token : `Bearer ${token}` };
+  }
+
   /** Turn an absolute link of the service into a path + query below the base URL. */
   relativePath(href: string): string {
     const u = new URL(href, this.baseUrl + '/');

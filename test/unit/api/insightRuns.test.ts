@@ -261,7 +261,9 @@ describe('insight runs against the sandbox', () => {
         ['water_bodies', 'vector'],
       ],
     );
-    const fc = await fetchOutputGeoJson(done.output[1].value);
+    // The service's own storage needs the token: the client sends it there, and only there.
+    await assert.rejects(fetchOutputGeoJson(done.output[1].value), (e: unknown) => e instanceof OutputFileError && e.status === 401);
+    const fc = await alice.outputGeoJson(done.output[1].value);
     assert.ok(fc.features.length > 0 && fc.features.every((f) => f.geometry?.type === 'Polygon'));
   });
 
@@ -290,7 +292,7 @@ describe('insight runs against the sandbox', () => {
 
   it('outputs: a missing file is a 404 with a clear reason; a non-http URL is refused', async () => {
     await assert.rejects(
-      fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`),
+      fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`, { headers: { authorization: `Bearer ${sb.tokens.alice}` } }),
       (e: unknown) => e instanceof OutputFileError && e.status === 404 && /not there/.test(e.message),
     );
     await assert.rejects(fetchOutputText('s3://bucket/x.geojson'), /s3: address.*download the run/);
