@@ -33,7 +33,7 @@ import { IdListForm } from './idLists';
 import { IndicesApi } from './indices';
 import { InsightRunsApi } from './insightRuns';
 import { OrderItemsApi } from './orderItems';
-import { fetchOutputGeoJson, type GeoJsonCollection, type OutputFetchOptions } from './outputFiles';
+import { fetchOutputGeoJson, OutputFileError, type GeoJsonCollection, type OutputFetchOptions } from './outputFiles';
 import { OrdersApi } from './orders';
 import { ProjectsApi } from './projects';
 import { ReportsApi } from './reports';
@@ -140,6 +140,11 @@ export class EoClient {
    * file is below the base URL (the service's own storage); never to another host.
    */
   async outputGeoJson(href: string, opts: OutputFetchOptions = {}): Promise<GeoJsonCollection> {
+    try {
+      await this.transport.checkTarget(href);
+    } catch (e) {
+      throw new OutputFileError(e instanceof Error ? e.message : String(e));
+    }
     return fetchOutputGeoJson(href, { ...opts, headers: { ...opts.headers, ...(await this.transport.authHeadersFor(href)) } });
   }
 

@@ -36,6 +36,12 @@ export interface ClientOptions {
   userAgent: string;
   /** Called once per attempt, after it ends; secrets are already redacted. */
   onRequest?: (e: RequestEvent) => void;
+  /**
+   * Called before the client reads a URL the service pointed to on another host (an imagery
+   * range read, an output file); rejects to refuse it (a private address the person did not
+   * allow, see privateTargets.ts).
+   */
+  checkTarget?: (url: URL) => Promise<void>;
   /** Called when a listing's answer left records out because they do not fit (secrets redacted). */
   onUnreadable?: (e: UnreadableEvent) => void;
   retry?: RetryOptions;
@@ -250,6 +256,12 @@ export class Transport {
     }
   }
 
+  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.checkTarget`). */
+  async checkTarget(href: string): Promise<void> {
+    if (this.isOwnUrl(href) || !this.opts.checkTarget) return;
+    await this.opts.checkTarget(new URL(href, this.baseUrl + '/'));
+  }
+
   /** The `Authorization` header for a file the service points to: only below the base URL. */
   async authHeadersFor(href: string): Promise<Record<string, string>> {
     if (!this.isOwnUrl(href)) return {};
@@ -284,6 +296,14 @@ export class Transport {
       if (token) {
         this.knownTokens.add(token);
         headers.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
+      }
+    }
+    if (!own && this.opts.checkTarget) {
+      try {
+        await this.opts.checkTarget(u);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        throw new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: message, userMessage: message });
       }
     }
     const timeout = opts.timeoutMs ?? this.timeoutMs;

@@ -32,6 +32,11 @@ export interface DownloadOptions {
   preferredBase?: string;
   /** Header and body timeouts, ms. Default 60 s each. */
   timeoutMs?: number;
+  /**
+   * Called before each hop (the link, and every redirect) is fetched; rejects to refuse it
+   * (a private address the person did not allow: `Connection.checkTarget`).
+   */
+  checkTarget?: (url: URL) => Promise<void>;
 }
 
 export class DownloadError extends Error {
@@ -69,6 +74,13 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
   let current = httpUrl(url);
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
+    if (opts.checkTarget) {
+      try {
+        await opts.checkTarget(current);
+      } catch (err) {
+        throw new DownloadError(`Not downloaded: ${describe(err)}.`);
+      }
+    }
     try {
       res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
     } catch (err) {

@@ -195,7 +195,11 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
       (_p, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
+        return downloadToFolder(url, folder[0].fsPath, {
+          signal: abort.signal,
+          checkTarget: (u) => services.connection.checkTarget(u),
+          fallbackName: `${insightSlug(r.name)}.zip`,
+        });
       },
     ),
   );
