@@ -54,7 +54,12 @@ export function clipBytes(text: string, maxBytes: number): string {
 export function safeFileName(stem: string, ext = '', maxBytes = MAX_NAME_BYTES - SUFFIX_ROOM): string {
   const cleanExt = clean(ext).replace(/^([^.])/, '.$1');
   const room = Math.max(1, maxBytes - utf8Bytes(cleanExt));
-  let base = clipBytes(clean(stem).replace(/^\.+/, ''), room)
+  let base = clipBytes(
+    clean(stem)
+      .trim()
+      .replace(/^[. ]+/, ''),
+    room,
+  )
     .trim()
     .replace(/[. ]+$/, '');
   if (base === '') return '';

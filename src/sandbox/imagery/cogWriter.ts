@@ -350,6 +350,7 @@ function slotAt(layout: CogLayout, pos: number): { level: number; index: number;
  */
 const STRIP_BYTES = 64 * 1024;
 const STRIP_PIXELS = 1024;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The file's bytes [start, end) as a sequence of buffers, so a caller can stream a large range
@@ -393,7 +394,14 @@ export function* byteChunks(layout: CogLayout, start: number, end: number, store
       for (let r = 0; r < spec.tileSize; r += stripRows) {
         const r1 = Math.min(spec.tileSize, r + stripRows);
         fillRows(layout, s.level, tx, ty, r, r1, out);
-        yield* piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes);
+        // A strip outside the range still yields (nothing): the consumer lets the event loop
+        // run between chunks, and a range that starts deep in a tile computes its rows first.
+        let gave = false;
+        for (const chunk of piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes)) {
+          gave = true;
+          yield chunk;
+        }
+        if (!gave) yield EMPTY;
       }
       store?.put(s.level, tx, ty, bytes);
       data = bytes;
