@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { lookup } from 'node:dns/promises';
 import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
 import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
@@ -336,18 +337,18 @@ export function describeUnreadable(e: UnreadableEvent): string {
 
 /** The modal that asks before the extension reads from a host on this computer or network. */
 async function askPrivateTarget(host: string, kind: PrivateKind): Promise<boolean> {
-  const allow = vscode.l10n.t('Allow {0}', host);
+  const allow = l10n.t('Allow {0}', host);
   const where =
     kind === 'loopback'
-      ? vscode.l10n.t('{0} is on this computer.', host)
+      ? l10n.t('{0} is on this computer.', host)
       : kind === 'link-local'
-        ? vscode.l10n.t('{0} is a link-local address (such as a cloud metadata service).', host)
-        : vscode.l10n.t('{0} is on your local network.', host);
+        ? l10n.t('{0} is a link-local address (such as a cloud metadata service).', host)
+        : l10n.t('{0} is on your local network.', host);
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('The service points to a file on {0}. Read from it?', host),
+    l10n.t('The service points to a file on {0}. Read from it?', host),
     {
       modal: true,
-      detail: vscode.l10n.t(
+      detail: l10n.t(
         '{0} A service can use links like this to reach devices and servers that are not on the internet. Allow it only if you expect files there. You are asked once per host until the window reloads.',
         where,
       ),
