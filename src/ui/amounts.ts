@@ -5,7 +5,7 @@
  * prices are made up, amounts are in "credits", so a unit shows and the setting is there to
  * change it.
  */
-import vscode = require('vscode');
+import { userSetting } from '../auth/settings';
 import { amount } from '../format';
 
 export const AMOUNT_UNIT_SETTING = 'eoImagery.amounts.unit';
@@ -20,9 +20,12 @@ export function followSandbox(isSandbox: () => boolean): void {
   onSandbox = isSandbox;
 }
 
-/** The configured unit, trimmed; else "credits" on the sandbox; else ''. */
+/**
+ * The configured unit, trimmed; else "credits" on the sandbox; else ''. The user's own setting
+ * only: a cloned repository must not relabel the currency in the order confirmation.
+ */
 export function amountUnit(): string {
-  const v = vscode.workspace.getConfiguration('eoImagery').get<unknown>('amounts.unit');
+  const v = userSetting<unknown>(AMOUNT_UNIT_SETTING, '');
   const configured = typeof v === 'string' ? v.trim().slice(0, 16) : '';
   return configured || (onSandbox() ? SANDBOX_UNIT : '');
 }
