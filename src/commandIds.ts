@@ -1,7 +1,7 @@
 /**
  * Every command of the extension, in one table at the bottom layer: any layer may name a
  * command (a tree row, the status bar, a panel button) without importing the module that
- * registers it. `test/unit/commands.test.ts` checks the table against package.json.
+ * registers it. `test/unit/manifest/commands.test.ts` checks the table against package.json.
  */
 import type { ArchiveItem, Insight } from './api/records';
 
@@ -96,10 +96,18 @@ export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore'];
 /** An archive item, whole or by reference. */
 export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
 
+/** A file's URI, as far as this layer (no `vscode`) can name it: a `vscode.Uri` is one. */
+export interface FileUri {
+  readonly scheme: string;
+  readonly path: string;
+}
+
 /**
  * What the extension itself passes to each command (`runCommand` checks it). Menus and tree
- * rows pass their own arguments (a row, the selected rows, a file's URI), which the handlers
- * check at run time, so handlers are registered taking `unknown`.
+ * rows pass their own arguments (a row, the selected rows, a file's URI): `READERS` in
+ * src/commands/args reads all of them, these included, into the one typed input each
+ * handler takes, and the integration suite "command wrapper" checks that every entry here
+ * reads into a value.
  */
 export interface CommandArgs {
   orderArchiveItems: [items: ArchiveItemRef | readonly ArchiveItemRef[]];
@@ -109,6 +117,8 @@ export interface CommandArgs {
   /** A run row (menus), or a run named by AOI and id (a click on its output on the map). */
   showInsightOutputs: [run: object | { aoiId: string; id: string }];
   downloadReport: [timeZone?: string];
+  runSearchFile: [file: FileUri];
+  searchFileWhatsNew: [file: FileUri];
 }
 
 /** The arguments of `name`: none, unless the table above says otherwise. */
