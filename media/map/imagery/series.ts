@@ -141,7 +141,9 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   const sclAt = names.findIndex((n) => SCL_NAMES.has(n));
   // only the bands the expression uses (and the classification) are decoded
   const samples = [...new Set([...usedBands(req.index.expression, names, d.date), ...(sclAt >= 0 ? [sclAt] : [])])];
-  const bandMeta = await Promise.all(samples.map((i) => bandScale(cog, d.spec.bands[i], i)));
+  // one after the other: geotiff.js's first read of the metadata tag is not safe to share
+  const bandMeta: { scale: number; offset: number }[] = [];
+  for (const i of samples) bandMeta.push(await bandScale(cog, d.spec.bands[i], i));
   const before = cog.source.stats.bytes;
   const read: StatsTile[] = [];
   let next = 0;

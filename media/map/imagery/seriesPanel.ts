@@ -26,6 +26,7 @@ interface Run {
   points: (SeriesPoint | undefined)[];
   abort: AbortController;
   done: boolean;
+  cancelled?: boolean;
 }
 
 export class SeriesPanel {
@@ -137,7 +138,8 @@ export class SeriesPanel {
         run.points,
       );
       await runSeries(request, this.deps, run.abort.signal, (i, point) => {
-        if (this.run !== run) return;
+        // a date still finishing after a cancel is not reported
+        if (this.run !== run || run.abort.signal.aborted) return;
         run.points[i] = point;
         post({ type: 'seriesPoint', requestId, index: i, point });
         if (point.error) this.problems.append(el('li', {}, l10n.t('{0}: {1}', point.date, point.error)));
@@ -153,14 +155,16 @@ export class SeriesPanel {
     } catch (e) {
       run.done = true;
       const cancelled = run.abort.signal.aborted || (e as Error)?.name === 'AbortError';
-      if (this.run === run) this.progress(cancelled);
+      run.cancelled = cancelled;
+      if (this.run === run) this.progress();
       post({ type: 'seriesDone', requestId, ok: false, error: (e as Error)?.message || String(e), cancelled });
     }
   }
 
-  private progress(cancelled = false): void {
+  private progress(): void {
     const run = this.run;
     if (!run) return;
+    const cancelled = run.cancelled;
     const n = run.points.filter((p) => p).length;
     const failed = run.points.filter((p) => p?.error).length;
     const total = run.request.dates.length;
