@@ -132,8 +132,8 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         },
         series: [
           {},
-          { label: l10n.t('10th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
-          { label: l10n.t('90th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
+          { label: l10n.t('10–90 %'), stroke: 'transparent', points: { show: false }, spanGaps: true },
+          { label: '', stroke: 'transparent', points: { show: false }, spanGaps: true },
           { label: l10n.t('{0} median', o.label), stroke: line, width: 2, spanGaps: true, points: { show: true, size: 7, fill: line, stroke: line } },
           { label: l10n.t('Too few valid pixels'), stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
           { label: l10n.t('Could not be read'), stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
@@ -144,8 +144,9 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         got.map((p) => (good(p) ? (p?.p10 as number) : null)),
         got.map((p) => (good(p) ? (p?.p90 as number) : null)),
         got.map((p) => (good(p) ? (p?.median as number) : null)),
-        got.map((p) => (ok(p) && !good(p) ? (p?.median as number) : null)),
-        got.map((p) => (p && (p.error || p.median === undefined) ? bottom : null)),
+        // too few valid pixels: hollow at its median; none at all: hollow along the bottom
+        got.map((p) => (ok(p) && !good(p) ? (p?.median as number) : p && !p.error && p.median === undefined ? bottom : null)),
+        got.map((p) => (p?.error ? bottom : null)),
       ] as uPlot.AlignedData,
       plotBox,
     );

@@ -8,6 +8,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { collect, type Aoi, type EoClient, type Index } from '../../api';
 import type { SeriesDate, SeriesRequest } from '../../panels/imagery/protocol';
+import { aoiFeature } from '../../panels/mapData';
 import { SeriesCancelled, type SeriesState } from '../../panels/imagery/seriesChannel';
 import { inStep } from '../../ui/showError';
 import type { CommandServices } from '../services';
@@ -81,6 +82,8 @@ export async function chartIndexOverTime(services: CommandServices, given: Aoi |
   if (!dates) return undefined;
   const request: SeriesRequest = { title: aoi.name || aoi.aoi_id, index, polygon: aoi.geometry, dates, minValidShare: 0.5 };
   const map = services.panels.showMap();
+  // the AOI's outline under the chart, so a picked date is seen in its place
+  map.showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
   const failed = l10n.t('Chart Index Over Time');
   let state: SeriesState;
   try {
