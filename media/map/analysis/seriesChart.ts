@@ -133,7 +133,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         series: [
           {},
           { label: l10n.t('10–90 %'), stroke: 'transparent', points: { show: false }, spanGaps: true },
-          { label: '', stroke: 'transparent', points: { show: false }, spanGaps: true },
+          { label: l10n.t('90th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
           { label: l10n.t('{0} median', o.label), stroke: line, width: 2, spanGaps: true, points: { show: true, size: 7, fill: line, stroke: line } },
           { label: l10n.t('Too few valid pixels'), stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
           { label: l10n.t('Could not be read'), stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
@@ -161,7 +161,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
     const k = e.key === 'ArrowLeft' ? at - 1 : e.key === 'ArrowRight' ? at + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : undefined;
     if (k !== undefined) {
       e.preventDefault();
-      moveTo(at < 0 ? 0 : k);
+      moveTo(k);
     } else if ((e.key === 'Enter' || e.key === ' ') && at >= 0 && order[at] !== undefined) {
       e.preventDefault();
       o.onPick(order[at]);

@@ -180,7 +180,18 @@ export class SeriesPanel {
 
   /** A date picked on the chart: the time slider over the series' dates, on that date. */
   private showDate(run: Run, index: number): void {
-    const frames = run.request.dates.map((d) => ({ spec: d.spec, date: d.date, cloudCover: d.cloudCover }));
+    // each date drawn as the charted index, coloured over the range the chart shows
+    const known = run.points.filter((p): p is SeriesPoint => p?.p10 !== undefined && p.p90 !== undefined);
+    const lo = known.length ? Math.min(...known.map((p) => p.p10 as number)) : -1;
+    const hi = known.length ? Math.max(...known.map((p) => p.p90 as number)) : 1;
+    const render = {
+      kind: 'index' as const,
+      expression: run.request.index.expression,
+      rescale: (hi > lo ? [lo, hi] : [-1, 1]) as [number, number],
+      colormap: 'rdylgn',
+      legendTitle: run.request.index.name,
+    };
+    const frames = run.request.dates.map((d) => ({ spec: { ...d.spec, render }, date: d.date, cloudCover: d.cloudCover }));
     if (this.timelineOf !== run.requestId || !this.deps.timeline.active) {
       this.deps.timeline.start(run.request.title, frames, false);
       this.timelineOf = run.requestId;

@@ -39,7 +39,7 @@ async function pickIndex(services: CommandServices, client: EoClient, aoi: Aoi, 
   const expression = await services.ui.input({
     title,
     prompt: l10n.t('An expression over the bands of {0}: {1}', aoi.satellite_id, bands.join(', ')),
-    placeHolder: '(B08-B04)/(B08+B04)',
+    placeHolder: l10n.t('e.g. {0}', '(B08-B04)/(B08+B04)'),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const c = checkExpression(v.trim(), 'index', bands);
@@ -83,7 +83,7 @@ export async function chartIndexOverTime(services: CommandServices, given: Aoi |
   const request: SeriesRequest = { title: aoi.name || aoi.aoi_id, index, polygon: aoi.geometry, dates, minValidShare: 0.5 };
   const map = services.panels.showMap();
   // the AOI's outline under the chart, so a picked date is seen in its place
-  map.showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
+  map.showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true });
   const failed = l10n.t('Chart Index Over Time');
   let state: SeriesState;
   try {
