@@ -185,7 +185,11 @@ suite('chat tools: find, price and order against the sandbox', function () {
     const text = await invokeTool(TOOLS.placeOrder, input);
     script.assertDone();
     assert.match(text, /not available in Restricted Mode: this workspace is not trusted, and the tool can spend money/);
-    assert.equal(log.since(mark).length, 0);
+    // The Orders view may poll the order placed before; the tool itself sends nothing.
+    assert.deepEqual(
+      log.since(mark).filter((r) => r.method !== 'GET'),
+      [],
+    );
     // reading stays available
     assert.match(await invokeTool(TOOLS.listProjects, {}), /"Water resources"/);
   });
