@@ -156,3 +156,39 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
     assertNoSecrets(text + one, env.current);
   });
 });
+
+suite('chat tools: the worked exchange of the README', function () {
+  this.timeout(60_000);
+  useSandbox();
+  const file = 'water-extent-lake-mead.insight.json';
+  suiteTeardown(async () => {
+    await remove(workspaceUri(file));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  // "Find scenes of Lake Mead under 10 % cloud in June 2024, price the clearest one and draft a
+  // water-extent insight input for it": the calls an assistant makes, each answer checked and
+  // printed (the README quotes this output).
+  test('search, price the clearest, draft the insight input', async () => {
+    const calls: [string, object][] = [
+      [TOOLS.searchArchive, { aoi: 'Lake Mead', from: '2024-06-01', to: '2024-06-30', maxCloud: 10, collections: ['sentinel-2-l2a'], sort: 'least-cloudy' }],
+    ];
+    const search = await invokeTool(...calls[0]);
+    const ref = /ref "([^"]+)"/.exec(search)?.[1];
+    assert.ok(ref, search);
+    calls.push([TOOLS.priceOrder, { items: [ref], project: 'Water resources' }]);
+    const price = await invokeTool(...calls[1]);
+    assert.match(price, /Nothing was ordered\./);
+    calls.push([TOOLS.listBlocks, { block: 'water extent' }]);
+    const inputs = await invokeTool(...calls[2]);
+    calls.push([TOOLS.createInsightInput, { block: 'water-extent', aoi: 'Lake Mead', asset: 'Mosaic', values: { threshold: 0.3, include_wetlands: true } }]);
+    const refused = await invokeTool(...calls[3]);
+    const asset = /The closest names: "([^"]+)"/.exec(refused)?.[1];
+    assert.ok(asset, refused);
+    calls.push([TOOLS.createInsightInput, { block: 'water-extent', aoi: 'Lake Mead', asset, values: { threshold: 0.3, include_wetlands: true } }]);
+    const created = await invokeTool(...calls[4]);
+    assert.match(created, /Wrote and opened water-extent-lake-mead\.insight\.json/);
+    const answers = [search, price, inputs, refused, created];
+    console.log(calls.map(([name, input], i) => `>>> ${name} ${JSON.stringify(input)}\n${answers[i]}`).join('\n\n'));
+  });
+});
