@@ -3,6 +3,9 @@
 // line numbers, show an AOI and a search on the map, estimate a run, start one only when the
 // person clicks Run in our own modal (Cancel: nothing but the estimate), follow orders and runs.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOLS } from '../../../src/tools/toolIds';
 import { useSandbox } from '../harness/sandbox';
@@ -189,6 +192,10 @@ suite('chat tools: the worked exchange of the README', function () {
     const created = await invokeTool(...calls[4]);
     assert.match(created, /Wrote and opened water-extent-lake-mead\.insight\.json/);
     const answers = [search, price, inputs, refused, created];
-    console.log(calls.map(([name, input], i) => `>>> ${name} ${JSON.stringify(input)}\n${answers[i]}`).join('\n\n'));
+    // For the README: the exchange as it ran.
+    fs.writeFileSync(
+      path.join(os.tmpdir(), 'eo-imagery-chat-exchange.txt'),
+      calls.map(([name, input], i) => `>>> ${name} ${JSON.stringify(input)}\n${answers[i]}`).join('\n\n'),
+    );
   });
 });
