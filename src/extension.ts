@@ -25,6 +25,7 @@ import { createSidebar } from './explorer';
 import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
+import { registerChatTools } from './tools';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 
 /**
@@ -42,6 +43,8 @@ export interface EoImageryApi {
     walkthrough: WalkthroughApi;
     /** Milliseconds spent loading the bundle and in each registration step of activate(). */
     activationProfile: Record<string, number>;
+    /** Makes the chat tools see a trusted (false) or untrusted (true) workspace; undefined: the real one. */
+    restrictedMode(on: boolean | undefined): void;
   };
 }
 
@@ -91,6 +94,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const insights = step('insights', () => insightCommands(services));
   const copyAs = step('copyAs', () => copyAsCommands(services));
   const searchFiles = step('searchFiles', () => searchFileCommands(services));
+  // Set only by the test API below (which exists in test mode only).
+  let restricted: boolean | undefined;
+  const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
   context.subscriptions.push(
     log,
     connection,
@@ -114,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('imagery', () => imageryCommands(services)),
     ...commands('visualizations', () => visualizationCommands(services)),
     ...commands('assets', () => assetCommands(services)),
+    ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.
@@ -127,7 +134,15 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile, walkthrough: walkthrough.api } };
+  return {
+    services,
+    testing: {
+      usePrompts: (p) => ui.use(p),
+      activationProfile: profile,
+      walkthrough: walkthrough.api,
+      restrictedMode: (on) => (restricted = on),
+    },
+  };
 }
 
 export function deactivate(): void {

@@ -17,6 +17,7 @@ import { catalogsOf, T } from '../transitions';
 import { COLLECTION_DEFS } from './archive';
 import { ALICE_PLACES, BOB_PLACES, PROJECT_NAMES, type Place } from './places';
 import { satelliteById } from './satellites';
+import { seedSeasonal } from './seasonal';
 import type { World } from './world';
 
 const DAY = 86_400_000;
@@ -185,6 +186,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   seedOrders(world, state, user, now0, rng);
   seedDeliveries(state, user, now0, rng);
   seedInsights(world, state, user, now0, rng);
+  seedSeasonal(state, user, projects, now0, rng.fork('seasonal'));
 }
 
 export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?: number[]): AssetRec[] {
