@@ -26,6 +26,9 @@ import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
+import { createPendingStatusItem } from './watch/statusItem';
+import { Watcher } from './watch/watcher';
+import { watchCommands } from './commands/watch';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -76,14 +79,16 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     (text) => void ui.message('info', text, {}),
   );
   base.accounts = accounts;
-  const sidebar = step('explorer', () => createSidebar(base));
+  // Reads what it follows from the global state; its first request waits until something is due.
+  const watcher = step('watcher', () => new Watcher({ state: context.globalState, connection, log, ui }));
+  const sidebar = step('explorer', () => createSidebar(base, watcher));
   const { explorer } = sidebar;
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
     saveSearch: async (params) => void (await saveSearch(services, params)),
   });
-  const services: CommandServices = { ...base, explorer, panels };
+  const services: CommandServices = { ...base, explorer, panels, watcher };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));
 
   // Every command goes through the wrapper (src/commands/register.ts): one table per area.
@@ -94,9 +99,11 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   context.subscriptions.push(
     log,
     connection,
+    watcher,
     sidebar,
     ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
+    step('pendingStatusBar', () => createPendingStatusItem(watcher)),
     step('accounts', () => registerAuthProvider(accounts)),
     walkthrough.disposable,
     ...insights.disposables,
@@ -114,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('imagery', () => imageryCommands(services)),
     ...commands('visualizations', () => visualizationCommands(services)),
     ...commands('assets', () => assetCommands(services)),
+    ...commands('watch', () => watchCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

@@ -21,6 +21,7 @@ import {
   archiveRefArg,
   catalogPresetArg,
   insightSourceArg,
+  readyDownloadArg,
   rowOf,
   runRefArg,
   searchParamsArg,
@@ -141,6 +142,9 @@ export const READERS = {
   downloadAssets: assetRows,
   saveViewGeoTiff: none,
   saveViewPng: none,
+  // What is pending
+  showPending: none,
+  saveReadyDownload: readyDownloadArg,
 } satisfies { readonly [K in CommandName]: (...args: unknown[]) => unknown };
 
 /** The typed value the handler of command `K` receives. */
