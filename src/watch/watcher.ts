@@ -114,11 +114,11 @@ export class Watcher implements vscode.Disposable {
   }
 
   /**
-   * Follows a thing until it is final. `held`: a command waits for it in the foreground and
+   * Follows a thing until it is final. `record`: the caller's copy, shown until the first read. `held`: a command waits for it in the foreground and
    * will say the outcome itself (`release` afterwards); the watcher only takes over when it
    * does not (cancelled, or the window reloaded).
    */
-  follow(kind: WatchKind, id: string, options: { parent?: string; hint?: Hint; held?: boolean } = {}): void {
+  follow(kind: WatchKind, id: string, options: { parent?: string; hint?: Hint; held?: boolean; record?: unknown } = {}): void {
     if (!isFollowableId(id) || (options.parent !== undefined && !isFollowableId(options.parent))) {
       this.deps.log.warn(`Watcher: not following ${kind} "${id.slice(0, 40)}": not an id`);
       return;
@@ -128,10 +128,16 @@ export class Watcher implements vscode.Disposable {
     if (known) {
       known.held ||= options.held === true;
       if (options.hint) known.hint = { ...known.hint, ...options.hint };
+      if (!known.snapshot && options.record !== undefined) {
+        known.snapshot = FOLLOWERS[kind].snapshot(options.record);
+        this.changed.fire();
+      }
       return;
     }
     const ref: WatchRef = { kind, id, ...(options.parent ? { parent: options.parent } : {}), since: this.now() };
     this.add(ref, options.hint ?? {}, options.held === true);
+    // The caller's record says where it stands until the first read.
+    if (options.record !== undefined) this.entries.get(key)!.snapshot = FOLLOWERS[kind].snapshot(options.record);
     void this.persist();
     this.changed.fire();
     this.schedule();

@@ -54,7 +54,7 @@ export async function deliver(services: CommandServices, given: GivenTargets): P
   );
   services.explorer.refresh('catalog');
   // The watcher takes over whatever this notification stops following (cancelled, reload).
-  for (const d of created) services.watcher.follow('delivery', d.delivery_id, { held: true });
+  for (const d of created) services.watcher.follow('delivery', d.delivery_id, { held: true, record: d });
   const final = await follow(services, created, state.storeLabel, targets);
   for (const d of final) services.watcher.release('delivery', d.delivery_id, isDone(d));
   services.explorer.refresh('catalog');

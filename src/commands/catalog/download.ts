@@ -43,7 +43,7 @@ export async function download(services: CommandServices, given: GivenTargets): 
 
   // The watcher takes over when the person stops waiting (or the window reloads): it says
   // when the link is ready, with Download….
-  services.watcher.follow('download', created.id, { held: true, hint: { where: what } });
+  services.watcher.follow('download', created.id, { held: true, hint: { where: what }, record: created });
   let ready: Download | undefined;
   try {
     ready = await inStep(l10n.t('Preparing the download'), () =>

@@ -20,8 +20,8 @@ const ICONS: Record<Pending['ref']['kind'], string> = {
 
 /** One row: the name, its status in words (with progress), the kind and since when. */
 export function pendingItem(p: Pending): vscode.QuickPickItem {
-  const name = p.snapshot?.name ?? l10n.t('(not read yet)');
-  const where = p.hint.where ? l10n.t('on {0}', p.hint.where) : undefined;
+  const name = p.snapshot?.name ?? l10n.t('{0} (not read yet)', p.noun);
+  const where = !p.hint.where ? undefined : p.ref.kind === 'download' ? l10n.t('of {0}', p.hint.where) : l10n.t('on {0}', p.hint.where);
   return {
     label: `$(${ICONS[p.ref.kind]}) ${name}`,
     description: p.snapshot?.words ?? l10n.t('waiting for the first check'),

@@ -255,7 +255,7 @@ export class InsightRunNode extends RecordNode<Insight> {
   /** A run seen pending is announced when it finishes, even if its row is no longer on screen. */
   private followIfPending(): void {
     if (runState(this.record.status) !== 'pending') return;
-    this.group.ctx.watcher?.follow('insightRun', this.record.id, { parent: this.aoi.aoi_id, hint: { where: this.aoi.name } });
+    this.group.ctx.watcher?.follow('insightRun', this.record.id, { parent: this.aoi.aoi_id, hint: { where: this.aoi.name }, record: this.record });
   }
 }
 
