@@ -88,13 +88,18 @@ export const COMMANDS = {
   // What is pending (src/watch, src/commands/watch)
   showPending: 'eoImagery.showPending',
   saveReadyDownload: 'eoImagery.saveReadyDownload',
+  // Share a view (src/commands/shareView)
+  copyViewLink: 'eoImagery.copyViewLink',
+  saveViewAs: 'eoImagery.saveViewAs',
+  openViewFile: 'eoImagery.openViewFile',
+  openViewLink: 'eoImagery.openViewLink',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
 export type CommandId = (typeof COMMANDS)[CommandName];
 
 /** Commands that only the extension invokes (a tree row's click), so the manifest omits them. */
-export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore', 'saveReadyDownload'];
+export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore', 'saveReadyDownload', 'openViewLink'];
 
 /** An archive item, whole or by reference. */
 export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
@@ -126,6 +131,8 @@ export interface CommandArgs {
   download: [targets: { orderItemIds: string[]; names?: string[] }];
   /** A download the watcher saw ready: its link is read again, never kept. */
   saveReadyDownload: [ready: { downloadId: string; what: string }];
+  /** A view link (the URI handler hands it on, so the wrapper shows any failure once). */
+  openViewLink: [link: string];
   downloadReport: [timeZone?: string];
   runSearchFile: [file: FileUri];
   searchFileWhatsNew: [file: FileUri];

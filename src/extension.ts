@@ -29,6 +29,7 @@ import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
 import { Watcher } from './watch/watcher';
 import { watchCommands } from './commands/watch';
+import { shareViewCommands } from './commands/shareView';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const insights = step('insights', () => insightCommands(services));
   const copyAs = step('copyAs', () => copyAsCommands(services));
   const searchFiles = step('searchFiles', () => searchFileCommands(services));
+  const shareView = step('shareView', () => shareViewCommands(services));
   context.subscriptions.push(
     log,
     connection,
@@ -109,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...insights.disposables,
     copyAs.history,
     ...searchFiles.disposables,
+    ...shareView.disposables,
     ...commands('connection', () => connectionCommands(services)),
     ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
     ...commands('insightCommands', () => insights.commands),
@@ -122,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('visualizations', () => visualizationCommands(services)),
     ...commands('assets', () => assetCommands(services)),
     ...commands('watch', () => watchCommands(services)),
+    ...commands('shareView', () => shareView.commands),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

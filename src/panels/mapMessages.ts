@@ -44,6 +44,7 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   clipReply: (m) => isId(m.requestId) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
   clipProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total),
   copyText: (m) => typeof m.text === 'string' && m.text.length <= COPY_TEXT_MAX,
+  viewState: (m) => isObj(m.view) && Array.isArray(m.view.center) && typeof m.view.zoom === 'number' && Array.isArray(m.view.imagery),
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),
 };

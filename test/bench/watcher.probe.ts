@@ -45,7 +45,8 @@ export async function run(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, speed: 0 });
   const ours = await countingProxy(sandbox.url);
   const theirs = await countingProxy(sandbox.url);
-  const mk = (url: string): EoClient => new EoClient({ baseUrl: url, token: sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'bench' });
+  const mk = (url: string): EoClient =>
+    new EoClient({ baseUrl: url, token: sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'bench' });
   const direct = mk(sandbox.url);
   const oursClient = mk(ours.url);
   const theirsClient = mk(theirs.url);

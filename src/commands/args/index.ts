@@ -145,6 +145,11 @@ export const READERS = {
   // What is pending
   showPending: none,
   saveReadyDownload: readyDownloadArg,
+  // Share a view
+  copyViewLink: none,
+  saveViewAs: none,
+  openViewFile: uri,
+  openViewLink: textArg,
 } satisfies { readonly [K in CommandName]: (...args: unknown[]) => unknown };
 
 /** The typed value the handler of command `K` receives. */
