@@ -78,8 +78,10 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
       await services.ui.message('info', l10n.t('Open a saved map view ({0} file) to show it on the map.', VIEW_FILE_SUFFIX), {});
       return undefined;
     }
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const read = readViewFile(doc.getText());
+    // An editor's unsaved edits are what the person sees; otherwise the file as it is on disk.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const text = open?.isDirty ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    const read = readViewFile(text);
     if ('error' in read) {
       await services.ui.message('error', l10n.t('{0} cannot be opened: {1}', path.basename(uri.fsPath), read.error), {});
       return undefined;
