@@ -21,7 +21,8 @@ export type RecordKind =
   | 'archiveItem'
   | 'insightRun';
 
-export type NodeKind = RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'loadMore' | 'error' | 'signIn' | 'message';
+export type NodeKind =
+  RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'loadMore' | 'error' | 'signIn' | 'message' | 'unreadable';
 
 /**
  * One row of a sidebar tree. A node knows its parent (so commands can reveal it) and builds

@@ -21,7 +21,7 @@ export const visualizationPngRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v0/aois/:aoi_id/visualizations/:visualization_id/png',
-    handler: (r) => {
+    handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const visId = pathId(r.params.visualization_id, 'visualization_id');
       const vis = r.app.state.visualizations.find((v) => v.id === visId && v.aoi_id === aoi.aoi_id);
@@ -56,14 +56,16 @@ export const visualizationPngRoutes: Route[] = [
       const key = `${aoi.aoi_id}/${vis.id}/${date}/${mode}/${idx.expression_type}:${idx.expression}/${idx.colormap}/${range.join(',')}`;
       let png = rendered.get(key);
       if (!png) {
-        png = renderIndexPng({
-          aoi: { ...aoi, geometry: aoi.geometry },
-          date,
-          expression: idx.expression,
-          expressionType: idx.expression_type,
-          colormap: idx.colormap,
-          range,
-        }).png;
+        png = (
+          await renderIndexPng({
+            aoi: { ...aoi, geometry: aoi.geometry },
+            date,
+            expression: idx.expression,
+            expressionType: idx.expression_type,
+            colormap: idx.colormap,
+            range,
+          })
+        ).png;
         if (rendered.size >= 32) rendered.delete(rendered.keys().next().value as string);
         rendered.set(key, png);
       }
