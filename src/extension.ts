@@ -27,6 +27,10 @@ import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 import { registerChatTools } from './tools';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
+import { createPendingStatusItem } from './watch/statusItem';
+import { Watcher } from './watch/watcher';
+import { watchCommands } from './commands/watch';
+import { shareViewCommands } from './commands/shareView';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -79,14 +83,16 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     (text) => void ui.message('info', text, {}),
   );
   base.accounts = accounts;
-  const sidebar = step('explorer', () => createSidebar(base));
+  // Reads what it follows from the global state; its first request waits until something is due.
+  const watcher = step('watcher', () => new Watcher({ state: context.globalState, connection, log, ui }));
+  const sidebar = step('explorer', () => createSidebar(base, watcher));
   const { explorer } = sidebar;
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
     saveSearch: async (params) => void (await saveSearch(services, params)),
   });
-  const services: CommandServices = { ...base, explorer, panels };
+  const services: CommandServices = { ...base, explorer, panels, watcher };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));
 
   // Every command goes through the wrapper (src/commands/register.ts): one table per area.
@@ -97,17 +103,21 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   // Set only by the test API below (which exists in test mode only).
   let restricted: boolean | undefined;
   const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
+  const shareView = step('shareView', () => shareViewCommands(services));
   context.subscriptions.push(
     log,
     connection,
+    watcher,
     sidebar,
     ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
+    step('pendingStatusBar', () => createPendingStatusItem(watcher)),
     step('accounts', () => registerAuthProvider(accounts)),
     walkthrough.disposable,
     ...insights.disposables,
     copyAs.history,
     ...searchFiles.disposables,
+    ...shareView.disposables,
     ...commands('connection', () => connectionCommands(services)),
     ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
     ...commands('insightCommands', () => insights.commands),
@@ -121,6 +131,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('visualizations', () => visualizationCommands(services)),
     ...commands('assets', () => assetCommands(services)),
     ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
+    ...commands('watch', () => watchCommands(services)),
+    ...commands('shareView', () => shareView.commands),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

@@ -2,7 +2,7 @@
  * What a row, picker item, title or file name calls a record: its name and what it belongs
  * to, never a bare id (ids stay in hovers and Copy ID). Pure: no `vscode`, so every builder is
  * unit-tested; the words go through the `l10n` the caller passes (`vscode.l10n` in the
- * extension), which is also what the l10n export finds.
+ * extension); scripts/l10n-complete.mjs adds these strings to the bundle.
  */
 import type { Asset, Catalog, OrderItem } from '../api/records';
 import { areaKm2, count, day } from '../format';

@@ -41,6 +41,7 @@ import type {
   MapResults,
   MapSource,
   MapState,
+  MapViewState,
   MessageHandlers,
   RpcHandlers,
   SearchParams,
@@ -62,6 +63,7 @@ export class MapPanel implements MapView, vscode.Disposable {
   private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
   private readonly queue: ToMapMessage[] = [];
   private isReady = false;
+  private lastView?: MapViewState;
   private disposed = false;
   private readonly searches: MapSearches;
   private readonly imagery: MapImagery;
@@ -243,6 +245,15 @@ export class MapPanel implements MapView, vscode.Disposable {
     return this.searches.last;
   }
 
+  /** What the page last said it shows (unchecked: the page's to write). */
+  get viewState(): MapViewState | undefined {
+    return this.lastView;
+  }
+
+  setView(center: [number, number], zoom: number): void {
+    this.post({ type: 'setView', center, zoom });
+  }
+
   get searchResults(): ArchiveItem[] {
     return this.searches.results;
   }
@@ -269,6 +280,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),
     connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
+    viewState: (m) => void (this.lastView = m.view),
   };
 
   private onReady(): void {

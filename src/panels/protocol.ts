@@ -205,6 +205,8 @@ export type ToMapMessage =
   /** Whether a service is connected (src/panels/mapConnection.ts); `configured`: a service URL is set (none after the sandbox stops). */
   | { type: 'connection'; connected: boolean; configured: boolean }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
+  /** A shared view opened: move the map there. `center` is [lat, lon], as Leaflet keeps it. */
+  | { type: 'setView'; center: [number, number]; zoom: number }
   | ToMapImageryMessage
   | ToMapClipMessage
   | ToMapSeriesMessage
@@ -227,7 +229,21 @@ export type FromMapMessage =
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
   | { type: 'saveSearch'; params: SearchParams }
   /** The not-connected banner's buttons. */
-  | { type: 'connect'; how: 'signIn' | 'trySandbox' };
+  | { type: 'connect'; how: 'signIn' | 'trySandbox' }
+  /** Where the map is and what it shows, each time the page saves its state (Copy Link to This View). */
+  | { type: 'viewState'; view: MapViewState };
+
+/**
+ * What the page says it shows: the page's to write, so "Copy Link to This View" checks every
+ * field again (src/commands/shareView) before any of it goes into a link or a file.
+ */
+export interface MapViewState {
+  /** [lat, lon] */
+  center: [number, number];
+  zoom: number;
+  sources: Partial<Record<LayerKind, MapSource[]>>;
+  imagery: { title: string; source: unknown; render?: unknown; opacity?: number; visible?: boolean }[];
+}
 
 // ---------------------------------------------------------------- STAC item
 

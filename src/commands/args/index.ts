@@ -21,6 +21,7 @@ import {
   archiveRefArg,
   catalogPresetArg,
   insightSourceArg,
+  readyDownloadArg,
   rowOf,
   runRefArg,
   searchParamsArg,
@@ -144,6 +145,14 @@ export const READERS = {
   downloadAssets: assetRows,
   saveViewGeoTiff: none,
   saveViewPng: none,
+  // What is pending
+  showPending: none,
+  saveReadyDownload: readyDownloadArg,
+  // Share a view
+  copyViewLink: none,
+  saveViewAs: none,
+  openViewFile: uri,
+  openViewLink: textArg,
 } satisfies { readonly [K in CommandName]: (...args: unknown[]) => unknown };
 
 /** The typed value the handler of command `K` receives. */

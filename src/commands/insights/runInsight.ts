@@ -215,6 +215,7 @@ export async function confirmAndRun(services: CommandServices, p: Prepared, note
   const res = await unlessNotSupported(services, action, () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)));
   if (!res) return { kind: 'unsupported' };
   services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
+  services.watcher.follow('insightRun', res.id, { parent: aoi.aoi_id, hint: { where: aoi.name } });
   void services.ui.message(
     'info',
     res.message

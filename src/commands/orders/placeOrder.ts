@@ -162,6 +162,8 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     }
     const placed = placing.value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
+    // Orders take minutes to weeks: the watcher says when each item is fulfilled or failed.
+    for (const item of placed.order_items ?? []) if (item.id) services.watcher.follow('orderItem', item.id, { record: item });
     if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
     const what = order_items
       .map((r) => r.name)

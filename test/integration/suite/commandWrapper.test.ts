@@ -194,6 +194,11 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       downloadReport: ['UTC'],
       runSearchFile: [uri],
       searchFileWhatsNew: [uri],
+      showOnMap: [{ kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } }],
+      deliver: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
+      download: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
+      saveReadyDownload: [{ downloadId: 'd1', what: 'order item Lake X' }],
+      openViewLink: ['vscode://eo-imagery.eo-imagery/view?v=e30'],
     };
     const read = (name: keyof CommandArgs): unknown => (READERS[name] as (...a: unknown[]) => unknown)(...samples[name]);
     assert.equal((read('orderArchiveItems') as unknown[]).length, 2);
@@ -204,6 +209,11 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.equal(read('downloadReport'), 'UTC');
     assert.equal(read('runSearchFile'), uri);
     assert.equal(read('searchFileWhatsNew'), uri);
+    assert.deepEqual(read('showOnMap'), { kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } });
+    assert.deepEqual(read('deliver'), { orderItemIds: ['oi1'], names: ['Lake X'] });
+    assert.deepEqual(read('download'), { orderItemIds: ['oi1'], names: ['Lake X'] });
+    assert.deepEqual(read('saveReadyDownload'), { downloadId: 'd1', what: 'order item Lake X' });
+    assert.equal(read('openViewLink'), 'vscode://eo-imagery.eo-imagery/view?v=e30');
     // Nothing from the palette: every reader copes, and none invents a record.
     const empty = (v: unknown): boolean =>
       v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(empty));
