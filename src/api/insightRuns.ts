@@ -17,8 +17,11 @@ export const RUN_METADATA = { blockName: 'block_name', blockVersion: 'block_vers
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `input`/`output` as the service may send them: a list, JSON text of a list, a map by name, or nothing. */
-function valueList(raw: unknown, field: string): Record<string, unknown>[] {
+/**
+ * `input`/`output` as the service may send them: a list, JSON text of a list, a map by name, or
+ * nothing. Workflow blocks' and tasks' inputs are read with it too (api/workflows.ts).
+ */
+export function valueList(raw: unknown, field: string): Record<string, unknown>[] {
   let v = raw;
   if (v === undefined || v === null || v === '') return [];
   if (typeof v === 'string') {

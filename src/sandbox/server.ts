@@ -248,7 +248,7 @@ export class SandboxServer {
         if (!user) throw new HttpError(401, 'missing or unknown access token in the Authorization header', 'authorization');
       }
       let body: unknown;
-      if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
+      if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') {
         let buf: Buffer;
         try {
           buf = await readBody(req);

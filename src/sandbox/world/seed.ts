@@ -18,6 +18,7 @@ import { COLLECTION_DEFS } from './archive';
 import { ALICE_PLACES, BOB_PLACES, PROJECT_NAMES, type Place } from './places';
 import { satelliteById } from './satellites';
 import type { World } from './world';
+import { seedWorkflows } from './workflows';
 
 const DAY = 86_400_000;
 
@@ -57,6 +58,8 @@ export function seedState(world: World, now0: number): State {
     deliveries: [],
     downloads: [],
     insights: [],
+    workflows: [],
+    jobs: [],
   };
   for (const user of world.users) seedUser(world, state, user, now0);
   return state;
@@ -185,6 +188,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   seedOrders(world, state, user, now0, rng);
   seedDeliveries(state, user, now0, rng);
   seedInsights(world, state, user, now0, rng);
+  seedWorkflows(world, state, user, now0);
 }
 
 export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?: number[]): AssetRec[] {
