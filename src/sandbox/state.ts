@@ -132,6 +132,8 @@ export interface JobRec {
   task_ids: Record<string, string>;
   /** Tokens, the workflow's estimate when the job started. */
   cost: number;
+  /** How long the job waits for a worker before its first task (default JOB_QUEUED_MS). */
+  queue_ms?: number;
   /** Decided when the job starts: the task that fails, halfway through, and why. */
   failure?: { task: string; err_msg: string; failure_type: string };
   t0: number;

@@ -121,8 +121,13 @@ interface Slot {
   doomed: boolean;
 }
 
+/** When the job's first task may start. */
+function startOf(job: Pick<JobRec, 't0' | 'queue_ms'>): number {
+  return job.t0 + (job.queue_ms ?? JOB_QUEUED_MS);
+}
+
 /** When each step runs; steps in the spec's order. */
-export function schedule(job: Pick<JobRec, 't0' | 'spec' | 'failure'>): Slot[] {
+export function schedule(job: Pick<JobRec, 't0' | 'spec' | 'failure' | 'queue_ms'>): Slot[] {
   const steps = job.spec.blocks;
   const order = orderTasks(steps);
   const sorted = order.ok ? order.order : steps;
@@ -131,7 +136,7 @@ export function schedule(job: Pick<JobRec, 't0' | 'spec' | 'failure'>): Slot[] {
   const doomed = new Set<string>();
   for (const step of sorted) {
     const deps = order.ok ? step.depends_on : [];
-    const start = Math.max(job.t0 + JOB_QUEUED_MS, ...deps.map((d) => ends.get(d) ?? 0));
+    const start = Math.max(startOf(job), ...deps.map((d) => ends.get(d) ?? 0));
     const end = start + taskDurationMs(step);
     ends.set(step.name, end);
     if (deps.some((d) => doomed.has(d) || d === job.failure?.task)) doomed.add(step.name);
@@ -162,14 +167,14 @@ function taskPhase(slot: Slot, failAt: number | undefined, now: number): { statu
   return { status: 'running', progress: Math.min(99, Math.floor(((now - slot.start) / (slot.end - slot.start)) * 100)) };
 }
 
-export function jobPhase(job: Pick<JobRec, 't0' | 'spec' | 'failure'>, now: number): JobPhase {
+export function jobPhase(job: Pick<JobRec, 't0' | 'spec' | 'failure' | 'queue_ms'>, now: number): JobPhase {
   const slots = schedule(job);
   const failAt = slots.find((s) => s.failAt !== undefined)?.failAt;
-  const finishedAt = Math.max(job.t0 + JOB_QUEUED_MS, ...slots.filter((s) => !s.doomed).map((s) => s.failAt ?? s.end));
-  const estimatedSeconds = Math.round((Math.max(job.t0 + JOB_QUEUED_MS, ...slots.map((s) => s.end)) - job.t0) / 1000);
+  const finishedAt = Math.max(startOf(job), ...slots.filter((s) => !s.doomed).map((s) => s.failAt ?? s.end));
+  const estimatedSeconds = Math.round((Math.max(startOf(job), ...slots.map((s) => s.end)) - job.t0) / 1000);
   const phases = slots.map((s) => taskPhase(s, failAt, now));
   const progress = phases.length ? Math.floor(phases.reduce((a, p) => a + p.progress, 0) / phases.length) : 100;
-  if (now < job.t0 + JOB_QUEUED_MS) return { status: 'queued', progress: 0, finishedAt, estimatedSeconds };
+  if (now < startOf(job)) return { status: 'queued', progress: 0, finishedAt, estimatedSeconds };
   if (now < finishedAt) return { status: 'running', progress, finishedAt, estimatedSeconds };
   return { status: failAt !== undefined ? 'failed' : 'success', progress: failAt !== undefined ? progress : 100, finishedAt, estimatedSeconds };
 }
@@ -297,7 +302,7 @@ export function jobView(job: JobRec, ctx: JobContext, now: number): JobWire {
     created_at: isoOffset(job.t0),
     updated_at: isoOffset(final ? phase.finishedAt : now),
     ...(final ? { finished_at: isoOffset(phase.finishedAt) } : {}),
-    exec_created_at: isoOffset(job.t0 + JOB_QUEUED_MS),
+    exec_created_at: isoOffset(startOf(job)),
     exec_updated_at: isoOffset(final ? phase.finishedAt : now),
     tasks,
     val_errors: [],

@@ -134,7 +134,7 @@ const TEMPLATES: Record<string, Template> = {
 };
 
 /** Which workflows each project gets, per user: [project index, template, jobs as [age in ms, failure?]]. */
-type JobSeed = { age: number; failure?: JobRec['failure'] };
+type JobSeed = { age: number; failure?: JobRec['failure']; queueMs?: number };
 const PLAN: Record<User['key'], [number, keyof typeof TEMPLATES, JobSeed[]][]> = {
   alice: [
     [
@@ -150,7 +150,8 @@ const PLAN: Record<User['key'], [number, keyof typeof TEMPLATES, JobSeed[]][]> =
       ],
     ],
     [0, 'reservoir', [{ age: 5 * DAY }]],
-    [1, 'fieldChange', [{ age: 2 * DAY }, { age: 1_000 }]],
+    // waiting for a worker for ten minutes: queued whenever a test looks soon after the start
+    [1, 'fieldChange', [{ age: 2 * DAY }, { age: 1_000, queueMs: 10 * 60_000 }]],
     [1, 'broken', []],
     [2, 'empty', []],
     [
@@ -187,7 +188,8 @@ export function seedWorkflows(world: World, state: State, user: User, now0: numb
       updated_t0: t0 + rng.int(1, 20) * DAY,
     };
     state.workflows.push(wf);
-    for (const j of jobs) state.jobs.push(newJob(state, wf, user.id, now0 - j.age, () => rng.uuid(), j.failure));
+    for (const j of jobs)
+      state.jobs.push({ ...newJob(state, wf, user.id, now0 - j.age, () => rng.uuid(), j.failure), ...(j.queueMs ? { queue_ms: j.queueMs } : {}) });
   });
 }
 
