@@ -56,6 +56,16 @@ export const COMMANDS = {
   openInsightOutput: 'eoImagery.openInsightOutput',
   showInsightOutputOnMap: 'eoImagery.showInsightOutputOnMap',
   useInsightOutputAsInput: 'eoImagery.useInsightOutputAsInput',
+  // Workflows and jobs (src/commands/workflows)
+  runWorkflow: 'eoImagery.runWorkflow',
+  showJobGraph: 'eoImagery.showJobGraph',
+  openTaskLog: 'eoImagery.openTaskLog',
+  downloadJob: 'eoImagery.downloadJob',
+  downloadTask: 'eoImagery.downloadTask',
+  // A visualization's legend and SLD on the service (src/commands/visualizations)
+  saveColourRange: 'eoImagery.saveColourRange',
+  revertColourRange: 'eoImagery.revertColourRange',
+  exportSld: 'eoImagery.exportSld',
   listIndices: 'eoImagery.listIndices',
   createIndex: 'eoImagery.createIndex',
   createVisualization: 'eoImagery.createVisualization',
@@ -109,6 +119,10 @@ export interface CommandArgs {
   /** A run row (menus), or a run named by AOI and id (a click on its output on the map). */
   showInsightOutputs: [run: object | { aoiId: string; id: string }];
   downloadReport: [timeZone?: string];
+  /** A job row, or a job named by its workflow (a notification's button). */
+  showJobGraph: [job: object];
+  /** A task row, or `{workflowId, workflowName, job, task}` (a click in the job graph). */
+  openTaskLog: [task: object];
 }
 
 /** The arguments of `name`: none, unless the table above says otherwise. */

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { isCancellation } from '../api';
+import { LIVE_FOLLOW } from '../api/poll';
 import type { Connection } from '../auth/connection';
 import { isFinalStatus } from './status';
 import type { RecordNode } from './tree';
@@ -19,7 +20,7 @@ export interface PollerOptions {
   tickMs: number;
 }
 
-export const DEFAULT_POLLING: PollerOptions = { baseMs: 2000, maxMs: 30_000, tickMs: 500 };
+export const DEFAULT_POLLING: PollerOptions = { ...LIVE_FOLLOW, tickMs: 500 };
 
 interface Entry {
   host: PollHost;

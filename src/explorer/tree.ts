@@ -19,9 +19,13 @@ export type RecordKind =
   | 'store'
   | 'collection'
   | 'archiveItem'
-  | 'insightRun';
+  | 'insightRun'
+  | 'workflow'
+  | 'job'
+  | 'jobTask';
 
-export type NodeKind = RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'loadMore' | 'error' | 'signIn' | 'message';
+export type NodeKind =
+  RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'workflowGroup' | 'loadMore' | 'error' | 'signIn' | 'message';
 
 /**
  * One row of a sidebar tree. A node knows its parent (so commands can reveal it) and builds

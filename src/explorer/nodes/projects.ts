@@ -11,6 +11,7 @@ import { statusCategory, statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 import { InsightRunGroupNode } from './insightRuns';
+import { WorkflowGroupNode } from './workflows';
 
 function progressText(status: string, progress: number | undefined): string {
   const s = statusLabel(status);
@@ -35,9 +36,12 @@ export function projectsRoot(ctx: ExplorerContext): PagedChildren<Project> {
 export class ProjectNode extends RecordNode<Project> {
   readonly kind = 'project' as const;
   readonly aois: PagedChildren<Aoi>;
+  /** The project's workflows, a row above its AOIs. */
+  readonly workflows: WorkflowGroupNode;
 
   constructor(ctx: ExplorerContext, record: Project) {
     super('projects', undefined, `project:${record.id}`, record);
+    this.workflows = new WorkflowGroupNode(ctx, this);
     this.aois = new PagedChildren<Aoi>(ctx, 'projects', this, {
       what: l10n.t('AOIs'),
       get empty(): string {
@@ -84,6 +88,15 @@ export class ProjectNode extends RecordNode<Project> {
 
   protected override childList(): PagedChildren<unknown> {
     return this.aois;
+  }
+
+  override async getChildren(): Promise<ExplorerNode[]> {
+    return [this.workflows, ...(await this.aois.children())];
+  }
+
+  override reset(): void {
+    this.workflows.reset();
+    this.aois.reset();
   }
 }
 
