@@ -45,6 +45,14 @@ export function amount(n: number | undefined | null, unit = ''): string {
   return u ? `${TWO_DP.format(n)} ${u}` : TWO_DP.format(n);
 }
 
+/** A size in bytes as people read it, in binary units: "64 MB", "16 KB", "100 bytes". */
+export function byteSize(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${ONE_DP.format(n / (1024 * 1024 * 1024))} GB`;
+  if (n >= 1024 * 1024) return `${ONE_DP.format(n / (1024 * 1024))} MB`;
+  if (n >= 1024) return `${ONE_DP.format(n / 1024)} KB`;
+  return `${INT.format(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+}
+
 /** Tokens the service reports (`tokens_used`, insight estimates): "1,250 tokens". */
 export function tokens(n: number | undefined | null): string {
   if (n === undefined || n === null || !Number.isFinite(n)) return '—';

@@ -198,11 +198,18 @@ type Cut = (s: string, max?: number) => string;
  * envelope (details a string, or an object for archives), the projects' free-form object,
  * `text/csv` (reports), HTML, plain text, empty, or broken JSON.
  */
-export function decodeErrorBody(status: number, contentType: string | undefined, text: string, secrets: readonly string[] = []): DecodedErrorBody {
-  // Secrets go before any clipping: a secret cut in half would no longer match.
-  const cut: Cut = (s, max) => clip(redactText(s, secrets), max);
+export function decodeErrorBody(
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  secrets: readonly string[] = [],
+  opts: { cutShort?: boolean } = {},
+): DecodedErrorBody {
+  // Secrets go before any parsing or clipping (a secret cut in half would no longer match);
+  // the decoded parts are redacted once more, since JSON and HTML unescape what they hold.
+  const cut: Cut = (s, max) => serverText(s, secrets, { max: max ?? MAX_TEXT });
   const ct = (contentType ?? '').toLowerCase();
-  const trimmed = text.trim();
+  const trimmed = serverText(text, secrets, { cutShort: opts.cutShort }).trim();
   if (trimmed === '') return { message: statusTitle(status), details: '' };
 
   if (ct.includes('json') || trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
@@ -367,6 +374,32 @@ function secretForms(secrets: readonly string[]): string[][] {
       const twice = JSON.stringify(once).slice(1, -1);
       return [...new Set([s, once, twice])];
     });
+}
+
+/**
+ * The one way a server's body becomes text that a person or the log may read: every secret
+ * redacted first, then (with `max`) clipped to that many characters. `cutShort` says the body
+ * was read only up to a limit, so it may end inside a secret: the start of any secret left at
+ * the very end is redacted too.
+ */
+export function serverText(text: string, secrets: readonly string[], opts: { max?: number; cutShort?: boolean } = {}): string {
+  let out = redactText(text, secrets);
+  if (opts.cutShort) out = withoutSecretStart(out, secrets);
+  return opts.max === undefined ? out : clip(out, opts.max);
+}
+
+/** `text` less a trailing beginning of any secret (in any of its forms), marked as redacted. */
+function withoutSecretStart(text: string, secrets: readonly string[]): string {
+  let longest = 0;
+  for (const f of secretForms(secrets).flat()) {
+    for (let k = Math.min(f.length - 1, text.length); k > longest; k--) {
+      if (text.endsWith(f.slice(0, k))) {
+        longest = k;
+        break;
+      }
+    }
+  }
+  return longest ? `${text.slice(0, text.length - longest)}[redacted]` : text;
 }
 
 /** Replace every occurrence of a secret in an error before it leaves the client. */

@@ -1,10 +1,14 @@
 /**
  * The body of a byte-range GET, read with limits: a 206 must hold what `Content-Range` says
  * (no more than asked), a 200 means the server ignored `Range` and is taken only up to a
- * limit, and an error status becomes a sentence naming the status.
+ * limit, and an error status becomes a sentence naming the status (its body redacted before
+ * anything clips it).
  */
 import type { Dispatcher } from 'undici';
 import { decodeErrorBody, statusTitle } from './errors';
+
+/** `ApiError.code` of a 200 answer to a range request whose whole file is over `maxWholeFile`. */
+export const RANGE_IGNORED = 'range_ignored';
 
 export interface RangeOptions {
   signal?: AbortSignal;
@@ -21,7 +25,10 @@ export interface RangeResult {
   total?: number;
 }
 
-type Fail = (e: { kind: 'http' | 'protocol'; message: string }) => void;
+type Fail = (e: { kind: 'http' | 'protocol'; message: string; code?: string }) => void;
+
+/** How much of an error body is read: enough for any message, never a whole file. */
+const ERROR_BODY_BYTES = 16 * 1024;
 
 export async function readRangeBody(
   res: Dispatcher.ResponseData,
@@ -29,6 +36,8 @@ export async function readRangeBody(
   length: number,
   opts: RangeOptions,
   fail: Fail,
+  /** Strings the error text must not show (the token, a pre-signed URL's signature). */
+  secrets: readonly string[] = [],
 ): Promise<RangeResult | undefined> {
   const status = res.statusCode;
   const header = (name: string): string | undefined => {
@@ -36,11 +45,8 @@ export async function readRangeBody(
     return Array.isArray(v) ? v[0] : v;
   };
   if (status !== 200 && status !== 206) {
-    const text = await readCapped(res, 16 * 1024).then(
-      (b) => b.toString('utf8'),
-      () => '',
-    );
-    const d = decodeErrorBody(status, header('content-type'), text);
+    const { body, cutShort } = await readCapped(res, ERROR_BODY_BYTES).catch(() => ({ body: Buffer.alloc(0), cutShort: true }));
+    const d = decodeErrorBody(status, header('content-type'), body.toString('utf8'), secrets, { cutShort });
     const hint =
       status === 416
         ? 'the range lies beyond the end of the file (is the file truncated?)'
@@ -54,8 +60,11 @@ export async function readRangeBody(
   }
   if (status === 206) {
     const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(header('content-range') ?? '');
-    const body = await readCapped(res, length);
-    if (body.byteLength > length) {
+    const declared = Number(header('content-length'));
+    if (declared > length) res.body.destroy();
+    const { body, cutShort } =
+      declared > length ? { body: Buffer.alloc(0), cutShort: true } : await readCapped(res, length, Number.isSafeInteger(declared) ? declared : undefined);
+    if (cutShort) {
       fail({ kind: 'protocol', message: `The server sent more bytes than the ${length} asked for.` });
       return undefined;
     }
@@ -72,33 +81,47 @@ export async function readRangeBody(
     res.body.destroy();
     fail({
       kind: 'protocol',
+      code: RANGE_IGNORED,
       message: `The server ignores range requests and the file is ${mb(declared)}; files are read whole only up to ${mb(opts.maxWholeFile)}.`,
     });
     return undefined;
   }
-  let body: Buffer;
-  try {
-    body = await readCapped(res, opts.maxWholeFile, true);
-  } catch {
-    fail({ kind: 'protocol', message: `The server ignores range requests and sent more than ${mb(opts.maxWholeFile)}; reading stopped there.` });
+  const { body, cutShort } = await readCapped(res, opts.maxWholeFile, Number.isSafeInteger(declared) ? declared : undefined);
+  if (cutShort) {
+    fail({
+      kind: 'protocol',
+      code: RANGE_IGNORED,
+      message: `The server ignores range requests and sent more than ${mb(opts.maxWholeFile)}; reading stopped there.`,
+    });
     return undefined;
   }
   return { status: 200, body, total: body.byteLength };
 }
 
-/** Reads at most `cap` bytes (+1 to detect overflow); with `strict`, overflow throws and closes the stream. */
-async function readCapped(res: Dispatcher.ResponseData, cap: number, strict = false): Promise<Buffer> {
+/**
+ * Reads at most `cap` bytes; past that the stream is closed and `cutShort` set. With the
+ * declared length (within the cap) the body goes into one buffer of that size, so a large
+ * body is never held twice (parts and their concatenation).
+ */
+async function readCapped(res: Dispatcher.ResponseData, cap: number, declared?: number): Promise<{ body: Buffer; cutShort: boolean }> {
+  const one = declared !== undefined && declared <= cap ? Buffer.allocUnsafe(declared) : undefined;
   const parts: Buffer[] = [];
   let n = 0;
   for await (const chunk of res.body) {
     const b = chunk as Buffer;
-    n += b.byteLength;
-    parts.push(b);
-    if (n > cap) {
+    const room = (one ? one.byteLength : cap) - n;
+    if (b.byteLength > room) {
       res.body.destroy();
-      if (strict) throw new RangeError('over the limit');
-      break;
+      if (one) {
+        b.copy(one, n, 0, room);
+        return { body: one, cutShort: true };
+      }
+      parts.push(b.subarray(0, room));
+      return { body: Buffer.concat(parts, cap), cutShort: true };
     }
+    if (one) b.copy(one, n);
+    else parts.push(b);
+    n += b.byteLength;
   }
-  return Buffer.concat(parts, n);
+  return { body: one ? one.subarray(0, n) : Buffer.concat(parts, n), cutShort: false };
 }

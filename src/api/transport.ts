@@ -12,6 +12,7 @@ import { ShapeError } from './shape';
 import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
 
 export type { RangeOptions, RangeResult };
+export { RANGE_IGNORED } from './rangeRead';
 
 export type AuthScheme = 'bearer' | 'raw';
 export type TokenSource = string | (() => Promise<string | undefined> | string | undefined);
@@ -260,6 +261,8 @@ export class Transport {
       }
     }
     const timeout = opts.timeoutMs ?? this.timeoutMs;
+    // a pre-signed URL's query values are secrets too: a server may echo the request
+    const secrets = [...this.knownTokens, ...[...u.searchParams.values()].filter((v) => v.length >= 8)];
     const started = performance.now();
     let status: number | undefined;
     let bytes: number | undefined;
@@ -283,15 +286,16 @@ export class Transport {
         offset,
         length,
         opts,
-        (e) => (error = new ApiError({ kind: e.kind, method: 'GET', path: shown, status, detailMessage: e.message, userMessage: e.message })),
+        (e) => (error = new ApiError({ kind: e.kind, method: 'GET', path: shown, status, code: e.code, detailMessage: e.message, userMessage: e.message })),
+        secrets,
       );
       bytes = result?.body.byteLength;
       if (result) return result;
       if (!error) error = new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: 'no body' });
       throw error;
     } catch (e) {
-      if (e === error) throw scrubError(e as ApiError, [...this.knownTokens]);
-      error = scrubError(this.transportError(e, 'GET', shown, opts.signal, timeout), [...this.knownTokens]);
+      if (e === error) throw scrubError(e as ApiError, secrets);
+      error = scrubError(this.transportError(e, 'GET', shown, opts.signal, timeout), secrets);
       throw error;
     } finally {
       this.emit({

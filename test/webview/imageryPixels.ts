@@ -1,4 +1,4 @@
-/** What the map webview's imagery pane shows, read from the page for the imagery suites. */
+/** What the map webview's imagery pane and layer list show, read from the page for the imagery suites. */
 import type { Harness } from './harness';
 
 /**
@@ -24,4 +24,19 @@ export async function imageryPixelAt(h: Harness, lonlat: [number, number]): Prom
     }
     return [0, 0, 0, 0] as [number, number, number, number];
   }, lonlat);
+}
+
+/** Waits until the layer's row says it is done (ready or error) and returns its state and text. */
+export async function layerSettled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
+  const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);
+  await row.waitFor({ timeout: timeoutMs });
+  await h.page.waitForFunction(
+    (rid) => {
+      const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
+      return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');
+    },
+    id,
+    { timeout: timeoutMs },
+  );
+  return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }

@@ -1,12 +1,20 @@
 /**
  * A GeoTIFF opened through geotiff.js: its pyramid (full resolution and overviews, masks
  * left out), georeferencing, bands and no-data value, and decoded tiles read on demand, each
- * once (an LRU of decoded tiles serves pans and redraws).
+ * once (an LRU of decoded tiles serves pans and redraws). geotiff.js gets a file only once
+ * its structure passed the checks of tiffStructure.ts, reads each image's tiles through a
+ * guard that refuses a read far larger than the tile, and decodes with the bounded decoders
+ * of decoders.ts.
  */
+import * as l10n from '@vscode/l10n';
 import { GeoTIFF, type GeoTIFFImage, type Pool } from 'geotiff';
+import { byteSize } from '../../../src/format';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
 import { type ReadBytes, RpcByteSource } from './byteSource';
+import { installBoundedDecoders } from './decoders';
+import { ImageryError } from './imageryError';
 import { projDefinition } from './projection';
+import { readTiffStructure, type ImageLayout } from './tiffStructure';
 
 export interface Level {
   image: GeoTIFFImage;
@@ -31,9 +39,6 @@ export interface DecodedTile {
   bands: Samples[];
 }
 
-/** A problem a person can act on: shown as is in the layer list. */
-export class ImageryError extends Error {}
-
 export class Cog {
   private readonly tiles = new Map<string, Promise<DecodedTile>>();
   private static readonly MAX_TILES = 96;
@@ -53,7 +58,10 @@ export class Cog {
   ) {}
 
   static async open(url: string, read: ReadBytes, opts: { epsg?: number; pool?: Pool; signal?: AbortSignal }): Promise<Cog> {
+    installBoundedDecoders();
     const source = new RpcByteSource(url, read);
+    const at = async (offset: number, length: number) => (await source.fetch([{ offset, length }], opts.signal))[0];
+    const structure = await readTiffStructure(at, () => source.fileSize);
     let tiff: GeoTIFF;
     try {
       tiff = await GeoTIFF.fromSource(source as never, undefined, opts.signal);
@@ -62,11 +70,11 @@ export class Cog {
     }
     const images: GeoTIFFImage[] = [];
     try {
-      const count = await tiff.getImageCount();
-      for (let i = 0; i < count; i++) {
+      // the chain geotiff.js follows is the one checked: as many images, no loop
+      for (const [i, layout] of structure.images.entries()) {
+        if (layout.subfileType & 4) continue; // a transparency mask, not an overview
         const img = await tiff.getImage(i);
-        const sub = Number(img.fileDirectory.getValue('NewSubfileType') ?? 0);
-        if (sub & 4) continue; // a transparency mask, not an overview
+        img.source = guardedTiles(source, layout) as never;
         images.push(img);
       }
     } catch (e) {
@@ -199,6 +207,42 @@ export class Cog {
     const ys = [this.originY, this.originY + this.height * this.resY];
     return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
   }
+}
+
+/**
+ * Every tile or strip read of one image: inside the file, and no larger than the tile can
+ * hold once decoded (twice that, and 64 KB, for compression that does not pay off). A lying
+ * byte count never turns into a large read.
+ */
+function guardedTiles(source: RpcByteSource, layout: ImageLayout): Pick<RpcByteSource, 'fetch'> {
+  const most = 2 * layout.blockBytes + 64 * 1024;
+  return {
+    async fetch(slices, signal) {
+      for (const s of slices) {
+        const size = source.fileSize;
+        if (s.length > most) {
+          throw new ImageryError(
+            l10n.t(
+              'A tile of the file is stored in {0} while it holds {1} of pixels; its byte counts cannot be right, so the map does not read it.',
+              byteSize(s.length),
+              byteSize(layout.blockBytes),
+            ),
+          );
+        }
+        if (size !== null && s.offset + s.length > size) {
+          throw new ImageryError(
+            l10n.t(
+              'A tile of the file lies past its end (bytes {0} to {1} of a {2}-byte file); the file is truncated or corrupt.',
+              s.offset,
+              s.offset + s.length,
+              size,
+            ),
+          );
+        }
+      }
+      return source.fetch(slices, signal);
+    },
+  };
 }
 
 /** Errors from the extension (already readable) pass through; geotiff.js's internals get a sentence first. */

@@ -2,9 +2,13 @@
  * The decoder worker, built into a string that the imagery chunk starts from a blob URL (the
  * map's CSP allows `worker-src blob:` and nothing else). It speaks geotiff.js's pool protocol:
  * a compressed tile in, the decoded bytes out (transferred, not copied). `ping` answers
- * `pong`, so the chunk can check that workers start here before relying on them.
+ * `pong`, so the chunk can check that workers start here before relying on them. Its decoders
+ * are the bounded ones (decoders.ts): a tile never decodes past the size it claims.
  */
 import { getDecoder } from 'geotiff';
+import { installBoundedDecoders } from './decoders';
+
+installBoundedDecoders();
 
 interface Job {
   compression: number;

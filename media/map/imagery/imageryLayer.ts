@@ -6,7 +6,8 @@
 import type * as Leaflet from 'leaflet';
 import { compileIndexExpression } from '../../../src/api/indexExpression';
 import type { ImageryBand, ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
-import { Cog, ImageryError, asReadable, type DecodedTile } from './cog';
+import { Cog, asReadable, type DecodedTile } from './cog';
+import { ImageryError } from './imageryError';
 import { classColors, colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
