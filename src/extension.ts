@@ -15,6 +15,8 @@ import { registerInsights } from './commands/insights';
 import { registerImageryCommands } from './commands/imagery';
 import { registerAssetCommands } from './commands/assets/downloadAssets';
 import { registerVisualizationCommands } from './commands/visualizations/showServiceRendering';
+import { registerVisualizationStyles } from './commands/visualizations';
+import { registerWorkflows } from './commands/workflows';
 import { registerSaveViewCommands } from './commands/imagery/saveView';
 import { registerMapCommands } from './commands/map';
 import { registerOrderingCommands } from './commands/orders/register';
@@ -101,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     walkthrough.disposable,
     ...step('imagery', () => registerImageryCommands(services)),
     ...step('visualizations', () => registerVisualizationCommands(services)),
+    ...step('visualizationStyles', () => registerVisualizationStyles(services)),
+    ...step('workflows', () => registerWorkflows(services)),
     ...step('assets', () => registerAssetCommands(services)),
     ...step('saveView', () => registerSaveViewCommands(services)),
   );

@@ -29,7 +29,7 @@ function mb(bytes: number): string {
   return bytes >= 1e6 ? l10n.t('{0} MB', (bytes / 1e6).toFixed(1)) : l10n.t('{0} KB', Math.max(1, Math.round(bytes / 1e3)));
 }
 
-async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
+export async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
   const tmp = target.with({ path: `${target.path}.${Date.now().toString(36)}.part` });
   try {
     await vscode.workspace.fs.writeFile(tmp, bytes);
