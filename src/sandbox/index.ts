@@ -56,6 +56,8 @@ export interface SandboxHandle {
   tokens: { alice: string; bob: string };
   clock: SandboxClock;
   faults: { add(rule: FaultRule): void; clear(): void };
+  /** `METHOD /path` of the last 2,000 requests, oldest first (tests count what was sent). */
+  readonly requests: readonly string[];
   close(): Promise<void>;
   /** The stored state, for tests that check nothing changed (read-only by convention). */
   readonly state: State;
@@ -142,6 +144,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     tokens,
     clock,
     faults: { add: (rule) => server.addFault(rule), clear: () => server.clearFaults() },
+    requests: server.requests,
     state,
     users: { alice, bob },
     close: () =>
