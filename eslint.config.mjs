@@ -112,6 +112,19 @@ export default tseslint.config(
     { files: ['src/walkthrough/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands') },
     // Webview scripts run in the page: the message protocol, pure geometry and record types only.
     { files: ['media/**'], forbid: [VSCODE, MEDIA_SRC] },
+    // Pure parts of the sidebar and the panels, unit-tested without the editor: the paged list
+    // gets its rows from a RowFactory, the panels' message checks and allow-list need no vscode.
+    {
+      files: ['src/explorer/paged.ts', 'src/panels/messageRouter.ts', 'src/panels/mapMessages.ts', 'src/panels/imagery/allowedFiles.ts'],
+      forbid: [
+        VSCODE,
+        ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services'),
+        {
+          regex: '^\\./(?!protocol$|messageRouter$|mapMessages$|imagery/protocol$)',
+          message: 'A pure module imports only the protocols and other pure modules.',
+        },
+      ],
+    },
   ]),
   {
     // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).

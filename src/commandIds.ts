@@ -1,7 +1,7 @@
 /**
  * Every command of the extension, in one table at the bottom layer: any layer may name a
  * command (a tree row, the status bar, a panel button) without importing the module that
- * registers it. `test/unit/commands.test.ts` checks the table against package.json.
+ * registers it. `test/unit/manifest/commands.test.ts` checks the table against package.json.
  */
 import type { ArchiveItem, Insight } from './api/records';
 
@@ -106,10 +106,18 @@ export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore'];
 /** An archive item, whole or by reference. */
 export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
 
+/** A file's URI, as far as this layer (no `vscode`) can name it: a `vscode.Uri` is one. */
+export interface FileUri {
+  readonly scheme: string;
+  readonly path: string;
+}
+
 /**
  * What the extension itself passes to each command (`runCommand` checks it). Menus and tree
- * rows pass their own arguments (a row, the selected rows, a file's URI), which the handlers
- * check at run time, so handlers are registered taking `unknown`.
+ * rows pass their own arguments (a row, the selected rows, a file's URI): `READERS` in
+ * src/commands/args reads all of them, these included, into the one typed input each
+ * handler takes, and the integration suite "command wrapper" checks that every entry here
+ * reads into a value.
  */
 export interface CommandArgs {
   orderArchiveItems: [items: ArchiveItemRef | readonly ArchiveItemRef[]];
@@ -119,10 +127,10 @@ export interface CommandArgs {
   /** A run row (menus), or a run named by AOI and id (a click on its output on the map). */
   showInsightOutputs: [run: object | { aoiId: string; id: string }];
   downloadReport: [timeZone?: string];
-  /** A job row, or a job named by its workflow (a notification's button). */
-  showJobGraph: [job: object];
-  /** A task row, or `{workflowId, workflowName, job, task}` (a click in the job graph). */
-  openTaskLog: [task: object];
+  runSearchFile: [file: FileUri];
+  searchFileWhatsNew: [file: FileUri];
+  /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
+  openTaskLog: [task: { workflowId: string; workflowName: string; job: object; task: object }];
 }
 
 /** The arguments of `name`: none, unless the table above says otherwise. */

@@ -1,26 +1,28 @@
 import { loadStart } from './loadStart';
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import * as pureL10n from '@vscode/l10n';
 import { EoAuthenticationProvider, registerAuthProvider } from './auth/authProvider';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
 import { createAoi } from './commands/aois/createAoi';
-import { registerConnectionCommands } from './commands/connection';
+import { assetCommands } from './commands/assets/downloadAssets';
+import { connectionCommands } from './commands/connection';
 import { promptSignIn } from './commands/connection/signIn';
-import { registerCopyAsCommands } from './commands/copyAs';
-import { registerSearchFiles } from './commands/searchFiles';
-import { registerExplorerCommands } from './commands/explorer';
-import { registerIndexCommands } from './commands/indices';
-import { registerInsights } from './commands/insights';
-import { registerImageryCommands } from './commands/imagery';
-import { registerAssetCommands } from './commands/assets/downloadAssets';
-import { registerVisualizationCommands } from './commands/visualizations/showServiceRendering';
-import { registerVisualizationStyles } from './commands/visualizations';
-import { registerWorkflows } from './commands/workflows';
-import { registerSaveViewCommands } from './commands/imagery/saveView';
-import { registerMapCommands } from './commands/map';
-import { registerOrderingCommands } from './commands/orders/register';
+import { copyAsCommands } from './commands/copyAs';
+import { explorerCommands } from './commands/explorer';
+import { imageryCommands } from './commands/imagery';
+import { indexCommands } from './commands/indices';
+import { insightCommands } from './commands/insights';
+import { mapCommands } from './commands/map';
+import { orderingCommands } from './commands/orders/register';
+import { searchFileCommands } from './commands/searchFiles';
+import { registerCommands, type CommandTable } from './commands/register';
+import { saveSearch } from './commands/searchFiles/saveSearch';
 import type { CommandServices } from './commands/services';
+import { visualizationCommands } from './commands/visualizations/showServiceRendering';
+import { visualizationStyleCommands } from './commands/visualizations';
+import { workflowCommands } from './commands/workflows';
 import { createSidebar } from './explorer';
 import { Panels } from './panels';
 import type { ExtensionServices } from './services';
@@ -81,10 +83,17 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
+    saveSearch: async (params) => void (await saveSearch(services, params)),
   });
   const services: CommandServices = { ...base, explorer, panels };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));
 
+  // Every command goes through the wrapper (src/commands/register.ts): one table per area.
+  const commands = (name: string, table: () => CommandTable): vscode.Disposable[] => step(name, () => registerCommands(services, table()));
+  const insights = step('insights', () => insightCommands(services));
+  const copyAs = step('copyAs', () => copyAsCommands(services));
+  const searchFiles = step('searchFiles', () => searchFileCommands(services));
+  const workflows = step('workflows', () => workflowCommands(services));
   context.subscriptions.push(
     log,
     connection,
@@ -92,21 +101,25 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
     step('accounts', () => registerAuthProvider(accounts)),
-    ...step('connection', () => registerConnectionCommands(services)),
-    ...step('explorerCommands', () => registerExplorerCommands(services, explorer, sidebar.docs)),
-    ...step('insights', () => registerInsights(services)),
-    ...step('indices', () => registerIndexCommands(services)),
-    ...step('ordering', () => registerOrderingCommands(services)),
-    ...step('map', () => registerMapCommands(services)),
-    ...step('copyAs', () => registerCopyAsCommands(services)),
-    ...step('searchFiles', () => registerSearchFiles(services)),
     walkthrough.disposable,
-    ...step('imagery', () => registerImageryCommands(services)),
-    ...step('visualizations', () => registerVisualizationCommands(services)),
-    ...step('visualizationStyles', () => registerVisualizationStyles(services)),
-    ...step('workflows', () => registerWorkflows(services)),
-    ...step('assets', () => registerAssetCommands(services)),
-    ...step('saveView', () => registerSaveViewCommands(services)),
+    ...insights.disposables,
+    copyAs.history,
+    ...searchFiles.disposables,
+    ...commands('connection', () => connectionCommands(services)),
+    ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
+    ...commands('insightCommands', () => insights.commands),
+    ...commands('indices', () => indexCommands(services)),
+    ...commands('ordering', () => orderingCommands(services)),
+    ...commands('map', () => mapCommands(services)),
+    ...commands('copyAsCommands', () => copyAs.commands),
+    ...commands('searchFileCommands', () => searchFiles.commands),
+    ...commands('walkthroughCommands', () => ({ getStarted: { action: l10n.t('Get Started'), retry: 'never', run: walkthrough.open } })),
+    ...commands('imagery', () => imageryCommands(services)),
+    ...commands('visualizations', () => visualizationCommands(services)),
+    ...commands('visualizationStyles', () => visualizationStyleCommands(services)),
+    ...workflows.disposables,
+    ...commands('workflowCommands', () => workflows.commands),
+    ...commands('assets', () => assetCommands(services)),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.

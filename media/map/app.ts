@@ -28,7 +28,7 @@ import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type { ImageryLayerSpec, ToMapImageryMessage } from '../../src/panels/imagery/protocol';
+import type { FromMapTestMessage, ImageryLayerSpec, ToMapImageryMessage, ToMapTestMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -93,6 +93,8 @@ export class MapApp {
   decodeMode?: DecodeMode;
   /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
   imageryTools?: ImageryTools;
+  /** The extension runs for its tests (its `init` says so): the page answers test-only messages. */
+  private testing = false;
 
   constructor(
     private readonly vscode: VsCodeApi<MapState>,
@@ -148,7 +150,7 @@ export class MapApp {
     this.post({ type: 'ready' });
   }
 
-  private post(m: FromMapMessage): void {
+  private post(m: FromMapMessage | FromMapTestMessage): void {
     this.vscode.postMessage(m);
   }
 
@@ -165,6 +167,7 @@ export class MapApp {
           if (m.state.imagery) this.state.imagery = m.state.imagery;
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
+        this.testing = m.testing === true;
         this.init(m.basemaps);
         break;
       case 'layer':
@@ -189,10 +192,13 @@ export class MapApp {
       case 'imagery':
       case 'imageryPreview':
       case 'imageryNote':
-      case 'imageryPixels':
       case 'imageryCompare':
       case 'imageryTimeline':
         void this.onImagery(m);
+        break;
+      case 'imageryPixels':
+        // test mode only: a normal page neither loads imagery for it nor answers
+        if (this.testing) void this.answerPixels(m);
         break;
       default:
         break;
@@ -264,7 +270,6 @@ export class MapApp {
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
-    else if (m.type === 'imageryPixels') this.post({ type: 'imageryPixels', requestId: m.requestId, pixels: manager.pixelsAt(m.points) });
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
     else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);
@@ -273,6 +278,12 @@ export class MapApp {
       manager.add(m.right, false);
       manager.compare.start(m.left.id, m.right.id);
     }
+  }
+
+  /** What the imagery pane shows at the asked points (the integration tests compare colours). */
+  private async answerPixels(m: ToMapTestMessage): Promise<void> {
+    const manager = await this.imagery().catch(() => undefined);
+    if (manager) this.post({ type: 'imageryPixels', requestId: m.requestId, pixels: manager.pixelsAt(m.points) });
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */

@@ -1,3 +1,5 @@
+import { isObj } from './shape';
+
 /**
  * One error type for everything that can go wrong between the extension and the service.
  * `message` is for logs (method, path, status, server text); `userMessage` is for a
@@ -111,8 +113,21 @@ export class NotSignedInError extends Error {
 }
 
 /**
+ * The person stopped a flow (Escape on a step, Cancel on a progress notification): nothing
+ * went wrong and nothing is shown. Named like VS Code's own `CancellationError` ('Canceled'),
+ * which `classifyFailure` recognises by that name too.
+ */
+export class Cancelled extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'Canceled';
+  }
+}
+
+/**
  * What a failure means, decided here for every caller (the predicates below all read it):
- * - `cancelled`: the caller aborted; nothing to show.
+ * - `cancelled`: the caller aborted, or the person stopped a flow (`Cancelled`, VS Code's
+ *   `CancellationError`); nothing to show.
  * - `signIn`: no token, or the service refused it (401): the way forward is to sign in.
  * - `refused`: the service refused the request itself (any other 4xx but 429): an entry can
  *   be changed and the request sent again.
@@ -124,6 +139,7 @@ export type FailureKind = 'cancelled' | 'signIn' | 'refused' | 'transient' | 'ma
 
 export function classifyFailure(err: unknown): FailureKind {
   if (err instanceof NotSignedInError) return 'signIn';
+  if (err instanceof Error && err.name === 'Canceled') return 'cancelled';
   if (!(err instanceof ApiError)) return 'other';
   switch (err.kind) {
     case 'aborted':
@@ -228,13 +244,13 @@ export function decodeErrorBody(
 
 function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
   if (typeof parsed === 'string') return { message: cut(parsed), details: parsed };
-  if (!isRecord(parsed)) return { message: statusTitle(status), details: cut(JSON.stringify(parsed)) };
+  if (!isObj(parsed)) return { message: statusTitle(status), details: cut(JSON.stringify(parsed)) };
   const envelope = parsed.error;
-  if (isRecord(envelope)) {
+  if (isObj(envelope)) {
     const code = typeof envelope.code === 'string' ? envelope.code : undefined;
     const message = firstString(envelope.message, envelope.detail, envelope.description);
     const details = envelope.details;
-    const detailsValue: string | Record<string, unknown> = isRecord(details)
+    const detailsValue: string | Record<string, unknown> = isObj(details)
       ? details
       : typeof details === 'string'
         ? details
@@ -259,7 +275,7 @@ function fromJson(status: number, parsed: unknown, cut: Cut): DecodedErrorBody {
   if (Array.isArray(parsed.detail) && !message) {
     // FastAPI-style validation errors: [{loc, msg, type}]
     const msgs = parsed.detail
-      .filter(isRecord)
+      .filter(isObj)
       .map((d) => firstString(d.msg, d.message))
       .filter((m): m is string => !!m);
     if (msgs.length > 0) return { code, message: cut(msgs.join('; ')), details: parsed };
@@ -346,10 +362,6 @@ function firstString(...vals: unknown[]): string | undefined {
 
 function clip(s: string, max = MAX_TEXT): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

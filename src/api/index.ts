@@ -4,6 +4,7 @@ export type { ClientOptions, CallOptions, RequestEvent, AuthScheme, TokenSource,
 export { pathOf, encodeSegment, redactBody, describeRequest, REDACTED } from './transport';
 export {
   ApiError,
+  Cancelled,
   NotSignedInError,
   classifyFailure,
   decodeErrorBody,

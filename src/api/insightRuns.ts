@@ -9,13 +9,11 @@
  */
 import { recordParser } from './listing';
 import type { Insight, InsightDownload, InsightDownloadRequest, InsightOutput, InsightRunRequest, InputValue } from './records';
-import { ShapeError, describe, num, obj, opt, str } from './shape';
+import { ShapeError, describe, isObj, num, obj, opt, str } from './shape';
 import { pathOf, type CallOptions, type Transport } from './transport';
 
 /** Metadata keys under which the extension records the block of a run it starts. */
 export const RUN_METADATA = { blockName: 'block_name', blockVersion: 'block_version' } as const;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `input`/`output` as the service may send them: a list, JSON text of a list, a map by name, or

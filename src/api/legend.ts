@@ -5,13 +5,12 @@
  * first version read a top-level `legend` summary. Pure.
  */
 import type { Legend, LegendItem, VisualizationLegends, VisualizationMetadata } from './records';
+import { isObj } from './shape';
 
 export interface DatedLegends extends VisualizationLegends {
   /** `YYYY-MM-DD` when the service keyed the legends by date. */
   date?: string;
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function items(v: unknown): LegendItem[] | undefined {
   if (!Array.isArray(v)) return undefined;

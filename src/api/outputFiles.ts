@@ -4,6 +4,7 @@
  * capped. A vector output must be GeoJSON; anything else is refused with the reason.
  */
 import { undici } from './undici';
+import { isObj } from './shape';
 
 export class OutputFileError extends Error {
   override readonly name = 'OutputFileError';
@@ -78,8 +79,6 @@ export interface GeoJsonCollection {
   type: 'FeatureCollection';
   features: GeoJsonFeature[];
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkGeometry(g: unknown, where: string): string | undefined {
   if (g === null) return undefined;

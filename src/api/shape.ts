@@ -140,7 +140,11 @@ export function oneOf(...checks: Check[]): Check {
   };
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
+/**
+ * A plain object (not null, not an array): the one guard of this kind in src/, for responses,
+ * command arguments and files alike. Everything may import it: src/api is the lowest layer.
+ */
+export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

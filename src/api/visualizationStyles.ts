@@ -5,7 +5,7 @@
  * docs/service-interface.md, "Visualizations", records the shapes and what we decided.
  */
 import { colormapLut } from './colormaps';
-import { isRecord } from './errors';
+import { isObj } from './shape';
 import { legendDate, pngDate } from './legend';
 import type {
   LegendItemUpdate,
@@ -52,10 +52,9 @@ export function legendFromRange(range: readonly [number, number], colormap: stri
 
 /** The answer of `PUT …/metadata`: `{legend}` (OpenAPI); also the detail's `{metadata: {legend}}`. */
 export function readMetadata(body: unknown): VisualizationMetadata {
-  const m = isRecord(body) && isRecord(body.metadata) ? body.metadata : body;
-  if (!isRecord(m)) throw new ShapeError(`metadata: expected an object, got ${describe(m)}`);
-  if (m.legend !== undefined && m.legend !== null && !isRecord(m.legend))
-    throw new ShapeError(`metadata.legend: expected an object, got ${describe(m.legend)}`);
+  const m = isObj(body) && isObj(body.metadata) ? body.metadata : body;
+  if (!isObj(m)) throw new ShapeError(`metadata: expected an object, got ${describe(m)}`);
+  if (m.legend !== undefined && m.legend !== null && !isObj(m.legend)) throw new ShapeError(`metadata.legend: expected an object, got ${describe(m.legend)}`);
   return m as VisualizationMetadata;
 }
 
@@ -64,10 +63,10 @@ export function readMetadata(body: unknown): VisualizationMetadata {
  * one XML text per mode, or one XML text alone. Always read through `sldFor`.
  */
 export function readSld(body: unknown): SldResponse {
-  if (!isRecord(body)) throw new ShapeError(`sld: expected an object, got ${describe(body)}`);
+  if (!isObj(body)) throw new ShapeError(`sld: expected an object, got ${describe(body)}`);
   const s = body.sld;
   if (typeof s === 'string') return { sld: { theoretical: { '': s }, dynamic: { '': s } } };
-  if (!isRecord(s)) throw new ShapeError(`sld: expected XML by mode and date, got ${describe(s)}`);
+  if (!isObj(s)) throw new ShapeError(`sld: expected XML by mode and date, got ${describe(s)}`);
   return body as unknown as SldResponse;
 }
 
@@ -79,7 +78,7 @@ export function sldFor(res: SldResponse, mode: VisualizationMode, date: string):
   const dateKeys = [pngDate(date), legendDate(pngDate(date)), ''];
   const pick = (m: unknown, keys: readonly string[]): string | undefined => {
     if (typeof m === 'string') return m;
-    if (!isRecord(m)) return undefined;
+    if (!isObj(m)) return undefined;
     for (const k of keys) if (typeof m[k] === 'string') return m[k] as string;
     return undefined;
   };
@@ -87,7 +86,7 @@ export function sldFor(res: SldResponse, mode: VisualizationMode, date: string):
   if (byMode) return byMode;
   for (const k of dateKeys) {
     const byDate = sld[k];
-    if (isRecord(byDate) && !MODES.some((x) => x === k)) {
+    if (isObj(byDate) && !MODES.some((x) => x === k)) {
       const hit = pick(byDate, [mode]);
       if (hit) return hit;
     }

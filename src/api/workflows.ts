@@ -8,7 +8,8 @@
  * is not described. docs/service-interface.md ("Workflows") records what we decided; the
  * readers here accept each plausible shape and always yield the records of `records.ts`.
  */
-import { ApiError, isRecord } from './errors';
+import { ApiError } from './errors';
+import { isObj } from './shape';
 import { valueList } from './insightRuns';
 import { iterateOffset, type IterateOptions, type OffsetQuery, type Page } from './paging';
 import { decodeRaw, decodeRawText } from './rawJson';
@@ -48,10 +49,10 @@ export function readWorkflowItem(raw: unknown, root = 'workflow'): WorkflowListI
  * `pagination` (read as the whole list).
  */
 export function readWorkflowPage(body: unknown, at: { offset: number; limit: number }): Page<WorkflowListItem> {
-  const list = Array.isArray(body) ? body : isRecord(body) ? (body.workflows ?? body.workflow) : undefined;
-  if (!Array.isArray(list)) throw new ShapeError(`workflows: expected a list, got ${describe(isRecord(body) ? body.workflows : body)}`);
+  const list = Array.isArray(body) ? body : isObj(body) ? (body.workflows ?? body.workflow) : undefined;
+  if (!Array.isArray(list)) throw new ShapeError(`workflows: expected a list, got ${describe(isObj(body) ? body.workflows : body)}`);
   const items = list.map((x, i) => readWorkflowItem(x, `workflows[${i}]`));
-  const p = isRecord(body) && isRecord(body.pagination) ? body.pagination : undefined;
+  const p = isObj(body) && isObj(body.pagination) ? body.pagination : undefined;
   if (p && typeof p.total === 'number' && Number.isInteger(p.total)) {
     return { items, total: p.total, offset: typeof p.offset === 'number' ? p.offset : at.offset, limit: typeof p.limit === 'number' ? p.limit : at.limit };
   }
@@ -70,7 +71,7 @@ function nameList(v: unknown, field: string): string[] {
   if (!Array.isArray(v)) throw new ShapeError(`${field}: expected a list of task names, got ${describe(v)}`);
   return v.map((x, i) => {
     if (typeof x === 'string') return x;
-    if (isRecord(x) && typeof x.name === 'string') return x.name;
+    if (isObj(x) && typeof x.name === 'string') return x.name;
     throw new ShapeError(`${field}[${i}]: expected a task name, got ${describe(x)}`);
   });
 }
@@ -78,7 +79,7 @@ function nameList(v: unknown, field: string): string[] {
 /** The block a workflow step runs: `{name, version}`, `"name@version"`, `block_name`/`block_version`, or `block_info`. */
 function blockRef(r: Record<string, unknown>, field: string): { name: string; version: string } {
   const b = r.block ?? r.block_info;
-  if (isRecord(b) && typeof b.name === 'string') return { name: b.name, version: typeof b.version === 'string' ? b.version : '' };
+  if (isObj(b) && typeof b.name === 'string') return { name: b.name, version: typeof b.version === 'string' ? b.version : '' };
   if (typeof b === 'string') {
     const at = b.lastIndexOf('@');
     return at > 0 ? { name: b.slice(0, at), version: b.slice(at + 1) } : { name: b, version: '' };
@@ -88,7 +89,7 @@ function blockRef(r: Record<string, unknown>, field: string): { name: string; ve
 }
 
 function readBlock(raw: unknown, field: string, key?: string): WorkflowBlock {
-  if (!isRecord(raw)) throw new ShapeError(`${field}: expected an object, got ${describe(raw)}`);
+  if (!isObj(raw)) throw new ShapeError(`${field}: expected an object, got ${describe(raw)}`);
   const name = [raw.name, raw.task_name, raw.id, key].find((x): x is string => typeof x === 'string' && x.trim() !== '');
   if (!name) throw new ShapeError(`${field}.name: expected the step's name, got ${describe(raw.name)}`);
   return {
@@ -108,14 +109,14 @@ export function readWorkflowSpec(raw: unknown, field = 'spec'): WorkflowSpec | u
   const { value } = decodeRaw(raw);
   if (value === undefined) return undefined;
   let list: unknown = value;
-  if (isRecord(value)) {
+  if (isObj(value)) {
     list = value.blocks ?? value.tasks ?? value.nodes ?? value.steps;
-    if (list === undefined && isRecord(value.workflow)) return readWorkflowSpec(value.workflow, `${field}.workflow`);
+    if (list === undefined && isObj(value.workflow)) return readWorkflowSpec(value.workflow, `${field}.workflow`);
     if (list === undefined)
       throw new ShapeError(`${field}: expected {blocks: [...]}, got an object with ${Object.keys(value).slice(0, 5).join(', ') || 'no keys'}`);
   }
   if (typeof list === 'string') throw new ShapeError(`${field}: expected the workflow's blocks, got text`);
-  if (isRecord(list)) return { blocks: Object.entries(list).map(([k, b]) => readBlock(b, `${field}.blocks.${k}`, k)) };
+  if (isObj(list)) return { blocks: Object.entries(list).map(([k, b]) => readBlock(b, `${field}.blocks.${k}`, k)) };
   if (!Array.isArray(list)) throw new ShapeError(`${field}.blocks: expected a list, got ${describe(list)}`);
   return { blocks: list.map((b, i) => readBlock(b, `${field}.blocks[${i}]`)) };
 }
@@ -126,7 +127,7 @@ export function readValErrors(raw: unknown): ValError[] {
   const list = Array.isArray(raw) ? raw : [raw];
   return list.flatMap((x): ValError[] => {
     if (typeof x === 'string') return x.trim() ? [{ err: x }] : [];
-    if (!isRecord(x)) return [];
+    if (!isObj(x)) return [];
     const s = (k: string): string | undefined => (typeof x[k] === 'string' && (x[k] as string).trim() ? (x[k] as string) : undefined);
     const v: ValError = {};
     const component = s('component_name') ?? s('component');
@@ -151,7 +152,7 @@ export function valErrorsOf(err: unknown): ValError[] {
       return [];
     }
   }
-  if (isRecord(d) && d.val_errors !== undefined) return readValErrors(d.val_errors);
+  if (isObj(d) && d.val_errors !== undefined) return readValErrors(d.val_errors);
   if (Array.isArray(d)) return readValErrors(d);
   return [];
 }
@@ -184,7 +185,7 @@ export function readWorkflow(raw: unknown, root = 'workflow'): Workflow {
 
 /** `{estimated_cost}` (OpenAPI); also `estimate` or `cost`, a number written as text, or a bare number. */
 export function readWorkflowEstimate(body: unknown): number {
-  const v = isRecord(body) ? (body.estimated_cost ?? body.estimate ?? body.cost) : body;
+  const v = isObj(body) ? (body.estimated_cost ?? body.estimate ?? body.cost) : body;
   const n = typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n)) throw new ShapeError(`estimated_cost: expected number, got ${describe(v)}`);
   if (n < 0) throw new ShapeError(`estimated_cost: expected a cost of zero or more, got ${n}`);
@@ -214,7 +215,7 @@ export function readTask(raw: unknown, root = 'task'): JobTask {
   const id = typeof r.id === 'string' ? r.id : '';
   const name = typeof r.name === 'string' && r.name.trim() ? r.name : id;
   if (!name) throw new ShapeError(`${root}: a task without a name or id`);
-  const block = isRecord(r.block_info) ? r.block_info : undefined;
+  const block = isObj(r.block_info) ? r.block_info : undefined;
   const inputs = decodeRaw(r.inputs).value;
   const result = decodeRaw(r.result).value;
   const logs = decodeRawText(r.info_logs);
@@ -299,8 +300,8 @@ function newestFirst(a: string, b: string): number {
 
 /** `{jobs: [...]}` (no pagination, OpenAPI), tolerating a `pagination` (ignored) and a bare array. Newest first. */
 export function readJobList(body: unknown, workflowId: string): Job[] {
-  const list = Array.isArray(body) ? body : isRecord(body) ? body.jobs : undefined;
-  if (!Array.isArray(list)) throw new ShapeError(`jobs: expected a list, got ${describe(isRecord(body) ? body.jobs : body)}`);
+  const list = Array.isArray(body) ? body : isObj(body) ? body.jobs : undefined;
+  if (!Array.isArray(list)) throw new ShapeError(`jobs: expected a list, got ${describe(isObj(body) ? body.jobs : body)}`);
   return list.map((x, i) => readJob(x, workflowId, `jobs[${i}]`)).sort((a, b) => newestFirst(a.created_at, b.created_at));
 }
 

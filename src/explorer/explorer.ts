@@ -12,7 +12,7 @@ import { catalogRoot } from './nodes/catalog';
 import { OrderNode, ordersRoot } from './nodes/orders';
 import { ProjectNode, projectsRoot } from './nodes/projects';
 import { storesRoot } from './nodes/stores';
-import type { PagedChildren } from './paged';
+import type { NodeList } from './nodeList';
 import { Poller, type PollerOptions } from './poller';
 import { ExplorerProvider } from './provider';
 import { ExplorerNode, RecordNode, VIEW_IDS, type RecordKind, type ViewId } from './tree';
@@ -56,17 +56,17 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     const ctx = this as ExplorerContext;
     const poller = this.poller;
     this.providers = {
-      projects: new ExplorerProvider('projects', projectsRoot(ctx) as PagedChildren<never>, poller, {
+      projects: new ExplorerProvider('projects', projectsRoot(ctx) as NodeList<never>, poller, {
         countInMessage: true,
         filterText: () => this.filters.projectsText(),
       }),
-      orders: new ExplorerProvider('orders', ordersRoot(ctx) as PagedChildren<never>, poller, {
+      orders: new ExplorerProvider('orders', ordersRoot(ctx) as NodeList<never>, poller, {
         countInMessage: true,
         filterText: () => this.filters.ordersText(),
       }),
-      catalog: new ExplorerProvider('catalog', catalogRoot(ctx) as PagedChildren<never>, poller, { countInMessage: true }),
-      stores: new ExplorerProvider('stores', storesRoot(ctx) as PagedChildren<never>, poller, { countInMessage: false }),
-      archive: new ExplorerProvider('archive', archiveRoot(ctx) as PagedChildren<never>, poller, { countInMessage: false }),
+      catalog: new ExplorerProvider('catalog', catalogRoot(ctx) as NodeList<never>, poller, { countInMessage: true }),
+      stores: new ExplorerProvider('stores', storesRoot(ctx) as NodeList<never>, poller, { countInMessage: false }),
+      archive: new ExplorerProvider('archive', archiveRoot(ctx) as NodeList<never>, poller, { countInMessage: false }),
     };
     for (const id of VIEW_IDS) {
       const provider = this.providers[id];
@@ -194,7 +194,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     }
   }
 
-  private async findOrPin(list: PagedChildren<unknown>, id: string, read: () => Promise<object | undefined>): Promise<ExplorerNode | undefined> {
+  private async findOrPin(list: NodeList<unknown>, id: string, read: () => Promise<object | undefined>): Promise<ExplorerNode | undefined> {
     await list.children();
     let node = list.find(id);
     if (!node) {

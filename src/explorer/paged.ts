@@ -1,7 +1,10 @@
+/**
+ * A list fetched a page at a time, with the rows it adds around its records ("Load more…", an
+ * error with Retry, Sign in, "nothing here"). No vscode: the rows are made by a `RowFactory`
+ * (the sidebar's, src/explorer/nodeList.ts, builds tree rows), the pages are read through a
+ * `PageSource` (the connection), so the paging itself is unit-tested.
+ */
 import { needsSignIn, NotSignedInError, type EoClient } from '../api';
-import type { ExplorerContext } from './context';
-import { ErrorNode, LoadMoreNode, MessageNode, SignInNode } from './rows';
-import { ExplorerNode, RecordNode, type ViewId } from './tree';
 
 /** Rows per "Load more…" click. */
 export const PAGE_SIZE = 50;
@@ -26,7 +29,7 @@ export interface PageResult<T> {
   scanned?: number;
 }
 
-export interface PagedSpec<T> {
+export interface PagedSpec<T, Row> {
   /** Plural noun: "Could not load AOIs", "Showing 50 of 312 AOIs". */
   what: string;
   /** Row shown under a parent with nothing in this list ("No AOIs in this project yet"). */
@@ -34,17 +37,51 @@ export interface PagedSpec<T> {
   pageSize?: number;
   fetch(client: EoClient, q: PageQuery): Promise<PageResult<T>>;
   idOf(item: T): string;
-  toNode(item: T): ExplorerNode;
+  /** A record's row (made once per id while the list holds it). */
+  toNode(item: T): Row;
+}
+
+/** Where a list reads its pages, and says how that went. */
+export interface PageSource {
+  getClient(): Promise<EoClient>;
+  reportSuccess(): void;
+  reportFailure(err: unknown): void;
+  warn(text: string): void;
+}
+
+/** What a list can do for the rows it adds below its records. */
+export interface LoadableList {
+  readonly what: string;
+  readonly shown: number;
+  readonly total: number | undefined;
+  readonly isLoading: boolean;
+  loadMore(): Promise<void>;
+}
+
+/** The rows a list adds around its records. */
+export interface RowFactory<Row> {
+  /** "Load more…" (or "Loading…" while a page is in flight); made once per list. */
+  loadMore(list: LoadableList): Row;
+  /** A failed load, with a way to retry it. */
+  error(list: LoadableList, err: unknown): Row;
+  /** A 401 or no token: sign in again. */
+  signIn(what: string, err: unknown): Row;
+  /** A line of information, e.g. "No AOIs in this project yet". */
+  message(key: string, text: string): Row;
+  /** The list was reset: this record's row is no longer in the tree. */
+  detach(row: Row): void;
+  /** A record's row keeps its identity and shows this fresher read of the record. */
+  update(row: Row, item: unknown): void;
 }
 
 /**
- * The children of one node (or a view's root) fetched a page at a time. Holds what was
- * loaded, turns a failed load into an error row, and lets at most one load run at a time:
+ * The children of one node (or a view's root, `atRoot`) fetched a page at a time. Holds what
+ * was loaded, turns a failed load into an error row, and lets at most one load run at a time:
  * a second "Load more…" click while a page is in flight joins that load.
  */
-export class PagedChildren<T> {
+export class PagedChildren<T, Row> implements LoadableList {
   private items: T[] = [];
-  private readonly nodes = new Map<string, ExplorerNode>();
+  private readonly nodes = new Map<string, Row>();
   private offset = 0;
   private cursor: unknown;
   private generation = 0;
@@ -54,18 +91,17 @@ export class PagedChildren<T> {
   private done = false;
   private error: unknown;
   private _total?: number;
-  private readonly loadMoreRow: LoadMoreNode;
+  private loadMoreRow?: Row;
   /** Counts page fetches, for tests and the benchmark. */
   fetches = 0;
 
   constructor(
-    private readonly ctx: ExplorerContext,
-    private readonly view: ViewId,
-    private readonly owner: ExplorerNode | undefined,
-    private readonly spec: PagedSpec<T>,
-  ) {
-    this.loadMoreRow = new LoadMoreNode(view, owner, this);
-  }
+    private readonly source: PageSource,
+    private readonly rowFactory: RowFactory<Row>,
+    private readonly spec: PagedSpec<T, Row>,
+    /** The list is a view's top level (signed out, the view's welcome says what to do). */
+    private readonly atRoot: boolean,
+  ) {}
 
   get what(): string {
     return this.spec.what;
@@ -96,7 +132,7 @@ export class PagedChildren<T> {
   }
 
   /** The rows to show; the first call loads the first page. */
-  async children(): Promise<ExplorerNode[]> {
+  async children(): Promise<Row[]> {
     // A reset while the page was in flight (sign-in, filter, refresh) dropped its result:
     // load again rather than answer with a list that no longer exists.
     // A load already in flight (VS Code rendering the view while a test or command asks too)
@@ -120,21 +156,21 @@ export class PagedChildren<T> {
     const abort = new AbortController();
     this.abort = abort;
     const run = async (): Promise<void> => {
-      const connection = this.ctx.services.connection;
+      const source = this.source;
       try {
-        const client = await connection.getClient();
+        const client = await source.getClient();
         const limit = this.spec.pageSize ?? PAGE_SIZE;
         const page = await this.spec.fetch(client, { offset: this.offset, limit, cursor: this.cursor, signal: abort.signal });
         if (generation !== this.generation) return;
         this.fetches++;
         this.append(page, limit);
-        connection.reportSuccess();
+        source.reportSuccess();
       } catch (err) {
         if (generation !== this.generation) return;
         this.error = err;
         if (!(err instanceof NotSignedInError)) {
-          connection.reportFailure(err);
-          this.ctx.services.log.warn(`Could not load ${this.spec.what}: ${err instanceof Error ? err.message : String(err)}`);
+          source.reportFailure(err);
+          source.warn(`Could not load ${this.spec.what}: ${err instanceof Error ? err.message : String(err)}`);
         }
       } finally {
         if (generation === this.generation) this.loading = undefined;
@@ -148,7 +184,7 @@ export class PagedChildren<T> {
   reset(): void {
     this.generation++;
     this.abort?.abort();
-    for (const n of this.nodes.values()) n.detached = true;
+    for (const n of this.nodes.values()) this.rowFactory.detach(n);
     this.nodes.clear();
     this.items = [];
     this.offset = 0;
@@ -161,7 +197,7 @@ export class PagedChildren<T> {
   }
 
   /** The node of a loaded record, by the record's id. */
-  find(id: string): ExplorerNode | undefined {
+  find(id: string): Row | undefined {
     if (!this.items.some((i) => this.spec.idOf(i) === id)) return undefined;
     return this.nodeFor(this.items.find((i) => this.spec.idOf(i) === id) as T);
   }
@@ -180,7 +216,7 @@ export class PagedChildren<T> {
    * Puts a record that is not among the loaded pages first (a record created a moment ago
    * that the server lists further down), so that it can be revealed.
    */
-  pin(item: T): ExplorerNode {
+  pin(item: T): Row {
     const id = this.spec.idOf(item);
     const existing = this.find(id);
     if (existing) return existing;
@@ -204,30 +240,30 @@ export class PagedChildren<T> {
     if (scanned === 0) this.done = true;
   }
 
-  private nodeFor(item: T): ExplorerNode {
+  private nodeFor(item: T): Row {
     const id = this.spec.idOf(item);
     let node = this.nodes.get(id);
-    if (!node) {
+    if (node === undefined) {
       node = this.spec.toNode(item);
       this.nodes.set(id, node);
-    } else if (node instanceof RecordNode) {
-      node.record = item as object;
+    } else {
+      this.rowFactory.update(node, item);
     }
     return node;
   }
 
-  private rows(): ExplorerNode[] {
-    const rows: ExplorerNode[] = this.items.map((i) => this.nodeFor(i));
+  private rows(): Row[] {
+    const rows: Row[] = this.items.map((i) => this.nodeFor(i));
     const err = this.error;
     if (err !== undefined) {
       // Signed out at the top of a view: the welcome view says what to do.
-      if (err instanceof NotSignedInError && !this.owner) return [];
-      if (needsSignIn(err)) rows.push(new SignInNode(this.view, this.owner, this.spec.what, err));
-      else rows.push(new ErrorNode(this.view, this.owner, this, err));
+      if (err instanceof NotSignedInError && this.atRoot) return [];
+      if (needsSignIn(err)) rows.push(this.rowFactory.signIn(this.spec.what, err));
+      else rows.push(this.rowFactory.error(this, err));
       return rows;
     }
-    if (this.loading || !this.done) rows.push(this.loadMoreRow);
-    else if (rows.length === 0 && this.owner) rows.push(new MessageNode(this.view, this.owner, 'empty', this.spec.empty));
+    if (this.loading || !this.done) rows.push((this.loadMoreRow ??= this.rowFactory.loadMore(this)));
+    else if (rows.length === 0 && !this.atRoot) rows.push(this.rowFactory.message('empty', this.spec.empty));
     return rows;
   }
 }

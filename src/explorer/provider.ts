@@ -1,7 +1,8 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { shownOf } from '../format';
 import { spokenRow } from './spoken';
-import type { PagedChildren } from './paged';
+import type { NodeList } from './nodeList';
 import type { Poller, PollHost } from './poller';
 import { ExplorerNode, RecordNode, type ViewId } from './tree';
 
@@ -20,17 +21,17 @@ export interface ProviderOptions {
 export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, PollHost, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ExplorerNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  readonly root: PagedChildren<unknown>;
+  readonly root: NodeList<unknown>;
   view?: vscode.TreeView<ExplorerNode>;
   private lastEmpty?: boolean;
 
   constructor(
     readonly viewId: ViewId,
-    root: PagedChildren<never>,
+    root: NodeList<never>,
     private readonly poller: Poller,
     private readonly options: ProviderOptions,
   ) {
-    this.root = root as PagedChildren<unknown>;
+    this.root = root as NodeList<unknown>;
   }
 
   get visible(): boolean {
@@ -94,7 +95,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       parts.push(shownOf(root.shown, root.total, root.what));
     }
     const filter = this.options.filterText?.();
-    if (filter) parts.push(`Filter: ${filter}`);
+    if (filter) parts.push(l10n.t('Filter: {0}', filter));
     const message = parts.length ? parts.join(' · ') : undefined;
     if (this.view && this.view.message !== message) this.view.message = message;
     const empty = root.isComplete && root.shown === 0 && root.lastError === undefined;

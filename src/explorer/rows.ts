@@ -4,17 +4,9 @@ import { ApiError, statusTitle } from '../api';
 import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
 import { count } from '../format';
+import type { LoadableList } from './paged';
 import { ExplorerNode, type ViewId } from './tree';
 import { messageTooltip } from './tooltip';
-
-/** What a list can do for the rows it adds below its records (a `PagedChildren`). */
-interface LoadableList {
-  readonly what: string;
-  readonly shown: number;
-  readonly total: number | undefined;
-  readonly isLoading: boolean;
-  loadMore(): Promise<void>;
-}
 
 /** "Load more…" at the end of a list that has more pages; "Loading…" while one is in flight. */
 export class LoadMoreNode extends ExplorerNode {

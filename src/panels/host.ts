@@ -9,7 +9,7 @@ import { ApiError } from '../api/errors';
 import type { Aoi, Polygon } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError } from '../ui/showError';
-import { isWebUrl, type Basemap, type DetailRef } from './protocol';
+import { isWebUrl, type Basemap, type DetailRef, type SearchParams } from './protocol';
 import { tileOrigins, webviewHtml } from './webviewHtml';
 
 /** A record with a row in the sidebar (an archive item has its STAC page instead). */
@@ -24,6 +24,8 @@ export interface PanelContext {
   openDetail(ref: DetailRef, preview: boolean): Promise<void>;
   /** The Create AOI flow (commands/aois/createAoi.ts) for a shape drawn on the map; undefined when cancelled. */
   createAoi(draft: { polygon: Polygon; source: string; name: string; description?: string; projectId: string; satelliteId: string }): Promise<Aoi | undefined>;
+  /** The Save Search flow (commands/searchFiles) for the map's "Save Search…": writes a `*.eosearch.json`. */
+  saveSearch(params: SearchParams): Promise<void>;
 }
 
 export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {

@@ -1,15 +1,17 @@
 /**
  * The webview panels (map, STAC item, job graph) as one service: built after the sidebar (a footprint's detail can be
- * its sidebar row) and before the commands, which open panels through it. It also registers
- * the serializers that bring both panels back after a window reload.
+ * its sidebar row) and before the commands, which reach the map only through it (`showMap`,
+ * `currentMap`: a `MapView`, never the panel class). It keeps the window's one map and
+ * registers the serializers that bring both panels back after a window reload.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { runCommand } from '../ui/runCommand';
-import type { PanelContext, SidebarRef } from './host';
+import { panelOptions, type PanelContext, type SidebarRef } from './host';
 import { MAP_VIEW_TYPE, MapPanel } from './mapPanel';
+import type { MapView } from './mapView';
 import type { PanelProbe, PanelsApi } from './probe';
 import type { DetailRef, MapState, StacState } from './protocol';
 import { STAC_VIEW_TYPE, StacItemPanel } from './stacItemPanel';
@@ -20,16 +22,18 @@ import type { Job } from '../api/records';
 export class Panels implements PanelsApi, vscode.Disposable {
   private readonly ctx: PanelContext;
   readonly serializers: PanelsApi['serializers'];
+  /** The window's map, while it is open. */
+  private mapPanel?: MapPanel;
 
-  /** `deps`: what the panels call on parts built around them (the sidebar, the Create AOI flow). */
+  /** `deps`: what the panels call on parts built around them (the sidebar, the Create AOI and Save Search flows). */
   constructor(
     private readonly services: ExtensionServices,
-    deps: Pick<PanelContext, 'revealInSidebar' | 'createAoi'>,
+    deps: Pick<PanelContext, 'revealInSidebar' | 'createAoi' | 'saveSearch'>,
   ) {
     this.ctx = { services, ...deps, openDetail: (ref, preview) => this.openDetail(ref, preview) };
     this.serializers = {
       [MAP_VIEW_TYPE]: {
-        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => void MapPanel.revive(this.ctx, panel, state as MapState | undefined),
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.reviveMap(panel, state as MapState | undefined),
       },
       [STAC_VIEW_TYPE]: {
         deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
@@ -52,13 +56,42 @@ export class Panels implements PanelsApi, vscode.Disposable {
   }
 
   dispose(): void {
-    MapPanel.open?.dispose();
+    this.mapPanel?.dispose();
     JobGraphPanel.closeAll();
   }
 
   /** Opens the map (or brings the open one forward). */
-  showMap(): MapPanel {
-    return MapPanel.show(this.ctx);
+  showMap(): MapView {
+    if (this.mapPanel) {
+      this.mapPanel.reveal();
+      return this.mapPanel;
+    }
+    const panel = vscode.window.createWebviewPanel(MAP_VIEW_TYPE, 'EO Map', vscode.ViewColumn.Active, panelOptions(this.services.context));
+    return this.newMap(panel, undefined, false);
+  }
+
+  /** The open map, if any (nothing is opened). */
+  currentMap(): MapView | undefined {
+    return this.mapPanel;
+  }
+
+  /** Called by the serializer after a window reload, with the state the webview saved. */
+  private reviveMap(panel: vscode.WebviewPanel, state: MapState | undefined): void {
+    this.mapPanel?.dispose();
+    panel.webview.options = panelOptions(this.services.context);
+    this.newMap(panel, state, true);
+  }
+
+  private newMap(panel: vscode.WebviewPanel, state: MapState | undefined, revived: boolean): MapPanel {
+    const map: MapPanel = new MapPanel(this.ctx, panel, {
+      state,
+      revived,
+      onDisposed: () => {
+        if (this.mapPanel === map) this.mapPanel = undefined;
+      },
+    });
+    this.mapPanel = map;
+    return map;
   }
 
   /** A job's tasks as a graph, followed live while the job runs; `job` (with its tasks) saves the first read. */
@@ -91,7 +124,7 @@ export class Panels implements PanelsApi, vscode.Disposable {
   // ------------------------------------------------------------ for integration tests
 
   map(): PanelProbe | undefined {
-    return MapPanel.open?.probe;
+    return this.mapPanel?.probe;
   }
 
   stacItems(): ReadonlyMap<string, PanelProbe> {

@@ -8,6 +8,7 @@ import type { GeoJsonCollection } from '../api/outputFiles';
 import { km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
+import { isObj } from '../api/shape';
 
 /** The area, or nothing when the record has none (the detail line then leaves it out). */
 const areaOf = (m2: number | undefined): string | undefined => (typeof m2 === 'number' && Number.isFinite(m2) ? km2(m2) : undefined);
@@ -104,8 +105,6 @@ export interface MapTarget {
   features: MapFeature[];
   sources: MapSource[];
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * What "Show on Map" was given: a sidebar row (`{kind, record}`) or a bare record, told apart

@@ -2,9 +2,15 @@
  * What integration tests can see of an open panel: every message the extension posted to its
  * webview (bounded), a wait for the webview's next 'ready', and a way to deliver a message as
  * if the webview had sent it. The extension runs as its own bundle, so tests reach this
- * through `services.panels`, never through the panel classes.
+ * through `services.panels`, never through the panel classes. Installed only when VS Code runs
+ * the extension for its tests (`isTestMode`): a normal activation records nothing.
  */
-import type * as vscode from 'vscode';
+import vscode = require('vscode');
+
+/** VS Code runs the extension for its tests: the panels install their probes. */
+export function isTestMode(context: vscode.ExtensionContext): boolean {
+  return context.extensionMode === vscode.ExtensionMode.Test;
+}
 
 export interface PanelProbe {
   readonly panel: vscode.WebviewPanel;
@@ -21,9 +27,9 @@ export interface PanelProbe {
 }
 
 export interface PanelsApi {
-  /** The open map panel, if any. */
+  /** The open map panel, if any (test mode only; otherwise always undefined). */
   map(): PanelProbe | undefined;
-  /** Open STAC item panels keyed `collection/id`. */
+  /** Open STAC item panels keyed `collection/id` (test mode only; otherwise empty). */
   stacItems(): ReadonlyMap<string, PanelProbe>;
   /** Open job graph panels keyed `workflow/job`, with the job reads each made. */
   jobGraphs(): ReadonlyMap<string, PanelProbe & { reads: number }>;

@@ -15,6 +15,7 @@ import type {
   ReadBytesResult,
   ToMapClipMessage,
   ToMapImageryMessage,
+  ToMapTestMessage,
 } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
@@ -35,6 +36,14 @@ export type RpcResults<Req extends { method: string }> = { [K in Req['method']]:
 export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<Req>> = {
   /** `signal` aborts when the webview cancels the request (`cancelRequest`). */
   [K in Req['method']]: (request: Extract<Req, { method: K }>, signal?: AbortSignal) => Promise<Res[K]>;
+};
+
+/**
+ * The extension side of a webview's other messages: one handler per `type`, given that
+ * message (its fields checked before it gets here).
+ */
+export type MessageHandlers<M extends { type: string }> = {
+  [K in M['type']]: (message: Extract<M, { type: K }>) => void | Promise<void>;
 };
 
 export type ResponseMessage =
@@ -165,7 +174,8 @@ export interface SavedResults {
 }
 
 export type ToMapMessage =
-  | { type: 'init'; basemaps: Basemap[]; state?: MapState }
+  /** `testing`: VS Code runs the extension for its tests, and the webview answers test-only messages. */
+  | { type: 'init'; basemaps: Basemap[]; state?: MapState; testing?: boolean }
   | {
       type: 'layer';
       layer: LayerKind;
@@ -182,6 +192,7 @@ export type ToMapMessage =
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   | ToMapImageryMessage
   | ToMapClipMessage
+  | ToMapTestMessage
   | ResponseMessage;
 
 export type FromMapMessage =
@@ -220,6 +231,11 @@ export interface StacState {
 }
 
 // ---------------------------------------------------------------- guards
+
+/** A search's form and area as the map sends it (its fields are checked when it runs). */
+export function isSearchParams(v: unknown): v is SearchParams {
+  return typeof v === 'object' && v !== null && Array.isArray((v as SearchParams).ring) && typeof (v as SearchParams).kind === 'string';
+}
 
 /** Only these schemes become clickable links or reach `openExternal`. */
 export function isWebUrl(value: unknown): value is string {

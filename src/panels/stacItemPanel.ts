@@ -13,7 +13,7 @@ import { describeError } from '../ui/showError';
 import { openExternalChecked, panelOptions, renderPanelHtml } from './host';
 import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
-import { PostRecorder, type PanelProbe } from './probe';
+import { isTestMode, PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
 
@@ -30,18 +30,21 @@ export class StacItemPanel implements vscode.Disposable {
   private item?: ArchiveItem;
   private isReady = false;
   private loading?: Promise<void>;
-  private readonly recorder = new PostRecorder();
+  /** Only when VS Code runs the extension for its tests. */
+  private readonly recorder?: PostRecorder;
 
-  /** Open panels keyed `collection/id`, as test probes (see `services.panels`). */
+  /** Open panels keyed `collection/id`, as test probes (see `services.panels`); none outside test mode. */
   static probes(): Map<string, PanelProbe> {
-    return new Map([...StacItemPanel.open].map(([k, p]) => [k, p.probe]));
+    return new Map([...StacItemPanel.open].flatMap(([k, p]) => (p.probe ? [[k, p.probe] as const] : [])));
   }
 
-  get probe(): PanelProbe {
+  get probe(): PanelProbe | undefined {
+    const recorder = this.recorder;
+    if (!recorder) return undefined;
     return {
       panel: this.panel,
-      posted: this.recorder.posted,
-      whenReady: () => this.recorder.whenReady(),
+      posted: recorder.posted,
+      whenReady: () => recorder.whenReady(),
       receive: (m) => this.onMessage(m as FromStacMessage),
     };
   }
@@ -112,6 +115,7 @@ export class StacItemPanel implements vscode.Disposable {
     item?: ArchiveItem,
   ) {
     this.item = item;
+    if (isTestMode(services.context)) this.recorder = new PostRecorder();
     StacItemPanel.open.set(this.key, this);
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', panelTitle(ref.id));
     this.disposables.push(
@@ -132,7 +136,7 @@ export class StacItemPanel implements vscode.Disposable {
   }
 
   private post(m: ToStacMessage): void {
-    this.recorder.record(m);
+    this.recorder?.record(m);
     void this.panel.webview.postMessage(m);
   }
 
@@ -140,10 +144,10 @@ export class StacItemPanel implements vscode.Disposable {
     switch (m?.type) {
       case 'ready':
         this.isReady = true;
-        this.recorder.reset();
+        this.recorder?.reset();
         this.loading ??= this.load().finally(() => {
           this.loading = undefined;
-          this.recorder.markReady();
+          this.recorder?.markReady();
         });
         return this.loading;
       case 'action':

@@ -1,5 +1,6 @@
 /** What handlers share: the static world, the stored state, the clock, persistence, signing. */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { isObj } from '../api/shape';
 import type { Clock } from './clock';
 import { Persister } from './persist';
 import type { State, User } from './state';
@@ -52,7 +53,7 @@ export class App {
     if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
     try {
       const v: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+      return isObj(v) ? v : undefined;
     } catch {
       return undefined;
     }

@@ -1,50 +1,81 @@
 /**
  * How a failure is shown to the person: one sentence (`describeError`) and, for a failed
  * action, a notification with the way forward (`showError`). What a failure means is decided
- * in src/api/errors.ts (`classifyFailure`); this module only presents it.
+ * in src/api/errors.ts (`classifyFailure`); this module only presents it. Commands do not
+ * call `showError` themselves: they throw, and the command wrapper (src/commands/register.ts)
+ * shows the failure; `inStep` names the step a failure happened in.
  */
-import { ApiError, isTransient, needsSignIn, NotSignedInError } from '../api';
+import { l10n } from 'vscode';
+import { ApiError, isCancellation, isTransient, needsSignIn, NotSignedInError } from '../api';
 import type { ExtensionServices } from '../services';
 import { runCommand } from './runCommand';
 
+/**
+ * A failure that says which step of a command it happened in ("Pricing the order failed: …",
+ * "Cannot open water_bodies of run 3: …"). Thrown by `inStep`; `showError` reads the sentence
+ * from it and everything else (sign in, retry) from `cause`.
+ */
+export class StepFailure extends Error {
+  constructor(
+    sentence: (reason: string, cause: unknown) => string,
+    override readonly cause: unknown,
+  ) {
+    super(sentence(describeError(cause), cause));
+    this.name = 'StepFailure';
+  }
+}
+
+/**
+ * Runs one step of a command; a failure leaves it named by `step`: the action ("Loading
+ * cloud stores"), read "<action> failed: <reason>", or a sentence made from the reason (and
+ * the failure, e.g. to word a refusal apart). A cancellation, or a failure already named,
+ * passes through as it is.
+ */
+export async function inStep<T>(step: string | ((reason: string, cause: unknown) => string), work: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isCancellation(err) || err instanceof StepFailure) throw err;
+    throw new StepFailure(typeof step === 'string' ? (reason) => failedText(step, reason) : step, err);
+  }
+}
+
 /** A person-readable sentence for any failure; never includes a token or a stack. */
 export function describeError(err: unknown): string {
+  if (err instanceof StepFailure) return describeError(err.cause);
   if (err instanceof ApiError) return err.userMessage;
   if (err instanceof Error) return err.message;
   return String(err);
 }
 
+/** "<action> failed: <reason>", the sentence of every failure that has no better one. */
+export function failedText(action: string, reason: string): string {
+  return l10n.t('{0} failed: {1}', action, reason);
+}
+
 /**
- * Shows what went wrong with a way forward: sign in again on 401, retry on faults that may
- * pass, the log otherwise. `action` names what the person was doing ("Load AOIs").
+ * Shows what went wrong with a way forward: sign in (again) when the token is missing or
+ * refused, Retry on a fault that may pass when the caller can run the same thing again, and
+ * the log in any case. `action` names what the person was doing ("Load AOIs"). Logged once.
  */
 export async function showError(services: ExtensionServices, action: string, err: unknown, retry?: () => unknown): Promise<void> {
-  services.connection.reportFailure(err);
-  const text = `${action} failed: ${describeError(err)}`;
+  const cause = err instanceof StepFailure ? err.cause : err;
+  services.connection.reportFailure(cause);
+  const text = err instanceof StepFailure ? err.message : failedText(action, describeError(cause));
   services.log.error(text);
+  const signIn = l10n.t('Sign In');
+  const signInAgain = l10n.t('Sign in again');
+  const trySandbox = l10n.t('Try the Sandbox');
+  const again = l10n.t('Retry');
+  const showLog = l10n.t('Show Log');
   const buttons: string[] = [];
-  if (err instanceof NotSignedInError) {
-    buttons.push('Sign In', 'Try the Sandbox');
-  } else if (needsSignIn(err)) {
-    buttons.push('Sign in again');
-  } else if (retry && isTransient(err)) {
-    buttons.push('Retry');
-  }
-  buttons.push('Show Log');
+  if (cause instanceof NotSignedInError) buttons.push(signIn, trySandbox);
+  else if (needsSignIn(cause)) buttons.push(signInAgain);
+  else if (retry && isTransient(cause)) buttons.push(again);
+  buttons.push(showLog);
   const choice = await services.ui.message('error', text, {}, ...buttons);
-  switch (choice) {
-    case 'Sign In':
-    case 'Sign in again':
-      await runCommand('signIn');
-      break;
-    case 'Try the Sandbox':
-      await runCommand('trySandbox');
-      break;
-    case 'Retry':
-      await retry?.();
-      break;
-    case 'Show Log':
-      services.log.show(true);
-      break;
-  }
+  if (choice === signIn || choice === signInAgain) await runCommand('signIn');
+  else if (choice === trySandbox) await runCommand('trySandbox');
+  else if (choice === again) await retry?.();
+  else if (choice === showLog) services.log.show(true);
 }

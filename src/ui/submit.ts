@@ -5,11 +5,12 @@
  * is ever re-sent without the person asking: a POST that creates or costs something goes out
  * once per decision.
  */
+import { l10n } from 'vscode';
 import { isRequestError, type ApiError } from '../api';
 import type { ExtensionServices } from '../services';
 import { showError } from './showError';
 
-export const EDIT_ENTRIES = 'Edit Entries…';
+export const EDIT_ENTRIES = l10n.t('Edit Entries…');
 
 export interface Submission<T> {
   /** What the person was doing, for the error notification ("Pricing the order"). */

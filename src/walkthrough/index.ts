@@ -1,6 +1,5 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
-import { COMMANDS } from '../commandIds';
 import { MANIFEST_STEP, stepOfRequest, type ObservedStep } from './progress';
 
 /** `publisher.name#walkthroughId`, as `workbench.action.openWalkthrough` wants it. */
@@ -27,8 +26,9 @@ export interface WalkthroughApi {
 const MARK_RETRY_MS = [0, 250, 500, 1000, 2000, 4000, 8000];
 
 /**
- * The "Get Started with EO Imagery" walkthrough: a command to open it, and the steps that
- * complete on what happens over HTTP (see `stepOfRequest`) or when the connection is signed
+ * The "Get Started with EO Imagery" walkthrough: `open` (the Get Started command's handler,
+ * registered by activate() with the other commands), and the steps that complete on what
+ * happens over HTTP (see `stepOfRequest`) or when the connection is signed
  * in. Showing something on the map and creating an insight input complete through the
  * manifest's own command events.
  *
@@ -39,7 +39,7 @@ const MARK_RETRY_MS = [0, 250, 500, 1000, 2000, 4000, 8000];
  * (npm start, EO_API_TOKEN) was never shown as done. So each step is also ticked directly with
  * `welcome.markStepComplete`, which VS Code keeps in the profile.
  */
-export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; disposable: vscode.Disposable } {
+export function registerWalkthrough(services: ExtensionServices): { api: WalkthroughApi; open: () => Promise<void>; disposable: vscode.Disposable } {
   const { context, connection, log } = services;
   const done = new Set<ObservedStep>();
   let disposed = false;
@@ -82,7 +82,6 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
   };
   const disposable = vscode.Disposable.from(
     { dispose: () => (disposed = true) },
-    vscode.commands.registerCommand(COMMANDS.getStarted, open),
     connection.onDidRequest((e) => {
       const step = stepOfRequest(e);
       if (step) mark(step);
@@ -91,5 +90,5 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
       if (connection.state !== 'signedOut') mark('signedIn');
     }),
   );
-  return { api, disposable };
+  return { api, open, disposable };
 }

@@ -25,7 +25,7 @@ import {
   waitForNotification,
   waitForQuickInput,
 } from './widgets';
-import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const ACCESS_KEY = 'AKIAE2ECHECK7Q2W';
 const SECRET = 'e2e-secret-Vb7pK2mXq9Zt';
@@ -42,10 +42,7 @@ async function call<T>(base: string, token: string, method: string, p: string, b
 
 test('catalog: archive paging, a store registered, delivered to and deleted, a download saved whole, the order report', { timeout: 420_000 }, async (t) => {
   // The sandbox clock runs 20 times faster, so that a delivery completes within seconds.
-  await withWorkbench('catalog', { signedInAs: 'alice', sandboxArgs: ['--speed', '20'] }, async ({ page, sandbox, userDataDir, folder }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('catalog', { sandboxArgs: ['--speed', '20'] }, async ({ page, userDataDir, folder, base, token }) => {
     await openEoContainer(page);
     let n = 0;
     const step = (name: string, fn: () => Promise<void>) =>

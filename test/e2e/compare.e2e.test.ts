@@ -9,16 +9,13 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
-import { expandRow, openEoContainer, screenshot, soleView, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
 
 type AssetRec = { id: string; date: string; path: string; visualization_id: string };
 
 test('compare two dates of an AOI with the swipe divider, then step through its dates', { timeout: 480_000 }, async () => {
-  await withWorkbench('compare', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('compare', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Projects');

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { clickQuickPickRow, runCommand } from './widgets';
-import { openEoContainer, screenshot, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 function shell(text: string, token: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -17,9 +17,7 @@ function shell(text: string, token: string): Promise<string> {
 }
 
 test("the Output panel's copy button on the EO Imagery log copies a request line as a working curl", { timeout: 240_000 }, async () => {
-  await withWorkbench('copy-log-request', { signedInAs: 'alice' }, async ({ page, context, sandbox }) => {
-    assert.ok(sandbox);
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('copy-log-request', {}, async ({ page, context, token }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
     await openEoContainer(page);
     // Loading the Projects view is a logged GET /v0/projects.

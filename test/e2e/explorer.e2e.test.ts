@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 /** Drags the sash between the side bar and the editor so rows are not cut short. */
 async function widenSidebar(page: Page, width: number): Promise<void> {
@@ -43,10 +43,7 @@ async function get<T>(url: string, token: string, init: { method?: string; body?
 }
 
 test('each sidebar view expands against the sandbox and is photographed', { timeout: 300_000 }, async () => {
-  await withWorkbench('sidebar', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('sidebar', {}, async ({ page, base, token }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await openEoContainer(page);
     await widenSidebar(page, 480);

@@ -5,14 +5,11 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withWorkbench } from './workbench';
+import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withSandboxWorkbench } from './workbench';
 
 test('imagery: an archive scene in true colour and an NDVI visualization with its legend', { timeout: 480_000 }, async () => {
-  await withWorkbench('imagery', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('imagery', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Archive');

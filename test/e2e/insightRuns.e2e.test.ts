@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { expandRow, openEoContainer, screenshot, soleView, treeRows, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, soleView, treeRows, withSandboxWorkbench } from './workbench';
 
 interface Run {
   id: string;
@@ -18,11 +18,8 @@ interface Run {
 }
 
 test("insight runs: a finished run's outputs in the tree, its vector and raster outputs on the map", { timeout: 420_000 }, async () => {
-  await withWorkbench('insight-runs', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('insight-runs', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Projects');

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { api } from './webviews';
 import { answerQuickInput, clearNotifications, pickQuickItem, runCommand, waitForNotification, waitForQuickInput } from './widgets';
-import { openEoContainer, screenshot, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, withSandboxWorkbench } from './workbench';
 
 interface InputDef {
   name: string;
@@ -28,10 +28,7 @@ const THRESHOLD = '0.3';
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('insight: New Insight Input…, a problem and its quick fix, CodeLens Validate and Estimate', { timeout: 360_000 }, async () => {
-  await withWorkbench('insight', { signedInAs: 'alice' }, async ({ page, sandbox, folder }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('insight', {}, async ({ page, folder, base, token }) => {
     await openEoContainer(page);
 
     // What the service offers: a block with a number input and no vector one, and an AOI with a

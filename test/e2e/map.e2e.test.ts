@@ -8,14 +8,11 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withWorkbench } from './workbench';
+import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withSandboxWorkbench } from './workbench';
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
-  await withWorkbench('map', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('map', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Projects');

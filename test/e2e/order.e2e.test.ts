@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -65,11 +65,8 @@ async function answerQuickInput(page: Page, expect: RegExp, text?: string, timeo
 }
 
 test('order: an archive item searched on the map, ordered through the priced summary', { timeout: 480_000 }, async () => {
-  await withWorkbench('order', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('order', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 900 });
     await openEoContainer(page);
     await soleView(page, 'Projects');

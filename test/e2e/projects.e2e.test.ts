@@ -2,15 +2,14 @@
 // sandbox user's projects, by name, as the service returns them.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openEoContainer, screenshot, treeRowLabels, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, treeRowLabels, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 interface ProjectsPage {
   projects: Array<{ id: string; name: string }>;
 }
 
 test('signed in with EO_API_TOKEN, the Projects view lists the sandbox projects', { timeout: 180_000 }, async () => {
-  await withWorkbench('projects', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('projects', {}, async ({ page, sandbox }) => {
     // What the service says alice's first projects are, asked directly.
     const res = await fetch(`${sandbox.url}/v0/projects?page_num=1&page_size=3`, {
       headers: { Authorization: `Bearer ${sandbox.tokens.alice}` },

@@ -7,14 +7,11 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
-import { expandRow, openEoContainer, screenshot, soleView, withWorkbench } from './workbench';
+import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
 
 test("pixel inspector: an EnMAP pixel's 224-band spectrum, with pinned pixels", { timeout: 480_000 }, async () => {
-  await withWorkbench('spectral', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('spectral', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Archive');

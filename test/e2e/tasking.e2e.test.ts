@@ -7,16 +7,13 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api } from './webviews';
 import { answerQuickInput, clickDialogButton, pickQuickItem, quickInputBack, rowContextMenu, waitForDialog, waitForQuickInput } from './widgets';
-import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 test('tasking: from an AOI’s context menu through every step, Back once, to the priced summary and Place Order', { timeout: 300_000 }, async () => {
-  await withWorkbench('tasking', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
-    const base = sandbox.url;
-    const token = sandbox.tokens.alice;
+  await withSandboxWorkbench('tasking', {}, async ({ page, base, token }) => {
     await openEoContainer(page);
     await soleView(page, 'Projects');
 

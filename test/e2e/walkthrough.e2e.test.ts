@@ -7,11 +7,10 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withWorkbench } from './workbench';
+import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withSandboxWorkbench } from './workbench';
 
 test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
-  await withWorkbench('walkthrough', { signedInAs: 'alice' }, async ({ page, sandbox }) => {
-    assert.ok(sandbox);
+  await withSandboxWorkbench('walkthrough', {}, async ({ page, sandbox }) => {
     await openEoContainer(page);
     await page.keyboard.press('F1');
     await page.keyboard.type('EO Imagery: Get Started');

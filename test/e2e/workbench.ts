@@ -233,3 +233,26 @@ export async function withWorkbench(name: string, options: EoWorkbenchOptions, f
     await wb.close();
   }
 }
+
+/** A workbench signed in to its own sandbox CLI: the sandbox, its URL and the user's token at hand. */
+export interface SandboxWorkbench extends EoWorkbench {
+  sandbox: SandboxProcess;
+  /** The sandbox's base URL, for asking the service directly what a view should show. */
+  base: string;
+  /** The signed-in user's token, for those direct requests. */
+  token: string;
+}
+
+/** `withWorkbench` signed in to a sandbox CLI as `user` (alice unless said). */
+export async function withSandboxWorkbench(
+  name: string,
+  options: Omit<EoWorkbenchOptions, 'signedInAs'> & { user?: 'alice' | 'bob' },
+  fn: (wb: SandboxWorkbench) => Promise<void>,
+): Promise<void> {
+  const { user = 'alice', ...rest } = options;
+  await withWorkbench(name, { ...rest, signedInAs: user }, async (wb) => {
+    const { sandbox } = wb;
+    if (!sandbox) throw new Error('signedInAs started no sandbox');
+    await fn({ ...wb, sandbox, base: sandbox.url, token: sandbox.tokens[user] });
+  });
+}

@@ -70,3 +70,35 @@ export function f(n: number): void {
 }`);
   assert.deepEqual(good, []);
 });
+
+test('lint follows a const to the text it holds: buttons pushed into an array, parts joined into a view message', async () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const lint = async (code: string): Promise<string[]> => {
+    const [r] = await eslint.lintText(code, { filePath: path.join(ROOT, 'src/ui/example.ts') });
+    return r.messages.filter((m) => m.ruleId === 'eo/no-unlocalized-string').map((m) => m.message);
+  };
+  const bad =
+    await lint(`export function f(ui: { message(s: string, t: string, o: object, ...b: string[]): void }, view: { message?: string }, what: string): void {
+  const text = \`\${what} failed\`;
+  const buttons: string[] = [];
+  buttons.push('Sign In');
+  ui.message('error', text, {}, ...buttons, 'Show Log');
+  const parts: string[] = [];
+  parts.push(\`Filter: \${what}\`);
+  const message = parts.length ? parts.join(' · ') : undefined;
+  view.message = message;
+}`);
+  assert.equal(bad.length, 4, bad.join('\n'));
+  const good = await lint(`import { l10n } from 'vscode';
+export function f(ui: { message(s: string, t: string, o: object, ...b: string[]): void }, view: { message?: string }, what: string): void {
+  const text = l10n.t('{0} failed', what);
+  const retry = l10n.t('Retry');
+  const buttons: string[] = [];
+  buttons.push(retry);
+  ui.message('error', text, {}, ...buttons);
+  const parts: string[] = [];
+  parts.push(l10n.t('Filter: {0}', what), '·');
+  view.message = parts.join(' · ');
+}`);
+  assert.deepEqual(good, []);
+});

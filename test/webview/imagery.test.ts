@@ -196,6 +196,57 @@ describe('imagery on the map webview', () => {
     }
   });
 
+  it('the band controls restyle the layer: a preset, three bands typed, a stretch, percentiles; a wrong input says why', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec({ render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] } }), scene);
+      assert.equal((await settled(h, 'scene')).state, 'ready');
+      const row = h.page.locator('.eo-imagery-row[data-id="scene"]');
+      const select = row.getByLabel('Band combination');
+      await select.waitFor();
+      assert.equal(await select.inputValue(), 'B04|B03|B02');
+      const savedRender = () => h.page.evaluate(() => (window as unknown as Win).__state?.imagery?.[0]?.render);
+      const rendered = async (pred: (r: ImageryLayerSpec['render'] | undefined) => boolean, what: string) => {
+        for (let i = 0; i < 100 && !pred(await savedRender()); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.ok(pred(await savedRender()), `${what}: ${JSON.stringify(await savedRender())}`);
+      };
+      await select.selectOption('B08|B04|B03');
+      await rendered((r) => r?.kind === 'rgb' && r.bands.join() === 'B08,B04,B03', 'the false colour preset');
+      await settled(h, 'scene');
+
+      // the controls are built again for the new look: pick three bands by name
+      await row.getByLabel('Band combination').selectOption('custom');
+      const fields = ['Red', 'Green', 'Blue'].map((c) => row.getByLabel(`${c} channel band`));
+      await fields[0].fill('B99');
+      await row.getByRole('button', { name: 'Apply' }).click();
+      assert.equal(await row.locator('.hint').textContent(), 'No band named "B99".');
+      await fields[0].fill('B08');
+      await fields[1].fill('B08');
+      await fields[2].fill('B08');
+      await row.getByRole('button', { name: 'Apply' }).click();
+      await rendered((r) => r?.kind === 'rgb' && r.bands.join() === 'B08,B08,B08', 'three bands typed');
+      await settled(h, 'scene');
+
+      await row.getByLabel('R maximum').fill('-1');
+      await row.getByRole('button', { name: 'Stretch' }).click();
+      assert.equal(await row.locator('.hint').textContent(), 'Each maximum must be a number above its minimum.');
+      for (const c of ['R', 'G', 'B']) {
+        await row.getByLabel(`${c} minimum`).fill('0');
+        await row.getByLabel(`${c} maximum`).fill('0.5');
+      }
+      await row.getByRole('button', { name: 'Stretch' }).click();
+      await rendered((r) => r?.kind === 'rgb' && JSON.stringify(r.stretch) === '[[0,0.5],[0,0.5],[0,0.5]]', 'the stretch typed');
+      await settled(h, 'scene');
+
+      await row.getByLabel('Percentiles').fill('5-95');
+      await row.getByRole('button', { name: 'Auto' }).click();
+      await rendered((r) => r?.kind === 'rgb' && r.stretch === undefined && r.percentiles?.join() === '5,95', 'percentiles');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it("decodes in a blob worker under the map's CSP", async () => {
     const h = await open(scene.file, []);
     try {

@@ -116,6 +116,30 @@ describe('map webview', () => {
     }
   });
 
+  it('answers the test-only pixel read-back only when the extension says in init that it runs for tests', async () => {
+    const production = await openWebview('map');
+    try {
+      await ready(production);
+      await production.send({ type: 'imageryPixels', requestId: 1, points: [[10, 40]] });
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(production.posted.filter(isType('imageryPixels')).length, 0, 'a normal page does not answer');
+      const loaded = await production.page.evaluate(() => !!document.querySelector('script[src$="imagery.js"]'));
+      assert.equal(loaded, false, 'nor loads the imagery code for it');
+    } finally {
+      await production.close();
+    }
+    const testing = await openWebview('map');
+    try {
+      await testing.waitFor(isType('ready'));
+      await testing.send({ type: 'init', basemaps: [], testing: true });
+      await testing.send({ type: 'imageryPixels', requestId: 2, points: [[10, 40]] });
+      const answer = await testing.waitFor<unknown>(isType('imageryPixels'), 20_000);
+      assert.deepEqual(answer, { type: 'imageryPixels', requestId: 2, pixels: [[0, 0, 0, 0]] });
+    } finally {
+      await testing.close();
+    }
+  });
+
   it('draws an antimeridian footprint as one small shape, and a west>east bbox too', async () => {
     const h = await openWebview('map');
     try {

@@ -11,7 +11,8 @@ import { el, button, clear } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { classColors, colormapLut } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
-import { bandLabel, defaultBands, presetsFor } from './presets';
+import { bandControls } from './bandControls';
+import { bandControlsState } from './bandState';
 import { imageryPixelsAt } from './screenPixels';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
@@ -290,6 +291,7 @@ export class ImageryManager {
     if (spec.render.kind === 'rgb') void this.bandControls(entry);
   }
 
+  /** An RGB layer's bands and stretch, once the file's bands and the look are known. */
   private async bandControls(entry: Entry): Promise<void> {
     const layer = entry.layer;
     if (!layer || entry.spec.render.kind !== 'rgb') return;
@@ -297,98 +299,8 @@ export class ImageryManager {
     await layer.lookReady().catch(() => undefined);
     if (entry.layer !== layer || entry.spec.render.kind !== 'rgb') return;
     const render = entry.spec.render;
-    const chosen = render.bands[0] ? render.bands : (defaultBands(bands) ?? ['', '', '']);
-    const presets = presetsFor(bands);
-    const select = el('select', { 'aria-label': l10n.t('Band combination'), class: 'preset' }) as HTMLSelectElement;
-    const key = (b: readonly string[]) => b.join('|');
-    for (const p of presets) select.appendChild(el('option', { value: key(p.bands) }, p.label));
-    if (!presets.some((p) => key(p.bands) === key(chosen))) select.appendChild(el('option', { value: key(chosen) }, l10n.t('Bands {0}', chosen.join(', '))));
-    select.appendChild(el('option', { value: 'custom' }, l10n.t('Pick three bands…')));
-    select.value = key(chosen);
-    const custom = el('div', { class: 'custom', hidden: true });
-    const listId = `bands-${entry.spec.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-    const datalist = el('datalist', { id: listId });
-    for (const b of bands) datalist.appendChild(el('option', { value: b.name }, bandLabel(b)));
-    const inputs = [l10n.t('Red'), l10n.t('Green'), l10n.t('Blue')].map((c, i) => {
-      const inp = el('input', { list: listId, 'aria-label': l10n.t('{0} channel band', c), placeholder: c, class: 'band' }) as HTMLInputElement;
-      inp.value = chosen[i];
-      return inp;
-    });
-    const apply = button(
-      l10n.t('Apply'),
-      () => {
-        const names = inputs.map((i) => i.value.trim());
-        const unknown = names.find((n) => !bands.some((b) => b.name === n));
-        if (unknown !== undefined) {
-          hint.textContent = unknown ? l10n.t('No band named "{0}".', unknown) : l10n.t('Name a band for each channel.');
-          return;
-        }
-        this.restyle(entry.spec.id, { kind: 'rgb', bands: names as [string, string, string], percentiles: render.percentiles });
-      },
-      { class: 'secondary' },
-    );
-    const hint = el('div', { class: 'muted hint' }, bands.length > 16 ? l10n.t('{0} bands: type a name or wavelength to filter.', bands.length) : '');
-    custom.append(datalist, ...inputs, apply, hint);
-    select.addEventListener('change', () => {
-      if (select.value === 'custom') {
-        custom.hidden = false;
-        inputs[0].focus();
-        return;
-      }
-      custom.hidden = true;
-      this.restyle(entry.spec.id, { kind: 'rgb', bands: select.value.split('|') as [string, string, string], percentiles: render.percentiles });
-    });
-    // stretch: one min/max pair per channel, in the bands' physical units
-    const stretch = layer.stretch ?? render.stretch;
-    const pairs = [l10n.t('R'), l10n.t('G'), l10n.t('B')].map((c, i) => {
-      const lo = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} minimum', c), class: 'num' }) as HTMLInputElement;
-      const hi = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} maximum', c), class: 'num' }) as HTMLInputElement;
-      if (stretch?.[i]) {
-        lo.value = String(round(stretch[i][0]));
-        hi.value = String(round(stretch[i][1]));
-      }
-      return { c, lo, hi };
-    });
-    const pct = el('input', {
-      type: 'text',
-      'aria-label': l10n.t('Percentiles'),
-      class: 'pct',
-      title: l10n.t('Percentile stretch, e.g. 2-98'),
-    }) as HTMLInputElement;
-    const p = render.percentiles ?? [2, 98];
-    pct.value = `${p[0]}-${p[1]}`;
-    const applyStretch = button(
-      l10n.t('Stretch'),
-      () => {
-        const vals = pairs.map(({ lo, hi }) => [Number(lo.value), Number(hi.value)] as [number, number]);
-        if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) {
-          hint.textContent = l10n.t('Each maximum must be a number above its minimum.');
-          return;
-        }
-        this.restyle(entry.spec.id, { ...render, bands: chosen, stretch: vals });
-      },
-      { class: 'secondary', title: l10n.t('Use these minimum and maximum values') },
-    );
-    const auto = button(
-      l10n.t('Auto'),
-      () => {
-        const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(pct.value);
-        const lo = m ? Number(m[1]) : NaN;
-        const hi = m ? Number(m[2]) : NaN;
-        if (!(lo >= 0 && hi <= 100 && lo < hi)) {
-          hint.textContent = l10n.t('Percentiles: two numbers from 0 to 100, e.g. 2-98.');
-          return;
-        }
-        this.restyle(entry.spec.id, { kind: 'rgb', bands: chosen, percentiles: [lo, hi] });
-      },
-      { class: 'secondary', title: l10n.t('Stretch between these percentiles of the overview') },
-    );
-    entry.controls.append(
-      el('label', { class: 'field-inline' }, l10n.t('Bands'), ' ', select),
-      custom,
-      el('div', { class: 'stretch' }, ...pairs.flatMap(({ c, lo, hi }) => [el('span', { class: 'muted' }, c), lo, hi])),
-      el('div', { class: 'stretch-actions' }, applyStretch, el('span', { class: 'muted' }, l10n.t('Percentiles')), pct, auto),
-    );
+    const state = bandControlsState(bands, render, layer.stretch ?? render.stretch);
+    entry.controls.append(...bandControls(entry.spec.id, bands, render, state, (look) => this.restyle(entry.spec.id, look)));
   }
 
   private updateLegend(entry: Entry): void {
@@ -444,10 +356,6 @@ export class ImageryManager {
     if (entry.spec.visible === false) legend.hidden = true;
     this.legends.appendChild(legend);
   }
-}
-
-function round(v: number): number {
-  return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1e4) / 1e4;
 }
 
 /** A classified layer's legend: one swatch and name per class, in the order the service lists them. */

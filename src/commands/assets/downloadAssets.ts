@@ -7,12 +7,13 @@
  */
 import { homedir } from 'node:os';
 import vscode = require('vscode');
-import { aoiDownloadPhase, isCancellation, isRequestError, type AoiDownload, type Asset, type EoClient } from '../../api';
-import { COMMANDS } from '../../commandIds';
+import { aoiDownloadPhase, isRequestError, type Aoi, type AoiDownload, type Asset, type EoClient } from '../../api';
 import { enumLabel } from '../../format';
 import { isWebUrl } from '../../panels/protocol';
-import { describeError, showError } from '../../ui/showError';
+import { failedText, inStep, showError } from '../../ui/showError';
+import { assetArg } from '../args/shapes';
 import { downloadToFile } from '../catalog/downloadFile';
+import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 
 /** Polling: first read after 0.3 s, waits growing to 3 s, give up after 30 min. */
@@ -22,22 +23,6 @@ export interface AssetDownloadOutcome {
   download: AoiDownload;
   /** The saved file, when one was saved. */
   file?: string;
-}
-
-type Row = { kind?: unknown; record?: unknown; parent?: unknown };
-const isObj = (v: unknown): v is Record<string, unknown> & Row => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function assetOf(v: unknown): Asset | undefined {
-  const r = isObj(v) && isObj(v.record) ? v.record : v;
-  return isObj(r) && typeof r.id === 'string' && typeof r.aoi_id === 'string' && 'asset_type' in r ? (r as unknown as Asset) : undefined;
-}
-
-/** The AOI's name from the row's ancestors (the sidebar's AOI row), when there is one. */
-function aoiNameFromRow(v: unknown): string | undefined {
-  for (let n: unknown = v; isObj(n); n = n.parent) {
-    if (n.kind === 'aoi' && isObj(n.record) && typeof n.record.name === 'string') return n.record.name;
-  }
-  return undefined;
 }
 
 /** Characters no file system takes in a name, control characters included. */
@@ -80,22 +65,15 @@ async function pickAssets(services: CommandServices, client: EoClient, aoiId: st
   return picked?.length ? picked.map((p) => p.asset) : undefined;
 }
 
-export async function downloadAssets(services: CommandServices, ...args: unknown[]): Promise<AssetDownloadOutcome | undefined> {
-  const action = vscode.l10n.t('Download Assets');
-  let client: EoClient;
-  try {
-    client = await services.connection.getClient();
-  } catch (err) {
-    await showError(services, action, err);
-    return undefined;
-  }
-  // VS Code passes (clicked row, selected rows) when a tree allows several
-  const [first, second] = args;
-  const rows = Array.isArray(second) && second.length ? second : [first];
-  let assets = rows.map(assetOf).filter((a): a is Asset => a !== undefined);
-  let aoiName = aoiNameFromRow(first);
-  const aoiRow = isObj(first) && first.kind === 'aoi' && isObj(first.record) ? first.record : undefined;
-  const aoiId = assets[0]?.aoi_id ?? (typeof aoiRow?.aoi_id === 'string' ? aoiRow.aoi_id : undefined);
+/**
+ * `given`: the rows it was run on (asset rows, the selection first) and the AOI above them
+ * (or the AOI row itself, whose assets are then picked).
+ */
+export async function downloadAssets(services: CommandServices, given: { rows: unknown[]; aoi: Aoi | undefined }): Promise<AssetDownloadOutcome | undefined> {
+  const client = await services.connection.getClient();
+  let assets = given.rows.map(assetArg).filter((a): a is Asset => a !== undefined);
+  let aoiName = given.aoi?.name;
+  const aoiId = assets[0]?.aoi_id ?? given.aoi?.aoi_id;
   if (!aoiId) {
     await services.ui.message('warning', vscode.l10n.t('Pick an AOI or one of its assets in the Projects view to download assets.'), {});
     return undefined;
@@ -107,10 +85,8 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
   try {
     aoiName ??= (await client.aois.get(aoiId)).name;
   } catch (err) {
-    if (!isRequestError(err)) {
-      await showError(services, action, err);
-      return undefined;
-    }
+    // Recovers from a refused read of the AOI (its name only names the file): "AOI" stands in.
+    if (!isRequestError(err)) throw err;
   }
   const aoiLabel = aoiName || vscode.l10n.t('AOI');
   if (!assets.length) {
@@ -121,20 +97,16 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
   assets = [...new Map(assets.map((a) => [a.id, a])).values()];
   const what = assets.length === 1 ? vscode.l10n.t('{0} of {1}', assetLabel(assets[0]), aoiLabel) : vscode.l10n.t('{0} assets of {1}', assets.length, aoiLabel);
 
-  let created: AoiDownload;
-  try {
-    created = await client.aoiDownloads.create(aoiId, { asset_ids: assets.map((a) => a.id) });
-  } catch (err) {
-    if (isRequestError(err)) await services.ui.message('error', vscode.l10n.t('The service refused the download of {0}: {1}', what, describeError(err)), {});
-    else await showError(services, action, err);
-    return undefined;
-  }
+  const created = await inStep(
+    (reason, err) =>
+      isRequestError(err) ? vscode.l10n.t('The service refused the download of {0}: {1}', what, reason) : failedText(vscode.l10n.t('Download Assets'), reason),
+    () => client.aoiDownloads.create(aoiId, { asset_ids: assets.map((a) => a.id) }),
+  );
   services.connection.reportSuccess();
   services.log.info(`Requested download ${created.download_id} of ${assets.length} asset(s) of AOI ${aoiId}`);
 
-  let ready: AoiDownload;
-  try {
-    ready = await vscode.window.withProgress(
+  const ready = await inStep(vscode.l10n.t('Preparing the download of {0}', what), () =>
+    vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();
@@ -147,12 +119,8 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
           onProgress: (d) => progress.report({ message: enumLabel(d.status.toLowerCase()) }),
         });
       },
-    );
-  } catch (err) {
-    if (isCancellation(err)) return undefined;
-    await showError(services, vscode.l10n.t('Preparing the download of {0}', what), err);
-    return undefined;
-  }
+    ),
+  );
   if (aoiDownloadPhase(ready.status) !== 'ready' || !ready.signed_url) {
     await services.ui.message(
       'error',
@@ -214,10 +182,9 @@ export async function downloadAssets(services: CommandServices, ...args: unknown
     });
     return { download: ready, file };
   } catch (err) {
-    // the signed URL carries a signature: never log or show it
-    const text = err instanceof Error ? err.message : String(err);
-    services.log.error(`Saving download ${ready.download_id} failed: ${text}`);
-    await services.ui.message('error', vscode.l10n.t('Saving {0} failed: {1}', what, text), {});
+    // Recovers what can be: the download exists (returned, for a second try at saving), and the
+    // signed URL in the error carries a signature, so only the reason is logged and shown.
+    await showError(services, vscode.l10n.t('Saving {0}', what), new Error(err instanceof Error ? err.message : String(err)));
     return { download: ready };
   }
 }
@@ -226,6 +193,9 @@ function mb(bytes: number): string {
   return bytes >= 1024 * 1024 ? vscode.l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1)) : vscode.l10n.t('{0} KB', Math.ceil(bytes / 1024));
 }
 
-export function registerAssetCommands(services: CommandServices): vscode.Disposable[] {
-  return [vscode.commands.registerCommand(COMMANDS.downloadAssets, (...args: unknown[]) => downloadAssets(services, ...args))];
+/** Each download is a POST that makes a package on the service: never sent again by Retry. */
+export function assetCommands(services: CommandServices): CommandTable {
+  return {
+    downloadAssets: { action: vscode.l10n.t('Download Assets'), retry: 'never', run: (given) => downloadAssets(services, given) },
+  };
 }

@@ -11,8 +11,8 @@ import { catalogFileParts, catalogRow, orderItemFileParts } from '../../explorer
 import { statusLabel } from '../../explorer/status';
 import { areaKm2, day, enumLabel } from '../../format';
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
-import { parseIds, targetsOf, type Targets } from './targets';
+import { inStep } from '../../ui/showError';
+import { parseIds, type GivenTargets, type Targets } from './targets';
 
 /** How many recent entries (or items) the palette offers. */
 export const RECENT = 50;
@@ -57,8 +57,7 @@ async function recentOrderItems(client: EoClient): Promise<Choice[]> {
 }
 
 /** Targets from the arguments, or asked for (palette); undefined when refused or cancelled. */
-export async function resolveTargets(services: ExtensionServices, client: EoClient, title: string, args: unknown[]): Promise<Targets | undefined> {
-  const given = targetsOf(...args);
+export async function resolveTargets(services: ExtensionServices, client: EoClient, title: string, given: GivenTargets): Promise<Targets | undefined> {
   if (given && 'error' in given) {
     await services.ui.message('error', l10n.t('Select either catalog entries or order items, not both: a delivery or download names one kind.'), {});
     return undefined;
@@ -74,16 +73,12 @@ export async function resolveTargets(services: ExtensionServices, client: EoClie
   );
   if (!kind) return undefined;
   if (kind.key === 'typed') return typedTargets(services, title);
-  let choices: Choice[];
-  try {
-    choices = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: l10n.t('Loading recent {0}', kind.label.toLowerCase()) },
-      () => (kind.key === 'catalog' ? recentCatalogs(client) : recentOrderItems(client)),
-    );
-  } catch (err) {
-    await showError(services, l10n.t('Loading recent {0}', kind.label.toLowerCase()), err);
-    return undefined;
-  }
+  const loading = l10n.t('Loading recent {0}', kind.label.toLowerCase());
+  const choices = await inStep(loading, () =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: loading }, () =>
+      kind.key === 'catalog' ? recentCatalogs(client) : recentOrderItems(client),
+    ),
+  );
   if (!choices.length) {
     await services.ui.message(
       'info',

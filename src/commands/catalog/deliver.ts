@@ -8,11 +8,11 @@ import { l10n } from 'vscode';
 import { isCancellation, type Delivery, type DeliveryRequest, type Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput } from '../../ui/multiStep';
-import { describeError, showError } from '../../ui/showError';
-import { clientFor, pathStep, storeStep } from '../orders/common';
+import { describeError, inStep, showError } from '../../ui/showError';
+import { pathStep, storeStep } from '../orders/common';
 import { submitUntilAccepted } from '../../ui/submit';
 import { resolveTargets } from './askTargets';
-import { describeTargets, targetBody, type Targets } from './targets';
+import { describeTargets, targetBody, type GivenTargets, type Targets } from './targets';
 import { enumLabel } from '../../format';
 
 interface DeliverState {
@@ -24,11 +24,11 @@ interface DeliverState {
 /** Poll pacing: quick enough for a test that advances the sandbox clock, gentle on a real service. */
 export const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
 
-export async function deliver(services: CommandServices, ...args: unknown[]): Promise<Delivery[] | undefined> {
+/** `given`: what it was run on (`targetsOf`: rows, a selection, ids); none from the palette. */
+export async function deliver(services: CommandServices, given: GivenTargets): Promise<Delivery[] | undefined> {
   const action = l10n.t('Deliver to cloud store');
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
-  const targets = await resolveTargets(services, client, l10n.t('Deliver to Cloud Store'), args);
+  const client = await services.connection.getClient();
+  const targets = await resolveTargets(services, client, l10n.t('Deliver to Cloud Store'), given);
   if (!targets) return undefined;
   let stores: Promise<Store[]> | undefined;
   const state: DeliverState = { storeId: '', storeLabel: '', path: '' };
@@ -38,12 +38,7 @@ export async function deliver(services: CommandServices, ...args: unknown[]): Pr
     [storeStep<DeliverState>(() => (stores ??= client.stores.list()), false), pathStep<DeliverState>()],
     state,
   );
-  try {
-    if (!(await wizard.run())) return undefined;
-  } catch (err) {
-    await showError(services, l10n.t('Loading cloud stores'), err);
-    return undefined;
-  }
+  if (!(await inStep(l10n.t('Loading cloud stores'), () => wizard.run()))) return undefined;
   const created = await submitUntilAccepted(services, {
     action,
     send: () => {
@@ -103,11 +98,11 @@ async function follow(services: CommandServices, deliveries: Delivery[], storeLa
       },
     );
   } catch (err) {
+    // Recovers: the deliveries exist and go on whatever happens here. Stopping to watch is
+    // said as such; a failure to watch is shown; either way the command returns what it saw.
     if (isCancellation(err)) {
       void services.ui.message('info', l10n.t('Stopped following the delivery; it continues on the service. Its status shows in the Catalog view.'), {});
-      return [...latest.values()];
-    }
-    await showError(services, l10n.t('Following the delivery'), err);
+    } else await showError(services, l10n.t('Following the delivery'), err);
     return [...latest.values()];
   }
   const all = [...latest.values()];

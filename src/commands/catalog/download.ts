@@ -5,18 +5,17 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { isCancellation, isRequestError, type Download } from '../../api';
+import { isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import { isWebUrl } from '../../panels/protocol';
-import { describeError, showError } from '../../ui/showError';
+import { failedText, inStep, showError, StepFailure } from '../../ui/showError';
 import { dateTime, enumLabel } from '../../format';
 import { downloadFileName } from '../../explorer/labels';
-import { clientFor } from '../orders/common';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
 import { downloadToFolder } from './downloadFile';
 import { linkExpiry, minutesLeft } from './linkExpiry';
-import { describeTargets, idsOf, targetBody, type Targets } from './targets';
+import { describeTargets, idsOf, targetBody, type GivenTargets, type Targets } from './targets';
 
 export const OPEN_LINK = l10n.t('Open Link');
 export const SAVE_TO_FOLDER = l10n.t('Save to Folder…');
@@ -27,27 +26,22 @@ export interface DownloadOutcome {
   file?: string;
 }
 
-export async function download(services: ExtensionServices, ...args: unknown[]): Promise<DownloadOutcome | undefined> {
+/** `given`: what it was run on (`targetsOf`: rows, a selection, ids); none from the palette. */
+export async function download(services: ExtensionServices, given: GivenTargets): Promise<DownloadOutcome | undefined> {
   const action = l10n.t('Download');
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
-  const targets = await resolveTargets(services, client, l10n.t('Download'), args);
+  const client = await services.connection.getClient();
+  const targets = await resolveTargets(services, client, l10n.t('Download'), given);
   if (!targets) return undefined;
   const what = describeTargets(l10n, targets);
-  let created: Download;
-  try {
-    created = await client.downloads.create(targetBody(targets));
-  } catch (err) {
-    if (isRequestError(err)) await services.ui.message('error', l10n.t('The service refused the download of {0}: {1}', what, describeError(err)), {});
-    else await showError(services, action, err);
-    return undefined;
-  }
+  const created = await inStep(
+    (reason, err) => (isRequestError(err) ? l10n.t('The service refused the download of {0}: {1}', what, reason) : failedText(action, reason)),
+    () => client.downloads.create(targetBody(targets)),
+  );
   services.connection.reportSuccess();
   services.log.info(`Requested download ${created.id} for ${what}`);
 
-  let ready: Download;
-  try {
-    ready = await vscode.window.withProgress(
+  const ready = await inStep(l10n.t('Preparing the download'), () =>
+    vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Preparing the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();
@@ -60,12 +54,8 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
           onProgress: (d) => progress.report({ message: enumLabel(d.status) }),
         });
       },
-    );
-  } catch (err) {
-    if (isCancellation(err)) return undefined;
-    await showError(services, l10n.t('Preparing the download'), err);
-    return undefined;
-  }
+    ),
+  );
   if (ready.status !== 'success' || !ready.signed_url) {
     await services.ui.message(
       'error',
@@ -141,10 +131,11 @@ export async function download(services: ExtensionServices, ...args: unknown[]):
     if (open) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
     return { download: ready, file };
   } catch (err) {
-    // The signed URL carries a signature: never log or show it.
+    // Recovers what can be: the download exists (returned), and the signed URL carries a
+    // signature, so only the reason is shown and logged, with the way forward.
     const text = err instanceof Error ? err.message : String(err);
-    services.log.error(`Saving download ${ready.id} failed: ${text}`);
-    await services.ui.message('error', l10n.t('Saving the download of {0} failed: {1}. Request the download again for a fresh link.', what, text), {});
+    const sentence = (): string => l10n.t('Saving the download of {0} failed: {1}. Request the download again for a fresh link.', what, text);
+    await showError(services, action, new StepFailure(sentence, new Error(text)));
     return { download: ready };
   }
 }

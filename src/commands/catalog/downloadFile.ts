@@ -52,6 +52,7 @@ function httpUrl(href: string, base?: URL): URL {
   try {
     u = new URL(href, base);
   } catch {
+    // Words the failure: the URL parser's own message means nothing to a person.
     throw new DownloadError('The download link is not a valid URL.');
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new DownloadError(`Refusing to download from a ${u.protocol} link.`);
@@ -70,11 +71,12 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
     try {
       res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
     } catch (err) {
+      // Words the failure (cancelled, or why the link could not be fetched) without the link itself.
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
     }
     if (res.statusCode === 200) return { res, url: current };
-    await res.body.dump().catch(() => undefined);
+    await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && location !== '') {
       if (hop >= MAX_REDIRECTS) throw new DownloadError(`The download link redirected more than ${MAX_REDIRECTS} times.`, res.statusCode);
@@ -101,13 +103,15 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   try {
     final = await reserveName(folder, name);
   } catch (err) {
+    // Cleans up: the response is not read, so its socket is released.
     res.body.destroy();
     throw err;
   }
   try {
     await writeWhole(res, final, opts);
   } catch (err) {
-    await fs.rm(final, { force: true }).catch(() => undefined); // the empty placeholder
+    // Cleans up the empty placeholder (a failure to remove it changes nothing) and rethrows.
+    await fs.rm(final, { force: true }).catch(() => undefined);
     throw err;
   }
   return final;
@@ -149,6 +153,7 @@ async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pi
     if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
     await fs.rename(temp, target);
   } catch (err) {
+    // Cleans up the partial file (nothing half-written is left) and words the failure.
     await fs.rm(temp, { force: true }).catch(() => undefined);
     if (err instanceof DownloadError) throw err;
     if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
@@ -171,6 +176,7 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
     try {
       name = star ? decodeURIComponent(star[1].trim()) : plain?.[1].trim();
     } catch {
+      // Recovers from a malformed percent-encoding: the plain name serves.
       name = plain?.[1].trim();
     }
   }
@@ -179,6 +185,7 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
     try {
       name = last ? decodeURIComponent(last) : undefined;
     } catch {
+      // Recovers from a malformed percent-encoding: the segment as it is.
       name = last;
     }
   }
@@ -220,6 +227,7 @@ async function reserveName(folder: string, name: string): Promise<string> {
       await (await fs.open(candidate, 'wx')).close();
       return candidate;
     } catch (err) {
+      // Recovers from a taken name by trying the next one.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new DownloadError(`Cannot create ${candidate}: ${describe(err)}`);
     }
   }

@@ -16,6 +16,7 @@ export function linkExpiry(url: string): Date | undefined {
   try {
     q = new URL(url).searchParams;
   } catch {
+    // Recovers: a link that does not parse has no expiry to read.
     return undefined;
   }
   const get = (name: string): string | undefined => {

@@ -11,11 +11,11 @@ import { statusLabel } from '../../explorer/status';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { describeError } from '../../ui/showError';
-import { clientFor } from '../orders/common';
 import { submitUntilAccepted } from '../../ui/submit';
 import { catalogSearchBody, checkBbox, checkDateInterval, type CatalogQueryText } from './catalogQuery';
 import { deliver } from './deliver';
 import { download } from './download';
+import type { CatalogPreset } from '../args';
 
 const MAX_RESULTS = 500;
 
@@ -36,15 +36,13 @@ function field(
   };
 }
 
-export async function searchCatalog(services: CommandServices, arg?: unknown): Promise<Catalog[] | undefined> {
+/** `preset`: the order or order item of the Orders row it was run on. */
+export async function searchCatalog(services: CommandServices, preset: CatalogPreset): Promise<Catalog[] | undefined> {
   const action = l10n.t('Search catalog');
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
+  const client = await services.connection.getClient();
   const state: CatalogQueryText = { orderIds: '', orderItemIds: '', dateRange: '', bbox: '' };
-  // From an Orders row: preset the order or order item.
-  const row = typeof arg === 'object' && arg !== null ? (arg as { kind?: unknown; record?: { id?: unknown } }) : undefined;
-  if (row?.kind === 'order' && typeof row.record?.id === 'string') state.orderIds = row.record.id;
-  if (row?.kind === 'orderItem' && typeof row.record?.id === 'string') state.orderItemIds = row.record.id;
+  if (preset.orderId) state.orderIds = preset.orderId;
+  if (preset.orderItemId) state.orderItemIds = preset.orderItemId;
   const steps: Step<CatalogQueryText>[] = [
     field(l10n.t('Orders'), l10n.t('Order ids (optional, separate with commas)'), 'orderIds', l10n.t('any order')),
     field(l10n.t('Order items'), l10n.t('Order item ids (optional, separate with commas)'), 'orderItemIds', l10n.t('any order item')),

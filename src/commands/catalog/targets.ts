@@ -3,6 +3,7 @@
  * refuses a body with both). Built from the arguments a command gets from the sidebar, a
  * search result, a picker, or a test; carries the names a person reads, the ids stay in the body.
  */
+import { isObj } from '../../api/shape';
 import { catalogFileParts, orderItemFileParts, type CatalogOrigin, type L10n } from '../../explorer/labels';
 
 interface Named {
@@ -14,34 +15,36 @@ interface Named {
 
 export type Targets = ({ catalogIds: string[] } | { orderItemIds: string[] }) & Named;
 
+/** What a command was given: targets, a mix it must refuse, or nothing (the palette asks). */
+export type GivenTargets = Targets | { error: string } | undefined;
+
 /**
  * Accepted: a Catalog row (`{kind: 'catalog', record}`) or an order-item row
  * (`{kind: 'orderItem', record}`), one or a multi-selection (VS Code calls
  * `(clicked, selected[])`); `{catalogIds}` or `{orderItemIds}` (with `names`, `fileParts`). A
  * mix of catalog entries and order items is refused with the reason.
  */
-export function targetsOf(...args: unknown[]): Targets | { error: string } | undefined {
+export function targetsOf(...args: unknown[]): GivenTargets {
   const [first, second] = args;
   const named = (v: Record<string, unknown>): Named => ({
     ...(Array.isArray(v.names) ? { names: v.names.map(String) } : {}),
     ...(Array.isArray(v.fileParts) ? { fileParts: v.fileParts.map(String) } : {}),
   });
-  if (isRecord(first) && Array.isArray(first.catalogIds) && first.catalogIds.length) return { catalogIds: first.catalogIds.map(String), ...named(first) };
-  if (isRecord(first) && Array.isArray(first.orderItemIds) && first.orderItemIds.length)
-    return { orderItemIds: first.orderItemIds.map(String), ...named(first) };
+  if (isObj(first) && Array.isArray(first.catalogIds) && first.catalogIds.length) return { catalogIds: first.catalogIds.map(String), ...named(first) };
+  if (isObj(first) && Array.isArray(first.orderItemIds) && first.orderItemIds.length) return { orderItemIds: first.orderItemIds.map(String), ...named(first) };
   const source = Array.isArray(second) && second.length ? second : first;
   const list = Array.isArray(source) ? source : source ? [source] : [];
   const catalogs = new Map<string, { name: string; parts: string[] }>();
   const items = new Map<string, { name: string; parts: string[] }>();
   for (const row of list) {
-    if (!isRecord(row) || !isRecord(row.record) || typeof row.record.id !== 'string') continue;
+    if (!isObj(row) || !isObj(row.record) || typeof row.record.id !== 'string') continue;
     const r = row.record;
     if (row.kind === 'catalog') {
-      const origin = isRecord(row.origin) ? (row.origin as unknown as CatalogOrigin) : undefined;
+      const origin = isObj(row.origin) ? (row.origin as unknown as CatalogOrigin) : undefined;
       const parts = catalogFileParts({ created_at: String(r.created_at ?? ''), bandset_id: String(r.bandset_id ?? '') }, origin);
       catalogs.set(r.id as string, { name: typeof row.label === 'string' ? row.label : '', parts });
     } else if (row.kind === 'orderItem') {
-      const bandset = isRecord(r.bandset) && typeof r.bandset.bandset_id === 'string' ? { bandset_id: r.bandset.bandset_id, bands: [], custom: [] } : null;
+      const bandset = isObj(r.bandset) && typeof r.bandset.bandset_id === 'string' ? { bandset_id: r.bandset.bandset_id, bands: [], custom: [] } : null;
       const name = typeof r.name === 'string' ? r.name : '';
       items.set(r.id as string, { name, parts: orderItemFileParts({ name, start_date: String(r.start_date ?? ''), bandset }) });
     }
@@ -86,8 +89,4 @@ export function targetBody(t: Targets): { catalog_ids: string[] } | { order_item
 /** Ids typed in the palette, separated by commas or spaces. */
 export function parseIds(text: string): string[] {
   return [...new Set(text.split(/[,\s]+/).filter(Boolean))];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> & { record?: unknown } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

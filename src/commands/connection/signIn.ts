@@ -19,6 +19,7 @@ export async function signIn(services: ExtensionServices): Promise<boolean> {
     await services.accounts.createSession([]);
     return true;
   } catch (err) {
+    // Recovers from closing the prompts: not a failure, the answer is "not signed in".
     if (err instanceof SignInCancelled) return false;
     throw err;
   }
@@ -66,6 +67,7 @@ export async function promptSignIn(services: ExtensionServices): Promise<string 
         );
         return undefined;
       } catch (err) {
+        // Recovers in the box: the refusal is its validation message and the person types again.
         const rejected = err instanceof ApiError && err.status === 401;
         services.log.warn(`Sign-in to ${host} failed: ${rejected ? '401' : describeError(err)}`);
         return rejected

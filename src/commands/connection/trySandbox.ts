@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
-import { describeError } from '../../ui/showError';
 
 interface SandboxModule {
   startSandbox(opts: { port: number }): Promise<{
@@ -19,23 +18,15 @@ interface SandboxModule {
  */
 export async function trySandbox(services: ExtensionServices): Promise<void> {
   const { connection, context, ui } = services;
-  try {
-    const session = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Starting the EO Imagery sandbox…') },
-      async () => {
-        const modulePath = path.join(context.extensionPath, 'dist', 'sandbox.js');
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const mod = require(modulePath) as SandboxModule;
-        return mod.startSandbox({ port: 0 });
-      },
-    );
-    await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
-    void ui.message('info', l10n.t('The sandbox is running at {0} with seeded demo data. Sign out to stop it.', session.url), {});
-  } catch (err) {
-    services.log.error(`Could not start the sandbox: ${describeError(err)}`);
-    const showLog = l10n.t('Show Log');
-    void ui.message('error', l10n.t('Could not start the sandbox: {0}', describeError(err)), {}, showLog).then((c) => {
-      if (c === showLog) services.log.show(true);
-    });
-  }
+  const session = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Starting the EO Imagery sandbox…') },
+    async () => {
+      const modulePath = path.join(context.extensionPath, 'dist', 'sandbox.js');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(modulePath) as SandboxModule;
+      return mod.startSandbox({ port: 0 });
+    },
+  );
+  await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
+  void ui.message('info', l10n.t('The sandbox is running at {0} with seeded demo data. Sign out to stop it.', session.url), {});
 }

@@ -3,9 +3,8 @@ import { l10n } from 'vscode';
 import type { LoggedRequest } from '../../auth/connection';
 import { fetchRecord } from '../../explorer/fetchRecord';
 import { parentIdOf } from '../../explorer/recordDocuments';
-import { RecordNode } from '../../explorer/tree';
+import type { RecordNode } from '../../explorer/tree';
 import type { CommandServices } from '../services';
-import { showError } from '../../ui/showError';
 import { toCurl, toPython, type ReproducibleRequest } from './requestText';
 
 export type CopyFormat = 'curl' | 'python';
@@ -40,24 +39,19 @@ async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
  * Copy as curl / Python on a record row: the read of that record by id, as the client sends
  * it (the request is made once through a client of its own and written out as sent).
  */
-export async function copyRecordAs(services: CommandServices, format: CopyFormat, node: unknown): Promise<string | undefined> {
-  const target = node instanceof RecordNode ? node : services.explorer.selected()[0];
+export async function copyRecordAs(services: CommandServices, format: CopyFormat, node: RecordNode | undefined): Promise<string | undefined> {
+  const target = node ?? services.explorer.selected()[0];
   if (!target) {
     await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to copy its request.'), {});
     return undefined;
   }
-  try {
-    const sent = await services.connection.captureRequests((client) => fetchRecord(client, target.kind, target.recordId, parentIdOf(target)));
-    const read = sent[sent.length - 1];
-    if (!read) {
-      await services.ui.message('info', l10n.t('The service has no request that reads this kind of record on its own.'), {});
-      return undefined;
-    }
-    return await copy(format, read);
-  } catch (err) {
-    await showError(services, l10n.t('Copy as {0}', FORMAT_NAME[format]), err);
+  const sent = await services.connection.captureRequests((client) => fetchRecord(client, target.kind, target.recordId, parentIdOf(target)));
+  const read = sent[sent.length - 1];
+  if (!read) {
+    await services.ui.message('info', l10n.t('The service has no request that reads this kind of record on its own.'), {});
     return undefined;
   }
+  return copy(format, read);
 }
 
 /** Remembers the last requests of the log, newest last, for "Copy Logged Request as …". */

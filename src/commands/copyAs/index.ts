@@ -1,17 +1,25 @@
-import vscode = require('vscode');
+import type * as vscode from 'vscode';
+import { l10n } from 'vscode';
 import type { CommandServices } from '../services';
-import { COMMANDS } from '../../commandIds';
+import type { CommandTable } from '../register';
 import { copyLoggedRequestAs, copyRecordAs, RequestHistory } from './copyAs';
 
-/** Copy as curl / Python: on record rows, and on the request lines of the log. */
-export function registerCopyAsCommands(services: CommandServices): vscode.Disposable[] {
+/**
+ * Copy as curl / Python: on record rows, and on the request lines of the log. The log's
+ * requests are remembered from activation on (`history`, disposed with the extension).
+ */
+export function copyAsCommands(services: CommandServices): { commands: CommandTable; history: vscode.Disposable } {
   const history = new RequestHistory();
-  const reg = vscode.commands.registerCommand;
-  return [
-    services.connection.onDidRequest((e) => history.add(e)),
-    reg(COMMANDS.copyAsCurl, (node: unknown) => copyRecordAs(services, 'curl', node)),
-    reg(COMMANDS.copyAsPython, (node: unknown) => copyRecordAs(services, 'python', node)),
-    reg(COMMANDS.copyLoggedRequestAsCurl, () => copyLoggedRequestAs(services, history, 'curl')),
-    reg(COMMANDS.copyLoggedRequestAsPython, () => copyLoggedRequestAs(services, history, 'python')),
-  ];
+  const curl = l10n.t('Copy as {0}', 'curl');
+  const python = l10n.t('Copy as {0}', 'Python');
+  return {
+    history: services.connection.onDidRequest((e) => history.add(e)),
+    commands: {
+      // Reading the record again to write its request out is a read: Retry is safe.
+      copyAsCurl: { action: curl, retry: 'transient', run: (node) => copyRecordAs(services, 'curl', node) },
+      copyAsPython: { action: python, retry: 'transient', run: (node) => copyRecordAs(services, 'python', node) },
+      copyLoggedRequestAsCurl: { action: curl, retry: 'never', run: () => copyLoggedRequestAs(services, history, 'curl') },
+      copyLoggedRequestAsPython: { action: python, retry: 'never', run: () => copyLoggedRequestAs(services, history, 'python') },
+    },
+  };
 }

@@ -1,13 +1,12 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExplorerApi } from '../../explorer/explorer';
-import { RecordNode } from '../../explorer/tree';
+import type { RecordNode } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
 
 /** Copies the service id of the row (or of the selected rows, one per line). */
-export async function copyId(services: ExtensionServices, explorer: ExplorerApi, node: unknown, all?: unknown): Promise<void> {
-  const nodes = Array.isArray(all) && all.length > 0 ? all : node ? [node] : explorer.selected();
-  const ids = nodes.filter((n): n is RecordNode => n instanceof RecordNode).map((n) => n.recordId);
+export async function copyId(services: ExtensionServices, explorer: ExplorerApi, rows: readonly RecordNode[]): Promise<void> {
+  const ids = (rows.length ? rows : explorer.selected()).map((n) => n.recordId);
   if (ids.length === 0) {
     await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to copy its ID.'), {});
     return;

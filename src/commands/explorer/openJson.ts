@@ -2,18 +2,17 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExplorerApi } from '../../explorer/explorer';
 import { RECORD_SCHEME, type RecordDocuments } from '../../explorer/recordDocuments';
-import { RecordNode } from '../../explorer/tree';
+import type { RecordNode } from '../../explorer/tree';
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
 
 /** Opens the row's record as a read-only, pretty-printed JSON document. */
 export async function openJson(
   services: ExtensionServices,
   explorer: ExplorerApi,
   docs: RecordDocuments,
-  node: unknown,
+  node: RecordNode | undefined,
 ): Promise<vscode.TextEditor | undefined> {
-  const target = node instanceof RecordNode ? node : explorer.selected()[0];
+  const target = node ?? explorer.selected()[0];
   if (!target) {
     await services.ui.message('info', l10n.t('Select a record in the EO Imagery sidebar to open it as JSON.'), {});
     return undefined;
@@ -25,15 +24,11 @@ export async function openJson(
 }
 
 /** Reads the record of the active (or given) JSON document from the service again. */
-export async function refreshJson(services: ExtensionServices, docs: RecordDocuments, uri?: unknown): Promise<void> {
-  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+export async function refreshJson(services: ExtensionServices, docs: RecordDocuments, uri: vscode.Uri | undefined): Promise<void> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
   if (!target || target.scheme !== RECORD_SCHEME) return;
-  try {
-    const ok = await docs.refresh(target);
-    if (!ok) {
-      await services.ui.message('info', l10n.t('This kind of record cannot be read on its own; refresh its list in the sidebar instead.'), {});
-    }
-  } catch (err) {
-    await showError(services, l10n.t('Refresh record'), err, () => refreshJson(services, docs, target));
+  const ok = await docs.refresh(target);
+  if (!ok) {
+    await services.ui.message('info', l10n.t('This kind of record cannot be read on its own; refresh its list in the sidebar instead.'), {});
   }
 }

@@ -1,9 +1,9 @@
 import type { ExplorerApi } from '../../explorer/explorer';
-import { ErrorNode, LoadMoreNode } from '../../explorer/rows';
+import type { ErrorNode, LoadMoreNode } from '../../explorer/rows';
 
 /** The "Load more…" row: fetch the next page of its list; a second click joins the first. */
-export async function loadMore(explorer: ExplorerApi, node: unknown): Promise<void> {
-  if (!(node instanceof LoadMoreNode)) return;
+export async function loadMore(explorer: ExplorerApi, node: LoadMoreNode | undefined): Promise<void> {
+  if (!node) return;
   const provider = explorer.providers[node.view];
   const loading = node.list.loadMore();
   provider.changed(node.parent); // show "Loading…"
@@ -12,8 +12,8 @@ export async function loadMore(explorer: ExplorerApi, node: unknown): Promise<vo
 }
 
 /** The error row: try the failed load again. */
-export async function retryLoad(explorer: ExplorerApi, node: unknown): Promise<void> {
-  if (!(node instanceof ErrorNode)) return;
+export async function retryLoad(explorer: ExplorerApi, node: ErrorNode | undefined): Promise<void> {
+  if (!node) return;
   const provider = explorer.providers[node.view];
   const loading = node.list.loadMore();
   provider.changed(node.parent);

@@ -1,12 +1,12 @@
 import type { ExplorerApi } from '../../explorer/explorer';
-import { ExplorerNode, type ViewId } from '../../explorer/tree';
+import type { ExplorerNode, ViewId } from '../../explorer/tree';
 
 /** Refresh from a view's title bar (no argument) or a row's menu (the row). */
 export function refreshView(explorer: ExplorerApi, view: ViewId): void {
   explorer.refresh(view);
 }
 
-export function refreshNode(explorer: ExplorerApi, node: unknown): void {
-  if (node instanceof ExplorerNode) explorer.refreshNode(node);
+export function refreshNode(explorer: ExplorerApi, node: ExplorerNode | undefined): void {
+  if (node) explorer.refreshNode(node);
   else explorer.refresh();
 }

@@ -9,14 +9,11 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset } from '../../api/records';
-import { COMMANDS } from '../../commandIds';
-import { MapPanel } from '../../panels/mapPanel';
 import type { ImageryLayerSpec, TimeFrame } from '../../panels/imagery/protocol';
 import { aoiAssetSpec } from '../../panels/imagery/specs';
-import { describeError } from '../../ui/showError';
-import { archiveRefOf } from '../map';
+import { archiveRefArg, type Row } from '../args/shapes';
 import type { CommandServices } from '../services';
-import { aoiFrames, aoiName, frameDetail, itemFrame, itemFrames, itemsOver, rowOf } from './dated';
+import { aoiFrames, aoiName, frameDetail, itemFrame, itemFrames, itemsOver } from './dated';
 import { aoiAssets, resolveImagery } from './resolve';
 
 type Pair = [ImageryLayerSpec, ImageryLayerSpec];
@@ -62,8 +59,8 @@ async function fromAsset(services: CommandServices, client: EoClient, asset: Ass
 }
 
 /** A visualization against the mosaic it is computed from (the scene on the left). */
-async function fromVisualization(client: EoClient, arg: unknown): Promise<Outcome> {
-  const vis = await resolveImagery(client, arg);
+async function fromVisualization(client: EoClient, row: Row): Promise<Outcome> {
+  const vis = await resolveImagery(client, row);
   if ('reason' in vis) return vis;
   if ('note' in vis) return { reason: vis.note.text };
   const src = vis.spec.source;
@@ -81,7 +78,7 @@ async function fromVisualization(client: EoClient, arg: unknown): Promise<Outcom
 async function fromItem(services: CommandServices, client: EoClient, item: ArchiveItem): Promise<Outcome> {
   const first = itemFrame(item);
   if ('note' in first) return { reason: first.note };
-  const over = await itemsOver(client, item, MapPanel.open?.searchResults ?? []);
+  const over = await itemsOver(client, item, services.panels.currentMap()?.searchResults ?? []);
   const others = itemFrames(over.filter((i) => !(i.collection === item.collection && i.id === item.id))).frames;
   if (!others.length)
     return {
@@ -93,7 +90,7 @@ async function fromItem(services: CommandServices, client: EoClient, item: Archi
 }
 
 async function fromSearchResults(services: CommandServices): Promise<Outcome> {
-  const { frames } = itemFrames(MapPanel.open?.searchResults ?? []);
+  const { frames } = itemFrames(services.panels.currentMap()?.searchResults ?? []);
   if (frames.length < 2) {
     return {
       reason: l10n.t(
@@ -104,28 +101,24 @@ async function fromSearchResults(services: CommandServices): Promise<Outcome> {
   return pickTwo(services, frames, l10n.t('Compare two search results'));
 }
 
-export function registerCompareCommands(services: CommandServices): vscode.Disposable[] {
-  const compare = async (arg?: unknown) => {
-    try {
-      const client = await services.connection.getClient();
-      const { kind, record } = rowOf(arg);
-      let out: Outcome;
-      if (kind === 'aoi' && record) out = await fromAoi(services, client, record);
-      else if (kind === 'asset' && record) out = await fromAsset(services, client, record as unknown as Asset);
-      else if (kind === 'visualization') out = await fromVisualization(client, arg);
-      else if (arg !== undefined && archiveRefOf(arg)) {
-        const ref = archiveRefOf(arg);
-        out = ref ? await fromItem(services, client, ref.item ?? (await client.archives.item(ref.collection, ref.id))) : undefined;
-      } else out = await fromSearchResults(services);
-      if (!out) return;
-      if ('reason' in out) {
-        void services.ui.message('warning', out.reason, {});
-        return;
-      }
-      services.panels.showMap().showCompare(out[0], out[1]);
-    } catch (e) {
-      void services.ui.message('error', l10n.t('Compare Imagery: {0}', describeError(e)), {});
-    }
-  };
-  return [vscode.commands.registerCommand(COMMANDS.compareImagery, compare)];
+/**
+ * "Compare Imagery…" on what it was run on (see the top of this file); two layers side by
+ * side on the map, or a warning that says why not.
+ */
+export async function compareImagery(services: CommandServices, row: Row | undefined): Promise<void> {
+  const client = await services.connection.getClient();
+  const record = row?.record;
+  const ref = archiveRefArg(row);
+  let out: Outcome;
+  if (row?.kind === 'aoi' && record) out = await fromAoi(services, client, record);
+  else if (row?.kind === 'asset' && record) out = await fromAsset(services, client, record as unknown as Asset);
+  else if (row?.kind === 'visualization') out = await fromVisualization(client, row);
+  else if (ref) out = await fromItem(services, client, ref.item ?? (await client.archives.item(ref.collection, ref.id)));
+  else out = await fromSearchResults(services);
+  if (!out) return;
+  if ('reason' in out) {
+    void services.ui.message('warning', out.reason, {});
+    return;
+  }
+  services.panels.showMap().showCompare(out[0], out[1]);
 }

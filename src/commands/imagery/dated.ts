@@ -18,14 +18,6 @@ export interface Dated {
   skipped?: string;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A sidebar row (`{kind, record}`) → its kind and record. */
-export function rowOf(arg: unknown): { kind?: string; record?: Record<string, unknown> } {
-  if (isObj(arg) && isObj(arg.record)) return { kind: typeof arg.kind === 'string' ? arg.kind : undefined, record: arg.record };
-  return { record: isObj(arg) ? arg : undefined };
-}
-
 /** An AOI's mosaics that can be drawn, one per date (the first listed), oldest first. */
 export async function aoiFrames(client: EoClient, aoiId: string): Promise<Dated> {
   const seen = new Set<string>();

@@ -5,13 +5,14 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { COMMANDS } from '../../commandIds';
-import { describeError } from '../../ui/showError';
 import type { SpecOrNote } from '../../panels/imagery/specs';
 import type { CommandServices } from '../services';
 import { resolveImagery } from './resolve';
-import { registerCompareCommands } from './compare';
-import { registerTimeSliderCommands } from './timeSlider';
+import type { Row } from '../args';
+import type { CommandTable } from '../register';
+import { compareImagery } from './compare';
+import { saveView } from './saveView';
+import { stepThroughTime } from './timeSlider';
 
 /**
  * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
@@ -24,21 +25,26 @@ export function showImageryLayer(services: CommandServices, layer: SpecOrNote): 
   else panel.showImagery(layer.spec, { previewUrl: layer.previewUrl });
 }
 
-export function registerImageryCommands(services: CommandServices): vscode.Disposable[] {
-  const showImagery = async (arg?: unknown) => {
-    try {
-      const client = await services.connection.getClient();
-      const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
-        resolveImagery(client, arg),
-      );
-      if ('reason' in r) {
-        void services.ui.message('warning', r.reason, {});
-        return;
-      }
-      showImageryLayer(services, r);
-    } catch (e) {
-      void services.ui.message('error', l10n.t('Show Imagery: {0}', describeError(e)), {});
-    }
+/** Draws the row's imagery (an archive item, an AOI asset, a visualization) on the map. */
+async function showImagery(services: CommandServices, row: Row | undefined): Promise<void> {
+  const client = await services.connection.getClient();
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
+    resolveImagery(client, row),
+  );
+  if ('reason' in r) {
+    void services.ui.message('warning', r.reason, {});
+    return;
+  }
+  showImageryLayer(services, r);
+}
+
+/** Imagery on the map: show, compare, step through time, save the view. Reads only: Retry is safe. */
+export function imageryCommands(services: CommandServices): CommandTable {
+  return {
+    showImagery: { action: l10n.t('Show Imagery'), retry: 'transient', run: (row) => showImagery(services, row) },
+    compareImagery: { action: l10n.t('Compare Imagery'), retry: 'transient', run: (row) => compareImagery(services, row) },
+    stepThroughTime: { action: l10n.t('Step Through Time'), retry: 'transient', run: (row) => stepThroughTime(services, row) },
+    saveViewGeoTiff: { action: l10n.t('Save View as GeoTIFF'), retry: 'transient', run: () => saveView(services, 'geotiff') },
+    saveViewPng: { action: l10n.t('Save View as PNG'), retry: 'transient', run: () => saveView(services, 'png') },
   };
-  return [vscode.commands.registerCommand(COMMANDS.showImagery, showImagery), ...registerCompareCommands(services), ...registerTimeSliderCommands(services)];
 }

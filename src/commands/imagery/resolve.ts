@@ -6,16 +6,14 @@ import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset, Index, Visualization } from '../../api/records';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
-import { archiveRefOf } from '../map';
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { archiveRefArg, type Row } from '../args/shapes';
 
 async function findIndex(client: EoClient, indexId: string): Promise<Index | undefined> {
   if (!indexId) return undefined;
   try {
     for await (const ix of client.indices.iterate({ index_id: indexId }, { pageSize: 50 })) if (ix.id === indexId) return ix;
   } catch {
-    // the colour map then falls back to viridis; the layer still draws
+    // Recovers: the colour map then falls back to viridis; the layer still draws
   }
   return undefined;
 }
@@ -34,11 +32,10 @@ export async function visualizationOf(client: EoClient, aoiId: string, visId: st
   return undefined;
 }
 
-/** What the argument is (a sidebar row `{kind, record}`, a bare record, or a `{collection, id}` reference) → a layer or a note. */
-export async function resolveImagery(client: EoClient, arg: unknown): Promise<SpecOrNote | { reason: string }> {
-  const row = isObj(arg) && isObj(arg.record) ? arg : undefined;
-  const kind = row && typeof row.kind === 'string' ? row.kind : undefined;
-  const r = row ? (row.record as Record<string, unknown>) : isObj(arg) ? arg : undefined;
+/** What the row is (a sidebar row, a bare record, or a `{collection, id}` reference) → a layer or a note. */
+export async function resolveImagery(client: EoClient, row: Row | undefined): Promise<SpecOrNote | { reason: string }> {
+  const kind = row?.kind;
+  const r = row?.record;
   if (!r) return { reason: l10n.t('Pick an archive item, an AOI asset or a visualization to show its imagery.') };
   if (kind === 'visualization' || (typeof r.expression === 'string' && typeof r.index_id === 'string' && Array.isArray(r.assets))) {
     const vis = r as unknown as Visualization;
@@ -56,7 +53,7 @@ export async function resolveImagery(client: EoClient, arg: unknown): Promise<Sp
     }
     return aoiAssetSpec(a);
   }
-  const ref = archiveRefOf(arg);
+  const ref = archiveRefArg(row);
   if (ref) {
     const item: ArchiveItem = ref.item ?? (await client.archives.item(ref.collection, ref.id));
     return archiveItemSpec(item);

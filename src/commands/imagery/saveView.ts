@@ -6,10 +6,9 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { COMMANDS } from '../../commandIds';
 import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
+import { inStep } from '../../ui/showError';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
-import { MapPanel } from '../../panels/mapPanel';
 import type { CommandServices } from '../services';
 
 /** A file name from the layer's title and date, without ids or characters file systems refuse. */
@@ -35,6 +34,7 @@ export async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Pr
     await vscode.workspace.fs.writeFile(tmp, bytes);
     await vscode.workspace.fs.rename(tmp, target, { overwrite: true });
   } catch (e) {
+    // Cleans up the temporary file (a failure to delete it changes nothing) and rethrows.
     await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
     throw e;
   }
@@ -119,21 +119,17 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   return { layer, request: { format: 'geotiff', id: layer.id, bands, level: level.level, mask } };
 }
 
-async function saveView(services: CommandServices, format: 'geotiff' | 'png'): Promise<vscode.Uri | undefined> {
-  const panel = MapPanel.open;
+export async function saveView(services: CommandServices, format: 'geotiff' | 'png'): Promise<vscode.Uri | undefined> {
+  const panel = services.panels.currentMap();
   const title = format === 'geotiff' ? l10n.t('Save View as GeoTIFF') : l10n.t('Save View as PNG');
   if (!panel) {
     await services.ui.message('info', l10n.t('{0}: open the map and show imagery on it first.', title), {});
     return undefined;
   }
-  panel.panel.reveal(undefined, false);
-  let layers: ClipLayerInfo[];
-  try {
-    layers = await withTimeout(panel.clips.info(), 20_000, l10n.t('The map did not answer; show imagery on it and try again.'));
-  } catch (e) {
-    await services.ui.message('error', `${title}: ${(e as Error).message}`, {});
-    return undefined;
-  }
+  panel.reveal();
+  // A failure reads "<title>: <reason>" (the map did not answer, a read or a write failed).
+  const failed = (reason: string): string => l10n.t('{0}: {1}', title, reason);
+  const layers = await inStep(failed, () => withTimeout(panel.clips.info(), 20_000, l10n.t('The map did not answer; show imagery on it and try again.')));
   if (!layers.length) {
     await services.ui.message('info', l10n.t('{0}: no imagery layer is in the view. Show imagery and pan to it first.', title), {});
     return undefined;
@@ -151,8 +147,8 @@ async function saveView(services: CommandServices, format: 'geotiff' | 'png'): P
     filters: format === 'geotiff' ? { [l10n.t('GeoTIFF')]: ['tif', 'tiff'] } : { [l10n.t('PNG image')]: ['png'] },
   });
   if (!target) return undefined;
-  try {
-    const result = await vscode.window.withProgress(
+  const result = await inStep(failed, () =>
+    vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('{0}: {1}', title, choice.layer.title), cancellable: true },
       async (progress, token): Promise<ClipResult> => {
         const abort = new AbortController();
@@ -172,27 +168,16 @@ async function saveView(services: CommandServices, format: 'geotiff' | 'png'): P
         await writeAtomically(target, bytes);
         return r;
       },
-    );
-    services.log.info(
-      `saveView: wrote ${format} ${result.width}×${result.height} (${result.bytes.byteLength} bytes${result.fetchedBytes !== undefined ? `, read ${result.fetchedBytes} of tiles ${result.tileBytes}` : ''})`,
-    );
-    const reveal = l10n.t('Reveal in File Explorer');
-    void services.ui
-      .message('info', l10n.t('Saved {0} ({1} × {2} pixels).', vscode.workspace.asRelativePath(target), result.width, result.height), {}, reveal)
-      .then((b) => {
-        if (b === reveal) void vscode.commands.executeCommand('revealFileInOS', target);
-      });
-    return target;
-  } catch (e) {
-    if (e instanceof ClipCancelled) return undefined;
-    await services.ui.message('error', `${title}: ${(e as Error).message}`, {});
-    return undefined;
-  }
-}
-
-export function registerSaveViewCommands(services: CommandServices): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(COMMANDS.saveViewGeoTiff, () => saveView(services, 'geotiff')),
-    vscode.commands.registerCommand(COMMANDS.saveViewPng, () => saveView(services, 'png')),
-  ];
+    ),
+  );
+  services.log.info(
+    `saveView: wrote ${format} ${result.width}×${result.height} (${result.bytes.byteLength} bytes${result.fetchedBytes !== undefined ? `, read ${result.fetchedBytes} of tiles ${result.tileBytes}` : ''})`,
+  );
+  const reveal = l10n.t('Reveal in File Explorer');
+  void services.ui
+    .message('info', l10n.t('Saved {0} ({1} × {2} pixels).', vscode.workspace.asRelativePath(target), result.width, result.height), {}, reveal)
+    .then((b) => {
+      if (b === reveal) void vscode.commands.executeCommand('revealFileInOS', target);
+    });
+  return target;
 }

@@ -1,8 +1,7 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { collect, type Aoi, type EoClient, type ExpressionType, type Index, type Satellite, type Visualization } from '../../api';
+import { Cancelled, collect, type Aoi, type EoClient, type ExpressionType, type Index, type Satellite, type Visualization } from '../../api';
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
 import { runCommand } from '../../ui/runCommand';
 import { busy, pickAoi } from '../insights/pickers';
 import { checkExpression, checkRescale, checkRescaleBound } from './expression';
@@ -19,7 +18,7 @@ function expressionTypes(): (vscode.QuickPickItem & { value: ExpressionType })[]
 }
 const COLORMAPS = ['viridis', 'rdylgn', 'ylgn', 'blues', 'greens', 'reds', 'magma', 'inferno', 'plasma', 'gray'];
 
-class Cancelled extends Error {}
+/** A prompt the person closed: the command stops quietly (the wrapper shows nothing). */
 function need<T>(v: T | undefined): T {
   if (v === undefined) throw new Cancelled();
   return v;
@@ -47,48 +46,42 @@ async function pickSatellite(services: ExtensionServices, list: Satellite[], tit
 /** List indices with filters (type, satellite, expression type); the picked one opens as JSON. */
 export async function listIndices(services: ExtensionServices): Promise<Index[] | undefined> {
   const title = l10n.t('Indices');
-  try {
-    const client = await services.connection.getClient();
-    const type = need(
-      await services.ui.pick(
-        [
-          { label: l10n.t('All indices'), value: undefined },
-          { label: l10n.t('Preset indices'), value: 'preset' as const },
-          { label: l10n.t('Custom indices'), value: 'custom' as const },
-        ],
-        { title, placeHolder: l10n.t('Which indices: preset, custom or both?'), ignoreFocusOut: true },
-      ),
-    ).value;
-    const sat = await pickSatellite(services, await satellites(client), title, true);
-    const exprType = need(
-      await services.ui.pick([{ label: l10n.t('Any expression type'), value: undefined }, ...expressionTypes()], {
-        title,
-        placeHolder: l10n.t('Expression type'),
-        ignoreFocusOut: true,
-      }),
-    ).value;
-    const filter = { type, satellite_id: sat?.id, expression_type: exprType };
-    const indices = await busy(l10n.t('Loading indices…'), () => collect(client.indices.iterate(filter, { pageSize: 100, cap: 2000 })));
-    if (indices.length === 0) {
-      void services.ui.message('info', l10n.t('No index matches these filters.'), {});
-      return indices;
-    }
-    const picked = await services.ui.pick(
-      indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-      {
-        title: l10n.t('{0}: {1} found', title, indices.length),
-        placeHolder: l10n.t('Pick one to see it as JSON'),
-        matchOnDescription: true,
-        matchOnDetail: true,
-      },
-    );
-    if (picked) await showJson(picked.index);
+  const client = await services.connection.getClient();
+  const type = need(
+    await services.ui.pick(
+      [
+        { label: l10n.t('All indices'), value: undefined },
+        { label: l10n.t('Preset indices'), value: 'preset' as const },
+        { label: l10n.t('Custom indices'), value: 'custom' as const },
+      ],
+      { title, placeHolder: l10n.t('Which indices: preset, custom or both?'), ignoreFocusOut: true },
+    ),
+  ).value;
+  const sat = await pickSatellite(services, await satellites(client), title, true);
+  const exprType = need(
+    await services.ui.pick([{ label: l10n.t('Any expression type'), value: undefined }, ...expressionTypes()], {
+      title,
+      placeHolder: l10n.t('Expression type'),
+      ignoreFocusOut: true,
+    }),
+  ).value;
+  const filter = { type, satellite_id: sat?.id, expression_type: exprType };
+  const indices = await busy(l10n.t('Loading indices…'), () => collect(client.indices.iterate(filter, { pageSize: 100, cap: 2000 })));
+  if (indices.length === 0) {
+    void services.ui.message('info', l10n.t('No index matches these filters.'), {});
     return indices;
-  } catch (err) {
-    if (err instanceof Cancelled) return undefined;
-    await showError(services, l10n.t('List indices'), err);
-    return undefined;
   }
+  const picked = await services.ui.pick(
+    indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
+    {
+      title: l10n.t('{0}: {1} found', title, indices.length),
+      placeHolder: l10n.t('Pick one to see it as JSON'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    },
+  );
+  if (picked) await showJson(picked.index);
+  return indices;
 }
 
 /**
@@ -97,92 +90,81 @@ export async function listIndices(services: ExtensionServices): Promise<Index[] 
  */
 export async function createIndex(services: ExtensionServices): Promise<Index | undefined> {
   const title = l10n.t('Create Custom Index');
-  try {
-    const client = await services.connection.getClient();
-    const sat = need((await pickSatellite(services, await satellites(client), title, false)) ?? undefined);
-    const bandNames = sat.bands.map((b) => b.name);
-    const name = need(
-      await services.ui.input({
-        title,
-        prompt: l10n.t('Name of the index'),
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : l10n.t('The index needs a name')),
-      }),
-    ).trim();
-    const exprType = need(await services.ui.pick(expressionTypes(), { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true })).value;
-    const expression = need(
-      await services.ui.input({
-        title,
-        prompt: l10n.t('Expression over {0} bands: {1}', sat.name, bandNames.join(', ')),
-        placeHolder:
-          exprType === 'composite'
-            ? bandNames.slice(0, 3).join(',')
-            : `(${bandNames[1] ?? 'B2'}-${bandNames[0] ?? 'B1'})/(${bandNames[1] ?? 'B2'}+${bandNames[0] ?? 'B1'})`,
-        ignoreFocusOut: true,
-        validateInput: (v) => {
-          const r = checkExpression(v, exprType, bandNames);
-          return r.ok ? undefined : r.reason;
-        },
-      }),
-    ).trim();
-    // Re-check: the seam (and tests) may bypass validateInput.
-    const checked = checkExpression(expression, exprType, bandNames);
-    if (!checked.ok) {
-      await services.ui.message('error', l10n.t('The expression cannot be used: {0}.', checked.reason), {});
-      return undefined;
-    }
-    const colormap =
-      exprType === 'composite'
-        ? ''
-        : need(
-            await services.ui.pick(
-              COLORMAPS.map((c) => ({ label: c })),
-              { title, placeHolder: l10n.t('Colormap'), ignoreFocusOut: true },
-            ),
-          ).label;
-    const min = need(
-      await services.ui.input({
-        title,
-        prompt: l10n.t('Rescale: minimum value (a whole number)'),
-        value: exprType === 'index' ? '-1' : '0',
-        ignoreFocusOut: true,
-        validateInput: (v) => checkRescaleBound('min', v),
-      }),
-    );
-    const max = need(
-      await services.ui.input({
-        title,
-        prompt: l10n.t('Rescale: maximum value (a whole number more than {0})', min.trim()),
-        value: exprType === 'index' ? '1' : '3000',
-        ignoreFocusOut: true,
-        validateInput: (v) => {
-          const r = checkRescale(min, v);
-          return r.ok ? undefined : r.reason;
-        },
-      }),
-    );
-    const rescale = checkRescale(min, max);
-    if (!rescale.ok) {
-      await services.ui.message('error', l10n.t('The rescale range cannot be used: {0}.', rescale.reason), {});
-      return undefined;
-    }
-    const description = need(await services.ui.input({ title, prompt: l10n.t('Description (optional)'), ignoreFocusOut: true }));
-    const created = await busy(l10n.t('Creating index {0}…', name), () =>
-      client.indices.create({ name, description, expression, expression_type: exprType, satellite_id: sat.id, colormap, rescale: rescale.value }),
-    );
-    services.log.info(`Created custom index ${created.id} (${created.name}) for ${sat.id}`);
-    void services.ui.message('info', l10n.t('Created custom index {0} (bands {1}).', created.name, created.bands.join(', ')), {});
-    return created;
-  } catch (err) {
-    if (err instanceof Cancelled) return undefined;
-    await showError(services, l10n.t('Create custom index'), err);
+  const client = await services.connection.getClient();
+  const sat = need((await pickSatellite(services, await satellites(client), title, false)) ?? undefined);
+  const bandNames = sat.bands.map((b) => b.name);
+  const name = need(
+    await services.ui.input({
+      title,
+      prompt: l10n.t('Name of the index'),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : l10n.t('The index needs a name')),
+    }),
+  ).trim();
+  const exprType = need(await services.ui.pick(expressionTypes(), { title, placeHolder: l10n.t('Expression type'), ignoreFocusOut: true })).value;
+  const expression = need(
+    await services.ui.input({
+      title,
+      prompt: l10n.t('Expression over {0} bands: {1}', sat.name, bandNames.join(', ')),
+      placeHolder:
+        exprType === 'composite'
+          ? bandNames.slice(0, 3).join(',')
+          : `(${bandNames[1] ?? 'B2'}-${bandNames[0] ?? 'B1'})/(${bandNames[1] ?? 'B2'}+${bandNames[0] ?? 'B1'})`,
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const r = checkExpression(v, exprType, bandNames);
+        return r.ok ? undefined : r.reason;
+      },
+    }),
+  ).trim();
+  // Re-check: the seam (and tests) may bypass validateInput.
+  const checked = checkExpression(expression, exprType, bandNames);
+  if (!checked.ok) {
+    await services.ui.message('error', l10n.t('The expression cannot be used: {0}.', checked.reason), {});
     return undefined;
   }
-}
-
-/** The Projects tree's "Visualizations" group node: its parent holds the AOI record. */
-export interface AoiChildNode {
-  parent?: { record?: Aoi };
+  const colormap =
+    exprType === 'composite'
+      ? ''
+      : need(
+          await services.ui.pick(
+            COLORMAPS.map((c) => ({ label: c })),
+            { title, placeHolder: l10n.t('Colormap'), ignoreFocusOut: true },
+          ),
+        ).label;
+  const min = need(
+    await services.ui.input({
+      title,
+      prompt: l10n.t('Rescale: minimum value (a whole number)'),
+      value: exprType === 'index' ? '-1' : '0',
+      ignoreFocusOut: true,
+      validateInput: (v) => checkRescaleBound('min', v),
+    }),
+  );
+  const max = need(
+    await services.ui.input({
+      title,
+      prompt: l10n.t('Rescale: maximum value (a whole number more than {0})', min.trim()),
+      value: exprType === 'index' ? '1' : '3000',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const r = checkRescale(min, v);
+        return r.ok ? undefined : r.reason;
+      },
+    }),
+  );
+  const rescale = checkRescale(min, max);
+  if (!rescale.ok) {
+    await services.ui.message('error', l10n.t('The rescale range cannot be used: {0}.', rescale.reason), {});
+    return undefined;
+  }
+  const description = need(await services.ui.input({ title, prompt: l10n.t('Description (optional)'), ignoreFocusOut: true }));
+  const created = await busy(l10n.t('Creating index {0}…', name), () =>
+    client.indices.create({ name, description, expression, expression_type: exprType, satellite_id: sat.id, colormap, rescale: rescale.value }),
+  );
+  services.log.info(`Created custom index ${created.id} (${created.name}) for ${sat.id}`);
+  void services.ui.message('info', l10n.t('Created custom index {0} (bands {1}).', created.name, created.bands.join(', ')), {});
+  return created;
 }
 
 /** A visualization with its legend, as the JSON view shows it. */
@@ -200,92 +182,79 @@ export function legendView(v: Visualization): Record<string, unknown> {
 
 /**
  * Create a visualization on an AOI: index (of the AOI's satellite) → assets whose bands the
- * index needs → create; the legend is shown and the AOI's visualizations refresh.
+ * index needs → create; the legend is shown and the AOI's visualizations refresh. `aoiGiven`
+ * is the AOI whose "Visualizations" group (or row) it was run on; else one is picked.
  */
-export async function createVisualization(services: ExtensionServices, node?: AoiChildNode): Promise<Visualization | undefined> {
+export async function createVisualization(services: ExtensionServices, aoiGiven: Aoi | undefined): Promise<Visualization | undefined> {
   const title = l10n.t('Create Visualization');
-  try {
-    const client = await services.connection.getClient();
-    // From the tree, the "Visualizations" group of an AOI names the AOI already.
-    const fromTree = node?.parent?.record;
-    const aoi = fromTree && typeof fromTree.aoi_id === 'string' ? fromTree : need(await pickAoi(services, client, l10n.t('{0}: AOI', title)));
-    const [indices, assets] = await busy(l10n.t('Loading indices and assets for {0}…', aoi.name), () =>
-      Promise.all([
-        collect(client.indices.iterate({ satellite_id: aoi.satellite_id }, { pageSize: 100, cap: 2000 })),
-        collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
-      ]),
-    );
-    if (indices.length === 0) {
-      await services.ui.message('info', l10n.t('No index exists for satellite {0}; create a custom index first.', aoi.satellite_id), {});
-      return undefined;
-    }
-    if (assets.length === 0) {
-      await services.ui.message('info', l10n.t('AOI "{0}" has no assets to visualize yet.', aoi.name), {});
-      return undefined;
-    }
-    const index = need(
-      await services.ui.pick(
-        indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
-        { title, placeHolder: l10n.t('Index'), matchOnDescription: true, ignoreFocusOut: true },
-      ),
-    ).index;
-    const fits = assets.filter((a) => index.bands.every((b) => a.band_list.includes(b)));
-    if (fits.length === 0) {
-      await services.ui.message('error', l10n.t('No asset of "{0}" has every band {1} uses ({2}).', aoi.name, index.name, index.bands.join(', ')), {});
-      return undefined;
-    }
-    const chosen = need(
-      await services.ui.pickMany(
-        fits.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, picked: fits.length === 1, asset: a })),
-        { title, placeHolder: l10n.t('Assets to visualize'), ignoreFocusOut: true },
-      ),
-    );
-    if (chosen.length === 0) {
-      await services.ui.message('info', l10n.t('Pick at least one asset.'), {});
-      return undefined;
-    }
-    const viz = await busy(l10n.t('Creating the {0} visualization…', index.name), () =>
-      client.visualizations.create(aoi.aoi_id, { index_id: index.id, src_asset_ids: chosen.map((c) => c.asset.id) }),
-    );
-    services.log.info(`Created visualization ${viz.id} (${index.name}) on AOI ${aoi.aoi_id}`);
-    // It belongs under the AOI in the Projects view: refresh it if the view is there.
-    void runCommand('refreshProjects').then(undefined, () => undefined);
-    await showJson(legendView(viz));
-    void services.ui.message('info', l10n.t('Visualization {0} created on {1}. {2}', index.name, aoi.name, describeLegend(viz)[0]), {});
-    return viz;
-  } catch (err) {
-    if (err instanceof Cancelled) return undefined;
-    await showError(services, l10n.t('Create visualization'), err);
+  const client = await services.connection.getClient();
+  const aoi = aoiGiven ?? need(await pickAoi(services, client, l10n.t('{0}: AOI', title)));
+  const [indices, assets] = await busy(l10n.t('Loading indices and assets for {0}…', aoi.name), () =>
+    Promise.all([
+      collect(client.indices.iterate({ satellite_id: aoi.satellite_id }, { pageSize: 100, cap: 2000 })),
+      collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
+    ]),
+  );
+  if (indices.length === 0) {
+    await services.ui.message('info', l10n.t('No index exists for satellite {0}; create a custom index first.', aoi.satellite_id), {});
     return undefined;
   }
+  if (assets.length === 0) {
+    await services.ui.message('info', l10n.t('AOI "{0}" has no assets to visualize yet.', aoi.name), {});
+    return undefined;
+  }
+  const index = need(
+    await services.ui.pick(
+      indices.map((i) => ({ label: i.name, description: i.expression, detail: indexSummary(i), index: i })),
+      { title, placeHolder: l10n.t('Index'), matchOnDescription: true, ignoreFocusOut: true },
+    ),
+  ).index;
+  const fits = assets.filter((a) => index.bands.every((b) => a.band_list.includes(b)));
+  if (fits.length === 0) {
+    await services.ui.message('error', l10n.t('No asset of "{0}" has every band {1} uses ({2}).', aoi.name, index.name, index.bands.join(', ')), {});
+    return undefined;
+  }
+  const chosen = need(
+    await services.ui.pickMany(
+      fits.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, picked: fits.length === 1, asset: a })),
+      { title, placeHolder: l10n.t('Assets to visualize'), ignoreFocusOut: true },
+    ),
+  );
+  if (chosen.length === 0) {
+    await services.ui.message('info', l10n.t('Pick at least one asset.'), {});
+    return undefined;
+  }
+  const viz = await busy(l10n.t('Creating the {0} visualization…', index.name), () =>
+    client.visualizations.create(aoi.aoi_id, { index_id: index.id, src_asset_ids: chosen.map((c) => c.asset.id) }),
+  );
+  services.log.info(`Created visualization ${viz.id} (${index.name}) on AOI ${aoi.aoi_id}`);
+  // It belongs under the AOI in the Projects view: refresh it if the view is there.
+  void runCommand('refreshProjects').then(undefined, () => undefined);
+  await showJson(legendView(viz));
+  void services.ui.message('info', l10n.t('Visualization {0} created on {1}. {2}', index.name, aoi.name, describeLegend(viz)[0]), {});
+  return viz;
 }
 
 /** Legend of an existing visualization: from a tree node's record, or picked on an AOI. */
-export async function showVisualizationLegend(services: ExtensionServices, node?: { record?: Visualization }): Promise<Visualization | undefined> {
-  try {
-    let viz = node?.record;
-    if (!viz) {
-      const client = await services.connection.getClient();
-      const aoi = need(await pickAoi(services, client, l10n.t('Visualization legend: AOI')));
-      const list = await busy(l10n.t('Loading visualizations of {0}…', aoi.name), () =>
-        collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })),
-      );
-      if (list.length === 0) {
-        await services.ui.message('info', l10n.t('AOI "{0}" has no visualizations.', aoi.name), {});
-        return undefined;
-      }
-      viz = need(
-        await services.ui.pick(
-          list.map((v) => ({ label: v.index_name || v.index_id, description: `${v.type} · ${v.expression_type}`, v })),
-          { title: l10n.t('Visualization legend'), placeHolder: l10n.t('Visualization'), ignoreFocusOut: true },
-        ),
-      ).v;
+export async function showVisualizationLegend(services: ExtensionServices, given: Visualization | undefined): Promise<Visualization | undefined> {
+  let viz = given;
+  if (!viz) {
+    const client = await services.connection.getClient();
+    const aoi = need(await pickAoi(services, client, l10n.t('Visualization legend: AOI')));
+    const list = await busy(l10n.t('Loading visualizations of {0}…', aoi.name), () =>
+      collect(client.visualizations.iterate(aoi.aoi_id, {}, { pageSize: 100, cap: 1000 })),
+    );
+    if (list.length === 0) {
+      await services.ui.message('info', l10n.t('AOI "{0}" has no visualizations.', aoi.name), {});
+      return undefined;
     }
-    await showJson(legendView(viz));
-    return viz;
-  } catch (err) {
-    if (err instanceof Cancelled) return undefined;
-    await showError(services, l10n.t('Show legend'), err);
-    return undefined;
+    viz = need(
+      await services.ui.pick(
+        list.map((v) => ({ label: v.index_name || v.index_id, description: `${v.type} · ${v.expression_type}`, v })),
+        { title: l10n.t('Visualization legend'), placeHolder: l10n.t('Visualization'), ignoreFocusOut: true },
+      ),
+    ).v;
   }
+  await showJson(legendView(viz));
+  return viz;
 }

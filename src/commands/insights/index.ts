@@ -1,10 +1,11 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
 import { InsightCodeActions } from '../../insights/editor/codeActions';
 import { InsightCodeLenses } from '../../insights/editor/codeLens';
-import { COMMANDS } from '../../commandIds';
 import { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { INSIGHT_SELECTOR } from '../../insights/editor/documents';
 import { SpecSource } from '../../insights/specSource';
+import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { newInsightInput } from './newInsightInput';
 import { openOutput, showOutputOnMap, useOutputAsInput } from './outputs';
@@ -16,7 +17,7 @@ import { addAssetSourceCommand, estimateInsightCommand, runInsightCommand, valid
  * Insight input files: diagnostics as they are edited, quick fixes, CodeLens and the commands.
  * Nothing here touches the network until a `*.insight.json` file is open or a command runs.
  */
-export function registerInsights(services: CommandServices): vscode.Disposable[] {
+export function insightCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
   const specs = new SpecSource(() => services.connection.getClient());
   const diagnostics = new InsightDiagnostics(specs);
   const runDocs = new RunDocuments();
@@ -24,7 +25,7 @@ export function registerInsights(services: CommandServices): vscode.Disposable[]
   // other moves (a call succeeded, a call failed) must not start another round of lookups.
   const keyOf = (): string => `${services.connection.state === 'signedOut'}|${services.connection.baseUrl}`;
   let key = keyOf();
-  return [
+  const disposables = [
     diagnostics,
     services.connection.onDidChange(() => {
       if (keyOf() === key) return;
@@ -36,20 +37,29 @@ export function registerInsights(services: CommandServices): vscode.Disposable[]
       providedCodeActionKinds: InsightCodeActions.kinds,
     }),
     vscode.languages.registerCodeLensProvider(INSIGHT_SELECTOR, new InsightCodeLenses()),
-    vscode.commands.registerCommand(COMMANDS.newInsightInput, (from?: unknown) => newInsightInput(services, from)),
-    vscode.commands.registerCommand(COMMANDS.validateInsight, (uri?: vscode.Uri) => validateInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(COMMANDS.estimateInsight, (uri?: vscode.Uri) => estimateInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(COMMANDS.runInsight, (uri?: vscode.Uri) => runInsightCommand(services, diagnostics, uri)),
-    vscode.commands.registerCommand(COMMANDS.addAssetSource, (uri: vscode.Uri, index: number) => addAssetSourceCommand(services, uri, index)),
     runDocs,
     vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, runDocs),
-    vscode.commands.registerCommand(COMMANDS.showInsightOutputs, (arg?: unknown) => showOutputs(services, arg)),
-    vscode.commands.registerCommand(COMMANDS.openInsightInput, (arg?: unknown) => openInput(services, runDocs, arg)),
-    vscode.commands.registerCommand(COMMANDS.openInsightInputAsNewFile, (arg?: unknown) => openInputAsNewFile(services, arg)),
-    vscode.commands.registerCommand(COMMANDS.deleteInsightRun, (arg?: unknown) => deleteRun(services, arg)),
-    vscode.commands.registerCommand(COMMANDS.downloadInsightRun, (arg?: unknown) => downloadRun(services, arg)),
-    vscode.commands.registerCommand(COMMANDS.openInsightOutput, (arg?: unknown) => openOutput(services, runDocs, arg)),
-    vscode.commands.registerCommand(COMMANDS.showInsightOutputOnMap, (arg?: unknown) => showOutputOnMap(services, arg)),
-    vscode.commands.registerCommand(COMMANDS.useInsightOutputAsInput, (arg?: unknown) => useOutputAsInput(services, specs, arg)),
   ];
+  const commands: CommandTable = {
+    newInsightInput: { action: l10n.t('New Insight Input'), retry: 'transient', run: (from) => newInsightInput(services, from) },
+    validateInsight: { action: l10n.t('Validate insight'), retry: 'transient', run: (uri) => validateInsightCommand(services, diagnostics, uri) },
+    // An estimate costs nothing; a run spends tokens and is sent once, after its priced confirmation.
+    estimateInsight: { action: l10n.t('Estimate insight'), retry: 'transient', run: (uri) => estimateInsightCommand(services, diagnostics, uri) },
+    runInsight: { action: l10n.t('Run insight'), retry: 'never', run: (uri) => runInsightCommand(services, diagnostics, uri) },
+    addAssetSource: { action: l10n.t('Add asset_source'), retry: 'transient', run: (at) => addAssetSourceCommand(services, at) },
+    showInsightOutputs: { action: l10n.t('Show insight outputs'), retry: 'transient', run: (run) => showOutputs(services, run) },
+    openInsightInput: { action: l10n.t('Open insight input'), retry: 'never', run: (node) => openInput(services, runDocs, node) },
+    openInsightInputAsNewFile: {
+      action: l10n.t('Open input as a new file'),
+      retry: 'transient',
+      run: (node) => openInputAsNewFile(services, node),
+    },
+    deleteInsightRun: { action: l10n.t('Delete insight run'), retry: 'transient', run: (node) => deleteRun(services, node) },
+    // The package is made by a POST the service may bill or keep: asked for again by the person only.
+    downloadInsightRun: { action: l10n.t('Download insight run'), retry: 'never', run: (node) => downloadRun(services, node) },
+    openInsightOutput: { action: l10n.t('Open insight output'), retry: 'transient', run: (node) => openOutput(services, runDocs, node) },
+    showInsightOutputOnMap: { action: l10n.t('Show insight output on the map'), retry: 'transient', run: (node) => showOutputOnMap(services, node) },
+    useInsightOutputAsInput: { action: l10n.t('Use output as input'), retry: 'transient', run: (node) => useOutputAsInput(services, specs, node) },
+  };
+  return { commands, disposables };
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { collect, isNotSupported, type Aoi, type Asset, type Block, type EoClient, type InputDefinition, type Insight } from '../../api';
+import { Cancelled, collect, isNotSupported, type Aoi, type Asset, type Block, type EoClient, type InputDefinition, type Insight } from '../../api';
 import {
   buildInsightDocument,
   checkInsightName,
@@ -22,7 +22,8 @@ import { isFinishedRun } from '../../api/insightRunState';
 import { dateTime } from '../../format';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
-import { showError } from '../../ui/showError';
+import { StepFailure } from '../../ui/showError';
+import type { InsightSource } from '../args';
 import { inputStepVia, pickStepVia } from '../../ui/prompts';
 import { isBack, type StepBack } from '../../ui/stepPrompts';
 import { busy, pickAoi } from './pickers';
@@ -38,10 +39,12 @@ const title = (): string => l10n.t('New Insight Input');
 const STEPS = { block: 1, version: 2, aoi: 3, inputs: 4, name: 5 } as const;
 const TOTAL_STEPS = 5;
 
-/** A step was cancelled: stop quietly. */
-class Cancelled extends Error {}
-/** The builder or the data refuse: say why, plainly. */
-class Refused extends Error {}
+/** The builder or the data refuse: the command wrapper says why, plainly. */
+class Refused extends StepFailure {
+  constructor(reason: string) {
+    super(() => l10n.t('Cannot build the insight input: {0}', reason), new Error(reason));
+  }
+}
 
 interface Context {
   services: ExtensionServices;
@@ -55,15 +58,7 @@ interface Context {
   output?: { run: Insight; outputName: string };
 }
 
-/** `{insightOutput: {run, outputName}}` from "Use Output as Input…", else undefined. */
-function outputSource(from: unknown): { run: Insight; outputName: string } | undefined {
-  if (typeof from !== 'object' || from === null || !('insightOutput' in from)) return undefined;
-  const o = (from as { insightOutput?: { run?: Insight; outputName?: unknown } }).insightOutput;
-  return o?.run && typeof o.run.id === 'string' && Array.isArray(o.run.output) && typeof o.outputName === 'string'
-    ? { run: o.run, outputName: o.outputName }
-    : undefined;
-}
-
+/** A step the person closed or went back from at the start: the command stops quietly. */
 function need<T>(v: T | StepBack | undefined): T {
   if (v === undefined || isBack(v)) throw new Cancelled();
   return v;
@@ -77,9 +72,9 @@ function need<T>(v: T | StepBack | undefined): T {
  * Output as Input…": the AOI is the run's and raster inputs offer that output first. Resolves
  * with the file's URI, or undefined when cancelled or refused.
  */
-export async function newInsightInput(services: ExtensionServices, from?: unknown): Promise<vscode.Uri | undefined> {
-  const output = outputSource(from);
-  const source = parseStacItemInput(output ? undefined : from);
+export async function newInsightInput(services: ExtensionServices, from: InsightSource): Promise<vscode.Uri | undefined> {
+  const { output } = from;
+  const source = parseStacItemInput(from.stacItem);
   if (!source.ok) {
     await services.ui.message('error', l10n.t('Cannot use this as an insight input: {0}.', source.reason), {});
     return undefined;
@@ -89,51 +84,41 @@ export async function newInsightInput(services: ExtensionServices, from?: unknow
     await services.ui.message('warning', l10n.t('Open a folder first: the insight input file is written to the workspace.'), {});
     return undefined;
   }
-  try {
-    const client = await services.connection.getClient();
-    const block = await pickBlock(services, client);
-    const aoi = output
-      ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
-      : need(
-          await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), {
-            step: STEPS.aoi,
-            totalSteps: TOTAL_STEPS,
-          }),
-        );
-    const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
-      Promise.all([
-        collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
-        // Running insights is beyond the interface: without it, earlier outputs are simply not offered.
-        client.insightRuns.list(aoi.aoi_id).catch((err: unknown) => {
-          if (isNotSupported(err)) return [] as Insight[];
-          throw err;
+  const client = await services.connection.getClient();
+  const block = await pickBlock(services, client);
+  const aoi = output
+    ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
+    : need(
+        await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), {
+          step: STEPS.aoi,
+          totalSteps: TOTAL_STEPS,
         }),
-      ]),
-    );
-    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
-    const choices = new Map<string, InputChoice>();
-    const defs = block.spec.inputs;
-    for (const [i, def] of defs.entries()) {
-      choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
-    }
-    const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
-    const built = buildInsightDocument(name, block.spec, choices);
-    if (!built.ok) throw new Refused(built.reason);
-    const uri = vscode.Uri.joinPath(folder.uri, insightFileName(built.value.name));
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(built.value), 'utf8'));
-    await rememberAoi(services.context.workspaceState, uri, aoi.aoi_id);
-    await vscode.window.showTextDocument(uri, { preview: false });
-    services.log.info(`Wrote ${uri.fsPath} (${built.value.input.length} inputs, block ${block.spec.name} ${block.spec.version}, AOI ${aoi.aoi_id})`);
-    return uri;
-  } catch (err) {
-    if (err instanceof Cancelled) return undefined;
-    if (err instanceof Refused) {
-      await services.ui.message('error', l10n.t('Cannot build the insight input: {0}', err.message), {});
-      return undefined;
-    }
-    await showError(services, title(), err);
-    return undefined;
+      );
+  const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
+    Promise.all([
+      collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
+      // Recovers from a service without insight runs (beyond the interface): earlier outputs are then not offered.
+      client.insightRuns.list(aoi.aoi_id).catch((err: unknown) => {
+        if (isNotSupported(err)) return [] as Insight[];
+        throw err;
+      }),
+    ]),
+  );
+  const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
+  const choices = new Map<string, InputChoice>();
+  const defs = block.spec.inputs;
+  for (const [i, def] of defs.entries()) {
+    choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
   }
+  const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
+  const built = buildInsightDocument(name, block.spec, choices);
+  if (!built.ok) throw new Refused(built.reason);
+  const uri = vscode.Uri.joinPath(folder.uri, insightFileName(built.value.name));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(built.value), 'utf8'));
+  await rememberAoi(services.context.workspaceState, uri, aoi.aoi_id);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  services.log.info(`Wrote ${uri.fsPath} (${built.value.input.length} inputs, block ${block.spec.name} ${block.spec.version}, AOI ${aoi.aoi_id})`);
+  return uri;
 }
 
 async function pickBlock(services: ExtensionServices, client: EoClient): Promise<Block> {
@@ -277,6 +262,7 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
           try {
             geojson = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
           } catch (err) {
+            // Not a failure of the command: the file the person picked is refused, with the reason.
             throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, err instanceof Error ? err.message : String(err)));
           }
           const check = checkVectorGeoJson(geojson);

@@ -8,7 +8,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { Insight, InsightOutput } from '../../api';
 import { fetchOutputGeoJson } from '../../api/outputFiles';
-import { InsightOutputNode } from '../../explorer/nodes/insightRuns';
+import type { InsightOutputNode } from '../../explorer/nodes/insightRuns';
 import { buildInputValue } from '../../insights/build';
 import { isInsightDocument, layoutFor, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
 import { jsonc } from '../../insights/jsonc';
@@ -18,17 +18,13 @@ import { aoiFeature, insightOutputFeatures } from '../../panels/mapData';
 import { insightOutputSpec } from '../../panels/imagery/specs';
 import { showImageryLayer } from '../imagery';
 import type { CommandServices } from '../services';
-import { describeError } from '../../ui/showError';
+import { inStep } from '../../ui/showError';
+import { runCommand } from '../../ui/runCommand';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
 
-/** What the New Insight Input builder is handed to offer an output first. */
-export interface FromInsightOutput {
-  insightOutput: { run: Insight; outputName: string };
-}
-
-async function needOutput(services: CommandServices, arg: unknown, action: string): Promise<InsightOutputNode | undefined> {
-  if (arg instanceof InsightOutputNode) return arg;
+async function needOutput(services: CommandServices, given: InsightOutputNode | undefined, action: string): Promise<InsightOutputNode | undefined> {
+  if (given) return given;
   await services.ui.message('info', l10n.t('Pick an output under an insight run in the Projects view to {0}.', action), {});
   return undefined;
 }
@@ -38,20 +34,17 @@ function title(node: InsightOutputNode): string {
 }
 
 /** A vector output as a GeoJSON document; any other as a JSON document of its value and properties. */
-export async function openOutput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  const node = await needOutput(services, arg, l10n.t('open it'));
+export async function openOutput(services: CommandServices, docs: RunDocuments, given: InsightOutputNode | undefined): Promise<vscode.TextEditor | undefined> {
+  const node = await needOutput(services, given, l10n.t('open it'));
   if (!node) return undefined;
   const { output: o, run } = node;
   const segments = [run.aoi.aoi_id, run.record.id];
   if (outputKind(o) === 'vector') {
-    try {
-      const fc = await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value));
-      return showDocument(docs.put([...segments, `${o.name}.geojson`], `${JSON.stringify(fc, null, 2)}\n`), 'json');
-    } catch (err) {
-      services.log.warn(`Open output ${o.name} of run ${run.record.id}: ${describeError(err)}`);
-      await services.ui.message('error', l10n.t('Cannot open {0}: {1}.', title(node), describeError(err)), {});
-      return undefined;
-    }
+    const fc = await inStep(
+      (reason) => l10n.t('Cannot open {0}: {1}.', title(node), reason),
+      () => busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value)),
+    );
+    return showDocument(docs.put([...segments, `${o.name}.geojson`], `${JSON.stringify(fc, null, 2)}\n`), 'json');
   }
   const { name, format, type, value, description, properties } = o;
   return showDocument(
@@ -65,8 +58,8 @@ export async function openOutput(services: CommandServices, docs: RunDocuments, 
  * imagery layer (its classes in the colours its properties declare, with their legend).
  * Resolves to the number of features drawn, or to the imagery layer's id.
  */
-export async function showOutputOnMap(services: CommandServices, arg: unknown): Promise<number | string | undefined> {
-  const node = await needOutput(services, arg, l10n.t('show it on the map'));
+export async function showOutputOnMap(services: CommandServices, given: InsightOutputNode | undefined): Promise<number | string | undefined> {
+  const node = await needOutput(services, given, l10n.t('show it on the map'));
   if (!node) return undefined;
   const { output: o, run } = node;
   const kind = outputKind(o);
@@ -81,25 +74,22 @@ export async function showOutputOnMap(services: CommandServices, arg: unknown): 
     );
     return undefined;
   }
-  try {
-    const fc = await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value));
-    const features = insightOutputFeatures(run.record, o.name, fc);
-    if (features.length === 0) {
-      await services.ui.message('info', l10n.t('{0} holds no features.', title(node)), {});
-      return 0;
-    }
-    // The AOI's outline gives the output its context, and the view its extent.
-    const panel = services.panels.showMap();
-    panel.showTarget({ layer: 'aois', features: [aoiFeature(run.aoi)], sources: [{ kind: 'aoi', id: run.aoi.aoi_id }] }, { fit: true });
-    panel.showTarget(
-      { layer: 'insightOutputs', features, sources: [{ kind: 'insightOutput', aoiId: run.aoi.aoi_id, runId: run.record.id, output: o.name }] },
-      { fit: false },
-    );
-    return features.length;
-  } catch (err) {
-    await services.ui.message('error', l10n.t('Cannot show {0} on the map: {1}.', title(node), describeError(err)), {});
-    return undefined;
+  const features = await inStep(
+    (reason) => l10n.t('Cannot show {0} on the map: {1}.', title(node), reason),
+    async () => insightOutputFeatures(run.record, o.name, await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value))),
+  );
+  if (features.length === 0) {
+    await services.ui.message('info', l10n.t('{0} holds no features.', title(node)), {});
+    return 0;
   }
+  // The AOI's outline gives the output its context, and the view its extent.
+  const panel = services.panels.showMap();
+  panel.showTarget({ layer: 'aois', features: [aoiFeature(run.aoi)], sources: [{ kind: 'aoi', id: run.aoi.aoi_id }] }, { fit: true });
+  panel.showTarget(
+    { layer: 'insightOutputs', features, sources: [{ kind: 'insightOutput', aoiId: run.aoi.aoi_id, runId: run.record.id, output: o.name }] },
+    { fit: false },
+  );
+  return features.length;
 }
 
 function showRasterOutput(services: CommandServices, node: InsightOutputNode): string {
@@ -121,8 +111,8 @@ function showRasterOutput(services: CommandServices, node: InsightOutputNode): s
  * `value` = the output's storage URL, `asset_source` `model_output` with the run's id, the
  * output's `properties` copied.
  */
-export async function useOutputAsInput(services: CommandServices, specs: SpecSource, arg: unknown): Promise<vscode.Uri | undefined> {
-  const node = await needOutput(services, arg, l10n.t('use it as an input'));
+export async function useOutputAsInput(services: CommandServices, specs: SpecSource, given: InsightOutputNode | undefined): Promise<vscode.Uri | undefined> {
+  const node = await needOutput(services, given, l10n.t('use it as an input'));
   if (!node) return undefined;
   const { output: o, run } = node;
   if (outputKind(o) !== 'raster' || !o.value || !isFinishedRun(run.record)) {
@@ -153,8 +143,7 @@ export async function useOutputAsInput(services: CommandServices, specs: SpecSou
     target = picked.doc;
   }
   if (!target) {
-    const from: FromInsightOutput = { insightOutput: { run: run.record, outputName: o.name } };
-    return vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', from);
+    return runCommand('newInsightInput', { insightOutput: { run: run.record, outputName: o.name } }) as Thenable<vscode.Uri | undefined>;
   }
   return addToFile(services, specs, target, run.record, o, run.aoi.aoi_id);
 }
@@ -181,6 +170,7 @@ async function addToFile(
   try {
     parsed = jsonc().parse(doc.getText()) as typeof parsed;
   } catch {
+    // Recovers: a file that does not parse names no block, which the next check says.
     parsed = {};
   }
   const bname = parsed?.block?.name;

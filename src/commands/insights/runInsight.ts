@@ -8,7 +8,7 @@ import { insightValue, parseInsight, readBlockRef } from '../../insights/validat
 import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
-import { describeError, showError } from '../../ui/showError';
+import { describeError, inStep } from '../../ui/showError';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
 
@@ -113,17 +113,24 @@ async function prepare(
   return { client, aoi, body, doc };
 }
 
-async function reportFailure(services: ExtensionServices, action: string, err: unknown): Promise<void> {
-  if (isNotSupported(err)) {
+/**
+ * Runs `work`; a service without the insight-run endpoints (beyond the interface's required
+ * set) is told so in a warning, and the command stops there (undefined).
+ */
+async function unlessNotSupported<T>(services: ExtensionServices, action: string, work: () => PromiseLike<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    // Recovers from a 404/405/501: the endpoints are optional, so this is a fact to state, not a failure.
+    if (!isNotSupported(err)) throw err;
     services.log.warn(`${action}: the service answered ${(err as ApiError).status}; insight runs are beyond its interface.`);
     await services.ui.message('warning', notSupportedMessage(), {});
-    return;
+    return undefined;
   }
-  await showError(services, action, err);
 }
 
 export async function estimateInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<number | undefined> {
-  try {
+  return unlessNotSupported(services, l10n.t('Estimate insight'), async () => {
     const p = await prepare(services, diagnostics, uri, 'estimate');
     if (!p) return undefined;
     const tokens = await busy(l10n.t('Estimating {0}…', p.body.name), () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
@@ -140,10 +147,7 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
       {},
     );
     return tokens;
-  } catch (err) {
-    await reportFailure(services, l10n.t('Estimate insight'), err);
-    return undefined;
-  }
+  });
 }
 
 /**
@@ -152,27 +156,15 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
  * The new run is then shown (and followed) under its AOI's "Insight runs".
  */
 export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
-  let p: Prepared | undefined;
-  try {
-    p = await prepare(services, diagnostics, uri, 'run');
-  } catch (err) {
-    await reportFailure(services, l10n.t('Run insight'), err);
-    return undefined;
-  }
+  const action = l10n.t('Run insight');
+  const p = await unlessNotSupported(services, action, () => prepare(services, diagnostics, uri, 'run'));
   if (!p) return undefined;
   const { client, aoi, body } = p;
   const what = l10n.t('{0} ({1} {2}) on {3}', body.name, body.block.name, body.block.version, aoi.name);
-  let tokens: number;
-  try {
-    tokens = await busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body));
-  } catch (err) {
-    if (isNotSupported(err)) {
-      await reportFailure(services, l10n.t('Run insight'), err);
-      return undefined;
-    }
-    await showError(services, l10n.t('Pricing {0} (nothing was run)', what), err);
-    return undefined;
-  }
+  const tokens = await inStep(l10n.t('Pricing {0} (nothing was run)', what), () =>
+    unlessNotSupported(services, action, () => busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body))),
+  );
+  if (tokens === undefined) return undefined;
   const run = l10n.t('Run');
   const confirm = await services.ui.message(
     'warning',
@@ -181,73 +173,68 @@ export async function runInsightCommand(services: CommandServices, diagnostics: 
     run,
   );
   if (confirm !== run) return undefined;
-  try {
-    const res = await busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body));
-    services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
-    void services.ui.message(
-      'info',
-      res.message
-        ? l10n.t("Insight {0} started on {1}: {2}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name, res.message)
-        : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
-      {},
-    );
-    await revealRun(services, aoi, res.id).catch((err: unknown) =>
-      services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`),
-    );
-    return res.id;
-  } catch (err) {
-    await reportFailure(services, l10n.t('Run insight'), err);
-    return undefined;
-  }
+  const res = await unlessNotSupported(services, action, () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)));
+  if (!res) return undefined;
+  services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
+  void services.ui.message(
+    'info',
+    res.message
+      ? l10n.t("Insight {0} started on {1}: {2}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name, res.message)
+      : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
+    {},
+  );
+  // Showing the run is a courtesy after the run started: a failure there is logged, not shown.
+  await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
+  return res.id;
 }
 
 function formatTokens(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
-/** Quick fix "Add asset_source from an AOI asset…": pick the asset, then edit the input. */
-export async function addAssetSourceCommand(services: ExtensionServices, uri: vscode.Uri, inputIndex: number): Promise<boolean> {
-  try {
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const client = await services.connection.getClient();
-    const remembered = rememberedAoi(services.context.workspaceState, uri);
-    const aoi = remembered
-      ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(remembered))
-      : await pickAoi(services, client, l10n.t('Source of the input: AOI'));
-    if (!aoi) return false;
-    const assets = await busy(l10n.t('Loading assets of {0}…', aoi.name), () => collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })));
-    const usable = assets.filter((a) => a.path);
-    if (usable.length === 0) {
-      await services.ui.message('info', l10n.t('AOI "{0}" has no image this input could come from (no asset with a file).', aoi.name), {});
-      return false;
-    }
-    const picked = await services.ui.pick(
-      usable.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a })),
-      { title: l10n.t('Add asset_source'), placeHolder: l10n.t("Which of the AOI's images does this input come from?"), ignoreFocusOut: true },
-    );
-    if (!picked) return false;
-    const text = doc.getText();
-    const fmt = { tabSize: 2, insertSpaces: true, eol: doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n' };
-    const edits = [...jsonc().modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt })];
-    // raw_mosaic needs stac_url (rule 2): add the asset's when the input has none.
-    const root = jsonc().parseTree(text);
-    const hasStac = root ? jsonc().findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;
-    let finalEdits = edits;
-    if (!hasStac) {
-      const mid = jsonc().applyEdits(text, edits);
-      const more = jsonc().modify(mid, ['input', inputIndex, 'stac_url'], picked.asset.path, { formattingOptions: fmt });
-      const whole = jsonc().applyEdits(mid, more);
-      finalEdits = [{ offset: 0, length: text.length, content: whole }];
-    }
-    const edit = new vscode.WorkspaceEdit();
-    for (const e of finalEdits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
-    const applied = await vscode.workspace.applyEdit(edit);
-    if (applied) revealSource(uri, inputIndex);
-    return applied;
-  } catch (err) {
-    await showError(services, l10n.t('Add asset_source'), err);
+/**
+ * Quick fix "Add asset_source from an AOI asset…": pick the asset, then edit the input. `at`:
+ * the file and the index of the input the quick fix was offered on.
+ */
+export async function addAssetSourceCommand(services: ExtensionServices, at: { uri: vscode.Uri; index: number } | undefined): Promise<boolean> {
+  if (!at) return false;
+  const { uri, index: inputIndex } = at;
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const client = await services.connection.getClient();
+  const remembered = rememberedAoi(services.context.workspaceState, uri);
+  const aoi = remembered
+    ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(remembered))
+    : await pickAoi(services, client, l10n.t('Source of the input: AOI'));
+  if (!aoi) return false;
+  const assets = await busy(l10n.t('Loading assets of {0}…', aoi.name), () => collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })));
+  const usable = assets.filter((a) => a.path);
+  if (usable.length === 0) {
+    await services.ui.message('info', l10n.t('AOI "{0}" has no image this input could come from (no asset with a file).', aoi.name), {});
     return false;
   }
+  const picked = await services.ui.pick(
+    usable.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a })),
+    { title: l10n.t('Add asset_source'), placeHolder: l10n.t("Which of the AOI's images does this input come from?"), ignoreFocusOut: true },
+  );
+  if (!picked) return false;
+  const text = doc.getText();
+  const fmt = { tabSize: 2, insertSpaces: true, eol: doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n' };
+  const edits = [...jsonc().modify(text, ['input', inputIndex, 'asset_source'], { id: picked.asset.id, type: 'raw_mosaic' }, { formattingOptions: fmt })];
+  // raw_mosaic needs stac_url (rule 2): add the asset's when the input has none.
+  const root = jsonc().parseTree(text);
+  const hasStac = root ? jsonc().findNodeAtLocation(root, ['input', inputIndex, 'stac_url']) !== undefined : false;
+  let finalEdits = edits;
+  if (!hasStac) {
+    const mid = jsonc().applyEdits(text, edits);
+    const more = jsonc().modify(mid, ['input', inputIndex, 'stac_url'], picked.asset.path, { formattingOptions: fmt });
+    const whole = jsonc().applyEdits(mid, more);
+    finalEdits = [{ offset: 0, length: text.length, content: whole }];
+  }
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of finalEdits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
+  const applied = await vscode.workspace.applyEdit(edit);
+  if (applied) revealSource(uri, inputIndex);
+  return applied;
 }
 
 /** Scrolls the editor showing `uri` to the asset_source just added (it may be below the screen). */

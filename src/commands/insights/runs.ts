@@ -11,20 +11,21 @@ import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
-import { describeError, showError } from '../../ui/showError';
+import { inStep } from '../../ui/showError';
+import type { RunRef } from '../args';
 import { downloadToFolder } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
 
 /** The run row a command was given, or the selected one. */
-export function runNodeOf(services: CommandServices, arg: unknown): InsightRunNode | undefined {
-  if (arg instanceof InsightRunNode) return arg;
+export function runNodeOf(services: CommandServices, given: InsightRunNode | undefined): InsightRunNode | undefined {
+  if (given) return given;
   const selected = services.explorer?.selected('projects')[0];
   return selected instanceof InsightRunNode ? selected : undefined;
 }
 
-async function needRun(services: CommandServices, arg: unknown, action: string): Promise<InsightRunNode | undefined> {
-  const node = runNodeOf(services, arg);
+async function needRun(services: CommandServices, given: InsightRunNode | undefined, action: string): Promise<InsightRunNode | undefined> {
+  const node = runNodeOf(services, given);
   if (!node) await services.ui.message('info', l10n.t('Select an insight run in the Projects view to {0}.', action), {});
   return node;
 }
@@ -58,28 +59,18 @@ export async function revealRun(services: CommandServices, aoi: Aoi, id: string,
  * "Show Outputs": the run selected and expanded, its outputs (or its error) below it. Takes a
  * run row, or `{aoiId, id}` (a click on a map feature of the run's output).
  */
-export async function showOutputs(services: CommandServices, arg: unknown): Promise<InsightRunNode | undefined> {
-  const ref = refOf(arg);
-  const node = ref ? undefined : await needRun(services, arg, l10n.t('show its outputs'));
-  if (!ref && !node) return undefined;
-  try {
-    const aoi = node ? node.aoi : await (await services.connection.getClient()).aois.get(ref!.aoiId);
-    return await revealRun(services, aoi, node ? node.record.id : ref!.id, true);
-  } catch (err) {
-    await showError(services, l10n.t('Show insight outputs'), err);
-    return undefined;
+export async function showOutputs(services: CommandServices, run: { node: InsightRunNode } | { ref: RunRef } | undefined): Promise<InsightRunNode | undefined> {
+  if (run && 'ref' in run) {
+    const aoi = await (await services.connection.getClient()).aois.get(run.ref.aoiId);
+    return revealRun(services, aoi, run.ref.id, true);
   }
-}
-
-function refOf(arg: unknown): { aoiId: string; id: string } | undefined {
-  if (typeof arg !== 'object' || arg === null || arg instanceof InsightRunNode) return undefined;
-  const r = arg as { aoiId?: unknown; id?: unknown };
-  return typeof r.aoiId === 'string' && typeof r.id === 'string' ? { aoiId: r.aoiId, id: r.id } : undefined;
+  const node = await needRun(services, run?.node, l10n.t('show its outputs'));
+  return node && revealRun(services, node.aoi, node.record.id, true);
 }
 
 /** The run's input as a read-only JSON document. */
-export async function openInput(services: CommandServices, docs: RunDocuments, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  const node = await needRun(services, arg, l10n.t('open its input'));
+export async function openInput(services: CommandServices, docs: RunDocuments, given: InsightRunNode | undefined): Promise<vscode.TextEditor | undefined> {
+  const node = await needRun(services, given, l10n.t('open its input'));
   if (!node) return undefined;
   const r = node.record;
   const uri = docs.put([node.aoi.aoi_id, r.id, `${insightSlug(r.name)}.input.json`], `${JSON.stringify(r.input, null, 2)}\n`);
@@ -90,8 +81,8 @@ export async function openInput(services: CommandServices, docs: RunDocuments, a
  * "Open Input as New File": an editable `.insight.json` holding `{name, block, input}` of the
  * run, remembered for the run's AOI, so Run prices and runs it again.
  */
-export async function openInputAsNewFile(services: CommandServices, arg: unknown): Promise<vscode.Uri | undefined> {
-  const node = await needRun(services, arg, l10n.t('open its input as a new file'));
+export async function openInputAsNewFile(services: CommandServices, given: InsightRunNode | undefined): Promise<vscode.Uri | undefined> {
+  const node = await needRun(services, given, l10n.t('open its input as a new file'));
   if (!node) return undefined;
   const r = node.record;
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -99,22 +90,17 @@ export async function openInputAsNewFile(services: CommandServices, arg: unknown
     await services.ui.message('warning', l10n.t('Open a folder first: the insight input file is written to the workspace.'), {});
     return undefined;
   }
-  try {
-    const block = r.block?.name ? r.block : await pickBlockFor(services, r);
-    if (!block) return undefined;
-    const base = insightSlug(`${r.name}-rerun`);
-    let name = base;
-    for (let k = 2; await exists(vscode.Uri.joinPath(folder.uri, insightFileName(name))); k++) name = `${base}-${k}`;
-    const doc: InsightInputDocument = { name, block, input: r.input };
-    const uri = vscode.Uri.joinPath(folder.uri, insightFileName(name));
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(doc), 'utf8'));
-    await rememberAoi(services.context.workspaceState, uri, node.aoi.aoi_id);
-    await vscode.window.showTextDocument(uri, { preview: false });
-    return uri;
-  } catch (err) {
-    await showError(services, l10n.t('Open input of {0} as a new file', r.name), err);
-    return undefined;
-  }
+  const block = r.block?.name ? r.block : await pickBlockFor(services, r);
+  if (!block) return undefined;
+  const base = insightSlug(`${r.name}-rerun`);
+  let name = base;
+  for (let k = 2; await exists(vscode.Uri.joinPath(folder.uri, insightFileName(name))); k++) name = `${base}-${k}`;
+  const doc: InsightInputDocument = { name, block, input: r.input };
+  const uri = vscode.Uri.joinPath(folder.uri, insightFileName(name));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(doc), 'utf8'));
+  await rememberAoi(services.context.workspaceState, uri, node.aoi.aoi_id);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri;
 }
 
 /** The run record does not name its block (the service did not say): ask which one ran. */
@@ -137,8 +123,8 @@ async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ na
 }
 
 /** Delete, after a modal confirmation; a service without the endpoint says so. */
-export async function deleteRun(services: CommandServices, arg: unknown): Promise<boolean> {
-  const node = await needRun(services, arg, l10n.t('delete it'));
+export async function deleteRun(services: CommandServices, given: InsightRunNode | undefined): Promise<boolean> {
+  const node = await needRun(services, given, l10n.t('delete it'));
   if (!node) return false;
   const r = node.record;
   const del = l10n.t('Delete');
@@ -157,6 +143,7 @@ export async function deleteRun(services: CommandServices, arg: unknown): Promis
     void services.ui.message('info', l10n.t('Deleted insight run {0}.', r.name), {});
     return true;
   } catch (err) {
+    // Recovers from a service without the delete endpoint (optional) and from a run deleted elsewhere.
     if (isNotSupported(err)) {
       // A 404 also comes for a run deleted elsewhere: the list tells the two apart.
       const gone = err instanceof ApiError && err.status === 404 && (await stillListed(services, node)) === false;
@@ -168,14 +155,13 @@ export async function deleteRun(services: CommandServices, arg: unknown): Promis
       );
       return false;
     }
-    await showError(services, l10n.t('Delete insight run {0}', r.name), err);
-    return false;
+    throw err;
   }
 }
 
 /** Packages the run (every input and output) and saves it into a folder the person picks. */
-export async function downloadRun(services: CommandServices, arg: unknown): Promise<string | undefined> {
-  const node = await needRun(services, arg, l10n.t('download it'));
+export async function downloadRun(services: CommandServices, given: InsightRunNode | undefined): Promise<string | undefined> {
+  const node = await needRun(services, given, l10n.t('download it'));
   if (!node) return undefined;
   const r = node.record;
   let url: string | undefined;
@@ -184,11 +170,9 @@ export async function downloadRun(services: CommandServices, arg: unknown): Prom
     const pkg = await busy(l10n.t('Packaging {0}…', r.name), () => client.insightRuns.download(node.aoi.aoi_id, r.id, {}));
     url = pkg.signed_url;
   } catch (err) {
-    if (isNotSupported(err)) {
-      await services.ui.message('warning', l10n.t('This service does not support downloading insight runs.'), {});
-      return undefined;
-    }
-    await showError(services, l10n.t('Download insight run {0}', r.name), err);
+    // Recovers from a service without the download endpoint (optional): a warning that says so.
+    if (!isNotSupported(err)) throw err;
+    await services.ui.message('warning', l10n.t('This service does not support downloading insight runs.'), {});
     return undefined;
   }
   if (!url) {
@@ -203,21 +187,18 @@ export async function downloadRun(services: CommandServices, arg: unknown): Prom
     title: l10n.t('Folder to save {0} in', r.name),
   });
   if (!folder?.[0]) return undefined;
-  try {
-    const file = await vscode.window.withProgress(
+  const file = await inStep(l10n.t('Saving {0}', r.name), () =>
+    vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true },
       (_p, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
         return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
       },
-    );
-    void services.ui.message('info', l10n.t('Saved {0}.', file), {});
-    return file;
-  } catch (err) {
-    await services.ui.message('error', l10n.t('Saving {0} failed: {1}', r.name, describeError(err)), {});
-    return undefined;
-  }
+    ),
+  );
+  void services.ui.message('info', l10n.t('Saved {0}.', file), {});
+  return file;
 }
 
 async function stillListed(services: CommandServices, node: InsightRunNode): Promise<boolean | undefined> {
@@ -225,6 +206,7 @@ async function stillListed(services: CommandServices, node: InsightRunNode): Pro
     const client = await services.connection.getClient();
     return (await client.insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id);
   } catch {
+    // Recovers from a list that cannot be read: unknown, and the caller says "not supported".
     return undefined;
   }
 }

@@ -4,36 +4,22 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import type { Aoi, ArchiveItem } from '../../api/records';
+import type { Aoi } from '../../api/records';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { describeError } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
 import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
-import { COMMANDS } from '../../commandIds';
 import { createAoi } from '../aois/createAoi';
-import { MapPanel } from '../../panels/mapPanel';
 import { searchOver, searchRingOf } from './searchArea';
+import type { ArchiveRef, Row } from '../args';
+import type { CommandTable } from '../register';
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `{collection, id}` of an archive item, a sidebar row holding one, or a reference. */
-export function archiveRefOf(arg: unknown): { collection: string; id: string; item?: ArchiveItem } | undefined {
-  const r = isObj(arg) && isObj(arg.record) ? arg.record : arg;
-  if (!isObj(r) || typeof r.collection !== 'string' || typeof r.id !== 'string') return undefined;
-  const full = r.type === 'Feature' && isObj(r.properties) ? (r as unknown as ArchiveItem) : undefined;
-  return { collection: r.collection, id: r.id, item: full };
-}
-
-export function registerMapCommands(services: CommandServices): vscode.Disposable[] {
+export function mapCommands(services: CommandServices): CommandTable {
   const { ui, panels } = services;
-  const fail = (what: string, e: unknown) => {
-    services.log.warn(`${what}: ${describeError(e)}`);
-    void ui.message('error', l10n.t('{0}: {1}', what, describeError(e)), {});
-  };
 
-  const showOnMap = async (arg?: unknown) => {
-    if (arg === undefined) {
+  const showOnMap = async (row: Row | undefined) => {
+    if (row === undefined) {
       // from the palette: the map with the first page of AOIs
       const panel = panels.showMap();
       try {
@@ -44,11 +30,12 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
           { mode: 'replace' },
         );
       } catch (e) {
+        // Recovers in place: the map opens anyway and says on itself why no AOI is drawn.
         panel.notice(l10n.t('Could not list AOIs: {0}', describeError(e)), 'error');
       }
       return;
     }
-    const t = mapTargetOf(arg);
+    const t = mapTargetOf(row.kind ? row : row.record);
     if ('reason' in t) {
       void ui.message('warning', t.reason, {});
       return;
@@ -56,8 +43,8 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     panels.showMap().showTarget(t, { fit: true, select: true });
   };
 
-  const openStacItem = async (arg?: unknown) => {
-    let ref = archiveRefOf(arg);
+  const openStacItem = async (given: ArchiveRef | undefined) => {
+    let ref = given;
     if (!ref) {
       const text = await ui.input({
         title: l10n.t('Open STAC Item'),
@@ -73,23 +60,18 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     panels.showStacItem(ref, ref.item);
   };
 
-  const copyStacUrl = async (arg?: unknown) => {
-    const ref = archiveRefOf(arg);
+  const copyStacUrl = async (ref: ArchiveRef | undefined) => {
     if (!ref) {
       void ui.message('warning', l10n.t('Pick an archive item to copy its STAC URL.'), {});
       return;
     }
-    try {
-      const client = await services.connection.getClient();
-      await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
-      void vscode.window.setStatusBarMessage(l10n.t('STAC URL copied'), 3000);
-    } catch (e) {
-      fail(l10n.t('Copy STAC URL'), e);
-    }
+    const client = await services.connection.getClient();
+    await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
+    void vscode.window.setStatusBarMessage(l10n.t('STAC URL copied'), 3000);
   };
 
-  const createAoiFromGeoJson = async (uri?: unknown) => {
-    const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+  const createAoiFromGeoJson = async (uri: vscode.Uri | undefined) => {
+    const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc) {
       void ui.message('warning', l10n.t('Open a GeoJSON file (a Polygon, or a Feature/FeatureCollection holding one) first.'), {});
       return;
@@ -99,14 +81,10 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       void ui.message('error', l10n.t('Cannot create an AOI from {0}: {1}', vscode.workspace.asRelativePath(doc.uri), parsed.reason), {});
       return;
     }
-    try {
-      const aoi = await createAoi(services, { polygon: parsed.polygon, source: doc.uri.toString() });
-      if (!aoi) return;
-      void services.explorer.reveal('aoi', aoi.aoi_id, { focus: true });
-      panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
-    } catch (e) {
-      fail(l10n.t('Create AOI'), e);
-    }
+    const aoi = await createAoi(services, { polygon: parsed.polygon, source: doc.uri.toString() });
+    if (!aoi) return;
+    void services.explorer.reveal('aoi', aoi.aoi_id, { focus: true });
+    panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
   };
 
   /** Runs the map's search over an AOI's outline (with the map's last filters). */
@@ -127,14 +105,13 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
    * "Search Archive Here": an AOI given (its row) is searched at once; from the palette the
    * person chooses the area: an AOI shown on the map first, any of their AOIs, or drawing one.
    */
-  const searchArchiveHere = async (arg?: unknown) => {
-    const given = aoiOf(arg);
+  const searchArchiveHere = async (given: Aoi | undefined) => {
     if (given) {
       searchAoi(given);
       return;
     }
     type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
-    const onMap = (MapPanel.open?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
+    const onMap = (panels.currentMap()?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
     const items: AreaItem[] = onMap.map((f) => ({
       label: `$(map) ${f.label}`,
       description: l10n.t('shown on the map'),
@@ -148,6 +125,7 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
       const page = await client.aois.listPage({ offset: 0, limit: 100 });
       for (const a of page.items) if (!seen.has(a.aoi_id)) items.push({ label: `$(location) ${a.name}`, description: aoiFeature(a).detail, aoi: a });
     } catch (e) {
+      // Recovers: the person can still draw an area; the picker says why their AOIs are missing.
       listError = describeError(e);
     }
     items.push(
@@ -166,18 +144,13 @@ export function registerMapCommands(services: CommandServices): vscode.Disposabl
     else if (chosen.draw) panels.showMap().startDraw(chosen.draw, 'search');
   };
 
-  return [
-    vscode.commands.registerCommand(COMMANDS.showOnMap, showOnMap),
-    vscode.commands.registerCommand(COMMANDS.searchArchiveHere, searchArchiveHere),
-    vscode.commands.registerCommand(COMMANDS.createAoiFromDrawing, () => panels.showMap().startDraw('polygon', 'aoi')),
-    vscode.commands.registerCommand(COMMANDS.createAoiFromGeoJson, createAoiFromGeoJson),
-    vscode.commands.registerCommand(COMMANDS.openStacItem, openStacItem),
-    vscode.commands.registerCommand(COMMANDS.copyStacUrl, copyStacUrl),
-  ];
-}
-
-/** An AOI record, or the AOI of a sidebar row (`{kind: 'aoi', record}`). */
-function aoiOf(arg: unknown): Aoi | undefined {
-  const r = isObj(arg) && arg.kind === 'aoi' && isObj(arg.record) ? arg.record : arg;
-  return isObj(r) && typeof r.aoi_id === 'string' && typeof r.name === 'string' && isObj(r.geometry) ? (r as unknown as Aoi) : undefined;
+  return {
+    showOnMap: { action: l10n.t('Show on Map'), retry: 'transient', run: showOnMap },
+    searchArchiveHere: { action: l10n.t('Search Archive Here'), retry: 'transient', run: searchArchiveHere },
+    createAoiFromDrawing: { action: l10n.t('Create AOI'), retry: 'never', run: () => panels.showMap().startDraw('polygon', 'aoi') },
+    // Creating an AOI is a POST that makes a record: never sent again without the person.
+    createAoiFromGeoJson: { action: l10n.t('Create AOI'), retry: 'never', run: createAoiFromGeoJson },
+    openStacItem: { action: l10n.t('Open STAC Item'), retry: 'transient', run: openStacItem },
+    copyStacUrl: { action: l10n.t('Copy STAC URL'), retry: 'transient', run: copyStacUrl },
+  };
 }

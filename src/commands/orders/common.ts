@@ -7,10 +7,8 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { EoClient, Project, Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
-import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { storeTarget } from '../../format';
-import { showError } from '../../ui/showError';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
 import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from './usecase';
 
@@ -28,17 +26,8 @@ export async function revealInView(services: CommandServices, view: 'orders' | '
     }
     await vscode.commands.executeCommand(`eoImagery.${view}.focus`);
   } catch (err) {
+    // Recovers: revealing is a courtesy after the work is done; the work's outcome stands.
     services.log.warn(`Could not reveal ${kind} ${id ?? ''}: ${String(err)}`);
-  }
-}
-
-/** The client, or a shown "sign in" error and undefined. */
-export async function clientFor(services: ExtensionServices, action: string): Promise<EoClient | undefined> {
-  try {
-    return await services.connection.getClient();
-  } catch (err) {
-    await showError(services, action, err);
-    return undefined;
   }
 }
 

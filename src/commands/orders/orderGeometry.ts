@@ -6,6 +6,7 @@
  */
 import type { Feature, FeatureCollection, Geometry, Polygon } from '../../api/records';
 import { validatePolygon } from '../../geo/aoiGeometry';
+import { isObj } from '../../api/shape';
 
 export type OrderGeometryResult = { ok: true; collection: FeatureCollection<Polygon> } | { ok: false; reason: string; featureIndex?: number };
 
@@ -14,13 +15,14 @@ export function orderGeometryFromText(text: string): OrderGeometryResult {
   try {
     json = JSON.parse(text);
   } catch (e) {
+    // Recovers into a refusal with the reason: a file that is not JSON is the person's to fix.
     return { ok: false, reason: `The file is not valid JSON (${e instanceof Error ? e.message : String(e)}).` };
   }
   return orderGeometryFromGeoJson(json);
 }
 
 export function orderGeometryFromGeoJson(json: unknown): OrderGeometryResult {
-  if (!isObject(json)) return { ok: false, reason: 'The GeoJSON is not an object.' };
+  if (!isObj(json)) return { ok: false, reason: 'The GeoJSON is not an object.' };
   if (json.type !== 'FeatureCollection') {
     const kind = typeof json.type === 'string' ? `a ${json.type}` : 'not typed';
     return { ok: false, reason: `The GeoJSON is ${kind}; a tasking order needs a FeatureCollection of Polygon features.` };
@@ -31,16 +33,16 @@ export function orderGeometryFromGeoJson(json: unknown): OrderGeometryResult {
   for (let i = 0; i < json.features.length; i++) {
     const f: unknown = json.features[i];
     const at = `Feature ${i}`;
-    if (!isObject(f) || f.type !== 'Feature') {
+    if (!isObj(f) || f.type !== 'Feature') {
       return { ok: false, featureIndex: i, reason: `${at} is not a GeoJSON Feature.` };
     }
-    if (!isObject(f.geometry)) return { ok: false, featureIndex: i, reason: `${at} has no geometry.` };
+    if (!isObj(f.geometry)) return { ok: false, featureIndex: i, reason: `${at} has no geometry.` };
     if (f.geometry.type !== 'Polygon') {
       return { ok: false, featureIndex: i, reason: `${at} is a ${String(f.geometry.type)}; only Polygon features can be ordered.` };
     }
     const checked = validatePolygon(f.geometry as { coordinates?: unknown });
     if (!checked.ok) return { ok: false, featureIndex: i, reason: `${at}: ${checked.reason}` };
-    const properties = isObject(f.properties) ? f.properties : {};
+    const properties = isObj(f.properties) ? f.properties : {};
     features.push({ type: 'Feature', geometry: checked.polygon, properties });
   }
   return { ok: true, collection: { type: 'FeatureCollection', features } };
@@ -67,8 +69,4 @@ export function collectionOfFootprints(items: readonly { id: string; geometry: G
     }
   }
   return { type: 'FeatureCollection', features };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -6,18 +6,21 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import type { Aoi, Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
+import type { Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
-import { showError } from '../../ui/showError';
+import type { InputOf } from '../args';
 import { enumLabel } from '../../format';
 import { usecaseOf } from './usecase';
-import { clientFor, usecaseStep, emptyOrderEntries, loadProjects, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { usecaseStep, emptyOrderEntries, loadProjects, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { deliveryPathStep } from './deliveryPathStep';
 import { satellitesOf } from './bandsetFit';
 import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
 import { collectionOfPolygon, orderGeometryFromText } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
+
+/** What the command was run on (`READERS.orderTasking`). */
+type TaskingSource = InputOf<'orderTasking'>;
 
 export const RECURRENCES = ['ONCE', 'WEEKLY', 'MONTHLY'] as const;
 export const DELIVERY_SPEEDS = ['STANDARD', 'PRIORITY', 'RUSH'] as const;
@@ -45,17 +48,13 @@ interface GeometrySource {
   satelliteId?: string;
 }
 
-function isAoi(v: unknown): v is Aoi {
-  return typeof v === 'object' && v !== null && typeof (v as Aoi).aoi_id === 'string' && typeof (v as Aoi).geometry === 'object';
-}
-
 /**
- * Argument contract of `eoImagery.orderTasking`: an AOI row (`{kind: 'aoi', record}`), an
- * `Aoi` record, a `vscode.Uri` of a GeoJSON file, or nothing (the GeoJSON in the active editor).
+ * What `eoImagery.orderTasking` was run on: an AOI (row or record), a GeoJSON file, or nothing
+ * (the GeoJSON in the active editor).
  */
-async function geometrySource(services: CommandServices, arg: unknown): Promise<GeometrySource | undefined> {
-  const record = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'aoi' ? (arg as { record?: unknown }).record : arg;
-  if (isAoi(record)) {
+async function geometrySource(services: CommandServices, given: TaskingSource): Promise<GeometrySource | undefined> {
+  if (given && 'aoi' in given) {
+    const record = given.aoi;
     return {
       geometry: collectionOfPolygon(record.geometry, { aoi_id: record.aoi_id }),
       label: record.name,
@@ -63,9 +62,7 @@ async function geometrySource(services: CommandServices, arg: unknown): Promise<
       satelliteId: record.satellite_id,
     };
   }
-  let doc: vscode.TextDocument | undefined;
-  if (arg instanceof vscode.Uri) doc = await vscode.workspace.openTextDocument(arg);
-  else doc = vscode.window.activeTextEditor?.document;
+  const doc = given ? await vscode.workspace.openTextDocument(given.file) : vscode.window.activeTextEditor?.document;
   if (!doc) {
     await services.ui.message(
       'error',
@@ -88,12 +85,10 @@ async function geometrySource(services: CommandServices, arg: unknown): Promise<
 }
 
 /** Resolves with the placed order, or undefined when nothing was placed. */
-export async function orderTasking(services: CommandServices, arg?: unknown): Promise<OrderRecord | undefined> {
-  const action = l10n.t('Order tasking');
-  const source = await geometrySource(services, arg);
+export async function orderTasking(services: CommandServices, given: TaskingSource): Promise<OrderRecord | undefined> {
+  const source = await geometrySource(services, given);
   if (!source) return undefined;
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
+  const client = await services.connection.getClient();
 
   const today = Date.now();
   const day = 86_400_000;
@@ -185,6 +180,7 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
       async ask(s, ui) {
         const [list, sats] = await Promise.all([
           (bandsets ??= client.bandsets.list()),
+          // Recovers from a satellite list that cannot be read: every bandset is offered instead.
           (satellites ??= client.search.satellites().catch((err: unknown) => {
             services.log.warn(`Order tasking: satellites not listed, every bandset offered: ${String(err)}`);
             return [] as Satellite[];
@@ -253,12 +249,7 @@ export async function orderTasking(services: CommandServices, arg?: unknown): Pr
   const title = l10n.t('Order tasking: {0}', source.label);
   const wizard = new MultiStepInput(services.ui, title, steps, state);
   const fixer = new MultiStepInput(services.ui, title, editable, state);
-  try {
-    if (!(await wizard.run())) return undefined;
-  } catch (err) {
-    await showError(services, action, err);
-    return undefined;
-  }
+  if (!(await wizard.run())) return undefined;
   return priceAndPlace(services, client, fixer, (s) => [taskingItemRequest(s, source.geometry)]);
 }
 

@@ -14,6 +14,7 @@ import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
 import { restateRequest, summarizeOrder, type RequestLabels } from './orderSummary';
 import { amountUnit } from '../../ui/amounts';
+import { isObj } from '../../api/shape';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -132,7 +133,7 @@ export async function priceAndPlace<S>(
 
 /** The names the order wizards keep next to the ids they send (store, bandset, satellite). */
 function labelsOf(state: unknown): RequestLabels {
-  const s = (typeof state === 'object' && state !== null ? state : {}) as Record<string, unknown>;
+  const s = isObj(state) ? state : {};
   const text = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
   return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel') };
 }

@@ -7,10 +7,9 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { homedir } from 'node:os';
 import type { ExtensionServices } from '../../services';
-import { describeError, showError } from '../../ui/showError';
+import { describeError, inStep } from '../../ui/showError';
 import { reportFileName } from './reportFile';
 import { submitUntilAccepted } from '../../ui/submit';
-import { clientFor } from '../orders/common';
 
 export function machineTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -31,11 +30,10 @@ export interface SavedReport {
  * chooses between this machine's zone and any other. Resolves with the saved file (and its
  * document when opened); undefined when nothing was saved.
  */
-export async function downloadReport(services: ExtensionServices, tzArg?: unknown): Promise<SavedReport | undefined> {
+export async function downloadReport(services: ExtensionServices, zoneGiven: string | undefined): Promise<SavedReport | undefined> {
   const action = l10n.t('Download order report');
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
-  const first = typeof tzArg === 'string' && tzArg ? tzArg : await askTimeZone(services);
+  const client = await services.connection.getClient();
+  const first = zoneGiven ?? (await askTimeZone(services));
   if (!first) return undefined;
   let zone = first;
   const report = await submitUntilAccepted(services, {
@@ -63,12 +61,7 @@ export async function downloadReport(services: ExtensionServices, tzArg?: unknow
     filters: { [l10n.t('CSV (comma-separated values)')]: ['csv'] },
   });
   if (!uri) return undefined;
-  try {
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(report.text));
-  } catch (err) {
-    await showError(services, l10n.t('Save the order report to {0}', uri.fsPath), err);
-    return undefined;
-  }
+  await inStep(l10n.t('Save the order report to {0}', uri.fsPath), () => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(report.text)));
   const rows = report.rows.length === 1 ? l10n.t('1 row') : l10n.t('{0} rows', report.rows.length);
   services.log.info(`Order report: ${report.rows.length} rows, times in ${zone}, saved to ${uri.fsPath}`);
   const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);

@@ -2,30 +2,30 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
-import { MapPanel } from '../../panels/mapPanel';
 import type { SearchParams } from '../../panels/protocol';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
-import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun, toSearchFile } from './searchFile';
+import type { CommandTable } from '../register';
+import { runCommand } from '../../ui/runCommand';
+import { isSearchFile, saveSearch } from './saveSearch';
+import { fromSearchFile, SEARCH_FILE_SUFFIX, sinceLastRun } from './searchFile';
 
 const RUNS_KEY = 'eoImagery.searchFileRuns';
 const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${SEARCH_FILE_SUFFIX}` };
-
-const isSearchFile = (uri: vscode.Uri): boolean => uri.path.endsWith(SEARCH_FILE_SUFFIX);
 
 /**
  * Searches as files: "Save Search…" on the map writes `*.eosearch.json`; CodeLenses "Run on
  * Map" and "What's New" run it (the last run is remembered per file in the workspace); opening
  * such a file offers the same. The file's schema gives completion, hover and validation.
  */
-export function registerSearchFiles(services: CommandServices): vscode.Disposable[] {
+export function searchFileCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
   const { context } = services;
   const lensesChanged = new vscode.EventEmitter<void>();
   const offered = new Set<string>();
   const runs = (): Record<string, string> => context.workspaceState.get<Record<string, string>>(RUNS_KEY, {});
 
-  const run = async (arg: unknown, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  const run = async (given: vscode.Uri | undefined, mode: 'all' | 'new'): Promise<SearchParams | undefined> => {
+    const uri = given ?? vscode.window.activeTextEditor?.document.uri;
     if (!uri || !isSearchFile(uri)) {
       await services.ui.message('info', l10n.t('Open a saved search ({0} file) to run it.', SEARCH_FILE_SUFFIX), {});
       return undefined;
@@ -52,31 +52,7 @@ export function registerSearchFiles(services: CommandServices): vscode.Disposabl
     return params;
   };
 
-  const save = async (params: SearchParams | undefined): Promise<vscode.Uri | undefined> => {
-    const p = params ?? MapPanel.open?.lastSearch;
-    if (!p) {
-      await services.ui.message('info', l10n.t('Draw an area on the map and search first; then save the search.'), {});
-      return undefined;
-    }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const suggested = `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`;
-    const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
-    const target = await ask({
-      title: l10n.t('Save Search'),
-      saveLabel: l10n.t('Save Search'),
-      defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
-      filters: { [l10n.t('Saved searches')]: ['eosearch.json'] },
-    });
-    if (!target) return undefined;
-    const uri = isSearchFile(target) ? target : target.with({ path: target.path.replace(/(\.eosearch)?(\.json)?$/, SEARCH_FILE_SUFFIX) });
-    const text = `${JSON.stringify(toSearchFile(p), null, 2)}\n`;
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-    return uri;
-  };
-  MapPanel.saveSearch = async (params) => {
-    await save(params);
-  };
+  const save = (params: SearchParams | undefined) => saveSearch(services, params);
 
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: lensesChanged.event,
@@ -111,23 +87,20 @@ export function registerSearchFiles(services: CommandServices): vscode.Disposabl
     const runLabel = l10n.t('Run on Map');
     const newLabel = l10n.t("What's New");
     const choice = await services.ui.message('info', l10n.t('{0} is a saved EO Imagery search.', path.basename(uri.fsPath)), {}, runLabel, newLabel);
-    if (choice === runLabel) await run(uri, 'all');
-    else if (choice === newLabel) await run(uri, 'new');
+    // Through the commands, so a failure is shown like any other.
+    if (choice === runLabel) await runCommand('runSearchFile', uri);
+    else if (choice === newLabel) await runCommand('searchFileWhatsNew', uri);
   };
 
-  return [
+  const commands: CommandTable = {
+    runSearchFile: { action: l10n.t('Run saved search'), retry: 'transient', run: (uri) => run(uri, 'all') },
+    searchFileWhatsNew: { action: l10n.t('Run saved search'), retry: 'transient', run: (uri) => run(uri, 'new') },
+    saveSearch: { action: l10n.t('Save Search'), retry: 'never', run: (params) => save(params) },
+  };
+  const disposables = [
     lensesChanged,
     vscode.languages.registerCodeLensProvider(SELECTOR, lenses),
-    vscode.commands.registerCommand(COMMANDS.runSearchFile, (uri?: unknown) => run(uri, 'all')),
-    vscode.commands.registerCommand(COMMANDS.searchFileWhatsNew, (uri?: unknown) => run(uri, 'new')),
-    vscode.commands.registerCommand(COMMANDS.saveSearch, (params?: unknown) => save(isSearchParams(params) ? params : undefined)),
     vscode.window.onDidChangeActiveTextEditor((e) => void offer(e)),
-    new vscode.Disposable(() => {
-      MapPanel.saveSearch = async () => undefined;
-    }),
   ];
-}
-
-function isSearchParams(v: unknown): v is SearchParams {
-  return typeof v === 'object' && v !== null && Array.isArray((v as SearchParams).ring) && typeof (v as SearchParams).kind === 'string';
+  return { commands, disposables };
 }

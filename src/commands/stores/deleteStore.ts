@@ -2,26 +2,18 @@
 import { l10n } from 'vscode';
 import { isRequestError, type Store } from '../../api';
 import type { CommandServices } from '../services';
-import { describeError, showError } from '../../ui/showError';
+import { failedText, inStep } from '../../ui/showError';
 import { storeTarget } from '../../format';
-import { clientFor, storeKind } from '../orders/common';
+import { storeKind } from '../orders/common';
 
 export const DELETE = l10n.t('Delete');
 
-/** Argument: a Cloud Stores row (`{kind: 'store', record}`), a `Store`, or nothing (pick one). */
-export async function deleteStore(services: CommandServices, arg?: unknown): Promise<boolean> {
-  const action = l10n.t('Delete cloud store');
-  const client = await clientFor(services, action);
-  if (!client) return false;
-  let store = storeOf(arg);
+/** `given`: the Cloud Stores row (or `Store`) it was run on; else one is picked. */
+export async function deleteStore(services: CommandServices, given: Store | undefined): Promise<boolean> {
+  const client = await services.connection.getClient();
+  let store = given;
   if (!store) {
-    let stores: Store[];
-    try {
-      stores = await client.stores.list();
-    } catch (err) {
-      await showError(services, l10n.t('Loading cloud stores'), err, () => deleteStore(services, arg));
-      return false;
-    }
+    const stores = await inStep(l10n.t('Loading cloud stores'), () => client.stores.list());
     if (!stores.length) {
       await services.ui.message('info', l10n.t('No cloud store is registered.'), {});
       return false;
@@ -43,25 +35,15 @@ export async function deleteStore(services: CommandServices, arg?: unknown): Pro
     DELETE,
   );
   if (confirm !== DELETE) return false;
-  try {
-    await client.stores.delete(store.id);
-  } catch (err) {
-    if (isRequestError(err)) {
-      await services.ui.message('error', l10n.t('Cloud store "{0}" was not deleted: {1}', store.name, describeError(err)), {});
-    } else {
-      await showError(services, action, err, () => deleteStore(services, store));
-    }
-    return false;
-  }
+  const name = store.name;
+  const id = store.id;
+  await inStep(
+    (reason, err) => (isRequestError(err) ? l10n.t('Cloud store "{0}" was not deleted: {1}', name, reason) : failedText(l10n.t('Delete cloud store'), reason)),
+    () => client.stores.delete(id),
+  );
   services.connection.reportSuccess();
   services.log.info(`Deleted cloud store "${store.name}" (${store.id})`);
   services.explorer.refresh('stores');
   void services.ui.message('info', l10n.t('Cloud store "{0}" deleted.', store.name), {});
   return true;
-}
-
-function storeOf(arg: unknown): Store | undefined {
-  const v = typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'store' ? (arg as { record?: unknown }).record : arg;
-  if (typeof v === 'object' && v !== null && typeof (v as Store).id === 'string' && typeof (v as Store).name === 'string') return v as Store;
-  return undefined;
 }

@@ -9,7 +9,7 @@ import { STORE_RULES, type CreateStoreRequest, type Store, type StoreType } from
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import { describeError, showError } from '../../ui/showError';
-import { clientFor, revealInView } from '../orders/common';
+import { revealInView } from '../orders/common';
 import { submitUntilAccepted } from '../../ui/submit';
 import { checkRequiredValue, checkStoreName, formatLabels, parseLabels, STORE_TYPES, validateStoreRequest, redactSecrets } from './storeInput';
 
@@ -219,8 +219,7 @@ export function storeRequest(s: StoreState): CreateStoreRequest {
 
 export async function registerStore(services: CommandServices): Promise<Store | undefined> {
   const action = l10n.t('Register cloud store');
-  const client = await clientFor(services, action);
-  if (!client) return undefined;
+  const client = await services.connection.getClient();
   const state: StoreState = { type: '', name: '', configs: {}, secrets: {}, labels: '' };
   let names: Promise<ReadonlySet<string>> | undefined;
   const takenNames = (): Promise<ReadonlySet<string>> => {

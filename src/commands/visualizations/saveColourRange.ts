@@ -7,34 +7,10 @@
  */
 import { l10n } from 'vscode';
 import { LEGEND_CLASSES, legendFromRange, type LegendItemUpdate, type Visualization } from '../../api';
-import { showError } from '../../ui/showError';
 import { busy } from '../insights/pickers';
 import type { CommandServices } from '../services';
-import { visualizationOf } from './showServiceRendering';
+import { visualizationArg, type ColourRangeFromMap } from '../args/shapes';
 import { modeWords, pickDates, pickMode, serviceDate, styleTarget } from './styleTarget';
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** What the map sends from a layer's histogram: which visualization, its date, the handles' range and colour map. */
-export interface ColourRangeFromMap {
-  visualization: { aoiId: string; id: string };
-  date?: string;
-  rescale: [number, number];
-  colormap: string;
-}
-
-function fromMap(arg: unknown): ColourRangeFromMap | undefined {
-  if (!isObj(arg) || !isObj(arg.visualization) || !Array.isArray(arg.rescale)) return undefined;
-  const v = arg.visualization;
-  const [lo, hi] = arg.rescale as unknown[];
-  if (typeof v.aoiId !== 'string' || typeof v.id !== 'string' || typeof lo !== 'number' || typeof hi !== 'number') return undefined;
-  return {
-    visualization: { aoiId: v.aoiId, id: v.id },
-    date: typeof arg.date === 'string' ? arg.date.slice(0, 10) : undefined,
-    rescale: [lo, hi],
-    colormap: typeof arg.colormap === 'string' ? arg.colormap : 'viridis',
-  };
-}
 
 /** "0.1 … 0.6" → [0.1, 0.6]; undefined when it is not two numbers, low before high. */
 export function parseRange(text: string): [number, number] | undefined {
@@ -51,67 +27,62 @@ export interface SavedColourRange {
   legend: LegendItemUpdate[];
 }
 
-export async function saveColourRange(services: CommandServices, arg?: unknown): Promise<SavedColourRange | undefined> {
-  const action = l10n.t('Save colour range to the service');
-  const map = fromMap(arg);
-  try {
-    let vis: Visualization | undefined = visualizationOf(arg);
-    if (!vis && map) {
-      const client = await services.connection.getClient();
-      const page = await busy(l10n.t('Reading the visualization…'), () =>
-        client.visualizations.listPage(map.visualization.aoiId, { visualization_id: map.visualization.id, limit: 1 }),
-      );
-      vis = page.items.find((v) => v.id === map.visualization.id);
-    }
-    if (!vis) {
-      await services.ui.message(
-        'info',
-        l10n.t('Open a visualization as imagery on the map, or select one in the Projects view, to save its colour range.'),
-        {},
-      );
-      return undefined;
-    }
-    const t = await styleTarget(services, vis, l10n.t('save'));
-    if (!t) return undefined;
-    const title = l10n.t('{0}: Save Colour Range to Service', t.name);
-    let range = map?.rescale;
-    if (!range) {
-      const own = t.index.rescale?.length >= 2 ? `${t.index.rescale[0]} … ${t.index.rescale[1]}` : '';
-      const text = await services.ui.input({
-        title,
-        prompt: l10n.t('The values at the two ends of the colour map, low … high (the map’s histogram handles set them by dragging)'),
-        value: own,
-        ignoreFocusOut: true,
-        validateInput: (s) => (parseRange(s) ? undefined : l10n.t('Two numbers, the lower first, e.g. 0.1 … 0.6')),
-      });
-      range = text === undefined ? undefined : parseRange(text);
-      if (!range) return undefined;
-    }
-    const mode = await pickMode(services, t, title);
-    if (!mode) return undefined;
-    const first = map?.date && t.dates.includes(map.date) ? map.date : undefined;
-    const dates = await pickDates(services, t, title, first);
-    if (!dates) return undefined;
-    const legend = legendFromRange(range, map?.colormap || t.index.colormap || 'viridis');
-    const saved = range;
-    await busy(l10n.t('Saving the colour range of {0}…', t.name), () =>
-      t.client.visualizationStyles.saveLegend(t.vis.aoi_id, t.vis.id, {
-        visualization_mode: mode,
-        legend: Object.fromEntries(dates.map((d) => [serviceDate(d), legend])),
-        ...(mode === 'dynamic' ? { dynamic_bins: LEGEND_CLASSES } : {}),
-      }),
+/**
+ * `given`: a visualization (row or record), or a layer's range from the map; neither means the
+ * visualization selected in the Projects view.
+ */
+export async function saveColourRange(services: CommandServices, given: Visualization | ColourRangeFromMap | undefined): Promise<SavedColourRange | undefined> {
+  const map = given && 'visualization' in given && 'rescale' in given ? (given as ColourRangeFromMap) : undefined;
+  let vis: Visualization | undefined = given && !map ? (given as Visualization) : undefined;
+  if (!vis && !map) vis = visualizationArg(services.explorer?.selected('projects')[0]);
+  if (!vis && map) {
+    const client = await services.connection.getClient();
+    const page = await busy(l10n.t('Reading the visualization…'), () =>
+      client.visualizations.listPage(map.visualization.aoiId, { visualization_id: map.visualization.id, limit: 1 }),
     );
-    services.log.info(`Saved colour range ${saved[0]} … ${saved[1]} of visualization ${t.vis.id} (${mode}) for ${dates.join(', ')}`);
-    void services.ui.message(
-      'info',
-      dates.length === 1
-        ? l10n.t('Saved the colour range {0} … {1} of {2} on {3} ({4}) to the service.', saved[0], saved[1], t.name, dates[0], modeWords(mode))
-        : l10n.t('Saved the colour range {0} … {1} of {2} on {3} dates ({4}) to the service.', saved[0], saved[1], t.name, dates.length, modeWords(mode)),
-      {},
-    );
-    return { mode, dates, legend };
-  } catch (err) {
-    await showError(services, action, err);
+    vis = page.items.find((v) => v.id === map.visualization.id);
+  }
+  if (!vis) {
+    await services.ui.message('info', l10n.t('Open a visualization as imagery on the map, or select one in the Projects view, to save its colour range.'), {});
     return undefined;
   }
+  const t = await styleTarget(services, vis, l10n.t('save'));
+  if (!t) return undefined;
+  const title = l10n.t('{0}: Save Colour Range to Service', t.name);
+  let range = map?.rescale;
+  if (!range) {
+    const own = t.index.rescale?.length >= 2 ? `${t.index.rescale[0]} … ${t.index.rescale[1]}` : '';
+    const text = await services.ui.input({
+      title,
+      prompt: l10n.t('The values at the two ends of the colour map, low … high (the map’s histogram handles set them by dragging)'),
+      value: own,
+      ignoreFocusOut: true,
+      validateInput: (s) => (parseRange(s) ? undefined : l10n.t('Two numbers, the lower first, e.g. 0.1 … 0.6')),
+    });
+    range = text === undefined ? undefined : parseRange(text);
+    if (!range) return undefined;
+  }
+  const mode = await pickMode(services, t, title);
+  if (!mode) return undefined;
+  const first = map?.date && t.dates.includes(map.date) ? map.date : undefined;
+  const dates = await pickDates(services, t, title, first);
+  if (!dates) return undefined;
+  const legend = legendFromRange(range, map?.colormap || t.index.colormap || 'viridis');
+  const saved = range;
+  await busy(l10n.t('Saving the colour range of {0}…', t.name), () =>
+    t.client.visualizationStyles.saveLegend(t.vis.aoi_id, t.vis.id, {
+      visualization_mode: mode,
+      legend: Object.fromEntries(dates.map((d) => [serviceDate(d), legend])),
+      ...(mode === 'dynamic' ? { dynamic_bins: LEGEND_CLASSES } : {}),
+    }),
+  );
+  services.log.info(`Saved colour range ${saved[0]} … ${saved[1]} of visualization ${t.vis.id} (${mode}) for ${dates.join(', ')}`);
+  void services.ui.message(
+    'info',
+    dates.length === 1
+      ? l10n.t('Saved the colour range {0} … {1} of {2} on {3} ({4}) to the service.', saved[0], saved[1], t.name, dates[0], modeWords(mode))
+      : l10n.t('Saved the colour range {0} … {1} of {2} on {3} dates ({4}) to the service.', saved[0], saved[1], t.name, dates.length, modeWords(mode)),
+    {},
+  );
+  return { mode, dates, legend };
 }

@@ -7,26 +7,20 @@
  * resolution and can be restyled, but it is our rendering, not the service's.
  */
 import vscode = require('vscode');
-import { isCancellation, isRequestError, type Asset, type EoClient, type Index, type Visualization, type VisualizationMode } from '../../api';
+import { isRequestError, type Asset, type EoClient, type Index, type Visualization, type VisualizationMode } from '../../api';
 import { legendsOf } from '../../api/legend';
-import { COMMANDS } from '../../commandIds';
 import { unwrapPolygon } from '../../geo/antimeridian';
 import type { ImageryLayerSpec, PngLegend } from '../../panels/imagery/protocol';
-import { describeError, showError } from '../../ui/showError';
+import { failedText, inStep } from '../../ui/showError';
+import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj } from '../../api/shape';
 
 /** What the command returns (tests read it): the layer sent to the map and the PNG's size. */
 export interface ServiceRendering {
   spec: ImageryLayerSpec;
   width: number;
   height: number;
-}
-
-export function visualizationOf(arg: unknown): Visualization | undefined {
-  const r = isObj(arg) && isObj(arg.record) ? arg.record : arg;
-  return isObj(r) && typeof r.id === 'string' && typeof r.aoi_id === 'string' && typeof r.index_id === 'string' ? (r as unknown as Visualization) : undefined;
 }
 
 /** Which legends an index has (the interface's rules): preset both, custom `index` dynamic only, others none. */
@@ -82,31 +76,17 @@ function legendFor(vis: Visualization, index: Index, date: string, mode: Visuali
   return { title, colormap: index.colormap || 'viridis', range: mode === 'theoretical' ? rescale : undefined };
 }
 
-export async function showServiceRendering(services: CommandServices, arg?: unknown): Promise<ServiceRendering | undefined> {
+export async function showServiceRendering(services: CommandServices, vis: Visualization | undefined): Promise<ServiceRendering | undefined> {
   const title = vscode.l10n.t('Show Service Rendering on Map');
-  const vis = visualizationOf(arg);
   if (!vis) {
     await services.ui.message('warning', vscode.l10n.t('Pick a visualization in the Projects view to show the service’s rendering of it.'), {});
     return undefined;
   }
-  let client: EoClient;
-  try {
-    client = await services.connection.getClient();
-  } catch (err) {
-    await showError(services, title, err);
-    return undefined;
-  }
-  let assets: Asset[];
-  let index: Index | undefined;
-  try {
-    [assets, index] = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the visualization’s dates…') },
-      () => Promise.all([assetsOf(client, vis.aoi_id), findIndex(client, vis.index_id)]),
-    );
-  } catch (err) {
-    await showError(services, title, err);
-    return undefined;
-  }
+  const client = await services.connection.getClient();
+  const [assets, index] = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the visualization’s dates…') },
+    () => Promise.all([assetsOf(client, vis.aoi_id), findIndex(client, vis.index_id)]),
+  );
   const name = vis.index_name || index?.name || vscode.l10n.t('Visualization');
   if (!index) {
     await services.ui.message(
@@ -163,36 +143,26 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
     if (!mode) return undefined;
   }
   const chosen = mode;
-  let png;
-  try {
-    png = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('The service is rendering {0} for {1}…', name, date), cancellable: true },
-      (_p, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        return client.visualizationPng.render(vis.aoi_id, vis.id, { index_id: vis.index_id, date, mode: chosen }, { signal: ac.signal, timeoutMs: 120_000 });
-      },
-    );
-  } catch (err) {
-    if (isCancellation(err)) return undefined;
-    if (isRequestError(err)) {
-      await services.ui.message(
-        'error',
-        vscode.l10n.t('The service refused to render {0} for {1} ({2}): {3}', name, date, modeWord(chosen), describeError(err)),
-        {},
-      );
-    } else await showError(services, title, err);
-    return undefined;
-  }
+  // A refusal (4xx) names what was asked for: the date and the legend the service would not render.
+  const png = await inStep(
+    (reason, err) =>
+      isRequestError(err)
+        ? vscode.l10n.t('The service refused to render {0} for {1} ({2}): {3}', name, date, modeWord(chosen), reason)
+        : failedText(title, reason),
+    () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('The service is rendering {0} for {1}…', name, date), cancellable: true },
+        (_p, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          return client.visualizationPng.render(vis.aoi_id, vis.id, { index_id: vis.index_id, date, mode: chosen }, { signal: ac.signal, timeoutMs: 120_000 });
+        },
+      ),
+  );
   services.connection.reportSuccess();
   let bbox = bboxOf(source[0]?.geometry);
   if (!bbox) {
-    try {
-      bbox = bboxOf((await client.aois.get(vis.aoi_id)).geometry);
-    } catch (err) {
-      await showError(services, title, err);
-      return undefined;
-    }
+    bbox = bboxOf((await client.aois.get(vis.aoi_id)).geometry);
   }
   if (!bbox) {
     await services.ui.message('error', vscode.l10n.t('The AOI of {0} has no outline to place the picture on.', name), {});
@@ -217,6 +187,13 @@ export async function showServiceRendering(services: CommandServices, arg?: unkn
   return { spec, width: png.width, height: png.height };
 }
 
-export function registerVisualizationCommands(services: CommandServices): vscode.Disposable[] {
-  return [vscode.commands.registerCommand(COMMANDS.showServiceRendering, (arg?: unknown) => showServiceRendering(services, arg))];
+/** The service's rendering is asked for by a POST that makes a picture, not a record: a read, Retry is safe. */
+export function visualizationCommands(services: CommandServices): CommandTable {
+  return {
+    showServiceRendering: {
+      action: vscode.l10n.t('Show Service Rendering on Map'),
+      retry: 'transient',
+      run: (vis) => showServiceRendering(services, vis),
+    },
+  };
 }

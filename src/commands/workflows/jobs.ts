@@ -6,34 +6,34 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { isNotSupported, workState, type Job, type JobTask, type WorkflowListItem } from '../../api';
+import { isObj } from '../../api/shape';
 import { JobNode, TaskNode, WorkflowNode, taskBlock, taskFailureText, workStatusText } from '../../explorer/nodes/workflows';
 import { ProjectNode } from '../../explorer/nodes/projects';
 import { dateTime } from '../../format';
-import { showError } from '../../ui/showError';
+import { failedText, StepFailure } from '../../ui/showError';
 import { saveLinkToFolder } from '../catalog/saveToFolder';
 import type { RunDocuments } from '../insights/runDocuments';
 import { showDocument } from '../insights/runDocuments';
 import { busy } from '../insights/pickers';
 import type { CommandServices } from '../services';
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The row a command was given, or the selected one of that kind. */
-function rowOf<T>(services: CommandServices, arg: unknown, kind: new (...a: never[]) => T): T | undefined {
-  if (arg instanceof kind) return arg;
+function rowOf<T>(services: CommandServices, given: T | undefined, kind: abstract new (...a: never[]) => T): T | undefined {
+  if (given) return given;
   const selected = services.explorer?.selected('projects')[0];
   return selected instanceof kind ? selected : undefined;
 }
 
 /** What names a task outside the tree (a click in the job graph). */
-interface TaskRef {
+export interface TaskRef {
   workflowId: string;
   workflowName: string;
   job: Job;
   task: JobTask;
 }
 
-function taskRefOf(services: CommandServices, arg: unknown): TaskRef | undefined {
+/** A task row or a task named outside the tree (the reader of the task commands, ../args). */
+export function taskRefOf(arg: unknown): TaskRef | undefined {
   if (isObj(arg) && typeof arg.workflowId === 'string' && isObj(arg.job) && isObj(arg.task))
     return {
       workflowId: arg.workflowId,
@@ -41,8 +41,18 @@ function taskRefOf(services: CommandServices, arg: unknown): TaskRef | undefined
       job: arg.job as unknown as Job,
       task: arg.task as unknown as JobTask,
     };
-  const node = rowOf(services, arg, TaskNode);
-  return node ? { workflowId: node.job.record.workflow_id, workflowName: node.job.workflowName, job: node.job.record, task: node.record } : undefined;
+  return arg instanceof TaskNode ? taskRefOfNode(arg) : undefined;
+}
+
+function taskRefOfNode(node: TaskNode): TaskRef {
+  return { workflowId: node.job.record.workflow_id, workflowName: node.job.workflowName, job: node.job.record, task: node.record };
+}
+
+/** The task a command was given, or the selected task row. */
+function taskOf(services: CommandServices, given: TaskRef | undefined): TaskRef | undefined {
+  if (given) return given;
+  const selected = services.explorer?.selected('projects')[0];
+  return selected instanceof TaskNode ? taskRefOfNode(selected) : undefined;
 }
 
 /** "Job of 2026-11-25 14:57 UTC" */
@@ -63,8 +73,8 @@ function slug(s: string): string {
 }
 
 /** "Show Job Graph": a job row, or the selected one. */
-export async function showJobGraph(services: CommandServices, arg?: unknown): Promise<boolean> {
-  const node = rowOf(services, arg, JobNode);
+export async function showJobGraph(services: CommandServices, given: JobNode | undefined): Promise<boolean> {
+  const node = rowOf(services, given, JobNode);
   if (!node) {
     await services.ui.message('info', l10n.t('Select a job in the Projects view to show its graph.'), {});
     return false;
@@ -74,8 +84,8 @@ export async function showJobGraph(services: CommandServices, arg?: unknown): Pr
 }
 
 /** The task's state message, error and log as a read-only document. */
-export async function openTaskLog(services: CommandServices, docs: RunDocuments, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const ref = taskRefOf(services, arg);
+export async function openTaskLog(services: CommandServices, docs: RunDocuments, given: TaskRef | undefined): Promise<vscode.TextEditor | undefined> {
+  const ref = taskOf(services, given);
   if (!ref) {
     await services.ui.message('info', l10n.t('Select a task of a job in the Projects view to open its log.'), {});
     return undefined;
@@ -97,8 +107,8 @@ export async function openTaskLog(services: CommandServices, docs: RunDocuments,
 }
 
 /** "Download Job…": the job's package saved into a folder. */
-export async function downloadJob(services: CommandServices, arg?: unknown): Promise<string | undefined> {
-  const node = rowOf(services, arg, JobNode);
+export async function downloadJob(services: CommandServices, given: JobNode | undefined): Promise<string | undefined> {
+  const node = rowOf(services, given, JobNode);
   if (!node) {
     await services.ui.message('info', l10n.t('Select a finished job in the Projects view to download it.'), {});
     return undefined;
@@ -112,8 +122,8 @@ export async function downloadJob(services: CommandServices, arg?: unknown): Pro
 }
 
 /** "Download Task…": one task's package saved into a folder. */
-export async function downloadTask(services: CommandServices, arg?: unknown): Promise<string | undefined> {
-  const ref = taskRefOf(services, arg);
+export async function downloadTask(services: CommandServices, given: TaskRef | undefined): Promise<string | undefined> {
+  const ref = taskOf(services, given);
   if (!ref) {
     await services.ui.message('info', l10n.t('Select a finished task of a job in the Projects view to download it.'), {});
     return undefined;
@@ -138,12 +148,12 @@ async function download(
     url = pkg.signed_url;
     status = pkg.status;
   } catch (err) {
+    // Recovered here: a service without downloads is a fact, not a failure; the wrapper shows the rest.
     if (isNotSupported(err)) {
       await services.ui.message('warning', l10n.t('This service does not support downloading jobs and tasks.'), {});
       return undefined;
     }
-    await showError(services, l10n.t('Download {0}', what), err);
-    return undefined;
+    throw new StepFailure((reason) => failedText(l10n.t('Download {0}', what), reason), err);
   }
   if (!url) {
     // The OpenAPI allows a package that is not ready yet: say so, and how to go on.

@@ -9,22 +9,12 @@ import { l10n } from 'vscode';
 import { ApiError, collect, isNotSupported, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
 import { WorkflowNode } from '../../explorer/nodes/workflows';
 import { dateTime, tokens } from '../../format';
-import { describeError, showError } from '../../ui/showError';
+import { describeError, inStep } from '../../ui/showError';
 import { busy } from '../insights/pickers';
 import type { CommandServices } from '../services';
 import { confirmPrice } from './confirmPrice';
 import { revealJob } from './jobs';
 import { valErrorLines } from './valErrors';
-
-/** A workflow row, a `{record}` of one, a bare workflow record, or the selected row. */
-export function workflowOf(services: CommandServices, arg: unknown): WorkflowListItem | undefined {
-  if (arg instanceof WorkflowNode) return arg.record;
-  const r = typeof arg === 'object' && arg !== null && 'record' in arg ? (arg as { record: unknown }).record : arg;
-  if (typeof r === 'object' && r !== null && typeof (r as WorkflowListItem).id === 'string' && typeof (r as WorkflowListItem).project_id === 'string')
-    return r as WorkflowListItem;
-  const selected = services.explorer?.selected('projects')[0];
-  return selected instanceof WorkflowNode ? selected.record : undefined;
-}
 
 /** From the Command Palette: a project, then one of its workflows. */
 async function pickWorkflow(services: CommandServices, client: EoClient): Promise<WorkflowListItem | undefined> {
@@ -59,26 +49,14 @@ async function refused(services: CommandServices, name: string, errors: readonly
   );
 }
 
-export interface RunWorkflowResult {
-  job: Job;
-}
-
-export async function runWorkflow(services: CommandServices, arg?: unknown): Promise<RunWorkflowResult | undefined> {
-  const action = l10n.t('Run workflow');
-  let client: EoClient;
-  let item = workflowOf(services, arg);
-  try {
-    client = await services.connection.getClient();
-    item ??= await pickWorkflow(services, client);
-  } catch (err) {
-    await showError(services, action, err);
-    return undefined;
-  }
-  if (!item) return undefined;
+/**
+ * The workflow read and priced: its estimate in tokens, or undefined when it is not offered
+ * (no blocks, validation errors, a service without workflows or estimates), said in words.
+ */
+async function price(services: CommandServices, client: EoClient, item: WorkflowListItem): Promise<number | undefined> {
   const name = item.name;
-  let estimate: number;
   try {
-    const [workflow, price] = await busy(l10n.t('Pricing {0}…', name), async () => {
+    const [workflow, estimate] = await busy(l10n.t('Pricing {0}…', name), async () => {
       const w = await client.workflows.get(item.id, item.project_id);
       // Nothing to price when the workflow cannot run.
       if (w.spec?.blocks.length === 0 || w.val_errors.length > 0) return [w, 0] as const;
@@ -92,8 +70,9 @@ export async function runWorkflow(services: CommandServices, arg?: unknown): Pro
       await refused(services, name, workflow.val_errors, false);
       return undefined;
     }
-    estimate = price;
+    return estimate;
   } catch (err) {
+    // Recovered here: a service without these operations is said once, as a fact, not a failure.
     if (isNotSupported(err) && (err as ApiError).path.includes('/estimate')) {
       await services.ui.message('warning', l10n.t('This service does not price workflows, so {0} is not offered to run.', name), {});
       return undefined;
@@ -102,9 +81,27 @@ export async function runWorkflow(services: CommandServices, arg?: unknown): Pro
       await services.ui.message('warning', l10n.t('This service does not support workflows.'), {});
       return undefined;
     }
-    await showError(services, l10n.t('Pricing {0} (nothing was run)', name), err);
-    return undefined;
+    throw err;
   }
+}
+
+export interface RunWorkflowResult {
+  job: Job;
+}
+
+/**
+ * `given`: a workflow (row or record); none means the selected workflow row, else the person
+ * picks a project and one of its workflows.
+ */
+export async function runWorkflow(services: CommandServices, given: WorkflowListItem | undefined): Promise<RunWorkflowResult | undefined> {
+  const client = await services.connection.getClient();
+  const selected = services.explorer?.selected('projects')[0];
+  const item = given ?? (selected instanceof WorkflowNode ? selected.record : await pickWorkflow(services, client));
+  if (!item) return undefined;
+  const name = item.name;
+  const priced = await inStep(l10n.t('Pricing {0} (nothing was run)', name), () => price(services, client, item));
+  if (priced === undefined) return undefined;
+  const estimate = priced;
   const run = l10n.t('Run');
   const ok = await confirmPrice(services, {
     title: l10n.t('Run {0} for about {1}?', name, tokens(estimate)),
@@ -117,6 +114,8 @@ export async function runWorkflow(services: CommandServices, arg?: unknown): Pro
   try {
     job = await busy(l10n.t('Starting {0}…', name), () => client.workflows.run(item.id, item.project_id));
   } catch (err) {
+    // Recovered here: refusals the person can act on. Anything else goes to the command
+    // wrapper, which never offers Retry for this command (a job costs).
     const errors = valErrorsOf(err);
     if (errors.length > 0) {
       await refused(services, name, errors, true);
@@ -126,9 +125,7 @@ export async function runWorkflow(services: CommandServices, arg?: unknown): Pro
       await services.ui.message('warning', l10n.t('{0} already has a job that has not finished: {1} Start another when it has.', name, describeError(err)), {});
       return undefined;
     }
-    // A POST that creates and costs: never sent again for the person.
-    await showError(services, action, err);
-    return undefined;
+    throw err;
   }
   if (job.val_errors.length > 0) {
     await refused(services, name, job.val_errors, true);

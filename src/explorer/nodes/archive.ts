@@ -3,12 +3,12 @@ import { nextLink } from '../../api';
 import type { ArchiveCollection, ArchiveItem } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { dateTime, day } from '../../format';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
 
-export function archiveRoot(ctx: ExplorerContext): PagedChildren<ArchiveCollection> {
-  return new PagedChildren<ArchiveCollection>(ctx, 'archive', undefined, {
+export function archiveRoot(ctx: ExplorerContext): NodeList<ArchiveCollection> {
+  return nodeList<ArchiveCollection>(ctx, 'archive', undefined, {
     what: 'collections',
     empty: 'No archive collections',
     async fetch(client, q) {
@@ -22,11 +22,11 @@ export function archiveRoot(ctx: ExplorerContext): PagedChildren<ArchiveCollecti
 
 export class CollectionNode extends RecordNode<ArchiveCollection> {
   readonly kind = 'collection' as const;
-  readonly items: PagedChildren<ArchiveItem>;
+  readonly items: NodeList<ArchiveItem>;
 
   constructor(ctx: ExplorerContext, record: ArchiveCollection) {
     super('archive', undefined, `collection:${record.id}`, record);
-    this.items = new PagedChildren<ArchiveItem>(ctx, 'archive', this, {
+    this.items = nodeList<ArchiveItem>(ctx, 'archive', this, {
       what: 'items',
       empty: 'No items in this collection',
       fetch: async (client, q) => {
@@ -61,7 +61,7 @@ export class CollectionNode extends RecordNode<ArchiveCollection> {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.items;
   }
 }

@@ -7,14 +7,14 @@ import { areaKm2, dateTime, day } from '../../format';
 import { originsOf } from '../catalogOrigins';
 import { catalogRow, type CatalogOrigin } from '../labels';
 import { kindIcon, statusIcon } from '../look';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
 
-export function catalogRoot(ctx: ExplorerContext): PagedChildren<Catalog> {
+export function catalogRoot(ctx: ExplorerContext): NodeList<Catalog> {
   const origins = new Map<string, CatalogOrigin>();
-  return new PagedChildren<Catalog>(ctx, 'catalog', undefined, {
+  return nodeList<Catalog>(ctx, 'catalog', undefined, {
     what: l10n.t('catalog entries'),
     empty: l10n.t('No fulfilled imagery yet'),
     async fetch(client, q) {
@@ -29,7 +29,7 @@ export function catalogRoot(ctx: ExplorerContext): PagedChildren<Catalog> {
 
 export class CatalogNode extends RecordNode<Catalog> {
   readonly kind = 'catalog' as const;
-  readonly deliveries: PagedChildren<Delivery>;
+  readonly deliveries: NodeList<Delivery>;
 
   constructor(
     ctx: ExplorerContext,
@@ -37,7 +37,7 @@ export class CatalogNode extends RecordNode<Catalog> {
     readonly origin?: CatalogOrigin,
   ) {
     super('catalog', undefined, `catalog:${record.id}`, record);
-    this.deliveries = new PagedChildren<Delivery>(ctx, 'catalog', this, {
+    this.deliveries = nodeList<Delivery>(ctx, 'catalog', this, {
       what: l10n.t('deliveries'),
       empty: l10n.t('Not delivered to a cloud store yet'),
       fetch: async (client, q) => {
@@ -82,7 +82,7 @@ export class CatalogNode extends RecordNode<Catalog> {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.deliveries;
   }
 }

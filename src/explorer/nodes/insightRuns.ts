@@ -12,7 +12,7 @@ import { outputKind, runState, runStatusText, type RunState } from '../../api/in
 import type { ExplorerContext } from '../context';
 import { count, dateTime, tokens } from '../../format';
 import { kindIcon } from '../look';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 
@@ -32,7 +32,7 @@ type GroupState = 'ok' | 'unsupported' | 'aoiGone';
 
 export class InsightRunGroupNode extends ExplorerNode {
   readonly kind = 'insightRunGroup' as const;
-  readonly list: PagedChildren<Insight>;
+  readonly list: NodeList<Insight>;
   state: GroupState = 'ok';
   /** The whole list as last read, newest first, and when. */
   private all?: Insight[];
@@ -46,7 +46,7 @@ export class InsightRunGroupNode extends ExplorerNode {
     readonly aoiNode: ExplorerNode & { record: Aoi },
   ) {
     super('projects', aoiNode, 'insightRuns');
-    this.list = new PagedChildren<Insight>(ctx, 'projects', this, {
+    this.list = nodeList<Insight>(ctx, 'projects', this, {
       what: l10n.t('insight runs'),
       pageSize: RUNS_PER_PAGE,
       empty: l10n.t('No insight runs on this AOI yet'),

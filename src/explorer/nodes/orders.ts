@@ -9,13 +9,13 @@ import { amountText } from '../../ui/amounts';
 import { orderLabel } from '../labels';
 import { kindIcon, statusIcon } from '../look';
 import { MessageNode } from '../rows';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 
-export function ordersRoot(ctx: ExplorerContext): PagedChildren<OrderRecord> {
-  return new PagedChildren<OrderRecord>(ctx, 'orders', undefined, {
+export function ordersRoot(ctx: ExplorerContext): NodeList<OrderRecord> {
+  return nodeList<OrderRecord>(ctx, 'orders', undefined, {
     what: l10n.t('orders'),
     empty: l10n.t('No orders yet'),
     async fetch(client, q) {
@@ -29,11 +29,11 @@ export function ordersRoot(ctx: ExplorerContext): PagedChildren<OrderRecord> {
 
 export class OrderNode extends RecordNode<OrderRecord> {
   readonly kind = 'order' as const;
-  readonly items: PagedChildren<OrderItem>;
+  readonly items: NodeList<OrderItem>;
 
   constructor(ctx: ExplorerContext, record: OrderRecord) {
     super('orders', undefined, `order:${record.id ?? ''}`, record);
-    this.items = new PagedChildren<OrderItem>(ctx, 'orders', this, {
+    this.items = nodeList<OrderItem>(ctx, 'orders', this, {
       what: l10n.t('order items'),
       get empty(): string {
         const f = ctx.filters.current;
@@ -90,7 +90,7 @@ export class OrderNode extends RecordNode<OrderRecord> {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.items;
   }
 

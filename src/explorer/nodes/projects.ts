@@ -6,7 +6,8 @@ import type { ExplorerContext } from '../context';
 import { count, dateTime, day, km2 } from '../../format';
 import { assetRow } from '../labels';
 import { kindIcon, statusIcon } from '../look';
-import { PagedChildren, type PageQuery, type PageResult } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
+import type { PageQuery, PageResult } from '../paged';
 import { statusCategory, statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
@@ -19,8 +20,8 @@ function progressText(status: string, progress: number | undefined): string {
 }
 
 /** The Projects view's root list: projects, paged by page_num/page_size. */
-export function projectsRoot(ctx: ExplorerContext): PagedChildren<Project> {
-  return new PagedChildren<Project>(ctx, 'projects', undefined, {
+export function projectsRoot(ctx: ExplorerContext): NodeList<Project> {
+  return nodeList<Project>(ctx, 'projects', undefined, {
     what: l10n.t('projects'),
     empty: l10n.t('No projects yet'),
     async fetch(client: EoClient, q: PageQuery): Promise<PageResult<Project>> {
@@ -35,14 +36,14 @@ export function projectsRoot(ctx: ExplorerContext): PagedChildren<Project> {
 
 export class ProjectNode extends RecordNode<Project> {
   readonly kind = 'project' as const;
-  readonly aois: PagedChildren<Aoi>;
+  readonly aois: NodeList<Aoi>;
   /** The project's workflows, a row above its AOIs. */
   readonly workflows: WorkflowGroupNode;
 
   constructor(ctx: ExplorerContext, record: Project) {
     super('projects', undefined, `project:${record.id}`, record);
     this.workflows = new WorkflowGroupNode(ctx, this);
-    this.aois = new PagedChildren<Aoi>(ctx, 'projects', this, {
+    this.aois = nodeList<Aoi>(ctx, 'projects', this, {
       what: l10n.t('AOIs'),
       get empty(): string {
         const name = ctx.filters.current.aoiName;
@@ -86,7 +87,7 @@ export class ProjectNode extends RecordNode<Project> {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.aois;
   }
 
@@ -170,7 +171,7 @@ interface GroupSpec<T> {
 
 /** A row under an AOI holding one paged list of its records, with their count. */
 abstract class GroupNode<T> extends ExplorerNode {
-  readonly list: PagedChildren<T>;
+  readonly list: NodeList<T>;
 
   constructor(
     ctx: ExplorerContext,
@@ -178,7 +179,7 @@ abstract class GroupNode<T> extends ExplorerNode {
     private readonly spec: GroupSpec<T>,
   ) {
     super('projects', parent, spec.key);
-    this.list = new PagedChildren<T>(ctx, 'projects', this, {
+    this.list = nodeList<T>(ctx, 'projects', this, {
       what: spec.what,
       empty: spec.empty,
       fetch: async (client, q) => {
@@ -203,7 +204,7 @@ abstract class GroupNode<T> extends ExplorerNode {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.list;
   }
 }

@@ -2,12 +2,12 @@ import vscode = require('vscode');
 import type { Store } from '../../api/records';
 import type { ExplorerContext } from '../context';
 import { dateTime, storeTarget } from '../../format';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { recordTooltip } from '../tooltip';
 import { RecordNode } from '../tree';
 
-export function storesRoot(ctx: ExplorerContext): PagedChildren<Store> {
-  return new PagedChildren<Store>(ctx, 'stores', undefined, {
+export function storesRoot(ctx: ExplorerContext): NodeList<Store> {
+  return nodeList<Store>(ctx, 'stores', undefined, {
     what: 'cloud stores',
     empty: 'No cloud stores yet',
     async fetch(client, q) {

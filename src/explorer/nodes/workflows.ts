@@ -15,7 +15,7 @@ import { COMMANDS } from '../../commandIds';
 import { count, dateTime, day, duration, tokens } from '../../format';
 import type { ExplorerContext } from '../context';
 import { kindIcon } from '../look';
-import { PagedChildren } from '../paged';
+import { nodeList, type NodeList } from '../nodeList';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
@@ -58,7 +58,7 @@ type GroupState = 'ok' | 'unsupported';
 
 export class WorkflowGroupNode extends ExplorerNode {
   readonly kind = 'workflowGroup' as const;
-  readonly list: PagedChildren<WorkflowListItem>;
+  readonly list: NodeList<WorkflowListItem>;
   state: GroupState = 'ok';
 
   constructor(
@@ -66,7 +66,7 @@ export class WorkflowGroupNode extends ExplorerNode {
     readonly projectNode: ExplorerNode & { record: Project },
   ) {
     super('projects', projectNode, 'workflows');
-    this.list = new PagedChildren<WorkflowListItem>(ctx, 'projects', this, {
+    this.list = nodeList<WorkflowListItem>(ctx, 'projects', this, {
       what: l10n.t('workflows'),
       empty: l10n.t('No workflows in this project yet'),
       fetch: async (client, q) => {
@@ -121,7 +121,7 @@ export class WorkflowGroupNode extends ExplorerNode {
 
 export class WorkflowNode extends RecordNode<WorkflowListItem> {
   readonly kind = 'workflow' as const;
-  readonly jobs: PagedChildren<Job>;
+  readonly jobs: NodeList<Job>;
   /** Every job as last read, newest first, and when. */
   private all?: Job[];
   private readAt = 0;
@@ -134,7 +134,7 @@ export class WorkflowNode extends RecordNode<WorkflowListItem> {
     record: WorkflowListItem,
   ) {
     super('projects', group, `workflow:${record.id}`, record);
-    this.jobs = new PagedChildren<Job>(group.ctx, 'projects', this, {
+    this.jobs = nodeList<Job>(group.ctx, 'projects', this, {
       what: l10n.t('jobs'),
       pageSize: JOBS_PER_PAGE,
       empty: l10n.t('No jobs yet: Run Workflow… starts one'),
@@ -187,7 +187,7 @@ export class WorkflowNode extends RecordNode<WorkflowListItem> {
     return item;
   }
 
-  protected override childList(): PagedChildren<unknown> {
+  protected override childList(): NodeList<unknown> {
     return this.jobs;
   }
 

@@ -1,17 +1,14 @@
 import { turfIntersects } from '../../geo/intersects';
 import type { Geometry as GjGeometry } from 'geojson';
 import type { Polygon } from '../../api/records';
+import { isObj } from '../../api/shape';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
 export type GeoJsonCheck = { ok: true; geometries: GjGeometry[] } | { ok: false; reason: string };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function checkGeometry(g: unknown, where: string): GjGeometry | string {
-  if (!isRecord(g)) return `${where} is not a geometry object`;
+  if (!isObj(g)) return `${where} is not a geometry object`;
   if (typeof g.type !== 'string' || !GEOMETRY_TYPES.has(g.type)) {
     return `${where} has geometry type ${JSON.stringify(g.type)}, not a GeoJSON geometry type`;
   }
@@ -25,12 +22,12 @@ function checkGeometry(g: unknown, where: string): GjGeometry | string {
 
 /** Accepts a Geometry, a Feature or a FeatureCollection with at least one geometry. */
 export function checkVectorGeoJson(doc: unknown): GeoJsonCheck {
-  if (!isRecord(doc)) return { ok: false, reason: 'the file does not hold a GeoJSON object' };
+  if (!isObj(doc)) return { ok: false, reason: 'the file does not hold a GeoJSON object' };
   const found: GjGeometry[] = [];
   if (doc.type === 'FeatureCollection') {
     if (!Array.isArray(doc.features)) return { ok: false, reason: 'the FeatureCollection has no "features" array' };
     for (const [i, f] of doc.features.entries()) {
-      if (!isRecord(f) || f.type !== 'Feature') return { ok: false, reason: `features[${i}] is not a Feature` };
+      if (!isObj(f) || f.type !== 'Feature') return { ok: false, reason: `features[${i}] is not a Feature` };
       if (f.geometry === null) continue;
       const g = checkGeometry(f.geometry, `features[${i}]`);
       if (typeof g === 'string') return { ok: false, reason: g };

@@ -1,6 +1,7 @@
 import type { Geometry as GjGeometry } from 'geojson';
 import type { StacAsset } from '../../api/records';
 import { checkVectorGeoJson } from './geojson';
+import { isObj } from '../../api/shape';
 
 /** The fields of an archive STAC item the builder reads (the STAC panel sends the whole item). */
 export interface StacItemRef {
@@ -15,10 +16,6 @@ export interface StacItemRef {
 export interface StacItemInput {
   item: StacItemRef;
   stacUrl: string;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isHttpUrl(v: string): boolean {
@@ -36,9 +33,9 @@ function isHttpUrl(v: string): boolean {
  * usual. A `{stacItem, stacUrl}` that is malformed is refused with the reason.
  */
 export function parseStacItemInput(arg: unknown): { ok: true; value: StacItemInput | undefined } | { ok: false; reason: string } {
-  if (!isRecord(arg) || !('stacItem' in arg)) return { ok: true, value: undefined };
+  if (!isObj(arg) || !('stacItem' in arg)) return { ok: true, value: undefined };
   const { stacItem: item, stacUrl } = arg;
-  if (!isRecord(item) || typeof item.id !== 'string' || item.id === '' || typeof item.collection !== 'string' || item.collection === '') {
+  if (!isObj(item) || typeof item.id !== 'string' || item.id === '' || typeof item.collection !== 'string' || item.collection === '') {
     return { ok: false, reason: 'the STAC item has no id or collection' };
   }
   if (typeof stacUrl !== 'string' || !isHttpUrl(stacUrl)) {
@@ -51,8 +48,8 @@ export function parseStacItemInput(arg: unknown): { ok: true; value: StacItemInp
         id: item.id,
         collection: item.collection,
         geometry: item.geometry,
-        properties: isRecord(item.properties) ? item.properties : undefined,
-        assets: isRecord(item.assets) ? (item.assets as Record<string, StacAsset>) : undefined,
+        properties: isObj(item.properties) ? item.properties : undefined,
+        assets: isObj(item.assets) ? (item.assets as Record<string, StacAsset>) : undefined,
       },
       stacUrl,
     },
@@ -63,7 +60,7 @@ function bandNames(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
   const out: string[] = [];
   for (const b of list) {
-    if (!isRecord(b)) continue;
+    if (!isObj(b)) continue;
     if (typeof b.name === 'string') out.push(b.name);
     if (typeof b.common_name === 'string') out.push(b.common_name);
   }

@@ -119,8 +119,6 @@ export type ToMapImageryMessage =
   | { type: 'imageryPreview'; id: string; dataUrl: string }
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
   | { type: 'imageryNote'; id: string; title: string; text: string }
-  /** What the imagery pane shows at these lon/lat points (read back from its canvases; for tests). */
-  | { type: 'imageryPixels'; requestId: number; points: [number, number][] }
   /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
   | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
   /** A time slider over one place: one date at a time, in date order. */
@@ -148,9 +146,17 @@ export interface ImageryStatusReport {
 export type FromMapImageryMessage =
   | { type: 'imageryStatus'; id: string; report: ImageryStatusReport }
   /** The webview no longer needs the answer to request `id` (a removed layer's byte read): abort it. */
-  | { type: 'cancelRequest'; id: number }
-  /** The answer to `imageryPixels`: RGBA per point, [0, 0, 0, 0] where no imagery is drawn. */
-  | { type: 'imageryPixels'; requestId: number; pixels: [number, number, number, number][] };
+  | { type: 'cancelRequest'; id: number };
+
+/**
+ * Test mode only: the extension asks what the imagery pane shows at lon/lat points (read back
+ * from its tiles). The webview answers only when the extension's `init` said `testing`, and
+ * the extension listens only when VS Code runs it for its tests.
+ */
+export type ToMapTestMessage = { type: 'imageryPixels'; requestId: number; points: [number, number][] };
+
+/** The answer to `imageryPixels`: RGBA per point, [0, 0, 0, 0] where no imagery is drawn. */
+export type FromMapTestMessage = { type: 'imageryPixels'; requestId: number; pixels: [number, number, number, number][] };
 
 export interface ReadBytesParams {
   url: string;

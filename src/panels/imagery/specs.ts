@@ -3,14 +3,15 @@
  * bands (`eo:bands` + `raster:bands`), the preview to show first, and the look (true colour,
  * or an index expression through a colour map). Pure: no vscode, no I/O.
  */
+import * as l10n from '@vscode/l10n';
 import type { ArchiveItem, Asset, Index, InsightOutput, StacAsset, Visualization } from '../../api/records';
 import { compileIndexExpression, parseIndexExpression } from '../../api/indexExpression';
 import { isWebUrl } from '../protocol';
 import type { ImageryBand, ImageryClass, ImageryLayerSpec, ImageryRender } from './protocol';
+import { isObj } from '../../api/shape';
 
 export type SpecOrNote = { spec: ImageryLayerSpec; previewUrl?: string } | { note: { id: string; title: string; text: string } };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 function hrefPath(href: string): string {
@@ -176,7 +177,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   const own = [...(vis.assets ?? [])].sort((x, y) => (y.date ?? '').localeCompare(x.date ?? ''));
   const latest = own[0];
   const id = `visualization:${vis.aoi_id}/${vis.id}`;
-  const name = vis.index_name || index?.name || 'Index';
+  const name = vis.index_name || index?.name || l10n.t('Index');
   const title = latest?.date ? `${name} ${latest.date}` : name;
   const rescale: [number, number] =
     vis.rescale?.length >= 2 && vis.rescale[0] !== vis.rescale[1]

@@ -9,6 +9,7 @@ import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { ImageryLayerSpec, TimeFrame } from '../../../src/panels/imagery/protocol';
 import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import { useSandbox } from '../harness/sandbox';
+import { runScripted } from '../support/run';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
@@ -38,14 +39,7 @@ suite('compare imagery and step through time', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  async function run(prompts: ScriptedPrompts, command: string, ...args: unknown[]): Promise<void> {
-    const restore = sb.current.api.testing.usePrompts(prompts);
-    try {
-      await vscode.commands.executeCommand(command, ...args);
-    } finally {
-      restore();
-    }
-  }
+  const run = (prompts: ScriptedPrompts, command: string, ...args: unknown[]): Promise<unknown> => runScripted(sb.current, prompts, command, ...args);
 
   async function mapProbe(): Promise<PanelProbe> {
     const probe = await waitFor('the map panel', () => panels.map());

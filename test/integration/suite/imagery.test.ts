@@ -333,6 +333,8 @@ suite('imagery layers on the map', () => {
         source: { kind: 'url', url: srv.url },
         opacity: 0.8,
       };
+      // the extension put the file on the map before the reload (a revived map reads no other)
+      sb.current.api.services.panels.showMap().showImagery(spec, { fit: false });
       panels.map()?.panel.dispose();
       const restored = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
       await panels.serializers['eoImagery.map'].deserializeWebviewPanel(restored, { center: [42, 15], zoom: 10, imagery: [spec] });
@@ -344,6 +346,63 @@ suite('imagery layers on the map', () => {
       assert.ok(srv.ranges.length > 0);
     } finally {
       await srv.close();
+    }
+  });
+
+  test("a revived map reads only the files the extension put on it, not whatever the webview's saved state names", async function () {
+    this.timeout(60_000);
+    const shown = await rangeServer(scene.file);
+    const foreign = await rangeServer(scene.file);
+    try {
+      const spec = (id: string, url: string): ImageryLayerSpec => ({
+        id,
+        title: id,
+        url,
+        bands: [],
+        render: { kind: 'rgb', bands: ['', '', ''] },
+        source: { kind: 'url', url },
+      });
+      panels.map()?.panel.dispose();
+      sb.current.api.services.panels.showMap().showImagery(spec('shown', shown.url), { fit: false });
+      panels.map()?.panel.dispose();
+      // the saved state is the page's to write: it names a file the extension never showed
+      const restored = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
+      await panels.serializers['eoImagery.map'].deserializeWebviewPanel(restored, {
+        center: [42, 15],
+        zoom: 10,
+        imagery: [spec('shown', shown.url), spec('foreign', foreign.url)],
+      });
+      const map = await mapProbe();
+      type Response = { type: string; id: number; ok: boolean; error?: { message: string } };
+      const read = async (id: number, url: string): Promise<Response> => {
+        await map.receive({ type: 'request', id, request: { method: 'readBytes', params: { url, offset: 0, length: 16 } } });
+        return waitFor(`the answer to request ${id}`, () =>
+          map.posted.find((m): m is Response => (m as Response).type === 'response' && (m as Response).id === id),
+        );
+      };
+      const mine = await read(900_001, shown.url);
+      assert.equal(mine.ok, true, mine.error?.message);
+      const theirs = await read(900_002, foreign.url);
+      assert.equal(theirs.ok, false);
+      assert.match(theirs.error?.message ?? '', /not put on the map by the extension/);
+      // the page's own attempt at the foreign layer ends in its row, and nothing reached that host
+      const refused = await waitFor('the foreign layer refused', () => reports(map, 'foreign').find((r) => r.state === 'error'));
+      assert.match(refused.text ?? '', /not put on the map by the extension/);
+      assert.equal(foreign.ranges.length, 0, 'the foreign file was never read');
+
+      // a new map (not revived) starts a new list: nothing of the old one is readable
+      panels.map()?.panel.dispose();
+      sb.current.api.services.panels.showMap();
+      const fresh = await mapProbe();
+      await fresh.receive({ type: 'request', id: 900_003, request: { method: 'readBytes', params: { url: shown.url, offset: 0, length: 16 } } });
+      const again = await waitFor('the answer to request 900003', () =>
+        fresh.posted.find((m): m is Response => (m as Response).type === 'response' && (m as Response).id === 900_003),
+      );
+      assert.equal(again.ok, false);
+      assert.match(again.error?.message ?? '', /not put on the map by the extension/);
+    } finally {
+      await shown.close();
+      await foreign.close();
     }
   });
 

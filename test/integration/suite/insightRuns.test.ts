@@ -14,7 +14,7 @@ import { collect, type Aoi, type Asset, type EoClient, type Insight } from '../.
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
-import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
+import { remove, scriptedSuite, workspaceUri } from '../support/run';
 
 const SOURCE = 'EO Imagery';
 const INSIGHT_MS = 30_000;
@@ -26,16 +26,6 @@ interface Extras {
 }
 
 type RunNode = ExplorerNode & { record: Insight };
-
-function workspaceUri(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the integration workspace has no folder');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-async function remove(uri: vscode.Uri): Promise<void> {
-  await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
-}
 
 function text(item: vscode.TreeItem): string {
   const l = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -58,18 +48,11 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
   let client: EoClient;
   let explorer: ExplorerApi;
   let extras: Extras;
-  let prompts: ScriptedPrompts;
-  let restore: (() => void) | undefined;
+  const scripts = scriptedSuite(env);
+  const script = scripts.script;
   let aoi: Aoi;
   let asset: Asset;
   let lastGroup: ExplorerNode | undefined;
-
-  function script(...steps: Step[]): ScriptedPrompts {
-    restore?.();
-    prompts = new ScriptedPrompts(steps);
-    restore = env.current.api.testing.usePrompts(prompts);
-    return prompts;
-  }
 
   /** The AOI's "Insight runs" rows, rendered as the tree renders them (so the poller sees them). */
   async function runRows(aoiId: string): Promise<{ group: ExplorerNode; rows: ExplorerNode[] }> {
@@ -116,11 +99,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  teardown(() => {
-    restore?.();
-    restore = undefined;
-    extras.faults.clear();
-  });
+  teardown(() => extras.faults.clear());
 
   test('Run asks for the estimate, shows it naming the block and AOI; Cancel sends no run, Confirm exactly one', async () => {
     const uri = await writeInsight('priced');
@@ -132,7 +111,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     );
     assert.equal(await vscode.commands.executeCommand('eoImagery.runInsight', uri), undefined);
     p.assertDone();
-    const shown = prompts.messages.find((m) => m.modal);
+    const shown = scripts.prompts.messages.find((m) => m.modal);
     assert.ok(shown?.text.includes(aoi.name), shown?.text);
     const tokens = Number(/about (\d+) tokens/.exec(shown?.text ?? '')?.[1]);
     assert.equal(tokens, Math.max(1, Math.round((aoi.area_in_sq_m / 1e6) * 0.3)), 'the estimate the service gave');
@@ -141,7 +120,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     p = script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
-    assert.ok(id, JSON.stringify(prompts.messages));
+    assert.ok(id, JSON.stringify(scripts.prompts.messages));
     assert.equal(extras.state.insights.length, before + 1, 'exactly one run was created');
     assert.equal(extras.state.insights.at(-1)?.id, id);
   });
@@ -158,9 +137,9 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     });
     script();
     assert.equal(await vscode.commands.executeCommand('eoImagery.runInsight', uri), undefined);
-    const err = prompts.messages.find((m) => m.severity === 'error');
+    const err = scripts.prompts.messages.find((m) => m.severity === 'error');
     assert.match(err?.text ?? '', /^Pricing priced \(water-extent 0\.9\.1\) on .+ \(nothing was run\) failed: .*pricing is down/);
-    assert.ok(!prompts.messages.some((m) => m.modal), 'no confirmation without a price');
+    assert.ok(!scripts.prompts.messages.some((m) => m.modal), 'no confirmation without a price');
     assert.equal(extras.state.insights.length, before);
   });
 
@@ -197,7 +176,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.ok(view);
     await until('Show Outputs to select the run', () => view.selection.some((n) => n.id === node.id) || undefined);
     const announced = await until('the finish notification', () =>
-      prompts.messages.filter((m) => m.text.startsWith('Insight followed on ')).length > 0 ? prompts.messages : undefined,
+      scripts.prompts.messages.filter((m) => m.text.startsWith('Insight followed on ')).length > 0 ? scripts.prompts.messages : undefined,
     );
     const notes = announced.filter((m) => m.text.startsWith('Insight followed on '));
     assert.equal(notes.length, 1, 'announced once');
@@ -226,7 +205,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.ok(vector);
     script();
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('eoImagery.openInsightOutput', vector);
-    assert.ok(editor, JSON.stringify(prompts.messages));
+    assert.ok(editor, JSON.stringify(scripts.prompts.messages));
     const fc = JSON.parse(editor.document.getText()) as { type: string; features: { geometry: { type: string } }[] };
     assert.equal(fc.type, 'FeatureCollection');
     assert.ok(fc.features.length > 0 && fc.features.every((f) => f.geometry.type === 'Polygon'));
@@ -237,11 +216,11 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     extras.faults.add({ method: 'GET', path: fileOf, status: 404, count: 1 });
     script();
     assert.equal(await vscode.commands.executeCommand('eoImagery.openInsightOutput', vector), undefined);
-    assert.match(prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: 127\.0\.0\.1:\d+ answered 404: the file is not there/);
+    assert.match(scripts.prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: 127\.0\.0\.1:\d+ answered 404: the file is not there/);
     extras.faults.add({ method: 'GET', path: fileOf, status: 200, count: 1, body: { type: 'Topology', objects: {} } });
     script();
     assert.equal(await vscode.commands.executeCommand('eoImagery.openInsightOutput', vector), undefined);
-    assert.match(prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: the file is not valid GeoJSON: its type is "Topology"/);
+    assert.match(scripts.prompts.messages[0]?.text ?? '', /^Cannot open water_bodies of followed: the file is not valid GeoJSON: its type is "Topology"/);
 
     const input = await vscode.commands.executeCommand<vscode.TextEditor>('eoImagery.openInsightInput', run);
     assert.deepEqual(
@@ -264,7 +243,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-run-'));
     script({ kind: 'openDialog', match: 'Folder to save followed in', answer: [vscode.Uri.file(folder)] });
     const saved = await vscode.commands.executeCommand<string | undefined>('eoImagery.downloadInsightRun', run);
-    assert.ok(saved && fs.existsSync(saved), JSON.stringify(prompts.messages));
+    assert.ok(saved && fs.existsSync(saved), JSON.stringify(scripts.prompts.messages));
     assert.equal(fs.readFileSync(saved).subarray(0, 2).toString('latin1'), 'PK', 'a zip archive');
     fs.rmSync(folder, { recursive: true, force: true });
   });
@@ -302,7 +281,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     );
     const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.useInsightOutputAsInput', raster);
     p.assertDone();
-    assert.equal(written?.toString(), uri.toString(), JSON.stringify(prompts.messages));
+    assert.equal(written?.toString(), uri.toString(), JSON.stringify(scripts.prompts.messages));
     assert.match(offered[0], new RegExp(`${land.name} › land_cover`), 'the chosen output is offered first');
     const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { input: Record<string, unknown>[] };
     const baseline = doc.input.find((i) => i.name === 'baseline');
@@ -319,7 +298,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
 
     script({ kind: 'message', match: /^Run change-int \(change-detection .+\) on .+ for about \d+ tokens\?$/, answer: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
-    assert.ok(id, JSON.stringify(prompts.messages));
+    assert.ok(id, JSON.stringify(scripts.prompts.messages));
     extras.clock.advance(INSIGHT_MS);
     const after = (await client.insightRuns.list(land.aoi_id, { id }))[0];
     assert.equal(after.status, 'success', after.err_msg);
@@ -392,8 +371,8 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     script({ kind: 'message', match: /^Delete insight run priced on /, answer: 'Delete' });
     assert.equal(await vscode.commands.executeCommand('eoImagery.deleteInsightRun', node), false);
     assert.ok(
-      prompts.messages.some((m) => m.text === 'This service does not support deleting insight runs.'),
-      JSON.stringify(prompts.messages),
+      scripts.prompts.messages.some((m) => m.text === 'This service does not support deleting insight runs.'),
+      JSON.stringify(scripts.prompts.messages),
     );
 
     node = await find();

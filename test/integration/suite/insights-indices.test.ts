@@ -4,24 +4,12 @@ import * as vscode from 'vscode';
 import { legendsOf } from '../../../src/api/legend';
 import { collect, type Index, type Visualization } from '../../../src/api';
 import { useSandbox } from '../harness/sandbox';
-import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
+import { scriptedSuite } from '../support/run';
 
 suite('insights: indices and visualizations against the sandbox', function () {
   this.timeout(60_000);
   const env = useSandbox();
-  let restore: (() => void) | undefined;
-
-  function script(...steps: Step[]): ScriptedPrompts {
-    restore?.();
-    const p = new ScriptedPrompts(steps);
-    restore = env.current.api.testing.usePrompts(p);
-    return p;
-  }
-
-  teardown(() => {
-    restore?.();
-    restore = undefined;
-  });
+  const { script } = scriptedSuite(env);
 
   test('a fractional rescale bound is refused in the box with the reason, and nothing is created', async () => {
     const client = await env.current.api.services.connection.getClient();

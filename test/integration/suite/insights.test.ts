@@ -6,23 +6,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { collect, type Aoi, type Asset, type EoClient } from '../../../src/api';
 import { useSandbox } from '../harness/sandbox';
-import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
+import { remove, scriptedSuite, workspaceUri } from '../support/run';
 
 const SOURCE = 'EO Imagery';
 const NOT_SUPPORTED = 'This service does not support running insights from the editor.';
 
 interface FaultsHandle {
   faults: { add(rule: { method?: string; path: string | RegExp; status: number; count?: number }): void; clear(): void };
-}
-
-function workspaceUri(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the integration workspace has no folder');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-async function remove(uri: vscode.Uri): Promise<void> {
-  await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
 }
 
 /** Waits until `check` holds for the file's EO Imagery diagnostics. */
@@ -43,18 +33,11 @@ async function diagnosticsUntil(uri: vscode.Uri, check: (d: vscode.Diagnostic[])
 suite('insights: input files against the sandbox', function () {
   this.timeout(60_000);
   const env = useSandbox();
-  let prompts: ScriptedPrompts;
-  let restore: (() => void) | undefined;
+  const scripts = scriptedSuite(env);
+  const script = scripts.script;
   let client: EoClient;
   let aoi: Aoi;
   let asset: Asset;
-
-  function script(...steps: Step[]): ScriptedPrompts {
-    restore?.();
-    prompts = new ScriptedPrompts(steps);
-    restore = env.current.api.testing.usePrompts(prompts);
-    return prompts;
-  }
 
   suiteSetup(async () => {
     client = await env.current.api.services.connection.getClient();
@@ -72,11 +55,7 @@ suite('insights: input files against the sandbox', function () {
     assert.ok(aoi, 'the sandbox seeds no AOI with a B03/B08/B11 asset');
   });
 
-  teardown(() => {
-    restore?.();
-    restore = undefined;
-    (env.current.sandbox as unknown as FaultsHandle).faults.clear();
-  });
+  teardown(() => (env.current.sandbox as unknown as FaultsHandle).faults.clear());
 
   test('New Insight Input builds the file from the block spec, writes it and opens it', async () => {
     const uri = workspaceUri('water-int.insight.json');
@@ -157,7 +136,7 @@ suite('insights: input files against the sandbox', function () {
       offered.some((l) => l.includes(asset.name)),
       "the AOI's assets are still offered",
     );
-    assert.equal(written?.toString(), uri.toString(), JSON.stringify(prompts.messages));
+    assert.equal(written?.toString(), uri.toString(), JSON.stringify(scripts.prompts.messages));
     const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { input: Record<string, unknown>[] };
     assert.deepEqual(
       doc.input.map((i) => i.name),
@@ -175,7 +154,7 @@ suite('insights: input files against the sandbox', function () {
     const none = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput', { stacItem: item, stacUrl: 'file:///etc/hosts' });
     assert.equal(none, undefined);
     assert.deepEqual(
-      prompts.messages.map((m) => m.text),
+      scripts.prompts.messages.map((m) => m.text),
       [`Cannot use this as an insight input: the STAC item ${item.id} has no http(s) STAC URL to reference.`],
     );
   });
@@ -186,14 +165,14 @@ suite('insights: input files against the sandbox', function () {
     const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
     assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}`);
     assert.ok(
-      prompts.messages.some((m) => m.text.includes(`${tokens} tokens`)),
-      JSON.stringify(prompts.messages),
+      scripts.prompts.messages.some((m) => m.text.includes(`${tokens} tokens`)),
+      JSON.stringify(scripts.prompts.messages),
     );
 
     const p = script({ kind: 'message', match: 'Run water-int', answer: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
-    assert.ok(id, `run: ${JSON.stringify(prompts.messages)}`);
+    assert.ok(id, `run: ${JSON.stringify(scripts.prompts.messages)}`);
     const listed = await client.insightRuns.list(aoi.aoi_id);
     assert.ok(
       listed.some((i) => i.id === id && i.name === 'water-int'),
@@ -213,7 +192,7 @@ suite('insights: input files against the sandbox', function () {
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.equal(id, undefined, 'cancelled at the confirmation: nothing runs');
-    assert.ok(!prompts.messages.some((m) => /would cost about/.test(m.text)), 'no separate Estimate was needed');
+    assert.ok(!scripts.prompts.messages.some((m) => /would cost about/.test(m.text)), 'no separate Estimate was needed');
   });
 
   test('a file with comments and trailing commas that validates clean also estimates (one parser)', async () => {
@@ -225,10 +204,10 @@ suite('insights: input files against the sandbox', function () {
     try {
       script();
       const problems = await vscode.commands.executeCommand<number | undefined>('eoImagery.validateInsight', uri);
-      assert.equal(problems, 0, JSON.stringify(prompts.messages));
+      assert.equal(problems, 0, JSON.stringify(scripts.prompts.messages));
       script({ kind: 'pick', choose: aoi.name });
       const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
-      assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}; ${JSON.stringify(prompts.messages)}`);
+      assert.ok(typeof tokens === 'number' && tokens > 0, `estimate: ${String(tokens)}; ${JSON.stringify(scripts.prompts.messages)}`);
     } finally {
       await remove(uri);
     }
@@ -243,7 +222,7 @@ suite('insights: input files against the sandbox', function () {
       const tokens = await vscode.commands.executeCommand<number | undefined>('eoImagery.estimateInsight', uri);
       assert.equal(tokens, undefined);
       assert.deepEqual(
-        prompts.messages.map((m) => m.text),
+        scripts.prompts.messages.map((m) => m.text),
         [NOT_SUPPORTED],
         `status ${status}`,
       );

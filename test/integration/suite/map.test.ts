@@ -14,6 +14,7 @@ import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import type { MapFeature, SearchPage, SearchParams } from '../../../src/panels/protocol';
+import { Panels } from '../../../src/panels';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
@@ -573,6 +574,120 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.ok(
       stac.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === item.recordId),
     );
+  });
+
+  test('malformed webview messages are refused: logged once per type, never a rejection, nothing done', async function () {
+    this.timeout(30_000);
+    await vscode.commands.executeCommand('eoImagery.showOnMap');
+    const map = await mapProbe();
+    const log = sb.current.api.services.log;
+    const warned: string[] = [];
+    const warn = log.warn;
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    log.warn = (message: string, ...args: unknown[]) => {
+      warned.push(String(message));
+      warn.call(log, message, ...args);
+    };
+    const malformed: unknown[] = [
+      null,
+      'ready',
+      { type: 42 },
+      { type: 'noSuchMessage' },
+      { type: 'open' },
+      { type: 'open', ref: { kind: 'aoi' } },
+      { type: 'showImagery', ref: null },
+      { type: 'request', id: 'x', request: { method: 'searchOptions' } },
+      { type: 'request', id: 7 },
+      { type: 'cancelRequest' },
+      { type: 'saveSearch', params: { kind: 'archive' } },
+      { type: 'orderResults', items: 'all of them' },
+      { type: 'clipProgress', requestId: 1, done: 'half' },
+      { type: 'copyText', text: 12 },
+      { type: 'imageryStatus', id: 'x' },
+      { type: 'openExternal', url: { href: 'https://example.com' } },
+    ];
+    const posted = map.posted.length;
+    try {
+      // twice each: the second time is not logged again
+      for (const m of [...malformed, ...malformed]) await map.receive(m);
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      log.warn = warn;
+      process.off('unhandledRejection', onRejection);
+    }
+    assert.deepEqual(rejections, [], 'no unhandled rejection');
+    // (the page itself may be asking for the search form's options meanwhile)
+    const ours = map.posted.slice(posted).filter((m) => {
+      const x = m as { type: string; id?: unknown };
+      return x.type === 'notice' || (x.type === 'response' && (x.id === 7 || x.id === 'x'));
+    });
+    assert.deepEqual(ours, [], 'nothing was answered or shown');
+    const refusals = warned.filter((w) => /^map: ignored/.test(w));
+    // one line per message type (every message of no known type shares one)
+    const types = [
+      'open',
+      'showImagery',
+      'request',
+      'cancelRequest',
+      'saveSearch',
+      'orderResults',
+      'clipProgress',
+      'copyText',
+      'imageryStatus',
+      'openExternal',
+    ];
+    assert.equal(refusals.length, types.length + 1, refusals.join('\n'));
+    for (const t of types) assert.equal(refusals.filter((w) => w.includes(`'${t}'`)).length, 1, `${t}: ${refusals.join('\n')}`);
+    assert.equal(refusals.filter((w) => /no known type/.test(w)).length, 1);
+    assert.ok(!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => /eosearch/.test(t.label))), 'no Save Search dialog or file');
+  });
+
+  test('"Copy as CSV" puts the text on the clipboard, up to 64 KiB; a longer one is refused', async function () {
+    await vscode.commands.executeCommand('eoImagery.showOnMap');
+    const map = await mapProbe();
+    const csv = 'band,wavelength_nm,lat 42.00000 lon 15.00000\nB04,665,0.0712\n';
+    await vscode.env.clipboard.writeText('');
+    await map.receive({ type: 'copyText', text: csv });
+    assert.equal(await vscode.env.clipboard.readText(), csv);
+    const largest = 'x'.repeat(64 * 1024);
+    await map.receive({ type: 'copyText', text: largest });
+    assert.equal((await vscode.env.clipboard.readText()).length, largest.length);
+    await vscode.env.clipboard.writeText('kept');
+    await map.receive({ type: 'copyText', text: `${largest}y` });
+    assert.equal(await vscode.env.clipboard.readText(), 'kept', 'a text over 64 KiB does not reach the clipboard');
+  });
+
+  test('outside test mode the map installs no probe and does not tell its page to answer test messages', async function () {
+    this.timeout(30_000);
+    // the panels as a normal activation builds them: the same services, in production mode
+    const services = sb.current.api.services;
+    const context = new Proxy(services.context, {
+      get: (target, key) => (key === 'extensionMode' ? vscode.ExtensionMode.Production : Reflect.get(target, key)),
+    });
+    const production = new Panels(
+      { ...services, context },
+      { revealInSidebar: async () => false, createAoi: async () => undefined, saveSearch: async () => undefined },
+    );
+    const panel = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
+    const sent: { type?: string }[] = [];
+    const post = panel.webview.postMessage.bind(panel.webview);
+    panel.webview.postMessage = (m: { type?: string }) => {
+      sent.push(m);
+      return post(m);
+    };
+    try {
+      await production.serializers['eoImagery.map'].deserializeWebviewPanel(panel, { center: [10, 20], zoom: 4 });
+      const init = await waitFor("the production page's init", () => sent.find((m) => m.type === 'init'));
+      assert.equal('testing' in init, false, 'the page is not told it runs for tests');
+      assert.equal(production.map(), undefined, 'no probe');
+      assert.equal(production.currentMap()?.lastSearch, undefined);
+      assert.ok(production.currentMap(), 'the map is open');
+      assert.equal(production.stacItems().size, 0);
+    } finally {
+      production.dispose();
+    }
   });
 
   test('the token is in no HTML and no message given to the webviews', function () {

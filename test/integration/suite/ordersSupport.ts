@@ -5,10 +5,12 @@ import * as vscode from 'vscode';
 import type * as vscodeTypes from 'vscode';
 import type { EoClient } from '../../../src/api';
 import type { SandboxHandle } from '../../../src/sandbox';
+import { runScripted } from '../support/run';
 import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
 import type { SandboxConnection } from '../harness/sandbox';
 
 export type { Step };
+export { runScripted };
 
 /** ScriptedPrompts that can run a hook when a message is shown (e.g. add a fault at Confirm). */
 export class HookedPrompts extends ScriptedPrompts {
@@ -31,16 +33,6 @@ export function handle(conn: SandboxConnection): SandboxHandle {
 
 export async function client(conn: SandboxConnection): Promise<EoClient> {
   return conn.api.services.connection.getClient();
-}
-
-/** Runs `command` with `prompts` installed; restores the window prompts and checks the script. */
-export async function runScripted<T>(conn: SandboxConnection, prompts: ScriptedPrompts, command: string, ...args: unknown[]): Promise<T> {
-  const restore = conn.api.testing.usePrompts(prompts);
-  try {
-    return (await vscode.commands.executeCommand(command, ...args)) as T;
-  } finally {
-    restore();
-  }
 }
 
 /**

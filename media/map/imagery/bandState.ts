@@ -1,0 +1,87 @@
+/**
+ * The state behind an RGB layer's band and stretch controls (bandControls.ts draws them): the
+ * band combinations offered and the one chosen, the stretch shown per channel, and what the
+ * person's input becomes, a new look or a hint saying what is wrong. No DOM: unit-tested.
+ */
+import * as l10n from '@vscode/l10n';
+import type { ImageryBand, ImageryRender } from '../../../src/panels/imagery/protocol';
+import { bandLabel, defaultBands, presetsFor } from './presets';
+
+type RgbRender = Extract<ImageryRender, { kind: 'rgb' }>;
+type Three = [string, string, string];
+
+/** The select's value that opens the three band fields. */
+export const CUSTOM = 'custom';
+
+export interface BandControlsState {
+  /** The bands drawn now (the file's default combination when the layer names none). */
+  chosen: Three;
+  /** The combinations offered: presets, the current one when it is none of them, then "Pick three bands…". */
+  options: { value: string; label: string }[];
+  selected: string;
+  /** Every band of the file, for the three fields' suggestions. */
+  bands: { value: string; label: string }[];
+  /** Said under the fields at first (a file of many bands: type to filter). */
+  hint: string;
+  /** Per channel the [minimum, maximum] shown, rounded; undefined until the stretch is known. */
+  stretch: ([number, number] | undefined)[];
+  /** The automatic stretch's percentiles as typed, e.g. `2-98`. */
+  percentiles: string;
+}
+
+/** A combination as the select's option value. */
+const key = (b: readonly string[]): string => b.join('|');
+
+export function bandControlsState(bands: readonly ImageryBand[], render: RgbRender, stretch: [number, number][] | undefined): BandControlsState {
+  const chosen: Three = render.bands[0] ? render.bands : (defaultBands(bands) ?? ['', '', '']);
+  const presets = presetsFor(bands);
+  const options = presets.map((p) => ({ value: key(p.bands), label: p.label }));
+  if (!presets.some((p) => key(p.bands) === key(chosen))) options.push({ value: key(chosen), label: l10n.t('Bands {0}', chosen.join(', ')) });
+  options.push({ value: CUSTOM, label: l10n.t('Pick three bands…') });
+  const p = render.percentiles ?? [2, 98];
+  return {
+    chosen,
+    options,
+    selected: key(chosen),
+    bands: bands.map((b) => ({ value: b.name, label: bandLabel(b) })),
+    hint: bands.length > 16 ? l10n.t('{0} bands: type a name or wavelength to filter.', bands.length) : '',
+    stretch: [0, 1, 2].map((i) => (stretch?.[i] ? [round(stretch[i][0]), round(stretch[i][1])] : undefined)),
+    percentiles: `${p[0]}-${p[1]}`,
+  };
+}
+
+/** A new look, or why the input cannot be one. */
+export type Outcome = { render: RgbRender } | { hint: string };
+
+/** A combination picked in the select (not "Pick three bands…"). */
+export function presetLook(value: string, render: RgbRender): RgbRender {
+  return { kind: 'rgb', bands: value.split('|') as Three, percentiles: render.percentiles };
+}
+
+/** Three band names typed in the fields: each must be a band of the file. */
+export function customLook(typed: readonly string[], bands: readonly ImageryBand[], render: RgbRender): Outcome {
+  const names = typed.map((n) => n.trim());
+  const unknown = names.find((n) => !bands.some((b) => b.name === n));
+  if (unknown !== undefined) return { hint: unknown ? l10n.t('No band named "{0}".', unknown) : l10n.t('Name a band for each channel.') };
+  return { render: { kind: 'rgb', bands: names as Three, percentiles: render.percentiles } };
+}
+
+/** A minimum and maximum typed per channel, in the bands' physical units. */
+export function stretchLook(typed: readonly [string, string][], render: RgbRender, chosen: Three): Outcome {
+  const vals = typed.map(([lo, hi]) => [Number(lo), Number(hi)] as [number, number]);
+  if (vals.some(([a, b]) => !Number.isFinite(a) || !Number.isFinite(b) || b <= a)) return { hint: l10n.t('Each maximum must be a number above its minimum.') };
+  return { render: { ...render, bands: chosen, stretch: vals } };
+}
+
+/** "Auto": a percentile stretch, e.g. `2-98`. */
+export function percentileLook(typed: string, chosen: Three): Outcome {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*[-–,]\s*(\d+(?:\.\d+)?)\s*$/.exec(typed);
+  const lo = m ? Number(m[1]) : NaN;
+  const hi = m ? Number(m[2]) : NaN;
+  if (!(lo >= 0 && hi <= 100 && lo < hi)) return { hint: l10n.t('Percentiles: two numbers from 0 to 100, e.g. 2-98.') };
+  return { render: { kind: 'rgb', bands: chosen, percentiles: [lo, hi] } };
+}
+
+function round(v: number): number {
+  return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1e4) / 1e4;
+}

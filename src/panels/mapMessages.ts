@@ -1,0 +1,54 @@
+/**
+ * What each message from the map webview must carry before its handler sees it (the handlers
+ * are in mapPanel.ts; `MessageRouter` refuses the rest). Pure: unit-tested.
+ */
+import { isObj } from '../api/shape';
+import type { FromMapTestMessage } from './imagery/protocol';
+import type { FieldChecks } from './messageRouter';
+import { isSearchParams, type FromMapMessage } from './protocol';
+
+/** The longest text "Copy as CSV" may put on the clipboard (a pixel's bands and five pins need a few KiB). */
+export const COPY_TEXT_MAX = 64 * 1024;
+
+const isId = (v: unknown): boolean => Number.isSafeInteger(v);
+const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/** A footprint's detail reference, with the fields its kind needs. */
+function isDetailRef(v: unknown): boolean {
+  if (!isObj(v)) return false;
+  const str = (k: string) => typeof v[k] === 'string';
+  switch (v.kind) {
+    case 'aoi':
+    case 'orderItem':
+    case 'catalog':
+      return str('id');
+    case 'asset':
+    case 'insightRun':
+      return str('aoiId') && str('id');
+    case 'archiveItem':
+      return str('collection') && str('id');
+    default:
+      return false;
+  }
+}
+
+export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
+  ready: () => true,
+  // the method itself is checked by the request table, which answers an unknown one
+  request: (m) => isId(m.id) && isObj(m.request) && typeof m.request.method === 'string',
+  cancelRequest: (m) => isId(m.id),
+  open: (m) => isDetailRef(m.ref) && (m.preview === undefined || typeof m.preview === 'boolean'),
+  openExternal: (m) => typeof m.url === 'string',
+  showImagery: (m) => isDetailRef(m.ref),
+  imageryStatus: (m) => typeof m.id === 'string' && isObj(m.report) && (m.report.state === 'ready' || m.report.state === 'error'),
+  clipReply: (m) => isId(m.requestId) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
+  clipProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total),
+  copyText: (m) => typeof m.text === 'string' && m.text.length <= COPY_TEXT_MAX,
+  orderResults: (m) => Array.isArray(m.items),
+  saveSearch: (m) => isSearchParams(m.params),
+};
+
+/** Test mode only (mapTesting.ts): a production map has no handler for these and refuses them. */
+export const MAP_TEST_MESSAGE_CHECKS: FieldChecks<FromMapTestMessage> = {
+  imageryPixels: (m) => isId(m.requestId) && Array.isArray(m.pixels),
+};

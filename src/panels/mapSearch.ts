@@ -1,0 +1,128 @@
+/**
+ * The map's searches (archive or imagery), asked by its webview: the form's options, a
+ * search's pages (one item read ahead, so "Load more" is offered only when there is more), and
+ * the items read, so that "Order…", "Show imagery", Compare and the time slider hand over whole
+ * items. A new search ends the previous ones.
+ */
+import { l10n } from 'vscode';
+import type { EoClient } from '../api/client';
+import type { ArchiveItem, Satellite } from '../api/records';
+import { describeError } from '../ui/showError';
+import { archiveItemFeature, archiveSearchBody, imagerySearchBody } from './mapData';
+import type { SearchOptions, SearchPage, SearchParams } from './protocol';
+
+interface SearchSession {
+  id: number;
+  items: AsyncGenerator<ArchiveItem, void, undefined>;
+  /** One item read ahead, so "Load more" is offered only when there is more. */
+  ahead?: ArchiveItem;
+  done: boolean;
+  loaded: number;
+  limit: number;
+  abort: AbortController;
+}
+
+export class MapSearches {
+  private readonly sessions = new Map<number, SearchSession>();
+  private nextId = 1;
+  private satellites: Satellite[] = [];
+  /** The current search's items by `collection/id`. */
+  private readonly items = new Map<string, ArchiveItem>();
+  /** The last search the webview ran. */
+  last?: SearchParams;
+
+  constructor(private readonly client: () => Promise<EoClient>) {}
+
+  /** The items of the current search, in the order they came. */
+  get results(): ArchiveItem[] {
+    return [...this.items.values()];
+  }
+
+  /** A result row's whole item (footprint included), when this search read it. */
+  item(collection: string, id: string): ArchiveItem | undefined {
+    return this.items.get(`${collection}/${id}`);
+  }
+
+  /** The collections, satellites and projects of the form; a list that fails says why beside its control. */
+  async options(): Promise<SearchOptions> {
+    const client = await this.client();
+    const [collections, satellites, projects] = await Promise.allSettled([
+      client.archives.collections(),
+      client.search.satellites(),
+      client.projects.listPage({ pageNum: 1, pageSize: 100 }),
+    ]);
+    const errors: SearchOptions['errors'] = {};
+    const val = <T>(p: PromiseSettledResult<T>, key: keyof SearchOptions['errors']): T | undefined => {
+      if (p.status === 'fulfilled') return p.value;
+      errors[key] = describeError(p.reason);
+      return undefined;
+    };
+    const sats = val(satellites, 'satellites') ?? [];
+    this.satellites = sats;
+    return {
+      collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title, interval: overallInterval(c.extent?.temporal?.interval) })),
+      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '' })),
+      projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
+      errors,
+    };
+  }
+
+  /** A new search: the previous ones end (their pages would only confuse the list); its first page. */
+  async start(p: SearchParams): Promise<SearchPage> {
+    this.last = p;
+    this.endAll();
+    this.items.clear();
+    const client = await this.client();
+    const abort = new AbortController();
+    const opts = { pageSize: p.limit, signal: abort.signal };
+    let items: AsyncGenerator<ArchiveItem, void, undefined>;
+    if (p.kind === 'imagery') {
+      if (this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
+      items = client.search.iterate(imagerySearchBody(p, this.satellites), opts);
+    } else {
+      items = client.archives.iterateSearch(archiveSearchBody(p), opts);
+    }
+    const s: SearchSession = { id: this.nextId++, items, done: false, loaded: 0, limit: p.limit, abort };
+    this.sessions.set(s.id, s);
+    return this.page(s);
+  }
+
+  /** "Load more" of a search still going. */
+  async more(searchId: number): Promise<SearchPage> {
+    const s = this.sessions.get(searchId);
+    if (!s) throw new Error(l10n.t('That search has ended; search again.'));
+    return this.page(s);
+  }
+
+  /** The map closed, or a new search began. */
+  endAll(): void {
+    for (const s of this.sessions.values()) s.abort.abort();
+    this.sessions.clear();
+  }
+
+  private async page(s: SearchSession): Promise<SearchPage> {
+    const out: ArchiveItem[] = [];
+    if (s.ahead) {
+      out.push(s.ahead);
+      s.ahead = undefined;
+    }
+    while (!s.done && out.length < s.limit + 1) {
+      const n = await s.items.next();
+      if (n.done) s.done = true;
+      else out.push(n.value);
+    }
+    if (out.length > s.limit) s.ahead = out.pop();
+    s.loaded += out.length;
+    for (const item of out) this.items.set(`${item.collection}/${item.id}`, item);
+    const hasMore = s.ahead !== undefined;
+    if (!hasMore) this.sessions.delete(s.id);
+    return { searchId: s.id, features: out.map(archiveItemFeature), loaded: s.loaded, hasMore };
+  }
+}
+
+/** A collection's overall temporal extent: the first interval, when it is a pair of strings or nulls. */
+function overallInterval(intervals: unknown): (string | null)[] | undefined {
+  const first: unknown = Array.isArray(intervals) ? intervals[0] : undefined;
+  if (!Array.isArray(first) || first.length !== 2) return undefined;
+  return first.every((t) => t === null || typeof t === 'string') ? (first as (string | null)[]) : undefined;
+}

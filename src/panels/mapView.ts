@@ -1,0 +1,40 @@
+/**
+ * What commands can do with the map, through `Panels` (src/panels/index.ts): they never see the
+ * panel class, its webview or its singleton.
+ */
+import type { ArchiveItem } from '../api/records';
+import type { ClipChannel } from './imagery/clipChannel';
+import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
+import type { MapTarget } from './mapData';
+import type { LayerKind, MapFeature, SearchParams } from './protocol';
+
+export interface MapView {
+  /** Puts records on a layer (kept, so they come back when the webview reloads). */
+  showTarget(t: MapTarget, opts?: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append'; reveal?: boolean }): void;
+  /** What a layer shows now (the AOIs on the map are offered as a search area). */
+  shown(layer: LayerKind): readonly MapFeature[];
+  startDraw(shape: 'rectangle' | 'polygon', intent: 'search' | 'aoi'): void;
+  /**
+   * Draws a GeoTIFF on the map (an archive item, an AOI asset, a visualization, or any COG such
+   * as an insight's output): the layer list shows its progress and problems. `previewUrl` is a
+   * picture shown over the footprint until the pixels arrive.
+   */
+  showImagery(spec: ImageryLayerSpec, opts?: { previewUrl?: string; fit?: boolean }): void;
+  /** Two layers side by side with a swipe divider (src/commands/imagery/compare.ts). */
+  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void;
+  /** A time slider over one place's dates (src/commands/imagery/timeSlider.ts). */
+  showTimeline(title: string, frames: TimeFrame[]): void;
+  /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
+  imageryNote(id: string, title: string, text: string): void;
+  notice(text: string, level?: 'info' | 'error'): void;
+  /** Runs a saved search in the webview: its form, its area drawn, its results listed. */
+  runSearch(params: SearchParams): void;
+  /** The last search the webview ran ("Save Search…" from the command palette saves it). */
+  readonly lastSearch: SearchParams | undefined;
+  /** The items of the map's current search, in the order they came. */
+  readonly searchResults: ArchiveItem[];
+  /** "Save View as GeoTIFF…/PNG": the webview reads and encodes, the command writes. */
+  readonly clips: ClipChannel;
+  /** Brings the map forward. */
+  reveal(): void;
+}

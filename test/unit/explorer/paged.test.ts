@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NotSignedInError, type EoClient } from '../../../src/api';
+import { PagedChildren, type LoadableList, type PageQuery, type PageResult, type RowFactory } from '../../../src/explorer/paged';
+
+interface Item {
+  id: string;
+  v?: number;
+}
+type Row =
+  | { kind: 'record'; id: string; record: Item; detached: boolean }
+  | { kind: 'more'; list: LoadableList }
+  | { kind: 'error'; list: LoadableList; err: unknown }
+  | { kind: 'signIn'; what: string }
+  | { kind: 'message'; text: string };
+
+const rows: RowFactory<Row> = {
+  loadMore: (list) => ({ kind: 'more', list }),
+  error: (list, err) => ({ kind: 'error', list, err }),
+  signIn: (what) => ({ kind: 'signIn', what }),
+  message: (_key, text) => ({ kind: 'message', text }),
+  detach: (row) => {
+    if (row.kind === 'record') row.detached = true;
+  },
+  update: (row, item) => {
+    if (row.kind === 'record') row.record = item as Item;
+  },
+};
+
+/** A fetch whose pages the test answers one by one. */
+function scripted() {
+  const calls: { q: PageQuery; resolve(p: PageResult<Item>): void; reject(e: unknown): void }[] = [];
+  const fetch = (_client: EoClient, q: PageQuery) =>
+    new Promise<PageResult<Item>>((resolve, reject) => {
+      calls.push({ q, resolve, reject });
+    });
+  return { calls, fetch };
+}
+
+function list(fetch: (client: EoClient, q: PageQuery) => Promise<PageResult<Item>>, opts: { atRoot?: boolean; pageSize?: number } = {}) {
+  const said = { successes: 0, failures: [] as unknown[], warnings: [] as string[] };
+  const source = {
+    getClient: async () => ({}) as EoClient,
+    reportSuccess: () => void said.successes++,
+    reportFailure: (err: unknown) => void said.failures.push(err),
+    warn: (text: string) => void said.warnings.push(text),
+  };
+  const spec = {
+    what: 'AOIs',
+    empty: 'No AOIs in this project yet',
+    pageSize: opts.pageSize ?? 2,
+    fetch,
+    idOf: (i: Item) => i.id,
+    toNode: (i: Item): Row => ({ kind: 'record', id: i.id, record: i, detached: false }),
+  };
+  return { paged: new PagedChildren<Item, Row>(source, rows, spec, opts.atRoot ?? false), said };
+}
+
+const ids = (r: Row[]) => r.map((x) => (x.kind === 'record' ? x.id : `<${x.kind}>`));
+const page = (...names: string[]): PageResult<Item> => ({ items: names.map((id) => ({ id })) });
+/** Lets the list's awaits run (the client, then the fetch). */
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe('PagedChildren', () => {
+  it('a reset while a page loads discards that page, aborts its request, and loads again', async () => {
+    const { calls, fetch } = scripted();
+    const { paged } = list(fetch);
+    const shown = paged.children();
+    await settle();
+    assert.equal(calls.length, 1);
+    paged.reset();
+    assert.equal(calls[0].q.signal.aborted, true, 'the stale request is aborted');
+    calls[0].resolve(page('stale1', 'stale2'));
+    await settle();
+    assert.equal(calls.length, 2, 'the list loads again from the first page');
+    assert.equal(calls[1].q.offset, 0);
+    calls[1].resolve({ items: [{ id: 'fresh' }], total: 1 });
+    assert.deepEqual(ids(await shown), ['fresh']);
+    assert.equal(paged.fetches, 1, 'the stale page is not counted');
+    assert.equal(paged.shown, 1);
+  });
+
+  it('a reset detaches the rows it had handed out', async () => {
+    const { paged } = list(async () => ({ items: [{ id: 'a' }], total: 1 }));
+    const [row] = await paged.children();
+    paged.reset();
+    assert.equal(row.kind === 'record' && row.detached, true);
+  });
+
+  it('two "Load more" clicks while a page loads make one request', async () => {
+    const { calls, fetch } = scripted();
+    const { paged } = list(fetch);
+    const first = paged.children();
+    await settle();
+    calls[0].resolve(page('a', 'b'));
+    const before = await first;
+    assert.deepEqual(ids(before), ['a', 'b', '<more>']);
+    assert.equal((await paged.children())[2], before[2], 'one "Load more" row per list (the tree keeps its identity)');
+    const one = paged.loadMore();
+    const two = paged.loadMore();
+    assert.equal(one, two, 'the second click joins the first');
+    assert.equal(paged.isLoading, true);
+    await settle();
+    assert.equal(calls.length, 2);
+    assert.equal(calls[1].q.offset, 2);
+    calls[1].resolve({ items: [{ id: 'c' }], total: 3 });
+    await Promise.all([one, two]);
+    assert.equal(calls.length, 2);
+    assert.equal(paged.fetches, 2);
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', 'c']);
+    assert.equal(paged.isComplete, true);
+  });
+
+  it('a record shifted into the next page by an insert between pages is shown once', async () => {
+    // the server's listing: a new record is created between the first and the second page
+    let listing = ['a', 'b', 'c', 'd'];
+    const { paged } = list(async (_c, q) => ({ items: listing.slice(q.offset, q.offset + q.limit).map((id) => ({ id })), total: listing.length }));
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', '<more>']);
+    listing = ['new', ...listing];
+    await paged.loadMore();
+    const shown = ids(await paged.children());
+    assert.deepEqual(shown, ['a', 'b', 'c', '<more>'], 'b came again at offset 2 and is skipped');
+    assert.equal(new Set(shown).size, shown.length, 'no duplicates');
+    await paged.loadMore();
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', 'c', 'd']);
+  });
+
+  it('a failing page shows an error row with retry after the rows already loaded', async () => {
+    let fail = true;
+    const { paged, said } = list(async (_c, q) => {
+      if (q.offset === 2 && fail) throw new Error('503 Service Unavailable');
+      return { items: ['a', 'b', 'c'].slice(q.offset, q.offset + q.limit).map((id) => ({ id })), total: 3 };
+    });
+    await paged.children();
+    await paged.loadMore();
+    const shown = await paged.children();
+    assert.deepEqual(ids(shown), ['a', 'b', '<error>'], 'the loaded rows stay');
+    const err = shown[2];
+    assert.ok(err.kind === 'error');
+    assert.match(String(err.err), /503/);
+    assert.equal(said.failures.length, 1, 'the connection hears of the failure');
+    assert.match(said.warnings[0], /Could not load AOIs: 503/);
+    // Retry: the error row's list loads the same page again
+    fail = false;
+    await err.list.loadMore();
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', 'c']);
+    assert.equal(paged.lastError, undefined);
+  });
+
+  it('signed out: a Sign in row under a node, nothing at the top of a view (its welcome says it)', async () => {
+    const signedOut = async () => {
+      throw new NotSignedInError('noToken');
+    };
+    const under = list(signedOut);
+    assert.deepEqual(ids(await under.paged.children()), ['<signIn>']);
+    assert.equal(under.said.warnings.length, 0, 'not signed in is not logged as a failure');
+    const top = list(signedOut, { atRoot: true });
+    assert.deepEqual(ids(await top.paged.children()), []);
+  });
+
+  it('an empty list says so under a node, and shows nothing at the top of a view', async () => {
+    const empty = async () => ({ items: [], total: 0 });
+    const under = await list(empty).paged.children();
+    assert.deepEqual(under, [{ kind: 'message', text: 'No AOIs in this project yet' }]);
+    assert.deepEqual(await list(empty, { atRoot: true }).paged.children(), []);
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { COPY_TEXT_MAX, MAP_MESSAGE_CHECKS, MAP_TEST_MESSAGE_CHECKS } from '../../../src/panels/mapMessages';
+import { MessageRouter } from '../../../src/panels/messageRouter';
+
+type Msg = { type: 'hello'; name: string } | { type: 'boom' };
+
+function router(handled: unknown[], warned: string[]) {
+  return new MessageRouter<Msg>(
+    'test',
+    { warn: (t) => warned.push(t) },
+    {
+      hello: (m) => void handled.push(m.name),
+      boom: async () => {
+        throw new Error('it broke');
+      },
+    },
+    { hello: (m) => typeof m.name === 'string', boom: () => true },
+  );
+}
+
+describe('a webview message router', () => {
+  it('hands a well-formed message to its handler', async () => {
+    const handled: unknown[] = [];
+    const warned: string[] = [];
+    await router(handled, warned).receive({ type: 'hello', name: 'Ada' });
+    assert.deepEqual(handled, ['Ada']);
+    assert.deepEqual(warned, []);
+  });
+
+  it('refuses missing or wrongly typed fields and unknown types, logging once per type', async () => {
+    const handled: unknown[] = [];
+    const warned: string[] = [];
+    const r = router(handled, warned);
+    for (const m of [{ type: 'hello' }, { type: 'hello', name: 3 }, { type: 'hello' }, null, 'hello', { type: 'other' }, { type: 'toString' }, { type: 7 }]) {
+      await r.receive(m);
+    }
+    assert.deepEqual(handled, []);
+    assert.equal(warned.length, 2, warned.join('\n'));
+    assert.match(warned[0], /^test: ignored a 'hello' message from the webview with missing or wrong fields/);
+    assert.match(warned[1], /^test: ignored a message of no known type/);
+  });
+
+  it('logs a failing handler and resolves: nothing is left as an unhandled rejection', async () => {
+    const warned: string[] = [];
+    await assert.doesNotReject(router([], warned).receive({ type: 'boom' }));
+    assert.deepEqual(warned, ["test: the webview's 'boom' message failed: it broke"]);
+  });
+});
+
+describe("the map's message checks", () => {
+  const ok = (m: Record<string, unknown>) => (MAP_MESSAGE_CHECKS as Record<string, (m: Record<string, unknown>) => boolean>)[m.type as string](m);
+
+  it('accept what the map webview sends', () => {
+    assert.ok(ok({ type: 'ready' }));
+    assert.ok(ok({ type: 'request', id: 3, request: { method: 'searchOptions' } }));
+    assert.ok(ok({ type: 'open', ref: { kind: 'asset', aoiId: 'a', id: 'b' }, preview: true }));
+    assert.ok(ok({ type: 'showImagery', ref: { kind: 'archiveItem', collection: 'c', id: 'i' } }));
+    assert.ok(ok({ type: 'clipReply', requestId: 1, ok: false, error: 'Cancelled.', cancelled: true }));
+    assert.ok(ok({ type: 'clipReply', requestId: 1, ok: true, result: { layers: [] } }));
+    assert.ok(ok({ type: 'clipProgress', requestId: 1, done: 2, total: 9 }));
+    assert.ok(ok({ type: 'imageryStatus', id: 'l', report: { state: 'ready', drawn: true } }));
+    assert.ok(ok({ type: 'saveSearch', params: { kind: 'archive', ring: [] } }));
+    assert.ok(ok({ type: 'copyText', text: 'x'.repeat(COPY_TEXT_MAX) }));
+  });
+
+  it('refuse wrong fields, and a copied text over 64 KiB', () => {
+    assert.equal(COPY_TEXT_MAX, 64 * 1024);
+    assert.ok(!ok({ type: 'copyText', text: 'x'.repeat(COPY_TEXT_MAX + 1) }));
+    assert.ok(!ok({ type: 'open', ref: { kind: 'asset', id: 'b' } }));
+    assert.ok(!ok({ type: 'open', ref: { kind: 'nothing', id: 'b' } }));
+    assert.ok(!ok({ type: 'request', id: 1.5, request: { method: 'search' } }));
+    assert.ok(!ok({ type: 'clipReply', requestId: 1, ok: 'yes' }));
+    assert.ok(!ok({ type: 'orderResults', items: {} }));
+  });
+
+  it('have no entry for the test-only pixel read-back, which only the test hooks accept', () => {
+    assert.ok(!Object.hasOwn(MAP_MESSAGE_CHECKS, 'imageryPixels'));
+    assert.ok(MAP_TEST_MESSAGE_CHECKS.imageryPixels({ type: 'imageryPixels', requestId: 1, pixels: [[0, 0, 0, 0]] }));
+  });
+});
