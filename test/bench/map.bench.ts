@@ -1,21 +1,48 @@
 /**
- * 10,000 footprints in headless Chromium: the map bundle (canvas footprint layer) against
- * plain `L.geoJSON` with Leaflet's default SVG renderer, same page size, same data, same run.
- * Times: first complete render (data handed over → two animation frames later, i.e. painted)
- * and a pan redraw. Also the page's JS heap after rendering, read from `performance.memory`
- * with Chromium's precise memory info on (otherwise it is bucketed and only updated every few
- * minutes). The two alternate which runs first in each round. Prints JSON lines; asserts nothing.
+ * Footprints on a map in headless Chromium, 10,000 and 100,000 of them, three renderers in
+ * the same run: the map bundle (EO's canvas footprint layer), OpenLayers' vector layer (its
+ * canvas renderer) and plain `L.geoJSON` with Leaflet's default SVG renderer. Same map size
+ * (1280 × 800; EO's side panel closed), centre and zoom, same data, same style (outline
+ * 1 px, fill 8 %, EO's results colour). Figures: first complete render (data handed over →
+ * two animation frames later, i.e. painted; the baselines' GeoJSON reading inside), pan
+ * redraw (median and p95 of several pans per run), and the page's JS heap after the pans
+ * (over the DevTools protocol, after a garbage collection, the input array released). The
+ * order rotates each round. Prints JSON lines; asserts nothing.
+ *
+ * At zoom 2 the 1280-pixel map shows more than one world: EO and OpenLayers draw the world
+ * copies in view, Leaflet's vector layers do not wrap (they draw one copy: less to draw).
  *
  *   node out/test/bench/map.bench.js [count]
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness';
+import { bundle, heapOf } from './browserMetrics';
 
-const N = Number(process.argv[2]) || 10_000;
-const RUNS = 4;
-/** Without it, Chromium quantises `performance.memory` and refreshes it only every 20 minutes. */
-const PRECISE_MEMORY = ['--enable-precise-memory-info'];
+const COUNTS = Number(process.argv[2]) ? [Number(process.argv[2])] : [10_000, 100_000];
+/** Rounds per count: 100,000 footprints in SVG take seconds a pan, so fewer rounds there. */
+const runsFor = (n: number) => Number(process.env.EO_BENCH_RUNS) || (n >= 100_000 ? 3 : 4);
+const VIEW = { width: 1280, height: 800 };
+const CENTER: [number, number] = [20, 0];
+const ZOOM = 2;
+/** Back and forth, so the view stays over the same stretch of the world. */
+const PANS: [number, number][] = [
+  [200, 120],
+  [-200, -120],
+  [-200, 120],
+  [200, -120],
+  [300, 0],
+  [-300, 0],
+  [0, 150],
+  [0, -150],
+];
+/** EO's results colour in the bench page (--eo-c-results without a VS Code theme), its fill at 8 %. */
+const COLOR = '#f14c4c';
+const FILL = 'rgba(241, 76, 76, 0.08)';
+
+const OL_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'ol', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Deterministic footprints: rotated quadrilaterals of 5–30 km scattered over the land-ish world. */
 function footprints(n: number): { id: string; label: string; geometry: unknown; ref: unknown }[] {
@@ -45,128 +72,231 @@ function footprints(n: number): { id: string; label: string; geometry: unknown; 
   return out;
 }
 
-function median(xs: number[]): number {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
+};
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function ours(features: unknown[]): Promise<{ first: number; pan: number; heapMb: number }> {
-  const h = await openWebview('map', { viewport: { width: 1280, height: 800 } });
+interface Result {
+  first: number;
+  pans: number[];
+  heapMb: number;
+  /** EO only: its footprint layer's own redraw time (JS issuing the canvas calls) per pan, and shapes painted. */
+  redrawJs?: number[];
+  drawn?: number;
+}
+
+/**
+ * Times one renderer in its page: `window.__fs` holds the footprints (put there before, out
+ * of the window), `add` hands them to the renderer, `pan` moves the map by pixels.
+ */
+async function measure(page: Page, how: 'eo' | 'openlayers' | 'leaflet'): Promise<Result> {
+  const timed = await page.evaluate(
+    async ({ how, pans, color, fill }) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
+      const w = window as unknown as Record<string, unknown> & { __fs?: { id: string; geometry: unknown }[] };
+      type LMap = { panBy(p: [number, number], o: unknown): void };
+      const fs = w.__fs as { id: string; geometry: unknown }[];
+      const collection = () => ({ type: 'FeatureCollection', features: fs.map((f) => ({ type: 'Feature', properties: { id: f.id }, geometry: f.geometry })) });
+      let pan: (p: [number, number]) => void;
+      const t0 = performance.now();
+      if (how === 'eo') {
+        const app = w.eoMap as { onMessage(m: unknown): void; map: LMap };
+        app.onMessage({ type: 'layer', layer: 'results', features: fs, mode: 'replace', fit: false });
+        pan = (p) => app.map.panBy(p, { animate: false });
+      } else if (how === 'openlayers') {
+        const ol = w.olVector as { add(c: unknown, color: string, fill: string): void; pan(x: number, y: number): void };
+        ol.add(collection(), color, fill);
+        pan = (p) => ol.pan(p[0], p[1]);
+      } else {
+        const L = w.L as { geoJSON(d: unknown, o: unknown): { addTo(m: unknown): void } };
+        const map = w.__map as LMap;
+        L.geoJSON(collection(), { style: { color, weight: 1, fillOpacity: 0.08 } }).addTo(map);
+        pan = (p) => map.panBy(p, { animate: false });
+      }
+      await frame();
+      const first = performance.now() - t0;
+      const times: number[] = [];
+      const redrawJs: number[] = [];
+      const eoLayer = () => (w.eoMap as { layers: { results: { lastDraw: { ms: number; drawn: number } } } }).layers.results.lastDraw;
+      for (const p of pans) {
+        const t = performance.now();
+        pan(p);
+        await frame();
+        times.push(performance.now() - t);
+        if (how === 'eo') redrawJs.push(eoLayer().ms);
+      }
+      // the input is the harness's: what stays on the heap is what the renderer keeps
+      delete w.__fs;
+      return how === 'eo' ? { first, pans: times, redrawJs, drawn: eoLayer().drawn } : { first, pans: times };
+    },
+    { how, pans: PANS, color: COLOR, fill: FILL },
+  );
+  const heap = await heapOf(page);
+  return { ...timed, heapMb: heap.jsMb };
+}
+
+async function ours(features: unknown[]): Promise<Result> {
+  const h = await openWebview('map', { viewport: VIEW });
   try {
     await h.waitFor((m) => (m as { type?: string }).type === 'ready');
     await h.send({ type: 'init', basemaps: [] });
-    await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
-    return await h.page.evaluate(async (fs) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
-      const app = (
-        window as unknown as {
-          eoMap: {
-            onMessage(m: unknown): void;
-            map: { panBy(p: [number, number], o: unknown): void; setView(c: [number, number], z: number, o: unknown): void };
-          };
-        }
-      ).eoMap;
-      app.map.setView([20, 0], 2, { animate: false });
-      await frame();
-      const t0 = performance.now();
-      app.onMessage({ type: 'layer', layer: 'results', features: fs, mode: 'replace', fit: false });
-      await frame();
-      const first = performance.now() - t0;
-      const t1 = performance.now();
-      app.map.panBy([200, 120], { animate: false });
-      await frame();
-      const pan = performance.now() - t1;
-      const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return { first, pan, heapMb: mem ? mem.usedJSHeapSize / 1048576 : NaN };
-    }, features as never);
+    // the side panel closed: the map is the whole viewport, as the baselines' maps are
+    await h.page.locator('#tool-panel').click();
+    await h.page.evaluate(
+      ({ fs, center, zoom }) => {
+        const w = window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: unknown): void } }; __fs: unknown };
+        w.eoMap.map.setView(center, zoom, { animate: false });
+        w.__fs = fs;
+        return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
+      },
+      { fs: features as never, center: CENTER, zoom: ZOOM },
+    );
+    return await measure(h.page, 'eo');
   } finally {
     await h.close();
   }
 }
 
-async function baseline(features: unknown[]): Promise<{ first: number; pan: number; heapMb: number }> {
-  const leafletJs = await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.js'), 'utf8');
-  const leafletCss = await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'utf8');
-  const b = await getBrowser(PRECISE_MEMORY);
-  const ctx = await b.newContext({ viewport: { width: 1280, height: 800 } });
+async function baselinePage(css: string, script: string): Promise<{ page: Page; close(): Promise<void> }> {
+  const b = await getBrowser();
+  const ctx = await b.newContext({ viewport: VIEW });
   const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`bench: baseline page error: ${e.message}`));
+  await page.setContent(`<!DOCTYPE html><html><head><style>${css} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div></body></html>`);
+  await page.addScriptTag({ content: script });
+  return { page, close: () => ctx.close() };
+}
+
+async function leaflet(features: unknown[], assets: Assets): Promise<Result> {
+  const { page, close } = await baselinePage(assets.leafletCss, assets.leafletJs);
   try {
-    await page.setContent(
-      `<!DOCTYPE html><html><head><style>${leafletCss} html,body,#map{margin:0;height:100%}</style></head><body><div id="map"></div></body></html>`,
+    await page.evaluate(
+      ({ fs, center, zoom }) => {
+        const w = window as unknown as {
+          L: { map(el: string, o: unknown): { setView(c: [number, number], z: number, o: unknown): unknown } };
+          __map: unknown;
+          __fs: unknown;
+        };
+        w.__map = w.L.map('map', {}).setView(center, zoom, { animate: false });
+        w.__fs = fs;
+        return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
+      },
+      { fs: features as never, center: CENTER, zoom: ZOOM },
     );
-    await page.addScriptTag({ content: leafletJs });
-    return await page.evaluate(async (fs) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
-      type LMap = { panBy(p: [number, number], o: unknown): void };
-      const L = (
-        window as unknown as {
-          L: {
-            map(el: string, o: unknown): LMap & { setView(c: [number, number], z: number, o: unknown): LMap };
-            geoJSON(d: unknown): { addTo(m: LMap): void };
-          };
-        }
-      ).L;
-      const map = L.map('map', {}).setView([20, 0], 2, { animate: false });
-      await frame();
-      const t0 = performance.now();
-      L.geoJSON({
-        type: 'FeatureCollection',
-        features: (fs as unknown[]).map((f) => ({
-          type: 'Feature',
-          properties: { id: (f as { id: string }).id },
-          geometry: (f as { geometry: unknown }).geometry,
-        })),
-      }).addTo(map);
-      await frame();
-      const first = performance.now() - t0;
-      const t1 = performance.now();
-      map.panBy([200, 120], { animate: false });
-      await frame();
-      const pan = performance.now() - t1;
-      const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return { first, pan, heapMb: mem ? mem.usedJSHeapSize / 1048576 : NaN };
-    }, features as never);
+    return await measure(page, 'leaflet');
   } finally {
-    await ctx.close();
+    await close();
   }
 }
 
-async function main(): Promise<void> {
-  const features = footprints(N);
-  await getBrowser(PRECISE_MEMORY);
-  const a: { first: number; pan: number; heapMb: number }[] = [];
-  const b: { first: number; pan: number; heapMb: number }[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    // Alternate who goes first so the browser's warm-up and drift hit both alike.
-    if (i % 2 === 0) {
-      a.push(await ours(features));
-      b.push(await baseline(features));
-    } else {
-      b.push(await baseline(features));
-      a.push(await ours(features));
-    }
+async function openlayers(features: unknown[], assets: Assets): Promise<Result> {
+  const { page, close } = await baselinePage(assets.olCss, assets.olJs);
+  try {
+    await page.evaluate(
+      ({ fs, center, zoom }) => {
+        const w = window as unknown as { olVector: { open(c: [number, number], z: number): void }; __fs: unknown };
+        w.olVector.open(center, zoom);
+        w.__fs = fs;
+        return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
+      },
+      { fs: features as never, center: CENTER, zoom: ZOOM },
+    );
+    return await measure(page, 'openlayers');
+  } finally {
+    await close();
   }
-  const line = (figure: string, value: number, base: number, unit = 'ms') =>
+}
+
+interface Assets {
+  leafletJs: string;
+  leafletCss: string;
+  olJs: string;
+  olCss: string;
+}
+
+type Name = 'eo' | 'openlayers' | 'leaflet';
+
+async function main(): Promise<void> {
+  const assets: Assets = {
+    leafletJs: await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.js'), 'utf8'),
+    leafletCss: await readFile(join(ROOT, 'node_modules', 'leaflet', 'dist', 'leaflet.css'), 'utf8'),
+    olJs: await bundle(join(ROOT, 'test', 'bench', 'pages', 'olVector.ts')),
+    olCss: await readFile(join(ROOT, 'node_modules', 'ol', 'ol.css'), 'utf8'),
+  };
+  await getBrowser();
+  for (const n of COUNTS) {
+    const features = footprints(n);
+    const results: Record<Name, Result[]> = { eo: [], openlayers: [], leaflet: [] };
+    const run: Record<Name, () => Promise<Result>> = {
+      eo: () => ours(features),
+      openlayers: () => openlayers(features, assets),
+      leaflet: () => leaflet(features, assets),
+    };
+    const order: Name[] = ['eo', 'openlayers', 'leaflet'];
+    const RUNS = runsFor(n);
+    for (let i = 0; i < RUNS; i++) {
+      // the order rotates each round, so the browser's warm-up and drift hit all alike
+      for (let k = 0; k < order.length; k++) {
+        const name = order[(i + k) % order.length];
+        console.error(`bench: ${n} footprints, round ${i + 1}/${RUNS}: ${name}`);
+        results[name].push(await run[name]());
+      }
+    }
+    const line = (figure: string, pick: (rs: Result[]) => number, unit: string, extra: Record<string, unknown> = {}) => {
+      const [va, vo, vl] = [pick(results.eo), pick(results.openlayers), pick(results.leaflet)];
+      console.log(
+        JSON.stringify({
+          bench: 'map',
+          figure,
+          value: round(va),
+          unit,
+          baseline: `OpenLayers ${OL_VERSION} vector layer (canvas)`,
+          baseline_value: round(vo),
+          ratio: Math.round((vo / va) * 100) / 100,
+          leaflet: 'L.geoJSON + SVG renderer',
+          leaflet_value: round(vl),
+          leaflet_ratio: Math.round((vl / va) * 100) / 100,
+          ...extra,
+          n,
+          runs: RUNS,
+          pans_per_run: PANS.length,
+          view: { map_px: [VIEW.width, VIEW.height], center: CENTER, zoom: ZOOM },
+          order: 'rotating',
+        }),
+      );
+    };
+    const goals = n >= 100_000 ? { first: '< 1 s', pan: '< 50 ms', heap: '< 100 MB' } : { first: '< 1 s, ≥ 3× L.geoJSON' };
+    line('first_render_median_ms', (rs) => median(rs.map((x) => x.first)), 'ms', {
+      goal: goals.first,
+      samples: {
+        eo: results.eo.map((x) => round(x.first)),
+        openlayers: results.openlayers.map((x) => round(x.first)),
+        leaflet: results.leaflet.map((x) => round(x.first)),
+      },
+    });
+    line('pan_redraw_median_ms', (rs) => median(rs.flatMap((x) => x.pans)), 'ms');
+    line('pan_redraw_p95_ms', (rs) => p95(rs.flatMap((x) => x.pans)), 'ms', goals.pan ? { goal: goals.pan } : {});
+    const eoRedraw = results.eo.flatMap((x) => x.redrawJs ?? []);
     console.log(
       JSON.stringify({
         bench: 'map',
-        figure,
-        value: round(value),
-        unit,
-        baseline: 'L.geoJSON + SVG renderer',
-        baseline_value: round(base),
-        ratio: Math.round((base / value) * 100) / 100,
-        n: N,
-        runs: RUNS,
-        order: 'alternating',
+        figure: 'eo_footprint_redraw_js_ms',
+        median: round(median(eoRedraw)),
+        p95: round(p95(eoRedraw)),
+        unit: 'ms',
+        shapes_painted: results.eo[0].drawn,
+        n,
+        note: "where EO's pan goes: its footprint layer's redraw() alone (culling and issuing the canvas calls); the rest of a pan redraw is Leaflet's move, the outlines, and the browser rasterizing and compositing the frame",
       }),
     );
-  line('first_render_median_ms', median(a.map((x) => x.first)), median(b.map((x) => x.first)));
-  line('pan_redraw_median_ms', median(a.map((x) => x.pan)), median(b.map((x) => x.pan)));
-  line('js_heap_mb', median(a.map((x) => x.heapMb)), median(b.map((x) => x.heapMb)), 'MB');
+    line('js_heap_mb', (rs) => median(rs.map((x) => x.heapMb)), 'MB', {
+      ...(goals.heap ? { goal: goals.heap } : {}),
+      note: 'page JS heap after the pans, garbage collected, the input array released (DevTools Runtime.getHeapUsage)',
+    });
+  }
   await closeBrowser();
 }
 
