@@ -120,7 +120,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const from = env.current.sandbox.requests.length;
     const jobs = env.current.sandbox.state.jobs.length;
     const p = script({ kind: 'pick', match: /^Run Reservoir watch of Longyearbyen, Svalbard for about \d+ tokens\?/, choose: (items) => items[0] });
-    assert.equal(await vscode.commands.executeCommand('eoImagery.runWorkflow', { record: w }), undefined);
+    assert.equal(await vscode.commands.executeCommand('eoImagery.runWorkflow', w), undefined);
     p.assertDone();
     const seen = prompts.seen.find((s) => s.kind === 'pick');
     assert.match(seen?.items?.[0] ?? '', /Cancel/, 'Cancel is the first, preselected choice');
@@ -142,7 +142,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     });
     const from2 = env.current.sandbox.requests.length;
     script();
-    assert.equal(await vscode.commands.executeCommand('eoImagery.runWorkflow', { record: w }), undefined);
+    assert.equal(await vscode.commands.executeCommand('eoImagery.runWorkflow', w), undefined);
     assert.match(
       prompts.messages.find((m) => m.severity === 'error')?.text ?? '',
       /^Pricing Reservoir watch of .+ \(nothing was run\) failed: .*pricing is down/,
@@ -155,7 +155,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const w = named(/^Reservoir watch of Longyearbyen/);
     const from = env.current.sandbox.requests.length;
     script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: (items) => items.find((i) => /Run/.test(i.label)) });
-    const result = await vscode.commands.executeCommand<{ job: Job } | undefined>('eoImagery.runWorkflow', { record: w });
+    const result = await vscode.commands.executeCommand<{ job: Job } | undefined>('eoImagery.runWorkflow', w);
     assert.ok(result?.job, JSON.stringify(prompts.messages));
     assert.equal(sentSince(from).filter((r) => r.startsWith('POST')).length, 1, 'one POST');
     const { rows } = await jobRows(w);
@@ -181,7 +181,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const w = named(/^Crop health of Paris/);
     const run = (): Thenable<{ job: Job } | undefined> => {
       script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: (items) => items.find((i) => /Run/.test(i.label)) });
-      return vscode.commands.executeCommand<{ job: Job } | undefined>('eoImagery.runWorkflow', { record: w });
+      return vscode.commands.executeCommand<{ job: Job } | undefined>('eoImagery.runWorkflow', w);
     };
     let from = env.current.sandbox.requests.length;
     assert.ok((await run())?.job);
@@ -192,7 +192,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const empty = named(/\(empty\)$/);
     from = env.current.sandbox.requests.length;
     script();
-    await vscode.commands.executeCommand('eoImagery.runWorkflow', { record: empty });
+    await vscode.commands.executeCommand('eoImagery.runWorkflow', empty);
     assert.match(prompts.messages[0]?.text ?? '', /has no blocks: there is nothing to run/);
     assert.deepEqual(
       sentSince(from, empty.id).map((r) => r.split(' ')[0]),
@@ -203,7 +203,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const draft = named(/\(draft\)$/);
     from = env.current.sandbox.requests.length;
     script({ kind: 'message', match: /cannot run: its blocks do not fit together/, answer: undefined });
-    await vscode.commands.executeCommand('eoImagery.runWorkflow', { record: draft });
+    await vscode.commands.executeCommand('eoImagery.runWorkflow', draft);
     prompts.assertDone();
     assert.ok(!sentSince(from).some((r) => r.startsWith('POST')));
   });
