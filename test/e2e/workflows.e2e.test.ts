@@ -97,7 +97,9 @@ test('workflows: Run Workflow… priced, declined by Enter, then run; followed t
     assert.equal(rows.length, blocks);
     assert.match(rows[0], /mosaic/);
     // The job's row says so too: the newest row, first under its workflow.
-    const jobRows = await treeRows(page, 'Projects').filter({ hasText: /Job of .+ UTC/ }).allInnerTexts();
+    const jobRows = await treeRows(page, 'Projects')
+      .filter({ hasText: /Job of .+ UTC/ })
+      .allInnerTexts();
     assert.match(jobRows[0], /Success · \d+ tokens · .+ · finished /, jobRows[0]);
     await screenshot(page, 'job-graph');
     const bad = webviewConsole.filter((l) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(l));
