@@ -130,6 +130,8 @@ export interface CommandArgs {
   runSearchFile: [file: FileUri];
   searchFileWhatsNew: [file: FileUri];
   /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
+  /** The histogram's range of a visualization layer on the map. */
+  saveColourRange: [range: { visualization: { aoiId: string; id: string }; date?: string; rescale: [number, number]; colormap: string }];
   openTaskLog: [task: { workflowId: string; workflowName: string; job: object; task: object }];
 }
 

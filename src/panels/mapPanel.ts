@@ -237,6 +237,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     clipReply: (m) => this.clips.receive(m),
     clipProgress: (m) => this.clips.receive(m),
     copyText: async (m) => vscode.env.clipboard.writeText(m.text),
+    saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),

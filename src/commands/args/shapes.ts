@@ -7,7 +7,10 @@
  */
 import type { Aoi, ArchiveItem, Asset, Geometry, Insight, Store, Visualization, WorkflowListItem } from '../../api/records';
 import { isObj } from '../../api/shape';
+import type { ColourRangeFromMap } from '../../panels/imagery/protocol';
 import { isSearchParams, type SearchParams } from '../../panels/protocol';
+
+export type { ColourRangeFromMap };
 
 /** A row of the sidebar as a command sees it (a tree node has both fields), or a bare record. */
 export interface Row {
@@ -48,14 +51,6 @@ export function visualizationArg(arg: unknown): Visualization | undefined {
 /** A workflow row or a workflow record (`WorkflowListItem`: its id and project are what Run Workflow needs). */
 export function workflowArg(arg: unknown): WorkflowListItem | undefined {
   return recordOf<WorkflowListItem>(arg, 'workflow', (r) => typeof r.id === 'string' && typeof r.project_id === 'string' && typeof r.name === 'string');
-}
-
-/** What the map sends from a layer's histogram: which visualization, its date, the handles' range and colour map. */
-export interface ColourRangeFromMap {
-  visualization: { aoiId: string; id: string };
-  date?: string;
-  rescale: [number, number];
-  colormap: string;
 }
 
 /** The map's "Save Colour Range to Service" from a layer's histogram. */

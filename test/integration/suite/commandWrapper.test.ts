@@ -194,6 +194,7 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       downloadReport: ['UTC'],
       runSearchFile: [uri],
       searchFileWhatsNew: [uri],
+      saveColourRange: [{ visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' }],
       openTaskLog: [{ workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } }],
     };
     const read = (name: keyof CommandArgs): unknown => (READERS[name] as (...a: unknown[]) => unknown)(...samples[name]);
@@ -205,6 +206,7 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.equal(read('downloadReport'), 'UTC');
     assert.equal(read('runSearchFile'), uri);
     assert.equal(read('searchFileWhatsNew'), uri);
+    assert.deepEqual(read('saveColourRange'), { visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' });
     assert.deepEqual(read('openTaskLog'), { workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } });
     // Nothing from the palette: every reader copes, and none invents a record.
     const empty = (v: unknown): boolean =>
