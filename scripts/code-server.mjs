@@ -226,18 +226,31 @@ async function waitUntilAnswering(url, child, timeoutMs, output) {
 
 /**
  * Starts code-server on 127.0.0.1 with its own user-data and extensions dirs. Writes
- * User/settings.json first (workspace trust off, or the folder opens in Restricted Mode).
+ * User/settings.json first (workspace trust off, or the folder opens in Restricted Mode; pass
+ * `restricted: true` for exactly that).
  * `env` reaches the server and, through it, the remote extension host.
  * Resolves once /healthz answers; `close()` stops the server and waits for it to exit.
  */
-export async function startCodeServer({ port, userDataDir, extensionsDir, folder, env = {}, settings = {}, timeoutMs = 60_000, quiet = true } = {}) {
+export async function startCodeServer({
+  port,
+  userDataDir,
+  extensionsDir,
+  folder,
+  env = {},
+  settings = {},
+  timeoutMs = 60_000,
+  quiet = true,
+  restricted = false,
+} = {}) {
   await ensureCodeServer();
   if (!userDataDir || !extensionsDir) throw new Error('startCodeServer needs userDataDir and extensionsDir');
   const listenPort = port || (await freePort());
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const userSettings = {
-    'security.workspace.trust.enabled': false,
+    // `restricted`: workspace trust on and the folder never trusted (Restricted Mode tests).
+    'security.workspace.trust.enabled': restricted,
+    'security.workspace.trust.startupPrompt': 'never',
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'telemetry.telemetryLevel': 'off',
@@ -260,9 +273,9 @@ export async function startCodeServer({ port, userDataDir, extensionsDir, folder
     extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
     '--disable-getting-started-override',
   ];
+  if (!restricted) args.push('--disable-workspace-trust');
   if (folder) args.push(folder);
   let output = '';
   const child = spawn(process.execPath, args, {

@@ -108,6 +108,7 @@ const tiers = {
       const mark = t.state === 'passed' ? '✔' : t.state === 'skipped' ? '﹣ SKIPPED' : '✖';
       console.log(`  ${mark} ${t.title} (${t.durationMs} ms)`);
     }
+    for (const figure of result.figures ?? []) console.log(`  ◦ ${figure}`);
     for (const f of result.failures) {
       console.log(
         `\n  FAILED: ${f.title}\n${f.error

@@ -399,7 +399,24 @@ export class SearchPanel {
         : page.loaded === 1
           ? l10n.t('1 result')
           : l10n.t('{0} results', n);
-    this.setStatus(page.loaded === 0 ? this.noResults() : page.hasMore ? count : l10n.t('{0} (all loaded)', count));
+    const notes: string[] = [];
+    if (page.noFootprint)
+      notes.push(
+        page.noFootprint === 1
+          ? l10n.t('1 without a footprint (listed, not drawn)')
+          : l10n.t('{0} without a footprint (listed, not drawn)', page.noFootprint.toLocaleString()),
+      );
+    if (page.unreadable) {
+      notes.push(
+        page.unreadable.count === 1 ? l10n.t('1 result could not be read') : l10n.t('{0} results could not be read', page.unreadable.count.toLocaleString()),
+      );
+    }
+    const summary = page.loaded === 0 && !page.unreadable ? this.noResults() : page.hasMore ? count : l10n.t('{0} (all loaded)', count);
+    this.setStatus([summary, ...notes].join(' · '));
+    // The hover says why results were left out (the log has every one, with its field).
+    this.status.title = page.unreadable
+      ? [l10n.t('Left out because the service sent them in a form that cannot be read:'), ...page.unreadable.reasons].join('\n')
+      : '';
     this.more.hidden = !page.hasMore;
     this.updateOrder();
   }
@@ -451,6 +468,7 @@ export class SearchPanel {
 
   private setStatus(text: string, error = false): void {
     this.status.textContent = text;
+    this.status.title = '';
     this.status.classList.toggle('error', error);
   }
 

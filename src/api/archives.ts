@@ -1,15 +1,27 @@
 /** Archive (STAC) search, collections and items. Item `bbox` strings arrive here as numbers. */
 import { ApiError } from './errors';
 import { listParser } from './listing';
-import { normalizeArchiveItem, normalizeCollection, normalizeItemCollection } from './normalize';
+import { normalizeArchiveItem, normalizeCollection } from './normalize';
 import { iterateLinks, type IterateOptions } from './paging';
 import type { ArchiveCollection, ArchiveItem, ArchiveItemWire, ArchiveSearchRequest, ItemCollection, Link } from './records';
-import { archiveCollection, archiveItem, itemCollection } from './schemas';
+import { archiveCollection, archiveItem, itemCollectionEnvelope } from './schemas';
 import { assertShape } from './shape';
 import { pathOf, type CallOptions, type RequestSpec, type Transport } from './transport';
+import { readRecords, withUnreadable, type WithUnreadable } from './unreadable';
 
-const parseItems = (body: unknown): ItemCollection<ArchiveItem> =>
-  normalizeItemCollection(assertShape<ItemCollection<ArchiveItemWire>>(body, itemCollection, ''));
+/** A page of items: the records that read, and the ones that do not fit left out with the reason. */
+function parseItems(body: unknown): ItemCollection<ArchiveItem> & WithUnreadable {
+  const fc = assertShape<ItemCollection<unknown>>(body, itemCollectionEnvelope, '');
+  const { items, unreadable } = readRecords(
+    fc.features,
+    (i) => `features[${i}]`,
+    (raw, where) => normalizeArchiveItem(assertShape<ArchiveItemWire>(raw, archiveItem, where), where),
+  );
+  const out = fc as unknown as ItemCollection<ArchiveItem>;
+  out.features = items;
+  if (!Array.isArray(out.links)) out.links = [];
+  return withUnreadable(out, unreadable);
+}
 const parseItem = (body: unknown): ArchiveItem => normalizeArchiveItem(assertShape<ArchiveItemWire>(body, archiveItem, 'item'));
 const collectionList = listParser<ArchiveCollection>('collections', archiveCollection);
 const parseCollections = (body: unknown): ArchiveCollection[] => collectionList(body).map((c, i) => normalizeCollection(c, `collections[${i}]`));
@@ -23,7 +35,7 @@ export class ArchivesApi {
   constructor(private readonly t: Transport) {}
 
   /** One page of a STAC item search (limit 1..1000, default 10). */
-  search(req: ArchiveSearchRequest = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem>> {
+  search(req: ArchiveSearchRequest = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem> & WithUnreadable> {
     return this.t.json({ method: 'POST', path: '/v0/archives/search', body: req }, parseItems, o);
   }
 
@@ -42,7 +54,7 @@ export class ArchivesApi {
   }
 
   /** One page of a collection's items; use the `next` link (or `iterateItems`) for more. */
-  itemsPage(cid: string, q: { limit?: number; offset?: number } = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem>> {
+  itemsPage(cid: string, q: { limit?: number; offset?: number } = {}, o?: CallOptions): Promise<ItemCollection<ArchiveItem> & WithUnreadable> {
     return this.t.json({ method: 'GET', path: pathOf`/v0/archives/collections/${cid}/items`, query: q }, parseItems, o);
   }
 
@@ -60,7 +72,9 @@ export class ArchivesApi {
       async ({ link, signal }) => {
         const spec = link ? this.specForLink(first, link) : first;
         const fc = await this.t.json(spec, parseItems, { signal });
-        return { items: fc.features, next: nextLink(fc) ?? this.offsetLink(spec, fc.features.length) };
+        if (fc.unreadable) opts.onUnreadable?.(fc.unreadable);
+        // The offset moves by what the server sent, read or not.
+        return { items: fc.features, next: nextLink(fc) ?? this.offsetLink(spec, fc.features.length + (fc.unreadable?.length ?? 0)) };
       },
       (l) => `${l.method ?? ''} ${l.href} ${l.body ? JSON.stringify(l.body) : ''}`,
       (i) => i.id,

@@ -33,6 +33,7 @@ import { IdListForm } from './idLists';
 import { IndicesApi } from './indices';
 import { InsightRunsApi } from './insightRuns';
 import { OrderItemsApi } from './orderItems';
+import { fetchOutputGeoJson, OutputFileError, type GeoJsonCollection, type OutputFetchOptions } from './outputFiles';
 import { OrdersApi } from './orders';
 import { ProjectsApi } from './projects';
 import { ReportsApi } from './reports';
@@ -140,6 +141,19 @@ export class EoClient {
    */
   readRange(href: string, offset: number, length: number, opts: RangeOptions): Promise<RangeResult> {
     return this.transport.range(href, offset, length, opts);
+  }
+
+  /**
+   * A vector insight output's file, checked to be GeoJSON. The token goes with it only when the
+   * file is below the base URL (the service's own storage); never to another host.
+   */
+  async outputGeoJson(href: string, opts: OutputFetchOptions = {}): Promise<GeoJsonCollection> {
+    try {
+      await this.transport.checkTarget(href);
+    } catch (e) {
+      throw new OutputFileError(e instanceof Error ? e.message : String(e));
+    }
+    return fetchOutputGeoJson(href, { ...opts, headers: { ...opts.headers, ...(await this.transport.authHeadersFor(href)) } });
   }
 
   /** Close the keep-alive connections; later calls reject with kind `network`. */

@@ -11,6 +11,7 @@ import { recordParser } from './listing';
 import type { Insight, InsightDownload, InsightDownloadRequest, InsightOutput, InsightRunRequest, InputValue } from './records';
 import { ShapeError, describe, isObj, num, obj, opt, str } from './shape';
 import { pathOf, type CallOptions, type Transport } from './transport';
+import { readRecords, withUnreadable, type WithUnreadable } from './unreadable';
 
 /** Metadata keys under which the extension records the block of a run it starts. */
 export const RUN_METADATA = { blockName: 'block_name', blockVersion: 'block_version' } as const;
@@ -120,11 +121,17 @@ export function readInsightRun(raw: unknown, aoiId: string, root = 'insight'): I
  * The run list: `{insights: [...]}` as the OpenAPI has it, tolerating a legacy `pagination`
  * (ignored: the list is whole) and a bare array. Newest first, whatever order it came in.
  */
-export function readInsightList(body: unknown, aoiId: string): Insight[] {
+export function readInsightList(body: unknown, aoiId: string): Insight[] & WithUnreadable {
   const list = Array.isArray(body) ? body : isObj(body) ? body.insights : undefined;
   if (!Array.isArray(list)) throw new ShapeError(`insights: expected a list, got ${describe(isObj(body) ? body.insights : body)}`);
-  const runs = list.map((x, i) => readInsightRun(x, aoiId, `insights[${i}]`));
-  return runs.filter((r) => !r.deleted_at).sort((a, b) => newestFirst(a.created_at, b.created_at));
+  // One run that does not read is left out (with the reason), not the whole list.
+  const { items, unreadable } = readRecords(
+    list,
+    (i) => `insights[${i}]`,
+    (x, where) => readInsightRun(x, aoiId, where),
+  );
+  const runs = items.filter((r) => !r.deleted_at).sort((a, b) => newestFirst(a.created_at, b.created_at));
+  return withUnreadable(runs, unreadable);
 }
 
 function newestFirst(a: string, b: string): number {
@@ -161,7 +168,7 @@ export class InsightRunsApi {
   constructor(private readonly t: Transport) {}
 
   /** Every run on the AOI, newest first (the service does not page this list). */
-  list(aoiId: string, q: InsightRunFilter = {}, o?: CallOptions): Promise<Insight[]> {
+  list(aoiId: string, q: InsightRunFilter = {}, o?: CallOptions): Promise<Insight[] & WithUnreadable> {
     return this.t.json({ method: 'GET', path: pathOf`/v0/aoi/${aoiId}/insights`, query: { id: q.id, status: q.status } }, (b) => readInsightList(b, aoiId), o);
   }
 

@@ -10,9 +10,6 @@ import type {
   ArchiveItemWire,
   Block,
   BlockSpec,
-  ImagerySearchResponse,
-  ImagerySearchWire,
-  ItemCollection,
   Order,
   OrderItem,
   Pagination,
@@ -65,30 +62,6 @@ export function normalizeArchiveItem(item: ArchiveItemWire, where = 'item'): Arc
   const out = item as unknown as ArchiveItem;
   const bbox = normalizeBbox(item.bbox, where);
   if (bbox) out.bbox = bbox;
-  return out;
-}
-
-export function normalizeItemCollection(fc: ItemCollection<ArchiveItemWire>, where = 'features'): ItemCollection<ArchiveItem> {
-  for (let i = 0; i < fc.features.length; i++) normalizeArchiveItem(fc.features[i], `${where}[${i}]`);
-  if (!Array.isArray(fc.links)) fc.links = [];
-  return fc as unknown as ItemCollection<ArchiveItem>;
-}
-
-/**
- * The imagery search's `items` arrive keyed by item id (OpenAPI) or as an array (the first
- * version's reading); either way they leave as an array in the order sent, each with an `id`.
- */
-export function normalizeImagerySearch(res: ImagerySearchWire<ArchiveItemWire>): ImagerySearchResponse<ArchiveItem> {
-  const list: ArchiveItemWire[] = Array.isArray(res.items)
-    ? res.items
-    : Object.entries(res.items).map(([key, item]) => {
-        if (typeof item.id !== 'string' || item.id === '') item.id = key;
-        return item;
-      });
-  for (let i = 0; i < list.length; i++) normalizeArchiveItem(list[i], `items[${i}]`);
-  const out = res as unknown as ImagerySearchResponse<ArchiveItem>;
-  out.items = list as unknown as ArchiveItem[];
-  if (out.next_token === undefined || out.next_token === '') out.next_token = null;
   return out;
 }
 
@@ -200,10 +173,10 @@ function rawJsonList(v: unknown, where: string): unknown {
  * with the top-level fields the first version read (`name`, `version`, `display_name`,
  * `description`, `mode`) filled in from its spec.
  */
-export function normalizeBlock(b: Block): Block {
+export function normalizeBlock(b: Block, where = 'block'): Block {
   const spec = b.spec;
-  spec.inputs = rawJsonList(spec.inputs, 'spec.inputs') as BlockSpec['inputs'];
-  if (spec.outputs !== undefined) spec.outputs = rawJsonList(spec.outputs, 'spec.outputs') as BlockSpec['outputs'];
+  spec.inputs = rawJsonList(spec.inputs, `${where}.spec.inputs`) as BlockSpec['inputs'];
+  if (spec.outputs !== undefined) spec.outputs = rawJsonList(spec.outputs, `${where}.spec.outputs`) as BlockSpec['outputs'];
   if (typeof b.name !== 'string' || b.name === '') b.name = spec.name;
   if (typeof b.version !== 'string' || b.version === '') b.version = spec.version;
   if (typeof b.id !== 'string' || b.id === '') b.id = spec.id ?? spec.version_id ?? `${spec.name}@${spec.version}`;

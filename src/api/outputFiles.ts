@@ -1,7 +1,7 @@
 /**
- * Reading an insight output's file from its storage URL. The URL is not an API path: no token
- * is sent to it (it may be on another host), only http(s) is followed, and the size is
- * capped. A vector output must be GeoJSON; anything else is refused with the reason.
+ * Reading an insight output's file from its storage URL. The token goes only to a URL below
+ * the base URL (`EoClient.outputGeoJson` decides and passes the header), never to another
+ * host; redirects are not followed, only http(s) is read, and the size is capped. A vector output must be GeoJSON; anything else is refused with the reason.
  */
 import { undici } from './undici';
 import { isObj } from './shape';
@@ -21,6 +21,8 @@ export interface OutputFetchOptions {
   /** Largest body read, bytes. Default 25 MB. */
   maxBytes?: number;
   timeoutMs?: number;
+  /** Request headers (the client's `Authorization` for its own storage). */
+  headers?: Record<string, string>;
 }
 
 /** The file behind `url` as text. */
@@ -38,7 +40,7 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
   const timeout = opts.timeoutMs ?? 60_000;
   let res;
   try {
-    res = await undici().request(url, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+    res = await undici().request(url, { method: 'GET', headers: opts.headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
   } catch (err) {
     throw new OutputFileError(`could not reach ${parsed.host}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -49,7 +51,9 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
         ? 'the file is not there (the run may have been deleted, or its outputs expired)'
         : res.statusCode === 403
           ? 'access was refused (the link may have expired)'
-          : 'the storage refused it';
+          : res.statusCode === 401
+            ? 'it needs you to be signed in (sign in again)'
+            : 'the storage refused it';
     throw new OutputFileError(`${parsed.host} answered ${res.statusCode}: ${why}`, res.statusCode);
   }
   const chunks: Buffer[] = [];

@@ -5,6 +5,7 @@
  * repeats a page or a cursor, or contradicts the total it sent.
  */
 import { ApiError } from './errors';
+import type { UnreadableRecord } from './unreadable';
 
 /** One page of an offset/limit (or page_num) listing. */
 export interface Page<T> {
@@ -26,6 +27,8 @@ export interface IterateOptions {
   /** Stop after this many items. Default: no cap. */
   cap?: number;
   signal?: AbortSignal;
+  /** Told of the records each page left out because they do not fit (listings that read each record on its own). */
+  onUnreadable?: (records: UnreadableRecord[]) => void;
 }
 
 /** Query of one offset/limit page. */

@@ -229,7 +229,8 @@ export const archiveItem = obj({
   links: o(arr(link)),
 });
 
-export const itemCollection = obj({ type: o(str), features: arr(archiveItem), links: o(arr(link)) });
+/** The collection around its items: each item is read on its own (one odd record must not fail the page). */
+export const itemCollectionEnvelope = obj({ type: o(str), features: arr(anyValue), links: o(arr(link)) });
 
 export const catalog = obj({
   id: str,

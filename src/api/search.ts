@@ -1,16 +1,42 @@
 /** Satellite imagery search (cursor paging through `next_token`) and the satellite list. */
-import { normalizeImagerySearch, normalizeSatellite } from './normalize';
+import { normalizeArchiveItem, normalizeSatellite } from './normalize';
 import { iterateCursor, type IterateOptions } from './paging';
-import type { ArchiveItem, ArchiveItemWire, ImagerySearchRequest, ImagerySearchResponse, ImagerySearchWire, Satellite } from './records';
+import type { ArchiveItem, ArchiveItemWire, ImagerySearchRequest, ImagerySearchResponse, Satellite } from './records';
 import { archiveItem, satellite } from './schemas';
-import { arr, assertShape, int, mapOf, obj, oneOf, opt, str, ShapeError } from './shape';
+import { anyValue, arr, assertShape, int, mapOf, obj, oneOf, opt, str, ShapeError } from './shape';
 import type { CallOptions, Transport } from './transport';
+import { readRecords, withUnreadable, type WithUnreadable } from './unreadable';
 
 const skipPagination = obj({ limit: int, skip: int, total: int });
-const searchShape = obj({ items: oneOf(mapOf(archiveItem), arr(archiveItem)), pagination: opt(skipPagination), next_token: opt(str) });
-/** Items keyed by id (the OpenAPI) or an array (the first version's reading): both read. */
-const parseSearch = (body: unknown): ImagerySearchResponse<ArchiveItem> =>
-  normalizeImagerySearch(assertShape<ImagerySearchWire<ArchiveItemWire>>(body, searchShape, 'search'));
+const searchShape = obj({ items: oneOf(mapOf(anyValue), arr(anyValue)), pagination: opt(skipPagination), next_token: opt(str) });
+
+/**
+ * The results, in the order sent, each with an `id`: keyed by item id (the OpenAPI) or an array
+ * (the first version's reading). Each item is read on its own: one that does not fit is left
+ * out with the reason, and the rest of the page is kept.
+ */
+function parseSearch(body: unknown): ImagerySearchResponse<ArchiveItem> & WithUnreadable {
+  const res = assertShape<{ items: unknown[] | Record<string, unknown>; next_token?: string | null }>(body, searchShape, 'search');
+  const keyed = !Array.isArray(res.items);
+  const entries: [string, unknown][] = Array.isArray(res.items) ? res.items.map((x, i) => [String(i), x]) : Object.entries(res.items);
+  const { items, unreadable } = readRecords(
+    entries,
+    (i) => (keyed ? `items[${JSON.stringify(entries[i][0])}]` : `items[${i}]`),
+    ([key, raw], where) => {
+      // The key names the item when the record itself does not.
+      if (keyed && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+        const item = raw as { id?: unknown };
+        if (typeof item.id !== 'string' || item.id === '') item.id = key;
+      }
+      return normalizeArchiveItem(assertShape<ArchiveItemWire>(raw, archiveItem, where), where);
+    },
+    ([key, raw]) => (keyed ? key : typeof (raw as { id?: unknown } | null)?.id === 'string' ? (raw as { id: string }).id : undefined),
+  );
+  const out = res as unknown as ImagerySearchResponse<ArchiveItem>;
+  out.items = items;
+  if (out.next_token === undefined || out.next_token === '') out.next_token = null;
+  return withUnreadable(out, unreadable);
+}
 
 const satellites = arr(satellite);
 const satellitesObj = obj({ satellites });
@@ -26,7 +52,7 @@ export class SearchApi {
   constructor(private readonly t: Transport) {}
 
   /** One page of results; pass the response's `next_token` in the next request for more. */
-  imagery(req: ImagerySearchRequest, o?: CallOptions): Promise<ImagerySearchResponse<ArchiveItem>> {
+  imagery(req: ImagerySearchRequest, o?: CallOptions): Promise<ImagerySearchResponse<ArchiveItem> & WithUnreadable> {
     return this.t.json({ method: 'POST', path: '/v0/search', body: req }, parseSearch, o);
   }
 
@@ -42,10 +68,10 @@ export class SearchApi {
     const base = { ...rest, limit: req.limit ?? opts.pageSize ?? 100 };
     return iterateCursor(
       ({ cursor, signal }) =>
-        this.imagery(cursor ? { ...base, next_token: cursor } : base, { signal }).then((r) => ({
-          items: r.items,
-          next: r.next_token,
-        })),
+        this.imagery(cursor ? { ...base, next_token: cursor } : base, { signal }).then((r) => {
+          if (r.unreadable) opts.onUnreadable?.(r.unreadable);
+          return { items: r.items, next: r.next_token };
+        }),
       { method: 'POST', path: '/v0/search' },
       opts,
     );

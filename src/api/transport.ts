@@ -6,10 +6,11 @@
 import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
 import { linkSignal } from './abortFanout';
-import { ApiError, decodeErrorBody, scrubError, statusTitle } from './errors';
+import { ApiError, decodeErrorBody, redactText, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
 import { ShapeError } from './shape';
 import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
+import { unreadableOf, withUnreadable, type UnreadableRecord } from './unreadable';
 
 export type { RangeOptions, RangeResult };
 export { RANGE_IGNORED } from './rangeRead';
@@ -35,6 +36,14 @@ export interface ClientOptions {
   userAgent: string;
   /** Called once per attempt, after it ends; secrets are already redacted. */
   onRequest?: (e: RequestEvent) => void;
+  /**
+   * Called before the client reads a URL the service pointed to on another host (an imagery
+   * range read, an output file); rejects to refuse it (a private address the person did not
+   * allow, see privateTargets.ts).
+   */
+  checkTarget?: (url: URL) => Promise<void>;
+  /** Called when a listing's answer left records out because they do not fit (secrets redacted). */
+  onUnreadable?: (e: UnreadableEvent) => void;
   retry?: RetryOptions;
   /** Keep-alive connections to the service. Default 6. */
   connections?: number;
@@ -50,8 +59,13 @@ export interface CallOptions {
 
 export interface RequestEvent {
   method: string;
-  /** Path with query string, relative to the base URL. */
+  /**
+   * Path with query string, relative to the base URL; for a file on another host (an imagery
+   * read) its absolute URL, the query shown as `?…` (it may be a signature).
+   */
   path: string;
+  /** Set when `path` is already absolute: the request did not go below the base URL. */
+  absolute?: boolean;
   /** HTTP status, when a response arrived. */
   status?: number;
   ms: number;
@@ -67,6 +81,13 @@ export interface RequestEvent {
   requestHeaders: Record<string, string>;
   /** Request body, every `secrets` object redacted. */
   requestBody?: unknown;
+}
+
+export interface UnreadableEvent {
+  method: string;
+  /** Path with query string, relative to the base URL. */
+  path: string;
+  records: UnreadableRecord[];
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD' | 'PUT' | 'PATCH';
@@ -104,7 +125,9 @@ export function describeRequest(e: RequestEvent): string {
   // request that got none says why.
   const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
   const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
-  return `${e.method} ${e.path} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
+  // A byte-range read names its range (the header is what makes it a different request).
+  const range = e.requestHeaders.range ? ` [${e.requestHeaders.range}]` : '';
+  return `${e.method} ${e.path}${range} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
 }
 
 /**
@@ -233,6 +256,21 @@ export class Transport {
     }
   }
 
+  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.checkTarget`). */
+  async checkTarget(href: string): Promise<void> {
+    if (this.isOwnUrl(href) || !this.opts.checkTarget) return;
+    await this.opts.checkTarget(new URL(href, this.baseUrl + '/'));
+  }
+
+  /** The `Authorization` header for a file the service points to: only below the base URL. */
+  async authHeadersFor(href: string): Promise<Record<string, string>> {
+    if (!this.isOwnUrl(href)) return {};
+    const token = await this.token();
+    if (!token) return {};
+    this.knownTokens.add(token);
+    return { authorization: this.opts.authScheme === 'raw' ? token : `Bearer ${token}` };
+  }
+
   /** Turn an absolute link of the service into a path + query below the base URL. */
   relativePath(href: string): string {
     const u = new URL(href, this.baseUrl + '/');
@@ -258,6 +296,14 @@ export class Transport {
       if (token) {
         this.knownTokens.add(token);
         headers.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
+      }
+    }
+    if (!own && this.opts.checkTarget) {
+      try {
+        await this.opts.checkTarget(u);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        throw new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: message, userMessage: message });
       }
     }
     const timeout = opts.timeoutMs ?? this.timeoutMs;
@@ -300,7 +346,8 @@ export class Transport {
     } finally {
       this.emit({
         method: 'GET',
-        path: `${shown} [${headers.range}]`,
+        path: shown,
+        absolute: !own,
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes,
@@ -321,7 +368,23 @@ export class Transport {
   /** A JSON request; `parse` checks and normalises the decoded body (throw `ShapeError`). */
   async json<T>(spec: RequestSpec, parse: (body: unknown) => T, call?: CallOptions): Promise<T> {
     const res = await this.send(spec, call);
-    return this.decodeJson(spec, res, parse);
+    const out = this.decodeJson(spec, res, parse);
+    const left = unreadableOf(out);
+    if (left.length === 0) return out;
+    // The reasons quote short values of the service's records: no token may reach a view or the log.
+    const secrets = [...this.knownTokens];
+    const records = left.map((r) => ({ ...r, reason: redactText(r.reason, secrets), ...(r.id ? { id: redactText(r.id, secrets) } : {}) }));
+    this.reportUnreadable(spec, records);
+    return withUnreadable(out as T & object, records) as T;
+  }
+
+  private reportUnreadable(spec: RequestSpec, records: UnreadableRecord[]): void {
+    const event: UnreadableEvent = { method: spec.method, path: spec.path + buildQuery(spec.query), records };
+    try {
+      this.opts.onUnreadable?.(event);
+    } catch {
+      // A broken logger must not break requests.
+    }
   }
 
   /** A request whose body is returned as text (reports). */

@@ -1,6 +1,9 @@
 import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { lookup } from 'node:dns/promises';
 import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
-import type { RequestEvent } from '../api';
+import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
+import type { RequestEvent, UnreadableEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
 
@@ -201,6 +204,27 @@ export class Connection implements vscode.Disposable {
     return `${settingsKey(this.settings)}${fingerprint(token ?? '')}`;
   }
 
+  /**
+   * Resolves when a URL the service pointed to may be read; rejects when it is on this
+   * computer or the local network and the person did not allow that host (asked once per host
+   * per session, see src/api/privateTargets.ts). The service's own host is not asked about: a
+   * service on this machine (the sandbox, a dev server) may point at its other ports.
+   */
+  async checkTarget(url: URL): Promise<void> {
+    let base: URL | undefined;
+    try {
+      base = new URL(this.settings.baseUrl);
+    } catch {
+      base = undefined;
+    }
+    if (base && url.hostname.toLowerCase() === base.hostname.toLowerCase()) return;
+    await this.privateTargets.check(url);
+  }
+
+  private readonly privateTargets = new PrivateTargetGuard(askPrivateTarget, async (host) =>
+    (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+  );
+
   private createClient(settings: ConnectionSettings, token: string, onRequest?: (e: RequestEvent) => void): EoClient {
     const version = (this.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
     return new EoClient({
@@ -211,6 +235,8 @@ export class Connection implements vscode.Disposable {
       maxResponseBytes: settings.maxResponseBytes,
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
       onRequest: onRequest ?? ((e) => this.logRequest(e, settings.baseUrl, settings.authScheme)),
+      onUnreadable: (e) => this.log.warn(describeUnreadable(e)),
+      checkTarget: (u) => this.checkTarget(u),
     });
   }
 
@@ -296,4 +322,38 @@ function fingerprint(s: string): string {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return (h >>> 0).toString(36);
+}
+
+/**
+ * The log line of a listing that left records out: each record by id (or place) with the
+ * field that did not fit, so the service's owners can find it. The view says how many.
+ */
+export function describeUnreadable(e: UnreadableEvent): string {
+  const shown = e.records.slice(0, 20).map((r) => `${r.id ? `${r.id} (${r.at})` : r.at}: ${r.reason}`);
+  const more = e.records.length > shown.length ? `; and ${e.records.length - shown.length} more` : '';
+  const n = e.records.length === 1 ? '1 record' : `${e.records.length} records`;
+  return `${e.method} ${e.path}: ${n} could not be read and ${e.records.length === 1 ? 'was' : 'were'} left out: ${shown.join('; ')}${more}`;
+}
+
+/** The modal that asks before the extension reads from a host on this computer or network. */
+async function askPrivateTarget(host: string, kind: PrivateKind): Promise<boolean> {
+  const allow = l10n.t('Allow {0}', host);
+  const where =
+    kind === 'loopback'
+      ? l10n.t('{0} is on this computer.', host)
+      : kind === 'link-local'
+        ? l10n.t('{0} is a link-local address (such as a cloud metadata service).', host)
+        : l10n.t('{0} is on your local network.', host);
+  const choice = await vscode.window.showWarningMessage(
+    l10n.t('The service points to a file on {0}. Read from it?', host),
+    {
+      modal: true,
+      detail: l10n.t(
+        '{0} A service can use links like this to reach devices and servers that are not on the internet. Allow it only if you expect files there. You are asked once per host until the window reloads.',
+        where,
+      ),
+    },
+    allow,
+  );
+  return choice === allow;
 }

@@ -1,4 +1,8 @@
 import vscode = require('vscode');
+import { clampToDeclared, type DeclaredSetting } from './settingRange';
+
+/** The extension's id (publisher.name), to read its own manifest. */
+export const EXTENSION_ID = 'eo-imagery.eo-imagery';
 
 export type AuthScheme = 'bearer' | 'raw';
 
@@ -20,15 +24,48 @@ function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback:
   return i?.globalValue ?? i?.defaultValue ?? fallback;
 }
 
+let declarations: Record<string, DeclaredSetting> | undefined;
+
+/** What package.json declares of `key` (a full id such as `eoImagery.requestTimeoutSeconds`). */
+export function declaredSetting(key: string): DeclaredSetting {
+  declarations ??=
+    (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { configuration?: { properties?: Record<string, DeclaredSetting> } } })
+      ?.contributes?.configuration?.properties ?? {};
+  return declarations[key] ?? {};
+}
+
+/**
+ * A user setting (application scope in the manifest): only the user's own value counts, as
+ * for the service URL, whatever a workspace's `.vscode/settings.json` says. Settings that
+ * decide money, limits or where data goes are read through this.
+ */
+export function userSetting<T>(key: string, fallback: T): T {
+  const dot = key.indexOf('.');
+  return userValue<T>(vscode.workspace.getConfiguration(key.slice(0, dot)), key.slice(dot + 1), fallback);
+}
+
+/**
+ * A number setting within its manifest range (`minimum`/`maximum`), its default when it is
+ * not a number. `userOnly` ignores workspace values (see `userSetting`).
+ */
+export function numberSetting(key: string, opts: { userOnly?: boolean } = {}): number {
+  const declared = declaredSetting(key);
+  const cfg = vscode.workspace.getConfiguration();
+  const fallback = declared.default ?? cfg.inspect<unknown>(key)?.defaultValue;
+  if (typeof fallback !== 'number') throw new Error(`${key} is not a number setting of the manifest`);
+  const raw = opts.userOnly ? userSetting<unknown>(key, undefined) : cfg.get<unknown>(key);
+  return clampToDeclared(raw, declared, fallback);
+}
+
 export function readConnectionSettings(): ConnectionSettings {
   const cfg = vscode.workspace.getConfiguration('eoImagery');
-  const seconds = cfg.get<number>('requestTimeoutSeconds', 30);
-  const megabytes = cfg.get<number>('maxResponseMegabytes', 64);
   return {
     baseUrl: normalizeBaseUrl(String(userValue<unknown>(cfg, 'baseUrl', '') ?? '')),
     authScheme: userValue<unknown>(cfg, 'authScheme', 'bearer') === 'raw' ? 'raw' : 'bearer',
-    timeoutMs: Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000,
-    maxResponseBytes: Math.max(1, Number.isFinite(megabytes) ? megabytes : 64) * 1024 * 1024,
+    // How long a request may take and how much it may read are the person's limits, never a
+    // repository's (which could lift the body cap to gigabytes, or overflow the timer).
+    timeoutMs: numberSetting('eoImagery.requestTimeoutSeconds', { userOnly: true }) * 1000,
+    maxResponseBytes: numberSetting('eoImagery.maxResponseMegabytes', { userOnly: true }) * 1024 * 1024,
   };
 }
 

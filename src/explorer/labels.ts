@@ -6,6 +6,7 @@
  */
 import type { Asset, Catalog, OrderItem } from '../api/records';
 import { areaKm2, count, day } from '../format';
+import { safeFileName } from '../fileNames';
 
 /** The part of `vscode.l10n` the builders use. */
 export interface L10n {
@@ -96,11 +97,13 @@ export function downloadFileName(parts: readonly (string | undefined)[], ext = '
         .trim(),
     )
     .filter(Boolean)
-    .join(' ')
-    .slice(0, 120)
-    .trim();
-  return `${clean || 'eo-imagery-download'}${ext}`;
+    .join(' ');
+  // Cut by bytes, not characters; Windows device names altered (src/fileNames.ts).
+  return safeFileName(clean, ext, NAME_BYTES) || `eo-imagery-download${ext}`;
 }
+
+/** Room for the folder's " (2)" and a server's longer extension. */
+const NAME_BYTES = 200;
 
 /** A name for a record in a JSON tab: its label made safe for a path segment. */
 export function documentName(label: string, fallback: string): string {

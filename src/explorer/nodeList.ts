@@ -1,10 +1,10 @@
 /**
  * The sidebar's paged lists: `PagedChildren` (pure) with tree rows ("Load more…", error,
- * Sign in, message; src/explorer/rows.ts) and pages read through the connection.
+ * Sign in, message, unreadable records; src/explorer/rows.ts) and pages read through the connection.
  */
 import type { ExplorerContext } from './context';
 import { PagedChildren, type PagedSpec, type RowFactory } from './paged';
-import { ErrorNode, LoadMoreNode, MessageNode, SignInNode } from './rows';
+import { ErrorNode, LoadMoreNode, MessageNode, SignInNode, UnreadableNode } from './rows';
 import { RecordNode, type ExplorerNode, type ViewId } from './tree';
 
 /** The records of one node (or of a view's top level) as tree rows, a page at a time. */
@@ -17,6 +17,7 @@ function treeRows(view: ViewId, owner: ExplorerNode | undefined): RowFactory<Exp
     error: (list, err) => new ErrorNode(view, owner, list, err),
     signIn: (what, err) => new SignInNode(view, owner, what, err),
     message: (key, text) => new MessageNode(view, owner, key, text),
+    unreadable: (what, records) => new UnreadableNode(view, owner, what, records),
     detach: (row) => void (row.detached = true),
     update: (row, item) => {
       if (row instanceof RecordNode) row.record = item as object;

@@ -4,7 +4,7 @@
  * (the sidebar's, src/explorer/nodeList.ts, builds tree rows), the pages are read through a
  * `PageSource` (the connection), so the paging itself is unit-tested.
  */
-import { needsSignIn, NotSignedInError, type EoClient } from '../api';
+import { needsSignIn, NotSignedInError, type EoClient, type UnreadableRecord } from '../api';
 
 /** Rows per "Load more…" click. */
 export const PAGE_SIZE = 50;
@@ -27,6 +27,8 @@ export interface PageResult<T> {
   done?: boolean;
   /** Server items the page covered when the client filtered some out (api `Page.scanned`). */
   scanned?: number;
+  /** Records of the page that could not be read (left out; the list says how many). */
+  unreadable?: UnreadableRecord[];
 }
 
 export interface PagedSpec<T, Row> {
@@ -66,6 +68,8 @@ export interface RowFactory<Row> {
   error(list: LoadableList, err: unknown): Row;
   /** A 401 or no token: sign in again. */
   signIn(what: string, err: unknown): Row;
+  /** Records the service sent that could not be read: how many, and why (they are left out). */
+  unreadable(what: string, records: readonly UnreadableRecord[]): Row;
   /** A line of information, e.g. "No AOIs in this project yet". */
   message(key: string, text: string): Row;
   /** The list was reset: this record's row is no longer in the tree. */
@@ -91,6 +95,7 @@ export class PagedChildren<T, Row> implements LoadableList {
   private done = false;
   private error: unknown;
   private _total?: number;
+  private unreadable: UnreadableRecord[] = [];
   private loadMoreRow?: Row;
   /** Counts page fetches, for tests and the benchmark. */
   fetches = 0;
@@ -194,6 +199,7 @@ export class PagedChildren<T, Row> implements LoadableList {
     this.done = false;
     this.error = undefined;
     this._total = undefined;
+    this.unreadable = [];
   }
 
   /** The node of a loaded record, by the record's id. */
@@ -230,6 +236,7 @@ export class PagedChildren<T, Row> implements LoadableList {
     const known = new Set(this.items.map((i) => this.spec.idOf(i)));
     // A record created while paging shifts later pages by one: skip what we already show.
     for (const item of page.items) if (!known.has(this.spec.idOf(item))) this.items.push(item);
+    if (page.unreadable) this.unreadable.push(...page.unreadable);
     const scanned = page.scanned ?? page.items.length;
     this.offset += scanned;
     this.cursor = page.cursor;
@@ -254,6 +261,7 @@ export class PagedChildren<T, Row> implements LoadableList {
 
   private rows(): Row[] {
     const rows: Row[] = this.items.map((i) => this.nodeFor(i));
+    if (this.unreadable.length > 0) rows.push(this.rowFactory.unreadable(this.spec.what, this.unreadable));
     const err = this.error;
     if (err !== undefined) {
       // Signed out at the top of a view: the welcome view says what to do.

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { ApiError, statusTitle } from '../api';
+import { ApiError, statusTitle, type UnreadableRecord } from '../api';
 import { COMMANDS } from '../commandIds';
 import { describeError } from '../ui/showError';
 import { count } from '../format';
@@ -115,6 +115,46 @@ export class MessageNode extends ExplorerNode {
     const item = new vscode.TreeItem(this.text);
     item.iconPath = new vscode.ThemeIcon('info');
     item.contextValue = 'message';
+    return item;
+  }
+}
+
+/** How many reasons a hover lists before "and N more". */
+const REASONS_SHOWN = 10;
+
+/**
+ * "2 records could not be read": records of a listing the service sent in a shape that does not
+ * fit, left out so that the rest shows. The hover says which and why; the log has every one.
+ */
+export class UnreadableNode extends ExplorerNode {
+  readonly kind = 'unreadable' as const;
+
+  constructor(
+    view: ViewId,
+    parent: ExplorerNode | undefined,
+    readonly what: string,
+    readonly records: readonly UnreadableRecord[],
+  ) {
+    super(view, parent, '~unreadable');
+  }
+
+  get label(): string {
+    return this.records.length === 1 ? l10n.t('1 record could not be read') : l10n.t('{0} records could not be read', count(this.records.length));
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label);
+    item.description = l10n.t('left out of {0}', this.what);
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    const lines = this.records.slice(0, REASONS_SHOWN).map((r) => (r.id ? `${r.id}: ${r.reason}` : r.reason));
+    if (this.records.length > REASONS_SHOWN) lines.push(l10n.t('and {0} more', this.records.length - REASONS_SHOWN));
+    item.tooltip = messageTooltip(
+      l10n.t('The service sent these {0} in a form the extension cannot read', this.what),
+      lines.join('\n'),
+      l10n.t('The others are shown. Show Log lists every one with the field that did not fit.'),
+    );
+    item.contextValue = 'unreadable';
+    item.command = { command: COMMANDS.showLog, title: l10n.t('Show Log') };
     return item;
   }
 }

@@ -25,7 +25,17 @@ export type RecordKind =
   | 'jobTask';
 
 export type NodeKind =
-  RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'workflowGroup' | 'loadMore' | 'error' | 'signIn' | 'message';
+  | RecordKind
+  | 'assetGroup'
+  | 'visualizationGroup'
+  | 'insightRunGroup'
+  | 'insightOutput'
+  | 'workflowGroup'
+  | 'loadMore'
+  | 'error'
+  | 'signIn'
+  | 'message'
+  | 'unreadable';
 
 /**
  * One row of a sidebar tree. A node knows its parent (so commands can reveal it) and builds

@@ -54,14 +54,51 @@ function segmentsCross(a: Position, b: Position, c: Position, d: Position): bool
 }
 
 /** True when two non-adjacent edges of the ring cross (a bow-tie). */
-export function ringSelfIntersects(ringIn: Position[]): boolean {
+export function ringSelfIntersects(ring: Position[]): boolean {
+  return ringSelfIntersection(ring) === 'crosses';
+}
+
+/**
+ * Whether two non-adjacent edges of the ring cross (a bow-tie): `'crosses'` or `'none'`, or
+ * `'too-intricate'` when finding out would compare more than `maxPairs` pairs of edges.
+ * A sweep over the edges sorted by their west end compares only edges whose longitudes
+ * overlap: a few per edge for a real outline (n log n), every pair only for a ring whose
+ * edges all span the same longitudes, which `maxPairs` bounds.
+ */
+export function ringSelfIntersection(ringIn: Position[], maxPairs = Infinity): 'none' | 'crosses' | 'too-intricate' {
   const ring = unwrapRing(ringIn);
   const n = ring.length - 1;
+  if (n < 4) return 'none';
+  const west = new Float64Array(n);
+  const east = new Float64Array(n);
+  const south = new Float64Array(n);
+  const north = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    for (let j = i + 2; j < n; j++) {
-      if (i === 0 && j === n - 1) continue;
-      if (segmentsCross(ring[i], ring[i + 1], ring[j], ring[j + 1])) return true;
-    }
+    const [ax, ay] = ring[i];
+    const [bx, by] = ring[i + 1];
+    west[i] = Math.min(ax, bx);
+    east[i] = Math.max(ax, bx);
+    south[i] = Math.min(ay, by);
+    north[i] = Math.max(ay, by);
   }
-  return false;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => west[a] - west[b]);
+  const active: number[] = [];
+  let pairs = 0;
+  for (const i of order) {
+    let kept = 0;
+    for (let k = 0; k < active.length; k++) {
+      const j = active[k];
+      if (east[j] < west[i]) continue; // ends west of every edge still to come
+      active[kept++] = j;
+      const gap = Math.abs(i - j);
+      if (gap === 1 || gap === n - 1) continue; // neighbours share a vertex
+      if (++pairs > maxPairs) return 'too-intricate';
+      if (north[i] < south[j] || north[j] < south[i]) continue;
+      const [a, b] = i < j ? [i, j] : [j, i];
+      if (segmentsCross(ring[a], ring[a + 1], ring[b], ring[b + 1])) return 'crosses';
+    }
+    active.length = kept;
+    active.push(i);
+  }
+  return 'none';
 }

@@ -6,6 +6,8 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { ApiError } from '../api/errors';
+import { declaredSetting, userSetting } from '../auth/settings';
+import { clampToDeclared } from '../auth/settingRange';
 import type { Aoi, Polygon } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError } from '../ui/showError';
@@ -66,10 +68,20 @@ export const DEFAULT_BASEMAPS: Basemap[] = [
   { name: 'OpenStreetMap', url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors', maxZoom: 19 },
 ];
 
-/** `eoImagery.map.basemaps`, with entries that are not http(s) XYZ templates dropped (and logged). */
+const BASEMAPS_SETTING = 'eoImagery.map.basemaps';
+
+/**
+ * `eoImagery.map.basemaps`, with entries that are not http(s) XYZ templates dropped (and logged).
+ * In Restricted Mode only the user's own value counts (the manifest lists the setting in
+ * `restrictedConfigurations`; this holds even where an editor does not): the tile servers of
+ * an untrusted repository would see where you look. `maxZoom` stays within its declared range.
+ */
 export function configuredBasemaps(log?: vscode.LogOutputChannel): Basemap[] {
-  const raw = vscode.workspace.getConfiguration('eoImagery.map').get<unknown>('basemaps');
+  const raw = vscode.workspace.isTrusted
+    ? vscode.workspace.getConfiguration().get<unknown>(BASEMAPS_SETTING)
+    : userSetting<unknown>(BASEMAPS_SETTING, DEFAULT_BASEMAPS);
   if (!Array.isArray(raw)) return DEFAULT_BASEMAPS;
+  const zoomRange = declaredSetting(BASEMAPS_SETTING).items?.properties?.maxZoom ?? {};
   const out: Basemap[] = [];
   for (const b of raw) {
     const o = (b ?? {}) as Partial<Basemap>;
@@ -88,7 +100,7 @@ export function configuredBasemaps(log?: vscode.LogOutputChannel): Basemap[] {
       name: o.name as string,
       url: o.url as string,
       attribution: typeof o.attribution === 'string' ? o.attribution : '',
-      maxZoom: typeof o.maxZoom === 'number' ? o.maxZoom : undefined,
+      maxZoom: typeof o.maxZoom === 'number' ? clampToDeclared(o.maxZoom, zoomRange, o.maxZoom) : undefined,
       subdomains: typeof o.subdomains === 'string' ? o.subdomains : undefined,
     });
   }

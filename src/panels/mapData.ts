@@ -7,7 +7,8 @@ import { imagerySearchRequest } from '../api/imagerySearch';
 import type { GeoJsonCollection } from '../api/outputFiles';
 import { km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
-import type { DetailRef, LayerKind, MapFeature, MapSource, SearchParams } from './protocol';
+import type { UnreadableRecord } from '../api/unreadable';
+import type { DetailRef, LayerKind, MapFeature, MapSource, SearchPage, SearchParams } from './protocol';
 import { isObj } from '../api/shape';
 
 /** The area, or nothing when the record has none (the detail line then leaves it out). */
@@ -169,4 +170,17 @@ export function imagerySearchBody(p: SearchParams, satellites: readonly Satellit
   if (p.satellites.length === 0) throw new Error('Pick at least one satellite.');
   const picked = p.satellites.map((id) => satellites.find((x) => x.id === id) ?? { id, name: id, bands: [], collections: [] });
   return imagerySearchRequest({ satellites: picked, geometry: ringToGeoJson(p.ring), from: p.from, to: p.to, maxCloud: p.maxCloud, limit: p.limit });
+}
+
+/** Features without a footprint (a `null` geometry): listed, not drawn. */
+export const withoutFootprint = (features: readonly MapFeature[]): number => features.filter((f) => f.geometry === null || f.geometry === undefined).length;
+
+/** What a search page says of the results so far that it could not show whole. */
+export function searchNotes(noFootprint: number, unreadable: readonly UnreadableRecord[]): Pick<SearchPage, 'noFootprint' | 'unreadable'> {
+  return {
+    ...(noFootprint > 0 ? { noFootprint } : {}),
+    ...(unreadable.length > 0
+      ? { unreadable: { count: unreadable.length, reasons: unreadable.slice(0, 10).map((r) => (r.id ? `${r.id}: ${r.reason}` : r.reason)) } }
+      : {}),
+  };
 }

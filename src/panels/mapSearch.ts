@@ -7,8 +7,9 @@
 import { l10n } from 'vscode';
 import type { EoClient } from '../api/client';
 import type { ArchiveItem, Satellite } from '../api/records';
+import type { UnreadableRecord } from '../api/unreadable';
 import { describeError } from '../ui/showError';
-import { archiveItemFeature, archiveSearchBody, imagerySearchBody } from './mapData';
+import { archiveItemFeature, archiveSearchBody, imagerySearchBody, searchNotes, withoutFootprint } from './mapData';
 import type { SearchOptions, SearchPage, SearchParams } from './protocol';
 
 interface SearchSession {
@@ -20,6 +21,10 @@ interface SearchSession {
   loaded: number;
   limit: number;
   abort: AbortController;
+  /** Results the service sent that could not be read (left out; the list says so). */
+  unreadable: UnreadableRecord[];
+  /** Results without a footprint so far (listed, not drawn). */
+  noFootprint: number;
 }
 
 export class MapSearches {
@@ -74,7 +79,8 @@ export class MapSearches {
     this.items.clear();
     const client = await this.client();
     const abort = new AbortController();
-    const opts = { pageSize: p.limit, signal: abort.signal };
+    const unreadable: UnreadableRecord[] = [];
+    const opts = { pageSize: p.limit, signal: abort.signal, onUnreadable: (r: UnreadableRecord[]) => unreadable.push(...r) };
     let items: AsyncGenerator<ArchiveItem, void, undefined>;
     if (p.kind === 'imagery') {
       if (this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
@@ -82,7 +88,7 @@ export class MapSearches {
     } else {
       items = client.archives.iterateSearch(archiveSearchBody(p), opts);
     }
-    const s: SearchSession = { id: this.nextId++, items, done: false, loaded: 0, limit: p.limit, abort };
+    const s: SearchSession = { id: this.nextId++, items, done: false, loaded: 0, limit: p.limit, abort, unreadable, noFootprint: 0 };
     this.sessions.set(s.id, s);
     return this.page(s);
   }
@@ -114,9 +120,11 @@ export class MapSearches {
     if (out.length > s.limit) s.ahead = out.pop();
     s.loaded += out.length;
     for (const item of out) this.items.set(`${item.collection}/${item.id}`, item);
+    const features = out.map(archiveItemFeature);
+    s.noFootprint += withoutFootprint(features);
     const hasMore = s.ahead !== undefined;
     if (!hasMore) this.sessions.delete(s.id);
-    return { searchId: s.id, features: out.map(archiveItemFeature), loaded: s.loaded, hasMore };
+    return { searchId: s.id, features, loaded: s.loaded, hasMore, ...searchNotes(s.noFootprint, s.unreadable) };
   }
 }
 

@@ -5,7 +5,6 @@
  * No vscode: the map panel calls it with its client.
  */
 import type { EoClient } from '../api/client';
-import { fetchOutputGeoJson } from '../api/outputFiles';
 import { aoiFeature, archiveItemFeature, assetFeature, catalogFeature, insightOutputFeatures, orderItemFeatures, type MapTarget } from './mapData';
 import type { MapFeature, MapSource } from './protocol';
 
@@ -48,7 +47,7 @@ export async function fetchSource(client: EoClient, s: MapSource): Promise<MapTa
       const run = (await client.insightRuns.list(s.aoiId, { id: s.runId })).find((r) => r.id === s.runId);
       const out = run?.output.find((o) => o.name === s.output);
       if (!run || !out) throw new Error(`output ${s.output} of insight run ${s.runId} no longer exists`);
-      return { layer: 'insightOutputs', features: insightOutputFeatures(run, out.name, await fetchOutputGeoJson(out.value)), sources: [s] };
+      return { layer: 'insightOutputs', features: insightOutputFeatures(run, out.name, await client.outputGeoJson(out.value)), sources: [s] };
     }
     case 'aoiAssets': {
       const page = await client.aois.assetsPage(s.aoiId, { limit: 100 });

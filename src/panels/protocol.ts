@@ -115,6 +115,10 @@ export interface SearchPage {
   /** Total matches when the service says (archive `numberMatched` / `context.matched`). */
   matched?: number;
   hasMore: boolean;
+  /** Results so far without a footprint (a `null` geometry): listed, not drawn. */
+  noFootprint?: number;
+  /** Results so far the service sent in a form that cannot be read: left out, with the first reasons. */
+  unreadable?: { count: number; reasons: string[] };
 }
 
 export interface SearchOptions {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { App } from './app';
 import { Clock, type SandboxClock } from './clock';
 import { loadState, saveState } from './persist';
-import { Router } from './router';
+import { Router, type Route } from './router';
 import { aoiDownloadRoutes } from './routes/aoiDownloads';
 import { aoiRoutes } from './routes/aois';
 import { archiveRoutes } from './routes/archives';
@@ -66,6 +66,26 @@ export interface SandboxHandle {
 
 export type { FaultRule };
 
+/** Every route the sandbox serves (tests walk them all). */
+export function sandboxRoutes(): Route[] {
+  return [
+    { method: 'GET', path: '/ping', auth: false, handler: () => ({ status: 200, json: 'pong' }) },
+    ...projectRoutes,
+    ...aoiRoutes,
+    ...insightRoutes,
+    ...catalogueRoutes,
+    ...orderRoutes,
+    ...archiveRoutes,
+    ...catalogRoutes,
+    ...storeRoutes,
+    ...imageryRoutes,
+    ...visualizationPngRoutes,
+    ...visualizationStyleRoutes,
+    ...workflowRoutes,
+    ...aoiDownloadRoutes,
+  ];
+}
+
 function checkRate(name: string, v: number | undefined): number {
   const x = v ?? 0;
   if (!Number.isFinite(x) || x < 0 || x > 1) throw new RangeError(`${name} must be between 0 and 1`);
@@ -107,22 +127,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const app = new App(world, state, clock, opts.dataDir);
   const [alice, bob] = world.users;
   const router = new Router();
-  router.add(
-    { method: 'GET', path: '/ping', auth: false, handler: () => ({ status: 200, json: 'pong' }) },
-    ...projectRoutes,
-    ...aoiRoutes,
-    ...insightRoutes,
-    ...catalogueRoutes,
-    ...orderRoutes,
-    ...archiveRoutes,
-    ...catalogRoutes,
-    ...storeRoutes,
-    ...imageryRoutes,
-    ...visualizationPngRoutes,
-    ...visualizationStyleRoutes,
-    ...workflowRoutes,
-    ...aoiDownloadRoutes,
-  );
+  router.add(...sandboxRoutes());
   const server = new SandboxServer(app, router, {
     latencyMs: Math.max(0, opts.latencyMs ?? 0),
     failRate: checkRate('failRate', opts.failRate),

@@ -1,5 +1,10 @@
 /** A minimal PNG encoder (8-bit RGB or RGBA, no interlace): thumbnails and visualization PNGs. */
-import { crc32, deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflate } from 'node:zlib';
+import { pacer } from './pace';
+
+// Off the event loop (libuv's thread pool): a large image compresses for tens of milliseconds.
+const deflateAsync = promisify(deflate);
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -10,8 +15,9 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** `pixel(x, y)` returns [r, g, b] in 0..255. */
-export function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+/** `pixel(x, y)` returns [r, g, b] in 0..255; computed row by row, letting the event loop run between rows. */
+export async function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Promise<Buffer> {
+  const turn = pacer();
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -20,6 +26,7 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
   const stride = width * 3 + 1;
   const raw = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
+    await turn();
     raw[y * stride] = 0; // filter: none
     for (let x = 0; x < width; x++) {
       const [r, g, b] = pixel(x, y);
@@ -32,13 +39,13 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
+    chunk('IDAT', await deflateAsync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
 /** 8-bit RGBA (colour type 6): `rgba` holds width × height × 4 bytes, row by row. */
-export function encodePngRgba(width: number, height: number, rgba: Uint8Array): Buffer {
+export async function encodePngRgba(width: number, height: number, rgba: Uint8Array): Promise<Buffer> {
   if (rgba.length !== width * height * 4) throw new RangeError(`expected ${width * height * 4} bytes of RGBA, got ${rgba.length}`);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -54,7 +61,7 @@ export function encodePngRgba(width: number, height: number, rgba: Uint8Array): 
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
+    chunk('IDAT', await deflateAsync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -4,12 +4,35 @@
  */
 import * as http from 'node:http';
 import { Readable, pipeline } from 'node:stream';
+import { firstTooDeep } from '../api/jsonDepth';
 import type { App } from './app';
 import { HttpError, codeFor } from './errors';
+import { pacer } from './pace';
 import type { ErrorStyle, Res, Router } from './router';
 import type { User } from './state';
+import { checkVertexBudget } from './validate';
 
 export const MAX_BODY = 5 * 1024 * 1024;
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have, scanned before it is parsed:
+ * `JSON.parse` of a body nested thousands deep blocks the event loop for seconds (and
+ * overflows the stack further on), and no request of the interface needs more than a dozen.
+ */
+export const MAX_BODY_NESTING = 64;
+
+/**
+ * A response body handed out piece by piece, letting the event loop run between pieces: a
+ * whole file or a 16 MiB range is otherwise computed and written in one synchronous run for
+ * as long as the socket accepts it (the sandbox can run inside the extension host).
+ */
+async function* paced(chunks: Iterable<Buffer>): AsyncGenerator<Buffer> {
+  const turn = pacer();
+  for (const chunk of chunks) {
+    yield chunk;
+    await turn();
+  }
+}
 
 export interface FaultRule {
   method?: string;
@@ -61,7 +84,7 @@ function send(res: http.ServerResponse, r: Res, head: boolean): void {
     if (head) res.end();
     // A failure mid-body can only cut the connection: the status is already sent.
     else
-      pipeline(Readable.from(r.stream.chunks(), { objectMode: false }), res, (e) => {
+      pipeline(Readable.from(paced(r.stream.chunks()), { objectMode: false }), res, (e) => {
         if (e) res.destroy();
       });
     return;
@@ -265,11 +288,16 @@ export class SandboxServer {
           if (text.trim() === '') {
             if (route.body !== 'optional') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
           } else {
+            const deep = firstTooDeep(text, MAX_BODY_NESTING);
+            if (deep !== undefined) {
+              throw new HttpError(400, `body: nests arrays and objects more than ${MAX_BODY_NESTING} levels deep (at character ${deep})`, 'body');
+            }
             try {
               body = JSON.parse(text);
             } catch (e) {
               throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
             }
+            checkVertexBudget(body);
           }
         }
       }

@@ -3,7 +3,7 @@
  * field (with its path, e.g. `order_items[0].geometry`) and what is wrong with it.
  */
 import type { Polygon, Position } from '../api/records';
-import { ringSelfIntersects } from '../geo/area';
+import { ringSelfIntersection } from '../geo/area';
 import { badRequest } from './errors';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -74,6 +74,63 @@ export function asPosition(v: unknown, field: string): Position {
   return [lon, lat];
 }
 
+/**
+ * Edge pairs the self-intersection check may compare per vertex of a ring: a real outline
+ * needs a handful; only a ring whose edges all overlap (a zig-zag) needs more, and is refused.
+ * With MAX_REQUEST_VERTICES this bounds the geometry checks of any request to a few million
+ * comparisons (the sandbox may run inside the extension host: no request may stall it).
+ */
+const PAIRS_PER_VERTEX = 100;
+
+/** Positions (vertices) all the geometries of one request may hold together. */
+export const MAX_REQUEST_VERTICES = 20_000;
+
+/** Arrays that start with a number and hold two or more values: GeoJSON positions. */
+const isPosition = (v: unknown): boolean => Array.isArray(v) && v.length >= 2 && typeof v[0] === 'number';
+
+/**
+ * Positions in `v` (any JSON), counted without recursion before any geometry is read; stops
+ * counting once past `stopAfter`.
+ */
+export function countPositions(v: unknown, stopAfter = Infinity): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0 && n <= stopAfter) {
+    const x = stack.pop();
+    if (isPosition(x)) n++;
+    else if (Array.isArray(x)) for (const e of x) stack.push(e);
+    else if (typeof x === 'object' && x !== null) for (const k in x) stack.push((x as Obj)[k]);
+  }
+  return n;
+}
+
+/**
+ * The vertex budget of a whole request body, checked before any route reads a geometry:
+ * a 400 naming the top-level field whose geometries pass it.
+ */
+export function checkVertexBudget(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  let total = 0;
+  for (const [key, value] of Object.entries(body)) {
+    total += countPositions(value, MAX_REQUEST_VERTICES - total);
+    if (total > MAX_REQUEST_VERTICES) {
+      throw badRequest(key, `the geometries of this request have more than ${MAX_REQUEST_VERTICES.toLocaleString('en')} vertices in all; simplify them`);
+    }
+  }
+}
+
+/**
+ * Vertices a search geometry (archive `intersects`, imagery search `geometry`) may have in all. The exact test runs per candidate row
+ * in the request's turn of the event loop (the sandbox can run inside the extension host),
+ * so it is bounded: with this many the slowest search stays well under 100 ms.
+ */
+export const MAX_SEARCH_VERTICES = 2000;
+/** A search geometry's vertices, counted before it is read: each candidate row is tested against all of them. */
+export function checkSearchVertices(v: unknown, field: string, max = MAX_SEARCH_VERTICES): void {
+  const n = countPositions(v);
+  if (n > max) throw badRequest(field, `has ${n} vertices; a search geometry may have at most ${max} (simplify it, or search by its bbox)`);
+}
+
 /** A GeoJSON Polygon with closed rings of 4+ positions, coordinates in range, no bow-ties. */
 export function asPolygon(v: unknown, field: string): Polygon {
   const o = asObject(v, field);
@@ -85,7 +142,11 @@ export function asPolygon(v: unknown, field: string): Polygon {
     const a = ring[0];
     const b = ring[ring.length - 1];
     if (a[0] !== b[0] || a[1] !== b[1]) throw badRequest(f, 'ring is not closed (first and last positions differ)');
-    if (ring.length <= 2000 && ringSelfIntersects(ring)) throw badRequest(f, 'ring intersects itself');
+    const crossing = ringSelfIntersection(ring, PAIRS_PER_VERTEX * ring.length);
+    if (crossing === 'crosses') throw badRequest(f, 'ring intersects itself');
+    if (crossing === 'too-intricate') {
+      throw badRequest(f, `ring is too intricate to check for self-intersection (its ${ring.length} edges overlap each other too much); simplify it`);
+    }
     return ring;
   });
   return { type: 'Polygon', coordinates: rings };

@@ -2,14 +2,17 @@
  * Amounts as a person reads them everywhere: with the unit the organisation is billed in
  * (setting `eoImagery.amounts.unit`, empty by default because the service states none).
  */
-import vscode = require('vscode');
+import { userSetting } from '../auth/settings';
 import { amount } from '../format';
 
 export const AMOUNT_UNIT_SETTING = 'eoImagery.amounts.unit';
 
-/** The configured unit, trimmed; '' when none is set. */
+/**
+ * The configured unit, trimmed; '' when none is set. The user's own setting only: a cloned
+ * repository must not relabel the currency in the order confirmation.
+ */
 export function amountUnit(): string {
-  const v = vscode.workspace.getConfiguration('eoImagery').get<unknown>('amounts.unit');
+  const v = userSetting<unknown>(AMOUNT_UNIT_SETTING, '');
   return typeof v === 'string' ? v.trim().slice(0, 16) : '';
 }
 

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { validateInsightText, type SpecLookup } from '../../src/insights/validate';
-import { SPEC } from '../unit/insights/fixtures';
+import { SPEC, generatedInsight } from '../unit/insights/fixtures';
 
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 9);
 const SIZES: Array<[string, number]> = [
@@ -18,36 +18,6 @@ const SIZES: Array<[string, number]> = [
   ['1MB', 1_000_000],
 ];
 const found: SpecLookup = { status: 'found', spec: SPEC };
-
-function entry(i: number): string {
-  switch (i % 5) {
-    case 0:
-      return `    { "format": "number", "name": "threshold_${i}", "type": "number", "description": "Threshold ${i}", "value": "0.${i}" }`;
-    case 1:
-      // No "type": a diagnostic with an "Add type" quick fix.
-      return `    { "format": "number", "name": "count_${i}", "description": "Count ${i}", "value": "${i}" }`;
-    case 2:
-      return `    { "format": "raster", "name": "image_${i}", "type": "url", "description": "Scene ${i}", "stac_url": "https://stac.example/items/${i}", "asset_source": { "id": "asset-${i}", "type": "raw_mosaic" } }`;
-    case 3:
-      // Same STAC item, no asset_source: the fix reuses the other input's lineage.
-      return `    { "format": "raster", "name": "mask_${i}", "type": "url", "description": "Mask ${i}", "stac_url": "https://stac.example/items/${i - 1}" }`;
-    default:
-      return `    { "format": "date", "name": "date_${i}", "type": "string", "description": "Day ${i}", "value": "2024-05-${String((i % 28) + 1).padStart(2, '0')}" }`;
-  }
-}
-
-/** An insight file of about `bytes` characters (every input a different name). */
-export function generatedInsight(bytes: number): string {
-  const head = '{\n  "name": "generated",\n  "block": { "name": "water-extent", "version": "0.9.1" },\n  "input": [\n';
-  const parts: string[] = [];
-  let size = head.length + 8;
-  for (let i = 0; size < bytes; i++) {
-    const e = entry(i);
-    parts.push(e);
-    size += e.length + 2;
-  }
-  return `${head}${parts.join(',\n')}\n  ]\n}\n`;
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

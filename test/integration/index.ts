@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { printedFigures } from './support/figures';
 
 export interface TestFailure {
   title: string;
@@ -20,6 +21,8 @@ export interface TestRunResult {
   durationMs: number;
   tests: { title: string; state: 'passed' | 'failed' | 'skipped'; durationMs: number }[];
   failures: TestFailure[];
+  /** Figures the suites measured (`printFigure`), printed by the driver. */
+  figures?: string[];
 }
 
 /** Env var naming the JSON result file; the driver sets it on the server / extension host. */
@@ -98,6 +101,7 @@ export async function run(): Promise<void> {
     result.failed++;
     result.failures.push({ title: 'loading the integration suites', error: errorText(err) });
   }
+  result.figures = printedFigures();
   result.total = result.passed + result.failed + result.skipped;
   result.durationMs = Date.now() - started;
   writeResult(resultFile, result);

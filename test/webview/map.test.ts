@@ -303,6 +303,45 @@ describe('map webview', () => {
     }
   });
 
+  it('a result without a footprint is listed but not drawn, and results that could not be read are counted with the reasons in the hover', async () => {
+    const page: SearchPage = {
+      searchId: 3,
+      features: [squareFeature('r1', 0, 0), { ...squareFeature('r2', 5, 5), geometry: null }],
+      loaded: 2,
+      hasMore: false,
+      noFootprint: 1,
+      unreadable: { count: 2, reasons: ['b: features[1].properties: expected object, got null', 'features[4].id: expected string, got number'] },
+    };
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return options;
+        if (req.method === 'search') return page;
+        throw new Error('unexpected');
+      },
+    });
+    try {
+      await ready(h);
+      await h.page.click('#tool-rect');
+      const box = await h.page.locator('#map').boundingBox();
+      assert.ok(box);
+      await h.page.mouse.move(box.x + 200, box.y + 200);
+      await h.page.mouse.down();
+      await h.page.mouse.move(box.x + 400, box.y + 350, { steps: 5 });
+      await h.page.mouse.up();
+      await h.page.click('#search');
+      await h.page.waitForSelector('#results li:nth-child(2)');
+      assert.equal(await h.page.textContent('#status'), '2 results (all loaded) · 1 without a footprint (listed, not drawn) · 2 results could not be read');
+      const hover = (await h.page.getAttribute('#status', 'title')) ?? '';
+      assert.match(hover, /features\[1\]\.properties: expected object, got null/);
+      assert.match(hover, /features\[4\]\.id: expected string, got number/);
+      assert.equal(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.results.size), 1, 'only the result with a footprint is drawn');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('dates are ISO in every locale, default to where the chosen collections have data, and an empty result says how to widen', async () => {
     const requests: SearchParams[] = [];
     const withExtents = {

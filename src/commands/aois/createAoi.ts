@@ -16,6 +16,7 @@ import { geodesicArea } from '../../geo/area';
 import type { ExtensionServices } from '../../services';
 import { inputStepVia, pickStepVia } from '../../ui/prompts';
 import { isBack } from '../../ui/stepPrompts';
+import { noteUnreadable } from '../../ui/unreadable';
 
 /** What the entry point already knows; whatever is missing is asked for. */
 export interface AoiDraft {
@@ -128,9 +129,10 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
     return undefined;
   }
 
-  const found = client.search
-    .imagery(imagerySearchRequest({ satellites: [chosenSat], geometry: draft.polygon, limit: IMAGE_CHOICES }))
-    .then((r) => r.items.sort(byDateDesc).map((i) => imageChoice(i, chosenSat)));
+  const found = client.search.imagery(imagerySearchRequest({ satellites: [chosenSat], geometry: draft.polygon, limit: IMAGE_CHOICES })).then((r) => {
+    noteUnreadable(ui, l10n.t('images'), r);
+    return r.items.sort(byDateDesc).map((i) => imageChoice(i, chosenSat));
+  });
   // a multi-select pick has no step counter of its own: the title carries it
   const images = await ui.pickMany(found, {
     title: l10n.t('{0}: images ({1}/{2})', title, ++step, totalSteps),

@@ -8,6 +8,7 @@
 import { homedir } from 'node:os';
 import vscode = require('vscode');
 import { aoiDownloadPhase, isRequestError, type Aoi, type AoiDownload, type Asset, type EoClient } from '../../api';
+import { safeFileName } from '../../fileNames';
 import { enumLabel } from '../../format';
 import { isWebUrl } from '../../panels/protocol';
 import { failedText, inStep, showError } from '../../ui/showError';
@@ -25,17 +26,14 @@ export interface AssetDownloadOutcome {
   file?: string;
 }
 
-/** Characters no file system takes in a name, control characters included. */
-const UNSAFE = /[\\/:*?"<>|]|\p{Cc}/gu;
-
+/** The suggested name: the AOI's and the asset's names, safe and short enough (src/fileNames.ts). */
 export function assetFileName(aoiName: string, assets: readonly Pick<Asset, 'name' | 'date' | 'asset_type'>[]): string {
-  const clean = (s: string) => s.replace(UNSAFE, '_').replace(/\s+/g, ' ').trim();
-  const aoi = clean(aoiName) || 'AOI';
+  const aoi = aoiName.trim() || 'AOI';
   if (assets.length === 1) {
     const a = assets[0];
-    return `${aoi} - ${clean(a.name || `${a.asset_type} ${a.date ?? ''}`) || 'asset'}.tif`;
+    return safeFileName(`${aoi} - ${(a.name || `${a.asset_type} ${a.date ?? ''}`).trim() || 'asset'}`, '.tif');
   }
-  return `${aoi} - ${assets.length} assets.zip`;
+  return safeFileName(`${aoi} - ${assets.length} assets`, '.zip');
 }
 
 function assetLabel(a: Asset): string {
@@ -164,6 +162,7 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
         let lastPct = 0;
         return downloadToFile(signedUrl, uri.fsPath, {
           signal: ac.signal,
+          checkTarget: (u) => services.connection.checkTarget(u),
           onProgress: ({ received, total }) => {
             if (!total) return progress.report({ message: mb(received) });
             const pct = Math.floor((received / total) * 100);

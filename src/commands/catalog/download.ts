@@ -112,6 +112,7 @@ export async function download(services: ExtensionServices, given: GivenTargets)
         let lastPct = 0;
         return downloadToFolder(signedUrl, folder[0].fsPath, {
           signal: ac.signal,
+          checkTarget: (u) => services.connection.checkTarget(u),
           fallbackName: 'eo-imagery-download.zip',
           preferredBase: baseNameOf(targets),
           onProgress: ({ received, total }) => {

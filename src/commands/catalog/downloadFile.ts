@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { undici } from '../../api/undici';
+import { safeFileName, safeName } from '../../fileNames';
 
 export interface DownloadProgress {
   received: number;
@@ -31,6 +32,11 @@ export interface DownloadOptions {
   preferredBase?: string;
   /** Header and body timeouts, ms. Default 60 s each. */
   timeoutMs?: number;
+  /**
+   * Called before each hop (the link, and every redirect) is fetched; rejects to refuse it
+   * (a private address the person did not allow: `Connection.checkTarget`).
+   */
+  checkTarget?: (url: URL) => Promise<void>;
 }
 
 export class DownloadError extends Error {
@@ -68,6 +74,13 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
   let current = httpUrl(url);
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
+    if (opts.checkTarget) {
+      try {
+        await opts.checkTarget(current);
+      } catch (err) {
+        throw new DownloadError(`Not downloaded: ${describe(err)}.`);
+      }
+    }
     try {
       res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
     } catch (err) {
@@ -164,7 +177,7 @@ async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pi
 /** `base` with the extension of the name the server gave (`.zip`, `.tif`, `.tar.gz`), made safe. */
 export function preferredName(base: string, served: string): string {
   const ext = /(\.tar)?\.[A-Za-z0-9]{1,8}$/.exec(served)?.[0] ?? '';
-  return sanitize(`${base}${ext}`) || served;
+  return safeFileName(base, ext) || served;
 }
 
 /** A safe file name from Content-Disposition, else the URL's last segment, else the fallback. */
@@ -193,24 +206,9 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
   return clean || sanitize(fallback) || 'download';
 }
 
-/** Bidirectional controls make `invoice\u202Efdp.exe` display as `invoiceexe.pdf`. */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-/** Names Windows reserves for devices, with or without an extension (`NUL.txt` too). */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\.|$)/i;
-
+/** The base name only (a server must not write outside the chosen folder), made safe (src/fileNames.ts). */
 function sanitize(name: string): string {
-  // Keep the base name only: a server must not be able to write outside the chosen folder.
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const printable = [...base].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? '_' : c)).join('');
-  const clean = printable
-    .replace(BIDI_CONTROLS, '')
-    .replace(/[<>:"|?*]/g, '_')
-    .replace(/^\.+/, '')
-    .trim()
-    // Windows drops trailing dots and spaces, which would change the name we checked.
-    .replace(/[. ]+$/, '')
-    .slice(0, 200);
-  return WINDOWS_DEVICE.test(clean) ? `_${clean}` : clean;
+  return safeName(name.split(/[\\/]/).pop() ?? '');
 }
 
 /**

@@ -5,23 +5,11 @@ import { fetchRecord } from '../../explorer/fetchRecord';
 import { parentIdOf } from '../../explorer/recordDocuments';
 import type { RecordNode } from '../../explorer/tree';
 import type { CommandServices } from '../services';
-import { toCurl, toPython, type ReproducibleRequest } from './requestText';
+import { reproducible, toCurl, toPython } from './requestText';
 
 export type CopyFormat = 'curl' | 'python';
 
 const FORMAT_NAME: Record<CopyFormat, string> = { curl: 'curl', python: 'Python' };
-
-/** What the log knows of a request, as something that can be sent again. */
-export function reproducible(e: LoggedRequest): ReproducibleRequest {
-  return {
-    method: e.method,
-    url: e.baseUrl + e.path,
-    authScheme: e.authScheme,
-    headers: e.requestHeaders,
-    body: e.requestBody,
-    auth: e.requestHeaders.authorization !== undefined,
-  };
-}
 
 export function render(format: CopyFormat, e: LoggedRequest): string {
   const r = reproducible(e);

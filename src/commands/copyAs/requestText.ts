@@ -3,6 +3,7 @@
  * that a person can paste into a terminal or notebook. The token is never written: it is read
  * from the EO_API_TOKEN environment variable by the copied code. Pure (no vscode, no I/O).
  */
+import { safeFileName } from '../../fileNames';
 
 export const TOKEN_VARIABLE = 'EO_API_TOKEN';
 
@@ -18,6 +19,30 @@ export interface ReproducibleRequest {
   body?: unknown;
   /** False for the one unauthenticated call (ping). */
   auth?: boolean;
+}
+
+/** What the log keeps of a request (api `RequestEvent` and the connection it went through). */
+export interface LoggedRequestFields {
+  method: string;
+  path: string;
+  /** `path` is an absolute URL (a file on another host than the service). */
+  absolute?: boolean;
+  baseUrl: string;
+  authScheme: 'bearer' | 'raw';
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+}
+
+/** What the log knows of a request, as something that can be sent again. */
+export function reproducible(e: LoggedRequestFields): ReproducibleRequest {
+  return {
+    method: e.method,
+    url: e.absolute ? e.path : e.baseUrl + e.path,
+    authScheme: e.authScheme,
+    headers: e.requestHeaders,
+    body: e.requestBody,
+    auth: e.requestHeaders.authorization !== undefined,
+  };
 }
 
 /** Headers worth repeating: user-agent and authorization are left out (the latter is rebuilt). */
@@ -40,6 +65,23 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Where a byte-range read's answer goes: it is binary (part of a GeoTIFF), which a terminal
+ * cannot show and `response.text` would mangle. Named after the file and the range.
+ */
+export function rangeOutputName(r: ReproducibleRequest): string | undefined {
+  const range = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'range')?.[1];
+  if (!range) return undefined;
+  let file = 'file';
+  try {
+    file = decodeURIComponent(new URL(r.url).pathname.split('/').pop() ?? '') || file;
+  } catch {
+    // A URL the log shortened: the generic name does.
+  }
+  const span = /bytes=(\d+)-(\d*)/.exec(range);
+  return safeFileName(`${file}.${span ? `bytes-${span[1]}-${span[2]}` : 'part'}`, '.bin') || 'range.bin';
+}
+
 export function toCurl(r: ReproducibleRequest): string {
   const lines = [`curl -sS${r.method === 'GET' ? '' : ` -X ${r.method}`} ${shellQuote(r.url)}`];
   if (r.auth !== false) {
@@ -49,6 +91,9 @@ export function toCurl(r: ReproducibleRequest): string {
   }
   for (const [k, v] of copiedHeaders(r)) lines.push(`-H ${shellQuote(`${k}: ${v}`)}`);
   if (r.body !== undefined) lines.push(`--data-raw ${shellQuote(JSON.stringify(r.body))}`);
+  const output = rangeOutputName(r);
+  // -f: a 4xx/5xx fails instead of writing the error page into the file.
+  if (output) lines.push(`-f --output ${shellQuote(output)}`);
   return lines.join(' \\\n  ');
 }
 
@@ -66,9 +111,16 @@ export function toPython(r: ReproducibleRequest): string {
   const args = [`    ${pyString(r.method)},`, `    ${pyString(r.url)},`, '    headers={', ...headers, '    },'];
   if (r.body !== undefined) args.push(`    json=${pyLiteral(r.body, 1)},`);
   args.push('    timeout=60,');
-  return ['import os', '', 'import requests', '', 'response = requests.request(', ...args, ')', 'response.raise_for_status()', 'print(response.text)'].join(
-    '\n',
-  );
+  const output = rangeOutputName(r);
+  // A byte range is binary: written to a file, with how many bytes came (206 when the server honoured the range).
+  const result = output
+    ? [
+        `with open(${pyString(output)}, "wb") as f:`,
+        '    f.write(response.content)',
+        `print(response.status_code, len(response.content), "bytes written to", ${pyString(output)})`,
+      ]
+    : ['print(response.text)'];
+  return ['import os', '', 'import requests', '', 'response = requests.request(', ...args, ')', 'response.raise_for_status()', ...result].join('\n');
 }
 
 /** A JSON string literal is a valid Python string literal (same escapes for what JSON emits). */

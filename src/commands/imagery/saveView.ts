@@ -6,6 +6,7 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
+import { safeFileName } from '../../fileNames';
 import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
 import { inStep } from '../../ui/showError';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
@@ -15,13 +16,7 @@ import type { CommandServices } from '../services';
 export function clipFileName(layer: { title: string; date?: string }, ext: string): string {
   let base = layer.title.replace(/\s+\d{8}T\d{6}Z?$/, '');
   if (layer.date && !base.includes(layer.date)) base = `${base} ${layer.date}`;
-  base =
-    Array.from(base, (c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
-      .join('')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 120) || 'imagery';
-  return `${base} clip.${ext}`;
+  return safeFileName(`${base.trim() || 'imagery'} clip`, `.${ext}`);
 }
 
 function mb(bytes: number): string {

@@ -24,6 +24,7 @@ import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { StepFailure } from '../../ui/showError';
 import type { InsightSource } from '../args';
+import { noteUnreadable } from '../../ui/unreadable';
 import { inputStepVia, pickStepVia } from '../../ui/prompts';
 import { isBack, type StepBack } from '../../ui/stepPrompts';
 import { busy, pickAoi } from './pickers';
@@ -123,6 +124,7 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
 
 async function pickBlock(services: ExtensionServices, client: EoClient): Promise<Block> {
   const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
+  noteUnreadable(services.ui, l10n.t('insight blocks'), blocks);
   const insightBlocks = blocks.filter((b) => b.mode === undefined || b.mode === 'insight');
   if (insightBlocks.length === 0) throw new Refused(l10n.t('the service lists no insight blocks.'));
   const byName = new Map<string, Block>();

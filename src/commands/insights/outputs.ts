@@ -7,7 +7,6 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { Insight, InsightOutput } from '../../api';
-import { fetchOutputGeoJson } from '../../api/outputFiles';
 import type { InsightOutputNode } from '../../explorer/nodes/insightRuns';
 import { buildInputValue } from '../../insights/build';
 import { isInsightDocument, layoutFor, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
@@ -42,7 +41,7 @@ export async function openOutput(services: CommandServices, docs: RunDocuments, 
   if (outputKind(o) === 'vector') {
     const fc = await inStep(
       (reason) => l10n.t('Cannot open {0}: {1}.', title(node), reason),
-      () => busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value)),
+      () => busy(l10n.t('Reading {0}…', title(node)), async () => (await services.connection.getClient()).outputGeoJson(o.value)),
     );
     return showDocument(docs.put([...segments, `${o.name}.geojson`], `${JSON.stringify(fc, null, 2)}\n`), 'json');
   }
@@ -76,7 +75,12 @@ export async function showOutputOnMap(services: CommandServices, given: InsightO
   }
   const features = await inStep(
     (reason) => l10n.t('Cannot show {0} on the map: {1}.', title(node), reason),
-    async () => insightOutputFeatures(run.record, o.name, await busy(l10n.t('Reading {0}…', title(node)), () => fetchOutputGeoJson(o.value))),
+    async () =>
+      insightOutputFeatures(
+        run.record,
+        o.name,
+        await busy(l10n.t('Reading {0}…', title(node)), async () => (await services.connection.getClient()).outputGeoJson(o.value)),
+      ),
   );
   if (features.length === 0) {
     await services.ui.message('info', l10n.t('{0} holds no features.', title(node)), {});

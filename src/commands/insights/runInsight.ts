@@ -29,7 +29,7 @@ export async function validateInsightCommand(services: ExtensionServices, diagno
     await services.ui.message('info', l10n.t('Open an .insight.json file to validate it.'), {});
     return undefined;
   }
-  const items = await diagnostics.validate(doc);
+  const items = await diagnostics.validate(doc, { explicit: true });
   const errors = items.filter((d) => d.severity === 'error').length;
   const note = items.find((d) => d.code === 'spec-needs-sign-in' || d.code === 'spec-unavailable');
   const text =
@@ -73,7 +73,7 @@ async function prepare(
     return undefined;
   }
   const client = await services.connection.getClient();
-  const items = await diagnostics.validate(doc);
+  const items = await diagnostics.validate(doc, { explicit: true });
   const errors = items.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     await services.ui.message(

@@ -13,6 +13,7 @@ import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
 import { inStep } from '../../ui/showError';
 import type { RunRef } from '../args';
+import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
@@ -107,6 +108,7 @@ export async function openInputAsNewFile(services: CommandServices, given: Insig
 async function pickBlockFor(services: CommandServices, r: Insight): Promise<{ name: string; version: string } | undefined> {
   const client = await services.connection.getClient();
   const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
+  noteUnreadable(services.ui, l10n.t('insight blocks'), blocks);
   const picked = await services.ui.pick(
     blocks.map((b) => ({
       label: b.display_name ?? b.spec.name,
@@ -193,7 +195,11 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
       (_p, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        return downloadToFolder(url, folder[0].fsPath, { signal: abort.signal, fallbackName: `${insightSlug(r.name)}.zip` });
+        return downloadToFolder(url, folder[0].fsPath, {
+          signal: abort.signal,
+          checkTarget: (u) => services.connection.checkTarget(u),
+          fallbackName: `${insightSlug(r.name)}.zip`,
+        });
       },
     ),
   );

@@ -8,6 +8,7 @@ import { l10n } from 'vscode';
 import { homedir } from 'node:os';
 import type { ExtensionServices } from '../../services';
 import { describeError, inStep } from '../../ui/showError';
+import { neutraliseCsv } from './csvCells';
 import { reportFileName } from './reportFile';
 import { submitUntilAccepted } from '../../ui/submit';
 
@@ -61,7 +62,10 @@ export async function downloadReport(services: ExtensionServices, zoneGiven: str
     filters: { [l10n.t('CSV (comma-separated values)')]: ['csv'] },
   });
   if (!uri) return undefined;
-  await inStep(l10n.t('Save the order report to {0}', uri.fsPath), () => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(report.text)));
+  // Cells a spreadsheet would run as formulas are saved as text (csvCells.ts).
+  const safe = neutraliseCsv(report.text);
+  if (safe.neutralised > 0) services.log.info(`Order report: ${safe.neutralised} cells that began like a formula (= + - @) were saved as text`);
+  await inStep(l10n.t('Save the order report to {0}', uri.fsPath), () => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(safe.text)));
   const rows = report.rows.length === 1 ? l10n.t('1 row') : l10n.t('{0} rows', report.rows.length);
   services.log.info(`Order report: ${report.rows.length} rows, times in ${zone}, saved to ${uri.fsPath}`);
   const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);

@@ -32,7 +32,9 @@ export class CollectionNode extends RecordNode<ArchiveCollection> {
       fetch: async (client, q) => {
         const fc = await client.archives.itemsPage(this.record.id, { offset: q.offset, limit: q.limit }, { signal: q.signal });
         const total = fc.numberMatched ?? fc.context?.matched;
-        return { items: fc.features, total, done: nextLink(fc) === undefined };
+        // The next page starts after every record the server sent, read or not.
+        const scanned = fc.features.length + (fc.unreadable?.length ?? 0);
+        return { items: fc.features, total, done: nextLink(fc) === undefined, scanned, unreadable: fc.unreadable };
       },
       idOf: (i) => i.id,
       toNode: (i) => new ArchiveItemNode(this, i),

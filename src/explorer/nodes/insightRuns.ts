@@ -6,7 +6,7 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { ApiError, isNotSupported, type EoClient } from '../../api';
+import { ApiError, isNotSupported, type EoClient, type WithUnreadable } from '../../api';
 import type { Aoi, Insight, InsightOutput } from '../../api/records';
 import { outputKind, runState, runStatusText, type RunState } from '../../api/insightRunState';
 import type { ExplorerContext } from '../context';
@@ -35,9 +35,9 @@ export class InsightRunGroupNode extends ExplorerNode {
   readonly list: NodeList<Insight>;
   state: GroupState = 'ok';
   /** The whole list as last read, newest first, and when. */
-  private all?: Insight[];
+  private all?: Insight[] & WithUnreadable;
   private readAt = 0;
-  private inFlight?: Promise<Insight[]>;
+  private inFlight?: Promise<Insight[] & WithUnreadable>;
   /** List requests made (first loads and live progress), for tests and the benchmark. */
   requests = 0;
 
@@ -55,7 +55,7 @@ export class InsightRunGroupNode extends ExplorerNode {
           this.all = undefined;
           this.state = 'ok';
         }
-        let all: Insight[];
+        let all: Insight[] & WithUnreadable;
         try {
           all = this.all ?? (await this.read(client, q.signal));
         } catch (err) {
@@ -64,7 +64,7 @@ export class InsightRunGroupNode extends ExplorerNode {
           this.state = gone;
           return { items: [], done: true };
         }
-        return { items: all.slice(q.offset, q.offset + q.limit), total: all.length };
+        return { items: all.slice(q.offset, q.offset + q.limit), total: all.length, unreadable: q.offset === 0 ? all.unreadable : undefined };
       },
       idOf: (r) => r.id,
       toNode: (r) => new InsightRunNode(this, r),
@@ -130,7 +130,7 @@ export class InsightRunGroupNode extends ExplorerNode {
     this.list.reset();
   }
 
-  private read(client: EoClient, signal: AbortSignal): Promise<Insight[]> {
+  private read(client: EoClient, signal: AbortSignal): Promise<Insight[] & WithUnreadable> {
     this.requests++;
     const p = client.insightRuns.list(this.aoi.aoi_id, {}, { signal }).then((runs) => {
       this.all = runs;

@@ -1,46 +1,76 @@
 import vscode = require('vscode');
-import type { InsightDiagnostic } from '../validate/types';
+import type { QuickFix, TextEdit } from '../validate/types';
 import { DIAGNOSTIC_SOURCE, type InsightDiagnostics } from './diagnostics';
 import { toRange } from './documents';
 import { COMMANDS } from '../../commandIds';
 
-/** Turns the validator's fixes into quick fixes on the matching diagnostics. */
-export class InsightCodeActions implements vscode.CodeActionProvider {
+/**
+ * Most quick fixes offered in one answer. A selection over a file with thousands of problems
+ * would otherwise list thousands of actions (and VS Code shows only the first few anyway).
+ */
+export const MAX_ACTIONS_PER_REQUEST = 50;
+
+/** A quick fix whose edit is computed only when it is resolved (applied or previewed). */
+class InsightFixAction extends vscode.CodeAction {
+  constructor(
+    title: string,
+    readonly doc: vscode.TextDocument,
+    readonly version: number,
+    readonly edits: () => TextEdit[],
+  ) {
+    super(title, vscode.CodeActionKind.QuickFix);
+  }
+}
+
+/**
+ * Turns the validator's fixes into quick fixes on the matching diagnostics. Diagnostics are
+ * found through the index built when they were published, and the edits (some re-parse the
+ * whole file) are computed in `resolveCodeAction`, for the one fix the person picks: the
+ * light bulb of a 1 MB file with thousands of problems answers at once.
+ */
+export class InsightCodeActions implements vscode.CodeActionProvider<vscode.CodeAction> {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   constructor(private readonly diagnostics: InsightDiagnostics) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const items = this.diagnostics.current(doc);
-    if (!items) return [];
     const actions: vscode.CodeAction[] = [];
     for (const diag of context.diagnostics) {
+      if (actions.length >= MAX_ACTIONS_PER_REQUEST) break;
       if (diag.source !== DIAGNOSTIC_SOURCE) continue;
-      const item = items.find((d) => d.code === diag.code && toRange(doc, d.offset, d.length).isEqual(diag.range));
-      if (item) actions.push(...this.actionsFor(doc, diag, item));
+      const item = this.diagnostics.find(doc, diag);
+      if (!item) continue;
+      for (const fix of item.fixes.slice(0, MAX_ACTIONS_PER_REQUEST - actions.length)) actions.push(this.actionFor(doc, diag, fix));
     }
     return actions;
   }
 
-  private actionsFor(doc: vscode.TextDocument, diag: vscode.Diagnostic, item: InsightDiagnostic): vscode.CodeAction[] {
-    return item.fixes.map((fix) => {
+  resolveCodeAction(action: vscode.CodeAction): vscode.CodeAction {
+    // A fix of an older text would edit the wrong place: it stays without an edit.
+    if (!(action instanceof InsightFixAction) || action.doc.isClosed || action.doc.version !== action.version) return action;
+    const { doc } = action;
+    const edits = action.edits();
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of edits) edit.replace(doc.uri, toRange(doc, e.offset, e.length), e.content);
+    action.edit = edit;
+    // Inserted lines may land below the screen (a missing input goes at the end of the
+    // array, far from the diagnostic on "input"): scroll them into view once applied.
+    const line = insertedLine(doc, edits);
+    if (line !== undefined) action.command = { command: 'revealLine', title: action.title, arguments: [{ lineNumber: line, at: 'center' }] };
+    return action;
+  }
+
+  private actionFor(doc: vscode.TextDocument, diag: vscode.Diagnostic, fix: QuickFix): vscode.CodeAction {
+    if (fix.kind === 'pick-asset-source') {
       const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diag];
-      if (fix.kind === 'edit') {
-        const edit = new vscode.WorkspaceEdit();
-        const edits = fix.edits();
-        for (const e of edits) edit.replace(doc.uri, toRange(doc, e.offset, e.length), e.content);
-        action.edit = edit;
-        action.isPreferred = fix.preferred === true;
-        // Inserted lines may land below the screen (a missing input goes at the end of the
-        // array, far from the diagnostic on "input"): scroll them into view once applied.
-        const line = insertedLine(doc, edits);
-        if (line !== undefined) action.command = { command: 'revealLine', title: fix.title, arguments: [{ lineNumber: line, at: 'center' }] };
-      } else {
-        action.command = { command: COMMANDS.addAssetSource, title: fix.title, arguments: [doc.uri, fix.inputIndex] };
-      }
+      action.command = { command: COMMANDS.addAssetSource, title: fix.title, arguments: [doc.uri, fix.inputIndex] };
       return action;
-    });
+    }
+    const action = new InsightFixAction(fix.title, doc, doc.version, fix.edits);
+    action.diagnostics = [diag];
+    action.isPreferred = fix.preferred === true;
+    return action;
   }
 }
 

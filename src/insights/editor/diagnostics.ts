@@ -16,7 +16,11 @@ const SEVERITY: Record<InsightDiagnostic['severity'], vscode.DiagnosticSeverity>
 interface Published {
   version: number;
   items: InsightDiagnostic[];
+  /** The validator's diagnostic behind each published one, by code and range. */
+  byRange: Map<string, InsightDiagnostic>;
 }
+
+const rangeKey = (code: unknown, r: vscode.Range): string => `${String(code)}@${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
 
 /**
  * Validates insight files as they open and change, and publishes the diagnostics. The last
@@ -36,14 +40,19 @@ export class InsightDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      // Restricted Mode checked the files without the spec: check them again now.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll()),
     );
     for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
   }
 
-  /** The latest diagnostics of `doc`, when they still describe its current text. */
-  current(doc: vscode.TextDocument): InsightDiagnostic[] | undefined {
+  /**
+   * The validator's diagnostic (with its fixes) behind a diagnostic VS Code hands back, when it
+   * still describes the document's current text. One lookup, however many problems the file has.
+   */
+  find(doc: vscode.TextDocument, diag: vscode.Diagnostic): InsightDiagnostic | undefined {
     const p = this.published.get(doc.uri.toString());
-    return p && p.version === doc.version ? p.items : undefined;
+    return p && p.version === doc.version ? p.byRange.get(rangeKey(diag.code, diag.range)) : undefined;
   }
 
   /** Revalidates every open insight file (after sign-in or sign-out). */
@@ -61,8 +70,12 @@ export class InsightDiagnostics implements vscode.Disposable {
     );
   }
 
-  /** Validates now and publishes; resolves with what was published. */
-  async validate(doc: vscode.TextDocument): Promise<InsightDiagnostic[]> {
+  /**
+   * Validates now and publishes; resolves with what was published. The block spec is fetched
+   * only in a trusted workspace, or when the person asked (`explicit`: a command): opening a
+   * file of an untrusted repository sends no request.
+   */
+  async validate(doc: vscode.TextDocument, opts: { explicit?: boolean } = {}): Promise<InsightDiagnostic[]> {
     const key = doc.uri.toString();
     const gen = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, gen);
@@ -70,7 +83,9 @@ export class InsightDiagnostics implements vscode.Disposable {
     const parsed = parseInsight(doc.getText());
     const ref = readBlockRef(parsed);
     let lookup: SpecLookup | undefined;
-    if (ref) {
+    if (ref && !opts.explicit && !vscode.workspace.isTrusted) {
+      lookup = { status: 'restricted' };
+    } else if (ref) {
       // Show the file-only checks at once; the spec arrives from the network (or the cache).
       this.publish(doc, version, validateInsight(parsed, undefined, layoutFor(doc)));
       lookup = await this.specs.lookup(ref.name, ref.version);
@@ -82,16 +97,18 @@ export class InsightDiagnostics implements vscode.Disposable {
   }
 
   private publish(doc: vscode.TextDocument, version: number, items: InsightDiagnostic[]): void {
-    this.published.set(doc.uri.toString(), { version, items });
-    this.collection.set(
-      doc.uri,
-      items.map((d) => {
-        const diag = new vscode.Diagnostic(toRange(doc, d.offset, d.length), d.message, SEVERITY[d.severity]);
-        diag.source = DIAGNOSTIC_SOURCE;
-        diag.code = d.code;
-        return diag;
-      }),
-    );
+    const byRange = new Map<string, InsightDiagnostic>();
+    const diags = items.map((d) => {
+      const range = toRange(doc, d.offset, d.length);
+      const diag = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+      diag.source = DIAGNOSTIC_SOURCE;
+      diag.code = d.code;
+      const key = rangeKey(d.code, range);
+      if (!byRange.has(key)) byRange.set(key, d);
+      return diag;
+    });
+    this.published.set(doc.uri.toString(), { version, items, byRange });
+    this.collection.set(doc.uri, diags);
   }
 
   private forget(uri: vscode.Uri): void {

@@ -74,6 +74,16 @@ export function resolveSpec(c: Collector, lookup: SpecLookup | undefined, block:
     case 'signed-out':
       c.add('spec-needs-sign-in', 'info', specAnchor, l10n.t("Sign in to check this file against the block spec; only the file's own structure was checked."));
       return undefined;
+    case 'restricted':
+      c.add(
+        'spec-restricted',
+        'info',
+        specAnchor,
+        l10n.t(
+          'Restricted Mode: this file was not checked against the block spec, which would ask the service. Trust the workspace, or run "Validate Insight Input Against Block Spec", to check it.',
+        ),
+      );
+      return undefined;
     case 'unavailable':
       c.add(
         'spec-unavailable',

@@ -13,6 +13,7 @@ export type DiagnosticCode =
   | 'block-version-unknown'
   | 'spec-needs-sign-in'
   | 'spec-unavailable'
+  | 'spec-restricted'
   | 'input-missing'
   | 'input-entry-not-object'
   | 'input-name-missing'
@@ -63,6 +64,8 @@ export type SpecLookup =
   | { status: 'unknown-block'; name: string }
   | { status: 'unknown-version'; name: string; versions: string[] }
   | { status: 'signed-out' }
+  /** Restricted Mode: the spec was not asked for (opening a file sends no request). */
+  | { status: 'restricted' }
   | { status: 'unavailable'; reason: string };
 
 /** How inserted JSON is laid out; mirrors the editor's options. */

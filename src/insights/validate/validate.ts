@@ -4,6 +4,7 @@
  */
 import type { Node, ParseError } from 'jsonc-parser';
 import * as l10n from '@vscode/l10n';
+import { firstTooDeep } from '../../api/jsonDepth';
 import { jsonc } from '../jsonc';
 import { Collector } from './collect';
 import { checkBlock, checkName, resolveSpec } from './header';
@@ -43,33 +44,6 @@ export function parseInsight(text: string): ParsedInsight {
 export function insightValue(parsed: ParsedInsight): unknown {
   if (!parsed.root || parsed.errors.length > 0) return undefined;
   return jsonc().getNodeValue(parsed.root);
-}
-
-/** Offset of the first bracket opened deeper than `limit` (strings and comments skipped). */
-function firstTooDeep(text: string, limit: number): number | undefined {
-  let depth = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 0x22 /* " */) {
-      for (i++; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x5c /* \ */) i++;
-        else if (c === 0x22 || c === 0x0a) break;
-      }
-    } else if (ch === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? n : end;
-    } else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 1;
-    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
-      if (++depth > limit) return i;
-    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
-      if (depth > 0) depth--;
-    }
-  }
-  return undefined;
 }
 
 /** The block the file names, when both parts are strings; the spec lookup starts from it. */

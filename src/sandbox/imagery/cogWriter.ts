@@ -342,8 +342,15 @@ function slotAt(layout: CogLayout, pos: number): { level: number; index: number;
   throw new RangeError(`byte ${pos} is outside the file`);
 }
 
-/** Bytes of a tile computed per step when streaming: a 512-row, 4-band tile in 4 steps. */
-const STRIP_BYTES = 512 * 1024;
+/**
+ * Bytes and pixels of a tile computed per step when streaming. The server lets the event loop
+ * run between steps, so one step is the longest a read holds it: a few milliseconds, since a
+ * synthetic pixel costs microseconds whatever its bands (the sandbox may run inside the
+ * extension host).
+ */
+const STRIP_BYTES = 64 * 1024;
+const STRIP_PIXELS = 1024;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The file's bytes [start, end) as a sequence of buffers, so a caller can stream a large range
@@ -355,7 +362,7 @@ export function* byteChunks(layout: CogLayout, start: number, end: number, store
   if (start < 0 || end > layout.size || start > end) throw new RangeError('byte range outside the file');
   const { spec, tileBytes } = layout;
   const rowBytes = tileBytes / spec.tileSize;
-  const stripRows = Math.max(1, Math.floor(STRIP_BYTES / rowBytes));
+  const stripRows = Math.max(1, Math.min(Math.floor(STRIP_BYTES / rowBytes), Math.floor(STRIP_PIXELS / spec.tileSize)));
   let pos = start;
   if (pos < layout.header.length) {
     const stop = Math.min(end, layout.header.length);
@@ -387,7 +394,14 @@ export function* byteChunks(layout: CogLayout, start: number, end: number, store
       for (let r = 0; r < spec.tileSize; r += stripRows) {
         const r1 = Math.min(spec.tileSize, r + stripRows);
         fillRows(layout, s.level, tx, ty, r, r1, out);
-        yield* piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes);
+        // A strip outside the range still yields (nothing): the consumer lets the event loop
+        // run between chunks, and a range that starts deep in a tile computes its rows first.
+        let gave = false;
+        for (const chunk of piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes)) {
+          gave = true;
+          yield chunk;
+        }
+        if (!gave) yield EMPTY;
       }
       store?.put(s.level, tx, ty, bytes);
       data = bytes;

@@ -11,6 +11,7 @@ import { colormapLut } from '../../api/colormaps';
 import { compileIndexExpression } from '../../api/indexExpression';
 import { unwrapPolygon } from '../../geo/antimeridian';
 import { project } from '../../geo/mercator';
+import { pacer } from '../pace';
 import { encodePngRgba } from '../png';
 import { fillTile, pixelOf, pixelTruth, withBands, type Scene } from './scene';
 import { mosaicScene, type MosaicOwner } from './scenes';
@@ -149,7 +150,9 @@ export function pngStep(scene: Scene, grid: PngGrid): number {
   return Math.max(1, Math.floor(Math.max(scene.width, scene.height) / Math.max(grid.width, grid.height)));
 }
 
-export function renderIndexPng(q: IndexPngRequest): { png: Buffer; grid: PngGrid } {
+/** The PNG, row by row, letting the event loop run between rows (the AOI's mosaic is computed as it goes). */
+export async function renderIndexPng(q: IndexPngRequest): Promise<{ png: Buffer; grid: PngGrid }> {
+  const turn = pacer();
   const composite = q.expressionType === 'composite';
   const names = composite ? q.expression.split(',').map((x) => x.trim()) : undefined;
   const compiled = composite ? undefined : compileIndexExpression(q.expression);
@@ -174,6 +177,7 @@ export function renderIndexPng(q: IndexPngRequest): { png: Buffer; grid: PngGrid
   const rgba = new Uint8Array(grid.width * grid.height * 4);
   const values = new Array<number>(nb);
   for (let y = 0; y < grid.height; y++) {
+    await turn();
     for (let x = 0; x < grid.width; x++) {
       const [lon, lat] = lonLatOfPngPixel(grid, x, y);
       if (!inPolygon(rings, lon, lat)) continue;
@@ -209,5 +213,5 @@ export function renderIndexPng(q: IndexPngRequest): { png: Buffer; grid: PngGrid
       rgba[o + 3] = 255;
     }
   }
-  return { png: encodePngRgba(grid.width, grid.height, rgba), grid };
+  return { png: await encodePngRgba(grid.width, grid.height, rgba), grid };
 }

@@ -12,10 +12,10 @@ import type { Req, Route } from '../router';
 import type { AoiRec, AssetRec, DownloadRec } from '../state';
 import { T, downloadStatus } from '../transitions';
 import { asObject, asStringArray, pathId, req } from '../validate';
-import { zipOf } from '../zip';
+import { type ZipEntry, zipStream } from '../zip';
 import { ownAoi } from './common';
 
-/** Several assets are zipped in memory: beyond this, ask for fewer at once. */
+/** The most one archive of several assets may hold: beyond this, ask for fewer at once. */
 export const MAX_ZIP_BYTES = 256 * 1024 * 1024;
 
 const STATUS = { created: 'CREATED', in_progress: 'IN_PROGRESS', success: 'SUCCESS', failed: 'FAILED' } as const;
@@ -49,10 +49,6 @@ function fileName(a: AssetRec, used: Set<string>): string {
 function disposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function bytesOf(f: AssetFile): Buffer {
-  return Buffer.concat([...cachedChunks(f.key, f.layout, 0, f.layout.size)]);
 }
 
 export const aoiDownloadRoutes: Route[] = [
@@ -119,9 +115,13 @@ export const aoiDownloadRoutes: Route[] = [
           stream: { length: f.layout.size, chunks: () => cachedChunks(f.key, f.layout, 0, f.layout.size) },
         };
       }
-      const files = assets.map((a) => ({ name: fileName(a, used), data: bytesOf(fileOf(r, aoi, a)) }));
+      // Streamed as it is read: the files are computed tile by tile, never held whole.
+      const entries: ZipEntry[] = assets.map((a) => {
+        const f = fileOf(r, aoi, a);
+        return { name: fileName(a, used), length: f.layout.size, chunks: () => cachedChunks(f.key, f.layout, 0, f.layout.size) };
+      });
       const zipName = `${aoi.name.replace(UNSAFE, '_')} assets.zip`;
-      return { status: 200, raw: zipOf(files), contentType: 'application/zip', headers: { 'content-disposition': disposition(zipName) } };
+      return { status: 200, stream: zipStream(entries), contentType: 'application/zip', headers: { 'content-disposition': disposition(zipName) } };
     },
   },
 ];

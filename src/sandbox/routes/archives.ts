@@ -5,7 +5,21 @@ import type { ArchiveQuery } from '../archiveSearch';
 import { badRequest, notFound } from '../errors';
 import type { Req, Route } from '../router';
 import { parseTime } from '../timefmt';
-import { asArray, asEnum, asNumber, asObject, asPolygon, asPosition, asString, asStringArray, opt, pathId, queryInt, type Obj } from '../validate';
+import {
+  asArray,
+  asEnum,
+  asNumber,
+  asObject,
+  asPolygon,
+  asPosition,
+  asString,
+  asStringArray,
+  checkSearchVertices,
+  opt,
+  pathId,
+  queryInt,
+  type Obj,
+} from '../validate';
 import { COLLECTION_DEFS, toCollection, toFeature } from '../world/archive';
 import { thumbnailPng } from '../world/thumbnail';
 
@@ -94,30 +108,10 @@ function readQuery(v: unknown): ArchiveQuery['query'] {
   return out;
 }
 
-/**
- * Vertices an `intersects` geometry may have in all. The exact test runs per candidate row
- * in the request's turn of the event loop (the sandbox can run inside the extension host),
- * so it is bounded: with this many the slowest search stays well under 100 ms.
- */
-export const MAX_SEARCH_VERTICES = 2000;
-
-function vertexCount(parts: readonly Geometry[]): number {
-  let n = 0;
-  for (const g of parts) {
-    if (g.type === 'Point') n += 1;
-    else if (g.type === 'LineString') n += g.coordinates.length;
-    else if (g.type === 'Polygon') for (const ring of g.coordinates) n += ring.length;
-    else for (const poly of g.coordinates) for (const ring of poly) n += ring.length;
-  }
-  return n;
-}
-
 function readIntersects(v: unknown, field: string): Geometry[] {
-  const parts = readGeometry(v, field);
-  const n = vertexCount(parts);
-  if (n > MAX_SEARCH_VERTICES)
-    throw badRequest(field, `has ${n} vertices; a search geometry may have at most ${MAX_SEARCH_VERTICES} (simplify it, or search by its bbox)`);
-  return parts;
+  // Counted before the geometry is read: reading checks every ring for self-intersection.
+  checkSearchVertices(v, field);
+  return readGeometry(v, field);
 }
 
 /**
@@ -264,12 +258,12 @@ export const archiveRoutes: Route[] = [
     method: 'GET',
     path: '/assets/:cid/:id/thumbnail.png',
     auth: false,
-    handler: (r) => {
+    handler: async (r) => {
       const c = collectionIndex(r);
       const id = pathId(r.params.id, 'id');
       const row = r.app.world.archive.get(id);
       if (!row || row.c !== c) throw notFound('item', id);
-      return { status: 200, raw: thumbnailPng(row), contentType: 'image/png', headers: { 'cache-control': 'public, max-age=86400' } };
+      return { status: 200, raw: await thumbnailPng(row), contentType: 'image/png', headers: { 'cache-control': 'public, max-age=86400' } };
     },
   },
 ];

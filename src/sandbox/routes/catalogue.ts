@@ -4,7 +4,7 @@ import type { ExpressionType, Geometry, Index } from '../../api/records';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import type { Req, Route } from '../router';
 import { isoZ, parseTime } from '../timefmt';
-import { asArray, asEnum, asNumber, asObject, asPolygon, asString, opt, pageParams, req } from '../validate';
+import { asArray, asEnum, asNumber, asObject, asPolygon, asString, checkSearchVertices, opt, pageParams, req } from '../validate';
 import { parseIndexExpression } from '../../api/indexExpression';
 import { toFeature } from '../world/archive';
 import { toBlockRecord } from '../world/blocks';
@@ -15,6 +15,8 @@ const FILTER_FIELDS = ['eo:cloud_cover', 'view:off_nadir', 'view:sun_elevation',
 const EXPRESSION_TYPES: ExpressionType[] = ['composite', 'grayscale', 'index'];
 
 function readSearchGeometry(v: unknown, field: string): Geometry {
+  // Each candidate row is tested against every vertex, as in the archive search.
+  checkSearchVertices(v, field);
   const o = asObject(v, field);
   if (o.type === 'MultiPolygon') {
     const polys = asArray(o.coordinates, `${field}.coordinates`, { min: 1, max: 100 }).map(

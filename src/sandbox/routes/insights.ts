@@ -238,13 +238,14 @@ export const insightRoutes: Route[] = [
     },
   },
   {
-    // Output files, as a storage bucket would serve them; only a successful run has any.
+    // Output files, as a storage bucket would serve them; only a successful run has any. Like
+    // every path of the service they need the token, and only the run's owner reads them (to
+    // anyone else a run that is not theirs does not exist).
     method: 'GET',
     path: '/outputs/:insight_id/:file',
-    auth: false,
     handler: (r) => {
       const rec = r.app.state.insights.find((x) => x.id === r.params.insight_id && !x.deleted_at);
-      if (!rec) throw notFound('insight output', r.params.insight_id);
+      if (!rec || r.app.state.aois.find((a) => a.aoi_id === rec.aoi_id)?.user_id !== r.user.id) throw notFound('insight output', r.params.insight_id);
       const block = blockOf(r.app.world.blocks, rec);
       const def = (block?.spec.outputs ?? []).find((o) => r.params.file === `${o.name}.${o.format === 'vector' ? 'geojson' : 'tif'}`);
       if (!def || runPhase(rec, r.now).status !== 'success') throw notFound('insight output', `${rec.id}/${r.params.file}`);

@@ -22,7 +22,7 @@ export const visualizationPngRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v0/aois/:aoi_id/visualizations/:visualization_id/png',
-    handler: (r) => {
+    handler: async (r) => {
       const aoi = ownAoi(r, r.params.aoi_id);
       const visId = pathId(r.params.visualization_id, 'visualization_id');
       const vis = r.app.state.visualizations.find((v) => v.id === visId && v.aoi_id === aoi.aoi_id);
@@ -59,15 +59,17 @@ export const visualizationPngRoutes: Route[] = [
       const key = `${aoi.aoi_id}/${vis.id}/${date}/${mode}/${idx.expression_type}:${idx.expression}/${idx.colormap}/${range.join(',')}/${classes ? JSON.stringify(classes.map((c) => [c.max, c.color])) : ''}`;
       let png = rendered.get(key);
       if (!png) {
-        png = renderIndexPng({
-          aoi: { ...aoi, geometry: aoi.geometry },
-          date,
-          expression: idx.expression,
-          expressionType: idx.expression_type,
-          colormap: idx.colormap,
-          range,
-          classes,
-        }).png;
+        png = (
+          await renderIndexPng({
+            aoi: { ...aoi, geometry: aoi.geometry },
+            date,
+            expression: idx.expression,
+            expressionType: idx.expression_type,
+            colormap: idx.colormap,
+            range,
+            classes,
+          })
+        ).png;
         if (rendered.size >= 32) rendered.delete(rendered.keys().next().value as string);
         rendered.set(key, png);
       }

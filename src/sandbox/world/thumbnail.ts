@@ -9,6 +9,6 @@ import type { ArchiveRow } from './archive';
 
 const SIZE = 128;
 
-export function thumbnailPng(row: ArchiveRow): Buffer {
+export function thumbnailPng(row: ArchiveRow): Promise<Buffer> {
   return encodePng(SIZE, SIZE, trueColourSampler(itemScene(row), SIZE, SIZE));
 }

@@ -30,6 +30,7 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   timeoutMs?: number;
   quiet?: boolean;
+  restricted?: boolean;
 }
 
 export interface CodeServer {
@@ -110,6 +111,8 @@ export interface OpenWorkbenchOptions {
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
   viewport?: { width: number; height: number };
+  /** Open the folder in Restricted Mode (workspace trust on, the folder not trusted). */
+  restricted?: boolean;
 }
 
 /** Starts a fresh code-server (own temp user data) and opens its workbench in Chromium. */
@@ -131,6 +134,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
     folder,
     env: options.env ?? {},
     settings: options.settings ?? {},
+    restricted: options.restricted ?? false,
   });
   let browser: Browser | undefined;
   try {
@@ -186,6 +190,7 @@ export interface ExtensionTestRun {
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
   timeoutMs?: number;
+  restricted?: boolean;
 }
 
 /**
@@ -202,6 +207,7 @@ export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRu
     extensionTestsPath: run.extensionTestsPath,
     env: { ...(run.env ?? {}), EO_TEST_RESULT_FILE: resultFile },
     settings: run.settings,
+    restricted: run.restricted,
   });
   try {
     const text = await waitForFile(resultFile, run.timeoutMs ?? 180_000, () => {

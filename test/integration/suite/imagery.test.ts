@@ -436,7 +436,11 @@ suite('imagery layers on the map', () => {
     // where GDAL reads each class in the output file (its values are what the properties describe)
     const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'class_points.py');
     // (not execFileSync: the sandbox serving the file runs in this extension host's event loop)
-    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, node.output.value], { encoding: 'utf8' });
+    // output files need the token, as every path of the service
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script, node.output.value], {
+      encoding: 'utf8',
+      env: { ...process.env, GDAL_HTTP_HEADERS: `Authorization: Bearer ${sb.current.sandbox.tokens.alice}` },
+    });
     const truth = JSON.parse(stdout) as { points: Record<string, [number, number]> };
     const values = Object.keys(truth.points);
     assert.ok(values.length >= 2, `GDAL finds too few classes: ${values.join(', ')}`);

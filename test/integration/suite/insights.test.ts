@@ -7,12 +7,45 @@ import * as vscode from 'vscode';
 import { collect, type Aoi, type Asset, type EoClient } from '../../../src/api';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
+import { printFigure } from '../support/figures';
+import { generatedInsight } from '../../unit/insights/fixtures';
 
 const SOURCE = 'EO Imagery';
 const NOT_SUPPORTED = 'This service does not support running insights from the editor.';
 
 interface FaultsHandle {
   faults: { add(rule: { method?: string; path: string | RegExp; status: number; count?: number }): void; clear(): void };
+}
+
+/**
+ * The quick fixes VS Code offers for `range`, each resolved as the light bulb resolves the
+ * one a person picks (edits are computed then, not when the list is asked for).
+ */
+async function quickFixes(uri: vscode.Uri, range: vscode.Range, resolve = 50): Promise<vscode.CodeAction[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        range,
+        vscode.CodeActionKind.QuickFix.value,
+        resolve,
+      );
+    } catch (e) {
+      // The workbench cancels a request when the set of providers changes (JSON language
+      // features starting for the file) and asks again, as the light bulb does.
+      if (!(e instanceof Error && e.message === 'Canceled') || attempt >= 5) throw e;
+    }
+  }
+}
+
+/** Names the step of a failure ("Canceled" alone says nothing). */
+async function step<T>(what: string, p: Thenable<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    throw new Error(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Waits until `check` holds for the file's EO Imagery diagnostics. */
@@ -253,7 +286,7 @@ suite('insights: input files against the sandbox', function () {
     assert.equal(editor.document.getText(missing?.range), '"input"');
     assert.match(missing?.message ?? '', /include_wetlands/);
 
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, notString.range);
+    const actions = await quickFixes(uri, notString.range);
     const stringify = actions.find((a) => a.title.startsWith('Write the value as a string'));
     assert.ok(stringify?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(stringify.edit));
@@ -283,7 +316,7 @@ suite('insights: input files against the sandbox', function () {
     editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
     const diags = await diagnosticsUntil(uri, (d) => d.some((x) => x.code === 'input-required-missing' && /threshold/.test(x.message)));
     const missing = diags.find((d) => d.code === 'input-required-missing' && /threshold/.test(d.message))!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, missing.range);
+    const actions = await quickFixes(uri, missing.range);
     const add = actions.find((a) => /Add input "threshold"/.test(a.title));
     assert.ok(add?.edit && add.command, `actions: ${actions.map((a) => `${a.title} ${a.command?.command ?? ''}`).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(add.edit));
@@ -300,5 +333,67 @@ suite('insights: input files against the sandbox', function () {
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await remove(uri);
+  });
+
+  test('a 1 MB file with thousands of problems: the light bulb answers with a few fixes, resolved when picked', async () => {
+    const uri = workspaceUri('huge-int.insight.json');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(generatedInsight(1_000_000), 'utf8'));
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    try {
+      // The spec has arrived once the unknown names are reported (thousands of them).
+      const diags = await diagnosticsUntil(uri, (d) => d.filter((x) => x.code === 'input-unknown').length > 1000, 60_000);
+      const typeMissing = diags.filter((d) => d.code === 'type-missing');
+      assert.ok(typeMissing.length > 1000, `${typeMissing.length} type-missing problems`);
+      const target = typeMissing[Math.floor(typeMissing.length / 2)];
+      const name = /Input "([^"]+)"/.exec(target.message)?.[1];
+      assert.ok(name, target.message);
+
+      // What the light bulb asks for: the fixes of the diagnostics under the cursor. The first
+      // request also waits for JSON language features to start on the file; the figure is the
+      // median of the requests after it.
+      let t0 = Date.now();
+      const offered = await step('asking for the fixes', quickFixes(uri, target.range, 0));
+      const firstMs = Date.now() - t0;
+      assert.ok(
+        offered.some((a) => a.title === 'Add "type": "number"'),
+        `offered: ${offered.map((a) => a.title).join(', ')}`,
+      );
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        t0 = Date.now();
+        const again = await quickFixes(uri, target.range, 0);
+        times.push(Date.now() - t0);
+        assert.deepEqual(
+          again.map((a) => a.title),
+          offered.map((a) => a.title),
+        );
+      }
+      const lightBulbMs = [...times].sort((x, y) => x - y)[2];
+
+      // Resolving computes the edit of the fix; applied, it adds the type to that input.
+      t0 = Date.now();
+      const resolved = (await step('resolving the fixes', quickFixes(uri, target.range, offered.length))).find((a) => a.title === 'Add "type": "number"');
+      const resolveMs = Date.now() - t0;
+      assert.ok(resolved?.edit, 'the picked fix has its edit once resolved');
+      assert.ok(await step('applying the fix', vscode.workspace.applyEdit(resolved.edit)));
+      const input = (JSON.parse(editor.document.getText()) as { input: { name: string; type?: string }[] }).input;
+      assert.equal(input.find((i) => i.name === name)?.type, 'number');
+      assert.equal(input.filter((i) => i.type === undefined).length, typeMissing.length - 1, 'no other input changed');
+
+      // A selection over the whole file gets a bounded answer, not thousands of actions.
+      await diagnosticsUntil(uri, (d) => d.filter((x) => x.code === 'type-missing').length === typeMissing.length - 1, 60_000);
+      const all = new vscode.Range(0, 0, editor.document.lineCount, 0);
+      t0 = Date.now();
+      const everything = await step('asking for the whole file', quickFixes(uri, all, 0));
+      const wholeFileMs = Date.now() - t0;
+      assert.ok(everything.length > 0 && everything.length <= 50, `${everything.length} actions for the whole file`);
+
+      printFigure(
+        `insight quick fixes, 1 MB file with ${diags.length} problems: light bulb ${lightBulbMs} ms (median of 5; the first, with JSON language features starting, ${firstMs} ms), resolving its ${offered.length} fixes ${resolveMs} ms, whole-file selection ${wholeFileMs} ms (${everything.length} actions)`,
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await remove(uri);
+    }
   });
 });

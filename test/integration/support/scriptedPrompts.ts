@@ -26,6 +26,8 @@ export interface ShownMessage {
   text: string;
   modal: boolean;
   buttons: string[];
+  /** The modal's second paragraph (`options.detail`), when it has one. */
+  detail?: string;
 }
 
 export class ScriptedPrompts implements Prompts {
@@ -113,7 +115,7 @@ export class ScriptedPrompts implements Prompts {
 
   async message(severity: 'info' | 'warning' | 'error', text: string, options: vscode.MessageOptions, ...buttons: string[]): Promise<string | undefined> {
     const modal = options.modal === true;
-    this.messages.push({ severity, text, modal, buttons });
+    this.messages.push({ severity, text, modal, buttons, detail: options.detail });
     const head = this.steps[0];
     // Non-modal messages are scripted only when a test wants to click one of their buttons.
     if (!modal && !(head?.kind === 'message' && matches(head.match, text))) return undefined;

@@ -112,7 +112,13 @@ describe('insight run reader: each shape', () => {
       want,
     );
     assert.throws(() => readInsightList({ runs }, 'a'), /insights: expected a list/);
-    assert.throws(() => readInsightList({ insights: [{ id: 1 }] }, 'a'), /insights\[0\]\.id/);
+    // One run that does not read is left out with the reason, not the whole list.
+    const partly = readInsightList({ insights: [{ id: 1 }, ...runs] }, 'a');
+    assert.deepEqual(
+      partly.map((r) => r.id),
+      want,
+    );
+    assert.match(partly.unreadable?.[0].reason ?? '', /^insights\[0\]\.id: expected string, got number/);
   });
 });
 
@@ -255,7 +261,9 @@ describe('insight runs against the sandbox', () => {
         ['water_bodies', 'vector'],
       ],
     );
-    const fc = await fetchOutputGeoJson(done.output[1].value);
+    // The service's own storage needs the token: the client sends it there, and only there.
+    await assert.rejects(fetchOutputGeoJson(done.output[1].value), (e: unknown) => e instanceof OutputFileError && e.status === 401);
+    const fc = await alice.outputGeoJson(done.output[1].value);
     assert.ok(fc.features.length > 0 && fc.features.every((f) => f.geometry?.type === 'Polygon'));
   });
 
@@ -284,7 +292,7 @@ describe('insight runs against the sandbox', () => {
 
   it('outputs: a missing file is a 404 with a clear reason; a non-http URL is refused', async () => {
     await assert.rejects(
-      fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`),
+      fetchOutputText(`${sb.url}/outputs/no-such-run/x.geojson`, { headers: { authorization: `Bearer ${sb.tokens.alice}` } }),
       (e: unknown) => e instanceof OutputFileError && e.status === 404 && /not there/.test(e.message),
     );
     await assert.rejects(fetchOutputText('s3://bucket/x.geojson'), /s3: address.*download the run/);

@@ -12,13 +12,15 @@ type Row =
   | { kind: 'more'; list: LoadableList }
   | { kind: 'error'; list: LoadableList; err: unknown }
   | { kind: 'signIn'; what: string }
-  | { kind: 'message'; text: string };
+  | { kind: 'message'; text: string }
+  | { kind: 'unreadable'; what: string; count: number };
 
 const rows: RowFactory<Row> = {
   loadMore: (list) => ({ kind: 'more', list }),
   error: (list, err) => ({ kind: 'error', list, err }),
   signIn: (what) => ({ kind: 'signIn', what }),
   message: (_key, text) => ({ kind: 'message', text }),
+  unreadable: (what, records) => ({ kind: 'unreadable', what, count: records.length }),
   detach: (row) => {
     if (row.kind === 'record') row.detached = true;
   },
@@ -123,6 +125,23 @@ describe('PagedChildren', () => {
     assert.equal(new Set(shown).size, shown.length, 'no duplicates');
     await paged.loadMore();
     assert.deepEqual(ids(await paged.children()), ['a', 'b', 'c', 'd']);
+  });
+
+  it('records a page could not read are counted in one row after the records, and the reset forgets them', async () => {
+    const bad = (at: string) => ({ at, reason: `${at}.properties: expected object, got null` });
+    const { paged } = list(async (_c, q) =>
+      q.offset === 0
+        ? { items: [{ id: 'a' }], scanned: 2, unreadable: [bad('features[1]')] }
+        : { items: [{ id: 'c' }], done: true, unreadable: [bad('features[0]')] },
+    );
+    assert.deepEqual(ids(await paged.children()), ['a', '<unreadable>', '<more>']);
+    await paged.loadMore();
+    const rowsNow = await paged.children();
+    assert.deepEqual(ids(rowsNow), ['a', 'c', '<unreadable>']);
+    const note = rowsNow[2];
+    assert.ok(note.kind === 'unreadable' && note.count === 2 && note.what === 'AOIs');
+    paged.reset();
+    assert.deepEqual(ids(await paged.children()), ['a', '<unreadable>', '<more>'], 'counted again from the first page, not added up');
   });
 
   it('a failing page shows an error row with retry after the rows already loaded', async () => {

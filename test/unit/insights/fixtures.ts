@@ -98,3 +98,37 @@ export function insight(over: Partial<Insight> = {}): Insight {
     ...over,
   };
 }
+
+function entry(i: number): string {
+  switch (i % 5) {
+    case 0:
+      return `    { "format": "number", "name": "threshold_${i}", "type": "number", "description": "Threshold ${i}", "value": "0.${i}" }`;
+    case 1:
+      // No "type": a diagnostic with an "Add type" quick fix.
+      return `    { "format": "number", "name": "count_${i}", "description": "Count ${i}", "value": "${i}" }`;
+    case 2:
+      return `    { "format": "raster", "name": "image_${i}", "type": "url", "description": "Scene ${i}", "stac_url": "https://stac.example/items/${i}", "asset_source": { "id": "asset-${i}", "type": "raw_mosaic" } }`;
+    case 3:
+      // Same STAC item, no asset_source: the fix reuses the other input's lineage.
+      return `    { "format": "raster", "name": "mask_${i}", "type": "url", "description": "Mask ${i}", "stac_url": "https://stac.example/items/${i - 1}" }`;
+    default:
+      return `    { "format": "date", "name": "date_${i}", "type": "string", "description": "Day ${i}", "value": "2024-05-${String((i % 28) + 1).padStart(2, '0')}" }`;
+  }
+}
+
+/**
+ * An insight file of about `bytes` characters (every input a different name) for the
+ * water-extent block: the files mix complete inputs, inputs without "type" (each gets a quick
+ * fix), lineage inputs with and without asset_source, and names the spec does not know.
+ */
+export function generatedInsight(bytes: number): string {
+  const head = '{\n  "name": "generated",\n  "block": { "name": "water-extent", "version": "0.9.1" },\n  "input": [\n';
+  const parts: string[] = [];
+  let size = head.length + 8;
+  for (let i = 0; size < bytes; i++) {
+    const e = entry(i);
+    parts.push(e);
+    size += e.length + 2;
+  }
+  return `${head}${parts.join(',\n')}\n  ]\n}\n`;
+}

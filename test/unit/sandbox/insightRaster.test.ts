@@ -14,8 +14,14 @@ import { BLOCKS } from '../../../src/sandbox/world/blocks';
 
 const run = promisify(execFile);
 const PY = '/usr/bin/python3';
+// Output files need the token like every path of the service.
 const gdal = async (cmd: string, args: string[]): Promise<string> =>
-  (await run(cmd, args, { env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR' }, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  (
+    await run(cmd, args, {
+      env: { ...process.env, GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR', GDAL_HTTP_HEADERS: `Authorization: Bearer ${sb.tokens.alice}` },
+      maxBuffer: 16 * 1024 * 1024,
+    })
+  ).stdout;
 
 let sb: SandboxHandle;
 let client: EoClient;
@@ -95,7 +101,16 @@ describe('insight raster outputs, read by GDAL', () => {
   }
 
   it('an output file of no run is 404', async () => {
-    const res = await fetch(`${sb.url}/outputs/not-a-run/water_mask.tif`);
+    const res = await fetch(`${sb.url}/outputs/not-a-run/water_mask.tif`, { headers: { authorization: `Bearer ${sb.tokens.alice}` } });
     assert.equal(res.status, 404);
+  });
+
+  it("an output file needs the token, and only the run's owner reads it", async () => {
+    const out = (await seededRun('water-extent')).output.find((o) => o.name === 'water_mask');
+    assert.ok(out);
+    const as = (token?: string) => fetch(out.value, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), range: 'bytes=0-15' } });
+    assert.equal((await as()).status, 401, 'no token');
+    assert.equal((await as(sb.tokens.bob)).status, 404, "another user's run does not exist for bob");
+    assert.equal((await as(sb.tokens.alice)).status, 206);
   });
 });
