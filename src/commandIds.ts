@@ -90,6 +90,9 @@ export const COMMANDS = {
   showImagery: 'eoImagery.showImagery',
   compareImagery: 'eoImagery.compareImagery',
   stepThroughTime: 'eoImagery.stepThroughTime',
+  chartIndexOverTime: 'eoImagery.chartIndexOverTime',
+  exportIndexSeriesCsv: 'eoImagery.exportIndexSeriesCsv',
+  saveIndexChartPng: 'eoImagery.saveIndexChartPng',
   // The service's rendering of a visualization; AOI asset downloads (src/commands/visualizations, assets)
   showServiceRendering: 'eoImagery.showServiceRendering',
   downloadAssets: 'eoImagery.downloadAssets',

@@ -28,7 +28,7 @@ import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type { FromMapTestMessage, ImageryLayerSpec, ToMapImageryMessage, ToMapTestMessage } from '../../src/panels/imagery/protocol';
+import type { FromMapTestMessage, ImageryLayerSpec, ToMapImageryMessage, ToMapSeriesMessage, ToMapTestMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -196,6 +196,11 @@ export class MapApp {
       case 'imageryTimeline':
         void this.onImagery(m);
         break;
+      case 'seriesStart':
+      case 'seriesCancel':
+      case 'seriesPng':
+        void this.onSeries(m);
+        break;
       case 'imageryPixels':
         // test mode only: a normal page neither loads imagery for it nor answers
         if (this.testing) void this.answerPixels(m);
@@ -259,6 +264,17 @@ export class MapApp {
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));
     return this.imageryManager;
+  }
+
+  /** "Chart Index Over Time": the imagery chunk reads and charts (loaded first if need be). */
+  private async onSeries(m: ToMapSeriesMessage): Promise<void> {
+    try {
+      await this.imagery();
+    } catch (e) {
+      if (m.type === 'seriesStart') this.post({ type: 'seriesDone', requestId: m.requestId, ok: false, error: (e as Error).message });
+      return;
+    }
+    await this.imageryTools?.onSeries(m);
   }
 
   private async onImagery(m: ToMapImageryMessage): Promise<void> {

@@ -62,6 +62,11 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   clipProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total),
   copyText: (m) => typeof m.text === 'string' && m.text.length <= COPY_TEXT_MAX,
   saveColourRange: (m) => isColourRange(m.range),
+  seriesPoint: (m) => isId(m.requestId) && isId(m.index) && isObj(m.point) && typeof m.point.date === 'string',
+  seriesDone: (m) => isId(m.requestId) && (m.ok === true || (m.ok === false && typeof m.error === 'string')),
+  seriesPngReply: (m) =>
+    isId(m.requestId) && (m.ok === true ? m.bytes instanceof ArrayBuffer || m.bytes instanceof Uint8Array : m.ok === false && typeof m.error === 'string'),
+  seriesExport: (m) => m.format === 'csv' || m.format === 'png',
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),
 };

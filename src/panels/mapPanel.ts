@@ -18,9 +18,10 @@ import { describeError } from '../ui/showError';
 import { runCommand } from '../ui/runCommand';
 import { basemapImgSources, configuredBasemaps, openExternalChecked, renderPanelHtml, responseError, type PanelContext } from './host';
 import { ClipChannel } from './imagery/clipChannel';
+import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
 import { AllowedFiles } from './imagery/allowedFiles';
 import { MapImagery } from './imagery/mapImagery';
-import type { FromMapTestMessage, ImageryLayerSpec, TimeFrame } from './imagery/protocol';
+import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
 import { aoiFeature, type MapTarget } from './mapData';
 import { MAP_MESSAGE_CHECKS } from './mapMessages';
 import { restoreMap } from './mapRestore';
@@ -69,6 +70,10 @@ export class MapPanel implements MapView, vscode.Disposable {
   /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
   private readonly inflight = new Map<number, AbortController>();
   readonly clips = new ClipChannel((m) => this.post(m));
+  readonly series = new SeriesChannel(
+    (m) => this.post(m),
+    (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'),
+  );
 
   constructor(
     private readonly ctx: PanelContext,
@@ -96,6 +101,7 @@ export class MapPanel implements MapView, vscode.Disposable {
           this.isReady = false;
           this.testing?.recorder.reset();
           this.clips.dropAll(vscode.l10n.t('The map was hidden before the clip was ready; show it and save again.'));
+          this.series.dropAll(vscode.l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
         }
       }),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.messages.receive(m)),
@@ -131,6 +137,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.disposed = true;
     this.opts.onDisposed();
     this.clips.dropAll(vscode.l10n.t('The map was closed before the clip was ready.'));
+    this.series.dropAll(vscode.l10n.t('The map was closed before the chart was ready.'));
     this.searches.endAll();
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.panel.dispose();
@@ -201,6 +208,15 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.reveal();
   }
 
+  chartSeries(
+    request: SeriesRequest,
+    o: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal } = {},
+  ): Promise<SeriesState> {
+    this.imagery.allow(request.dates.map((d) => d.spec.url));
+    this.reveal();
+    return this.series.start(request, o);
+  }
+
   imageryNote(id: string, title: string, text: string): void {
     this.post({ type: 'imageryNote', id, title, text });
     this.reveal();
@@ -238,6 +254,10 @@ export class MapPanel implements MapView, vscode.Disposable {
     clipProgress: (m) => this.clips.receive(m),
     copyText: async (m) => vscode.env.clipboard.writeText(m.text),
     saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
+    seriesPoint: (m) => this.series.receive(m),
+    seriesDone: (m) => this.series.receive(m),
+    seriesPngReply: (m) => this.series.receive(m),
+    seriesExport: (m) => this.series.receive(m),
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),

@@ -4,7 +4,8 @@
  */
 import type { ArchiveItem } from '../api/records';
 import type { ClipChannel } from './imagery/clipChannel';
-import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
+import type { ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
+import type { SeriesChannel, SeriesState } from './imagery/seriesChannel';
 import type { MapTarget } from './mapData';
 import type { LayerKind, MapFeature, SearchParams } from './protocol';
 
@@ -24,6 +25,16 @@ export interface MapView {
   showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void;
   /** A time slider over one place's dates (src/commands/imagery/timeSlider.ts). */
   showTimeline(title: string, frames: TimeFrame[]): void;
+  /**
+   * "Chart Index Over Time": the webview reads each date's tiles inside the polygon and charts
+   * the statistics; `onPoint` hears each date as it arrives. Aborting cancels the reads.
+   */
+  chartSeries(
+    request: SeriesRequest,
+    o?: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal },
+  ): Promise<SeriesState>;
+  /** The chart's channel: the last series, the chart as PNG. */
+  readonly series: SeriesChannel;
   /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
   imageryNote(id: string, title: string, text: string): void;
   notice(text: string, level?: 'info' | 'error'): void;

@@ -9,11 +9,13 @@
 import type { ArchiveItem } from '../api/records';
 import type {
   FromMapClipMessage,
+  FromMapSeriesMessage,
   FromMapImageryMessage,
   ImageryLayerSpec,
   ImageryRequest,
   ReadBytesResult,
   ToMapClipMessage,
+  ToMapSeriesMessage,
   ToMapImageryMessage,
   ToMapTestMessage,
 } from './imagery/protocol';
@@ -196,6 +198,7 @@ export type ToMapMessage =
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   | ToMapImageryMessage
   | ToMapClipMessage
+  | ToMapSeriesMessage
   | ToMapTestMessage
   | ResponseMessage;
 
@@ -209,6 +212,7 @@ export type FromMapMessage =
   | { type: 'showImagery'; ref: DetailRef }
   | FromMapImageryMessage
   | FromMapClipMessage
+  | FromMapSeriesMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */

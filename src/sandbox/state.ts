@@ -26,6 +26,15 @@ export interface ProjectRec extends Project {
 
 export interface AoiRec extends Aoi {
   t0: number;
+  /** An AOI with a season's record of mosaics (src/sandbox/world/seasonal.ts); never sent. */
+  seasonal?: SeasonalStyle;
+}
+
+/** What makes an AOI's mosaics a season's record: fields or a reservoir, and its cloudy dates. */
+export interface SeasonalStyle {
+  kind: 'fields' | 'reservoir';
+  /** Cloud cover (percent of the scene) by date `YYYY-MM-DD`; dates not listed are clear. */
+  cloudy: Record<string, number>;
 }
 
 export interface AssetRec extends Asset {

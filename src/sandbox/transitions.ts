@@ -36,7 +36,7 @@ function progressOf(t0: number, dur: number, now: number, working: string): { pr
 }
 
 export function aoiView(r: AoiRec, now: number): Aoi {
-  const { t0, ...aoi } = r;
+  const { t0, seasonal: _seasonal, ...aoi } = r;
   const p = progressOf(t0, T.aoi, now, 'running');
   return { ...aoi, ...p, status: p.progress === 0 ? 'started' : p.status };
 }

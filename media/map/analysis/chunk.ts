@@ -10,11 +10,13 @@
 import 'uplot/dist/uPlot.min.css';
 import { spectralChart } from './spectralChart';
 import { histogramChart } from './histogramChart';
+import { seriesChart } from './seriesChart';
 
 export interface AnalysisChunk {
   spectralChart: typeof spectralChart;
   histogramChart: typeof histogramChart;
+  seriesChart: typeof seriesChart;
 }
 
-const chunk: AnalysisChunk = { spectralChart, histogramChart };
+const chunk: AnalysisChunk = { spectralChart, histogramChart, seriesChart };
 (window as unknown as { __eoAnalysisChunk?: AnalysisChunk }).__eoAnalysisChunk = chunk;

@@ -5,15 +5,49 @@
  */
 import { Pool } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
-import type { FromMapClipMessage } from '../../../src/panels/imagery/protocol';
+import type { FromMapClipMessage, FromMapSeriesMessage } from '../../../src/panels/imagery/protocol';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
+import { ImageryError } from './imageryError';
+import { seriesStatistics, type StatsJob, type StatsResult } from './seriesStats';
 import { ImageryTools } from './tools';
 
 declare const __DECODER_WORKER_SOURCE__: string;
 
 export type DecodeMode = { mode: 'worker'; workers: number } | { mode: 'main-thread'; reason: string };
 
-async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
+/**
+ * The statistics of a chart's dates, in one more worker started from the decoder's script
+ * (geotiff.js's pool keeps its own workers to itself); on the main thread when none starts.
+ */
+function statsRunner(url: string | undefined): (job: StatsJob) => Promise<StatsResult> {
+  if (!url) return async (job) => seriesStatistics(job);
+  let worker: Worker | undefined;
+  let next = 1;
+  const pending = new Map<number, { resolve(r: StatsResult): void; reject(e: Error): void }>();
+  return (job) => {
+    if (!worker) {
+      worker = new Worker(url);
+      worker.onmessage = (e: MessageEvent) => {
+        const m = e.data as { statsId?: number; result?: StatsResult; error?: string };
+        const p = typeof m?.statsId === 'number' ? pending.get(m.statsId) : undefined;
+        if (!p) return;
+        pending.delete(m.statsId as number);
+        if (m.result) p.resolve(m.result);
+        else p.reject(new ImageryError(m.error ?? 'The statistics could not be computed.'));
+      };
+    }
+    const statsId = next++;
+    const transfer = new Set<ArrayBuffer>();
+    for (const t of job.tiles) for (const b of t.bands) if (ArrayBuffer.isView(b) && b.buffer instanceof ArrayBuffer) transfer.add(b.buffer);
+    const w = worker;
+    return new Promise<StatsResult>((resolve, reject) => {
+      pending.set(statsId, { resolve, reject });
+      w.postMessage({ statsId, job }, [...transfer]);
+    });
+  };
+}
+
+async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: string }> {
   let url: string | undefined;
   try {
     url = URL.createObjectURL(new Blob([__DECODER_WORKER_SOURCE__], { type: 'text/javascript' }));
@@ -35,7 +69,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
     probe.terminate();
     const workers = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
     const blobUrl = url;
-    return { pool: new Pool(workers, () => new Worker(blobUrl)), decode: { mode: 'worker', workers } };
+    return { pool: new Pool(workers, () => new Worker(blobUrl)), decode: { mode: 'worker', workers }, url: blobUrl };
   } catch (e) {
     if (url) URL.revokeObjectURL(url);
     return { decode: { mode: 'main-thread', reason: e instanceof Error ? e.message : String(e) } };
@@ -44,7 +78,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode }> {
 
 export interface ImageryChunk {
   create(
-    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage): void },
+    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage): void },
   ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 
@@ -52,9 +86,9 @@ const chunk: ImageryChunk = {
   async create(deps) {
     // this chunk carries its own copy of @vscode/l10n: hand it the page's bundle too
     loadL10nBundle();
-    const { pool, decode } = await startPool();
+    const { pool, decode, url } = await startPool();
     const manager = new ImageryManager({ ...deps, pool });
-    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post });
+    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post, read: deps.read, stats: statsRunner(url) });
     return { manager, decode, tools };
   },
 };

@@ -20,13 +20,13 @@ function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
 }
 
-function polygonsOf(clip: unknown): number[][][][] {
+export function polygonsOf(clip: unknown): number[][][][] {
   const g = clip as { type?: string; coordinates?: unknown };
   return g?.type === 'Polygon' ? [g.coordinates as number[][][]] : g?.type === 'MultiPolygon' ? (g.coordinates as number[][][][]) : [];
 }
 
 /** The clip polygon's rings in a level's pixel coordinates. */
-function ringsInLevel(cog: Cog, level: number, clip: unknown, fwd: (lon: number, lat: number) => [number, number]): [number, number][][] {
+export function ringsInLevel(cog: Cog, level: number, clip: unknown, fwd: (lon: number, lat: number) => [number, number]): [number, number][][] {
   const Lv = cog.levels[level];
   return polygonsOf(clip)
     .flat()
@@ -62,7 +62,7 @@ function clipWindow(cog: Cog, level: number, map: Leaflet.Map, rings?: [number, 
   return w[2] > w[0] && w[3] > w[1] ? w : undefined;
 }
 
-function wgsToCrs(cog: Cog): ((lon: number, lat: number) => [number, number]) | undefined {
+export function wgsToCrs(cog: Cog): ((lon: number, lat: number) => [number, number]) | undefined {
   const fwd = fromMercator(cog.epsg);
   return fwd ? (lon, lat) => fwd(...mercator(lon, lat)) : undefined;
 }

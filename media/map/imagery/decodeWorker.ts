@@ -3,10 +3,13 @@
  * map's CSP allows `worker-src blob:` and nothing else). It speaks geotiff.js's pool protocol:
  * a compressed tile in, the decoded bytes out (transferred, not copied). `ping` answers
  * `pong`, so the chunk can check that workers start here before relying on them. Its decoders
- * are the bounded ones (decoders.ts): a tile never decodes past the size it claims.
+ * are the bounded ones (decoders.ts): a tile never decodes past the size it claims. It also
+ * takes the statistics of a chart's date (`{ statsId, job }`, seriesStats.ts), so that the
+ * sorting of a polygon's values never runs on the page's thread.
  */
 import { getDecoder } from 'geotiff';
 import { installBoundedDecoders } from './decoders';
+import { seriesStatistics, type StatsJob } from './seriesStats';
 
 installBoundedDecoders();
 
@@ -25,6 +28,15 @@ const scope = self as unknown as {
 scope.addEventListener('message', (e: MessageEvent) => {
   if (e.data === 'ping') {
     scope.postMessage('pong');
+    return;
+  }
+  const stats = e.data as { statsId?: number; job?: StatsJob };
+  if (typeof stats?.statsId === 'number' && stats.job) {
+    try {
+      scope.postMessage({ statsId: stats.statsId, result: seriesStatistics(stats.job) });
+    } catch (err) {
+      scope.postMessage({ statsId: stats.statsId, error: err instanceof Error ? err.message : String(err) });
+    }
     return;
   }
   const { compression, decoderParameters, buffer, ...extra } = e.data as Job;

@@ -6,26 +6,41 @@
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { ClipLayerInfo, ClipRequest, FromMapClipMessage, ToMapClipMessage } from '../../../src/panels/imagery/protocol';
+import type {
+  ClipLayerInfo,
+  ClipRequest,
+  FromMapClipMessage,
+  FromMapSeriesMessage,
+  ToMapClipMessage,
+  ToMapSeriesMessage,
+} from '../../../src/panels/imagery/protocol';
+import type { ReadBytes } from './byteSource';
 import { button, el } from '../../shared/dom';
 import { clipInfo, readClip, viewPng } from './clip';
 import { HistogramPanel } from './histogram';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { PixelInspector } from './inspector';
 import type { ImageryManager } from './manager';
+import { SeriesPanel } from './seriesPanel';
+import type { StatsJob, StatsResult } from './seriesStats';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
   map: Leaflet.Map;
   manager: ImageryManager;
   pool?: Pool;
-  post?(m: FromMapClipMessage): void;
+  post?(m: FromMapClipMessage | FromMapSeriesMessage): void;
+  read: ReadBytes;
+  /** One date's statistics, in a worker when one starts (chunk.ts). */
+  stats(job: StatsJob): Promise<StatsResult>;
 }
 
 const PANE_CLASS = 'leaflet-eo-imagery-pane';
 
 export class ImageryTools {
   readonly inspector: PixelInspector;
+  /** "Chart Index Over Time": the chart panel and its runs. */
+  readonly series: SeriesPanel;
   histogram?: HistogramPanel;
   private readonly histBox: HTMLElement;
   private readonly histToggle: HTMLButtonElement;
@@ -72,6 +87,15 @@ export class ImageryTools {
     L.DomEvent.disableClickPropagation(bar);
     L.DomEvent.disableClickPropagation(this.histBox);
     L.DomEvent.disableScrollPropagation(this.histBox);
+    this.series = new SeriesPanel({
+      L,
+      map,
+      read: deps.read,
+      pool: deps.pool,
+      stats: deps.stats,
+      timeline: deps.manager.timeline,
+      post: (m) => deps.post?.(m),
+    });
     this.captureClicks(map);
     window.addEventListener('message', (e: MessageEvent) => void this.onMessage(e.data as ToMapClipMessage));
   }
@@ -182,6 +206,11 @@ export class ImageryTools {
     const layer = this.deps.manager.layer(req.id);
     if (!layer) throw new Error(l10n.t('That layer is no longer on the map.'));
     return readClip(layer, this.deps.map, { bands: req.bands, level: req.level, mask: req.mask, pool: this.deps.pool, signal, onProgress });
+  }
+
+  /** The extension's series messages (app.ts hands them over once this chunk is loaded). */
+  onSeries(m: ToMapSeriesMessage): Promise<void> {
+    return this.series.onMessage(m);
   }
 
   private async onMessage(m: ToMapClipMessage): Promise<void> {

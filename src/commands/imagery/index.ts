@@ -10,6 +10,7 @@ import type { CommandServices } from '../services';
 import { resolveImagery } from './resolve';
 import type { Row } from '../args';
 import type { CommandTable } from '../register';
+import { chartIndexOverTime, exportSeriesCsv, saveChartPng } from './chartIndex';
 import { compareImagery } from './compare';
 import { saveView } from './saveView';
 import { stepThroughTime } from './timeSlider';
@@ -44,6 +45,9 @@ export function imageryCommands(services: CommandServices): CommandTable {
     showImagery: { action: l10n.t('Show Imagery'), retry: 'transient', run: (row) => showImagery(services, row) },
     compareImagery: { action: l10n.t('Compare Imagery'), retry: 'transient', run: (row) => compareImagery(services, row) },
     stepThroughTime: { action: l10n.t('Step Through Time'), retry: 'transient', run: (row) => stepThroughTime(services, row) },
+    chartIndexOverTime: { action: l10n.t('Chart Index Over Time'), retry: 'transient', run: (aoi) => chartIndexOverTime(services, aoi) },
+    exportIndexSeriesCsv: { action: l10n.t('Export Series as CSV'), retry: 'never', run: () => exportSeriesCsv(services) },
+    saveIndexChartPng: { action: l10n.t('Save Chart as PNG'), retry: 'never', run: () => saveChartPng(services) },
     saveViewGeoTiff: { action: l10n.t('Save View as GeoTIFF'), retry: 'transient', run: () => saveView(services, 'geotiff') },
     saveViewPng: { action: l10n.t('Save View as PNG'), retry: 'transient', run: () => saveView(services, 'png') },
   };

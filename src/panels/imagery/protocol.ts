@@ -231,3 +231,73 @@ export interface ColourRangeFromMap {
   rescale: [number, number];
   colormap: string;
 }
+
+// ---------------------------------------------------------------- an index over time (series)
+
+/** One date of a series: the file to read and where its row came from. */
+export interface SeriesDate {
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** The date's layer (its url, bands, EPSG): the same description the time slider draws. */
+  spec: ImageryLayerSpec;
+  /** What the CSV names as the row's source: the asset or item id. */
+  source: string;
+  /** The record's cloud cover, percent, when it gives one. */
+  cloudCover?: number;
+}
+
+export interface SeriesRequest {
+  /** Names the chart and the legend, e.g. the AOI's name. */
+  title: string;
+  /** The index's name (legend, CSV) and its expression over the files' band names. */
+  index: { name: string; expression: string };
+  /** The polygon (lon/lat GeoJSON Polygon or MultiPolygon) the statistics are taken inside. */
+  polygon: unknown;
+  dates: SeriesDate[];
+  /** A date whose record's cloud cover is above this, percent, is drawn as too cloudy (not dropped). */
+  maxCloud?: number;
+  /** A date with a smaller share of valid pixels is drawn hollow (default 0.5). */
+  minValidShare?: number;
+}
+
+/** One date's statistics of the index inside the polygon, or why it has none. */
+export interface SeriesPoint {
+  date: string;
+  source: string;
+  /** Pixel centres inside the polygon at the level read, and those valid among them. */
+  pixels: number;
+  valid: number;
+  /** valid / pixels (0 when the polygon misses the file). */
+  validShare: number;
+  mean?: number;
+  median?: number;
+  p10?: number;
+  p90?: number;
+  /** The pyramid level read (0 = full resolution) and its pixel size in the file's units. */
+  level?: number;
+  pixelSize?: number;
+  /** Of the pixels inside, those the scene classification marks as cloud, shadow or cirrus. */
+  cloudyPixels?: number;
+  /** The record's cloud cover was above the request's limit. */
+  overCloudLimit?: boolean;
+  /** The date could not be read: the sentence why (the rest of the series goes on). */
+  error?: string;
+  /** Bytes fetched for this date, and the stored size of the tiles it needed. */
+  fetchedBytes?: number;
+  tileBytes?: number;
+}
+
+export type ToMapSeriesMessage =
+  | { type: 'seriesStart'; requestId: number; request: SeriesRequest }
+  | { type: 'seriesCancel'; requestId: number }
+  /** The chart as a PNG, for "Save Chart as PNG…". */
+  | { type: 'seriesPng'; requestId: number };
+
+export type FromMapSeriesMessage =
+  | { type: 'seriesPoint'; requestId: number; index: number; point: SeriesPoint }
+  | { type: 'seriesDone'; requestId: number; ok: true }
+  | { type: 'seriesDone'; requestId: number; ok: false; error: string; cancelled?: boolean }
+  | { type: 'seriesPngReply'; requestId: number; ok: true; bytes: ArrayBuffer | Uint8Array }
+  | { type: 'seriesPngReply'; requestId: number; ok: false; error: string }
+  /** The person asked for an export from the chart's own buttons. */
+  | { type: 'seriesExport'; format: 'csv' | 'png' };

@@ -187,6 +187,8 @@ export class GroundSampler {
   constructor(
     readonly seed: number,
     readonly grow: number,
+    /** Lakes' size against their full extent: a reservoir drawn down shows less water. */
+    readonly lakeScale = 1,
   ) {}
 
   setRow(n: number): void {
@@ -220,7 +222,8 @@ export class GroundSampler {
       const dy = this.n - this.fy;
       const r = this.fr;
       if (this.kind < 18) {
-        if ((dx * dx) / (r * r) + (dy * dy) / (r * r * 0.45) < 1) {
+        const lr = r * this.lakeScale;
+        if ((dx * dx) / (lr * lr) + (dy * dy) / (lr * lr * 0.45) < 1) {
           this.cover = WATER;
           return;
         }
@@ -275,8 +278,8 @@ export class GroundSampler {
 }
 
 /** The land-cover class at UTM (e, n) of a zone's landscape (before clouds). */
-export function groundAt(e: number, n: number, seed: number, grow: number): { cover: LandCover; green: number; bright: number } {
-  const g = new GroundSampler(seed, grow);
+export function groundAt(e: number, n: number, seed: number, grow: number, lakeScale = 1): { cover: LandCover; green: number; bright: number } {
+  const g = new GroundSampler(seed, grow, lakeScale);
   g.setRow(n);
   g.at(e);
   return { cover: LAND_COVERS[g.cover], green: g.green, bright: g.bright };

@@ -8,6 +8,7 @@ import { type CogSpec, type Samples, type TileRequest } from './cogWriter';
 import {
   CLOUD,
   CloudSampler,
+  FOREST,
   GroundSampler,
   LAND_COVERS,
   type LandCover,
@@ -55,6 +56,14 @@ export interface Scene {
   cloudThreshold: number;
   /** Reflectance of each pure class (by class code) in each band. */
   spectra: Float64Array[];
+  /** Lakes' extent against their full size (a reservoir's level on the scene's date). */
+  lakeScale: number;
+  /**
+   * Whether the file carries a scene classification band after the reflectance bands, as
+   * Sentinel-2 L2A's `SCL` (its class codes: 4 vegetation, 5 not vegetated, 6 water,
+   * 8 cloud medium probability, 9 cloud high probability; 0 no data).
+   */
+  scl: boolean;
 }
 
 export interface SceneInput {
@@ -73,7 +82,15 @@ export interface SceneInput {
   time: number;
   cloudCover: number;
   cloudSeed: number;
+  /** Lakes' extent, 1 = full (default). */
+  lakeScale?: number;
+  /** Add the scene classification band `SCL` (default false). */
+  scl?: boolean;
 }
+
+/** The scene classification band's name and codes (Sentinel-2 L2A's). */
+export const SCL_BAND = 'SCL';
+export const SCL = { noData: 0, vegetation: 4, notVegetated: 5, water: 6, cloudMedium: 8, cloudHigh: 9 } as const;
 
 const WORLD = 0x5eed_ea27;
 
@@ -126,6 +143,8 @@ export function buildScene(i: SceneInput): Scene {
     cloudCover: i.cloudCover,
     cloudThreshold: i.cloudCover > 0 ? NaN : Infinity,
     spectra,
+    lakeScale: i.lakeScale ?? 1,
+    scl: i.scl ?? false,
   };
   return scene;
 }
@@ -174,15 +193,23 @@ interface Samplers {
 }
 
 function samplers(s: Scene): Samplers {
-  return { ground: new GroundSampler(s.landSeed, s.grow), cloud: new CloudSampler(s.cloudSeed) };
+  return { ground: new GroundSampler(s.landSeed, s.grow, s.lakeScale), cloud: new CloudSampler(s.cloudSeed) };
+}
+
+/** The scene classification code of a pixel: clouds by how much of the pixel they cover, else the ground. */
+function sclCode(cover: number, alpha: number): number {
+  if (alpha > 0.5) return SCL.cloudHigh;
+  if (alpha > 0.15) return SCL.cloudMedium;
+  return cover === WATER ? SCL.water : cover === VEGETATION || cover === FOREST ? SCL.vegetation : SCL.notVegetated;
 }
 
 /**
  * Writes the DNs of the ground at (e, n) into `out[at..at+bands)` and returns the class code
- * seen (cloud when the cloud covers more than half the pixel). The caller has set the
- * samplers' row to `n` and checked the footprint.
+ * seen (cloud when the cloud covers more than half the pixel); with `scl`, its scene
+ * classification code goes to `scl[sclAt]`. The caller has set the samplers' row to `n` and
+ * checked the footprint.
  */
-function pixelInto(s: Scene, p: Samplers, e: number, n: number, out: Samples | number[], at: number): number {
+function pixelInto(s: Scene, p: Samplers, e: number, n: number, out: Samples | number[], at: number, scl?: Uint8Array, sclAt = 0): number {
   const g = p.ground;
   g.at(e);
   let alpha = 0;
@@ -205,6 +232,7 @@ function pixelInto(s: Scene, p: Samplers, e: number, n: number, out: Samples | n
     const dn = Math.round((r - off) * inv);
     out[at + b] = dn < 1 ? 1 : dn > 65535 ? 65535 : dn;
   }
+  if (scl) scl[sclAt] = sclCode(g.cover, alpha);
   return alpha > 0.5 ? CLOUD : g.cover;
 }
 
@@ -232,6 +260,8 @@ export interface PixelTruth {
   dn: number[];
   /** Physical values (DN × scale + offset), undefined where nodata. */
   value: (number | undefined)[];
+  /** The scene classification code, for a scene with an `SCL` band (0 outside the footprint). */
+  scl?: number;
 }
 
 /** What the sandbox writes at full-resolution pixel (col, row) of a scene. */
@@ -241,16 +271,20 @@ export function pixelTruth(s: Scene, col: number, row: number): PixelTruth {
   ensureClouds(s);
   const [e, n] = mapOf(s, col + 0.5, row + 0.5);
   const dn = new Array<number>(s.bands.length).fill(0);
-  if (!inside(crossings(s, n), e)) return { dn, value: dn.map(() => undefined) };
+  if (!inside(crossings(s, n), e)) return { dn, value: dn.map(() => undefined), ...(s.scl ? { scl: SCL.noData } : {}) };
   const p = samplers(s);
   p.ground.setRow(n);
   p.cloud.setRow(n);
-  const cover = LAND_COVERS[pixelInto(s, p, e, n, dn, 0)];
-  return { cover, dn, value: dn.map((v) => v * s.scale + s.offset) };
+  const code = new Uint8Array(1);
+  const cover = LAND_COVERS[pixelInto(s, p, e, n, dn, 0, code, 0)];
+  return { cover, dn, value: dn.map((v) => v * s.scale + s.offset), ...(s.scl ? { scl: code[0] } : {}) };
 }
 
-/** Fills one tile of any overview level: each pixel is the ground at its centre. */
-export function fillTile(s: Scene, t: TileRequest, out: Samples): void {
+/**
+ * Fills one tile of any overview level (the reflectance bands, pixel-interleaved): each pixel
+ * is the ground at its centre. `scl` (tileSize² codes) receives the scene classification.
+ */
+export function fillTile(s: Scene, t: TileRequest, out: Samples, scl?: Uint8Array): void {
   ensureClouds(s);
   const nb = s.bands.length;
   const T = s.tileSize;
@@ -267,16 +301,17 @@ export function fillTile(s: Scene, t: TileRequest, out: Samples): void {
     while (k < xs.length && xs[k] <= e) k++;
     for (; c < t.cols; c++, e += t.pixelSize) {
       while (k < xs.length && xs[k] <= e) k++;
-      if (k % 2 === 1) pixelInto(s, p, e, n, out, (r * T + c) * nb);
+      if (k % 2 === 1) pixelInto(s, p, e, n, out, (r * T + c) * nb, scl, r * T + c);
     }
   }
 }
 
 export function dataCogSpec(s: Scene): CogSpec {
-  return {
+  const nb = s.bands.length;
+  const spec: CogSpec = {
     width: s.width,
     height: s.height,
-    bands: s.bands.length,
+    bands: nb,
     dtype: 'uint16',
     tileSize: s.tileSize,
     originX: s.originX,
@@ -288,6 +323,26 @@ export function dataCogSpec(s: Scene): CogSpec {
     scale: s.bands.map(() => s.scale),
     offset: s.bands.map(() => s.offset),
     fill: (t, out) => fillTile(s, t, out),
+  };
+  if (!s.scl) return spec;
+  // the classification after the reflectance: class codes as they are (scale 1, offset 0)
+  const T = s.tileSize;
+  return {
+    ...spec,
+    bands: nb + 1,
+    bandNames: [...(spec.bandNames ?? []), SCL_BAND],
+    scale: [...(spec.scale ?? []), 1],
+    offset: [...(spec.offset ?? []), 0],
+    fill: (t, out) => {
+      const dn = new Uint16Array(T * T * nb);
+      const scl = new Uint8Array(T * T);
+      fillTile(s, t, dn, scl);
+      for (let p = 0; p < T * T; p++) {
+        const o = p * (nb + 1);
+        for (let b = 0; b < nb; b++) out[o + b] = dn[p * nb + b];
+        out[o + nb] = scl[p];
+      }
+    },
   };
 }
 
@@ -342,7 +397,7 @@ export function visualCogSpec(s: Scene): CogSpec {
 
 /** The same scene with only some bands (cheaper to sample: a thumbnail of 224 bands needs 3). */
 export function withBands(s: Scene, idx: readonly number[]): Scene {
-  return { ...s, bands: idx.map((k) => s.bands[k]), spectra: s.spectra.map((sp) => Float64Array.from(idx, (k) => sp[k])) };
+  return { ...s, bands: idx.map((k) => s.bands[k]), spectra: s.spectra.map((sp) => Float64Array.from(idx, (k) => sp[k])), scl: false };
 }
 
 /** The scene drawn in true colour at `w` × `h` (thumbnails): [r, g, b] per pixel, black outside. */

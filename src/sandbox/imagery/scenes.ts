@@ -15,6 +15,8 @@ import { collectionOf, gsdOf, satelliteById, satelliteByCollection } from '../wo
 import { hashString } from './landscape';
 import { type PixelTruth, type Scene, type SceneBand, buildScene, pixelOf, pixelTruth } from './scene';
 import { zoneOf } from './utm';
+import type { SeasonalStyle } from '../state';
+import { reservoirLevel } from '../world/seasonal';
 
 /** Sentinel-2's 10 m tile: 10980 × 10980 pixels. */
 export const FULL_SIZE = 10980;
@@ -137,6 +139,8 @@ export interface MosaicOwner {
   satellite_id: string;
   geometry: Geometry;
   centroid: [number, number];
+  /** A season's record (src/sandbox/world/seasonal.ts): cloudy dates, a reservoir's level, the SCL band. */
+  seasonal?: SeasonalStyle;
 }
 
 /** Largest side of a mosaic in pixels: the pixel size grows past the sensor's to stay under it. */
@@ -156,6 +160,7 @@ export function mosaicScene(aoi: MosaicOwner, date: string): Scene {
     const side = Math.max(probe.width, probe.height);
     const pixelSize = side > MOSAIC_MAX ? Math.ceil((gsd * side) / MOSAIC_MAX) : gsd;
     const bands = sceneBands(sat.id);
+    const seasonal = aoi.seasonal;
     return buildScene({
       key: `mosaic:${aoi.aoi_id}/${date}`,
       bands,
@@ -166,8 +171,10 @@ export function mosaicScene(aoi: MosaicOwner, date: string): Scene {
       pixelSize,
       tileSize: bands.length > 32 ? 64 : 256,
       time: Date.parse(`${date}T10:30:00Z`),
-      cloudCover: 0,
+      cloudCover: seasonal?.cloudy[date] ?? 0,
       cloudSeed: hashString(`${aoi.aoi_id}/${date}`),
+      lakeScale: seasonal?.kind === 'reservoir' ? reservoirLevel(date) : 1,
+      scl: !!seasonal && sat.id === 'sentinel-2',
     });
   });
 }

@@ -17,6 +17,7 @@ import { catalogsOf, T } from '../transitions';
 import { COLLECTION_DEFS } from './archive';
 import { ALICE_PLACES, BOB_PLACES, PROJECT_NAMES, type Place } from './places';
 import { satelliteById } from './satellites';
+import { seedSeasonal } from './seasonal';
 import type { World } from './world';
 import { seedWorkflows } from './workflows';
 
@@ -189,6 +190,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   seedDeliveries(state, user, now0, rng);
   seedInsights(world, state, user, now0, rng);
   seedWorkflows(world, state, user, now0);
+  seedSeasonal(state, user, projects, now0, rng.fork('seasonal'));
 }
 
 export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?: number[]): AssetRec[] {

@@ -1,0 +1,72 @@
+/**
+ * A chart's series as CSV: one row per date (ISO `YYYY-MM-DD`, oldest first), the index's
+ * name, the statistics unit-less with the statistic in the header, the valid share, the pixel
+ * counts, the level read, and the asset or item the row came from. Text cells a spreadsheet
+ * would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) get a leading
+ * apostrophe. Pure: unit-tested.
+ */
+import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/protocol';
+
+export const SERIES_CSV_HEADER = [
+  'date',
+  'index',
+  'mean',
+  'median',
+  'p10',
+  'p90',
+  'valid_share',
+  'valid_pixels',
+  'pixels',
+  'cloudy_pixels',
+  'level',
+  'pixel_size',
+  'source',
+  'note',
+] as const;
+
+/** A text cell, neutralised against formula injection and quoted when it must be. */
+export function csvText(v: string): string {
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function n(v: number | undefined, digits = 6): string {
+  return v === undefined || !Number.isFinite(v) ? '' : String(Number(v.toFixed(digits)));
+}
+
+/** The note of a row: why it has no values, or why it is greyed out. */
+function noteOf(p: SeriesPoint | undefined, minValidShare: number): string {
+  if (!p) return 'not read';
+  if (p.error) return p.error;
+  if (p.overCloudLimit) return 'cloud cover above the limit';
+  if (p.median === undefined) return 'no valid pixels';
+  if (p.validShare < minValidShare) return 'too few valid pixels';
+  return '';
+}
+
+export function seriesCsv(request: SeriesRequest, points: readonly (SeriesPoint | undefined)[]): string {
+  const rows = request.dates.map((d, i) => ({ d, p: points[i] })).sort((a, b) => a.d.date.localeCompare(b.d.date));
+  const min = request.minValidShare ?? 0.5;
+  const lines = [SERIES_CSV_HEADER.join(',')];
+  for (const { d, p } of rows) {
+    lines.push(
+      [
+        csvText(d.date),
+        csvText(request.index.name),
+        n(p?.mean),
+        n(p?.median),
+        n(p?.p10),
+        n(p?.p90),
+        p ? n(p.validShare) : '',
+        p ? String(p.valid) : '',
+        p ? String(p.pixels) : '',
+        p?.cloudyPixels === undefined ? '' : String(p.cloudyPixels),
+        p?.level === undefined ? '' : String(p.level),
+        n(p?.pixelSize, 3),
+        csvText(d.source),
+        csvText(noteOf(p, min)),
+      ].join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,115 @@
+/**
+ * The extension's side of "Chart Index Over Time": starts a series in the map webview, hears
+ * each date's point as it arrives, passes a cancel on, asks for the chart as PNG, and keeps
+ * the last series (what "Export CSV" writes). The webview reads and computes; this side never
+ * sees a pixel.
+ */
+import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from './protocol';
+
+export class SeriesCancelled extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'Canceled';
+  }
+}
+
+/** A series as it stands: its request and the points received (undefined: not yet). */
+export interface SeriesState {
+  request: SeriesRequest;
+  points: (SeriesPoint | undefined)[];
+  done: boolean;
+  cancelled?: boolean;
+}
+
+interface Pending {
+  state: SeriesState;
+  onPoint?(index: number, point: SeriesPoint, state: SeriesState): void;
+  resolve(s: SeriesState): void;
+  reject(e: Error): void;
+}
+
+export class SeriesChannel {
+  private next = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly pngs = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
+  /** The last series started on this map (done or not). */
+  last?: SeriesState;
+
+  constructor(
+    private readonly post: (m: ToMapSeriesMessage) => void,
+    /** The person pressed Export CSV or Save PNG on the chart. */
+    private readonly onExport: (format: 'csv' | 'png') => void,
+  ) {}
+
+  /** Runs a series; resolves with every point once all dates are done. Aborting cancels the reads. */
+  start(request: SeriesRequest, o: { onPoint?: Pending['onPoint']; signal?: AbortSignal } = {}): Promise<SeriesState> {
+    const requestId = this.next++;
+    const state: SeriesState = { request, points: request.dates.map(() => undefined), done: false };
+    this.last = state;
+    return new Promise<SeriesState>((resolve, reject) => {
+      if (o.signal?.aborted) return reject(new SeriesCancelled());
+      this.pending.set(requestId, { state, onPoint: o.onPoint, resolve, reject });
+      o.signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this.pending.has(requestId)) return;
+          this.post({ type: 'seriesCancel', requestId });
+          this.pending.delete(requestId);
+          state.done = true;
+          state.cancelled = true;
+          reject(new SeriesCancelled());
+        },
+        { once: true },
+      );
+      this.post({ type: 'seriesStart', requestId, request });
+    });
+  }
+
+  /** The chart as the webview draws it, PNG bytes. */
+  png(): Promise<Uint8Array> {
+    const requestId = this.next++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.pngs.set(requestId, { resolve, reject });
+      this.post({ type: 'seriesPng', requestId });
+    });
+  }
+
+  receive(m: FromMapSeriesMessage): void {
+    if (m.type === 'seriesExport') {
+      this.onExport(m.format);
+      return;
+    }
+    if (m.type === 'seriesPngReply') {
+      const p = this.pngs.get(m.requestId);
+      this.pngs.delete(m.requestId);
+      if (!p) return;
+      if (m.ok) p.resolve(m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes));
+      else p.reject(new Error(m.error));
+      return;
+    }
+    const p = this.pending.get(m.requestId);
+    if (!p) return;
+    if (m.type === 'seriesPoint') {
+      if (m.index >= 0 && m.index < p.state.points.length) {
+        p.state.points[m.index] = m.point;
+        p.onPoint?.(m.index, m.point, p.state);
+      }
+      return;
+    }
+    this.pending.delete(m.requestId);
+    p.state.done = true;
+    if (m.ok) p.resolve(p.state);
+    else if (m.cancelled) {
+      p.state.cancelled = true;
+      p.reject(new SeriesCancelled());
+    } else p.reject(new Error(m.error));
+  }
+
+  /** The webview went away: nothing pending will be answered. */
+  dropAll(reason: string): void {
+    for (const p of this.pending.values()) p.reject(new Error(reason));
+    for (const p of this.pngs.values()) p.reject(new Error(reason));
+    this.pending.clear();
+    this.pngs.clear();
+  }
+}

@@ -1,0 +1,69 @@
+// "Chart Index Over Time…" as a person uses it in code-server, signed in to the sandbox:
+// Projects → the seasonal AOI → its context menu → NDVI typed in the quick pick → the dates
+// (all ticked) accepted → the chart fills in on the map, n of N; End and Enter on the chart
+// show the last date under it with the time slider. The screenshot goes to
+// test-results/screenshots/imagery-index-chart.png (the README's picture); CSP violations or
+// script errors in the map fail it.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
+import { waitForQuickInput } from './widgets';
+import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
+
+test('chart NDVI over an AOI’s two seasons from its context menu, then show a date from the chart', { timeout: 480_000 }, async () => {
+  await withSandboxWorkbench('series', {}, async ({ page, base, token }) => {
+    const webviewConsole = watchWebviewConsole(page);
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await openEoContainer(page);
+    await soleView(page, 'Projects');
+    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
+    const aoi = aois.aois.find((a) => a.name.startsWith('Kings River fields'));
+    assert.ok(aoi, 'the seasonal AOI is seeded');
+    const assets = await api<{ assets: Array<{ date: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=100`);
+    const last = assets.assets
+      .map((a) => a.date)
+      .sort()
+      .at(-1);
+    const project = projects.projects.find((p) => p.id === aoi.project_id)?.name ?? '';
+    await expandRow(page, 'Projects', project, aoi.name);
+
+    await contextMenu(page, 'Projects', aoi.name, 'Chart Index Over Time…');
+    const indexPick = await waitForQuickInput(page, /The index to chart/);
+    await indexPick.fill('NDVI');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'NDVI' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await indexPick.press('Enter');
+    const datePick = await waitForQuickInput(page, /The dates to chart/);
+    await datePick.press('Enter');
+
+    const map = await webviewFrame(page, 'eoMap');
+    const status = map.locator('#imagery-series .status');
+    await status.waitFor({ state: 'visible', timeout: 60_000 });
+    await map
+      .locator('#imagery-series .status')
+      .filter({ hasText: /^26 dates$/ })
+      .waitFor({ timeout: 180_000 });
+    assert.equal(await map.locator('#imagery-series .problems li').count(), 0);
+
+    // the keyboard: the last date, then Enter shows it on the map with the time slider
+    const chart = map.locator('.eo-series-chart');
+    await chart.focus();
+    await page.keyboard.press('End');
+    const readout = (await map.locator('.eo-series-chart .readout').textContent()) ?? '';
+    assert.match(readout, new RegExp(`^${last}: NDVI median`));
+    assert.match(readout, /: NDVI median -?\d\.\d{3} \(10–90 %: /);
+    await page.keyboard.press('Enter');
+    const slider = map.getByRole('slider', { name: 'Date' });
+    await slider.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal((await slider.getAttribute('aria-valuetext'))?.slice(0, 10), readout.slice(0, 10));
+    if (await map.locator('#side').isVisible()) await map.locator('#tool-panel').click();
+    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+      timeout: 60_000,
+    });
+    await screenshot(page, 'imagery-index-chart');
+    assert.deepEqual(
+      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
+      [],
+    );
+  });
+});

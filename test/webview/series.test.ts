@@ -1,0 +1,236 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { EoClient } from '../../src/api/client';
+import type { Aoi, Asset } from '../../src/api/records';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import type { ReadBytesParams, SeriesPoint, SeriesRequest } from '../../src/panels/imagery/protocol';
+import { aoiAssetSpec } from '../../src/panels/imagery/specs';
+import { closeBrowser, isType, openWebview, type Harness } from './harness';
+
+/**
+ * "Chart Index Over Time" in the map webview against GDAL: the sandbox's seasonal AOIs (26
+ * dated mosaics each, cloudy dates marked in SCL), each date's statistics compared with
+ * test/fixtures/imagery/series_stats.py, which burns the polygon into the same level's grid
+ * with gdal.RasterizeLayer and computes the index with numpy over /vsicurl/.
+ */
+const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'series_stats.py');
+const NDVI = '(B08-B04)/(B08+B04)';
+
+interface GdalRow {
+  pixels?: number;
+  valid?: number;
+  mean?: number;
+  median?: number;
+  p10?: number;
+  p90?: number;
+  error?: string;
+}
+
+let sb: SandboxHandle;
+let client: EoClient;
+const seasonal: { aoi: Aoi; assets: Asset[] }[] = [];
+
+before(async () => {
+  sb = await startSandbox({ port: 0 });
+  client = new EoClient({ baseUrl: sb.url, token: sb.tokens.alice, userAgent: 'eo-imagery-webview-test' });
+  for await (const aoi of client.aois.iterate({}, { pageSize: 100 })) {
+    if (!/two seasons/.test(aoi.name)) continue;
+    const assets: Asset[] = [];
+    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) assets.push(a);
+    assets.sort((a, b) => a.date.localeCompare(b.date));
+    seasonal.push({ aoi, assets });
+  }
+});
+after(async () => {
+  await closeBrowser();
+  await sb?.close();
+});
+
+function request(aoi: Aoi, assets: Asset[], expression = NDVI, polygon: unknown = aoi.geometry): SeriesRequest {
+  return {
+    title: aoi.name,
+    index: { name: 'NDVI', expression },
+    polygon,
+    dates: assets.map((a) => {
+      const r = aoiAssetSpec(a);
+      if ('note' in r) throw new Error(r.note.text);
+      return { date: a.date, spec: r.spec, source: a.id };
+    }),
+  };
+}
+
+async function open(log: ReadBytesParams[], corrupt = new Set<string>()): Promise<Harness> {
+  const h = await openWebview('map', {
+    viewport: { width: 1100, height: 760 },
+    onRequest: async (req) => {
+      const r = req as { method: string; params: ReadBytesParams };
+      if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
+      log.push(r.params);
+      const got = await client.readRange(r.params.url, r.params.offset, r.params.length, { maxWholeFile: 50 * 1024 * 1024 });
+      // a corrupt file: cut short after its header, so its tiles lie past its end
+      if (corrupt.has(r.params.url)) return { bytes: new Uint8Array(got.body).subarray(0, Math.max(0, 32 * 1024 - r.params.offset)), total: 32 * 1024 };
+      return { bytes: new Uint8Array(got.body), total: got.total };
+    },
+  });
+  await h.waitFor(isType('ready'));
+  await h.send({ type: 'init', basemaps: [] });
+  return h;
+}
+
+async function run(
+  h: Harness,
+  requestId: number,
+  req: SeriesRequest,
+): Promise<{ points: SeriesPoint[]; done: { ok: boolean; error?: string; cancelled?: boolean } }> {
+  await h.send({ type: 'seriesStart', requestId, request: req });
+  const done = await h.waitFor<{ ok: boolean; error?: string; cancelled?: boolean }>(
+    (m) => (m as { type?: string; requestId?: number }).type === 'seriesDone' && (m as { requestId: number }).requestId === requestId,
+    180_000,
+  );
+  const points: SeriesPoint[] = [];
+  for (const m of h.posted as { type?: string; requestId?: number; index: number; point: SeriesPoint }[]) {
+    if (m.type === 'seriesPoint' && m.requestId === requestId) points[m.index] = m.point;
+  }
+  return { points, done };
+}
+
+/** GDAL's answer; asynchronous, since it reads from the sandbox in this very process. */
+async function gdal(files: string[], polygon: unknown, level: number, bands: string[], expression = NDVI): Promise<GdalRow[]> {
+  const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stdin.end(JSON.stringify({ files, header: `Authorization: Bearer ${sb.tokens.alice}`, polygon, level, expression, bands }));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, 'series_stats.py ran');
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as GdalRow);
+}
+
+describe('chart an index over time: statistics per date', () => {
+  it('matches GDAL on every date of both seasonal AOIs: mean and percentiles within 1e-3, the valid share exact', async () => {
+    assert.equal(seasonal.length, 2, 'the sandbox has two seasonal AOIs');
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      let id = 1;
+      for (const { aoi, assets } of seasonal) {
+        assert.ok(assets.length >= 24, `${aoi.name}: ${assets.length} dates`);
+        const { points, done } = await run(h, id++, request(aoi, assets));
+        assert.equal(done.ok, true, done.error);
+        assert.equal(points.length, assets.length);
+        const level = points[0].level ?? 0;
+        assert.ok(
+          points.every((p) => p.level === level),
+          'one level for every date (the same grid)',
+        );
+        const truth = await gdal(
+          assets.map((a) => a.path),
+          aoi.geometry,
+          level,
+          assets[0].band_list,
+        );
+        let cloudy = 0;
+        points.forEach((p, i) => {
+          const g = truth[i];
+          const at = `${aoi.name} ${p.date}`;
+          assert.equal(p.error, undefined, `${at}: ${p.error}`);
+          assert.equal(g.error, undefined, `${at} GDAL: ${g.error}`);
+          assert.equal(p.pixels, g.pixels, `${at}: pixels inside`);
+          assert.equal(p.valid, g.valid, `${at}: valid pixels`);
+          assert.ok(p.pixels >= 10_000, `${at}: the level gives the polygon at least 10,000 pixels (${p.pixels})`);
+          if (p.valid < p.pixels * 0.9) cloudy++;
+          for (const k of ['mean', 'median', 'p10', 'p90'] as const) {
+            if (g[k] === undefined) assert.equal(p[k], undefined, `${at}: ${k}`);
+            else assert.ok(Math.abs((p[k] as number) - g[k]) <= 1e-3, `${at}: ${k} ${p[k]} vs GDAL ${g[k]}`);
+          }
+          assert.ok((p.fetchedBytes ?? 0) <= (p.tileBytes ?? 0) * 1.3 + 64 * 1024, `${at}: read ${p.fetchedBytes} for tiles of ${p.tileBytes}`);
+        });
+        assert.ok(cloudy >= 3, `${aoi.name}: some dates are clouded (${cloudy})`);
+        const medians = points.map((p) => p.median).filter((v): v is number => v !== undefined);
+        assert.ok(Math.max(...medians) - Math.min(...medians) > 0.2, `${aoi.name}: the index moves with the seasons`);
+      }
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('marks a date whose file is missing (404) or corrupt and charts the rest', async () => {
+    const { aoi, assets } = seasonal[0];
+    const some = assets.slice(0, 4);
+    const missing = { ...some[1], path: some[1].path.replace(/\d{4}-\d{2}-\d{2}\.tif$/, '1999-01-01.tif') };
+    const corrupt = new Set([some[2].path]);
+    assert.ok((await client.readRange(some[2].path, 0, 16, { maxWholeFile: 1024 })).total! > 256 * 1024, 'the file is larger than the cut');
+    const h = await open([], corrupt);
+    try {
+      const { points, done } = await run(h, 1, request(aoi, [some[0], missing, some[2], some[3]]));
+      assert.equal(done.ok, true, done.error);
+      assert.ok(points[0].median !== undefined && points[3].median !== undefined, 'the readable dates are charted');
+      assert.match(points[1].error ?? '', /404|not found/i);
+      assert.ok(points[2].error, 'the corrupt date is marked');
+      assert.equal(points[2].median, undefined);
+      await h.page.waitForFunction(() => document.querySelectorAll('#imagery-series .problems li').length === 2);
+      const status = await h.page.textContent('#imagery-series .status');
+      assert.match(status ?? '', /4 dates, 2 could not be read/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('an area that misses every scene and an expression with an unknown band: every date says why', async () => {
+    const { aoi, assets } = seasonal[0];
+    const far = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [10, 10],
+          [10.01, 10],
+          [10.01, 10.01],
+          [10, 10.01],
+          [10, 10],
+        ],
+      ],
+    };
+    const h = await open([]);
+    try {
+      const a = await run(h, 1, request(aoi, assets.slice(0, 2), NDVI, far));
+      assert.ok(
+        a.points.every((p) => /does not overlap/.test(p.error ?? '')),
+        JSON.stringify(a.points),
+      );
+      const b = await run(h, 2, request(aoi, assets.slice(0, 2), '(B08-B99)/(B08+B99)'));
+      assert.ok(
+        b.points.every((p) => /B99/.test(p.error ?? '')),
+        JSON.stringify(b.points),
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('cancel midway: the run stops, no read starts after it', async () => {
+    const { aoi, assets } = seasonal[1];
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      await h.send({ type: 'seriesStart', requestId: 7, request: request(aoi, assets) });
+      await h.waitFor((m) => (m as { type?: string }).type === 'seriesPoint', 60_000);
+      await h.send({ type: 'seriesCancel', requestId: 7 });
+      const done = await h.waitFor<{ ok: boolean; cancelled?: boolean }>((m) => (m as { type?: string }).type === 'seriesDone', 30_000);
+      assert.equal(done.ok, false);
+      assert.equal(done.cancelled, true);
+      const reads = log.length;
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(log.length, reads, 'no read after the cancel settled');
+      const points = h.posted.filter((m) => (m as { type?: string }).type === 'seriesPoint').length;
+      assert.ok(points < assets.length, `stopped after ${points} of ${assets.length}`);
+      assert.match((await h.page.textContent('#imagery-series .status')) ?? '', /Cancelled after/);
+    } finally {
+      await h.close();
+    }
+  });
+});
