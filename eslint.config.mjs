@@ -85,31 +85,48 @@ export default tseslint.config(
   ...layerRules([
     {
       files: ['src/lazy.ts', 'src/loadStart.ts'],
-      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
+      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
     {
       files: ['src/commandIds.ts', 'src/format.ts'],
-      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services')],
+      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services')],
     },
     {
       files: ['src/api/**'],
-      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
+      forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
-    { files: ['src/geo/**'], forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
-    { files: ['src/sandbox/**'], forbid: [VSCODE, ...UPPER('insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')] },
+    {
+      files: ['src/geo/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
+    },
+    { files: ['src/sandbox/**'], forbid: [VSCODE, ...UPPER('insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')] },
     {
       files: ['src/insights/build/**', 'src/insights/validate/**', 'src/insights/jsonc.ts', 'src/insights/specSource.ts'],
-      forbid: [VSCODE, ...UPPER('editor', 'sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'commandIds')],
+      forbid: [VSCODE, ...UPPER('editor', 'sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
-    { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'services') },
-    { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands') },
-    { files: ['src/explorer/**'], forbid: UPPER('sandbox', 'insights', 'panels', 'commands') },
-    { files: ['src/panels/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'commands') },
-    { files: ['src/insights/editor/**'], forbid: UPPER('sandbox', 'explorer', 'panels', 'commands') },
-    // commands/ may import every layer below it; only activate() imports the commands.
-    { files: ['src/commands/**'], forbid: UPPER('sandbox') },
+    { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'tools') },
+    { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'watch', 'tools') },
+    { files: ['src/explorer/**'], forbid: UPPER('sandbox', 'insights', 'panels', 'commands', 'tools') },
+    // The watcher follows what is pending; the sidebar shows its reads, the commands start it.
+    { files: ['src/watch/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'services', 'tools') },
+    // Its schedule, stored list and followers are pure (unit-tested without the editor).
+    {
+      files: ['src/watch/schedule.ts', 'src/watch/followed.ts', 'src/watch/followers.ts'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'tools')],
+    },
+    { files: ['src/panels/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'commands', 'watch', 'tools') },
+    { files: ['src/insights/editor/**'], forbid: UPPER('sandbox', 'explorer', 'panels', 'commands', 'watch', 'tools') },
+    // commands/ may import every layer below it; only activate() and the chat tools import the commands.
+    { files: ['src/commands/**'], forbid: UPPER('sandbox', 'tools') },
+    // The chat tools sit beside activate(): they reuse the commands' flows, nothing imports them.
+    { files: ['src/tools/**'], forbid: UPPER('sandbox') },
+    // The tools' input and text modules are pure (unit-tested without vscode).
+    {
+      files: ['src/tools/input.ts', 'src/tools/text.ts', 'src/tools/archiveQuery.ts', 'src/tools/toolIds.ts'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services', 'insights', 'watch')],
+    },
     // The walkthrough watches the connection; it opens nothing itself.
-    { files: ['src/walkthrough/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands') },
+    { files: ['src/walkthrough/**'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'watch', 'tools') },
     // Webview scripts run in the page: the message protocol, pure geometry and record types only.
     { files: ['media/**'], forbid: [VSCODE, MEDIA_SRC] },
     // Pure parts of the sidebar and the panels, unit-tested without the editor: the paged list

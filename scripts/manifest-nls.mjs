@@ -54,6 +54,11 @@ export function manifestStrings(m) {
       }
     }
   }
+  for (const t of c.languageModelTools ?? []) {
+    const k = `tool.${t.name.replace(/^eoImagery_/, '')}`;
+    for (const f of ['displayName', 'userDescription', 'modelDescription']) add(`${k}.${f}`, t, f);
+    for (const [name, prop] of Object.entries(t.inputSchema?.properties ?? {})) add(`${k}.input.${name}`, prop, 'description');
+  }
   for (const w of c.walkthroughs ?? []) {
     const k = `walkthrough.${short(w.id)}`;
     add(`${k}.title`, w, 'title');

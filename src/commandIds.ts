@@ -98,13 +98,21 @@ export const COMMANDS = {
   downloadAssets: 'eoImagery.downloadAssets',
   saveViewGeoTiff: 'eoImagery.saveViewGeoTiff',
   saveViewPng: 'eoImagery.saveViewPng',
+  // What is pending (src/watch, src/commands/watch)
+  showPending: 'eoImagery.showPending',
+  saveReadyDownload: 'eoImagery.saveReadyDownload',
+  // Share a view (src/commands/shareView)
+  copyViewLink: 'eoImagery.copyViewLink',
+  saveViewAs: 'eoImagery.saveViewAs',
+  openViewFile: 'eoImagery.openViewFile',
+  openViewLink: 'eoImagery.openViewLink',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
 export type CommandId = (typeof COMMANDS)[CommandName];
 
 /** Commands that only the extension invokes (a tree row's click), so the manifest omits them. */
-export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore'];
+export const INTERNAL_COMMANDS: readonly CommandName[] = ['loadMore', 'saveReadyDownload', 'openViewLink'];
 
 /** An archive item, whole or by reference. */
 export type ArchiveItemRef = ArchiveItem | { collection: string; id: string };
@@ -129,6 +137,15 @@ export interface CommandArgs {
   newInsightInput: [from?: { stacItem: ArchiveItem; stacUrl: string } | { insightOutput: { run: Insight; outputName: string } }];
   /** A run row (menus), or a run named by AOI and id (a click on its output on the map). */
   showInsightOutputs: [run: object | { aoiId: string; id: string }];
+  /** A row (the watcher's Show on Map passes an order item as its row would). */
+  showOnMap: [row: { kind: string; record: object }];
+  /** Order items by id, with their names (the watcher's Deliver… and Download…). */
+  deliver: [targets: { orderItemIds: string[]; names?: string[] }];
+  download: [targets: { orderItemIds: string[]; names?: string[] }];
+  /** A download the watcher saw ready: its link is read again, never kept. */
+  saveReadyDownload: [ready: { downloadId: string; what: string }];
+  /** A view link (the URI handler hands it on, so the wrapper shows any failure once). */
+  openViewLink: [link: string];
   downloadReport: [timeZone?: string];
   runSearchFile: [file: FileUri];
   searchFileWhatsNew: [file: FileUri];

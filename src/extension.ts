@@ -27,7 +27,12 @@ import { createSidebar } from './explorer';
 import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
+import { registerChatTools } from './tools';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
+import { createPendingStatusItem } from './watch/statusItem';
+import { Watcher } from './watch/watcher';
+import { watchCommands } from './commands/watch';
+import { shareViewCommands } from './commands/shareView';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -44,6 +49,8 @@ export interface EoImageryApi {
     walkthrough: WalkthroughApi;
     /** Milliseconds spent loading the bundle and in each registration step of activate(). */
     activationProfile: Record<string, number>;
+    /** Makes the chat tools see a trusted (false) or untrusted (true) workspace; undefined: the real one. */
+    restrictedMode(on: boolean | undefined): void;
   };
 }
 
@@ -78,14 +85,16 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     (text) => void ui.message('info', text, {}),
   );
   base.accounts = accounts;
-  const sidebar = step('explorer', () => createSidebar(base));
+  // Reads what it follows from the global state; its first request waits until something is due.
+  const watcher = step('watcher', () => new Watcher({ state: context.globalState, connection, log, ui }));
+  const sidebar = step('explorer', () => createSidebar(base, watcher));
   const { explorer } = sidebar;
   const panels = new Panels(base, {
     revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
     createAoi: (draft) => createAoi(base, draft),
     saveSearch: async (params) => void (await saveSearch(services, params)),
   });
-  const services: CommandServices = { ...base, explorer, panels };
+  const services: CommandServices = { ...base, explorer, panels, watcher };
   const walkthrough = step('walkthrough', () => registerWalkthrough(services));
 
   // Every command goes through the wrapper (src/commands/register.ts): one table per area.
@@ -94,17 +103,24 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const copyAs = step('copyAs', () => copyAsCommands(services));
   const searchFiles = step('searchFiles', () => searchFileCommands(services));
   const workflows = step('workflows', () => workflowCommands(services));
+  // Set only by the test API below (which exists in test mode only).
+  let restricted: boolean | undefined;
+  const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
+  const shareView = step('shareView', () => shareViewCommands(services));
   context.subscriptions.push(
     log,
     connection,
+    watcher,
     sidebar,
     ...panels.register(),
     step('statusBar', () => createConnectionStatusBar(connection)),
+    step('pendingStatusBar', () => createPendingStatusItem(watcher)),
     step('accounts', () => registerAuthProvider(accounts)),
     walkthrough.disposable,
     ...insights.disposables,
     copyAs.history,
     ...searchFiles.disposables,
+    ...shareView.disposables,
     ...commands('connection', () => connectionCommands(services)),
     ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
     ...commands('insightCommands', () => insights.commands),
@@ -120,6 +136,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...workflows.disposables,
     ...commands('workflowCommands', () => workflows.commands),
     ...commands('assets', () => assetCommands(services)),
+    ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
+    ...commands('watch', () => watchCommands(services)),
+    ...commands('shareView', () => shareView.commands),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.
@@ -133,7 +152,15 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { services, testing: { usePrompts: (p) => ui.use(p), activationProfile: profile, walkthrough: walkthrough.api } };
+  return {
+    services,
+    testing: {
+      usePrompts: (p) => ui.use(p),
+      activationProfile: profile,
+      walkthrough: walkthrough.api,
+      restrictedMode: (on) => (restricted = on),
+    },
+  };
 }
 
 export function deactivate(): void {

@@ -189,6 +189,9 @@ export class MapApp {
       case 'notice':
         showNotice(m.text, m.level);
         break;
+      case 'setView':
+        this.map.setView(m.center, m.zoom);
+        break;
       case 'imagery':
       case 'imageryPreview':
       case 'imageryNote':
@@ -510,5 +513,22 @@ export class MapApp {
       results: this.panel?.savedResults(),
     };
     this.vscode.setState(this.state);
+    // What Copy Link to This View shares: the place, what the layers came from, and each
+    // imagery layer's source and look (never its file URL, nor a picture's data).
+    this.post({
+      type: 'viewState',
+      view: {
+        center: [c.lat, c.lng],
+        zoom: this.map.getZoom(),
+        sources: this.state.sources ?? {},
+        imagery: (this.state.imagery ?? []).map((l) => ({
+          title: l.title,
+          source: l.source,
+          ...(l.render.kind === 'png' ? {} : { render: l.render }),
+          opacity: l.opacity,
+          visible: l.visible,
+        })),
+      },
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { ExtensionServices } from '../services';
+import type { Watcher } from '../watch/watcher';
 import type { FilterState } from './filters';
 import type { ExplorerNode, ViewId } from './tree';
 
@@ -6,6 +7,8 @@ import type { ExplorerNode, ViewId } from './tree';
 export interface ExplorerContext {
   readonly services: ExtensionServices;
   readonly filters: FilterState;
+  /** Follows what is pending in the background (absent in tests that build a bare explorer). */
+  readonly watcher?: Watcher;
   /** Re-render `node` (its row and, when expanded, its children), or the whole view. */
   changed(view: ViewId, node?: ExplorerNode): void;
 }

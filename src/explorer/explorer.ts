@@ -15,6 +15,7 @@ import { storesRoot } from './nodes/stores';
 import type { NodeList } from './nodeList';
 import { Poller, type PollerOptions } from './poller';
 import { ExplorerProvider } from './provider';
+import type { Watcher } from '../watch/watcher';
 import { ExplorerNode, RecordNode, VIEW_IDS, type RecordKind, type ViewId } from './tree';
 
 /** What commands and tests reach through `services.explorer`. */
@@ -50,9 +51,10 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
 
   constructor(
     readonly services: ExtensionServices,
+    readonly watcher?: Watcher,
     polling?: PollerOptions,
   ) {
-    this.poller = new Poller(services.connection, services.log, polling);
+    this.poller = new Poller(services.connection, services.log, polling, watcher);
     const ctx = this as ExplorerContext;
     const poller = this.poller;
     this.providers = {

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
+import type { Watcher } from '../watch/watcher';
 import { Explorer } from './explorer';
 import { RECORD_SCHEME, RecordDocuments } from './recordDocuments';
 
@@ -11,8 +12,8 @@ export interface Sidebar extends vscode.Disposable {
   readonly docs: RecordDocuments;
 }
 
-export function createSidebar(services: ExtensionServices): Sidebar {
-  const explorer = new Explorer(services);
+export function createSidebar(services: ExtensionServices, watcher?: Watcher): Sidebar {
+  const explorer = new Explorer(services, watcher);
   const docs = new RecordDocuments(services);
   const disposable = vscode.Disposable.from(
     explorer,

@@ -2,6 +2,8 @@ import vscode = require('vscode');
 import { isCancellation } from '../api';
 import { LIVE_FOLLOW } from '../api/poll';
 import type { Connection } from '../auth/connection';
+import { isWatchKind } from '../watch/followed';
+import type { WatchRead, Watcher } from '../watch/watcher';
 import { isFinalStatus } from './status';
 import type { RecordNode } from './tree';
 
@@ -33,6 +35,9 @@ interface Entry {
  * again, with a wait that doubles while nothing changes and is reset when something does.
  * Only nodes on screen are read (their view visible, their ancestors expanded); a node whose
  * list was reloaded is dropped; the timer stops when nothing is left to watch.
+ *
+ * A row of something the watcher follows (src/watch) is not read here: the watcher's one
+ * loop reads it within its budget, and its reads update the row.
  */
 export class Poller implements vscode.Disposable {
   private readonly entries = new Map<RecordNode, Entry>();
@@ -45,11 +50,16 @@ export class Poller implements vscode.Disposable {
   /** Reads made, for tests. */
   reads = 0;
 
+  private readonly watched?: vscode.Disposable;
+
   constructor(
     private readonly connection: Connection,
     private readonly log: vscode.LogOutputChannel,
     readonly options: PollerOptions = DEFAULT_POLLING,
-  ) {}
+    private readonly watcher?: Pick<Watcher, 'isFollowing' | 'onDidRead'>,
+  ) {
+    this.watched = watcher?.onDidRead((r) => this.absorb(r));
+  }
 
   get watching(): number {
     return this.entries.size;
@@ -72,6 +82,7 @@ export class Poller implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.watched?.dispose();
     this.abort.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -92,7 +103,7 @@ export class Poller implements vscode.Disposable {
       const due: [RecordNode, Entry][] = [];
       for (const [node, entry] of this.entries) {
         if (!node.attached) this.entries.delete(node);
-        else if (entry.due <= now && entry.host.visible && node.shown) due.push([node, entry]);
+        else if (entry.due <= now && entry.host.visible && node.shown && !this.followed(node)) due.push([node, entry]);
       }
       if (due.length === 0) return;
       let client;
@@ -116,17 +127,8 @@ export class Poller implements vscode.Disposable {
       this.reads++;
       const fresh = await refetch.call(node, client, this.abort.signal);
       if (!node.attached) return;
-      const changed = JSON.stringify(fresh) !== JSON.stringify(node.record);
-      if (changed) {
-        node.record = fresh;
-        node.recordChanged();
-        entry.host.changed(node);
-        this.emitter.fire(node);
-      }
-      if (isFinalStatus(node.status())) {
-        this.entries.delete(node);
-        return;
-      }
+      const changed = this.apply(node, entry, fresh);
+      if (!this.entries.has(node)) return;
       entry.delay = changed ? this.options.baseMs : Math.min(entry.delay * 2, this.options.maxMs);
     } catch (err) {
       if (isCancellation(err)) return;
@@ -134,5 +136,30 @@ export class Poller implements vscode.Disposable {
       entry.delay = Math.min(entry.delay * 2, this.options.maxMs);
     }
     entry.due = Date.now() + entry.delay;
+  }
+
+  /** A fresher record on the row; a final one ends its live progress. Says whether it changed. */
+  private apply(node: RecordNode, entry: Entry, fresh: object): boolean {
+    const changed = JSON.stringify(fresh) !== JSON.stringify(node.record);
+    if (changed) {
+      node.record = fresh;
+      node.recordChanged();
+      entry.host.changed(node);
+      this.emitter.fire(node);
+    }
+    if (isFinalStatus(node.status())) this.entries.delete(node);
+    return changed;
+  }
+
+  private followed(node: RecordNode): boolean {
+    return this.watcher !== undefined && isWatchKind(node.kind) && this.watcher.isFollowing(node.kind, node.recordId);
+  }
+
+  /** The watcher read a record: the rows that show it take it. */
+  private absorb(r: WatchRead): void {
+    if (typeof r.record !== 'object' || r.record === null) return;
+    for (const [node, entry] of this.entries) {
+      if (node.kind === r.kind && node.recordId === r.id && node.attached) this.apply(node, entry, r.record);
+    }
   }
 }

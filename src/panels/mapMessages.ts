@@ -67,6 +67,7 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   seriesPngReply: (m) =>
     isId(m.requestId) && (m.ok === true ? m.bytes instanceof ArrayBuffer || m.bytes instanceof Uint8Array : m.ok === false && typeof m.error === 'string'),
   seriesExport: (m) => m.format === 'csv' || m.format === 'png',
+  viewState: (m) => isObj(m.view) && Array.isArray(m.view.center) && typeof m.view.zoom === 'number' && Array.isArray(m.view.imagery),
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),
 };

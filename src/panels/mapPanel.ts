@@ -40,6 +40,7 @@ import type {
   MapResults,
   MapSource,
   MapState,
+  MapViewState,
   MessageHandlers,
   RpcHandlers,
   SearchParams,
@@ -61,6 +62,7 @@ export class MapPanel implements MapView, vscode.Disposable {
   private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
   private readonly queue: ToMapMessage[] = [];
   private isReady = false;
+  private lastView?: MapViewState;
   private disposed = false;
   private readonly searches: MapSearches;
   private readonly imagery: MapImagery;
@@ -235,6 +237,15 @@ export class MapPanel implements MapView, vscode.Disposable {
     return this.searches.last;
   }
 
+  /** What the page last said it shows (unchecked: the page's to write). */
+  get viewState(): MapViewState | undefined {
+    return this.lastView;
+  }
+
+  setView(center: [number, number], zoom: number): void {
+    this.post({ type: 'setView', center, zoom });
+  }
+
   get searchResults(): ArchiveItem[] {
     return this.searches.results;
   }
@@ -261,6 +272,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),
+    viewState: (m) => void (this.lastView = m.view),
   };
 
   private onReady(): void {

@@ -7,7 +7,7 @@ import type { ClipChannel } from './imagery/clipChannel';
 import type { ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
 import type { SeriesChannel, SeriesState } from './imagery/seriesChannel';
 import type { MapTarget } from './mapData';
-import type { LayerKind, MapFeature, SearchParams } from './protocol';
+import type { LayerKind, MapFeature, MapViewState, SearchParams } from './protocol';
 
 export interface MapView {
   /** Puts records on a layer (kept, so they come back when the webview reloads). */
@@ -46,6 +46,10 @@ export interface MapView {
   readonly searchResults: ArchiveItem[];
   /** "Save View as GeoTIFF…/PNG": the webview reads and encodes, the command writes. */
   readonly clips: ClipChannel;
+  /** Where the map is and what it shows, as the page last said (Copy Link to This View checks it). */
+  readonly viewState: MapViewState | undefined;
+  /** Moves the map to `center` ([lat, lon]) at `zoom` (a shared view opened). */
+  setView(center: [number, number], zoom: number): void;
   /** Brings the map forward. */
   reveal(): void;
 }

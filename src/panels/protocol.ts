@@ -196,6 +196,8 @@ export type ToMapMessage =
   /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
   | { type: 'runSearch'; params: SearchParams }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
+  /** A shared view opened: move the map there. `center` is [lat, lon], as Leaflet keeps it. */
+  | { type: 'setView'; center: [number, number]; zoom: number }
   | ToMapImageryMessage
   | ToMapClipMessage
   | ToMapSeriesMessage
@@ -216,7 +218,21 @@ export type FromMapMessage =
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
-  | { type: 'saveSearch'; params: SearchParams };
+  | { type: 'saveSearch'; params: SearchParams }
+  /** Where the map is and what it shows, each time the page saves its state (Copy Link to This View). */
+  | { type: 'viewState'; view: MapViewState };
+
+/**
+ * What the page says it shows: the page's to write, so "Copy Link to This View" checks every
+ * field again (src/commands/shareView) before any of it goes into a link or a file.
+ */
+export interface MapViewState {
+  /** [lat, lon] */
+  center: [number, number];
+  zoom: number;
+  sources: Partial<Record<LayerKind, MapSource[]>>;
+  imagery: { title: string; source: unknown; render?: unknown; opacity?: number; visible?: boolean }[];
+}
 
 // ---------------------------------------------------------------- STAC item
 

@@ -19,8 +19,11 @@ export interface Submission<T> {
   send(): PromiseLike<T>;
   /** The notification for a refusal, e.g. `The service refused the order: <message>`. */
   refused(err: ApiError): string;
-  /** Changes an entry (usually `MultiStepInput.editOne`); false when the person gave up. */
-  edit(): Promise<boolean>;
+  /**
+   * Changes an entry (usually `MultiStepInput.editOne`); false when the person gave up. Absent
+   * when there is nothing to edit (a chat tool's request): the refusal is shown without a button.
+   */
+  edit?(): Promise<boolean>;
   /** The button that calls `edit` (default "Edit Entries…"). */
   editLabel?: string;
   /** A problem found before sending, offered like a refusal but without a request. */
@@ -60,7 +63,12 @@ export async function submitUntilAccepted<T>(services: ExtensionServices, s: Sub
 /** Shows `text` with the edit button; true when the person changed an entry. */
 export async function offerEdit(services: ExtensionServices, s: Pick<Submission<unknown>, 'edit' | 'editLabel'>, text: string): Promise<boolean> {
   services.log.warn(text);
+  const { edit } = s;
+  if (!edit) {
+    void services.ui.message('error', text, {});
+    return false;
+  }
   const label = s.editLabel ?? EDIT_ENTRIES;
   const choice = await services.ui.message('error', text, {}, label);
-  return choice === label && s.edit();
+  return choice === label && edit();
 }

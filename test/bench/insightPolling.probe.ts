@@ -28,14 +28,14 @@ export interface PollingSample {
   error?: string;
 }
 
-interface Counter {
+export interface Counter {
   url: string;
   counts: Record<string, number>;
   close(): Promise<void>;
 }
 
 /** A loopback proxy to `target` that counts requests by method and path (query dropped). */
-function countingProxy(target: string): Promise<Counter> {
+export function countingProxy(target: string): Promise<Counter> {
   const t = new URL(target);
   const counts: Record<string, number> = {};
   const server = http.createServer((req, res) => {

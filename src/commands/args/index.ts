@@ -24,6 +24,7 @@ import {
   catalogPresetArg,
   colourRangeArg,
   insightSourceArg,
+  readyDownloadArg,
   rowOf,
   runRefArg,
   searchParamsArg,
@@ -157,6 +158,14 @@ export const READERS = {
   saveColourRange: (arg?: unknown) => visualizationArg(arg) ?? colourRangeArg(arg),
   revertColourRange: visualizationArg,
   exportSld: visualizationArg,
+  // What is pending
+  showPending: none,
+  saveReadyDownload: readyDownloadArg,
+  // Share a view
+  copyViewLink: none,
+  saveViewAs: none,
+  openViewFile: uri,
+  openViewLink: textArg,
 } satisfies { readonly [K in CommandName]: (...args: unknown[]) => unknown };
 
 /** The typed value the handler of command `K` receives. */

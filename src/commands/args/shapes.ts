@@ -186,3 +186,9 @@ export function searchParamsArg(arg: unknown): SearchParams | undefined {
 export function textArg(arg: unknown): string | undefined {
   return typeof arg === 'string' && arg !== '' ? arg : undefined;
 }
+
+/** `saveReadyDownload`: a download named by id, and what it is of (the watcher's Download…). */
+export function readyDownloadArg(arg: unknown): { downloadId: string; what: string } | undefined {
+  if (!isObj(arg) || typeof arg.downloadId !== 'string' || arg.downloadId === '') return undefined;
+  return { downloadId: arg.downloadId, what: typeof arg.what === 'string' ? arg.what : '' };
+}

@@ -53,7 +53,10 @@ export async function deliver(services: CommandServices, given: GivenTargets): P
     `Started ${created.length} deliver${created.length === 1 ? 'y' : 'ies'} of ${describeTargets(l10n, targets)} to ${state.storeLabel}/${state.path}`,
   );
   services.explorer.refresh('catalog');
+  // The watcher takes over whatever this notification stops following (cancelled, reload).
+  for (const d of created) services.watcher.follow('delivery', d.delivery_id, { held: true, record: d });
   const final = await follow(services, created, state.storeLabel, targets);
+  for (const d of final) services.watcher.release('delivery', d.delivery_id, isDone(d));
   services.explorer.refresh('catalog');
   return final;
 }
@@ -65,10 +68,13 @@ function nameOf(targets: Targets, d: Delivery): string | undefined {
   return i >= 0 ? targets.names?.[i] : undefined;
 }
 
+function isDone(d: Delivery): boolean {
+  return d.status === 'SUCCESS' || d.status === 'FAILED';
+}
+
 async function follow(services: CommandServices, deliveries: Delivery[], storeLabel: string, targets: Targets): Promise<Delivery[]> {
   const client = await services.connection.getClient();
   const latest = new Map(deliveries.map((d) => [d.delivery_id, d]));
-  const done = (d: Delivery): boolean => d.status === 'SUCCESS' || d.status === 'FAILED';
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Delivering {0} to {1}', describeTargets(l10n, targets), storeLabel), cancellable: true },
@@ -83,7 +89,7 @@ async function follow(services: CommandServices, deliveries: Delivery[], storeLa
         report();
         await Promise.all(
           [...latest.values()]
-            .filter((d) => !done(d))
+            .filter((d) => !isDone(d))
             .map((d) =>
               client.deliveries.waitUntilDone(d.delivery_id, {
                 ...FOLLOW,

@@ -7,6 +7,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { isWebUrl } from '../../panels/protocol';
 import { failedText, inStep, showError, StepFailure } from '../../ui/showError';
 import { dateTime, enumLabel } from '../../format';
@@ -27,7 +28,7 @@ export interface DownloadOutcome {
 }
 
 /** `given`: what it was run on (`targetsOf`: rows, a selection, ids); none from the palette. */
-export async function download(services: ExtensionServices, given: GivenTargets): Promise<DownloadOutcome | undefined> {
+export async function download(services: CommandServices, given: GivenTargets): Promise<DownloadOutcome | undefined> {
   const action = l10n.t('Download');
   const client = await services.connection.getClient();
   const targets = await resolveTargets(services, client, l10n.t('Download'), given);
@@ -40,22 +41,41 @@ export async function download(services: ExtensionServices, given: GivenTargets)
   services.connection.reportSuccess();
   services.log.info(`Requested download ${created.id} for ${what}`);
 
-  const ready = await inStep(l10n.t('Preparing the download'), () =>
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Preparing the download of {0}', what), cancellable: true },
-      (progress, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        progress.report({ message: enumLabel(created.status) });
-        if (created.status === 'success' || created.status === 'failed') return Promise.resolve(created);
-        return client.downloads.waitUntilDone(created.id, {
-          ...FOLLOW,
-          signal: ac.signal,
-          onProgress: (d) => progress.report({ message: enumLabel(d.status) }),
-        });
-      },
-    ),
-  );
+  // The watcher takes over when the person stops waiting (or the window reloads): it says
+  // when the link is ready, with Download….
+  services.watcher.follow('download', created.id, { held: true, hint: { where: what }, record: created });
+  let ready: Download | undefined;
+  try {
+    ready = await inStep(l10n.t('Preparing the download'), () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: l10n.t('Preparing the download of {0}', what), cancellable: true },
+        (progress, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          progress.report({ message: enumLabel(created.status) });
+          if (created.status === 'success' || created.status === 'failed') return Promise.resolve(created);
+          return client.downloads.waitUntilDone(created.id, {
+            ...FOLLOW,
+            signal: ac.signal,
+            onProgress: (d) => progress.report({ message: enumLabel(d.status) }),
+          });
+        },
+      ),
+    );
+  } finally {
+    // Told: the outcome is shown below. Not told (cancelled, or the wait failed): the watcher
+    // goes on following the download and announces it when it is ready.
+    services.watcher.release('download', created.id, ready !== undefined);
+  }
+  return offerReady(services, ready, what, baseNameOf(targets));
+}
+
+/**
+ * A download the service prepared: say why when it failed, else offer Save to Folder… and
+ * Open Link (only an http(s) link). `base`: the name the saved file is given.
+ */
+export async function offerReady(services: ExtensionServices, ready: Download, what: string, base: string): Promise<DownloadOutcome> {
+  const action = l10n.t('Download');
   if (ready.status !== 'success' || !ready.signed_url) {
     await services.ui.message(
       'error',
@@ -114,7 +134,7 @@ export async function download(services: ExtensionServices, given: GivenTargets)
           signal: ac.signal,
           checkTarget: (u) => services.connection.checkTarget(u),
           fallbackName: 'eo-imagery-download.zip',
-          preferredBase: baseNameOf(targets),
+          preferredBase: base,
           onProgress: ({ received, total }) => {
             if (total) {
               const pct = Math.floor((received / total) * 100);
@@ -163,4 +183,16 @@ function validity(url: string): string {
   const until = linkExpiry(url);
   if (!until) return l10n.t('The link is valid for a limited time (the service does not say how long): save or open it now.');
   return l10n.t('The link is valid until {0} (about {1} minutes from now).', dateTime(until.toISOString()), minutesLeft(until, new Date()));
+}
+
+/** The watcher's "Download…" on a link it saw ready: the link is read again now (never kept). */
+export async function saveReadyDownload(
+  services: CommandServices,
+  ready: { downloadId: string; what: string } | undefined,
+): Promise<DownloadOutcome | undefined> {
+  if (!ready) return undefined;
+  const client = await services.connection.getClient();
+  const d = await inStep(l10n.t('Reading the download link'), () => client.downloads.get(ready.downloadId));
+  const base = downloadFileName([ready.what === '' ? 'EO Imagery' : ready.what, new Date().toISOString().slice(0, 10)], '');
+  return offerReady(services, d, ready.what, base);
 }

@@ -17,7 +17,7 @@ import { addAssetSourceCommand, estimateInsightCommand, runInsightCommand, valid
  * Insight input files: diagnostics as they are edited, quick fixes, CodeLens and the commands.
  * Nothing here touches the network until a `*.insight.json` file is open or a command runs.
  */
-export function insightCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
+export function insightCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[]; diagnostics: InsightDiagnostics } {
   const specs = new SpecSource(() => services.connection.getClient());
   const diagnostics = new InsightDiagnostics(specs);
   const runDocs = new RunDocuments();
@@ -61,5 +61,5 @@ export function insightCommands(services: CommandServices): { commands: CommandT
     showInsightOutputOnMap: { action: l10n.t('Show insight output on the map'), retry: 'transient', run: (node) => showOutputOnMap(services, node) },
     useInsightOutputAsInput: { action: l10n.t('Use output as input'), retry: 'transient', run: (node) => useOutputAsInput(services, specs, node) },
   };
-  return { commands, disposables };
+  return { commands, disposables, diagnostics };
 }

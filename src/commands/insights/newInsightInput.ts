@@ -15,6 +15,7 @@ import {
   scalarKindOf,
   serializeInsightDocument,
   type InputChoice,
+  type InsightInputDocument,
   type StacItemInput,
 } from '../../insights/build';
 import { rememberAoi } from '../../insights/editor/documents';
@@ -114,11 +115,19 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
   const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
   const built = buildInsightDocument(name, block.spec, choices);
   if (!built.ok) throw new Refused(built.reason);
-  const uri = vscode.Uri.joinPath(folder.uri, insightFileName(built.value.name));
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(built.value), 'utf8'));
+  return writeInsightInput(services, folder, built.value, aoi);
+}
+
+/**
+ * Writes a built insight input into the workspace folder as `<name>.insight.json`, remembers
+ * the AOI it was built for (Estimate and Run use it) and opens it. Shared with the chat tool.
+ */
+export async function writeInsightInput(services: ExtensionServices, folder: vscode.WorkspaceFolder, doc: InsightInputDocument, aoi: Aoi): Promise<vscode.Uri> {
+  const uri = vscode.Uri.joinPath(folder.uri, insightFileName(doc.name));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeInsightDocument(doc), 'utf8'));
   await rememberAoi(services.context.workspaceState, uri, aoi.aoi_id);
   await vscode.window.showTextDocument(uri, { preview: false });
-  services.log.info(`Wrote ${uri.fsPath} (${built.value.input.length} inputs, block ${block.spec.name} ${block.spec.version}, AOI ${aoi.aoi_id})`);
+  services.log.info(`Wrote ${uri.fsPath} (${doc.input.length} inputs, block ${doc.block.name} ${doc.block.version}, AOI ${aoi.aoi_id})`);
   return uri;
 }
 

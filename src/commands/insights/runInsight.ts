@@ -48,7 +48,7 @@ function fileLabel(doc: vscode.TextDocument): string {
   return doc.uri.path.split('/').pop() ?? doc.uri.toString();
 }
 
-interface Prepared {
+export interface Prepared {
   client: EoClient;
   aoi: Aoi;
   body: InsightRunRequest;
@@ -72,25 +72,45 @@ async function prepare(
     await services.ui.message('info', l10n.t('Open an .insight.json file to {0} it.', verb), {});
     return undefined;
   }
+  const p = await prepareRun(services, diagnostics, doc, action, (client, file) =>
+    pickAoi(services, client, action === 'run' ? l10n.t('Run {0}: AOI', file.name) : l10n.t('Estimate {0}: AOI', file.name)),
+  );
+  if (p && 'reason' in p) {
+    await services.ui.message('warning', p.reason, {});
+    return undefined;
+  }
+  return p;
+}
+
+/**
+ * The run request an insight file makes, on the AOI it was built for or the one `askAoi`
+ * gives (remembered for the file); `reason` when the file has problems. Undefined when no
+ * AOI was given. Shared by the commands and the chat tools.
+ */
+export async function prepareRun(
+  services: ExtensionServices,
+  diagnostics: InsightDiagnostics,
+  doc: vscode.TextDocument,
+  action: 'estimate' | 'run',
+  askAoi: (client: EoClient, file: InsightInputDocument) => Promise<Aoi | undefined>,
+): Promise<Prepared | { reason: string } | undefined> {
+  const verb = action === 'run' ? l10n.t('run') : l10n.t('estimate');
   const client = await services.connection.getClient();
   const items = await diagnostics.validate(doc, { explicit: true });
   const errors = items.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    await services.ui.message(
-      'warning',
-      errors.length === 1
-        ? l10n.t('{0} has 1 problem ({1}). Fix it before you {2}.', fileLabel(doc), errors[0].message, verb)
-        : l10n.t('{0} has {1} problems (first: {2}). Fix them before you {3}.', fileLabel(doc), errors.length, errors[0].message, verb),
-      {},
-    );
-    return undefined;
+    return {
+      reason:
+        errors.length === 1
+          ? l10n.t('{0} has 1 problem ({1}). Fix it before you {2}.', fileLabel(doc), errors[0].message, verb)
+          : l10n.t('{0} has {1} problems (first: {2}). Fix them before you {3}.', fileLabel(doc), errors.length, errors[0].message, verb),
+    };
   }
   // The validator's own parser: comments and trailing commas it accepts, Run accepts too.
   const parsed = parseInsight(doc.getText());
   const file = insightValue(parsed) as InsightInputDocument | undefined;
   if (!file || !readBlockRef(parsed)) {
-    await services.ui.message('warning', l10n.t('{0} is not valid JSON (see the Problems view). Fix it before you {1}.', fileLabel(doc), verb), {});
-    return undefined;
+    return { reason: l10n.t('{0} is not valid JSON (see the Problems view). Fix it before you {1}.', fileLabel(doc), verb) };
   }
   let aoi: Aoi | undefined;
   const remembered = rememberedAoi(services.context.workspaceState, doc.uri);
@@ -105,7 +125,7 @@ async function prepare(
     );
   }
   if (!aoi) {
-    aoi = await pickAoi(services, client, action === 'run' ? l10n.t('Run {0}: AOI', file.name) : l10n.t('Estimate {0}: AOI', file.name));
+    aoi = await askAoi(client, file);
     if (!aoi) return undefined;
     await rememberAoi(services.context.workspaceState, doc.uri, aoi.aoi_id);
   }
@@ -117,7 +137,7 @@ async function prepare(
  * Runs `work`; a service without the insight-run endpoints (beyond the interface's required
  * set) is told so in a warning, and the command stops there (undefined).
  */
-async function unlessNotSupported<T>(services: ExtensionServices, action: string, work: () => PromiseLike<T>): Promise<T | undefined> {
+export async function unlessNotSupported<T>(services: ExtensionServices, action: string, work: () => PromiseLike<T>): Promise<T | undefined> {
   try {
     return await work();
   } catch (err) {
@@ -150,32 +170,49 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
   });
 }
 
-/**
- * Price, then run, in one step: the estimate is asked first and shown in the confirmation;
- * the run is sent once, only after Confirm. An estimate that fails stops here with its reason.
- * The new run is then shown (and followed) under its AOI's "Insight runs".
- */
+/** Run insight: the file's request, then `confirmAndRun`. */
 export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
   const action = l10n.t('Run insight');
   const p = await unlessNotSupported(services, action, () => prepare(services, diagnostics, uri, 'run'));
   if (!p) return undefined;
+  const outcome = await confirmAndRun(services, p);
+  return outcome.kind === 'started' ? outcome.id : undefined;
+}
+
+/** What became of a run the person was asked to confirm. */
+export type RunOutcome =
+  | { kind: 'started'; id: string; tokens: number; message?: string }
+  | { kind: 'declined'; tokens: number }
+  /** The service has no insight-run endpoints (said in a warning). */
+  | { kind: 'unsupported' };
+
+/**
+ * Price, then run, in one step: the estimate is asked first and shown in a modal whose only
+ * action is Run (closing it is Cancel); the run is sent once, only on that click. An estimate
+ * that fails stops here with its reason. The new run is then shown (and followed) under its
+ * AOI's "Insight runs". The command and the chat tool both come here.
+ */
+export async function confirmAndRun(services: CommandServices, p: Prepared, note?: string): Promise<RunOutcome> {
+  const action = l10n.t('Run insight');
   const { client, aoi, body } = p;
   const what = l10n.t('{0} ({1} {2}) on {3}', body.name, body.block.name, body.block.version, aoi.name);
   const tokens = await inStep(l10n.t('Pricing {0} (nothing was run)', what), () =>
     unlessNotSupported(services, action, () => busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body))),
   );
-  if (tokens === undefined) return undefined;
+  if (tokens === undefined) return { kind: 'unsupported' };
   const run = l10n.t('Run');
+  const spent = l10n.t('The tokens are spent when the run succeeds.');
   const confirm = await services.ui.message(
     'warning',
     l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
-    { modal: true, detail: l10n.t('The tokens are spent when the run succeeds.') },
+    { modal: true, detail: note ? `${note}\n\n${spent}` : spent },
     run,
   );
-  if (confirm !== run) return undefined;
+  if (confirm !== run) return { kind: 'declined', tokens };
   const res = await unlessNotSupported(services, action, () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)));
-  if (!res) return undefined;
+  if (!res) return { kind: 'unsupported' };
   services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
+  services.watcher.follow('insightRun', res.id, { parent: aoi.aoi_id, hint: { where: aoi.name } });
   void services.ui.message(
     'info',
     res.message
@@ -185,10 +222,10 @@ export async function runInsightCommand(services: CommandServices, diagnostics: 
   );
   // Showing the run is a courtesy after the run started: a failure there is logged, not shown.
   await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
-  return res.id;
+  return { kind: 'started', id: res.id, tokens, message: res.message };
 }
 
-function formatTokens(n: number): string {
+export function formatTokens(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 

@@ -13,6 +13,7 @@ import { usecaseOf } from './usecase';
 import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
 import { collectionOfFootprints } from './orderGeometry';
 import { priceAndPlace } from './placeOrder';
+import type { RequestLabels } from './orderSummary';
 
 /** `collection/id, collection/id` typed in the palette. */
 export function parseItemRefs(text: string): { ok: true; refs: { collection: string; id: string }[] } | { ok: false; reason: string } {
@@ -27,7 +28,8 @@ export function parseItemRefs(text: string): { ok: true; refs: { collection: str
   return { ok: true, refs };
 }
 
-async function resolveItems(client: EoClient, refs: readonly ArchiveItemLike[]): Promise<ArchiveItem[] | ArchiveItemLike[]> {
+/** The items behind references: a reference without a footprint is read from the archive. */
+export async function resolveItems(client: EoClient, refs: readonly ArchiveItemLike[]): Promise<ArchiveItem[] | ArchiveItemLike[]> {
   return Promise.all(refs.map(async (r) => (r.geometry ? r : client.archives.item(r.collection, r.id))));
 }
 
@@ -60,15 +62,14 @@ export async function orderArchiveItems(services: CommandServices, given: readon
   }
 
   const items: ArchiveItemLike[] = await inStep(l10n.t('Reading the archive items'), () => resolveItems(client, refs));
-  const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
-  if (!footprints.features.length) {
+  const parts = archiveOrderParts(items);
+  if (!parts) {
     await services.ui.message('error', l10n.t('These archive items have no footprint (Polygon) to order.'), {});
     return undefined;
   }
 
   const first = items[0];
-  const defaultName = items.length === 1 ? first.properties?.title || first.id : l10n.t('{0} archive scenes ({1})', items.length, first.collection);
-  const state: ArchiveOrderState = emptyOrderEntries(defaultName);
+  const state: ArchiveOrderState = emptyOrderEntries(defaultOrderName(items));
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   const steps: Step<ArchiveOrderState>[] = [
@@ -92,14 +93,27 @@ export async function orderArchiveItems(services: CommandServices, given: readon
       : l10n.t('Order {0} archive scenes ({1})', items.length, first.collection);
   const wizard = new MultiStepInput(services.ui, title, steps, state);
   if (!(await wizard.run())) return undefined;
+  return priceAndPlace(services, client, wizard, parts.build, parts.labels);
+}
+
+/** The order item's default name: the scene's title, or how many scenes of which collection. */
+export function defaultOrderName(items: readonly ArchiveItemLike[]): string {
+  const first = items[0];
+  return items.length === 1 ? first.properties?.title || first.id : l10n.t('{0} archive scenes ({1})', items.length, first.collection);
+}
+
+/**
+ * What an archive order of `items` sends (one item request over their footprints) and how the
+ * confirmation names its scenes; undefined when no item has a footprint to order. Shared by the
+ * wizard and the chat tool.
+ */
+export function archiveOrderParts(
+  items: readonly ArchiveItemLike[],
+): { build: (s: OrderEntries) => OrderItemRequest[]; labels: (s: OrderEntries) => RequestLabels } | undefined {
+  const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
+  if (!footprints.features.length) return undefined;
   const scenes = items.map((i) => ({ id: i.id, title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
-  return priceAndPlace(
-    services,
-    client,
-    wizard,
-    (s) => [archiveItemRequest(s, items, footprints)],
-    (s) => ({ store: s.storeLabel, scenes }),
-  );
+  return { build: (s) => [archiveItemRequest(s, items, footprints)], labels: (s) => ({ store: s.storeLabel, scenes }) };
 }
 
 export function archiveItemRequest(

@@ -12,7 +12,7 @@ import type { MultiStepInput } from '../../ui/multiStep';
 import { describeError } from '../../ui/showError';
 import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
-import { restateRequest, summarizeOrder, type RequestLabels } from './orderSummary';
+import { restateRequest, summarizeOrder, type OrderSummary, type RequestLabels } from './orderSummary';
 import { amountUnit } from '../../ui/amounts';
 import { isObj } from '../../api/shape';
 
@@ -22,6 +22,28 @@ export const OPEN_ORDERS = l10n.t('Open Orders View');
 /** Bodies being placed right now: a second Confirm of the same order while one is in flight does nothing. */
 const inFlight = new Set<string>();
 
+/** What became of an order the person was asked to confirm, in words a chat tool can pass on. */
+export type OrderOutcome =
+  | { kind: 'placed'; order: OrderRecord; headline: string }
+  /** The person closed the priced confirmation (or went no further): nothing was placed. */
+  | { kind: 'declined'; headline?: string }
+  /** The dry run says the order cannot be placed as it stands. */
+  | { kind: 'blocked'; headline: string; blockers: string[] }
+  /** The service refused, or a fault stopped it; `unsure`: the real POST may have gone through. */
+  | { kind: 'failed'; reason: string; unsure?: boolean };
+
+/** An order to price and confirm: the entries, the request they make, and how to change one. */
+export interface OrderDraft<S> {
+  readonly state: S;
+  build(state: S): OrderItemRequest[];
+  labels?(state: S): RequestLabels;
+  /** Lets the person change one entry after a refusal (the wizard's `editOne`); absent for a chat tool. */
+  edit?(): Promise<boolean>;
+  /** A paragraph above the priced breakdown (who asked for the order). */
+  note?: string;
+}
+
+/** The wizards' entry point: the placed order, or undefined when nothing was placed. */
 export async function priceAndPlace<S>(
   services: CommandServices,
   client: EoClient,
@@ -29,11 +51,28 @@ export async function priceAndPlace<S>(
   build: (state: S) => OrderItemRequest[],
   labels: (state: S) => RequestLabels = labelsOf,
 ): Promise<OrderRecord | undefined> {
+  const outcome = await priceAndConfirm(services, client, { state: wizard.state, build, labels, edit: () => wizard.editOne() });
+  return outcome.kind === 'placed' ? outcome.order : undefined;
+}
+
+/**
+ * Price with a dry run, show the priced summary in a modal whose only action is Place Order
+ * (closing it is Cancel), and on that click send the same body once. The wizard and the chat
+ * tool both come here: the click in this modal is the only way an order is placed.
+ */
+export async function priceAndConfirm<S>(services: CommandServices, client: EoClient, draft: OrderDraft<S>): Promise<OrderOutcome> {
   const { ui } = services;
-  const refused = (err: unknown): string => l10n.t('The service refused the order: {0}', describeError(err));
-  const edit = (): Promise<boolean> => wizard.editOne();
+  let problem: string | undefined;
+  const refused = (err: unknown): string => (problem = l10n.t('The service refused the order: {0}', describeError(err)));
+  const noted = async (err: unknown): Promise<boolean> => {
+    problem = describeError(err);
+    return false;
+  };
+  const edit = draft.edit;
+  const note = draft.note ? `${draft.note}\n\n` : '';
   for (;;) {
-    const order_items = build(wizard.state);
+    problem = undefined;
+    const order_items = draft.build(draft.state);
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
     const pricing = await attempt(services, {
       action: l10n.t('Pricing the order'),
@@ -43,44 +82,47 @@ export async function priceAndPlace<S>(
         ),
       refused,
       edit,
+      failed: noted,
     });
     if (!pricing.ok) {
       if (pricing.again) continue;
-      return undefined;
+      return problem ? { kind: 'failed', reason: problem } : { kind: 'declined' };
     }
     const priced = pricing.value;
 
-    const named = labels(wizard.state);
-    const summary = summarizeOrder(priced, { l10n, unit: amountUnit(), requested: order_items.map((r) => restateRequest(l10n, r, named)) });
+    const summary = pricedSummary(priced, order_items, (draft.labels ?? labelsOf)(draft.state));
     const warnings = summary.warnings.length ? `\n\n${l10n.t('Warnings:')}\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
     if (summary.blockers.length) {
+      // Without an entry to change there is nothing to decide: the caller reports the blockers.
+      if (!edit) return { kind: 'blocked', headline: summary.headline, blockers: summary.blockers };
       const choice = await ui.message(
         'warning',
         l10n.t('This order cannot be placed: {0}', summary.blockers.join(' ')),
-        { modal: true, detail: summary.detail + warnings },
+        { modal: true, detail: note + summary.detail + warnings },
         EDIT_ENTRIES,
       );
-      if (choice === EDIT_ENTRIES && (await wizard.editOne())) continue;
-      return undefined;
+      if (choice === EDIT_ENTRIES && (await edit())) continue;
+      return { kind: 'blocked', headline: summary.headline, blockers: summary.blockers };
     }
+    const buttons = edit ? [PLACE_ORDER, EDIT_ENTRIES] : [PLACE_ORDER];
     const choice = await ui.message(
       'info',
       l10n.t('Place this order? {0}', summary.headline),
-      { modal: true, detail: summary.detail + warnings },
-      PLACE_ORDER,
-      EDIT_ENTRIES,
+      { modal: true, detail: note + summary.detail + warnings },
+      ...buttons,
     );
-    if (choice === EDIT_ENTRIES) {
-      if (await wizard.editOne()) continue;
-      return undefined;
+    if (choice === EDIT_ENTRIES && edit) {
+      if (await edit()) continue;
+      return { kind: 'declined', headline: summary.headline };
     }
-    if (choice !== PLACE_ORDER) return undefined;
+    if (choice !== PLACE_ORDER) return { kind: 'declined', headline: summary.headline };
 
     const body: CreateOrderRequest = { dry_run: false, order_items };
     const key = JSON.stringify(order_items);
-    if (inFlight.has(key)) return undefined;
+    if (inFlight.has(key)) return { kind: 'declined', headline: summary.headline };
     inFlight.add(key);
     let placing: Attempt<OrderRecord>;
+    let unsure = false;
     try {
       placing = await attempt(services, {
         action: l10n.t('Placing the order'),
@@ -90,7 +132,9 @@ export async function priceAndPlace<S>(
         refused,
         edit,
         failed: async (err) => {
+          problem = describeError(err);
           if (!mayHaveActed(err)) return false;
+          unsure = true;
           services.connection.reportFailure(err);
           services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
           const c = await ui.message(
@@ -111,10 +155,12 @@ export async function priceAndPlace<S>(
     }
     if (!placing.ok) {
       if (placing.again) continue;
-      return undefined;
+      return problem ? { kind: 'failed', reason: problem, unsure } : { kind: 'declined', headline: summary.headline };
     }
     const placed = placing.value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
+    // Orders take minutes to weeks: the watcher says when each item is fulfilled or failed.
+    for (const item of placed.order_items ?? []) if (item.id) services.watcher.follow('orderItem', item.id, { record: item });
     if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
     const what = order_items
       .map((r) => r.name)
@@ -127,8 +173,23 @@ export async function priceAndPlace<S>(
         : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', summary.headline),
       {},
     );
-    return placed;
+    return { kind: 'placed', order: placed, headline: summary.headline };
   }
+}
+
+/** Prices `order_items` with a dry run, nothing shown: the priced order and its summary in words. */
+export async function priceOnly(
+  client: EoClient,
+  order_items: OrderItemRequest[],
+  labels: RequestLabels,
+): Promise<{ priced: OrderRecord; summary: OrderSummary }> {
+  const priced = await client.orders.create({ dry_run: true, order_items });
+  return { priced, summary: pricedSummary(priced, order_items, labels) };
+}
+
+/** The priced summary the confirmation shows: amounts in the billing unit, each item restated. */
+function pricedSummary(priced: OrderRecord, order_items: readonly OrderItemRequest[], labels: RequestLabels): OrderSummary {
+  return summarizeOrder(priced, { l10n, unit: amountUnit(), requested: order_items.map((r) => restateRequest(l10n, r, labels)) });
 }
 
 /** The names the order wizards keep next to the ids they send (store, bandset, satellite). */

@@ -1,14 +1,14 @@
 /**
  * "Insight runs" under each AOI: the runs newest first (paged on our side: the service sends
  * the whole list), their status and progress in words, and under a run its outputs or why it
- * failed. Pending runs are followed by the explorer's poller; every run of one AOI is read
- * by one list request, shared by the runs that are due together.
+ * failed. A pending run is followed by the watcher (src/watch), which reads every run of one
+ * AOI with one list request and announces each finish once; the row takes what it reads.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { ApiError, isNotSupported, type EoClient, type WithUnreadable } from '../../api';
 import type { Aoi, Insight, InsightOutput } from '../../api/records';
-import { outputKind, runState, runStatusText, type RunState } from '../../api/insightRunState';
+import { outputKind, runState, runStatusText } from '../../api/insightRunState';
 import type { ExplorerContext } from '../context';
 import { count, dateTime, tokens } from '../../format';
 import { kindIcon } from '../look';
@@ -16,17 +16,11 @@ import { nodeList, type NodeList } from '../nodeList';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 
-/** Command a finished run's notification offers; registered by `commands/insights`. */
-export const SHOW_RUN_OUTPUTS = 'eoImagery.showInsightOutputs';
-
 /** Runs shown per "Load more…". */
 const RUNS_PER_PAGE = 20;
 
 /** A list younger than this answers a run that falls due right after its neighbour. */
 const SHARE_LIST_MS = 1500;
-
-/** Run ids whose finish was announced, so a reload or a second window of rows never repeats it. */
-const announced = new Set<string>();
 
 type GroupState = 'ok' | 'unsupported' | 'aoiGone';
 
@@ -176,14 +170,12 @@ export class InsightRunGroupNode extends ExplorerNode {
 
 export class InsightRunNode extends RecordNode<Insight> {
   readonly kind = 'insightRun' as const;
-  private seen: RunState;
-
   constructor(
     readonly group: InsightRunGroupNode,
     record: Insight,
   ) {
     super('projects', group, `run:${record.id}`, record);
-    this.seen = runState(record.status);
+    this.followIfPending();
   }
 
   get recordId(): string {
@@ -257,35 +249,13 @@ export class InsightRunNode extends RecordNode<Insight> {
 
   override recordChanged(): void {
     this.group.list.replace(this.record);
-    const now = runState(this.record.status);
-    const was = this.seen;
-    this.seen = now;
-    if (was !== 'pending' || now === 'pending' || announced.has(this.record.id)) return;
-    announced.add(this.record.id);
-    const { ui } = this.group.ctx.services;
-    const name = this.record.name;
-    const where = this.aoi.name;
-    if (now === 'success') {
-      const show = l10n.t('Show Outputs');
-      const n = this.record.output.length;
-      void ui
-        .message(
-          'info',
-          n === 1 ? l10n.t('Insight {0} on {1} finished with 1 output.', name, where) : l10n.t('Insight {0} on {1} finished with {2} outputs.', name, where, n),
-          {},
-          show,
-        )
-        .then((a) => {
-          if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
-        });
-    } else if (now === 'failed') {
-      const show = l10n.t('Show Run');
-      void ui
-        .message('error', l10n.t('Insight {0} on {1} failed: {2}.', name, where, this.record.err_msg || l10n.t('the service gave no reason')), {}, show)
-        .then((a) => {
-          if (a === show) void vscode.commands.executeCommand(SHOW_RUN_OUTPUTS, this);
-        });
-    }
+    this.followIfPending();
+  }
+
+  /** A run seen pending is announced when it finishes, even if its row is no longer on screen. */
+  private followIfPending(): void {
+    if (runState(this.record.status) !== 'pending') return;
+    this.group.ctx.watcher?.follow('insightRun', this.record.id, { parent: this.aoi.aoi_id, hint: { where: this.aoi.name }, record: this.record });
   }
 }
 

@@ -196,6 +196,11 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       searchFileWhatsNew: [uri],
       saveColourRange: [{ visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' }],
       openTaskLog: [{ workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } }],
+      showOnMap: [{ kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } }],
+      deliver: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
+      download: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
+      saveReadyDownload: [{ downloadId: 'd1', what: 'order item Lake X' }],
+      openViewLink: ['vscode://eo-imagery.eo-imagery/view?v=e30'],
     };
     const read = (name: keyof CommandArgs): unknown => (READERS[name] as (...a: unknown[]) => unknown)(...samples[name]);
     assert.equal((read('orderArchiveItems') as unknown[]).length, 2);
@@ -208,6 +213,11 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.equal(read('searchFileWhatsNew'), uri);
     assert.deepEqual(read('saveColourRange'), { visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' });
     assert.deepEqual(read('openTaskLog'), { workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } });
+    assert.deepEqual(read('showOnMap'), { kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } });
+    assert.deepEqual(read('deliver'), { orderItemIds: ['oi1'], names: ['Lake X'] });
+    assert.deepEqual(read('download'), { orderItemIds: ['oi1'], names: ['Lake X'] });
+    assert.deepEqual(read('saveReadyDownload'), { downloadId: 'd1', what: 'order item Lake X' });
+    assert.equal(read('openViewLink'), 'vscode://eo-imagery.eo-imagery/view?v=e30');
     // Nothing from the palette: every reader copes, and none invents a record.
     const empty = (v: unknown): boolean =>
       v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(empty));

@@ -1,0 +1,139 @@
+/**
+ * Share a view: "Copy Link to This View" (a `vscode://` link, opened by the URI handler) and
+ * "Save View As…" (a `*.eoview.json` file with a schema and a CodeLens "Open on Map"). Both
+ * hold what ./view.ts allows: a place, records by kind and id, imagery by record and look.
+ */
+import * as path from 'node:path';
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { hostOf } from '../../auth/connection';
+import { COMMANDS } from '../../commandIds';
+import { documentName } from '../../explorer/labels';
+import type { CommandTable } from '../register';
+import type { CommandServices } from '../services';
+import { openSharedView, type Opened } from './openView';
+import { decodeLink, encodeLink, readViewFile, viewFileText, viewFromMap, type SharedView } from './view';
+
+export const VIEW_FILE_SUFFIX = '.eoview.json';
+const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${VIEW_FILE_SUFFIX}` };
+
+export function shareViewCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
+  const extensionId = services.context.extension.id;
+
+  /** The map's view as it may be shared, or undefined after saying why not. */
+  const current = async (): Promise<{ view: SharedView; left: string[] } | undefined> => {
+    const state = services.panels.currentMap()?.viewState;
+    if (!state) {
+      await services.ui.message('info', l10n.t('Open the map and show something on it first: a view is what the map shows.'), {});
+      return undefined;
+    }
+    const host = hostOf(services.connection.baseUrl);
+    const got = viewFromMap(state, host);
+    if ('error' in got) {
+      await services.ui.message('error', l10n.t('This view cannot be shared: {0}', got.error), {});
+      return undefined;
+    }
+    return got;
+  };
+
+  const leftOut = (left: string[]): string => (left.length ? ` ${l10n.t('Left out: {0}.', left.join('; '))}` : '');
+
+  const copyLink = async (): Promise<string | undefined> => {
+    const got = await current();
+    if (!got) return undefined;
+    const link = encodeLink(got.view, extensionId, vscode.env.uriScheme);
+    await vscode.env.clipboard.writeText(link);
+    const n = got.view.layers.length + got.view.imagery.length;
+    void services.ui.message(
+      'info',
+      (n === 1 ? l10n.t('Link to this view copied (1 layer).') : l10n.t('Link to this view copied ({0} layers).', n)) +
+        ` ${l10n.t('It holds no token: whoever opens it sees only what their own account may see.')}` +
+        leftOut(got.left),
+      {},
+    );
+    return link;
+  };
+
+  const saveAs = async (): Promise<vscode.Uri | undefined> => {
+    const got = await current();
+    if (!got) return undefined;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${documentName(l10n.t('map view {0}', new Date().toISOString().slice(0, 10)), 'map-view')}${VIEW_FILE_SUFFIX}`;
+    const target = await services.ui.saveDialog?.({
+      title: l10n.t('Save View As'),
+      saveLabel: l10n.t('Save View'),
+      filters: { [l10n.t('EO Imagery map view')]: ['eoview.json'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+    });
+    if (!target) return undefined;
+    const uri = target.path.endsWith(VIEW_FILE_SUFFIX) ? target : target.with({ path: target.path.replace(/(\.json)?$/, VIEW_FILE_SUFFIX) });
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(viewFileText(got.view), 'utf8'));
+    void services.ui.message('info', l10n.t('Saved the view as {0}.', path.basename(uri.fsPath)) + leftOut(got.left), {});
+    return uri;
+  };
+
+  const openFile = async (given: vscode.Uri | undefined): Promise<Opened | undefined> => {
+    const uri = given ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !uri.path.endsWith(VIEW_FILE_SUFFIX)) {
+      await services.ui.message('info', l10n.t('Open a saved map view ({0} file) to show it on the map.', VIEW_FILE_SUFFIX), {});
+      return undefined;
+    }
+    // An editor's unsaved edits are what the person sees; otherwise the file as it is on disk.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const text = open?.isDirty ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    const read = readViewFile(text);
+    if ('error' in read) {
+      await services.ui.message('error', l10n.t('{0} cannot be opened: {1}', path.basename(uri.fsPath), read.error), {});
+      return undefined;
+    }
+    return openSharedView(services, read.ok);
+  };
+
+  const lenses: vscode.CodeLensProvider = {
+    provideCodeLenses(doc) {
+      const at = doc.positionAt(Math.max(0, doc.getText().search(/\S/)));
+      return [
+        new vscode.CodeLens(new vscode.Range(at, at), {
+          title: l10n.t('$(globe) Open on Map'),
+          tooltip: l10n.t('Show this view on the EO Imagery map'),
+          command: COMMANDS.openViewFile,
+          arguments: [doc.uri],
+        }),
+      ];
+    },
+  };
+
+  const uriHandler: vscode.UriHandler = {
+    handleUri: async (uri) => {
+      const read = decodeLink(uri, extensionId);
+      if ('error' in read) {
+        services.log.warn(`Refused a link: ${read.error}`);
+        await services.ui.message('error', l10n.t('This link cannot be opened: {0}', read.error), {});
+        return;
+      }
+      await vscode.commands.executeCommand(COMMANDS.openViewLink, uri.toString(true));
+    },
+  };
+
+  return {
+    commands: {
+      copyViewLink: { action: l10n.t('Copy link to this view'), retry: 'never', run: copyLink },
+      saveViewAs: { action: l10n.t('Save view'), retry: 'never', run: saveAs },
+      openViewFile: { action: l10n.t('Open view on map'), retry: 'transient', run: openFile },
+      openViewLink: {
+        action: l10n.t('Open a shared view'),
+        retry: 'transient',
+        run: async (link) => {
+          if (!link) return undefined;
+          const read = decodeLink(vscode.Uri.parse(link, true), extensionId);
+          if ('error' in read) {
+            await services.ui.message('error', l10n.t('This link cannot be opened: {0}', read.error), {});
+            return undefined;
+          }
+          return openSharedView(services, read.ok);
+        },
+      },
+    },
+    disposables: [vscode.window.registerUriHandler(uriHandler), vscode.languages.registerCodeLensProvider(SELECTOR, lenses)],
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Opens a shared view on the map: only when signed in to the service the view is of (a link
+ * never changes the service or a setting); each layer's records are read with the opener's own
+ * token, and what the opener cannot see is named per layer while the rest is shown.
+ */
+import { l10n } from 'vscode';
+import { ApiError, type EoClient } from '../../api';
+import { hostOf } from '../../auth/connection';
+import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
+import type { ImageryLayerSpec } from '../../panels/imagery/protocol';
+import { fetchSource } from '../../panels/mapSources';
+import type { MapSource } from '../../panels/protocol';
+import { describeError } from '../../ui/showError';
+import { aoiAssets, visualizationOf } from '../imagery/resolve';
+import type { CommandServices } from '../services';
+import type { SharedImagery, SharedView } from './view';
+
+/** What the layers of a view are called, for "not shown" sentences. */
+function layerNoun(kind: MapSource['kind'] | SharedImagery['source']['kind']): string {
+  switch (kind) {
+    case 'aoi':
+      return l10n.t('AOI');
+    case 'aoiAssets':
+      return l10n.t("AOI's assets");
+    case 'asset':
+      return l10n.t('AOI asset');
+    case 'orderItem':
+      return l10n.t('order item');
+    case 'catalog':
+      return l10n.t('catalog entry');
+    case 'archiveItem':
+      return l10n.t('archive item');
+    case 'insightOutput':
+      return l10n.t('insight output');
+    case 'visualization':
+      return l10n.t('visualization');
+  }
+}
+
+/** Why a record is not shown, in words: not there or not the opener's, or what went wrong. */
+function why(err: unknown): string {
+  if (err instanceof ApiError && (err.status === 403 || err.status === 404)) return l10n.t('not found, or not visible to you');
+  return describeError(err);
+}
+
+export interface Opened {
+  shown: number;
+  /** One sentence per layer not shown, naming its kind. */
+  missing: string[];
+}
+
+export async function openSharedView(services: CommandServices, view: SharedView): Promise<Opened | undefined> {
+  const here = hostOf(services.connection.baseUrl).toLowerCase();
+  if (here !== view.host) {
+    await services.ui.message(
+      'error',
+      here
+        ? l10n.t(
+            'This view is of {0}, but you are connected to {1}. A shared view never changes the service you use: switch with Switch Base URL… if you trust {0}, then open it again.',
+            view.host,
+            here,
+          )
+        : l10n.t('This view is of {0}. Sign in to that service first (a shared view never changes the service you use), then open it again.', view.host),
+      {},
+    );
+    return undefined;
+  }
+  const client = await services.connection.getClient();
+  const map = services.panels.showMap();
+  map.setView([view.center.lat, view.center.lon], view.zoom);
+  const missing: string[] = [];
+  let shown = 0;
+  await Promise.all(
+    view.layers.map(async (s) => {
+      try {
+        const t = await fetchSource(client, s);
+        if (t) {
+          map.showTarget(t, { fit: false, mode: 'append' });
+          shown++;
+        }
+      } catch (err) {
+        missing.push(l10n.t('{0}: {1}', layerNoun(s.kind), why(err)));
+      }
+    }),
+  );
+  for (const layer of view.imagery) {
+    try {
+      const spec = await imagerySpec(client, layer);
+      if ('reason' in spec) missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), spec.reason));
+      else {
+        map.showImagery(spec, { fit: false });
+        shown++;
+      }
+    } catch (err) {
+      missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), why(err)));
+    }
+  }
+  // setView again: a layer added with fit may have moved the map while it was being read.
+  map.setView([view.center.lat, view.center.lon], view.zoom);
+  if (missing.length)
+    void services.ui.message(
+      'warning',
+      missing.length === 1
+        ? l10n.t('The view is open; 1 layer is not shown: {0}.', missing[0])
+        : l10n.t('The view is open; {0} layers are not shown: {1}.', missing.length, missing.join('; ')),
+      {},
+    );
+  return { shown, missing };
+}
+
+/** The imagery layer again from its record (its file URL found again, never carried), with the shared look. */
+async function imagerySpec(client: EoClient, layer: SharedImagery): Promise<ImageryLayerSpec | { reason: string }> {
+  const s = layer.source;
+  let got: SpecOrNote;
+  switch (s.kind) {
+    case 'archiveItem':
+      got = archiveItemSpec(await client.archives.item(s.collection, s.id));
+      break;
+    case 'asset': {
+      const a = (await aoiAssets(client, s.aoiId)).find((x) => x.id === s.id);
+      if (!a) return { reason: l10n.t('not found, or not visible to you') };
+      got = aoiAssetSpec(a);
+      break;
+    }
+    case 'visualization': {
+      const vis = await visualizationOf(client, s.aoiId, s.id);
+      if (!vis) return { reason: l10n.t('not found, or not visible to you') };
+      got = visualizationSpec(vis, await aoiAssets(client, s.aoiId), undefined);
+      break;
+    }
+    case 'insightOutput':
+      return { reason: l10n.t('insight outputs are shared as shapes only in this version') };
+  }
+  if ('note' in got) return { reason: got.note.text };
+  return {
+    ...got.spec,
+    ...(layer.render ? { render: layer.render } : {}),
+    ...(layer.opacity !== undefined ? { opacity: layer.opacity } : {}),
+    ...(layer.visible !== undefined ? { visible: layer.visible } : {}),
+  };
+}

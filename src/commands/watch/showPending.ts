@@ -1,0 +1,75 @@
+/**
+ * "Show Pending…" (the status bar's "EO: N pending"): what the watcher follows, in words with
+ * its progress; picking one shows it where it lives; Check Now and Stop Following… at the end.
+ */
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { dateTime } from '../../format';
+import { runCommand } from '../../ui/runCommand';
+import type { Pending } from '../../watch/watcher';
+import type { CommandServices } from '../services';
+
+type Choice = vscode.QuickPickItem & ({ pending: Pending } | { act: 'check' | 'stop' });
+
+const ICONS: Record<Pending['ref']['kind'], string> = {
+  orderItem: 'package',
+  delivery: 'cloud-upload',
+  download: 'cloud-download',
+  insightRun: 'beaker',
+};
+
+/** One row: the name, its status in words (with progress), the kind and since when. */
+export function pendingItem(p: Pending): vscode.QuickPickItem {
+  const name = p.snapshot?.name ?? l10n.t('{0} (not read yet)', p.noun);
+  const where = !p.hint.where ? undefined : p.ref.kind === 'download' ? l10n.t('of {0}', p.hint.where) : l10n.t('on {0}', p.hint.where);
+  return {
+    label: `$(${ICONS[p.ref.kind]}) ${name}`,
+    description: p.snapshot?.words ?? l10n.t('waiting for the first check'),
+    detail: [p.noun, where, l10n.t('followed since {0}', dateTime(new Date(p.ref.since).toISOString()))].filter(Boolean).join(' · '),
+  };
+}
+
+export async function showPending(services: CommandServices): Promise<Pending | undefined> {
+  const { watcher, ui } = services;
+  const pending = watcher.pending();
+  if (pending.length === 0) {
+    void ui.message('info', l10n.t('Nothing is pending: no order, delivery, download or insight run is being followed.'), {});
+    return undefined;
+  }
+  const items: Choice[] = [
+    ...pending.map((p) => ({ ...pendingItem(p), pending: p })),
+    { label: '', kind: vscode.QuickPickItemKind.Separator, act: 'check' as const },
+    { label: `$(refresh) ${l10n.t('Check Now')}`, description: l10n.t('read each of them again now'), act: 'check' as const },
+    { label: `$(eye-closed) ${l10n.t('Stop Following…')}`, description: l10n.t('no more checks or notifications for the ones you pick'), act: 'stop' as const },
+  ];
+  const picked = await ui.pick(items, {
+    title: pending.length === 1 ? l10n.t('EO Imagery: 1 pending') : l10n.t('EO Imagery: {0} pending', pending.length),
+    placeHolder: l10n.t('Pick one to show it'),
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!picked) return undefined;
+  if ('act' in picked) {
+    if (picked.act === 'check') watcher.checkNow();
+    else await stopFollowing(services, pending);
+    return undefined;
+  }
+  await showWhere(services, picked.pending);
+  return picked.pending;
+}
+
+async function stopFollowing(services: CommandServices, pending: Pending[]): Promise<void> {
+  const chosen = await services.ui.pickMany(
+    pending.map((p) => ({ ...pendingItem(p), pending: p })),
+    { title: l10n.t('Stop Following'), placeHolder: l10n.t('The service goes on with them; you are no longer told when they finish') },
+  );
+  for (const c of chosen ?? []) services.watcher.unfollow(c.pending.ref.kind, c.pending.ref.id);
+}
+
+/** Where a pending thing is shown: its row in the sidebar. */
+async function showWhere(services: CommandServices, p: Pending): Promise<void> {
+  const { ref } = p;
+  if (ref.kind === 'insightRun' && ref.parent) await runCommand('showInsightOutputs', { aoiId: ref.parent, id: ref.id });
+  else if (ref.kind === 'orderItem') await services.explorer.reveal('orderItem', ref.id, { focus: true, expand: false });
+  else await vscode.commands.executeCommand('eoImagery.catalog.focus');
+}

@@ -1,0 +1,62 @@
+/**
+ * Finding what a model names: an AOI or a project by its name (or id), answered with the
+ * closest names when there is no such one, so the model can ask again or ask the person.
+ */
+import { l10n } from 'vscode';
+import { collect, type Aoi, type EoClient, type Project } from '../api';
+import { loadProjects } from '../commands/orders/common';
+import { closestNames, fold, quoted } from './text';
+
+export type Found<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Every AOI of the account (the first 1,000), for names. */
+export function allAois(client: EoClient): Promise<Aoi[]> {
+  return collect(client.aois.iterate({}, { pageSize: 100, cap: 1000 }));
+}
+
+/** The AOI named `wanted` (accents and case ignored) or with that id. */
+export async function findAoi(client: EoClient, wanted: string): Promise<Found<Aoi>> {
+  const aois = await allAois(client);
+  return pick(
+    aois,
+    wanted,
+    (a) => [a.name],
+    (a) => a.aoi_id,
+    (names) => l10n.t('No AOI is named {0}. The closest names: {1}. Call again with one of them.', quoted(wanted), names),
+    () => l10n.t('No AOI is named {0}, and the account has no AOIs.', quoted(wanted)),
+  );
+}
+
+/** The project named `wanted` (its title or its name) or with that id. */
+export async function findProject(client: EoClient, wanted: string): Promise<Found<Project>> {
+  const projects = await loadProjects(client);
+  return pick(
+    projects,
+    wanted,
+    (p) => [p.title, p.name].filter(Boolean),
+    (p) => p.id,
+    (names) => l10n.t('No project is named {0}. The closest names: {1}. Call again with one of them.', quoted(wanted), names),
+    () => l10n.t('No project is named {0}, and the account has no projects.', quoted(wanted)),
+  );
+}
+
+function pick<T>(
+  list: readonly T[],
+  wanted: string,
+  names: (t: T) => string[],
+  id: (t: T) => string,
+  unknown: (closest: string) => string,
+  none: () => string,
+): Found<T> {
+  const w = fold(wanted);
+  const byId = list.find((t) => id(t) === wanted.trim());
+  if (byId) return { ok: true, value: byId };
+  const byName = list.filter((t) => names(t).some((n) => fold(n) === w));
+  if (byName.length >= 1) return { ok: true, value: byName[0] };
+  if (!list.length) return { ok: false, reason: none() };
+  const closest = closestNames(
+    wanted,
+    list.flatMap((t) => names(t)),
+  );
+  return { ok: false, reason: unknown(closest.map((n) => quoted(n)).join(', ')) };
+}

@@ -1,0 +1,21 @@
+/**
+ * Every chat tool's name, as contributed in package.json (`contributes.languageModelTools`);
+ * test/unit/manifest checks the two agree. Pure.
+ */
+export const TOOLS = {
+  listProjects: 'eoImagery_listProjects',
+  listAois: 'eoImagery_listAois',
+  searchArchive: 'eoImagery_searchArchive',
+  describeItem: 'eoImagery_describeItem',
+  priceOrder: 'eoImagery_priceArchiveOrder',
+  placeOrder: 'eoImagery_orderArchive',
+  listBlocks: 'eoImagery_listBlocks',
+  createInsightInput: 'eoImagery_createInsightInput',
+  validateInsight: 'eoImagery_validateInsight',
+  showOnMap: 'eoImagery_showOnMap',
+  estimateRun: 'eoImagery_estimateInsightRun',
+  startRun: 'eoImagery_startInsightRun',
+  status: 'eoImagery_status',
+} as const;
+
+export type ToolName = keyof typeof TOOLS;

@@ -1,0 +1,79 @@
+/**
+ * What the watcher follows, as it is kept in the extension's global state: kinds and ids
+ * only (never a name, a token or a signed URL), so a window reload, or another window, picks
+ * the list up again. Pure: whatever the state holds is read defensively, since an older
+ * version or a hand-edited state may have left anything there.
+ */
+import { isObj } from '../api/shape';
+
+/** The kinds of things the watcher follows; one follower module each (./followers). */
+export const WATCH_KINDS = ['orderItem', 'delivery', 'download', 'insightRun'] as const;
+export type WatchKind = (typeof WATCH_KINDS)[number];
+
+/** A followed thing: its kind, its id, and the record it is read under (an insight run's AOI). */
+export interface WatchRef {
+  readonly kind: WatchKind;
+  readonly id: string;
+  readonly parent?: string;
+  /** When it was first followed (ms since the epoch): things older than `FORGET_AFTER_MS` are dropped. */
+  readonly since: number;
+}
+
+/** The global-state key. */
+export const FOLLOWED_KEY = 'eoImagery.watch.followed';
+
+/** Tasking orders can take weeks; past this nothing is polled for ever. */
+export const FORGET_AFTER_MS = 60 * 24 * 60 * 60_000;
+
+/** At most this many things are followed; the oldest go first. */
+export const MAX_FOLLOWED = 200;
+
+const ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+export function refKey(ref: Pick<WatchRef, 'kind' | 'id'>): string {
+  return `${ref.kind}:${ref.id}`;
+}
+
+export function isWatchKind(v: unknown): v is WatchKind {
+  return typeof v === 'string' && (WATCH_KINDS as readonly string[]).includes(v);
+}
+
+/** The stored form: a versioned list. */
+export interface StoredFollowed {
+  v: 1;
+  refs: { kind: WatchKind; id: string; parent?: string; since: number }[];
+}
+
+export function encodeFollowed(refs: readonly WatchRef[]): StoredFollowed {
+  return {
+    v: 1,
+    refs: refs.slice(-MAX_FOLLOWED).map((r) => ({ kind: r.kind, id: r.id, ...(r.parent ? { parent: r.parent } : {}), since: r.since })),
+  };
+}
+
+/**
+ * The refs in a stored value: unknown kinds, malformed ids, duplicates and things followed
+ * longer than `FORGET_AFTER_MS` are dropped; anything else in the value is ignored.
+ */
+export function decodeFollowed(stored: unknown, now: number): WatchRef[] {
+  if (!isObj(stored) || stored.v !== 1 || !Array.isArray(stored.refs)) return [];
+  const seen = new Set<string>();
+  const out: WatchRef[] = [];
+  for (const r of stored.refs) {
+    if (!isObj(r) || !isWatchKind(r.kind) || typeof r.id !== 'string' || !ID.test(r.id)) continue;
+    if (r.parent !== undefined && (typeof r.parent !== 'string' || !ID.test(r.parent))) continue;
+    if (r.kind === 'insightRun' && r.parent === undefined) continue;
+    const since = typeof r.since === 'number' && Number.isFinite(r.since) ? r.since : now;
+    if (now - since > FORGET_AFTER_MS) continue;
+    const ref: WatchRef = { kind: r.kind, id: r.id, ...(typeof r.parent === 'string' ? { parent: r.parent } : {}), since };
+    if (seen.has(refKey(ref))) continue;
+    seen.add(refKey(ref));
+    out.push(ref);
+  }
+  return out.slice(-MAX_FOLLOWED);
+}
+
+/** Whether `id` may be followed (what `decodeFollowed` would keep). */
+export function isFollowableId(id: string): boolean {
+  return ID.test(id);
+}

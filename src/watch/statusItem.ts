@@ -1,0 +1,26 @@
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { COMMANDS } from '../commandIds';
+import type { Watcher } from './watcher';
+
+/** "EO: 3 pending" while the watcher follows anything (hidden at zero); a click lists them. */
+export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('eoImagery.pending', vscode.StatusBarAlignment.Left, 49);
+  item.name = l10n.t('EO Imagery Pending');
+  item.command = COMMANDS.showPending;
+  const render = (): void => {
+    const pending = watcher.pending();
+    if (pending.length === 0) {
+      item.hide();
+      return;
+    }
+    item.text = `$(watch) ${pending.length === 1 ? l10n.t('EO: 1 pending') : l10n.t('EO: {0} pending', pending.length)}`;
+    const lines = pending.slice(0, 10).map((p) => `${p.noun}: ${p.snapshot ? `${p.snapshot.name} · ${p.snapshot.words}` : l10n.t('not read yet')}`);
+    if (pending.length > 10) lines.push(l10n.t('and {0} more', pending.length - 10));
+    item.tooltip = `${l10n.t('EO Imagery is following:')}\n${lines.join('\n')}\n\n${l10n.t('Click to see what is pending.')}`;
+    item.show();
+  };
+  render();
+  const sub = watcher.onDidChange(render);
+  return vscode.Disposable.from(item, sub);
+}

@@ -1,0 +1,347 @@
+/**
+ * The one watcher of everything pending: order items not yet fulfilled, deliveries,
+ * downloads and insight runs the person started (or saw pending). One loop reads them with a
+ * backoff per thing inside one request budget (./schedule.ts), keeps what it follows in the
+ * global state (./followed.ts: kinds and ids, never a token), picks the list up again after a
+ * window reload, and stops following each thing when it is final, with one notification that
+ * offers the next action (a setting turns them off per kind).
+ *
+ * Activation builds it and reads the global state (local); the first request goes out only
+ * when something is due, a few seconds later at the earliest, and only while signed in.
+ */
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import { ApiError, isCancellation, needsSignIn, type EoClient } from '../api';
+import type { Connection } from '../auth/connection';
+import type { Prompts } from '../ui/prompts';
+import { runCommand } from '../ui/runCommand';
+import { decodeFollowed, encodeFollowed, FOLLOWED_KEY, isFollowableId, refKey, type WatchKind, type WatchRef } from './followed';
+import { FOLLOWERS, type Finish, type Hint, type NextAction, type Snapshot } from './followers';
+import { BACKOFF, BUDGET, chooseDue, firstSlot, nextSlot, RequestBudget, type BackoffOptions, type BudgetOptions, type Slot } from './schedule';
+
+/** The settings that turn the finish notifications off, one per kind (package.json). */
+export const NOTIFY_SETTINGS: { readonly [K in WatchKind]: string } = {
+  orderItem: 'notifications.orderItems',
+  delivery: 'notifications.deliveries',
+  download: 'notifications.downloads',
+  insightRun: 'notifications.insightRuns',
+};
+
+/** One followed thing as the status bar and the pending list show it. */
+export interface Pending {
+  readonly ref: WatchRef;
+  /** The kind in words. */
+  readonly noun: string;
+  /** Where it stood at the last read; undefined before the first. */
+  readonly snapshot?: Snapshot;
+  readonly hint: Hint;
+}
+
+/** A record the watcher read: the sidebar shows it on the row it belongs to. */
+export interface WatchRead {
+  readonly kind: WatchKind;
+  readonly id: string;
+  readonly record: unknown;
+}
+
+export interface WatcherDeps {
+  readonly state: vscode.Memento;
+  readonly connection: Pick<Connection, 'getClient' | 'onDidChange'>;
+  readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+  readonly ui: Pick<Prompts, 'message'>;
+  readonly backoff?: BackoffOptions;
+  readonly budget?: BudgetOptions;
+  readonly now?: () => number;
+}
+
+interface Entry {
+  ref: WatchRef;
+  slot: Slot;
+  hint: Hint;
+  snapshot?: Snapshot;
+  /** A command waits for it in the foreground and says the outcome itself. */
+  held: boolean;
+  /** Failed reads in a row (logged once per streak). */
+  failures: number;
+}
+
+export class Watcher implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly budget: RequestBudget;
+  private readonly backoff: BackoffOptions;
+  private readonly now: () => number;
+  private timer?: ReturnType<typeof setTimeout>;
+  private ticking = false;
+  /** Signed out: nothing is read until the connection changes. */
+  private paused = false;
+  private readonly abort = new AbortController();
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly readEmitter = new vscode.EventEmitter<WatchRead>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Fires when what is pending, or where it stands, changed. */
+  readonly onDidChange = this.changed.event;
+  /** Fires with every record read (the sidebar updates its row from it instead of reading it again). */
+  readonly onDidRead = this.readEmitter.event;
+  /** Requests made, for tests and the benchmark. */
+  requests = 0;
+
+  constructor(private readonly deps: WatcherDeps) {
+    this.budget = new RequestBudget(deps.budget ?? BUDGET);
+    this.backoff = deps.backoff ?? BACKOFF;
+    this.now = deps.now ?? Date.now;
+    for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
+    this.subscriptions.push(
+      deps.connection.onDidChange(() => {
+        if (!this.paused) return;
+        this.paused = false;
+        this.schedule();
+      }),
+    );
+    this.schedule();
+  }
+
+  /** What is pending now, oldest first. */
+  pending(): Pending[] {
+    return [...this.entries.values()].map((e) => ({ ref: e.ref, noun: FOLLOWERS[e.ref.kind].noun(), snapshot: e.snapshot, hint: e.hint }));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  isFollowing(kind: WatchKind, id: string): boolean {
+    return this.entries.has(refKey({ kind, id }));
+  }
+
+  /**
+   * Follows a thing until it is final. `record`: the caller's copy, shown until the first read. `held`: a command waits for it in the foreground and
+   * will say the outcome itself (`release` afterwards); the watcher only takes over when it
+   * does not (cancelled, or the window reloaded).
+   */
+  follow(kind: WatchKind, id: string, options: { parent?: string; hint?: Hint; held?: boolean; record?: unknown } = {}): void {
+    if (!isFollowableId(id) || (options.parent !== undefined && !isFollowableId(options.parent))) {
+      this.deps.log.warn(`Watcher: not following ${kind} "${id.slice(0, 40)}": not an id`);
+      return;
+    }
+    const key = refKey({ kind, id });
+    const known = this.entries.get(key);
+    if (known) {
+      known.held ||= options.held === true;
+      if (options.hint) known.hint = { ...known.hint, ...options.hint };
+      if (!known.snapshot && options.record !== undefined) {
+        known.snapshot = FOLLOWERS[kind].snapshot(options.record);
+        this.changed.fire();
+      }
+      return;
+    }
+    const ref: WatchRef = { kind, id, ...(options.parent ? { parent: options.parent } : {}), since: this.now() };
+    this.add(ref, options.hint ?? {}, options.held === true);
+    // The caller's record says where it stands until the first read.
+    if (options.record !== undefined) this.entries.get(key)!.snapshot = FOLLOWERS[kind].snapshot(options.record);
+    void this.persist();
+    this.changed.fire();
+    this.schedule();
+  }
+
+  /**
+   * The foreground command is done with it. `told`: it showed the final outcome, so the
+   * watcher stops following without a notification; otherwise the watcher goes on as usual.
+   */
+  release(kind: WatchKind, id: string, told: boolean): void {
+    const key = refKey({ kind, id });
+    const e = this.entries.get(key);
+    if (!e) return;
+    if (told) {
+      this.entries.delete(key);
+      void this.persist();
+      this.changed.fire();
+      return;
+    }
+    e.held = false;
+    e.slot = { ...e.slot, due: Math.min(e.slot.due, this.now()) };
+    this.schedule();
+  }
+
+  /** Stops following one thing (the pending list's "Stop Following"). */
+  unfollow(kind: WatchKind, id: string): void {
+    this.release(kind, id, true);
+  }
+
+  /** Reads everything due now or later at once, as far as the budget allows ("Check Now"). */
+  checkNow(): void {
+    const now = this.now();
+    for (const e of this.entries.values()) e.slot = { ...e.slot, due: Math.min(e.slot.due, now) };
+    this.paused = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(0);
+  }
+
+  dispose(): void {
+    this.abort.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const d of this.subscriptions.splice(0)) d.dispose();
+    this.changed.dispose();
+    this.readEmitter.dispose();
+  }
+
+  private add(ref: WatchRef, hint: Hint, held: boolean): void {
+    this.entries.set(refKey(ref), { ref, slot: firstSlot(this.now(), this.backoff), hint, held, failures: 0 });
+  }
+
+  private persist(): Thenable<void> {
+    return this.deps.state.update(FOLLOWED_KEY, encodeFollowed([...this.entries.values()].map((e) => e.ref)));
+  }
+
+  /**
+   * Things another window added to the stored list are followed here too; things it finished
+   * (gone from the list) are dropped, so each finish is announced by one window only.
+   */
+  private mergeStored(): void {
+    const stored = decodeFollowed(this.deps.state.get(FOLLOWED_KEY), this.now());
+    const keys = new Set(stored.map(refKey));
+    let changed = false;
+    for (const [key, e] of this.entries) {
+      if (!keys.has(key) && !e.held) {
+        this.entries.delete(key);
+        changed = true;
+      }
+    }
+    for (const ref of stored) {
+      if (!this.entries.has(refKey(ref))) {
+        this.add(ref, {}, false);
+        changed = true;
+      }
+    }
+    if (changed) this.changed.fire();
+  }
+
+  private schedule(delayMs?: number): void {
+    if (this.timer || this.ticking || this.paused || this.entries.size === 0 || this.abort.signal.aborted) return;
+    const now = this.now();
+    const firstDue = Math.min(...[...this.entries.values()].map((e) => e.slot.due));
+    const at = Math.max(firstDue, this.budget.nextFreeAt(now));
+    const wait = delayMs ?? Math.max(250, at - now);
+    this.timer = setTimeout(() => void this.tick(), wait);
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    this.ticking = true;
+    try {
+      this.mergeStored();
+      const now = this.now();
+      const groups = new Map<string, { due: number; entries: Entry[] }>();
+      for (const e of this.entries.values()) {
+        const key = FOLLOWERS[e.ref.kind].shareKey(e.ref);
+        const g = groups.get(key) ?? { due: Infinity, entries: [] };
+        g.due = Math.min(g.due, e.slot.due);
+        g.entries.push(e);
+        groups.set(key, g);
+      }
+      const chosen = chooseDue([...groups.values()], now, this.budget);
+      if (chosen.length === 0) return;
+      let client: EoClient;
+      try {
+        client = await this.deps.connection.getClient();
+      } catch {
+        // Signed out: keep the list, read again when the connection changes.
+        this.paused = true;
+        return;
+      }
+      await Promise.all(chosen.map((g) => this.readGroup(client, g.entries)));
+    } finally {
+      this.ticking = false;
+      this.schedule();
+    }
+  }
+
+  private async readGroup(client: EoClient, group: Entry[]): Promise<void> {
+    const follower = FOLLOWERS[group[0].ref.kind];
+    const refs = group.map((e) => e.ref);
+    let records: Map<string, unknown>;
+    try {
+      this.requests++;
+      records = await follower.read(client, refs, this.abort.signal);
+    } catch (err) {
+      if (isCancellation(err)) return;
+      if (needsSignIn(err)) {
+        this.paused = true;
+        return;
+      }
+      if (err instanceof ApiError && err.status === 404 && group.length === 1) {
+        records = new Map();
+      } else {
+        for (const e of group) {
+          if (e.failures++ === 0) this.deps.log.warn(`Watcher: could not read ${e.ref.kind} ${e.ref.id}: ${err instanceof Error ? err.message : String(err)}`);
+          e.slot = nextSlot(e.slot, false, this.now(), this.backoff);
+        }
+        return;
+      }
+    }
+    let changed = false;
+    for (const e of group) {
+      if (!this.entries.has(refKey(e.ref))) continue;
+      const record = records.get(e.ref.id);
+      if (record === undefined) {
+        this.gone(e);
+        changed = true;
+        continue;
+      }
+      e.failures = 0;
+      this.readEmitter.fire({ kind: e.ref.kind, id: e.ref.id, record });
+      const snap = follower.snapshot(record);
+      const moved = JSON.stringify(snap) !== JSON.stringify(e.snapshot);
+      e.snapshot = snap;
+      changed ||= moved;
+      e.slot = nextSlot(e.slot, moved, this.now(), this.backoff);
+      if (snap.outcome !== 'pending' && !e.held) await this.finish(e, follower.finish(record, snap, e.ref, e.hint));
+    }
+    if (changed) this.changed.fire();
+  }
+
+  /** The service no longer has it: stop, and say so when a name is known. */
+  private gone(e: Entry): void {
+    this.entries.delete(refKey(e.ref));
+    void this.persist();
+    this.deps.log.info(`Watcher: ${e.ref.kind} ${e.ref.id} is no longer on the service; stopped following it`);
+    if (e.snapshot && this.notifies(e.ref.kind))
+      void this.deps.ui.message(
+        'warning',
+        l10n.t('{0} {1} is no longer on the service; it is no longer followed.', FOLLOWERS[e.ref.kind].noun(), e.snapshot.name),
+        {},
+      );
+  }
+
+  /**
+   * Final: drop it from the stored list first. Only the window that still found it there
+   * announces it, so a second window (or a watcher resumed after a reload) stays quiet.
+   */
+  private async finish(e: Entry, f: Finish): Promise<void> {
+    const key = refKey(e.ref);
+    this.entries.delete(key);
+    const stored = decodeFollowed(this.deps.state.get(FOLLOWED_KEY), this.now());
+    const ours = stored.some((r) => refKey(r) === key);
+    await this.persist();
+    this.changed.fire();
+    this.deps.log.info(`Watcher: ${e.ref.kind} ${e.ref.id} is ${e.snapshot?.words ?? 'final'}; stopped following it`);
+    if (!ours || !this.notifies(e.ref.kind)) return;
+    void this.announce(f);
+  }
+
+  private notifies(kind: WatchKind): boolean {
+    return vscode.workspace.getConfiguration('eoImagery').get<boolean>(NOTIFY_SETTINGS[kind], true) !== false;
+  }
+
+  private async announce(f: Finish): Promise<void> {
+    const choice = await this.deps.ui.message(f.severity, f.text, {}, ...f.actions.map((a) => a.title));
+    const action = f.actions.find((a) => a.title === choice);
+    if (action) await run(action);
+  }
+}
+
+/** Runs a notification's next action: the command with its arguments. */
+function run(a: NextAction): Thenable<unknown> {
+  return (runCommand as (name: NextAction['command'], ...args: unknown[]) => Thenable<unknown>)(a.command, ...a.args);
+}

@@ -1,0 +1,135 @@
+// Share a view in a real VS Code against the sandbox: an AOI and an archive item shown on the
+// map are saved with Save View As… to a *.eoview.json file (no token, no file address); the map
+// closed, the file's Open on Map draws the same records again. A view naming a record the
+// opener cannot see says so for that layer and shows the rest; a view of another service is
+// refused without touching the settings; Copy Link to This View gives a link that opens the
+// same view, and a hostile link is refused in words.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../../src/commandIds';
+import type { Opened } from '../../../src/commands/shareView/openView';
+import { useSandbox } from '../harness/sandbox';
+import { remove, scriptedSuite, workspaceUri } from '../support/run';
+import { client } from './ordersSupport';
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+suite('share a view: saved, reopened, linked, refused', function () {
+  this.timeout(90_000);
+  const sb = useSandbox();
+  const scripts = scriptedSuite(sb);
+  const file = (name = 'shared'): vscode.Uri => workspaceUri(`${name}.eoview.json`);
+
+  suiteTeardown(async () => {
+    for (const name of ['shared', 'partly-hidden', 'elsewhere']) await remove(file(name));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function showAoiAndItem(): Promise<{ aoiId: string; itemId: string }> {
+    const c = await client(sb.current);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    const item = (await c.archives.search({ intersects: aoi.geometry, limit: 1 })).features[0];
+    await vscode.commands.executeCommand(COMMANDS.showOnMap, { kind: 'aoi', record: aoi });
+    await vscode.commands.executeCommand(COMMANDS.showOnMap, { kind: 'archiveItem', record: item });
+    const { panels } = sb.current.api.services;
+    await until('the map to report both layers', () => {
+      const s = panels.currentMap()?.viewState?.sources;
+      return s?.aois?.length && s.archiveItems?.length ? s : undefined;
+    });
+    return { aoiId: aoi.aoi_id, itemId: item.id };
+  }
+
+  test('Save View As… writes a file without secrets; with the map closed, Open on Map draws the same records', async () => {
+    const { aoiId, itemId } = await showAoiAndItem();
+    const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file() });
+    const saved = await vscode.commands.executeCommand<vscode.Uri>(COMMANDS.saveViewAs);
+    p.assertDone();
+    assert.equal(saved?.toString(), file().toString());
+    const text = Buffer.from(await vscode.workspace.fs.readFile(file())).toString('utf8');
+    const json = JSON.parse(text) as { eoView: number; host: string; layers: { kind: string; id: string }[] };
+    assert.equal(json.eoView, 1);
+    assert.equal(json.host, new URL(sb.current.sandbox.url).host);
+    assert.deepEqual(json.layers.map((l) => `${l.kind}:${l.id}`).sort(), [`aoi:${aoiId}`, `archiveItem:${itemId}`].sort());
+    assert.ok(!text.includes(sb.current.sandbox.tokens.alice) && !text.includes('http'), 'no token, no URL');
+
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
+    scripts.script();
+    const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file());
+    assert.deepEqual(opened, { shown: 2, missing: [] });
+    const map = await until('the map', () => sb.current.api.services.panels.currentMap());
+    await until('the AOI drawn', () => map.shown('aois').some((f) => f.ref.kind === 'aoi' && f.ref.id === aoiId) || undefined);
+    await until('the archive item drawn', () => map.shown('archiveItems').some((f) => f.ref.id === itemId) || undefined);
+  });
+
+  test('a record the opener cannot see is named for its layer; the rest is shown', async () => {
+    const bob = sb.current.sandbox.tokens.bob;
+    const c = await client(sb.current);
+    const mine = (await c.aois.listPage({ limit: 1 })).items[0];
+    // bob's AOI id, read as bob directly from the sandbox
+    const res = await fetch(`${sb.current.sandbox.url}/v0/aois?limit=1`, { headers: { Authorization: `Bearer ${bob}` } });
+    const theirs = ((await res.json()) as { aois: { aoi_id: string }[] }).aois[0].aoi_id;
+    const view = {
+      eoView: 1,
+      host: new URL(sb.current.sandbox.url).host,
+      center: { lon: 10, lat: 50 },
+      zoom: 8,
+      layers: [
+        { kind: 'aoi', id: mine.aoi_id },
+        { kind: 'aoi', id: theirs },
+      ],
+      imagery: [],
+    };
+    await vscode.workspace.fs.writeFile(file('partly-hidden'), Buffer.from(JSON.stringify(view)));
+    const p = scripts.script();
+    const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('partly-hidden'));
+    assert.equal(opened?.shown, 1);
+    assert.deepEqual(opened?.missing, ['AOI: not found, or not visible to you']);
+    const note = p.messages.find((m) => m.severity === 'warning');
+    assert.equal(note?.text, 'The view is open; 1 layer is not shown: AOI: not found, or not visible to you.');
+  });
+
+  test('a view of another service is refused and changes no setting', async () => {
+    const before = vscode.workspace.getConfiguration('eoImagery').get<string>('baseUrl');
+    const view = { eoView: 1, host: 'api.elsewhere.example', center: { lon: 0, lat: 0 }, zoom: 3, layers: [], imagery: [] };
+    await vscode.workspace.fs.writeFile(file('elsewhere'), Buffer.from(JSON.stringify(view)));
+    const p = scripts.script();
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.openViewFile, file('elsewhere')), undefined);
+    assert.match(
+      p.messages[0]?.text ?? '',
+      /^This view is of api\.elsewhere\.example, but you are connected to 127\.0\.0\.1:\d+\. A shared view never changes/,
+    );
+    assert.equal(vscode.workspace.getConfiguration('eoImagery').get<string>('baseUrl'), before);
+  });
+
+  test('Copy Link to This View gives a link that opens the same view; a hostile link is refused in words', async () => {
+    const { aoiId } = await showAoiAndItem();
+    scripts.script();
+    const link = await vscode.commands.executeCommand<string>(COMMANDS.copyViewLink);
+    assert.ok(link?.includes('://eo-imagery.eo-imagery/view?v='), link);
+    assert.equal(await vscode.env.clipboard.readText(), link);
+    assert.ok(!link.includes(sb.current.sandbox.tokens.alice));
+    const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewLink, link);
+    assert.equal(opened?.missing.length, 0);
+    assert.ok((opened?.shown ?? 0) >= 2);
+    assert.ok(
+      sb.current.api.services.panels
+        .currentMap()
+        ?.shown('aois')
+        .some((f) => f.ref.id === aoiId),
+    );
+
+    const hostile = `vscode://eo-imagery.eo-imagery/view?v=${Buffer.from(JSON.stringify({ eoView: 1, host: 'x', center: { lon: 0, lat: 0 }, zoom: 1, layers: [{ kind: 'settings', id: 'baseUrl' }] })).toString('base64url')}`;
+    const p = scripts.script();
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.openViewLink, hostile), undefined);
+    assert.equal(p.messages[0]?.text, 'This link cannot be opened: Layer 1 is of a kind this version does not know (settings).');
+  });
+});

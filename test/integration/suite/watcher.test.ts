@@ -1,0 +1,190 @@
+// The watcher in a real VS Code against the sandbox: an order placed through the wizard is
+// followed with its view closed; when the sandbox clock has moved on, exactly one notification
+// says the item is fulfilled, and its Show on Map draws the item. What is followed survives a
+// simulated window reload (a new watcher over the same global state resumes it, holding only
+// kinds and ids), and the finish is still announced once across the two.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ArchiveItem, OrderRecord } from '../../../src/api';
+import { COMMANDS } from '../../../src/commandIds';
+import { FOLLOWED_KEY } from '../../../src/watch/followed';
+import { Watcher } from '../../../src/watch/watcher';
+import { useSandbox } from '../harness/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { client, firstItem, handle } from './ordersSupport';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+suite('watcher: orders followed in the background, announced once, resumed after a reload', function () {
+  this.timeout(90_000);
+  const sb = useSandbox();
+
+  async function archiveItem(): Promise<ArchiveItem> {
+    const fc = await (await client(sb.current)).archives.search({ limit: 1 });
+    assert.ok(fc.features.length > 0, 'the sandbox archive is empty');
+    return fc.features[0];
+  }
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('an order placed, its view closed, the clock advanced: one notification, and Show on Map draws the item', async () => {
+    const conn = sb.current;
+    const { watcher, panels } = conn.api.services;
+    const name = 'Watched archive order';
+    const prompts = new ScriptedPrompts([
+      { kind: 'pick', match: /Project/, choose: firstItem },
+      { kind: 'input', match: /Name/, answer: name },
+      { kind: 'input', match: /Use case/, answer: 'flood mapping' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+    ]);
+    const restore = conn.api.testing.usePrompts(prompts);
+    try {
+      const order = (await vscode.commands.executeCommand(COMMANDS.orderArchiveItems, await archiveItem())) as OrderRecord | undefined;
+      prompts.assertDone();
+      const itemId = order?.order_items[0]?.id;
+      assert.ok(itemId, 'no order item');
+      assert.ok(watcher.isFollowing('orderItem', itemId), 'the placed item is followed');
+      const stored = JSON.stringify(conn.api.services.context.globalState.get(FOLLOWED_KEY));
+      assert.ok(stored.includes(itemId), 'kept in the global state');
+      assert.ok(!stored.includes(conn.sandbox.tokens.alice) && !stored.includes('http'), 'no token and no URL in what is kept');
+
+      // The person goes back to code: the sidebar and every editor closed.
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.equal(panels.currentMap(), undefined);
+
+      prompts.push({ kind: 'message', match: /^Order item Watched archive order is fulfilled/, answer: 'Show on Map' });
+      handle(conn).clock.advance(DAY_MS);
+      const said = (): ScriptedPrompts['messages'] => prompts.messages.filter((m) => m.text.startsWith(`Order item ${name} `));
+      await until('the finish notification', () => said().length > 0);
+      const [note] = said();
+      assert.equal(note.severity, 'info');
+      assert.equal(note.text, `Order item ${name} is fulfilled: its imagery is ready.`);
+      assert.deepEqual(note.buttons, ['Show on Map', 'Deliver…', 'Download…']);
+
+      const map = await until('the map after Show on Map', () => panels.currentMap());
+      const drawn = await until('the item drawn on the map', () => {
+        const f = map.shown('orderItems');
+        return f.length > 0 ? f : undefined;
+      });
+      assert.ok(drawn.every((f) => f.ref.kind === 'orderItem' && f.ref.id === itemId));
+      assert.ok(!watcher.isFollowing('orderItem', itemId), 'no longer followed once final');
+
+      // Exactly once: more reads of everything left change nothing.
+      watcher.checkNow();
+      await new Promise((r) => setTimeout(r, 2000));
+      assert.equal(said().length, 1, 'announced once');
+      prompts.assertDone();
+    } finally {
+      restore();
+      await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    }
+  });
+
+  test('following survives a simulated reload: a new watcher resumes from the global state; the finish is said once', async () => {
+    const conn = sb.current;
+    const { services } = conn.api;
+    const c = await client(conn);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    const placed = await c.orders.create({
+      dry_run: false,
+      order_items: [
+        {
+          project_id: aoi.project_id,
+          name: 'Reloaded order',
+          usecase: 'general',
+          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
+          item_ids: [(await archiveItem()).id],
+        },
+      ],
+    });
+    const itemId = placed.order_items[0].id;
+    services.watcher.follow('orderItem', itemId);
+
+    // What a reloaded window builds in activate(): a watcher over the same global state.
+    const prompts = new ScriptedPrompts();
+    const restore = conn.api.testing.usePrompts(prompts);
+    const reloaded = new Watcher({ state: services.context.globalState, connection: services.connection, log: services.log, ui: services.ui });
+    try {
+      const resumed = reloaded.pending().find((p) => p.ref.id === itemId);
+      assert.ok(resumed, 'the reloaded watcher follows the item');
+      assert.equal(resumed.ref.kind, 'orderItem');
+      assert.equal(resumed.snapshot, undefined, 'nothing read during construction (activation makes no request)');
+      assert.equal(reloaded.requests, 0);
+
+      handle(conn).clock.advance(DAY_MS);
+      reloaded.checkNow();
+      const said = (): number => prompts.messages.filter((m) => m.text.startsWith('Order item Reloaded order ')).length;
+      await until('the finish notification', () => said() > 0);
+      assert.ok(reloaded.requests >= 1);
+      services.watcher.checkNow();
+      await new Promise((r) => setTimeout(r, 2000));
+      assert.equal(said(), 1, 'one notification across the two watchers');
+      assert.ok(!reloaded.isFollowing('orderItem', itemId) && !services.watcher.isFollowing('orderItem', itemId));
+    } finally {
+      reloaded.dispose();
+      restore();
+    }
+  });
+
+  test('Show Pending lists what is followed in words, with no id; Stop Following… stops it', async () => {
+    const conn = sb.current;
+    const { services } = conn.api;
+    const c = await client(conn);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    const placed = await c.orders.create({
+      dry_run: false,
+      order_items: [
+        {
+          project_id: aoi.project_id,
+          name: 'Listed order',
+          usecase: 'general',
+          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
+          item_ids: [(await archiveItem()).id],
+        },
+      ],
+    });
+    const itemId = placed.order_items[0].id;
+    services.watcher.follow('orderItem', itemId);
+    services.watcher.checkNow();
+    await until('the first read', () => services.watcher.pending().find((p) => p.ref.id === itemId)?.snapshot);
+    let listed: readonly vscode.QuickPickItem[] = [];
+    const prompts = new ScriptedPrompts([
+      {
+        kind: 'pick',
+        match: /pending/,
+        choose: (items) => {
+          listed = items;
+          return items.find((i) => i.label.includes('Stop Following'));
+        },
+      },
+      { kind: 'pickMany', match: /Stop Following/, choose: (items) => items.filter((i) => i.label.includes('Listed order')) },
+    ]);
+    const restore = conn.api.testing.usePrompts(prompts);
+    try {
+      await vscode.commands.executeCommand(COMMANDS.showPending);
+      prompts.assertDone();
+      const row = listed.find((i) => i.label.includes('Listed order'));
+      assert.ok(row, listed.map((i) => i.label).join(' / '));
+      assert.match(row.description ?? '', /^(Draft|Active)/);
+      assert.match(row.detail ?? '', /^Order item · followed since /);
+      assert.ok(!`${row.label}${row.description}${row.detail}`.includes(itemId), 'no id in the row');
+      assert.ok(!services.watcher.isFollowing('orderItem', itemId), 'Stop Following stops it');
+    } finally {
+      restore();
+    }
+  });
+});
