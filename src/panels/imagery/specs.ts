@@ -190,9 +190,10 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   const colormap = index?.colormap || (vis.expression_type === 'grayscale' ? 'greys' : 'viridis');
   // The service's visualization list carries no assets: then the source mosaic's footprint
   // (the AOI's) is the clip.
-  const baseOf = (src?: Asset): { id: string; title: string; clip: unknown; bbox: ReturnType<typeof bboxOfGeometry> } => {
+  const baseOf = (src?: Asset): { id: string; title: string; clip: unknown; bbox: ReturnType<typeof bboxOfGeometry>; date?: string } => {
     const clip = latest?.geometry ?? src?.geometry;
-    return { id, title, clip, bbox: bboxOfGeometry(clip) };
+    // the date drawn: names saved clips, and is the date "Save Colour Range to Service" offers first
+    return { id, title, clip, bbox: bboxOfGeometry(clip), ...(latest?.date ? { date: latest.date.slice(0, 10) } : {}) };
   };
   if (vis.expression_type === 'composite') {
     const parsed = parseIndexExpression(vis.expression, 'composite');
