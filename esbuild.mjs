@@ -98,8 +98,9 @@ const targets = [
       target: 'node20',
     },
   },
-  // Webview scripts: one browser bundle each, no Node built-ins.
-  ...['map', 'stacItem'].map((name) => ({
+  // Webview scripts: one browser bundle each, no Node built-ins. The job graph's carries dagre
+  // (its layout) and loads only when a graph opens.
+  ...['map', 'stacItem', 'jobGraph'].map((name) => ({
     name: 'webview',
     options: {
       entryPoints: [`media/${name}/main.ts`],

@@ -11,7 +11,8 @@ const UPPER = (...names) => [
   },
 ];
 const MEDIA_SRC = {
-  regex: '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|geo/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+  regex:
+    '^(\\.{1,2}/)+src/(?!panels/protocol$|panels/imagery/protocol$|panels/jobGraph/protocol$|geo/|api/records$|api/indexExpression$|api/colormaps$|format$)',
   message:
     'A webview script shares only the message protocols, src/geo, src/format, the record types, the index-expression grammar and the colour maps with the extension side.',
 };

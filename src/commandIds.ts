@@ -56,6 +56,16 @@ export const COMMANDS = {
   openInsightOutput: 'eoImagery.openInsightOutput',
   showInsightOutputOnMap: 'eoImagery.showInsightOutputOnMap',
   useInsightOutputAsInput: 'eoImagery.useInsightOutputAsInput',
+  // Workflows and jobs (src/commands/workflows)
+  runWorkflow: 'eoImagery.runWorkflow',
+  showJobGraph: 'eoImagery.showJobGraph',
+  openTaskLog: 'eoImagery.openTaskLog',
+  downloadJob: 'eoImagery.downloadJob',
+  downloadTask: 'eoImagery.downloadTask',
+  // A visualization's legend and SLD on the service (src/commands/visualizations)
+  saveColourRange: 'eoImagery.saveColourRange',
+  revertColourRange: 'eoImagery.revertColourRange',
+  exportSld: 'eoImagery.exportSld',
   listIndices: 'eoImagery.listIndices',
   createIndex: 'eoImagery.createIndex',
   createVisualization: 'eoImagery.createVisualization',
@@ -139,6 +149,10 @@ export interface CommandArgs {
   downloadReport: [timeZone?: string];
   runSearchFile: [file: FileUri];
   searchFileWhatsNew: [file: FileUri];
+  /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
+  /** The histogram's range of a visualization layer on the map. */
+  saveColourRange: [range: { visualization: { aoiId: string; id: string }; date?: string; rescale: [number, number]; colormap: string }];
+  openTaskLog: [task: { workflowId: string; workflowName: string; job: object; task: object }];
 }
 
 /** The arguments of `name`: none, unless the table above says otherwise. */

@@ -21,6 +21,8 @@ import { registerCommands, type CommandTable } from './commands/register';
 import { saveSearch } from './commands/searchFiles/saveSearch';
 import type { CommandServices } from './commands/services';
 import { visualizationCommands } from './commands/visualizations/showServiceRendering';
+import { visualizationStyleCommands } from './commands/visualizations';
+import { workflowCommands } from './commands/workflows';
 import { createSidebar } from './explorer';
 import { Panels } from './panels';
 import type { ExtensionServices } from './services';
@@ -100,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const insights = step('insights', () => insightCommands(services));
   const copyAs = step('copyAs', () => copyAsCommands(services));
   const searchFiles = step('searchFiles', () => searchFileCommands(services));
+  const workflows = step('workflows', () => workflowCommands(services));
   // Set only by the test API below (which exists in test mode only).
   let restricted: boolean | undefined;
   const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
@@ -129,6 +132,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('walkthroughCommands', () => ({ getStarted: { action: l10n.t('Get Started'), retry: 'never', run: walkthrough.open } })),
     ...commands('imagery', () => imageryCommands(services)),
     ...commands('visualizations', () => visualizationCommands(services)),
+    ...commands('visualizationStyles', () => visualizationStyleCommands(services)),
+    ...workflows.disposables,
+    ...commands('workflowCommands', () => workflows.commands),
     ...commands('assets', () => assetCommands(services)),
     ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
     ...commands('watch', () => watchCommands(services)),

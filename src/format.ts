@@ -90,6 +90,19 @@ export function dateTime(ts: string | undefined | null): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Seconds as a person reads a duration: "45 s", "3 min 20 s", "2 h 5 min"; "—" when unknown. */
+export function duration(seconds: number | undefined | null): string {
+  if (seconds === undefined || seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return rest > 0 ? `${m} min ${rest} s` : `${m} min`;
+}
+
 /** "Showing 50 of 10,000 orders" */
 export function shownOf(shown: number, total: number | undefined, noun: string): string {
   if (total === undefined) return `Showing ${count(shown)} ${noun}`;

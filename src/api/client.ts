@@ -14,8 +14,8 @@
  *   `ApiError` kind `aborted` (use `isCancellation(e)` to stay quiet about it);
  * - failures reject with `ApiError` (kinds `http`, `network`, `timeout`, `aborted`,
  *   `protocol`) whose `userMessage` can be shown as is; `needsSignIn(e)` tells a 401;
- * - GETs retry transient faults (resets, timeouts, 429/502/503/504); POST/DELETE never do,
- *   so creating an order, store, delivery or download happens at most once per call;
+ * - GETs retry transient faults (resets, timeouts, 429/502/503/504); POST/PUT/PATCH/DELETE
+ *   never do, so creating an order, store, delivery, download or job happens at most once per call;
  * - `listPage(...)` returns one page `{items, total, offset, limit}` for "Load more";
  *   `iterate(...)` walks all pages lazily with `{pageSize, cap, signal}`;
  * - records are the types of `records.ts`, normalised: archive `bbox` numbers, `paid_at`
@@ -43,6 +43,8 @@ import { StoresApi } from './stores';
 import { Transport, type CallOptions, type ClientOptions, type RangeOptions, type RangeResult } from './transport';
 import { VisualizationsApi } from './visualizations';
 import { VisualizationPngApi } from './visualizationPng';
+import { VisualizationStylesApi } from './visualizationStyles';
+import { WorkflowsApi } from './workflows';
 
 export class EoClient {
   /** Projects (read-only): `listPage({pageNum, pageSize})`, `iterate`, `get`. */
@@ -57,12 +59,16 @@ export class EoClient {
   readonly visualizations: VisualizationsApi;
   /** The service's PNG of a visualization for a date and legend mode: `render`. */
   readonly visualizationPng: VisualizationPngApi;
+  /** A visualization's legends and SLD on the service: `saveLegend`, `rollbackLegend`, `sld`. */
+  readonly visualizationStyles: VisualizationStylesApi;
   /** Downloads of AOI assets: `create`, `get`, `waitUntilDone`. */
   readonly aoiDownloads: AoiDownloadsApi;
   /** Blocks: `list`, `insights` (the versions of one block). */
   readonly blocks: BlocksApi;
   /** Insight runs on an AOI: `list`, `estimate`, `run`, `delete`, `download`. */
   readonly insightRuns: InsightRunsApi;
+  /** Workflows and their jobs: `listPage`, `iterate`, `get`, `estimate`, `run`, `jobs`, `job`, `downloadJob`, `downloadTask`. */
+  readonly workflows: WorkflowsApi;
   /** Bandsets: `list`. */
   readonly bandsets: BandsetsApi;
   /** Orders: `create` (also `dry_run`), `listPage`, `iterate`, `get`, `waitUntilSettled`. */
@@ -94,9 +100,11 @@ export class EoClient {
     this.indices = new IndicesApi(t);
     this.visualizations = new VisualizationsApi(t, this.indices);
     this.visualizationPng = new VisualizationPngApi(t);
+    this.visualizationStyles = new VisualizationStylesApi(t);
     this.aoiDownloads = new AoiDownloadsApi(t);
     this.blocks = new BlocksApi(t);
     this.insightRuns = new InsightRunsApi(t);
+    this.workflows = new WorkflowsApi(t);
     this.bandsets = new BandsetsApi(t);
     this.orders = new OrdersApi(t);
     this.orderItems = new OrderItemsApi(t);

@@ -16,8 +16,11 @@ import { readRecords, withUnreadable, type WithUnreadable } from './unreadable';
 /** Metadata keys under which the extension records the block of a run it starts. */
 export const RUN_METADATA = { blockName: 'block_name', blockVersion: 'block_version' } as const;
 
-/** `input`/`output` as the service may send them: a list, JSON text of a list, a map by name, or nothing. */
-function valueList(raw: unknown, field: string): Record<string, unknown>[] {
+/**
+ * `input`/`output` as the service may send them: a list, JSON text of a list, a map by name, or
+ * nothing. Workflow blocks' and tasks' inputs are read with it too (api/workflows.ts).
+ */
+export function valueList(raw: unknown, field: string): Record<string, unknown>[] {
   let v = raw;
   if (v === undefined || v === null || v === '') return [];
   if (typeof v === 'string') {

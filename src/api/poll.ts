@@ -28,6 +28,13 @@ export interface PollOptions<T> {
   now?: () => number;
 }
 
+/**
+ * How a record that is still changing is followed live (the sidebar's rows, the job graph):
+ * read after `baseMs`, the wait doubling up to `maxMs` while nothing changes, back to `baseMs`
+ * when something does.
+ */
+export const LIVE_FOLLOW = { baseMs: 2000, maxMs: 30_000 } as const;
+
 /** Final statuses per resource kind, from docs/service-interface.md ("States"). */
 export const FINAL_STATUSES = {
   download: ['success', 'failed'],

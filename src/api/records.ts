@@ -538,6 +538,227 @@ export interface InsightDownload {
   signed_url?: string;
 }
 
+// ---------------------------------------------------------------- workflows and jobs
+
+/**
+ * One validation problem of a workflow or a job (OpenAPI `dexter.ValError`): which component
+ * raised it, between which two components, and why.
+ */
+export interface ValError {
+  component_name?: string;
+  from?: string;
+  to?: string;
+  err?: string;
+  reason?: string;
+}
+
+/**
+ * One block of a workflow's `spec` (our decision; docs/service-interface.md, "Workflows"):
+ * `name` is the task's name in a job, `depends_on` the names of the blocks it waits for,
+ * `inputs` values shaped like insight input values.
+ */
+export interface WorkflowBlock {
+  name: string;
+  block: { name: string; version: string };
+  depends_on: string[];
+  inputs: InputValue[];
+}
+
+/** What a workflow's (and a job's) `spec` holds, decoded from the raw JSON the service sends. */
+export interface WorkflowSpec {
+  blocks: WorkflowBlock[];
+}
+
+/** A workflow as the list sends it (OpenAPI `dexter.ListWorkflowItem`). */
+export interface WorkflowListItem {
+  id: string;
+  project_id: string;
+  legacy_project_id?: string;
+  name: string;
+  description?: string;
+  created_by?: string;
+  created_at: string;
+  updated_at?: string;
+}
+
+/**
+ * A workflow as read by id (OpenAPI `dexter.GetWorkflowsByIdTransformerResponse`). On the wire
+ * `spec` is raw JSON (the OpenAPI types it as bytes); the client decodes it.
+ */
+export interface WorkflowWire extends WorkflowListItem {
+  spec?: unknown;
+  val_errors?: ValError[] | null;
+  /** Tokens, as the service estimates them for one run. */
+  estimated_cost?: number;
+}
+
+/** A workflow after the client's reading: `spec` decoded (or undefined when it could not be). */
+export interface Workflow extends WorkflowListItem {
+  spec?: WorkflowSpec;
+  /** Why `spec` could not be read, when it could not. */
+  spec_error?: string;
+  val_errors: ValError[];
+  estimated_cost?: number;
+}
+
+export interface WorkflowList {
+  workflows: WorkflowListItem[];
+  pagination: Pagination;
+}
+
+/** `GET /v0/workflows/{id}/estimate` (OpenAPI `dexter.GetWorkflowCostEstimateTransformerResponse`). */
+export interface WorkflowEstimate {
+  estimated_cost: number;
+}
+
+/** Statuses the sandbox moves jobs and tasks through; a real service may send others (shown in words). */
+export type JobStatus = 'queued' | 'running' | 'success' | 'failed' | (string & {});
+export type TaskStatus = 'pending' | 'queued' | 'running' | 'success' | 'failed' | 'skipped' | (string & {});
+
+/** A job as the list sends it (OpenAPI `dexter.ListJobsItem`). */
+export interface JobListItem {
+  id: string;
+  workflow_id: string;
+  status: JobStatus;
+  /** Percent; the OpenAPI types it as a string. */
+  progress?: string | number;
+  /** Tokens. */
+  cost?: number;
+  /** Seconds. */
+  estimated_duration?: number;
+  /** A duration as text (the sandbox: Go's form, `1m30s`). */
+  time_taken?: string;
+  created_by?: string;
+  created_at: string;
+  updated_at?: string;
+  finished_at?: string;
+}
+
+/**
+ * A task of a job (OpenAPI `dexter.PostWorkflowTaskGet`). `inputs`, `result` and `info_logs`
+ * are raw bytes on the wire (JSON, JSON text, base64 or a list of byte values); the client
+ * decodes them.
+ */
+export interface TaskWire {
+  id: string;
+  name: string;
+  depends_on?: string[] | null;
+  status: TaskStatus;
+  /** 0..100. */
+  progress?: number;
+  block_info?: { id?: string; name?: string; version?: string };
+  err_msg?: string;
+  failure_type?: string;
+  state_msg?: string;
+  disclaimer?: string[] | null;
+  info_logs?: unknown;
+  inputs?: unknown;
+  result?: unknown;
+  time_taken?: string;
+  /** Seconds. */
+  estimated_time_duration?: number;
+  created_at?: string;
+  updated_at?: string;
+  finished_at?: string;
+  recv_time?: string;
+  send_time?: string;
+  block_inf_start_time?: string;
+  block_inf_end_time?: string;
+}
+
+/** A job read by id or just created (OpenAPI `GetJobByIdTransformerResponse`, `PostWorkflowRunTransformerResponse`). */
+export interface JobWire extends JobListItem {
+  tasks?: TaskWire[] | null;
+  val_errors?: ValError[] | null;
+  spec?: unknown;
+  exec_created_at?: string;
+  exec_updated_at?: string;
+}
+
+export interface JobList {
+  jobs: JobListItem[];
+}
+
+/**
+ * A task after the client's reading (`api/workflows.ts`): the raw-bytes fields decoded
+ * (`inputs` and `result` as the JSON they hold, or their text when they are not JSON;
+ * `info_logs` as text), `depends_on` and `disclaimer` always lists.
+ */
+export interface JobTask extends Omit<TaskWire, 'inputs' | 'result' | 'info_logs' | 'depends_on' | 'disclaimer'> {
+  depends_on: string[];
+  disclaimer: string[];
+  inputs?: unknown;
+  result?: unknown;
+  info_logs?: string;
+}
+
+/**
+ * A job after the client's reading: `progress` a number (0..100), `val_errors` a list,
+ * `spec` decoded; `tasks` only when the job was read by id or created (the list has none).
+ */
+export interface Job extends Omit<JobWire, 'progress' | 'tasks' | 'val_errors' | 'spec'> {
+  progress?: number;
+  tasks?: JobTask[];
+  val_errors: ValError[];
+  spec?: WorkflowSpec;
+}
+
+/** `PUT …/jobs/{job_id}/download` (OpenAPI `dexter.PutJobUpstreamResponseBody`). */
+export interface JobDownload {
+  id?: string;
+  status?: string;
+  signed_url?: string;
+  workflowId?: string;
+}
+
+/** `PUT …/tasks/{task_id}/download` (OpenAPI `dexter.PutTaskUpstreamResponseBody`). */
+export interface TaskDownload {
+  id?: string;
+  job_id?: string;
+  workflow_id?: string;
+  status?: string;
+  signed_url?: string;
+}
+
+// ---------------------------------------------------------------- visualization styles
+
+/** One class of a legend as `PUT …/metadata` takes it; a dynamic legend's bounds may be null (computed). */
+export interface LegendItemUpdate {
+  min: number | null;
+  max: number | null;
+  color: string;
+  label: string;
+}
+
+/** `PUT /v0/aois/{aoi_id}/visualizations/{id}/metadata` (OpenAPI `atlas.VisualizationMetadataUpdateRequest`). */
+export interface VisualizationMetadataUpdate {
+  visualization_mode: VisualizationMode;
+  /** Classes per date (`YYYY_MM_DD`). */
+  legend: Record<string, LegendItemUpdate[]>;
+  /** 1..15, required for the dynamic mode. */
+  dynamic_bins?: number;
+}
+
+/** `PATCH …/metadata` (OpenAPI `atlas.VisualizationMetadataRollbackRequest`): the service's own legend again. */
+export interface VisualizationMetadataRollback {
+  index_id: string;
+  /** `YYYY_MM_DD` */
+  dates: string[];
+  visualization_mode: VisualizationMode;
+}
+
+/** `POST …/sld` (OpenAPI `atlas.SLDRequest`). */
+export interface SldRequest {
+  /** `YYYY_MM_DD` */
+  dates: string[];
+  visualization_modes: VisualizationMode[];
+}
+
+/** The answer: SLD XML text by mode, then by date (OpenAPI `atlas.SLDResponse`). */
+export interface SldResponse {
+  sld: Partial<Record<VisualizationMode, Record<string, string>>>;
+}
+
 // ---------------------------------------------------------------- orders
 
 export type OrderStatus = 'PAID' | 'REFUND' | 'UNPAID' | 'PAYMENT_IN_PROGRESS';

@@ -4,7 +4,8 @@ import type { RecordKind } from './tree';
 /**
  * Reads one record by kind and id: what reveal needs for a record that is not among the
  * loaded pages, and what "Refresh" on a JSON document uses. `parentId` is the collection of
- * an archive item or the AOI of a visualization or insight run. Undefined when the service has no way to
+ * an archive item, the AOI of a visualization or insight run, the project of a workflow or
+ * the workflow of a job. Undefined when the service has no way to
  * read that kind alone.
  */
 export async function fetchRecord(client: EoClient, kind: RecordKind, id: string, parentId?: string, signal?: AbortSignal): Promise<object | undefined> {
@@ -40,8 +41,14 @@ export async function fetchRecord(client: EoClient, kind: RecordKind, id: string
       if (!parentId) return undefined;
       return (await client.insightRuns.list(parentId, { id }, o)).find((r) => r.id === id);
     }
+    case 'workflow':
+      // The read by id carries the spec and the validation errors the list leaves out.
+      return parentId ? client.workflows.get(id, parentId, o) : undefined;
+    case 'job':
+      return parentId ? client.workflows.job(parentId, id, o) : undefined;
     case 'asset':
     case 'task':
+    case 'jobTask':
       return undefined;
   }
 }

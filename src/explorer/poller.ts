@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { isCancellation } from '../api';
+import { LIVE_FOLLOW } from '../api/poll';
 import type { Connection } from '../auth/connection';
 import { isWatchKind } from '../watch/followed';
 import type { WatchRead, Watcher } from '../watch/watcher';
@@ -21,7 +22,7 @@ export interface PollerOptions {
   tickMs: number;
 }
 
-export const DEFAULT_POLLING: PollerOptions = { baseMs: 2000, maxMs: 30_000, tickMs: 500 };
+export const DEFAULT_POLLING: PollerOptions = { ...LIVE_FOLLOW, tickMs: 500 };
 
 interface Entry {
   host: PollHost;

@@ -15,9 +15,11 @@ interface OpenRecord {
 
 /** The collection of an archive item, the AOI of a visualization: what a read by id needs. */
 export function parentIdOf(node: RecordNode): string | undefined {
-  const r = node.record as { collection?: unknown; aoi_id?: unknown };
+  const r = node.record as { collection?: unknown; aoi_id?: unknown; project_id?: unknown; workflow_id?: unknown };
   if (node.kind === 'archiveItem' && typeof r.collection === 'string') return r.collection;
   if ((node.kind === 'visualization' || node.kind === 'insightRun') && typeof r.aoi_id === 'string') return r.aoi_id;
+  if (node.kind === 'workflow' && typeof r.project_id === 'string') return r.project_id;
+  if (node.kind === 'job' && typeof r.workflow_id === 'string') return r.workflow_id;
   return undefined;
 }
 

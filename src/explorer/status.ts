@@ -39,6 +39,9 @@ const CATEGORY: Record<string, StatusCategory> = {
   // tasks: SUBMITTED is waiting for capture; EXPIRED passed its window and cannot move again
   submitted: 'inProgress',
   expired: 'cancelled',
+  // workflow tasks: waiting for the tasks they depend on, or never run because one failed
+  waiting: 'inProgress',
+  skipped: 'cancelled',
   // deliveries, task delivery status, feasibility
   successful: 'success',
   weak_success: 'success',

@@ -19,10 +19,23 @@ export type RecordKind =
   | 'store'
   | 'collection'
   | 'archiveItem'
-  | 'insightRun';
+  | 'insightRun'
+  | 'workflow'
+  | 'job'
+  | 'jobTask';
 
 export type NodeKind =
-  RecordKind | 'assetGroup' | 'visualizationGroup' | 'insightRunGroup' | 'insightOutput' | 'loadMore' | 'error' | 'signIn' | 'message' | 'unreadable';
+  | RecordKind
+  | 'assetGroup'
+  | 'visualizationGroup'
+  | 'insightRunGroup'
+  | 'insightOutput'
+  | 'workflowGroup'
+  | 'loadMore'
+  | 'error'
+  | 'signIn'
+  | 'message'
+  | 'unreadable';
 
 /**
  * One row of a sidebar tree. A node knows its parent (so commands can reveal it) and builds

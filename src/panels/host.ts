@@ -44,7 +44,7 @@ export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPa
 export function renderPanelHtml(
   webview: vscode.Webview,
   context: vscode.ExtensionContext,
-  name: 'map' | 'stacItem',
+  name: 'map' | 'stacItem' | 'jobGraph',
   title: string,
   imgSources: string[] = [],
 ): string {
@@ -53,7 +53,8 @@ export function renderPanelHtml(
     title,
     cspSource: webview.cspSource,
     scriptUri: media(`${name}.js`),
-    preScriptUris: [media('outlines.js')],
+    // the offline outlines are for the two panels with a map
+    preScriptUris: name === 'jobGraph' ? [] : [media('outlines.js')],
     styleUri: media(`${name}.css`),
     imgSources,
     // The webview's strings are translated from the same bundle as the extension's.

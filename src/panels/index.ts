@@ -1,5 +1,5 @@
 /**
- * The two webview panels as one service: built after the sidebar (a footprint's detail can be
+ * The webview panels (map, STAC item, job graph) as one service: built after the sidebar (a footprint's detail can be
  * its sidebar row) and before the commands, which reach the map only through it (`showMap`,
  * `currentMap`: a `MapView`, never the panel class). It keeps the window's one map and
  * registers the serializers that bring both panels back after a window reload.
@@ -15,6 +15,9 @@ import type { MapView } from './mapView';
 import type { PanelProbe, PanelsApi } from './probe';
 import type { DetailRef, MapState, StacState } from './protocol';
 import { STAC_VIEW_TYPE, StacItemPanel } from './stacItemPanel';
+import { JOB_GRAPH_VIEW_TYPE, JobGraphPanel } from './jobGraph/jobGraphPanel';
+import type { JobGraphState } from './jobGraph/protocol';
+import type { Job } from '../api/records';
 
 export class Panels implements PanelsApi, vscode.Disposable {
   private readonly ctx: PanelContext;
@@ -35,6 +38,10 @@ export class Panels implements PanelsApi, vscode.Disposable {
       [STAC_VIEW_TYPE]: {
         deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => StacItemPanel.revive(services, panel, state as StacState | undefined),
       },
+      [JOB_GRAPH_VIEW_TYPE]: {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) =>
+          JobGraphPanel.revive(services, panel, state as JobGraphState | undefined),
+      },
     };
   }
 
@@ -43,12 +50,14 @@ export class Panels implements PanelsApi, vscode.Disposable {
     return [
       vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, this.serializers[MAP_VIEW_TYPE]),
       vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, this.serializers[STAC_VIEW_TYPE]),
+      vscode.window.registerWebviewPanelSerializer(JOB_GRAPH_VIEW_TYPE, this.serializers[JOB_GRAPH_VIEW_TYPE]),
       this,
     ];
   }
 
   dispose(): void {
     this.mapPanel?.dispose();
+    JobGraphPanel.closeAll();
   }
 
   /** Opens the map (or brings the open one forward). */
@@ -85,6 +94,11 @@ export class Panels implements PanelsApi, vscode.Disposable {
     return map;
   }
 
+  /** A job's tasks as a graph, followed live while the job runs; `job` (with its tasks) saves the first read. */
+  showJobGraph(ref: JobGraphState, job?: Job): void {
+    JobGraphPanel.show(this.services, ref, job);
+  }
+
   showStacItem(ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
     return StacItemPanel.show(this.services, ref, item);
   }
@@ -115,6 +129,10 @@ export class Panels implements PanelsApi, vscode.Disposable {
 
   stacItems(): ReadonlyMap<string, PanelProbe> {
     return StacItemPanel.probes();
+  }
+
+  jobGraphs(): ReadonlyMap<string, PanelProbe & { reads: number }> {
+    return JobGraphPanel.probes();
   }
 }
 

@@ -13,6 +13,23 @@ export const COPY_TEXT_MAX = 64 * 1024;
 const isId = (v: unknown): boolean => Number.isSafeInteger(v);
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
+/** The map's colour range of a visualization layer: ids, two finite numbers low before high, a colour map. */
+export function isColourRange(v: unknown): boolean {
+  if (!isObj(v) || !isObj(v.visualization) || !Array.isArray(v.rescale) || v.rescale.length !== 2) return false;
+  const [lo, hi] = v.rescale as unknown[];
+  return (
+    typeof v.visualization.aoiId === 'string' &&
+    typeof v.visualization.id === 'string' &&
+    typeof lo === 'number' &&
+    typeof hi === 'number' &&
+    Number.isFinite(lo) &&
+    Number.isFinite(hi) &&
+    lo < hi &&
+    typeof v.colormap === 'string' &&
+    (v.date === undefined || typeof v.date === 'string')
+  );
+}
+
 /** A footprint's detail reference, with the fields its kind needs. */
 function isDetailRef(v: unknown): boolean {
   if (!isObj(v)) return false;
@@ -44,6 +61,7 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   clipReply: (m) => isId(m.requestId) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
   clipProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total),
   copyText: (m) => typeof m.text === 'string' && m.text.length <= COPY_TEXT_MAX,
+  saveColourRange: (m) => isColourRange(m.range),
   seriesPoint: (m) => isId(m.requestId) && isId(m.index) && isObj(m.point) && typeof m.point.date === 'string',
   seriesDone: (m) => isId(m.requestId) && (m.ok === true || (m.ok === false && typeof m.error === 'string')),
   seriesPngReply: (m) =>

@@ -272,6 +272,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     clipReply: (m) => this.clips.receive(m),
     clipProgress: (m) => this.clips.receive(m),
     copyText: async (m) => vscode.env.clipboard.writeText(m.text),
+    saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
     seriesPoint: (m) => this.series.receive(m),
     seriesDone: (m) => this.series.receive(m),
     seriesPngReply: (m) => this.series.receive(m),

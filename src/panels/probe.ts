@@ -31,8 +31,10 @@ export interface PanelsApi {
   map(): PanelProbe | undefined;
   /** Open STAC item panels keyed `collection/id` (test mode only; otherwise empty). */
   stacItems(): ReadonlyMap<string, PanelProbe>;
-  /** The serializers registered for the two view types (what a window reload calls). */
-  readonly serializers: Readonly<Record<'eoImagery.map' | 'eoImagery.stacItem', vscode.WebviewPanelSerializer>>;
+  /** Open job graph panels keyed `workflow/job`, with the job reads each made. */
+  jobGraphs(): ReadonlyMap<string, PanelProbe & { reads: number }>;
+  /** The serializers registered for the view types (what a window reload calls). */
+  readonly serializers: Readonly<Record<'eoImagery.map' | 'eoImagery.stacItem' | 'eoImagery.jobGraph', vscode.WebviewPanelSerializer>>;
 }
 
 const KEEP = 2000;

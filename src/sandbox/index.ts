@@ -15,6 +15,8 @@ import { catalogRoutes } from './routes/catalogs';
 import { catalogueRoutes } from './routes/catalogue';
 import { imageryRoutes } from './routes/imagery';
 import { visualizationPngRoutes } from './routes/visualizationPng';
+import { visualizationStyleRoutes } from './routes/visualizationStyles';
+import { workflowRoutes } from './routes/workflows';
 import { insightRoutes } from './routes/insights';
 import { orderRoutes } from './routes/orders';
 import { projectRoutes } from './routes/projects';
@@ -22,6 +24,7 @@ import { storeRoutes } from './routes/stores';
 import { type FaultRule, SandboxServer } from './server';
 import type { State, User } from './state';
 import { seedState } from './world/seed';
+import { seedWorkflows } from './world/workflows';
 import { buildWorld } from './world/world';
 
 export interface SandboxOptions {
@@ -53,6 +56,8 @@ export interface SandboxHandle {
   tokens: { alice: string; bob: string };
   clock: SandboxClock;
   faults: { add(rule: FaultRule): void; clear(): void };
+  /** `METHOD /path` of the last 2,000 requests, oldest first (tests count what was sent). */
+  readonly requests: readonly string[];
   close(): Promise<void>;
   /** The stored state, for tests that check nothing changed (read-only by convention). */
   readonly state: State;
@@ -75,6 +80,8 @@ export function sandboxRoutes(): Route[] {
     ...storeRoutes,
     ...imageryRoutes,
     ...visualizationPngRoutes,
+    ...visualizationStyleRoutes,
+    ...workflowRoutes,
     ...aoiDownloadRoutes,
   ];
 }
@@ -107,6 +114,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       throw new Error(`${opts.dataDir} holds state for seed ${state.seed} scale ${state.scale}; start with those or use another --data-dir`);
     }
   }
+  if (state && !state.workflows) {
+    // A state file from before workflows: they are seeded into it as into a new world.
+    state.workflows = [];
+    state.jobs = [];
+    for (const user of world.users) seedWorkflows(world, state, user, start);
+  }
   if (!state) {
     state = seedState(world, start);
     if (opts.dataDir) await saveState(opts.dataDir, state);
@@ -136,6 +149,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     tokens,
     clock,
     faults: { add: (rule) => server.addFault(rule), clear: () => server.clearFaults() },
+    requests: server.requests,
     state,
     users: { alice, bob },
     close: () =>

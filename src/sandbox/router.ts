@@ -31,12 +31,12 @@ export interface Res {
 }
 
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   style?: ErrorStyle;
   /** Default true; `/ping` and signed file URLs are the exceptions. */
   auth?: boolean;
-  /** POST/PUT bodies are required JSON unless this says otherwise ('optional': JSON or nothing). */
+  /** POST/PUT/PATCH bodies are required JSON unless this says otherwise ('optional': JSON or nothing). */
   body?: 'json' | 'none' | 'optional';
   handler: (r: Req) => Res | Promise<Res>;
 }

@@ -141,6 +141,8 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 export class SandboxServer {
   readonly server: http.Server;
   private faults: (FaultRule & { left: number })[] = [];
+  /** `METHOD /path` of the last 2,000 requests, oldest first: tests count what a command sent. */
+  readonly requests: string[] = [];
 
   constructor(
     private readonly app: App,
@@ -212,6 +214,8 @@ export class SandboxServer {
       return;
     }
     const path = url.pathname;
+    this.requests.push(`${method} ${path}`);
+    if (this.requests.length > 2000) this.requests.splice(0, this.requests.length - 2000);
     if (!isLoopbackHost(req.headers.host)) {
       // The sandbox's tokens are public: a page on another site must not reach it through a
       // DNS name rebound to 127.0.0.1.
@@ -271,7 +275,7 @@ export class SandboxServer {
         if (!user) throw new HttpError(401, 'missing or unknown access token in the Authorization header', 'authorization');
       }
       let body: unknown;
-      if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
+      if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') {
         let buf: Buffer;
         try {
           buf = await readBody(req);

@@ -4,7 +4,7 @@
  * creation); statuses and progress are derived from `t0` on every read (transitions.ts), so
  * the stored data only changes when a request creates or deletes something.
  */
-import type { Aoi, Asset, Delivery, Index, InputValue, OrderItem, Project, Store, Visualization } from '../api/records';
+import type { Aoi, Asset, Delivery, Index, InputValue, LegendItem, OrderItem, Project, Store, Visualization, WorkflowSpec } from '../api/records';
 
 export type UserKey = 'alice' | 'bob';
 
@@ -43,6 +43,11 @@ export interface AssetRec extends Asset {
 
 export interface VisRec extends Omit<Visualization, 'assets' | 'legend'> {
   t0: number;
+  /**
+   * Legends saved with `PUT …/metadata`, by date (`YYYY_MM_DD`) and mode; they replace the
+   * computed ones and colour the PNG by their classes until rolled back.
+   */
+  legend_overrides?: Record<string, { dynamic?: LegendItem[]; theoretical?: LegendItem[] }>;
   /** The derived assets this visualization produced. */
   asset_ids: string[];
   /** The mosaics it was made from (a second request over the same ones is 409). */
@@ -111,6 +116,38 @@ export interface InsightRec {
   t0: number;
 }
 
+export interface WorkflowRec {
+  id: string;
+  owner: string;
+  project_id: string;
+  name: string;
+  description: string;
+  created_by: string;
+  /** Checked on every read (src/sandbox/workflows.ts): a spec whose blocks do not fit has `val_errors`. */
+  spec: WorkflowSpec;
+  t0: number;
+  updated_t0: number;
+}
+
+export interface JobRec {
+  id: string;
+  owner: string;
+  workflow_id: string;
+  project_id: string;
+  created_by: string;
+  /** The workflow's spec when the job started. */
+  spec: WorkflowSpec;
+  /** Task ids by task (block step) name. */
+  task_ids: Record<string, string>;
+  /** Tokens, the workflow's estimate when the job started. */
+  cost: number;
+  /** How long the job waits for a worker before its first task (default JOB_QUEUED_MS). */
+  queue_ms?: number;
+  /** Decided when the job starts: the task that fails, halfway through, and why. */
+  failure?: { task: string; err_msg: string; failure_type: string };
+  t0: number;
+}
+
 export interface State {
   version: 1;
   seed: number;
@@ -126,4 +163,7 @@ export interface State {
   deliveries: DeliveryRec[];
   downloads: DownloadRec[];
   insights: InsightRec[];
+  /** Absent in state files written before workflows existed: seeded on load. */
+  workflows: WorkflowRec[];
+  jobs: JobRec[];
 }

@@ -19,8 +19,8 @@ export async function api<T>(base: string, token: string, p: string): Promise<T>
   return (await res.json()) as T;
 }
 
-/** The frame holding the webview whose page defines `global` (eoMap or eoStac). */
-export async function webviewFrame(page: Page, global: 'eoMap' | 'eoStac', timeoutMs = 30_000, not?: Frame): Promise<Frame> {
+/** The frame holding the webview whose page defines `global` (eoMap, eoStac or eoJobGraph). */
+export async function webviewFrame(page: Page, global: 'eoMap' | 'eoStac' | 'eoJobGraph', timeoutMs = 30_000, not?: Frame): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {

@@ -101,7 +101,7 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
 }
 
 export async function openWebview(
-  name: 'map' | 'stacItem',
+  name: 'map' | 'stacItem' | 'jobGraph',
   opts: {
     onRequest?: RequestHandler;
     state?: unknown;
@@ -119,7 +119,7 @@ export async function openWebview(
     title: name,
     cspSource: origin,
     scriptUri: `${origin}/media/${name}.js`,
-    preScriptUris: [`${origin}/media/outlines.js`],
+    preScriptUris: name === 'jobGraph' ? [] : [`${origin}/media/outlines.js`],
     styleUri: `${origin}/media/${name}.css`,
     imgSources: opts.imgSources,
     imagery: name === 'map',

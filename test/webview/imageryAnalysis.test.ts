@@ -415,6 +415,44 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
     }
   });
 
+  it("a visualization's index layer: Save Colour Range to Service posts the handles' range, its date and colour map; other layers offer no such button", async () => {
+    const h = await open([]);
+    try {
+      const render = {
+        kind: 'index' as const,
+        expression: '(B08 - B04) / (B08 + B04)',
+        rescale: [-1, 1] as [number, number],
+        colormap: 'RdYlGn',
+        legendTitle: 'NDVI',
+      };
+      const source = { kind: 'visualization' as const, aoiId: 'aoi-1', id: 'vis-1', assetId: 'asset-1' };
+      await showAndSettle(h, spec({ id: 'vis', title: 'NDVI 2026-06-01', render, source, date: '2026-06-01' }));
+      await h.page.locator('button.histogram').click();
+      const lo = h.page.locator('#imagery-histogram .eo-histogram .handle.lo');
+      await lo.waitFor({ timeout: 10000 });
+      await lo.focus();
+      await h.page.keyboard.press('Home');
+      await h.page.waitForFunction(async () => (await (window as unknown as Win).eoMap.imagery()).layer('vis')?.spec.render.rescale?.[0] !== -1);
+      const drawn = await h.page.evaluate(async () => (await (window as unknown as Win).eoMap.imagery()).layer('vis')?.spec.render.rescale);
+      assert.ok(drawn && drawn[0] > -1 && drawn[1] === 1, JSON.stringify(drawn));
+      await h.page.locator('#imagery-histogram button.save-range').click();
+      const m = (await h.waitFor(isType('saveColourRange'))) as { range: unknown };
+      assert.deepEqual(m.range, { visualization: { aoiId: 'aoi-1', id: 'vis-1' }, date: '2026-06-01', rescale: drawn, colormap: 'RdYlGn' });
+
+      // an index layer of a plain file is not a visualization: nothing to save it to
+      await showAndSettle(h, spec({ id: 'plain', title: 'NDVI of a file', render }));
+      // closed and opened again: the histogram is of the top layer, the new one
+      await h.page.locator('button.histogram').click();
+      await h.page.locator('button.histogram').click();
+      assert.equal(await h.page.locator('#imagery-histogram select.hist-layer').inputValue(), 'plain');
+      await h.page.locator('#imagery-histogram .eo-histogram .handle.lo').waitFor({ timeout: 10000 });
+      assert.equal(await h.page.locator('#imagery-histogram button.save-range').count(), 0);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it("saves the view as a GeoTIFF GDAL reads with the scene's CRS, the window's extent and the file's values", async () => {
     const log: ReadBytesParams[] = [];
     const h = await open(log);

@@ -137,6 +137,7 @@ export class ImageryTools {
     const layer = layers.find((l) => l.spec.id === id) ?? layers[layers.length - 1];
     this.histogram?.destroy();
     this.histogram = undefined;
+    this.histBox.querySelector(':scope > .save-range')?.remove();
     this.histBox.hidden = false;
     this.histToggle.setAttribute('aria-pressed', 'true');
     if (!layer) {
@@ -149,8 +150,33 @@ export class ImageryTools {
     const panel = new HistogramPanel(layer, this.deps.map, (render) => this.deps.manager.restyle(layer.spec.id, render));
     this.histogram = panel;
     this.histBox.append(panel.root);
+    const save = this.saveRangeButton(layer.spec.id);
+    if (save) this.histBox.append(save);
     await panel.refresh();
     return panel;
+  }
+
+  /**
+   * "Save Colour Range to Service" under the histogram of a visualization's index layer: the
+   * handles' range as the layer is drawn when it is pressed; the extension asks the rest.
+   */
+  private saveRangeButton(id: string): HTMLButtonElement | undefined {
+    const spec = this.deps.manager.layer(id)?.spec;
+    const post = this.deps.post;
+    if (!post || spec?.source.kind !== 'visualization' || spec.render.kind !== 'index') return undefined;
+    const { aoiId, id: visId } = spec.source;
+    return button(
+      l10n.t('Save Colour Range to Service'),
+      () => {
+        const r = this.deps.manager.layer(id)?.spec.render;
+        if (r?.kind !== 'index') return;
+        post({
+          type: 'saveColourRange',
+          range: { visualization: { aoiId, id: visId }, date: spec.date, rescale: [r.rescale[0], r.rescale[1]], colormap: r.colormap },
+        });
+      },
+      { class: 'secondary save-range', title: l10n.t('Save the range of the handles as this visualization’s legend on the service') },
+    );
   }
 
   closeHistogram(): void {

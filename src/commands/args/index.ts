@@ -11,6 +11,8 @@
 import vscode = require('vscode');
 import type { CommandName } from '../../commandIds';
 import { InsightOutputNode, InsightRunNode } from '../../explorer/nodes/insightRuns';
+import { JobNode, WorkflowNode } from '../../explorer/nodes/workflows';
+import { taskRefOf } from '../workflows/jobs';
 import { ErrorNode, LoadMoreNode } from '../../explorer/rows';
 import { ExplorerNode, RecordNode } from '../../explorer/tree';
 import { targetsOf } from '../catalog/targets';
@@ -20,6 +22,7 @@ import {
   archiveItemsArg,
   archiveRefArg,
   catalogPresetArg,
+  colourRangeArg,
   insightSourceArg,
   readyDownloadArg,
   rowOf,
@@ -29,6 +32,7 @@ import {
   storeArg,
   textArg,
   visualizationArg,
+  workflowArg,
 } from './shapes';
 
 /** A file's URI (Explorer or editor menus, CodeLens); undefined means the active editor's. */
@@ -145,6 +149,15 @@ export const READERS = {
   downloadAssets: assetRows,
   saveViewGeoTiff: none,
   saveViewPng: none,
+  // Workflows and jobs; a visualization's styling on the service
+  runWorkflow: (arg?: unknown) => (arg instanceof WorkflowNode ? arg.record : workflowArg(arg)),
+  showJobGraph: node(JobNode),
+  openTaskLog: taskRefOf,
+  downloadJob: node(JobNode),
+  downloadTask: taskRefOf,
+  saveColourRange: (arg?: unknown) => visualizationArg(arg) ?? colourRangeArg(arg),
+  revertColourRange: visualizationArg,
+  exportSld: visualizationArg,
   // What is pending
   showPending: none,
   saveReadyDownload: readyDownloadArg,

@@ -5,9 +5,12 @@
  * handler asks, or says what to pick). Pure: no `vscode`; `./index.ts` adds URIs and tree
  * nodes and ties each command to its reader.
  */
-import type { Aoi, ArchiveItem, Asset, Geometry, Insight, Store, Visualization } from '../../api/records';
+import type { Aoi, ArchiveItem, Asset, Geometry, Insight, Store, Visualization, WorkflowListItem } from '../../api/records';
 import { isObj } from '../../api/shape';
+import type { ColourRangeFromMap } from '../../panels/imagery/protocol';
 import { isSearchParams, type SearchParams } from '../../panels/protocol';
+
+export type { ColourRangeFromMap };
 
 /** A row of the sidebar as a command sees it (a tree node has both fields), or a bare record. */
 export interface Row {
@@ -43,6 +46,25 @@ export function storeArg(arg: unknown): Store | undefined {
 /** A visualization row or a `Visualization`. */
 export function visualizationArg(arg: unknown): Visualization | undefined {
   return recordOf<Visualization>(arg, 'visualization', (r) => typeof r.id === 'string' && typeof r.aoi_id === 'string' && typeof r.index_id === 'string');
+}
+
+/** A workflow row or a workflow record (`WorkflowListItem`: its id and project are what Run Workflow needs). */
+export function workflowArg(arg: unknown): WorkflowListItem | undefined {
+  return recordOf<WorkflowListItem>(arg, 'workflow', (r) => typeof r.id === 'string' && typeof r.project_id === 'string' && typeof r.name === 'string');
+}
+
+/** The map's "Save Colour Range to Service" from a layer's histogram. */
+export function colourRangeArg(arg: unknown): ColourRangeFromMap | undefined {
+  if (!isObj(arg) || !isObj(arg.visualization) || !Array.isArray(arg.rescale)) return undefined;
+  const v = arg.visualization;
+  const [lo, hi] = arg.rescale as unknown[];
+  if (typeof v.aoiId !== 'string' || typeof v.id !== 'string' || typeof lo !== 'number' || typeof hi !== 'number') return undefined;
+  return {
+    visualization: { aoiId: v.aoiId, id: v.id },
+    date: typeof arg.date === 'string' ? arg.date.slice(0, 10) : undefined,
+    rescale: [lo, hi],
+    colormap: typeof arg.colormap === 'string' ? arg.colormap : 'viridis',
+  };
 }
 
 /** An AOI asset row or an `Asset`. */

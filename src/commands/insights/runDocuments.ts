@@ -11,16 +11,22 @@ export class RunDocuments implements vscode.TextDocumentContentProvider, vscode.
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
 
+  /** `scheme`: the URI scheme the provider is registered under (a job's task logs have their own). */
+  constructor(
+    readonly scheme = RUN_SCHEME,
+    private readonly missing = vscode.l10n.t('// This insight run document is not loaded in this window. Open it again from the Projects view.\n'),
+  ) {}
+
   /** `segments` name the document (AOI, run, what); the last one carries the extension. */
   put(segments: string[], text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${segments.map((s) => encodeURIComponent(s)).join('/')}` });
+    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${segments.map((s) => encodeURIComponent(s)).join('/')}` });
     this.texts.set(uri.toString(), text);
     this.emitter.fire(uri);
     return uri;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '// This insight run document is not loaded in this window. Open it again from the Projects view.\n';
+    return this.texts.get(uri.toString()) ?? this.missing;
   }
 
   dispose(): void {

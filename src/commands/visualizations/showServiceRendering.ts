@@ -33,12 +33,12 @@ function modeWord(mode: VisualizationMode): string {
   return mode === 'theoretical' ? vscode.l10n.t('theoretical range') : vscode.l10n.t('dynamic range');
 }
 
-async function findIndex(client: EoClient, id: string): Promise<Index | undefined> {
+export async function findIndex(client: EoClient, id: string): Promise<Index | undefined> {
   for await (const ix of client.indices.iterate({ index_id: id }, { pageSize: 50 })) if (ix.id === id) return ix;
   return undefined;
 }
 
-async function assetsOf(client: EoClient, aoiId: string): Promise<Asset[]> {
+export async function assetsOf(client: EoClient, aoiId: string): Promise<Asset[]> {
   const out: Asset[] = [];
   for await (const a of client.aois.iterateAssets(aoiId, { pageSize: 100 })) {
     out.push(a);

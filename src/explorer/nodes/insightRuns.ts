@@ -303,8 +303,8 @@ export class InsightOutputNode extends ExplorerNode {
   }
 }
 
-/** A line under a group or run: not supported, AOI gone, why a run failed. */
-class InfoRow extends ExplorerNode {
+/** A line under a group or row: not supported, AOI gone, why a run, job or task failed. */
+export class InfoRow extends ExplorerNode {
   readonly kind = 'message' as const;
 
   constructor(

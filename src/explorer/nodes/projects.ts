@@ -12,6 +12,7 @@ import { statusCategory, statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
 import { InsightRunGroupNode } from './insightRuns';
+import { WorkflowGroupNode } from './workflows';
 
 function progressText(status: string, progress: number | undefined): string {
   const s = statusLabel(status);
@@ -36,9 +37,12 @@ export function projectsRoot(ctx: ExplorerContext): NodeList<Project> {
 export class ProjectNode extends RecordNode<Project> {
   readonly kind = 'project' as const;
   readonly aois: NodeList<Aoi>;
+  /** The project's workflows, a row above its AOIs. */
+  readonly workflows: WorkflowGroupNode;
 
   constructor(ctx: ExplorerContext, record: Project) {
     super('projects', undefined, `project:${record.id}`, record);
+    this.workflows = new WorkflowGroupNode(ctx, this);
     this.aois = nodeList<Aoi>(ctx, 'projects', this, {
       what: l10n.t('AOIs'),
       get empty(): string {
@@ -85,6 +89,15 @@ export class ProjectNode extends RecordNode<Project> {
 
   protected override childList(): NodeList<unknown> {
     return this.aois;
+  }
+
+  override async getChildren(): Promise<ExplorerNode[]> {
+    return [this.workflows, ...(await this.aois.children())];
+  }
+
+  override reset(): void {
+    this.workflows.reset();
+    this.aois.reset();
   }
 }
 

@@ -52,7 +52,7 @@ export class ClipChannel {
   }
 
   receive(m: FromMapClipMessage): void {
-    if (m.type === 'copyText') return;
+    if (m.type === 'copyText' || m.type === 'saveColourRange') return;
     const p = this.pending.get(m.requestId);
     if (!p) return;
     if (m.type === 'clipProgress') {

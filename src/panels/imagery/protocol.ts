@@ -219,7 +219,18 @@ export type FromMapClipMessage =
   | { type: 'clipReply'; requestId: number; ok: false; error: string; cancelled?: boolean }
   | { type: 'clipProgress'; requestId: number; done: number; total: number }
   /** "Copy as CSV" of the pixel inspector: the extension puts the text on the clipboard. */
-  | { type: 'copyText'; text: string };
+  | { type: 'copyText'; text: string }
+  /** "Save Colour Range to Service" under the histogram of a visualization's layer: its handles' range. */
+  | { type: 'saveColourRange'; range: ColourRangeFromMap };
+
+/** A visualization layer's colour range as the histogram's handles set it (`rescale`: low, high). */
+export interface ColourRangeFromMap {
+  visualization: { aoiId: string; id: string };
+  /** The layer's date, `YYYY-MM-DD`. */
+  date?: string;
+  rescale: [number, number];
+  colormap: string;
+}
 
 // ---------------------------------------------------------------- an index over time (series)
 

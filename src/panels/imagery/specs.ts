@@ -219,8 +219,10 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   // (the AOI's) is the clip.
   const baseOf = (src?: Asset): { id: string; title: string; clip: unknown; bbox: ReturnType<typeof bboxOfGeometry>; date?: string } => {
     const clip = latest?.geometry ?? src?.geometry;
-    // the date it shows (its legend says it)
-    return { id, title, clip, bbox: bboxOfGeometry(clip), date: latest?.date || src?.date || undefined };
+    // the date drawn: the legend says it, it names saved clips, and "Save Colour Range to
+    // Service" offers it first
+    const date = latest?.date || src?.date;
+    return { id, title, clip, bbox: bboxOfGeometry(clip), ...(date ? { date: date.slice(0, 10) } : {}) };
   };
   if (vis.expression_type === 'composite') {
     const parsed = parseIndexExpression(vis.expression, 'composite');

@@ -29,6 +29,18 @@ export interface IndexPngRequest {
   colormap: string;
   /** Values at the two ends of the colour map. */
   range: [number, number];
+  /**
+   * A legend saved on the service (`PUT …/metadata`): each value is drawn in the colour of the
+   * class it falls in (below the first: the first; above the last: the last) instead of the
+   * colour map.
+   */
+  classes?: readonly { min: number; max: number; color: string }[];
+}
+
+/** `#rrggbb[aa]` as RGBA bytes. */
+function rgbaOf(c: string): [number, number, number, number] {
+  const h = c.replace('#', '');
+  return [0, 2, 4, 6].map((i) => (i === 6 && h.length < 8 ? 255 : parseInt(h.slice(i, i + 2), 16) || 0)) as [number, number, number, number];
 }
 
 export interface PngGrid {
@@ -161,6 +173,7 @@ export async function renderIndexPng(q: IndexPngRequest): Promise<{ png: Buffer;
     const i = hi !== lo ? Math.round(((v - lo) / (hi - lo)) * 255) : 0;
     return i < 0 ? 0 : i > 255 ? 255 : i;
   };
+  const classes = composite ? undefined : q.classes?.map((c) => ({ max: c.max, rgba: rgbaOf(c.color) }));
   const rgba = new Uint8Array(grid.width * grid.height * 4);
   const values = new Array<number>(nb);
   for (let y = 0; y < grid.height; y++) {
@@ -186,6 +199,12 @@ export async function renderIndexPng(q: IndexPngRequest): Promise<{ png: Buffer;
         for (let k = 0; k < nb; k++) values[k] = values[k] * scene.scale + scene.offset;
         const v = (compiled as { evaluate: (v: ArrayLike<number>) => number }).evaluate(values);
         if (!Number.isFinite(v)) continue;
+        if (classes?.length) {
+          let k = 0;
+          while (k < classes.length - 1 && v > classes[k].max) k++;
+          rgba.set(classes[k].rgba, o);
+          continue;
+        }
         const i = byte(v);
         rgba[o] = lut[i * 3];
         rgba[o + 1] = lut[i * 3 + 1];

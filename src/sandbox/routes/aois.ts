@@ -112,7 +112,7 @@ const CLASS_LABELS = ['Very low', 'Low', 'Moderate', 'High', 'Very high'];
  * Five equal classes over [lo, hi] with their area shares (OpenAPI `LegendItem`); the
  * shares come from the visualization id, so the same visualization always tells the same.
  */
-function legendItems(lo: number, hi: number, seed: string, areaM2: number): LegendItem[] {
+export function legendItems(lo: number, hi: number, seed: string, areaM2: number): LegendItem[] {
   let h = 0;
   for (const c of seed) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
   const rng = new Rng(h);
@@ -138,7 +138,7 @@ function legendItems(lo: number, hi: number, seed: string, areaM2: number): Lege
  * (`YYYY_MM_DD`). The dynamic range is narrower than the theoretical one, as measured
  * values are.
  */
-function legendFor(idx: Index, visId: string, dates: readonly string[], areaM2: number): VisualizationMetadata | undefined {
+export function legendFor(idx: Index, visId: string, dates: readonly string[], areaM2: number): VisualizationMetadata | undefined {
   const dynamic = legendRange(idx, 'dynamic');
   if (!dynamic) return undefined;
   const theoretical = legendRange(idx, 'theoretical');

@@ -11,6 +11,7 @@ import type { Route } from '../router';
 import { asEnum, asObject, asString, pathId, req } from '../validate';
 import { legendRange } from './aois';
 import { ownAoi } from './common';
+import { savedClasses } from './visualizationStyles';
 
 const MODES = ['dynamic', 'theoretical'] as const satisfies readonly VisualizationMode[];
 
@@ -53,7 +54,9 @@ export const visualizationPngRoutes: Route[] = [
             : `${idx.name} is a ${idx.expression_type} index: it has no legend to colour a PNG by`,
         );
       }
-      const key = `${aoi.aoi_id}/${vis.id}/${date}/${mode}/${idx.expression_type}:${idx.expression}/${idx.colormap}/${range.join(',')}`;
+      // A legend saved for this date and mode colours the picture by its classes.
+      const classes = savedClasses(vis, date, mode);
+      const key = `${aoi.aoi_id}/${vis.id}/${date}/${mode}/${idx.expression_type}:${idx.expression}/${idx.colormap}/${range.join(',')}/${classes ? JSON.stringify(classes.map((c) => [c.max, c.color])) : ''}`;
       let png = rendered.get(key);
       if (!png) {
         png = (
@@ -64,6 +67,7 @@ export const visualizationPngRoutes: Route[] = [
             expressionType: idx.expression_type,
             colormap: idx.colormap,
             range,
+            classes,
           })
         ).png;
         if (rendered.size >= 32) rendered.delete(rendered.keys().next().value as string);

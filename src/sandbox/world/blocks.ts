@@ -207,7 +207,66 @@ export const BLOCKS: readonly Block[] = [
       outputs: [{ format: 'vector', name: 'series', type: 'url', description: 'Per-date statistics', properties: {} }],
     },
   },
+  // Workflow steps: what the seeded workflows chain (src/sandbox/world/workflows.ts).
+  workflowBlock(
+    'blk-mosaic',
+    'mosaic-builder',
+    'Mosaic builder',
+    'Builds a cloud-free mosaic of an AOI from its images in a date range.',
+    '1.4.0',
+    [
+      { format: 'string', name: 'aoi', type: 'string', description: 'The AOI to build the mosaic of', required: true },
+      { format: 'date', name: 'from', type: 'string', description: 'First date', required: true },
+      { format: 'date', name: 'to', type: 'string', description: 'Last date', required: true },
+    ],
+    [{ format: 'raster', name: 'mosaic', type: 'url', description: 'The mosaic', properties: { dtype: 'uint16' } }],
+  ),
+  workflowBlock(
+    'blk-cloud-mask',
+    'cloud-mask',
+    'Cloud mask',
+    'Masks clouds and their shadows out of a mosaic.',
+    '2.1.0',
+    [
+      { format: 'raster', name: 'mosaic', type: 'url', description: 'The mosaic to mask', required: true },
+      { format: 'number', name: 'max_cloud_probability', type: 'number', description: 'Pixels above this cloud probability are masked', required: false },
+    ],
+    [{ format: 'raster', name: 'masked', type: 'url', description: 'The mosaic without clouds', properties: { dtype: 'uint16' } }],
+  ),
+  workflowBlock(
+    'blk-zonal-stats',
+    'zonal-statistics',
+    'Zonal statistics',
+    'Summarises a raster per field or zone: mean, minimum, maximum, area.',
+    '1.0.3',
+    [
+      { format: 'raster', name: 'raster', type: 'url', description: 'The raster to summarise', required: true },
+      { format: 'vector', name: 'zones', type: 'url', description: 'The zones (the AOI when none)', required: false },
+    ],
+    [{ format: 'vector', name: 'statistics', type: 'url', description: 'One row per zone (GeoJSON)', properties: {} }],
+  ),
+  workflowBlock(
+    'blk-report',
+    'report-builder',
+    'Report builder',
+    'Writes the results of the steps before it into one report.',
+    '0.3.0',
+    [{ format: 'vector', name: 'results', type: 'url', description: 'Results to report on', required: true }],
+    [{ format: 'string', name: 'report', type: 'url', description: 'The report (JSON)', properties: {} }],
+  ),
 ];
+
+function workflowBlock(
+  id: string,
+  name: string,
+  title: string,
+  description: string,
+  version: string,
+  inputs: InputDefinition[],
+  outputs: InputDefinition[],
+): Block {
+  return { id, name, display_name: title, description, mode: 'workflow', version, spec: { name, version, inputs, outputs } };
+}
 
 /** Tokens per km² for an estimate, by block. */
 export const BLOCK_RATES: Record<string, number> = {
@@ -215,6 +274,10 @@ export const BLOCK_RATES: Record<string, number> = {
   'water-extent': 0.3,
   'change-detection': 1.1,
   'ndvi-time-series': 0.2,
+  'mosaic-builder': 0.4,
+  'cloud-mask': 0.2,
+  'zonal-statistics': 0.1,
+  'report-builder': 0.05,
 };
 
 /** When the sandbox's blocks were registered (they predate every user). */

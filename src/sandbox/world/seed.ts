@@ -19,6 +19,7 @@ import { ALICE_PLACES, BOB_PLACES, PROJECT_NAMES, type Place } from './places';
 import { satelliteById } from './satellites';
 import { seedSeasonal } from './seasonal';
 import type { World } from './world';
+import { seedWorkflows } from './workflows';
 
 const DAY = 86_400_000;
 
@@ -58,6 +59,8 @@ export function seedState(world: World, now0: number): State {
     deliveries: [],
     downloads: [],
     insights: [],
+    workflows: [],
+    jobs: [],
   };
   for (const user of world.users) seedUser(world, state, user, now0);
   return state;
@@ -186,6 +189,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   seedOrders(world, state, user, now0, rng);
   seedDeliveries(state, user, now0, rng);
   seedInsights(world, state, user, now0, rng);
+  seedWorkflows(world, state, user, now0);
   seedSeasonal(state, user, projects, now0, rng.fork('seasonal'));
 }
 

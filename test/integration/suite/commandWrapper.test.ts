@@ -194,6 +194,8 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       downloadReport: ['UTC'],
       runSearchFile: [uri],
       searchFileWhatsNew: [uri],
+      saveColourRange: [{ visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' }],
+      openTaskLog: [{ workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } }],
       showOnMap: [{ kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } }],
       deliver: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
       download: [{ orderItemIds: ['oi1'], names: ['Lake X'] }],
@@ -209,6 +211,8 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.equal(read('downloadReport'), 'UTC');
     assert.equal(read('runSearchFile'), uri);
     assert.equal(read('searchFileWhatsNew'), uri);
+    assert.deepEqual(read('saveColourRange'), { visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' });
+    assert.deepEqual(read('openTaskLog'), { workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } });
     assert.deepEqual(read('showOnMap'), { kind: 'orderItem', record: { id: 'oi1', name: 'Lake X' } });
     assert.deepEqual(read('deliver'), { orderItemIds: ['oi1'], names: ['Lake X'] });
     assert.deepEqual(read('download'), { orderItemIds: ['oi1'], names: ['Lake X'] });

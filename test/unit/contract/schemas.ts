@@ -230,6 +230,100 @@ export const insightEstimate = obj({ estimate: int }, ['estimate']);
 export const insightCreated = obj({ id: str, message: str }, ['id']);
 export const insightDownload = obj({ id: str, status: str, signed_url: str }, ['signed_url']);
 
+// Workflows and jobs (OpenAPI `dexter.*`). `spec`, a task's `inputs` and `result` are typed as
+// byte arrays (Go's raw JSON); what they carry is JSON, which the sandbox sends inline (our
+// decision, docs/service-interface.md "Workflows"): a workflow spec `{blocks: [...]}`, inputs
+// and results as lists of values. `info_logs` is Go's []byte, which travels as base64 text.
+// A job's `progress` is text (the OpenAPI types it string), a task's a number.
+const valError = obj({ from: str, to: str, err: str, reason: str, component_name: str });
+const specBlock = obj({ name: str, block: obj({ name: str, version: str }, ['name', 'version']), depends_on: strs, inputs: arr({ type: 'object' }) }, [
+  'name',
+  'block',
+  'depends_on',
+]);
+export const workflowSpec = obj({ blocks: arr(specBlock) }, ['blocks']);
+const workflowItem = obj({ id: str, project_id: str, legacy_project_id: str, name: str, created_by: str, description: str, created_at: str, updated_at: str }, [
+  'id',
+  'name',
+]);
+export const workflowList = obj({ workflows: arr(workflowItem), pagination }, ['workflows', 'pagination']);
+export const workflow = obj(
+  {
+    id: str,
+    estimated_cost: int,
+    name: str,
+    created_by: str,
+    description: str,
+    spec: workflowSpec,
+    created_at: str,
+    updated_at: str,
+    val_errors: arr(valError),
+    project_id: str,
+  },
+  ['id', 'spec'],
+);
+export const workflowEstimate = obj({ estimated_cost: int }, ['estimated_cost']);
+const jobItemFields = {
+  created_by: str,
+  id: str,
+  cost: int,
+  workflow_id: str,
+  created_at: str,
+  updated_at: str,
+  finished_at: str,
+  estimated_duration: int,
+  progress: str,
+  status: str,
+  time_taken: str,
+};
+export const jobList = { ...obj({ jobs: arr(obj(jobItemFields, ['id', 'status'])) }, ['jobs']), not: { required: ['pagination'] } };
+export const jobTask = obj(
+  {
+    id: str,
+    info_logs: str,
+    created_at: str,
+    updated_at: str,
+    finished_at: str,
+    estimated_time_duration: int,
+    time_taken: str,
+    status: str,
+    state_msg: str,
+    inputs: arr({ type: 'object' }),
+    result: arr(obj({ name: str, format: str, type: str, value: str }, ['name', 'value'])),
+    depends_on: strs,
+    name: str,
+    progress: num,
+    disclaimer: strs,
+    recv_time: str,
+    send_time: str,
+    block_inf_start_time: str,
+    block_inf_end_time: str,
+    block_info: obj({ id: str, name: str, version: str }),
+    err_msg: str,
+    failure_type: str,
+  },
+  ['id', 'name', 'status', 'depends_on'],
+);
+export const job = obj({ ...jobItemFields, tasks: arr(jobTask), val_errors: arr(valError), spec: workflowSpec, exec_created_at: str, exec_updated_at: str }, [
+  'id',
+  'status',
+  'tasks',
+]);
+export const jobDownload = obj({ id: str, status: str, signed_url: str, workflowId: str }, ['signed_url']);
+export const taskDownload = obj({ id: str, job_id: str, workflow_id: str, status: str, signed_url: str }, ['signed_url']);
+/** A refused job: the common error body, its `details` carrying the validation errors (our decision). */
+export const jobRefused = obj(
+  { error: obj({ code: str, message: str, details: obj({ val_errors: arr(valError) }, ['val_errors']) }, ['message', 'details']) },
+  ['error'],
+);
+
+// Visualization styling (OpenAPI `atlas.*`).
+export const visualizationMetadata = obj(
+  { legend: { type: 'object', additionalProperties: obj({ dynamic: arr(legendItem), theoretical: arr(legendItem) }) } },
+  ['legend'],
+);
+export const sldResponse = obj({ sld: { type: 'object', additionalProperties: { type: 'object', additionalProperties: str } } }, ['sld']);
+
 export const bandsets = obj(
   { bandsets: arr(obj({ id: str, name: str, description: str, captures: int, bands: arr(obj({ name: str, wavelength: num })) }, ['id'])) },
   ['bandsets'],
@@ -381,6 +475,27 @@ export const createInsightRequest = obj(
   },
   ['block', 'input'],
 );
+
+/** `PUT …/metadata` (OpenAPI `atlas.VisualizationMetadataUpdateRequest`). */
+export const metadataUpdateRequest = obj(
+  {
+    visualization_mode: { enum: ['dynamic', 'theoretical'] },
+    legend: {
+      type: 'object',
+      additionalProperties: arr(obj({ color: str, label: str, max: { type: ['number', 'null'] }, min: { type: ['number', 'null'] } })),
+    },
+    dynamic_bins: { type: 'integer', minimum: 1, maximum: 15 },
+  },
+  ['legend', 'visualization_mode'],
+);
+/** `PATCH …/metadata` (OpenAPI `atlas.VisualizationMetadataRollbackRequest`). */
+export const metadataRollbackRequest = obj({ index_id: str, dates: strs, visualization_mode: { enum: ['dynamic', 'theoretical'] } }, [
+  'dates',
+  'index_id',
+  'visualization_mode',
+]);
+/** `POST …/sld` (OpenAPI `atlas.SLDRequest`). */
+export const sldRequest = obj({ dates: strs, visualization_modes: arr({ enum: ['dynamic', 'theoretical'] }) }, ['dates', 'visualization_modes']);
 
 export const createAoiRequest = obj(
   {

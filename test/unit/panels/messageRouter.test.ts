@@ -62,6 +62,9 @@ describe("the map's message checks", () => {
     assert.ok(ok({ type: 'imageryStatus', id: 'l', report: { state: 'ready', drawn: true } }));
     assert.ok(ok({ type: 'saveSearch', params: { kind: 'archive', ring: [] } }));
     assert.ok(ok({ type: 'copyText', text: 'x'.repeat(COPY_TEXT_MAX) }));
+    const range = { visualization: { aoiId: 'a', id: 'v' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' };
+    assert.ok(ok({ type: 'saveColourRange', range }));
+    assert.ok(ok({ type: 'saveColourRange', range: { ...range, date: undefined } }));
   });
 
   it('refuse wrong fields, and a copied text over 64 KiB', () => {
@@ -72,6 +75,11 @@ describe("the map's message checks", () => {
     assert.ok(!ok({ type: 'request', id: 1.5, request: { method: 'search' } }));
     assert.ok(!ok({ type: 'clipReply', requestId: 1, ok: 'yes' }));
     assert.ok(!ok({ type: 'orderResults', items: {} }));
+    const range = { visualization: { aoiId: 'a', id: 'v' }, rescale: [0.1, 0.5], colormap: 'RdYlGn' };
+    assert.ok(!ok({ type: 'saveColourRange', range: { ...range, rescale: [0.5, 0.1] } }), 'high before low');
+    assert.ok(!ok({ type: 'saveColourRange', range: { ...range, rescale: [0, Infinity] } }));
+    assert.ok(!ok({ type: 'saveColourRange', range: { ...range, rescale: [0.1] } }));
+    assert.ok(!ok({ type: 'saveColourRange', range: { ...range, visualization: { id: 'v' } } }));
   });
 
   it('have no entry for the test-only pixel read-back, which only the test hooks accept', () => {

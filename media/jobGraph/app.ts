@@ -1,0 +1,258 @@
+/**
+ * A job's tasks as a graph: laid out left to right by dagre (dependencies before the tasks
+ * that wait for them), drawn as SVG whose colours are the theme's chart colours by status,
+ * with the status in words on every node; below it, the same tasks as a list in dependency
+ * order for the keyboard and screen readers. Every text comes worded from the extension;
+ * service values go in as text only.
+ */
+import * as l10n from '@vscode/l10n';
+import { Graph, layout } from '@dagrejs/dagre';
+import type { FromJobGraphMessage, GraphNodeModel, JobGraphModel, JobGraphState, TaskLook, ToJobGraphMessage } from '../../src/panels/jobGraph/protocol';
+import { append, clear, el } from '../shared/dom';
+import type { VsCodeApi } from '../shared/vscodeApi';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const NODE_HEIGHT = 62;
+const PAD = 12;
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, text?: string): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function lookWord(look: TaskLook): string {
+  switch (look) {
+    case 'success':
+      return l10n.t('Succeeded');
+    case 'running':
+      return l10n.t('Running');
+    case 'waiting':
+      return l10n.t('Waiting');
+    case 'failed':
+      return l10n.t('Failed');
+    case 'skipped':
+      return l10n.t('Skipped');
+    default:
+      return l10n.t('Other');
+  }
+}
+
+const LOOKS: TaskLook[] = ['success', 'running', 'waiting', 'failed', 'skipped'];
+
+/** Width of a line of text in the node's font, measured once per text. */
+function measurer(): (text: string, font: string) => number {
+  const ctx = document.createElement('canvas').getContext('2d');
+  return (text, font) => {
+    if (!ctx) return text.length * 7.5;
+    ctx.font = font;
+    return ctx.measureText(text).width;
+  };
+}
+
+export interface LaidOut {
+  width: number;
+  height: number;
+  nodes: { model: GraphNodeModel; x: number; y: number; width: number; height: number }[];
+  edges: { from: string; to: string; points: { x: number; y: number }[] }[];
+}
+
+/** dagre's layout of the model: node boxes by their text, ranks left to right. */
+export function layOut(model: JobGraphModel, textWidth: (text: string, font: string) => number, font: string): LaidOut {
+  const g = new Graph();
+  g.setGraph({ rankdir: 'LR', nodesep: 22, ranksep: 60, marginx: PAD, marginy: PAD });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of model.nodes) {
+    const lines = [n.name, n.block, [n.statusText, n.timeTaken].filter(Boolean).join(' · ')];
+    const width = Math.ceil(Math.max(120, ...lines.map((l) => textWidth(l, font))) + 2 * PAD);
+    g.setNode(n.id, { width: Math.min(width, 320), height: NODE_HEIGHT });
+  }
+  for (const [a, b] of model.edges) if (g.hasNode(a) && g.hasNode(b)) g.setEdge(a, b);
+  layout(g);
+  const label = g.graph();
+  return {
+    width: Math.ceil(label.width ?? 0),
+    height: Math.ceil(label.height ?? 0),
+    nodes: model.nodes.map((m) => {
+      const n = g.node(m.id);
+      return { model: m, x: n.x, y: n.y, width: n.width, height: n.height };
+    }),
+    edges: g.edges().map((e) => ({ from: e.v, to: e.w, points: ((g.edge(e).points ?? []) as { x: number; y: number }[]).map((p) => ({ x: p.x, y: p.y })) })),
+  };
+}
+
+export class JobGraphApp {
+  private model?: JobGraphModel;
+  /** The last layout drawn (the tests read it). */
+  laidOut?: LaidOut;
+  private readonly measure = measurer();
+
+  constructor(
+    private readonly vscode: VsCodeApi<JobGraphState>,
+    private readonly root: HTMLElement,
+  ) {
+    append(root, el('p', { class: 'muted', role: 'status' }, l10n.t('Loading the job…')));
+    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToJobGraphMessage));
+    this.post({ type: 'ready' });
+  }
+
+  private post(m: FromJobGraphMessage): void {
+    this.vscode.postMessage(m);
+  }
+
+  onMessage(m: ToJobGraphMessage): void {
+    if (!m || typeof m !== 'object') return;
+    switch (m.type) {
+      case 'graph':
+        this.vscode.setState(m.state);
+        this.render(m.model);
+        return;
+      case 'loading':
+        clear(this.root);
+        append(this.root, el('p', { class: 'muted', role: 'status' }, m.label));
+        return;
+      case 'error':
+        clear(this.root);
+        append(
+          this.root,
+          el('p', { class: 'error', role: 'alert' }, m.message),
+          el('button', { type: 'button', onclick: () => this.post({ type: 'refresh' }) }, l10n.t('Try Again')),
+        );
+        return;
+    }
+  }
+
+  private render(model: JobGraphModel): void {
+    // Keep the keyboard where it was across a live update.
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.task;
+    this.model = model;
+    clear(this.root);
+    const head = el(
+      'header',
+      {},
+      el('h1', {}, model.title),
+      el('p', { class: 'summary', role: 'status', 'aria-live': 'polite' }, model.summary, model.live ? ` · ${l10n.t('following live')}` : ''),
+    );
+    append(this.root, head);
+    if (model.problems) append(this.root, el('p', { class: 'problems', role: 'alert' }, model.problems));
+    if (model.nodes.length === 0) {
+      append(this.root, el('p', { class: 'muted' }, l10n.t('This job lists no tasks.')));
+      return;
+    }
+    append(this.root, this.legend(), this.graph(model), this.list(model));
+    if (focused) (this.root.querySelector(`[data-task="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
+  }
+
+  private legend(): HTMLElement {
+    return el(
+      'ul',
+      { class: 'legend', 'aria-label': l10n.t('Colours by status') },
+      ...LOOKS.map((look) => el('li', {}, el('span', { class: `swatch look-${look}`, 'aria-hidden': 'true' }), lookWord(look))),
+    );
+  }
+
+  private graph(model: JobGraphModel): HTMLElement {
+    const font = `600 ${getComputedStyle(document.body).fontSize || '13px'} ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+    const laid = layOut(model, this.measure, font);
+    this.laidOut = laid;
+    const root = svg('svg', {
+      width: laid.width,
+      height: laid.height,
+      viewBox: `0 0 ${laid.width} ${laid.height}`,
+      role: 'group',
+      'aria-label': l10n.t('Task graph'),
+    });
+    const defs = svg('defs');
+    const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrowhead' }));
+    defs.appendChild(marker);
+    root.appendChild(defs);
+    for (const e of laid.edges) {
+      if (e.points.length < 2) continue;
+      const d = e.points.map((p, i) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
+      root.appendChild(svg('path', { d, class: 'edge', 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to }));
+    }
+    for (const n of laid.nodes) {
+      const m = n.model;
+      const x0 = n.x - n.width / 2;
+      const y0 = n.y - n.height / 2;
+      const g = svg('g', {
+        class: `node look-${m.look}`,
+        transform: `translate(${x0.toFixed(1)} ${y0.toFixed(1)})`,
+        tabindex: 0,
+        role: 'button',
+        'data-task': m.id,
+        'aria-label': this.spoken(m),
+      });
+      g.appendChild(svg('rect', { class: 'box', width: n.width, height: n.height, rx: 4 }));
+      g.appendChild(svg('rect', { class: 'stripe', width: 5, height: n.height, rx: 2 }));
+      if (m.look === 'running' && typeof m.progress === 'number')
+        g.appendChild(svg('rect', { class: 'progress', x: 5, y: n.height - 4, width: ((n.width - 5) * m.progress) / 100, height: 4 }));
+      g.appendChild(svg('text', { x: PAD, y: 19, class: 'name' }, m.name));
+      g.appendChild(svg('text', { x: PAD, y: 36, class: 'block' }, m.block));
+      g.appendChild(svg('text', { x: PAD, y: 53, class: 'status' }, [m.statusText, m.timeTaken].filter(Boolean).join(' · ')));
+      const tip = svg('title', {}, [m.name, m.block, m.statusText, m.timeTaken, m.error].filter(Boolean).join('\n'));
+      g.appendChild(tip);
+      g.addEventListener('click', () => this.post({ type: 'openLog', taskId: m.id }));
+      g.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          this.post({ type: 'openLog', taskId: m.id });
+        }
+      });
+      root.appendChild(g);
+    }
+    return el('div', { class: 'canvas' }, root as unknown as HTMLElement);
+  }
+
+  private spoken(m: GraphNodeModel): string {
+    const deps = this.model?.edges.filter(([, to]) => to === m.id).map(([from]) => this.model?.nodes.find((n) => n.id === from)?.name ?? from) ?? [];
+    return [
+      m.name,
+      m.block,
+      m.statusText,
+      m.timeTaken,
+      m.error,
+      deps.length ? l10n.t('depends on {0}', deps.join(', ')) : l10n.t('depends on nothing'),
+      l10n.t('Enter opens its log'),
+    ]
+      .filter(Boolean)
+      .join(', ');
+  }
+
+  private list(model: JobGraphModel): HTMLElement {
+    const names = new Map(model.nodes.map((n) => [n.id, n.name]));
+    const rows = model.nodes.map((n) => {
+      const deps = model.edges.filter(([, to]) => to === n.id).map(([from]) => names.get(from) ?? from);
+      return el(
+        'tr',
+        { class: `look-${n.look}` },
+        el('td', {}, el('span', { class: `swatch look-${n.look}`, 'aria-hidden': 'true' }), n.name),
+        el('td', {}, n.block),
+        el('td', {}, n.statusText),
+        el('td', {}, n.timeTaken ?? ''),
+        el('td', {}, deps.join(', ')),
+        el('td', { class: 'error' }, n.error ?? ''),
+        el('td', {}, el('button', { type: 'button', class: 'secondary', onclick: () => this.post({ type: 'openLog', taskId: n.id }) }, l10n.t('Open Log'))),
+      );
+    });
+    return el(
+      'table',
+      { class: 'tasks' },
+      el('caption', {}, l10n.t('Tasks in dependency order')),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ...[l10n.t('Task'), l10n.t('Block'), l10n.t('Status'), l10n.t('Time taken'), l10n.t('Depends on'), l10n.t('Error'), ''].map((h) =>
+            el('th', { scope: 'col' }, h),
+          ),
+        ),
+      ),
+      el('tbody', {}, ...rows),
+    );
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * What the extension and the job graph webview exchange. Pure types, bundled into both ends.
+ * Every text the page shows is worded by the extension (the model), so the webview only lays
+ * the graph out and draws it.
+ */
+
+/** The look of a task: its colour in the graph and the word in its legend. */
+export type TaskLook = 'success' | 'running' | 'waiting' | 'failed' | 'skipped' | 'unknown';
+
+export interface GraphNodeModel {
+  /** Unique within the job: the task's id, else its name. */
+  id: string;
+  name: string;
+  /** "water-extent 0.9.1" */
+  block: string;
+  look: TaskLook;
+  /** "Running, 45%", "Success" */
+  statusText: string;
+  /** 0..100 while running. */
+  progress?: number;
+  /** "1 min 35 s", when it ran. */
+  timeTaken?: string;
+  /** A failed task's reason in words. */
+  error?: string;
+  /** Depth in dependency order (0 without dependencies). */
+  level: number;
+}
+
+export interface JobGraphModel {
+  /** "Crop health of Nile Delta fields: job of 2026-11-25 14:57 UTC" */
+  title: string;
+  /** "Running, 45% · 102 tokens · 1 min 37 s" */
+  summary: string;
+  /** Why the dependencies cannot all be drawn (an unknown task, a circle), in words; empty when they can. */
+  problems: string;
+  /** Tasks in dependency order (the service's order when that cannot be had). */
+  nodes: GraphNodeModel[];
+  /** [from (the dependency), to (the task waiting)] by node id. */
+  edges: [string, string][];
+  /** True while the job is followed (not final). */
+  live: boolean;
+}
+
+export interface JobGraphState {
+  workflowId: string;
+  jobId: string;
+  workflowName: string;
+}
+
+export type ToJobGraphMessage =
+  /** `state`: what the webview keeps (setState) so that a reloaded window can bring the panel back. */
+  { type: 'graph'; model: JobGraphModel; state: JobGraphState } | { type: 'error'; message: string } | { type: 'loading'; label: string };
+
+export type FromJobGraphMessage = { type: 'ready' } | { type: 'openLog'; taskId: string } | { type: 'refresh' };
