@@ -134,7 +134,8 @@ async function main() {
       extensionsDir,
       folder,
       env: { EO_API_TOKEN: token },
-      settings: { 'eoImagery.baseUrl': sandbox.url },
+      // the sandbox's prices are made up: "credits" (the setting shows where the unit comes from)
+      settings: { 'eoImagery.baseUrl': sandbox.url, 'eoImagery.amounts.unit': 'credits' },
     });
   } catch (err) {
     sandbox.process.kill('SIGTERM');

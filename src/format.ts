@@ -59,6 +59,11 @@ export function tokens(n: number | undefined | null): string {
   return `${INT.format(n)} ${n === 1 ? 'token' : 'tokens'}`;
 }
 
+/** A ground distance as people read a pixel size: "10 m", "19.98 m" (at most two decimals). */
+export function metres(m: number | undefined | null): string {
+  return m === undefined || m === null || !Number.isFinite(m) ? '? m' : `${UP_TO_TWO_DP.format(m)} m`;
+}
+
 /** An area in km² with up to two decimals, "—" when unknown (priced summaries). */
 export function preciseKm2(km: number | undefined | null): string {
   return km === undefined || km === null || !Number.isFinite(km) ? '—' : `${UP_TO_TWO_DP.format(km)} km²`;

@@ -19,7 +19,8 @@ import {
 } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
-import { showNotice } from '../shared/notice';
+import { noticeHost, showNotice } from '../shared/notice';
+import { bottomCentre, layoutFrame } from './frame';
 import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
@@ -31,6 +32,12 @@ import type { ImageryTools } from './imagery/tools';
 import type { FromMapTestMessage, ImageryLayerSpec, ToMapImageryMessage, ToMapSeriesMessage, ToMapTestMessage } from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
+
+/**
+ * The footprints' fills, under the imagery (whose pane is at 350) so that a fill never tints a
+ * scene or a classified output; their outlines stay in the overlay pane, above it.
+ */
+const FILL_PANE = 'eo-fills';
 
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -78,12 +85,19 @@ export class MapApp {
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
+  /** The drawn area's fill, under the imagery like the footprints' fills. */
+  private drawnFill?: L.Polygon;
+  private readonly fillRenderer: L.Renderer;
   private drawnShape?: DrawnShape;
   private control?: L.Control.Layers;
   private baseLayers: Record<string, L.Layer> = {};
   private offline = createOfflineBasemap();
   private state: MapState;
   private selection?: { layer: LayerKind; id: string };
+  /** The "not connected" banner, while no service is. */
+  private banner?: HTMLElement;
+  /** What the drawing under way is for, when the extension started it. */
+  private drawIntent?: 'search' | 'aoi';
   private readonly side: HTMLElement;
   private started = false;
   private imageryManager?: Promise<ImageryManager>;
@@ -109,18 +123,30 @@ export class MapApp {
     root.append(mapEl, this.side);
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
     this.map.attributionControl.setPrefix(false);
+    // every floating part in a cell of its own (media/map/frame.ts)
+    layoutFrame(this.map);
+    noticeHost(bottomCentre(this.map));
     addOfflinePane(this.map);
-    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind));
+    const fills = this.map.createPane(FILL_PANE);
+    fills.style.zIndex = '340';
+    fills.style.pointerEvents = 'none';
+    this.fillRenderer = L.svg({ pane: FILL_PANE });
+    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind), 'overlayPane', FILL_PANE);
     this.draw = new DrawTool(
       this.map,
       () => cssVar('--eo-c-select', '#fff'),
-      (s) => this.onDrawn(s),
+      (s) => this.onDrawnByHand(s),
       (m) => this.onDrawMode(m),
     );
     this.panel = new SearchPanel(
       {
         rpc: this.rpc,
-        startDraw: (s) => this.draw.begin(s),
+        startDraw: (s) => {
+          this.drawIntent = undefined;
+          this.draw.begin(s);
+        },
+        useView: () => this.useView(),
+        openResult: (f) => this.post({ type: 'open', ref: f.ref }),
         showResults: (f, mode) => this.setLayer('results', f, mode, false),
         selectResult: (id, from) => (id ? this.select('results', id, from) : this.select(undefined, '', from)),
         aoiCreated: (f) => this.aoiCreated(f),
@@ -179,12 +205,22 @@ export class MapApp {
         break;
       case 'startDraw':
         this.side.hidden = false;
+        this.drawIntent = m.intent;
         this.draw.begin(m.shape);
         break;
       case 'runSearch':
         this.onDrawn({ shape: m.params.shape, ring: m.params.ring });
         if (this.drawn) this.map.fitBounds(this.drawn.getBounds(), { padding: [24, 24] });
-        void this.panel.runSaved(m.params);
+        if (m.useForm) void this.panel.runWithForm(m.anchors);
+        else void this.panel.runSaved(m.params);
+        break;
+      case 'connection':
+        this.setConnected(m.connected, m.configured);
+        break;
+      case 'searchView':
+        this.side.hidden = false;
+        this.useView();
+        void this.panel.runWithForm();
         break;
       case 'notice':
         showNotice(m.text, m.level);
@@ -379,7 +415,8 @@ export class MapApp {
   }
 
   private onMapClick(e: L.LeafletMouseEvent): void {
-    if (this.draw.active) return;
+    // the click that finished a drawing is not a click on what lies under it
+    if (this.draw.active || this.draw.justFinished()) return;
     // the layer drawn on top wins: results, then archive items, ... AOIs last
     for (const kind of [...KINDS].reverse()) {
       const layer = this.layers[kind];
@@ -421,15 +458,58 @@ export class MapApp {
     document.body.dataset.drawing = mode ?? '';
   }
 
+  /**
+   * A shape the person drew. Started from "Search Archive Here" (intent `search`) the search runs
+   * over it at once; from "Create AOI from Drawing" (intent `aoi`) the AOI form opens.
+   */
+  private onDrawnByHand(s: DrawnShape): void {
+    const intent = this.drawIntent;
+    this.drawIntent = undefined;
+    this.onDrawn(s);
+    if (intent === 'search') void this.panel.search();
+    else if (intent === 'aoi') this.panel.openAoiForm();
+  }
+
+  /** The map's current view (a little inside its edges, so the outline shows) as the search area. */
+  useView(): void {
+    this.draw.cancel();
+    const size = this.map.getSize();
+    const inset = Math.round(Math.min(size.x, size.y) * 0.05);
+    const nw = this.map.containerPointToLatLng([inset, inset]);
+    const se = this.map.containerPointToLatLng([size.x - inset, size.y - inset]);
+    const [w, e] = [nw.lng, se.lng];
+    const [s, n] = [Math.max(-85, se.lat), Math.min(85, nw.lat)];
+    this.onDrawn({
+      shape: 'rectangle',
+      ring: [
+        [w, s],
+        [e, s],
+        [e, n],
+        [w, n],
+        [w, s],
+      ],
+    });
+  }
+
   onDrawn(s: DrawnShape): void {
     this.drawn?.remove();
+    this.drawnFill?.remove();
     this.drawnShape = s;
     const latlngs = s.ring.slice(0, -1).map(([x, y]) => L.latLng(y, x));
+    const color = cssVar('--eo-c-select', '#fff');
+    this.drawnFill = L.polygon(latlngs, {
+      renderer: this.fillRenderer,
+      pane: FILL_PANE,
+      stroke: false,
+      fillColor: color,
+      fillOpacity: 0.05,
+      interactive: false,
+    }).addTo(this.map);
     this.drawn = L.polygon(latlngs, {
-      color: cssVar('--eo-c-select', '#fff'),
+      color,
       weight: 2,
       dashArray: '6 4',
-      fillOpacity: 0.05,
+      fill: false,
       interactive: false,
     }).addTo(this.map);
     this.side.hidden = false;
@@ -443,7 +523,9 @@ export class MapApp {
   private aoiCreated(f: MapFeature): void {
     // the drawing is now the AOI: clear it (and Create AOI with it) so a duplicate is not one click away
     this.drawn?.remove();
+    this.drawnFill?.remove();
     this.drawn = undefined;
+    this.drawnFill = undefined;
     this.drawnShape = undefined;
     this.panel.setShape(undefined, l10n.t('AOI "{0}" created and shown on the map. Draw a new shape to search or create another.', f.label));
     this.setLayer('aois', [f], 'append', true);
@@ -453,6 +535,41 @@ export class MapApp {
   }
 
   // ------------------------------------------------------------ chrome
+
+  /**
+   * Not connected (signed out, or the sandbox stopped): a banner says so with the ways back, the
+   * map's footprints and imagery are dimmed (what was loaded before, not live) and the search is
+   * off until a service is connected again.
+   */
+  private setConnected(connected: boolean, configured: boolean): void {
+    document.body.classList.toggle('eo-signed-out', !connected);
+    this.panel.setConnected(connected);
+    if (connected) {
+      this.banner?.remove();
+      this.banner = undefined;
+      return;
+    }
+    this.banner?.remove();
+    this.banner = el(
+      'div',
+      { class: 'eo-banner', role: 'alert', id: 'not-connected' },
+      el(
+        'p',
+        {},
+        configured
+          ? l10n.t('Not signed in: the map shows what it loaded before and cannot search.')
+          : l10n.t('No EO Imagery service is connected (the sandbox was stopped, or you signed out): the map shows what it loaded before and cannot search.'),
+      ),
+      el(
+        'div',
+        { class: 'row' },
+        button(l10n.t('Sign In…'), () => this.post({ type: 'connect', how: 'signIn' }), { id: 'banner-sign-in' }),
+        button(l10n.t('Try the Sandbox'), () => this.post({ type: 'connect', how: 'trySandbox' }), { class: 'secondary', id: 'banner-sandbox' }),
+      ),
+    );
+    this.side.prepend(this.banner);
+    this.side.hidden = false;
+  }
 
   private addToolbar(): void {
     const Toolbar = L.Control.extend({

@@ -1,10 +1,13 @@
 /**
  * A small draw tool: a rectangle by dragging, a polygon by clicking vertices (double-click,
  * Enter or a click on the first vertex finishes; Backspace removes the last; Escape cancels).
- * Our own rather than a plugin: the two shapes are all we need, and it keeps the bundle and
- * the CSP simple (no injected styles or icons).
+ * Without a mouse: a crosshair marks the map's centre, the arrow keys move the map under it,
+ * Space puts a corner (or a vertex) there and Enter finishes. Our own rather than a plugin: the
+ * two shapes are all we need, and it keeps the bundle and the CSP simple (no injected styles or
+ * icons).
  */
 import * as L from 'leaflet';
+import * as l10n from '@vscode/l10n';
 
 export type Shape = 'rectangle' | 'polygon';
 export interface DrawnShape {
@@ -19,13 +22,28 @@ export class DrawTool {
   private start?: L.LatLng;
   private preview?: L.Polygon | L.Polyline;
   private readonly keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private readonly crosshair: HTMLElement;
+  private readonly hint: HTMLElement;
+  /** When the last shape was finished (its finishing click must not reach the map's click handler). */
+  private finishedAt = -Infinity;
 
   constructor(
     private readonly map: L.Map,
     private readonly color: () => string,
     private readonly done: (shape: DrawnShape) => void,
     private readonly onModeChange: (mode: Shape | undefined) => void,
-  ) {}
+  ) {
+    this.crosshair = L.DomUtil.create('div', 'eo-crosshair', map.getContainer());
+    this.crosshair.setAttribute('aria-hidden', 'true');
+    this.crosshair.hidden = true;
+    this.hint = L.DomUtil.create('div', 'eo-sr-only', map.getContainer());
+    this.hint.setAttribute('aria-live', 'polite');
+  }
+
+  /** Whether a shape was finished a moment ago (the click that finished it is still arriving). */
+  justFinished(): boolean {
+    return performance.now() - this.finishedAt < 400;
+  }
 
   get active(): Shape | undefined {
     return this.mode;
@@ -45,6 +63,15 @@ export class DrawTool {
     }
     this.map.on('mousemove', this.onMove, this);
     document.addEventListener('keydown', this.keyHandler);
+    this.crosshair.hidden = false;
+    // the arrow keys move the map only while it has the focus
+    this.map.getContainer().focus({ preventScroll: true });
+    this.hint.textContent =
+      mode === 'rectangle'
+        ? l10n.t('Drawing a rectangle: drag on the map, or move the map with the arrow keys and press Space at two opposite corners. Escape cancels.')
+        : l10n.t(
+            'Drawing a polygon: click its corners, or move the map with the arrow keys and press Space at each corner; Enter finishes, Backspace removes the last corner, Escape cancels.',
+          );
     this.onModeChange(mode);
   }
 
@@ -55,10 +82,12 @@ export class DrawTool {
     this.map.off('click', this.onClick, this);
     this.map.off('dblclick', this.onDblClick, this);
     this.map.off('mousemove', this.onMove, this);
+    this.map.off('move', this.onKeyboardMove, this);
     document.removeEventListener('keydown', this.keyHandler);
     this.map.dragging.enable();
     this.map.doubleClickZoom.enable();
     this.map.getContainer().classList.remove('eo-drawing');
+    this.crosshair.hidden = true;
     this.preview?.remove();
     this.preview = undefined;
     this.vertices = [];
@@ -70,6 +99,8 @@ export class DrawTool {
   /** Test and keyboard entry: finish a polygon from vertices given in code. */
   finishWith(shape: DrawnShape): void {
     this.cancel();
+    this.finishedAt = performance.now();
+    this.hint.textContent = shape.shape === 'rectangle' ? l10n.t('Rectangle drawn.') : l10n.t('Polygon drawn.');
     this.done(shape);
   }
 
@@ -78,6 +109,8 @@ export class DrawTool {
   }
 
   private onDown(e: L.LeafletMouseEvent): void {
+    // a drag draws: it must not select the page's text on the way
+    e.originalEvent.preventDefault();
     this.start = e.latlng;
     this.map.on('mouseup', this.onUp, this);
   }
@@ -86,10 +119,18 @@ export class DrawTool {
     const a = this.start;
     this.map.off('mouseup', this.onUp, this);
     if (!a) return;
-    const b = e.latlng;
+    this.finishRectangle(a, e.latlng, true);
+  }
+
+  /** A rectangle between two opposite corners; `fromMouse`: a press that barely moved is a click, not a rectangle. */
+  private finishRectangle(a: L.LatLng, b: L.LatLng, fromMouse: boolean): void {
     const p0 = this.map.latLngToContainerPoint(a);
     const p1 = this.map.latLngToContainerPoint(b);
     if (Math.abs(p0.x - p1.x) < 4 || Math.abs(p0.y - p1.y) < 4) {
+      if (!fromMouse) {
+        this.hint.textContent = l10n.t('The two corners are too close: move the map further before pressing Space.');
+        return;
+      }
       this.start = undefined; // a click, not a drag: keep waiting
       this.preview?.remove();
       this.preview = undefined;
@@ -151,11 +192,42 @@ export class DrawTool {
   }
 
   private onKey(e: KeyboardEvent): void {
+    const t = e.target as HTMLElement | null;
+    if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) return;
     if (e.key === 'Escape') this.cancel();
-    else if (e.key === 'Enter' && this.mode === 'polygon') this.finishPolygon();
-    else if (e.key === 'Backspace' && this.mode === 'polygon' && this.vertices.length) {
+    else if (e.key === ' ' || (e.key === 'Enter' && this.mode === 'rectangle')) {
+      e.preventDefault();
+      this.placeAtCentre();
+    } else if (e.key === 'Enter' && this.mode === 'polygon') {
+      e.preventDefault();
+      this.finishPolygon();
+    } else if (e.key === 'Backspace' && this.mode === 'polygon' && this.vertices.length) {
       this.vertices.pop();
       this.updatePreview();
     }
+  }
+
+  /** Space (keyboard drawing): a corner of the rectangle, or a vertex of the polygon, at the crosshair. */
+  private placeAtCentre(): void {
+    const c = this.map.getCenter();
+    if (this.mode === 'rectangle') {
+      if (!this.start) {
+        this.start = c;
+        this.preview = L.rectangle(L.latLngBounds(c, c), this.style()).addTo(this.map);
+        this.map.on('move', this.onKeyboardMove, this);
+        this.hint.textContent = l10n.t('First corner set. Move the map to the opposite corner and press Space.');
+        return;
+      }
+      this.finishRectangle(this.start, c, false);
+      return;
+    }
+    this.vertices.push(c);
+    this.updatePreview();
+    this.hint.textContent = l10n.t('Corner {0} set.', this.vertices.length);
+  }
+
+  /** While a keyboard rectangle is open, it follows the crosshair. */
+  private onKeyboardMove(): void {
+    if (this.mode === 'rectangle' && this.start && this.preview) (this.preview as L.Rectangle).setBounds(L.latLngBounds(this.start, this.map.getCenter()));
   }
 }

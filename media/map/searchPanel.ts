@@ -28,6 +28,10 @@ export type FormState = Partial<Omit<SearchParams, 'ring' | 'shape'>>;
 export interface PanelHost {
   rpc: Rpc<MapRequest, MapResults>;
   startDraw(shape: Shape): void;
+  /** The map's current view as the search area (a rectangle), for keyboard users and quick searches. */
+  useView(): void;
+  /** "Open details" of a result (Enter on its row). */
+  openResult(feature: MapFeature): void;
   showResults(features: MapFeature[], mode: 'replace' | 'append'): void;
   selectResult(id: string | undefined, from: 'list' | 'map'): void;
   aoiCreated(feature: MapFeature): void;
@@ -79,6 +83,9 @@ export class SearchPanel {
   private selectedId?: string;
   /** The person set the dates (or a saved form did): the defaults no longer follow the collections. */
   private datesTouched: boolean;
+  /** Days the searched place is known to have imagery (an AOI's images): the default dates take them in. */
+  private anchors: string[] = [];
+  private connected = true;
 
   private readonly kindArchive: HTMLInputElement;
   private readonly kindImagery: HTMLInputElement;
@@ -189,6 +196,11 @@ export class SearchPanel {
           id: 'draw-poly',
           title: l10n.t('Click vertices; double-click or Enter to finish'),
         }),
+        button(`▣ ${l10n.t('Current view')}`, () => host.useView(), {
+          class: 'secondary',
+          id: 'draw-view',
+          title: l10n.t('Search the area the map shows now'),
+        }),
       ),
       this.shapeInfo,
       el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn),
@@ -266,19 +278,30 @@ export class SearchPanel {
     return this.kind === 'archive' ? coverage(this.chosenIntervals(), new Date()) : undefined;
   }
 
-  /** Until the person sets dates, the range follows the chosen collections' data (see `defaultRange`). */
+  /** Until the person sets dates, the range follows the chosen collections' data and the place's own images (see `defaultRange`). */
   private followCoverage(): void {
     if (this.datesTouched || this.kind !== 'archive') return;
-    const r = defaultRange(this.chosenIntervals(), new Date());
+    const r = defaultRange(this.chosenIntervals(), new Date(), this.anchors);
     this.from.value = r.from;
     this.to.value = r.to;
     this.host.saveState();
   }
 
+  /** Not connected: nothing can be searched or created until a service is. */
+  setConnected(connected: boolean): void {
+    this.connected = connected;
+    this.searchBtn.disabled = !this.shape || this.searching || !connected;
+    this.aoiBtn.disabled = !this.shape || !connected;
+    this.more.disabled = !connected;
+    this.orderBtn.disabled = !connected || !(this.selectedId && this.rows.has(this.selectedId));
+  }
+
   setShape(shape: DrawnShape | undefined, why?: string): void {
     this.shape = shape;
-    this.searchBtn.disabled = !shape || this.searching;
-    this.aoiBtn.disabled = !shape;
+    this.anchors = [];
+    // a new area: the default dates are the collections' again (not the last AOI's)
+    if (this.options) this.followCoverage();
+    this.setConnected(this.connected);
     this.saveBtn.disabled = !shape;
     this.aoiBox.hidden = true;
     if (!shape) {
@@ -318,8 +341,28 @@ export class SearchPanel {
     };
   }
 
+  /**
+   * "Search Archive Here" over an area the extension drew: the archive, with the form's filters
+   * (their defaults unless the person set them, the dates taking in `anchors`), as if Search
+   * here had been pressed.
+   */
+  async runWithForm(anchors: readonly string[] = []): Promise<void> {
+    this.anchors = [...anchors];
+    if (this.kind !== 'archive') {
+      this.kindArchive.checked = true;
+      this.kindChanged();
+    }
+    await this.loadOptions();
+    this.followCoverage();
+    await this.search();
+  }
+
   /** `saved`: a saved search runs as written, even if the form cannot show all of it. */
   async search(saved?: SearchParams): Promise<void> {
+    if (!this.connected) {
+      this.setStatus(l10n.t('Not connected: sign in or try the sandbox to search.'), true);
+      return;
+    }
     const p = saved ?? this.params();
     if (typeof p === 'string') {
       this.setStatus(p, true);
@@ -386,8 +429,7 @@ export class SearchPanel {
       this.setStatus(l10n.t('Search failed: {0}', (e as Error).message), true);
     } finally {
       this.searching = false;
-      this.searchBtn.disabled = !this.shape;
-      this.more.disabled = false;
+      this.setConnected(this.connected);
     }
   }
 
@@ -483,10 +525,13 @@ export class SearchPanel {
       f.detail ? el('div', { class: 'muted detail' }, f.detail) : null,
     );
     row.addEventListener('click', () => this.host.selectResult(f.id, 'list'));
+    row.addEventListener('dblclick', () => this.host.openResult(f));
     row.addEventListener('keydown', (e) => {
+      // Space selects (and shows the footprint); Enter also opens the details, as in VS Code's lists
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
         this.host.selectResult(f.id, 'list');
+        if (e.key === 'Enter') this.host.openResult(f);
         return;
       }
       // A listbox moves with the arrow keys (and Home/End); moving selects, as in VS Code's lists.
@@ -529,7 +574,8 @@ export class SearchPanel {
     this.updateOrder();
   }
 
-  private openAoiForm(): void {
+  /** The Create AOI form for the drawn shape. */
+  openAoiForm(): void {
     const shape = this.shape;
     if (!shape) return;
     clear(this.aoiBox);

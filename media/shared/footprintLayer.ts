@@ -102,6 +102,8 @@ export class FootprintLayer<T> extends L.Layer {
   private items: Prepared<T>[] = [];
   private readonly byId = new Map<string, Prepared<T>>();
   private canvas?: HTMLCanvasElement;
+  /** The fills' own canvas, in `fillPane` (under the imagery), when the layer has one. */
+  private fillCanvas?: HTMLCanvasElement;
   private selectedId?: string;
   private topLeftLatLng?: L.LatLng;
   private zoomAtDraw = 0;
@@ -109,9 +111,15 @@ export class FootprintLayer<T> extends L.Layer {
   /** Milliseconds the last redraw took, and shapes it painted (for the benchmark). */
   lastDraw = { ms: 0, drawn: 0 };
 
+  /**
+   * `fillPane`: where the fills go when they must sit under other layers than the outlines (the
+   * map puts them under its imagery, so that a fill never tints a scene; the outlines stay on
+   * top). Without it, fills and outlines share one canvas in `paneName`.
+   */
   constructor(
     private style: FootprintStyle,
     paneName = 'overlayPane',
+    private readonly fillPane?: string,
   ) {
     super();
     this.options.pane = paneName;
@@ -186,11 +194,16 @@ export class FootprintLayer<T> extends L.Layer {
   }
 
   override onAdd(map: L.Map): this {
-    const c = L.DomUtil.create('canvas', 'eo-footprints leaflet-zoom-animated');
-    c.style.pointerEvents = 'none';
-    c.style.position = 'absolute';
-    this.getPane()?.appendChild(c);
-    this.canvas = c;
+    const make = (cls: string, pane: HTMLElement | undefined) => {
+      const c = L.DomUtil.create('canvas', `${cls} leaflet-zoom-animated`);
+      c.style.pointerEvents = 'none';
+      c.style.position = 'absolute';
+      pane?.appendChild(c);
+      return c;
+    };
+    this.canvas = make('eo-footprints', this.getPane());
+    const fills = this.fillPane ? map.getPane(this.fillPane) : undefined;
+    this.fillCanvas = fills ? make('eo-footprint-fills', fills) : undefined;
     this.mapRef = map;
     this.redraw();
     return this;
@@ -198,7 +211,9 @@ export class FootprintLayer<T> extends L.Layer {
 
   override onRemove(): this {
     this.canvas?.remove();
+    this.fillCanvas?.remove();
     this.canvas = undefined;
+    this.fillCanvas = undefined;
     this.mapRef = undefined;
     return this;
   }
@@ -220,6 +235,7 @@ export class FootprintLayer<T> extends L.Layer {
     const newOrigin = map.project(e.center, e.zoom).subtract(map.getSize().divideBy(2)).add(panePos).round();
     const offset = map.project(this.topLeftLatLng, e.zoom).subtract(newOrigin);
     L.DomUtil.setTransform(this.canvas, offset, scale);
+    if (this.fillCanvas) L.DomUtil.setTransform(this.fillCanvas, offset, scale);
   }
 
   /** Paints every visible shape; synchronous, so a caller can time it. */
@@ -234,20 +250,26 @@ export class FootprintLayer<T> extends L.Layer {
     const w = Math.round(size.x * (1 + 2 * pad));
     const h = Math.round(size.y * (1 + 2 * pad));
     const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
+    const contexts: CanvasRenderingContext2D[] = [];
+    for (const c of [canvas, this.fillCanvas]) {
+      if (!c) continue;
+      if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+        c.width = Math.round(w * dpr);
+        c.height = Math.round(h * dpr);
+        c.style.width = `${w}px`;
+        c.style.height = `${h}px`;
+      }
+      L.DomUtil.setTransform(c, topLeft, 1);
+      const cx = c.getContext('2d');
+      if (!cx) return;
+      cx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      cx.clearRect(0, 0, w, h);
+      contexts.push(cx);
     }
-    L.DomUtil.setTransform(canvas, topLeft, 1);
     this.topLeftLatLng = map.layerPointToLatLng(topLeft);
     this.zoomAtDraw = map.getZoom();
-
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const ctx = contexts[0];
+    const fillCtx = contexts[1] ?? ctx;
 
     const scale = 256 * Math.pow(2, this.zoomAtDraw);
     const origin = map.getPixelOrigin();
@@ -260,6 +282,8 @@ export class FootprintLayer<T> extends L.Layer {
 
     const st = this.style;
     ctx.lineJoin = 'round';
+    const paint = (it: Prepared<T>, color: string, fill: string, fillOpacity: number, weight: number): number =>
+      this.paint(ctx, fillCtx, it, scale, ox, oy, vx0, vy0, vx1, vy1, color, fill, fillOpacity, weight);
     let drawn = 0;
     let selected: Prepared<T> | undefined;
     for (const it of this.items) {
@@ -267,33 +291,21 @@ export class FootprintLayer<T> extends L.Layer {
         selected = it;
         continue;
       }
-      drawn += this.paint(ctx, it, scale, ox, oy, vx0, vy0, vx1, vy1, st.color, st.fillColor ?? st.color, st.fillOpacity, st.weight);
+      drawn += paint(it, st.color, st.fillColor ?? st.color, st.fillOpacity, st.weight);
     }
     if (selected) {
       // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
       // little stronger: a fill in the contrast colour (black on light themes) hid the base map
-      this.paint(
-        ctx,
-        selected,
-        scale,
-        ox,
-        oy,
-        vx0,
-        vy0,
-        vx1,
-        vy1,
-        st.selectedColor,
-        st.fillColor ?? st.color,
-        Math.min(0.5, st.fillOpacity + 0.12),
-        st.weight + 1.5,
-      );
+      paint(selected, st.selectedColor, st.fillColor ?? st.color, Math.min(0.5, st.fillOpacity + 0.12), st.weight + 1.5);
       drawn++;
     }
     this.lastDraw = { ms: performance.now() - t0, drawn };
   }
 
+  /** Outlines, lines and dots on `ctx`; polygon fills on `fillCtx` (the same canvas, or the one under the imagery). */
   private paint(
     ctx: CanvasRenderingContext2D,
+    fillCtx: CanvasRenderingContext2D,
     it: Prepared<T>,
     scale: number,
     ox: number,
@@ -316,6 +328,7 @@ export class FootprintLayer<T> extends L.Layer {
     ctx.strokeStyle = color;
     ctx.fillStyle = fill;
     ctx.lineWidth = weight;
+    fillCtx.fillStyle = fill;
     const r = this.style.pointRadius;
     for (let k = kMin; k <= kMax; k++) {
       const dx = k * scale - ox;
@@ -328,12 +341,13 @@ export class FootprintLayer<T> extends L.Layer {
         continue;
       }
       if (it.polys.length) {
-        ctx.beginPath();
-        for (const poly of it.polys) for (const ring of poly) this.trace(ctx, ring, scale, dx, -oy, true);
-        ctx.globalAlpha = fillOpacity;
-        ctx.fill('evenodd');
+        const path = new Path2D();
+        for (const poly of it.polys) for (const ring of poly) this.trace(path, ring, scale, dx, -oy, true);
+        fillCtx.globalAlpha = fillOpacity;
+        fillCtx.fill(path, 'evenodd');
+        fillCtx.globalAlpha = 1;
         ctx.globalAlpha = 1;
-        ctx.stroke();
+        ctx.stroke(path);
       }
       if (it.lines.length) {
         ctx.beginPath();
@@ -358,7 +372,7 @@ export class FootprintLayer<T> extends L.Layer {
   }
 
   /** Emits a ring, dropping vertices less than half a pixel from the last one emitted. */
-  private trace(ctx: CanvasRenderingContext2D, r: Float64Array, scale: number, dx: number, dy: number, close: boolean): void {
+  private trace(ctx: CanvasRenderingContext2D | Path2D, r: Float64Array, scale: number, dx: number, dy: number, close: boolean): void {
     const n = r.length / 2;
     let lx = r[0] * scale + dx,
       ly = r[1] * scale + dy;

@@ -93,9 +93,10 @@ function num(n: number, digits = 2): string {
 export function formatDate(value: string): Shown {
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return { text: value };
+  // the extension's one date format, with its zone (the sidebar and the map show the same)
   return {
-    text: d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
-    title: l10n.t('{0} (UTC)', d.toISOString().replace('.000Z', 'Z')),
+    text: l10n.t('{0} UTC', d.toISOString().slice(0, 19).replace('T', ' ')),
+    title: l10n.t('{0} in your time zone', d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })),
   };
 }
 

@@ -103,11 +103,7 @@ function lowerFirst(s: string): string {
 /** No base URL or no token: the connection refuses before any request is made. */
 export class NotSignedInError extends Error {
   constructor(readonly reason: 'noBaseUrl' | 'noToken') {
-    super(
-      reason === 'noBaseUrl'
-        ? 'No EO Imagery service is configured. Set eoImagery.baseUrl or try the sandbox.'
-        : 'You are not signed in to the EO Imagery service.',
-    );
+    super(reason === 'noBaseUrl' ? 'No EO Imagery service is connected: sign in, or try the sandbox.' : 'You are not signed in to the EO Imagery service.');
     this.name = 'NotSignedInError';
   }
 }

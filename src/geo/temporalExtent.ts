@@ -1,7 +1,8 @@
 /**
  * STAC temporal extents and the map search's dates: ISO `YYYY-MM-DD` everywhere (the rest of the extension's
- * convention, whatever the browser's locale), and a default range that lies where the chosen
- * collections have data, so the first search finds something. Pure: the map webview bundles it.
+ * convention, whatever the browser's locale), and a default range that covers where the chosen
+ * collections (and the place's own images) have data, so the first search finds something.
+ * Pure: the map webview bundles it.
  */
 
 /** A STAC temporal interval: start and end timestamps, `null` for open. */
@@ -57,14 +58,16 @@ export function coverage(intervals: readonly (Interval | undefined)[], today: Da
 }
 
 /**
- * The default search range: the last 12 months that have data in the collections (all of
- * their coverage when it is shorter), else the 12 months up to today.
+ * The default search range, from the data: all of the chosen collections' coverage, from their
+ * earliest to their latest item (a search sorted newest first then lists the latest items, so
+ * the first search finds something wherever the collections have a scene clear enough), widened
+ * to take in `anchors`, days known to have imagery of the place (an AOI's images and mosaics).
+ * Nothing known: the 12 months up to today.
  */
-export function defaultRange(intervals: readonly (Interval | undefined)[], today: Date): DateRange {
-  const c = coverage(intervals, today);
-  const to = c ? c.to : isoDay(today);
-  const yearBefore = new Date(Date.parse(`${to}T00:00:00Z`));
+export function defaultRange(intervals: readonly (Interval | undefined)[], today: Date, anchors: readonly string[] = []): DateRange {
+  const c = coverage([...intervals, ...anchors.map((a) => [a, a] as const)], today);
+  if (c) return c;
+  const yearBefore = new Date(Date.parse(`${isoDay(today)}T00:00:00Z`));
   yearBefore.setUTCFullYear(yearBefore.getUTCFullYear() - 1);
-  const from = c && c.from > isoDay(yearBefore) ? c.from : isoDay(yearBefore);
-  return { from, to };
+  return { from: isoDay(yearBefore), to: isoDay(today) };
 }

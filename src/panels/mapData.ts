@@ -5,7 +5,7 @@
 import type { Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
 import type { GeoJsonCollection } from '../api/outputFiles';
-import { km2 } from '../format';
+import { dateTime, km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { UnreadableRecord } from '../api/unreadable';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchPage, SearchParams } from './protocol';
@@ -70,7 +70,8 @@ export function catalogFeature(c: Catalog): MapFeature | undefined {
 export function archiveItemFeature(item: ArchiveItem): MapFeature {
   const p = item.properties ?? { datetime: null };
   const cloud = p['eo:cloud_cover'];
-  const when = typeof p.datetime === 'string' ? p.datetime.slice(0, 16).replace('T', ' ') : undefined;
+  // one date format everywhere, with its zone: "2025-06-27 01:10 UTC"
+  const when = typeof p.datetime === 'string' ? dateTime(p.datetime) : undefined;
   return {
     id: `${item.collection}/${item.id}`,
     label: item.id,

@@ -70,6 +70,7 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   viewState: (m) => isObj(m.view) && Array.isArray(m.view.center) && typeof m.view.zoom === 'number' && Array.isArray(m.view.imagery),
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),
+  connect: (m) => m.how === 'signIn' || m.how === 'trySandbox',
 };
 
 /** Test mode only (mapTesting.ts): a production map has no handler for these and refuses them. */

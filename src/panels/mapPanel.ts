@@ -22,6 +22,7 @@ import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
 import { AllowedFiles } from './imagery/allowedFiles';
 import { MapImagery } from './imagery/mapImagery';
 import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
+import { connectionMessage, followConnection } from './mapConnection';
 import { aoiFeature, type MapTarget } from './mapData';
 import { MAP_MESSAGE_CHECKS } from './mapMessages';
 import { restoreMap } from './mapRestore';
@@ -107,6 +108,8 @@ export class MapPanel implements MapView, vscode.Disposable {
         }
       }),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.messages.receive(m)),
+      // the map looks live only while a service is connected
+      followConnection(services.connection, (m) => this.post(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('eoImagery.map.basemaps')) {
           const b = configuredBasemaps(services.log);
@@ -228,9 +231,14 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.post({ type: 'notice', level, text });
   }
 
-  runSearch(params: SearchParams): void {
+  runSearch(params: SearchParams, opts: { useForm?: boolean; anchors?: string[] } = {}): void {
     this.reveal();
-    this.post({ type: 'runSearch', params });
+    this.post({ type: 'runSearch', params, ...opts });
+  }
+
+  searchView(): void {
+    this.reveal();
+    this.post({ type: 'searchView' });
   }
 
   get lastSearch(): SearchParams | undefined {
@@ -272,12 +280,14 @@ export class MapPanel implements MapView, vscode.Disposable {
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),
+    connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
     viewState: (m) => void (this.lastView = m.view),
   };
 
   private onReady(): void {
     this.isReady = true;
     this.send({ type: 'init', basemaps: configuredBasemaps(this.ctx.services.log), state: this.opts.state, ...(this.testing && { testing: true }) });
+    this.send(connectionMessage(this.ctx.services.connection));
     // a reloaded webview has lost its layers: send them again, then anything queued
     for (const [layer, { features }] of this.layers) {
       this.send({ type: 'layer', layer, features, mode: 'replace', fit: false });

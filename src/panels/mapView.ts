@@ -38,8 +38,14 @@ export interface MapView {
   /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
   imageryNote(id: string, title: string, text: string): void;
   notice(text: string, level?: 'info' | 'error'): void;
-  /** Runs a saved search in the webview: its form, its area drawn, its results listed. */
-  runSearch(params: SearchParams): void;
+  /**
+   * Runs a saved search in the webview: its form, its area drawn, its results listed. `useForm`:
+   * over `params.ring` with the form's own filters (Search Archive Here), the default dates
+   * taking in `anchors` (days the place has imagery).
+   */
+  runSearch(params: SearchParams, opts?: { useForm?: boolean; anchors?: string[] }): void;
+  /** Searches the area the map shows now, with the form's filters. */
+  searchView(): void;
   /** The last search the webview ran ("Save Search…" from the command palette saves it). */
   readonly lastSearch: SearchParams | undefined;
   /** The items of the map's current search, in the order they came. */

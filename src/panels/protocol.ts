@@ -194,7 +194,16 @@ export type ToMapMessage =
   | { type: 'select'; layer: LayerKind; id: string }
   | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
   /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
-  | { type: 'runSearch'; params: SearchParams }
+  /**
+   * `useForm`: search `params.ring` with the form's own filters (their defaults, or what the person
+   * set), as "Search Archive Here" does; `anchors`: days the place is known to have imagery (an
+   * AOI's images), which the default dates take in. Without it the saved search runs as written.
+   */
+  | { type: 'runSearch'; params: SearchParams; useForm?: boolean; anchors?: string[] }
+  /** "Search Archive Here" over the map's current view, with the form's filters. */
+  | { type: 'searchView' }
+  /** Whether a service is connected (src/panels/mapConnection.ts); `configured`: a service URL is set (none after the sandbox stops). */
+  | { type: 'connection'; connected: boolean; configured: boolean }
   | { type: 'notice'; level: 'info' | 'error'; text: string }
   /** A shared view opened: move the map there. `center` is [lat, lon], as Leaflet keeps it. */
   | { type: 'setView'; center: [number, number]; zoom: number }
@@ -219,6 +228,8 @@ export type FromMapMessage =
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
   | { type: 'saveSearch'; params: SearchParams }
+  /** The not-connected banner's buttons. */
+  | { type: 'connect'; how: 'signIn' | 'trySandbox' }
   /** Where the map is and what it shows, each time the page saves its state (Copy Link to This View). */
   | { type: 'viewState'; view: MapViewState };
 

@@ -1,6 +1,6 @@
 /**
  * Tool: place an archive order. It never places one by itself: the tool opens the extension's
- * own priced confirmation (the Order wizard's modal, `priceAndConfirm`), and the order is sent
+ * own priced confirmation (the Order wizard's, `priceAndConfirm`: Cancel is its default), and the order is sent
  * once only if the person clicks Place Order there. Chat's "always allow" cannot skip it.
  */
 import { l10n } from 'vscode';

@@ -13,7 +13,7 @@ import type { Read } from './input';
  * - `reads`: asks the service, changes nothing;
  * - `shows`: also opens something in the window (the map);
  * - `writes`: writes a file in the workspace;
- * - `costs`: may spend money or tokens, only on the person's click in our own modal.
+ * - `costs`: may spend money or tokens, only on the person's deliberate pick in our own priced confirmation.
  * Tools that write or cost refuse in Restricted Mode.
  */
 export type ToolKind = 'reads' | 'shows' | 'writes' | 'costs';

@@ -1,19 +1,33 @@
 /**
  * Amounts as a person reads them everywhere: with the unit the organisation is billed in
- * (setting `eoImagery.amounts.unit`, empty by default because the service states none).
+ * (setting `eoImagery.amounts.unit`). The service states no unit, so the setting is empty by
+ * default; while the extension talks to the sandbox it started itself ("Try the Sandbox"), whose
+ * prices are made up, amounts are in "credits", so a unit shows and the setting is there to
+ * change it.
  */
 import { userSetting } from '../auth/settings';
 import { amount } from '../format';
 
 export const AMOUNT_UNIT_SETTING = 'eoImagery.amounts.unit';
 
+/** The unit of the sandbox's made-up prices. */
+export const SANDBOX_UNIT = 'credits';
+
+let onSandbox: () => boolean = () => false;
+
+/** Says how to tell whether the bundled sandbox is the service now (Try the Sandbox sets it). */
+export function followSandbox(isSandbox: () => boolean): void {
+  onSandbox = isSandbox;
+}
+
 /**
- * The configured unit, trimmed; '' when none is set. The user's own setting only: a cloned
- * repository must not relabel the currency in the order confirmation.
+ * The configured unit, trimmed; else "credits" on the sandbox; else ''. The user's own setting
+ * only: a cloned repository must not relabel the currency in the order confirmation.
  */
 export function amountUnit(): string {
   const v = userSetting<unknown>(AMOUNT_UNIT_SETTING, '');
-  return typeof v === 'string' ? v.trim().slice(0, 16) : '';
+  const configured = typeof v === 'string' ? v.trim().slice(0, 16) : '';
+  return configured || (onSandbox() ? SANDBOX_UNIT : '');
 }
 
 /** "956.91 EUR" (or "956.91" without a unit); "—" when unknown. */

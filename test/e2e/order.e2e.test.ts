@@ -1,14 +1,16 @@
 // One archive order placed from the map as a person places it, in code-server signed in to the
 // sandbox CLI: Projects → Paris centre → Show on Map; draw a rectangle over the AOI in the map's
 // search panel, search the archive, select a result, "Order…"; answer the real quick picks and
-// input boxes (project, name, use case, no cloud delivery); the priced summary is a modal dialog
-// in the workbench; Place Order; the sandbox then holds exactly one new order, for that item,
+// input boxes (project, name, use case, no cloud delivery); the priced summary is a quick pick
+// in the workbench whose default row is Cancel; Place Order picked with the mouse; the sandbox
+// then holds exactly one new order, for that item,
 // and the Orders view shows it. Screenshots: test-results/screenshots/order-*.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
+import { clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -137,14 +139,15 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await screenshot(page, 'order-store-step').catch(() => undefined);
     await answerQuickInput(page, /Deliver to a cloud store/, 'No cloud delivery');
 
-    // The dry run prices the order; its summary is a modal dialog.
-    const dialog = page.locator('.monaco-dialog-box').first();
-    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
-    const dialogText = await dialog.innerText();
+    // The dry run prices the order; its summary is a quick pick whose first row, Cancel, is
+    // what Enter picks: Place Order is chosen on purpose.
+    await waitForQuickInput(page, /Place this order\?/, 60_000);
+    const dialogText = await quickPickText(page);
     assert.match(dialogText, /Place this order\?/);
+    assert.match(await focusedQuickPickRow(page), /^Cancel/, 'Enter would cancel');
     assert.match(dialogText, /Total amount:/);
     // it restates what is bought: the scene with its acquisition date, and where it goes
-    assert.match(dialogText, /1 archive scene:\n\s*• .+, acquired \d{4}-\d{2}-\d{2}/);
+    assert.match(dialogText, /1 archive scene:\n• .+, acquired \d{4}-\d{2}-\d{2}/);
     assert.match(dialogText, /Delivered to: no cloud store/);
     assert.match(dialogText, new RegExp(suggested.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     const ordersDuringSummary = await api<{ orders: Array<{ id: string }> }>(base, token, '/v0/orders?limit=100');
@@ -155,8 +158,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
       .waitFor({ state: 'detached', timeout: 10_000 })
       .catch(() => undefined);
     await screenshot(page, 'order-summary');
-    await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: 'Place Order' }).first().click();
-    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    await clickQuickPickRow(page, /Place this order\?/, 'Place Order');
 
     // Exactly one new order, for the selected item.
     const before = new Set(ordersBefore.orders.map((o) => o.id));

@@ -1,12 +1,22 @@
 // A tasking order placed as a person places it, signed in to the sandbox CLI: Projects → an
 // AOI → right-click → "Order Tasking…"; every step answered in the real quick picks and input
 // boxes, Back pressed once (the earlier answer comes back as the default); the dry run's
-// priced summary is a modal; Place Order; the service then holds exactly one new order with
-// that tasking item. Screenshots: test-results/screenshots/tasking-*.png.
+// priced summary is a quick pick whose default is Cancel; Place Order picked with the mouse; the
+// service then holds exactly one new order with that tasking item. A second test holds Enter
+// through the whole wizard: nothing is placed. Screenshots: test-results/screenshots/tasking-*.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api } from './webviews';
-import { answerQuickInput, clickDialogButton, pickQuickItem, quickInputBack, rowContextMenu, waitForDialog, waitForQuickInput } from './widgets';
+import {
+  answerQuickInput,
+  clickQuickPickRow,
+  focusedQuickPickRow,
+  pickQuickItem,
+  quickInputBack,
+  quickPickText,
+  rowContextMenu,
+  waitForQuickInput,
+} from './widgets';
 import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const DAY = 86_400_000;
@@ -69,15 +79,17 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
     await pickQuickItem(page, /Delivery speed/, 'Standard');
     await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
 
-    // The dry run prices it; the summary is a modal, and nothing is placed yet.
-    const dialog = await waitForDialog(page, /Place this order\?/, 60_000);
-    const summary = await dialog.innerText();
+    // The dry run prices it; the summary is a quick pick whose default row is Cancel, and
+    // nothing is placed yet.
+    await waitForQuickInput(page, /Place this order\?/, 60_000);
+    const summary = await quickPickText(page);
+    assert.match(await focusedQuickPickRow(page), /^Cancel/, 'Enter would cancel');
     assert.match(summary, /Total amount:/);
     assert.ok(summary.includes(name), `the summary names the item: ${summary}`);
     const during = (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.filter((o) => !before.has(o.id));
     assert.deepEqual(during, [], 'the dry run placed nothing');
     await screenshot(page, 'tasking-summary');
-    await clickDialogButton(dialog, 'Place Order');
+    await clickQuickPickRow(page, /Place this order\?/, 'Place Order');
 
     let created: { id: string }[] = [];
     for (const deadline = Date.now() + 30_000; created.length === 0 && Date.now() < deadline; await page.waitForTimeout(500)) {
@@ -110,5 +122,52 @@ test('tasking: from an AOI’s context menu through every step, Back once, to th
       .waitFor({ state: 'attached', timeout: 30_000 })
       .catch(() => undefined);
     await screenshot(page, 'tasking-placed');
+  });
+});
+
+// Enter held down from the first step: every step takes its default, the dry run prices the
+// order, and the Enter that follows lands on the confirmation's default, Cancel. The sandbox
+// holds no new order afterwards.
+test('tasking: Enter held through the whole wizard places nothing', { timeout: 300_000 }, async () => {
+  await withSandboxWorkbench('tasking-enter', {}, async ({ page, base, token }) => {
+    await openEoContainer(page);
+    await soleView(page, 'Projects');
+    const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
+    const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string }[] }>(base, token, '/v0/aois?limit=100');
+    const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id));
+    assert.ok(aoi, 'an AOI in one of the projects');
+    const project = projects.find((p) => p.id === aoi.project_id)!;
+    const ordersNow = async () => (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.map((o) => o.id);
+    const before = new Set(await ordersNow());
+
+    const projectRow = await waitForTreeRow(page, 'Projects', project.title || project.name, 60_000);
+    if ((await projectRow.getAttribute('aria-expanded')) !== 'true') await projectRow.click();
+    await rowContextMenu(page, await waitForTreeRow(page, 'Projects', aoi.name), 'Order Tasking…');
+    await waitForQuickInput(page, /Name of the order item/);
+
+    // A held key repeats about every 30 ms; here every 100 ms, for as long as the wizard and
+    // the dry run take, and a second more once the confirmation has shown.
+    let confirmationSeen = false;
+    let shownFor = 0;
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline && shownFor < 10;) {
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(100);
+      const title = await page
+        .locator('.quick-input-widget .quick-input-title')
+        .first()
+        .innerText({ timeout: 200 })
+        .catch(() => '');
+      if (/Place this order\?/.test(title)) {
+        if (!confirmationSeen) await screenshot(page, 'tasking-enter-confirmation');
+        confirmationSeen = true;
+      }
+      if (confirmationSeen) shownFor++;
+    }
+    assert.ok(confirmationSeen, 'the held Enter reached the priced confirmation');
+    // give a placed order time to show up on the sandbox
+    await page.waitForTimeout(3_000);
+    const created = (await ordersNow()).filter((id) => !before.has(id));
+    assert.deepEqual(created, [], 'Enter placed an order');
+    await screenshot(page, 'tasking-enter-nothing-placed');
   });
 });

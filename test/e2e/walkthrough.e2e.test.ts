@@ -2,11 +2,16 @@
 // walkthrough (an installed extension offers it once by itself; one under development does
 // not), its steps tick off as they are done (signed in from EO_API_TOKEN before the page was
 // ever opened, a project expanded); the Accounts menu lists the EO Imagery account with Sign Out.
-// Screenshots: test-results/screenshots/walkthrough.png, accounts-menu.png.
+// The walkthrough's search (its "Search Archive Here" button, a rectangle drawn over the Nile
+// Delta AOI, the form left at its defaults) finds scenes on the seeded sandbox.
+// Screenshots: test-results/screenshots/walkthrough.png, accounts-menu.png, walkthrough-search.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { api, webviewFrame } from './webviews';
+import { clickQuickPickRow, runCommand } from './widgets';
 import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withSandboxWorkbench } from './workbench';
 
 test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
@@ -71,5 +76,77 @@ test('Get Started opens the walkthrough, steps tick off, and the Accounts menu l
     // Not `screenshot()`: it parks the pointer, which would close the submenu.
     fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS_DIR, 'accounts-menu.png') });
+  });
+});
+
+/** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
+async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  const p = await frame.evaluate(
+    ([la, ln]) => {
+      const m = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
+      return m.latLngToContainerPoint([la, ln]);
+    },
+    [lat, lng] as const,
+  );
+  const box = await frame.locator('#map').boundingBox();
+  assert.ok(box, 'the map has no box');
+  return { x: box.x + p.x, y: box.y + p.y };
+}
+
+test('the walkthrough’s search: a rectangle over the Nile Delta with the form’s defaults finds scenes', { timeout: 240_000 }, async () => {
+  await withSandboxWorkbench('walkthrough-search', {}, async ({ page, sandbox }) => {
+    const { aois } = await api<{ aois: { aoi_id: string; name: string; geometry: { coordinates: number[][][] } }[] }>(
+      sandbox.url,
+      sandbox.tokens.alice,
+      '/v0/aois?limit=100',
+    );
+    const nile = aois.find((a) => a.name === 'Nile Delta fields');
+    assert.ok(nile, 'the seeded sandbox has the Nile Delta AOI');
+    const ring = nile.geometry.coordinates[0];
+    const [w, e] = [Math.min(...ring.map((p) => p[0])), Math.max(...ring.map((p) => p[0]))];
+    const [s, n] = [Math.min(...ring.map((p) => p[1])), Math.max(...ring.map((p) => p[1]))];
+
+    await openEoContainer(page);
+    await treeRows(page, 'Projects').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await runCommand(page, 'EO Imagery: Get Started');
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await walkthrough.getByText('Search the archive and see imagery').first().click();
+    await walkthrough.getByRole('button', { name: 'Search Archive Here' }).first().click();
+    await clickQuickPickRow(page, /Where to search/, 'Draw a rectangle on the map');
+
+    // the map opens drawing; over the AOI, a rectangle dragged with the mouse
+    const map = await webviewFrame(page, 'eoMap');
+    await map.waitForFunction(() => document.body.dataset.drawing === 'rectangle', undefined, { timeout: 30_000 });
+    await map.evaluate(
+      (b) =>
+        (window as unknown as { eoMap: { map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void } } }).eoMap.map.fitBounds(b, {
+          animate: false,
+        }),
+      [
+        [s, w],
+        [n, e],
+      ] as [[number, number], [number, number]],
+    );
+    const nw = await pagePoint(map, n - (n - s) * 0.15, w + (e - w) * 0.15);
+    const se = await pagePoint(map, s + (n - s) * 0.15, e - (e - w) * 0.15);
+    await page.mouse.move(nw.x, nw.y);
+    await page.mouse.down();
+    await page.mouse.move((nw.x + se.x) / 2, (nw.y + se.y) / 2, { steps: 4 });
+    await page.mouse.move(se.x, se.y, { steps: 4 });
+    await page.mouse.up();
+
+    // the search runs at once, with the form as it opened: nothing typed into it
+    await map.waitForFunction(() => /result|No results|failed/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    const status = await map.locator('#status').innerText();
+    const form = await map.evaluate(() => ({
+      from: (document.getElementById('from') as HTMLInputElement).value,
+      to: (document.getElementById('to') as HTMLInputElement).value,
+      maxCloud: (document.getElementById('max-cloud') as HTMLInputElement).value,
+    }));
+    assert.ok(!/No results|failed/i.test(status), `the walkthrough's search found nothing (${JSON.stringify(form)}): ${status}`);
+    assert.ok((await map.locator('#results li').count()) > 0, 'no result rows');
+    assert.equal(form.maxCloud, '30', 'the cloud limit is the form’s default');
+    await screenshot(page, 'walkthrough-search');
   });
 });

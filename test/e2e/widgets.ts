@@ -82,6 +82,25 @@ export async function clickQuickPickRow(page: Page, expect: RegExp, label: strin
   await row.click();
 }
 
+/**
+ * The open quick pick as text: its title, then each row's label and description, one per line
+ * (the rows the list has drawn; a long list draws only what fits).
+ */
+export async function quickPickText(page: Page): Promise<string> {
+  return page.evaluate((sel) => {
+    const w = document.querySelector(sel) as HTMLElement | null;
+    if (!w) return '';
+    const title = w.querySelector('.quick-input-title')?.textContent ?? '';
+    const rows = Array.from(w.querySelectorAll('.monaco-list-row')).map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
+    return [title, ...rows].join('\n');
+  }, QUICK_INPUT);
+}
+
+/** The label of the quick pick's focused row (what Enter would pick). */
+export async function focusedQuickPickRow(page: Page): Promise<string> {
+  return (await page.locator(`${QUICK_INPUT} .monaco-list-row.focused`).first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
 /** Presses the Back button of a multi-step quick input. */
 export async function quickInputBack(page: Page): Promise<void> {
   await page.locator(`${QUICK_INPUT} .quick-input-titlebar .codicon-quick-input-back, ${QUICK_INPUT} [aria-label="Back"]`).first().click();

@@ -85,6 +85,8 @@ export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise
     sandbox = await startSandboxCli(options.sandboxArgs);
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
     settings['eoImagery.baseUrl'] = sandbox.url;
+    // the sandbox's prices are made up: in credits, as npm start and Try the Sandbox show them
+    settings['eoImagery.amounts.unit'] ??= 'credits';
   }
   // Keep a token from the calling shell out of the signed-out workbench.
   const workbench = await openWorkbench({ env: { EO_API_TOKEN: '', ...env }, settings }).catch(async (err: unknown) => {

@@ -73,10 +73,10 @@ type App = {
   }>;
 };
 
-async function open(log: ReadBytesParams[]): Promise<Harness> {
+async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700 }): Promise<Harness> {
   const bytes = readFileSync(scene.file);
   const h = await openWebview('map', {
-    viewport: { width: 900, height: 700 },
+    viewport,
     onRequest: (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       log.push(r.params);
@@ -164,9 +164,17 @@ describe('compare two imagery layers', () => {
       const mapBox = (await h.page.locator('#map').boundingBox())!;
       // drag the divider with the mouse to the middle of the vegetation quadrant
       const divider = (await h.page.locator('.eo-swipe-divider').boundingBox())!;
-      await h.page.mouse.move(divider.x + divider.width / 2, mapBox.y + 60);
+      // (by its handle, which sits where no control covers the divider)
+      const handle = (await h.page.locator('.eo-swipe-divider .handle').boundingBox())!;
+      const y = handle.y + handle.height / 2;
+      assert.equal(
+        await h.page.evaluate(([x, yy]) => !!document.elementFromPoint(x, yy)?.closest('.eo-swipe-divider'), [divider.x + divider.width / 2, y]),
+        true,
+        'nothing covers the handle',
+      );
+      await h.page.mouse.move(divider.x + divider.width / 2, y);
       await h.page.mouse.down();
-      await h.page.mouse.move(veg.x, mapBox.y + 80, { steps: 8 });
+      await h.page.mouse.move(veg.x, y + 20, { steps: 8 });
       await h.page.mouse.up();
       const state = (await h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state))!;
       assert.ok(Math.abs(state.position * mapBox.width + mapBox.x - veg.x) <= 2, `the divider follows the mouse (at ${state.position})`);
@@ -213,11 +221,46 @@ describe('compare two imagery layers', () => {
       await h.page.keyboard.press('f');
       for (const p of [leftOf, rightOf]) near(await shown(h, p), colour(TRUE_COLOUR, 'vegetation'), 'flicker again shows the right layer everywhere');
 
-      // end: both layers whole again (the right one is on top)
+      // end: both layers whole again, in the order they had before (the one added last on top)
       await h.page.locator('.eo-compare-bar button.end').click();
-      near(await shown(h, leftOf), colour(TRUE_COLOUR, 'vegetation'), 'after compare ends');
+      near(await shown(h, leftOf), colour(FALSE_COLOUR, 'vegetation'), 'after compare ends');
       assert.equal(await h.page.locator('.eo-compare').isVisible(), false);
       assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('shows on each side the layer its label names, even with a third layer drawn above both', async () => {
+    const h = await open([]);
+    try {
+      await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
+      // the last one added is drawn on top of the others
+      await h.send({ type: 'imagery', spec: spec('three', SWIR_LIKE), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="three"]').waitFor();
+      await idle(h);
+      const veg = await pagePoint(h, scene.points.vegetation);
+      near(await shown(h, veg), colour(SWIR_LIKE, 'vegetation'), 'before compare, the top layer shows');
+      await h.page.locator('#imagery-layers button.compare').click();
+      const picker = h.page.locator('.eo-compare-picker');
+      await picker.getByLabel('Left layer').selectOption({ label: 'one' });
+      await picker.getByLabel('Right layer').selectOption({ label: 'two' });
+      await picker.locator('button.start').click();
+      await idle(h);
+      const mapBox = (await h.page.locator('#map').boundingBox())!;
+      const state = (await h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state))!;
+      const divX = mapBox.x + state.position * mapBox.width;
+      assert.equal(await h.page.locator('.eo-compare-bar .side.left').textContent(), 'one');
+      assert.equal(await h.page.locator('.eo-compare-bar .side.right').textContent(), 'two');
+      const place = veg.x < divX ? 'left' : 'right';
+      near(await shown(h, veg), colour(place === 'left' ? TRUE_COLOUR : FALSE_COLOUR, 'vegetation'), `the ${place} side shows the layer it names`);
+      const water = await pagePoint(h, scene.points.water);
+      const waterSide = water.x < divX ? 'left' : 'right';
+      near(await shown(h, water), colour(waterSide === 'left' ? TRUE_COLOUR : FALSE_COLOUR, 'water'), `the ${waterSide} side shows the layer it names`);
+      // compare ends: the third layer shows again, on top
+      await h.page.locator('.eo-compare-bar button.end').click();
+      near(await shown(h, veg), colour(SWIR_LIKE, 'vegetation'), 'after compare, the top layer shows again');
     } finally {
       await h.close();
     }
@@ -297,7 +340,7 @@ describe('time slider', () => {
       assert.equal(st.date, '2024-06-01', '06-15 is outside the view: skipped');
       near(await shown(h, veg), colour(FALSE_COLOUR, 'vegetation'), '2024-06-01 shown after one step');
       assert.equal(await range.getAttribute('aria-valuetext'), '2024-06-01: 3 % cloud');
-      assert.equal(await h.page.locator('.eo-timeline + .eo-sr-only').textContent(), '2024-06-01: 3 % cloud');
+      assert.equal(await h.page.locator('.eo-timeline-live').textContent(), '2024-06-01: 3 % cloud');
       // the shown date was drawn ahead: nothing of its file was read for the step (what is read
       // now is the next date ahead, 05-01)
       assert.deepEqual(
@@ -332,4 +375,111 @@ describe('time slider', () => {
       await h.close();
     }
   });
+});
+
+/** An element's box in page pixels, or undefined when it is not shown. */
+type Box = { x: number; y: number; width: number; height: number };
+
+describe("the map's floating parts", () => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ]) {
+    it(`never cover one another at ${viewport.width} × ${viewport.height}, with every tool open`, async () => {
+      const h = await open([], viewport);
+      try {
+        await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+        await h.send({
+          type: 'imagery',
+          spec: spec('ndvi', { kind: 'index', expression: '(B08-B04)/(B08+B04)', rescale: [-1, 1], colormap: 'RdYlGn', legendTitle: 'NDVI 2024-06-01' }),
+          fit: false,
+        });
+        await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
+        await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
+        await h.send({ type: 'imageryCompare', left: spec('one', TRUE_COLOUR), right: spec('two', FALSE_COLOUR) });
+        const frames: TimeFrame[] = ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({
+          spec: spec(`t${i}`, [TRUE_COLOUR, FALSE_COLOUR, SWIR_LIKE][i], { title: `Scene ${date}` }),
+          date,
+          cloudCover: 10 * i,
+        }));
+        await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+        await h.page.locator('.eo-timeline').waitFor();
+        await idle(h);
+        // the inspector with a reading, and the histogram
+        await h.page.evaluate(async ([lon, lat]) => {
+          const w = window as unknown as {
+            eoMap: { imageryTools?: { inspector: { inspectAt(lo: number, la: number): Promise<unknown> }; openHistogram(): Promise<unknown> } };
+          };
+          await w.eoMap.imageryTools?.inspector.inspectAt(lon, lat);
+          await w.eoMap.imageryTools?.openHistogram();
+        }, scene.points.vegetation);
+        await h.page.locator('#pixel-inspector table').waitFor();
+        await h.page.locator('#imagery-histogram .eo-histogram').first().waitFor({ timeout: 15000 });
+        // the basemap chooser open, and a notice
+        await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
+        await h.send({ type: 'notice', level: 'info', text: 'Tiles could not be loaded; showing the offline outlines.' });
+        await h.page.locator('.notice').waitFor();
+        await h.page.waitForTimeout(300);
+
+        const parts: Record<string, string> = {
+          zoom: '.leaflet-control-zoom',
+          'drawing tools': '.eo-toolbar',
+          'layer chooser': '.leaflet-control-layers',
+          'imagery tools': '.eo-imagery-tools',
+          inspector: '#pixel-inspector',
+          histogram: '#imagery-histogram',
+          'compare bar': '.eo-compare-bar',
+          'time slider': '.eo-timeline',
+          'imagery list': '#imagery-layers',
+          legends: '#imagery-legends',
+          attribution: '.leaflet-control-attribution',
+          notice: '.notice',
+        };
+        const boxes = await h.page.evaluate((sel: Record<string, string>) => {
+          const out: Record<string, Box | undefined> = {};
+          for (const [name, css] of Object.entries(sel)) {
+            const e = document.querySelector<HTMLElement>(css);
+            const r = e?.getBoundingClientRect();
+            out[name] = e && r && r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : undefined;
+          }
+          return out;
+        }, parts);
+        const mapBox = (await h.page.locator('#map').boundingBox())!;
+        const shot = `test-results/screenshots/map-floating-parts-${viewport.width}x${viewport.height}.png`;
+        await h.page.screenshot({ path: shot });
+        for (const [name, b] of Object.entries(boxes)) {
+          assert.ok(b, `${name} is shown`);
+          assert.ok(
+            b.x >= mapBox.x - 0.5 &&
+              b.y >= mapBox.y - 0.5 &&
+              b.x + b.width <= mapBox.x + mapBox.width + 0.5 &&
+              b.y + b.height <= mapBox.y + mapBox.height + 0.5,
+            `${name} lies inside the map: ${JSON.stringify(b)} in ${JSON.stringify(mapBox)}`,
+          );
+        }
+        const names = Object.keys(boxes);
+        for (let i = 0; i < names.length; i++)
+          for (let j = i + 1; j < names.length; j++) {
+            const a = boxes[names[i]]!;
+            const b = boxes[names[j]]!;
+            const overlap =
+              Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.5;
+            assert.ok(!overlap, `${names[i]} ${JSON.stringify(a)} and ${names[j]} ${JSON.stringify(b)} intersect (see ${shot})`);
+          }
+        // the close buttons can be reached: nothing lies over them
+        for (const css of ['.eo-timeline button.end', '.eo-compare-bar button.end', '#pixel-inspector button.close', '#imagery-histogram button.close']) {
+          const hit = await h.page.evaluate((c) => {
+            const e = document.querySelector<HTMLElement>(c);
+            if (!e) return 'missing';
+            const r = e.getBoundingClientRect();
+            const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return top && (top === e || e.contains(top)) ? 'reachable' : `covered by ${top?.className ?? 'nothing'}`;
+          }, css);
+          assert.equal(hit, 'reachable', css);
+        }
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });

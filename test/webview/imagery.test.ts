@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
-import { imageryPixelAt as pixelAt, layerSettled as settled } from './imageryPixels';
+import { imageryPixelAt as pixelAt, layerSettled as settled, screenPixelAt } from './imageryPixels';
+import { squareFeature } from './fixtures';
 
 interface Scene {
   file: string;
@@ -143,6 +144,41 @@ describe('imagery on the map webview', () => {
         'no read asks for the whole file',
       );
       assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('shows imagery above the fill of a selected footprint: the scene keeps its colours, the outline stays on top', async () => {
+    const h = await open(scene.file, []);
+    try {
+      await show(h, spec(), scene);
+      assert.equal((await settled(h, 'scene')).state, 'ready');
+      // a search result whose footprint covers the whole scene, selected (its fill is strongest then)
+      const [[w, n], [e, s]] = scene.corners;
+      const f = squareFeature('over', w - 0.5, s - 0.5, Math.max(e - w, n - s) + 1);
+      await h.send({ type: 'layer', layer: 'results', mode: 'replace', fit: false, features: [f] });
+      // selected as from the results list (a selection from the extension also opens a popup)
+      await h.page.evaluate(() =>
+        (window as unknown as { eoMap: { select(k: string, id: string, from: string): void } }).eoMap.select('results', 'over', 'list'),
+      );
+      // the selection fits the map to the footprint: the new view's tiles are drawn and faded in
+      await h.page.waitForFunction(() => {
+        const tiles = Array.from(document.querySelectorAll<HTMLImageElement>('.leaflet-eo-imagery-pane img.leaflet-tile[src]'));
+        return tiles.length > 0 && tiles.every((t) => t.complete && getComputedStyle(t).opacity === '1');
+      });
+      await h.page.waitForTimeout(300);
+      for (const name of ['vegetation', 'water', 'bare'] as const) {
+        const imagery = await pixelAt(h, scene.points[name]);
+        assert.equal(imagery[3], 255, `${name}: the imagery is opaque there`);
+        near(await screenPixelAt(h, scene.points[name]), imagery.slice(0, 3), 2, `${name} under the selected footprint`);
+      }
+      // the fills are drawn (under the imagery), and the outline over it
+      const panes = await h.page.evaluate(() => ({
+        fills: !!document.querySelector('.leaflet-eo-fills-pane canvas.eo-footprint-fills'),
+        outline: !!document.querySelector('.leaflet-overlay-pane canvas.eo-footprints'),
+      }));
+      assert.deepEqual(panes, { fills: true, outline: true });
     } finally {
       await h.close();
     }

@@ -26,6 +26,30 @@ export async function imageryPixelAt(h: Harness, lonlat: [number, number]): Prom
   }, lonlat);
 }
 
+/**
+ * What the page shows at a lon/lat (RGB), everything composited: a screenshot of that one
+ * pixel, decoded in the page. Unlike `imageryPixelAt` it sees whatever lies over the imagery
+ * (footprint fills, outlines, controls).
+ */
+export async function screenPixelAt(h: Harness, lonlat: [number, number]): Promise<[number, number, number]> {
+  const at = await h.page.evaluate(([lon, lat]) => {
+    const map = (window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }).eoMap.map;
+    const pt = map.latLngToContainerPoint([lat, lon]);
+    const mapRect = document.getElementById('map')!.getBoundingClientRect();
+    return { x: Math.round(mapRect.left + pt.x), y: Math.round(mapRect.top + pt.y) };
+  }, lonlat);
+  const png = await h.page.screenshot({ clip: { x: at.x, y: at.y, width: 1, height: 1 } });
+  return h.page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    c.drawImage(img, 0, 0);
+    const d = c.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2]] as [number, number, number];
+  }, png.toString('base64'));
+}
+
 /** Waits until the layer's row says it is done (ready or error) and returns its state and text. */
 export async function layerSettled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
   const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);

@@ -6,7 +6,11 @@ import { squareFeature } from './fixtures';
 
 type MapWin = {
   eoMap: {
-    map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number }; getBounds(): { getWest(): number; getEast(): number } };
+    map: {
+      latLngToContainerPoint(ll: [number, number]): { x: number; y: number };
+      getBounds(): { getWest(): number; getEast(): number };
+      getCenter(): { lat: number; lng: number };
+    };
     layers: Record<
       string,
       {
@@ -35,6 +39,14 @@ async function clickAt(h: Harness, lon: number, lat: number): Promise<void> {
     [lon, lat],
   );
   await h.page.mouse.click(p.x, p.y);
+}
+
+/** One arrow key on the focused map, then the end of the pan it starts (Leaflet drops a key pressed mid-pan). */
+async function arrow(h: Harness, key: string): Promise<void> {
+  const before = await h.page.evaluate(() => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()));
+  await h.page.keyboard.press(key);
+  await h.page.waitForFunction((b) => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()) !== b, before);
+  await h.page.waitForTimeout(350);
 }
 
 async function ready(h: Harness): Promise<void> {
@@ -209,13 +221,18 @@ describe('map webview', () => {
         h.page.evaluate(
           ([x, y]) => {
             const w = window as unknown as MapWin;
-            const c = document.querySelector('.leaflet-overlay-pane canvas.eo-footprints') as HTMLCanvasElement;
+            // outlines in the overlay pane, fills in their own pane under the imagery
+            const canvases = document.querySelectorAll<HTMLCanvasElement>(
+              '.leaflet-overlay-pane canvas.eo-footprints, .leaflet-eo-fills-pane canvas.eo-footprint-fills',
+            );
             const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
-            const cr = c.getBoundingClientRect();
             const mr = document.getElementById('map')!.getBoundingClientRect();
-            const dpr = c.width / cr.width;
-            const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
-            return px[3] > 0;
+            return Array.from(canvases).some((c) => {
+              const cr = c.getBoundingClientRect();
+              const dpr = c.width / cr.width;
+              const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
+              return px[3] > 0;
+            });
           },
           [lon, lat],
         );
@@ -368,14 +385,14 @@ describe('map webview', () => {
       await ready(h);
       assert.equal(await h.page.getAttribute('#from', 'type'), 'text');
       assert.equal(await h.page.getAttribute('#to', 'placeholder'), 'YYYY-MM-DD');
-      // none chosen = all: the last 12 months that have data, ending where the data ends
+      // none chosen = all: from the first data to where the data ends (newest first, the first
+      // page is the latest scenes, so a first search finds something)
       await h.page.waitForFunction(() => (document.getElementById('to') as HTMLInputElement).value === '2022-03-15');
-      assert.equal(await h.page.inputValue('#from'), '2021-03-15');
-      // one collection: its own last 12 months of data
+      assert.equal(await h.page.inputValue('#from'), '2019-01-01');
+      // one collection: its own data
       await h.page.selectOption('#collections', 'old');
-      assert.equal(await h.page.inputValue('#from'), '2020-06-30');
+      assert.equal(await h.page.inputValue('#from'), '2019-01-01');
       assert.equal(await h.page.inputValue('#to'), '2021-06-30');
-      // coverage shorter than a year: all of it
       await h.page.selectOption('#collections', 'tiny');
       assert.equal(await h.page.inputValue('#from'), '2022-02-01');
       assert.equal(await h.page.inputValue('#to'), '2022-03-15');
@@ -692,6 +709,136 @@ describe('map webview', () => {
         h.pageErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e)),
         [],
       );
+    } finally {
+      await h.close();
+    }
+  });
+  it('draws without a mouse (arrow keys and Space), searches the current view, and Enter on a result opens it', async () => {
+    const requests: SearchParams[] = [];
+    const page: SearchPage = { searchId: 1, loaded: 2, hasMore: false, features: [squareFeature('r1', 1, 46, 1), squareFeature('r2', 3, 47, 1)] };
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'search') {
+          requests.push(req.params);
+          return page;
+        }
+        return options;
+      },
+    });
+    try {
+      await ready(h);
+      await h.page.evaluate(() => (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([46, 2], 6));
+      // Rectangle from the keyboard: the button starts it and gives the map the focus; Space at
+      // one corner, the arrow keys move the map, Space at the other
+      await h.page.focus('#draw-rect');
+      await h.page.keyboard.press('Enter');
+      assert.equal(await h.page.evaluate(() => document.activeElement?.id), 'map');
+      assert.equal(await h.page.isVisible('.eo-crosshair'), true, 'a crosshair marks where Space puts a corner');
+      await h.page.keyboard.press('Space');
+      // (Leaflet ignores an arrow key while the previous one's pan is animating: a person's pace)
+      for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) await arrow(h, key);
+      await h.page.keyboard.press('Space');
+      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      const ring = await h.page.evaluate(() => (window as unknown as MapWin).eoMap.drawnRing as { ring: [number, number][] });
+      const lons = ring.ring.map((p) => p[0]);
+      const lats = ring.ring.map((p) => p[1]);
+      assert.ok(Math.max(...lons) - Math.min(...lons) > 0.1 && Math.max(...lats) - Math.min(...lats) > 0.1, `a real rectangle: ${JSON.stringify(ring.ring)}`);
+      assert.equal(await h.page.isVisible('.eo-crosshair'), false);
+      // a polygon from the keyboard: Space at three corners, Enter finishes
+      await h.page.focus('#draw-poly');
+      await h.page.keyboard.press('Enter');
+      await h.page.keyboard.press('Space');
+      for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft']) {
+        for (let i = 0; i < 2; i++) await arrow(h, key);
+        await h.page.keyboard.press('Space');
+      }
+      await h.page.keyboard.press('Enter');
+      await h.page.waitForFunction(() => /Polygon drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      // the area the map shows now, in one press
+      await h.page.click('#draw-view');
+      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      const view = await h.page.evaluate(() => {
+        const w = window as unknown as { eoMap: { map: { getBounds(): { getWest(): number; getEast(): number } } }; __state?: unknown };
+        const b = w.eoMap.map.getBounds();
+        const r = (w as unknown as MapWin).eoMap.drawnRing as { ring: [number, number][] };
+        return { west: b.getWest(), east: b.getEast(), ringWest: Math.min(...r.ring.map((p) => p[0])), ringEast: Math.max(...r.ring.map((p) => p[0])) };
+      });
+      assert.ok(view.ringWest > view.west && view.ringEast < view.east && view.ringEast - view.ringWest > (view.east - view.west) * 0.8, JSON.stringify(view));
+      await h.page.click('#search');
+      await h.page.waitForSelector('#results li');
+      // Enter on a result selects it and opens its details; Space only selects
+      await h.page.focus('#results li[data-id="r2"]');
+      await h.page.keyboard.press('Space');
+      assert.equal(h.posted.filter((m) => (m as { type?: string }).type === 'open').length, 0);
+      await h.page.keyboard.press('Enter');
+      const opened = await h.waitFor<{ ref: { id: string } }>((m) => (m as { type?: string }).type === 'open');
+      assert.equal(opened.ref.id, 'r2');
+      assert.equal(await h.page.getAttribute('#results li[data-id="r2"]', 'aria-selected'), 'true');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a drawing selects no text and opens no popup of the footprint under its last click', async () => {
+    const h = await openWebview('map', { onRequest: () => options });
+    try {
+      await ready(h);
+      await h.send({ type: 'layer', layer: 'results', mode: 'replace', fit: true, features: [squareFeature('under', 0, 45, 4)] });
+      await h.page.click('#draw-rect');
+      const a = await h.page.evaluate(() => {
+        const w = window as unknown as MapWin;
+        const r = document.getElementById('map')!.getBoundingClientRect();
+        const p = w.eoMap.map.latLngToContainerPoint([46, 1]);
+        const q = w.eoMap.map.latLngToContainerPoint([48, 3]);
+        return { x0: r.left + p.x, y0: r.top + p.y, x1: r.left + q.x, y1: r.top + q.y };
+      });
+      await h.page.mouse.move(a.x0, a.y0);
+      await h.page.mouse.down();
+      // past the map, over the side panel's text, and back
+      await h.page.mouse.move(a.x1 + 600, a.y1, { steps: 6 });
+      await h.page.mouse.move(a.x1, a.y1, { steps: 6 });
+      await h.page.mouse.up();
+      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      await h.page.waitForTimeout(300);
+      assert.equal(await h.page.evaluate(() => String(window.getSelection() ?? '')), '', 'no text selected');
+      assert.equal(await h.page.$('.eo-popup'), null, 'no popup opened by the drawing');
+      assert.equal(h.posted.filter((m) => (m as { type?: string }).type === 'open').length, 0, 'no detail opened by the drawing');
+    } finally {
+      await h.close();
+    }
+  });
+  it('says so when no service is connected: a banner with the ways back, the search off, the map dimmed', async () => {
+    const h = await openWebview('map', { onRequest: () => options });
+    try {
+      await ready(h);
+      await h.send({ type: 'layer', layer: 'results', mode: 'replace', fit: true, features: [squareFeature('r1', 1, 46, 1)] });
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'rectangle',
+          ring: [
+            [0, 45],
+            [5, 45],
+            [5, 50],
+            [0, 50],
+            [0, 45],
+          ],
+        }),
+      );
+      assert.equal(await h.page.isDisabled('#search'), false);
+      await h.send({ type: 'connection', connected: false, configured: false });
+      const banner = h.page.locator('#not-connected');
+      await banner.waitFor();
+      assert.match((await banner.textContent()) ?? '', /No EO Imagery service is connected/);
+      assert.equal(await h.page.isDisabled('#search'), true, 'no search without a service');
+      assert.equal(await h.page.evaluate(() => getComputedStyle(document.querySelector('.leaflet-overlay-pane')!).opacity), '0.45');
+      await h.page.click('#banner-sandbox');
+      const asked = await h.waitFor<{ how: string }>((m) => (m as { type?: string }).type === 'connect');
+      assert.equal(asked.how, 'trySandbox');
+      await h.send({ type: 'connection', connected: true, configured: true });
+      await banner.waitFor({ state: 'detached' });
+      assert.equal(await h.page.isDisabled('#search'), false);
+      assert.equal(await h.page.evaluate(() => getComputedStyle(document.querySelector('.leaflet-overlay-pane')!).opacity), '1');
     } finally {
       await h.close();
     }

@@ -16,7 +16,9 @@ describe('STAC item webview', () => {
       await h.page.waitForSelector('#item-id');
       assert.equal(await h.page.textContent('#item-id'), 'S2-20240312-T43RFM');
       assert.equal(await h.page.textContent('#item-collection'), 'sentinel-2-l2a');
-      assert.equal(await h.page.getAttribute('#item-datetime', 'title'), '2024-03-12T05:31:21Z (UTC)');
+      // the extension's one date format, with its zone (the map and the sidebar show the same)
+      assert.equal(await h.page.textContent('#item-datetime'), '2024-03-12 05:31:21 UTC');
+      assert.match((await h.page.getAttribute('#item-datetime', 'title')) ?? '', /in your time zone$/);
       const groups = await h.page.$$eval('#properties table', (ts) => ts.map((t) => t.getAttribute('data-group')));
       assert.deepEqual(groups, ['core', 'eo', 'view', 'proj', 'sci', 'rd', 'others']);
       const cell = (key: string) => h.page.textContent(`#properties tr:has(th[title="${key}"]) td`);

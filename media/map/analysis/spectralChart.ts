@@ -12,7 +12,8 @@ export interface SpectrumSeries {
 }
 
 export interface SpectralChart {
-  set(wavelengthsNm: number[], series: SpectrumSeries[]): void;
+  /** `quantity`: what the values are ("Reflectance", or the stored value when the file gives no scale). */
+  set(wavelengthsNm: number[], series: SpectrumSeries[], quantity?: string): void;
   destroy(): void;
   readonly root: HTMLElement;
 }
@@ -44,7 +45,7 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
   root.className = 'eo-spectrum';
   root.setAttribute('role', 'img');
   host.appendChild(root);
-  const build = (x: number[], series: SpectrumSeries[]) => {
+  const build = (x: number[], series: SpectrumSeries[], quantity: string) => {
     plot?.destroy();
     const opts: uPlot.Options = {
       width,
@@ -54,7 +55,7 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
       cursor: { drag: { x: false, y: false } },
       axes: [
         { ...axisStyle(), label: l10n.t('Wavelength (nm)'), size: 34 },
-        { ...axisStyle(), label: l10n.t('Value'), size: 48 },
+        { ...axisStyle(), label: quantity, size: 48 },
       ],
       series: [
         { label: l10n.t('Wavelength') },
@@ -65,8 +66,8 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
   };
   return {
     root,
-    set(x, series) {
-      build(x, series);
+    set(x, series, quantity = l10n.t('Value')) {
+      build(x, series, quantity);
       root.setAttribute('aria-label', l10n.t('Spectral signature of {0} pixel(s) over {1} bands', series.length, x.length));
     },
     destroy() {

@@ -82,6 +82,7 @@ export function percentileLook(typed: string, chosen: Three): Outcome {
   return { render: { kind: 'rgb', bands: chosen, percentiles: [lo, hi] } };
 }
 
-function round(v: number): number {
+/** A value as the band controls and legends show it: whole from 100 up, else at most four decimals. */
+export function round(v: number): number {
   return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1e4) / 1e4;
 }

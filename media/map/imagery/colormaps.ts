@@ -34,3 +34,21 @@ export function classColors(classes: readonly { value: number; color: string }[]
   }
   return out;
 }
+
+/** A colour map's name as its authors write it ("rdylgn" → "RdYlGn"). */
+export function colormapName(name: string): string {
+  const known: Record<string, string> = {
+    rdylgn: 'RdYlGn',
+    rdbu: 'RdBu',
+    ylgn: 'YlGn',
+    brbg: 'BrBG',
+    spectral: 'Spectral',
+    greys: 'Greys',
+    blues: 'Blues',
+    greens: 'Greens',
+  };
+  const key = name.trim().toLowerCase();
+  const reversed = key.endsWith('_r') ? '_r' : '';
+  const base = reversed ? key.slice(0, -2) : key;
+  return (known[base] ?? base) + reversed;
+}

@@ -9,6 +9,7 @@ import type * as Leaflet from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { append, button, clear, el } from '../../shared/dom';
 import { SlidingClip } from './slidingClip';
+import { topCentre } from '../frame';
 
 export interface CompareDeps {
   L: typeof Leaflet;
@@ -43,6 +44,11 @@ export class SwipeCompare {
   private readonly live: HTMLElement;
   private picker?: HTMLElement;
   private dragging = false;
+  /** The pane's other layers, hidden while comparing. */
+  private hidden: HTMLElement[] = [];
+  private corners?: ResizeObserver;
+  /** Where the compared layers were (z-index and place in the pane) before the compare. */
+  private order: { layer: Leaflet.GridLayer; zIndex?: number; box: HTMLElement; next: ChildNode | null }[] = [];
   private readonly onMove = () => this.apply();
   private readonly onRemoved = () => this.stop(l10n.t('Compare ended: a compared layer was hidden or removed.'));
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
@@ -63,13 +69,17 @@ export class SwipeCompare {
       },
       el('div', { class: 'handle', 'aria-hidden': 'true' }, '⇔'),
     );
-    this.bar = el('div', { class: 'eo-compare-bar', role: 'toolbar', 'aria-label': l10n.t('Compare') });
+    this.bar = el('div', { class: 'eo-compare-bar', role: 'toolbar', 'aria-label': l10n.t('Compare'), hidden: true });
     this.live = el('div', { class: 'eo-sr-only', 'aria-live': 'polite' });
-    this.root = el('div', { class: 'eo-compare', hidden: true }, this.divider, this.bar);
+    this.root = el('div', { class: 'eo-compare', hidden: true }, this.divider);
     // outside the hidden root, so that "compare ended" is still read out
     deps.map.getContainer().append(this.root, this.live);
-    L.DomEvent.disableClickPropagation(this.root);
-    L.DomEvent.disableScrollPropagation(this.root);
+    // the bar sits in the map's top centre, clear of the corners' controls (media/map/frame.ts)
+    topCentre(deps.map).prepend(this.bar);
+    for (const e of [this.root, this.bar]) {
+      L.DomEvent.disableClickPropagation(e);
+      L.DomEvent.disableScrollPropagation(e);
+    }
     // the press also focuses the divider (it is focusable), so the arrow keys work after a drag
     this.divider.addEventListener('pointerdown', (e) => {
       this.dragging = true;
@@ -103,14 +113,26 @@ export class SwipeCompare {
     this.closePicker();
     this.current = { left, right, position, mode, showing: 'left' };
     for (const l of [a, b]) l.on('remove', this.onRemoved);
-    // the right-hand layer draws above the left one, so the flicker's hidden side never shows through
+    // the right-hand layer draws above the left one, so the flicker's hidden side never shows
+    // through; the order they had comes back when the compare ends
+    this.order = [a, b].map((l) => ({
+      layer: l,
+      zIndex: (l.options as Leaflet.GridLayerOptions).zIndex,
+      box: l.getContainer()!,
+      next: l.getContainer()!.nextSibling,
+    }));
     a.bringToBack();
     b.bringToFront();
     this.clips = { left: new SlidingClip(a.getContainer()!), right: new SlidingClip(b.getContainer()!) };
     const { map } = this.deps;
     map.on('move zoomend resize viewreset', this.onMove);
     map.getContainer().addEventListener('keydown', this.onKey);
+    this.hideOthers(left, right);
     this.root.hidden = false;
+    this.bar.hidden = false;
+    // the handle moves out of the way when a control grows or shrinks (a layer's settings appear)
+    this.corners = new ResizeObserver(() => this.placeHandle());
+    for (const e of Array.from(map.getContainer().querySelectorAll<HTMLElement>('.leaflet-control-container > *'))) this.corners.observe(e);
     this.buildBar();
     this.apply();
     this.announce();
@@ -125,6 +147,15 @@ export class SwipeCompare {
     this.clips?.left.release();
     this.clips?.right.release();
     this.clips = undefined;
+    for (const o of this.order.reverse()) {
+      if (o.next && o.next.parentNode === o.box.parentNode) o.box.parentNode?.insertBefore(o.box, o.next);
+      if (o.zIndex !== undefined) o.layer.setZIndex(o.zIndex);
+      else {
+        (o.layer.options as Leaflet.GridLayerOptions).zIndex = undefined;
+        o.box.style.zIndex = '';
+      }
+    }
+    this.order = [];
     for (const id of [c.left, c.right]) {
       const l = this.deps.layer(id);
       l?.off('remove', this.onRemoved);
@@ -133,8 +164,34 @@ export class SwipeCompare {
     }
     this.deps.map.off('move zoomend resize viewreset', this.onMove);
     this.deps.map.getContainer().removeEventListener('keydown', this.onKey);
+    this.showOthers();
+    this.corners?.disconnect();
+    this.corners = undefined;
     this.root.hidden = true;
+    this.bar.hidden = true;
     this.live.textContent = reason ?? '';
+  }
+
+  /**
+   * The imagery pane's other layers (and previews) are hidden while two are compared: one drawn
+   * above both would fill the sides, and the left side would show whatever lies on top rather
+   * than the layer its label names.
+   */
+  private hideOthers(left: string, right: string): void {
+    const keep = [this.deps.layer(left)?.getContainer(), this.deps.layer(right)?.getContainer()];
+    const pane = keep[0]?.closest('.leaflet-pane');
+    if (!pane) return;
+    for (const child of Array.from(pane.children) as HTMLElement[]) {
+      if (keep.some((k) => k && (child === k || child.contains(k)))) continue;
+      if (child.style.visibility === 'hidden') continue;
+      child.style.visibility = 'hidden';
+      this.hidden.push(child);
+    }
+  }
+
+  private showOthers(): void {
+    for (const e of this.hidden) e.style.visibility = '';
+    this.hidden = [];
   }
 
   setPosition(fraction: number): void {
@@ -276,9 +333,35 @@ export class SwipeCompare {
     );
   }
 
+  /**
+   * Puts the divider's handle where no control covers the divider: the middle of the longest
+   * stretch of it left free by the map's floating parts (the imagery list, the tools, the bars).
+   * Done when the divider settles (start, drag end, keys, resize), not on every drag frame.
+   */
+  private placeHandle(): void {
+    const c = this.current;
+    const handle = this.divider.querySelector<HTMLElement>('.handle');
+    if (!c || !handle || c.mode !== 'swipe') return;
+    const box = this.deps.map.getContainer().getBoundingClientRect();
+    const x = box.left + box.width * c.position;
+    const taken = Array.from(this.deps.map.getContainer().querySelectorAll<HTMLElement>('.leaflet-control, .eo-top-centre > *, .eo-bottom-centre > *'))
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0 && r.left <= x + 16 && r.right >= x - 16)
+      .map((r) => [Math.max(0, r.top - box.top), Math.min(box.height, r.bottom - box.top)] as const)
+      .sort((p, q) => p[0] - q[0]);
+    let best: [number, number] = [0, 0];
+    let from = 0;
+    for (const [top, bottom] of [...taken, [box.height, box.height] as const]) {
+      if (top - from > best[1] - best[0]) best = [from, top];
+      from = Math.max(from, bottom);
+    }
+    handle.style.top = `${Math.round((best[0] + best[1]) / 2)}px`;
+  }
+
   private announce(): void {
     const c = this.current;
     if (!c) return;
+    this.placeHandle();
     this.live.textContent =
       c.mode === 'swipe'
         ? l10n.t('Comparing {0} (left) with {1} (right), divider at {2} %.', this.titleOf(c.left), this.titleOf(c.right), Math.round(c.position * 100))

@@ -43,6 +43,7 @@ export class PixelInspector {
   readonly panel: HTMLElement;
   private readonly body: HTMLElement;
   private readonly chartBox: HTMLElement;
+  private readonly hint: HTMLElement;
   private chart?: SpectralChart;
   private current?: { layerId: string; title: string; reading: PixelReading };
   private pins: Pinned[] = [];
@@ -55,6 +56,7 @@ export class PixelInspector {
     // the panel is placed by ImageryTools, under its toolbar
     this.body = el('div', { class: 'body', 'aria-live': 'polite' });
     this.chartBox = el('div', { class: 'chart' });
+    this.hint = el('p', { class: 'muted hint' }, l10n.t('Click a pixel of an imagery layer.'));
     this.panel = el(
       'section',
       { class: 'eo-inspector leaflet-bar', id: 'pixel-inspector', 'aria-label': l10n.t('Pixel inspector'), hidden: true },
@@ -68,7 +70,7 @@ export class PixelInspector {
           'aria-label': l10n.t('Close the pixel inspector'),
         }),
       ),
-      el('p', { class: 'muted hint' }, l10n.t('Click a pixel of an imagery layer.')),
+      this.hint,
       this.body,
       this.chartBox,
     );
@@ -137,6 +139,8 @@ export class PixelInspector {
     if (!c) return;
     const r = c.reading;
     clear(this.body);
+    // a pixel is read: the first-use hint gives way to what else the panel does
+    this.hint.textContent = l10n.t('Click another pixel to read it; Pin keeps this one on the chart.');
     const coords = el(
       'dl',
       { class: 'coords' },
@@ -181,7 +185,7 @@ export class PixelInspector {
               {},
               el('th', { scope: 'col' }, l10n.t('Band')),
               el('th', { scope: 'col' }, l10n.t('Wavelength')),
-              el('th', { scope: 'col' }, l10n.t('Value')),
+              el('th', { scope: 'col' }, this.quantity()),
             ),
           ),
           el('tbody', {}, ...rows),
@@ -255,7 +259,18 @@ export class PixelInspector {
         label: s.label,
         values: names.map((n) => s.reading.bands.find((b) => b.name === n)?.value ?? null),
       })),
+      this.quantity(),
     );
+  }
+
+  /**
+   * What the values are: reflectance when the layer's bands give a scale (STAC `raster:bands`,
+   * or the satellite's record for a mosaic: the values are scaled to it), else the values as
+   * the file stores them.
+   */
+  private quantity(): string {
+    const layer = this.deps.layers().find((l) => l.spec.id === this.current?.layerId);
+    return layer?.spec.bands.some((b) => b.scale !== undefined && b.scale !== 1) ? l10n.t('Reflectance') : l10n.t('Value as stored');
   }
 
   /** Band, wavelength, then one column per pixel (this one, then the pinned ones). */

@@ -9,10 +9,10 @@ import type { Pool } from 'geotiff';
 import type { ImageryClass, ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
 import { el, button, clear } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
-import { classColors, colormapLut } from './colormaps';
+import { classColors, colormapLut, colormapName } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandControls } from './bandControls';
-import { bandControlsState } from './bandState';
+import { bandControlsState, round } from './bandState';
 import { imageryPixelsAt } from './screenPixels';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
@@ -57,7 +57,7 @@ export class ImageryManager {
     const { L, map } = deps;
     if (!map.getPane(PANE)) {
       const pane = map.createPane(PANE);
-      // above the basemap tiles (200) and the offline outlines, under the footprints (400)
+      // above the basemap tiles (200), the offline outlines and the footprints' fills (340); under their outlines (400)
       pane.style.zIndex = '350';
       pane.style.pointerEvents = 'none';
     }
@@ -255,11 +255,21 @@ export class ImageryManager {
       entry.legend?.toggleAttribute('hidden', !visible.checked);
       this.changed();
     });
+    // one layer's settings open at a time (the newest), so the list stays short over the map
+    const expand = entry.note
+      ? null
+      : button('▾', () => this.openRow(entry.row.classList.contains('collapsed') ? entry : undefined), {
+          class: 'icon expand',
+          title: l10n.t('Show or hide the settings of {0}', spec.title),
+          'aria-label': l10n.t('Settings of {0}', spec.title),
+          'aria-expanded': 'true',
+        });
     const head = el(
       'div',
       { class: 'head' },
       visible,
       el('span', { class: 'title', title: spec.url || spec.title }, spec.title),
+      expand,
       entry.note
         ? null
         : button('⤢', () => void this.zoomTo(spec.id), { title: l10n.t('Zoom to layer'), 'aria-label': l10n.t('Zoom to {0}', spec.title), class: 'icon zoom' }),
@@ -273,6 +283,19 @@ export class ImageryManager {
     entry.row.append(head, entry.status, entry.controls);
     this.list.appendChild(entry.row);
     this.box.hidden = false;
+    if (!entry.note) this.openRow(entry);
+  }
+
+  /** Opens one row's settings and folds the others' (undefined: folds them all). */
+  private openRow(open: Entry | undefined): void {
+    for (const e of this.entries.values()) {
+      const folded = e !== open;
+      e.row.classList.toggle('collapsed', folded);
+      const b = e.row.querySelector<HTMLButtonElement>('button.expand');
+      if (!b) continue;
+      b.setAttribute('aria-expanded', String(!folded));
+      b.textContent = folded ? '▸' : '▾';
+    }
   }
 
   private buildControls(entry: Entry): void {
@@ -327,7 +350,12 @@ export class ImageryManager {
         }
       ctx.putImageData(img, 0, 0);
     }
-    const known = colormapLut(r.colormap) ? r.colormap : l10n.t('{0} (unknown, shown as viridis)', r.colormap);
+    const known = colormapLut(r.colormap) ? colormapName(r.colormap) : l10n.t('{0} (unknown, shown as viridis)', r.colormap);
+    // the title says which date the layer shows; under the bar, the value at its middle (where
+    // the middle colour belongs), the colour map's name in the hover
+    const date = entry.spec.date?.slice(0, 10);
+    const title = date && !r.legendTitle.includes(date) ? l10n.t('{0} · {1}', r.legendTitle, date) : r.legendTitle;
+    const mid = (r.rescale[0] + r.rescale[1]) / 2;
     this.showLegend(
       entry,
       el(
@@ -336,15 +364,16 @@ export class ImageryManager {
           class: 'eo-legend',
           'data-id': entry.spec.id,
           role: 'img',
-          'aria-label': l10n.t('{0} from {1} to {2}, colour map {3}', r.legendTitle, r.rescale[0], r.rescale[1], known),
+          title: l10n.t('Colour map: {0}', known),
+          'aria-label': l10n.t('{0} from {1} to {2}, colour map {3}', title, r.rescale[0], r.rescale[1], known),
         },
-        el('div', { class: 'title' }, r.legendTitle),
+        el('div', { class: 'title' }, title),
         bar,
         el(
           'div',
           { class: 'range' },
           el('span', { class: 'min' }, String(r.rescale[0])),
-          el('span', { class: 'muted' }, known),
+          el('span', { class: 'mid' }, String(round(mid))),
           el('span', { class: 'max' }, String(r.rescale[1])),
         ),
       ),

@@ -8,6 +8,7 @@ import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
 import * as l10n from '@vscode/l10n';
 import type { ImageryStatusReport, TimeFrame } from '../../../src/panels/imagery/protocol';
+import { topCentre } from '../frame';
 import { button, clear, el } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
@@ -51,8 +52,10 @@ export class TimeSlider {
 
   constructor(private readonly deps: TimeSliderDeps) {
     this.root = el('section', { class: 'eo-timeline', 'aria-label': l10n.t('Time slider'), hidden: true });
-    this.live = el('div', { class: 'eo-sr-only', 'aria-live': 'polite' });
-    deps.map.getContainer().append(this.root, this.live);
+    this.live = el('div', { class: 'eo-sr-only eo-timeline-live', 'aria-live': 'polite' });
+    // in the map's top centre, clear of the corners' controls (media/map/frame.ts)
+    topCentre(deps.map).append(this.root);
+    deps.map.getContainer().append(this.live);
     deps.L.DomEvent.disableClickPropagation(this.root);
     deps.L.DomEvent.disableScrollPropagation(this.root);
   }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
+import { followSandbox } from '../../ui/amounts';
 
 interface SandboxModule {
   startSandbox(opts: { port: number }): Promise<{
@@ -28,5 +29,7 @@ export async function trySandbox(services: ExtensionServices): Promise<void> {
     },
   );
   await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
+  // the sandbox's prices are in credits for as long as it is the service
+  followSandbox(() => connection.isSandbox);
   void ui.message('info', l10n.t('The sandbox is running at {0} with seeded demo data. Sign out to stop it.', session.url), {});
 }

@@ -14,7 +14,7 @@ import { aoiAssetSpec } from '../../panels/imagery/specs';
 import { archiveRefArg, type Row } from '../args/shapes';
 import type { CommandServices } from '../services';
 import { aoiFrames, aoiName, frameDetail, itemFrame, itemFrames, itemsOver } from './dated';
-import { aoiAssets, resolveImagery } from './resolve';
+import { aoiAssets, aoiSatellite, resolveImagery } from './resolve';
 
 type Pair = [ImageryLayerSpec, ImageryLayerSpec];
 type Outcome = Pair | { reason: string } | undefined;
@@ -50,7 +50,7 @@ async function fromAoi(services: CommandServices, client: EoClient, aoi: Record<
 }
 
 async function fromAsset(services: CommandServices, client: EoClient, asset: Asset): Promise<Outcome> {
-  const own = aoiAssetSpec(asset);
+  const own = aoiAssetSpec(asset, await aoiSatellite(client, asset.aoi_id));
   if ('note' in own) return { reason: own.note.text };
   const { frames } = await aoiFrames(client, asset.aoi_id);
   const others = frames.filter((f) => f.spec.id !== own.spec.id);
@@ -70,7 +70,7 @@ async function fromVisualization(client: EoClient, row: Row): Promise<Outcome> {
   const date = own?.date ?? /\d{4}-\d{2}-\d{2}/.exec(vis.spec.title)?.[0];
   const scene = own ?? assets.find((a) => a.date === date) ?? [...assets].sort((x, y) => y.date.localeCompare(x.date))[0];
   if (!scene) return { reason: l10n.t('The AOI has no mosaic to compare the visualization with.') };
-  const left = aoiAssetSpec(scene);
+  const left = aoiAssetSpec(scene, await aoiSatellite(client, src.aoiId));
   if ('note' in left) return { reason: left.note.text };
   return [left.spec, vis.spec];
 }

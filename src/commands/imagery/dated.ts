@@ -10,7 +10,7 @@ import type { Aoi, ArchiveItem } from '../../api/records';
 import { day } from '../../format';
 import { aoiAssetSpec, archiveItemSpec } from '../../panels/imagery/specs';
 import type { TimeFrame } from '../../panels/imagery/protocol';
-import { aoiAssets } from './resolve';
+import { aoiAssets, aoiSatellite } from './resolve';
 
 export interface Dated {
   frames: TimeFrame[];
@@ -22,9 +22,10 @@ export interface Dated {
 export async function aoiFrames(client: EoClient, aoiId: string): Promise<Dated> {
   const seen = new Set<string>();
   const out: Dated = { frames: [] };
-  for (const a of await aoiAssets(client, aoiId)) {
+  const [assets, sat] = await Promise.all([aoiAssets(client, aoiId), aoiSatellite(client, aoiId)]);
+  for (const a of assets) {
     if (a.visualization_id || !a.date || seen.has(a.date)) continue;
-    const r = aoiAssetSpec(a);
+    const r = aoiAssetSpec(a, sat);
     if ('note' in r) {
       out.skipped ??= r.note.text;
       continue;
@@ -88,9 +89,14 @@ export async function itemsOver(client: EoClient, item: ArchiveItem, searchResul
   return [...out.values()];
 }
 
-/** "2024-06-01 · 12 % cloud" for a picker row. */
+/**
+ * "2024-06-01 · 12 % cloud" for a picker row; the date is left out when the row's label already
+ * says it ("Mosaic 2024-06-01"), so that no row shows its date twice.
+ */
 export function frameDetail(f: TimeFrame): string {
-  return f.cloudCover === undefined ? f.date : l10n.t('{0} · {1} % cloud', f.date, Math.round(f.cloudCover));
+  const cloud = f.cloudCover === undefined ? undefined : l10n.t('{0} % cloud', Math.round(f.cloudCover));
+  if (f.spec.title.includes(f.date)) return cloud ?? '';
+  return cloud ? l10n.t('{0} · {1}', f.date, cloud) : f.date;
 }
 
 export function aoiName(aoi: Record<string, unknown>): string {

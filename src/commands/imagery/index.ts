@@ -8,6 +8,7 @@ import { l10n } from 'vscode';
 import type { SpecOrNote } from '../../panels/imagery/specs';
 import type { CommandServices } from '../services';
 import { resolveImagery } from './resolve';
+import { offerImagery } from './offer';
 import type { Row } from '../args';
 import type { CommandTable } from '../register';
 import { chartIndexOverTime, exportSeriesCsv, saveChartPng } from './chartIndex';
@@ -26,9 +27,16 @@ export function showImageryLayer(services: CommandServices, layer: SpecOrNote): 
   else panel.showImagery(layer.spec, { previewUrl: layer.previewUrl });
 }
 
-/** Draws the row's imagery (an archive item, an AOI asset, a visualization) on the map. */
-async function showImagery(services: CommandServices, row: Row | undefined): Promise<void> {
+/** Draws the row's imagery (an archive item, an AOI asset, a visualization) on the map; without a row, offers some. */
+async function showImagery(services: CommandServices, given: Row | undefined): Promise<void> {
   const client = await services.connection.getClient();
+  // from the palette, no row says what to show: offer what can be
+  const row = given ?? (await offerImagery(services, client));
+  if (!row) return;
+  if ('reason' in row) {
+    void services.ui.message('info', row.reason, {});
+    return;
+  }
   const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
     resolveImagery(client, row),
   );

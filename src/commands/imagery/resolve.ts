@@ -4,7 +4,7 @@
  */
 import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
-import type { ArchiveItem, Asset, Index, Visualization } from '../../api/records';
+import type { ArchiveItem, Asset, Index, Satellite, Visualization } from '../../api/records';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
 import { archiveRefArg, type Row } from '../args/shapes';
 
@@ -16,6 +16,29 @@ async function findIndex(client: EoClient, indexId: string): Promise<Index | und
     // Recovers: the colour map then falls back to viridis; the layer still draws
   }
   return undefined;
+}
+
+/** The service's satellites, read once per client (the list is whole and rarely changes). */
+const satelliteLists = new WeakMap<EoClient, Promise<Satellite[]>>();
+
+/**
+ * The satellite an AOI's imagery comes from: its bands describe the AOI's mosaics (wavelengths,
+ * scale and offset, true colour). Undefined when the AOI or the satellites cannot be read: the
+ * layer then draws with the band names alone.
+ */
+export async function aoiSatellite(client: EoClient, aoiId: string): Promise<Satellite | undefined> {
+  let list = satelliteLists.get(client);
+  if (!list) {
+    list = client.search.satellites();
+    satelliteLists.set(client, list);
+    list.catch(() => satelliteLists.delete(client));
+  }
+  try {
+    const [aoi, sats] = await Promise.all([client.aois.get(aoiId), list]);
+    return sats.find((s) => s.id === aoi.satellite_id);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function aoiAssets(client: EoClient, aoiId: string): Promise<Asset[]> {
@@ -39,19 +62,19 @@ export async function resolveImagery(client: EoClient, row: Row | undefined): Pr
   if (!r) return { reason: l10n.t('Pick an archive item, an AOI asset or a visualization to show its imagery.') };
   if (kind === 'visualization' || (typeof r.expression === 'string' && typeof r.index_id === 'string' && Array.isArray(r.assets))) {
     const vis = r as unknown as Visualization;
-    const [assets, index] = await Promise.all([aoiAssets(client, vis.aoi_id), findIndex(client, vis.index_id)]);
-    return visualizationSpec(vis, assets, index);
+    const [assets, index, sat] = await Promise.all([aoiAssets(client, vis.aoi_id), findIndex(client, vis.index_id), aoiSatellite(client, vis.aoi_id)]);
+    return visualizationSpec(vis, assets, index, sat);
   }
   if (kind === 'asset' || (typeof r.visualization_id === 'string' && typeof r.aoi_id === 'string')) {
     const a = r as unknown as Asset;
     if (a.visualization_id) {
       const vis = await visualizationOf(client, a.aoi_id, a.visualization_id);
       if (vis) {
-        const [assets, index] = await Promise.all([aoiAssets(client, a.aoi_id), findIndex(client, vis.index_id)]);
-        return visualizationSpec({ ...vis, assets: [a] }, assets, index);
+        const [assets, index, sat] = await Promise.all([aoiAssets(client, a.aoi_id), findIndex(client, vis.index_id), aoiSatellite(client, a.aoi_id)]);
+        return visualizationSpec({ ...vis, assets: [a] }, assets, index, sat);
       }
     }
-    return aoiAssetSpec(a);
+    return aoiAssetSpec(a, await aoiSatellite(client, a.aoi_id));
   }
   const ref = archiveRefArg(row);
   if (ref) {

@@ -6,6 +6,7 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
+import { metres } from '../../format';
 import { safeFileName } from '../../fileNames';
 import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
 import { inStep } from '../../ui/showError';
@@ -99,7 +100,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   // the sizes of what will be saved: the AOI's window for a masked clip, else the view's
   const levels = (mask && layer.aoiLevels) || layer.levels;
   const levelItems = levels.map((l) => ({
-    label: l.level === 0 ? l10n.t('Full resolution, {0} m', String(l.pixelSize)) : l10n.t('Overview {0}, {1} m', l.level, String(l.pixelSize)),
+    label: l.level === 0 ? l10n.t('Full resolution, {0}', metres(l.pixelSize)) : l10n.t('Overview {0}, {1}', l.level, metres(l.pixelSize)),
     description: l10n.t('{0} × {1} pixels, about {2}', l.width, l.height, mb(perBand(l) * bands.length)),
     detail: l.level === layer.drawnLevel ? l10n.t('The resolution the map shows now') : undefined,
     level: l.level,

@@ -3,6 +3,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { Cancelled, collect, isNotSupported, type Aoi, type Asset, type Block, type EoClient, type InputDefinition, type Insight } from '../../api';
 import {
+  aoiBandGaps,
   buildInsightDocument,
   checkInsightName,
   checkVectorGeoJson,
@@ -48,6 +49,19 @@ class Refused extends StepFailure {
   }
 }
 
+/**
+ * Nothing of the picked AOI can feed a raster input: the flow goes back to the AOI step with
+ * `short`; `detail` (each asset and why it does not fit) goes to the log.
+ */
+class NoFit extends Error {
+  constructor(
+    readonly short: string,
+    readonly detail: string,
+  ) {
+    super(short);
+  }
+}
+
 interface Context {
   services: ExtensionServices;
   client: EoClient;
@@ -88,34 +102,54 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
   }
   const client = await services.connection.getClient();
   const block = await pickBlock(services, client);
-  const aoi = output
-    ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
-    : need(
-        await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), {
-          step: STEPS.aoi,
-          totalSteps: TOTAL_STEPS,
+  // an AOI whose bands miss what a required raster input needs is marked, and listed last
+  const unfit = (a: Aoi): string | undefined => {
+    const gap = aoiBandGaps(block.spec.inputs, a.eo_bands)[0];
+    return gap ? l10n.t('lacks {0} for input "{1}"', gap.missing.join(', '), gap.input) : undefined;
+  };
+  for (;;) {
+    const aoi = output
+      ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
+      : need(
+          await pickAoi(
+            services,
+            client,
+            l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version),
+            { step: STEPS.aoi, totalSteps: TOTAL_STEPS },
+            unfit,
+          ),
+        );
+    const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
+      Promise.all([
+        collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
+        // Recovers from a service without insight runs (beyond the interface): earlier outputs are then not offered.
+        client.insightRuns.list(aoi.aoi_id).catch((err: unknown) => {
+          if (isNotSupported(err)) return [] as Insight[];
+          throw err;
         }),
-      );
-  const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
-    Promise.all([
-      collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
-      // Recovers from a service without insight runs (beyond the interface): earlier outputs are then not offered.
-      client.insightRuns.list(aoi.aoi_id).catch((err: unknown) => {
-        if (isNotSupported(err)) return [] as Insight[];
-        throw err;
-      }),
-    ]),
-  );
-  const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
-  const choices = new Map<string, InputChoice>();
-  const defs = block.spec.inputs;
-  for (const [i, def] of defs.entries()) {
-    choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
+      ]),
+    );
+    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
+    const choices = new Map<string, InputChoice>();
+    const defs = block.spec.inputs;
+    try {
+      for (const [i, def] of defs.entries()) {
+        choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
+      }
+    } catch (err) {
+      if (!(err instanceof NoFit)) throw err;
+      // the AOI came with the output: there is no step to go back to
+      if (output) throw new Refused(err.detail);
+      // back one step, the block kept: the person picks another AOI
+      services.log.info(`New Insight Input: ${err.detail}`);
+      void services.ui.message('warning', err.short, {});
+      continue;
+    }
+    const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
+    const built = buildInsightDocument(name, block.spec, choices);
+    if (!built.ok) throw new Refused(built.reason);
+    return writeInsightInput(services, folder, built.value, aoi);
   }
-  const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
-  const built = buildInsightDocument(name, block.spec, choices);
-  if (!built.ok) throw new Refused(built.reason);
-  return writeInsightInput(services, folder, built.value, aoi);
 }
 
 /**
@@ -232,11 +266,13 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
         offers.length === 0
           ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
           : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
-      throw new Refused(
-        def.properties?.bands
-          ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
-          : l10n.t('no asset or insight output can feed raster input "{0}": {1}.', def.name, why),
-      );
+      const detail = def.properties?.bands
+        ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
+        : l10n.t('no asset or insight output can feed raster input "{0}": {1}.', def.name, why);
+      const short = def.properties?.bands
+        ? l10n.t('Nothing of AOI "{0}" has bands {1} for input "{2}": pick another AOI.', ctx.aoi.name, def.properties.bands.join(', '), def.name)
+        : l10n.t('Nothing of AOI "{0}" can feed input "{1}": pick another AOI.', ctx.aoi.name, def.name);
+      throw new NoFit(short, detail);
     }
     return pickChoice(services, items, title, placeHolder);
   }

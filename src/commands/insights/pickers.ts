@@ -17,25 +17,33 @@ export interface AoiItem extends vscode.QuickPickItem {
 
 /**
  * Asks for one of the caller's AOIs; `undefined` when cancelled or there are none (said).
- * `position` numbers it as a step of a longer flow.
+ * `position` numbers it as a step of a longer flow. `unfit` says why an AOI cannot serve (the
+ * block's bands it lacks): those are listed last, under a heading, each with its reason.
  */
 export async function pickAoi(
   services: ExtensionServices,
   client: EoClient,
   title: string,
   position?: { step: number; totalSteps: number },
+  unfit?: (aoi: Aoi) => string | undefined,
 ): Promise<Aoi | undefined> {
   const aois = await busy(l10n.t('Loading AOIs…'), () => collect(client.aois.iterate({}, { pageSize: 100, cap: 1000 })));
   if (aois.length === 0) {
     await services.ui.message('info', l10n.t('You have no AOIs yet: create one first.'), {});
     return undefined;
   }
-  const items: AoiItem[] = aois.map((aoi) => ({
+  const item = (aoi: Aoi, why?: string): AoiItem => ({
     label: aoi.name,
-    description: `${aoi.satellite_id} · ${km2(aoi.area_in_sq_m)}`,
+    description: why ? `$(warning) ${why}` : `${aoi.satellite_id} · ${km2(aoi.area_in_sq_m)}`,
     detail: aoi.description || undefined,
     aoi,
-  }));
+  });
+  const judged = aois.map((aoi) => ({ aoi, why: unfit?.(aoi) }));
+  const fit = judged.filter((j) => !j.why).map((j) => item(j.aoi));
+  const lacking = judged.filter((j) => j.why).map((j) => item(j.aoi, j.why));
+  const items: (vscode.QuickPickItem & { aoi?: Aoi })[] = lacking.length
+    ? [...fit, { label: l10n.t('Lacking what the block needs'), kind: vscode.QuickPickItemKind.Separator }, ...lacking]
+    : fit;
   const options = { title, placeHolder: l10n.t('Pick the AOI'), matchOnDescription: true, ignoreFocusOut: true };
   const picked = position ? await pickStepVia(services.ui, items, { ...options, ...position, canGoBack: false }) : await services.ui.pick(items, options);
   return picked && !isBack(picked) ? picked.aoi : undefined;

@@ -9,6 +9,7 @@ import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { describeError, inStep } from '../../ui/showError';
+import { confirmSpend } from '../../ui/confirmSpend';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
 
@@ -187,8 +188,9 @@ export type RunOutcome =
   | { kind: 'unsupported' };
 
 /**
- * Price, then run, in one step: the estimate is asked first and shown in a modal whose only
- * action is Run (closing it is Cancel); the run is sent once, only on that click. An estimate
+ * Price, then run, in one step: the estimate is asked first and shown in the spend
+ * confirmation (Cancel its default row, Run picked on purpose); the run is sent once, only on
+ * that pick. An estimate
  * that fails stops here with its reason. The new run is then shown (and followed) under its
  * AOI's "Insight runs". The command and the chat tool both come here.
  */
@@ -202,12 +204,13 @@ export async function confirmAndRun(services: CommandServices, p: Prepared, note
   if (tokens === undefined) return { kind: 'unsupported' };
   const run = l10n.t('Run');
   const spent = l10n.t('The tokens are spent when the run succeeds.');
-  const confirm = await services.ui.message(
-    'warning',
-    l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
-    { modal: true, detail: note ? `${note}\n\n${spent}` : spent },
-    run,
-  );
+  // Cancel is the default: no Enter left over from an earlier prompt (or a chat turn) starts the run
+  const confirm = await confirmSpend(services.ui, {
+    title: l10n.t('Run {0} for about {1} tokens?', what, formatTokens(tokens)),
+    spend: run,
+    cost: l10n.t('about {0} tokens', formatTokens(tokens)),
+    summary: note ? [...note.split('\n'), spent] : [spent],
+  });
   if (confirm !== run) return { kind: 'declined', tokens };
   const res = await unlessNotSupported(services, action, () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)));
   if (!res) return { kind: 'unsupported' };

@@ -5,6 +5,7 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { Aoi } from '../../api/records';
+import { isObj } from '../../api/shape';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
 import { describeError } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
@@ -87,8 +88,11 @@ export function mapCommands(services: CommandServices): CommandTable {
     panels.showMap().showTarget({ layer: 'aois', features: [aoiFeature(aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: true, select: true });
   };
 
-  /** Runs the map's search over an AOI's outline (with the map's last filters). */
-  const searchAoi = (aoi: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>): void => {
+  /**
+   * Runs the map's search over an AOI's outline with the form's filters (the defaults the
+   * form shows, or what the person set there); the default dates take in the AOI's image dates.
+   */
+  const searchAoi = async (aoi: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>): Promise<void> => {
     const ring = searchRingOf(aoi.geometry);
     if (!ring) {
       void ui.message('warning', l10n.t('AOI "{0}" has no polygon to search over.', aoi.name), {});
@@ -98,7 +102,7 @@ export function mapCommands(services: CommandServices): CommandTable {
     if (aoi.area_in_sq_m !== undefined) {
       panel.showTarget({ layer: 'aois', features: [aoiFeature(aoi as Aoi)], sources: [{ kind: 'aoi', id: aoi.aoi_id }] }, { fit: false });
     }
-    panel.runSearch(searchOver(ring, 'polygon', panel.lastSearch));
+    panel.runSearch(searchOver(ring, 'polygon', panel.lastSearch), { useForm: true, anchors: await aoiDates(services, aoi) });
   };
 
   /**
@@ -107,10 +111,10 @@ export function mapCommands(services: CommandServices): CommandTable {
    */
   const searchArchiveHere = async (given: Aoi | undefined) => {
     if (given) {
-      searchAoi(given);
+      await searchAoi(given);
       return;
     }
-    type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon' };
+    type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon'; view?: boolean };
     const onMap = (panels.currentMap()?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
     const items: AreaItem[] = onMap.map((f) => ({
       label: `$(map) ${f.label}`,
@@ -130,7 +134,8 @@ export function mapCommands(services: CommandServices): CommandTable {
     }
     items.push(
       { label: `$(edit) ${l10n.t('Draw a rectangle on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'rectangle' },
-      { label: `$(edit) ${l10n.t('Draw a polygon on the map…')}`, draw: 'polygon' },
+      { label: `$(edit) ${l10n.t('Draw a polygon on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'polygon' },
+      { label: `$(screen-full) ${l10n.t('The area the map shows now')}`, description: l10n.t('no drawing needed'), view: true },
     );
     const chosen = await ui.pick(items, {
       title: l10n.t('Search Archive Here'),
@@ -140,8 +145,9 @@ export function mapCommands(services: CommandServices): CommandTable {
       matchOnDescription: true,
     });
     if (!chosen) return;
-    if (chosen.aoi) searchAoi(chosen.aoi);
+    if (chosen.aoi) await searchAoi(chosen.aoi);
     else if (chosen.draw) panels.showMap().startDraw(chosen.draw, 'search');
+    else if (chosen.view) panels.showMap().searchView();
   };
 
   return {
@@ -153,4 +159,29 @@ export function mapCommands(services: CommandServices): CommandTable {
     openStacItem: { action: l10n.t('Open STAC Item'), retry: 'transient', run: openStacItem },
     copyStacUrl: { action: l10n.t('Copy STAC URL'), retry: 'transient', run: copyStacUrl },
   };
+}
+
+/**
+ * The days an AOI is known to have imagery: its images' (`images` maps each image id to what
+ * the service says of it, a `datetime` among it), else its assets' dates (the first page). None
+ * when neither can be read: the search then keeps the collections' dates.
+ */
+async function aoiDates(services: CommandServices, aoi: Partial<Aoi>): Promise<string[]> {
+  const out: string[] = [];
+  for (const v of Object.values(isObj(aoi.images) ? aoi.images : {})) {
+    const t = isObj(v) ? (v.datetime ?? v.date) : undefined;
+    if (typeof t === 'string' && /^\d{4}-\d{2}-\d{2}/.test(t)) out.push(t.slice(0, 10));
+  }
+  if (out.length || !aoi.aoi_id) return out;
+  try {
+    const client = await services.connection.getClient();
+    let n = 0;
+    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 50 })) {
+      if (/^\d{4}-\d{2}-\d{2}/.test(a.date ?? '')) out.push(a.date.slice(0, 10));
+      if (++n >= 50) break;
+    }
+  } catch (e) {
+    services.log.warn(`Search Archive Here: the dates of AOI ${aoi.aoi_id} could not be read: ${describeError(e)}`);
+  }
+  return out;
 }

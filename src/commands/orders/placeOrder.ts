@@ -14,6 +14,8 @@ import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
 import { restateRequest, summarizeOrder, type OrderSummary, type RequestLabels } from './orderSummary';
 import { amountUnit } from '../../ui/amounts';
+import { confirmSpend } from '../../ui/confirmSpend';
+import { amount } from '../../format';
 import { isObj } from '../../api/shape';
 
 export const PLACE_ORDER = l10n.t('Place Order');
@@ -56,9 +58,9 @@ export async function priceAndPlace<S>(
 }
 
 /**
- * Price with a dry run, show the priced summary in a modal whose only action is Place Order
- * (closing it is Cancel), and on that click send the same body once. The wizard and the chat
- * tool both come here: the click in this modal is the only way an order is placed.
+ * Price with a dry run, show the priced summary in the spend confirmation (ui/confirmSpend.ts:
+ * Cancel is its default row, Place Order must be picked), and on that pick send the same body
+ * once. The wizard and the chat tool both come here: that pick is the only way an order is placed.
  */
 export async function priceAndConfirm<S>(services: CommandServices, client: EoClient, draft: OrderDraft<S>): Promise<OrderOutcome> {
   const { ui } = services;
@@ -104,13 +106,14 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
       if (choice === EDIT_ENTRIES && (await edit())) continue;
       return { kind: 'blocked', headline: summary.headline, blockers: summary.blockers };
     }
-    const buttons = edit ? [PLACE_ORDER, EDIT_ENTRIES] : [PLACE_ORDER];
-    const choice = await ui.message(
-      'info',
-      l10n.t('Place this order? {0}', summary.headline),
-      { modal: true, detail: note + summary.detail + warnings },
-      ...buttons,
-    );
+    // Cancel is the default: no Enter left over from the wizard (or a chat turn) places the order
+    const choice = await confirmSpend(ui, {
+      title: l10n.t('Place this order? {0}', summary.headline),
+      spend: PLACE_ORDER,
+      cost: amount(summary.total, amountUnit()),
+      summary: (note + summary.detail + warnings).split('\n'),
+      others: edit ? [EDIT_ENTRIES] : [],
+    });
     if (choice === EDIT_ENTRIES && edit) {
       if (await edit()) continue;
       return { kind: 'declined', headline: summary.headline };

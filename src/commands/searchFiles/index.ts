@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { dateTime } from '../../format';
 import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
 import type { SearchParams } from '../../panels/protocol';
@@ -70,7 +71,7 @@ export function searchFileCommands(services: CommandServices): { commands: Comma
         new vscode.CodeLens(range, {
           title: last ? l10n.t("$(sparkle) What's New since {0}", last.slice(0, 10)) : l10n.t("$(sparkle) What's New"),
           tooltip: last
-            ? l10n.t('Run this search for what was acquired since its last run ({0})', new Date(last).toLocaleString())
+            ? l10n.t('Run this search for what was acquired since its last run ({0})', dateTime(last))
             : l10n.t('Not run yet from this workspace: shows every result and remembers the run'),
           command: COMMANDS.searchFileWhatsNew,
           arguments: [doc.uri],

@@ -75,8 +75,11 @@ export class InsightRunGroupNode extends ExplorerNode {
    */
   async latest(client: EoClient, signal: AbortSignal, asking?: InsightRunNode): Promise<Insight[]> {
     if (this.all && Date.now() - this.readAt < SHARE_LIST_MS) return this.all;
+    const before = pendingCount(this.all);
     const runs = await (this.inFlight ?? this.read(client, signal));
     this.absorb(runs, asking);
+    // the group's own row says how many are running: it changes when a run finishes
+    if (pendingCount(runs) !== before) this.ctx.changed('projects', this);
     return runs;
   }
 
@@ -85,7 +88,7 @@ export class InsightRunGroupNode extends ExplorerNode {
     const total = this.list.total;
     if (this.state === 'unsupported') item.description = l10n.t('not supported');
     else if (total !== undefined) {
-      const pending = (this.all ?? []).filter((r) => runState(r.status) === 'pending').length;
+      const pending = pendingCount(this.all);
       item.description = pending > 0 ? l10n.t('{0} · {1} running', count(total), pending) : count(total);
     }
     item.iconPath = new vscode.ThemeIcon('beaker');
@@ -166,6 +169,10 @@ export class InsightRunGroupNode extends ExplorerNode {
       throw err;
     }
   }
+}
+
+function pendingCount(runs: readonly Insight[] | undefined): number {
+  return (runs ?? []).filter((r) => runState(r.status) === 'pending').length;
 }
 
 export class InsightRunNode extends RecordNode<Insight> {

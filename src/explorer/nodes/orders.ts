@@ -66,7 +66,7 @@ export class OrderNode extends RecordNode<OrderRecord> {
     return orderLabel(
       l10n,
       (o.order_items ?? []).map((i) => i.name),
-      dateTime(o.created_at).replace(' UTC', ''),
+      dateTime(o.created_at),
     );
   }
 

@@ -1,4 +1,5 @@
 import type { Asset, InputDefinition } from '../../api/records';
+import { isRequired } from './choices';
 
 /** The bands a raster input asks for (`properties.bands`); empty when it names none. */
 export function requiredBands(def: InputDefinition): string[] {
@@ -43,4 +44,18 @@ export function coveringAssets(def: InputDefinition, assets: readonly Asset[]): 
   return offerAssets(def, assets)
     .filter((o) => o.refusal === undefined)
     .map((o) => o.asset);
+}
+
+/**
+ * What an AOI's imagery lacks for a block's required raster inputs, judged by the bands the AOI
+ * states (`eo_bands`): per input, the bands missing. Empty when it covers them all, and when
+ * the AOI states no bands (nothing to judge by: its assets then decide).
+ */
+export function aoiBandGaps(inputs: readonly InputDefinition[], eoBands: readonly string[] | undefined): { input: string; missing: string[] }[] {
+  if (!eoBands?.length) return [];
+  const asAsset = { band_list: [...eoBands] };
+  return inputs
+    .filter((def) => def.format === 'raster' && isRequired(def))
+    .map((def) => ({ input: def.name, missing: missingBands(asAsset, requiredBands(def)) }))
+    .filter((g) => g.missing.length > 0);
 }

@@ -4,7 +4,7 @@
  * or an index expression through a colour map). Pure: no vscode, no I/O.
  */
 import * as l10n from '@vscode/l10n';
-import type { ArchiveItem, Asset, Index, InsightOutput, StacAsset, Visualization } from '../../api/records';
+import type { ArchiveItem, Asset, Index, InsightOutput, Satellite, StacAsset, Visualization } from '../../api/records';
 import { compileIndexExpression, parseIndexExpression } from '../../api/indexExpression';
 import { isWebUrl } from '../protocol';
 import type { ImageryBand, ImageryClass, ImageryLayerSpec, ImageryRender } from './protocol';
@@ -143,16 +143,43 @@ export function archiveItemSpec(item: ArchiveItem): SpecOrNote {
   };
 }
 
-function assetBands(a: Asset): ImageryBand[] {
-  return (a.band_list ?? []).filter((b) => typeof b === 'string' && b).map((name) => ({ name }));
+/**
+ * Bands named by a raster that carries only their names (an AOI asset's `band_list`), described
+ * from its satellite's record as an archive item's `eo:bands`/`raster:bands` describe its own:
+ * centre wavelength, scale and offset, and the satellite's `rgb_composite` as the red, green and
+ * blue bands (so true colour is the default look, and the inspector draws a spectrum). The
+ * OpenAPI's satellite band gives its wavelength in nm; a value under 100 is read as µm.
+ */
+export function satelliteBands(names: readonly string[], sat?: Satellite): ImageryBand[] {
+  const rgb = sat?.rgb_composite;
+  const common = new Map<string, string>();
+  if (rgb) for (const c of ['red', 'green', 'blue'] as const) if (typeof rgb[c] === 'string') common.set(rgb[c].toLowerCase(), c);
+  const byName = new Map((Array.isArray(sat?.bands) ? sat.bands : []).map((b) => [String(b.name).toLowerCase(), b]));
+  return names
+    .filter((n) => typeof n === 'string' && n)
+    .map((name) => {
+      const b = byName.get(name.toLowerCase());
+      const w = num(b?.wavelength);
+      return {
+        name,
+        commonName: common.get(name.toLowerCase()),
+        wavelength: w === undefined ? undefined : w >= 100 ? w / 1000 : w,
+        scale: num(b?.scale),
+        offset: num(b?.offset),
+      };
+    });
 }
 
-/** An AOI asset (a mosaic): drawn clipped to its AOI. */
-export function aoiAssetSpec(a: Asset): SpecOrNote {
+function assetBands(a: Asset, sat?: Satellite): ImageryBand[] {
+  return satelliteBands(Array.isArray(a.band_list) ? a.band_list : [], sat);
+}
+
+/** An AOI asset (a mosaic): drawn clipped to its AOI, its bands described by its AOI's satellite. */
+export function aoiAssetSpec(a: Asset, sat?: Satellite): SpecOrNote {
   const id = `asset:${a.aoi_id}/${a.id}`;
   const title = a.name || a.id;
   if (!isWebUrl(a.path)) return { note: { id, title, text: NOT_READABLE(a.path) } };
-  const bands = assetBands(a);
+  const bands = assetBands(a, sat);
   return {
     spec: {
       id,
@@ -173,7 +200,7 @@ export function aoiAssetSpec(a: Asset): SpecOrNote {
  * asset that carries the expression's bands), scaled by `rescale` and coloured by the index's
  * colour map; when no such source is readable, its own single-band output is coloured as is.
  */
-export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[], index?: Index): SpecOrNote {
+export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[], index?: Index, sat?: Satellite): SpecOrNote {
   const own = [...(vis.assets ?? [])].sort((x, y) => (y.date ?? '').localeCompare(x.date ?? ''));
   const latest = own[0];
   const id = `visualization:${vis.aoi_id}/${vis.id}`;
@@ -192,8 +219,10 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
   // (the AOI's) is the clip.
   const baseOf = (src?: Asset): { id: string; title: string; clip: unknown; bbox: ReturnType<typeof bboxOfGeometry>; date?: string } => {
     const clip = latest?.geometry ?? src?.geometry;
-    // the date drawn: names saved clips, and is the date "Save Colour Range to Service" offers first
-    return { id, title, clip, bbox: bboxOfGeometry(clip), ...(latest?.date ? { date: latest.date.slice(0, 10) } : {}) };
+    // the date drawn: the legend says it, it names saved clips, and "Save Colour Range to
+    // Service" offers it first
+    const date = latest?.date || src?.date;
+    return { id, title, clip, bbox: bboxOfGeometry(clip), ...(date ? { date: date.slice(0, 10) } : {}) };
   };
   if (vis.expression_type === 'composite') {
     const parsed = parseIndexExpression(vis.expression, 'composite');
@@ -205,7 +234,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
       spec: {
         ...baseOf(src),
         url: src.path,
-        bands: assetBands(src),
+        bands: assetBands(src, sat),
         render: { kind: 'rgb', bands: names as [string, string, string] },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },
@@ -219,7 +248,7 @@ export function visualizationSpec(vis: Visualization, aoiAssets: readonly Asset[
       spec: {
         ...baseOf(src),
         url: src.path,
-        bands: assetBands(src),
+        bands: assetBands(src, sat),
         render: { kind: 'index', expression: vis.expression, rescale, colormap, legendTitle: name },
         source: { kind: 'visualization', aoiId: vis.aoi_id, id: vis.id, assetId: src.id },
       },

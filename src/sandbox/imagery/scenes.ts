@@ -61,25 +61,30 @@ interface Product {
   tileSize: number;
   /** Bands of the archive product; all the satellite's bands when absent. */
   bands?: string[];
-  /** As the real products encode reflectance (S2 L2A baseline 04.00, Landsat C2 L2). */
+  /** As the real products encode reflectance (S2 L2A baseline 04.00, Landsat C2 L2): the satellite record's. */
   scale: number;
   offset: number;
 }
 
+/** Scale and offset as the satellite's record states them (every band of a product alike). */
+function encoding(satellite: string): { scale: number; offset: number } {
+  const b = satelliteById(satellite)?.bands[0];
+  return { scale: b?.scale ?? 0.0001, offset: b?.offset ?? 0 };
+}
+
 const PRODUCTS: Record<string, Product> = {
   // Sentinel-2's 60 m product (R60m) carries every band; the full-size item is the 10 m one.
-  'sentinel-2-l2a': { satellite: 'sentinel-2', pixelSize: 60, tileSize: 256, scale: 0.0001, offset: -0.1 },
+  'sentinel-2-l2a': { satellite: 'sentinel-2', pixelSize: 60, tileSize: 256, ...encoding('sentinel-2') },
   'landsat-c2-l2': {
     satellite: 'landsat-8-9',
     pixelSize: 120,
     tileSize: 256,
     bands: ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7'],
-    scale: 0.0000275,
-    offset: -0.2,
+    ...encoding('landsat-8-9'),
   },
-  'pleiades-neo': { satellite: 'pleiades-neo', pixelSize: 6, tileSize: 256, scale: 0.0001, offset: 0 },
+  'pleiades-neo': { satellite: 'pleiades-neo', pixelSize: 6, tileSize: 256, ...encoding('pleiades-neo') },
   // 224 bands: a small grid and small tiles keep it cheap (a tile holds every band of a pixel).
-  'enmap-l2a': { satellite: 'enmap', pixelSize: 120, tileSize: 64, scale: 0.0001, offset: 0 },
+  'enmap-l2a': { satellite: 'enmap', pixelSize: 120, tileSize: 64, ...encoding('enmap') },
 };
 
 function sceneBands(satellite: string, names?: string[]): SceneBand[] {

@@ -55,8 +55,14 @@ function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
-/** Bands with the OpenAPI's extra fields: reflectance = stored × scale + offset. */
-const withScale = (bands: Band[], res: number): SatelliteBand[] => bands.map((b) => ({ ...b, scale: 0.0001, offset: 0, spatial_resolution: res }));
+/**
+ * Bands with the OpenAPI's extra fields: reflectance = stored × scale + offset, the encoding of
+ * the sandbox's files for that satellite (archive items and AOI mosaics alike, src/sandbox/imagery/scenes.ts):
+ * the real products' (Sentinel-2 L2A from baseline 04.00: 0.0001, −0.1; Landsat C2 L2:
+ * 0.0000275, −0.2), 0.0001 and 0 for the others.
+ */
+const withScale = (bands: Band[], res: number, scale = 0.0001, offset = 0): SatelliteBand[] =>
+  bands.map((b) => ({ ...b, scale, offset, spatial_resolution: res }));
 
 /**
  * The satellites in the OpenAPI document's shape. `provider` per collection is `planetary`
@@ -67,14 +73,14 @@ export const SATELLITES: readonly Satellite[] = [
   {
     id: 'sentinel-2',
     name: 'Sentinel-2 MSI',
-    bands: withScale(S2_BANDS, 10),
+    bands: withScale(S2_BANDS, 10, 0.0001, -0.1),
     collections: [{ id: 'sentinel-2-l2a', name: 'Sentinel-2 Level-2A', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
     rgb_composite: { red: 'B04', green: 'B03', blue: 'B02' },
   },
   {
     id: 'landsat-8-9',
     name: 'Landsat 8/9 OLI-TIRS',
-    bands: withScale(LANDSAT_BANDS, 30),
+    bands: withScale(LANDSAT_BANDS, 30, 0.0000275, -0.2),
     collections: [{ id: 'landsat-c2-l2', name: 'Landsat Collection 2 Level-2', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
     rgb_composite: { red: 'B4', green: 'B3', blue: 'B2' },
   },

@@ -107,17 +107,20 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
 
     let p = script(
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
-      { kind: 'message', match: /^Run priced \(water-extent 0\.9\.1\) on .+ for about \d+ tokens\?$/, answer: undefined },
+      { kind: 'cancel', match: /^Run priced \(water-extent 0\.9\.1\) on .+ for about \d+ tokens\?/ },
     );
     assert.equal(await vscode.commands.executeCommand('eoImagery.runInsight', uri), undefined);
     p.assertDone();
-    const shown = scripts.prompts.messages.find((m) => m.modal);
-    assert.ok(shown?.text.includes(aoi.name), shown?.text);
-    const tokens = Number(/about (\d+) tokens/.exec(shown?.text ?? '')?.[1]);
+    const shown = scripts.prompts.seen.find((m) => m.kind === 'pick' && /tokens\?/.test(m.label));
+    assert.ok(shown, 'no confirmation shown');
+    assert.ok(shown.label.includes(aoi.name), shown.label);
+    // Enter on the confirmation picks its first row: Cancel, never Run
+    assert.match(shown.items?.[0] ?? '', /Cancel/);
+    const tokens = Number(/about (\d+) tokens/.exec(shown.label)?.[1]);
     assert.equal(tokens, Math.max(1, Math.round((aoi.area_in_sq_m / 1e6) * 0.3)), 'the estimate the service gave');
     assert.equal(extras.state.insights.length, before, 'Cancel sent no run');
 
-    p = script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
+    p = script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, JSON.stringify(scripts.prompts.messages));
@@ -147,7 +150,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     const uri = await writeInsight('followed');
     script(
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
-      { kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' },
+      { kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' },
     );
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     assert.ok(id);
@@ -159,6 +162,13 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.match(text(explorer.providers.projects.getTreeItem(node)), /^followed \| (Queued|Running)/);
     assert.ok(explorer.poller.isWatching(node as never), 'a pending run is followed');
 
+    // the group counts the runs under way (this one, and any an earlier test left queued)
+    const running = (label: string) => Number(/(\d+) running/.exec(label)?.[1] ?? 0);
+    const runningBefore = running(text(explorer.providers.projects.getTreeItem(g3)));
+    assert.ok(runningBefore >= 1, 'the group counts the run under way');
+    // the group's row is redrawn when the run finishes (VS Code asks for a row again only then)
+    const redrawn: unknown[] = [];
+    const watch = explorer.providers.projects.onDidChangeTreeData((n) => redrawn.push(n));
     const done = new Promise<void>((resolve) => {
       const sub = explorer.onDidUpdateRecord((n) => {
         if (n === (node as unknown) && node.record.status === 'success') {
@@ -172,6 +182,13 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     extras.clock.advance(INSIGHT_MS);
     await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('no live update within 30 s')), 30_000))]);
     assert.ok(!explorer.poller.isWatching(node as never), 'a finished run is no longer polled');
+    await until('the group row redrawn', () => (redrawn.includes(g3) ? true : undefined));
+    watch.dispose();
+    const stillPending = (await explorer.providers.projects.getChildren(g3)).filter((n) =>
+      / \| (Queued|Running)/.test(text(explorer.providers.projects.getTreeItem(n))),
+    ).length;
+    assert.ok(stillPending < runningBefore, 'a run finished');
+    assert.equal(running(text(explorer.providers.projects.getTreeItem(g3))), stillPending, 'the group counts only the runs still under way');
     const view = explorer.providers.projects.view;
     assert.ok(view);
     await until('Show Outputs to select the run', () => view.selection.some((n) => n.id === node.id) || undefined);
@@ -296,7 +313,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     assert.equal(await vscode.commands.executeCommand<number>('eoImagery.validateInsight', uri), 0);
     await until('clean diagnostics', () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE).length === 0 || undefined);
 
-    script({ kind: 'message', match: /^Run change-int \(change-detection .+\) on .+ for about \d+ tokens\?$/, answer: 'Run' });
+    script({ kind: 'pick', match: /^Run change-int \(change-detection .+\) on .+ for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     assert.ok(id, JSON.stringify(scripts.prompts.messages));
     extras.clock.advance(INSIGHT_MS);
@@ -356,7 +373,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
 
   test('delete asks first; Cancel keeps the run, Delete removes it; a 405 says the service does not support it', async () => {
     const uri = workspaceUri('priced.insight.json');
-    script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
+    script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' });
     const id = await vscode.commands.executeCommand<string>('eoImagery.runInsight', uri);
     const find = async (): Promise<RunNode | undefined> =>
       (await runRows(aoi.aoi_id)).rows.find((n) => (n as RunNode).record?.id === id) as RunNode | undefined;

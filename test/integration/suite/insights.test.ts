@@ -134,6 +134,73 @@ suite('insights: input files against the sandbox', function () {
     await diagnosticsUntil(uri, (d) => d.length === 0);
   });
 
+  test("New Insight Input marks the AOIs that lack the block's bands; picking one anyway goes back to the AOI step", async () => {
+    // an AOI whose bands miss the water-extent image's (B03, B08, B11), with no raster output to offer instead
+    const aois = await collect(client.aois.iterate({}, { pageSize: 100 }));
+    let lacking: Aoi | undefined;
+    for (const a of aois) {
+      if (['B03', 'B08', 'B11'].every((b) => a.eo_bands.includes(b))) continue;
+      const runs = await client.insightRuns.list(a.aoi_id);
+      if (runs.some((r) => (r.output ?? []).some((o) => o.format === 'raster' && o.value))) continue;
+      lacking = a;
+      break;
+    }
+    assert.ok(lacking, 'the sandbox seeds an AOI of another satellite');
+    const versions = await client.blocks.insights({ name: 'water-extent' });
+    const aoiStep = (choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined) => ({ kind: 'pick' as const, match: 'AOI', choose });
+    let shown: readonly vscode.QuickPickItem[] = [];
+    const p = script(
+      { kind: 'pick', match: 'block', choose: 'Water extent' },
+      ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
+      aoiStep((items) => {
+        shown = items;
+        return items.find((i) => i.label === lacking.name);
+      }),
+      // back one step: the AOI picker again, the block kept; the person closes it
+      { kind: 'cancel', match: /AOI for water-extent/ },
+    );
+    const before = scripts.prompts.messages.length;
+    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('eoImagery.newInsightInput');
+    p.assertDone();
+    assert.equal(written, undefined);
+    const heading = shown.findIndex((i) => i.kind === vscode.QuickPickItemKind.Separator);
+    const marked = shown.findIndex((i) => i.label === lacking.name);
+    const fitting = shown.findIndex((i) => i.label === aoi.name);
+    assert.ok(
+      heading > 0 && marked > heading && fitting < heading,
+      `the fitting AOIs first, the lacking ones under a heading: ${shown.map((i) => i.label).join(', ')}`,
+    );
+    assert.match(shown[marked].description ?? '', /lacks .*B08.* for input "image"/);
+    assert.doesNotMatch(shown[fitting].description ?? '', /lacks/);
+    const said = scripts.prompts.messages.slice(before);
+    assert.equal(said.filter((m) => m.severity === 'error').length, 0, JSON.stringify(said));
+    const note = said.find((m) => m.severity === 'warning');
+    assert.ok(note, 'a short message says why');
+    assert.match(note.text, /^Nothing of AOI ".+" has bands B03, B08, B11 for input "image": pick another AOI\.$/);
+  });
+
+  test("Show Imagery from the palette offers the AOIs, then the picked one's mosaics", async () => {
+    let dates: readonly vscode.QuickPickItem[] = [];
+    const p = script(
+      { kind: 'pick', match: /^Show Imagery \|/, choose: (items) => items.find((i) => i.label.endsWith(aoi.name)) },
+      {
+        kind: 'pick',
+        match: `Show Imagery: ${aoi.name}`,
+        choose: (items) => {
+          dates = items;
+          return items.find((i) => i.label === asset.name);
+        },
+      },
+    );
+    const before = scripts.prompts.messages.length;
+    await vscode.commands.executeCommand('eoImagery.showImagery');
+    p.assertDone();
+    assert.ok(dates.length > 0, "the AOI's mosaics are offered");
+    const said = scripts.prompts.messages.slice(before).filter((m) => m.severity !== 'info');
+    assert.deepEqual(said, [], 'nothing went wrong');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('"Use as insight input": a STAC item from the STAC panel fills the raster input', async () => {
     const uri = workspaceUri('water-stac-int.insight.json');
     await remove(uri);
@@ -202,7 +269,7 @@ suite('insights: input files against the sandbox', function () {
       JSON.stringify(scripts.prompts.messages),
     );
 
-    const p = script({ kind: 'message', match: 'Run water-int', answer: 'Run' });
+    const p = script({ kind: 'pick', match: 'Run water-int', choose: 'Run' });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.ok(id, `run: ${JSON.stringify(scripts.prompts.messages)}`);
@@ -221,7 +288,7 @@ suite('insights: input files against the sandbox', function () {
       input: never[];
     };
     const tokens = await client.insightRuns.estimate(aoi.aoi_id, { name: file.name, project_id: aoi.project_id, block: file.block, input: file.input });
-    const p = script({ kind: 'message', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?$`), answer: undefined });
+    const p = script({ kind: 'cancel', match: new RegExp(`^Run water-int .* for about ${tokens} tokens\\?`) });
     const id = await vscode.commands.executeCommand<string | undefined>('eoImagery.runInsight', uri);
     p.assertDone();
     assert.equal(id, undefined, 'cancelled at the confirmation: nothing runs');

@@ -63,14 +63,20 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'input', match: /Name/, answer: 'Integration archive order' },
       { kind: 'input', match: /Use case/, answer: 'flood mapping' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\? 1 item · total/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\? 1 item · total/, choose: 'Place Order' },
     ]);
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
     prompts.assertDone();
     assert.ok(order?.id, 'no order returned');
     assert.equal(storedOrderCount(conn) - before, 1, 'exactly one stored order per Confirm');
-    const summary = prompts.messages.find((m) => m.modal && m.text.startsWith('Place this order?'));
+    const summary = prompts.seen.find((m) => m.kind === 'pick' && m.label.startsWith('Place this order?'));
     assert.ok(summary, 'the priced summary was not shown');
+    // Enter on the confirmation picks its first row: Cancel, never Place Order
+    assert.match(summary.items?.[0] ?? '', /Cancel/);
+    assert.ok(
+      summary.items?.some((i) => /Total amount/.test(i)),
+      `the summary lists the total: ${summary.items?.join(' / ')}`,
+    );
     assert.deepEqual(
       order.order_items[0].images.map((i) => i.item_id),
       [item.id],
@@ -113,7 +119,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'message', match: /refused the order: .*this name is reserved/, answer: 'Edit Entries…' },
       { kind: 'pick', match: /Which entry/, choose: 'Name' },
       { kind: 'input', match: /Name/, answer: 'Fixed name' },
-      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
     ]);
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
     prompts.assertDone();
@@ -134,7 +140,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'input', match: /Name/, answer: 'Unlucky order' },
       { kind: 'input', match: /Use case/, answer: '' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
       { kind: 'message', match: /may or may not have been placed.*Check the Orders view/, answer: 'Open Orders View' },
     ]);
     // The connection drops on the real POST (after the dry run has succeeded).
@@ -197,7 +203,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'input', match: /off-nadir/, answer: '25' },
       { kind: 'pick', match: /Delivery speed/, choose: 'Standard' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
     ]);
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderTasking);
     prompts.assertDone();
@@ -318,7 +324,7 @@ suite('orders: archive and tasking orders against the sandbox', function () {
       { kind: 'pick', match: /Delivery speed/, choose: 'Priority' },
       { kind: 'pick', match: /cloud store/, choose: store.name },
       { kind: 'input', match: /Folder inside the store/, answer: 'tasking/aoi' },
-      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
     ]);
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderTasking, { kind: 'aoi', record: aoi });
     prompts.assertDone();
@@ -338,7 +344,10 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.deepEqual(bands.items.filter((l) => l !== BACK_ITEM_LABEL).sort(), fitting.map((b) => b.name).sort());
     assert.match(bands.label, new RegExp(`with ${sats.find((x) => x.id === aoi.satellite_id)!.name}`));
     // The total is known from the first step and never changes (12: the AOI's project is preset).
-    const positions = prompts.seen.filter((p) => p.kind !== 'message').map((p) => /\((\d+)\/(\d+)\)/.exec(p.label)?.slice(1).join('/'));
+    // (the priced confirmation after them is no step of the wizard)
+    const positions = prompts.seen
+      .filter((p) => p.kind !== 'message' && !/Place this order\?/.test(p.label))
+      .map((p) => /\((\d+)\/(\d+)\)/.exec(p.label)?.slice(1).join('/'));
     assert.deepEqual(positions, ['1/12', '2/12', '3/12', '4/12', '5/12', '6/12', '7/12', '8/12', '9/12', '10/12', '11/12', '12/12']);
     // The folder starts filled in with a real default, not a placeholder refused on Enter.
     const folder = prompts.seen.find((p) => /Folder inside the store/.test(p.label));

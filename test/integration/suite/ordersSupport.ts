@@ -14,7 +14,16 @@ export { runScripted };
 
 /** ScriptedPrompts that can run a hook when a message is shown (e.g. add a fault at Confirm). */
 export class HookedPrompts extends ScriptedPrompts {
+  /** Called with each modal message's text and each quick pick's title before it is answered. */
   onMessage?: (text: string) => void;
+
+  override pick<T extends vscodeTypes.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscodeTypes.QuickPickOptions,
+  ): Promise<T | undefined> {
+    if (options.title) this.onMessage?.(options.title);
+    return super.pick(items, options);
+  }
 
   override message(
     severity: 'info' | 'warning' | 'error',

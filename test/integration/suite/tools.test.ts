@@ -142,15 +142,17 @@ suite('chat tools: find, price and order against the sandbox', function () {
     assert.equal(storedOrderCount(env.current), before);
   });
 
-  test('order, person answers Cancel in our priced modal: nothing sent but the dry run, nothing ordered', async () => {
+  test('order, person answers Cancel in our priced confirmation: nothing sent but the dry run, nothing ordered', async () => {
     const input = await orderInput();
     const before = storedOrderCount(env.current);
     const mark = log.mark();
-    const script = prompts.script({ kind: 'message', match: /^Place this order\? 1 item · total amount/, answer: undefined });
+    const script = prompts.script({ kind: 'cancel', match: /^Place this order\? 1 item · total amount/ });
     const text = await invokeTool(TOOLS.placeOrder, input);
     script.assertDone();
-    const modal = script.messages.find((m) => m.modal);
-    assert.deepEqual(modal?.buttons, ['Place Order'], 'the modal offers more than Place Order (and Cancel)');
+    // a quick pick whose first row (what Enter picks) is Cancel; no Edit Entries from chat
+    const shown = script.seen.find((m) => m.kind === 'pick' && /^Place this order\?/.test(m.label));
+    assert.deepEqual(shown?.items?.slice(0, 2), ['$(close) Cancel', '$(credit-card) Place Order'], 'Cancel first, then Place Order');
+    assert.ok(!shown?.items?.some((l) => /Edit Entries/.test(l)), 'the confirmation offers more than Place Order and Cancel');
     assert.match(text, /did not confirm the priced order .*: nothing was ordered/);
     const posts = orderPosts(mark);
     assert.deepEqual(
@@ -164,7 +166,7 @@ suite('chat tools: find, price and order against the sandbox', function () {
     const input = await orderInput();
     const before = storedOrderCount(env.current);
     const mark = log.mark();
-    const script = prompts.script({ kind: 'message', match: /^Place this order\?/, answer: 'Place Order' });
+    const script = prompts.script({ kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' });
     const text = await invokeTool(TOOLS.placeOrder, input);
     script.assertDone();
     assert.match(text, /The person clicked Place Order: the order was placed .*\nOrder id [0-9a-f-]+, status "[A-Z_]+"/);

@@ -114,7 +114,7 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
     assert.match(estimate, /Running "chat-water" \(block "water-extent" "0\.9\.1"\) on AOI "Lake Mead" would cost about \d+ tokens\. Nothing was run\./);
 
     let mark = log.mark();
-    let script = prompts.script({ kind: 'message', match: /^Run chat-water \(water-extent 0\.9\.1\) on Lake Mead for about \d+ tokens\?$/, answer: undefined });
+    let script = prompts.script({ kind: 'cancel', match: /^Run chat-water \(water-extent 0\.9\.1\) on Lake Mead for about \d+ tokens\?/ });
     const declined = await invokeTool(TOOLS.startRun, { file });
     script.assertDone();
     assert.match(declined, /did not confirm the run .*: nothing was run/);
@@ -128,7 +128,7 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
     assert.equal(state.insights.length, before);
 
     mark = log.mark();
-    script = prompts.script({ kind: 'message', match: /for about \d+ tokens\?$/, answer: 'Run' });
+    script = prompts.script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: 'Run' });
     const started = await invokeTool(TOOLS.startRun, { file });
     script.assertDone();
     assert.match(started, /The person clicked Run: insight "chat-water" started on AOI "Lake Mead" for about \d+ tokens\. Run id /);

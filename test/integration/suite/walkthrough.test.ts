@@ -136,7 +136,7 @@ suite('walkthrough: steps complete by their real events', function () {
       { kind: 'input', match: /Name/, answer: 'Walkthrough order' },
       { kind: 'input', match: /Use case/, answer: 'walkthrough' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\?/, answer: undefined },
+      { kind: 'cancel', match: /^Place this order\?/ },
     ]);
     const restore = api.testing.usePrompts(prompts);
     try {
