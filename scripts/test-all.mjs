@@ -139,6 +139,7 @@ async function main() {
     // The same steps as `npm run build`: the bundles, then the l10n string bundle.
     let build = await run('node', ['esbuild.mjs']);
     if (build.code === 0) build = await run(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', './l10n', './src', './media']);
+    if (build.code === 0) build = await run('node', [join(ROOT, 'scripts', 'l10n-complete.mjs')]);
     if (build.code !== 0) {
       console.error('build failed: every tier needs the bundles');
       console.log('0 passed, 0 failed');

@@ -78,6 +78,9 @@ export async function pickQuickItem(page: Page, expect: RegExp, text: string, ti
 export async function clickQuickPickRow(page: Page, expect: RegExp, label: string, timeoutMs = 30_000): Promise<void> {
   await waitForQuickInput(page, expect, timeoutMs);
   const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: label }).first();
+  await row.waitFor({ state: 'attached', timeout: timeoutMs });
+  // A long list draws its far rows hidden: type to narrow it, as a person would.
+  if (!(await row.isVisible())) await page.locator(`${QUICK_INPUT} .quick-input-box input`).fill(label);
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click();
 }

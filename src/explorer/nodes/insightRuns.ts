@@ -143,6 +143,15 @@ export class InsightRunGroupNode extends ExplorerNode {
   }
 
   /** Fresher records for the rows already shown; runs newer than any shown are put first. */
+  /** A row took a newer read (the watcher's): the group's "n running" follows it. */
+  runChanged(run: Insight): void {
+    const all = this.all;
+    const i = all?.findIndex((r) => r.id === run.id) ?? -1;
+    if (!all || i < 0 || runState(all[i].status) === runState(run.status)) return;
+    all[i] = run;
+    this.ctx.changed('projects', this);
+  }
+
   private absorb(runs: Insight[], skip?: InsightRunNode): void {
     for (const r of runs) {
       const node = this.list.find(r.id);
@@ -256,6 +265,7 @@ export class InsightRunNode extends RecordNode<Insight> {
 
   override recordChanged(): void {
     this.group.list.replace(this.record);
+    this.group.runChanged(this.record);
     this.followIfPending();
   }
 

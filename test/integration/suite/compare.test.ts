@@ -112,7 +112,11 @@ suite('compare imagery and step through time', () => {
         kind: 'pickMany',
         match: /Pick two dates/,
         // picked newest first: the command still puts the older date on the left
-        choose: (items) => [newer, older].map((a) => items.find((i) => i.description?.startsWith(String(a.record.date))) as vscode.QuickPickItem),
+        // the date is in the row's title, or in its description when the title lacks it
+        choose: (items) =>
+          [newer, older].map(
+            (a) => items.find((i) => `${i.label} ${i.description ?? ''}`.includes(String(a.record.date).slice(0, 10))) as vscode.QuickPickItem,
+          ),
       },
     ]);
     const before = panels.map()?.posted.length ?? 0;

@@ -411,7 +411,8 @@ suite('explorer: the sidebar against the sandbox', () => {
       const project = (await rows('projects'))[0];
       assert.equal(project.node.kind, 'project');
       extras.faults.add({ method: 'GET', path: /^\/v0\/aois/, status, count: 50 });
-      const failed = await rows('projects', project.node);
+      // Beside the AOIs, a project lists its workflows (another endpoint, not failed here).
+      const failed = (await rows('projects', project.node)).filter((r) => r.node.kind !== 'workflowGroup');
       assert.equal(failed.length, 1);
       assert.equal(failed[0].node.kind, 'error');
       assert.equal(failed[0].label, `Could not load AOIs: ${text}`);
@@ -429,9 +430,10 @@ suite('explorer: the sidebar against the sandbox', () => {
     const project = (await rows('projects'))[0];
     const message = 'Denied [click here](https://evil.example/x) ![img](https://evil.example/p.png)';
     extras.faults.add({ method: 'GET', path: /^\/v0\/aois/, status: 403, count: 50, body: { error: { code: 'forbidden', message, details: '' } } });
-    const failed = await rows('projects', project.node);
-    assert.equal(failed[0].node.kind, 'error');
-    const tooltip = failed[0].item.tooltip;
+    // A project's children: its AOIs (failed here) beside its workflows group.
+    const failed = (await rows('projects', project.node)).find((r) => r.node.kind === 'error');
+    assert.ok(failed, 'no error row for the AOIs that failed');
+    const tooltip = failed.item.tooltip;
     assert.ok(tooltip instanceof vscode.MarkdownString, 'the error row has no markdown tooltip');
     assert.ok(/denied/i.test(tooltip.value) && tooltip.value.includes('evil.example/x'), `the server's message is missing: ${tooltip.value}`);
     assert.ok(!tooltip.value.includes('[click here](https://evil.example/x)'), `the message's link is live markdown: ${tooltip.value}`);

@@ -177,14 +177,14 @@ suite('settings: what a workspace can set, within the manifest ranges', function
       { kind: 'input', match: /Name/, answer: 'Unit check' },
       { kind: 'input', match: /Use case/, answer: 'general' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\?/, answer: undefined },
+      { kind: 'cancel', match: /^Place this order\?/ },
     ]);
     await runScripted(conn, prompts, COMMANDS.orderArchiveItems, item);
     prompts.assertDone();
     assert.equal(storedOrderCount(conn), before, 'nothing was placed');
-    const modal = prompts.messages.find((m) => m.modal && m.text.startsWith('Place this order?'));
-    assert.ok(modal, 'the priced confirmation was shown');
-    const shown = `${modal.text}\n${modal.detail ?? ''}`;
+    const summary = prompts.seen.find((m) => m.kind === 'pick' && m.label.startsWith('Place this order?'));
+    assert.ok(summary, 'the priced confirmation was shown');
+    const shown = `${summary.label}\n${(summary.items ?? []).join('\n')}`;
     assert.match(shown, /\bEUR\b/, shown);
     assert.doesNotMatch(shown, /BTC/, shown);
   });

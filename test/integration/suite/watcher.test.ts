@@ -48,7 +48,7 @@ suite('watcher: orders followed in the background, announced once, resumed after
       { kind: 'input', match: /Name/, answer: name },
       { kind: 'input', match: /Use case/, answer: 'flood mapping' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
-      { kind: 'message', match: /^Place this order\?/, answer: 'Place Order' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
     ]);
     const restore = conn.api.testing.usePrompts(prompts);
     try {

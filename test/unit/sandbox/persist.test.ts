@@ -36,7 +36,7 @@ describe('persistence', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-  it('an insight run with a deeply nested extra key is stored without it; later saves still work', async () => {
+  it('an insight run with a nested extra key is stored without it; one nested past the limit is refused; later saves still work', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sbx-'));
     try {
       const sb = await startSandbox({ port: 0, dataDir: dir, seed: 5 });
@@ -62,11 +62,15 @@ describe('persistence', () => {
           stac_url: mosaic.path,
           asset_source: { id: mosaic.id, type: 'raw_mosaic' },
         };
-        const body =
+        const body = (levels: number): string =>
           `{"name":"deep","project_id":${JSON.stringify(aoi.project_id)},"block":{"name":"water-extent","version":"0.9.1"},"input":[${JSON.stringify(image)},` +
-          `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}},` +
+          `{"format":"number","name":"threshold","type":"number","description":"d","value":"0.3","extra":${'{"x":'.repeat(levels)}1${'}'.repeat(levels)}},` +
           '{"format":"boolean","name":"include_wetlands","type":"boolean","description":"d","value":"false"}]}';
-        const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body);
+        // 20,000 levels would stall the sandbox's parser: refused before parsing, in words.
+        const refused = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body(20_000));
+        assert.equal(refused.status, 400, refused.text.slice(0, 200));
+        assert.match(refused.text, /levels deep/);
+        const run = await alice('POST', `/v0/aoi/${aoi.aoi_id}/insights`, body(50));
         assert.equal(run.status, 201, run.text.slice(0, 200));
         const store = await alice('POST', '/v0/stores', {
           name: 'after-deep',
