@@ -53,6 +53,9 @@ function layerStyle(kind: LayerKind): FootprintStyle {
   };
 }
 
+/** A footprint as its layer keeps it: without its geometry, which the layer holds packed. */
+type ShownFeature = Omit<MapFeature, 'geometry'>;
+
 /** The layer control's name for a kind of record. */
 function layerTitle(kind: LayerKind): string {
   switch (kind) {
@@ -80,7 +83,7 @@ function escapeHtml(s: string): string {
 
 export class MapApp {
   readonly map: L.Map;
-  readonly layers = {} as Record<LayerKind, FootprintLayer<MapFeature>>;
+  readonly layers = {} as Record<LayerKind, FootprintLayer<ShownFeature>>;
   readonly rpc: Rpc<MapRequest, MapResults>;
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
@@ -131,7 +134,7 @@ export class MapApp {
     fills.style.zIndex = '340';
     fills.style.pointerEvents = 'none';
     this.fillRenderer = L.svg({ pane: FILL_PANE });
-    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<MapFeature>(layerStyle(kind), 'overlayPane', FILL_PANE);
+    for (const kind of KINDS) this.layers[kind] = new FootprintLayer<ShownFeature>(layerStyle(kind), 'overlayPane', FILL_PANE);
     this.draw = new DrawTool(
       this.map,
       () => cssVar('--eo-c-select', '#fff'),
@@ -358,7 +361,8 @@ export class MapApp {
 
   setLayer(kind: LayerKind, features: MapFeature[], mode: 'replace' | 'append', fit: boolean): number {
     const layer = this.layers[kind];
-    const inputs = features.map((f) => ({ id: f.id, geometry: f.geometry, data: f, extraPoints: f.centroid ? [f.centroid] : undefined }));
+    // the layer keeps what popups and selection need, not the GeoJSON: it packs the shape itself
+    const inputs = features.map(({ geometry, ...data }) => ({ id: data.id, geometry, data, extraPoints: data.centroid ? [data.centroid] : undefined }));
     const n = mode === 'replace' ? layer.setItems(inputs) : layer.addItems(inputs);
     if (mode === 'replace' && this.selection?.layer === kind) this.selection = undefined;
     if (!this.map.hasLayer(layer) && features.length) layer.addTo(this.map);
@@ -434,7 +438,7 @@ export class MapApp {
     this.map.closePopup();
   }
 
-  private popup(f: MapFeature, at: L.LatLng): void {
+  private popup(f: ShownFeature, at: L.LatLng): void {
     const content = el(
       'div',
       { class: 'eo-popup' },

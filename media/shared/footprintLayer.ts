@@ -1,16 +1,24 @@
 /**
- * Thousands of footprints on one canvas.
+ * A hundred thousand footprints on one canvas.
  *
  * Leaflet's vector layers make one object (and, with SVG, one DOM node) per shape and
  * re-clip every one of them on each pan; at 10,000 footprints that is seconds. This layer
- * projects each shape once to Web Mercator's unit square (zoom-independent), and on each
- * redraw only scales, culls against the view, drops sub-pixel vertices and paints: one
- * canvas, no per-shape objects. World copies are drawn where the view shows them, so a
- * footprint unwrapped across the antimeridian appears once per copy, in the right place.
- * Hit testing is a scan of bounding boxes then point-in-polygon, done by the caller on click.
+ * projects each shape once to Web Mercator's unit square (zoom-independent) into one packed
+ * store, keeps a grid index over it, and on each redraw asks the index for the shapes in view,
+ * scales them, drops sub-pixel vertices and paints: one canvas, no per-shape objects. Shapes
+ * smaller than two pixels at the current zoom become dots, drawn in one batch with no state
+ * change between them. World copies are drawn where the view shows them, so a footprint
+ * unwrapped across the antimeridian appears once per copy, in the right place.
+ *
+ * Why canvas 2D with an index and not WebGL or tiles: at the zooms where every footprint is in
+ * view they are nearly all dots (one fillRect each), and where they are large the index keeps
+ * the count to what the view shows; the fills keep their stacked transparency (each shape
+ * filled on its own), hit testing stays exact, and nothing depends on a GPU, which webviews
+ * may not have (WebGL falls back to software there).
+ * Hit testing asks the index for the shapes near the point, then tests them exactly.
  */
 import * as L from 'leaflet';
-import { drawableBounds, toDrawable } from '../../src/geo/drawable';
+import { drawableBounds, toDrawable, type Drawable } from '../../src/geo/drawable';
 import { project } from '../../src/geo/mercator';
 
 export interface FootprintStyle {
@@ -32,30 +40,212 @@ export interface FootprintInput<T> {
   data: T;
 }
 
-interface Prepared<T> {
-  id: string;
-  data: T;
-  /** Per polygon, per ring: interleaved unit-square x, y. */
-  polys: Float64Array[][];
-  lines: Float64Array[];
-  points: Float64Array;
-  /** Unit-square bounds: minX, minY, maxX, maxY. */
-  ub: [number, number, number, number];
-  /** Lon/lat bounds (lon unwrapped): west, south, east, north. */
-  llb: [number, number, number, number];
-}
+/** Kinds of part in the packed store. */
+const OUTER = 0,
+  HOLE = 1,
+  LINE = 2,
+  POINTS = 3;
 
-function toUnit(ring: readonly (readonly number[])[]): Float64Array {
-  const a = new Float64Array(ring.length * 2);
-  for (let i = 0; i < ring.length; i++) {
-    const [x, y] = project(ring[i][0], ring[i][1]);
-    a[2 * i] = x;
-    a[2 * i + 1] = y;
+type Typed = Float64Array | Int32Array | Uint8Array;
+
+/** A growable typed array: one column of the store. */
+class Column<A extends Typed> {
+  length = 0;
+  constructor(
+    public a: A,
+    private readonly make: (n: number) => A,
+  ) {}
+  reserve(extra: number): void {
+    if (this.length + extra <= this.a.length) return;
+    const b = this.make(Math.max(this.length + extra, this.a.length * 2, 64));
+    b.set(this.a.subarray(0, this.length));
+    this.a = b;
   }
-  return a;
+  /** Writes `v` at `k`, growing by one when `k` is the length. */
+  put(k: number, v: number): void {
+    if (k >= this.length) {
+      this.reserve(1);
+      this.length++;
+    }
+    this.a[k] = v;
+  }
+  /** Drops the spare capacity (after a batch of shapes: a hundred thousand leave megabytes). */
+  trim(): void {
+    if (this.a.length > this.length) this.a = this.a.slice(0, this.length) as A;
+  }
 }
 
-function prepare<T>(input: FootprintInput<T>): Prepared<T> | undefined {
+const f64 = (n: number) => new Float64Array(n);
+const i32 = (n: number) => new Int32Array(n);
+const u8 = (n: number) => new Uint8Array(n);
+
+/**
+ * Every shape's geometry, packed: unit-square coordinates in one Float64Array, the parts
+ * (rings, lines, a shape's dots) as ranges of it, each shape a range of parts, its bounds in
+ * columns. As objects (arrays of typed arrays per shape) 100,000 footprints held about 0.6 KB
+ * each on the heap; packed they are the numbers themselves.
+ */
+class Store {
+  readonly coords = new Column(f64(0), f64);
+  readonly partKind = new Column(u8(0), u8);
+  readonly partStart = new Column(i32(0), i32);
+  readonly partEnd = new Column(i32(0), i32);
+  /** Per shape: its parts, [first, end). */
+  readonly first = new Column(i32(0), i32);
+  readonly end = new Column(i32(0), i32);
+  /** Per shape: unit-square bounds minX, minY, maxX, maxY. */
+  readonly ub = new Column(f64(0), f64);
+  /** Per shape: lon/lat bounds (lon unwrapped) west, south, east, north. */
+  readonly llb = new Column(f64(0), f64);
+  /** Per shape: 1 when it has dots (such a shape is never reduced to a dot). */
+  readonly hasPoints = new Column(u8(0), u8);
+  /** Coordinates no shape points at any more (shapes replaced by id). */
+  private garbage = 0;
+
+  get count(): number {
+    return this.first.length;
+  }
+
+  /** Writes shape `i` (a new one when `i` is the count). */
+  set(i: number, d: Drawable, llb: readonly number[]): void {
+    if (i < this.count) this.garbage += this.partEnd.a[this.end.a[i] - 1] - this.partStart.a[this.first.a[i]];
+    const p0 = this.partKind.length;
+    for (const poly of d.polygons) poly.forEach((ring, k) => this.part(k === 0 ? OUTER : HOLE, ring));
+    for (const line of d.lines) this.part(LINE, line);
+    if (d.points.length) this.part(POINTS, d.points);
+    this.first.put(i, p0);
+    this.end.put(i, this.partKind.length);
+    this.hasPoints.put(i, d.points.length ? 1 : 0);
+    const [x0, y1] = project(llb[0], llb[1]);
+    const [x1, y0] = project(llb[2], llb[3]);
+    this.ub.put(4 * i, x0);
+    this.ub.put(4 * i + 1, y0);
+    this.ub.put(4 * i + 2, x1);
+    this.ub.put(4 * i + 3, y1);
+    for (let k = 0; k < 4; k++) this.llb.put(4 * i + k, llb[k]);
+  }
+
+  private part(kind: number, ring: readonly (readonly number[])[]): void {
+    this.partKind.put(this.partKind.length, kind);
+    this.partStart.put(this.partStart.length, this.coords.length);
+    this.coords.reserve(ring.length * 2);
+    const a = this.coords.a;
+    let n = this.coords.length;
+    for (const p of ring) {
+      const [x, y] = project(p[0], p[1]);
+      a[n++] = x;
+      a[n++] = y;
+    }
+    this.coords.length = n;
+    this.partEnd.put(this.partEnd.length, n);
+  }
+
+  /** After a batch: drops spare capacity, and the coordinates of replaced shapes once they are the larger part. */
+  settle(): void {
+    if (this.garbage > this.coords.length / 2) this.compact();
+    for (const c of [this.coords, this.partKind, this.partStart, this.partEnd, this.first, this.end, this.ub, this.llb, this.hasPoints]) c.trim();
+  }
+
+  private compact(): void {
+    const old = { coords: this.coords.a, kind: this.partKind.a, start: this.partStart.a, end: this.partEnd.a };
+    this.coords.length = this.partKind.length = this.partStart.length = this.partEnd.length = 0;
+    for (let i = 0; i < this.count; i++) {
+      const p0 = this.partKind.length;
+      for (let p = this.first.a[i]; p < this.end.a[i]; p++) {
+        this.partKind.put(this.partKind.length, old.kind[p]);
+        this.partStart.put(this.partStart.length, this.coords.length);
+        const src = old.coords.subarray(old.start[p], old.end[p]);
+        this.coords.reserve(src.length);
+        this.coords.a.set(src, this.coords.length);
+        this.coords.length += src.length;
+        this.partEnd.put(this.partEnd.length, this.coords.length);
+      }
+      this.first.a[i] = p0;
+      this.end.a[i] = this.partKind.length;
+    }
+    this.garbage = 0;
+  }
+}
+
+/**
+ * Which shapes a box of the unit square may touch: a grid of GRID × GRID cells, columns
+ * wrapping around the antimeridian (a shape or a view beyond ±180° lands in the cells of the
+ * world copy it repeats). A shape covering many cells sits in one list that every query
+ * returns. Built on the first use after the shapes change; a view showing a large part of the
+ * world skips it, as the cells would list nearly every shape.
+ */
+const GRID = 128;
+const BIG_CELLS = 64;
+
+class GridIndex {
+  private readonly cellStart = new Int32Array(GRID * GRID + 1);
+  private readonly cellItems: Int32Array;
+  private readonly big: number[] = [];
+  /** Per shape: the query that last listed it (so a query lists a shape once). */
+  private readonly stamp: Uint32Array;
+  private query = 0;
+
+  constructor(ub: Float64Array, count: number) {
+    const counts = this.cellStart;
+    for (let i = 0; i < count; i++) if (!this.cells(ub, i, (cell) => counts[cell + 1]++)) this.big.push(i);
+    for (let k = 0; k < GRID * GRID; k++) counts[k + 1] += counts[k];
+    const next = counts.slice(0, GRID * GRID);
+    const items = new Int32Array(counts[GRID * GRID]);
+    for (let i = 0; i < count; i++) this.cells(ub, i, (cell) => (items[next[cell]++] = i));
+    this.cellItems = items;
+    this.stamp = new Uint32Array(count);
+  }
+
+  /** Calls `f` for each cell shape `i` covers; false (and no calls) when it covers too many. */
+  private cells(ub: Float64Array, i: number, f: (cell: number) => void): boolean {
+    const c0 = Math.floor(ub[4 * i] * GRID);
+    const cols = Math.min(GRID, Math.floor(ub[4 * i + 2] * GRID) - c0 + 1);
+    const r0 = Math.max(0, Math.floor(ub[4 * i + 1] * GRID));
+    const r1 = Math.min(GRID - 1, Math.floor(ub[4 * i + 3] * GRID));
+    if (cols * (r1 - r0 + 1) > BIG_CELLS) return false;
+    for (let c = c0; c < c0 + cols; c++) {
+      const col = ((c % GRID) + GRID) % GRID;
+      for (let r = r0; r <= r1; r++) f(r * GRID + col);
+    }
+    return true;
+  }
+
+  /**
+   * The shapes listed in the cells the box touches, in store order (the order they are drawn
+   * in), or undefined when the box covers so much that every shape is a candidate.
+   */
+  candidates(x0: number, y0: number, x1: number, y1: number): Int32Array | undefined {
+    const c0 = Math.floor(x0 * GRID);
+    const cols = Math.floor(x1 * GRID) - c0 + 1;
+    const r0 = Math.max(0, Math.floor(y0 * GRID));
+    const r1 = Math.min(GRID - 1, Math.floor(y1 * GRID));
+    if (Math.min(cols, GRID) * Math.max(0, r1 - r0 + 1) > (GRID * GRID) / 4) return undefined;
+    if (++this.query === 0xffffffff) {
+      this.stamp.fill(0);
+      this.query = 1;
+    }
+    const q = this.query;
+    const out: number[] = [];
+    for (let c = c0; c < c0 + Math.min(cols, GRID); c++) {
+      const col = ((c % GRID) + GRID) % GRID;
+      for (let r = r0; r <= r1; r++) {
+        const cell = r * GRID + col;
+        for (let k = this.cellStart[cell]; k < this.cellStart[cell + 1]; k++) {
+          const i = this.cellItems[k];
+          if (this.stamp[i] !== q) {
+            this.stamp[i] = q;
+            out.push(i);
+          }
+        }
+      }
+    }
+    for (const i of this.big) out.push(i);
+    return Int32Array.from(out).sort();
+  }
+}
+
+/** `input` as drawable parts and their lon/lat bounds, or undefined when nothing can be drawn. */
+function prepare(input: FootprintInput<unknown>): { d: Drawable; llb: [number, number, number, number] } | undefined {
   const d = toDrawable(input.geometry);
   if (input.extraPoints) {
     // an AOI's centroid comes in [-180, 180] while its unwrapped ring may lie beyond -180 or
@@ -65,23 +255,16 @@ function prepare<T>(input: FootprintInput<T>): Prepared<T> | undefined {
     for (const [x, y] of input.extraPoints) d.points.push([x + Math.round((mid - x) / 360) * 360, y]);
   }
   const llb = drawableBounds(d);
-  if (!llb) return undefined;
-  const polys = d.polygons.map((p) => p.map(toUnit));
-  const lines = d.lines.map(toUnit);
-  const points = toUnit(d.points);
-  const [x0, y1] = project(llb[0], llb[1]);
-  const [x1, y0] = project(llb[2], llb[3]);
-  return { id: input.id, data: input.data, polys, lines, points, ub: [x0, y0, x1, y1], llb };
+  return llb ? { d, llb } : undefined;
 }
 
-function pointInRing(r: Float64Array, x: number, y: number): boolean {
+function pointInRing(a: Float64Array, start: number, end: number, x: number, y: number): boolean {
   let inside = false;
-  const n = r.length / 2;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = r[2 * i],
-      yi = r[2 * i + 1],
-      xj = r[2 * j],
-      yj = r[2 * j + 1];
+  for (let i = start, j = end - 2; i < end; j = i, i += 2) {
+    const xi = a[i],
+      yi = a[i + 1],
+      xj = a[j],
+      yj = a[j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
@@ -99,8 +282,12 @@ function distToSegment2(px: number, py: number, ax: number, ay: number, bx: numb
 }
 
 export class FootprintLayer<T> extends L.Layer {
-  private items: Prepared<T>[] = [];
-  private readonly byId = new Map<string, Prepared<T>>();
+  private store = new Store();
+  private ids_: string[] = [];
+  private datas: T[] = [];
+  private readonly byId = new Map<string, number>();
+  /** Built on first use after the shapes change. */
+  private index?: GridIndex;
   private canvas?: HTMLCanvasElement;
   /** The fills' own canvas, in `fillPane` (under the imagery), when the layer has one. */
   private fillCanvas?: HTMLCanvasElement;
@@ -110,6 +297,8 @@ export class FootprintLayer<T> extends L.Layer {
   private mapRef?: L.Map;
   /** Milliseconds the last redraw took, and shapes it painted (for the benchmark). */
   lastDraw = { ms: 0, drawn: 0 };
+  /** Where many dots are written as pixels; kept while redraws have many. */
+  private scratch?: { canvas: HTMLCanvasElement; cx: CanvasRenderingContext2D; pixels: ImageData };
 
   /**
    * `fillPane`: where the fills go when they must sit under other layers than the outlines (the
@@ -132,7 +321,9 @@ export class FootprintLayer<T> extends L.Layer {
 
   /** Replaces all shapes; returns how many could be drawn (bad geometries are skipped). */
   setItems(inputs: readonly FootprintInput<T>[]): number {
-    this.items = [];
+    this.store = new Store();
+    this.ids_ = [];
+    this.datas = [];
     this.byId.clear();
     return this.addItems(inputs);
   }
@@ -143,26 +334,31 @@ export class FootprintLayer<T> extends L.Layer {
     for (const input of inputs) {
       const p = prepare(input);
       if (!p) continue;
-      const old = this.byId.get(p.id);
-      if (old) this.items[this.items.indexOf(old)] = p;
-      else this.items.push(p);
-      this.byId.set(p.id, p);
+      const old = this.byId.get(input.id);
+      const i = old ?? this.ids_.length;
+      this.store.set(i, p.d, p.llb);
+      this.ids_[i] = input.id;
+      this.datas[i] = input.data;
+      this.byId.set(input.id, i);
       n++;
     }
+    this.store.settle();
+    this.index = undefined;
     this.redraw();
     return n;
   }
 
   get size(): number {
-    return this.items.length;
+    return this.ids_.length;
   }
 
   ids(): string[] {
-    return this.items.map((i) => i.id);
+    return [...this.ids_];
   }
 
   get(id: string): T | undefined {
-    return this.byId.get(id)?.data;
+    const i = this.byId.get(id);
+    return i === undefined ? undefined : this.datas[i];
   }
 
   setSelected(id: string | undefined): void {
@@ -176,19 +372,25 @@ export class FootprintLayer<T> extends L.Layer {
 
   /** Lon/lat bounds of everything, or of one shape. */
   getBounds(id?: string): L.LatLngBounds | undefined {
-    const list = id !== undefined ? [this.byId.get(id)].filter((x): x is Prepared<T> => !!x) : this.items;
+    const list: number[] = [];
+    if (id !== undefined) {
+      const i = this.byId.get(id);
+      if (i !== undefined) list.push(i);
+    } else for (let i = 0; i < this.size; i++) list.push(i);
     if (list.length === 0) return undefined;
+    const llb = this.store.llb.a;
     let w = Infinity,
       s = Infinity,
       e = -Infinity,
       n = -Infinity;
-    for (const it of list) {
+    const west0 = llb[4 * list[0]];
+    for (const i of list) {
       // Keep a set of shapes together across the dateline: move each by 360s next to the first.
-      const shift = Math.round((list[0].llb[0] - it.llb[0]) / 360) * 360;
-      w = Math.min(w, it.llb[0] + shift);
-      e = Math.max(e, it.llb[2] + shift);
-      s = Math.min(s, it.llb[1]);
-      n = Math.max(n, it.llb[3]);
+      const shift = Math.round((west0 - llb[4 * i]) / 360) * 360;
+      w = Math.min(w, llb[4 * i] + shift);
+      e = Math.max(e, llb[4 * i + 2] + shift);
+      s = Math.min(s, llb[4 * i + 1]);
+      n = Math.max(n, llb[4 * i + 3]);
     }
     return L.latLngBounds([s, w], [n, e]);
   }
@@ -238,6 +440,12 @@ export class FootprintLayer<T> extends L.Layer {
     if (this.fillCanvas) L.DomUtil.setTransform(this.fillCanvas, offset, scale);
   }
 
+  /** Shapes whose cells touch the unit-square box, or undefined for "all of them". */
+  private near(x0: number, y0: number, x1: number, y1: number): Int32Array | undefined {
+    this.index ??= new GridIndex(this.store.ub.a, this.store.count);
+    return this.index.candidates(x0, y0, x1, y1);
+  }
+
   /** Paints every visible shape; synchronous, so a caller can time it. */
   redraw(): void {
     const map = this.mapRef;
@@ -275,94 +483,108 @@ export class FootprintLayer<T> extends L.Layer {
     const origin = map.getPixelOrigin();
     const ox = origin.x + topLeft.x;
     const oy = origin.y + topLeft.y;
-    const vx0 = ox / scale,
-      vy0 = oy / scale,
-      vx1 = (ox + w) / scale,
-      vy1 = (oy + h) / scale;
+    const view: View = { scale, ox, oy, x0: ox / scale, y0: oy / scale, x1: (ox + w) / scale, y1: (oy + h) / scale };
 
     const st = this.style;
+    const fill = st.fillColor ?? st.color;
     ctx.lineJoin = 'round';
-    const paint = (it: Prepared<T>, color: string, fill: string, fillOpacity: number, weight: number): number =>
-      this.paint(ctx, fillCtx, it, scale, ox, oy, vx0, vy0, vx1, vy1, color, fill, fillOpacity, weight);
+    const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
+    const candidates = this.near(view.x0, view.y0, view.x1, view.y1);
+    const count = candidates ? candidates.length : this.store.count;
+    // one style for every shape but the selection: set once, not per shape
+    ctx.strokeStyle = st.color;
+    ctx.fillStyle = fill;
+    ctx.lineWidth = st.weight;
+    fillCtx.fillStyle = fill;
+    const batch: Batch = { outlines: new Path2D(), fillAlpha: st.fillOpacity, dots: new Column(f64(0), f64) };
     let drawn = 0;
-    let selected: Prepared<T> | undefined;
-    for (const it of this.items) {
-      if (it.id === this.selectedId) {
-        selected = it;
-        continue;
-      }
-      drawn += paint(it, st.color, st.fillColor ?? st.color, st.fillOpacity, st.weight);
+    for (let k = 0; k < count; k++) {
+      const i = candidates ? candidates[k] : k;
+      if (i === selected) continue;
+      drawn += this.paint(ctx, fillCtx, i, view, batch);
     }
-    if (selected) {
+    this.dots(ctx, batch.dots, w, h);
+    // the outlines in one stroke, over the fills
+    ctx.stroke(batch.outlines);
+    if (selected !== undefined) {
       // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
       // little stronger: a fill in the contrast colour (black on light themes) hid the base map
-      paint(selected, st.selectedColor, st.fillColor ?? st.color, Math.min(0.5, st.fillOpacity + 0.12), st.weight + 1.5);
+      ctx.strokeStyle = st.selectedColor;
+      ctx.lineWidth = st.weight + 1.5;
+      const one: Batch = { outlines: new Path2D(), fillAlpha: Math.min(0.5, st.fillOpacity + 0.12), dots: new Column(f64(0), f64) };
+      this.paint(ctx, fillCtx, selected, view, one);
+      this.dots(ctx, one.dots, w, h);
+      ctx.stroke(one.outlines);
       drawn++;
     }
     this.lastDraw = { ms: performance.now() - t0, drawn };
   }
 
-  /** Outlines, lines and dots on `ctx`; polygon fills on `fillCtx` (the same canvas, or the one under the imagery). */
-  private paint(
-    ctx: CanvasRenderingContext2D,
-    fillCtx: CanvasRenderingContext2D,
-    it: Prepared<T>,
-    scale: number,
-    ox: number,
-    oy: number,
-    vx0: number,
-    vy0: number,
-    vx1: number,
-    vy1: number,
-    color: string,
-    fill: string,
-    fillOpacity: number,
-    weight: number,
-  ): number {
-    const [bx0, by0, bx1, by1] = it.ub;
-    if (by1 < vy0 || by0 > vy1) return 0;
+  /**
+   * Shape `i` in each world copy the view shows: polygon fills on `fillCtx` (the same canvas, or
+   * the one under the imagery) at the batch's opacity, outlines into the batch's path, lines and
+   * dots on `ctx`, whose styles the caller set. Returns 1 when painted.
+   */
+  private paint(ctx: CanvasRenderingContext2D, fillCtx: CanvasRenderingContext2D, i: number, v: View, batch: Batch): number {
+    const s = this.store;
+    const ub = s.ub.a;
+    const bx0 = ub[4 * i],
+      by0 = ub[4 * i + 1],
+      bx1 = ub[4 * i + 2],
+      by1 = ub[4 * i + 3];
+    if (by1 < v.y0 || by0 > v.y1) return 0;
     // world copies that intersect the view horizontally
-    const kMin = Math.ceil(vx0 - bx1);
-    const kMax = Math.floor(vx1 - bx0);
+    const kMin = Math.ceil(v.x0 - bx1);
+    const kMax = Math.floor(v.x1 - bx0);
     if (kMin > kMax) return 0;
-    ctx.strokeStyle = color;
-    ctx.fillStyle = fill;
-    ctx.lineWidth = weight;
-    fillCtx.fillStyle = fill;
+    const scale = v.scale;
+    const tiny = (bx1 - bx0) * scale < 2 && (by1 - by0) * scale < 2 && !s.hasPoints.a[i];
     const r = this.style.pointRadius;
     for (let k = kMin; k <= kMax; k++) {
-      const dx = k * scale - ox;
-      const pxW = (bx1 - bx0) * scale,
-        pxH = (by1 - by0) * scale;
-      if (pxW < 2 && pxH < 2 && it.points.length === 0) {
+      const dx = k * scale - v.ox;
+      const dy = -v.oy;
+      if (tiny) {
         // smaller than a pixel or two: a dot says as much, for a fraction of the work
-        ctx.globalAlpha = 1;
-        ctx.fillRect(bx0 * scale + dx - 1, by0 * scale - oy - 1, 2, 2);
+        batch.dots.put(batch.dots.length, bx0 * scale + dx - 1);
+        batch.dots.put(batch.dots.length, by0 * scale + dy - 1);
         continue;
       }
-      if (it.polys.length) {
-        const path = new Path2D();
-        for (const poly of it.polys) for (const ring of poly) this.trace(path, ring, scale, dx, -oy, true);
-        fillCtx.globalAlpha = fillOpacity;
-        fillCtx.fill(path, 'evenodd');
-        fillCtx.globalAlpha = 1;
-        ctx.globalAlpha = 1;
-        ctx.stroke(path);
-      }
-      if (it.lines.length) {
-        ctx.beginPath();
-        for (const line of it.lines) this.trace(ctx, line, scale, dx, -oy, false);
-        ctx.globalAlpha = 1;
-        ctx.stroke();
-      }
-      if (it.points.length) {
-        ctx.beginPath();
-        for (let i = 0; i < it.points.length; i += 2) {
-          const x = it.points[i] * scale + dx,
-            y = it.points[i + 1] * scale - oy;
-          ctx.moveTo(x + r, y);
-          ctx.arc(x, y, r, 0, Math.PI * 2);
+      let poly: Path2D | undefined;
+      let lines = false;
+      let dots = false;
+      for (let p = s.first.a[i]; p < s.end.a[i]; p++) {
+        const kind = s.partKind.a[p];
+        const a = s.partStart.a[p],
+          b = s.partEnd.a[p];
+        if (kind === OUTER || kind === HOLE) {
+          poly ??= new Path2D();
+          this.trace(poly, a, b, scale, dx, dy, true);
+          this.trace(batch.outlines, a, b, scale, dx, dy, true);
+        } else if (kind === LINE) {
+          if (!lines) ctx.beginPath();
+          lines = true;
+          this.trace(ctx, a, b, scale, dx, dy, false);
+        } else {
+          const c = s.coords.a;
+          if (lines) ctx.stroke();
+          lines = false;
+          ctx.beginPath();
+          for (let j = a; j < b; j += 2) {
+            const x = c[j] * scale + dx,
+              y = c[j + 1] * scale + dy;
+            ctx.moveTo(x + r, y);
+            ctx.arc(x, y, r, 0, Math.PI * 2);
+          }
+          dots = true;
         }
+      }
+      if (poly) {
+        fillCtx.globalAlpha = batch.fillAlpha;
+        fillCtx.fill(poly, 'evenodd');
+        fillCtx.globalAlpha = 1;
+      }
+      if (lines) ctx.stroke();
+      if (dots) {
         ctx.globalAlpha = 0.9;
         ctx.fill();
         ctx.globalAlpha = 1;
@@ -371,16 +593,54 @@ export class FootprintLayer<T> extends L.Layer {
     return 1;
   }
 
-  /** Emits a ring, dropping vertices less than half a pixel from the last one emitted. */
-  private trace(ctx: CanvasRenderingContext2D | Path2D, r: Float64Array, scale: number, dx: number, dy: number, close: boolean): void {
-    const n = r.length / 2;
-    let lx = r[0] * scale + dx,
-      ly = r[1] * scale + dy;
+  /**
+   * The dots (top-left corners of 2 × 2 px squares, in CSS px) in `ctx`'s fill colour. A few
+   * are fillRects; many (the whole world at a low zoom: 100,000 fillRects took longer than the
+   * rest of the frame) are written into pixels and drawn as one image, snapped to whole pixels.
+   */
+  private dots(ctx: CanvasRenderingContext2D, dots: Column<Float64Array>, w: number, h: number): void {
+    const xy = dots.a;
+    if (dots.length < 2 * MANY_DOTS) {
+      for (let j = 0; j < dots.length; j += 2) ctx.fillRect(xy[j], xy[j + 1], 2, 2);
+      if (this.scratch) this.scratch = undefined;
+      return;
+    }
+    if (!this.scratch || this.scratch.canvas.width !== w || this.scratch.canvas.height !== h) {
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const cx = canvas.getContext('2d');
+      if (!cx) return;
+      this.scratch = { canvas, cx, pixels: cx.createImageData(w, h) };
+    }
+    const { canvas, cx, pixels } = this.scratch;
+    const px = new Uint32Array(pixels.data.buffer);
+    px.fill(0);
+    const color = rgba32(ctx.fillStyle);
+    for (let j = 0; j < dots.length; j += 2) {
+      const x = Math.round(xy[j]),
+        y = Math.round(xy[j + 1]);
+      if (x < 0 || y < 0 || x + 1 >= w || y + 1 >= h) continue;
+      const k = y * w + x;
+      px[k] = px[k + 1] = px[k + w] = px[k + w + 1] = color;
+    }
+    cx.putImageData(pixels, 0, 0);
+    const smooth = ctx.imageSmoothingEnabled;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(canvas, 0, 0, w, h);
+    ctx.imageSmoothingEnabled = smooth;
+  }
+
+  /** Emits coordinates [a, b) of the store, dropping vertices less than half a pixel from the last one emitted. */
+  private trace(ctx: CanvasRenderingContext2D | Path2D, a: number, b: number, scale: number, dx: number, dy: number, close: boolean): void {
+    const c = this.store.coords.a;
+    let lx = c[a] * scale + dx,
+      ly = c[a + 1] * scale + dy;
     ctx.moveTo(lx, ly);
-    for (let i = 1; i < n; i++) {
-      const x = r[2 * i] * scale + dx,
-        y = r[2 * i + 1] * scale + dy;
-      if (i < n - 1 && Math.abs(x - lx) < 0.5 && Math.abs(y - ly) < 0.5) continue;
+    for (let j = a + 2; j < b; j += 2) {
+      const x = c[j] * scale + dx,
+        y = c[j + 1] * scale + dy;
+      if (j < b - 2 && Math.abs(x - lx) < 0.5 && Math.abs(y - ly) < 0.5) continue;
       ctx.lineTo(x, y);
       lx = x;
       ly = y;
@@ -398,42 +658,101 @@ export class FootprintLayer<T> extends L.Layer {
     const scale = 256 * Math.pow(2, map.getZoom());
     const [px, py] = project(latlng.lng, latlng.lat);
     const tol = tolerancePx / scale;
-    const hits: { it: Prepared<T>; area: number }[] = [];
-    for (const it of this.items) {
-      const [bx0, by0, bx1, by1] = it.ub;
+    const reach = tol + this.style.pointRadius / scale;
+    const ub = this.store.ub.a;
+    const hits: { i: number; area: number }[] = [];
+    const candidates = this.near(px - reach, py - reach, px + reach, py + reach);
+    const count = candidates ? candidates.length : this.store.count;
+    for (let n = 0; n < count; n++) {
+      const i = candidates ? candidates[n] : n;
+      const bx0 = ub[4 * i],
+        by0 = ub[4 * i + 1],
+        bx1 = ub[4 * i + 2],
+        by1 = ub[4 * i + 3];
       if (py < by0 - tol || py > by1 + tol) continue;
       const kMin = Math.ceil(px - bx1 - tol);
       const kMax = Math.floor(px - bx0 + tol);
       for (let k = kMin; k <= kMax; k++) {
-        const x = px - k;
-        if (this.contains(it, x, py, tol, this.style.pointRadius / scale)) {
-          hits.push({ it, area: (bx1 - bx0) * (by1 - by0) });
+        if (this.contains(i, px - k, py, tol, this.style.pointRadius / scale)) {
+          hits.push({ i, area: (bx1 - bx0) * (by1 - by0) });
           break;
         }
       }
     }
-    return hits.sort((a, b) => a.area - b.area).map((h) => h.it.data);
+    return hits.sort((a, b) => a.area - b.area).map((h) => this.datas[h.i]);
   }
 
-  private contains(it: Prepared<T>, x: number, y: number, tol: number, radius: number): boolean {
-    const [bx0, by0, bx1, by1] = it.ub;
+  private contains(i: number, x: number, y: number, tol: number, radius: number): boolean {
+    const s = this.store;
+    const c = s.coords.a;
+    const ub = s.ub.a;
+    const bx0 = ub[4 * i],
+      by0 = ub[4 * i + 1],
+      bx1 = ub[4 * i + 2],
+      by1 = ub[4 * i + 3];
     // tiny shapes drawn as dots are picked by their box
     if (x >= bx0 - tol && x <= bx1 + tol && y >= by0 - tol && y <= by1 + tol && bx1 - bx0 < tol && by1 - by0 < tol) return true;
-    for (const poly of it.polys) {
-      if (pointInRing(poly[0], x, y) && !poly.slice(1).some((hole) => pointInRing(hole, x, y))) return true;
-    }
     const t2 = tol * tol;
-    for (const line of it.lines) {
-      for (let i = 0; i + 3 < line.length; i += 2) {
-        if (distToSegment2(x, y, line[i], line[i + 1], line[i + 2], line[i + 3]) <= t2) return true;
+    const pr = radius + tol;
+    // a polygon's outer ring, then its holes (until the next outer ring or another kind)
+    let inPoly = false;
+    for (let p = s.first.a[i]; p < s.end.a[i]; p++) {
+      const kind = s.partKind.a[p];
+      const a = s.partStart.a[p],
+        b = s.partEnd.a[p];
+      if (kind !== HOLE && inPoly) return true;
+      if (kind === OUTER) inPoly = pointInRing(c, a, b, x, y);
+      else if (kind === HOLE) {
+        if (inPoly && pointInRing(c, a, b, x, y)) inPoly = false;
+      } else if (kind === LINE) {
+        for (let j = a; j + 3 < b; j += 2) if (distToSegment2(x, y, c[j], c[j + 1], c[j + 2], c[j + 3]) <= t2) return true;
+      } else {
+        for (let j = a; j < b; j += 2) {
+          const ddx = c[j] - x,
+            ddy = c[j + 1] - y;
+          if (ddx * ddx + ddy * ddy <= pr * pr) return true;
+        }
       }
     }
-    const pr = radius + tol;
-    for (let i = 0; i < it.points.length; i += 2) {
-      const ddx = it.points[i] - x,
-        ddy = it.points[i + 1] - y;
-      if (ddx * ddx + ddy * ddy <= pr * pr) return true;
-    }
-    return false;
+    return inPoly;
   }
+}
+
+/** The view in the unit square and the pixel mapping of one redraw. */
+interface View {
+  scale: number;
+  ox: number;
+  oy: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** What a redraw gathers across shapes: every outline, stroked once at the end. */
+interface Batch {
+  outlines: Path2D;
+  /** The polygons' fill opacity. */
+  fillAlpha: number;
+  /** Dots to draw: x, y of each square's top-left corner, CSS px. */
+  dots: Column<Float64Array>;
+}
+
+/** Above this many dots a redraw writes them as pixels (see FootprintLayer.dots). */
+const MANY_DOTS = 2000;
+
+/** A canvas colour as the canvas normalizes it ("#rrggbb" or "rgba(r, g, b, a)") in ImageData's byte order, as one 32-bit word. */
+function rgba32(style: string | CanvasGradient | CanvasPattern): number {
+  const bytes = new Uint8ClampedArray(4);
+  if (typeof style === 'string' && style.startsWith('#') && style.length === 7) {
+    for (let k = 0; k < 3; k++) bytes[k] = parseInt(style.slice(1 + 2 * k, 3 + 2 * k), 16);
+    bytes[3] = 255;
+  } else if (typeof style === 'string') {
+    const n = style.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0];
+    bytes[0] = n[0];
+    bytes[1] = n[1];
+    bytes[2] = n[2];
+    bytes[3] = n.length > 3 ? Math.round(n[3] * 255) : 255;
+  }
+  return new Uint32Array(bytes.buffer)[0];
 }

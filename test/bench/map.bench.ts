@@ -83,6 +83,8 @@ interface Result {
   first: number;
   pans: number[];
   heapMb: number;
+  /** ArrayBuffer backing stores (typed arrays), outside the JS heap figure: EO packs its shapes there. */
+  arrayBuffersMb: number;
   /** EO only: its footprint layer's own redraw time (JS issuing the canvas calls) per pan, and shapes painted. */
   redrawJs?: number[];
   drawn?: number;
@@ -135,7 +137,7 @@ async function measure(page: Page, how: 'eo' | 'openlayers' | 'leaflet'): Promis
     { how, pans: PANS, color: COLOR, fill: FILL },
   );
   const heap = await heapOf(page);
-  return { ...timed, heapMb: heap.jsMb };
+  return { ...timed, heapMb: heap.jsMb, arrayBuffersMb: heap.arrayBuffersMb };
 }
 
 async function ours(features: unknown[]): Promise<Result> {
@@ -235,7 +237,9 @@ async function main(): Promise<void> {
       openlayers: () => openlayers(features, assets),
       leaflet: () => leaflet(features, assets),
     };
-    const order: Name[] = ['eo', 'openlayers', 'leaflet'];
+    // EO_BENCH_RENDERERS=eo (comma-separated) runs some only, while working on one; the figures then lack their baselines
+    const only = process.env.EO_BENCH_RENDERERS?.split(',');
+    const order = (['eo', 'openlayers', 'leaflet'] as Name[]).filter((x) => !only || only.includes(x));
     const RUNS = runsFor(n);
     for (let i = 0; i < RUNS; i++) {
       // the order rotates each round, so the browser's warm-up and drift hit all alike
@@ -246,7 +250,8 @@ async function main(): Promise<void> {
       }
     }
     const line = (figure: string, pick: (rs: Result[]) => number, unit: string, extra: Record<string, unknown> = {}) => {
-      const [va, vo, vl] = [pick(results.eo), pick(results.openlayers), pick(results.leaflet)];
+      const of = (rs: Result[]) => (rs.length ? pick(rs) : NaN);
+      const [va, vo, vl] = [of(results.eo), of(results.openlayers), of(results.leaflet)];
       console.log(
         JSON.stringify({
           bench: 'map',
@@ -287,7 +292,7 @@ async function main(): Promise<void> {
         median: round(median(eoRedraw)),
         p95: round(p95(eoRedraw)),
         unit: 'ms',
-        shapes_painted: results.eo[0].drawn,
+        shapes_painted: results.eo[0]?.drawn,
         n,
         note: "where EO's pan goes: its footprint layer's redraw() alone (culling and issuing the canvas calls); the rest of a pan redraw is Leaflet's move, the outlines, and the browser rasterizing and compositing the frame",
       }),
@@ -295,6 +300,9 @@ async function main(): Promise<void> {
     line('js_heap_mb', (rs) => median(rs.map((x) => x.heapMb)), 'MB', {
       ...(goals.heap ? { goal: goals.heap } : {}),
       note: 'page JS heap after the pans, garbage collected, the input array released (DevTools Runtime.getHeapUsage)',
+    });
+    line('array_buffers_mb', (rs) => median(rs.map((x) => x.arrayBuffersMb)), 'MB', {
+      note: "typed arrays' backing stores, not in js_heap_mb: EO's packed footprints live here; JS heap plus this is what the shapes cost",
     });
   }
   await closeBrowser();

@@ -13,8 +13,35 @@ const ORDER_STATUSES = ['PAID', 'REFUND', 'UNPAID', 'PAYMENT_IN_PROGRESS'];
 const ITEM_STATUSES = ['DRAFT', 'ACTIVE', 'FULFILLED', 'CANCELLED', 'FAILED', 'PARTIALLY_FULFILLED'];
 const ITEM_TYPES = ['TASKING', 'ARCHIVE', 'RECURRING'];
 
-function myOrders(r: Req): OrderRec[] {
-  return r.app.state.orders.filter((o) => o.user_id === r.user.id).sort((a, b) => b.t0 - a.t0 || (a.id < b.id ? -1 : 1));
+/**
+ * Each user's orders, newest first, kept between requests: paging through 10,000 order items
+ * re-sorted every order on every page. Orders are only ever appended and their owner, `t0` and
+ * id never change, so the list is rebuilt only when the store's array or its length changes.
+ */
+interface Mine {
+  orders: OrderRec[];
+  /** Their items in listing order, with each one's order (built on the first unfiltered list). */
+  items?: { o: OrderRec; it: ItemRec }[];
+}
+const byUser = new WeakMap<OrderRec[], { length: number; users: Map<string, Mine> }>();
+
+function mine(r: Req): Mine {
+  const all = r.app.state.orders;
+  let cache = byUser.get(all);
+  if (!cache || cache.length !== all.length) {
+    cache = { length: all.length, users: new Map() };
+    byUser.set(all, cache);
+  }
+  let m = cache.users.get(r.user.id);
+  if (!m) {
+    m = { orders: all.filter((o) => o.user_id === r.user.id).sort((a, b) => b.t0 - a.t0 || (a.id < b.id ? -1 : 1)) };
+    cache.users.set(r.user.id, m);
+  }
+  return m;
+}
+
+function myOrders(r: Req): readonly OrderRec[] {
+  return mine(r).orders;
 }
 
 function ownOrder(r: Req, raw: string): OrderRec {
@@ -42,7 +69,15 @@ function listItems(r: Req, offset: number, limit: number): { items: OrderItem[];
   const ids = oneOf('ids');
   const created = timeRange(q.get('created_at'), 'created_at');
   const area = numberRange(q.get('area'), 'area');
-  const hits: [OrderRec, ItemRec][] = [];
+  if (!types && !statuses && !users && !createdBy && !orderIds && !projectIds && !ids && !created && !area) {
+    // The unfiltered list (the sidebar's, page after page): a slice of the cached flat list.
+    const m = mine(r);
+    m.items ??= m.orders.flatMap((o) => o.items.map((it) => ({ o, it })));
+    return { items: m.items.slice(offset, offset + limit).map(({ o, it }) => itemView(o, it, r.now, true)), total: m.items.length };
+  }
+  // Count every match but build views only for the page's: no per-item allocation for the rest.
+  const items: OrderItem[] = [];
+  let total = 0;
   for (const o of myOrders(r)) {
     if (orderIds && !orderIds.includes(o.id)) continue;
     if (created && !created(o.t0)) continue;
@@ -57,10 +92,11 @@ function listItems(r: Req, offset: number, limit: number): { items: OrderItem[];
         (statuses && !statuses.includes(itemView(o, it, r.now, false).status))
       )
         continue;
-      hits.push([o, it]);
+      if (total >= offset && total < offset + limit) items.push(itemView(o, it, r.now, true));
+      total++;
     }
   }
-  return { items: hits.slice(offset, offset + limit).map(([o, it]) => itemView(o, it, r.now, true)), total: hits.length };
+  return { items, total };
 }
 
 function findItem(r: Req, raw: string): { order: OrderRec; item: ItemRec } {
