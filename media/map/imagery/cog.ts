@@ -12,6 +12,7 @@ import { byteSize } from '../../../src/format';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
 import { type ReadBytes, RpcByteSource } from './byteSource';
 import { installBoundedDecoders } from './decoders';
+import { installFastRaster } from './fastRaster';
 import { ImageryError } from './imageryError';
 import { projDefinition } from './projection';
 import { readTiffStructure, type ImageLayout } from './tiffStructure';
@@ -75,6 +76,7 @@ export class Cog {
         if (layout.subfileType & 4) continue; // a transparency mask, not an overview
         const img = await tiff.getImage(i);
         img.source = guardedTiles(source, layout) as never;
+        installFastRaster(img);
         images.push(img);
       }
     } catch (e) {
