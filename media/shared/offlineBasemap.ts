@@ -1,7 +1,7 @@
 /**
  * A base layer that needs no network: land and country borders from Natural Earth (the
- * `world-atlas` package, 1:110m), bundled into the script and drawn as SVG, with the world
- * copies either side. Coarse at street level, but it shows where a footprint is when tiles
+ * `world-atlas` package, 1:110m), bundled into the script and drawn as SVG, one world copy
+ * wide until the view crosses ±180°. Coarse at street level, but it shows where a footprint is when tiles
  * cannot load. SVG rather than a canvas: without a GPU, Chromium composites a canvas again on
  * every frame (a pan, a swipe of compared imagery), while SVG is rastered once; about 8,000
  * points per copy are nothing for Leaflet's SVG renderer, which clips and simplifies them.
@@ -89,14 +89,36 @@ export function createOfflineBasemap(): L.Layer & { restyle(): void } {
   const land = feature(topo, topo.objects.land) as FeatureCollection | Feature;
   const polygons = ('features' in land ? land.features : [land]).flatMap((f) => outlineDrawable(f.geometry).polygons);
   const lines = outlineDrawable(mesh(topo, topo.objects.countries, (a, b) => a !== b)).lines;
-  const features: Feature[] = [];
-  // the world copies either side: every point moved by a whole turn of longitude
-  for (const dx of [-360, 0, 360]) {
+  // One world copy; another (every point moved by whole turns of longitude) only once the
+  // view crosses ±180°, each built once: most views never need one, and each costs its own
+  // coordinates and SVG paths.
+  const built = new Set<number>();
+  const addCopy = (turn: number): void => {
+    if (built.has(turn)) return;
+    built.add(turn);
+    const dx = turn * 360;
     const moved = (line: [number, number][]): Position[] => line.map(([x, y]) => [x + dx, y]);
-    features.push({ type: 'Feature', properties: { kind: 'land' }, geometry: { type: 'MultiPolygon', coordinates: polygons.map((p) => p.map(moved)) } });
-    features.push({ type: 'Feature', properties: { kind: 'borders' }, geometry: { type: 'MultiLineString', coordinates: lines.map(moved) } });
-  }
-  layer.addData({ type: 'FeatureCollection', features } as FeatureCollection);
+    const features: Feature[] = [
+      { type: 'Feature', properties: { kind: 'land' }, geometry: { type: 'MultiPolygon', coordinates: polygons.map((p) => p.map(moved)) } },
+      { type: 'Feature', properties: { kind: 'borders' }, geometry: { type: 'MultiLineString', coordinates: lines.map(moved) } },
+    ];
+    layer.addData({ type: 'FeatureCollection', features } as FeatureCollection);
+  };
+  addCopy(0);
+  const copiesInView = (e: { target: L.Map }): void => {
+    const b = e.target.getBounds();
+    // a view a whole world wide or more shows a few copies; never build more than three either side
+    const from = Math.max(-3, Math.floor((b.getWest() + 180) / 360));
+    const to = Math.min(3, Math.floor((b.getEast() + 180) / 360));
+    for (let turn = from; turn <= to; turn++) addCopy(turn);
+  };
+  layer.on('add', () => {
+    const map = (layer as unknown as { _map?: L.Map })._map;
+    if (!map) return;
+    map.on('moveend', copiesInView);
+    copiesInView({ target: map });
+  });
+  layer.on('remove', (e) => (e.target as { _map?: L.Map })._map?.off('moveend', copiesInView));
   return Object.assign(layer, { restyle });
 }
 

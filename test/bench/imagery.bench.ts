@@ -13,7 +13,8 @@
  *   with the page's nonce, as its loader would; georaster's scripts and the OpenLayers bundle
  *   are script tags). Inside the window: opening the file, starting decoder workers, reading,
  *   decoding, drawing. EO's reads also cross the harness's stand-in for the extension host
- *   (a Node fetch, then base64 into the page): that cost is EO's alone.
+ *   (a Node fetch, then binary over loopback into the page, as VS Code's IPC carries an
+ *   ArrayBuffer): that cost is EO's alone.
  * - Every map exists before the window, at one centre and zoom computed here from the
  *   scene's bounds (Leaflet's fitBounds rule); EO's side panel is closed so its map is the
  *   whole viewport, as the others' are.
@@ -27,6 +28,11 @@
  *   for OpenLayers, its map's `rendercomplete` (no tile loading or queued, the source
  *   ready; tiles fade in over 0 ms, as Leaflet's count before their fade). A move that has
  *   not settled after 60 s counts 60 s (the lines say how many did).
+ * - Two clocks for EO after a move, both printed: the first complete frame (every tile of the
+ *   new view shown, some from another level EO had decoded, scaled by its warp, while the
+ *   zoom's own tiles are read) and the refined view (every tile at its own level: what
+ *   OpenLayers' rendercomplete and the Leaflet check mean for the baselines). Ratios against
+ *   the baselines' full redraws are quoted for the refined view.
  * - The sandbox synthesizes tiles on demand and caches them: an untimed warm-up round of
  *   every contender fills that cache, then the order rotates each round.
  *
@@ -267,9 +273,16 @@ interface Setup {
 }
 
 interface Result {
+  /** To the full view: every tile shown at its own level. */
   first: number;
+  /** To the first frame with every tile shown (EO: some from another level it had decoded). */
+  firstFrame: number;
+  /** To the first complete frame after each move (EO: tiles from another decoded level allowed). */
   pans: number[];
   zooms: number[];
+  /** To every tile at its own level after each move (the baselines: the same as above). */
+  pansRefined: number[];
+  zoomsRefined: number[];
   capped: number;
   heap0: HeapFigures;
   heap: HeapFigures;
@@ -340,13 +353,22 @@ function installSettled(): void {
 }
 
 /** Runs the moves on a Leaflet map in the page (`window.__bench` = { map, layer }); each lasts until the view is shown again. */
-async function leafletMoves(page: Page, moves: Move[]): Promise<{ pans: number[]; zooms: number[]; capped: number }> {
+async function leafletMoves(
+  page: Page,
+  moves: Move[],
+): Promise<{ pans: number[]; zooms: number[]; pansRefined: number[]; zoomsRefined: number[]; capped: number }> {
   return page.evaluate(
     async ({ moves, cap }) => {
       type M = { panBy(p: [number, number], o: unknown): void; zoomIn(d: number, o: unknown): void; zoomOut(d: number, o: unknown): void };
       const w = window as unknown as { __bench: { map: M; layer: unknown }; __settled(l: unknown, m: unknown, c: number): Promise<boolean> };
       const { map, layer } = w.__bench;
-      const out = { pans: [] as number[], zooms: [] as number[], capped: 0 };
+      // EO's layer shows a tile from another level it has decoded while the zoom's own level
+      // is read; `unrefined()` counts the tiles still waiting for their own pixels
+      const unrefined = (l: unknown): number => {
+        const f = (l as { unrefined?: () => number }).unrefined;
+        return typeof f === 'function' ? f.call(l) : 0;
+      };
+      const out = { pans: [] as number[], zooms: [] as number[], pansRefined: [] as number[], zoomsRefined: [] as number[], capped: 0 };
       for (const mv of moves) {
         const t = performance.now();
         if (mv.pan) map.panBy(mv.pan, { animate: false });
@@ -354,6 +376,8 @@ async function leafletMoves(page: Page, moves: Move[]): Promise<{ pans: number[]
         else map.zoomOut(1, { animate: false });
         if (!(await w.__settled(layer, map, cap))) out.capped++;
         (mv.pan ? out.pans : out.zooms).push(performance.now() - t);
+        while (unrefined(layer) > 0 && performance.now() - t < cap) await new Promise((r) => requestAnimationFrame(r));
+        (mv.pan ? out.pansRefined : out.zoomsRefined).push(performance.now() - t);
       }
       return out;
     },
@@ -384,6 +408,7 @@ async function eo(st: Setup): Promise<Result> {
   const handed: number[] = [];
   const h = await openWebview('map', {
     viewport: VIEW,
+    binaryRelay: true,
     onRequest: async (req) => {
       const r = req as { method: string; params: { offset: number; length: number } };
       // the extension host's part: one ranged GET per read, bytes handed back
@@ -395,7 +420,7 @@ async function eo(st: Setup): Promise<Result> {
     },
   });
   try {
-    // when each read's bytes reach the page (the harness's relay: base64 over the DevTools pipe)
+    // when each read's bytes reach the page (the harness's relay: binary over loopback)
     await h.page.evaluate(() => {
       const arrived: number[] = [];
       (window as unknown as { __arrived: number[] }).__arrived = arrived;
@@ -438,7 +463,7 @@ async function eo(st: Setup): Promise<Result> {
       bands: BANDS,
       render: st.stretch ? { kind: 'rgb', bands: RGB_BANDS, stretch: st.stretch } : { kind: 'rgb', bands: RGB_BANDS },
     };
-    const { first, capped } = await h.page.evaluate(
+    const { first, firstFrame, capped } = await h.page.evaluate(
       async ({ spec, cap }) => {
         type Layer = { _map?: unknown; stretch?: [number, number][] };
         const w = window as unknown as {
@@ -452,9 +477,12 @@ async function eo(st: Setup): Promise<Result> {
         let layer: Layer | undefined;
         while (!(layer = manager.layer('bench'))?._map) await new Promise((r) => requestAnimationFrame(r));
         const ok = await w.__settled(layer, w.eoMap.map, cap);
+        const firstFrame = performance.now() - t0;
+        const unrefined = (layer as { unrefined?: () => number }).unrefined;
+        while (unrefined && unrefined.call(layer) > 0 && performance.now() - t0 < cap) await new Promise((r) => requestAnimationFrame(r));
         const first = performance.now() - t0;
         w.__bench = { map: w.eoMap.map, layer };
-        return { first, capped: ok ? 0 : 1 };
+        return { first, firstFrame, capped: ok ? 0 : 1 };
       },
       { spec, cap: FIRST_CAP_MS },
     );
@@ -475,7 +503,22 @@ async function eo(st: Setup): Promise<Result> {
     const heapAfterMoves = st.moves.length ? await heapOf(h.page) : undefined;
     const arrived = await h.page.evaluate(() => (window as unknown as { __arrived: number[] }).__arrived);
     const relayMs = arrived.map((t, i) => t - handed[i]).filter((x) => Number.isFinite(x));
-    return { first, ...moved, capped: moved.capped + capped, heap0, heap, heapAfterMoves, bytes, requests, moveBytes, view, stretch, eoTimings, relayMs };
+    return {
+      first,
+      firstFrame,
+      ...moved,
+      capped: moved.capped + capped,
+      heap0,
+      heap,
+      heapAfterMoves,
+      bytes,
+      requests,
+      moveBytes,
+      view,
+      stretch,
+      eoTimings,
+      relayMs,
+    };
   } finally {
     await h.close();
   }
@@ -544,7 +587,7 @@ async function georaster(st: Setup): Promise<Result> {
     const moved = await leafletMoves(page, st.moves);
     const moveBytes = st.served.bytes;
     const heapAfterMoves = st.moves.length ? await heapOf(page) : undefined;
-    return { first, ...moved, capped: moved.capped + capped, heap0, heap, heapAfterMoves, bytes, requests, moveBytes, view };
+    return { first, firstFrame: first, ...moved, capped: moved.capped + capped, heap0, heap, heapAfterMoves, bytes, requests, moveBytes, view };
   } finally {
     await close();
   }
@@ -596,13 +639,14 @@ async function openlayers(st: Setup): Promise<Result> {
           if (!ok) out.capped++;
           (mv.pan ? out.pans : out.zooms).push(performance.now() - t);
         }
-        return out;
+        // rendercomplete: every tile at the view's resolution
+        return { ...out, pansRefined: out.pans, zoomsRefined: out.zooms };
       },
       { moves: st.moves, cap: MOVE_CAP_MS },
     );
     const moveBytes = st.served.bytes;
     const heapAfterMoves = st.moves.length ? await heapOf(page) : undefined;
-    return { first, ...moved, capped: moved.capped + capped, heap0, heap, heapAfterMoves, bytes, requests, moveBytes, view };
+    return { first, firstFrame: first, ...moved, capped: moved.capped + capped, heap0, heap, heapAfterMoves, bytes, requests, moveBytes, view };
   } finally {
     await close();
   }
@@ -709,14 +753,19 @@ async function main(): Promise<void> {
       p95_per_read: round(p95(relay)),
       reads: relay.length,
       unit: 'ms',
-      note: "inside EO's windows only: the test harness hands each read's bytes to the page as base64 over the DevTools pipe (VS Code posts an ArrayBuffer instead); reads overlap, so these do not add up",
+      note: "inside EO's windows only: the test harness hands each read's bytes to the page in binary over loopback (the page fetches them from the harness), standing in for VS Code's binary IPC; reads overlap, so these do not add up",
     }),
   );
   const first = line('first_full_view_median_ms', (rs) => median(rs.map((x) => x.first)), 'ms', {
     goal: 'at most 0.5× OpenLayers',
+    note: 'every tile at its own level',
     samples: samples((r) => [r.first]),
   });
+  line('first_frame_median_ms', (rs) => median(rs.map((x) => x.firstFrame)), 'ms', {
+    note: 'every tile shown, EO from any level it has decoded (with a stretch given, it has none before: the same as the full view)',
+  });
   const auto = median(results.eoAuto.map((x) => x.first));
+  const autoFrame = median(results.eoAuto.map((x) => x.firstFrame));
   console.log(
     JSON.stringify({
       bench: 'imagery',
@@ -726,7 +775,8 @@ async function main(): Promise<void> {
       baseline: NAMES.openlayers,
       baseline_value: round(first.vo),
       ratio: round3(first.vo / auto),
-      note: 'EO computing its own stretch inside the window (it reads the coarsest overview first), as Show Imagery does; the baselines are given theirs',
+      first_frame: round(autoFrame),
+      note: 'EO computing its own stretch inside the window (it reads the coarsest overview first, and shows it until the view level arrives: first_frame), as Show Imagery does; the baselines are given theirs',
       samples: results.eoAuto.map((x) => round(x.first)),
       ...common,
     }),
@@ -736,8 +786,20 @@ async function main(): Promise<void> {
     goal: 'at most 0.5× OpenLayers',
     moves_capped_at_60s: capped,
   });
+  line('pan_zoom_redraw_refined_p95_ms', (rs) => p95(rs.flatMap((x) => [...x.pansRefined, ...x.zoomsRefined])), 'ms', {
+    goal: 'at most 0.5× OpenLayers',
+    note: "to every tile at its own level (EO's refinement done; OpenLayers' rendercomplete), like for like",
+  });
   line('pan_redraw_p95_ms', (rs) => p95(rs.flatMap((x) => x.pans)), 'ms', { samples: samples((r) => r.pans) });
-  line('zoom_step_redraw_p95_ms', (rs) => p95(rs.flatMap((x) => x.zooms)), 'ms', { goal: '< 250 ms', samples: samples((r) => r.zooms) });
+  line('zoom_step_redraw_p95_ms', (rs) => p95(rs.flatMap((x) => x.zooms)), 'ms', {
+    goal: '< 250 ms',
+    note: "to the first frame in which every tile of the new view is shown: EO draws a tile from a level it has decoded (scaled) while the zoom's own tiles are read; the baselines' figure is their full redraw",
+    samples: samples((r) => r.zooms),
+  });
+  line('zoom_step_refined_p95_ms', (rs) => p95(rs.flatMap((x) => x.zoomsRefined)), 'ms', {
+    note: 'to every tile at its own level (EO refined; the baselines as above)',
+    samples: samples((r) => r.zoomsRefined),
+  });
   // the whole page, workers included (ours carries the map app: search panel, outlines,
   // footprint layers), after the first view and after the moves; and the growth from adding
   // the layer to its first full view

@@ -26,6 +26,8 @@ export interface Harness {
   waitFor<T>(pred: (m: unknown) => boolean, timeoutMs?: number): Promise<T>;
   /** Errors the page threw or logged, and dialogs it tried to open (XSS canaries). */
   pageErrors: string[];
+  /** The page's own origin (its HTML, scripts and, with `binaryRelay`, the relayed bytes). */
+  origin: string;
   close(): Promise<void>;
 }
 
@@ -72,12 +74,20 @@ export function assertBuilt(name: string): void {
   }
 }
 
-async function serve(): Promise<{ server: Server; origin: string; pages: Map<string, string> }> {
+async function serve(): Promise<{ server: Server; origin: string; pages: Map<string, string>; relay: Map<string, Uint8Array> }> {
   const pages = new Map<string, string>();
+  const relay = new Map<string, Uint8Array>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/favicon.ico') {
       res.writeHead(204).end();
+      return;
+    }
+    const relayed = url.pathname.startsWith('/__relay/') ? relay.get(url.pathname) : undefined;
+    if (relayed) {
+      // each relayed answer is fetched once
+      relay.delete(url.pathname);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': relayed.byteLength }).end(relayed);
       return;
     }
     const page = pages.get(url.pathname);
@@ -97,7 +107,7 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
     );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pages };
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pages, relay };
 }
 
 export async function openWebview(
@@ -111,10 +121,17 @@ export async function openWebview(
     locale?: string;
     /** Translations put in the page as the extension puts `vscode.l10n.bundle` (none: English). */
     l10nBundle?: Record<string, string>;
+    /**
+     * Benchmarks only: answers' bytes reach the page as binary over loopback HTTP (the page
+     * fetches them from this harness's server, its CSP bypassed for that), as VS Code carries
+     * an ArrayBuffer over its binary IPC, instead of as base64 text through the DevTools pipe,
+     * which costs the page seconds of parsing for tens of MB. Tests keep the page's CSP whole.
+     */
+    binaryRelay?: boolean;
   } = {},
 ): Promise<Harness> {
   assertBuilt(name);
-  const { server, origin, pages } = await serve();
+  const { server, origin, pages, relay } = await serve();
   const html = webviewHtml({
     title: name,
     cspSource: origin,
@@ -128,7 +145,12 @@ export async function openWebview(
   });
   pages.set('/index.html', html);
   const b = await getBrowser();
-  const context = await b.newContext({ viewport: opts.viewport ?? { width: 1200, height: 800 }, colorScheme: opts.colorScheme ?? 'dark', locale: opts.locale });
+  const context = await b.newContext({
+    viewport: opts.viewport ?? { width: 1200, height: 800 },
+    colorScheme: opts.colorScheme ?? 'dark',
+    locale: opts.locale,
+    bypassCSP: opts.binaryRelay === true,
+  });
   const page = await context.newPage();
   const posted: unknown[] = [];
   const pageErrors: string[] = [];
@@ -158,6 +180,18 @@ export async function openWebview(
           })
         )(m.request);
         const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
+        if (bytes instanceof Uint8Array && opts.binaryRelay) {
+          const path = `/__relay/${m.id}`;
+          relay.set(path, bytes);
+          await page.evaluate(
+            async ([id, url, rest]) => {
+              const buf = await (await fetch(url)).arrayBuffer();
+              window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf } }, '*', [buf]);
+            },
+            [m.id, `${origin}${path}`, { ...(result as object), bytes: undefined }] as const,
+          );
+          return;
+        }
         if (bytes instanceof Uint8Array) {
           // bytes arrive as an ArrayBuffer, as VS Code delivers them (a JSON copy would not)
           await page.evaluate(
@@ -195,6 +229,7 @@ export async function openWebview(
     page,
     posted,
     pageErrors,
+    origin,
     send,
     waitFor<T>(pred: (m: unknown) => boolean, timeoutMs = 5000): Promise<T> {
       const found = posted.find(pred);

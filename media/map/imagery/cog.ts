@@ -12,6 +12,7 @@ import { byteSize } from '../../../src/format';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
 import { type ReadBytes, RpcByteSource } from './byteSource';
 import { installBoundedDecoders } from './decoders';
+import { installFastRaster } from './fastRaster';
 import { ImageryError } from './imageryError';
 import { projDefinition } from './projection';
 import { readTiffStructure, type ImageLayout } from './tiffStructure';
@@ -41,6 +42,8 @@ export interface DecodedTile {
 
 export class Cog {
   private readonly tiles = new Map<string, Promise<DecodedTile>>();
+  /** The tiles of `tiles` whose decode has finished, for drawing from at once. */
+  private readonly decodedTiles = new Map<string, DecodedTile>();
   private static readonly MAX_TILES = 96;
 
   private constructor(
@@ -75,6 +78,7 @@ export class Cog {
         if (layout.subfileType & 4) continue; // a transparency mask, not an overview
         const img = await tiff.getImage(i);
         img.source = guardedTiles(source, layout) as never;
+        installFastRaster(img);
         images.push(img);
       }
     } catch (e) {
@@ -159,6 +163,11 @@ export class Cog {
     return this.tiles.get(`${level}/${tx}/${ty}/${samples.join(',')}`);
   }
 
+  /** A tile already decoded (and still cached) with these samples; never starts a read. */
+  decoded(level: number, tx: number, ty: number, samples: number[]): DecodedTile | undefined {
+    return this.decodedTiles.get(`${level}/${tx}/${ty}/${samples.join(',')}`);
+  }
+
   /** A decoded tile of a level holding the given samples (0-based band indices). */
   tile(level: number, tx: number, ty: number, samples: number[], signal?: AbortSignal): Promise<DecodedTile> {
     const key = `${level}/${tx}/${ty}/${samples.join(',')}`;
@@ -177,13 +186,21 @@ export class Cog {
     void signal;
     const p = L.image
       .readRasters({ window: [x0, y0, x1, y1], samples, pool: this.pool, interleave: false })
-      .then((r) => ({ x0, y0, width: x1 - x0, height: y1 - y0, bands: Array.from(r as unknown as Samples[]) }))
+      .then((r) => {
+        const t: DecodedTile = { x0, y0, width: x1 - x0, height: y1 - y0, bands: Array.from(r as unknown as Samples[]) };
+        if (this.tiles.get(key) === p) this.decodedTiles.set(key, t);
+        return t;
+      })
       .catch((e: unknown) => {
         this.tiles.delete(key);
         throw asReadable(e, 'A tile could not be read (the file may be truncated or corrupt)');
       });
     this.tiles.set(key, p);
-    while (this.tiles.size > Cog.MAX_TILES) this.tiles.delete(this.tiles.keys().next().value as string);
+    while (this.tiles.size > Cog.MAX_TILES) {
+      const oldest = this.tiles.keys().next().value as string;
+      this.tiles.delete(oldest);
+      this.decodedTiles.delete(oldest);
+    }
     return p;
   }
 

@@ -49,9 +49,23 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   /** How the tiles are coloured, once known: an index layer's histogram computes its values with it. */
   look?: Look;
   timings: { opened?: number; firstTile?: number; tilesMs: number[] };
+  /** Map tiles still being drawn: not shown yet, or shown from another level until their own level's pixels arrive. */
+  unrefined(): number;
 }
 
 const SIZE = 256;
+/** Most source tiles one map tile may sample (more: the file lacks an overview for the zoom). */
+const MAX_SOURCE_TILES = 64;
+
+/** The source tiles of one level that a map tile samples, and how map coordinates reach that level. */
+interface Plan {
+  level: number;
+  toLevel(mx: number, my: number): [number, number];
+  tx0: number;
+  ty0: number;
+  cols: number;
+  rows: number;
+}
 const shared = { xy: new Float32Array(SIZE * SIZE * 2), img: new ImageData(SIZE, SIZE) };
 let scratch: CanvasRenderingContext2D | null | undefined;
 
@@ -66,9 +80,17 @@ function scratchContext(): CanvasRenderingContext2D | null {
   return scratch;
 }
 
-/** Shows a drawn tile; a tile that is gone before its image decodes just stays empty. */
+/**
+ * Shows a drawn tile; a tile that is gone before its image decodes just stays empty. A tile
+ * that already shows a picture (a coarser level's) keeps it until the new one is decoded.
+ */
 async function showTile(tile: HTMLImageElement, bmp: Blob): Promise<void> {
   const url = URL.createObjectURL(bmp);
+  if (tile.getAttribute('src')) {
+    const next = new Image();
+    next.src = url;
+    await next.decode().catch(() => undefined);
+  }
   tile.src = url;
   // the decoded image keeps its bytes: the URL is not needed once it has loaded
   await tile.decode().catch(() => undefined);
@@ -165,29 +187,15 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     else deps.onStatus({ state: 'ready' });
   };
 
-  /** The tile's pixels as a BMP, or undefined when nothing of the image falls on it. */
-  async function draw(coords: Leaflet.Coords, map: Leaflet.Map): Promise<Blob | undefined> {
-    const t0 = performance.now();
-    const cog = await ready;
-    const { samples, look: lk } = await look(cog);
-    if (cancelled) return;
-    const fwd = fromMercator(cog.epsg);
-    if (!fwd) throw new ImageryError(`EPSG:${cog.epsg} cannot be reprojected.`);
-    const toFull = (mx: number, my: number): [number, number] => {
-      const [x, y] = fwd(mx, my);
-      return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
-    };
-    // how many full-resolution pixels one screen pixel spans here, to pick the level
-    const px0 = coords.x * SIZE;
-    const py0 = coords.y * SIZE;
-    const mid = warpProbe(toFull, coords.z, px0 + SIZE / 2, py0 + SIZE / 2);
-    const level = cog.pickLevel(mid);
+  /** Which source tiles of a level one map tile needs (its outline sampled, a pixel to spare); undefined when none. */
+  function planFor(cog: Cog, level: number, toFull: (mx: number, my: number) => [number, number], coords: Leaflet.Coords): Plan | undefined {
     const Lv = cog.levels[level];
     const toLevel = (mx: number, my: number): [number, number] => {
       const [x, y] = toFull(mx, my);
       return [x / Lv.scaleX, y / Lv.scaleY];
     };
-    // which source tiles: the tile's outline, sampled, with a pixel to spare
+    const px0 = coords.x * SIZE;
+    const py0 = coords.y * SIZE;
     let minX = Infinity,
       minY = Infinity,
       maxX = -Infinity,
@@ -216,16 +224,41 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const ty0 = Math.max(0, Math.floor(minY / Lv.tileHeight));
     const tx1 = Math.min(Math.ceil(Lv.width / Lv.tileWidth) - 1, Math.floor(maxX / Lv.tileWidth));
     const ty1 = Math.min(Math.ceil(Lv.height / Lv.tileHeight) - 1, Math.floor(maxY / Lv.tileHeight));
-    const cols = tx1 - tx0 + 1;
-    const rows = ty1 - ty0 + 1;
-    if (cols * rows > 64) throw new ImageryError('The file has no overview for this zoom; zoom in to see it.');
-    const jobs: Promise<DecodedTile>[] = [];
-    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) jobs.push(cog.tile(level, tx, ty, samples));
-    const tiles = await Promise.all(jobs);
-    if (cancelled) return undefined;
-    const grid: TileGrid = { tiles, tx0, ty0, cols, rows, tileWidth: Lv.tileWidth, tileHeight: Lv.tileHeight, levelWidth: Lv.width, levelHeight: Lv.height };
-    // warp, paint, clip and copy synchronously, so every tile shares one coordinate and one pixel buffer
-    warpGrid(toLevel, coords.z, px0, py0, SIZE, shared.xy);
+    return { level, toLevel, tx0, ty0, cols: tx1 - tx0 + 1, rows: ty1 - ty0 + 1 };
+  }
+
+  /** Every source tile of a plan, when all are decoded already; else undefined (no read is started). */
+  function decodedOf(cog: Cog, plan: Plan, samples: number[]): DecodedTile[] | undefined {
+    if (plan.cols * plan.rows > MAX_SOURCE_TILES) return undefined;
+    const out: DecodedTile[] = [];
+    for (let ty = plan.ty0; ty < plan.ty0 + plan.rows; ty++) {
+      for (let tx = plan.tx0; tx < plan.tx0 + plan.cols; tx++) {
+        const t = cog.decoded(plan.level, tx, ty, samples);
+        if (!t) return undefined;
+        out.push(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Warps, paints, clips and encodes one map tile from a plan's decoded tiles, synchronously,
+   * so every tile shares one coordinate and one pixel buffer. Undefined when nothing shows.
+   */
+  function paintPlan(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, coords: Leaflet.Coords, map: Leaflet.Map): Blob | undefined {
+    const Lv = cog.levels[plan.level];
+    const grid: TileGrid = {
+      tiles,
+      tx0: plan.tx0,
+      ty0: plan.ty0,
+      cols: plan.cols,
+      rows: plan.rows,
+      tileWidth: Lv.tileWidth,
+      tileHeight: Lv.tileHeight,
+      levelWidth: Lv.width,
+      levelHeight: Lv.height,
+    };
+    warpGrid(plan.toLevel, coords.z, coords.x * SIZE, coords.y * SIZE, SIZE, shared.xy);
     const img = shared.img;
     const drawn = paint(shared.xy, SIZE, grid, lk, img.data);
     if (!drawn) return undefined;
@@ -238,13 +271,68 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       // paint() counted visible pixels; only the AOI clip can have erased them all since
       if (!anyVisible(pixels)) return undefined;
     }
-    const bmp = bmpBlob(pixels, SIZE, SIZE);
-    timings.tilesMs.push(performance.now() - t0);
-    if (!announcedPixels) {
-      announcedPixels = true;
-      timings.firstTile = performance.now() - started;
-      deps.onFirstPixels();
+    return bmpBlob(pixels, SIZE, SIZE);
+  }
+
+  const pixelsShown = () => {
+    if (announcedPixels) return;
+    announcedPixels = true;
+    timings.firstTile = performance.now() - started;
+    deps.onFirstPixels();
+  };
+
+  /**
+   * The tile's pixels as a BMP, or undefined when nothing of the image falls on it. When the
+   * level the zoom needs is not decoded yet, another level that is (the one drawn before a
+   * zoom step, or the overview read for the stretch) is painted and handed to `interim` at
+   * once, scaled by the warp; the tile is painted again when its own tiles arrive.
+   */
+  async function draw(coords: Leaflet.Coords, map: Leaflet.Map, interim: (bmp: Blob) => Promise<void>): Promise<Blob | undefined> {
+    const t0 = performance.now();
+    const cog = await ready;
+    const { samples, look: lk } = await look(cog);
+    if (cancelled) return;
+    const fwd = fromMercator(cog.epsg);
+    if (!fwd) throw new ImageryError(`EPSG:${cog.epsg} cannot be reprojected.`);
+    const toFull = (mx: number, my: number): [number, number] => {
+      const [x, y] = fwd(mx, my);
+      return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
+    };
+    // how many full-resolution pixels one screen pixel spans here, to pick the level
+    const mid = warpProbe(toFull, coords.z, coords.x * SIZE + SIZE / 2, coords.y * SIZE + SIZE / 2);
+    const level = cog.pickLevel(mid);
+    const plan = planFor(cog, level, toFull, coords);
+    if (!plan) return undefined;
+    if (plan.cols * plan.rows > MAX_SOURCE_TILES) throw new ImageryError('The file has no overview for this zoom; zoom in to see it.');
+    let tiles = decodedOf(cog, plan, samples);
+    if (!tiles) {
+      const jobs: Promise<DecodedTile>[] = [];
+      for (let ty = plan.ty0; ty < plan.ty0 + plan.rows; ty++)
+        for (let tx = plan.tx0; tx < plan.tx0 + plan.cols; tx++) jobs.push(cog.tile(level, tx, ty, samples));
+      const all = Promise.all(jobs);
+      all.catch(() => undefined);
+      // nearest coarser levels first (fewer tiles to sample), then finer ones
+      const others = [...cog.levels.keys()]
+        .filter((l) => l !== level)
+        .sort((a, b) => (a > level ? a - level : 100 + level - a) - (b > level ? b - level : 100 + level - b));
+      for (const other of others) {
+        const p = planFor(cog, other, toFull, coords);
+        const got = p && decodedOf(cog, p, samples);
+        if (!p || !got) continue;
+        const bmp = paintPlan(cog, p, got, lk, coords, map);
+        if (bmp && !cancelled) {
+          pixelsShown();
+          await interim(bmp);
+        }
+        break;
+      }
+      tiles = await all;
+      if (cancelled) return undefined;
     }
+    const bmp = paintPlan(cog, plan, tiles, lk, coords, map);
+    if (!bmp) return undefined;
+    timings.tilesMs.push(performance.now() - t0);
+    pixelsShown();
     return bmp;
   }
 
@@ -256,18 +344,31 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       pending++;
       report();
       const map = this._map;
-      draw(coords, map)
+      // Leaflet counts the tile shown from its first picture (a coarser level's, scaled, when
+      // the zoom's own tiles are still on their way); the layer is ready once every tile has
+      // its own level's pixels
+      let shown = false;
+      const markShown = () => {
+        if (shown) return;
+        shown = true;
+        cb(undefined, tile);
+      };
+      draw(coords, map, async (bmp) => {
+        if (cancelled) return;
+        await showTile(tile, bmp);
+        markShown();
+      })
         .then(
           async (bmp) => {
             if (bmp && !cancelled) await showTile(tile, bmp);
             // an image without a source gets a grey outline from the browser: a tile with nothing on it is not shown
             else tile.style.display = 'none';
-            cb(undefined, tile);
+            markShown();
           },
           (e: unknown) => {
             if (!cancelled) lastError = asReadable(e, 'The image could not be drawn').message;
             tile.style.display = 'none';
-            cb(undefined, tile);
+            markShown();
           },
         )
         .finally(() => {
@@ -291,6 +392,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   handle.spec = spec;
   handle.ready = ready;
   handle.timings = timings;
+  handle.unrefined = () => pending;
   handle.on('loading', () => {
     done = 0;
     lastError = undefined;
