@@ -92,6 +92,36 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     });
   });
 
+  test('a name the dialog hands back with the suffix twice is written with it once; an existing file is not replaced unasked', async () => {
+    const { api } = env.current;
+    const map = await waitFor('the map panel', () => api.services.panels?.map());
+    // VS Code's own save dialog (code-server's) compares only the name's last dot with the
+    // filter: a name typed as "delta.eosearch.json" came back with the suffix appended again.
+    const doubled = vscode.Uri.file(path.join(dir, 'delta.eosearch.json.eosearch.json'));
+    const once = path.join(dir, 'delta.eosearch.json');
+    const prompts = new ScriptedPrompts([
+      { kind: 'saveDialog', match: /Save Search/, answer: doubled },
+      { kind: 'saveDialog', match: /Save Search/, answer: doubled },
+      { kind: 'message', match: /delta\.eosearch\.json already exists\. Replace it\?/, answer: undefined },
+    ]);
+    const restore = api.testing.usePrompts(prompts);
+    try {
+      await map.receive({ type: 'saveSearch', params });
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n.startsWith('delta')),
+        ['delta.eosearch.json'],
+        'not exactly one file named with one suffix',
+      );
+      fs.writeFileSync(once, 'kept');
+      await map.receive({ type: 'saveSearch', params: { ...params, limit: 9 } });
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    assert.equal(fs.readFileSync(once, 'utf8'), 'kept', 'the existing file was replaced after Cancel');
+    assert.equal(fs.existsSync(doubled.fsPath), false);
+  });
+
   test('the schema validates, completes and explains the file in the JSON editor', async () => {
     const broken = vscode.Uri.file(path.join(dir, 'broken.eosearch.json'));
     fs.writeFileSync(
