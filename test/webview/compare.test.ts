@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, SeriesRequest, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './harness';
+import { squareFeature } from './fixtures';
 
 interface Scene {
   file: string;
@@ -405,19 +406,8 @@ describe("the map's floating parts", () => {
         await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
         await h.page.locator('.eo-timeline').waitFor();
         // the index-over-time chart, drawn for three dates over the scene
-        const [[w, n], [e, s]] = scene.corners;
-        const polygon = {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [w, s],
-              [e, s],
-              [e, n],
-              [w, n],
-              [w, s],
-            ],
-          ],
-        };
+        const [w, s, e, n] = bbox(scene);
+        const polygon = squareFeature('scene', w, s, Math.min(e - w, n - s)).geometry;
         const series: SeriesRequest = {
           title: 'The scene',
           index: { name: 'NDVI', expression: '(B08-B04)/(B08+B04)' },

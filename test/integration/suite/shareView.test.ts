@@ -11,16 +11,7 @@ import type { Opened } from '../../../src/commands/shareView/openView';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
 import { client } from './ordersSupport';
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from '../support/until';
 
 suite('share a view: saved, reopened, linked, refused', function () {
   this.timeout(90_000);
