@@ -79,3 +79,22 @@ function clean(s: string): string {
     .replace(BIDI_CONTROLS, '')
     .replace(/\s+/g, ' ');
 }
+
+/**
+ * `path` ending in exactly one `suffix` (a compound one such as `.eosearch.json`). Save
+ * dialogs add a filter's extension when the name does not end in it as they see it: VS Code's
+ * own dialog compares only the last dot (`.json`), so a name typed or proposed as
+ * `x.eosearch.json` came back as `x.eosearch.json.eosearch.json`. Every trailing run of the
+ * suffix's parts (`.eosearch`, `.json`, in any order and number, any case) is replaced by the
+ * suffix once; a path that would keep no name of its own before it gets `fallback`.
+ */
+export function withCompoundSuffix(path: string, suffix: string, fallback = 'untitled'): string {
+  const parts = suffix
+    .split('.')
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const tail = new RegExp(`(\\.(?:${parts.join('|')}))+$`, 'i');
+  const slash = path.lastIndexOf('/') + 1;
+  const stem = path.slice(slash).replace(tail, '');
+  return `${path.slice(0, slash)}${stem === '' ? fallback : stem}${suffix}`;
+}

@@ -5,7 +5,8 @@
  *
  *     tl  tc  tc  tr        tl: zoom, drawing tools       tr: layers, imagery tools, inspector,
  *     bl  bl  .   tr            tc: compare bar, time slider   histogram (scrolls when tall)
- *     bl  bl  bc  br        bl: imagery list (scrolls)    br: legends, attribution
+ *     bl  bl  bc  br        bl: index chart, imagery list br: legends, attribution
+ *                               (both scroll)
  *                           bc: notices
  *
  * Each part stays in its cell, and a cell's content scrolls rather than spilling into another.

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
+import { quickFixes } from '../integration/support/quickFixes';
+import { until } from '../integration/support/until';
 import { generatedInsight } from '../unit/insights/fixtures';
 
 export interface QuickFixFigures {
@@ -29,49 +31,34 @@ export interface QuickFixSample {
 
 const RUNS = Number(process.env.EO_BENCH_RUNS ?? 9);
 
-async function fixes(uri: vscode.Uri, range: vscode.Range, resolve: number): Promise<vscode.CodeAction[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await vscode.commands.executeCommand<vscode.CodeAction[]>(
-        'vscode.executeCodeActionProvider',
-        uri,
-        range,
-        vscode.CodeActionKind.QuickFix.value,
-        resolve,
-      );
-    } catch (e) {
-      // The workbench cancels a request when its providers change (an extension starting).
-      if (!(e instanceof Error && e.message === 'Canceled') || attempt >= 5) throw e;
-    }
-  }
-}
-
 async function measure(name: string, bytes: number): Promise<QuickFixFigures> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) throw new Error('the window has no folder');
   const uri = vscode.Uri.joinPath(folder, name);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(generatedInsight(bytes), 'utf8'));
   await vscode.window.showTextDocument(uri, { preview: false });
-  const deadline = Date.now() + 120_000;
-  let diags: vscode.Diagnostic[] = [];
   // The spec has arrived once unknown input names are reported.
-  while (!(diags = vscode.languages.getDiagnostics(uri)).some((d) => d.code === 'input-unknown')) {
-    if (Date.now() > deadline) throw new Error(`no diagnostics from the spec for ${name}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const diags = await until(
+    `diagnostics from the spec for ${name}`,
+    () => {
+      const d = vscode.languages.getDiagnostics(uri);
+      return d.some((x) => x.code === 'input-unknown') && d;
+    },
+    120_000,
+  );
   const missing = diags.filter((d) => d.code === 'type-missing');
   const target = missing[Math.floor(missing.length / 2)];
   let t0 = performance.now();
-  const offered = await fixes(uri, target.range, 0);
+  const offered = await quickFixes(uri, target.range, 0);
   const firstMs = performance.now() - t0;
   const lightBulbMs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     t0 = performance.now();
-    await fixes(uri, target.range, 0);
+    await quickFixes(uri, target.range, 0);
     lightBulbMs.push(performance.now() - t0);
   }
   t0 = performance.now();
-  const resolved = await fixes(uri, target.range, offered.length);
+  const resolved = await quickFixes(uri, target.range, offered.length);
   const resolveMs = performance.now() - t0;
   if (!resolved.some((a) => a.edit)) throw new Error(`no fix of ${name} resolved to an edit`);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -18,7 +18,7 @@ import {
   waitForNotification,
   waitForQuickInput,
 } from './widgets';
-import { openEoContainer, screenshot, startSandboxCli, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { EO_VIEWS, openEoContainer, screenshot, signedOutWelcome, startSandboxCli, viewSection, waitForTreeRow, withWorkbench } from './workbench';
 
 const WRONG_TOKEN = 'e2e-wrong-token-5Rk2';
 
@@ -32,9 +32,8 @@ test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign
     const bobProject = (await api<{ projects: { name: string }[] }>(sandbox.url, bob, '/v0/projects?page_num=1&page_size=1')).projects[0].name;
 
     await withWorkbench('signin', { settings: { 'eoImagery.baseUrl': service.url } }, async ({ page, userDataDir }) => {
-      await openEoContainer(page);
+      await openEoContainer(page, 60_000, { signedOut: true });
       const projects = viewSection(page, 'Projects');
-      await projects.getByRole('button', { name: 'Sign in with a token' }).waitFor({ state: 'visible', timeout: 60_000 });
 
       // A wrong token, typed into a password box, is refused with a way forward.
       await runCommand(page, 'EO Imagery: Sign In…');
@@ -61,6 +60,9 @@ test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign
       await again.press('Enter');
       await waitForNotification(page, new RegExp(`Signed in to ${host.replace(/[.]/g, '\\.')}`));
       await waitForTreeRow(page, 'Projects', aliceProject, 60_000);
+      // Signed in, the welcome gives way to the five views.
+      for (const name of EO_VIEWS) await viewSection(page, name).waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(await signedOutWelcome(page).count(), 0, 'the signed-out welcome stays after sign-in');
       await clearNotifications(page);
 
       // Mid-session the service stops accepting the token: refreshing shows "Sign in again".
@@ -76,7 +78,8 @@ test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign
       // Sign out: the welcome comes back, and the stored token is gone.
       await runCommand(page, 'EO Imagery: Sign Out');
       await waitForNotification(page, /Signed out of .*removed from secret storage/);
-      await projects.getByRole('button', { name: 'Sign in with a token' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await signedOutWelcome(page).getByRole('button', { name: 'Sign In', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(await viewSection(page, 'Projects').count(), 0, 'the Projects view stays after sign-out');
 
       for (const secret of [alice, bob, WRONG_TOKEN]) {
         assert.ok(!userSettingsText(userDataDir).includes(secret), 'a token in settings.json');

@@ -117,13 +117,22 @@ export function activityBarItem(page: Page): Locator {
     .first();
 }
 
-/** Clicks the EO Imagery icon (unless its container is already open) and waits for its views. */
-export async function openEoContainer(page: Page, timeoutMs = 60_000): Promise<void> {
+/**
+ * Clicks the EO Imagery icon (unless its container is already open) and waits for its views:
+ * the five views when signed in, the one welcome (`{ signedOut: true }`) when signed out.
+ */
+export async function openEoContainer(page: Page, timeoutMs = 60_000, options: { signedOut?: boolean } = {}): Promise<void> {
   const item = activityBarItem(page);
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
   const checked = await item.evaluate((el) => el.classList.contains('checked'));
   if (!checked) await item.click();
-  await viewSection(page, 'Projects').waitFor({ state: 'visible', timeout: timeoutMs });
+  const shown = options.signedOut ? signedOutWelcome(page).getByRole('button', { name: 'Sign In', exact: true }) : viewSection(page, 'Projects');
+  await shown.waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** The signed-out welcome: the one view the container shows before sign-in. */
+export function signedOutWelcome(page: Page): Locator {
+  return page.locator('.part.sidebar .welcome-view').filter({ has: page.getByRole('button', { name: 'Try the Sandbox', exact: true }) });
 }
 
 /** A view's section (header and body) in the side bar, by its name, e.g. "Projects". */

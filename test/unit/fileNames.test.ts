@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileNameFor, preferredName } from '../../src/commands/catalog/downloadFile';
 import { downloadFileName } from '../../src/explorer/labels';
-import { MAX_NAME_BYTES, clipBytes, isWindowsDeviceName, safeFileName, safeName } from '../../src/fileNames';
+import { MAX_NAME_BYTES, clipBytes, isWindowsDeviceName, safeFileName, safeName, withCompoundSuffix } from '../../src/fileNames';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const japanese = '東京湾の衛星画像'.repeat(30); // 240 characters, 720 bytes
@@ -37,4 +37,23 @@ test('proposed names go through it: download names, server names', () => {
   ];
   for (const n of names) assert.ok(bytes(n) <= MAX_NAME_BYTES, `${bytes(n)} bytes: ${n.slice(0, 20)}…`);
   assert.equal(downloadFileName(['con'], '.zip'), '_con.zip');
+});
+
+test('a compound suffix ends the name exactly once, whatever the save dialog handed back', () => {
+  const cases: [string, string][] = [
+    // What VS Code's own dialog returns for a name typed or proposed with the suffix and a
+    // filter of `eosearch.json`: it compares only the last dot and appends the whole filter.
+    ['/w/alps.eosearch.json.eosearch.json', '/w/alps.eosearch.json'],
+    ['/w/alps.eosearch.json', '/w/alps.eosearch.json'],
+    ['/w/alps', '/w/alps.eosearch.json'],
+    ['/w/alps.json', '/w/alps.eosearch.json'],
+    ['/w/alps.eosearch', '/w/alps.eosearch.json'],
+    ['/w/alps.EOSEARCH.JSON', '/w/alps.eosearch.json'],
+    ['/w/alps.v2', '/w/alps.v2.eosearch.json'],
+    ['/w/.eosearch.json', '/w/untitled.eosearch.json'],
+    ['/w.json/alps', '/w.json/alps.eosearch.json'],
+  ];
+  for (const [given, want] of cases) assert.equal(withCompoundSuffix(given, '.eosearch.json'), want, given);
+  assert.equal(withCompoundSuffix('/w/view.eoview.json.eoview.json', '.eoview.json'), '/w/view.eoview.json');
+  assert.equal(withCompoundSuffix('/w/a.insight.json.json', '.insight.json'), '/w/a.insight.json');
 });

@@ -11,8 +11,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, SeriesRequest, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './harness';
+import { squareFeature } from './fixtures';
 
 interface Scene {
   file: string;
@@ -404,6 +405,18 @@ describe("the map's floating parts", () => {
         }));
         await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
         await h.page.locator('.eo-timeline').waitFor();
+        // the index-over-time chart, drawn for three dates over the scene
+        const [w, s, e, n] = bbox(scene);
+        const polygon = squareFeature('scene', w, s, Math.min(e - w, n - s)).geometry;
+        const series: SeriesRequest = {
+          title: 'The scene',
+          index: { name: 'NDVI', expression: '(B08-B04)/(B08+B04)' },
+          polygon,
+          dates: ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({ date, spec: spec(`s${i}`, TRUE_COLOUR), source: `s${i}` })),
+        };
+        await h.send({ type: 'seriesStart', requestId: 1, request: series });
+        await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 60_000);
+        await h.page.locator('#imagery-series .chart canvas').first().waitFor();
         await idle(h);
         // the inspector with a reading, and the histogram
         await h.page.evaluate(async ([lon, lat]) => {
@@ -432,6 +445,7 @@ describe("the map's floating parts", () => {
           'time slider': '.eo-timeline',
           'imagery list': '#imagery-layers',
           legends: '#imagery-legends',
+          'index chart': '#imagery-series',
           attribution: '.leaflet-control-attribution',
           notice: '.notice',
         };
@@ -467,7 +481,13 @@ describe("the map's floating parts", () => {
             assert.ok(!overlap, `${names[i]} ${JSON.stringify(a)} and ${names[j]} ${JSON.stringify(b)} intersect (see ${shot})`);
           }
         // the close buttons can be reached: nothing lies over them
-        for (const css of ['.eo-timeline button.end', '.eo-compare-bar button.end', '#pixel-inspector button.close', '#imagery-histogram button.close']) {
+        for (const css of [
+          '.eo-timeline button.end',
+          '.eo-compare-bar button.end',
+          '#pixel-inspector button.close',
+          '#imagery-histogram button.close',
+          '#imagery-series button.close',
+        ]) {
           const hit = await h.page.evaluate((c) => {
             const e = document.querySelector<HTMLElement>(c);
             if (!e) return 'missing';

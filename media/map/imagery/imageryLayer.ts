@@ -8,6 +8,7 @@ import { compileIndexExpression } from '../../../src/api/indexExpression';
 import type { ImageryBand, ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
 import { Cog, asReadable, type DecodedTile } from './cog';
 import { ImageryError } from './imageryError';
+import { clearMaskOf } from './clearPixels';
 import { classColors, colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
 import { defaultBands } from './presets';
@@ -144,7 +145,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       const idx = names.map(indexOf);
       const samples = samplesFor(cog, idx);
       const channels = idx.map((i) => bandValue(bands[i], samples.indexOf(i))) as [BandValue, BandValue, BandValue];
-      const stretch = r.stretch ?? (await autoStretch(cog, samples, channels, r.percentiles ?? [2, 98]));
+      const stretch = r.stretch ?? (await autoStretch(cog, bands, samples, channels, r.percentiles ?? [2, 98]));
       handle.stretch = stretch;
       return { samples, look: { kind: 'rgb', channels, stretch, nodata: bands[idx[0]]?.nodata ?? cog.nodata } };
     }
@@ -457,9 +458,15 @@ export function warpProbe(toFull: (x: number, y: number) => [number, number], z:
   return Math.max(Math.hypot(bx - ax, by - ay), Math.hypot(cx - ax, cy - ay));
 }
 
-async function autoStretch(cog: Cog, samples: number[], channels: BandValue[], pct: [number, number]): Promise<[number, number][]> {
-  // the coarsest level is the overview; its statistics are those of the scene
-  const tiles = await cog.levelTiles(cog.levels.length - 1, samples);
+/**
+ * The default stretch: percentiles of the overview (its statistics are those of the scene),
+ * over the clear pixels where the file marks clouds (clearPixels.ts), its mask band read too.
+ */
+async function autoStretch(cog: Cog, bands: ImageryBand[], samples: number[], channels: BandValue[], pct: [number, number]): Promise<[number, number][]> {
+  const mask = clearMaskOf(bands.map((b) => b.name));
+  const withMask = mask && mask.band < cog.bandCount ? (samples.includes(mask.band) ? samples : [...samples, mask.band]) : samples;
+  const tiles = await cog.levelTiles(cog.levels.length - 1, withMask);
+  const clear = mask && withMask.includes(mask.band) ? { kind: mask.kind, parts: tiles.map((t) => t.bands[withMask.indexOf(mask.band)]) } : undefined;
   return channels.map(
     (ch) =>
       percentiles(
@@ -469,6 +476,7 @@ async function autoStretch(cog: Cog, samples: number[], channels: BandValue[], p
         cog.nodata,
         pct[0],
         pct[1],
+        clear,
       ) ?? [0, 1],
   );
 }

@@ -13,6 +13,7 @@ import type { ImageryBand, SeriesDate, SeriesPoint, SeriesRequest } from '../../
 import type { ReadBytes } from './byteSource';
 import { polygonsOf, ringsInLevel, wgsToCrs } from './clip';
 import { compileIndexExpression } from '../../../src/api/indexExpression';
+import { clearMaskOf } from './clearPixels';
 import { asReadable, Cog } from './cog';
 import { ImageryError } from './imageryError';
 import { windowHasInside, type StatsJob, type StatsResult, type StatsTile } from './seriesStats';
@@ -22,8 +23,6 @@ export const MIN_LEVEL_PIXELS = 10_000;
 /** Dates read at once: each waits on its tiles' round trips more than on the CPU. */
 const DATES_AT_ONCE = 2;
 const TILES_AT_ONCE = 4;
-/** The classification band that marks clouds (Sentinel-2 L2A's scene classification). */
-const SCL_NAMES = new Set(['SCL', 'scl']);
 
 export interface SeriesDeps {
   read: ReadBytes;
@@ -138,7 +137,9 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   if (!tiles.length) {
     return { ...base, pixels: 0, valid: 0, validShare: 0, level, pixelSize, error: l10n.t('The area does not overlap this date’s image.') };
   }
-  const sclAt = names.findIndex((n) => SCL_NAMES.has(n));
+  // the classification band that marks clouds (Sentinel-2 L2A's scene classification)
+  const mask = clearMaskOf(names);
+  const sclAt = mask?.kind === 'scl' ? mask.band : -1;
   // only the bands the expression uses (and the classification) are decoded
   const samples = [...new Set([...usedBands(req.index.expression, names, d.date), ...(sclAt >= 0 ? [sclAt] : [])])];
   // one after the other: geotiff.js's first read of the metadata tag is not safe to share

@@ -128,7 +128,9 @@ export class SeriesPanel {
       const charts = await loadAnalysisChunk();
       this.chart?.destroy();
       this.chart = charts.seriesChart(this.chartBox, {
-        width: Math.min(720, Math.max(320, this.deps.map.getSize().x - 80)),
+        // under half the map: the bottom-left cell shares its row with the notices and legends
+        // (media/map/frame.ts), and a wider chart squeezed them into a sliver
+        width: Math.round(Math.min(560, Math.max(320, this.deps.map.getSize().x * 0.45))),
         label: request.index.name,
         minValidShare: request.minValidShare ?? 0.5,
         onPick: (i) => this.showDate(run, i),

@@ -8,6 +8,7 @@
  * cannot start, and its unit test runs in Node.
  */
 import { compileIndexExpression } from '../../../src/api/indexExpression';
+import { SCL_CLOUD, SCL_NO_DATA } from './clearPixels';
 
 export interface StatsTile {
   /** The tile's window in the level's pixels. */
@@ -47,11 +48,6 @@ export interface StatsResult {
   p10?: number;
   p90?: number;
 }
-
-/** Scene classification codes (Sentinel-2 L2A) that leave a pixel out: no data and defective. */
-const SCL_NO_DATA = new Set([0, 1]);
-/** Cloud shadow, cloud medium and high probability, thin cirrus. */
-const SCL_CLOUD = new Set([3, 8, 9, 10]);
 
 /** The x positions where a row at height `y` crosses the rings' edges, sorted. */
 export function crossings(rings: [number, number][][], y: number): number[] {

@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { SearchParams } from '../../panels/protocol';
+import { askCompoundSaveTarget } from '../compoundSave';
 import type { CommandServices } from '../services';
 import { SEARCH_FILE_SUFFIX, toSearchFile } from './searchFile';
 
@@ -17,17 +18,14 @@ export async function saveSearch(services: CommandServices, params: SearchParams
     await services.ui.message('info', l10n.t('Draw an area on the map and search first; then save the search.'), {});
     return undefined;
   }
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const suggested = `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`;
-  const ask = services.ui.saveDialog?.bind(services.ui) ?? vscode.window.showSaveDialog;
-  const target = await ask({
+  const uri = await askCompoundSaveTarget(services, {
     title: l10n.t('Save Search'),
     saveLabel: l10n.t('Save Search'),
-    defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
-    filters: { [l10n.t('Saved searches')]: ['eosearch.json'] },
+    name: `${p.kind}-search-${new Date().toISOString().slice(0, 10)}${SEARCH_FILE_SUFFIX}`,
+    kind: l10n.t('Saved searches'),
+    suffix: SEARCH_FILE_SUFFIX,
   });
-  if (!target) return undefined;
-  const uri = isSearchFile(target) ? target : target.with({ path: target.path.replace(/(\.eosearch)?(\.json)?$/, SEARCH_FILE_SUFFIX) });
+  if (!uri) return undefined;
   const text = `${JSON.stringify(toSearchFile(p), null, 2)}\n`;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });

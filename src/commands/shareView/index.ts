@@ -9,6 +9,7 @@ import { l10n } from 'vscode';
 import { hostOf } from '../../auth/connection';
 import { COMMANDS } from '../../commandIds';
 import { documentName } from '../../explorer/labels';
+import { askCompoundSaveTarget } from '../compoundSave';
 import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { openSharedView, type Opened } from './openView';
@@ -57,16 +58,14 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
   const saveAs = async (): Promise<vscode.Uri | undefined> => {
     const got = await current();
     if (!got) return undefined;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `${documentName(l10n.t('map view {0}', new Date().toISOString().slice(0, 10)), 'map-view')}${VIEW_FILE_SUFFIX}`;
-    const target = await services.ui.saveDialog?.({
+    const uri = await askCompoundSaveTarget(services, {
       title: l10n.t('Save View As'),
       saveLabel: l10n.t('Save View'),
-      filters: { [l10n.t('EO Imagery map view')]: ['eoview.json'] },
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      name: `${documentName(l10n.t('map view {0}', new Date().toISOString().slice(0, 10)), 'map-view')}${VIEW_FILE_SUFFIX}`,
+      kind: l10n.t('EO Imagery map view'),
+      suffix: VIEW_FILE_SUFFIX,
     });
-    if (!target) return undefined;
-    const uri = target.path.endsWith(VIEW_FILE_SUFFIX) ? target : target.with({ path: target.path.replace(/(\.json)?$/, VIEW_FILE_SUFFIX) });
+    if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(viewFileText(got.view), 'utf8'));
     void services.ui.message('info', l10n.t('Saved the view as {0}.', path.basename(uri.fsPath)) + leftOut(got.left), {});
     return uri;

@@ -15,6 +15,7 @@ import { kindIcon } from '../look';
 import { nodeList, type NodeList } from '../nodeList';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
+import { InfoRow, ListedGroupNode } from './listedGroup';
 
 /** Runs shown per "Load more…". */
 const RUNS_PER_PAGE = 20;
@@ -24,10 +25,16 @@ const SHARE_LIST_MS = 1500;
 
 type GroupState = 'ok' | 'unsupported' | 'aoiGone';
 
-export class InsightRunGroupNode extends ExplorerNode {
+export class InsightRunGroupNode extends ListedGroupNode<Insight, 'aoiGone'> {
   readonly kind = 'insightRunGroup' as const;
   readonly list: NodeList<Insight>;
-  state: GroupState = 'ok';
+  protected readonly look = {
+    label: l10n.t('Insight runs'),
+    icon: 'beaker',
+    contextValue: 'insightRunGroup',
+    unsupported: l10n.t('This service does not support insight runs'),
+    unsupportedHover: l10n.t('The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.'),
+  };
   /** The whole list as last read, newest first, and when. */
   private all?: Insight[] & WithUnreadable;
   private readAt = 0;
@@ -83,48 +90,28 @@ export class InsightRunGroupNode extends ExplorerNode {
     return runs;
   }
 
-  getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(l10n.t('Insight runs'), vscode.TreeItemCollapsibleState.Collapsed);
-    const total = this.list.total;
-    if (this.state === 'unsupported') item.description = l10n.t('not supported');
-    else if (total !== undefined) {
-      const pending = pendingCount(this.all);
-      item.description = pending > 0 ? l10n.t('{0} · {1} running', count(total), pending) : count(total);
-    }
-    item.iconPath = new vscode.ThemeIcon('beaker');
-    item.contextValue = 'insightRunGroup';
-    return item;
+  /** "3 · 1 running": the count, and how many runs are still going. */
+  protected override describe(total: number): string {
+    const pending = pendingCount(this.all);
+    return pending > 0 ? l10n.t('{0} · {1} running', count(total), pending) : count(total);
   }
 
-  override async getChildren(): Promise<ExplorerNode[]> {
-    const rows = await this.list.children();
-    if (this.state === 'unsupported')
-      return [
-        new InfoRow(
-          this,
-          'unsupported',
-          l10n.t('This service does not support insight runs'),
-          'circle-slash',
-          l10n.t('The service answered 404 or 405 to the insight-run list: running and listing insights is beyond its interface.'),
-        ),
-      ];
-    if (this.state === 'aoiGone')
-      return [
-        new InfoRow(
-          this,
-          'gone',
-          l10n.t('This AOI no longer exists'),
-          'warning',
-          l10n.t('The service no longer knows this AOI; refresh the project to drop it.'),
-        ),
-      ];
-    return rows;
+  protected override stateRows(): ExplorerNode[] | undefined {
+    if (this.state !== 'aoiGone') return undefined;
+    return [
+      new InfoRow(
+        this,
+        'gone',
+        l10n.t('This AOI no longer exists'),
+        'warning',
+        l10n.t('The service no longer knows this AOI; refresh the project to drop it.'),
+      ),
+    ];
   }
 
   override reset(): void {
     this.all = undefined;
-    this.state = 'ok';
-    this.list.reset();
+    super.reset();
   }
 
   private read(client: EoClient, signal: AbortSignal): Promise<Insight[] & WithUnreadable> {
@@ -309,29 +296,6 @@ export class InsightOutputNode extends ExplorerNode {
       [l10n.t('Classes'), classes?.map((c) => `${c.value} ${c.name}`).join(', ')],
     ]);
     item.command = { command: 'eoImagery.openInsightOutput', title: l10n.t('Open Output'), arguments: [this] };
-    return item;
-  }
-}
-
-/** A line under a group or row: not supported, AOI gone, why a run, job or task failed. */
-export class InfoRow extends ExplorerNode {
-  readonly kind = 'message' as const;
-
-  constructor(
-    parent: ExplorerNode,
-    key: string,
-    readonly text: string,
-    private readonly icon: string,
-    private readonly hover?: string,
-  ) {
-    super('projects', parent, `~${key}`);
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.text);
-    item.iconPath = new vscode.ThemeIcon(this.icon, this.icon === 'error' ? new vscode.ThemeColor('list.errorForeground') : undefined);
-    item.contextValue = 'message';
-    if (this.hover) item.tooltip = this.hover;
     return item;
   }
 }

@@ -19,7 +19,7 @@ import { nodeList, type NodeList } from '../nodeList';
 import { statusLabel } from '../status';
 import { recordTooltip } from '../tooltip';
 import { ExplorerNode, RecordNode } from '../tree';
-import { InfoRow } from './insightRuns';
+import { InfoRow, ListedGroupNode } from './listedGroup';
 
 /** Jobs shown per "Load more…". */
 const JOBS_PER_PAGE = 20;
@@ -54,12 +54,16 @@ export function taskBlock(t: Pick<JobTask, 'block_info'>): string {
   return [t.block_info?.name, t.block_info?.version].filter(Boolean).join(' ');
 }
 
-type GroupState = 'ok' | 'unsupported';
-
-export class WorkflowGroupNode extends ExplorerNode {
+export class WorkflowGroupNode extends ListedGroupNode<WorkflowListItem> {
   readonly kind = 'workflowGroup' as const;
   readonly list: NodeList<WorkflowListItem>;
-  state: GroupState = 'ok';
+  protected readonly look = {
+    label: l10n.t('Workflows'),
+    icon: 'type-hierarchy-sub',
+    contextValue: 'workflowGroup',
+    unsupported: l10n.t('This service does not support workflows'),
+    unsupportedHover: l10n.t('The service answered 404 or 405 to the workflow list: workflows are beyond its interface.'),
+  };
 
   constructor(
     readonly ctx: ExplorerContext,
@@ -87,35 +91,6 @@ export class WorkflowGroupNode extends ExplorerNode {
 
   get project(): Project {
     return this.projectNode.record;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(l10n.t('Workflows'), vscode.TreeItemCollapsibleState.Collapsed);
-    if (this.state === 'unsupported') item.description = l10n.t('not supported');
-    else if (this.list.total !== undefined) item.description = count(this.list.total);
-    item.iconPath = new vscode.ThemeIcon('type-hierarchy-sub');
-    item.contextValue = 'workflowGroup';
-    return item;
-  }
-
-  override async getChildren(): Promise<ExplorerNode[]> {
-    const rows = await this.list.children();
-    if (this.state === 'unsupported')
-      return [
-        new InfoRow(
-          this,
-          'unsupported',
-          l10n.t('This service does not support workflows'),
-          'circle-slash',
-          l10n.t('The service answered 404 or 405 to the workflow list: workflows are beyond its interface.'),
-        ),
-      ];
-    return rows;
-  }
-
-  override reset(): void {
-    this.state = 'ok';
-    this.list.reset();
   }
 }
 

@@ -57,3 +57,15 @@ export function onlyParams(q: URLSearchParams, allowed: readonly string[]): void
 }
 
 export const ok = (json: unknown, status = 200): { status: number; json: unknown } => ({ status, json });
+
+/**
+ * Runs and jobs as their list endpoints give them: newest first, each seen as the sandbox
+ * clock has it now (`view`: a run queued when it was started is running or done by now), and
+ * the `status` filter (null: none) applied to what `view` says, not to what was stored.
+ */
+export function newestAsOfNow<R extends { t0: number }, V extends { status: string }>(records: readonly R[], view: (x: R) => V, status: string | null): V[] {
+  return [...records]
+    .sort((a, b) => b.t0 - a.t0)
+    .map(view)
+    .filter((v) => status === null || v.status === status);
+}

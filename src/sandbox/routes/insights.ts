@@ -15,7 +15,7 @@ import { isoOffset, parseTime } from '../timefmt';
 import { T } from '../transitions';
 import { asArray, asBoolean, asObject, asString, asStringArray, opt, pathId, req } from '../validate';
 import { zipOf } from '../zip';
-import { onlyParams, ownAoi, ownProject } from './common';
+import { newestAsOfNow, onlyParams, ownAoi, ownProject } from './common';
 
 const TYPES = ['url', 'string', 'number', 'boolean'];
 
@@ -155,12 +155,10 @@ export const insightRoutes: Route[] = [
       const on = r.query.get('created_on');
       const onMs = on === null ? undefined : parseTime(on);
       if (onMs !== undefined && Number.isNaN(onMs)) throw badRequest('created_on', 'must be an RFC 3339 timestamp, e.g. 2025-04-14T00:00:00Z');
-      const insights = r.app.state.insights
+      const mine = r.app.state.insights
         .filter((x) => x.aoi_id === aoi.aoi_id && !x.deleted_at && (id === null || x.id === id) && (by === null || (x.created_by ?? x.owner) === by))
-        .filter((x) => onMs === undefined || (x.t0 >= onMs && x.t0 < onMs + 86_400_000))
-        .sort((a, b) => b.t0 - a.t0)
-        .map((x) => runView(x, blockOf(r.app.world.blocks, x), r.app.base, r.now))
-        .filter((x) => status === null || x.status === status);
+        .filter((x) => onMs === undefined || (x.t0 >= onMs && x.t0 < onMs + 86_400_000));
+      const insights = newestAsOfNow(mine, (x) => runView(x, blockOf(r.app.world.blocks, x), r.app.base, r.now), status);
       return { status: 200, json: { insights } };
     },
   },

@@ -17,7 +17,7 @@ import { layoutFor, serveCog } from '../imagery/serve';
 import { mosaicScene } from '../imagery/scenes';
 import { outputCogSpec } from '../insightRaster';
 import { zipOf } from '../zip';
-import { onlyParams, ownProject, page } from './common';
+import { newestAsOfNow, onlyParams, ownProject, page } from './common';
 
 /** The caller's workflow: 400 malformed id, 404 unknown, 403 another user's. */
 function ownWorkflow(r: Req, raw: string): WorkflowRec {
@@ -198,11 +198,9 @@ export const workflowRoutes: Route[] = [
       const status = r.query.get('status');
       const by = r.query.get('created_by');
       const on = dayFilter(r.query.get('created_on'), 'created_on');
-      const jobs = r.app.state.jobs
-        .filter((j) => j.workflow_id === wf.id && (!id || j.id === id) && (!by || j.created_by === by) && (!on || on(j.t0)))
-        .sort((a, b) => b.t0 - a.t0)
-        .map((j) => jobListItem(jobView(j, contextOf(r, j), r.now)))
-        .filter((j) => !status || j.status === status);
+      const mine = r.app.state.jobs.filter((j) => j.workflow_id === wf.id && (!id || j.id === id) && (!by || j.created_by === by) && (!on || on(j.t0)));
+      // an empty status= filters nothing here, as before
+      const jobs = newestAsOfNow(mine, (j) => jobListItem(jobView(j, contextOf(r, j), r.now)), status || null);
       return { status: 200, json: { jobs } };
     },
   },

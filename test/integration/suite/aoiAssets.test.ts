@@ -20,18 +20,9 @@ import { decodePng, pixel } from '../../unit/contract/pngDecode';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, runScripted, runWhileAdvancing } from './ordersSupport';
+import { until } from '../support/until';
 
 type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('AOI assets: the service’s rendering on the map, and downloads', function () {
   this.timeout(120_000);
@@ -146,9 +137,9 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
 
     // the webview drew it as a layer of the imagery list
     const panels = sb.current.api.services.panels as PanelsApi;
-    const map = await waitFor('the map panel', () => panels.map());
+    const map = await until('the map panel', () => panels.map());
     await map.whenReady();
-    const report = await waitFor('the picture layer’s report', () =>
+    const report = await until('the picture layer’s report', () =>
       ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean; text?: string }[]).filter((r) => r.id === out.spec.id).at(-1),
     );
     assert.equal(report.state, 'ready', report.text);

@@ -11,19 +11,10 @@ import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import { useSandbox } from '../harness/sandbox';
 import { runScripted } from '../support/run';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { until } from '../support/until';
 
 type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
 type Report = { id: string; state: 'ready' | 'error'; text?: string; drawn: boolean };
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('compare imagery and step through time', () => {
   const sb = useSandbox();
@@ -42,13 +33,13 @@ suite('compare imagery and step through time', () => {
   const run = (prompts: ScriptedPrompts, command: string, ...args: unknown[]): Promise<unknown> => runScripted(sb.current, prompts, command, ...args);
 
   async function mapProbe(): Promise<PanelProbe> {
-    const probe = await waitFor('the map panel', () => panels.map());
+    const probe = await until('the map panel', () => panels.map());
     await probe.whenReady();
     return probe;
   }
 
   function settled(probe: PanelProbe, id: string, timeoutMs = 45_000): Promise<Report> {
-    return waitFor(
+    return until(
       `the webview's report on layer ${id}`,
       () => ((probe.imageryReports ?? []) as Report[]).filter((r) => r.id === id).find((r) => r.drawn || r.state === 'error'),
       timeoutMs,
@@ -88,7 +79,7 @@ suite('compare imagery and step through time', () => {
     prompts.assertDone();
     assert.deepEqual(prompts.messages, []);
     const map = await mapProbe();
-    const sent = await waitFor('the time slider message', () => lastPosted<{ title: string; frames: TimeFrame[] }>(map, 'imageryTimeline'));
+    const sent = await until('the time slider message', () => lastPosted<{ title: string; frames: TimeFrame[] }>(map, 'imageryTimeline'));
     assert.equal(sent.title, aoi.record.name);
     const dates = sent.frames.map((f) => f.date);
     assert.deepEqual(dates, [...new Set(assets.map((a) => String(a.record.date)))].sort(), 'one frame per date, oldest first');
@@ -124,7 +115,7 @@ suite('compare imagery and step through time', () => {
     prompts.assertDone();
     assert.deepEqual(prompts.messages, []);
     const map = await mapProbe();
-    const sent = await waitFor(
+    const sent = await until(
       'the compare message',
       () =>
         map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as
@@ -152,7 +143,7 @@ suite('compare imagery and step through time', () => {
       return;
     }
     const map = await mapProbe();
-    const sent = await waitFor(
+    const sent = await until(
       'the compare message',
       () =>
         map.posted.slice(before).find((m) => (m as { type: string }).type === 'imageryCompare') as

@@ -17,19 +17,10 @@ import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
 import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import { useSandbox } from '../harness/sandbox';
+import { until } from '../support/until';
 
 type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
 type Report = { id: string; state: 'ready' | 'error'; text?: string; drawn: boolean; decode?: string };
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface ServerOpts {
   /** Answer every request with this status (e.g. 404). */
@@ -148,7 +139,7 @@ suite('imagery layers on the map', () => {
   });
 
   async function mapProbe(): Promise<PanelProbe> {
-    const probe = await waitFor('the map panel', () => panels.map());
+    const probe = await until('the map panel', () => panels.map());
     await probe.whenReady();
     return probe;
   }
@@ -158,7 +149,7 @@ suite('imagery layers on the map', () => {
   }
 
   function settled(probe: PanelProbe, id: string, timeoutMs = 30_000): Promise<Report> {
-    return waitFor(`the webview's report on imagery layer ${id}`, () => reports(probe, id).at(-1), timeoutMs);
+    return until(`the webview's report on imagery layer ${id}`, () => reports(probe, id).at(-1), timeoutMs);
   }
 
   function specOf(probe: PanelProbe, id: string): ImageryLayerSpec | undefined {
@@ -247,7 +238,7 @@ suite('imagery layers on the map', () => {
     await vscode.commands.executeCommand('eoImagery.showImagery', items[0]);
     const map = await mapProbe();
     const id = `archive:${String(items[0].record.collection)}/${items[0].recordId}`;
-    const spec = await waitFor('the archive item as an imagery layer', () => specOf(map, id));
+    const spec = await until('the archive item as an imagery layer', () => specOf(map, id));
     assert.match(spec.url, /^https?:\/\//);
     // the sandbox serves the item's data COG on its own host, behind the token
     assert.ok(spec.url.startsWith(sb.current.sandbox.url), `the data asset ${spec.url} is not on the sandbox host`);
@@ -266,13 +257,13 @@ suite('imagery layers on the map', () => {
     assert.ok(first);
     await vscode.commands.executeCommand('eoImagery.openStacItem', first);
     const key = `${String(first.record.collection)}/${first.recordId}`;
-    const stac = await waitFor('the STAC panel', () => panels.stacItems().get(key));
+    const stac = await until('the STAC panel', () => panels.stacItems().get(key));
     await stac.whenReady();
-    await waitFor('the item on the STAC page', () => stac.posted.some((m) => (m as { type: string }).type === 'item'));
+    await until('the item on the STAC page', () => stac.posted.some((m) => (m as { type: string }).type === 'item'));
     const before = panels.map()?.posted.length ?? 0;
     await stac.receive({ type: 'action', action: 'showImagery' });
     const map = await mapProbe();
-    await waitFor(
+    await until(
       'the imagery layer from the STAC page',
       () =>
         map.posted
@@ -302,7 +293,7 @@ suite('imagery layers on the map', () => {
     await vscode.commands.executeCommand('eoImagery.showImagery', vis);
     const map = await mapProbe();
     const id = `visualization:${String(vis.record.aoi_id)}/${vis.recordId}`;
-    const sent = await waitFor('the visualization on the map', () =>
+    const sent = await until('the visualization on the map', () =>
       map.posted
         .map((m) => m as { type: string; id?: string; spec?: ImageryLayerSpec; text?: string })
         .find((m) => (m.type === 'imagery' && m.spec?.id === id) || (m.type === 'imageryNote' && m.id === id)),
@@ -341,7 +332,7 @@ suite('imagery layers on the map', () => {
       const map = await mapProbe();
       // A restored layer may settle once before the restored view is applied (nothing of it in
       // view yet); what counts is that it then draws, or says why not.
-      const r = await waitFor('the restored layer drawn or failed', () => reports(map, 'restored').find((x) => x.drawn || x.state === 'error'), 45_000);
+      const r = await until('the restored layer drawn or failed', () => reports(map, 'restored').find((x) => x.drawn || x.state === 'error'), 45_000);
       assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
       assert.ok(srv.ranges.length > 0);
     } finally {
@@ -376,7 +367,7 @@ suite('imagery layers on the map', () => {
       type Response = { type: string; id: number; ok: boolean; error?: { message: string } };
       const read = async (id: number, url: string): Promise<Response> => {
         await map.receive({ type: 'request', id, request: { method: 'readBytes', params: { url, offset: 0, length: 16 } } });
-        return waitFor(`the answer to request ${id}`, () =>
+        return until(`the answer to request ${id}`, () =>
           map.posted.find((m): m is Response => (m as Response).type === 'response' && (m as Response).id === id),
         );
       };
@@ -386,7 +377,7 @@ suite('imagery layers on the map', () => {
       assert.equal(theirs.ok, false);
       assert.match(theirs.error?.message ?? '', /not put on the map by the extension/);
       // the page's own attempt at the foreign layer ends in its row, and nothing reached that host
-      const refused = await waitFor('the foreign layer refused', () => reports(map, 'foreign').find((r) => r.state === 'error'));
+      const refused = await until('the foreign layer refused', () => reports(map, 'foreign').find((r) => r.state === 'error'));
       assert.match(refused.text ?? '', /not put on the map by the extension/);
       assert.equal(foreign.ranges.length, 0, 'the foreign file was never read');
 
@@ -395,7 +386,7 @@ suite('imagery layers on the map', () => {
       sb.current.api.services.panels.showMap();
       const fresh = await mapProbe();
       await fresh.receive({ type: 'request', id: 900_003, request: { method: 'readBytes', params: { url: shown.url, offset: 0, length: 16 } } });
-      const again = await waitFor('the answer to request 900003', () =>
+      const again = await until('the answer to request 900003', () =>
         fresh.posted.find((m): m is Response => (m as Response).type === 'response' && (m as Response).id === 900_003),
       );
       assert.equal(again.ok, false);
@@ -503,7 +494,7 @@ suite('imagery layers on the map', () => {
       const r = await showFile(big.url, 'whole-big');
       assert.equal(r.state, 'error');
       assert.match(r.text ?? '', /ignores range requests and sent more than 52\.4 MB; reading stopped there/);
-      await waitFor('the server to see the read stopped', () => big.cut > 0 || undefined, 10_000);
+      await until('the server to see the read stopped', () => big.cut > 0 || undefined, 10_000);
     } finally {
       await big.close();
     }
@@ -515,11 +506,11 @@ suite('imagery layers on the map', () => {
     try {
       await vscode.commands.executeCommand('eoImagery.showImagery', item(slow.url, noisy.corners, 'stalled'));
       await mapProbe();
-      const held = await waitFor('tile reads held by the server', () => slow.held || undefined, 30_000);
+      const held = await until('tile reads held by the server', () => slow.held || undefined, 30_000);
       assert.equal(slow.cut, 0);
       // the same item again replaces its layer: the old layer's reads are cancelled
       await vscode.commands.executeCommand('eoImagery.showImagery', item(slow.url, noisy.corners, 'stalled'));
-      await waitFor(`the ${held} held connections closed`, () => slow.cut >= held || undefined, 15_000);
+      await until(`the ${held} held connections closed`, () => slow.cut >= held || undefined, 15_000);
     } finally {
       await slow.close();
     }

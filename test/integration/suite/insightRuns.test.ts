@@ -15,6 +15,7 @@ import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
+import { until } from '../support/until';
 
 const SOURCE = 'EO Imagery';
 const INSIGHT_MS = 30_000;
@@ -30,16 +31,6 @@ type RunNode = ExplorerNode & { record: Insight };
 function text(item: vscode.TreeItem): string {
   const l = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   return `${l} | ${String(item.description ?? '')}`;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 suite('insight runs: price, run, follow, outputs, chain', function () {

@@ -9,34 +9,13 @@ import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
 import { printFigure } from '../support/figures';
 import { generatedInsight } from '../../unit/insights/fixtures';
+import { quickFixes } from '../support/quickFixes';
 
 const SOURCE = 'EO Imagery';
 const NOT_SUPPORTED = 'This service does not support running insights from the editor.';
 
 interface FaultsHandle {
   faults: { add(rule: { method?: string; path: string | RegExp; status: number; count?: number }): void; clear(): void };
-}
-
-/**
- * The quick fixes VS Code offers for `range`, each resolved as the light bulb resolves the
- * one a person picks (edits are computed then, not when the list is asked for).
- */
-async function quickFixes(uri: vscode.Uri, range: vscode.Range, resolve = 50): Promise<vscode.CodeAction[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await vscode.commands.executeCommand<vscode.CodeAction[]>(
-        'vscode.executeCodeActionProvider',
-        uri,
-        range,
-        vscode.CodeActionKind.QuickFix.value,
-        resolve,
-      );
-    } catch (e) {
-      // The workbench cancels a request when the set of providers changes (JSON language
-      // features starting for the file) and asks again, as the light bulb does.
-      if (!(e instanceof Error && e.message === 'Canceled') || attempt >= 5) throw e;
-    }
-  }
 }
 
 /** Names the step of a failure ("Canceled" alone says nothing). */

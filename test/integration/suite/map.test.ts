@@ -17,20 +17,11 @@ import type { MapFeature, SearchPage, SearchParams } from '../../../src/panels/p
 import { Panels } from '../../../src/panels';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { until } from '../support/until';
 
 type ViewId = 'projects' | 'orders' | 'catalog' | 'stores' | 'archive';
 type RecordNode = ExplorerNode & { record: Record<string, unknown>; recordId: string };
 type LayerMessage = { type: 'layer'; layer: string; features: MapFeature[]; mode: string; sources?: unknown[] };
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function withTimeout<T>(p: Promise<T>, what: string, ms = 15_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -46,7 +37,7 @@ function layerMessages(probe: PanelProbe, layer: string): LayerMessage[] {
 
 /** Waits until the map posted a layer message for `layer` holding a feature with id `id`. */
 async function waitForFeature(probe: PanelProbe, layer: string, id: string): Promise<MapFeature> {
-  return waitFor(`the ${layer} feature ${id} on the map`, () =>
+  return until(`the ${layer} feature ${id} on the map`, () =>
     layerMessages(probe, layer)
       .flatMap((m) => m.features)
       .find((f) => f.id === id),
@@ -115,13 +106,13 @@ suite('map and STAC item panels against the sandbox', () => {
   }
 
   async function mapProbe(): Promise<PanelProbe> {
-    const probe = await waitFor('the map panel', () => panels.map());
+    const probe = await until('the map panel', () => panels.map());
     await withTimeout(probe.whenReady(), "the map webview's 'ready'");
     return probe;
   }
 
   async function stacProbe(key: string): Promise<PanelProbe> {
-    const probe = await waitFor(`the STAC panel ${key}`, () => panels.stacItems().get(key));
+    const probe = await until(`the STAC panel ${key}`, () => panels.stacItems().get(key));
     await withTimeout(probe.whenReady(), `the STAC webview ${key} 'ready'`);
     return probe;
   }
@@ -163,7 +154,7 @@ suite('map and STAC item panels against the sandbox', () => {
     );
     assert.ok(orderItem, 'no order item with images in the Orders view');
     await vscode.commands.executeCommand('eoImagery.showOnMap', orderItem);
-    await waitFor('the order item on the map', () =>
+    await until('the order item on the map', () =>
       layerMessages(map, 'orderItems').some((m) => m.features.some((x) => x.id.startsWith(`${orderItem.recordId}/`))),
     );
 
@@ -301,7 +292,7 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.ok(map.panel.visible, 'the map stays visible');
     const before = panels.stacItems().size;
     await map.receive({ type: 'open', ref: { kind: 'archiveItem', collection: third.record.collection, id: third.recordId }, preview: true });
-    await waitFor('the preview to show the third item', () =>
+    await until('the preview to show the third item', () =>
       preview.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === third.recordId),
     );
     assert.equal(panels.stacItems().size, before, 'one preview panel follows the clicks');
@@ -380,7 +371,7 @@ suite('map and STAC item panels against the sandbox', () => {
     fs.writeFileSync(file, JSON.stringify(json, null, 2));
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
-    await waitFor(`${name} as the active editor`, () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath);
+    await until(`${name} as the active editor`, () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath);
     return uri;
   }
 
@@ -454,7 +445,7 @@ suite('map and STAC item panels against the sandbox', () => {
         .sort(),
       'the AOI holds the picked images',
     );
-    await waitFor('the new AOI selected in the Projects view', () =>
+    await until('the new AOI selected in the Projects view', () =>
       explorer.selected('projects').some((n) => (n as unknown as RecordNode).recordId === created.aoi_id),
     );
     const map = await mapProbe();
@@ -486,7 +477,7 @@ suite('map and STAC item panels against the sandbox', () => {
         id: 4242,
         request: { method: 'createAoi', params: { name, projectId: project.id, satelliteId: 'sentinel-2', ring } },
       });
-      await waitFor('the createAoi answer', () =>
+      await until('the createAoi answer', () =>
         map.posted.slice(before).find((m) => (m as { type?: string; id?: number }).type === 'response' && (m as { id?: number }).id === 4242),
       );
     } finally {
@@ -679,7 +670,7 @@ suite('map and STAC item panels against the sandbox', () => {
     };
     try {
       await production.serializers['eoImagery.map'].deserializeWebviewPanel(panel, { center: [10, 20], zoom: 4 });
-      const init = await waitFor("the production page's init", () => sent.find((m) => m.type === 'init'));
+      const init = await until("the production page's init", () => sent.find((m) => m.type === 'init'));
       assert.equal('testing' in init, false, 'the page is not told it runs for tests');
       assert.equal(production.map(), undefined, 'no probe');
       assert.equal(production.currentMap()?.lastSearch, undefined);

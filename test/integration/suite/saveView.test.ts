@@ -14,16 +14,7 @@ import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { runScripted } from './ordersSupport';
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from '../support/until';
 
 suite('Save View as GeoTIFF', () => {
   const sb = useSandbox();
@@ -100,9 +91,9 @@ suite('Save View as GeoTIFF', () => {
     };
     await vscode.commands.executeCommand('eoImagery.showImagery', item);
     const panels = sb.current.api.services.panels as PanelsApi;
-    const map: PanelProbe = await waitFor('the map panel', () => panels.map());
+    const map: PanelProbe = await until('the map panel', () => panels.map());
     await map.whenReady();
-    await waitFor(
+    await until(
       'the layer drawn',
       () => ((map.imageryReports ?? []) as { state: string; drawn: boolean }[]).find((r) => r.state === 'ready' && r.drawn),
       60_000,
@@ -185,9 +176,9 @@ suite('Save View as GeoTIFF', () => {
     };
     await vscode.commands.executeCommand('eoImagery.showImagery', { kind: 'asset', record: asset });
     const panels = sb.current.api.services.panels as PanelsApi;
-    const map: PanelProbe = await waitFor('the map panel', () => panels.map());
+    const map: PanelProbe = await until('the map panel', () => panels.map());
     await map.whenReady();
-    await waitFor(
+    await until(
       'the mosaic drawn',
       () =>
         ((map.imageryReports ?? []) as { id: string; state: string; drawn: boolean }[]).find(

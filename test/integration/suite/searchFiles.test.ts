@@ -11,6 +11,7 @@ import type { LoggedRequest } from '../../../src/auth/connection';
 import type { SearchParams } from '../../../src/panels/protocol';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { until } from '../support/until';
 
 const params: SearchParams = {
   kind: 'archive',
@@ -30,16 +31,6 @@ const params: SearchParams = {
   sort: 'cloud-asc',
   limit: 7,
 };
-
-async function waitFor<T>(what: string, get: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
@@ -67,7 +58,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     const aoi = (await projects.getChildren(project)).find((n) => n.kind === 'aoi');
     assert.ok(aoi, 'no AOI to show on the map');
     await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
-    const map = await waitFor('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => api.services.panels?.map());
     await map.whenReady();
     const target = vscode.Uri.file(path.join(dir, 'alps'));
     const prompts = new ScriptedPrompts([{ kind: 'saveDialog', match: /Save Search/, answer: target }]);
@@ -92,6 +83,36 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     });
   });
 
+  test('a name the dialog hands back with the suffix twice is written with it once; an existing file is not replaced unasked', async () => {
+    const { api } = env.current;
+    const map = await until('the map panel', () => api.services.panels?.map());
+    // VS Code's own save dialog (code-server's) compares only the name's last dot with the
+    // filter: a name typed as "delta.eosearch.json" came back with the suffix appended again.
+    const doubled = vscode.Uri.file(path.join(dir, 'delta.eosearch.json.eosearch.json'));
+    const once = path.join(dir, 'delta.eosearch.json');
+    const prompts = new ScriptedPrompts([
+      { kind: 'saveDialog', match: /Save Search/, answer: doubled },
+      { kind: 'saveDialog', match: /Save Search/, answer: doubled },
+      { kind: 'message', match: /delta\.eosearch\.json already exists\. Replace it\?/, answer: undefined },
+    ]);
+    const restore = api.testing.usePrompts(prompts);
+    try {
+      await map.receive({ type: 'saveSearch', params });
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n.startsWith('delta')),
+        ['delta.eosearch.json'],
+        'not exactly one file named with one suffix',
+      );
+      fs.writeFileSync(once, 'kept');
+      await map.receive({ type: 'saveSearch', params: { ...params, limit: 9 } });
+    } finally {
+      restore();
+    }
+    prompts.assertDone();
+    assert.equal(fs.readFileSync(once, 'utf8'), 'kept', 'the existing file was replaced after Cancel');
+    assert.equal(fs.existsSync(doubled.fsPath), false);
+  });
+
   test('the schema validates, completes and explains the file in the JSON editor', async () => {
     const broken = vscode.Uri.file(path.join(dir, 'broken.eosearch.json'));
     fs.writeFileSync(
@@ -100,7 +121,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     );
     const doc = await vscode.workspace.openTextDocument(broken);
     await vscode.window.showTextDocument(doc);
-    const problems = await waitFor('schema diagnostics', () => {
+    const problems = await until('schema diagnostics', () => {
       const d = vscode.languages.getDiagnostics(broken);
       return d.length >= 3 ? d : undefined;
     });
@@ -112,7 +133,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     const good = await vscode.workspace.openTextDocument(saved);
     await vscode.window.showTextDocument(good);
     const kindValue = good.positionAt(good.getText().indexOf('"archive"') + 1);
-    const completion = await waitFor('completions for "kind"', async () => {
+    const completion = await until('completions for "kind"', async () => {
       const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', good.uri, kindValue);
       return list.items.length ? list : undefined;
     });
@@ -139,16 +160,16 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
       `a file never run shows plain "What's New": ${titles.join(', ')}`,
     );
 
-    const map = await waitFor('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => api.services.panels?.map());
     const seen = requests.length;
     await vscode.commands.executeCommand(run.command.command, ...(run.command.arguments ?? []));
-    const posted = await waitFor(
+    const posted = await until(
       'runSearch posted',
       () => map.posted.find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined,
     );
     assert.deepEqual(posted.params, params);
     // The webview fills its form and searches: the service gets the file's search.
-    const sent = await waitFor('the archive search from the webview', () =>
+    const sent = await until('the archive search from the webview', () =>
       requests.slice(seen).find((r) => r.method === 'POST' && r.path.startsWith('/v0/archives/search')),
     );
     const body = sent.requestBody as { bbox?: number[]; limit?: number };
@@ -161,7 +182,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     assert.ok(whatsNew.command.title.endsWith(`since ${today()}`), `What's New does not name the last run: ${whatsNew.command.title}`);
     const before = map.posted.length;
     await vscode.commands.executeCommand(whatsNew.command.command, ...(whatsNew.command.arguments ?? []));
-    const again = await waitFor(
+    const again = await until(
       'the second runSearch',
       () => map.posted.slice(before).find((m) => (m as { type: string }).type === 'runSearch') as { params: SearchParams } | undefined,
     );
@@ -179,9 +200,9 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     try {
       // closeAllEditors closed the map too: "Run on Map" opens a new one.
       await vscode.window.showTextDocument(other);
-      await waitFor('the offer', () => prompts.messages.find((m) => m.text.includes('other.eosearch.json')));
-      const map = await waitFor('the map panel', () => api.services.panels?.map());
-      await waitFor('runSearch after the offer', () => map.posted.find((m) => (m as { type: string }).type === 'runSearch'));
+      await until('the offer', () => prompts.messages.find((m) => m.text.includes('other.eosearch.json')));
+      const map = await until('the map panel', () => api.services.panels?.map());
+      await until('runSearch after the offer', () => map.posted.find((m) => (m as { type: string }).type === 'runSearch'));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.window.showTextDocument(other);
       await new Promise((r) => setTimeout(r, 500));

@@ -10,6 +10,7 @@ import { configuredBasemaps } from '../../../src/panels/host';
 import { EXTENSION_ID, useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, firstItem, runScripted, storedOrderCount } from './ordersSupport';
+import { until } from '../support/until';
 
 interface Declared {
   type?: string | string[];
@@ -35,14 +36,6 @@ function workspaceFolder(): vscode.Uri {
   return folder.uri;
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 let marker = 0;
 
 /**
@@ -55,22 +48,22 @@ async function writeWorkspaceSettings(values: Record<string, unknown>): Promise<
   const sentinel = [{ name, url: 'https://tiles.example/{z}/{x}/{y}.png', attribution: '' }];
   const file = vscode.Uri.joinPath(workspaceFolder(), '.vscode', 'settings.json');
   await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ ...values, 'eoImagery.map.basemaps': sentinel }, null, 2)));
-  await until(() => {
+  await until('the workspace settings file to be read', () => {
     const v = vscode.workspace.getConfiguration().inspect<{ name: string }[]>('eoImagery.map.basemaps')?.workspaceValue;
     return Array.isArray(v) && v[0]?.name === name;
-  }, 'the workspace settings file to be read');
+  });
 }
 
 async function removeWorkspaceSettings(): Promise<void> {
   await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceFolder(), '.vscode'), { recursive: true }).then(undefined, () => undefined);
-  await until(() => vscode.workspace.getConfiguration().inspect('eoImagery.map.basemaps')?.workspaceValue === undefined, 'the workspace settings to go');
+  await until('the workspace settings to go', () => vscode.workspace.getConfiguration().inspect('eoImagery.map.basemaps')?.workspaceValue === undefined);
 }
 
 async function setUser(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
   await until(
-    () => JSON.stringify(vscode.workspace.getConfiguration().inspect(key)?.globalValue) === JSON.stringify(value),
     `${key} = ${JSON.stringify(value)}`,
+    () => JSON.stringify(vscode.workspace.getConfiguration().inspect(key)?.globalValue) === JSON.stringify(value),
   );
 }
 

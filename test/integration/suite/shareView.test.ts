@@ -11,16 +11,7 @@ import type { Opened } from '../../../src/commands/shareView/openView';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
 import { client } from './ordersSupport';
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from '../support/until';
 
 suite('share a view: saved, reopened, linked, refused', function () {
   this.timeout(90_000);
@@ -70,6 +61,20 @@ suite('share a view: saved, reopened, linked, refused', function () {
     await until('the archive item drawn', () => map.shown('archiveItems').some((f) => f.ref.id === itemId) || undefined);
   });
 
+  test('Save View As… to a name the dialog doubled ("x.eoview.json.eoview.json") writes one "x.eoview.json"', async () => {
+    await showAoiAndItem();
+    const doubled = workspaceUri('twice.eoview.json.eoview.json');
+    const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: doubled });
+    const saved = await vscode.commands.executeCommand<vscode.Uri>(COMMANDS.saveViewAs);
+    p.assertDone();
+    try {
+      assert.equal(saved?.toString(), file('twice').toString());
+      await vscode.workspace.fs.stat(file('twice'));
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(doubled)), 'a file with the suffix twice was written');
+    } finally {
+      await remove(file('twice'));
+    }
+  });
   test('a record the opener cannot see is named for its layer; the rest is shown', async () => {
     const bob = sb.current.sandbox.tokens.bob;
     const c = await client(sb.current);

@@ -15,6 +15,7 @@ import { EXTENSION_ID, useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { WALKTHROUGH_ID } from '../../../src/walkthrough';
 import { MANIFEST_STEP } from '../../../src/walkthrough/progress';
+import { until } from '../support/until';
 
 interface WalkthroughStep {
   id: string;
@@ -28,16 +29,6 @@ function manifestOf(): { walkthroughs: { id: string; steps: WalkthroughStep[] }[
   const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
   const c = (ext.packageJSON as { contributes: { walkthroughs: { id: string; steps: WalkthroughStep[] }[]; commands: { command: string }[] } }).contributes;
   return c;
-}
-
-async function waitFor<T>(what: string, get: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 suite('walkthrough: steps complete by their real events', function () {
@@ -91,13 +82,13 @@ suite('walkthrough: steps complete by their real events', function () {
     const project = projects.find((n): n is RecordNode => n.kind === 'project' && 'recordId' in n);
     assert.ok(project);
     const aois: ExplorerNode[] = await api.services.explorer!.providers.projects.getChildren(project);
-    await waitFor('the projectBrowsed step', () => wt.done.has('projectBrowsed'));
+    await until('the projectBrowsed step', () => wt.done.has('projectBrowsed'));
     assert.ok(!wt.done.has('archiveSearched') && !wt.done.has('orderPriced'), `too much done: ${[...wt.done].join(', ')}`);
 
     const aoi = aois.find((n) => n.kind === 'aoi');
     assert.ok(aoi, `no AOI under the project: ${aois.map((n) => n.kind).join(', ')}`);
     await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
-    const map = await waitFor('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => api.services.panels?.map());
     await map.whenReady();
     const params: SearchParams = {
       kind: 'archive',
@@ -121,7 +112,7 @@ suite('walkthrough: steps complete by their real events', function () {
     const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid) as
       { ok: boolean; result?: SearchPage } | undefined;
     assert.ok(res?.ok && (res.result?.features.length ?? 0) > 0, 'the map search found nothing');
-    await waitFor('the archiveSearched step', () => wt.done.has('archiveSearched'));
+    await until('the archiveSearched step', () => wt.done.has('archiveSearched'));
     assert.ok(!wt.done.has('orderPriced'));
 
     // Price an archive order and decline at the summary: priced, nothing placed.
@@ -145,7 +136,7 @@ suite('walkthrough: steps complete by their real events', function () {
       restore();
     }
     prompts.assertDone();
-    await waitFor('the orderPriced step', () => wt.done.has('orderPriced'));
+    await until('the orderPriced step', () => wt.done.has('orderPriced'));
   });
 
   test("VS Code's walkthrough knows each step id the extension ticks, and refuses one it does not know", async () => {
@@ -169,11 +160,11 @@ suite('walkthrough: steps complete by their real events', function () {
     const { api } = env.current;
     const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
     assert.equal(await api.testing.walkthrough.offerOnce(), true, 'not offered the first time');
-    await waitFor('the walkthrough tab', () => tabs().some((l) => /welcome|walkthrough|get started/i.test(l)) || undefined);
+    await until('the walkthrough tab', () => tabs().some((l) => /welcome|walkthrough|get started/i.test(l)) || undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(await api.testing.walkthrough.offerOnce(), false, 'offered a second time');
     assert.ok(!tabs().some((l) => /welcome|walkthrough|get started/i.test(l)), 'opened again unasked');
     await vscode.commands.executeCommand(COMMANDS.getStarted);
-    await waitFor('the walkthrough tab after Get Started', () => tabs().some((l) => /welcome|walkthrough|get started/i.test(l)) || undefined);
+    await until('the walkthrough tab after Get Started', () => tabs().some((l) => /welcome|walkthrough|get started/i.test(l)) || undefined);
   });
 });

@@ -12,18 +12,9 @@ import { Watcher } from '../../../src/watch/watcher';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, firstItem, handle } from './ordersSupport';
+import { until } from '../support/until';
 
 const DAY_MS = 24 * 60 * 60_000;
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('watcher: orders followed in the background, announced once, resumed after a reload', function () {
   this.timeout(90_000);

@@ -15,20 +15,11 @@ import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode, RecordNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
+import { until } from '../support/until';
 
 function text(item: vscode.TreeItem): string {
   const l = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   return `${l} | ${String(item.description ?? '')}`;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour range and SLD', function () {
