@@ -349,7 +349,12 @@ describe('chart an index over time: statistics per date', () => {
       assert.equal((await h.page.textContent('#imagery-series .status')) ?? '', '24 dates');
 
       // overlaid: another index over the same place, each named in the legend
-      await h.send({ type: 'seriesStart', requestId: 2, request: { ...request(aoi, dates.slice(0, 4), '(B03-B08)/(B03+B08)'), index: { name: 'NDWI', expression: '(B03-B08)/(B03+B08)' } }, overlay: true });
+      await h.send({
+        type: 'seriesStart',
+        requestId: 2,
+        request: { ...request(aoi, dates.slice(0, 4), '(B03-B08)/(B03+B08)'), index: { name: 'NDWI', expression: '(B03-B08)/(B03+B08)' } },
+        overlay: true,
+      });
       await h.waitFor((m) => (m as { type?: string; requestId?: number }).type === 'seriesDone' && (m as { requestId: number }).requestId === 2, 120_000);
       const legend = await h.page.$$eval('.eo-series-chart .u-legend .u-series:not([hidden]) .u-label', (els) => els.map((e) => e.textContent));
       assert.ok(legend.includes('NDVI') && legend.includes('NDWI'), JSON.stringify(legend));

@@ -121,7 +121,10 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
     if (!plot || !aligned.xs.length) return;
     at = Math.max(0, Math.min(aligned.xs.length - 1, k));
     const x = plot.data[0][at];
-    const y = plot.data.slice(1).map((d) => d[at]).find((v) => v !== null && v !== undefined) as number | undefined;
+    const y = plot.data
+      .slice(1)
+      .map((d) => d[at])
+      .find((v) => v !== null && v !== undefined) as number | undefined;
     plot.setCursor({ left: plot.valToPos(x, 'x'), top: y === undefined ? plot.bbox.height / devicePixelRatio / 2 : plot.valToPos(y, 'y') });
     say(at);
   };
@@ -173,13 +176,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         g.map((p) => (good(p, s.minValidShare) ? (p?.p90 as number) : null)),
         g.map((p) => (good(p, s.minValidShare) ? (p?.median as number) : null)),
         // too few valid pixels: hollow at its median (a pixel's value, valid or not); none at all: along the bottom
-        g.map((p) =>
-          ok(p) && !good(p, s.minValidShare)
-            ? (p?.median as number)
-            : p && !p.error && p.median === undefined
-              ? (p.value ?? bottom)
-              : null,
-        ),
+        g.map((p) => (ok(p) && !good(p, s.minValidShare) ? (p?.median as number) : p && !p.error && p.median === undefined ? (p.value ?? bottom) : null)),
         g.map((p) => (p?.error ? bottom : null)),
       );
       bands.push({ series: [base + 1, base], fill: `color-mix(in srgb, ${line} ${series.length > 1 ? 15 : 25}%, transparent)` });

@@ -196,7 +196,11 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   await Promise.all(Array.from({ length: Math.min(TILES_AT_ONCE, tiles.length) }, worker));
   if (signal.aborted) throw aborted();
   const fetchedBytes = cog.source.stats.bytes - before;
-  const { cloudy: cloudyPixels, value, ...stats } = await deps.stats({
+  const {
+    cloudy: cloudyPixels,
+    value,
+    ...stats
+  } = await deps.stats({
     tiles: read,
     rings,
     expression: req.index.expression,

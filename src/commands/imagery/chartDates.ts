@@ -98,7 +98,13 @@ function searchArea(g: Geometry): { intersects: Geometry } | { bbox: [number, nu
 }
 
 /** Archive items over the area in a chosen range; the collection asked when there are several. */
-async function archiveDates(services: CommandServices, client: EoClient, area: ChartArea, title: string, collection?: string): Promise<ChosenDates | undefined> {
+async function archiveDates(
+  services: CommandServices,
+  client: EoClient,
+  area: ChartArea,
+  title: string,
+  collection?: string,
+): Promise<ChosenDates | undefined> {
   const q = await askArchiveQuery(services, title);
   if (!q) return undefined;
   const items = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Searching the archive…') }, () =>
@@ -127,7 +133,11 @@ async function archiveDates(services: CommandServices, client: EoClient, area: C
         const days = list.map((i) => day(i.properties?.datetime ?? '')).sort();
         return { label: id, description: l10n.t('{0} items, {1} to {2}', list.length, days[0], days[days.length - 1]), list };
       });
-    const pick = await services.ui.pick(rows, { title, placeHolder: l10n.t('The collection to chart (an index reads one kind of file)'), ignoreFocusOut: true });
+    const pick = await services.ui.pick(rows, {
+      title,
+      placeHolder: l10n.t('The collection to chart (an index reads one kind of file)'),
+      ignoreFocusOut: true,
+    });
     if (!pick) return undefined;
     chosen = pick.list;
   }
@@ -168,7 +178,8 @@ export async function pickDates(
     ...area.aois.map((aoi) => ({ label: l10n.t('Mosaics of {0}', aoi.name || aoi.aoi_id), description: aoi.satellite_id, aoi })),
     { label: l10n.t('Archive items over the area…'), description: l10n.t('a date range, with a cloud limit') },
   ];
-  const source = sources.length > 1 ? await services.ui.pick(sources, { title, placeHolder: l10n.t('Where the dates come from'), ignoreFocusOut: true }) : sources[0];
+  const source =
+    sources.length > 1 ? await services.ui.pick(sources, { title, placeHolder: l10n.t('Where the dates come from'), ignoreFocusOut: true }) : sources[0];
   if (!source) return undefined;
   const chosen = source.aoi ? await mosaicDates(services, client, source.aoi) : await archiveDates(services, client, area, title, hint.collection);
   if (!chosen) return undefined;

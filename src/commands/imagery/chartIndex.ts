@@ -31,7 +31,13 @@ async function indicesFor(client: EoClient, satelliteId: string | undefined, ban
   return (await collect(client.indices.iterate({}, { pageSize: 100, cap: 2000 }))).filter(fits);
 }
 
-async function pickIndex(services: CommandServices, client: EoClient, satelliteId: string | undefined, bands: string[], title: string): Promise<IndexChoice | undefined> {
+async function pickIndex(
+  services: CommandServices,
+  client: EoClient,
+  satelliteId: string | undefined,
+  bands: string[],
+  title: string,
+): Promise<IndexChoice | undefined> {
   const indices = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Loading indices…') }, () =>
     indicesFor(client, satelliteId, bands),
   );

@@ -115,22 +115,27 @@ describe('series CSV', () => {
     ],
   };
   it('one row per date, oldest first, statistics in the header, text cells neutralised', () => {
-    const csv = seriesCsv([{ request: req, points: [
+    const csv = seriesCsv([
       {
-        date: '2025-06-01',
-        source: 'asset-b',
-        pixels: 100,
-        valid: 40,
-        validShare: 0.4,
-        median: -0.25,
-        mean: -0.2,
-        p10: -0.5,
-        p90: 0.1,
-        level: 1,
-        pixelSize: 20,
+        request: req,
+        points: [
+          {
+            date: '2025-06-01',
+            source: 'asset-b',
+            pixels: 100,
+            valid: 40,
+            validShare: 0.4,
+            median: -0.25,
+            mean: -0.2,
+            p10: -0.5,
+            p90: 0.1,
+            level: 1,
+            pixelSize: 20,
+          },
+          { date: '2025-05-01', source: '-asset,a', pixels: 0, valid: 0, validShare: 0, error: 'HTTP 404' },
+        ],
       },
-      { date: '2025-05-01', source: '-asset,a', pixels: 0, valid: 0, validShare: 0, error: 'HTTP 404' },
-    ] }]);
+    ]);
     const lines = csv.trimEnd().split('\r\n');
     assert.equal(lines[0], SERIES_CSV_HEADER.join(','));
     assert.equal(lines[1], `2025-05-01,Fields,'=NDVI,,,,,0,0,0,,,,,"'-asset,a",HTTP 404`);
@@ -152,7 +157,11 @@ describe('series CSV', () => {
         ],
       },
     ]);
-    const rows = csv.trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
+    const rows = csv
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
     assert.deepEqual(
       rows.map((r) => [r[0], r[1]]),
       [
