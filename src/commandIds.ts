@@ -153,6 +153,13 @@ export interface CommandArgs {
   /** The histogram's range of a visualization layer on the map. */
   saveColourRange: [range: { visualization: { aoiId: string; id: string }; date?: string; rescale: [number, number]; colormap: string }];
   openTaskLog: [task: { workflowId: string; workflowName: string; job: object; task: object }];
+  /** "Chart index over time…" on the map: an AOI shown there, the drawn ring, or the inspected pixel. */
+  chartIndexOverTime: [
+    area:
+      | { kind: 'aoi'; aoiId: string }
+      | { kind: 'polygon'; ring: [number, number][] }
+      | { kind: 'pixel'; lon: number; lat: number; aoiId?: string; collection?: string },
+  ];
 }
 
 /** The arguments of `name`: none, unless the table above says otherwise. */

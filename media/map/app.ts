@@ -155,6 +155,7 @@ export class MapApp {
         aoiCreated: (f) => this.aoiCreated(f),
         orderResults: (items) => this.post({ type: 'orderResults', items }),
         saveSearch: (params) => this.post({ type: 'saveSearch', params }),
+        chartIndex: () => this.drawnShape && this.post({ type: 'chartIndex', area: { kind: 'polygon', ring: this.drawnShape.ring } }),
         saveState: () => this.saveState(),
       },
       this.state.search ?? {},
@@ -450,6 +451,11 @@ export class MapApp {
         button(l10n.t('Open details'), () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
         f.ref.kind === 'archiveItem'
           ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' })
+          : null,
+        f.ref.kind === 'aoi'
+          ? button(l10n.t('Chart index over time…'), () => this.post({ type: 'chartIndex', area: { kind: 'aoi', aoiId: f.ref.id } }), {
+              class: 'chart-index secondary',
+            })
           : null,
       ),
     );

@@ -39,6 +39,8 @@ export interface PanelHost {
   orderResults(items: { collection: string; id: string }[]): void;
   /** "Save Search…": the extension writes the search to a `*.eosearch.json` file. */
   saveSearch(params: SearchParams): void;
+  /** "Chart Index Over Time…" over the drawn area (the extension asks the index and the dates). */
+  chartIndex(): void;
   saveState(): void;
 }
 
@@ -102,6 +104,7 @@ export class SearchPanel {
   private readonly shapeInfo: HTMLElement;
   private readonly searchBtn: HTMLButtonElement;
   private readonly aoiBtn: HTMLButtonElement;
+  private readonly chartBtn: HTMLButtonElement;
   private readonly saveBtn: HTMLButtonElement;
   private readonly status: HTMLElement;
   private readonly list: HTMLElement;
@@ -129,6 +132,12 @@ export class SearchPanel {
     this.shapeInfo = el('div', { class: 'muted', id: 'shape-info' }, l10n.t('Draw a rectangle or a polygon on the map.'));
     this.searchBtn = button(l10n.t('Search here'), () => void this.search(), { id: 'search', disabled: true });
     this.aoiBtn = button(l10n.t('Create AOI…'), () => this.openAoiForm(), { id: 'create-aoi', class: 'secondary', disabled: true });
+    this.chartBtn = button(l10n.t('Chart Index…'), () => host.chartIndex(), {
+      id: 'chart-index',
+      class: 'secondary',
+      disabled: true,
+      title: l10n.t('Chart an index over time inside the drawn area'),
+    });
     this.saveBtn = button(l10n.t('Save Search…'), () => this.save(), {
       id: 'save-search',
       class: 'secondary',
@@ -203,7 +212,7 @@ export class SearchPanel {
         }),
       ),
       this.shapeInfo,
-      el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn),
+      el('div', { class: 'row' }, this.searchBtn, this.aoiBtn, this.saveBtn, this.chartBtn),
       this.aoiBox,
       // "Order…" above the list, where it stays in sight however long the list grows
       el('div', { class: 'row results-head' }, this.status, this.orderBtn),
@@ -292,6 +301,7 @@ export class SearchPanel {
     this.connected = connected;
     this.searchBtn.disabled = !this.shape || this.searching || !connected;
     this.aoiBtn.disabled = !this.shape || !connected;
+    this.chartBtn.disabled = !this.shape || !connected;
     this.more.disabled = !connected;
     this.orderBtn.disabled = !connected || !(this.selectedId && this.rows.has(this.selectedId));
   }

@@ -3,7 +3,7 @@
  * are in mapPanel.ts; `MessageRouter` refuses the rest). Pure: unit-tested.
  */
 import { isObj } from '../api/shape';
-import type { FromMapTestMessage } from './imagery/protocol';
+import type { ChartAreaFromMap, FromMapTestMessage } from './imagery/protocol';
 import type { FieldChecks } from './messageRouter';
 import { isSearchParams, type FromMapMessage } from './protocol';
 
@@ -28,6 +28,34 @@ export function isColourRange(v: unknown): boolean {
     typeof v.colormap === 'string' &&
     (v.date === undefined || typeof v.date === 'string')
   );
+}
+
+const isLon = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 540;
+const isLat = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 90;
+const optStr = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
+
+/**
+ * "Chart index over time…" from the map, read into its typed form: an AOI id, a drawn ring
+ * (4 to 10,000 points, closed, in map longitudes) or a pixel's place; undefined for anything else.
+ */
+export function readChartArea(v: unknown): ChartAreaFromMap | undefined {
+  if (!isObj(v)) return undefined;
+  if (v.kind === 'aoi') return optStr(v.aoiId) ? { kind: 'aoi', aoiId: v.aoiId as string } : undefined;
+  if (v.kind === 'pixel') {
+    if (!isLon(v.lon) || !isLat(v.lat)) return undefined;
+    const aoiId = optStr(v.aoiId);
+    const collection = optStr(v.collection);
+    return { kind: 'pixel', lon: v.lon, lat: v.lat, ...(aoiId ? { aoiId } : {}), ...(collection ? { collection } : {}) };
+  }
+  if (v.kind === 'polygon' && Array.isArray(v.ring) && v.ring.length >= 4 && v.ring.length <= 10_000) {
+    const ring = v.ring as unknown[];
+    if (!ring.every((p) => Array.isArray(p) && p.length === 2 && isLon(p[0]) && isLat(p[1]))) return undefined;
+    const pts = ring as [number, number][];
+    const [a, z] = [pts[0], pts[pts.length - 1]];
+    if (a[0] !== z[0] || a[1] !== z[1]) return undefined;
+    return { kind: 'polygon', ring: pts.map(([x, y]) => [x, y]) };
+  }
+  return undefined;
 }
 
 /** A footprint's detail reference, with the fields its kind needs. */
@@ -67,6 +95,8 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   seriesPngReply: (m) =>
     isId(m.requestId) && (m.ok === true ? m.bytes instanceof ArrayBuffer || m.bytes instanceof Uint8Array : m.ok === false && typeof m.error === 'string'),
   seriesExport: (m) => m.format === 'csv' || m.format === 'png',
+  seriesClosed: () => true,
+  chartIndex: (m) => readChartArea(m.area) !== undefined,
   viewState: (m) => isObj(m.view) && Array.isArray(m.view.center) && typeof m.view.zoom === 'number' && Array.isArray(m.view.imagery),
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),

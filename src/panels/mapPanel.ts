@@ -24,7 +24,7 @@ import { MapImagery } from './imagery/mapImagery';
 import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
 import { connectionMessage, followConnection } from './mapConnection';
 import { aoiFeature, type MapTarget } from './mapData';
-import { MAP_MESSAGE_CHECKS } from './mapMessages';
+import { MAP_MESSAGE_CHECKS, readChartArea } from './mapMessages';
 import { restoreMap } from './mapRestore';
 import { MapSearches } from './mapSearch';
 import { MapTestHooks } from './mapTesting';
@@ -215,7 +215,7 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   chartSeries(
     request: SeriesRequest,
-    o: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal } = {},
+    o: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal; overlay?: boolean } = {},
   ): Promise<SeriesState> {
     this.imagery.allow(request.dates.map((d) => d.spec.url));
     this.reveal();
@@ -277,6 +277,11 @@ export class MapPanel implements MapView, vscode.Disposable {
     seriesDone: (m) => this.series.receive(m),
     seriesPngReply: (m) => this.series.receive(m),
     seriesExport: (m) => this.series.receive(m),
+    seriesClosed: (m) => this.series.receive(m),
+    chartIndex: async (m) => {
+      const area = readChartArea(m.area);
+      if (area) await runCommand('chartIndexOverTime', area);
+    },
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),

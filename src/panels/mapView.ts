@@ -31,7 +31,7 @@ export interface MapView {
    */
   chartSeries(
     request: SeriesRequest,
-    o?: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal },
+    o?: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal; overlay?: boolean },
   ): Promise<SeriesState>;
   /** The chart's channel: the last series, the chart as PNG. */
   readonly series: SeriesChannel;

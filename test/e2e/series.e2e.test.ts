@@ -1,6 +1,6 @@
 // "Chart Index Over Time…" as a person uses it in code-server, signed in to the sandbox:
-// Projects → the seasonal AOI → its context menu → NDVI typed in the quick pick → the dates
-// (all ticked) accepted → the chart fills in on the map, n of N; End and Enter on the chart
+// Projects → the seasonal AOI → its context menu → its mosaics as the dates' source → the dates
+// (all ticked) accepted → NDVI typed in the quick pick → the chart fills in on the map, n of N; End and Enter on the chart
 // show the last date under it with the time slider. The screenshot goes to
 // test-results/screenshots/imagery-index-chart.png (the README's picture); CSP violations or
 // script errors in the map fail it.
@@ -29,12 +29,16 @@ test('chart NDVI over an AOI’s two seasons from its context menu, then show a 
     await expandRow(page, 'Projects', project, aoi.name);
 
     await contextMenu(page, 'Projects', aoi.name, 'Chart Index Over Time…');
+    // the AOI's mosaics are the first source offered (the archive is the other)
+    const sourcePick = await waitForQuickInput(page, /Where the dates come from/);
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Mosaics of' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await sourcePick.press('Enter');
+    const datePick = await waitForQuickInput(page, /The dates to chart/);
+    await datePick.press('Enter');
     const indexPick = await waitForQuickInput(page, /The index to chart/);
     await indexPick.fill('NDVI');
     await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'NDVI' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await indexPick.press('Enter');
-    const datePick = await waitForQuickInput(page, /The dates to chart/);
-    await datePick.press('Enter');
 
     const map = await webviewFrame(page, 'eoMap');
     const status = map.locator('#imagery-series .status');

@@ -19,6 +19,7 @@ const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 
 const NDVI = '(B08-B04)/(B08+B04)';
 
 interface GdalRow {
+  value?: number;
   pixels?: number;
   valid?: number;
   mean?: number;
@@ -238,6 +239,138 @@ describe('chart an index over time: statistics per date', () => {
       const points = h.posted.filter((m) => (m as { type?: string }).type === 'seriesPoint').length;
       assert.ok(points < assets.length, `stopped after ${points} of ${assets.length}`);
       assert.match((await h.page.textContent('#imagery-series .status')) ?? '', /Cancelled after/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a drawn polygon: “Chart Index…” hands the ring to the extension, and its series matches GDAL', async () => {
+    const { aoi, assets } = seasonal[0];
+    const ring = (aoi.geometry as { coordinates: [number, number][][] }).coordinates[0];
+    const xs = ring.map((p) => p[0]);
+    const ys = ring.map((p) => p[1]);
+    const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+    const d = 0.005;
+    const drawn: [number, number][] = [
+      [cx - d, cy - d],
+      [cx + d, cy - d * 0.5],
+      [cx + d * 0.3, cy + d],
+      [cx - d * 0.8, cy + d * 0.6],
+      [cx - d, cy - d],
+    ];
+    const h = await open([]);
+    try {
+      await h.send({ type: 'connection', connected: true, configured: true });
+      await h.page.evaluate((r) => (window as unknown as { eoMap: { onDrawn(s: unknown): void } }).eoMap.onDrawn({ shape: 'polygon', ring: r }), drawn);
+      await h.page.locator('#chart-index:not([disabled])').click();
+      const asked = await h.waitFor<{ area: { kind: string; ring: [number, number][] } }>((m) => (m as { type?: string }).type === 'chartIndex', 10_000);
+      assert.deepEqual(asked.area, { kind: 'polygon', ring: drawn });
+      const polygon = { type: 'Polygon', coordinates: [drawn] };
+      const some = assets.slice(0, 8);
+      const { points, done } = await run(h, 1, request(aoi, some, NDVI, polygon));
+      assert.equal(done.ok, true, done.error);
+      const truth = await gdal(
+        some.map((a) => a.path),
+        polygon,
+        points[0].level ?? 0,
+        some[0].band_list,
+      );
+      points.forEach((p, i) => {
+        const g = truth[i];
+        const at = `drawn ${p.date}`;
+        assert.equal(p.error, undefined, `${at}: ${p.error}`);
+        assert.equal(p.pixels, g.pixels, `${at}: pixels inside`);
+        assert.equal(p.valid, g.valid, `${at}: valid pixels`);
+        assert.ok(p.pixels >= 1000, `${at}: ${p.pixels} pixels`);
+        for (const k of ['mean', 'median', 'p10', 'p90'] as const) {
+          if (g[k] === undefined) assert.equal(p[k], undefined, `${at}: ${k}`);
+          else assert.ok(Math.abs((p[k] as number) - g[k]) <= 1e-3, `${at}: ${k} ${p[k]} vs GDAL ${g[k]}`);
+        }
+      });
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a single pixel: its value per date at full resolution, valid or not, as GDAL reads it', async () => {
+    const { aoi, assets } = seasonal[0];
+    const ring = (aoi.geometry as { coordinates: [number, number][][] }).coordinates[0];
+    const lon = ring.reduce((s, p) => s + p[0], 0) / ring.length;
+    const lat = ring.reduce((s, p) => s + p[1], 0) / ring.length;
+    const point = { type: 'Point', coordinates: [lon, lat] };
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      const { points, done } = await run(h, 1, { ...request(aoi, assets, NDVI, point), title: 'Pixel' });
+      assert.equal(done.ok, true, done.error);
+      const truth = await gdal(
+        assets.map((a) => a.path),
+        point,
+        0,
+        assets[0].band_list,
+      );
+      let cloudy = 0;
+      points.forEach((p, i) => {
+        const g = truth[i];
+        const at = `pixel ${p.date}`;
+        assert.equal(p.error, undefined, `${at}: ${p.error}`);
+        assert.equal(p.level, 0, `${at}: full resolution`);
+        assert.equal(p.pixels, 1, at);
+        assert.equal(p.valid, g.valid, `${at}: valid`);
+        if (g.value === undefined) assert.equal(p.value, undefined, at);
+        else assert.ok(Math.abs((p.value as number) - g.value) <= 1e-6, `${at}: ${p.value} vs GDAL ${g.value}`);
+        if (!p.valid && p.value !== undefined) cloudy++;
+        // one tile per date, nothing more
+        assert.ok((p.fetchedBytes ?? 0) <= (p.tileBytes ?? 0) * 1.3 + 64 * 1024, `${at}: read ${p.fetchedBytes} for ${p.tileBytes}`);
+      });
+      assert.ok(cloudy >= 1, 'a clouded date still gives its value, marked not valid');
+      // the chart's readout says so
+      await h.page.locator('.eo-series-chart').focus();
+      await h.page.keyboard.press('Home');
+      assert.match((await h.page.textContent('.eo-series-chart .readout')) ?? '', /^\d{4}-\d{2}-\d{2}: NDVI -?\d\.\d{3} at the pixel/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('24 dates: n of N while they arrive, the first points on the chart before the last is read; overlays named in the legend', async () => {
+    const { aoi, assets } = seasonal[1];
+    const dates = assets.slice(0, 24);
+    const h = await open([]);
+    try {
+      await h.send({ type: 'seriesStart', requestId: 1, request: request(aoi, dates) });
+      const first = await h.waitFor<{ index: number; point: SeriesPoint }>((m) => (m as { type?: string }).type === 'seriesPoint', 120_000);
+      const status = (await h.page.textContent('#imagery-series .status')) ?? '';
+      const doneYet = h.posted.some((m) => (m as { type?: string }).type === 'seriesDone');
+      assert.equal(doneYet, false, 'the first point came before the series was done');
+      assert.match(status, /^(\d+) of 24 dates$/);
+      assert.ok(Number(/^(\d+)/.exec(status)?.[1]) < 24, status);
+      assert.equal(await h.page.locator('#imagery-series button.cancel').isVisible(), true, 'Cancel is offered while it runs');
+      // the arrived date is on the chart already: the keyboard reaches it and reads its median
+      await h.page.locator('.eo-series-chart').focus();
+      await h.page.keyboard.press('Home');
+      const sorted = dates.map((a) => a.date).sort();
+      for (let k = 0; k < sorted.indexOf(first.point.date); k++) await h.page.keyboard.press('ArrowRight');
+      const readout = (await h.page.textContent('.eo-series-chart .readout')) ?? '';
+      assert.ok(readout.startsWith(`${first.point.date}: `) && !/not read yet/.test(readout), readout);
+      await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 180_000);
+      assert.equal((await h.page.textContent('#imagery-series .status')) ?? '', '24 dates');
+
+      // overlaid: another index over the same place, each named in the legend
+      await h.send({
+        type: 'seriesStart',
+        requestId: 2,
+        request: { ...request(aoi, dates.slice(0, 4), '(B03-B08)/(B03+B08)'), index: { name: 'NDWI', expression: '(B03-B08)/(B03+B08)' } },
+        overlay: true,
+      });
+      await h.waitFor((m) => (m as { type?: string; requestId?: number }).type === 'seriesDone' && (m as { requestId: number }).requestId === 2, 120_000);
+      const legend = await h.page.$$eval('.eo-series-chart .u-legend .u-series:not([hidden]) .u-label', (els) => els.map((e) => e.textContent));
+      assert.ok(legend.includes('NDVI') && legend.includes('NDWI'), JSON.stringify(legend));
+      assert.equal(await h.page.textContent('#imagery-series h3'), 'Index over time · 2 series');
+      assert.equal((await h.page.textContent('#imagery-series .status')) ?? '', '28 dates');
+      await h.page.locator('#imagery-series button.close').click();
+      await h.waitFor((m) => (m as { type?: string }).type === 'seriesClosed', 5_000);
     } finally {
       await h.close();
     }

@@ -12,21 +12,53 @@ import { themeColour } from './spectralChart';
 
 export interface SeriesChartOptions {
   width: number;
-  /** The index's name, e.g. `NDVI`. */
+  /** The person picked a date (click, Enter): the series and the date's index in its dates. */
+  onPick(series: number, index: number): void;
+}
+
+/** One series on the chart: its name in the legend, its dates (request order) and points so far. */
+export interface ChartSeries {
   label: string;
+  dates: string[];
+  points: (SeriesPoint | undefined)[];
   /** A date's share of valid pixels below this draws it hollow. */
   minValidShare: number;
-  /** The person picked a date (click, Enter): its index in the dates. */
-  onPick(index: number): void;
 }
 
 export interface SeriesChart {
   readonly root: HTMLElement;
-  /** The dates (`YYYY-MM-DD`, in request order) and the points known so far. */
-  set(dates: string[], points: (SeriesPoint | undefined)[]): void;
+  /** The series to draw (several overlaid, each in its own colour), as they stand. */
+  set(series: ChartSeries[]): void;
   /** The chart drawn on a canvas with a background and title, for "Save PNG". */
   picture(title: string): HTMLCanvasElement;
   destroy(): void;
+}
+
+/**
+ * The series on one time axis: every date of every series once, oldest first (a series with
+ * two scenes on one day gets both, an hour apart), and for each series its point's index
+ * at each place (undefined where it has no date there). Pure.
+ */
+export function alignSeries(series: readonly { dates: readonly string[] }[]): { xs: number[]; dates: string[]; at: (number | undefined)[][] } {
+  const keys = new Map<string, { x: number; date: string }>();
+  const keyOf = series.map((s) => {
+    const seen = new Map<string, number>();
+    return s.dates.map((d) => {
+      const j = seen.get(d) ?? 0;
+      seen.set(d, j + 1);
+      const key = `${d}#${j}`;
+      if (!keys.has(key)) keys.set(key, { x: Date.parse(`${d}T00:00:00Z`) / 1000 + j * 3600, date: d });
+      return key;
+    });
+  });
+  const order = [...keys.entries()].sort((a, b) => a[1].x - b[1].x);
+  const place = new Map(order.map(([k], i) => [k, i]));
+  const at = series.map((_, k) => {
+    const row: (number | undefined)[] = order.map(() => undefined);
+    keyOf[k].forEach((key, i) => (row[place.get(key) as number] = i));
+    return row;
+  });
+  return { xs: order.map(([, v]) => v.x), dates: order.map(([, v]) => v.date), at };
 }
 
 function css(name: string, fallback: string): string {
@@ -41,6 +73,11 @@ function num(v: number | undefined): string {
 export function describePoint(p: SeriesPoint | undefined, date: string, label: string): string {
   if (!p) return l10n.t('{0}: not read yet', date);
   if (p.error) return l10n.t('{0}: {1}', date, p.error);
+  if (p.value !== undefined && p.pixels === 1) {
+    return p.valid
+      ? l10n.t('{0}: {1} {2} at the pixel{3}', date, label, num(p.value), p.overCloudLimit ? l10n.t(', above the cloud limit') : '')
+      : l10n.t('{0}: {1} {2} at the pixel, not valid ({3})', date, label, num(p.value), p.cloudyPixels ? l10n.t('cloud') : l10n.t('no data'));
+  }
   const share = Math.round(p.validShare * 100);
   if (p.median === undefined) return l10n.t('{0}: no valid pixels ({1} % valid)', date, share);
   return l10n.t(
@@ -62,7 +99,6 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
   root.className = 'eo-series-chart';
   root.tabIndex = 0;
   root.setAttribute('role', 'group');
-  root.setAttribute('aria-label', l10n.t('{0} over time: arrow keys move between dates, Enter shows the date on the map', o.label));
   const plotBox = document.createElement('div');
   const readout = document.createElement('div');
   readout.className = 'readout';
@@ -70,44 +106,81 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
   root.append(plotBox, readout);
   host.appendChild(root);
   let plot: uPlot | undefined;
-  let dates: string[] = [];
-  let points: (SeriesPoint | undefined)[] = [];
-  /** Indices of the dates, oldest first (the request may not be sorted). */
-  let order: number[] = [];
+  let series: ChartSeries[] = [];
+  let aligned: ReturnType<typeof alignSeries> = { xs: [], dates: [], at: [] };
   let at = -1;
 
   const say = (k: number) => {
-    const i = order[k];
-    readout.textContent = i === undefined ? '' : describePoint(points[i], dates[i], o.label);
+    const lines = series.flatMap((s, j) => {
+      const i = aligned.at[j]?.[k];
+      return i === undefined ? [] : [describePoint(s.points[i], s.dates[i], s.label)];
+    });
+    readout.textContent = lines.join('\n');
   };
   const moveTo = (k: number) => {
-    if (!plot || !order.length) return;
-    at = Math.max(0, Math.min(order.length - 1, k));
+    if (!plot || !aligned.xs.length) return;
+    at = Math.max(0, Math.min(aligned.xs.length - 1, k));
     const x = plot.data[0][at];
-    const y = (plot.data[3][at] ?? plot.data[4][at] ?? plot.data[5][at]) as number | null | undefined;
-    plot.setCursor({ left: plot.valToPos(x, 'x'), top: y === null || y === undefined ? plot.bbox.height / devicePixelRatio / 2 : plot.valToPos(y, 'y') });
+    const y = plot.data
+      .slice(1)
+      .map((d) => d[at])
+      .find((v) => v !== null && v !== undefined) as number | undefined;
+    plot.setCursor({ left: plot.valToPos(x, 'x'), top: y === undefined ? plot.bbox.height / devicePixelRatio / 2 : plot.valToPos(y, 'y') });
     say(at);
+  };
+  /** The first series with a point at place k, and that point's index in its dates. */
+  const pick = (k: number) => {
+    const j = aligned.at.findIndex((row) => row[k] !== undefined);
+    if (j >= 0) o.onPick(j, aligned.at[j][k] as number);
   };
 
   const build = () => {
     plot?.destroy();
-    order = dates.map((_, i) => i).sort((a, b) => dates[a].localeCompare(dates[b]));
-    const xs = order.map((i) => Date.parse(`${dates[i]}T00:00:00Z`) / 1000);
-    const got = order.map((i) => points[i]);
+    aligned = alignSeries(series);
     const ok = (p: SeriesPoint | undefined) => !!p && !p.error && p.median !== undefined;
-    const good = (p: SeriesPoint | undefined) => ok(p) && (p as SeriesPoint).validShare >= o.minValidShare && !(p as SeriesPoint).overCloudLimit;
-    const ys = got.filter(ok).flatMap((p) => [p?.p10 as number, p?.p90 as number]);
+    const good = (p: SeriesPoint | undefined, min: number) => ok(p) && (p as SeriesPoint).validShare >= min && !(p as SeriesPoint).overCloudLimit;
+    const got = series.map((s, j) => aligned.at[j].map((i) => (i === undefined ? undefined : s.points[i])));
+    const ys = got.flat().flatMap((p) => (ok(p) ? [p?.p10 as number, p?.p90 as number] : p?.value !== undefined ? [p.value] : []));
     const lo = ys.length ? Math.min(...ys) : 0;
     const hi = ys.length ? Math.max(...ys) : 1;
     const pad = Math.max(0.02, (hi - lo) * 0.08);
     const bottom = lo - pad;
-    const line = themeColour(0);
     const fg = css('--vscode-foreground', '#ccc');
     const bg = css('--vscode-editorWidget-background', css('--vscode-editor-background', '#1e1e1e'));
     const grid = css('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
     const err = css('--vscode-errorForeground', '#f14c4c');
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const none = () => null;
+    const opts: uPlot.Series[] = [{}];
+    const data: (number | null)[][] = [];
+    const bands: uPlot.Band[] = [];
+    series.forEach((s, j) => {
+      const line = themeColour(j);
+      const base = opts.length;
+      const g = got[j];
+      opts.push(
+        { label: l10n.t('10–90 %'), stroke: 'transparent', points: { show: false }, spanGaps: true },
+        { label: l10n.t('90th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
+        {
+          label: series.length === 1 ? l10n.t('{0} median', s.label) : s.label,
+          stroke: line,
+          width: 2,
+          spanGaps: true,
+          points: { show: true, size: 7, fill: line, stroke: line },
+        },
+        { label: l10n.t('Too few valid pixels'), stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
+        { label: l10n.t('Could not be read'), stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
+      );
+      data.push(
+        g.map((p) => (good(p, s.minValidShare) ? (p?.p10 as number) : null)),
+        g.map((p) => (good(p, s.minValidShare) ? (p?.p90 as number) : null)),
+        g.map((p) => (good(p, s.minValidShare) ? (p?.median as number) : null)),
+        // too few valid pixels: hollow at its median (a pixel's value, valid or not); none at all: along the bottom
+        g.map((p) => (ok(p) && !good(p, s.minValidShare) ? (p?.median as number) : p && !p.error && p.median === undefined ? (p.value ?? bottom) : null)),
+        g.map((p) => (p?.error ? bottom : null)),
+      );
+      bands.push({ series: [base + 1, base], fill: `color-mix(in srgb, ${line} ${series.length > 1 ? 15 : 25}%, transparent)` });
+    });
     plot = new uPlot(
       {
         width: o.width,
@@ -119,7 +192,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
           { ...axis, values: (_u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(0, 7)) },
           { ...axis, size: 46 },
         ],
-        bands: [{ series: [2, 1], fill: `color-mix(in srgb, ${line} 25%, transparent)` }],
+        bands,
         hooks: {
           setCursor: [
             (u) => {
@@ -130,49 +203,46 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
             },
           ],
         },
-        series: [
-          {},
-          { label: l10n.t('10–90 %'), stroke: 'transparent', points: { show: false }, spanGaps: true },
-          { label: l10n.t('90th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
-          { label: l10n.t('{0} median', o.label), stroke: line, width: 2, spanGaps: true, points: { show: true, size: 7, fill: line, stroke: line } },
-          { label: l10n.t('Too few valid pixels'), stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
-          { label: l10n.t('Could not be read'), stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
-        ],
+        series: opts,
       },
-      [
-        xs,
-        got.map((p) => (good(p) ? (p?.p10 as number) : null)),
-        got.map((p) => (good(p) ? (p?.p90 as number) : null)),
-        got.map((p) => (good(p) ? (p?.median as number) : null)),
-        // too few valid pixels: hollow at its median; none at all: hollow along the bottom
-        got.map((p) => (ok(p) && !good(p) ? (p?.median as number) : p && !p.error && p.median === undefined ? bottom : null)),
-        got.map((p) => (p?.error ? bottom : null)),
-      ] as uPlot.AlignedData,
+      [aligned.xs, ...data] as uPlot.AlignedData,
       plotBox,
     );
+    // the legend names each series once (its line); the band and the marks are told once, for the first
+    const rows = Array.from(plot.root.querySelectorAll<HTMLElement>('.u-legend .u-series'));
+    const shift = rows.length === opts.length ? 0 : -1;
+    opts.forEach((_, i) => {
+      if (i === 0) return;
+      const role = (i - 1) % 5;
+      const first = i <= 5;
+      const row = rows[i + shift];
+      if (row) row.hidden = role === 1 || (!first && role !== 2);
+    });
     plot.over.addEventListener('click', () => {
       const k = plot?.cursor.idx;
-      if (k !== null && k !== undefined && order[k] !== undefined) o.onPick(order[k]);
+      if (k !== null && k !== undefined) pick(k);
     });
     if (at >= 0) moveTo(at);
   };
 
   root.addEventListener('keydown', (e) => {
-    const k = e.key === 'ArrowLeft' ? at - 1 : e.key === 'ArrowRight' ? at + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : undefined;
+    const n = aligned.xs.length;
+    const k = e.key === 'ArrowLeft' ? at - 1 : e.key === 'ArrowRight' ? at + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : undefined;
     if (k !== undefined) {
       e.preventDefault();
       moveTo(k);
-    } else if ((e.key === 'Enter' || e.key === ' ') && at >= 0 && order[at] !== undefined) {
+    } else if ((e.key === 'Enter' || e.key === ' ') && at >= 0 && at < n) {
       e.preventDefault();
-      o.onPick(order[at]);
+      pick(at);
     }
   });
 
   return {
     root,
-    set(d, p) {
-      dates = d;
-      points = p;
+    set(s) {
+      series = s;
+      const names = s.map((x) => x.label).join(', ');
+      root.setAttribute('aria-label', l10n.t('{0} over time: arrow keys move between dates, Enter shows the date on the map', names));
       build();
     },
     picture(title) {
@@ -180,8 +250,9 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
       const ratio = devicePixelRatio || 1;
       const c = document.createElement('canvas');
       const head = Math.round(28 * ratio);
+      const legend = series.length > 1 ? Math.round(18 * ratio * series.length) : 0;
       c.width = src?.width ?? 1;
-      c.height = (src?.height ?? 1) + head;
+      c.height = (src?.height ?? 1) + head + legend;
       const ctx = c.getContext('2d');
       if (!ctx) throw new Error(l10n.t('The chart could not be drawn.'));
       ctx.fillStyle = css('--vscode-editor-background', '#1e1e1e');
@@ -190,6 +261,16 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
       ctx.font = `${Math.round(13 * ratio)}px sans-serif`;
       ctx.fillText(title, 8 * ratio, 18 * ratio);
       if (src) ctx.drawImage(src, 0, head);
+      // overlaid: the names under the chart, each in its colour (the DOM legend is not on the canvas)
+      if (legend) {
+        series.forEach((s, j) => {
+          const y = head + (src?.height ?? 0) + Math.round(14 * ratio) + j * Math.round(18 * ratio);
+          ctx.fillStyle = themeColour(j);
+          ctx.fillRect(8 * ratio, y - 9 * ratio, 14 * ratio, 4 * ratio);
+          ctx.fillStyle = css('--vscode-foreground', '#ccc');
+          ctx.fillText(s.label, 28 * ratio, y);
+        });
+      }
       return c;
     },
     destroy() {

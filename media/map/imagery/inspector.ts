@@ -11,6 +11,19 @@ import { loadAnalysisChunk } from './analysisLoader';
 import type { SpectralChart } from '../analysis/spectralChart';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { readPixel, type PixelReading } from './pixelRead';
+import type { ChartAreaFromMap, ImagerySource } from '../../../src/panels/imagery/protocol';
+
+/** The pixel's place, and the AOI or archive collection of the layer it was read from (its dates come first). */
+export function pixelArea(r: { lon: number; lat: number }, source: ImagerySource | undefined): ChartAreaFromMap {
+  const lon = ((((r.lon + 180) % 360) + 360) % 360) - 180;
+  const of =
+    source?.kind === 'asset' || source?.kind === 'visualization' || source?.kind === 'visualizationPng' || source?.kind === 'insightOutput'
+      ? { aoiId: source.aoiId }
+      : source?.kind === 'archiveItem'
+        ? { collection: source.collection }
+        : {};
+  return { kind: 'pixel', lon, lat: r.lat, ...of };
+}
 
 export interface InspectorDeps {
   L: typeof Leaflet;
@@ -18,6 +31,8 @@ export interface InspectorDeps {
   /** Visible imagery layers, the one drawn on top last. */
   layers(): ImageryLayerHandle[];
   copyText(text: string): void;
+  /** "Chart over time…": a single-pixel series at the place read, with the layer's record. */
+  chartPixel(area: ChartAreaFromMap): void;
 }
 
 interface Pinned {
@@ -198,6 +213,11 @@ export class PixelInspector {
       disabled: this.pins.length >= MAX_PINS,
     });
     const copy = button(l10n.t('Copy as CSV'), () => this.deps.copyText(this.csv()), { class: 'secondary copy-csv' });
+    const source = this.deps.layers().find((l) => l.spec.id === c.layerId)?.spec.source;
+    const overTime = button(l10n.t('Chart over time…'), () => this.deps.chartPixel(pixelArea(r, source)), {
+      class: 'secondary chart-pixel',
+      title: l10n.t('Chart an index at this pixel over time'),
+    });
     const pinList = el(
       'ul',
       { class: 'pins' },
@@ -217,7 +237,7 @@ export class PixelInspector {
         ),
       ),
     );
-    this.body.append(el('div', { class: 'actions' }, pinBtn, copy), pinList);
+    this.body.append(el('div', { class: 'actions' }, pinBtn, copy, overTime), pinList);
     await this.drawChart();
   }
 

@@ -54,6 +54,39 @@ function fullPixelArea(cog: Cog, polygon: unknown, fwd: (lon: number, lat: numbe
   return Math.max(0, sum);
 }
 
+/** The place of a single-pixel series (a GeoJSON Point), or undefined for a polygon. */
+export function pointOf(area: unknown): [number, number] | undefined {
+  const g = area as { type?: unknown; coordinates?: unknown } | null;
+  if (g?.type !== 'Point' || !Array.isArray(g.coordinates)) return undefined;
+  const [lon, lat] = g.coordinates as unknown[];
+  return typeof lon === 'number' && typeof lat === 'number' ? [lon, lat] : undefined;
+}
+
+/**
+ * Where the statistics are taken, in a level's pixels: the polygon on the level its size
+ * calls for, or, for a point, a small square around the centre of the full-resolution pixel
+ * under it (so exactly that pixel centre is inside, and the same tile reads and statistics
+ * serve both).
+ */
+function placeOf(cog: Cog, area: unknown, fwd: (lon: number, lat: number) => [number, number]): { level: number; rings: [number, number][][] } {
+  const point = pointOf(area);
+  if (!point) {
+    const level = seriesLevel(cog, fullPixelArea(cog, area, fwd));
+    return { level, rings: ringsInLevel(cog, level, area, fwd) };
+  }
+  const [x, y] = fwd(point[0], point[1]);
+  const c = Math.floor((x - cog.originX) / cog.resX);
+  const r = Math.floor((y - cog.originY) / cog.resY);
+  const ring: [number, number][] = [
+    [c + 0.25, r + 0.25],
+    [c + 0.75, r + 0.25],
+    [c + 0.75, r + 0.75],
+    [c + 0.25, r + 0.75],
+    [c + 0.25, r + 0.25],
+  ];
+  return { level: 0, rings: [ring] };
+}
+
 /** The coarsest level on which the polygon still covers `MIN_LEVEL_PIXELS`; full resolution when none does. */
 export function seriesLevel(cog: Cog, fullArea: number): number {
   for (let i = cog.levels.length - 1; i > 0; i--) {
@@ -106,9 +139,8 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
     : Array.from({ length: cog.bandCount }, (_, i) => `Band ${i + 1}`);
   const fwd = wgsToCrs(cog);
   if (!fwd) throw new ImageryError(l10n.t('The file is in EPSG:{0}, which cannot be reprojected.', cog.epsg));
-  const level = seriesLevel(cog, fullPixelArea(cog, req.polygon, fwd));
+  const { level, rings } = placeOf(cog, req.polygon, fwd);
   const L = cog.levels[level];
-  const rings = ringsInLevel(cog, level, req.polygon, fwd);
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const r of rings)
     for (const [x, y] of r) {
@@ -165,7 +197,11 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   await Promise.all(Array.from({ length: Math.min(TILES_AT_ONCE, tiles.length) }, worker));
   if (signal.aborted) throw aborted();
   const fetchedBytes = cog.source.stats.bytes - before;
-  const { cloudy: cloudyPixels, ...stats } = await deps.stats({
+  const {
+    cloudy: cloudyPixels,
+    value,
+    ...stats
+  } = await deps.stats({
     tiles: read,
     rings,
     expression: req.index.expression,
@@ -174,12 +210,14 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
     offset: bandMeta.map((b) => b.offset),
     nodata: d.spec.bands[samples[0]]?.nodata ?? cog.nodata,
     scl: sclAt >= 0 ? samples.indexOf(sclAt) : undefined,
+    single: pointOf(req.polygon) !== undefined,
   });
   const cloudy = req.maxCloud !== undefined && d.cloudCover !== undefined && d.cloudCover > req.maxCloud;
   return {
     ...base,
     ...stats,
     cloudyPixels,
+    ...(value !== undefined ? { value } : {}),
     validShare: stats.pixels ? stats.valid / stats.pixels : 0,
     level,
     pixelSize,

@@ -1,7 +1,8 @@
 /**
  * The "index over time" panel at the bottom of the map: progress (n of N dates) with Cancel,
  * the chart as points arrive, the dates that could not be read, and Export CSV / Save PNG
- * (the extension writes the files). The extension starts a series with `seriesStart`; each
+ * (the extension writes the files). Several series may be overlaid (`overlay` on start: other
+ * areas or indices), each named in the legend. The extension starts a series with `seriesStart`; each
  * date's point goes back as `seriesPoint` as soon as it is ready, then `seriesDone`.
  */
 import * as l10n from '@vscode/l10n';
@@ -38,7 +39,8 @@ export class SeriesPanel {
   private readonly chartBox: HTMLElement;
   private readonly problems: HTMLElement;
   private chart?: SeriesChart;
-  private run?: Run;
+  /** The series on the chart, in the order they were added. */
+  private runs: Run[] = [];
   /** The run whose dates the time slider holds now. */
   private timelineOf?: number;
 
@@ -78,18 +80,19 @@ export class SeriesPanel {
     deps.L.DomEvent.disableScrollPropagation(this.root);
   }
 
-  /** The points so far of the current series (tests read them). */
+  /** The points so far of the last series added (tests read them). */
   get points(): (SeriesPoint | undefined)[] {
-    return this.run?.points ?? [];
+    return this.runs.at(-1)?.points ?? [];
   }
 
   get running(): boolean {
-    return !!this.run && !this.run.done;
+    return this.runs.some((r) => !r.done);
   }
 
   async onMessage(m: ToMapSeriesMessage): Promise<void> {
     if (m.type === 'seriesCancel') {
-      if (this.run?.requestId === m.requestId) this.cancel();
+      const run = this.runs.find((r) => r.requestId === m.requestId);
+      if (run && !run.done) run.abort.abort();
       return;
     }
     if (m.type === 'seriesPng') {
@@ -102,54 +105,80 @@ export class SeriesPanel {
       }
       return;
     }
-    await this.start(m.requestId, m.request);
+    await this.start(m.requestId, m.request, m.overlay === true);
   }
 
-  private heading(r: SeriesRequest): string {
-    return l10n.t('{0} over time · {1}', r.index.name, r.title);
+  /** The chart's title: its one series, or how many are overlaid. */
+  private heading(): string {
+    const r = this.runs[0]?.request;
+    if (!r) return '';
+    return this.runs.length === 1 ? l10n.t('{0} over time · {1}', r.index.name, r.title) : l10n.t('Index over time · {0} series', this.runs.length);
+  }
+
+  /**
+   * Each series' name in the legend: the index when every series covers the same place, the
+   * place when every series charts the same index, else both.
+   */
+  private labels(): string[] {
+    const same = (f: (r: Run) => string) => this.runs.every((r) => f(r) === f(this.runs[0]));
+    const sameTitle = same((r) => r.request.title);
+    const sameIndex = same((r) => r.request.index.name);
+    return this.runs.map((r) =>
+      this.runs.length === 1 || sameTitle ? r.request.index.name : sameIndex ? r.request.title : l10n.t('{0} · {1}', r.request.index.name, r.request.title),
+    );
+  }
+
+  private redraw(): void {
+    const labels = this.labels();
+    this.title.textContent = this.heading();
+    this.chart?.set(
+      this.runs.map((r, j) => ({
+        label: labels[j],
+        dates: r.request.dates.map((d) => d.date),
+        points: r.points,
+        minValidShare: r.request.minValidShare ?? 0.5,
+      })),
+    );
   }
 
   private picture(): HTMLCanvasElement {
-    if (!this.chart || !this.run) throw new Error(l10n.t('No chart is open on the map.'));
-    return this.chart.picture(this.heading(this.run.request));
+    if (!this.chart || !this.runs.length) throw new Error(l10n.t('No chart is open on the map.'));
+    return this.chart.picture(this.heading());
   }
 
-  private async start(requestId: number, request: SeriesRequest): Promise<void> {
-    this.cancel();
+  private async start(requestId: number, request: SeriesRequest, overlay: boolean): Promise<void> {
     const run: Run = { requestId, request, points: request.dates.map(() => undefined), abort: new AbortController(), done: false };
-    this.run = run;
-    this.title.textContent = this.heading(request);
-    clear(this.problems);
+    if (!overlay || !this.chart) {
+      this.cancel();
+      this.runs = [];
+      clear(this.problems);
+    }
+    this.runs.push(run);
     this.root.hidden = false;
-    this.cancelButton.hidden = false;
     this.progress();
     const post = this.deps.post;
     try {
-      const charts = await loadAnalysisChunk();
-      this.chart?.destroy();
-      this.chart = charts.seriesChart(this.chartBox, {
-        // under half the map: the bottom-left cell shares its row with the notices and legends
-        // (media/map/frame.ts), and a wider chart squeezed them into a sliver
-        width: Math.round(Math.min(560, Math.max(320, this.deps.map.getSize().x * 0.45))),
-        label: request.index.name,
-        minValidShare: request.minValidShare ?? 0.5,
-        onPick: (i) => this.showDate(run, i),
-      });
-      this.chart.set(
-        request.dates.map((d) => d.date),
-        run.points,
-      );
+      if (!this.chart) {
+        const charts = await loadAnalysisChunk();
+        this.chart = charts.seriesChart(this.chartBox, {
+          // under half the map: the bottom-left cell shares its row with the notices and legends
+          // (media/map/frame.ts), and a wider chart squeezed them into a sliver
+          width: Math.round(Math.min(560, Math.max(320, this.deps.map.getSize().x * 0.45))),
+          onPick: (j, i) => this.runs[j] && this.showDate(this.runs[j], i),
+        });
+      }
+      this.redraw();
       await runSeries(request, this.deps, run.abort.signal, (i, point) => {
-        // a date still finishing after a cancel is not reported
-        if (this.run !== run || run.abort.signal.aborted) return;
+        // a date still finishing after a cancel, or after its chart was replaced, is not reported
+        if (!this.runs.includes(run) || run.abort.signal.aborted) return;
         run.points[i] = point;
         post({ type: 'seriesPoint', requestId, index: i, point });
-        if (point.error) this.problems.append(el('li', {}, l10n.t('{0}: {1}', point.date, point.error)));
+        if (point.error) {
+          const where = this.runs.length > 1 ? l10n.t('{0} · {1}', request.title, point.date) : point.date;
+          this.problems.append(el('li', {}, l10n.t('{0}: {1}', where, point.error)));
+        }
         this.progress();
-        this.chart?.set(
-          request.dates.map((d) => d.date),
-          run.points,
-        );
+        this.redraw();
       });
       run.done = true;
       this.progress();
@@ -158,26 +187,28 @@ export class SeriesPanel {
       run.done = true;
       const cancelled = run.abort.signal.aborted || (e as Error)?.name === 'AbortError';
       run.cancelled = cancelled;
-      if (this.run === run) this.progress();
+      if (this.runs.includes(run)) this.progress();
       post({ type: 'seriesDone', requestId, ok: false, error: (e as Error)?.message || String(e), cancelled });
     }
   }
 
+  /** n of N over every series on the chart; the outcome once all are done. */
   private progress(): void {
-    const run = this.run;
-    if (!run) return;
-    const cancelled = run.cancelled;
-    const n = run.points.filter((p) => p).length;
-    const failed = run.points.filter((p) => p?.error).length;
-    const total = run.request.dates.length;
+    if (!this.runs.length) return;
+    const cancelled = this.runs.some((r) => r.cancelled);
+    const points = this.runs.flatMap((r) => r.points);
+    const n = points.filter((p) => p).length;
+    const failed = points.filter((p) => p?.error).length;
+    const total = points.length;
+    const done = this.runs.every((r) => r.done);
     this.status.textContent = cancelled
       ? l10n.t('Cancelled after {0} of {1} dates', n, total)
-      : run.done
+      : done
         ? failed
           ? l10n.t('{0} dates, {1} could not be read', total, failed)
           : l10n.t('{0} dates', total)
         : l10n.t('{0} of {1} dates', n, total);
-    this.cancelButton.hidden = run.done;
+    this.cancelButton.hidden = done;
   }
 
   /** A date picked on the chart: the time slider over the series' dates, on that date. */
@@ -205,13 +236,16 @@ export class SeriesPanel {
   }
 
   cancel(): void {
-    if (this.run && !this.run.done) this.run.abort.abort();
+    for (const r of this.runs) if (!r.done) r.abort.abort();
   }
 
   close(): void {
     this.cancel();
     this.chart?.destroy();
     this.chart = undefined;
+    this.runs = [];
     this.root.hidden = true;
+    // nothing left to export or to add to
+    this.deps.post({ type: 'seriesClosed' });
   }
 }

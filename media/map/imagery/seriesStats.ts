@@ -34,6 +34,8 @@ export interface StatsJob {
   nodata?: number;
   /** The index in `bands` of a scene classification band, if the file has one. */
   scl?: number;
+  /** A single-pixel series: report the index at the pixel inside even when it is not valid (a cloud). */
+  single?: boolean;
 }
 
 export interface StatsResult {
@@ -47,6 +49,8 @@ export interface StatsResult {
   median?: number;
   p10?: number;
   p90?: number;
+  /** `single` only: the index at the pixel, valid or not; undefined where it has no data. */
+  value?: number;
 }
 
 /** The x positions where a row at height `y` crosses the rings' edges, sorted. */
@@ -99,6 +103,7 @@ export function seriesStatistics(job: StatsJob): StatsResult {
   let valid = 0;
   let pixels = 0;
   let cloudy = 0;
+  let value: number | undefined;
   for (const t of job.tiles) {
     const src = use.map((i) => t.bands[i]);
     const scale = use.map((i) => job.scale[i] ?? 1);
@@ -115,23 +120,25 @@ export function seriesStatistics(job: StatsJob): StatsResult {
         if ((xs.length - k) % 2 === 0) continue;
         pixels++;
         const p = r * t.width + c;
-        let ok = true;
+        let data = true;
         for (let b = 0; b < src.length; b++) {
           const raw = src[b][p];
-          if (raw === job.nodata || Number.isNaN(raw)) ok = false;
+          if (raw === job.nodata || Number.isNaN(raw)) data = false;
           values[b] = raw * scale[b] + offset[b];
         }
+        let cloud = false;
         if (scl) {
           const code = scl[p];
-          if (SCL_NO_DATA.has(code)) ok = false;
-          else if (ok && SCL_CLOUD.has(code)) {
+          if (SCL_NO_DATA.has(code)) data = false;
+          else if (data && SCL_CLOUD.has(code)) {
             cloudy++;
-            ok = false;
+            cloud = true;
           }
         }
-        if (!ok) continue;
+        if (!data || (cloud && !job.single)) continue;
         const v = compiled.evaluate(values);
-        if (!Number.isFinite(v)) continue;
+        if (job.single && Number.isFinite(v)) value = v;
+        if (cloud || !Number.isFinite(v)) continue;
         if (valid === out.length) {
           const grown = new Float64Array(out.length * 2);
           grown.set(out);
@@ -141,9 +148,10 @@ export function seriesStatistics(job: StatsJob): StatsResult {
       }
     }
   }
-  if (!valid) return { pixels, valid, cloudy };
+  const single = value !== undefined ? { value } : {};
+  if (!valid) return { pixels, valid, cloudy, ...single };
   const v = out.subarray(0, valid).sort();
   let sum = 0;
   for (let i = 0; i < valid; i++) sum += v[i];
-  return { pixels, valid, cloudy, mean: sum / valid, median: percentile(v, 0.5), p10: percentile(v, 0.1), p90: percentile(v, 0.9) };
+  return { pixels, valid, cloudy, mean: sum / valid, median: percentile(v, 0.5), p10: percentile(v, 0.1), p90: percentile(v, 0.9), ...single };
 }

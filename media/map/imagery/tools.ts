@@ -57,6 +57,7 @@ export class ImageryTools {
         if (deps.post) deps.post({ type: 'copyText', text });
         else void navigator.clipboard?.writeText(text);
       },
+      chartPixel: (area) => deps.post?.({ type: 'chartIndex', area }),
     });
     this.layerPick = el('select', { class: 'hist-layer', 'aria-label': l10n.t('Layer') }) as HTMLSelectElement;
     this.layerPick.addEventListener('change', () => void this.openHistogram(this.layerPick.value));

@@ -7,7 +7,8 @@
  */
 import type { Aoi, ArchiveItem, Asset, Geometry, Insight, Store, Visualization, WorkflowListItem } from '../../api/records';
 import { isObj } from '../../api/shape';
-import type { ColourRangeFromMap } from '../../panels/imagery/protocol';
+import type { ChartAreaFromMap, ColourRangeFromMap } from '../../panels/imagery/protocol';
+import { readChartArea } from '../../panels/mapMessages';
 import { isSearchParams, type SearchParams } from '../../panels/protocol';
 
 export type { ColourRangeFromMap };
@@ -36,6 +37,15 @@ function recordOf<T>(arg: unknown, kind: string, fits: (r: Record<string, unknow
 /** An AOI row or an `Aoi` (its id and outline are what commands use). */
 export function aoiArg(arg: unknown): Aoi | undefined {
   return recordOf<Aoi>(arg, 'aoi', (r) => typeof r.aoi_id === 'string' && isObj(r.geometry));
+}
+
+/**
+ * "Chart Index Over Time…": an AOI row or record (menus, the palette's pick), or what the map
+ * hands it (an AOI by id, the drawn ring, the inspected pixel).
+ */
+export function chartAreaArg(arg: unknown): { kind: 'aoiRecord'; aoi: Aoi } | ChartAreaFromMap | undefined {
+  const aoi = aoiArg(arg);
+  return aoi ? { kind: 'aoiRecord', aoi } : readChartArea(arg);
 }
 
 /** A Cloud Stores row or a `Store`. */

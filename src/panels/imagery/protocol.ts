@@ -251,7 +251,10 @@ export interface SeriesRequest {
   title: string;
   /** The index's name (legend, CSV) and its expression over the files' band names. */
   index: { name: string; expression: string };
-  /** The polygon (lon/lat GeoJSON Polygon or MultiPolygon) the statistics are taken inside. */
+  /**
+   * The polygon (lon/lat GeoJSON Polygon or MultiPolygon) the statistics are taken inside, or a
+   * GeoJSON Point: a single-pixel series, the value at the full-resolution pixel under it.
+   */
   polygon: unknown;
   dates: SeriesDate[];
   /** A date whose record's cloud cover is above this, percent, is drawn as too cloudy (not dropped). */
@@ -282,13 +285,16 @@ export interface SeriesPoint {
   overCloudLimit?: boolean;
   /** The date could not be read: the sentence why (the rest of the series goes on). */
   error?: string;
+  /** A single-pixel series: the index at the pixel, valid or not (undefined: no data there). */
+  value?: number;
   /** Bytes fetched for this date, and the stored size of the tiles it needed. */
   fetchedBytes?: number;
   tileBytes?: number;
 }
 
 export type ToMapSeriesMessage =
-  | { type: 'seriesStart'; requestId: number; request: SeriesRequest }
+  /** `overlay`: drawn beside the series already on the chart instead of replacing them. */
+  | { type: 'seriesStart'; requestId: number; request: SeriesRequest; overlay?: boolean }
   | { type: 'seriesCancel'; requestId: number }
   /** The chart as a PNG, for "Save Chart as PNG…". */
   | { type: 'seriesPng'; requestId: number };
@@ -300,4 +306,18 @@ export type FromMapSeriesMessage =
   | { type: 'seriesPngReply'; requestId: number; ok: true; bytes: ArrayBuffer | Uint8Array }
   | { type: 'seriesPngReply'; requestId: number; ok: false; error: string }
   /** The person asked for an export from the chart's own buttons. */
-  | { type: 'seriesExport'; format: 'csv' | 'png' };
+  | { type: 'seriesExport'; format: 'csv' | 'png' }
+  /** The chart was closed: nothing is left to export or add to. */
+  | { type: 'seriesClosed' }
+  /** "Chart index over time…" on the map: an AOI's popup, the drawn area, or the inspected pixel. */
+  | { type: 'chartIndex'; area: ChartAreaFromMap };
+
+/**
+ * What the map hands "Chart Index Over Time…": an AOI shown on it, the area drawn (its ring,
+ * in map longitudes), or the pixel the inspector read, with the AOI or archive item of the
+ * layer it was read from (the dates to offer first).
+ */
+export type ChartAreaFromMap =
+  | { kind: 'aoi'; aoiId: string }
+  | { kind: 'polygon'; ring: [number, number][] }
+  | { kind: 'pixel'; lon: number; lat: number; aoiId?: string; collection?: string };

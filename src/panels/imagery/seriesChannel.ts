@@ -32,8 +32,13 @@ export class SeriesChannel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly pngs = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
-  /** The last series started on this map (done or not). */
-  last?: SeriesState;
+  /** The series on the map's chart, in the order they were added (one, unless overlaid). */
+  chart: SeriesState[] = [];
+
+  /** The last series started on this map (done or not), while the chart is open. */
+  get last(): SeriesState | undefined {
+    return this.chart.at(-1);
+  }
 
   constructor(
     private readonly post: (m: ToMapSeriesMessage) => void,
@@ -41,11 +46,14 @@ export class SeriesChannel {
     private readonly onExport: (format: 'csv' | 'png') => void,
   ) {}
 
-  /** Runs a series; resolves with every point once all dates are done. Aborting cancels the reads. */
-  start(request: SeriesRequest, o: { onPoint?: Pending['onPoint']; signal?: AbortSignal } = {}): Promise<SeriesState> {
+  /**
+   * Runs a series; resolves with every point once all dates are done. Aborting cancels the
+   * reads. `overlay`: added to the chart beside the series already on it, else replacing them.
+   */
+  start(request: SeriesRequest, o: { onPoint?: Pending['onPoint']; signal?: AbortSignal; overlay?: boolean } = {}): Promise<SeriesState> {
     const requestId = this.next++;
     const state: SeriesState = { request, points: request.dates.map(() => undefined), done: false };
-    this.last = state;
+    this.chart = o.overlay ? [...this.chart, state] : [state];
     return new Promise<SeriesState>((resolve, reject) => {
       if (o.signal?.aborted) return reject(new SeriesCancelled());
       this.pending.set(requestId, { state, onPoint: o.onPoint, resolve, reject });
@@ -61,7 +69,7 @@ export class SeriesChannel {
         },
         { once: true },
       );
-      this.post({ type: 'seriesStart', requestId, request });
+      this.post({ type: 'seriesStart', requestId, request, ...(o.overlay ? { overlay: true } : {}) });
     });
   }
 
@@ -74,7 +82,11 @@ export class SeriesChannel {
     });
   }
 
-  receive(m: FromMapSeriesMessage): void {
+  receive(m: Exclude<FromMapSeriesMessage, { type: 'chartIndex' }>): void {
+    if (m.type === 'seriesClosed') {
+      this.chart = [];
+      return;
+    }
     if (m.type === 'seriesExport') {
       this.onExport(m.format);
       return;

@@ -115,28 +115,63 @@ describe('series CSV', () => {
     ],
   };
   it('one row per date, oldest first, statistics in the header, text cells neutralised', () => {
-    const csv = seriesCsv(req, [
+    const csv = seriesCsv([
       {
-        date: '2025-06-01',
-        source: 'asset-b',
-        pixels: 100,
-        valid: 40,
-        validShare: 0.4,
-        median: -0.25,
-        mean: -0.2,
-        p10: -0.5,
-        p90: 0.1,
-        level: 1,
-        pixelSize: 20,
+        request: req,
+        points: [
+          {
+            date: '2025-06-01',
+            source: 'asset-b',
+            pixels: 100,
+            valid: 40,
+            validShare: 0.4,
+            median: -0.25,
+            mean: -0.2,
+            p10: -0.5,
+            p90: 0.1,
+            level: 1,
+            pixelSize: 20,
+          },
+          { date: '2025-05-01', source: '-asset,a', pixels: 0, valid: 0, validShare: 0, error: 'HTTP 404' },
+        ],
       },
-      { date: '2025-05-01', source: '-asset,a', pixels: 0, valid: 0, validShare: 0, error: 'HTTP 404' },
     ]);
     const lines = csv.trimEnd().split('\r\n');
     assert.equal(lines[0], SERIES_CSV_HEADER.join(','));
-    assert.equal(lines[1], `2025-05-01,'=NDVI,,,,,0,0,0,,,,"'-asset,a",HTTP 404`);
-    assert.equal(lines[2], `2025-06-01,'=NDVI,-0.2,-0.25,-0.5,0.1,0.4,40,100,,1,20,asset-b,too few valid pixels`);
+    assert.equal(lines[1], `2025-05-01,Fields,'=NDVI,,,,,0,0,0,,,,,"'-asset,a",HTTP 404`);
+    assert.equal(lines[2], `2025-06-01,Fields,'=NDVI,-0.2,-0.25,-0.5,0.1,0.4,40,100,,,1,20,asset-b,too few valid pixels`);
     assert.equal(csvText('a"b'), '"a""b"');
     assert.equal(csvText('a,"b'), '"a,""b"');
     assert.equal(csvText('@x'), "'@x");
+  });
+
+  it('overlaid series: rows by date, then in the order the series were added, each named', () => {
+    const pixel: SeriesRequest = { ...req, title: 'Pixel at 36.70000, -120.50000', index: { name: 'NDVI', expression: '(B08-B04)/(B08+B04)' } };
+    const csv = seriesCsv([
+      { request: req, points: [undefined, undefined] },
+      {
+        request: pixel,
+        points: [
+          { date: '2025-06-01', source: 'asset-b', pixels: 1, valid: 0, validShare: 0, cloudyPixels: 1, value: 0.61, level: 0 },
+          { date: '2025-05-01', source: '-asset,a', pixels: 1, valid: 1, validShare: 1, value: 0.3, mean: 0.3, median: 0.3, p10: 0.3, p90: 0.3, level: 0 },
+        ],
+      },
+    ]);
+    const rows = csv
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[1]]),
+      [
+        ['2025-05-01', 'Fields'],
+        ['2025-05-01', 'Pixel at 36.70000'],
+        ['2025-06-01', 'Fields'],
+        ['2025-06-01', 'Pixel at 36.70000'],
+      ].map(([d, n]) => [d, n.startsWith('Pixel') ? '"Pixel at 36.70000' : n]),
+    );
+    const cloudy = csv.trimEnd().split('\r\n')[4];
+    assert.match(cloudy, /,0\.61,0,,asset-b,not valid: cloud$/);
   });
 });
