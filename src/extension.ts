@@ -28,6 +28,7 @@ import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 import { registerChatTools } from './tools';
+import type { ToolName } from './tools/toolIds';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
 import { Watcher } from './watch/watcher';
@@ -51,6 +52,8 @@ export interface EoImageryApi {
     activationProfile: Record<string, number>;
     /** Makes the chat tools see a trusted (false) or untrusted (true) workspace; undefined: the real one. */
     restrictedMode(on: boolean | undefined): void;
+    /** What a chat tool's `prepareInvocation` answers for this input (the registered tool's own). */
+    prepareTool(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
   };
 }
 
@@ -107,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   let restricted: boolean | undefined;
   const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
   const shareView = step('shareView', () => shareViewCommands(services));
+  const chatTools = step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted }));
   context.subscriptions.push(
     log,
     connection,
@@ -136,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...workflows.disposables,
     ...commands('workflowCommands', () => workflows.commands),
     ...commands('assets', () => assetCommands(services)),
-    ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
+    ...chatTools.disposables,
     ...commands('watch', () => watchCommands(services)),
     ...commands('shareView', () => shareView.commands),
   );
@@ -159,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
       activationProfile: profile,
       walkthrough: walkthrough.api,
       restrictedMode: (on) => (restricted = on),
+      prepareTool: (name, input) => chatTools.prepare(name, input),
     },
   };
 }

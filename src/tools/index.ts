@@ -11,13 +11,15 @@ import { listAoisTool } from './listAois';
 import { listProjectsTool } from './listProjects';
 import { placeOrderTool } from './placeOrder';
 import { priceOrderTool } from './priceOrder';
-import { registerTools, type ToolTable } from './register';
+import { prepare, registerTools, type ToolTable } from './register';
 import { searchArchiveTool } from './searchArchive';
+import { searchImageryTool } from './searchImagery';
 import { showOnMapTool } from './showOnMap';
 import { startRunTool } from './startRun';
 import { statusTool } from './status';
 import { validateInsightTool } from './validateInsight';
 import type { ToolServices } from './tool';
+import type { ToolName } from './toolIds';
 
 export type { ToolServices } from './tool';
 
@@ -26,6 +28,7 @@ export function toolTable(services: ToolServices): ToolTable {
     listProjects: listProjectsTool(services),
     listAois: listAoisTool(services),
     searchArchive: searchArchiveTool(services),
+    searchImagery: searchImageryTool(services),
     describeItem: describeItemTool(services),
     priceOrder: priceOrderTool(services),
     placeOrder: placeOrderTool(services),
@@ -39,6 +42,19 @@ export function toolTable(services: ToolServices): ToolTable {
   };
 }
 
-export function registerChatTools(services: ToolServices): vscode.Disposable[] {
-  return registerTools(services, toolTable(services));
+export interface ChatTools {
+  readonly disposables: vscode.Disposable[];
+  /** What `prepareInvocation` answers for `name` with `input` (the test API hands it to tests). */
+  prepare(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
+}
+
+export function registerChatTools(services: ToolServices): ChatTools {
+  const table = toolTable(services);
+  return {
+    disposables: registerTools(services, table),
+    prepare: (name, input) => {
+      const handler = table[name];
+      return handler && prepare(services, handler, input);
+    },
+  };
 }
