@@ -28,6 +28,7 @@ import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 import { registerChatTools } from './tools';
+import { registerParticipant } from './tools/participant';
 import type { ToolName } from './tools/toolIds';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
@@ -54,6 +55,8 @@ export interface EoImageryApi {
     restrictedMode(on: boolean | undefined): void;
     /** What a chat tool's `prepareInvocation` answers for this input (the registered tool's own). */
     prepareTool(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
+    /** A chat tool's answer, run in this extension host without VS Code's round trip. */
+    answerTool(name: ToolName, input: unknown): Promise<string | undefined>;
   };
 }
 
@@ -141,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...commands('workflowCommands', () => workflows.commands),
     ...commands('assets', () => assetCommands(services)),
     ...chatTools.disposables,
+    step('chatParticipant', () => registerParticipant({ ...services, diagnostics: insights.diagnostics, trusted })),
     ...commands('watch', () => watchCommands(services)),
     ...commands('shareView', () => shareView.commands),
   );
@@ -164,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
       walkthrough: walkthrough.api,
       restrictedMode: (on) => (restricted = on),
       prepareTool: (name, input) => chatTools.prepare(name, input),
+      answerTool: (name, input) => chatTools.answer(name, input),
     },
   };
 }

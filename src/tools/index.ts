@@ -2,7 +2,7 @@
  * The chat tools (`contributes.languageModelTools`): one module per tool, all registered here
  * through the one wrapper (`register.ts`). Registering makes no network call.
  */
-import type * as vscode from 'vscode';
+import vscode = require('vscode');
 import { createInsightInputTool } from './createInsightInput';
 import { describeItemTool } from './describeItem';
 import { estimateRunTool } from './estimateRun';
@@ -11,7 +11,7 @@ import { listAoisTool } from './listAois';
 import { listProjectsTool } from './listProjects';
 import { placeOrderTool } from './placeOrder';
 import { priceOrderTool } from './priceOrder';
-import { prepare, registerTools, type ToolTable } from './register';
+import { answerFor, prepare, registerTools, type ToolTable } from './register';
 import { searchArchiveTool } from './searchArchive';
 import { searchImageryTool } from './searchImagery';
 import { showOnMapTool } from './showOnMap';
@@ -46,6 +46,8 @@ export interface ChatTools {
   readonly disposables: vscode.Disposable[];
   /** What `prepareInvocation` answers for `name` with `input` (the test API hands it to tests). */
   prepare(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
+  /** The answer `invoke` would give, without VS Code's round trip (the test API hands it to the benchmark). */
+  answer(name: ToolName, input: unknown): Promise<string | undefined>;
 }
 
 export function registerChatTools(services: ToolServices): ChatTools {
@@ -55,6 +57,10 @@ export function registerChatTools(services: ToolServices): ChatTools {
     prepare: (name, input) => {
       const handler = table[name];
       return handler && prepare(services, handler, input);
+    },
+    answer: async (name, input) => {
+      const handler = table[name];
+      return handler && answerFor(services, handler, input, new vscode.CancellationTokenSource().token);
     },
   };
 }

@@ -1,7 +1,9 @@
 // The chat tools against the sandbox, in code-server: for each read-only tool, its answer on
 // the sandbox's largest inputs (bytes and rows, beside the raw JSON it summarises) and the
 // time of a call as chat makes it (vscode.lm.invokeTool) next to the direct client calls it
-// wraps, interleaved, medians. Goal: tool ≤ 1.2 × direct.
+// wraps, interleaved, medians; and the tool's own answer computed in the extension host
+// without invokeTool's round trip through the workbench (handler_ms), to tell the two costs
+// apart. Goal: tool ≤ 1.2 × direct.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT, runInExtensionHost } from '../integration/harness/codeServer';
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
       JSON.stringify({ bench: 'chat-tools', figure: `${f.tool}_answer`, value: f.answerBytes, unit: 'bytes', rows: f.answerRows, raw_json_bytes: f.rawBytes }),
     );
     const tool = median(f.toolMs);
+    const handler = median(f.handlerMs);
     const direct = median(f.directMs);
     console.log(
       JSON.stringify({
@@ -36,6 +39,9 @@ async function main(): Promise<void> {
         baseline_value: r2(direct),
         ratio: r2(tool / direct),
         goal_ratio: 1.2,
+        // The tool's own work (lookups, formatting) without VS Code's invokeTool round trip
+        handler_ms: r2(handler),
+        handler_ratio: r2(handler / direct),
         rounds: sample.rounds,
         load_avg_1m: r2(load),
       }),

@@ -9,7 +9,7 @@ import { collect, type EoClient } from '../../src/api';
 import { imagerySearchBody, archiveSearchBody } from '../../src/panels/mapData';
 import { emptyOrderEntries } from '../../src/commands/orders/common';
 import { archiveOrderParts } from '../../src/commands/orders/orderArchive';
-import { TOOLS } from '../../src/tools/toolIds';
+import { TOOLS, type ToolName } from '../../src/tools/toolIds';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
 
 export interface ToolFigure {
@@ -17,6 +17,8 @@ export interface ToolFigure {
   /** What the direct call is. */
   direct: string;
   toolMs: number[];
+  /** The same tool's answer computed in the extension host, without the invokeTool round trip. */
+  handlerMs: number[];
   directMs: number[];
   answerBytes: number;
   answerRows: number;
@@ -135,21 +137,24 @@ export async function run(): Promise<void> {
     const client = await conn.api.services.connection.getClient();
     const first = (await client.archives.search({ limit: 1, collections: ['sentinel-2-l2a'] })).features[0];
     for (const k of cases(first)) {
-      const fig: ToolFigure = { tool: k.tool, direct: k.direct, toolMs: [], directMs: [], answerBytes: 0, answerRows: 0, rawBytes: 0 };
+      const fig: ToolFigure = { tool: k.tool, direct: k.direct, toolMs: [], handlerMs: [], directMs: [], answerBytes: 0, answerRows: 0, rawBytes: 0 };
       // Warm both paths once (the first request of a kind loads code and opens connections).
       const answer = await invoke(k.tool, k.input);
       const raw = await k.call(client);
       fig.answerBytes = Buffer.byteLength(answer, 'utf8');
       fig.answerRows = answer.split('\n').filter((l) => l.startsWith('- ')).length;
       fig.rawBytes = Buffer.byteLength(JSON.stringify(raw), 'utf8');
+      const name = (Object.keys(TOOLS) as ToolName[]).find((n) => TOOLS[n] === k.tool) as ToolName;
       for (let i = 0; i < ROUNDS; i++) {
-        // Interleaved, alternating which goes first, so drift in load hits both alike.
-        const order = i % 2 ? ['direct', 'tool'] : ['tool', 'direct'];
+        // Interleaved, rotating which goes first, so drift in load hits all three alike.
+        const kinds = ['tool', 'handler', 'direct'] as const;
+        const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
         for (const which of order) {
           const t0 = performance.now();
           if (which === 'tool') await invoke(k.tool, k.input);
+          else if (which === 'handler') await conn.api.testing.answerTool(name, k.input);
           else await k.call(client);
-          (which === 'tool' ? fig.toolMs : fig.directMs).push(performance.now() - t0);
+          (which === 'tool' ? fig.toolMs : which === 'handler' ? fig.handlerMs : fig.directMs).push(performance.now() - t0);
         }
       }
       sample.figures.push(fig);
