@@ -28,6 +28,8 @@ import { Panels } from './panels';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
 import { registerChatTools } from './tools';
+import { registerParticipant } from './tools/participant';
+import type { ToolName } from './tools/toolIds';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
 import { Watcher } from './watch/watcher';
@@ -51,6 +53,10 @@ export interface EoImageryApi {
     activationProfile: Record<string, number>;
     /** Makes the chat tools see a trusted (false) or untrusted (true) workspace; undefined: the real one. */
     restrictedMode(on: boolean | undefined): void;
+    /** What a chat tool's `prepareInvocation` answers for this input (the registered tool's own). */
+    prepareTool(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
+    /** A chat tool's answer, run in this extension host without VS Code's round trip. */
+    answerTool(name: ToolName, input: unknown): Promise<string | undefined>;
   };
 }
 
@@ -107,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   let restricted: boolean | undefined;
   const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
   const shareView = step('shareView', () => shareViewCommands(services));
+  const chatTools = step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted }));
   context.subscriptions.push(
     log,
     connection,
@@ -136,7 +143,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
     ...workflows.disposables,
     ...commands('workflowCommands', () => workflows.commands),
     ...commands('assets', () => assetCommands(services)),
-    ...step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted })),
+    ...chatTools.disposables,
+    step('chatParticipant', () => registerParticipant({ ...services, diagnostics: insights.diagnostics, trusted })),
     ...commands('watch', () => watchCommands(services)),
     ...commands('shareView', () => shareView.commands),
   );
@@ -159,6 +167,8 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
       activationProfile: profile,
       walkthrough: walkthrough.api,
       restrictedMode: (on) => (restricted = on),
+      prepareTool: (name, input) => chatTools.prepare(name, input),
+      answerTool: (name, input) => chatTools.answer(name, input),
     },
   };
 }

@@ -2,7 +2,7 @@
  * The chat tools (`contributes.languageModelTools`): one module per tool, all registered here
  * through the one wrapper (`register.ts`). Registering makes no network call.
  */
-import type * as vscode from 'vscode';
+import vscode = require('vscode');
 import { createInsightInputTool } from './createInsightInput';
 import { describeItemTool } from './describeItem';
 import { estimateRunTool } from './estimateRun';
@@ -11,13 +11,15 @@ import { listAoisTool } from './listAois';
 import { listProjectsTool } from './listProjects';
 import { placeOrderTool } from './placeOrder';
 import { priceOrderTool } from './priceOrder';
-import { registerTools, type ToolTable } from './register';
+import { answerFor, prepare, registerTools, type ToolTable } from './register';
 import { searchArchiveTool } from './searchArchive';
+import { searchImageryTool } from './searchImagery';
 import { showOnMapTool } from './showOnMap';
 import { startRunTool } from './startRun';
 import { statusTool } from './status';
 import { validateInsightTool } from './validateInsight';
 import type { ToolServices } from './tool';
+import type { ToolName } from './toolIds';
 
 export type { ToolServices } from './tool';
 
@@ -26,6 +28,7 @@ export function toolTable(services: ToolServices): ToolTable {
     listProjects: listProjectsTool(services),
     listAois: listAoisTool(services),
     searchArchive: searchArchiveTool(services),
+    searchImagery: searchImageryTool(services),
     describeItem: describeItemTool(services),
     priceOrder: priceOrderTool(services),
     placeOrder: placeOrderTool(services),
@@ -39,6 +42,25 @@ export function toolTable(services: ToolServices): ToolTable {
   };
 }
 
-export function registerChatTools(services: ToolServices): vscode.Disposable[] {
-  return registerTools(services, toolTable(services));
+export interface ChatTools {
+  readonly disposables: vscode.Disposable[];
+  /** What `prepareInvocation` answers for `name` with `input` (the test API hands it to tests). */
+  prepare(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
+  /** The answer `invoke` would give, without VS Code's round trip (the test API hands it to the benchmark). */
+  answer(name: ToolName, input: unknown): Promise<string | undefined>;
+}
+
+export function registerChatTools(services: ToolServices): ChatTools {
+  const table = toolTable(services);
+  return {
+    disposables: registerTools(services, table),
+    prepare: (name, input) => {
+      const handler = table[name];
+      return handler && prepare(services, handler, input);
+    },
+    answer: async (name, input) => {
+      const handler = table[name];
+      return handler && answerFor(services, handler, input, new vscode.CancellationTokenSource().token);
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * closest names when there is no such one, so the model can ask again or ask the person.
  */
 import { l10n } from 'vscode';
-import { collect, type Aoi, type EoClient, type Project } from '../api';
+import { collect, type Aoi, type Bandset, type EoClient, type Project, type Satellite } from '../api';
 import { loadProjects } from '../commands/orders/common';
 import { closestNames, fold, quoted } from './text';
 
@@ -37,6 +37,38 @@ export async function findProject(client: EoClient, wanted: string): Promise<Fou
     (p) => p.id,
     (names) => l10n.t('No project is named {0}. The closest names: {1}. Call again with one of them.', quoted(wanted), names),
     () => l10n.t('No project is named {0}, and the account has no projects.', quoted(wanted)),
+  );
+}
+
+/** The satellites named (by name or id) among those the service lists; every unknown one is named. */
+export function findSatellites(list: readonly Satellite[], wanted: readonly string[]): Found<Satellite[]> {
+  const found: Satellite[] = [];
+  const problems: string[] = [];
+  for (const w of wanted) {
+    const one = pick(
+      list,
+      w,
+      (s) => [s.name],
+      (s) => s.id,
+      (names) => l10n.t('No satellite is named {0}. The closest names: {1}.', quoted(w), names),
+      () => l10n.t('No satellite is named {0}: the service lists none.', quoted(w)),
+    );
+    if (one.ok) {
+      if (!found.includes(one.value)) found.push(one.value);
+    } else problems.push(one.reason);
+  }
+  return problems.length ? { ok: false, reason: [...problems, l10n.t('Call again with names from that list.')].join(' ') } : { ok: true, value: found };
+}
+
+/** The bandset named `wanted` (or with that id) among `list`. */
+export function findBandset(list: readonly Bandset[], wanted: string): Found<Bandset> {
+  return pick(
+    list,
+    wanted,
+    (b) => [b.name],
+    (b) => b.id,
+    (names) => l10n.t('No bandset is named {0}. The closest names: {1}. Call again with one of them.', quoted(wanted), names),
+    () => l10n.t('No bandset is named {0}: the service lists none.', quoted(wanted)),
   );
 }
 

@@ -28,7 +28,8 @@ export function registerTools(services: ToolServices, table: ToolTable): vscode.
   });
 }
 
-function prepare(services: ToolServices, handler: AnyTool, input: unknown): vscode.PreparedToolInvocation {
+/** What chat shows before and while a tool runs: its progress line, and for a tool that acts, what it will do. */
+export function prepare(services: ToolServices, handler: AnyTool, input: unknown): vscode.PreparedToolInvocation {
   const read = handler.read(input);
   if (!read.ok) return { invocationMessage: l10n.t('{0}: checking the request', handler.action) };
   if (refusedHere(services, handler)) return { invocationMessage: l10n.t('{0}: not available in Restricted Mode', handler.action) };

@@ -9,7 +9,8 @@ import { nextLink, type ArchiveItem, type EoClient } from '../api';
 import { archiveSearchBody } from '../panels/mapData';
 import type { SearchParams } from '../panels/protocol';
 import { readArchiveQuery, type ArchiveQuery } from './archiveQuery';
-import { findAoi, type Found } from './lookup';
+import type { Found } from './lookup';
+import { searchPlace } from './place';
 import { answer, dataNotice, dayOf, measure, pageFooter, quoted, row, ROWS_PER_PAGE } from './text';
 import { tool, type ToolServices } from './tool';
 
@@ -22,31 +23,9 @@ export interface ArchivePage {
 }
 
 export async function searchArchivePage(client: EoClient, q: ArchiveQuery): Promise<Found<ArchivePage>> {
-  let ring: [number, number][];
-  let shape: SearchParams['shape'] = 'polygon';
-  let place: string;
-  if (q.aoi !== undefined) {
-    const found = await findAoi(client, q.aoi);
-    if (!found.ok) return found;
-    ring = found.value.geometry.coordinates[0].map(([x, y]) => [x, y] as [number, number]);
-    place = l10n.t('AOI {0}', quoted(found.value.name));
-  } else if (q.bbox) {
-    const [w, s, e0, n] = q.bbox;
-    // West beyond east crosses the dateline: the ring runs on past 180°.
-    const e = e0 < w ? e0 + 360 : e0;
-    ring = [
-      [w, s],
-      [e, s],
-      [e, n],
-      [w, n],
-      [w, s],
-    ];
-    shape = 'rectangle';
-    place = l10n.t('bbox [{0}]', q.bbox.join(', '));
-  } else {
-    ring = (q.geometry?.coordinates[0] ?? []).map(([x, y]) => [x, y] as [number, number]);
-    place = l10n.t('the given polygon');
-  }
+  const where = await searchPlace(client, q);
+  if (!where.ok) return where;
+  const { ring, shape, label: place } = where.value;
   const sort: SearchParams['sort'] = q.sort === 'least-cloudy' ? 'cloud-asc' : q.sort === 'oldest' ? 'datetime-asc' : 'datetime-desc';
   const body = archiveSearchBody({
     kind: 'archive',

@@ -1,10 +1,14 @@
 // Runs inside code-server's extension host as the tests module of a window whose folder is in
 // Restricted Mode (workspace trust on, the folder not trusted): signs in to an in-process
 // sandbox, opens an insight file and records what the editor asked the service, then runs
-// Validate (a deliberate act) and records again. Writes the sample to EO_TEST_RESULT_FILE.
+// Validate (a deliberate act) and records again. Then invokes the chat tools as chat does
+// (vscode.lm.invokeTool), with the window's real trust (no test override): the tools that
+// order, write or run, and read-only ones, recording each answer and the requests other than
+// GET. Writes the sample to EO_TEST_RESULT_FILE.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/commandIds';
+import { TOOLS } from '../../src/tools/toolIds';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
 
 export interface RestrictedSample {
@@ -15,7 +19,20 @@ export interface RestrictedSample {
   /** Requests made by Validate Insight Input Against Block Spec. */
   onValidate: string[];
   codesAfterValidate: string[];
+  /** Each tool invoked: its answer, and the requests other than GET made meanwhile. */
+  tools: { name: string; text: string; sent: string[] }[];
+  /** Files in the workspace folder after the tools ran. */
+  files: string[];
   error?: string;
+}
+
+/** A tool's answer, or a sentence saying it did not answer (a prompt left open would hang the probe). */
+async function invoke(name: string, input: object): Promise<string> {
+  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve(`(no answer within 30 s: something waited for the person)`), 30_000));
+  const call = vscode.lm
+    .invokeTool(name, { input, toolInvocationToken: undefined })
+    .then((r) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''));
+  return Promise.race([call, timeout]);
 }
 
 const FILE = {
@@ -36,7 +53,15 @@ async function codesUntil(uri: vscode.Uri, done: (codes: string[]) => boolean): 
 
 export async function run(): Promise<void> {
   const file = process.env.EO_TEST_RESULT_FILE;
-  const sample: RestrictedSample = { trusted: vscode.workspace.isTrusted, onOpen: [], codesOnOpen: [], onValidate: [], codesAfterValidate: [] };
+  const sample: RestrictedSample = {
+    trusted: vscode.workspace.isTrusted,
+    onOpen: [],
+    codesOnOpen: [],
+    onValidate: [],
+    codesAfterValidate: [],
+    tools: [],
+    files: [],
+  };
   const sandbox = await startSandbox();
   try {
     const conn = await connectToSandbox(sandbox);
@@ -53,6 +78,24 @@ export async function run(): Promise<void> {
     seen = sample.onValidate;
     await vscode.commands.executeCommand(COMMANDS.validateInsight);
     sample.codesAfterValidate = await codesUntil(uri, (c) => c.includes('input-unknown'));
+
+    const client = await conn.api.services.connection.getClient();
+    const item = (await client.archives.search({ limit: 1, collections: ['sentinel-2-l2a'] })).features[0];
+    const calls: [string, object][] = [
+      [TOOLS.placeOrder, { items: [`${item.collection}/${item.id}`], project: 'Water resources' }],
+      [TOOLS.createInsightInput, { block: 'water-extent', aoi: 'Lake Mead', asset: 'Mosaic', name: 'restricted-chat' }],
+      [TOOLS.startRun, { file: 'restricted.insight.json' }],
+      [TOOLS.listProjects, {}],
+      [TOOLS.searchArchive, { aoi: 'Lake Mead', maxCloud: 50 }],
+      [TOOLS.priceOrder, { items: [`${item.collection}/${item.id}`], project: 'Water resources' }],
+    ];
+    for (const [name, input] of calls) {
+      const sent: string[] = [];
+      seen = sent;
+      const text = await invoke(name, input);
+      sample.tools.push({ name, text, sent: sent.filter((r) => !r.startsWith('GET ')) });
+    }
+    sample.files = (await vscode.workspace.fs.readDirectory(folder)).map(([n]) => n);
     sub.dispose();
   } catch (err) {
     sample.error = err instanceof Error ? (err.stack ?? err.message) : String(err);

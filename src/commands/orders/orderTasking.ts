@@ -84,19 +84,14 @@ async function geometrySource(services: CommandServices, given: TaskingSource): 
   return { geometry: parsed.collection, label: name.replace(/\.(geo)?json$/i, '') };
 }
 
-/** Resolves with the placed order, or undefined when nothing was placed. */
-export async function orderTasking(services: CommandServices, given: TaskingSource): Promise<OrderRecord | undefined> {
-  const source = await geometrySource(services, given);
-  if (!source) return undefined;
-  const client = await services.connection.getClient();
-
-  const today = Date.now();
+/** The wizard's first entries (and the chat price tool's defaults): tomorrow for two weeks, once, 20 % cloud, 30° off-nadir. */
+export function taskingDefaults(label: string, now = Date.now()): TaskingState {
   const day = 86_400_000;
   const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-  const state: TaskingState = {
-    ...emptyOrderEntries(l10n.t('Tasking {0}', source.label)),
-    start: isoDay(today + day),
-    end: isoDay(today + 15 * day),
+  return {
+    ...emptyOrderEntries(l10n.t('Tasking {0}', label)),
+    start: isoDay(now + day),
+    end: isoDay(now + 15 * day),
     recurrence: 'ONCE',
     occurrences: '1',
     bandsetId: '',
@@ -105,6 +100,37 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
     offNadir: '30',
     speed: 'STANDARD',
   };
+}
+
+/**
+ * The bandsets to offer: those that fit the AOI's satellite (`fitting`), or every one when
+ * none does or there is no AOI (`offered`).
+ */
+export function bandsetChoice(
+  list: readonly Bandset[],
+  sats: readonly Satellite[],
+  satelliteId: string | undefined,
+): { satellite?: Satellite; fitting: Bandset[]; offered: Bandset[] } {
+  const satellite = satelliteId ? sats.find((x) => x.id === satelliteId) : undefined;
+  const fitting = satellite ? list.filter((b) => satellitesOf(b, [satellite]).length > 0) : [];
+  return { satellite, fitting, offered: fitting.length ? fitting : [...list] };
+}
+
+/** Puts the chosen bandset in the entries, with the satellite that captures when it is only one. */
+export function chooseBandset(s: TaskingState, bandset: Bandset, satellite: Satellite | undefined, sats: readonly Satellite[]): void {
+  s.bandsetId = bandset.id;
+  s.bandsetLabel = bandset.name;
+  const capturing = satellite ? [satellite] : satellitesOf(bandset, sats);
+  s.satelliteLabel = capturing.length === 1 ? capturing[0].name : undefined;
+}
+
+/** Resolves with the placed order, or undefined when nothing was placed. */
+export async function orderTasking(services: CommandServices, given: TaskingSource): Promise<OrderRecord | undefined> {
+  const source = await geometrySource(services, given);
+  if (!source) return undefined;
+  const client = await services.connection.getClient();
+
+  const state = taskingDefaults(source.label);
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   let bandsets: Promise<Bandset[]> | undefined;
@@ -186,9 +212,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
             return [] as Satellite[];
           })),
         ]);
-        const satellite = source.satelliteId ? sats.find((x) => x.id === source.satelliteId) : undefined;
-        const fitting = satellite ? list.filter((b) => satellitesOf(b, [satellite]).length > 0) : [];
-        const offered = fitting.length ? fitting : list;
+        const { satellite, fitting, offered } = bandsetChoice(list, sats, source.satelliteId);
         const items = offered.map((b) => {
           const forSats = satellitesOf(b, sats)
             .map((x) => x.name)
@@ -208,12 +232,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
             ? l10n.t("Bands to capture (no bandset is listed for {0}, the AOI's satellite: all are shown)", satName)
             : l10n.t('Bands to capture');
         const answer = await ui.pick(items, { placeHolder, activeLabel: s.bandsetLabel, matchOnDescription: true });
-        return outcome(answer, (i) => {
-          s.bandsetId = i.bandset.id;
-          s.bandsetLabel = i.label;
-          const capturing = satellite ? [satellite] : satellitesOf(i.bandset, sats);
-          s.satelliteLabel = capturing.length === 1 ? capturing[0].name : undefined;
-        });
+        return outcome(answer, (i) => chooseBandset(s, i.bandset, satellite, sats));
       },
     },
     textStep(

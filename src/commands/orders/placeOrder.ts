@@ -51,7 +51,7 @@ export async function priceAndPlace<S>(
   client: EoClient,
   wizard: MultiStepInput<S>,
   build: (state: S) => OrderItemRequest[],
-  labels: (state: S) => RequestLabels = labelsOf,
+  labels: (state: S) => RequestLabels = orderLabels,
 ): Promise<OrderRecord | undefined> {
   const outcome = await priceAndConfirm(services, client, { state: wizard.state, build, labels, edit: () => wizard.editOne() });
   return outcome.kind === 'placed' ? outcome.order : undefined;
@@ -92,7 +92,7 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     }
     const priced = pricing.value;
 
-    const summary = pricedSummary(priced, order_items, (draft.labels ?? labelsOf)(draft.state));
+    const summary = pricedSummary(priced, order_items, (draft.labels ?? orderLabels)(draft.state));
     const warnings = summary.warnings.length ? `\n\n${l10n.t('Warnings:')}\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
     if (summary.blockers.length) {
       // Without an entry to change there is nothing to decide: the caller reports the blockers.
@@ -196,7 +196,7 @@ function pricedSummary(priced: OrderRecord, order_items: readonly OrderItemReque
 }
 
 /** The names the order wizards keep next to the ids they send (store, bandset, satellite). */
-function labelsOf(state: unknown): RequestLabels {
+export function orderLabels(state: unknown): RequestLabels {
   const s = isObj(state) ? state : {};
   const text = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
   return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel') };
