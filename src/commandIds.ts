@@ -144,6 +144,8 @@ export interface CommandArgs {
   download: [targets: { orderItemIds: string[]; names?: string[] }];
   /** A download the watcher saw ready: its link is read again, never kept. */
   saveReadyDownload: [ready: { downloadId: string; what: string }];
+  /** The watcher's Show Job Graph names the job (its row may be gone). */
+  showJobGraph: [job: { workflowId: string; jobId: string; workflowName: string }];
   /** A view link (the URI handler hands it on, so the wrapper shows any failure once). */
   openViewLink: [link: string];
   downloadReport: [timeZone?: string];

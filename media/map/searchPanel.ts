@@ -22,6 +22,8 @@ import { coverage, defaultRange, isoDay, parseIsoDay, type DateRange } from '../
 import { append, button, clear, el } from '../shared/dom';
 import type { Rpc } from '../shared/vscodeApi';
 import type { DrawnShape, Shape } from './draw';
+import { FilterFields } from './filterFields';
+import { ARCHIVE_QUERYABLES, commonQueryables, filterProblem } from '../../src/searchFilters';
 
 export type FormState = Partial<Omit<SearchParams, 'ring' | 'shape'>>;
 
@@ -99,6 +101,7 @@ export class SearchPanel {
   private readonly from: HTMLInputElement;
   private readonly to: HTMLInputElement;
   private readonly maxCloud: HTMLInputElement;
+  private readonly filterFields: FilterFields;
   private readonly sort: HTMLSelectElement;
   private readonly limit: HTMLInputElement;
   private readonly shapeInfo: HTMLElement;
@@ -126,6 +129,7 @@ export class SearchPanel {
     this.from = dateInput('from', initial.from ?? range.from);
     this.to = dateInput('to', initial.to ?? range.to);
     this.maxCloud = el('input', { type: 'number', id: 'max-cloud', min: 0, max: 100, step: 1, value: initial.maxCloud ?? 30 });
+    this.filterFields = new FilterFields(initial.filters, () => host.saveState());
     this.sort = el('select', { id: 'sort' }, ...sorts().map(([v, t]) => el('option', { value: v }, t)));
     this.sort.value = initial.sort ?? 'datetime-desc';
     this.limit = el('input', { type: 'number', id: 'limit', min: 1, max: 1000, value: initial.limit ?? 50 });
@@ -161,6 +165,7 @@ export class SearchPanel {
     }
     for (const i of [this.from, this.to]) i.addEventListener('input', () => (this.datesTouched = true));
     this.collections.addEventListener('change', () => this.followCoverage());
+    this.satellites.addEventListener('change', () => this.offerFilters());
     this.collectionsRow = el(
       'label',
       { class: 'field' },
@@ -195,6 +200,7 @@ export class SearchPanel {
         el('label', { class: 'field' }, l10n.t('Max cloud %'), this.maxCloud),
         el('label', { class: 'field' }, l10n.t('Page size'), this.limit),
       ),
+      this.filterFields.root,
       el('label', { class: 'field' }, l10n.t('Sort'), this.sort),
       el(
         'div',
@@ -234,6 +240,7 @@ export class SearchPanel {
       from: this.from.value,
       to: this.to.value,
       maxCloud: this.maxCloud.value === '' ? undefined : Number(this.maxCloud.value),
+      filters: this.filterFields.filters(),
       sort: this.sort.value as SearchParams['sort'],
       limit: Number(this.limit.value) || 50,
     };
@@ -242,8 +249,20 @@ export class SearchPanel {
   private kindChanged(initial?: FormState): void {
     this.collectionsRow.hidden = this.kind !== 'archive';
     this.satellitesRow.hidden = this.kind !== 'imagery';
+    this.offerFilters();
     void this.loadOptions(initial);
     this.host.saveState();
+  }
+
+  /** What the search can filter on: the chosen satellites' queryables in common, or the archive items' view properties. */
+  private offered(): string[] {
+    if (this.kind === 'archive') return [...ARCHIVE_QUERYABLES];
+    const chosen = new Set(selected(this.satellites));
+    return commonQueryables((this.options?.satellites ?? []).filter((s) => chosen.has(s.id)).map((s) => s.queryables));
+  }
+
+  private offerFilters(): void {
+    this.filterFields.offer(this.offered(), this.kind === 'imagery');
   }
 
   /** Collections, satellites and projects, fetched once through the extension. */
@@ -262,6 +281,7 @@ export class SearchPanel {
           initial?.satellites,
         );
         if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
+        this.offerFilters();
         this.followCoverage();
         const errs = Object.entries(o.errors).map(([k, v]) => listError(k, v));
         this.optionsError.textContent = errs.join(' ');
@@ -336,6 +356,9 @@ export class SearchPanel {
     if (f.from && f.to && f.from > f.to) return l10n.t('"{0}" is after "{1}".', l10n.t('From'), l10n.t('To'));
     if (f.maxCloud !== undefined && (!Number.isFinite(f.maxCloud) || f.maxCloud < 0 || f.maxCloud > 100))
       return l10n.t('Max cloud cover is a percentage, 0 to 100.');
+    const filters = f.filters ?? [];
+    const problem = filterProblem(filters, this.offered(), f.kind === 'imagery');
+    if (problem) return problem;
     const limit = Math.max(1, Math.min(1000, Math.round(f.limit ?? 50)));
     return {
       kind: f.kind ?? 'archive',
@@ -346,6 +369,7 @@ export class SearchPanel {
       from: f.from ? (parseIsoDay(f.from) ?? '') : '',
       to: f.to ? (parseIsoDay(f.to) ?? '') : '',
       maxCloud: f.maxCloud,
+      ...(filters.length ? { filters } : {}),
       sort: f.sort ?? 'datetime-desc',
       limit,
     };
@@ -403,6 +427,7 @@ export class SearchPanel {
     this.from.value = p.from;
     this.to.value = p.to;
     this.maxCloud.value = p.maxCloud === undefined ? '' : String(p.maxCloud);
+    this.filterFields.set(p.filters);
     this.sort.value = p.sort;
     this.limit.value = String(p.limit);
     await this.loadOptions();
@@ -413,6 +438,7 @@ export class SearchPanel {
       const want = new Set(ids);
       for (const o of Array.from(select.options)) o.selected = want.has(o.value);
     }
+    this.offerFilters();
     this.host.saveState();
     await this.search(p);
   }
@@ -483,8 +509,9 @@ export class SearchPanel {
     const cov = this.coverage();
     const widen = cov ? l10n.t('Widen the dates (the chosen collections have data from {0} to {1})', cov.from, cov.to) : l10n.t('Widen the dates');
     const other = f.kind === 'imagery' ? l10n.t('choose other satellites') : l10n.t('choose other collections');
-    const advice =
-      f.maxCloud !== undefined && f.maxCloud < 100
+    const advice = f.filters?.length
+      ? l10n.t('{0}, loosen the filters, {1} or draw a larger area.', widen, other)
+      : f.maxCloud !== undefined && f.maxCloud < 100
         ? l10n.t('{0}, raise Max cloud %, {1} or draw a larger area.', widen, other)
         : l10n.t('{0}, {1} or draw a larger area.', widen, other);
     return `${none} ${advice}`;

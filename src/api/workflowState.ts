@@ -97,3 +97,16 @@ export function failureTypeText(l10n: StateL10n, type: string | undefined | null
       return key.replace(/_+/g, ' ').trim();
   }
 }
+
+/** "the block failed: out of memory" — a failed task's reason in words. */
+export function taskFailureText(l10n: StateL10n, t: { err_msg?: string; failure_type?: string }): string {
+  const kind = failureTypeText(l10n, t.failure_type);
+  const msg = t.err_msg?.trim();
+  if (kind && msg) return l10n.t('{0}: {1}', kind, msg);
+  return msg || kind || l10n.t('the service gave no reason');
+}
+
+/** A task's block as people read it: "water-extent 0.9.1". */
+export function taskBlock(t: { block_info?: { name?: string; version?: string } }): string {
+  return [t.block_info?.name, t.block_info?.version].filter(Boolean).join(' ');
+}

@@ -4,6 +4,8 @@
  */
 import type { Aoi, ArchiveItem, ArchiveSearchRequest, Asset, Catalog, Geometry, ImagerySearchRequest, Insight, OrderItem, Satellite } from '../api/records';
 import { imagerySearchRequest } from '../api/imagerySearch';
+import { searchCollectionOf } from '../api/normalize';
+import { ARCHIVE_QUERYABLES, archiveQuery, commonQueryables, imageryFilters } from '../searchFilters';
 import type { GeoJsonCollection } from '../api/outputFiles';
 import { dateTime, km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
@@ -158,7 +160,9 @@ export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
   else body.intersects = ringToGeoJson(p.ring);
   const dt = datetimeRange(p.from, p.to);
   if (dt) body.datetime = dt;
-  if (p.maxCloud !== undefined) body.query = { 'eo:cloud_cover': { lte: p.maxCloud } };
+  const query = archiveQuery(p.filters ?? []);
+  if (p.maxCloud !== undefined) query['eo:cloud_cover'] = { lte: p.maxCloud };
+  if (Object.keys(query).length) body.query = query;
   body.sortby =
     p.sort === 'cloud-asc'
       ? [{ field: 'properties.eo:cloud_cover', direction: 'asc' }]
@@ -170,7 +174,22 @@ export function archiveSearchBody(p: SearchParams): ArchiveSearchRequest {
 export function imagerySearchBody(p: SearchParams, satellites: readonly Satellite[]): ImagerySearchRequest {
   if (p.satellites.length === 0) throw new Error('Pick at least one satellite.');
   const picked = p.satellites.map((id) => satellites.find((x) => x.id === id) ?? { id, name: id, bands: [], collections: [] });
-  return imagerySearchRequest({ satellites: picked, geometry: ringToGeoJson(p.ring), from: p.from, to: p.to, maxCloud: p.maxCloud, limit: p.limit });
+  const body = imagerySearchRequest({ satellites: picked, geometry: ringToGeoJson(p.ring), from: p.from, to: p.to, maxCloud: p.maxCloud, limit: p.limit });
+  if (p.filters?.length) body.filters = [...(body.filters ?? []), ...imageryFilters(p.filters)];
+  return body;
+}
+
+/** The properties a search can filter on: the chosen satellites' queryables in common, or the archive items' view properties. */
+export function offeredQueryables(p: Pick<SearchParams, 'kind' | 'satellites'>, satellites: readonly Satellite[]): string[] {
+  if (p.kind === 'archive') return [...ARCHIVE_QUERYABLES];
+  return commonQueryables(p.satellites.map((id) => queryablesOf(satellites.find((s) => s.id === id))));
+}
+
+/** What a satellite's search collection lists as queryable. */
+export function queryablesOf(s: Satellite | undefined): string[] {
+  if (!s) return [];
+  const cid = searchCollectionOf(s);
+  return s.collections.find((c) => c.id === cid)?.queryables ?? [];
 }
 
 /** Features without a footprint (a `null` geometry): listed, not drawn. */

@@ -9,7 +9,8 @@ import type { EoClient } from '../api/client';
 import type { ArchiveItem, Satellite } from '../api/records';
 import type { UnreadableRecord } from '../api/unreadable';
 import { describeError } from '../ui/showError';
-import { archiveItemFeature, archiveSearchBody, imagerySearchBody, searchNotes, withoutFootprint } from './mapData';
+import { filterProblem } from '../searchFilters';
+import { archiveItemFeature, archiveSearchBody, imagerySearchBody, offeredQueryables, queryablesOf, searchNotes, withoutFootprint } from './mapData';
 import type { SearchOptions, SearchPage, SearchParams } from './protocol';
 
 interface SearchSession {
@@ -66,7 +67,7 @@ export class MapSearches {
     this.satellites = sats;
     return {
       collections: (val(collections, 'collections') ?? []).map((c) => ({ id: c.id, title: c.title, interval: overallInterval(c.extent?.temporal?.interval) })),
-      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '' })),
+      satellites: sats.map((s) => ({ id: s.id, name: s.name, collection_id: s.collection_id ?? '', queryables: queryablesOf(s) })),
       projects: (val(projects, 'projects')?.items ?? []).map((p) => ({ id: p.id, name: p.title || p.name })),
       errors,
     };
@@ -79,11 +80,14 @@ export class MapSearches {
     this.items.clear();
     const client = await this.client();
     const abort = new AbortController();
+    if (p.kind === 'imagery' && this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
+    // A saved search may name a filter the satellite does not list: said before anything is sent.
+    const problem = filterProblem(p.filters ?? [], offeredQueryables(p, this.satellites), p.kind === 'imagery');
+    if (problem) throw new Error(problem);
     const unreadable: UnreadableRecord[] = [];
     const opts = { pageSize: p.limit, signal: abort.signal, onUnreadable: (r: UnreadableRecord[]) => unreadable.push(...r) };
     let items: AsyncGenerator<ArchiveItem, void, undefined>;
     if (p.kind === 'imagery') {
-      if (this.satellites.length === 0) this.satellites = await client.search.satellites({ signal: abort.signal });
       items = client.search.iterate(imagerySearchBody(p, this.satellites), opts);
     } else {
       items = client.archives.iterateSearch(archiveSearchBody(p), opts);

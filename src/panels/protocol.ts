@@ -7,6 +7,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { ArchiveItem } from '../api/records';
+import type { RangeFilter } from '../searchFilters';
 import type {
   FromMapClipMessage,
   FromMapSeriesMessage,
@@ -104,6 +105,8 @@ export interface SearchParams {
   to: string;
   /** 0..100; undefined = no filter. */
   maxCloud?: number;
+  /** Ranges on the satellite's queryables (off-nadir, sun elevation, gsd…), src/searchFilters.ts. */
+  filters?: RangeFilter[];
   sort: 'datetime-desc' | 'datetime-asc' | 'cloud-asc';
   /** Page size. */
   limit: number;
@@ -126,7 +129,8 @@ export interface SearchPage {
 export interface SearchOptions {
   /** `interval`: the collection's overall temporal extent (STAC `extent.temporal.interval[0]`), when given. */
   collections: { id: string; title: string; interval?: (string | null)[] }[];
-  satellites: { id: string; name: string; collection_id: string }[];
+  /** `queryables`: what the satellite's search collection lists (src/searchFilters.ts gives ranges and units). */
+  satellites: { id: string; name: string; collection_id: string; queryables: string[] }[];
   projects: { id: string; name: string }[];
   /** Per-list failures (e.g. satellites could not be listed), shown beside the control. */
   errors: Partial<Record<'collections' | 'satellites' | 'projects', string>>;

@@ -7,10 +7,10 @@
 import { isObj } from '../api/shape';
 
 /** The kinds of things the watcher follows; one follower module each (./followers). */
-export const WATCH_KINDS = ['orderItem', 'delivery', 'download', 'insightRun'] as const;
+export const WATCH_KINDS = ['orderItem', 'delivery', 'download', 'insightRun', 'job'] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
 
-/** A followed thing: its kind, its id, and the record it is read under (an insight run's AOI). */
+/** A followed thing: its kind, its id, and the record it is read under (an insight run's AOI, a job's workflow). */
 export interface WatchRef {
   readonly kind: WatchKind;
   readonly id: string;
@@ -62,7 +62,7 @@ export function decodeFollowed(stored: unknown, now: number): WatchRef[] {
   for (const r of stored.refs) {
     if (!isObj(r) || !isWatchKind(r.kind) || typeof r.id !== 'string' || !ID.test(r.id)) continue;
     if (r.parent !== undefined && (typeof r.parent !== 'string' || !ID.test(r.parent))) continue;
-    if (r.kind === 'insightRun' && r.parent === undefined) continue;
+    if ((r.kind === 'insightRun' || r.kind === 'job') && r.parent === undefined) continue;
     const since = typeof r.since === 'number' && Number.isFinite(r.since) ? r.since : now;
     if (now - since > FORGET_AFTER_MS) continue;
     const ref: WatchRef = { kind: r.kind, id: r.id, ...(typeof r.parent === 'string' ? { parent: r.parent } : {}), since };

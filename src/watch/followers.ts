@@ -1,16 +1,17 @@
 /**
  * One follower per kind of thing the watcher follows: how to read it (one request, shared by
  * the things it answers for), where it stands in words, and what to say and offer when it is
- * final. Adding a kind (workflow jobs) is one entry here and one in `WATCH_KINDS`.
+ * final. Adding a kind is one entry here and one in `WATCH_KINDS`.
  * No vscode: the words go through @vscode/l10n, the next actions are command names.
  */
 import * as l10n from '@vscode/l10n';
 import type { EoClient } from '../api';
 import { runState, runStatusText } from '../api/insightRunState';
-import type { Delivery, Download, Insight, OrderItem } from '../api/records';
+import type { Delivery, Download, Insight, Job, OrderItem } from '../api/records';
+import { durationSeconds, percentOf, taskBlock, taskFailureText, workState } from '../api/workflowState';
 import { isObj } from '../api/shape';
 import type { ArgsOf, CommandName } from '../commandIds';
-import { enumLabel } from '../format';
+import { dateTime, duration, enumLabel } from '../format';
 import type { WatchKind, WatchRef } from './followed';
 
 export type Outcome = 'pending' | 'done' | 'failed';
@@ -194,6 +195,47 @@ const insightRuns: Follower<Insight> = {
   },
 };
 
+const jobs: Follower<Job> = {
+  kind: 'job',
+  noun: () => l10n.t('Workflow job'),
+  // One job with its tasks: a failed one is announced with its failed task's reason.
+  shareKey: (ref) => `job:${ref.id}`,
+  read: (client, refs, signal) => single(refs, (id) => client.workflows.job(refs[0].parent ?? '', id, { signal })),
+  snapshot(j) {
+    const state = workState(j.status);
+    // Unknown statuses are final (workflowState.ts): a job is never followed blindly.
+    const outcome: Outcome = state === 'pending' ? 'pending' : state === 'success' ? 'done' : 'failed';
+    const progress = percentOf(j.progress);
+    const words = enumLabel(j.status || 'unknown');
+    return {
+      outcome,
+      name: l10n.t('Job of {0}', dateTime(j.created_at)),
+      words: outcome === 'pending' && progress !== undefined && progress > 0 && progress < 100 ? l10n.t('{0}, {1}%', words, Math.floor(progress)) : words,
+      ...(progress !== undefined ? { progress } : {}),
+    };
+  },
+  finish(j, s, ref, hint) {
+    const name = hint.where ?? s.name;
+    const actions: NextAction[] = [
+      {
+        title: l10n.t('Show Job Graph'),
+        command: 'showJobGraph',
+        args: [{ workflowId: ref.parent ?? j.workflow_id, jobId: j.id, workflowName: hint.where ?? '' }],
+      },
+    ];
+    if (s.outcome === 'done') {
+      const taken = durationSeconds(j.time_taken);
+      const text = taken !== undefined ? l10n.t('The job of {0} finished in {1}.', name, duration(taken)) : l10n.t('The job of {0} finished.', name);
+      return { severity: 'info', text, actions };
+    }
+    const failed = (j.tasks ?? []).find((t) => workState(t.status) === 'failed');
+    const text = failed
+      ? l10n.t('The job of {0} failed: task "{1}" ({2}) failed, {3}.', name, failed.name, taskBlock(failed), taskFailureText(l10n, failed))
+      : l10n.t('The job of {0} ended as "{1}".', name, enumLabel(j.status || 'unknown'));
+    return { severity: 'error', text, actions };
+  },
+};
+
 /**
  * The table: one follower per kind. Its methods are declared as methods, so each follower's
  * own record type stands for `unknown` here; the watcher hands each follower only what that
@@ -204,4 +246,5 @@ export const FOLLOWERS: { readonly [K in WatchKind]: Follower<unknown> } = {
   delivery: deliveries,
   download: downloads,
   insightRun: insightRuns,
+  job: jobs,
 };

@@ -25,6 +25,7 @@ export const NOTIFY_SETTINGS: { readonly [K in WatchKind]: string } = {
   delivery: 'notifications.deliveries',
   download: 'notifications.downloads',
   insightRun: 'notifications.insightRuns',
+  job: 'notifications.workflowJobs',
 };
 
 /** One followed thing as the status bar and the pending list show it. */

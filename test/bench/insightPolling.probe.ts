@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { EoClient, type Aoi, type InputValue } from '../../src/api';
 import type { EoImageryApi } from '../../src/extension';
 import type { ExplorerNode } from '../../src/explorer/tree';
-import { startSandbox } from '../../src/sandbox';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 
 export interface WindowCounts {
   seconds: number;
@@ -56,6 +56,73 @@ export function countingProxy(target: string): Promise<Counter> {
   });
 }
 
+/**
+ * `aoiCount` AOIs (the seeded ones plus copies of a Sentinel-2 AOI, made final by moving the
+ * clock a day) and one water-extent run pending on each of `runs` of them, past "queued".
+ */
+export async function pendingRuns(
+  direct: EoClient,
+  sandbox: SandboxHandle,
+  aoiCount: number,
+  runs: number,
+): Promise<{ aois: Aoi[]; pending: Aoi[]; runIds: string[] }> {
+  // New ones copy a Sentinel-2 AOI's polygon and images (creating an AOI picks imagery).
+  let aois = (await direct.aois.listPage({ limit: 100 })).items;
+  const model = aois.find((a) => a.satellite_id === 'sentinel-2');
+  if (!model) throw new Error('no Sentinel-2 AOI to copy');
+  const sat = (await direct.search.satellites()).find((s) => s.id === model.satellite_id);
+  if (!sat) throw new Error('no Sentinel-2 satellite record');
+  const found = await direct.search.imagery({
+    start_date: '2015-01-01T00:00:00Z',
+    end_date: '2030-01-01T00:00:00Z',
+    satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }],
+    geometry: model.geometry,
+    limit: 2,
+  });
+  for (let k = 0; aois.length + k < aoiCount; k++) {
+    await direct.aois.create({
+      name: `Bench AOI ${k + 1}`,
+      description: '',
+      project_id: model.project_id,
+      satellite_id: sat.id,
+      geometry: model.geometry,
+      provider: sat.collections[0].provider,
+      item_ids: found.items.map((i) => i.id),
+    });
+  }
+  sandbox.clock.advance(86_400_000);
+  aois = (await direct.aois.listPage({ limit: 100 })).items.slice(0, aoiCount);
+
+  // The runs, on AOIs with a mosaic the water-extent block can use.
+  const water = (await direct.blocks.insights({ name: 'water-extent' }))[0];
+  const pending: Aoi[] = [];
+  const runIds: string[] = [];
+  for (const a of aois) {
+    if (pending.length === runs) break;
+    const m = (await direct.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find(
+      (x) => x.visualization_id === '' && ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)),
+    );
+    if (!m) continue;
+    const input: InputValue[] = [
+      { ...water.spec.inputs[0], stac_url: m.path, asset_source: { id: m.id, type: 'raw_mosaic' } },
+      { ...water.spec.inputs[1], value: '0.2' },
+      { ...water.spec.inputs[2], value: 'false' },
+    ];
+    const started = await direct.insightRuns.run(a.aoi_id, {
+      name: `bench ${pending.length + 1}`,
+      project_id: a.project_id,
+      block: { name: water.spec.name, version: water.spec.version },
+      input,
+    });
+    runIds.push(started.id);
+    pending.push(a);
+  }
+  if (pending.length < runs) throw new Error(`only ${pending.length} AOIs can run water-extent`);
+  sandbox.clock.advance(6000); // past "queued": running, progress moves with the clock
+
+  return { aois, pending, runIds };
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<void> {
@@ -74,59 +141,8 @@ export async function run(): Promise<void> {
     if (!explorer) throw new Error('services.explorer is not set');
     const direct = new EoClient({ baseUrl: sandbox.url, token: sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'bench' });
 
-    // 20 AOIs: the seeded ones plus new ones (made final by moving the clock a day).
-    // New ones copy a Sentinel-2 AOI's polygon and images (creating an AOI picks imagery).
-    let aois = (await direct.aois.listPage({ limit: 100 })).items;
-    const model = aois.find((a) => a.satellite_id === 'sentinel-2');
-    if (!model) throw new Error('no Sentinel-2 AOI to copy');
-    const sat = (await direct.search.satellites()).find((s) => s.id === model.satellite_id);
-    if (!sat) throw new Error('no Sentinel-2 satellite record');
-    const found = await direct.search.imagery({
-      start_date: '2015-01-01T00:00:00Z',
-      end_date: '2030-01-01T00:00:00Z',
-      satellites: [{ satellite_id: sat.id, collection_id: sat.collections[0].id }],
-      geometry: model.geometry,
-      limit: 2,
-    });
-    for (let k = 0; aois.length + k < 20; k++) {
-      await direct.aois.create({
-        name: `Bench AOI ${k + 1}`,
-        description: '',
-        project_id: model.project_id,
-        satellite_id: sat.id,
-        geometry: model.geometry,
-        provider: sat.collections[0].provider,
-        item_ids: found.items.map((i) => i.id),
-      });
-    }
-    sandbox.clock.advance(86_400_000);
-    aois = (await direct.aois.listPage({ limit: 100 })).items.slice(0, 20);
-
-    // Three runs, on three AOIs with a mosaic the water-extent block can use.
-    const water = (await direct.blocks.insights({ name: 'water-extent' }))[0];
-    const pending: Aoi[] = [];
-    for (const a of aois) {
-      if (pending.length === 3) break;
-      const m = (await direct.aois.assetsPage(a.aoi_id, { limit: 100 })).items.find(
-        (x) => x.visualization_id === '' && ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)),
-      );
-      if (!m) continue;
-      const input: InputValue[] = [
-        { ...water.spec.inputs[0], stac_url: m.path, asset_source: { id: m.id, type: 'raw_mosaic' } },
-        { ...water.spec.inputs[1], value: '0.2' },
-        { ...water.spec.inputs[2], value: 'false' },
-      ];
-      await direct.insightRuns.run(a.aoi_id, {
-        name: `bench ${pending.length + 1}`,
-        project_id: a.project_id,
-        block: { name: water.spec.name, version: water.spec.version },
-        input,
-      });
-      pending.push(a);
-    }
-    if (pending.length < 3) throw new Error(`only ${pending.length} AOIs can run water-extent`);
+    const { aois, pending } = await pendingRuns(direct, sandbox, 20, 3);
     sample.pendingAois = pending.map((a) => a.aoi_id);
-    sandbox.clock.advance(6000); // past "queued": running, progress moves with the clock
 
     // Expand every AOI and its "Insight runs", rendering rows as the tree does.
     const provider = explorer.providers.projects;

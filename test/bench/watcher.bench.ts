@@ -32,6 +32,26 @@ async function main(): Promise<void> {
       unit: 's',
     }),
   );
+  if (s.runs) {
+    for (const [name, w] of [
+      ['progress_still', s.runs.still],
+      ['progress_rising', s.runs.rising],
+    ] as const) {
+      const m = (n: number): number => Math.round((n * 60 * 10) / w.seconds) / 10;
+      console.log(
+        JSON.stringify({
+          bench: 'watcher',
+          figure: `insight_runs_${name}_requests_per_min`,
+          pending_runs: s.runs.aois,
+          value: m(w.ours),
+          baseline: 'fixed 2 s poll of the run list of each AOI with a pending run (no backoff)',
+          baseline_value: m(w.baseline),
+          ratio: Math.round((w.ours / Math.max(w.baseline, 1)) * 100) / 100,
+          window_s: w.seconds,
+        }),
+      );
+    }
+  }
 }
 
 main().catch((err: unknown) => {

@@ -2,13 +2,14 @@
 // items of the sandbox (clock frozen, so none finishes), through a counting proxy, for 60 s;
 // side by side, through its own proxy, a fixed-interval poll of each of the 20 every 5 s (what
 // one would write without backoff or a budget). Then the clock moves a day on: how long until
-// each of them has seen all 20 final.
+// each of them has seen all 20 final. Then 3 insight runs pending on 3 AOIs (the figure the
+// sidebar's run poller had before the watcher took those reads over).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { EoClient } from '../../src/api';
-import { startSandbox } from '../../src/sandbox';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { Watcher } from '../../src/watch/watcher';
-import { countingProxy } from './insightPolling.probe';
+import { countingProxy, pendingRuns } from './insightPolling.probe';
 
 export interface WatcherSample {
   pending: number;
@@ -18,7 +19,16 @@ export interface WatcherSample {
   /** Seconds from the clock jump until every item was seen final. */
   oursNoticedAllS?: number;
   baselineNoticedAllS?: number;
+  /** Insight runs: 3 pending on 3 AOIs, progress standing still, then rising. */
+  runs?: { aois: number; still: RunWindow; rising: RunWindow };
   error?: string;
+}
+
+/** Requests in one window: the watcher's, and a fixed 2 s poll of each AOI's run list beside it. */
+export interface RunWindow {
+  seconds: number;
+  ours: number;
+  baseline: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -70,10 +80,7 @@ export async function run(): Promise<void> {
       });
       ids.push(order.order_items[0].id);
     }
-    const log = { info: (): void => undefined, warn: (): void => undefined };
-    const ui = { message: (): Promise<undefined> => Promise.resolve(undefined) };
-    const connection = { getClient: () => Promise.resolve(oursClient), onDidChange: () => ({ dispose: (): void => undefined }) };
-    watcher = new Watcher({ state: new MemoryState(), connection, log, ui });
+    watcher = quietWatcher(oursClient);
     for (const id of ids) watcher.follow('orderItem', id);
 
     const finalSeen = new Set<string>();
@@ -106,6 +113,9 @@ export async function run(): Promise<void> {
         if (w.size === 0) sample.oursNoticedAllS = (Date.now() - jump) / 1000;
       })(),
     ]);
+    watcher.dispose();
+    watcher = undefined;
+    sample.runs = await followRuns(sandbox, direct, oursClient, ours.counts, theirsClient, theirs.counts);
   } catch (err) {
     sample.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
   } finally {
@@ -116,4 +126,50 @@ export async function run(): Promise<void> {
     await sandbox.close();
   }
   if (file) fs.writeFileSync(file, JSON.stringify(sample));
+}
+
+/** A watcher of its own (memory state, no notifications) reading through `client`. */
+function quietWatcher(client: EoClient): Watcher {
+  const log = { info: (): void => undefined, warn: (): void => undefined };
+  const ui = { message: (): Promise<undefined> => Promise.resolve(undefined) };
+  const connection = { getClient: () => Promise.resolve(client), onDidChange: () => ({ dispose: (): void => undefined }) };
+  return new Watcher({ state: new MemoryState(), connection, log, ui });
+}
+
+/**
+ * The insight-run figure the sidebar's poller used to have: 3 runs pending on 3 AOIs, followed
+ * by the watcher, 60 s with progress standing still (clock frozen), 60 s with it rising (0.3 s
+ * of sandbox time per second, so the runs stay running); beside it, a fixed 2 s poll of the run
+ * list of each of the 3 AOIs.
+ */
+async function followRuns(
+  sandbox: SandboxHandle,
+  direct: EoClient,
+  oursClient: EoClient,
+  oursCounts: Record<string, number>,
+  theirsClient: EoClient,
+  theirsCounts: Record<string, number>,
+): Promise<NonNullable<WatcherSample['runs']>> {
+  const { pending, runIds } = await pendingRuns(direct, sandbox, 20, 3);
+  const watcher = quietWatcher(oursClient);
+  try {
+    runIds.forEach((id, i) => watcher.follow('insightRun', id, { parent: pending[i].aoi_id }));
+    const window = async (seconds: number, tick?: () => void): Promise<RunWindow> => {
+      for (const c of [oursCounts, theirsCounts]) for (const k of Object.keys(c)) delete c[k];
+      const until = Date.now() + seconds * 1000;
+      const timer = tick ? setInterval(tick, 1000) : undefined;
+      while (Date.now() < until) {
+        await Promise.all(pending.map((a) => theirsClient.insightRuns.list(a.aoi_id)));
+        await sleep(Math.max(0, Math.min(2000, until - Date.now())));
+      }
+      if (timer) clearInterval(timer);
+      return { seconds, ours: total(oursCounts), baseline: total(theirsCounts) };
+    };
+    const still = await window(60);
+    const rising = await window(60, () => sandbox.clock.advance(300));
+    if (watcher.size !== runIds.length) throw new Error(`the runs ended during the window (${watcher.size} of ${runIds.length} still followed)`);
+    return { aois: pending.length, still, rising };
+  } finally {
+    watcher.dispose();
+  }
 }

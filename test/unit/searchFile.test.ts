@@ -29,7 +29,17 @@ const archive: SearchParams = {
 };
 
 test('a saved search reads back as the same search, and the schema accepts it', () => {
-  for (const p of [archive, { ...archive, kind: 'imagery' as const, collections: [], satellites: ['sat-1'], from: '', to: '', maxCloud: undefined }]) {
+  for (const p of [
+    archive,
+    { ...archive, kind: 'imagery' as const, collections: [], satellites: ['sat-1'], from: '', to: '', maxCloud: undefined },
+    {
+      ...archive,
+      filters: [
+        { id: 'view:off_nadir', max: 7.5 },
+        { id: 'gsd', min: 10, max: 30 },
+      ],
+    },
+  ]) {
     const file = JSON.parse(JSON.stringify(toSearchFile(p))) as unknown;
     assert.ok(validate(file), JSON.stringify(validate.errors));
     assert.deepEqual(fromSearchFile(file), { params: p });
@@ -62,6 +72,9 @@ test('what the reader refuses, the schema refuses too, each with a reason', () =
     ['date', { ...base, from: '2024-1-1' }, /from/],
     ['cloud', { ...base, maxCloud: 120 }, /maxCloud/],
     ['sort', { ...base, sort: 'random' }, /sort/],
+    ['filter without bounds', { ...base, filters: [{ id: 'gsd' }] }, /needs "min", "max" or both/],
+    ['filter with an extra part', { ...base, filters: [{ id: 'gsd', max: 3, baseUrl: 'x' }] }, /nothing else/],
+    ['filter that is no property', { ...base, filters: [{ id: '<b>', max: 3 }] }, /property name/],
     ['limit', { ...base, limit: 0 }, /limit/],
     [
       'latitude',
@@ -87,6 +100,15 @@ test('what the reader refuses, the schema refuses too, each with a reason', () =
     assert.ok('errors' in read && read.errors.some((e) => reason.test(e)), `${name}: ${JSON.stringify(read)}`);
     if (name !== 'open ring' && name !== 'date range') assert.equal(validate(file), false, `the schema accepts ${name}`);
   }
+});
+
+test("a filter outside its property's range, or fractional in an imagery search, is refused in words (the schema cannot know the range)", () => {
+  const base = JSON.parse(JSON.stringify(toSearchFile(archive))) as Record<string, unknown>;
+  assert.deepEqual(fromSearchFile({ ...base, filters: [{ id: 'view:off_nadir', max: 120 }] }), {
+    errors: ['Off-nadir angle is from 0–90 °; 120 ° is outside it.'],
+  });
+  const imagery = { ...base, kind: 'imagery', satellites: ['sat-1'], collections: undefined, filters: [{ id: 'view:sun_elevation', min: 30.5 }] };
+  assert.match(String((fromSearchFile(imagery) as { errors: string[] }).errors), /Sun elevation takes whole numbers/);
 });
 
 test("What's New starts at the day of the last run, never before the file's own start", () => {

@@ -57,8 +57,8 @@ async function ready(h: Harness): Promise<void> {
 const options = {
   collections: [{ id: 'c1', title: 'Collection one' }],
   satellites: [
-    { id: 's1', name: 'Sat one', collection_id: 'c1' },
-    { id: 's2', name: 'Sat two', collection_id: 'c2' },
+    { id: 's1', name: 'Sat one', collection_id: 'c1', queryables: ['eo:cloud_cover', 'view:off_nadir', 'gsd'] },
+    { id: 's2', name: 'Sat two', collection_id: 'c2', queryables: ['eo:cloud_cover', 'gsd'] },
   ],
   projects: [{ id: 'p1', name: 'Project one' }],
   errors: {},
@@ -487,6 +487,60 @@ describe('map webview', () => {
       assert.equal(await h2.page.textContent('#status'), 'Search failed: bad datetime');
     } finally {
       await h2.close();
+    }
+  });
+
+  it("offers the chosen satellite's queryables with range and unit, refuses a value out of range in words, and sends the rest as filters", async () => {
+    const searches: SearchParams[] = [];
+    const h = await openWebview('map', {
+      onRequest: (r) => {
+        const req = r as MapRequest;
+        if (req.method === 'searchOptions') return options;
+        if (req.method === 'search') searches.push(req.params);
+        return { searchId: 1, features: [], loaded: 0, hasMore: false } satisfies SearchPage;
+      },
+    });
+    const rows = (): Promise<string[]> =>
+      h.page.$$eval('#filters .filter-row', (els) => els.map((e) => (e as HTMLElement).querySelector('.filter-label')!.textContent ?? ''));
+    try {
+      await ready(h);
+      await h.page.evaluate(() =>
+        (window as unknown as MapWin).eoMap.onDrawn({
+          shape: 'polygon',
+          ring: [
+            [0, 0],
+            [3, 0],
+            [3, 3],
+            [0, 0],
+          ],
+        }),
+      );
+      await h.page.check('#kind-imagery');
+      await h.page.waitForFunction(() => (document.getElementById('satellites') as HTMLSelectElement).options.length === 2);
+      // Sat one (chosen first) lists off-nadir and gsd besides cloud cover, which has its own control.
+      assert.deepEqual(await rows(), ['Off-nadir angle (0–90 °)', 'Ground sample distance (0–10000 m)']);
+      await h.page.getByLabel('Off-nadir angle, highest (0–90 °)').fill('120');
+      await h.page.click('#search');
+      assert.equal(await h.page.textContent('#status'), 'Off-nadir angle is from 0–90 °; 120 ° is outside it.');
+      assert.equal(searches.length, 0, 'nothing sent');
+      await h.page.getByLabel('Off-nadir angle, highest (0–90 °)').fill('10');
+      await h.page.getByLabel('Ground sample distance, lowest (0–10000 m)').fill('2');
+      if (process.env.EO_SHOT) await h.page.locator('.search').screenshot({ path: process.env.EO_SHOT });
+      await h.page.click('#search');
+      await h.page.waitForFunction(() => !/Searching/.test(document.getElementById('status')!.textContent ?? ''));
+      assert.deepEqual(searches.at(-1)?.filters, [
+        { id: 'view:off_nadir', max: 10 },
+        { id: 'gsd', min: 2 },
+      ]);
+      // Sat two lists no off-nadir: its row goes, the typed gsd stays.
+      await h.page.selectOption('#satellites', 's2');
+      assert.deepEqual(await rows(), ['Ground sample distance (0–10000 m)']);
+      assert.equal(await h.page.getByLabel('Ground sample distance, lowest (0–10000 m)').inputValue(), '2');
+      // The archive filters on the items' view properties.
+      await h.page.check('#kind-archive');
+      assert.deepEqual(await rows(), ['Off-nadir angle (0–90 °)', 'Sun elevation (-90–90 °)', 'Ground sample distance (0–10000 m)']);
+    } finally {
+      await h.close();
     }
   });
 

@@ -25,6 +25,7 @@ import {
   chartAreaArg,
   colourRangeArg,
   insightSourceArg,
+  jobGraphRefArg,
   readyDownloadArg,
   rowOf,
   runRefArg,
@@ -152,7 +153,7 @@ export const READERS = {
   saveViewPng: none,
   // Workflows and jobs; a visualization's styling on the service
   runWorkflow: (arg?: unknown) => (arg instanceof WorkflowNode ? arg.record : workflowArg(arg)),
-  showJobGraph: node(JobNode),
+  showJobGraph: (arg?: unknown) => node(JobNode)(arg) ?? jobGraphRefArg(arg),
   openTaskLog: taskRefOf,
   downloadJob: node(JobNode),
   downloadTask: taskRefOf,

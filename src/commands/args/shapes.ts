@@ -202,3 +202,12 @@ export function readyDownloadArg(arg: unknown): { downloadId: string; what: stri
   if (!isObj(arg) || typeof arg.downloadId !== 'string' || arg.downloadId === '') return undefined;
   return { downloadId: arg.downloadId, what: typeof arg.what === 'string' ? arg.what : '' };
 }
+
+const ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/** A job named outside the tree (the watcher's Show Job Graph): ids that are ids, a name that is text. */
+export function jobGraphRefArg(arg: unknown): { workflowId: string; jobId: string; workflowName: string } | undefined {
+  if (!isObj(arg) || typeof arg.workflowId !== 'string' || typeof arg.jobId !== 'string' || typeof arg.workflowName !== 'string') return undefined;
+  if (!ID.test(arg.workflowId) || !ID.test(arg.jobId)) return undefined;
+  return { workflowId: arg.workflowId, jobId: arg.jobId, workflowName: arg.workflowName.slice(0, 200) };
+}

@@ -4,6 +4,7 @@
  * vscode, no I/O.
  */
 import type { SearchParams } from '../../panels/protocol';
+import { filterProblem, type RangeFilter } from '../../searchFilters';
 
 export const SEARCH_FILE_SUFFIX = '.eosearch.json';
 
@@ -18,6 +19,8 @@ export interface SearchFile {
   from?: string;
   to?: string;
   maxCloud?: number;
+  /** Ranges on the satellite's queryables (`view:off_nadir`, `view:sun_elevation`, `gsd`…). */
+  filters?: RangeFilter[];
   sort?: SearchParams['sort'];
   limit?: number;
 }
@@ -33,6 +36,7 @@ export function toSearchFile(p: SearchParams): SearchFile {
   if (p.from) out.from = p.from;
   if (p.to) out.to = p.to;
   if (p.maxCloud !== undefined) out.maxCloud = p.maxCloud;
+  if (p.filters?.length) out.filters = p.filters.map((f) => ({ ...f }));
   out.sort = p.sort;
   out.limit = p.limit;
   return out;
@@ -59,6 +63,14 @@ export function fromSearchFile(value: unknown): { params: SearchParams } | { err
     if (typeof f.maxCloud !== 'number' || !(f.maxCloud >= 0 && f.maxCloud <= 100)) errors.push('"maxCloud" is a percentage, 0 to 100.');
     else maxCloud = f.maxCloud;
   }
+  const filters = readFilters(f.filters, errors);
+  // Ranges and whole numbers now; whether the satellite lists each property, when it runs.
+  const problem = filterProblem(
+    filters,
+    filters.map((x) => x.id),
+    kind === 'imagery',
+  );
+  if (problem) errors.push(problem);
   const sort = f.sort === undefined ? 'datetime-desc' : f.sort;
   if (!SORTS.includes(sort as SearchParams['sort'])) errors.push(`"sort" must be one of ${SORTS.map((s) => `"${s}"`).join(', ')}.`);
   const limit = f.limit === undefined ? 50 : f.limit;
@@ -74,6 +86,7 @@ export function fromSearchFile(value: unknown): { params: SearchParams } | { err
       from,
       to,
       maxCloud,
+      ...(filters.length ? { filters } : {}),
       sort: sort as SearchParams['sort'],
       limit: limit as number,
     },
@@ -106,6 +119,39 @@ function readRing(geometry: unknown, errors: string[]): [number, number][] | und
   const [first, last] = [ring[0], ring[ring.length - 1]];
   if (first[0] !== last[0] || first[1] !== last[1]) errors.push('The ring of "geometry" must end where it starts.');
   return ring;
+}
+
+const PROPERTY = /^[A-Za-z][A-Za-z0-9_:.-]{0,99}$/;
+
+/**
+ * `filters`: `{id, min?, max?}` each. Whether the satellite lists the property, and its range,
+ * are checked when the search runs (the map names the filters it can apply).
+ */
+function readFilters(v: unknown, errors: string[]): RangeFilter[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.length > 20) {
+    errors.push('"filters" is a list of at most 20 ranges, each {"id": property, "min": number, "max": number}.');
+    return [];
+  }
+  const out: RangeFilter[] = [];
+  v.forEach((x: unknown, i) => {
+    const o = x as { id?: unknown; min?: unknown; max?: unknown } | null;
+    if (typeof o !== 'object' || o === null || Array.isArray(o) || Object.keys(o).some((k) => k !== 'id' && k !== 'min' && k !== 'max')) {
+      errors.push(`"filters"[${i}] is {"id", "min", "max"} and nothing else.`);
+      return;
+    }
+    if (typeof o.id !== 'string' || !PROPERTY.test(o.id)) return void errors.push(`"filters"[${i}].id is a property name such as "view:off_nadir".`);
+    const num = (n: unknown, side: string): number | undefined => {
+      if (n === undefined) return undefined;
+      if (typeof n !== 'number' || !Number.isFinite(n)) errors.push(`"filters"[${i}].${side} is a number.`);
+      return typeof n === 'number' ? n : undefined;
+    };
+    const min = num(o.min, 'min');
+    const max = num(o.max, 'max');
+    if (min === undefined && max === undefined) return void errors.push(`"filters"[${i}] needs "min", "max" or both.`);
+    out.push({ id: o.id, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+  });
+  return out;
 }
 
 function readIds(f: Record<string, unknown>, key: 'collections' | 'satellites', errors: string[]): string[] {

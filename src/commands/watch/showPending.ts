@@ -16,6 +16,7 @@ const ICONS: Record<Pending['ref']['kind'], string> = {
   delivery: 'cloud-upload',
   download: 'cloud-download',
   insightRun: 'beaker',
+  job: 'run-all',
 };
 
 /** One row: the name, its status in words (with progress), the kind and since when. */

@@ -16,6 +16,7 @@ import type { RunDocuments } from '../insights/runDocuments';
 import { showDocument } from '../insights/runDocuments';
 import { busy } from '../insights/pickers';
 import type { CommandServices } from '../services';
+import type { JobGraphState } from '../../panels/jobGraph/protocol';
 
 /** The row a command was given, or the selected one of that kind. */
 function rowOf<T>(services: CommandServices, given: T | undefined, kind: abstract new (...a: never[]) => T): T | undefined {
@@ -72,8 +73,12 @@ function slug(s: string): string {
   );
 }
 
-/** "Show Job Graph": a job row, or the selected one. */
-export async function showJobGraph(services: CommandServices, given: JobNode | undefined): Promise<boolean> {
+/** "Show Job Graph": a job row, a job the watcher named (its row may be gone), or the selected row. */
+export async function showJobGraph(services: CommandServices, given: JobNode | JobGraphState | undefined): Promise<boolean> {
+  if (given && !(given instanceof JobNode)) {
+    services.panels.showJobGraph(given);
+    return true;
+  }
   const node = rowOf(services, given, JobNode);
   if (!node) {
     await services.ui.message('info', l10n.t('Select a job in the Projects view to show its graph.'), {});

@@ -3,7 +3,8 @@
  * is not offered, and says why, naming the components), priced (`GET …/estimate`; an estimate
  * that fails means no run is offered), confirmed in the priced confirmation whose safe choice
  * is the default, and started with exactly one `POST …/jobs` per confirmation, never resent.
- * The new job is then shown, and followed, under its workflow in the Projects view.
+ * The new job is then shown under its workflow in the Projects view and followed by the
+ * watcher, which announces it once when it ends.
  */
 import { l10n } from 'vscode';
 import { ApiError, collect, isNotSupported, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
@@ -132,6 +133,8 @@ export async function runWorkflow(services: CommandServices, given: WorkflowList
     return undefined;
   }
   services.log.info(`Workflow ${item.id} started job ${job.id}`);
+  // Followed until it ends, with its row on screen or not, and announced once then.
+  services.watcher.follow('job', job.id, { parent: item.id, hint: { where: name }, record: job });
   void services.ui.message('info', l10n.t('{0} started. Its tasks show under the workflow in the Projects view.', name), {});
   await revealJob(services, item, job).catch((err: unknown) => services.log.warn(`Could not show job ${job.id} in the Projects view: ${describeError(err)}`));
   return { job };

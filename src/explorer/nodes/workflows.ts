@@ -3,14 +3,15 @@
  * newest first (the service sends the whole list; paged on our side), under a job its tasks in
  * dependency order. Jobs that are not final are followed by the explorer's poller, every job
  * of one workflow read by one list request (a job whose tasks are on screen is read alone,
- * with its tasks); a finished or failed job is announced once.
+ * with its tasks). A job seen running is followed by the watcher (src/watch), which
+ * announces it once when it ends.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { isNotSupported, type EoClient } from '../../api';
 import type { Job, JobTask, Project, WorkflowListItem } from '../../api/records';
 import { graphProblemsText, orderTasks } from '../../api/taskGraph';
-import { durationSeconds, failureTypeText, workState, type WorkState } from '../../api/workflowState';
+import { durationSeconds, taskBlock, taskFailureText as failureText, workState, type WorkState } from '../../api/workflowState';
 import { COMMANDS } from '../../commandIds';
 import { count, dateTime, day, duration, tokens } from '../../format';
 import type { ExplorerContext } from '../context';
@@ -25,8 +26,6 @@ import { InfoRow, ListedGroupNode } from './listedGroup';
 const JOBS_PER_PAGE = 20;
 /** A list younger than this answers a job that falls due right after its neighbour. */
 const SHARE_LIST_MS = 1500;
-/** Job ids whose end was announced, so a reload or a second row of the same job never repeats it. */
-const announced = new Set<string>();
 
 /** "Running, 45%", "Success", "Skipped": a job's or task's status in words. */
 export function workStatusText(status: string, progress?: number): string {
@@ -43,16 +42,10 @@ function polledStatus(state: WorkState, raw: string): string {
 
 /** "the block failed: out of memory" — a failed task's reason in words. */
 export function taskFailureText(t: Pick<JobTask, 'err_msg' | 'failure_type'>): string {
-  const kind = failureTypeText(l10n, t.failure_type);
-  const msg = t.err_msg?.trim();
-  if (kind && msg) return l10n.t('{0}: {1}', kind, msg);
-  return msg || kind || l10n.t('the service gave no reason');
+  return failureText(l10n, t);
 }
 
-/** A task's block as people read it: "water-extent 0.9.1". */
-export function taskBlock(t: Pick<JobTask, 'block_info'>): string {
-  return [t.block_info?.name, t.block_info?.version].filter(Boolean).join(' ');
-}
+export { taskBlock };
 
 export class WorkflowGroupNode extends ListedGroupNode<WorkflowListItem> {
   readonly kind = 'workflowGroup' as const;
@@ -211,7 +204,6 @@ export class WorkflowNode extends RecordNode<WorkflowListItem> {
 
 export class JobNode extends RecordNode<Job> {
   readonly kind = 'job' as const;
-  private seen: WorkState;
   /** The tasks as last read with the job (the list has none). */
   private tasks?: JobTask[];
   private tasksAt = 0;
@@ -221,8 +213,8 @@ export class JobNode extends RecordNode<Job> {
     record: Job,
   ) {
     super('projects', workflow, `job:${record.id}`, record);
-    this.seen = workState(record.status);
     if (record.tasks) this.keepTasks(record.tasks);
+    this.followIfPending();
   }
 
   get recordId(): string {
@@ -335,46 +327,13 @@ export class JobNode extends RecordNode<Job> {
 
   override recordChanged(): void {
     this.workflow.jobs.replace(this.record);
-    const now = workState(this.record.status);
-    const was = this.seen;
-    this.seen = now;
-    if (was !== 'pending' || now === 'pending' || announced.has(this.record.id)) return;
-    announced.add(this.record.id);
-    void this.announce(now);
+    this.followIfPending();
   }
 
-  /** Once, when the job ends: how it went, with the failed task's reason, and the graph a click away. */
-  private async announce(now: WorkState): Promise<void> {
-    const { ui } = this.workflow.ctx.services;
-    const graph = l10n.t('Show Job Graph');
-    const name = this.workflowName;
-    let answer: string | undefined;
-    if (now === 'success') {
-      const taken = durationSeconds(this.record.time_taken);
-      answer = await ui.message(
-        'info',
-        taken !== undefined ? l10n.t('The job of {0} finished in {1}.', name, duration(taken)) : l10n.t('The job of {0} finished.', name),
-        {},
-        graph,
-      );
-    } else {
-      let failed = this.tasks?.find((t) => workState(t.status) === 'failed');
-      if (!failed) {
-        try {
-          const client = await this.workflow.ctx.services.connection.getClient();
-          const detail = await client.workflows.job(this.record.workflow_id, this.record.id);
-          this.keepTasks(detail.tasks ?? []);
-          failed = this.tasks?.find((t) => workState(t.status) === 'failed');
-        } catch {
-          // the announcement goes without the reason
-        }
-      }
-      const text = failed
-        ? l10n.t('The job of {0} failed: task "{1}" ({2}) failed, {3}.', name, failed.name, taskBlock(failed), taskFailureText(failed))
-        : l10n.t('The job of {0} ended as "{1}".', name, statusLabel(this.record.status));
-      answer = await ui.message('error', text, {}, graph);
-    }
-    if (answer === graph) void vscode.commands.executeCommand(COMMANDS.showJobGraph, this);
+  /** A job seen running is followed by the watcher, which announces it once when it ends, even with its row gone. */
+  private followIfPending(): void {
+    if (workState(this.record.status) !== 'pending') return;
+    this.workflow.ctx.watcher?.follow('job', this.record.id, { parent: this.record.workflow_id, hint: { where: this.workflowName }, record: this.record });
   }
 }
 

@@ -48,13 +48,16 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     }
     if (!r.user.satellites.includes(sat.id))
       throw new HttpError(403, `satellites[${i}].satellite_id: ${sat.id} is not in your subscription`, `satellites[${i}].satellite_id`);
-    return cid;
+    return { cid, queryables: sat.collections.find((c) => c.id === cid)?.queryables ?? [] };
   });
   const geometry = req(b, 'geometry', readSearchGeometry);
   const query: Record<string, { gte?: number; lte?: number }> = {};
   (opt(b, 'filters', (v, f) => asArray(v, f, { max: 10 })) ?? []).forEach((x, i) => {
     const o = asObject(x, `filters[${i}]`);
     const id = req(o, 'id', (v, f) => asEnum(v, f, FILTER_FIELDS), `filters[${i}].`);
+    // A filter is on a queryable of the searched collections (each lists its own).
+    const lacking = sats.filter((x) => !x.queryables.includes(id)).map((x) => x.cid);
+    if (lacking.length) throw badRequest(`filters[${i}].id`, `${id} is not a queryable of ${lacking.join(', ')}`);
     // id, min and max are all required, and integers (OpenAPI lens.Filter)
     const min = req(o, 'min', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
     const max = req(o, 'max', (v, f) => asNumber(v, f, { integer: true }), `filters[${i}].`);
@@ -76,7 +79,7 @@ function imagerySearch(r: Req): { status: number; json: unknown } {
     intersects: geometry,
     from,
     to: to + (/T/.test(ed) ? 0 : 86_399_999),
-    collections: sats,
+    collections: sats.map((x) => x.cid),
     query,
     limit,
     offset,

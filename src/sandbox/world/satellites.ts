@@ -74,28 +74,60 @@ export const SATELLITES: readonly Satellite[] = [
     id: 'sentinel-2',
     name: 'Sentinel-2 MSI',
     bands: withScale(S2_BANDS, 10, 0.0001, -0.1),
-    collections: [{ id: 'sentinel-2-l2a', name: 'Sentinel-2 Level-2A', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    collections: [
+      {
+        id: 'sentinel-2-l2a',
+        name: 'Sentinel-2 Level-2A',
+        provider: 'planetary',
+        queryables: ['eo:cloud_cover', 'view:sun_elevation', 'gsd'],
+        rescale: [0, 3000],
+      },
+    ],
     rgb_composite: { red: 'B04', green: 'B03', blue: 'B02' },
   },
   {
     id: 'landsat-8-9',
     name: 'Landsat 8/9 OLI-TIRS',
     bands: withScale(LANDSAT_BANDS, 30, 0.0000275, -0.2),
-    collections: [{ id: 'landsat-c2-l2', name: 'Landsat Collection 2 Level-2', provider: 'planetary', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    collections: [
+      {
+        id: 'landsat-c2-l2',
+        name: 'Landsat Collection 2 Level-2',
+        provider: 'planetary',
+        queryables: ['eo:cloud_cover', 'view:off_nadir', 'view:sun_elevation', 'gsd'],
+        rescale: [0, 3000],
+      },
+    ],
     rgb_composite: { red: 'B4', green: 'B3', blue: 'B2' },
   },
   {
     id: 'pleiades-neo',
     name: 'Pléiades Neo',
     bands: withScale(PNEO_BANDS, 1.2),
-    collections: [{ id: 'pleiades-neo', name: 'Pléiades Neo', provider: 'pixxel', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    collections: [
+      {
+        id: 'pleiades-neo',
+        name: 'Pléiades Neo',
+        provider: 'pixxel',
+        queryables: ['eo:cloud_cover', 'view:off_nadir', 'view:sun_elevation', 'gsd'],
+        rescale: [0, 3000],
+      },
+    ],
     rgb_composite: { red: 'RED', green: 'GREEN', blue: 'BLUE' },
   },
   {
     id: 'enmap',
     name: 'EnMAP HSI',
     bands: withScale(enmapBands(), 30),
-    collections: [{ id: 'enmap-l2a', name: 'EnMAP Level-2A', provider: 'pixxel', queryables: ['eo:cloud_cover'], rescale: [0, 3000] }],
+    collections: [
+      {
+        id: 'enmap-l2a',
+        name: 'EnMAP Level-2A',
+        provider: 'pixxel',
+        queryables: ['eo:cloud_cover', 'view:off_nadir', 'view:sun_elevation', 'gsd'],
+        rescale: [0, 3000],
+      },
+    ],
     rgb_composite: { red: 'B037', green: 'B023', blue: 'B011' },
   },
 ];

@@ -202,6 +202,7 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       saveReadyDownload: [{ downloadId: 'd1', what: 'order item Lake X' }],
       openViewLink: ['vscode://eo-imagery.eo-imagery/view?v=e30'],
       chartIndexOverTime: [{ kind: 'pixel', lon: -120.5, lat: 36.7, aoiId: 'a1' }],
+      showJobGraph: [{ workflowId: 'wf-1', jobId: 'job-1', workflowName: 'NDVI weekly' }],
     };
     const read = (name: keyof CommandArgs): unknown => (READERS[name] as (...a: unknown[]) => unknown)(...samples[name]);
     assert.equal((read('orderArchiveItems') as unknown[]).length, 2);
@@ -220,6 +221,7 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.deepEqual(read('saveReadyDownload'), { downloadId: 'd1', what: 'order item Lake X' });
     assert.equal(read('openViewLink'), 'vscode://eo-imagery.eo-imagery/view?v=e30');
     assert.deepEqual(read('chartIndexOverTime'), { kind: 'pixel', lon: -120.5, lat: 36.7, aoiId: 'a1' });
+    assert.deepEqual(read('showJobGraph'), { workflowId: 'wf-1', jobId: 'job-1', workflowName: 'NDVI weekly' });
     // Nothing from the palette: every reader copes, and none invents a record.
     const empty = (v: unknown): boolean =>
       v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(empty));

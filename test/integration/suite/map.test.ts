@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
-import type { MapFeature, SearchPage, SearchParams } from '../../../src/panels/protocol';
+import type { MapFeature, SearchOptions, SearchPage, SearchParams } from '../../../src/panels/protocol';
 import { Panels } from '../../../src/panels';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
@@ -103,6 +103,16 @@ suite('map and STAC item panels against the sandbox', () => {
     });
     assert.ok(res.ok, `${init.method ?? 'GET'} ${p} answered ${res.status}`);
     return (await res.json()) as T;
+  }
+
+  let requestId = 90_000;
+  /** A request from the map's webview, answered by the extension as the page would see it. */
+  async function askMap(map: PanelProbe, request: unknown): Promise<{ ok: boolean; result?: unknown; error?: { message: string } }> {
+    const rid = ++requestId;
+    await map.receive({ type: 'request', id: rid, request });
+    const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid);
+    assert.ok(res, `no response to request ${rid}`);
+    return res as { ok: boolean; result?: unknown; error?: { message: string } };
   }
 
   async function mapProbe(): Promise<PanelProbe> {
@@ -334,14 +344,9 @@ suite('map and STAC item panels against the sandbox', () => {
       sort: 'datetime-desc',
       limit: 4,
     };
-    let id = 90_000;
     const ask = async (request: unknown): Promise<SearchPage> => {
-      const rid = ++id;
-      await map.receive({ type: 'request', id: rid, request });
-      const res = map.posted.find((m) => (m as { type: string; id?: number }).type === 'response' && (m as { id: number }).id === rid) as
-        { ok: boolean; result?: SearchPage; error?: { message: string } } | undefined;
-      assert.ok(res, `no response to request ${rid}`);
-      assert.ok(res.ok, `request ${rid} failed: ${res.error?.message}`);
+      const res = await askMap(map, request);
+      assert.ok(res.ok, `the map's request failed: ${res.error?.message}`);
       return res.result as SearchPage;
     };
     let page = await ask({ method: 'search', params });
@@ -359,11 +364,86 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.deepEqual([...ids].sort(), all.features.map((f) => `${f.collection}/${f.id}`).sort());
 
     // An ended search says so.
-    const rid = ++id;
-    await map.receive({ type: 'request', id: rid, request: { method: 'searchMore', searchId: page.searchId } });
-    const ended = map.posted.find((m) => (m as { id?: number }).id === rid) as { ok: boolean; error: { message: string } };
+    const ended = await askMap(map, { method: 'searchMore', searchId: page.searchId });
     assert.equal(ended.ok, false);
-    assert.match(ended.error.message, /search again/);
+    assert.match(ended.error?.message ?? '', /search again/);
+  });
+
+  test("filters on a satellite's queryables: offered per satellite, sent to both searches, and the results are the items inside the ranges", async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('eoImagery.showOnMap', (await firstRecord('projects', 'aoi', await children('projects')))!);
+    const map = await mapProbe();
+    const options = (await askMap(map, { method: 'searchOptions' })).result as SearchOptions;
+    const queryables = (id: string): string[] | undefined => options.satellites.find((s) => s.id === id)?.queryables;
+    // What each satellite's collection lists (GET /v0/satellites) reaches the form.
+    assert.ok(queryables('landsat-8-9')?.includes('view:off_nadir'), 'Landsat lists off-nadir');
+    assert.ok(!queryables('sentinel-2')?.includes('view:off_nadir'), 'Sentinel-2 does not');
+
+    const [w, s, e, n] = [0, 40, 10, 50];
+    const ring: [number, number][] = [
+      [w, s],
+      [e, s],
+      [e, n],
+      [w, n],
+      [w, s],
+    ];
+    const base: SearchParams = {
+      kind: 'imagery',
+      shape: 'polygon',
+      ring,
+      collections: [],
+      satellites: ['landsat-8-9'],
+      from: '',
+      to: '',
+      sort: 'datetime-desc',
+      limit: 1000,
+    };
+    type Props = { properties: Record<string, unknown> };
+    const unfiltered = await service<{ items: Record<string, Props> }>('/v0/search', {
+      method: 'POST',
+      body: {
+        start_date: '1970-01-01T00:00:00Z',
+        end_date: `${new Date().toISOString().slice(0, 10)}T23:59:59Z`,
+        satellites: [{ satellite_id: 'landsat-8-9', collection_id: 'landsat-c2-l2' }],
+        geometry: { type: 'Polygon', coordinates: [ring] },
+        limit: 10_000,
+      },
+    });
+    // The interface's semantics: a range keeps the items whose property lies in it, bounds included.
+    const inRange = (items: Record<string, Props>, key: string, min: number, max: number): string[] =>
+      Object.entries(items)
+        .filter(([, i]) => typeof i.properties[key] === 'number' && (i.properties[key] as number) >= min && (i.properties[key] as number) <= max)
+        .map(([id]) => id)
+        .sort();
+    const expected = inRange(unfiltered.items, 'view:off_nadir', 0, 4);
+    const all = Object.keys(unfiltered.items).length;
+    assert.ok(expected.length > 0 && expected.length < all, `the range should keep some of the ${all} items, keeps ${expected.length}`);
+
+    const ids = (page: SearchPage): string[] => page.features.map((f) => f.id.split('/').pop() ?? '').sort();
+    const imagery = await askMap(map, { method: 'search', params: { ...base, filters: [{ id: 'view:off_nadir', max: 4 }] } });
+    assert.ok(imagery.ok, imagery.error?.message);
+    assert.deepEqual(ids(imagery.result as SearchPage), expected);
+
+    // The archive search: the same range as a STAC query.
+    const archiveAll = await service<{ features: (Props & { id: string })[] }>('/v0/archives/search', {
+      method: 'POST',
+      body: { intersects: { type: 'Polygon', coordinates: [ring] }, collections: ['landsat-c2-l2'], limit: 1000 },
+    });
+    const archiveExpected = inRange(Object.fromEntries(archiveAll.features.map((f) => [f.id, f])), 'view:sun_elevation', 40, 60);
+    assert.ok(archiveExpected.length > 0 && archiveExpected.length < archiveAll.features.length, 'the sun-elevation range keeps some archive items');
+    const archive = await askMap(map, {
+      method: 'search',
+      params: { ...base, kind: 'archive', satellites: [], collections: ['landsat-c2-l2'], filters: [{ id: 'view:sun_elevation', min: 40, max: 60 }] },
+    });
+    assert.ok(archive.ok, archive.error?.message);
+    assert.deepEqual(ids(archive.result as SearchPage), archiveExpected);
+
+    // A filter Sentinel-2 does not list, and a range past 90°, are refused in words before anything is sent.
+    const refused = await askMap(map, { method: 'search', params: { ...base, satellites: ['sentinel-2'], filters: [{ id: 'view:off_nadir', max: 4 }] } });
+    assert.equal(refused.ok, false);
+    assert.match(refused.error?.message ?? '', /cannot filter on Off-nadir angle; it can on Sun elevation, Ground sample distance/);
+    const outside = await askMap(map, { method: 'search', params: { ...base, filters: [{ id: 'view:off_nadir', max: 120 }] } });
+    assert.match(outside.error?.message ?? '', /Off-nadir angle is from 0–90 °; 120 ° is outside it/);
   });
 
   async function openInEditor(name: string, json: unknown): Promise<vscode.Uri> {

@@ -89,8 +89,9 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     );
     assert.match(text(provider.getTreeItem(jobs[0])), /^Job of .+ UTC \| Running(, \d+%)? · \d+ tokens$/);
     assert.match(text(provider.getTreeItem(jobs[1])), /^Job of .+ \| Failed · \d+ tokens · \d+ (min|s)[^·]* · finished .+ UTC$/);
-    assert.ok(explorer.poller.isWatching(jobs[0] as never), 'a running job is followed');
-    assert.ok(!explorer.poller.isWatching(jobs[2] as never), 'a finished one is not');
+    const { watcher } = env.current.api.services;
+    assert.ok(watcher.isFollowing('job', jobs[0].record.id), 'a running job is followed by the watcher');
+    assert.ok(!watcher.isFollowing('job', jobs[2].record.id) && !explorer.poller.isWatching(jobs[2] as never), 'a finished one is not followed');
     jobs[1].expanded = true;
     const tasks = await provider.getChildren(jobs[1]);
     assert.deepEqual(
@@ -142,7 +143,7 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     assert.ok(!prompts.messages.some((m) => m.modal), 'no confirmation without a price');
   });
 
-  test('Run Workflow: confirmed, exactly one POST; the job is shown, followed to the end on the clock and announced once', async () => {
+  test('Run Workflow: confirmed, exactly one POST; the job is shown, followed by the watcher with its view closed, and announced once with Show Job Graph', async () => {
     const w = named(/^Reservoir watch of Longyearbyen/);
     const from = env.current.sandbox.requests.length;
     script({ kind: 'pick', match: /for about \d+ tokens\?/, choose: (items) => items.find((i) => /Run/.test(i.label)) });
@@ -153,13 +154,28 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     const node = rows.find((r) => (r as RecordNode<Job>).record?.id === result.job.id) as RecordNode<Job>;
     assert.ok(node, 'the new job is listed');
     assert.equal(rows[0], node, 'newest first');
-    assert.ok(explorer.poller.isWatching(node as never));
+    // One follower entry for it in the watcher (not a second poll in the sidebar), in words.
+    const { watcher } = env.current.api.services;
+    const entries = watcher.pending().filter((p) => p.ref.kind === 'job' && p.ref.id === result.job.id);
+    assert.equal(entries.length, 1, 'one follower entry');
+    assert.equal(entries[0].ref.parent, w.id);
+    assert.equal(entries[0].noun, 'Workflow job');
+    // The person goes back to code: the sidebar closed.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     script({ kind: 'message', match: /^The job of Reservoir watch of .+ finished in /, answer: 'Show Job Graph' });
     env.current.sandbox.clock.advance(10 * 60_000);
-    await until('the job to finish in the tree', () => node.record.status === 'success');
+    watcher.checkNow();
+    await until('the finish notification', () => prompts.messages.some((m) => m.text.startsWith('The job of Reservoir watch')));
+    assert.ok(!watcher.isFollowing('job', result.job.id), 'no longer followed once final');
+    await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
     const panel = await until('the graph the notification opened', () => env.current.api.services.panels.jobGraphs().get(`${w.id}/${result.job.id}`));
     await panel.whenReady();
-    assert.equal(prompts.messages.filter((m) => m.text.startsWith('The job of Reservoir watch')).length, 1, 'announced once');
+    watcher.checkNow();
+    await new Promise((r) => setTimeout(r, 1500));
+    const said = prompts.messages.filter((m) => m.text.startsWith('The job of Reservoir watch'));
+    assert.equal(said.length, 1, 'announced once');
+    assert.deepEqual(said[0].buttons, ['Show Job Graph']);
+    assert.equal(said[0].severity, 'info');
     const graph = panel.posted.find((m) => (m as { type?: string }).type === 'graph') as { model: { nodes: { look: string }[]; live: boolean } };
     assert.deepEqual(
       graph.model.nodes.map((n) => n.look),

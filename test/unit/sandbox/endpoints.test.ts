@@ -367,6 +367,13 @@ describe('satellites, imagery search, indices, bandsets, blocks', () => {
     assert.equal((await alice('POST', '/v0/search', { ...body, end_date: 'soon' })).status, 400);
     const cloudy = await alice('POST', '/v0/search', { ...body, limit: 50, filters: [{ id: 'eo:cloud_cover', min: 0, max: 10 }] });
     assert.ok(Object.values(cloudy.body.items).every((i: any) => i.properties['eo:cloud_cover'] <= 10));
+    // A filter is on a queryable the searched collection lists (Sentinel-2 lists no off-nadir).
+    const offNadir = await alice('POST', '/v0/search', { ...body, filters: [{ id: 'view:off_nadir', min: 0, max: 5 }] });
+    assert.equal(offNadir.status, 400);
+    assert.match(JSON.stringify(offNadir.body), /view:off_nadir is not a queryable of sentinel-2-l2a/);
+    const sunny = await alice('POST', '/v0/search', { ...body, limit: 50, filters: [{ id: 'view:sun_elevation', min: 40, max: 60 }] });
+    assert.equal(sunny.status, 200);
+    assert.ok(Object.values(sunny.body.items).every((i: any) => i.properties['view:sun_elevation'] >= 40 && i.properties['view:sun_elevation'] <= 60));
   });
   it('lists indices with filters; creates custom indices: 201, 400, 409', async () => {
     const r = await alice('GET', '/v0/indices?type=preset&limit=100');
