@@ -67,6 +67,9 @@ export const MAP_MESSAGE_CHECKS: FieldChecks<FromMapMessage> = {
   seriesPngReply: (m) =>
     isId(m.requestId) && (m.ok === true ? m.bytes instanceof ArrayBuffer || m.bytes instanceof Uint8Array : m.ok === false && typeof m.error === 'string'),
   seriesExport: (m) => m.format === 'csv' || m.format === 'png',
+  timelapseReply: (m) => isId(m.requestId) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
+  timelapseProgress: (m) => isId(m.requestId) && isCount(m.done) && isCount(m.total) && typeof m.date === 'string',
+  exportTimelapse: () => true,
   viewState: (m) => isObj(m.view) && Array.isArray(m.view.center) && typeof m.view.zoom === 'number' && Array.isArray(m.view.imagery),
   orderResults: (m) => Array.isArray(m.items),
   saveSearch: (m) => isSearchParams(m.params),

@@ -10,12 +10,14 @@ import type { ArchiveItem } from '../api/records';
 import type {
   FromMapClipMessage,
   FromMapSeriesMessage,
+  FromMapTimelapseMessage,
   FromMapImageryMessage,
   ImageryLayerSpec,
   ImageryRequest,
   ReadBytesResult,
   ToMapClipMessage,
   ToMapSeriesMessage,
+  ToMapTimelapseMessage,
   ToMapImageryMessage,
   ToMapTestMessage,
 } from './imagery/protocol';
@@ -210,6 +212,7 @@ export type ToMapMessage =
   | ToMapImageryMessage
   | ToMapClipMessage
   | ToMapSeriesMessage
+  | ToMapTimelapseMessage
   | ToMapTestMessage
   | ResponseMessage;
 
@@ -224,6 +227,7 @@ export type FromMapMessage =
   | FromMapImageryMessage
   | FromMapClipMessage
   | FromMapSeriesMessage
+  | FromMapTimelapseMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */

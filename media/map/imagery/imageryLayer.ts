@@ -42,6 +42,11 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   setLook(spec: ImageryLayerSpec): void;
   /** Bounds of the image on the map, once open. */
   lonLatBounds(): Promise<Leaflet.LatLngBounds | undefined>;
+  /**
+   * A 256-pixel block at any zoom (fractional too), painted as the tiles are, unclipped, into
+   * `out` (256 × 256): the timelapse frames. Undefined when nothing of the image falls on it.
+   */
+  paintBlock(z: number, px0: number, py0: number, out: ImageData): Promise<ImageData | undefined>;
   /** Stops reading: reads in flight are aborted (their connections closed by the extension). */
   cancel(): void;
   /** Bands (0-based) the decoded tiles hold, once the look is known: the pixel inspector and histogram read them. */
@@ -165,9 +170,12 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     else deps.onStatus({ state: 'ready' });
   };
 
-  /** The tile's pixels as a BMP, or undefined when nothing of the image falls on it. */
-  async function draw(coords: Leaflet.Coords, map: Leaflet.Map): Promise<Blob | undefined> {
-    const t0 = performance.now();
+  /**
+   * A 256-pixel block of the map at zoom `z` (fractional for a timelapse frame) whose top-left
+   * map pixel is (px0, py0), painted into `out` (by default the shared buffer, which the caller
+   * uses before its next await). Undefined when nothing of the image falls on it.
+   */
+  async function paintBlock(z: number, px0: number, py0: number, out: ImageData = shared.img): Promise<ImageData | undefined> {
     const cog = await ready;
     const { samples, look: lk } = await look(cog);
     if (cancelled) return;
@@ -178,9 +186,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
     };
     // how many full-resolution pixels one screen pixel spans here, to pick the level
-    const px0 = coords.x * SIZE;
-    const py0 = coords.y * SIZE;
-    const mid = warpProbe(toFull, coords.z, px0 + SIZE / 2, py0 + SIZE / 2);
+    const mid = warpProbe(toFull, z, px0 + SIZE / 2, py0 + SIZE / 2);
     const level = cog.pickLevel(mid);
     const Lv = cog.levels[level];
     const toLevel = (mx: number, my: number): [number, number] => {
@@ -199,7 +205,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
         [0, k],
         [16, k],
       ]) {
-        const [mx, my] = mercatorPixel(coords.z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
+        const [mx, my] = mercatorPixel(z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
         const [x, y] = toLevel(mx, my);
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
@@ -224,11 +230,17 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const tiles = await Promise.all(jobs);
     if (cancelled) return undefined;
     const grid: TileGrid = { tiles, tx0, ty0, cols, rows, tileWidth: Lv.tileWidth, tileHeight: Lv.tileHeight, levelWidth: Lv.width, levelHeight: Lv.height };
-    // warp, paint, clip and copy synchronously, so every tile shares one coordinate and one pixel buffer
-    warpGrid(toLevel, coords.z, px0, py0, SIZE, shared.xy);
-    const img = shared.img;
-    const drawn = paint(shared.xy, SIZE, grid, lk, img.data);
-    if (!drawn) return undefined;
+    // warp and paint synchronously, so every block shares one coordinate and one pixel buffer
+    warpGrid(toLevel, z, px0, py0, SIZE, shared.xy);
+    return paint(shared.xy, SIZE, grid, lk, out.data) ? out : undefined;
+  }
+
+  /** The tile's pixels as a BMP, or undefined when nothing of the image falls on it. */
+  async function draw(coords: Leaflet.Coords, map: Leaflet.Map): Promise<Blob | undefined> {
+    const t0 = performance.now();
+    const img = await paintBlock(coords.z, coords.x * SIZE, coords.y * SIZE);
+    if (!img) return undefined;
+    // clip and copy synchronously, before another tile paints into the shared buffer
     let pixels: Uint8ClampedArray<ArrayBuffer> = img.data;
     const ctx = current.clip ? scratchContext() : null;
     if (ctx) {
@@ -328,6 +340,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     ].map(([x, y]) => inv(x, y));
     return L.latLngBounds(pts.map(([lon, lat]) => L.latLng(lat, lon)));
   };
+  handle.paintBlock = paintBlock;
   handle.cancel = () => {
     cancelled = true;
     abort.abort();

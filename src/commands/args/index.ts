@@ -145,6 +145,7 @@ export const READERS = {
   chartIndexOverTime: aoiArg,
   exportIndexSeriesCsv: none,
   saveIndexChartPng: none,
+  exportTimelapse: aoiArg,
   showServiceRendering: visualizationArg,
   downloadAssets: assetRows,
   saveViewGeoTiff: none,
