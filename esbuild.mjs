@@ -122,6 +122,17 @@ const targets = [
       target: 'es2022',
     },
   },
+  // The timelapse encoders (gifenc; Mediabunny's WebM muxer over WebCodecs): loaded on the first export.
+  {
+    name: 'webview',
+    options: {
+      entryPoints: ['media/map/timelapse/chunk.ts'],
+      outfile: 'dist/media/timelapse.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    },
+  },
   // Natural Earth outlines for the offline base layer of the map and STAC panels: a script of
   // its own (about 100 KB) so the map bundle stays small and both panels share one copy.
   {

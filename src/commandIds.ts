@@ -93,6 +93,7 @@ export const COMMANDS = {
   chartIndexOverTime: 'eoImagery.chartIndexOverTime',
   exportIndexSeriesCsv: 'eoImagery.exportIndexSeriesCsv',
   saveIndexChartPng: 'eoImagery.saveIndexChartPng',
+  exportTimelapse: 'eoImagery.exportTimelapse',
   // The service's rendering of a visualization; AOI asset downloads (src/commands/visualizations, assets)
   showServiceRendering: 'eoImagery.showServiceRendering',
   downloadAssets: 'eoImagery.downloadAssets',

@@ -29,7 +29,14 @@ import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type { FromMapTestMessage, ImageryLayerSpec, ToMapImageryMessage, ToMapSeriesMessage, ToMapTestMessage } from '../../src/panels/imagery/protocol';
+import type {
+  FromMapTestMessage,
+  ImageryLayerSpec,
+  ToMapImageryMessage,
+  ToMapSeriesMessage,
+  ToMapTestMessage,
+  ToMapTimelapseMessage,
+} from '../../src/panels/imagery/protocol';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -244,6 +251,11 @@ export class MapApp {
       case 'seriesPng':
         void this.onSeries(m);
         break;
+      case 'timelapseSource':
+      case 'timelapse':
+      case 'timelapseCancel':
+        void this.onTimelapse(m);
+        break;
       case 'imageryPixels':
         // test mode only: a normal page neither loads imagery for it nor answers
         if (this.testing) void this.answerPixels(m);
@@ -300,6 +312,7 @@ export class MapApp {
           this.saveState();
         },
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
+        onExportTimelapse: () => this.post({ type: 'exportTimelapse' }),
       });
       this.decodeMode = decode;
       this.imageryTools = tools;
@@ -318,6 +331,22 @@ export class MapApp {
       return;
     }
     await this.imageryTools?.onSeries(m);
+  }
+
+  /** "Export Timelapse…": the imagery chunk draws and encodes (loaded first if need be). */
+  private async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
+    if (m.type === 'timelapseSource' && !this.imageryManager) {
+      // no imagery was ever shown: no time slider either, and no reason to load the chunk
+      this.post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: {} });
+      return;
+    }
+    try {
+      await this.imagery();
+    } catch (e) {
+      if (m.type !== 'timelapseCancel') this.post({ type: 'timelapseReply', requestId: m.requestId, ok: false, error: (e as Error).message });
+      return;
+    }
+    await this.imageryTools?.onTimelapse(m);
   }
 
   private async onImagery(m: ToMapImageryMessage): Promise<void> {

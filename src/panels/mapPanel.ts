@@ -19,9 +19,10 @@ import { runCommand } from '../ui/runCommand';
 import { basemapImgSources, configuredBasemaps, openExternalChecked, renderPanelHtml, responseError, type PanelContext } from './host';
 import { ClipChannel } from './imagery/clipChannel';
 import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
+import { TimelapseChannel } from './imagery/timelapseChannel';
 import { AllowedFiles } from './imagery/allowedFiles';
 import { MapImagery } from './imagery/mapImagery';
-import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
+import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame, TimelapseRequest, TimelapseResult } from './imagery/protocol';
 import { connectionMessage, followConnection } from './mapConnection';
 import { aoiFeature, type MapTarget } from './mapData';
 import { MAP_MESSAGE_CHECKS, readChartArea } from './mapMessages';
@@ -77,6 +78,10 @@ export class MapPanel implements MapView, vscode.Disposable {
     (m) => this.post(m),
     (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'),
   );
+  readonly timelapses = new TimelapseChannel(
+    (m) => this.post(m),
+    () => void runCommand('exportTimelapse'),
+  );
 
   constructor(
     private readonly ctx: PanelContext,
@@ -105,6 +110,7 @@ export class MapPanel implements MapView, vscode.Disposable {
           this.testing?.recorder.reset();
           this.clips.dropAll(vscode.l10n.t('The map was hidden before the clip was ready; show it and save again.'));
           this.series.dropAll(vscode.l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
+          this.timelapses.dropAll(vscode.l10n.t('The map was hidden while the timelapse was being drawn; keep it visible and export again.'));
         }
       }),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.messages.receive(m)),
@@ -143,6 +149,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.opts.onDisposed();
     this.clips.dropAll(vscode.l10n.t('The map was closed before the clip was ready.'));
     this.series.dropAll(vscode.l10n.t('The map was closed before the chart was ready.'));
+    this.timelapses.dropAll(vscode.l10n.t('The map was closed before the timelapse was ready.'));
     this.searches.endAll();
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.panel.dispose();
@@ -222,6 +229,15 @@ export class MapPanel implements MapView, vscode.Disposable {
     return this.series.start(request, o);
   }
 
+  timelapse(
+    request: TimelapseRequest,
+    o: { onProgress?(done: number, total: number, date: string): void; signal?: AbortSignal } = {},
+  ): Promise<TimelapseResult> {
+    if (request.frames) this.imagery.allow(request.frames.map((f) => f.spec.url));
+    this.reveal();
+    return this.timelapses.render(request, o);
+  }
+
   imageryNote(id: string, title: string, text: string): void {
     this.post({ type: 'imageryNote', id, title, text });
     this.reveal();
@@ -282,6 +298,9 @@ export class MapPanel implements MapView, vscode.Disposable {
       const area = readChartArea(m.area);
       if (area) await runCommand('chartIndexOverTime', area);
     },
+    timelapseReply: (m) => this.timelapses.receive(m),
+    timelapseProgress: (m) => this.timelapses.receive(m),
+    exportTimelapse: (m) => this.timelapses.receive(m),
     // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),

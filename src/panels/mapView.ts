@@ -4,7 +4,8 @@
  */
 import type { ArchiveItem } from '../api/records';
 import type { ClipChannel } from './imagery/clipChannel';
-import type { ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame } from './imagery/protocol';
+import type { ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame, TimelapseRequest, TimelapseResult } from './imagery/protocol';
+import type { TimelapseChannel } from './imagery/timelapseChannel';
 import type { SeriesChannel, SeriesState } from './imagery/seriesChannel';
 import type { MapTarget } from './mapData';
 import type { LayerKind, MapFeature, MapViewState, SearchParams } from './protocol';
@@ -35,6 +36,13 @@ export interface MapView {
   ): Promise<SeriesState>;
   /** The chart's channel: the last series, the chart as PNG. */
   readonly series: SeriesChannel;
+  /**
+   * "Export Timelapse…": the webview draws each date as the time slider would and encodes the
+   * frames; `onProgress` hears each date. Aborting stops the reads and the encoder.
+   */
+  timelapse(request: TimelapseRequest, o?: { onProgress?(done: number, total: number, date: string): void; signal?: AbortSignal }): Promise<TimelapseResult>;
+  /** The timelapse channel: what the time slider shows. */
+  readonly timelapses: TimelapseChannel;
   /** A row in the layer list saying why a record cannot be drawn (e.g. an `s3://` path). */
   imageryNote(id: string, title: string, text: string): void;
   notice(text: string, level?: 'info' | 'error'): void;

@@ -11,12 +11,14 @@ import type { RangeFilter } from '../searchFilters';
 import type {
   FromMapClipMessage,
   FromMapSeriesMessage,
+  FromMapTimelapseMessage,
   FromMapImageryMessage,
   ImageryLayerSpec,
   ImageryRequest,
   ReadBytesResult,
   ToMapClipMessage,
   ToMapSeriesMessage,
+  ToMapTimelapseMessage,
   ToMapImageryMessage,
   ToMapTestMessage,
 } from './imagery/protocol';
@@ -214,6 +216,7 @@ export type ToMapMessage =
   | ToMapImageryMessage
   | ToMapClipMessage
   | ToMapSeriesMessage
+  | ToMapTimelapseMessage
   | ToMapTestMessage
   | ResponseMessage;
 
@@ -228,6 +231,7 @@ export type FromMapMessage =
   | FromMapImageryMessage
   | FromMapClipMessage
   | FromMapSeriesMessage
+  | FromMapTimelapseMessage
   /** "Order…" under the results list: the archive items of the selected result rows. */
   | { type: 'orderResults'; items: { collection: string; id: string }[] }
   /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */

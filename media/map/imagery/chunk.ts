@@ -5,7 +5,7 @@
  */
 import { Pool } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
-import type { FromMapClipMessage, FromMapSeriesMessage } from '../../../src/panels/imagery/protocol';
+import type { FromMapClipMessage, FromMapSeriesMessage, FromMapTimelapseMessage } from '../../../src/panels/imagery/protocol';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
 import { ImageryError } from './imageryError';
 import { seriesStatistics, type StatsJob, type StatsResult } from './seriesStats';
@@ -78,7 +78,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: str
 
 export interface ImageryChunk {
   create(
-    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage): void },
+    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage): void },
   ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 

@@ -43,6 +43,11 @@ export interface ImageryLayerHandle extends Leaflet.GridLayer {
   setLook(spec: ImageryLayerSpec): void;
   /** Bounds of the image on the map, once open. */
   lonLatBounds(): Promise<Leaflet.LatLngBounds | undefined>;
+  /**
+   * A 256-pixel block at any zoom (fractional too), painted as the tiles are, unclipped, into
+   * `out` (256 × 256): the timelapse frames. Undefined when nothing of the image falls on it.
+   */
+  paintBlock(z: number, px0: number, py0: number, out: ImageData): Promise<ImageData | undefined>;
   /** Stops reading: reads in flight are aborted (their connections closed by the extension). */
   cancel(): void;
   /** Bands (0-based) the decoded tiles hold, once the look is known: the pixel inspector and histogram read them. */
@@ -189,14 +194,12 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   };
 
   /** Which source tiles of a level one map tile needs (its outline sampled, a pixel to spare); undefined when none. */
-  function planFor(cog: Cog, level: number, toFull: (mx: number, my: number) => [number, number], coords: Leaflet.Coords): Plan | undefined {
+  function planFor(cog: Cog, level: number, toFull: (mx: number, my: number) => [number, number], z: number, px0: number, py0: number): Plan | undefined {
     const Lv = cog.levels[level];
     const toLevel = (mx: number, my: number): [number, number] => {
       const [x, y] = toFull(mx, my);
       return [x / Lv.scaleX, y / Lv.scaleY];
     };
-    const px0 = coords.x * SIZE;
-    const py0 = coords.y * SIZE;
     let minX = Infinity,
       minY = Infinity,
       maxX = -Infinity,
@@ -208,7 +211,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
         [0, k],
         [16, k],
       ]) {
-        const [mx, my] = mercatorPixel(coords.z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
+        const [mx, my] = mercatorPixel(z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
         const [x, y] = toLevel(mx, my);
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
@@ -242,11 +245,16 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     return out;
   }
 
-  /**
-   * Warps, paints, clips and encodes one map tile from a plan's decoded tiles, synchronously,
-   * so every tile shares one coordinate and one pixel buffer. Undefined when nothing shows.
-   */
-  function paintPlan(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, coords: Leaflet.Coords, map: Leaflet.Map): Blob | undefined {
+  /** Reads (or takes from the cache) every source tile of a plan. */
+  function readAll(cog: Cog, plan: Plan, samples: number[]): Promise<DecodedTile[]> {
+    const jobs: Promise<DecodedTile>[] = [];
+    for (let ty = plan.ty0; ty < plan.ty0 + plan.rows; ty++)
+      for (let tx = plan.tx0; tx < plan.tx0 + plan.cols; tx++) jobs.push(cog.tile(plan.level, tx, ty, samples));
+    return Promise.all(jobs);
+  }
+
+  /** Warps and paints a plan's decoded tiles into `out`, synchronously; false when nothing shows. */
+  function paintInto(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, z: number, px0: number, py0: number, out: ImageData): boolean {
     const Lv = cog.levels[plan.level];
     const grid: TileGrid = {
       tiles,
@@ -259,10 +267,17 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       levelWidth: Lv.width,
       levelHeight: Lv.height,
     };
-    warpGrid(plan.toLevel, coords.z, coords.x * SIZE, coords.y * SIZE, SIZE, shared.xy);
+    warpGrid(plan.toLevel, z, px0, py0, SIZE, shared.xy);
+    return paint(shared.xy, SIZE, grid, lk, out.data) > 0;
+  }
+
+  /**
+   * Warps, paints, clips and encodes one map tile from a plan's decoded tiles, synchronously,
+   * so every tile shares one coordinate and one pixel buffer. Undefined when nothing shows.
+   */
+  function paintPlan(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, coords: Leaflet.Coords, map: Leaflet.Map): Blob | undefined {
     const img = shared.img;
-    const drawn = paint(shared.xy, SIZE, grid, lk, img.data);
-    if (!drawn) return undefined;
+    if (!paintInto(cog, plan, tiles, lk, coords.z, coords.x * SIZE, coords.y * SIZE, img)) return undefined;
     let pixels: Uint8ClampedArray<ArrayBuffer> = img.data;
     const ctx = current.clip ? scratchContext() : null;
     if (ctx) {
@@ -273,6 +288,35 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       if (!anyVisible(pixels)) return undefined;
     }
     return bmpBlob(pixels, SIZE, SIZE);
+  }
+
+  /** Web Mercator metres to the file's full-resolution pixel coordinates. */
+  function fullPixelOf(cog: Cog): (mx: number, my: number) => [number, number] {
+    const fwd = fromMercator(cog.epsg);
+    if (!fwd) throw new ImageryError(`EPSG:${cog.epsg} cannot be reprojected.`);
+    return (mx, my) => {
+      const [x, y] = fwd(mx, my);
+      return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
+    };
+  }
+
+  /** The plan of the level a block at zoom `z` needs (how many full-resolution pixels one screen pixel spans there). */
+  function planAt(cog: Cog, toFull: (mx: number, my: number) => [number, number], z: number, px0: number, py0: number): Plan | undefined {
+    const level = cog.pickLevel(warpProbe(toFull, z, px0 + SIZE / 2, py0 + SIZE / 2));
+    const plan = planFor(cog, level, toFull, z, px0, py0);
+    if (plan && plan.cols * plan.rows > MAX_SOURCE_TILES) throw new ImageryError('The file has no overview for this zoom; zoom in to see it.');
+    return plan;
+  }
+
+  async function paintBlock(z: number, px0: number, py0: number, out: ImageData): Promise<ImageData | undefined> {
+    const cog = await ready;
+    const { samples, look: lk } = await look(cog);
+    if (cancelled) return undefined;
+    const plan = planAt(cog, fullPixelOf(cog), z, px0, py0);
+    if (!plan) return undefined;
+    const tiles = decodedOf(cog, plan, samples) ?? (await readAll(cog, plan, samples));
+    if (cancelled) return undefined;
+    return paintInto(cog, plan, tiles, lk, z, px0, py0, out) ? out : undefined;
   }
 
   const pixelsShown = () => {
@@ -293,31 +337,22 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const cog = await ready;
     const { samples, look: lk } = await look(cog);
     if (cancelled) return;
-    const fwd = fromMercator(cog.epsg);
-    if (!fwd) throw new ImageryError(`EPSG:${cog.epsg} cannot be reprojected.`);
-    const toFull = (mx: number, my: number): [number, number] => {
-      const [x, y] = fwd(mx, my);
-      return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
-    };
-    // how many full-resolution pixels one screen pixel spans here, to pick the level
-    const mid = warpProbe(toFull, coords.z, coords.x * SIZE + SIZE / 2, coords.y * SIZE + SIZE / 2);
-    const level = cog.pickLevel(mid);
-    const plan = planFor(cog, level, toFull, coords);
+    const toFull = fullPixelOf(cog);
+    const px0 = coords.x * SIZE;
+    const py0 = coords.y * SIZE;
+    const plan = planAt(cog, toFull, coords.z, px0, py0);
     if (!plan) return undefined;
-    if (plan.cols * plan.rows > MAX_SOURCE_TILES) throw new ImageryError('The file has no overview for this zoom; zoom in to see it.');
+    const level = plan.level;
     let tiles = decodedOf(cog, plan, samples);
     if (!tiles) {
-      const jobs: Promise<DecodedTile>[] = [];
-      for (let ty = plan.ty0; ty < plan.ty0 + plan.rows; ty++)
-        for (let tx = plan.tx0; tx < plan.tx0 + plan.cols; tx++) jobs.push(cog.tile(level, tx, ty, samples));
-      const all = Promise.all(jobs);
+      const all = readAll(cog, plan, samples);
       all.catch(() => undefined);
       // nearest coarser levels first (fewer tiles to sample), then finer ones
       const others = [...cog.levels.keys()]
         .filter((l) => l !== level)
         .sort((a, b) => (a > level ? a - level : 100 + level - a) - (b > level ? b - level : 100 + level - b));
       for (const other of others) {
-        const p = planFor(cog, other, toFull, coords);
+        const p = planFor(cog, other, toFull, coords.z, px0, py0);
         const got = p && decodedOf(cog, p, samples);
         if (!p || !got) continue;
         const bmp = paintPlan(cog, p, got, lk, coords, map);
@@ -394,6 +429,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   handle.ready = ready;
   handle.timings = timings;
   handle.unrefined = () => pending;
+  handle.paintBlock = paintBlock;
   handle.on('loading', () => {
     done = 0;
     lastError = undefined;

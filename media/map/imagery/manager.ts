@@ -26,6 +26,8 @@ export interface ImageryManagerDeps {
   onChange(specs: ImageryLayerSpec[]): void;
   /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
   onSettled?(id: string, report: ImageryStatusReport): void;
+  /** The time slider's "Export Timelapse…" button. */
+  onExportTimelapse?(): void;
 }
 
 interface Entry {
@@ -71,7 +73,7 @@ export class ImageryManager {
       },
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
     });
-    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled });
+    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled, onExport: deps.onExportTimelapse });
     const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
     this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' }, head, this.list);

@@ -21,6 +21,8 @@ export interface TimeSliderDeps {
   pane: string;
   /** A date's layer settled (its visible tiles drawn, or failed), as the layer list reports its layers. */
   onSettled?(id: string, report: ImageryStatusReport): void;
+  /** The slider's "Export Timelapse…" button: the extension asks the size and rate. */
+  onExport?(): void;
 }
 
 /** Milliseconds each date stays on screen while playing (once its tiles are drawn). */
@@ -72,6 +74,11 @@ export class TimeSlider {
       prefetched: [...this.drawn.keys()].filter((k) => k !== this.shown).sort((a, b) => a - b),
       playing: !!this.playing,
     };
+  }
+
+  /** The dates the slider steps through, oldest first, and its title; undefined when closed. */
+  get dates(): { title: string; frames: TimeFrame[] } | undefined {
+    return this.active ? { title: this.title, frames: [...this.frames] } : undefined;
   }
 
   /** The layer drawing a date, once created (tests and the benchmark). */
@@ -284,6 +291,15 @@ export class TimeSlider {
         'div',
         { class: 'head' },
         el('span', { class: 'title', title: this.title }, this.title),
+        ...(this.deps.onExport
+          ? [
+              button('⤓', () => this.deps.onExport?.(), {
+                class: 'secondary export',
+                title: l10n.t('Export Timelapse… (an animated GIF or WebM of these dates)'),
+                'aria-label': l10n.t('Export Timelapse…'),
+              }),
+            ]
+          : []),
         button('✕', () => this.stop(), { class: 'secondary end', title: l10n.t('Close the time slider'), 'aria-label': l10n.t('Close the time slider') }),
       ),
       el(

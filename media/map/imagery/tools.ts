@@ -11,8 +11,10 @@ import type {
   ClipRequest,
   FromMapClipMessage,
   FromMapSeriesMessage,
+  FromMapTimelapseMessage,
   ToMapClipMessage,
   ToMapSeriesMessage,
+  ToMapTimelapseMessage,
 } from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { button, el } from '../../shared/dom';
@@ -23,13 +25,14 @@ import { PixelInspector } from './inspector';
 import type { ImageryManager } from './manager';
 import { SeriesPanel } from './seriesPanel';
 import type { StatsJob, StatsResult } from './seriesStats';
+import { renderTimelapse } from './timelapse';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
   map: Leaflet.Map;
   manager: ImageryManager;
   pool?: Pool;
-  post?(m: FromMapClipMessage | FromMapSeriesMessage): void;
+  post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage): void;
   read: ReadBytes;
   /** One date's statistics, in a worker when one starts (chunk.ts). */
   stats(job: StatsJob): Promise<StatsResult>;
@@ -212,6 +215,47 @@ export class ImageryTools {
   /** The extension's series messages (app.ts hands them over once this chunk is loaded). */
   onSeries(m: ToMapSeriesMessage): Promise<void> {
     return this.series.onMessage(m);
+  }
+
+  /** "Export Timelapse…" (app.ts hands the messages over once this chunk is loaded). */
+  async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
+    const post = this.deps.post;
+    if (!post) return;
+    if (m.type === 'timelapseCancel') {
+      this.running.get(m.requestId)?.abort();
+      return;
+    }
+    const abort = new AbortController();
+    this.running.set(m.requestId, abort);
+    const timeline = this.deps.manager.timeline;
+    try {
+      if (m.type === 'timelapseSource') {
+        const shown = timeline.dates;
+        const source = shown && {
+          title: shown.title,
+          dates: shown.frames.map((f) => f.date),
+          ...(shown.frames[0]?.spec.clip ? { outline: shown.frames[0].spec.clip } : {}),
+        };
+        post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: source ? { source } : {} });
+        return;
+      }
+      const { L, map, read, pool } = this.deps;
+      const result = await renderTimelapse(m.request, { L, map, read, pool, sliderFrames: () => timeline.dates?.frames }, abort.signal, (done, total, date) =>
+        post({ type: 'timelapseProgress', requestId: m.requestId, done, total, date }),
+      );
+      post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result });
+    } catch (e) {
+      const err = e as Error;
+      post({
+        type: 'timelapseReply',
+        requestId: m.requestId,
+        ok: false,
+        error: err.message || String(e),
+        cancelled: abort.signal.aborted || err.name === 'AbortError',
+      });
+    } finally {
+      this.running.delete(m.requestId);
+    }
   }
 
   private async onMessage(m: ToMapClipMessage): Promise<void> {

@@ -147,6 +147,7 @@ export const READERS = {
   chartIndexOverTime: chartAreaArg,
   exportIndexSeriesCsv: none,
   saveIndexChartPng: none,
+  exportTimelapse: aoiArg,
   showServiceRendering: visualizationArg,
   downloadAssets: assetRows,
   saveViewGeoTiff: none,

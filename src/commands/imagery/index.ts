@@ -16,6 +16,7 @@ import { exportSeriesCsv, saveChartPng } from './seriesExport';
 import { compareImagery } from './compare';
 import { saveView } from './saveView';
 import { stepThroughTime } from './timeSlider';
+import { exportTimelapse } from './timelapse';
 
 /**
  * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
@@ -57,6 +58,8 @@ export function imageryCommands(services: CommandServices): CommandTable {
     chartIndexOverTime: { action: l10n.t('Chart Index Over Time'), retry: 'transient', run: (aoi) => chartIndexOverTime(services, aoi) },
     exportIndexSeriesCsv: { action: l10n.t('Export Series as CSV'), retry: 'never', run: () => exportSeriesCsv(services) },
     saveIndexChartPng: { action: l10n.t('Save Chart as PNG'), retry: 'never', run: () => saveChartPng(services) },
+    // writes a file the person chose and reads only: a failed read may pass
+    exportTimelapse: { action: l10n.t('Export Timelapse'), retry: 'transient', run: (aoi) => exportTimelapse(services, aoi) },
     saveViewGeoTiff: { action: l10n.t('Save View as GeoTIFF'), retry: 'transient', run: () => saveView(services, 'geotiff') },
     saveViewPng: { action: l10n.t('Save View as PNG'), retry: 'transient', run: () => saveView(services, 'png') },
   };

@@ -321,3 +321,54 @@ export type ChartAreaFromMap =
   | { kind: 'aoi'; aoiId: string }
   | { kind: 'polygon'; ring: [number, number][] }
   | { kind: 'pixel'; lon: number; lat: number; aoiId?: string; collection?: string };
+
+// ---------------------------------------------------------------- a timelapse of dates
+
+/** "Export Timelapse…": what the webview draws and encodes (media/map/imagery/timelapse.ts). */
+export interface TimelapseRequest {
+  /** Names the place in the frames' label (the AOI, or the time slider's title). */
+  title: string;
+  /** The dates to draw, oldest first; absent: the time slider's dates. */
+  frames?: TimeFrame[];
+  /** The place to frame, [west, south, east, north] in degrees; absent: the map's view. */
+  bbox?: [number, number, number, number];
+  /** A GeoJSON (Multi)Polygon drawn as an outline on every frame (the AOI). */
+  outline?: unknown;
+  width: number;
+  height: number;
+  /** Frames per second. */
+  fps: number;
+  format: 'gif' | 'webm';
+}
+
+/** What the time slider shows, for the palette's "Export Timelapse…" (undefined: no slider open). */
+export interface TimelapseSource {
+  title: string;
+  dates: string[];
+  /** The first date's AOI polygon, when the slider shows an AOI's mosaics. */
+  outline?: unknown;
+}
+
+export interface TimelapseResult {
+  bytes: ArrayBuffer | Uint8Array;
+  /** The dates drawn, one frame each, oldest first. */
+  dates: string[];
+  /** Dates left out, with the reason (a file that cannot be read, say). */
+  skipped: { date: string; error: string }[];
+  width: number;
+  height: number;
+  fps: number;
+  /** The video codec of a WebM ('vp09…' or 'vp8'). */
+  codec?: string;
+}
+
+export type ToMapTimelapseMessage =
+  | { type: 'timelapseSource'; requestId: number }
+  | { type: 'timelapse'; requestId: number; request: TimelapseRequest }
+  | { type: 'timelapseCancel'; requestId: number };
+
+export type FromMapTimelapseMessage =
+  | { type: 'timelapseReply'; requestId: number; ok: true; result: TimelapseResult | { source?: TimelapseSource } }
+  | { type: 'timelapseReply'; requestId: number; ok: false; error: string; cancelled?: boolean }
+  | { type: 'timelapseProgress'; requestId: number; done: number; total: number; date: string }
+  | { type: 'exportTimelapse' };
