@@ -27,7 +27,8 @@ interface InputsScope {
   present: Set<string>;
   // Built on first need, once per file: per-input scans of every input made this quadratic.
   inputList?: string;
-  namesInFile?: Set<unknown>;
+  /** The spec's inputs no entry names: the only candidates for "Rename to". */
+  unused?: { def: InputDefinition; lower: string }[];
   lineage: LineageSources;
 }
 
@@ -61,9 +62,14 @@ export function checkInputs(c: Collector, file: FileText, root: Node, docStart: 
     return;
   }
   const entries = inputNode.children ?? [];
+  const spans = new Int32Array(entries.length * 2);
+  entries.forEach((e, i) => {
+    spans[2 * i] = e.offset;
+    spans[2 * i + 1] = e.offset + e.length;
+  });
   const scope: InputsScope = {
     c,
-    file,
+    file: { ...file, spans },
     entries,
     spec,
     defs,
@@ -107,14 +113,18 @@ function checkEntryName(s: InputsScope, node: Node, index: number): Entry {
 function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index: number): void {
   const defs = s.defs!;
   const fixes: QuickFix[] = [];
-  s.namesInFile ??= new Set(s.entries.map((e) => prop(e, 'name')?.value));
-  const namesInFile = s.namesInFile;
-  const unused = defs.filter((d) => !namesInFile.has(d.name));
+  if (!s.unused) {
+    const namesInFile = new Set(s.entries.map((e) => prop(e, 'name')?.value));
+    s.unused = defs.filter((d) => !namesInFile.has(d.name)).map((def) => ({ def, lower: def.name.toLowerCase() }));
+  }
   const max = Math.max(2, Math.floor(inputName.length / 3));
-  const close = unused
-    .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : distanceWithin(d.name, inputName, max) }))
-    .filter((x) => x.dist <= max)
-    .sort((a, b) => a.dist - b.dist);
+  const lower = inputName.toLowerCase();
+  const close: { d: InputDefinition; dist: number }[] = [];
+  for (const { def, lower: defLower } of s.unused) {
+    const dist = defLower === lower ? 0 : distanceWithin(def.name, inputName, max);
+    if (dist <= max) close.push({ d: def, dist });
+  }
+  close.sort((a, b) => a.dist - b.dist);
   for (const { d } of close.slice(0, 3)) {
     fixes.push({ kind: 'edit', title: l10n.t('Rename to "{0}"', d.name), edits: replace(nameN, JSON.stringify(d.name)), preferred: fixes.length === 0 });
   }
