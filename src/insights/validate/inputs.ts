@@ -27,7 +27,8 @@ interface InputsScope {
   present: Set<string>;
   // Built on first need, once per file: per-input scans of every input made this quadratic.
   inputList?: string;
-  namesInFile?: Set<unknown>;
+  /** The spec's inputs no entry names: the only candidates for "Rename to". */
+  unused?: { def: InputDefinition; lower: string; counts: Int32Array }[];
   lineage: LineageSources;
 }
 
@@ -61,9 +62,14 @@ export function checkInputs(c: Collector, file: FileText, root: Node, docStart: 
     return;
   }
   const entries = inputNode.children ?? [];
+  const spans = new Int32Array(entries.length * 2);
+  entries.forEach((e, i) => {
+    spans[2 * i] = e.offset;
+    spans[2 * i + 1] = e.offset + e.length;
+  });
   const scope: InputsScope = {
     c,
-    file,
+    file: { ...file, spans },
     entries,
     spec,
     defs,
@@ -107,14 +113,21 @@ function checkEntryName(s: InputsScope, node: Node, index: number): Entry {
 function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index: number): void {
   const defs = s.defs!;
   const fixes: QuickFix[] = [];
-  s.namesInFile ??= new Set(s.entries.map((e) => prop(e, 'name')?.value));
-  const namesInFile = s.namesInFile;
-  const unused = defs.filter((d) => !namesInFile.has(d.name));
+  if (!s.unused) {
+    const namesInFile = new Set(s.entries.map((e) => prop(e, 'name')?.value));
+    s.unused = defs
+      .filter((d) => !namesInFile.has(d.name))
+      .map((def) => ({ def, lower: def.name.toLowerCase(), counts: charCounts(def.name, new Int32Array(COUNT_BUCKETS)) }));
+  }
   const max = Math.max(2, Math.floor(inputName.length / 3));
-  const close = unused
-    .map((d) => ({ d, dist: d.name.toLowerCase() === inputName.toLowerCase() ? 0 : distanceWithin(d.name, inputName, max) }))
-    .filter((x) => x.dist <= max)
-    .sort((a, b) => a.dist - b.dist);
+  const lower = inputName.toLowerCase();
+  const counts = charCounts(inputName, nameCounts);
+  const close: { d: InputDefinition; dist: number }[] = [];
+  for (const { def, lower: defLower, counts: defCounts } of s.unused) {
+    const dist = defLower === lower ? 0 : countsDiffer(defCounts, counts, 2 * max) ? Infinity : distanceWithin(def.name, inputName, max);
+    if (dist <= max) close.push({ d: def, dist });
+  }
+  close.sort((a, b) => a.dist - b.dist);
   for (const { d } of close.slice(0, 3)) {
     fixes.push({ kind: 'edit', title: l10n.t('Rename to "{0}"', d.name), edits: replace(nameN, JSON.stringify(d.name)), preferred: fixes.length === 0 });
   }
@@ -242,6 +255,28 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
   }
 }
 
+let distanceRow = new Uint32Array(64);
+
+/**
+ * Characters counted in buckets (code & 63). An edit changes the counts by at most 2 in all, so
+ * an edit distance within `max` needs counts within `2 * max`: most unknown names are far from
+ * every spec input, and this answers for them without the distance's table.
+ */
+const COUNT_BUCKETS = 64;
+const nameCounts = new Int32Array(COUNT_BUCKETS);
+
+function charCounts(s: string, into: Int32Array): Int32Array {
+  into.fill(0);
+  for (let i = 0; i < s.length; i++) into[s.charCodeAt(i) & (COUNT_BUCKETS - 1)]++;
+  return into;
+}
+
+function countsDiffer(a: Int32Array, b: Int32Array, limit: number): boolean {
+  let sum = 0;
+  for (let i = 0; i < COUNT_BUCKETS; i++) sum += Math.abs(a[i] - b[i]);
+  return sum > limit;
+}
+
 /**
  * Levenshtein distance of `a` and `b` when it is at most `max`, else `Infinity`. Bounded because
  * it runs for every unknown input name against every spec input: a file of thousands of
@@ -250,7 +285,9 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
  */
 function distanceWithin(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return Infinity;
-  const d = new Uint16Array(b.length + 1);
+  // One row, reused: a typed array per call was most of the cost of a file of unknown names.
+  if (distanceRow.length < b.length + 1) distanceRow = new Uint32Array(2 * (b.length + 1));
+  const d = distanceRow;
   for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let prev = d[0];

@@ -8,6 +8,7 @@ import { firstTooDeep } from '../../api/jsonDepth';
 import { jsonc } from '../jsonc';
 import { Collector } from './collect';
 import { checkBlock, checkName, resolveSpec } from './header';
+import { fastParseTree } from './fastTree';
 import { checkInputs } from './inputs';
 import type { InsightDiagnostic, LayoutOptions, SpecLookup } from './types';
 
@@ -36,7 +37,8 @@ export function parseInsight(text: string): ParsedInsight {
   const errors: ParseError[] = [];
   // A byte-order mark becomes a space: the same length, so every offset stays right.
   const source = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
-  const root = jsonc().parseTree(source, errors, { allowTrailingComma: true, disallowComments: false });
+  // Well-formed files take the fast path; anything else gets jsonc-parser's error recovery.
+  const root = fastParseTree(source) ?? jsonc().parseTree(source, errors, { allowTrailingComma: true, disallowComments: false });
   return { text, root, errors };
 }
 
