@@ -59,6 +59,10 @@ export function manifestStrings(m) {
     for (const f of ['displayName', 'userDescription', 'modelDescription']) add(`${k}.${f}`, t, f);
     for (const [name, prop] of Object.entries(t.inputSchema?.properties ?? {})) add(`${k}.input.${name}`, prop, 'description');
   }
+  for (const p of c.chatParticipants ?? []) {
+    add(`chatParticipant.${p.name}.description`, p, 'description');
+    for (const cmd of p.commands ?? []) add(`chatParticipant.${p.name}.command.${cmd.name}.description`, cmd, 'description');
+  }
   for (const w of c.walkthroughs ?? []) {
     const k = `walkthrough.${short(w.id)}`;
     add(`${k}.title`, w, 'title');
