@@ -90,7 +90,9 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
 const tiers = {
   async unit() {
     const files = [...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'), ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js')];
-    return nodeTestTier('unit', files, 20 * 60_000);
+    // Two files at a time: most of the tier waits on Chromium, GDAL's Python or a sandbox
+    // socket, so the second core has work; each file has its own browser, sandbox and port.
+    return nodeTestTier('unit', files, 20 * 60_000, Number(process.env.EO_UNIT_CONCURRENCY ?? 2));
   },
 
   async integration() {
