@@ -245,14 +245,7 @@ export class ImageryTools {
       );
       post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result });
     } catch (e) {
-      const err = e as Error;
-      post({
-        type: 'timelapseReply',
-        requestId: m.requestId,
-        ok: false,
-        error: err.message || String(e),
-        cancelled: abort.signal.aborted || err.name === 'AbortError',
-      });
+      post({ type: 'timelapseReply', requestId: m.requestId, ...failure(e, abort) });
     } finally {
       this.running.delete(m.requestId);
     }
@@ -275,16 +268,15 @@ export class ImageryTools {
           : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
       post({ type: 'clipReply', requestId: m.requestId, ok: true, result });
     } catch (e) {
-      const err = e as Error;
-      post({
-        type: 'clipReply',
-        requestId: m.requestId,
-        ok: false,
-        error: err.message || String(e),
-        cancelled: abort.signal.aborted || err.name === 'AbortError',
-      });
+      post({ type: 'clipReply', requestId: m.requestId, ...failure(e, abort) });
     } finally {
       this.running.delete(m.requestId);
     }
   }
+}
+
+/** A failed reply's fields: the error in words, and whether the person cancelled it. */
+function failure(e: unknown, abort: AbortController): { ok: false; error: string; cancelled: boolean } {
+  const err = e as Error;
+  return { ok: false, error: err.message || String(e), cancelled: abort.signal.aborted || err.name === 'AbortError' };
 }
