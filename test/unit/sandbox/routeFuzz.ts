@@ -6,16 +6,23 @@
  * editor: every route is asked with real ids and with junk, bodies are mutated, nested deep and
  * given huge geometries, and imagery is read whole and in 16 MiB ranges.
  *
- * The client runs in the same process, as the extension does; it reads at most
- * MAX_READ_BYTES of each answer and then drops the connection, so that whole-file reads of a
- * 1.3 GB scene are bounded (and the server's handling of a client that goes away is tried too).
+ * The client runs in a worker thread (fuzzClient.ts), so that its reads and its garbage
+ * collection are not charged to the sandbox, which runs on this process's main thread, as in
+ * the extension host; it reads at most 24 MiB of each answer and then drops the connection,
+ * so that whole-file reads of a 1.3 GB scene are bounded (and the server's handling of a
+ * client that goes away is tried too). The stalls are read by loopMonitor.ts (main thread
+ * CPU time, and monitorEventLoopDelay); the requests in flight during the worst ones are then
+ * sent again one at a time, which names the request that held the loop.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { sandboxRoutes, type SandboxHandle } from '../../../src/sandbox';
 import { Rng } from '../../../src/sandbox/prng';
 import { T } from '../../../src/sandbox/transitions';
+import type { ClientMessage, FuzzJob, RunResult } from './fuzzClient';
+import { type RouteMax, type Stall, watchLoop } from './loopMonitor';
 
-const MAX_READ_BYTES = 24 * 1024 * 1024;
+export type { Stall };
 
 export interface FuzzOptions {
   seed: number;
@@ -27,18 +34,6 @@ export interface FuzzOptions {
   concurrency?: number;
 }
 
-export interface Stall {
-  /** How long the loop did not turn (wall clock). */
-  ms: number;
-  /**
-   * The CPU time the process used meanwhile: on a busy machine the wall-clock gap also holds
-   * the time the process was not scheduled at all, which no code of ours can shorten.
-   */
-  cpuMs: number;
-  /** The requests in flight when the loop stalled (one of them held it). */
-  during: string[];
-}
-
 export interface FuzzReport {
   sent: number;
   elapsedMs: number;
@@ -48,13 +43,57 @@ export interface FuzzReport {
   routesTotal: number;
   /** 5xx answers (none is injected here) and network failures other than our own aborts. */
   failures: string[];
+  /** Bodies over the size limit whose connection the server closed while they were sent. */
+  oversizedClosed: number;
   /** Largest event-loop delay seen by perf_hooks.monitorEventLoopDelay, ms. */
   maxDelayMs: number;
   p99DelayMs: number;
-  /** The worst stalls seen by a 10 ms ticker (by CPU time), with what was in flight. */
+  /** The worst stalls seen by a 10 ms ticker (by main-thread CPU time), with what was in flight. */
   stalls: Stall[];
-  /** The longest stall in CPU time: how long our code held the loop. */
+  /** The longest stall in main-thread CPU time: how long the sandbox held the loop. */
   maxStallCpuMs: number;
+  maxStallWallMs: number;
+  cpuSource: string;
+  /** Per route: the longest stall while one of its requests was in flight (an upper bound). */
+  perRoute: Record<string, RouteMax>;
+  /** The requests in flight during the worst stalls, each sent again alone: its own stall. */
+  alone: { what: string; route: string; cpuMs: number; wallMs: number; delayMaxMs: number }[];
+}
+
+/** The client worker: one run of jobs at a time. */
+export class FuzzClient {
+  private readonly worker = new Worker(join(__dirname, 'fuzzClient.js'));
+  constructor(private readonly sb: SandboxHandle) {}
+
+  /** Hands jobs to the worker: do it before measuring (it copies every body). */
+  load(jobs: FuzzJob[]): Promise<RunResult> {
+    return this.ask({ type: 'load', jobs });
+  }
+
+  /** Sends loaded jobs, `concurrency` at a time. */
+  run(jobs: FuzzJob[], concurrency: number, timeLimitMs: number): Promise<RunResult> {
+    return this.ask({ type: 'run', url: this.sb.url, token: this.sb.tokens.alice, ids: jobs.map((j) => j.id), concurrency, timeLimitMs });
+  }
+
+  private ask(m: ClientMessage): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const done = (r: RunResult): void => {
+        this.worker.off('error', failed);
+        resolve(r);
+      };
+      const failed = (e: Error): void => {
+        this.worker.off('message', done);
+        reject(e);
+      };
+      this.worker.once('message', done);
+      this.worker.once('error', failed);
+      this.worker.postMessage(m);
+    });
+  }
+
+  close(): Promise<number> {
+    return this.worker.terminate();
+  }
 }
 
 interface Ids {
@@ -345,11 +384,7 @@ export async function fuzzEveryRoute(sb: SandboxHandle, opts: FuzzOptions): Prom
   const rng = new Rng(opts.seed);
   const routes = sandboxRoutes();
   const tpl = templates(ids);
-  const statuses: Record<number, number> = {};
-  const failures: string[] = [];
   const asked = new Set<string>();
-  const inFlight = new Map<number, string>();
-  const stalls: Stall[] = [];
   // Full-size scene reads: the heaviest imagery answers.
   const s2 = ids.collection.find((c) => c.startsWith('sentinel-2'));
   const fullItem = (s2 &&
@@ -361,44 +396,24 @@ export async function fuzzEveryRoute(sb: SandboxHandle, opts: FuzzOptions): Prom
       .then((r) => r.json() as Promise<{ features: { id: string }[] }>)
       .then((fc) => fc.features.find((f) => f.id.endsWith('_00001'))?.id))) as string | undefined;
 
-  const jobs: { what: string; run: () => Promise<void> }[] = [];
-  const send = async (method: string, path: string, body: string | undefined, headers: Record<string, string>, what: string): Promise<void> => {
-    const ac = new AbortController();
-    try {
-      const res = await fetch(sb.url + path, { method, headers: { authorization: `Bearer ${sb.tokens.alice}`, ...headers }, body, signal: ac.signal });
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      if (res.status >= 500) failures.push(`${res.status} ${what}: ${(await res.text()).slice(0, 200)}`);
-      else if (res.body) {
-        const reader = res.body.getReader();
-        for (let read = 0; ;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          read += value.length;
-          if (read > MAX_READ_BYTES) {
-            ac.abort();
-            break;
-          }
-        }
-      }
-    } catch (e) {
-      if (!ac.signal.aborted) failures.push(`network error ${what}: ${(e as Error).message} ${String((e as Error & { cause?: unknown }).cause ?? '')}`);
-    }
-  };
+  const jobs: FuzzJob[] = [];
+  let route = '';
   const job = (method: string, path: string, body?: string, headers: Record<string, string> = {}): void => {
     const what = `${method} ${path.slice(0, 120)}${headers.range ? ` [${headers.range.slice(0, 40)}]` : ''}${body ? ` ${body.slice(0, 60)}` : ''}`;
-    jobs.push({ what, run: () => send(method, path, body, body === undefined ? headers : { 'content-type': 'application/json', ...headers }, what) });
+    jobs.push({ method, path, body, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, what, route, id: jobs.length });
   };
 
   // Every route a few times, then random ones until the count is reached.
   const perRoute = Math.max(2, Math.floor(opts.requests / routes.length / 2));
   const planned = [...routes.flatMap((r) => Array.from({ length: perRoute }, () => r))];
   while (planned.length < opts.requests) planned.push(rng.pick(routes));
-  for (const route of planned) {
-    asked.add(`${route.method} ${route.path}`);
-    const path = fill(route.path, ids, rng);
-    const key = `${route.method} ${route.path}`;
-    if (route.method === 'GET') {
-      const isCog = /\.tif$/.test(route.path) || route.path === '/outputs/:insight_id/:file' || route.path === '/aoi-files/:token';
+  for (const r of planned) {
+    const key = `${r.method} ${r.path}`;
+    asked.add(key);
+    route = key;
+    const path = fill(r.path, ids, rng);
+    if (r.method === 'GET') {
+      const isCog = /\.tif$/.test(r.path) || r.path === '/outputs/:insight_id/:file' || r.path === '/aoi-files/:token';
       const range = isCog ? (rng.chance(0.1) ? manyRanges() : rng.pick(RANGES)) : undefined;
       const q = rng.chance(0.2) ? `?${rng.pick(['limit=100', 'limit=1e999', 'offset=-1', 'tz=../../x', 'created_at=,,,', 'name=%00', 'id=x'])}` : '';
       job('GET', path + (isCog ? '' : q), undefined, range ? { range } : {});
@@ -415,8 +430,9 @@ export async function fuzzEveryRoute(sb: SandboxHandle, opts: FuzzOptions): Prom
       // The hostile text goes in as it is: some of it is too deep to stringify.
       body = hostile ? JSON.stringify(o).replace('"\\u0000hostile"', hostile) : JSON.stringify(o);
     } else body = hostileBody(rng);
-    job(route.method, path, body);
+    job(r.method, path, body);
   }
+  route = 'GET /assets/:cid/:id/data.tif';
   if (fullItem && s2) {
     for (const range of [undefined, 'bytes=0-16777215', 'bytes=600000000-616777215', manyRanges()]) {
       job('GET', `/assets/${s2}/${fullItem}/data.tif`, undefined, range ? { range } : {});
@@ -428,56 +444,40 @@ export async function fuzzEveryRoute(sb: SandboxHandle, opts: FuzzOptions): Prom
     [jobs[i], jobs[j]] = [jobs[j], jobs[i]];
   }
 
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  let last = performance.now();
-  let lastCpu = process.cpuUsage();
-  let maxStallCpuMs = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    const cpu = process.cpuUsage(lastCpu);
-    const lag = now - last - 10;
-    const cpuMs = Math.min(lag, (cpu.user + cpu.system) / 1000);
-    last = now;
-    lastCpu = process.cpuUsage();
-    maxStallCpuMs = Math.max(maxStallCpuMs, cpuMs);
-    if (lag > 50) {
-      stalls.push({ ms: Math.round(lag), cpuMs: Math.round(cpuMs), during: [...inFlight.values()] });
-      stalls.sort((a, b) => b.cpuMs - a.cpuMs);
-      stalls.length = Math.min(stalls.length, 5);
+  const client = new FuzzClient(sb);
+  try {
+    await client.load(jobs);
+    const watch = watchLoop({ intervalMs: 10 });
+    const r = await client.run(jobs, opts.concurrency ?? 6, opts.timeLimitMs);
+    const loop = watch.stop();
+    // Each request in flight during a stall of 50 ms or more, sent again alone.
+    const suspects = [...new Set(loop.stalls.filter((s) => s.cpuMs >= 50).flatMap((s) => s.jobs))].flatMap((id) => jobs.filter((j) => j.id === Number(id)));
+    const alone: FuzzReport['alone'] = [];
+    for (const j of suspects.slice(0, 24)) {
+      const w = watchLoop({ intervalMs: 10 });
+      await client.run([j], 1, 60_000);
+      const one = w.stop();
+      alone.push({ what: j.what, route: j.route, cpuMs: one.maxStallCpuMs, wallMs: one.maxStallWallMs, delayMaxMs: one.delayMaxMs });
     }
-  }, 10);
-  const t0 = performance.now();
-  histogram.enable();
-  let next = 0;
-  let sent = 0;
-  let seq = 0;
-  await Promise.all(
-    Array.from({ length: opts.concurrency ?? 6 }, async () => {
-      while (next < jobs.length && performance.now() - t0 < opts.timeLimitMs) {
-        const j = jobs[next++];
-        const id = seq++;
-        inFlight.set(id, j.what);
-        sent++;
-        try {
-          await j.run();
-        } finally {
-          inFlight.delete(id);
-        }
-      }
-    }),
-  );
-  histogram.disable();
-  clearInterval(ticker);
-  return {
-    sent,
-    elapsedMs: Math.round(performance.now() - t0),
-    statuses,
-    routesAsked: asked.size,
-    routesTotal: routes.length,
-    failures,
-    maxDelayMs: Math.round(histogram.max / 1e5) / 10,
-    p99DelayMs: Math.round(histogram.percentile(99) / 1e5) / 10,
-    stalls,
-    maxStallCpuMs: Math.round(maxStallCpuMs),
-  };
+    alone.sort((a, b) => b.cpuMs - a.cpuMs);
+    return {
+      sent: r.sent,
+      elapsedMs: r.elapsedMs,
+      statuses: r.statuses,
+      routesAsked: asked.size,
+      routesTotal: routes.length,
+      failures: r.failures,
+      oversizedClosed: r.oversizedClosed,
+      maxDelayMs: loop.delayMaxMs,
+      p99DelayMs: loop.delayP99Ms,
+      stalls: loop.stalls,
+      maxStallCpuMs: loop.maxStallCpuMs,
+      maxStallWallMs: loop.maxStallWallMs,
+      cpuSource: loop.cpuSource,
+      perRoute: loop.perRoute,
+      alone,
+    };
+  } finally {
+    await client.close();
+  }
 }
