@@ -2,10 +2,10 @@
  * How long the main thread's event loop stalls, and which requests were being served then.
  * Shared by the route fuzz (routeFuzz.ts), its benchmark and the imagery and series benches.
  *
- * Two signals, both of this process's main thread only (where the sandbox and the extension
- * host's code run):
+ * Two signals, both of the thread that calls watchLoop only (the main thread, where the sandbox
+ * and the extension host's code run, or a worker standing in for the host):
  * - a ticker every `intervalMs`: a tick that comes late is a stall; its CPU time is the main
- *   thread's own run time meanwhile (Linux: `/proc/self/task/<pid>/schedstat`), so neither
+ *   thread's own run time meanwhile (Linux: `/proc/thread-self/schedstat`), so neither
  *   GC helper threads, nor a client in a worker, nor time the scheduler gave other processes
  *   of a shared machine are counted;
  * - `perf_hooks.monitorEventLoopDelay`: the wall-clock delay, which on a loaded machine also
@@ -40,8 +40,8 @@ export interface RouteMax {
 }
 
 export interface LoopReport {
-  /** Where CPU time was read: the main thread (Linux) or the whole process (elsewhere). */
-  cpuSource: 'main thread' | 'process';
+  /** Where CPU time was read: the watching thread (Linux) or the whole process (elsewhere). */
+  cpuSource: 'this thread' | 'process';
   maxStallCpuMs: number;
   maxStallWallMs: number;
   /** The worst stalls by CPU time, longest first. */
@@ -53,9 +53,10 @@ export interface LoopReport {
   delayP99Ms: number;
 }
 
-const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+/** The calling thread's run time (the ticker runs on the thread it watches: main or a worker). */
+const SCHEDSTAT = '/proc/thread-self/schedstat';
 
-function readMainThreadNs(): number | undefined {
+function readThreadNs(): number | undefined {
   try {
     return Number(readFileSync(SCHEDSTAT, 'latin1').split(' ')[0]);
   } catch {
@@ -65,7 +66,7 @@ function readMainThreadNs(): number | undefined {
 
 /** CPU time used so far, ms: the main thread's where Linux says it, else the whole process's. */
 export function cpuClock(): { source: LoopReport['cpuSource']; now: () => number } {
-  if (readMainThreadNs() !== undefined) return { source: 'main thread', now: () => readMainThreadNs()! / 1e6 };
+  if (readThreadNs() !== undefined) return { source: 'this thread', now: () => readThreadNs()! / 1e6 };
   return {
     source: 'process',
     now: () => {
