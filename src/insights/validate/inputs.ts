@@ -129,9 +129,22 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
   }
   close.sort((a, b) => a.dist - b.dist);
   for (const { d } of close.slice(0, 3)) {
-    fixes.push({ kind: 'edit', title: l10n.t('Rename to "{0}"', d.name), edits: replace(nameN, JSON.stringify(d.name)), preferred: fixes.length === 0 });
+    fixes.push({
+      kind: 'edit',
+      get title() {
+        return l10n.t('Rename to "{0}"', d.name);
+      },
+      edits: replace(nameN, JSON.stringify(d.name)),
+      preferred: fixes.length === 0,
+    });
   }
-  fixes.push({ kind: 'edit', title: l10n.t('Remove input "{0}"', inputName), edits: editsFor(s.file, ['input', index], undefined) });
+  fixes.push({
+    kind: 'edit',
+    get title() {
+      return l10n.t('Remove input "{0}"', inputName);
+    },
+    edits: editsFor(s.file, ['input', index], undefined),
+  });
   s.inputList ??= defs.map((d) => d.name).join(', ');
   s.c.add(
     'input-unknown',
@@ -150,7 +163,14 @@ function checkFormat(s: InputsScope, { node, def }: Entry): string | undefined {
   const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
   if (def && formatN && fileFormat !== def.format) {
     s.c.add('format-mismatch', 'error', formatN, l10n.t('The spec gives input "{0}" format "{1}".', def.name, def.format), [
-      { kind: 'edit', title: l10n.t('Set format to "{0}"', def.format), edits: replace(formatN, JSON.stringify(def.format)), preferred: true },
+      {
+        kind: 'edit',
+        get title() {
+          return l10n.t('Set format to "{0}"', def.format);
+        },
+        edits: replace(formatN, JSON.stringify(def.format)),
+        preferred: true,
+      },
     ]);
   }
   return def?.format ?? fileFormat;
@@ -161,8 +181,19 @@ function checkType(s: InputsScope, { node, index, anchor, inputName, def }: Entr
   const { c } = s;
   const typeN = prop(node, 'type');
   const wanted = def ? def.type || defaultValueType(def.format) : format ? defaultValueType(format) : undefined;
-  const setType = (title: string): QuickFix[] =>
-    wanted ? [{ kind: 'edit', title, edits: editsFor(s.file, ['input', index, 'type'], wanted), preferred: true }] : [];
+  const setType = (title: () => string): QuickFix[] =>
+    wanted
+      ? [
+          {
+            kind: 'edit',
+            get title() {
+              return title();
+            },
+            edits: editsFor(s.file, ['input', index, 'type'], wanted),
+            preferred: true,
+          },
+        ]
+      : [];
   if (!typeN) {
     c.add(
       'type-missing',
@@ -171,17 +202,17 @@ function checkType(s: InputsScope, { node, index, anchor, inputName, def }: Entr
       inputName
         ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
         : l10n.t('The input has no "type" (always required: url, string, number or boolean).'),
-      setType(l10n.t('Add "type": "{0}"', wanted ?? '')),
+      setType(() => l10n.t('Add "type": "{0}"', wanted ?? '')),
     );
   } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
-    c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(l10n.t('Set "type" to "{0}"', wanted ?? '')));
+    c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(() => l10n.t('Set "type" to "{0}"', wanted ?? '')));
   } else if (def && def.type && typeN.value !== def.type) {
     c.add(
       'type-mismatch',
       'error',
       typeN,
       l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)),
-      setType(l10n.t('Set "type" to "{0}"', def.type)),
+      setType(() => l10n.t('Set "type" to "{0}"', def.type)),
     );
   }
   return def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
@@ -198,7 +229,9 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
     c.add('value-not-string', 'error', valueN, l10n.t('"value" must be a string; its type follows "type" (here: {0}).', valueN.type), [
       {
         kind: 'edit',
-        title: l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40)),
+        get title() {
+          return l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40));
+        },
         edits: replace(valueN, JSON.stringify(raw)),
         preferred: true,
       },
@@ -246,7 +279,9 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
       s.c.add('input-required-missing', 'error', inputKey, l10n.t('Required input "{0}" ({1}) is missing.', def.name, def.format), [
         {
           kind: 'edit',
-          title: l10n.t('Add input "{0}" from the spec', def.name),
+          get title() {
+            return l10n.t('Add input "{0}" from the spec', def.name);
+          },
           edits: editsFor(s.file, ['input', insertAt], skeletonOf(def), true),
           preferred: true,
         },

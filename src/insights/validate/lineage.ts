@@ -50,12 +50,20 @@ export function checkLineage(c: Collector, file: FileText, lineage: LineageSourc
     if (known) {
       fixes.push({
         kind: 'edit',
-        title: l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id),
+        get title() {
+          return l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id);
+        },
         edits: editsFor(file, ['input', index, 'asset_source'], known),
         preferred: true,
       });
     }
-    fixes.push({ kind: 'pick-asset-source', title: l10n.t('Add asset_source from an AOI asset…'), inputIndex: index });
+    fixes.push({
+      kind: 'pick-asset-source',
+      get title() {
+        return l10n.t('Add asset_source from an AOI asset…');
+      },
+      inputIndex: index,
+    });
     c.add('asset-source-missing', 'error', anchor, l10n.t('{0} needs "asset_source" {id, type} (rule 5).', label), fixes);
     if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
     return;
@@ -80,7 +88,14 @@ export function checkLineage(c: Collector, file: FileText, lineage: LineageSourc
     const guess = hasStac ? 'raw_mosaic' : hasValue ? 'model_output' : undefined;
     for (const t of SOURCE_TYPES) {
       const edits = typeN ? replace(typeN, JSON.stringify(t)) : editsFor(file, ['input', index, 'asset_source', 'type'], t);
-      fixes.push({ kind: 'edit', title: l10n.t('Set asset_source.type to "{0}"', t), edits, preferred: t === guess });
+      fixes.push({
+        kind: 'edit',
+        get title() {
+          return l10n.t('Set asset_source.type to "{0}"', t);
+        },
+        edits,
+        preferred: t === guess,
+      });
     }
     c.add(
       'asset-source-type',
