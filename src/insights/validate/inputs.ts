@@ -6,6 +6,7 @@
 import type { Node } from 'jsonc-parser';
 import * as l10n from '@vscode/l10n';
 import { jsonc } from '../jsonc';
+import { fill } from './fill';
 import type { BlockSpec, InputDefinition } from '../../api/records';
 import { isRequired } from '../build/choices';
 import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
@@ -103,7 +104,7 @@ function checkEntryName(s: InputsScope, node: Node, index: number): Entry {
   const inputName = nameN?.type === 'string' ? String(nameN.value) : undefined;
   const def = inputName !== undefined ? s.byName.get(inputName) : undefined;
   if (inputName !== undefined) {
-    if (s.present.has(inputName)) c.add('input-duplicate', 'error', nameN!, l10n.t('Input "{0}" appears more than once.', inputName));
+    if (s.present.has(inputName)) c.add('input-duplicate', 'error', nameN!, fill(l10n.t('Input "{0}" appears more than once.'), inputName));
     s.present.add(inputName);
     if (s.defs && !def) checkUnknownName(s, nameN!, inputName, index);
   }
@@ -132,7 +133,7 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
     fixes.push({
       kind: 'edit',
       get title() {
-        return l10n.t('Rename to "{0}"', d.name);
+        return fill(l10n.t('Rename to "{0}"'), d.name);
       },
       edits: replace(nameN, JSON.stringify(d.name)),
       preferred: fixes.length === 0,
@@ -141,7 +142,7 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
   fixes.push({
     kind: 'edit',
     get title() {
-      return l10n.t('Remove input "{0}"', inputName);
+      return fill(l10n.t('Remove input "{0}"'), inputName);
     },
     edits: editsFor(s.file, ['input', index], undefined),
   });
@@ -151,8 +152,8 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
     'error',
     nameN,
     s.spec
-      ? l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).', s.spec.name, s.spec.version, inputName, s.inputList)
-      : l10n.t('The block has no input "{0}" (inputs: {1}).', inputName, s.inputList),
+      ? fill(l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).'), s.spec.name, s.spec.version, inputName, s.inputList)
+      : fill(l10n.t('The block has no input "{0}" (inputs: {1}).'), inputName, s.inputList),
     fixes,
   );
 }
@@ -162,11 +163,11 @@ function checkFormat(s: InputsScope, { node, def }: Entry): string | undefined {
   const formatN = prop(node, 'format');
   const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
   if (def && formatN && fileFormat !== def.format) {
-    s.c.add('format-mismatch', 'error', formatN, l10n.t('The spec gives input "{0}" format "{1}".', def.name, def.format), [
+    s.c.add('format-mismatch', 'error', formatN, fill(l10n.t('The spec gives input "{0}" format "{1}".'), def.name, def.format), [
       {
         kind: 'edit',
         get title() {
-          return l10n.t('Set format to "{0}"', def.format);
+          return fill(l10n.t('Set format to "{0}"'), def.format);
         },
         edits: replace(formatN, JSON.stringify(def.format)),
         preferred: true,
@@ -200,19 +201,25 @@ function checkType(s: InputsScope, { node, index, anchor, inputName, def }: Entr
       'error',
       anchor,
       inputName
-        ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
+        ? fill(l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).'), inputName)
         : l10n.t('The input has no "type" (always required: url, string, number or boolean).'),
-      setType(() => l10n.t('Add "type": "{0}"', wanted ?? '')),
+      setType(() => fill(l10n.t('Add "type": "{0}"'), wanted ?? '')),
     );
   } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
-    c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(() => l10n.t('Set "type" to "{0}"', wanted ?? '')));
+    c.add(
+      'type-invalid',
+      'error',
+      typeN,
+      l10n.t('"type" must be one of url, string, number, boolean.'),
+      setType(() => fill(l10n.t('Set "type" to "{0}"'), wanted ?? '')),
+    );
   } else if (def && def.type && typeN.value !== def.type) {
     c.add(
       'type-mismatch',
       'error',
       typeN,
-      l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)),
-      setType(() => l10n.t('Set "type" to "{0}"', def.type)),
+      fill(l10n.t('The spec gives input "{0}" type "{1}", not "{2}".'), def.name, def.type, String(typeN.value)),
+      setType(() => fill(l10n.t('Set "type" to "{0}"'), def.type)),
     );
   }
   return def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
@@ -226,11 +233,11 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
   if (valueN && valueN.type !== 'string') {
     const raw =
       valueN.type === 'object' || valueN.type === 'array' ? JSON.stringify(jsonc().getNodeValue(valueN)) : file.text.substr(valueN.offset, valueN.length);
-    c.add('value-not-string', 'error', valueN, l10n.t('"value" must be a string; its type follows "type" (here: {0}).', valueN.type), [
+    c.add('value-not-string', 'error', valueN, fill(l10n.t('"value" must be a string; its type follows "type" (here: {0}).'), valueN.type), [
       {
         kind: 'edit',
         get title() {
-          return l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40));
+          return fill(l10n.t('Write the value as a string: {0}'), JSON.stringify(raw).slice(0, 40));
         },
         edits: replace(valueN, JSON.stringify(raw)),
         preferred: true,
@@ -255,18 +262,19 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
       stacUrl,
     });
   } else if (kind) {
-    if (!valueN) c.add('value-missing', 'error', anchor, inputName ? l10n.t('Input "{0}" has no "value".', inputName) : l10n.t('The input has no "value".'));
+    if (!valueN)
+      c.add('value-missing', 'error', anchor, inputName ? fill(l10n.t('Input "{0}" has no "value".'), inputName) : l10n.t('The input has no "value".'));
     else if (value !== undefined && kind !== 'string') {
       const parsedValue = parseScalar(kind, value);
       if (!parsedValue.ok) {
         const code: DiagnosticCode = kind === 'date' ? 'date-invalid' : kind === 'number' ? 'number-invalid' : 'boolean-invalid';
-        c.add(code, 'error', valueN, l10n.t('{0}.', parsedValue.reason));
+        c.add(code, 'error', valueN, fill(l10n.t('{0}.'), parsedValue.reason));
       }
     }
     // A date-formatted input whose type is number (or the reverse) gets both checks.
     if (value !== undefined && (type === 'number' || type === 'boolean') && kind !== type) {
       const again = parseScalar(type, value);
-      if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, l10n.t('{0}.', again.reason));
+      if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, fill(l10n.t('{0}.'), again.reason));
     }
   }
 }
@@ -276,11 +284,11 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
   for (const def of s.defs ?? []) {
     if (isRequired(def) && !s.present.has(def.name)) {
       const insertAt = s.entries.length;
-      s.c.add('input-required-missing', 'error', inputKey, l10n.t('Required input "{0}" ({1}) is missing.', def.name, def.format), [
+      s.c.add('input-required-missing', 'error', inputKey, fill(l10n.t('Required input "{0}" ({1}) is missing.'), def.name, def.format), [
         {
           kind: 'edit',
           get title() {
-            return l10n.t('Add input "{0}" from the spec', def.name);
+            return fill(l10n.t('Add input "{0}" from the spec'), def.name);
           },
           edits: editsFor(s.file, ['input', insertAt], skeletonOf(def), true),
           preferred: true,
