@@ -295,10 +295,14 @@ export class FootprintLayer<T> extends L.Layer {
   private topLeftLatLng?: L.LatLng;
   private zoomAtDraw = 0;
   private mapRef?: L.Map;
-  /** Milliseconds the last redraw took, and shapes it painted (for the benchmark). */
-  lastDraw = { ms: 0, drawn: 0 };
+  /** Milliseconds the last redraw took, shapes it painted, whether from the world image (for the benchmark). */
+  lastDraw = { ms: 0, drawn: 0, world: false };
   /** Where many dots are written as pixels; kept while redraws have many. */
   private scratch?: { canvas: HTMLCanvasElement; cx: CanvasRenderingContext2D; pixels: ImageData };
+  /** The whole world painted once at a low zoom (see `worldImage`), and what it was painted for. */
+  private world?: { key: string; outlines: HTMLCanvasElement; fills?: HTMLCanvasElement };
+  /** Bumped by every change of shapes, style or selection: a world image of an older one is stale. */
+  private version = 0;
 
   /**
    * `fillPane`: where the fills go when they must sit under other layers than the outlines (the
@@ -316,6 +320,7 @@ export class FootprintLayer<T> extends L.Layer {
 
   setStyle(style: FootprintStyle): void {
     this.style = style;
+    this.version++;
     this.redraw();
   }
 
@@ -344,6 +349,7 @@ export class FootprintLayer<T> extends L.Layer {
     }
     this.store.settle();
     this.index = undefined;
+    this.version++;
     this.redraw();
     return n;
   }
@@ -363,6 +369,7 @@ export class FootprintLayer<T> extends L.Layer {
 
   setSelected(id: string | undefined): void {
     this.selectedId = id;
+    this.version++;
     this.redraw();
   }
 
@@ -416,6 +423,7 @@ export class FootprintLayer<T> extends L.Layer {
     this.fillCanvas?.remove();
     this.canvas = undefined;
     this.fillCanvas = undefined;
+    this.world = undefined;
     this.mapRef = undefined;
     return this;
   }
@@ -486,9 +494,40 @@ export class FootprintLayer<T> extends L.Layer {
     const view: View = { scale, ox, oy, x0: ox / scale, y0: oy / scale, x1: (ox + w) / scale, y1: (oy + h) / scale };
 
     const st = this.style;
+    const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
+    const world = this.worldImage(scale, dpr);
+    let drawn = 0;
+    if (world) {
+      // every copy of the world the view shows, as images: a pan at this zoom paints no shape
+      for (let k = Math.floor(view.x0); k < view.x1; k++) {
+        ctx.drawImage(world.outlines, k * scale - ox, -oy, scale, scale);
+        if (world.fills) fillCtx.drawImage(world.fills, k * scale - ox, -oy, scale, scale);
+      }
+      drawn = this.store.count - (selected === undefined ? 0 : 1);
+    } else {
+      drawn = this.paintAll(ctx, fillCtx, view, w, h, selected);
+    }
+    if (selected !== undefined) {
+      ctx.lineJoin = 'round';
+      ctx.fillStyle = fillCtx.fillStyle = st.fillColor ?? st.color;
+      // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
+      // little stronger: a fill in the contrast colour (black on light themes) hid the base map
+      ctx.strokeStyle = st.selectedColor;
+      ctx.lineWidth = st.weight + 1.5;
+      const one: Batch = { outlines: new Path2D(), fillAlpha: Math.min(0.5, st.fillOpacity + 0.12), dots: new Column(f64(0), f64) };
+      this.paint(ctx, fillCtx, selected, view, one);
+      this.dots(ctx, one.dots, w, h);
+      ctx.stroke(one.outlines);
+      drawn++;
+    }
+    this.lastDraw = { ms: performance.now() - t0, drawn, world: world !== undefined };
+  }
+
+  /** Paints every shape in `view` but the selected one, in the layer's style; returns how many. */
+  private paintAll(ctx: CanvasRenderingContext2D, fillCtx: CanvasRenderingContext2D, view: View, w: number, h: number, selected: number | undefined): number {
+    const st = this.style;
     const fill = st.fillColor ?? st.color;
     ctx.lineJoin = 'round';
-    const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
     const candidates = this.near(view.x0, view.y0, view.x1, view.y1);
     const count = candidates ? candidates.length : this.store.count;
     // one style for every shape but the selection: set once, not per shape
@@ -506,18 +545,41 @@ export class FootprintLayer<T> extends L.Layer {
     this.dots(ctx, batch.dots, w, h);
     // the outlines in one stroke, over the fills
     ctx.stroke(batch.outlines);
-    if (selected !== undefined) {
-      // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
-      // little stronger: a fill in the contrast colour (black on light themes) hid the base map
-      ctx.strokeStyle = st.selectedColor;
-      ctx.lineWidth = st.weight + 1.5;
-      const one: Batch = { outlines: new Path2D(), fillAlpha: Math.min(0.5, st.fillOpacity + 0.12), dots: new Column(f64(0), f64) };
-      this.paint(ctx, fillCtx, selected, view, one);
-      this.dots(ctx, one.dots, w, h);
-      ctx.stroke(one.outlines);
-      drawn++;
+    return drawn;
+  }
+
+  /**
+   * At a low zoom with many shapes, the whole world painted once into images (outlines, and
+   * fills when they have their own pane), reused by every redraw until the zoom, the shapes,
+   * the style or the selection change. With 100,000 footprints in view, a pan repainted all of
+   * them (90 ms of script a frame); now it draws one or two images. Undefined when it does not
+   * pay: few shapes (they paint fast), or a world wider than WORLD_IMAGE_MAX device pixels (the
+   * images would be large, and the view shows a small part of the world anyway).
+   */
+  private worldImage(scale: number, dpr: number): FootprintLayer<T>['world'] {
+    const px = Math.round(scale * dpr);
+    if (this.store.count < WORLD_IMAGE_MIN_SHAPES || px > WORLD_IMAGE_MAX) {
+      this.world = undefined;
+      return undefined;
     }
-    this.lastDraw = { ms: performance.now() - t0, drawn };
+    const key = `${this.version}|${px}`;
+    if (this.world?.key === key) return this.world;
+    const make = () => {
+      const c = document.createElement('canvas');
+      c.width = px;
+      c.height = px;
+      const cx = c.getContext('2d');
+      cx?.setTransform(dpr, 0, 0, dpr, 0, 0);
+      return { c, cx };
+    };
+    const outlines = make();
+    const fills = this.fillCanvas ? make() : undefined;
+    if (!outlines.cx || (fills && !fills.cx)) return undefined;
+    const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
+    const view: View = { scale, ox: 0, oy: 0, x0: 0, y0: 0, x1: 1, y1: 1 };
+    this.paintAll(outlines.cx, fills?.cx ?? outlines.cx, view, scale, scale, selected);
+    this.world = { key, outlines: outlines.c, fills: fills?.c };
+    return this.world;
   }
 
   /**
@@ -740,6 +802,10 @@ interface Batch {
 
 /** Above this many dots a redraw writes them as pixels (see FootprintLayer.dots). */
 const MANY_DOTS = 2000;
+/** Shapes from which a low zoom paints the world once (see `worldImage`). */
+const WORLD_IMAGE_MIN_SHAPES = 5000;
+/** The widest world image, in device pixels (2048² is 16 MB of pixels per image). */
+const WORLD_IMAGE_MAX = 2048;
 
 /** A canvas colour as the canvas normalizes it ("#rrggbb" or "rgba(r, g, b, a)") in ImageData's byte order, as one 32-bit word. */
 function rgba32(style: string | CanvasGradient | CanvasPattern): number {

@@ -43,6 +43,12 @@ export class Connection implements vscode.Disposable {
   private _lastError?: string;
   private tokenSource?: 'secret' | 'env' | 'sandbox';
   private readonly disposables: vscode.Disposable[] = [];
+  /**
+   * The settings as last read. Reading them (a configuration object and four `inspect` calls)
+   * took about a millisecond, on every request a command or chat tool made; they change only
+   * with a configuration event, which drops this copy before anything else hears of it.
+   */
+  private read?: ConnectionSettings;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -53,7 +59,9 @@ export class Connection implements vscode.Disposable {
       this.changed,
       this.requested,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('eoImagery')) void this.refreshState();
+        if (!e.affectsConfiguration('eoImagery')) return;
+        this.read = undefined;
+        void this.refreshState();
       }),
       context.secrets.onDidChange((e) => {
         if (e.key.startsWith('eoImagery.token:')) void this.refreshState();
@@ -84,7 +92,7 @@ export class Connection implements vscode.Disposable {
   }
 
   get settings(): ConnectionSettings {
-    const s = readConnectionSettings();
+    const s = (this.read ??= readConnectionSettings());
     return this.sandbox ? { ...s, baseUrl: this.sandbox.url } : s;
   }
 

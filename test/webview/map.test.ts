@@ -17,7 +17,7 @@ type MapWin = {
         size: number;
         selected?: string;
         getBounds(id?: string): { getWest(): number; getEast(): number; getNorth(): number; getSouth(): number } | undefined;
-        lastDraw: { drawn: number };
+        lastDraw: { drawn: number; world: boolean };
       }
     >;
     selected?: { layer: string; id: string };
@@ -47,6 +47,27 @@ async function arrow(h: Harness, key: string): Promise<void> {
   await h.page.keyboard.press(key);
   await h.page.waitForFunction((b) => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()) !== b, before);
   await h.page.waitForTimeout(350);
+}
+
+/** Whether a footprint canvas (outlines, or fills in their own pane under the imagery) has paint at lon, lat. */
+function paintedAt(h: Harness, lon: number, lat: number): Promise<boolean> {
+  return h.page.evaluate(
+    ([x, y]) => {
+      const w = window as unknown as MapWin;
+      const canvases = document.querySelectorAll<HTMLCanvasElement>(
+        '.leaflet-overlay-pane canvas.eo-footprints, .leaflet-eo-fills-pane canvas.eo-footprint-fills',
+      );
+      const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+      const mr = document.getElementById('map')!.getBoundingClientRect();
+      return Array.from(canvases).some((c) => {
+        const cr = c.getBoundingClientRect();
+        const dpr = c.width / cr.width;
+        const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
+        return px[3] > 0;
+      });
+    },
+    [lon, lat],
+  );
 }
 
 async function ready(h: Harness): Promise<void> {
@@ -217,25 +238,7 @@ describe('map webview', () => {
       });
       assert.ok(view < 60, `view spans ${view}°`);
       // the pixel just east of the dateline (inside Fiji) is painted; a pixel at lon 0 far away is not
-      const painted = (lon: number, lat: number) =>
-        h.page.evaluate(
-          ([x, y]) => {
-            const w = window as unknown as MapWin;
-            // outlines in the overlay pane, fills in their own pane under the imagery
-            const canvases = document.querySelectorAll<HTMLCanvasElement>(
-              '.leaflet-overlay-pane canvas.eo-footprints, .leaflet-eo-fills-pane canvas.eo-footprint-fills',
-            );
-            const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
-            const mr = document.getElementById('map')!.getBoundingClientRect();
-            return Array.from(canvases).some((c) => {
-              const cr = c.getBoundingClientRect();
-              const dpr = c.width / cr.width;
-              const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
-              return px[3] > 0;
-            });
-          },
-          [lon, lat],
-        );
+      const painted = (lon: number, lat: number) => paintedAt(h, lon, lat);
       // (the view is centred on the dateline, so east of it reads as 180.5 on this world copy)
       assert.equal(await painted(180.5, -17.5), true);
       assert.equal(await painted(179, -17.5), true);
@@ -243,6 +246,67 @@ describe('map webview', () => {
       // clicking across the dateline picks the same shape
       await clickAt(h, 180.5, -17.5);
       assert.deepEqual(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected), { layer: 'archiveItems', id: 'fiji' });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('paints thousands of footprints at a low zoom once, and pans, selects and crosses the dateline as before', async () => {
+    const h = await openWebview('map');
+    try {
+      await ready(h);
+      // 6,000 squares of 0.1° on a grid between 60° S and 60° N (dots at zoom 2), and one large
+      // footprint across the dateline
+      const features: unknown[] = [];
+      for (let i = 0; i < 6000; i++) {
+        const lon = -178 + (i % 100) * 3.5;
+        const lat = -59 + Math.floor(i / 100) * 2;
+        features.push(squareFeature(`s${i}`, lon, lat, 0.1));
+      }
+      const ring = [
+        [170, 30],
+        [-170, 30],
+        [-170, 45],
+        [170, 45],
+        [170, 30],
+      ];
+      features.push({ id: 'big', label: 'Big', ref: { kind: 'archiveItem', collection: 'c', id: 'big' }, geometry: { type: 'Polygon', coordinates: [ring] } });
+      await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: false, features });
+      await h.page.evaluate(() =>
+        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([10, 150], 2, {
+          animate: false,
+        }),
+      );
+      await h.page.waitForTimeout(100);
+      const check = async (when: string) => {
+        assert.equal(await paintedAt(h, 151.02, 1.08), true, `a small footprint (151° E 1° N) ${when}`);
+        assert.equal(await paintedAt(h, 175, 37), true, `the large one west of the dateline ${when}`);
+        assert.equal(await paintedAt(h, 185, 37), true, `the large one east of the dateline ${when}`);
+        assert.equal(await paintedAt(h, 150, 70), false, `nothing north of every footprint ${when}`);
+      };
+      await check('at first');
+      const fromWorldImage = () => h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.archiveItems.lastDraw.world);
+      assert.equal(await fromWorldImage(), true, 'painted once into the world image at zoom 2');
+      await h.page.evaluate(() =>
+        (window as unknown as { eoMap: { map: { panBy(p: [number, number], o: object): void } } }).eoMap.map.panBy([-300, 120], { animate: false }),
+      );
+      await h.page.waitForTimeout(100);
+      await check('after a pan');
+      // selecting the large one draws it in the selection's colour, over the rest
+      await clickAt(h, 180, 37);
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as MapWin).eoMap.selected), { layer: 'archiveItems', id: 'big' });
+      await check('with the large one selected');
+      assert.equal(await fromWorldImage(), true, 'the world image painted again with the selection');
+      // closer in, the world would be too large an image: the shapes in view are painted
+      await h.page.evaluate(() =>
+        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([37, 180], 5, {
+          animate: false,
+        }),
+      );
+      await h.page.waitForTimeout(100);
+      assert.equal(await fromWorldImage(), false);
+      assert.equal(await paintedAt(h, 179, 37), true);
+      assert.equal(await paintedAt(h, 181, 37), true);
     } finally {
       await h.close();
     }

@@ -43,11 +43,13 @@ const enum C {
 /**
  * The tree `parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })`
  * returns when `errors` stays empty, or undefined when the text has anything else (a syntax
- * error, a character JSON does not have): then `parseTree` must be asked.
+ * error, a character JSON does not have, arrays and objects nested deeper than `maxDepth`):
+ * then the caller must look further.
  */
-export function fastParseTree(text: string): Node | undefined {
+export function fastParseTree(text: string, maxDepth = Infinity): Node | undefined {
   const n = text.length;
   let pos = 0;
+  let depth = 0;
 
   /** Skips whitespace and comments; returns the next character's code (NaN at the end). */
   function skip(): number {
@@ -171,6 +173,7 @@ export function fastParseTree(text: string): Node | undefined {
   }
 
   function object(parent: Built | undefined): Built {
+    if (++depth > maxDepth) throw notPlain;
     const node = { type: 'object', offset: pos, length: -1, parent, children: [] } as Built;
     const children = node.children as Built[];
     pos++;
@@ -196,10 +199,12 @@ export function fastParseTree(text: string): Node | undefined {
     }
     pos++;
     node.length = pos - node.offset;
+    depth--;
     return node;
   }
 
   function array(parent: Built | undefined): Built {
+    if (++depth > maxDepth) throw notPlain;
     const node = { type: 'array', offset: pos, length: -1, parent, children: [] } as Built;
     const children = node.children as Built[];
     pos++;
@@ -214,6 +219,7 @@ export function fastParseTree(text: string): Node | undefined {
     }
     pos++;
     node.length = pos - node.offset;
+    depth--;
     return node;
   }
 

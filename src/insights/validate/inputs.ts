@@ -6,6 +6,7 @@
 import type { Node } from 'jsonc-parser';
 import * as l10n from '@vscode/l10n';
 import { jsonc } from '../jsonc';
+import { fill } from './fill';
 import type { BlockSpec, InputDefinition } from '../../api/records';
 import { isRequired } from '../build/choices';
 import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
@@ -103,7 +104,7 @@ function checkEntryName(s: InputsScope, node: Node, index: number): Entry {
   const inputName = nameN?.type === 'string' ? String(nameN.value) : undefined;
   const def = inputName !== undefined ? s.byName.get(inputName) : undefined;
   if (inputName !== undefined) {
-    if (s.present.has(inputName)) c.add('input-duplicate', 'error', nameN!, l10n.t('Input "{0}" appears more than once.', inputName));
+    if (s.present.has(inputName)) c.add('input-duplicate', 'error', nameN!, fill(l10n.t('Input "{0}" appears more than once.'), inputName));
     s.present.add(inputName);
     if (s.defs && !def) checkUnknownName(s, nameN!, inputName, index);
   }
@@ -129,17 +130,30 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
   }
   close.sort((a, b) => a.dist - b.dist);
   for (const { d } of close.slice(0, 3)) {
-    fixes.push({ kind: 'edit', title: l10n.t('Rename to "{0}"', d.name), edits: replace(nameN, JSON.stringify(d.name)), preferred: fixes.length === 0 });
+    fixes.push({
+      kind: 'edit',
+      get title() {
+        return fill(l10n.t('Rename to "{0}"'), d.name);
+      },
+      edits: replace(nameN, JSON.stringify(d.name)),
+      preferred: fixes.length === 0,
+    });
   }
-  fixes.push({ kind: 'edit', title: l10n.t('Remove input "{0}"', inputName), edits: editsFor(s.file, ['input', index], undefined) });
+  fixes.push({
+    kind: 'edit',
+    get title() {
+      return fill(l10n.t('Remove input "{0}"'), inputName);
+    },
+    edits: editsFor(s.file, ['input', index], undefined),
+  });
   s.inputList ??= defs.map((d) => d.name).join(', ');
   s.c.add(
     'input-unknown',
     'error',
     nameN,
     s.spec
-      ? l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).', s.spec.name, s.spec.version, inputName, s.inputList)
-      : l10n.t('The block has no input "{0}" (inputs: {1}).', inputName, s.inputList),
+      ? fill(l10n.t('Block {0} {1} has no input "{2}" (inputs: {3}).'), s.spec.name, s.spec.version, inputName, s.inputList)
+      : fill(l10n.t('The block has no input "{0}" (inputs: {1}).'), inputName, s.inputList),
     fixes,
   );
 }
@@ -149,8 +163,15 @@ function checkFormat(s: InputsScope, { node, def }: Entry): string | undefined {
   const formatN = prop(node, 'format');
   const fileFormat = formatN?.type === 'string' ? String(formatN.value) : undefined;
   if (def && formatN && fileFormat !== def.format) {
-    s.c.add('format-mismatch', 'error', formatN, l10n.t('The spec gives input "{0}" format "{1}".', def.name, def.format), [
-      { kind: 'edit', title: l10n.t('Set format to "{0}"', def.format), edits: replace(formatN, JSON.stringify(def.format)), preferred: true },
+    s.c.add('format-mismatch', 'error', formatN, fill(l10n.t('The spec gives input "{0}" format "{1}".'), def.name, def.format), [
+      {
+        kind: 'edit',
+        get title() {
+          return fill(l10n.t('Set format to "{0}"'), def.format);
+        },
+        edits: replace(formatN, JSON.stringify(def.format)),
+        preferred: true,
+      },
     ]);
   }
   return def?.format ?? fileFormat;
@@ -161,27 +182,44 @@ function checkType(s: InputsScope, { node, index, anchor, inputName, def }: Entr
   const { c } = s;
   const typeN = prop(node, 'type');
   const wanted = def ? def.type || defaultValueType(def.format) : format ? defaultValueType(format) : undefined;
-  const setType = (title: string): QuickFix[] =>
-    wanted ? [{ kind: 'edit', title, edits: editsFor(s.file, ['input', index, 'type'], wanted), preferred: true }] : [];
+  const setType = (title: () => string): QuickFix[] =>
+    wanted
+      ? [
+          {
+            kind: 'edit',
+            get title() {
+              return title();
+            },
+            edits: editsFor(s.file, ['input', index, 'type'], wanted),
+            preferred: true,
+          },
+        ]
+      : [];
   if (!typeN) {
     c.add(
       'type-missing',
       'error',
       anchor,
       inputName
-        ? l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).', inputName)
+        ? fill(l10n.t('Input "{0}" has no "type" (always required: url, string, number or boolean).'), inputName)
         : l10n.t('The input has no "type" (always required: url, string, number or boolean).'),
-      setType(l10n.t('Add "type": "{0}"', wanted ?? '')),
+      setType(() => fill(l10n.t('Add "type": "{0}"'), wanted ?? '')),
     );
   } else if (typeN.type !== 'string' || !VALUE_TYPES.includes(String(typeN.value))) {
-    c.add('type-invalid', 'error', typeN, l10n.t('"type" must be one of url, string, number, boolean.'), setType(l10n.t('Set "type" to "{0}"', wanted ?? '')));
+    c.add(
+      'type-invalid',
+      'error',
+      typeN,
+      l10n.t('"type" must be one of url, string, number, boolean.'),
+      setType(() => fill(l10n.t('Set "type" to "{0}"'), wanted ?? '')),
+    );
   } else if (def && def.type && typeN.value !== def.type) {
     c.add(
       'type-mismatch',
       'error',
       typeN,
-      l10n.t('The spec gives input "{0}" type "{1}", not "{2}".', def.name, def.type, String(typeN.value)),
-      setType(l10n.t('Set "type" to "{0}"', def.type)),
+      fill(l10n.t('The spec gives input "{0}" type "{1}", not "{2}".'), def.name, def.type, String(typeN.value)),
+      setType(() => fill(l10n.t('Set "type" to "{0}"'), def.type)),
     );
   }
   return def?.type ?? (typeN?.type === 'string' ? String(typeN.value) : undefined);
@@ -195,10 +233,12 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
   if (valueN && valueN.type !== 'string') {
     const raw =
       valueN.type === 'object' || valueN.type === 'array' ? JSON.stringify(jsonc().getNodeValue(valueN)) : file.text.substr(valueN.offset, valueN.length);
-    c.add('value-not-string', 'error', valueN, l10n.t('"value" must be a string; its type follows "type" (here: {0}).', valueN.type), [
+    c.add('value-not-string', 'error', valueN, fill(l10n.t('"value" must be a string; its type follows "type" (here: {0}).'), valueN.type), [
       {
         kind: 'edit',
-        title: l10n.t('Write the value as a string: {0}', JSON.stringify(raw).slice(0, 40)),
+        get title() {
+          return fill(l10n.t('Write the value as a string: {0}'), JSON.stringify(raw).slice(0, 40));
+        },
         edits: replace(valueN, JSON.stringify(raw)),
         preferred: true,
       },
@@ -222,18 +262,19 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
       stacUrl,
     });
   } else if (kind) {
-    if (!valueN) c.add('value-missing', 'error', anchor, inputName ? l10n.t('Input "{0}" has no "value".', inputName) : l10n.t('The input has no "value".'));
+    if (!valueN)
+      c.add('value-missing', 'error', anchor, inputName ? fill(l10n.t('Input "{0}" has no "value".'), inputName) : l10n.t('The input has no "value".'));
     else if (value !== undefined && kind !== 'string') {
       const parsedValue = parseScalar(kind, value);
       if (!parsedValue.ok) {
         const code: DiagnosticCode = kind === 'date' ? 'date-invalid' : kind === 'number' ? 'number-invalid' : 'boolean-invalid';
-        c.add(code, 'error', valueN, l10n.t('{0}.', parsedValue.reason));
+        c.add(code, 'error', valueN, fill(l10n.t('{0}.'), parsedValue.reason));
       }
     }
     // A date-formatted input whose type is number (or the reverse) gets both checks.
     if (value !== undefined && (type === 'number' || type === 'boolean') && kind !== type) {
       const again = parseScalar(type, value);
-      if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, l10n.t('{0}.', again.reason));
+      if (!again.ok) c.add(type === 'number' ? 'number-invalid' : 'boolean-invalid', 'error', valueN!, fill(l10n.t('{0}.'), again.reason));
     }
   }
 }
@@ -243,10 +284,12 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
   for (const def of s.defs ?? []) {
     if (isRequired(def) && !s.present.has(def.name)) {
       const insertAt = s.entries.length;
-      s.c.add('input-required-missing', 'error', inputKey, l10n.t('Required input "{0}" ({1}) is missing.', def.name, def.format), [
+      s.c.add('input-required-missing', 'error', inputKey, fill(l10n.t('Required input "{0}" ({1}) is missing.'), def.name, def.format), [
         {
           kind: 'edit',
-          title: l10n.t('Add input "{0}" from the spec', def.name),
+          get title() {
+            return fill(l10n.t('Add input "{0}" from the spec'), def.name);
+          },
           edits: editsFor(s.file, ['input', insertAt], skeletonOf(def), true),
           preferred: true,
         },

@@ -2,6 +2,7 @@
 import type { Node } from 'jsonc-parser';
 import * as l10n from '@vscode/l10n';
 import { type Anchor, type Collector, editsFor, type FileText, keyOf, prop, replace } from './collect';
+import { fill } from './fill';
 import type { QuickFix } from './types';
 
 const SOURCE_TYPES = ['raw_mosaic', 'model_output'];
@@ -41,7 +42,7 @@ export interface LineageInput {
 
 export function checkLineage(c: Collector, file: FileText, lineage: LineageSources, input: LineageInput): void {
   const { index, entry, anchor, inputName, format, hasValue, hasStac, stacUrl } = input;
-  const label = inputName ? l10n.t('{0} input "{1}"', format, inputName) : l10n.t('This {0} input', format);
+  const label = inputName ? fill(l10n.t('{0} input "{1}"'), format, inputName) : fill(l10n.t('This {0} input'), format);
   const srcN = prop(entry, 'asset_source');
   if (!srcN) {
     const fixes: QuickFix[] = [];
@@ -50,14 +51,22 @@ export function checkLineage(c: Collector, file: FileText, lineage: LineageSourc
     if (known) {
       fixes.push({
         kind: 'edit',
-        title: l10n.t('Add asset_source {0} {1} (as another input with this stac_url)', known.type, known.id),
+        get title() {
+          return fill(l10n.t('Add asset_source {0} {1} (as another input with this stac_url)'), known.type, known.id);
+        },
         edits: editsFor(file, ['input', index, 'asset_source'], known),
         preferred: true,
       });
     }
-    fixes.push({ kind: 'pick-asset-source', title: l10n.t('Add asset_source from an AOI asset…'), inputIndex: index });
-    c.add('asset-source-missing', 'error', anchor, l10n.t('{0} needs "asset_source" {id, type} (rule 5).', label), fixes);
-    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
+    fixes.push({
+      kind: 'pick-asset-source',
+      get title() {
+        return l10n.t('Add asset_source from an AOI asset…');
+      },
+      inputIndex: index,
+    });
+    c.add('asset-source-missing', 'error', anchor, fill(l10n.t('{0} needs "asset_source" {id, type} (rule 5).'), label), fixes);
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, fill(l10n.t('{0} has neither "value" nor "stac_url".'), label));
     return;
   }
   if (srcN.type !== 'object') {
@@ -80,7 +89,14 @@ export function checkLineage(c: Collector, file: FileText, lineage: LineageSourc
     const guess = hasStac ? 'raw_mosaic' : hasValue ? 'model_output' : undefined;
     for (const t of SOURCE_TYPES) {
       const edits = typeN ? replace(typeN, JSON.stringify(t)) : editsFor(file, ['input', index, 'asset_source', 'type'], t);
-      fixes.push({ kind: 'edit', title: l10n.t('Set asset_source.type to "{0}"', t), edits, preferred: t === guess });
+      fixes.push({
+        kind: 'edit',
+        get title() {
+          return fill(l10n.t('Set asset_source.type to "{0}"'), t);
+        },
+        edits,
+        preferred: t === guess,
+      });
     }
     c.add(
       'asset-source-type',
@@ -89,18 +105,18 @@ export function checkLineage(c: Collector, file: FileText, lineage: LineageSourc
       l10n.t('"asset_source.type" must be "raw_mosaic" (an AOI asset) or "model_output" (an insight\'s output).'),
       fixes,
     );
-    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, l10n.t('{0} has neither "value" nor "stac_url".', label));
+    if (!hasValue && !hasStac) c.add('value-missing', 'error', anchor, fill(l10n.t('{0} has neither "value" nor "stac_url".'), label));
     return;
   }
   if (srcType === 'raw_mosaic' && !hasStac) {
-    c.add('raw-mosaic-without-stac-url', 'error', typeN!, l10n.t('{0} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).', label));
+    c.add('raw-mosaic-without-stac-url', 'error', typeN!, fill(l10n.t('{0} comes from an AOI asset (raw_mosaic) and needs "stac_url" (rule 2).'), label));
   }
   if (srcType === 'model_output' && !hasValue) {
     c.add(
       'model-output-without-value',
       'error',
       typeN!,
-      l10n.t('{0} comes from an insight\'s output (model_output) and needs "value", the output\'s storage URL (rule 3).', label),
+      fill(l10n.t('{0} comes from an insight\'s output (model_output) and needs "value", the output\'s storage URL (rule 3).'), label),
     );
   }
 }

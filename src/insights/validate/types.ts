@@ -43,6 +43,11 @@ export interface TextEdit {
   content: string;
 }
 
+/**
+ * The checks give `title` as a getter: a large file has a fix or two for each of its thousands
+ * of problems, and formatting every title up front was a tenth of validating it, while a light
+ * bulb reads the titles of one line.
+ */
 export type QuickFix =
   /** `edits` is computed when the fix is asked for (some need the whole file re-parsed). */
   | { kind: 'edit'; title: string; edits: () => TextEdit[]; preferred?: boolean }

@@ -32,13 +32,16 @@ export interface ParsedInsight {
  * allowed by both).
  */
 export function parseInsight(text: string): ParsedInsight {
+  // A byte-order mark becomes a space: the same length, so every offset stays right.
+  const source = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+  // Well-formed files within the nesting limit take the fast path, which checks the depth as
+  // it goes; anything else is scanned for depth first, then gets jsonc-parser's error recovery.
+  const fast = fastParseTree(source, MAX_NESTING);
+  if (fast) return { text, root: fast, errors: [] };
   const deep = firstTooDeep(text, MAX_NESTING);
   if (deep !== undefined) return { text, root: undefined, errors: [], tooDeep: { offset: deep } };
   const errors: ParseError[] = [];
-  // A byte-order mark becomes a space: the same length, so every offset stays right.
-  const source = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
-  // Well-formed files take the fast path; anything else gets jsonc-parser's error recovery.
-  const root = fastParseTree(source) ?? jsonc().parseTree(source, errors, { allowTrailingComma: true, disallowComments: false });
+  const root = jsonc().parseTree(source, errors, { allowTrailingComma: true, disallowComments: false });
   return { text, root, errors };
 }
 

@@ -100,4 +100,12 @@ describe('the fast parse of well-formed insight files', () => {
       assert.equal(fastParseTree(text), undefined, JSON.stringify(text));
     }
   });
+
+  it('steps aside for nesting deeper than its limit, counting objects and arrays alike', () => {
+    const nest = (levels: number): string => `${'[{"a":'.repeat(levels / 2)}1${'}]'.repeat(levels / 2)}`;
+    assert.ok(fastParseTree(nest(8), 8));
+    assert.equal(fastParseTree(nest(10), 8), undefined);
+    // Siblings do not add up: depth falls back as each array or object closes.
+    assert.ok(fastParseTree(`[${Array.from({ length: 20 }, () => nest(8)).join(',')}]`, 9));
+  });
 });
