@@ -4,7 +4,7 @@ import { lookup } from 'node:dns/promises';
 import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
 import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
 import type { RequestEvent, UnreadableEvent } from '../api';
-import { readConnectionSettings, type ConnectionSettings } from './settings';
+import { readBaseUrl, readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
 
 /**
@@ -89,7 +89,8 @@ export class Connection implements vscode.Disposable {
   }
 
   get baseUrl(): string {
-    return this.settings.baseUrl;
+    // Only the URL: the status bar and views read it often, the limits are for the client.
+    return this.sandbox ? this.sandbox.url : readBaseUrl();
   }
 
   /** Works out the state from settings and stored secrets only: no network. */
