@@ -1,40 +1,19 @@
 import { loadStart } from './loadStart';
 import vscode = require('vscode');
-import { l10n } from 'vscode';
 import * as pureL10n from '@vscode/l10n';
 import { EoAuthenticationProvider, registerAuthProvider } from './auth/authProvider';
 import { Connection } from './auth/connection';
 import { createConnectionStatusBar } from './auth/statusBar';
-import { createAoi } from './commands/aois/createAoi';
-import { assetCommands } from './commands/assets/downloadAssets';
-import { connectionCommands } from './commands/connection';
-import { promptSignIn } from './commands/connection/signIn';
-import { copyAsCommands } from './commands/copyAs';
-import { explorerCommands } from './commands/explorer';
-import { imageryCommands } from './commands/imagery';
-import { indexCommands } from './commands/indices';
-import { insightCommands } from './commands/insights';
-import { mapCommands } from './commands/map';
-import { orderingCommands } from './commands/orders/register';
-import { searchFileCommands } from './commands/searchFiles';
-import { registerCommands, type CommandTable } from './commands/register';
-import { saveSearch } from './commands/searchFiles/saveSearch';
 import type { CommandServices } from './commands/services';
-import { visualizationCommands } from './commands/visualizations/showServiceRendering';
-import { visualizationStyleCommands } from './commands/visualizations';
-import { workflowCommands } from './commands/workflows';
-import { createSidebar } from './explorer';
-import { Panels } from './panels';
+import { registerDeferred } from './deferred';
+import type { Features } from './features';
+import { lazy } from './lazy';
 import type { ExtensionServices } from './services';
 import { PromptSeam, type Prompts } from './ui/prompts';
-import { registerChatTools } from './tools';
-import { registerParticipant } from './tools/participant';
 import type { ToolName } from './tools/toolIds';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
 import { Watcher } from './watch/watcher';
-import { watchCommands } from './commands/watch';
-import { shareViewCommands } from './commands/shareView';
 
 /**
  * What `activate()` returns when VS Code runs the extension for its tests (and only then):
@@ -61,10 +40,11 @@ export interface EoImageryApi {
 }
 
 /**
- * Builds the services in dependency order (connection and prompts; the sidebar; the panels,
- * which reveal rows in the sidebar; the commands, which use all of them) and registers
- * everything. No network call happens here: the first call is made when a view asks for data
- * or the person runs a command.
+ * Builds what the first frame needs (the connection, prompts, Accounts menu, status bar items,
+ * the watcher of what is pending, the walkthrough) and registers stand-ins for the rest
+ * (src/deferred.ts: commands, views, panels, links, chat), which require the features
+ * (dist/features.js, src/features.ts) on their first use. No network call happens here: the
+ * first call is made when a view asks for data or the person runs a command.
  */
 export function activate(context: vscode.ExtensionContext): EoImageryApi | undefined {
   const profile: Record<string, number> = {};
@@ -87,66 +67,43 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   const base: ExtensionServices = { context, log, connection, ui };
   const accounts = new EoAuthenticationProvider(
     connection,
-    () => promptSignIn(services),
+    () => features().promptSignIn(),
     (text) => void ui.message('info', text, {}),
   );
   base.accounts = accounts;
   // Reads what it follows from the global state; its first request waits until something is due.
   const watcher = step('watcher', () => new Watcher({ state: context.globalState, connection, log, ui }));
-  const sidebar = step('explorer', () => createSidebar(base, watcher));
-  const { explorer } = sidebar;
-  const panels = new Panels(base, {
-    revealInSidebar: async (ref, options) => (await explorer.reveal(ref.kind, ref.id, options)) !== undefined,
-    createAoi: (draft) => createAoi(base, draft),
-    saveSearch: async (params) => void (await saveSearch(services, params)),
-  });
-  const services: CommandServices = { ...base, explorer, panels, watcher };
-  const walkthrough = step('walkthrough', () => registerWalkthrough(services));
-
-  // Every command goes through the wrapper (src/commands/register.ts): one table per area.
-  const commands = (name: string, table: () => CommandTable): vscode.Disposable[] => step(name, () => registerCommands(services, table()));
-  const insights = step('insights', () => insightCommands(services));
-  const copyAs = step('copyAs', () => copyAsCommands(services));
-  const searchFiles = step('searchFiles', () => searchFileCommands(services));
-  const workflows = step('workflows', () => workflowCommands(services));
+  const walkthrough = step('walkthrough', () => registerWalkthrough(base));
   // Set only by the test API below (which exists in test mode only).
   let restricted: boolean | undefined;
   const trusted = (): boolean => (restricted === undefined ? vscode.workspace.isTrusted : !restricted);
-  const shareView = step('shareView', () => shareViewCommands(services));
-  const chatTools = step('chatTools', () => registerChatTools({ ...services, diagnostics: insights.diagnostics, trusted }));
+
+  // Everything else loads on first use, once: the stand-ins give way to the real commands.
+  const features = lazy((): Features => {
+    const t0 = performance.now();
+    deferred.releaseCommands();
+    // esbuild.mjs makes this dist/features.js, whose imports of our modules resolve to this bundle's.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { start } = require('./features') as typeof import('./features');
+    const loaded = start({ base, watcher, views: deferred.views, openWalkthrough: walkthrough.open, trusted });
+    context.subscriptions.push(loaded);
+    log.debug(
+      `Features loaded in ${(performance.now() - t0).toFixed(1)} ms (${Object.entries(loaded.profile)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', ')})`,
+    );
+    return loaded;
+  });
+  const deferred = step('deferred', () => registerDeferred(features));
   context.subscriptions.push(
     log,
     connection,
     watcher,
-    sidebar,
-    ...panels.register(),
+    deferred,
     step('statusBar', () => createConnectionStatusBar(connection)),
     step('pendingStatusBar', () => createPendingStatusItem(watcher)),
     step('accounts', () => registerAuthProvider(accounts)),
     walkthrough.disposable,
-    ...insights.disposables,
-    copyAs.history,
-    ...searchFiles.disposables,
-    ...shareView.disposables,
-    ...commands('connection', () => connectionCommands(services)),
-    ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
-    ...commands('insightCommands', () => insights.commands),
-    ...commands('indices', () => indexCommands(services)),
-    ...commands('ordering', () => orderingCommands(services)),
-    ...commands('map', () => mapCommands(services)),
-    ...commands('copyAsCommands', () => copyAs.commands),
-    ...commands('searchFileCommands', () => searchFiles.commands),
-    ...commands('walkthroughCommands', () => ({ getStarted: { action: l10n.t('Get Started'), retry: 'never', run: walkthrough.open } })),
-    ...commands('imagery', () => imageryCommands(services)),
-    ...commands('visualizations', () => visualizationCommands(services)),
-    ...commands('visualizationStyles', () => visualizationStyleCommands(services)),
-    ...workflows.disposables,
-    ...commands('workflowCommands', () => workflows.commands),
-    ...commands('assets', () => assetCommands(services)),
-    ...chatTools.disposables,
-    step('chatParticipant', () => registerParticipant({ ...services, diagnostics: insights.diagnostics, trusted })),
-    ...commands('watch', () => watchCommands(services)),
-    ...commands('shareView', () => shareView.commands),
   );
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.
@@ -161,14 +118,17 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    services,
+    // Tests reach the sidebar, panels and commands: asking for them loads the features.
+    get services() {
+      return features().services;
+    },
     testing: {
       usePrompts: (p) => ui.use(p),
       activationProfile: profile,
       walkthrough: walkthrough.api,
       restrictedMode: (on) => (restricted = on),
-      prepareTool: (name, input) => chatTools.prepare(name, input),
-      answerTool: (name, input) => chatTools.answer(name, input),
+      prepareTool: (name, input) => features().chatTools.prepare(name, input),
+      answerTool: (name, input) => features().chatTools.answer(name, input),
     },
   };
 }

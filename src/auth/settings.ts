@@ -50,17 +50,26 @@ export function userSetting<T>(key: string, fallback: T): T {
  */
 export function numberSetting(key: string, opts: { userOnly?: boolean } = {}): number {
   const declared = declaredSetting(key);
-  const cfg = vscode.workspace.getConfiguration();
-  const fallback = declared.default ?? cfg.inspect<unknown>(key)?.defaultValue;
+  // The section's configuration, not the whole editor's: that one is a copy of every setting
+  // of every extension, milliseconds at each read (the status bar reads these at activation).
+  const dot = key.indexOf('.');
+  const cfg = vscode.workspace.getConfiguration(key.slice(0, dot));
+  const name = key.slice(dot + 1);
+  const fallback = declared.default ?? cfg.inspect<unknown>(name)?.defaultValue;
   if (typeof fallback !== 'number') throw new Error(`${key} is not a number setting of the manifest`);
-  const raw = opts.userOnly ? userSetting<unknown>(key, undefined) : cfg.get<unknown>(key);
+  const raw = opts.userOnly ? userValue<unknown>(cfg, name, undefined) : cfg.get<unknown>(name);
   return clampToDeclared(raw, declared, fallback);
+}
+
+/** The service URL (a user setting), normalised; '' when none is set. */
+export function readBaseUrl(): string {
+  return normalizeBaseUrl(String(userValue<unknown>(vscode.workspace.getConfiguration('eoImagery'), 'baseUrl', '') ?? ''));
 }
 
 export function readConnectionSettings(): ConnectionSettings {
   const cfg = vscode.workspace.getConfiguration('eoImagery');
   return {
-    baseUrl: normalizeBaseUrl(String(userValue<unknown>(cfg, 'baseUrl', '') ?? '')),
+    baseUrl: readBaseUrl(),
     authScheme: userValue<unknown>(cfg, 'authScheme', 'bearer') === 'raw' ? 'raw' : 'bearer',
     // How long a request may take and how much it may read are the person's limits, never a
     // repository's (which could lift the body cap to gigabytes, or overflow the timer).

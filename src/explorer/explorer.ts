@@ -16,7 +16,8 @@ import type { NodeList } from './nodeList';
 import { Poller, type PollerOptions } from './poller';
 import { ExplorerProvider } from './provider';
 import type { Watcher } from '../watch/watcher';
-import { ExplorerNode, RecordNode, VIEW_IDS, type RecordKind, type ViewId } from './tree';
+import { ExplorerNode, RecordNode, type RecordKind } from './tree';
+import { showsCollapseAll, VIEW_IDS, type ViewId } from './viewIds';
 
 /** What commands and tests reach through `services.explorer`. */
 export interface ExplorerApi {
@@ -38,6 +39,15 @@ export interface ExplorerApi {
   readonly onDidUpdateRecord: vscode.Event<RecordNode>;
 }
 
+/**
+ * Makes a view's TreeView for its provider. Activation creates the five views before the
+ * sidebar's code is loaded (src/deferred.ts) and connects each to its provider here; the
+ * default creates them.
+ */
+export type TreeViewFactory = <T>(id: string, provider: vscode.TreeDataProvider<T>, options: { showCollapseAll: boolean }) => vscode.TreeView<T>;
+
+const createTreeViews: TreeViewFactory = (id, provider, options) => vscode.window.createTreeView(id, { treeDataProvider: provider, ...options });
+
 /** The five views, their providers, filters, live progress and reveal. */
 export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable {
   readonly filters = new FilterState();
@@ -53,6 +63,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     readonly services: ExtensionServices,
     readonly watcher?: Watcher,
     polling?: PollerOptions,
+    views: TreeViewFactory = createTreeViews,
   ) {
     this.poller = new Poller(services.connection, services.log, polling, watcher);
     const ctx = this as ExplorerContext;
@@ -72,7 +83,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     };
     for (const id of VIEW_IDS) {
       const provider = this.providers[id];
-      const view = vscode.window.createTreeView(`eoImagery.${id}`, { treeDataProvider: provider, showCollapseAll: id !== 'stores' });
+      const view = views(`eoImagery.${id}`, provider, { showCollapseAll: showsCollapseAll(id) });
       this.disposables.push(
         view,
         provider,

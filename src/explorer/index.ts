@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { ExtensionServices } from '../services';
 import type { Watcher } from '../watch/watcher';
-import { Explorer } from './explorer';
+import { Explorer, type TreeViewFactory } from './explorer';
 import { RECORD_SCHEME, RecordDocuments } from './recordDocuments';
 
 export type { ExplorerApi } from './explorer';
@@ -12,8 +12,8 @@ export interface Sidebar extends vscode.Disposable {
   readonly docs: RecordDocuments;
 }
 
-export function createSidebar(services: ExtensionServices, watcher?: Watcher): Sidebar {
-  const explorer = new Explorer(services, watcher);
+export function createSidebar(services: ExtensionServices, watcher?: Watcher, views?: TreeViewFactory): Sidebar {
+  const explorer = new Explorer(services, watcher, undefined, views);
   const docs = new RecordDocuments(services);
   const disposable = vscode.Disposable.from(
     explorer,

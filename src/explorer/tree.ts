@@ -1,9 +1,8 @@
 import type * as vscode from 'vscode';
 import type { EoClient } from '../api';
+import type { ViewId } from './viewIds';
 
-export type ViewId = 'projects' | 'orders' | 'catalog' | 'stores' | 'archive';
-
-export const VIEW_IDS: readonly ViewId[] = ['projects', 'orders', 'catalog', 'stores', 'archive'];
+export { VIEW_IDS, type ViewId } from './viewIds';
 
 /** Record kinds that `reveal` and the JSON document know; also the start of `contextValue`. */
 export type RecordKind =

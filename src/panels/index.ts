@@ -2,7 +2,8 @@
  * The webview panels (map, STAC item, job graph) as one service: built after the sidebar (a footprint's detail can be
  * its sidebar row) and before the commands, which reach the map only through it (`showMap`,
  * `currentMap`: a `MapView`, never the panel class). It keeps the window's one map and
- * registers the serializers that bring both panels back after a window reload.
+ * holds the serializers that bring the panels back after a window reload (activation
+ * registers them, src/deferred.ts, and hands each revival to these).
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
@@ -43,16 +44,6 @@ export class Panels implements PanelsApi, vscode.Disposable {
           JobGraphPanel.revive(services, panel, state as JobGraphState | undefined),
       },
     };
-  }
-
-  /** The serializers, and closing the map with the extension. */
-  register(): vscode.Disposable[] {
-    return [
-      vscode.window.registerWebviewPanelSerializer(MAP_VIEW_TYPE, this.serializers[MAP_VIEW_TYPE]),
-      vscode.window.registerWebviewPanelSerializer(STAC_VIEW_TYPE, this.serializers[STAC_VIEW_TYPE]),
-      vscode.window.registerWebviewPanelSerializer(JOB_GRAPH_VIEW_TYPE, this.serializers[JOB_GRAPH_VIEW_TYPE]),
-      this,
-    ];
   }
 
   dispose(): void {

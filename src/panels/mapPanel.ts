@@ -48,8 +48,7 @@ import type {
   SearchParams,
   ToMapMessage,
 } from './protocol';
-
-export const MAP_VIEW_TYPE = 'eoImagery.map';
+export { MAP_VIEW_TYPE } from './viewTypes';
 
 export interface MapPanelOptions {
   /** What the webview saved, handed back by the serializer (a revived panel). */

@@ -16,8 +16,8 @@ import { fetchThumbnail } from './thumbnail';
 import { isTestMode, PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
-
-export const STAC_VIEW_TYPE = 'eoImagery.stacItem';
+import { STAC_VIEW_TYPE } from './viewTypes';
+export { STAC_VIEW_TYPE } from './viewTypes';
 
 /** The editor tab's title for an item. */
 function panelTitle(id: string): string {

@@ -1,6 +1,6 @@
 /**
- * The chat tools (`contributes.languageModelTools`): one module per tool, all registered here
- * through the one wrapper (`register.ts`). Registering makes no network call.
+ * The chat tools (`contributes.languageModelTools`): one module per tool, all answered here
+ * through the one wrapper (`register.ts`). Building them makes no network call.
  */
 import vscode = require('vscode');
 import { createInsightInputTool } from './createInsightInput';
@@ -11,7 +11,7 @@ import { listAoisTool } from './listAois';
 import { listProjectsTool } from './listProjects';
 import { placeOrderTool } from './placeOrder';
 import { priceOrderTool } from './priceOrder';
-import { answerFor, prepare, registerTools, type ToolTable } from './register';
+import { answerFor, prepare, toolImplementations, type ToolTable } from './register';
 import { searchArchiveTool } from './searchArchive';
 import { searchImageryTool } from './searchImagery';
 import { showOnMapTool } from './showOnMap';
@@ -43,17 +43,18 @@ export function toolTable(services: ToolServices): ToolTable {
 }
 
 export interface ChatTools {
-  readonly disposables: vscode.Disposable[];
+  /** What VS Code calls for each tool (activation registered them all, src/deferred.ts). */
+  readonly implementations: { readonly [K in ToolName]?: vscode.LanguageModelTool<unknown> };
   /** What `prepareInvocation` answers for `name` with `input` (the test API hands it to tests). */
   prepare(name: ToolName, input: unknown): vscode.PreparedToolInvocation | undefined;
   /** The answer `invoke` would give, without VS Code's round trip (the test API hands it to the benchmark). */
   answer(name: ToolName, input: unknown): Promise<string | undefined>;
 }
 
-export function registerChatTools(services: ToolServices): ChatTools {
+export function chatTools(services: ToolServices): ChatTools {
   const table = toolTable(services);
   return {
-    disposables: registerTools(services, table),
+    implementations: toolImplementations(services, table),
     prepare: (name, input) => {
       const handler = table[name];
       return handler && prepare(services, handler, input);

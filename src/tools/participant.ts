@@ -14,17 +14,14 @@ import { findAoi } from './lookup';
 import type { ToolServices } from './tool';
 import { TOOLS } from './toolIds';
 
-export const PARTICIPANT_ID = 'eoImagery.eo';
-
 /** Rounds of tool calls in one answer: enough to search, price and draft; a loop stops here. */
 const MAX_ROUNDS = 8;
 
 const OURS = new Set<string>(Object.values(TOOLS));
 
-export function registerParticipant(services: ToolServices): vscode.Disposable {
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answer(services, request, context, stream, token));
-  participant.iconPath = new vscode.ThemeIcon('globe');
-  return participant;
+/** The participant's handler; activation creates the participant (src/deferred.ts) and hands it each request. */
+export function participantHandler(services: ToolServices): vscode.ChatRequestHandler {
+  return (request, context, stream, token) => answer(services, request, context, stream, token);
 }
 
 function historyOf(context: vscode.ChatContext): Turn[] {

@@ -11,21 +11,29 @@ import { isCancellation, isTransient, needsSignIn, NotSignedInError } from '../a
 import { describeError, failedText, StepFailure } from '../ui/showError';
 import { answer } from './text';
 import type { AnyTool, ToolServices } from './tool';
-import { TOOLS, type ToolName } from './toolIds';
+import type { ToolName } from './toolIds';
 
 export type ToolTable = { readonly [K in ToolName]?: AnyTool };
 
-export function registerTools(services: ToolServices, table: ToolTable): vscode.Disposable[] {
-  return (Object.keys(table) as ToolName[]).map((name) => {
+/**
+ * What VS Code calls for each tool of `table`. Activation registers every tool of the manifest
+ * under its name (src/deferred.ts) and hands each call to these once the features are loaded.
+ */
+export function toolImplementations(services: ToolServices, table: ToolTable): { readonly [K in ToolName]?: vscode.LanguageModelTool<unknown> } {
+  const entries = (Object.keys(table) as ToolName[]).map((name): [ToolName, vscode.LanguageModelTool<unknown>] => {
     const handler = table[name] as AnyTool;
-    return vscode.lm.registerTool<unknown>(TOOLS[name], {
-      prepareInvocation: (options) => prepare(services, handler, options.input),
-      invoke: async (options, token) => {
-        const text = await answerFor(services, handler, options.input, token);
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+    return [
+      name,
+      {
+        prepareInvocation: (options) => prepare(services, handler, options.input),
+        invoke: async (options, token) => {
+          const text = await answerFor(services, handler, options.input, token);
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+        },
       },
-    });
+    ];
   });
+  return Object.fromEntries(entries);
 }
 
 /** What chat shows before and while a tool runs: its progress line, and for a tool that acts, what it will do. */

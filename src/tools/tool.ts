@@ -1,7 +1,7 @@
 /**
  * What one chat tool is: how it reads its input, what it says while it runs, what it does.
- * Each tool is one module of this folder; `index.ts` puts them in the table `registerTools`
- * registers. A tool never spends or writes by itself: orders and runs go through the same
+ * Each tool is one module of this folder; `index.ts` puts them in the table the one
+ * wrapper (`register.ts`) answers through. A tool never spends or writes by itself: orders and runs go through the same
  * priced confirmation a person answers in the commands.
  */
 import type * as vscode from 'vscode';

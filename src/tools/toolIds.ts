@@ -20,3 +20,6 @@ export const TOOLS = {
 } as const;
 
 export type ToolName = keyof typeof TOOLS;
+
+/** The `@eo` chat participant's id, as contributed in package.json (`contributes.chatParticipants`). */
+export const PARTICIPANT_ID = 'eoImagery.eo';

@@ -5,8 +5,7 @@
  */
 import type { SearchParams } from '../../panels/protocol';
 import { filterProblem, type RangeFilter } from '../../searchFilters';
-
-export const SEARCH_FILE_SUFFIX = '.eosearch.json';
+export { SEARCH_FILE_SUFFIX } from '../../fileKinds';
 
 export interface SearchFile {
   $schema?: string;

@@ -14,11 +14,12 @@ import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { openSharedView, type Opened } from './openView';
 import { decodeLink, encodeLink, readViewFile, viewFileText, viewFromMap, type SharedView } from './view';
+import { VIEW_FILE_SUFFIX } from '../../fileKinds';
+export { VIEW_FILE_SUFFIX } from '../../fileKinds';
 
-export const VIEW_FILE_SUFFIX = '.eoview.json';
 const SELECTOR: vscode.DocumentSelector = { pattern: `**/*${VIEW_FILE_SUFFIX}` };
 
-export function shareViewCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[] } {
+export function shareViewCommands(services: CommandServices): { commands: CommandTable; disposables: vscode.Disposable[]; uriHandler: vscode.UriHandler } {
   const extensionId = services.context.extension.id;
 
   /** The map's view as it may be shared, or undefined after saying why not. */
@@ -133,6 +134,8 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
         },
       },
     },
-    disposables: [vscode.window.registerUriHandler(uriHandler), vscode.languages.registerCodeLensProvider(SELECTOR, lenses)],
+    // Activation registers the extension's one URI handler (src/deferred.ts) and hands it links.
+    uriHandler,
+    disposables: [vscode.languages.registerCodeLensProvider(SELECTOR, lenses)],
   };
 }

@@ -1,11 +1,11 @@
 import type { BlockSpec, InputValue, InsightRunRequest } from '../../api/records';
 import { isRequired, type InputChoice } from './choices';
 import { buildInputValue, type BuildResult } from './buildInput';
+import { INSIGHT_FILE_SUFFIX } from '../../fileKinds';
+export { INSIGHT_FILE_SUFFIX } from '../../fileKinds';
 
 /** What a `*.insight.json` file holds: the run body without the project and estimate flag. */
 export type InsightInputDocument = Pick<InsightRunRequest, 'name' | 'block' | 'input'>;
-
-export const INSIGHT_FILE_SUFFIX = '.insight.json';
 
 // Names become file names: keep them portable across file systems.
 const UNSAFE_NAME = /[\\/:*?"<>|]/;

@@ -18,8 +18,8 @@ import { panelOptions, renderPanelHtml } from '../host';
 import { PostRecorder, type PanelProbe } from '../probe';
 import { jobGraphModel } from './model';
 import type { FromJobGraphMessage, JobGraphState, ToJobGraphMessage } from './protocol';
-
-export const JOB_GRAPH_VIEW_TYPE = 'eoImagery.jobGraph';
+import { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
+export { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 
 export class JobGraphPanel implements vscode.Disposable {
   private static readonly open = new Map<string, JobGraphPanel>();

@@ -1,0 +1,12 @@
+/**
+ * The files the extension has features for, by the end of their names: activation watches
+ * for them (src/deferred.ts) to load those features when one is open. Pure.
+ */
+/** An insight input (`*.insight.json`): diagnostics, quick fixes, CodeLens. */
+export const INSIGHT_FILE_SUFFIX = '.insight.json';
+/** A saved search (`*.eosearch.json`): CodeLens, the offer to run it. */
+export const SEARCH_FILE_SUFFIX = '.eosearch.json';
+/** A shared view (`*.eoview.json`): CodeLens "Open on Map". */
+export const VIEW_FILE_SUFFIX = '.eoview.json';
+
+export const FEATURE_FILE_SUFFIXES: readonly string[] = [INSIGHT_FILE_SUFFIX, SEARCH_FILE_SUFFIX, VIEW_FILE_SUFFIX];

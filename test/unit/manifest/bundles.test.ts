@@ -1,0 +1,87 @@
+// What activation loads stays what the first frame needs: dist/extension.js under its size
+// limit, without the modules that load on first use (dist/features.js and the vendor chunks),
+// and no module in both bundles (two copies would be two states: two connection classes, two
+// l10n bundles). Reads the metafiles esbuild.mjs writes to out/meta with the bundles, so it
+// checks the build that was last made (the unit tier builds first).
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+// out/test/unit/manifest → the repository root
+const ROOT = join(__dirname, '..', '..', '..', '..');
+
+/** dist/extension.js at most this size (minified; 135 KB when set: the client, connection, watcher, stand-ins). */
+const ACTIVATION_LIMIT_KB = 150;
+
+/** Modules that load on first use, never at activation (prefixes of paths from the repository root). */
+const ON_USE = [
+  'src/features.ts',
+  'src/commands/',
+  'src/explorer/',
+  'src/panels/',
+  'src/tools/',
+  'src/insights/',
+  'src/sandbox/',
+  'src/geo/',
+  'node_modules/undici/',
+  'node_modules/csv-parse/',
+  'node_modules/jsonc-parser/',
+  'node_modules/@turf/',
+];
+/** What activation takes from those folders: names and constants it registers stand-ins under. */
+const IDS_ONLY = new Set(['src/explorer/viewIds.ts', 'src/panels/viewTypes.ts', 'src/tools/toolIds.ts']);
+
+interface Metafile {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }>; imports: { path: string; external?: boolean }[] }>;
+}
+
+function metafile(name: string): Metafile {
+  const file = join(ROOT, 'out', 'meta', `${name}.json`);
+  assert.ok(existsSync(file), `${file} is missing: run node esbuild.mjs (it writes the metafiles with the bundles)`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Metafile;
+}
+
+function bundle(meta: Metafile, outfile: string): Metafile['outputs'][string] {
+  const out = meta.outputs[outfile];
+  assert.ok(out, `the metafile has no ${outfile}`);
+  return out;
+}
+
+describe('what activation loads (dist/extension.js) and what loads on use (dist/features.js)', () => {
+  const core = bundle(metafile('extension'), 'dist/extension.js');
+  const features = bundle(metafile('features'), 'dist/features.js');
+  const coreModules = Object.keys(core.inputs);
+
+  it(`keeps dist/extension.js under ${ACTIVATION_LIMIT_KB} KB`, () => {
+    const kb = statSync(join(ROOT, 'dist', 'extension.js')).size / 1024;
+    assert.ok(kb <= ACTIVATION_LIMIT_KB, `dist/extension.js is ${kb.toFixed(1)} KB: what grew is in out/meta/extension.json`);
+  });
+
+  it('leaves out every module that loads on use', () => {
+    const pulledIn = coreModules.filter((f) => ON_USE.some((prefix) => f.startsWith(prefix)) && !IDS_ONLY.has(f));
+    assert.deepEqual(pulledIn, [], 'these modules load at activation: import them from src/features.ts instead, or a leaf of names');
+  });
+
+  it('requires the features by their file, on first use', () => {
+    assert.ok(
+      core.imports.some((i) => i.path === './features.js' && i.external),
+      'dist/extension.js does not require ./features.js (esbuild.mjs, featuresFile)',
+    );
+    assert.ok(existsSync(join(ROOT, 'dist', 'features.js')));
+  });
+
+  it('holds each module in one bundle only: the features take the shared ones from extension.js', () => {
+    const both = Object.keys(features.inputs).filter((f) => coreModules.includes(f));
+    assert.deepEqual(both, []);
+    // And they do take some (the connection, the prompts, l10n): otherwise the test above proves nothing.
+    const shared = Object.keys(features.inputs).filter((f) => f.startsWith('eo-core:'));
+    for (const needed of ['src/auth/connection.ts', 'src/ui/prompts.ts', 'node_modules/@vscode/l10n/']) {
+      assert.ok(
+        shared.some((f) => f.slice('eo-core:'.length).startsWith(needed)),
+        `features.js does not take ${needed} from extension.js`,
+      );
+    }
+  });
+});
