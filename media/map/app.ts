@@ -111,6 +111,8 @@ export class MapApp {
   private readonly side: HTMLElement;
   private started = false;
   private imageryManager?: Promise<ImageryManager>;
+  /** The imagery layers once loaded: what a shared view reads of the compare and the time slider. */
+  private imageryShown?: ImageryManager;
   /** Whether the webview started with nothing saved (a panel revived with the host's state only). */
   private readonly startedEmpty: boolean;
   /** How imagery tiles are decoded here (for the tests and the benchmark). */
@@ -316,6 +318,7 @@ export class MapApp {
       });
       this.decodeMode = decode;
       this.imageryTools = tools;
+      this.imageryShown = manager;
       return manager;
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));
@@ -360,11 +363,11 @@ export class MapApp {
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
-    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true);
+    else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true, m.date);
     else {
-      manager.add(m.left, true);
+      manager.add(m.left, m.fit ?? true);
       manager.add(m.right, false);
-      manager.compare.start(m.left.id, m.right.id);
+      manager.compare.start(m.left.id, m.right.id, m.mode, m.position);
     }
   }
 
@@ -669,8 +672,12 @@ export class MapApp {
       results: this.panel?.savedResults(),
     };
     this.vscode.setState(this.state);
-    // What Copy Link to This View shares: the place, what the layers came from, and each
-    // imagery layer's source and look (never its file URL, nor a picture's data).
+    // What Copy Link to This View shares: the place, what the layers came from, each imagery
+    // layer's source and look (never its file URL, nor a picture's data), the compare pair and
+    // the time slider's dates by their sources, with the date it shows.
+    const compare = this.imageryShown?.compare.state;
+    const timeline = this.imageryShown?.timeline;
+    const dates = timeline?.dates;
     this.post({
       type: 'viewState',
       view: {
@@ -678,12 +685,21 @@ export class MapApp {
         zoom: this.map.getZoom(),
         sources: this.state.sources ?? {},
         imagery: (this.state.imagery ?? []).map((l) => ({
+          id: l.id,
           title: l.title,
           source: l.source,
           ...(l.render.kind === 'png' ? {} : { render: l.render }),
           opacity: l.opacity,
           visible: l.visible,
         })),
+        ...(compare && { compare: { left: compare.left, right: compare.right, position: compare.position, mode: compare.mode } }),
+        ...(dates && {
+          timeline: {
+            title: dates.title,
+            date: timeline?.state.date,
+            frames: dates.frames.map((f) => ({ date: f.date, source: f.spec.source, ...(f.cloudCover !== undefined && { cloudCover: f.cloudCover }) })),
+          },
+        }),
       },
     });
   }

@@ -207,15 +207,15 @@ export class MapPanel implements MapView, vscode.Disposable {
     }
   }
 
-  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void {
+  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec, opts: { position?: number; mode?: 'swipe' | 'flicker'; fit?: boolean } = {}): void {
     this.imagery.allow([left.url, right.url]);
-    this.post({ type: 'imageryCompare', left, right });
+    this.post({ type: 'imageryCompare', left, right, ...opts });
     this.reveal();
   }
 
-  showTimeline(title: string, frames: TimeFrame[]): void {
+  showTimeline(title: string, frames: TimeFrame[], opts: { date?: string; fit?: boolean } = {}): void {
     this.imagery.allow(frames.map((f) => f.spec.url));
-    this.post({ type: 'imageryTimeline', title, frames });
+    this.post({ type: 'imageryTimeline', title, frames, ...opts });
     this.reveal();
   }
 

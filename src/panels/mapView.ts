@@ -23,9 +23,9 @@ export interface MapView {
    */
   showImagery(spec: ImageryLayerSpec, opts?: { previewUrl?: string; fit?: boolean }): void;
   /** Two layers side by side with a swipe divider (src/commands/imagery/compare.ts). */
-  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec): void;
-  /** A time slider over one place's dates (src/commands/imagery/timeSlider.ts). */
-  showTimeline(title: string, frames: TimeFrame[]): void;
+  showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec, opts?: { position?: number; mode?: 'swipe' | 'flicker'; fit?: boolean }): void;
+  /** A time slider over one place's dates (src/commands/imagery/timeSlider.ts); `date` shown first. */
+  showTimeline(title: string, frames: TimeFrame[], opts?: { date?: string; fit?: boolean }): void;
   /**
    * "Chart Index Over Time": the webview reads each date's tiles inside the polygon and charts
    * the statistics; `onPoint` hears each date as it arrives. Aborting cancels the reads.

@@ -250,7 +250,12 @@ export interface MapViewState {
   center: [number, number];
   zoom: number;
   sources: Partial<Record<LayerKind, MapSource[]>>;
-  imagery: { title: string; source: unknown; render?: unknown; opacity?: number; visible?: boolean }[];
+  /** `id`: the layer's id on the map, which `compare` names. */
+  imagery: { id?: string; title: string; source: unknown; render?: unknown; opacity?: number; visible?: boolean }[];
+  /** The two imagery layers compared (by id), the divider (0 to 1 from the left) and the mode. */
+  compare?: { left: string; right: string; position: number; mode: string };
+  /** The time slider: its title, its dates (each by its layer's source) and the date it shows. */
+  timeline?: { title: string; date?: string; frames: { date: string; source: unknown; cloudCover?: number }[] };
 }
 
 // ---------------------------------------------------------------- STAC item

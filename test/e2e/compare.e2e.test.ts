@@ -7,27 +7,23 @@
 // imagery-compare.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
+import { api, contextMenu, imageryRowSettled, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
-import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
+import { assertNoWebviewErrors, expandRow, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
 
 type AssetRec = { id: string; date: string; path: string; visualization_id: string };
 
 test('compare two dates of an AOI with the swipe divider, then step through its dates', { timeout: 480_000 }, async () => {
-  await withSandboxWorkbench('compare', {}, async ({ page, base, token }) => {
-    const webviewConsole = watchWebviewConsole(page);
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
+  await withSandboxWorkbench('compare', {}, async (wb) => {
+    const { page, base, token } = wb;
+    const start = await startMapTest(wb);
 
     // an AOI whose mosaics of two or more dates are on the sandbox host
-    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
     const indices = await api<{ indices: Array<{ id: string; name: string; expression_type: string }> }>(base, token, '/v0/indices?limit=100');
     const ndviIndex = new Map(indices.indices.filter((i) => i.expression_type === 'index' && /NDVI/i.test(i.name)).map((i) => [i.id, i.name]));
-    let chosen: { aoi: (typeof aois.aois)[number]; dates: string[] } | undefined;
-    let withNdvi: { aoi: (typeof aois.aois)[number]; index: string } | undefined;
-    for (const aoi of aois.aois) {
+    let chosen: { aoi: (typeof start.aois)[number]; dates: string[] } | undefined;
+    let withNdvi: { aoi: (typeof start.aois)[number]; index: string } | undefined;
+    for (const aoi of start.aois) {
       const assets = await api<{ assets: AssetRec[] }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=100`);
       const dates = [...new Set(assets.assets.filter((a) => !a.visualization_id && /^https?:/.test(a.path)).map((a) => a.date))].sort();
       if (!dates.length) continue;
@@ -41,7 +37,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     }
     assert.ok(chosen, 'no AOI with two dates of http(s) mosaics on the sandbox');
     assert.ok(withNdvi, 'no AOI with http(s) mosaics and an NDVI visualization on the sandbox');
-    const project = projects.projects.find((p) => p.id === chosen.aoi.project_id)?.name ?? '';
+    const project = start.projects.find((p) => p.id === chosen.aoi.project_id)?.name ?? '';
     await expandRow(page, 'Projects', project, chosen.aoi.name);
 
     // Compare Imagery… → tick the two latest dates → OK
@@ -96,7 +92,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     await map.locator('.eo-timeline button.end').click();
 
     // a visualization against the mosaic it is computed from: no prompt, the mosaic on the left
-    const visProject = projects.projects.find((p) => p.id === withNdvi.aoi.project_id)?.name ?? '';
+    const visProject = start.projects.find((p) => p.id === withNdvi.aoi.project_id)?.name ?? '';
     await expandRow(page, 'Projects', visProject, withNdvi.aoi.name);
     await expandRow(page, 'Projects', withNdvi.aoi.name, 'Visualizations');
     await expandRow(page, 'Projects', 'Visualizations', withNdvi.index);
@@ -122,9 +118,6 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-compare');
-    assert.deepEqual(
-      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
-      [],
-    );
+    assertNoWebviewErrors(start.webviewConsole);
   });
 });

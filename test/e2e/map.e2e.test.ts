@@ -7,25 +7,18 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
-import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withSandboxWorkbench } from './workbench';
+import { api, contextMenu, waitForBounds, webviewFrame } from './webviews';
+import { assertNoWebviewErrors, collapseView, expandRow, screenshot, startMapTest, viewSection, withSandboxWorkbench } from './workbench';
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
-  await withSandboxWorkbench('map', {}, async ({ page, base, token }) => {
-    const webviewConsole = watchWebviewConsole(page);
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
-
-    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
-    const paris = aois.aois.find((a) => a.name === 'Paris centre');
-    const fiji = aois.aois.find((a) => /Fiji/.test(a.name));
-    assert.ok(paris && fiji, 'the sandbox has no Paris or Fiji AOI');
-    const projectOf = (id: string) => projects.projects.find((p) => p.id === id)?.name ?? '';
+  await withSandboxWorkbench('map', {}, async (wb) => {
+    const { page, base, token } = wb;
+    const start = await startMapTest(wb);
+    const paris = start.aoi('Paris centre');
+    const fiji = start.aoi(/Fiji/);
 
     // Projects → Paris centre → Show on Map.
-    await expandRow(page, 'Projects', projectOf(paris.project_id), paris.name);
+    await start.showAoiRow(paris);
     await contextMenu(page, 'Projects', paris.name, 'Show on Map');
     const map = await webviewFrame(page, 'eoMap');
     const pb = await waitForBounds(map, 'aois', paris.aoi_id);
@@ -39,7 +32,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     await screenshot(page, 'map-aoi');
 
     // The Fiji AOI crosses the antimeridian: one shape a few tens of km wide, not a band.
-    await expandRow(page, 'Projects', projectOf(fiji.project_id), fiji.name);
+    await start.showAoiRow(fiji);
     await contextMenu(page, 'Projects', fiji.name, 'Show on Map');
     const fb = await waitForBounds(map, 'aois', fiji.aoi_id);
     assert.ok(fb.east - fb.west < 1, `Fiji is ${fb.east - fb.west}° wide: ${JSON.stringify(fb)}`);
@@ -100,7 +93,6 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     assert.equal(await page.locator('.editor-group-container').count(), 2, 'the detail opens beside the map');
     await screenshot(page, 'map-click-detail');
 
-    const problems = webviewConsole.filter((l) => /Content Security Policy|Refused to|pageerror|Uncaught/i.test(l));
-    assert.deepEqual(problems, [], `webview console:\n${webviewConsole.join('\n')}`);
+    assertNoWebviewErrors(start.webviewConsole);
   });
 });

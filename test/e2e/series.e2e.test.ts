@@ -6,27 +6,21 @@
 // script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
+import { api, contextMenu, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
-import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
+import { assertNoWebviewErrors, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
 
 test('chart NDVI over an AOI’s two seasons from its context menu, then show a date from the chart', { timeout: 480_000 }, async () => {
-  await withSandboxWorkbench('series', {}, async ({ page, base, token }) => {
-    const webviewConsole = watchWebviewConsole(page);
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
-    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
-    const aoi = aois.aois.find((a) => a.name.startsWith('Kings River fields'));
-    assert.ok(aoi, 'the seasonal AOI is seeded');
+  await withSandboxWorkbench('series', {}, async (wb) => {
+    const { page, base, token } = wb;
+    const start = await startMapTest(wb);
+    const aoi = start.aoi(/^Kings River fields/);
     const assets = await api<{ assets: Array<{ date: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=100`);
     const last = assets.assets
       .map((a) => a.date)
       .sort()
       .at(-1);
-    const project = projects.projects.find((p) => p.id === aoi.project_id)?.name ?? '';
-    await expandRow(page, 'Projects', project, aoi.name);
+    await start.showAoiRow(aoi);
 
     await contextMenu(page, 'Projects', aoi.name, 'Chart Index Over Time…');
     // the AOI's mosaics are the first source offered (the archive is the other)
@@ -65,9 +59,6 @@ test('chart NDVI over an AOI’s two seasons from its context menu, then show a 
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-index-chart');
-    assert.deepEqual(
-      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
-      [],
-    );
+    assertNoWebviewErrors(start.webviewConsole);
   });
 });

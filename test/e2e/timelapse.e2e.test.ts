@@ -11,24 +11,18 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { GifReader } from 'omggif';
-import { api, contextMenu, watchWebviewConsole } from './webviews';
+import { api, contextMenu } from './webviews';
 import { clickNotificationButton, pickQuickItem, waitForNotification, waitForQuickInput } from './widgets';
-import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench, SCREENSHOTS_DIR } from './workbench';
+import { assertNoWebviewErrors, screenshot, startMapTest, withSandboxWorkbench, SCREENSHOTS_DIR } from './workbench';
 
 test('export an AOI’s dated mosaics as a GIF from its context menu, then open it', { timeout: 600_000 }, async () => {
-  await withSandboxWorkbench('timelapse', {}, async ({ page, base, token, folder }) => {
-    const webviewConsole = watchWebviewConsole(page);
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
-    const projects = await api<{ projects: Array<{ id: string; name: string }> }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const aois = await api<{ aois: Array<{ aoi_id: string; name: string; project_id: string }> }>(base, token, '/v0/aois?limit=100');
-    const aoi = aois.aois.find((a) => a.name === 'Port of Rotterdam');
-    assert.ok(aoi, 'the AOI is seeded');
+  await withSandboxWorkbench('timelapse', {}, async (wb) => {
+    const { page, base, token, folder } = wb;
+    const start = await startMapTest(wb);
+    const aoi = start.aoi('Port of Rotterdam');
     const assets = await api<{ assets: Array<{ date: string }> }>(base, token, `/v0/aois/${aoi.aoi_id}/assets?limit=100`);
     const days = [...new Set(assets.assets.filter((a) => !(a as { visualization_id?: string }).visualization_id).map((a) => a.date.slice(0, 10)))].sort();
-    const project = projects.projects.find((p) => p.id === aoi.project_id)?.name ?? '';
-    await expandRow(page, 'Projects', project, aoi.name);
+    await start.showAoiRow(aoi);
 
     await contextMenu(page, 'Projects', aoi.name, 'Export Timelapse…');
     await pickQuickItem(page, /Export Timelapse: format/, 'Animated GIF');
@@ -69,9 +63,6 @@ test('export an AOI’s dated mosaics as a GIF from its context menu, then open 
     await screenshot(page, 'imagery-timelapse');
     fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
     await preview.screenshot({ path: path.join(SCREENSHOTS_DIR, 'imagery-timelapse-frame.png') });
-    assert.deepEqual(
-      webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
-      [],
-    );
+    assertNoWebviewErrors(start.webviewConsole);
   });
 });

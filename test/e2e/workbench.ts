@@ -5,7 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import * as assert from 'node:assert/strict';
 import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/harness/codeServer';
+import { api, watchWebviewConsole } from './webviews';
 import { extensionLogText } from './widgets';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -66,6 +68,11 @@ export interface EoWorkbench extends OpenedWorkbench {
 
 export interface EoWorkbenchOptions {
   signedInAs?: 'alice' | 'bob';
+  /**
+   * The sandbox `signedInAs` signs in to, when it is already running (a second window on the
+   * same service); it is left running when the workbench closes. Default: one of its own.
+   */
+  sandbox?: SandboxProcess;
   /** More user settings, e.g. `eoImagery.baseUrl` of a service the test runs itself. */
   settings?: Record<string, unknown>;
   /** Flags for the sandbox CLI that `signedInAs` starts, e.g. `['--speed', '20']`. */
@@ -81,8 +88,9 @@ export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise
   let sandbox: SandboxProcess | undefined;
   const env: Record<string, string> = {};
   const settings: Record<string, unknown> = { ...options.settings };
+  const own = !options.sandbox;
   if (options.signedInAs) {
-    sandbox = await startSandboxCli(options.sandboxArgs);
+    sandbox = options.sandbox ?? (await startSandboxCli(options.sandboxArgs));
     env.EO_API_TOKEN = sandbox.tokens[options.signedInAs];
     settings['eoImagery.baseUrl'] = sandbox.url;
     // the sandbox's prices are made up: in credits, as npm start and Try the Sandbox show them
@@ -90,7 +98,7 @@ export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise
   }
   // Keep a token from the calling shell out of the signed-out workbench.
   const workbench = await openWorkbench({ env: { EO_API_TOKEN: '', ...env }, settings }).catch(async (err: unknown) => {
-    await sandbox?.close();
+    if (own) await sandbox?.close();
     throw err;
   });
   await waitForWorkbench(workbench.page);
@@ -99,7 +107,7 @@ export async function openEoWorkbench(options: EoWorkbenchOptions = {}): Promise
     sandbox,
     close: async () => {
       await workbench.close();
-      await sandbox?.close();
+      if (own) await sandbox?.close();
     },
   };
 }
@@ -266,4 +274,56 @@ export async function withSandboxWorkbench(
     if (!sandbox) throw new Error('signedInAs started no sandbox');
     await fn({ ...wb, sandbox, base: sandbox.url, token: sandbox.tokens[user] });
   });
+}
+
+export interface SandboxAoi {
+  aoi_id: string;
+  name: string;
+  project_id: string;
+}
+
+/** What the map's e2e tests start from (`startMapTest`). */
+export interface MapTestStart {
+  /** The webview frames' console errors and CSP violations (`assertNoWebviewErrors`). */
+  webviewConsole: string[];
+  projects: { id: string; name: string }[];
+  aois: SandboxAoi[];
+  /** The seeded AOI named so (a RegExp: the first whose name matches); fails when none is. */
+  aoi(name: string | RegExp): SandboxAoi;
+  /** Expands the AOI's project in Projects until the AOI's row shows. */
+  showAoiRow(aoi: SandboxAoi): Promise<void>;
+}
+
+/**
+ * The prologue the map's e2e tests share: the webviews' console watched, a 1400 × 860 page, the
+ * EO Imagery container open with Projects alone, and the sandbox's projects and AOIs at hand
+ * (asked of the service directly, for the names a person would look for).
+ */
+export async function startMapTest({ page, base, token }: SandboxWorkbench): Promise<MapTestStart> {
+  const webviewConsole = watchWebviewConsole(page);
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await openEoContainer(page);
+  await soleView(page, 'Projects');
+  const { projects } = await api<{ projects: { id: string; name: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
+  const { aois } = await api<{ aois: SandboxAoi[] }>(base, token, '/v0/aois?limit=100');
+  return {
+    webviewConsole,
+    projects,
+    aois,
+    aoi: (name) => {
+      const found = aois.find((a) => (typeof name === 'string' ? a.name === name : name.test(a.name)));
+      assert.ok(found, `the sandbox has no AOI named ${String(name)}`);
+      return found;
+    },
+    showAoiRow: (aoi) => expandRow(page, 'Projects', projects.find((p) => p.id === aoi.project_id)?.name ?? '', aoi.name),
+  };
+}
+
+/** No CSP violation or script error in the map's (or any webview's) console. */
+export function assertNoWebviewErrors(lines: readonly string[]): void {
+  assert.deepEqual(
+    lines.filter((m) => /Content Security Policy|Refused to|Uncaught|TypeError|ReferenceError|pageerror/.test(m)),
+    [],
+    `webview console:\n${lines.join('\n')}`,
+  );
 }

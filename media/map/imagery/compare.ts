@@ -18,6 +18,8 @@ export interface CompareDeps {
   layer(id: string): Leaflet.GridLayer | undefined;
   /** The layers that can be compared, in list order. */
   layers(): { id: string; title: string }[];
+  /** The pair, the divider or the mode changed (a shared view carries them). */
+  onChange?(): void;
 }
 
 export type CompareMode = 'swipe' | 'flicker';
@@ -103,12 +105,12 @@ export class SwipeCompare {
     return this.current ? { ...this.current } : undefined;
   }
 
-  /** Starts comparing two layers of the map (both must be drawn). */
-  start(left: string, right: string, mode: CompareMode = 'swipe'): boolean {
+  /** Starts comparing two layers of the map (both must be drawn); `at`: the divider's place (0 to 1). */
+  start(left: string, right: string, mode: CompareMode = 'swipe', at?: number): boolean {
     const a = this.deps.layer(left);
     const b = this.deps.layer(right);
     if (!a || !b || left === right) return false;
-    const position = this.current?.position ?? 0.5;
+    const position = Math.min(1, Math.max(0, at ?? this.current?.position ?? 0.5));
     this.stop();
     this.closePicker();
     this.current = { left, right, position, mode, showing: 'left' };
@@ -170,6 +172,7 @@ export class SwipeCompare {
     this.root.hidden = true;
     this.bar.hidden = true;
     this.live.textContent = reason ?? '';
+    this.deps.onChange?.();
   }
 
   /**
@@ -358,9 +361,11 @@ export class SwipeCompare {
     handle.style.top = `${Math.round((best[0] + best[1]) / 2)}px`;
   }
 
+  /** After each settled change (start, drag end, keys, mode): read out, and the map's state saved. */
   private announce(): void {
     const c = this.current;
     if (!c) return;
+    this.deps.onChange?.();
     this.placeHandle();
     this.live.textContent =
       c.mode === 'swipe'

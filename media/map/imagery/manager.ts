@@ -22,7 +22,7 @@ export interface ImageryManagerDeps {
   map: Leaflet.Map;
   read: ReadBytes;
   pool?: Pool;
-  /** Called whenever the set of layers or a layer's look changes (the map saves its state). */
+  /** Called whenever the set of layers or a layer's look, the compare or the time slider's date changes (the map saves its state). */
   onChange(specs: ImageryLayerSpec[]): void;
   /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
   onSettled?(id: string, report: ImageryStatusReport): void;
@@ -72,8 +72,18 @@ export class ImageryManager {
         return l && map.hasLayer(l) ? l : undefined;
       },
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
+      onChange: () => this.deps.onChange(this.specs),
     });
-    this.timeline = new TimeSlider({ L, map, read: deps.read, pool: deps.pool, pane: PANE, onSettled: deps.onSettled, onExport: deps.onExportTimelapse });
+    this.timeline = new TimeSlider({
+      L,
+      map,
+      read: deps.read,
+      pool: deps.pool,
+      pane: PANE,
+      onSettled: deps.onSettled,
+      onExport: deps.onExportTimelapse,
+      onChange: () => this.deps.onChange(this.specs),
+    });
     const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
     this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' }, head, this.list);

@@ -23,6 +23,8 @@ export interface TimeSliderDeps {
   onSettled?(id: string, report: ImageryStatusReport): void;
   /** The slider's "Export Timelapse…" button: the extension asks the size and rate. */
   onExport?(): void;
+  /** The dates or the date shown changed (a shared view carries them). */
+  onChange?(): void;
 }
 
 /** Milliseconds each date stays on screen while playing (once its tiles are drawn). */
@@ -87,10 +89,11 @@ export class TimeSlider {
   }
 
   /**
-   * Starts on the latest date in view (else the latest), dates sorted oldest first. `fit`
-   * first moves the map over all the dates' footprints.
+   * Starts on `date` when it is one of the dates (a shared view), else on the latest date in
+   * view (else the latest); dates sorted oldest first. `fit` first moves the map over all the
+   * dates' footprints.
    */
-  start(title: string, frames: TimeFrame[], fit = true): void {
+  start(title: string, frames: TimeFrame[], fit = true, date?: string): void {
     this.stop();
     this.frames = [...frames].sort((a, b) => a.date.localeCompare(b.date));
     this.title = title;
@@ -111,6 +114,11 @@ export class TimeSlider {
     this.build();
     this.root.hidden = false;
     this.deps.map.on('moveend', this.onView);
+    const asked = date === undefined ? -1 : this.frames.findIndex((f) => f.date === date);
+    if (asked >= 0) {
+      this.show(asked);
+      return;
+    }
     let first = this.frames.length - 1;
     while (first > 0 && !this.inView(first)) first--;
     this.show(this.inView(first) ? first : this.frames.length - 1);
@@ -124,6 +132,7 @@ export class TimeSlider {
     this.deps.map.off('moveend', this.onView);
     clear(this.root);
     this.root.hidden = true;
+    this.deps.onChange?.();
   }
 
   /** Shows a date: the prefetched layer becomes opaque, its neighbours start drawing. */
@@ -137,6 +146,7 @@ export class TimeSlider {
     if (prev && prev !== next) prev.layer.setOpacity(0);
     this.prefetch();
     this.updateUi();
+    this.deps.onChange?.();
   }
 
   /** The next date in view in a direction; false when there is none. */

@@ -7,13 +7,15 @@ import { l10n } from 'vscode';
 import { ApiError, type EoClient } from '../../api';
 import { hostOf } from '../../auth/connection';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
-import type { ImageryLayerSpec } from '../../panels/imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from '../../panels/imagery/protocol';
+import type { MapView } from '../../panels/mapView';
+import type { Asset, Satellite } from '../../api/records';
 import { fetchSource } from '../../panels/mapSources';
 import type { MapSource } from '../../panels/protocol';
 import { describeError } from '../../ui/showError';
-import { aoiAssets, visualizationOf } from '../imagery/resolve';
+import { aoiAssets, aoiSatellite, visualizationOf } from '../imagery/resolve';
 import type { CommandServices } from '../services';
-import type { SharedImagery, SharedView } from './view';
+import type { SharedImagery, SharedTimeline, SharedView } from './view';
 
 /** What the layers of a view are called, for "not shown" sentences. */
 function layerNoun(kind: MapSource['kind'] | SharedImagery['source']['kind']): string {
@@ -83,18 +85,33 @@ export async function openSharedView(services: CommandServices, view: SharedView
       }
     }),
   );
-  for (const layer of view.imagery) {
+  // the compared pair goes on the map with the compare itself, the other layers as they are
+  const pair = view.compare ? [view.compare.left, view.compare.right] : [];
+  const specs: (ImageryLayerSpec | undefined)[] = [];
+  for (const [i, layer] of view.imagery.entries()) {
     try {
       const spec = await imagerySpec(client, layer);
       if ('reason' in spec) missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), spec.reason));
       else {
-        map.showImagery(spec, { fit: false });
+        specs[i] = spec;
+        if (!pair.includes(i)) map.showImagery(spec, { fit: false });
         shown++;
       }
     } catch (err) {
       missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), why(err)));
     }
   }
+  if (view.compare) {
+    const { left, right, position, mode } = view.compare;
+    const [a, b] = [specs[left], specs[right]];
+    if (a && b) map.showCompare(a, b, { position, mode, fit: false });
+    else {
+      // the side that could be read is shown on its own
+      for (const s of [a, b]) if (s) map.showImagery(s, { fit: false });
+      missing.push(l10n.t('the compare: one of its two layers is not shown'));
+    }
+  }
+  if (view.timeline) missing.push(...(await showTimeline(client, map, view.timeline)));
   // setView again: a layer added with fit may have moved the map while it was being read.
   map.setView([view.center.lat, view.center.lon], view.zoom);
   if (missing.length)
@@ -106,6 +123,53 @@ export async function openSharedView(services: CommandServices, view: SharedView
       {},
     );
   return { shown, missing };
+}
+
+/**
+ * The time slider again, its dates read from their records (each AOI's mosaics listed once),
+ * opened on the shared date; what cannot be read is counted in one sentence.
+ */
+async function showTimeline(client: EoClient, map: MapView, t: SharedTimeline): Promise<string[]> {
+  const perAoi = new Map<string, Promise<{ assets: Asset[]; sat: Satellite | undefined }>>();
+  const mosaicsOf = (aoiId: string) => {
+    let got = perAoi.get(aoiId);
+    if (!got) {
+      got = Promise.all([aoiAssets(client, aoiId), aoiSatellite(client, aoiId)]).then(([assets, sat]) => ({ assets, sat }));
+      perAoi.set(aoiId, got);
+    }
+    return got;
+  };
+  let firstReason: string | undefined;
+  const read = await Promise.all(
+    t.frames.map(async (f): Promise<TimeFrame | undefined> => {
+      try {
+        let got: SpecOrNote;
+        if (f.source.kind === 'asset') {
+          const { id } = f.source;
+          const { assets, sat } = await mosaicsOf(f.source.aoiId);
+          const a = assets.find((x) => x.id === id);
+          if (!a) {
+            firstReason ??= l10n.t('not found, or not visible to you');
+            return undefined;
+          }
+          got = aoiAssetSpec(a, sat);
+        } else got = archiveItemSpec(await client.archives.item(f.source.collection, f.source.id));
+        if ('note' in got) {
+          firstReason ??= got.note.text;
+          return undefined;
+        }
+        return { spec: got.spec, date: f.date, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) };
+      } catch (err) {
+        firstReason ??= why(err);
+        return undefined;
+      }
+    }),
+  );
+  const frames = read.filter((f): f is TimeFrame => !!f);
+  if (frames.length) map.showTimeline(t.title, frames, { date: t.date, fit: false });
+  const lost = t.frames.length - frames.length;
+  if (!lost) return [];
+  return [l10n.t('time slider "{0}": {1} of {2} dates ({3})', t.title, lost, t.frames.length, firstReason ?? '')];
 }
 
 /** The imagery layer again from its record (its file URL found again, never carried), with the shared look. */

@@ -17,6 +17,9 @@ export const VIEW_FORMAT = 1;
 /** The longest link or file read (a view of a hundred layers fits easily). */
 export const VIEW_MAX_CHARS = 64 * 1024;
 const MAX_LAYERS = 200;
+/** The most dates a shared time slider holds (two years of weekly scenes and more). */
+const MAX_FRAMES = 200;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[A-Za-z0-9._:-]{1,200}$/;
 const COLLECTION = /^[A-Za-z0-9._:-]{1,120}$/;
 
@@ -32,6 +35,30 @@ export interface SharedImagery {
   visible?: boolean;
 }
 
+/** The two imagery layers compared (indices into `imagery`), the divider's place and the mode. */
+export interface SharedCompare {
+  left: number;
+  right: number;
+  /** The divider, as a share of the map's width from the left (0 to 1). */
+  position: number;
+  mode: 'swipe' | 'flicker';
+}
+
+/** One date of the time slider, by record (its file URL is found again when the view opens). */
+export interface SharedFrame {
+  /** `YYYY-MM-DD` */
+  date: string;
+  source: Extract<SharedImagerySource, { kind: 'archiveItem' | 'asset' }>;
+  cloudCover?: number;
+}
+
+/** The time slider: its title, its dates, and the date it shows. */
+export interface SharedTimeline {
+  title: string;
+  date: string;
+  frames: SharedFrame[];
+}
+
 export interface SharedView {
   eoView: typeof VIEW_FORMAT;
   /** The service host the records are on (never a URL with a path or a query, never a token). */
@@ -40,6 +67,8 @@ export interface SharedView {
   zoom: number;
   layers: MapSource[];
   imagery: SharedImagery[];
+  compare?: SharedCompare;
+  timeline?: SharedTimeline;
 }
 
 export type Checked<T> = { ok: T } | { error: string };
@@ -158,13 +187,66 @@ function checkImagery(v: unknown, i: number): SharedImagery {
   };
 }
 
+/** Parts a record of the view does not have are refused, not dropped: what is read is all there is. */
+function onlyKeys(o: Record<string, unknown>, keys: readonly string[], at: string): void {
+  const extra = Object.keys(o).filter((k) => !keys.includes(k));
+  if (extra.length) refuse(l10n.t('{0} has parts this version does not know ({1}).', at, extra.slice(0, 3).join(', ').slice(0, 80)));
+}
+
+function checkCompare(v: unknown, imageryCount: number): SharedCompare {
+  const at = l10n.t('The compare pair');
+  if (!isObj(v)) return refuse(l10n.t('{0} is not an object.', at));
+  onlyKeys(v, ['left', 'right', 'position', 'mode'], at);
+  const side = (x: unknown): number => {
+    if (!Number.isInteger(x) || (x as number) < 0 || (x as number) >= imageryCount)
+      refuse(l10n.t('{0} must name two of the view’s imagery layers by their place in the list (1 to {1}).', at, imageryCount));
+    return x as number;
+  };
+  const left = side(v.left);
+  const right = side(v.right);
+  if (left === right) refuse(l10n.t('{0} names the same layer twice.', at));
+  if (v.mode !== 'swipe' && v.mode !== 'flicker') refuse(l10n.t('{0}: the mode is swipe or flicker.', at));
+  return { left, right, position: num(v.position, l10n.t('The divider position'), 0, 1), mode: v.mode as SharedCompare['mode'] };
+}
+
+/** A calendar date `YYYY-MM-DD` (2026-02-30 is not one). */
+function date(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !DATE.test(v) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v)
+    refuse(l10n.t('{0} is not a date (YYYY-MM-DD).', what));
+  return v as string;
+}
+
+function checkTimeline(v: unknown): SharedTimeline {
+  const at = l10n.t('The time slider');
+  if (!isObj(v)) return refuse(l10n.t('{0} is not an object.', at));
+  onlyKeys(v, ['title', 'date', 'frames'], at);
+  if (!Array.isArray(v.frames) || v.frames.length === 0) return refuse(l10n.t('{0} has no dates.', at));
+  if (v.frames.length > MAX_FRAMES) refuse(l10n.t('{0} has more than {1} dates.', at, MAX_FRAMES));
+  const frames = (v.frames as unknown[]).map((f, i): SharedFrame => {
+    const where = l10n.t('Date {0} of the time slider', i + 1);
+    if (!isObj(f)) return refuse(l10n.t('{0} is not an object.', where));
+    onlyKeys(f, ['date', 'source', 'cloudCover'], where);
+    const source = checkSource(f.source, where);
+    if (source.kind !== 'archiveItem' && source.kind !== 'asset')
+      return refuse(l10n.t('{0} is imagery of a kind the time slider does not step through ({1}).', where, source.kind));
+    return {
+      date: date(f.date, where),
+      source,
+      ...(f.cloudCover !== undefined ? { cloudCover: num(f.cloudCover, where, 0, 100) } : {}),
+    };
+  });
+  const shown = date(v.date, l10n.t('The time slider’s date'));
+  if (!frames.some((f) => f.date === shown)) refuse(l10n.t('{0} shows {1}, which is not one of its dates.', at, shown));
+  return { title: text(v.title, at, 200), date: shown, frames };
+}
+
 /** A host name as the view names its service: letters, digits, dots, dashes, an optional port. */
 function checkHost(v: unknown): string {
   if (typeof v !== 'string' || !/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(v)) refuse(l10n.t('The view does not name its service by a host name.'));
   return (v as string).toLowerCase();
 }
 
-const KEYS = new Set(['$schema', 'eoView', 'host', 'center', 'zoom', 'layers', 'imagery']);
+const KEYS = new Set(['$schema', 'eoView', 'host', 'center', 'zoom', 'layers', 'imagery', 'compare', 'timeline']);
 
 /** Everything a view may hold, checked; the first problem, in words, otherwise. */
 export function checkView(v: unknown): Checked<SharedView> {
@@ -181,16 +263,17 @@ export function checkView(v: unknown): Checked<SharedView> {
     const imagery = o.imagery ?? [];
     if (!Array.isArray(layers) || !Array.isArray(imagery)) refuse(l10n.t('The layers of the view are not lists.'));
     if ((layers as unknown[]).length + (imagery as unknown[]).length > MAX_LAYERS) refuse(l10n.t('The view has more than {0} layers.', MAX_LAYERS));
-    return {
-      ok: {
-        eoView: VIEW_FORMAT,
-        host: checkHost(o.host),
-        center: { lon: num(c.lon, l10n.t('The longitude'), -180, 180), lat: num(c.lat, l10n.t('The latitude'), -90, 90) },
-        zoom: num(o.zoom, l10n.t('The zoom'), 0, 22),
-        layers: (layers as unknown[]).map((l, i) => checkLayer(l, l10n.t('Layer {0}', i + 1))),
-        imagery: (imagery as unknown[]).map((l, i) => checkImagery(l, i)),
-      },
+    const checked: SharedView = {
+      eoView: VIEW_FORMAT,
+      host: checkHost(o.host),
+      center: { lon: num(c.lon, l10n.t('The longitude'), -180, 180), lat: num(c.lat, l10n.t('The latitude'), -90, 90) },
+      zoom: num(o.zoom, l10n.t('The zoom'), 0, 22),
+      layers: (layers as unknown[]).map((l, i) => checkLayer(l, l10n.t('Layer {0}', i + 1))),
+      imagery: (imagery as unknown[]).map((l, i) => checkImagery(l, i)),
     };
+    if (o.compare !== undefined) checked.compare = checkCompare(o.compare, checked.imagery.length);
+    if (o.timeline !== undefined) checked.timeline = checkTimeline(o.timeline);
+    return { ok: checked };
   } catch (e) {
     if (e instanceof Refused) return { error: e.message };
     throw e;
@@ -215,10 +298,14 @@ export function viewFromMap(state: MapViewState, host: string): { view: SharedVi
     }
   }
   const imagery: unknown[] = [];
+  /** The page's layer id → its place in the shared list (the compare pair names layers by id). */
+  const place = new Map<unknown, number>();
   for (const l of state.imagery) {
     const shareable = isObj(l) && isObj(l.source) && l.source.kind !== 'url' && l.source.kind !== 'visualizationPng';
-    if (shareable) imagery.push({ title: l.title, source: l.source, render: l.render, opacity: l.opacity, visible: l.visible });
-    else
+    if (shareable) {
+      if (l.id !== undefined) place.set(l.id, imagery.length);
+      imagery.push({ title: l.title, source: l.source, render: l.render, opacity: l.opacity, visible: l.visible });
+    } else
       left.push(
         l10n.t(
           '{0} (drawn from a file address or the service’s own picture, which a link does not carry)',
@@ -234,9 +321,49 @@ export function viewFromMap(state: MapViewState, host: string): { view: SharedVi
     zoom: Math.round(state.zoom * 100) / 100,
     layers: dedupe(layers),
     imagery,
+    ...compareFromMap(state.compare, place, imagery.length, left),
+    ...timelineFromMap(state.timeline, left),
   };
   const checked = checkView(JSON.parse(JSON.stringify(candidate)) as unknown);
   return 'ok' in checked ? { view: checked.ok, left } : { error: checked.error };
+}
+
+/** The compare pair by place in the shared list; left out (and named) when a side cannot be shared. */
+function compareFromMap(c: MapViewState['compare'], place: Map<unknown, number>, count: number, left: string[]): { compare?: SharedCompare } {
+  if (!isObj(c)) return {};
+  const a = place.get(c.left);
+  const b = place.get(c.right);
+  if (a === undefined || b === undefined) {
+    left.push(l10n.t('the compare pair (one of its layers cannot be shared)'));
+    return {};
+  }
+  const position = typeof c.position === 'number' ? Math.round(c.position * 1000) / 1000 : c.position;
+  try {
+    return { compare: checkCompare({ left: a, right: b, position, mode: c.mode }, count) };
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    left.push(e.message);
+    return {};
+  }
+}
+
+/** The time slider's dates by record and the date it shows; left out (and named) when it cannot be shared. */
+function timelineFromMap(t: MapViewState['timeline'], left: string[]): { timeline?: SharedTimeline } {
+  if (!isObj(t)) return {};
+  try {
+    const frames = Array.isArray(t.frames) ? t.frames : [];
+    return {
+      timeline: checkTimeline({
+        title: t.title,
+        date: t.date,
+        frames: frames.map((f) => (isObj(f) ? { date: f.date, source: f.source, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) } : f)),
+      }),
+    };
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    left.push(e.message);
+    return {};
+  }
 }
 
 /** Into [-180, 180] (the map pans past the antimeridian), to 6 decimals (about 0.1 m). */

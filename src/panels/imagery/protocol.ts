@@ -120,9 +120,18 @@ export type ToMapImageryMessage =
   /** The layer cannot be shown at all (e.g. an `s3://` path): a row with the reason. */
   | { type: 'imageryNote'; id: string; title: string; text: string }
   /** Two layers (added like `imagery`) shown side by side with a swipe divider. */
-  | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec }
+  /** `position` (0 to 1 from the left, default 0.5) and `mode` (default swipe): a shared view's; `fit` default true. */
+  | { type: 'imageryCompare'; left: ImageryLayerSpec; right: ImageryLayerSpec; position?: number; mode?: 'swipe' | 'flicker'; fit?: boolean }
   /** A time slider over one place: one date at a time, in date order. */
-  | { type: 'imageryTimeline'; title: string; frames: TimeFrame[]; /** Move the map over the dates' footprints first (default true). */ fit?: boolean };
+  | {
+      type: 'imageryTimeline';
+      title: string;
+      frames: TimeFrame[];
+      /** Move the map over the dates' footprints first (default true). */
+      fit?: boolean;
+      /** `YYYY-MM-DD`: the date to show first (a shared view's); default the latest in view. */
+      date?: string;
+    };
 
 /** One date of a time slider. */
 export interface TimeFrame {

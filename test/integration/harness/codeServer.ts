@@ -161,7 +161,8 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
       close: async () => {
         await opened.close().catch(() => undefined);
         await server.close();
-        fs.rmSync(base, { recursive: true, force: true });
+        // the server's last writes (workspace storage) can land while the tree is removed
+        fs.rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
       },
     };
   } catch (err) {

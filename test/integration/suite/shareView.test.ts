@@ -3,13 +3,16 @@
 // closed, the file's Open on Map draws the same records again. A view naming a record the
 // opener cannot see says so for that layer and shows the rest; a view of another service is
 // refused without touching the settings; Copy Link to This View gives a link that opens the
-// same view, and a hostile link is refused in words.
+// same view, and a hostile link is refused in words. A view with a compare pair and a time
+// slider is saved and reopened: the map reports the same pair, divider and date again.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/commandIds';
 import type { Opened } from '../../../src/commands/shareView/openView';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
+import type { Asset } from '../../../src/api/records';
+import type { MapViewState } from '../../../src/panels/protocol';
 import { client } from './ordersSupport';
 import { until } from '../support/until';
 
@@ -20,7 +23,7 @@ suite('share a view: saved, reopened, linked, refused', function () {
   const file = (name = 'shared'): vscode.Uri => workspaceUri(`${name}.eoview.json`);
 
   suiteTeardown(async () => {
-    for (const name of ['shared', 'partly-hidden', 'elsewhere']) await remove(file(name));
+    for (const name of ['shared', 'partly-hidden', 'elsewhere', 'pair-and-date']) await remove(file(name));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -136,5 +139,88 @@ suite('share a view: saved, reopened, linked, refused', function () {
     const p = scripts.script();
     assert.equal(await vscode.commands.executeCommand(COMMANDS.openViewLink, hostile), undefined);
     assert.equal(p.messages[0]?.text, 'This link cannot be opened: Layer 1 is of a kind this version does not know (settings).');
+  });
+
+  /** An AOI with at least three dates of mosaics the map can read (http), and those dates, oldest first. */
+  async function aoiWithDates(): Promise<{ aoi: Record<string, unknown>; dates: string[]; byDate: Map<string, Asset> }> {
+    const c = await client(sb.current);
+    for (const aoi of (await c.aois.listPage({ limit: 50 })).items) {
+      const byDate = new Map<string, Asset>();
+      for await (const a of c.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 }))
+        if (!a.visualization_id && /^https?:\/\//.test(String(a.path)) && !byDate.has(a.date.slice(0, 10))) byDate.set(a.date.slice(0, 10), a);
+      if (byDate.size >= 3) return { aoi: aoi as unknown as Record<string, unknown>, dates: [...byDate.keys()].sort(), byDate };
+    }
+    throw new Error('no AOI in the sandbox has three dates of readable mosaics');
+  }
+
+  const reported = (): MapViewState | undefined => sb.current.api.services.panels.currentMap()?.viewState;
+  /** The compared layers as the map reports them: [left, right] by their sources, the divider and the mode. */
+  const pairOf = (v: MapViewState | undefined) => {
+    const c = v?.compare;
+    if (!c) return undefined;
+    const src = (id: string) => JSON.stringify(v.imagery.find((l) => l.id === id)?.source);
+    return { left: src(c.left), right: src(c.right), position: c.position, mode: c.mode };
+  };
+
+  test('a view saved with a compare pair and a time slider date, reopened, shows the same pair, divider and date', async function () {
+    this.timeout(150_000);
+    const { aoi, dates, byDate } = await aoiWithDates();
+    const [older, newer] = [dates[0], dates.at(-1) as string];
+    scripts.script({
+      kind: 'pickMany',
+      match: /Pick two dates/,
+      choose: (items) => [older, newer].map((d) => items.find((i) => `${i.label} ${i.description ?? ''}`.includes(d)) as vscode.QuickPickItem),
+    });
+    await vscode.commands.executeCommand(COMMANDS.compareImagery, { kind: 'aoi', record: aoi });
+    scripts.prompts.assertDone();
+    scripts.script();
+    await vscode.commands.executeCommand(COMMANDS.stepThroughTime, { kind: 'aoi', record: aoi });
+    const asset = (d: string) => JSON.stringify({ kind: 'asset', aoiId: aoi.aoi_id, id: (byDate.get(d) as Asset).id });
+    // the map reports the pair (older on the left, the divider in the middle) and the slider on its latest date
+    const live = await until('the map to report the pair and the slider', () => {
+      const v = reported();
+      return pairOf(v) && v?.timeline?.date ? v : undefined;
+    });
+    assert.deepEqual(pairOf(live), { left: asset(older), right: asset(newer), position: 0.5, mode: 'swipe' });
+    assert.equal(live.timeline?.date, newer);
+    assert.deepEqual(
+      live.timeline?.frames.map((f) => f.date),
+      dates,
+    );
+
+    const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file('pair-and-date') });
+    await vscode.commands.executeCommand(COMMANDS.saveViewAs);
+    p.assertDone();
+    const saved = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file('pair-and-date'))).toString('utf8')) as {
+      imagery: { source: unknown }[];
+      compare: { left: number; right: number; position: number; mode: string };
+      timeline: { date: string; frames: { date: string }[] };
+    };
+    assert.deepEqual(
+      [JSON.stringify(saved.imagery[saved.compare.left].source), JSON.stringify(saved.imagery[saved.compare.right].source)],
+      [asset(older), asset(newer)],
+    );
+    assert.equal(saved.timeline.date, newer);
+    // a teammate moves the divider and picks another date in the file: both must come back as written
+    const middle = dates[1];
+    saved.compare.position = 0.25;
+    saved.timeline.date = middle;
+    await vscode.workspace.fs.writeFile(file('pair-and-date'), Buffer.from(JSON.stringify(saved, null, 2)));
+
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
+    scripts.script();
+    const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('pair-and-date'));
+    assert.deepEqual(opened?.missing, []);
+    const back = await until('the reopened map to report the pair and the slider', () => {
+      const v = reported();
+      return pairOf(v) && v?.timeline?.date ? v : undefined;
+    });
+    assert.deepEqual(pairOf(back), { left: asset(older), right: asset(newer), position: 0.25, mode: 'swipe' });
+    assert.equal(back.timeline?.date, middle);
+    assert.deepEqual(
+      back.timeline?.frames.map((f) => f.date),
+      dates,
+    );
   });
 });

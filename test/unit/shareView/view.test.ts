@@ -4,6 +4,9 @@
  * extensions, extra parts), and neither form can carry a token, a file URL or a setting.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv from 'ajv';
 import { describe, it } from 'node:test';
 import type { MapViewState } from '../../../src/panels/protocol';
 import { checkView, decodeLink, encodeLink, readViewFile, viewFileText, viewFromMap, type SharedView } from '../../../src/commands/shareView/view';
@@ -151,5 +154,135 @@ describe('shared view: hostile and broken links are refused in words', () => {
   it('at most 200 layers', () => {
     const layers = Array.from({ length: 201 }, (_, i) => ({ kind: 'aoi', id: `a${i}` }));
     refused({ ...good(), layers }, /more than 200 layers/);
+  });
+});
+
+describe('shared view: the compare pair and the time slider', () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../schemas/eoview.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ strict: false }).compile(schema);
+  const s2 = (day: string): { kind: 'archiveItem'; collection: string; id: string; asset: string } => ({
+    kind: 'archiveItem',
+    collection: 'sentinel-2-l2a',
+    id: `S2A_32TNT_${day.replaceAll('-', '')}_0_L2A`,
+    asset: 'data',
+  });
+  const withPair: MapViewState = {
+    center: [47.61, 9.43],
+    zoom: 12,
+    sources: {},
+    imagery: [
+      { id: 'url-1', title: 'Signed file', source: { kind: 'url', url: 'https://bucket.example/x.tif' } },
+      { id: 'a', title: 'June', source: s2('2026-06-01') },
+      { id: 'b', title: 'August', source: { kind: 'asset', aoiId: 'aoi-1', id: 'mosaic-0801' }, render: { kind: 'rgb', bands: ['B04', 'B03', 'B02'] } },
+    ],
+    compare: { left: 'b', right: 'a', position: 0.3333333, mode: 'flicker' },
+    timeline: {
+      title: 'Lake Constance',
+      date: '2026-07-01',
+      frames: [
+        { date: '2026-06-01', source: s2('2026-06-01'), cloudCover: 12 },
+        { date: '2026-07-01', source: { kind: 'asset', aoiId: 'aoi-1', id: 'mosaic-0701' } },
+        { date: '2026-08-01', source: s2('2026-08-01'), cloudCover: 80 },
+      ],
+    },
+  };
+  const shared = (state: MapViewState = withPair): SharedView => {
+    const got = viewFromMap(state, 'api.example.com');
+    assert.ok('view' in got, JSON.stringify(got));
+    return got.view;
+  };
+
+  it('names the pair by place in the shared list (a layer left out moves the others up), with the divider and the mode', () => {
+    const v = shared();
+    assert.deepEqual(
+      v.imagery.map((l) => l.title),
+      ['June', 'August'],
+    );
+    assert.deepEqual(v.compare, { left: 1, right: 0, position: 0.333, mode: 'flicker' });
+  });
+
+  it('keeps the time slider’s dates by record and the date it shows', () => {
+    const v = shared();
+    assert.equal(v.timeline?.date, '2026-07-01');
+    assert.equal(v.timeline?.title, 'Lake Constance');
+    assert.deepEqual(
+      v.timeline?.frames.map((f) => [f.date, f.source.kind, f.cloudCover]),
+      [
+        ['2026-06-01', 'archiveItem', 12],
+        ['2026-07-01', 'asset', undefined],
+        ['2026-08-01', 'archiveItem', 80],
+      ],
+    );
+  });
+
+  it('link and file: the pair and the date come back the same, and the file fits the contributed schema', () => {
+    const v = shared();
+    const url = new URL(encodeLink(v, EXT));
+    const back = decodeLink({ scheme: 'vscode', authority: url.host, path: url.pathname, query: url.search.slice(1) }, EXT);
+    assert.deepEqual(back, { ok: v });
+    const text = viewFileText(v);
+    assert.deepEqual(readViewFile(text), { ok: v });
+    assert.equal(validate(JSON.parse(text)), true, JSON.stringify(validate.errors));
+  });
+
+  it('a pair with a side that cannot be shared is left out and named; the layers stay', () => {
+    const got = viewFromMap({ ...withPair, compare: { left: 'url-1', right: 'a', position: 0.5, mode: 'swipe' } }, 'api.example.com');
+    assert.ok('view' in got);
+    assert.equal(got.view.compare, undefined);
+    assert.equal(got.view.imagery.length, 2);
+    assert.ok(got.left.includes('the compare pair (one of its layers cannot be shared)'), got.left.join(' | '));
+  });
+
+  it('a time slider over pictures that cannot be shared is left out and named', () => {
+    const timeline = { ...withPair.timeline!, frames: [{ date: '2026-06-01', source: { kind: 'url', url: 'https://x.example/a.tif' } }], date: '2026-06-01' };
+    const got = viewFromMap({ ...withPair, timeline }, 'api.example.com');
+    assert.ok('view' in got);
+    assert.equal(got.view.timeline, undefined);
+    assert.ok(
+      got.left.some((l) => /Date 1 of the time slider is imagery of a kind that cannot be shared \(url\)/.test(l)),
+      got.left.join(' | '),
+    );
+  });
+
+  /** `schemaKnows`: false where the schema cannot tell (how many layers there are, calendar dates, which dates the slider has). */
+  const refused = (v: unknown, pattern: RegExp, schemaKnows = true): void => {
+    const got = decodeLink(link(v), EXT);
+    assert.ok('error' in got, `accepted: ${JSON.stringify(v)}`);
+    assert.match(got.error, pattern);
+    if (schemaKnows) assert.equal(validate(v), false, `the schema accepts ${JSON.stringify(v).slice(0, 300)}`);
+  };
+
+  it('refuses a pair that is not two of the view’s layers, a divider off the map, an unknown mode', () => {
+    const v = shared();
+    refused(
+      { ...v, compare: { ...v.compare, left: 5 } },
+      /^The compare pair must name two of the view’s imagery layers by their place in the list \(1 to 2\)\.$/,
+      false,
+    );
+    refused({ ...v, compare: { ...v.compare, right: -1 } }, /must name two of the view’s imagery layers/);
+    refused({ ...v, compare: { ...v.compare, left: 0.5 } }, /must name two of the view’s imagery layers/);
+    refused({ ...v, compare: { ...v.compare, position: 1.5 } }, /^The divider position must be a number from 0 to 1\.$/);
+    refused({ ...v, compare: { ...v.compare, position: 'NaN' } }, /The divider position must be a number/);
+    refused({ ...v, compare: { ...v.compare, mode: 'javascript:alert(1)' } }, /the mode is swipe or flicker/);
+    refused({ ...v, compare: { ...v.compare, baseUrl: 'https://evil.example' } }, /^The compare pair has parts this version does not know \(baseUrl\)\.$/);
+    const same = decodeLink(link({ ...v, compare: { ...v.compare, left: 0, right: 0 } }), EXT);
+    assert.ok('error' in same && /names the same layer twice/.test(same.error));
+  });
+
+  it('refuses dates that are not dates, a shown date not among them, frames of other kinds, too many frames', () => {
+    const v = shared();
+    const t = v.timeline!;
+    refused({ ...v, timeline: { ...t, date: '2026-02-30' } }, /^The time slider’s date is not a date \(YYYY-MM-DD\)\.$/, false);
+    refused({ ...v, timeline: { ...t, date: '2026-09-01' } }, /^The time slider shows 2026-09-01, which is not one of its dates\.$/, false);
+    refused({ ...v, timeline: { ...t, frames: [{ ...t.frames[0], date: 'yesterday' }] } }, /^Date 1 of the time slider is not a date/);
+    refused({ ...v, timeline: { ...t, frames: [{ ...t.frames[0], cloudCover: 400 }] } }, /must be a number from 0 to 100/);
+    refused(
+      { ...v, timeline: { ...t, frames: [{ date: '2026-07-01', source: { kind: 'visualization', aoiId: 'a', id: 'b', assetId: 'c' } }] } },
+      /^Date 1 of the time slider is imagery of a kind the time slider does not step through \(visualization\)\.$/,
+    );
+    refused({ ...v, timeline: { ...t, frames: [{ date: '2026-07-01', source: { kind: 'asset', aoiId: '../x', id: 'b' } }] } }, /not an id/);
+    refused({ ...v, timeline: { ...t, frames: [] } }, /^The time slider has no dates\.$/);
+    refused({ ...v, timeline: { ...t, settings: { 'eoImagery.baseUrl': 'x' } } }, /^The time slider has parts this version does not know \(settings\)\.$/);
+    refused({ ...v, timeline: { ...t, frames: Array.from({ length: 201 }, () => t.frames[0]), date: t.frames[0].date } }, /more than 200 dates/);
   });
 });
