@@ -8,6 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import uPlot from 'uplot';
 import type { SeriesPoint } from '../../../src/panels/imagery/protocol';
+import { dateTicks } from './dateTicks';
 import { themeColour } from './spectralChart';
 
 export interface SeriesChartOptions {
@@ -189,7 +190,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         cursor: { drag: { x: false, y: false }, points: { size: 9 } },
         scales: { x: { time: true }, y: { range: () => [bottom - pad * 0.3, hi + pad] } },
         axes: [
-          { ...axis, values: (_u, vals) => vals.map((v) => new Date(v * 1000).toISOString().slice(0, 7)) },
+          { ...axis, values: (_u, vals) => dateTicks(vals) },
           { ...axis, size: 46 },
         ],
         bands,
