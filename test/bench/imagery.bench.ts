@@ -55,6 +55,8 @@ import { bundle, chromiumInfo, heapOf, type HeapFigures } from './browserMetrics
 
 const argSize = process.argv.includes('--size') ? Number(process.argv[process.argv.indexOf('--size') + 1]) : undefined;
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
+/** `EO_BENCH_RENDERERS=eo` (comma-separated names: eo, openlayers, georaster, eoAuto) runs only those, for work in progress; figures need all. */
+const ONLY = process.env.EO_BENCH_RENDERERS?.split(',').map((s) => s.trim());
 const VIEW = { width: 1280, height: 800 };
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'imagery');
 const SHOTS = join(ROOT, 'test-results', 'bench');
@@ -369,13 +371,15 @@ async function leafletMoves(
         return typeof f === 'function' ? f.call(l) : 0;
       };
       const out = { pans: [] as number[], zooms: [] as number[], pansRefined: [] as number[], zoomsRefined: [] as number[], capped: 0 };
-      for (const mv of moves) {
+      for (const [n, mv] of moves.entries()) {
+        performance.mark(`move ${n}`);
         const t = performance.now();
         if (mv.pan) map.panBy(mv.pan, { animate: false });
         else if ((mv.zoom ?? 0) > 0) map.zoomIn(1, { animate: false });
         else map.zoomOut(1, { animate: false });
         if (!(await w.__settled(layer, map, cap))) out.capped++;
         (mv.pan ? out.pans : out.zooms).push(performance.now() - t);
+        performance.mark(`moved ${n}`);
         while (unrefined(layer) > 0 && performance.now() - t < cap) await new Promise((r) => requestAnimationFrame(r));
         (mv.pan ? out.pansRefined : out.zoomsRefined).push(performance.now() - t);
       }
@@ -498,7 +502,33 @@ async function eo(st: Setup): Promise<Result> {
       return { opened: t.opened ?? NaN, firstTile: t.firstTile ?? NaN, tiles: sorted.length, tileMedian: sorted[Math.floor(sorted.length / 2)] ?? NaN };
     });
     st.served.bytes = 0;
+    // EO_BENCH_TRACE=DIR: a Chromium trace of the page over the moves, each move between the
+    // user-timing marks `move N` and `moved N` (open it in DevTools' Performance panel)
+    const traceDir = process.env.EO_BENCH_TRACE;
+    const tracing = traceDir && st.moves.length ? await getBrowser() : undefined;
+    if (tracing && traceDir) {
+      mkdirSync(traceDir, { recursive: true });
+      await tracing.startTracing(h.page, {
+        path: join(traceDir, `eo-moves-${Date.now()}.json`),
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'],
+      });
+    }
+    // EO_BENCH_PROFILE=DIR: a CPU profile of the page over the moves (with dist/ built by `node esbuild.mjs`, its source maps name the functions)
+    const profileDir = process.env.EO_BENCH_PROFILE;
+    const cdp = profileDir && st.moves.length ? await h.page.context().newCDPSession(h.page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const moved = await leafletMoves(h.page, st.moves);
+    if (tracing) await tracing.stopTracing();
+    if (cdp && profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `eo-moves-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+    }
     const moveBytes = st.served.bytes;
     const heapAfterMoves = st.moves.length ? await heapOf(h.page) : undefined;
     const arrived = await h.page.evaluate(() => (window as unknown as { __arrived: number[] }).__arrived);
@@ -682,8 +712,8 @@ async function main(): Promise<void> {
     console.error('bench: warm-up round (untimed)…');
     stretch = (await eo(setup(MOVES))).stretch;
     if (!stretch) throw new Error('EO made no stretch');
-    await openlayers(setup(MOVES, stretch));
-    await georaster(setup(MOVES, stretch));
+    if (!ONLY || ONLY.includes('openlayers')) await openlayers(setup(MOVES, stretch));
+    if (!ONLY || ONLY.includes('georaster')) await georaster(setup(MOVES, stretch));
     const run: Record<Name, (shot?: string) => Promise<Result>> = {
       eo: (shot) => eo(setup(MOVES, stretch, shot)),
       openlayers: (shot) => openlayers(setup(MOVES, stretch, shot)),
@@ -691,7 +721,7 @@ async function main(): Promise<void> {
       // EO as a person meets it: its own automatic stretch inside the window (first view only)
       eoAuto: () => eo(setup([])),
     };
-    const order: Name[] = ['eo', 'openlayers', 'georaster', 'eoAuto'];
+    const order = (['eo', 'openlayers', 'georaster', 'eoAuto'] as Name[]).filter((n) => !ONLY || ONLY.includes(n));
     for (let i = 0; i < RUNS; i++) {
       // the order rotates each round, so no contender always follows the same one
       for (let k = 0; k < order.length; k++) {
@@ -727,11 +757,15 @@ async function main(): Promise<void> {
     );
     return { va, vo, vg };
   };
-  const views = { eo: a[0].view, openlayers: o[0].view, georaster: g[0].view };
+  // the renderers that ran (EO_BENCH_RENDERERS may leave some out)
+  const views = Object.fromEntries(Object.entries({ eo: a[0]?.view, openlayers: o[0]?.view, georaster: g[0]?.view }).filter(([, v]) => v)) as Record<
+    string,
+    Result['view']
+  >;
   // the same to a screen pixel (Leaflet rounds its pixel origin; OpenLayers does not)
   const pixelDeg = 360 / (256 * 2 ** zoom);
   const sameView = Object.values(views).every(
-    (v) => v.zoom === views.eo.zoom && v.size.join() === views.eo.size.join() && v.bounds.every((x, i) => Math.abs(x - views.eo.bounds[i]) < pixelDeg),
+    (v) => v.zoom === a[0].view.zoom && v.size.join() === a[0].view.size.join() && v.bounds.every((x, i) => Math.abs(x - a[0].view.bounds[i]) < pixelDeg),
   );
   console.log(JSON.stringify({ bench: 'imagery', figure: 'view', map_px: [VIEW.width, VIEW.height], center, zoom, same_for_all: sameView, views }));
   console.log(
@@ -805,7 +839,7 @@ async function main(): Promise<void> {
   // the layer to its first full view
   const heapNote = {
     goal: "at most half of OpenLayers' and of georaster's",
-    workers: { eo: a[0].heap.workers, openlayers: o[0].heap.workers, georaster: g[0].heap.workers },
+    workers: { eo: a[0]?.heap.workers, openlayers: o[0]?.heap.workers, georaster: g[0]?.heap.workers },
   };
   line('js_heap_page_and_workers_mb', (rs) => median(rs.map((x) => x.heap.jsMb)), 'MB', heapNote);
   line('js_heap_after_moves_mb', (rs) => median(rs.map((x) => x.heapAfterMoves?.jsMb ?? NaN)), 'MB');

@@ -19,7 +19,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeBrowser, openWebview, ROOT } from '../webview/harness';
+import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness';
 
 const SIZE = 4096;
 const WINDOW = 2048;
@@ -183,17 +183,52 @@ async function main(): Promise<void> {
         served.bytes = 0;
         served.requests = 0;
         rmSync(SINK, { force: true });
+        // EO_BENCH_PROFILE=DIR: a CPU profile of the page over the save (source-mapped with a dev build)
+        const profileDir = process.env.EO_BENCH_PROFILE;
+        const cdp = profileDir ? await h.page.context().newCDPSession(h.page) : undefined;
+        // EO_BENCH_TRACE=DIR: a Chromium trace of the save, page and workers
+        const traceDir = process.env.EO_BENCH_TRACE;
+        if (traceDir) {
+          mkdirSync(traceDir, { recursive: true });
+          await (
+            await getBrowser()
+          ).startTracing(h.page, {
+            path: join(traceDir, `save-view-${run}.json`),
+            categories: [
+              'devtools.timeline',
+              'disabled-by-default-devtools.timeline',
+              'blink.user_timing',
+              'v8.execute',
+              'disabled-by-default-v8.cpu_profiler',
+            ],
+          });
+        }
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+          await cdp.send('Profiler.start');
+        }
         const r = await h.page.evaluate(async (sink) => {
           const tools = (window as unknown as { eoMap: { imageryTools: { clip(q: unknown): Promise<{ bytes: ArrayBuffer; width: number; height: number }> } } })
             .eoMap.imageryTools;
+          performance.mark('save');
           const t0 = performance.now();
           const c = await tools.clip({ format: 'geotiff', id: 'bench', bands: ['B02', 'B03', 'B04', 'B08'], level: 0, mask: false });
           const clipped = performance.now() - t0;
+          performance.mark('clipped');
           // the bytes to the extension host (binary, as VS Code posts an ArrayBuffer) and written
           // (as a Blob: Chromium uploads an ArrayBuffer body some fifteen times slower)
           await fetch(sink, { method: 'POST', body: new Blob([c.bytes]) });
+          performance.mark('saved');
           return { ms: performance.now() - t0, clipped, width: c.width, height: c.height };
         }, `${origin}/sink`);
+        if (traceDir) await (await getBrowser()).stopTracing();
+        if (cdp && profileDir) {
+          const { profile } = await cdp.send('Profiler.stop');
+          mkdirSync(profileDir, { recursive: true });
+          writeFileSync(join(profileDir, `save-view-${run}.cpuprofile`), JSON.stringify(profile));
+          await cdp.detach();
+        }
         const bytes = served.bytes;
         const win = windowOf(SINK, sc.file);
         ours.push({ ms: r.ms, clipped: r.clipped, bytes, tiles: tileBytes(sc.file, win), width: r.width, height: r.height });

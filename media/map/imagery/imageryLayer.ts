@@ -63,6 +63,9 @@ const SIZE = 256;
 /** Most source tiles one map tile may sample (more: the file lacks an overview for the zoom). */
 const MAX_SOURCE_TILES = 64;
 
+/** A box of full-resolution pixels: [minX, minY, maxX, maxY]. */
+type Box = [number, number, number, number];
+
 /** The source tiles of one level that a map tile samples, and how map coordinates reach that level. */
 interface Plan {
   level: number;
@@ -72,18 +75,32 @@ interface Plan {
   cols: number;
   rows: number;
 }
-const shared = { xy: new Float32Array(SIZE * SIZE * 2), img: new ImageData(SIZE, SIZE) };
-let scratch: CanvasRenderingContext2D | null | undefined;
+/**
+ * A tile painted from a coarser level than its own is painted at that level's detail, at most
+ * this many times fewer pixels a side (the image element scales it up): an interim costs a
+ * fraction of a full tile, so a zoom step's first frame does not wait for 256 × 256 pixels a
+ * tile. Never fewer than 32 a side, even from the coarsest overview.
+ */
+const MAX_INTERIM_SHRINK = 3;
+/** Coordinates and pixels of one tile, per size painted (256, and the interims' smaller ones). */
+const buffers = new Map<number, { xy: Float32Array; img: ImageData }>();
+const scratch = new Map<number, CanvasRenderingContext2D | null>();
+
+function buffersOf(size: number): { xy: Float32Array; img: ImageData } {
+  let b = buffers.get(size);
+  if (!b) buffers.set(size, (b = { xy: new Float32Array(size * size * 2), img: new ImageData(size, size) }));
+  return b;
+}
 
 /** A tile-sized canvas off the page, for clipping a tile to its AOI before it becomes an image. */
-function scratchContext(): CanvasRenderingContext2D | null {
-  if (scratch === undefined) {
+function scratchContext(size: number): CanvasRenderingContext2D | null {
+  if (!scratch.has(size)) {
     const c = document.createElement('canvas');
-    c.width = SIZE;
-    c.height = SIZE;
-    scratch = c.getContext('2d', { willReadFrequently: true });
+    c.width = size;
+    c.height = size;
+    scratch.set(size, c.getContext('2d', { willReadFrequently: true }));
   }
-  return scratch;
+  return scratch.get(size) ?? null;
 }
 
 /**
@@ -186,24 +203,30 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       return r;
     }));
 
+  // "Loading tiles: n of m" changes with every tile: written once a frame, not once a tile (a
+  // zoom step starts dozens); ready and errors are told at once
+  let reportFrame: number | undefined;
   const report = () => {
     if (cancelled) return;
-    if (lastError && pending === 0) deps.onStatus({ state: 'error', text: lastError });
-    else if (pending > 0) deps.onStatus({ state: 'loading', done, total: done + pending });
+    if (pending > 0) {
+      reportFrame ??= requestAnimationFrame(() => {
+        reportFrame = undefined;
+        if (!cancelled && pending > 0) deps.onStatus({ state: 'loading', done, total: done + pending });
+      });
+      return;
+    }
+    if (reportFrame !== undefined) cancelAnimationFrame(reportFrame);
+    reportFrame = undefined;
+    if (lastError) deps.onStatus({ state: 'error', text: lastError });
     else deps.onStatus({ state: 'ready' });
   };
 
-  /** Which source tiles of a level one map tile needs (its outline sampled, a pixel to spare); undefined when none. */
-  function planFor(cog: Cog, level: number, toFull: (mx: number, my: number) => [number, number], z: number, px0: number, py0: number): Plan | undefined {
-    const Lv = cog.levels[level];
-    const toLevel = (mx: number, my: number): [number, number] => {
-      const [x, y] = toFull(mx, my);
-      return [x / Lv.scaleX, y / Lv.scaleY];
-    };
-    let minX = Infinity,
-      minY = Infinity,
-      maxX = -Infinity,
-      maxY = -Infinity;
+  /**
+   * The full-resolution pixel box a map tile covers: its outline sampled (16 points a side)
+   * through the projection once, whichever levels are then planned from it.
+   */
+  function outlineOf(toFull: (mx: number, my: number) => [number, number], z: number, px0: number, py0: number): Box {
+    const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
     for (let k = 0; k <= 16; k++) {
       for (const [gx, gy] of [
         [k, 0],
@@ -212,17 +235,27 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
         [16, k],
       ]) {
         const [mx, my] = mercatorPixel(z, px0 + (gx * SIZE) / 16, py0 + (gy * SIZE) / 16);
-        const [x, y] = toLevel(mx, my);
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
+        const [x, y] = toFull(mx, my);
+        if (x < box[0]) box[0] = x;
+        if (x > box[2]) box[2] = x;
+        if (y < box[1]) box[1] = y;
+        if (y > box[3]) box[3] = y;
       }
     }
-    minX -= 1;
-    minY -= 1;
-    maxX += 1;
-    maxY += 1;
+    return box;
+  }
+
+  /** Which source tiles of a level one map tile needs (its outline's box, a pixel to spare); undefined when none. */
+  function planFor(cog: Cog, level: number, toFull: (mx: number, my: number) => [number, number], box: Box): Plan | undefined {
+    const Lv = cog.levels[level];
+    const toLevel = (mx: number, my: number): [number, number] => {
+      const [x, y] = toFull(mx, my);
+      return [x / Lv.scaleX, y / Lv.scaleY];
+    };
+    const minX = box[0] / Lv.scaleX - 1;
+    const minY = box[1] / Lv.scaleY - 1;
+    const maxX = box[2] / Lv.scaleX + 1;
+    const maxY = box[3] / Lv.scaleY + 1;
     if (!(maxX >= 0 && maxY >= 0 && minX < Lv.width && minY < Lv.height)) return undefined; // not on this tile
     const tx0 = Math.max(0, Math.floor(minX / Lv.tileWidth));
     const ty0 = Math.max(0, Math.floor(minY / Lv.tileHeight));
@@ -253,9 +286,15 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     return Promise.all(jobs);
   }
 
-  /** Warps and paints a plan's decoded tiles into `out`, synchronously; false when nothing shows. */
+  /**
+   * Warps and paints a plan's decoded tiles into `out`, synchronously; false when nothing shows.
+   * `out` may be smaller than the 256-pixel block (an interim): the block is sampled at its size.
+   */
   function paintInto(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, z: number, px0: number, py0: number, out: ImageData): boolean {
     const Lv = cog.levels[plan.level];
+    const size = out.width;
+    // a block of 256 map pixels at zoom z is one of `size` map pixels at a zoom lower by the ratio's log
+    const k = Math.log2(SIZE / size);
     const grid: TileGrid = {
       tiles,
       tx0: plan.tx0,
@@ -267,45 +306,70 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
       levelWidth: Lv.width,
       levelHeight: Lv.height,
     };
-    warpGrid(plan.toLevel, z, px0, py0, SIZE, shared.xy);
-    return paint(shared.xy, SIZE, grid, lk, out.data) > 0;
+    const { xy } = buffersOf(size);
+    warpGrid(plan.toLevel, z - k, px0 / 2 ** k, py0 / 2 ** k, size, xy);
+    return paint(xy, size, grid, lk, out.data) > 0;
   }
 
   /**
    * Warps, paints, clips and encodes one map tile from a plan's decoded tiles, synchronously,
-   * so every tile shares one coordinate and one pixel buffer. Undefined when nothing shows.
+   * so every tile of a size shares one coordinate and one pixel buffer. `size` is 256 but for an
+   * interim (fewer pixels, scaled up by the image). Undefined when nothing shows.
    */
-  function paintPlan(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, coords: Leaflet.Coords, map: Leaflet.Map): Blob | undefined {
-    const img = shared.img;
+  function paintPlan(cog: Cog, plan: Plan, tiles: DecodedTile[], lk: Look, coords: Leaflet.Coords, map: Leaflet.Map, size = SIZE): Blob | undefined {
+    const img = buffersOf(size).img;
     if (!paintInto(cog, plan, tiles, lk, coords.z, coords.x * SIZE, coords.y * SIZE, img)) return undefined;
     let pixels: Uint8ClampedArray<ArrayBuffer> = img.data;
-    const ctx = current.clip ? scratchContext() : null;
+    const ctx = current.clip ? scratchContext(size) : null;
     if (ctx) {
       ctx.putImageData(img, 0, 0);
-      clipTo(ctx, current.clip, map, coords);
-      pixels = ctx.getImageData(0, 0, SIZE, SIZE).data;
+      clipTo(ctx, current.clip, map, coords, size / SIZE);
+      pixels = ctx.getImageData(0, 0, size, size).data;
       // paint() counted visible pixels; only the AOI clip can have erased them all since
       if (!anyVisible(pixels)) return undefined;
     }
-    return bmpBlob(pixels, SIZE, SIZE);
+    return bmpBlob(pixels, size, size);
   }
 
-  /** Web Mercator metres to the file's full-resolution pixel coordinates. */
+  /**
+   * How many pixels a side an interim from `level` needs to keep that level's detail on a
+   * block whose own level needs `srcPerScreen` full-resolution pixels per screen pixel: a
+   * level twice as coarse, 128; a finer one (after zooming out) is sampled at 128 as well.
+   */
+  function interimSize(cog: Cog, level: number, srcPerScreen: number): number {
+    const coarser = Math.log2(cog.levels[level].scaleX / srcPerScreen);
+    const shrink = Math.min(MAX_INTERIM_SHRINK, Math.max(1, Math.floor(coarser + 1e-6)));
+    return SIZE >> shrink;
+  }
+
+  /** Web Mercator metres to the file's full-resolution pixel coordinates (one proj4 transformer per file, not per tile). */
+  let fullPixel: { cog: Cog; fn: (mx: number, my: number) => [number, number] } | undefined;
   function fullPixelOf(cog: Cog): (mx: number, my: number) => [number, number] {
+    if (fullPixel?.cog === cog) return fullPixel.fn;
     const fwd = fromMercator(cog.epsg);
     if (!fwd) throw new ImageryError(`EPSG:${cog.epsg} cannot be reprojected.`);
-    return (mx, my) => {
+    const fn = (mx: number, my: number): [number, number] => {
       const [x, y] = fwd(mx, my);
       return [(x - cog.originX) / cog.resX, (y - cog.originY) / cog.resY];
     };
+    fullPixel = { cog, fn };
+    return fn;
   }
 
   /** The plan of the level a block at zoom `z` needs (how many full-resolution pixels one screen pixel spans there). */
-  function planAt(cog: Cog, toFull: (mx: number, my: number) => [number, number], z: number, px0: number, py0: number): Plan | undefined {
-    const level = cog.pickLevel(warpProbe(toFull, z, px0 + SIZE / 2, py0 + SIZE / 2));
-    const plan = planFor(cog, level, toFull, z, px0, py0);
+  function planAt(
+    cog: Cog,
+    toFull: (mx: number, my: number) => [number, number],
+    z: number,
+    px0: number,
+    py0: number,
+  ): (Plan & { srcPerScreen: number; box: Box }) | undefined {
+    const srcPerScreen = warpProbe(toFull, z, px0 + SIZE / 2, py0 + SIZE / 2);
+    const level = cog.pickLevel(srcPerScreen);
+    const box = outlineOf(toFull, z, px0, py0);
+    const plan = planFor(cog, level, toFull, box);
     if (plan && plan.cols * plan.rows > MAX_SOURCE_TILES) throw new ImageryError('The file has no overview for this zoom; zoom in to see it.');
-    return plan;
+    return plan && { ...plan, srcPerScreen, box };
   }
 
   async function paintBlock(z: number, px0: number, py0: number, out: ImageData): Promise<ImageData | undefined> {
@@ -345,24 +409,27 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     const level = plan.level;
     let tiles = decodedOf(cog, plan, samples);
     if (!tiles) {
-      const all = readAll(cog, plan, samples);
-      all.catch(() => undefined);
+      let shown: Promise<void> | undefined;
       // nearest coarser levels first (fewer tiles to sample), then finer ones
       const others = [...cog.levels.keys()]
         .filter((l) => l !== level)
         .sort((a, b) => (a > level ? a - level : 100 + level - a) - (b > level ? b - level : 100 + level - b));
       for (const other of others) {
-        const p = planFor(cog, other, toFull, coords.z, px0, py0);
+        const p = planFor(cog, other, toFull, plan.box);
         const got = p && decodedOf(cog, p, samples);
         if (!p || !got) continue;
-        const bmp = paintPlan(cog, p, got, lk, coords, map);
+        const bmp = paintPlan(cog, p, got, lk, coords, map, interimSize(cog, other, plan.srcPerScreen));
         if (bmp && !cancelled) {
           pixelsShown();
-          await interim(bmp);
+          shown = interim(bmp);
         }
         break;
       }
-      tiles = await all;
+      // the reads start once the interim is shown: a zoom step's first frame does not wait
+      // behind dozens of read requests (and their replies) of its own making
+      if (shown) await shown;
+      if (cancelled) return undefined;
+      tiles = await readAll(cog, plan, samples);
       if (cancelled) return undefined;
     }
     const bmp = paintPlan(cog, plan, tiles, lk, coords, map);
@@ -517,12 +584,14 @@ async function autoStretch(cog: Cog, bands: ImageryBand[], samples: number[], ch
   );
 }
 
-function clipTo(ctx: CanvasRenderingContext2D, clip: unknown, map: Leaflet.Map, coords: Leaflet.Coords): void {
+/** Clips a painted tile to the AOI; `scale` is the canvas's pixels per map pixel (below 1 for an interim). */
+function clipTo(ctx: CanvasRenderingContext2D, clip: unknown, map: Leaflet.Map, coords: Leaflet.Coords, scale: number): void {
   const g = clip as { type?: string; coordinates?: unknown };
   const polys: number[][][][] = g?.type === 'Polygon' ? [g.coordinates as number[][][]] : g?.type === 'MultiPolygon' ? (g.coordinates as number[][][][]) : [];
   if (!polys.length) return;
   const origin = { x: coords.x * SIZE, y: coords.y * SIZE };
   ctx.save();
+  ctx.scale(scale, scale);
   ctx.globalCompositeOperation = 'destination-in';
   ctx.beginPath();
   for (const poly of polys) {

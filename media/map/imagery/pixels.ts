@@ -62,6 +62,22 @@ function lutFor(stretch: [number, number], bv: BandValue, max: number): Uint8Cla
   return out;
 }
 
+/**
+ * The tables of an RGB look, built once per look and data type and kept with it: building
+ * three 65,536-entry tables costs more than painting a tile from them.
+ */
+const lutsOfLook = new WeakMap<Look, { max: number; luts: Uint8ClampedArray[] }>();
+
+function rgbLuts(look: Extract<Look, { kind: 'rgb' }>, max: number): Uint8ClampedArray[] {
+  const hit = lutsOfLook.get(look);
+  if (hit?.max === max) return hit.luts;
+  const luts = look.channels.map((ch, c) => lutFor(look.stretch[c], ch, max));
+  lutsOfLook.set(look, { max, luts });
+  return luts;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function integerMax(a: Samples): number | undefined {
   if (a instanceof Uint8Array) return 255;
   if (a instanceof Uint16Array) return 65535;
@@ -69,10 +85,84 @@ function integerMax(a: Samples): number | undefined {
 }
 
 /**
+ * The RGB look over 8- or 16-bit data, the common case, with nothing looked up per pixel but
+ * the source tile (when it changes) and the three tables.
+ */
+function paintRgbInteger(coords: Float32Array, n: number, grid: TileGrid, look: Extract<Look, { kind: 'rgb' }>, max: number, rgba: Uint8ClampedArray): number {
+  const { tileWidth: tw, tileHeight: th, levelWidth: W, levelHeight: H, cols, rows, tx0, ty0 } = grid;
+  const [lr, lg, lb] = rgbLuts(look, max);
+  const [cr, cg, cb] = look.channels;
+  const nd = look.nodata ?? NaN;
+  let drawn = 0;
+  let lastKey = -1;
+  let t: DecodedTile | undefined;
+  let r: Samples = [];
+  let g: Samples = [];
+  let b: Samples = [];
+  // one 32-bit store per pixel where the bytes R, G, B, A make a little-endian word
+  const words = LITTLE_ENDIAN && rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, n) : undefined;
+  for (let p = 0; p < n; p++) {
+    const fx = coords[p * 2];
+    const fy = coords[p * 2 + 1];
+    const o = p * 4;
+    if (!(fx >= 0 && fy >= 0 && fx < W && fy < H)) {
+      rgba[o + 3] = 0;
+      continue;
+    }
+    const sx = fx | 0;
+    const sy = fy | 0;
+    const tx = ((sx / tw) | 0) - tx0;
+    const ty = ((sy / th) | 0) - ty0;
+    const key = tx < 0 || ty < 0 || tx >= cols || ty >= rows ? -2 : ty * cols + tx;
+    if (key !== lastKey) {
+      lastKey = key;
+      t = key < 0 ? undefined : grid.tiles[key];
+      if (t) {
+        r = t.bands[cr.slot];
+        g = t.bands[cg.slot];
+        b = t.bands[cb.slot];
+      }
+    }
+    if (!t) {
+      rgba[o + 3] = 0;
+      continue;
+    }
+    const i = (sy - t.y0) * t.width + (sx - t.x0);
+    const vr = r[i];
+    const vg = g[i];
+    const vb = b[i];
+    if (vr === nd && vg === nd && vb === nd) {
+      rgba[o + 3] = 0;
+      continue;
+    }
+    if (words) words[p] = 0xff000000 | (lb[vb] << 16) | (lg[vg] << 8) | lr[vr];
+    else {
+      rgba[o] = lr[vr];
+      rgba[o + 1] = lg[vg];
+      rgba[o + 2] = lb[vb];
+      rgba[o + 3] = 255;
+    }
+    drawn++;
+  }
+  return drawn;
+}
+
+/**
  * Fills `rgba` (size×size×4) from `coords` (source pixel x, y per map pixel at the level).
  * Returns how many pixels were drawn (not transparent).
  */
 export function paint(coords: Float32Array, size: number, grid: TileGrid, look: Look, rgba: Uint8ClampedArray): number {
+  if (look.kind === 'rgb') {
+    const first = grid.tiles.find((t) => t !== undefined);
+    const max = first && integerMax(first.bands[look.channels[0].slot]);
+    if (
+      first &&
+      max !== undefined &&
+      look.channels.every((ch) => integerMax(first.bands[ch.slot]) === max) &&
+      grid.tiles.every((t) => !t || look.channels.every((ch) => integerMax(t.bands[ch.slot]) === max))
+    )
+      return paintRgbInteger(coords, size * size, grid, look, max, rgba);
+  }
   let drawn = 0;
   const { tileWidth: tw, tileHeight: th, levelWidth: W, levelHeight: H } = grid;
   const luts: (Uint8ClampedArray | undefined)[] = [];

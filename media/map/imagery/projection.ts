@@ -104,7 +104,8 @@ export function warpGrid(
     if (worst <= maxError || !Number.isFinite(worst)) break;
     cells *= 2;
   }
-  // bilinear interpolation at pixel centres
+  // bilinear interpolation at pixel centres: down each column of the grid first, then along
+  // the row, where the value is linear inside a cell (one addition per pixel)
   const n = cells;
   const cellPx = size / n;
   for (let py = 0; py < size; py++) {
@@ -113,19 +114,25 @@ export function warpGrid(
     const ty = fy - gy;
     const r0 = gy * (n + 1) * 2;
     const r1 = (gy + 1) * (n + 1) * 2;
-    for (let px = 0; px < size; px++) {
-      const fx = (px + 0.5) / cellPx;
-      const gx = Math.min(n - 1, Math.floor(fx));
-      const tx = fx - gx;
+    const row = py * size * 2;
+    for (let gx = 0; gx < n; gx++) {
       const a = r0 + gx * 2;
       const b = r1 + gx * 2;
-      const w00 = (1 - tx) * (1 - ty);
-      const w01 = tx * (1 - ty);
-      const w10 = (1 - tx) * ty;
-      const w11 = tx * ty;
-      const o = (py * size + px) * 2;
-      out[o] = grid[a] * w00 + grid[a + 2] * w01 + grid[b] * w10 + grid[b + 2] * w11;
-      out[o + 1] = grid[a + 1] * w00 + grid[a + 3] * w01 + grid[b + 1] * w10 + grid[b + 3] * w11;
+      // the row's values at this cell's left and right edges
+      const lx = grid[a] + (grid[b] - grid[a]) * ty;
+      const ly = grid[a + 1] + (grid[b + 1] - grid[a + 1]) * ty;
+      const rx = grid[a + 2] + (grid[b + 2] - grid[a + 2]) * ty;
+      const ry = grid[a + 3] + (grid[b + 3] - grid[a + 3]) * ty;
+      const px0 = Math.ceil(gx * cellPx - 0.5);
+      const px1 = gx === n - 1 ? size : Math.ceil((gx + 1) * cellPx - 0.5);
+      const dx = (rx - lx) / cellPx;
+      const dy = (ry - ly) / cellPx;
+      for (let px = px0; px < px1; px++) {
+        const tx = px + 0.5 - gx * cellPx;
+        const o = row + px * 2;
+        out[o] = lx + dx * tx;
+        out[o + 1] = ly + dy * tx;
+      }
     }
   }
   return { cells, exactPoints };
