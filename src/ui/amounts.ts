@@ -5,6 +5,7 @@
  * prices are made up, amounts are in "credits", so a unit shows and the setting is there to
  * change it.
  */
+import vscode = require('vscode');
 import { userSetting } from '../auth/settings';
 import { amount } from '../format';
 
@@ -25,9 +26,26 @@ export function followSandbox(isSandbox: () => boolean): void {
  * only: a cloned repository must not relabel the currency in the order confirmation.
  */
 export function amountUnit(): string {
-  const v = userSetting<unknown>(AMOUNT_UNIT_SETTING, '');
-  const configured = typeof v === 'string' ? v.trim().slice(0, 16) : '';
-  return configured || (onSandbox() ? SANDBOX_UNIT : '');
+  return configuredUnit() || (onSandbox() ? SANDBOX_UNIT : '');
+}
+
+/**
+ * The setting as last read. A list of orders words an amount per row, and reading the
+ * setting (a configuration object and an `inspect`) each time was most of the time a chat
+ * tool spent on a page of orders; a change of the setting drops the copy.
+ */
+let configured: string | undefined;
+let watching: vscode.Disposable | undefined;
+
+function configuredUnit(): string {
+  if (configured === undefined) {
+    watching ??= vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(AMOUNT_UNIT_SETTING)) configured = undefined;
+    });
+    const v = userSetting<unknown>(AMOUNT_UNIT_SETTING, '');
+    configured = typeof v === 'string' ? v.trim().slice(0, 16) : '';
+  }
+  return configured;
 }
 
 /** "956.91 EUR" (or "956.91" without a unit); "—" when unknown. */
