@@ -112,9 +112,28 @@ async function main(): Promise<void> {
         return { date: a.date, spec: r.spec, source: a.id };
       }),
     };
+    const runScript = (level: number) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'ignore', 'inherit'] });
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`series_stats.py exited ${code}`))));
+        child.stdin.end(
+          JSON.stringify({
+            files: dates.map((a) => a.path),
+            header: `Authorization: Bearer ${sb.token}`,
+            polygon: aoi?.geometry,
+            level,
+            expression: NDVI,
+            bands: dates[0].band_list,
+          }),
+        );
+      });
     const ours: { ms: number; loop: LoopReport; fetched: number; tiles: number; level: number; pixels: number }[] = [];
     const theirs: { ms: number; loop: LoopReport }[] = [];
-    for (let run = 0; run < RUNS; run++) {
+    // The sandbox computes a mosaic's tiles on first read and keeps them (a real service reads
+    // stored files): whichever side ran first paid for that. Run -1 is an untimed pass of ours
+    // that makes every tile both sides read (the same level and window).
+    for (let run = -1; run < RUNS; run++) {
       // the webview (a fresh page each run: nothing cached between them)
       const h = await openWebview('map', {
         viewport: { width: 1100, height: 760 },
@@ -132,6 +151,7 @@ async function main(): Promise<void> {
         const points = (h.posted as { type?: string; point: SeriesPoint }[]).filter((m) => m.type === 'seriesPoint').map((m) => m.point);
         const bad = points.find((p) => p.error);
         if (bad) throw new Error(`${bad.date}: ${bad.error}`);
+        if (run < 0) continue;
         ours.push({
           ms,
           loop,
@@ -145,24 +165,7 @@ async function main(): Promise<void> {
       }
       // the analyst's script, same files, level and polygon
       const t1 = performance.now();
-      const { loop } = await host.watched(
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'ignore', 'inherit'] });
-            child.on('error', reject);
-            child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`series_stats.py exited ${code}`))));
-            child.stdin.end(
-              JSON.stringify({
-                files: dates.map((a) => a.path),
-                header: `Authorization: Bearer ${sb.token}`,
-                polygon: aoi?.geometry,
-                level: ours[ours.length - 1].level,
-                expression: NDVI,
-                bands: dates[0].band_list,
-              }),
-            );
-          }),
-      );
+      const { loop } = await host.watched(() => runScript(ours[ours.length - 1].level));
       theirs.push({ ms: performance.now() - t1, loop });
     }
     const o = median(ours.map((x) => x.ms));
