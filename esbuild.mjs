@@ -24,7 +24,7 @@ const common = {
  * Libraries activation does not need: the extension requires them on first use (src/lazy.ts)
  * from their own files under dist/vendor, so V8 neither compiles nor runs them at activation.
  */
-const LAZY_VENDOR = ['csv-parse/sync', 'jsonc-parser', '@turf/boolean-intersects', '@turf/area'];
+const LAZY_VENDOR = ['csv-parse/sync', 'jsonc-parser', '@turf/boolean-intersects'];
 const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/\//g, '-')}.js`;
 /**
  * Our own modules that wrap a library and load the same way: the `require` path our code uses,

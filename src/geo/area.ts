@@ -1,20 +1,46 @@
 /** Geodesic area and centroid of polygons, correct for rings that cross the antimeridian. */
 import type { MultiPolygon, Polygon, Position } from '../api/records';
 import { normalizeLon, unwrapRing } from './bbox';
-import { lazy } from '../lazy';
 
-// On first use (src/lazy.ts); the map webview bundles only this turf module.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const turfArea = lazy(() => (require('@turf/area') as typeof import('@turf/area')).area);
+/**
+ * The sphere turf's `area` uses (@turf/helpers' earthRadius, the mean radius in metres), and
+ * its formula (the spherical excess of each ring, after Chamberlain and Duquette, "Some
+ * algorithms for polygons on a sphere", JPL 2007). Written here because @turf/area and the two
+ * turf packages it pulls in were 12.7 KB of the map's first paint for these lines; a unit test
+ * holds the result to @turf/area's over random polygons.
+ */
+const EARTH_RADIUS = 6371008.8;
+const FACTOR = (EARTH_RADIUS * EARTH_RADIUS) / 2;
+const RAD = Math.PI / 180;
+
+function ringArea(ring: Position[]): number {
+  const n = ring.length - 1;
+  if (n <= 2) return 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const lower = ring[i];
+    const middle = ring[i + 1 === n ? 0 : i + 1];
+    const upper = ring[i + 2 >= n ? (i + 2) % n : i + 2];
+    total += (upper[0] * RAD - lower[0] * RAD) * Math.sin(middle[1] * RAD);
+  }
+  return total * FACTOR;
+}
+
+function polygonArea(rings: Position[][]): number {
+  if (!rings.length) return 0;
+  let total = Math.abs(ringArea(rings[0]));
+  for (let i = 1; i < rings.length; i++) total -= Math.abs(ringArea(rings[i]));
+  return total;
+}
 
 function unwrapPolygon(rings: Position[][]): Position[][] {
   return rings.map((r) => unwrapRing(r));
 }
 
-/** Area in square metres on the WGS84 sphere (turf's geodesic formula). */
+/** Area in square metres on the sphere, with rings unwrapped across the antimeridian. */
 export function geodesicArea(g: Polygon | MultiPolygon): number {
-  if (g.type === 'Polygon') return turfArea()({ type: 'Polygon', coordinates: unwrapPolygon(g.coordinates) });
-  return turfArea()({ type: 'MultiPolygon', coordinates: g.coordinates.map(unwrapPolygon) });
+  if (g.type === 'Polygon') return polygonArea(unwrapPolygon(g.coordinates));
+  return g.coordinates.reduce((sum, p) => sum + polygonArea(unwrapPolygon(p)), 0);
 }
 
 /** Area-weighted planar centroid of the exterior ring, as `[lon, lat]` with lon in -180..180. */
