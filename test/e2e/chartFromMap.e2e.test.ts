@@ -9,9 +9,9 @@
 // map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { api, contextMenu, imageryRowSettled, waitForBounds, webviewFrame } from './webviews';
-import { waitForQuickInput } from './widgets';
+import { answerChartQuestions } from './widgets';
 import { assertNoWebviewErrors, expandRow, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
 
 /** The page point over a lon/lat of the map (Leaflet's container point, offset by the map's box). */
@@ -52,28 +52,6 @@ async function clearSpot(map: Frame, b: { west: number; east: number; south: num
   }, b);
   assert.ok(spot, "no part of the area is clear of the map's panels");
   return spot;
-}
-
-/** The chart's questions: the AOI's mosaics as the dates, all of them, NDVI; `overlay`: add to the open chart. */
-async function answerChartQuestions(page: Page, overlay: boolean): Promise<void> {
-  const sourcePick = await waitForQuickInput(page, /Where the dates come from/, 60_000);
-  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Mosaics of' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  await sourcePick.press('Enter');
-  const datePick = await waitForQuickInput(page, /The dates to chart/);
-  await datePick.press('Enter');
-  const indexPick = await waitForQuickInput(page, /The index to chart/);
-  await indexPick.fill('NDVI');
-  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'NDVI' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  await indexPick.press('Enter');
-  if (overlay) {
-    const overlayPick = await waitForQuickInput(page, /A chart is open on the map/);
-    await page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: 'Add to the open chart' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    await overlayPick.press('Enter');
-  }
 }
 
 test('chart NDVI from an AOI’s popup on the map, then a pixel’s from the inspector onto the same chart', { timeout: 600_000 }, async () => {

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api, contextMenu, webviewFrame } from './webviews';
-import { waitForQuickInput } from './widgets';
+import { answerChartQuestions } from './widgets';
 import { assertNoWebviewErrors, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
 
 test('chart NDVI over an AOI’s two seasons from its context menu, then show a date from the chart', { timeout: 480_000 }, async () => {
@@ -23,16 +23,8 @@ test('chart NDVI over an AOI’s two seasons from its context menu, then show a 
     await start.showAoiRow(aoi);
 
     await contextMenu(page, 'Projects', aoi.name, 'Chart Index Over Time…');
-    // the AOI's mosaics are the first source offered (the archive is the other)
-    const sourcePick = await waitForQuickInput(page, /Where the dates come from/);
-    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Mosaics of' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await sourcePick.press('Enter');
-    const datePick = await waitForQuickInput(page, /The dates to chart/);
-    await datePick.press('Enter');
-    const indexPick = await waitForQuickInput(page, /The index to chart/);
-    await indexPick.fill('NDVI');
-    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'NDVI' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await indexPick.press('Enter');
+    // the AOI's mosaics are the first source offered (the archive is the other), all dates, NDVI
+    await answerChartQuestions(page, false);
 
     const map = await webviewFrame(page, 'eoMap');
     const status = map.locator('#imagery-series .status');

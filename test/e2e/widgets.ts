@@ -261,3 +261,25 @@ export async function activeEditorText(page: Page): Promise<string> {
   await lines.waitFor({ state: 'visible', timeout: 30_000 });
   return lines.innerText();
 }
+
+/** The chart's questions: the AOI's mosaics as the dates, all of them, NDVI; `overlay`: add to the open chart. */
+export async function answerChartQuestions(page: Page, overlay: boolean): Promise<void> {
+  const sourcePick = await waitForQuickInput(page, /Where the dates come from/, 60_000);
+  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Mosaics of' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await sourcePick.press('Enter');
+  const datePick = await waitForQuickInput(page, /The dates to chart/);
+  await datePick.press('Enter');
+  const indexPick = await waitForQuickInput(page, /The index to chart/);
+  await indexPick.fill('NDVI');
+  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'NDVI' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await indexPick.press('Enter');
+  if (overlay) {
+    const overlayPick = await waitForQuickInput(page, /A chart is open on the map/);
+    await page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ hasText: 'Add to the open chart' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await overlayPick.press('Enter');
+  }
+}

@@ -190,7 +190,8 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         cursor: { drag: { x: false, y: false }, points: { size: 9 } },
         scales: { x: { time: true }, y: { range: () => [bottom - pad * 0.3, hi + pad] } },
         axes: [
-          { ...axis, values: (_u, vals) => dateTicks(vals) },
+          // room for an ISO day under each tick (uPlot's default is 50 px between ticks)
+          { ...axis, space: 80, values: (_u, vals) => dateTicks(vals) },
           { ...axis, size: 46 },
         ],
         bands,
