@@ -70,6 +70,25 @@ function paintedAt(h: Harness, lon: number, lat: number): Promise<boolean> {
   );
 }
 
+/** A 3° triangle drawn at 0° 0° and the imagery search chosen; with `satellites`, once that many are offered. */
+async function imageryOverTriangle(h: Harness, satellites?: number): Promise<void> {
+  await h.page.evaluate(() =>
+    (window as unknown as MapWin).eoMap.onDrawn({
+      shape: 'polygon',
+      ring: [
+        [0, 0],
+        [3, 0],
+        [3, 3],
+        [0, 0],
+      ],
+    }),
+  );
+  await h.page.check('#kind-imagery');
+  if (satellites !== undefined) {
+    await h.page.waitForFunction((n) => (document.getElementById('satellites') as HTMLSelectElement).options.length === n, satellites);
+  }
+}
+
 async function ready(h: Harness): Promise<void> {
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
@@ -508,18 +527,7 @@ describe('map webview', () => {
     });
     try {
       await ready(h);
-      await h.page.evaluate(() =>
-        (window as unknown as MapWin).eoMap.onDrawn({
-          shape: 'polygon',
-          ring: [
-            [0, 0],
-            [3, 0],
-            [3, 3],
-            [0, 0],
-          ],
-        }),
-      );
-      await h.page.check('#kind-imagery');
+      await imageryOverTriangle(h);
       await h.page.click('#search');
       assert.equal(await h.page.textContent('#status'), 'Pick at least one satellite.');
     } finally {
@@ -533,19 +541,7 @@ describe('map webview', () => {
     });
     try {
       await ready(h2);
-      await h2.page.evaluate(() =>
-        (window as unknown as MapWin).eoMap.onDrawn({
-          shape: 'polygon',
-          ring: [
-            [0, 0],
-            [3, 0],
-            [3, 3],
-            [0, 0],
-          ],
-        }),
-      );
-      await h2.page.check('#kind-imagery');
-      await h2.page.waitForFunction(() => (document.getElementById('satellites') as HTMLSelectElement).options.length === 2);
+      await imageryOverTriangle(h2, 2);
       await h2.page.click('#search');
       await h2.page.waitForFunction(() => /Search failed/.test(document.getElementById('status')!.textContent ?? ''));
       assert.equal(await h2.page.textContent('#status'), 'Search failed: bad datetime');
@@ -568,19 +564,7 @@ describe('map webview', () => {
       h.page.$$eval('#filters .filter-row', (els) => els.map((e) => (e as HTMLElement).querySelector('.filter-label')!.textContent ?? ''));
     try {
       await ready(h);
-      await h.page.evaluate(() =>
-        (window as unknown as MapWin).eoMap.onDrawn({
-          shape: 'polygon',
-          ring: [
-            [0, 0],
-            [3, 0],
-            [3, 3],
-            [0, 0],
-          ],
-        }),
-      );
-      await h.page.check('#kind-imagery');
-      await h.page.waitForFunction(() => (document.getElementById('satellites') as HTMLSelectElement).options.length === 2);
+      await imageryOverTriangle(h, 2);
       // Sat one (chosen first) lists off-nadir and gsd besides cloud cover, which has its own control.
       assert.deepEqual(await rows(), ['Off-nadir angle (0–90 °)', 'Ground sample distance (0–10000 m)']);
       await h.page.getByLabel('Off-nadir angle, highest (0–90 °)').fill('120');

@@ -6,17 +6,7 @@ import { describe, it } from 'node:test';
 import { area as turfArea } from '@turf/area';
 import type { Position } from '../../../src/api/records';
 import { geodesicArea } from '../../../src/geo/area';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Rng } from '../../../src/sandbox/prng';
 
 /** A star-shaped ring around (lon, lat), radius up to r degrees, closed. */
 function ring(next: () => number, lon: number, lat: number, r: number): Position[] {
@@ -33,7 +23,8 @@ function ring(next: () => number, lon: number, lat: number, r: number): Position
 
 describe('geodesicArea', () => {
   it("equals @turf/area's for 500 random polygons and multipolygons", () => {
-    const next = rng(7);
+    const g = new Rng(7);
+    const next = (): number => g.next();
     for (let k = 0; k < 500; k++) {
       const lon = -170 + next() * 340;
       const lat = -80 + next() * 160;

@@ -7,17 +7,7 @@ import { describe, it } from 'node:test';
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { fastParseTree } from '../../../src/insights/validate/fastTree';
 import { generatedInsight } from './fixtures';
-
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
+import { Rng } from '../../../src/sandbox/prng';
 
 const STRINGS = ['""', '"a"', '"name"', '"with \\"quote\\""', '"\\u00e9\\n\\t\\/\\\\"', '"\\uD800"', '"é ☃"', '"a\\qb"', '"\\u12"'];
 const NUMBERS = ['0', '-0', '1', '-12.5', '3e10', '1E-7', '0.25e+3', '01', '1.', '-', '1e', '.5', '+1', '1e999'];
@@ -78,7 +68,8 @@ function compare(text: string): 'fast' | 'slow' {
 
 describe('the fast parse of well-formed insight files', () => {
   it('builds the tree parseTree builds, or steps aside where parseTree reports an error', () => {
-    const r = rng(7);
+    const g = new Rng(7);
+    const r = (n: number): number => g.int(0, n - 1);
     const seen = { fast: 0, slow: 0 };
     for (let i = 0; i < 3000; i++) {
       let text = `${TRIVIA[r(TRIVIA.length)]}${value(r, 0)}${TRIVIA[r(TRIVIA.length)]}`;

@@ -8,18 +8,7 @@ import { modify, parseTree, type JSONPath, type ModificationOptions } from 'json
 import { modifyInput, type EntrySpans } from '../../../src/insights/validate/localEdit';
 import { validateInsightText, type SpecLookup } from '../../../src/insights/validate';
 import { SPEC, generatedInsight } from './fixtures';
-
-/** A small seeded generator (mulberry32): the same documents on every run. */
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
+import { Rng } from '../../../src/sandbox/prng';
 
 const ENTRIES = [
   '{ "format": "number", "name": "a", "value": "1" }',
@@ -60,7 +49,8 @@ function paths(n: number, r: (k: number) => number): Array<{ path: JSONPath; val
 
 describe('quick-fix edits near the entry they change', () => {
   it('equal jsonc-parser modify on the whole file, for 400 random layouts and every kind of edit', () => {
-    const r = rng(20261127);
+    const g = new Rng(20261127);
+    const r = (n: number): number => g.int(0, n - 1);
     let compared = 0;
     for (let k = 0; k < 400; k++) {
       const text = document(r);
