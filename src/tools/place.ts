@@ -5,6 +5,7 @@
  */
 import { l10n } from 'vscode';
 import type { Aoi, EoClient } from '../api';
+import { bboxRing } from '../geo/antimeridian';
 import type { SearchParams } from '../panels/protocol';
 import type { SearchWhere } from './archiveQuery';
 import { findAoi, type Found } from './lookup';
@@ -27,17 +28,8 @@ export async function searchPlace(client: EoClient, q: SearchWhere): Promise<Fou
     return { ok: true, value: { ring, shape: 'polygon', label: l10n.t('AOI {0}', quoted(found.value.name)), aoi: found.value } };
   }
   if (q.bbox) {
-    const [w, s, e0, n] = q.bbox;
     // West beyond east crosses the dateline: the ring runs on past 180°.
-    const e = e0 < w ? e0 + 360 : e0;
-    const ring: [number, number][] = [
-      [w, s],
-      [e, s],
-      [e, n],
-      [w, n],
-      [w, s],
-    ];
-    return { ok: true, value: { ring, shape: 'rectangle', label: l10n.t('bbox [{0}]', q.bbox.join(', ')) } };
+    return { ok: true, value: { ring: bboxRing(q.bbox), shape: 'rectangle', label: l10n.t('bbox [{0}]', q.bbox.join(', ')) } };
   }
   const ring = (q.geometry?.coordinates[0] ?? []).map(([x, y]) => [x, y] as [number, number]);
   return { ok: true, value: { ring, shape: 'polygon', label: l10n.t('the given polygon') } };
