@@ -495,7 +495,7 @@ export class FootprintLayer<T> extends L.Layer {
 
     const st = this.style;
     const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
-    const world = this.worldImage(scale, dpr);
+    const world = this.worldImage(scale, dpr, selected);
     let drawn = 0;
     if (world) {
       // every copy of the world the view shows, as images: a pan at this zoom paints no shape
@@ -556,7 +556,7 @@ export class FootprintLayer<T> extends L.Layer {
    * pay: few shapes (they paint fast), or a world wider than WORLD_IMAGE_MAX device pixels (the
    * images would be large, and the view shows a small part of the world anyway).
    */
-  private worldImage(scale: number, dpr: number): FootprintLayer<T>['world'] {
+  private worldImage(scale: number, dpr: number, selected: number | undefined): FootprintLayer<T>['world'] {
     const px = Math.round(scale * dpr);
     if (this.store.count < WORLD_IMAGE_MIN_SHAPES || px > WORLD_IMAGE_MAX) {
       this.world = undefined;
@@ -575,7 +575,6 @@ export class FootprintLayer<T> extends L.Layer {
     const outlines = make();
     const fills = this.fillCanvas ? make() : undefined;
     if (!outlines.cx || (fills && !fills.cx)) return undefined;
-    const selected = this.selectedId === undefined ? undefined : this.byId.get(this.selectedId);
     const view: View = { scale, ox: 0, oy: 0, x0: 0, y0: 0, x1: 1, y1: 1 };
     this.paintAll(outlines.cx, fills?.cx ?? outlines.cx, view, scale, scale, selected);
     this.world = { key, outlines: outlines.c, fills: fills?.c };
