@@ -44,9 +44,9 @@ function findTests(dir: string): string[] {
 }
 
 /** The smoke suite checks the window before any other suite has activated the extension. */
-function smokeFirst(files: string[]): string[] {
+function smokeApart(files: string[]): [string[], string[]] {
   const isSmoke = (f: string): boolean => path.basename(f) === 'smoke.test.js';
-  return [...files.filter(isSmoke), ...files.filter((f) => !isSmoke(f))];
+  return [files.filter(isSmoke), files.filter((f) => !isSmoke(f))];
 }
 
 function writeResult(file: string | undefined, result: TestRunResult): void {
@@ -63,39 +63,49 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+/** Runs `files` in one Mocha instance, adding what happened to `result`. */
+async function runFiles(files: string[], result: TestRunResult): Promise<void> {
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 20_000, reporter: 'spec' });
+  const grep = process.env[GREP_ENV];
+  if (grep) mocha.grep(grep);
+  for (const f of files) mocha.addFile(f);
+  await new Promise<void>((resolve, reject) => {
+    try {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', (t) => {
+        result.passed++;
+        result.tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? 0 });
+      });
+      runner.on('pending', (t) => {
+        result.skipped++;
+        result.tests.push({ title: t.fullTitle(), state: 'skipped', durationMs: 0 });
+      });
+      runner.on('fail', (t, err: unknown) => {
+        result.failed++;
+        result.tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? 0 });
+        result.failures.push({ title: t.fullTitle(), error: errorText(err) });
+      });
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
+
 export async function run(): Promise<void> {
   const resultFile = process.env[RESULT_FILE_ENV];
   const started = Date.now();
   const result: TestRunResult = { passed: 0, failed: 0, skipped: 0, total: 0, durationMs: 0, tests: [], failures: [] };
   try {
-    const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 20_000, reporter: 'spec' });
-    const grep = process.env[GREP_ENV];
-    if (grep) mocha.grep(grep);
     const only = process.env[FILES_ENV];
-    const files = only ? only.split(',').map((f) => path.resolve(__dirname, f.trim())) : smokeFirst(findTests(path.join(__dirname, 'suite')));
+    const files = only ? only.split(',').map((f) => path.resolve(__dirname, f.trim())) : findTests(path.join(__dirname, 'suite'));
     if (files.length === 0) throw new Error(`no compiled suites (*.test.js) under ${path.join(__dirname, 'suite')}`);
-    for (const f of files) mocha.addFile(f);
-
-    await new Promise<void>((resolve, reject) => {
-      try {
-        const runner = mocha.run(() => resolve());
-        runner.on('pass', (t) => {
-          result.passed++;
-          result.tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration ?? 0 });
-        });
-        runner.on('pending', (t) => {
-          result.skipped++;
-          result.tests.push({ title: t.fullTitle(), state: 'skipped', durationMs: 0 });
-        });
-        runner.on('fail', (t, err: unknown) => {
-          result.failed++;
-          result.tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration ?? 0 });
-          result.failures.push({ title: t.fullTitle(), error: errorText(err) });
-        });
-      } catch (err) {
-        reject(err);
-      }
-    });
+    // The smoke suite runs alone, before the other suites are even loaded: the extension also
+    // activates on onStartupFinished, a few seconds into the window, and loading every suite
+    // first could take longer than that on a slow machine, leaving "activates when one of its
+    // commands runs" nothing to prove.
+    const [smoke, rest] = smokeApart(files);
+    if (smoke.length) await runFiles(smoke, result);
+    if (rest.length) await runFiles(rest, result);
   } catch (err) {
     // A suite that cannot even load is a failure, not an empty run.
     result.failed++;
