@@ -61,6 +61,7 @@ export function renderPanelHtml(
     l10nBundle: vscode.l10n.bundle,
     lang: vscode.env.language,
     imagery: name === 'map',
+    exposeApp: context.extensionMode !== vscode.ExtensionMode.Production,
   });
 }
 

@@ -121,6 +121,8 @@ export async function openWebview(
     locale?: string;
     /** Translations put in the page as the extension puts `vscode.l10n.bundle` (none: English). */
     l10nBundle?: Record<string, string>;
+    /** The page as a user's extension serves it: no app on `window` (default: exposed, as in test mode). */
+    userPage?: boolean;
     /**
      * Benchmarks only: answers' bytes reach the page as binary over loopback HTTP (the page
      * fetches them from this harness's server, its CSP bypassed for that), as VS Code carries
@@ -142,6 +144,7 @@ export async function openWebview(
     imagery: name === 'map',
     l10nBundle: opts.l10nBundle,
     lang: opts.locale,
+    exposeApp: !opts.userPage,
   });
   pages.set('/index.html', html);
   const b = await getBrowser();

@@ -168,10 +168,11 @@ describe('map webview', () => {
     }
   });
 
-  it('answers the test-only pixel read-back only when the extension says in init that it runs for tests', async () => {
-    const production = await openWebview('map');
+  it('answers the test-only pixel read-back, and puts its app on window, only when the extension runs for tests', async () => {
+    const production = await openWebview('map', { userPage: true });
     try {
       await ready(production);
+      assert.equal(await production.page.evaluate(() => 'eoMap' in window), false, "a user's page keeps its app to itself");
       await production.send({ type: 'imageryPixels', requestId: 1, points: [[10, 40]] });
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(production.posted.filter(isType('imageryPixels')).length, 0, 'a normal page does not answer');
@@ -183,6 +184,7 @@ describe('map webview', () => {
     const testing = await openWebview('map');
     try {
       await testing.waitFor(isType('ready'));
+      assert.equal(await testing.page.evaluate(() => 'eoMap' in window), true);
       await testing.send({ type: 'init', basemaps: [], testing: true });
       await testing.send({ type: 'imageryPixels', requestId: 2, points: [[10, 40]] });
       const answer = await testing.waitFor<unknown>(isType('imageryPixels'), 20_000);
