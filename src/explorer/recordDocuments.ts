@@ -75,7 +75,7 @@ export class RecordDocuments implements vscode.TextDocumentContentProvider, vsco
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const entry = this.open.get(uri.toString());
-    if (!entry) return '// This record is not loaded in this window. Open it again from the EO Imagery sidebar.\n';
+    if (!entry) return vscode.l10n.t('// This record is not loaded in this window. Open it again from the EO Imagery sidebar.\n');
     return `${JSON.stringify(entry.record, null, 2)}\n`;
   }
 
