@@ -148,8 +148,10 @@ describe('hostile GeoTIFFs on the map webview', () => {
     assert.ok(r.grew < 200 * 1024 * 1024, `renderer memory grew ${mb(r.grew)}`);
   });
 
-  it("draws the bombs' well-formed twin, and GDAL's LZW and PackBits files, with the right colours", async () => {
+  it("draws the bombs' well-formed twin (also with bytes after its zlib stream), and GDAL's LZW and PackBits files, with the right colours", async () => {
     const twin: HostileFile = { name: 'well-formed.tif', bytes: wellFormed(), says: /./, bands: 4 };
+    // the same tile with 4 KB after its zlib stream: read as pako reads it, not refused as junk
+    const padded: HostileFile = { name: 'well-formed-padded.tif', bytes: wellFormed(4096), says: /./, bands: 4 };
     const gdal = ['LZW', 'PACKBITS'].map((c) => {
       const file = join(dir, `${c}.tif`);
       const out = execFileSync(
@@ -163,15 +165,17 @@ describe('hostile GeoTIFFs on the map webview', () => {
       const points = (JSON.parse(out) as { points: Record<string, [number, number]> }).points;
       return { name: `gdal-${c}.tif`, bytes: readFileSync(file), says: /./, bands: 4 as const, points };
     });
-    const byUrl = new Map([twin, ...gdal].map((f) => [`https://hostile.example.com/${f.name}`, f.bytes]));
+    const byUrl = new Map([twin, padded, ...gdal].map((f) => [`https://hostile.example.com/${f.name}`, f.bytes]));
     const h = await openMap(filesHandler(byUrl, []));
     try {
-      await h.send({ type: 'imagery', spec: spec(twin.name, `https://hostile.example.com/${twin.name}`, 4), fit: false });
-      assert.deepEqual(await layerSettled(h, twin.name), { state: 'ready', text: '' });
-      // (B04, B03, B02) = (3000, 2000, 1000) over 0–3000
-      const px = await imageryPixelAt(h, CENTRE);
-      assert.deepEqual(px.slice(0, 3), [255, 170, 85], `well-formed twin: ${px}`);
-      await h.page.locator(`.eo-imagery-row[data-id="${twin.name}"] button.remove`).click();
+      for (const f of [twin, padded]) {
+        await h.send({ type: 'imagery', spec: spec(f.name, `https://hostile.example.com/${f.name}`, 4), fit: false });
+        assert.deepEqual(await layerSettled(h, f.name), { state: 'ready', text: '' }, f.name);
+        // (B04, B03, B02) = (3000, 2000, 1000) over 0–3000
+        const px = await imageryPixelAt(h, CENTRE);
+        assert.deepEqual(px.slice(0, 3), [255, 170, 85], `${f.name}: ${px}`);
+        await h.page.locator(`.eo-imagery-row[data-id="${f.name}"] button.remove`).click();
+      }
       for (const g of gdal) {
         await h.send({ type: 'imagery', spec: spec(g.name, `https://hostile.example.com/${g.name}`, 4), fit: false });
         assert.deepEqual(await layerSettled(h, g.name), { state: 'ready', text: '' }, g.name);

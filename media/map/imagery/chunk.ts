@@ -13,6 +13,9 @@ import { ImageryTools } from './tools';
 
 declare const __DECODER_WORKER_SOURCE__: string;
 
+/** Decoder workers at most, however many cores: each has its own heap, and the tiles of a view arrive over one channel. */
+const MAX_WORKERS = 8;
+
 export type DecodeMode = { mode: 'worker'; workers: number } | { mode: 'main-thread'; reason: string };
 
 /**
@@ -67,7 +70,9 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: str
       probe.postMessage('ping');
     });
     probe.terminate();
-    const workers = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
+    // one per core, as geotiff.js's own pool: while a saved view's tiles inflate the page's
+    // thread mostly waits on them (each worker is about 0.3 MB of heap)
+    const workers = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2));
     const blobUrl = url;
     return { pool: new Pool(workers, () => new Worker(blobUrl)), decode: { mode: 'worker', workers }, url: blobUrl };
   } catch (e) {

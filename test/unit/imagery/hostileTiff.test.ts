@@ -5,9 +5,19 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync, gzipSync, inflateSync } from 'node:zlib';
+import { getDecoder } from 'geotiff';
 import { readTiffStructure, TIFF_LIMITS } from '../../../media/map/imagery/tiffStructure';
-import { checkJpegFrame, checkWebpSize, expectedBytes, inflateBounded, lzwBounded, unpackBitsBounded } from '../../../media/map/imagery/decoders';
+import {
+  checkJpegFrame,
+  checkWebpSize,
+  expectedBytes,
+  inflateBounded,
+  inflateNative,
+  installBoundedDecoders,
+  lzwBounded,
+  unpackBitsBounded,
+} from '../../../media/map/imagery/decoders';
 import { deflateBomb, hostileFiles, jpegBomb, lzwBomb, packbitsBomb, wellFormed } from '../../fixtures/imagery/hostile';
 
 const MB = 1024 * 1024;
@@ -101,6 +111,36 @@ describe('bounded decoders', () => {
     console.log(`# deflate bomb: ${Math.round(bomb.length / 1024)} KB → 256 MB refused after ${Math.round(performance.now() - t0)} ms`);
     const honest = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) & 255));
     assert.deepEqual(Buffer.from(inflateBounded(deflateSync(honest), 5000)), honest);
+  });
+
+  it("stop a deflate bomb at the tile size with the runtime's own inflater (DecompressionStream), and inflate honest data exactly", async () => {
+    const bomb = new Uint8Array(deflateBomb(256 * MB));
+    const t0 = performance.now();
+    await assert.rejects(inflateNative(bomb, 2 * MB), /deflate data decodes to more than the tile's 2 MB; the file is corrupt or crafted to exhaust memory/);
+    console.log(`# deflate bomb, native: ${Math.round(bomb.length / 1024)} KB → 256 MB refused after ${Math.round(performance.now() - t0)} ms`);
+    // the bound is the tile's size exactly: a tile one byte short of its data is refused too
+    const honest = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 251));
+    const packed = new Uint8Array(deflateSync(honest));
+    assert.deepEqual(Buffer.from((await inflateNative(packed, honest.length)) as ArrayBuffer), honest);
+    await assert.rejects(inflateNative(packed, honest.length - 1), /deflate data decodes to more than the tile's/);
+    // data it refuses is left to pako (undefined), not failed: a gzip header, a truncated stream
+    assert.equal(await inflateNative(new Uint8Array(gzipSync(honest)), honest.length), undefined);
+    assert.equal(await inflateNative(packed.slice(0, packed.length - 100), honest.length), undefined);
+  });
+
+  it('decode through the registered deflate decoder what only pako reads (gzip, bytes after the stream), as before', async () => {
+    installBoundedDecoders();
+    const honest = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) & 255));
+    const decode = async (data: Buffer) => {
+      const d = await getDecoder(8, { tileWidth: 5000, tileHeight: 1, planarConfiguration: 1, bitsPerSample: [8], predictor: 1 });
+      const b = new Uint8Array(data).buffer;
+      return Buffer.from(await d.decode(b));
+    };
+    assert.deepEqual(await decode(deflateSync(honest)), honest);
+    assert.deepEqual(await decode(gzipSync(honest)), honest);
+    // Chromium's DecompressionStream refuses these (the webview tier draws such a file)
+    assert.deepEqual(await decode(Buffer.concat([deflateSync(honest), Buffer.alloc(37, 0xab)])), honest);
+    await assert.rejects(decode(deflateSync(Buffer.concat([honest, honest]))), /deflate data decodes to more than the tile's/);
   });
 
   it('stop an LZW bomb at the tile size, and decode the codes of a string of zeros exactly', () => {
