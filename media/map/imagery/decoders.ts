@@ -64,9 +64,13 @@ export function inflateBounded(input: Uint8Array, cap: number): ArrayBuffer {
     out.out.set(chunk, out.n);
     out.n += chunk.length;
   };
-  inflate.onEnd = () => undefined;
+  // pako's own onEnd would join the chunks onData already took; its status is all we need
+  let status = 0;
+  inflate.onEnd = (s: number) => {
+    status = s;
+  };
   inflate.push(input, true);
-  if (inflate.err) throw new Error(l10n.t('its deflate data is corrupt ({0})', inflate.msg || String(inflate.err)));
+  if (status !== 0) throw new Error(l10n.t('its deflate data is corrupt ({0})', (inflate as unknown as { strm?: { msg?: string } }).strm?.msg || String(status)));
   return out.result();
 }
 

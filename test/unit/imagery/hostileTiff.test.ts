@@ -141,6 +141,10 @@ describe('bounded decoders', () => {
     // Chromium's DecompressionStream refuses these (the webview tier draws such a file)
     assert.deepEqual(await decode(Buffer.concat([deflateSync(honest), Buffer.alloc(37, 0xab)])), honest);
     await assert.rejects(decode(deflateSync(Buffer.concat([honest, honest]))), /deflate data decodes to more than the tile's/);
+    // what neither reads is refused in words, not drawn from a partial tile
+    const packed = deflateSync(honest);
+    await assert.rejects(decode(packed.subarray(0, packed.length - 40)), /its deflate data is corrupt/);
+    await assert.rejects(decode(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0xff])), /its deflate data is corrupt \(invalid block type\)/);
   });
 
   it('stop an LZW bomb at the tile size, and decode the codes of a string of zeros exactly', () => {
