@@ -113,6 +113,22 @@ describe('what activation loads (dist/extension.js) and what loads on use (dist/
     assert.ok(existsSync(join(ROOT, 'dist', 'features.js')));
   });
 
+  it('ships every file the bundles require (.vscodeignore)', () => {
+    // vsce leaves out everything but the `!` lines' globs.
+    const kept = readFileSync(join(ROOT, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('!'))
+      .map((line) => new RegExp(`^${line.slice(1).trim().replace(/[.]/g, '\\.').replace(/\*\*/g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '.*')}$`));
+    const required = [core, client, features].flatMap((b) => b.imports.filter((i) => i.external && i.path.startsWith('./')).map((i) => i.path));
+    const bundled = [...new Set(['dist/extension.js', ...required.map((p) => `dist/${p.slice(2)}`)])];
+    assert.ok(bundled.includes('dist/client.js') && bundled.includes('dist/features.js'));
+    assert.deepEqual(
+      bundled.filter((f) => !kept.some((k) => k.test(f))),
+      [],
+      'these files load at run time but the .vsix would leave them out: add them to .vscodeignore',
+    );
+  });
+
   it('holds each module in one bundle only: the others take the shared ones from their holder', () => {
     // A module another bundle holds appears as `eo-core:path` or `eo-client:path`.
     const own = (modules: string[]): string[] => modules.filter((f) => !f.includes(':'));
