@@ -1,6 +1,6 @@
-// Bundles the extension (CommonJS, `vscode` external) in two parts: dist/extension.js, what
-// activation loads, and dist/features.js, everything else, loaded on first use (see
-// `sharedWithCore` below); the sandbox (loaded lazily by "Try the sandbox" and run by
+// Bundles the extension (CommonJS, `vscode` external) in three parts: dist/extension.js, what
+// activation loads, dist/client.js, the API client, loaded with the first client, and
+// dist/features.js, everything else, loaded on first use (see `buildExtension` below); the sandbox (loaded lazily by "Try the sandbox" and run by
 // `npm run sandbox`) and one script per webview.
 import * as esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,6 +32,23 @@ const vendorFile = (pkg) => `vendor/${pkg.replace(/^@/, '').replace(/\//g, '-')}
  * WebSocket, the cache): src/api/undiciCore.ts takes the parts it does.
  */
 const LAZY_LOCAL = [{ request: './undiciCore', entry: 'src/api/undiciCore.ts', chunk: 'undici' }];
+/**
+ * undici's HTTP parser built without WebAssembly SIMD (72 KB of base64). undici parses with
+ * its SIMD build, which undici.js holds, and requires this one only where SIMD is off (Node
+ * before 24.12 on ppc64, UNDICI_NO_WASM_SIMD=1) or fails to compile: a file of its own, next
+ * to undici.js, so the first request does not load both.
+ */
+const LLHTTP_FALLBACK = { request: '../llhttp/llhttp-wasm.js', module: 'undici/lib/llhttp/llhttp-wasm.js', chunk: 'llhttp-wasm' };
+/** @type {import('esbuild').Plugin} */
+const llhttpFallback = {
+  name: 'llhttp-fallback',
+  setup(build) {
+    const filter = new RegExp(`^${LLHTTP_FALLBACK.request.replace(/[./]/g, '\\$&')}$`);
+    build.onResolve({ filter }, (args) =>
+      /undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: `./${LLHTTP_FALLBACK.chunk}.js`, external: true } : undefined,
+    );
+  },
+};
 
 /** @type {import('esbuild').Plugin} */
 const lazyVendor = {
@@ -47,10 +64,10 @@ const lazyVendor = {
 };
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
-/** The two halves' metafiles, for test/unit/manifest/bundles.test.ts (out/ is not shipped). */
+/** The extension bundles' metafiles, for test/unit/manifest/bundles.test.ts (out/ is not shipped). */
 const META_DIR = 'out/meta';
 
-/** What both halves of the extension are built with. */
+/** What the extension's bundles are built with. */
 const extensionOptions = {
   platform: 'node',
   format: 'cjs',
@@ -61,16 +78,22 @@ const extensionOptions = {
 };
 
 /**
- * The extension in two CommonJS bundles. esbuild cannot split a CommonJS build into chunks, and
- * two bundles that each hold a copy of a module hold two copies of its state (its classes,
+ * The extension in three CommonJS bundles. esbuild cannot split a CommonJS build into chunks,
+ * and two bundles that each hold a copy of a module hold two copies of its state (its classes,
  * so `instanceof` fails across them; its singletons, such as @vscode/l10n's bundle). So:
  *
  * 1. dist/extension.js is built from src/extension.ts (what activation needs: connection,
  *    prompts, status bar, watcher, and the stubs of src/deferred.ts) and exports every module
- *    it contains, by path, as `__eoShared`;
- * 2. dist/features.js is built from src/features.ts; any import that resolves to a module of
- *    extension.js becomes `require('./extension.js').__eoShared[path]` (Node's module cache
- *    hands back the instance VS Code loaded), so each module exists in exactly one bundle.
+ *    the others take from it, by path, as `__eoShared`;
+ * 2. dist/client.js, the API client (src/api/index.ts and what it imports), which the
+ *    connection requires with its first client (src/api/lazyClient.ts): its imports of
+ *    extension.js's modules (the errors, l10n) are taken from there, and it exports its own
+ *    modules the same way;
+ * 3. dist/features.js is built from src/features.ts and takes the modules of both.
+ *
+ * An import that resolves to a module of another bundle becomes
+ * `require('./extension.js').__eoShared[path]` (or client.js's): Node's module cache hands
+ * back the instance already loaded, so each module exists in exactly one bundle.
  */
 /** extension.js requires the features by their file: `require('./features')` in src/extension.ts. */
 const featuresFile = {
@@ -80,68 +103,110 @@ const featuresFile = {
   },
 };
 
+/** The client chunk's entry, and the one module that requires it (by `./index`, lazily). */
+const CLIENT_ENTRY = 'src/api/index.ts';
+const CLIENT_LOADER = path.join('src', 'api', 'lazyClient.ts');
+/** @type {import('esbuild').Plugin} */
+const clientFile = {
+  name: 'client-file',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/index$/ }, (args) => (args.importer.endsWith(CLIENT_LOADER) ? { path: './client.js', external: true } : undefined));
+  },
+};
+
+/** The inputs of a build that are files of the repository (not another bundle's modules). */
+const ownModules = (result) => new Set(Object.keys(result.metafile.inputs).filter((f) => !f.includes(':')));
+/** The modules a build takes from the bundle whose namespace is `ns`. */
+const takenFrom = (result, ns) =>
+  Object.keys(result.metafile.inputs)
+    .filter((f) => f.startsWith(`${ns}:`))
+    .map((f) => f.slice(ns.length + 1));
+
+/**
+ * The entry of a bundle that others take modules from: `head`, then the table. require() keeps
+ * every export of a shared module (esbuild would drop the ones the bundle itself leaves unused).
+ */
+const tableEntry = (head, shared) =>
+  [...head, 'const __eoShared = {', ...shared.map((f) => `  ${JSON.stringify(f)}: require(${JSON.stringify(`./${f}`)}),`), '};'].join('\n');
+
 async function buildExtension(options) {
   const base = { ...common, ...extensionOptions, ...options, metafile: true };
-  const coreProbe = await esbuild.build({
-    ...base,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    plugins: [lazyVendor, featuresFile],
-    write: false,
-  });
-  const inCore = new Set(Object.keys(coreProbe.metafile.inputs).filter((f) => !f.includes(':')));
+  const corePlugins = [lazyVendor, featuresFile, clientFile];
+  const coreProbe = await esbuild.build({ ...base, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: corePlugins, write: false });
+  const core = { file: './extension.js', ns: 'eo-core', modules: ownModules(coreProbe) };
+  const clientPlugins = [lazyVendor, sharedWith([core])];
+  const clientProbe = await esbuild.build({ ...base, entryPoints: [CLIENT_ENTRY], outfile: 'dist/client.js', plugins: clientPlugins, write: false });
+  const client = { file: './client.js', ns: 'eo-client', modules: ownModules(clientProbe) };
   const features = await esbuild.build({
     ...base,
     entryPoints: ['src/features.ts'],
     outfile: 'dist/features.js',
-    plugins: [lazyVendor, sharedWithCore(inCore)],
+    plugins: [lazyVendor, sharedWith([core, client])],
   });
-  // Only the modules features.js takes are exported (and so kept whole); the rest stay tree-shaken.
-  const shared = Object.keys(features.metafile.inputs)
-    .filter((f) => f.startsWith(`${SHARED}:`))
-    .map((f) => f.slice(SHARED.length + 1));
-  // The entry of extension.js: activate/deactivate, then the table. require() keeps every
-  // export of a shared module (esbuild would drop the ones extension.js itself leaves unused).
-  const entry = [
-    `const extension = require(${JSON.stringify('./src/extension.ts')});`,
-    'exports.activate = extension.activate;',
-    'exports.deactivate = extension.deactivate;',
-    'exports.__eoShared = {',
-    ...shared.map((f) => `  ${JSON.stringify(f)}: require(${JSON.stringify(`./${f}`)}),`),
-    '};',
-  ].join('\n');
-  const core = await esbuild.build({
+  // Only the modules others take are exported (and so kept whole); the rest stay tree-shaken.
+  const fromClient = [...new Set([CLIENT_ENTRY, ...takenFrom(features, client.ns)])];
+  const clientBuild = await esbuild.build({
     ...base,
-    stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'extension-entry.js', loader: 'js' },
+    stdin: {
+      contents: tableEntry([], fromClient).concat(`\nmodule.exports = { ...__eoShared[${JSON.stringify(CLIENT_ENTRY)}], __eoShared };`),
+      resolveDir: ROOT,
+      sourcefile: 'client-entry.js',
+      loader: 'js',
+    },
+    outfile: 'dist/client.js',
+    plugins: clientPlugins,
+  });
+  const fromCore = [...new Set([...takenFrom(features, core.ns), ...takenFrom(clientBuild, core.ns)])].sort();
+  const coreBuild = await esbuild.build({
+    ...base,
+    stdin: {
+      contents: tableEntry(
+        [
+          `const extension = require(${JSON.stringify('./src/extension.ts')});`,
+          'exports.activate = extension.activate;',
+          'exports.deactivate = extension.deactivate;',
+        ],
+        fromCore,
+      ).concat('\nexports.__eoShared = __eoShared;'),
+      resolveDir: ROOT,
+      sourcefile: 'extension-entry.js',
+      loader: 'js',
+    },
     outfile: 'dist/extension.js',
-    plugins: [lazyVendor, featuresFile],
+    plugins: corePlugins,
   });
   mkdirSync(META_DIR, { recursive: true });
-  writeFileSync(`${META_DIR}/extension.json`, JSON.stringify(core.metafile));
+  writeFileSync(`${META_DIR}/extension.json`, JSON.stringify(coreBuild.metafile));
+  writeFileSync(`${META_DIR}/client.json`, JSON.stringify(clientBuild.metafile));
   writeFileSync(`${META_DIR}/features.json`, JSON.stringify(features.metafile));
 }
 
-/** The namespace of features.js's imports that resolve to extension.js. */
-const SHARED = 'eo-core';
-
-/** Resolves imports of modules that extension.js holds to its `__eoShared` table (see buildExtension). */
-function sharedWithCore(shared) {
+/**
+ * Resolves imports of modules that another bundle holds to its `__eoShared` table (see
+ * buildExtension). `bundles`: the file each is required by, the namespace its modules get in
+ * this build's metafile, and its modules.
+ */
+function sharedWith(bundles) {
   return {
-    name: 'shared-with-core',
+    name: 'shared-with',
     setup(build) {
-      build.onResolve({ filter: /^\.\/extension\.js$/, namespace: SHARED }, () => ({ path: './extension.js', external: true }));
+      for (const { file, ns } of bundles) {
+        const filter = new RegExp(`^${file.replace(/[.]/g, '\\.')}$`);
+        build.onResolve({ filter, namespace: ns }, () => ({ path: file, external: true }));
+        build.onLoad({ filter: /.*/, namespace: ns }, (args) => ({
+          contents: `module.exports = require(${JSON.stringify(file)}).__eoShared[${JSON.stringify(args.path)}];`,
+          loader: 'js',
+          resolveDir: ROOT,
+        }));
+      }
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.eoShared || args.kind === 'entry-point' || args.namespace !== 'file' || args.path === 'vscode') return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { eoShared: true } });
         if (found.errors.length || found.external || !found.path) return undefined;
         const rel = path.relative(ROOT, found.path).split(path.sep).join('/');
-        return shared.has(rel) ? { path: rel, namespace: SHARED } : undefined;
+        const holder = bundles.find((b) => b.modules.has(rel));
+        return holder ? { path: rel, namespace: holder.ns } : undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({
-        contents: `module.exports = require("./extension.js").__eoShared[${JSON.stringify(args.path)}];`,
-        loader: 'js',
-        resolveDir: ROOT,
-      }));
     },
   };
 }
@@ -167,8 +232,19 @@ const targets = [
       platform: 'node',
       format: 'cjs',
       target: 'node20',
+      plugins: [llhttpFallback],
     },
   })),
+  {
+    name: 'extension',
+    options: {
+      stdin: { contents: `module.exports = require(${JSON.stringify(LLHTTP_FALLBACK.module)});`, resolveDir: '.', sourcefile: 'llhttp-wasm.js' },
+      outfile: `dist/${vendorFile(LLHTTP_FALLBACK.chunk)}`,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+    },
+  },
   {
     name: 'sandbox',
     options: {
@@ -302,16 +378,16 @@ if (watch) {
     const ctx = await esbuild.context({ ...common, ...t.options });
     await ctx.watch();
   }
-  // The two halves depend on each other's module list: rebuilt together, on any change under src/.
+  // The three bundles depend on each other's module lists: rebuilt together, on any change under src/.
   if (withExtension) {
     await buildExtension({});
     const ctx = await esbuild.context({
       ...common,
-      entryPoints: ['src/extension.ts', 'src/features.ts'],
+      entryPoints: ['src/extension.ts', CLIENT_ENTRY, 'src/features.ts'],
       outdir: 'out/watch-probe',
       write: false,
       ...extensionOptions,
-      plugins: [lazyVendor, { name: 'rebuild-halves', setup: (b) => b.onEnd(() => buildExtension({}).catch((e) => console.error(e.message))) }],
+      plugins: [lazyVendor, { name: 'rebuild-extension', setup: (b) => b.onEnd(() => buildExtension({}).catch((e) => console.error(e.message))) }],
     });
     await ctx.watch();
   }

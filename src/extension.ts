@@ -108,7 +108,9 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   // Offered once after an install (an extension under development or test is not installed;
   // tests call offerOnce themselves). Opening an editor is no network work.
   if (context.extensionMode === vscode.ExtensionMode.Production) void walkthrough.api.offerOnce();
-  void connection.refreshState();
+  // Reads the settings and the stored token: after activate() returns, as the status bar's
+  // first render does (the token read is asynchronous either way).
+  setTimeout(() => void connection.refreshState(), 0);
   const total = Object.values(profile).reduce((a, b) => a + b, 0);
   log.debug(
     `Activated in ${total.toFixed(1)} ms (${Object.entries(profile)

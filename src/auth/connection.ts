@@ -1,9 +1,10 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { lookup } from 'node:dns/promises';
-import { describeRequest, EoClient, isConnectionFailure, NotSignedInError } from '../api';
+import type { EoClient, RequestEvent, UnreadableEvent } from '../api';
+import { isConnectionFailure, NotSignedInError } from '../api/errors';
+import { loadApi } from '../api/lazyClient';
 import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
-import type { RequestEvent, UnreadableEvent } from '../api';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
 
@@ -235,6 +236,8 @@ export class Connection implements vscode.Disposable {
 
   private createClient(settings: ConnectionSettings, token: string, onRequest?: (e: RequestEvent) => void): EoClient {
     const version = (this.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+    // The first client loads the API layer (dist/client.js): activation never does.
+    const { EoClient } = loadApi();
     return new EoClient({
       baseUrl: settings.baseUrl,
       token,
@@ -249,7 +252,7 @@ export class Connection implements vscode.Disposable {
   }
 
   private logRequest(e: RequestEvent, baseUrl: string, authScheme: ConnectionSettings['authScheme']): void {
-    const line = describeRequest(e);
+    const line = loadApi().describeRequest(e);
     if (!e.error && e.status !== undefined && e.status < 400) this.log.info(line);
     else this.log.warn(line);
     this.requested.fire({ ...e, line, baseUrl, authScheme });
@@ -266,7 +269,7 @@ export class Connection implements vscode.Disposable {
     if (!token) throw new NotSignedInError('noToken');
     const seen: LoggedRequest[] = [];
     const client = this.createClient(settings, token, (e) =>
-      seen.push({ ...e, line: describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }),
+      seen.push({ ...e, line: loadApi().describeRequest(e), baseUrl: settings.baseUrl, authScheme: settings.authScheme }),
     );
     try {
       await fn(client);

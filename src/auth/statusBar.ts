@@ -39,7 +39,9 @@ export function createConnectionStatusBar(connection: Connection): vscode.Dispos
     }
     item.show();
   };
-  render();
+  // The first render reads the connection settings, the extension host's first configuration
+  // read (a few milliseconds): right after activate() returns, not inside it.
+  const first = setTimeout(render, 0);
   const sub = connection.onDidChange(render);
-  return vscode.Disposable.from(item, sub);
+  return vscode.Disposable.from(item, sub, { dispose: () => clearTimeout(first) });
 }

@@ -11,7 +11,8 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { ApiError, isCancellation, needsSignIn, type EoClient } from '../api';
+import type { EoClient } from '../api';
+import { ApiError, isCancellation, needsSignIn } from '../api/errors';
 import type { Connection } from '../auth/connection';
 import type { Prompts } from '../ui/prompts';
 import { runCommand } from '../ui/runCommand';

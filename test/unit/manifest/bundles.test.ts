@@ -1,7 +1,7 @@
 // What activation loads stays what the first frame needs: dist/extension.js under its size
-// limit, without the modules that load on first use (dist/features.js and the vendor chunks),
-// and no module in both bundles (two copies would be two states: two connection classes, two
-// l10n bundles). Reads the metafiles esbuild.mjs writes to out/meta with the bundles, so it
+// limit, without the modules that load on first use (the API client in dist/client.js,
+// dist/features.js and the vendor chunks), and no module in two bundles (two copies would be
+// two states: two connection classes, two ApiError classes, two l10n bundles). Reads the metafiles esbuild.mjs writes to out/meta with the bundles, so it
 // checks the build that was last made (the unit tier builds first).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -11,8 +11,11 @@ import { describe, it } from 'node:test';
 // out/test/unit/manifest → the repository root
 const ROOT = join(__dirname, '..', '..', '..', '..');
 
-/** dist/extension.js at most this size (minified; 135 KB when set: the client, connection, watcher, stand-ins). */
-const ACTIVATION_LIMIT_KB = 150;
+/**
+ * dist/extension.js at most this size (minified; 61 KB when set: the connection, watcher,
+ * stand-ins, errors; 130 KB while it held the client).
+ */
+const ACTIVATION_LIMIT_KB = 75;
 
 /** Modules that load on first use, never at activation (prefixes of paths from the repository root). */
 const ON_USE = [
@@ -24,13 +27,31 @@ const ON_USE = [
   'src/insights/',
   'src/sandbox/',
   'src/geo/',
+  'src/api/',
   'node_modules/undici/',
   'node_modules/csv-parse/',
   'node_modules/jsonc-parser/',
   'node_modules/@turf/',
 ];
-/** What activation takes from those folders: names and constants it registers stand-ins under. */
-const IDS_ONLY = new Set(['src/explorer/viewIds.ts', 'src/panels/viewTypes.ts', 'src/tools/toolIds.ts']);
+/**
+ * What activation takes from those folders: names and constants it registers stand-ins under;
+ * from the API layer, the errors the connection throws and the watcher reads, the record
+ * shape and state checks the watcher's followers use, the private-host guard, and the loader
+ * of the client (src/api/lazyClient.ts). Never the client itself.
+ */
+const ACTIVATION_TAKES = new Set([
+  'src/explorer/viewIds.ts',
+  'src/panels/viewTypes.ts',
+  'src/tools/toolIds.ts',
+  'src/api/errors.ts',
+  'src/api/shape.ts',
+  'src/api/insightRunState.ts',
+  'src/api/workflowState.ts',
+  'src/api/privateTargets.ts',
+  'src/api/lazyClient.ts',
+]);
+/** The client's modules: in dist/client.js, which the connection requires with its first client. */
+const CLIENT = ['src/api/index.ts', 'src/api/client.ts', 'src/api/transport.ts', 'src/api/undici.ts', 'src/api/paging.ts', 'src/api/workflows.ts'];
 
 interface Metafile {
   inputs: Record<string, unknown>;
@@ -49,10 +70,12 @@ function bundle(meta: Metafile, outfile: string): Metafile['outputs'][string] {
   return out;
 }
 
-describe('what activation loads (dist/extension.js) and what loads on use (dist/features.js)', () => {
+describe('what activation loads (dist/extension.js) and what loads on use (dist/client.js, dist/features.js)', () => {
   const core = bundle(metafile('extension'), 'dist/extension.js');
+  const client = bundle(metafile('client'), 'dist/client.js');
   const features = bundle(metafile('features'), 'dist/features.js');
   const coreModules = Object.keys(core.inputs);
+  const clientModules = Object.keys(client.inputs);
 
   it(`keeps dist/extension.js under ${ACTIVATION_LIMIT_KB} KB`, () => {
     const kb = statSync(join(ROOT, 'dist', 'extension.js')).size / 1024;
@@ -60,8 +83,26 @@ describe('what activation loads (dist/extension.js) and what loads on use (dist/
   });
 
   it('leaves out every module that loads on use', () => {
-    const pulledIn = coreModules.filter((f) => ON_USE.some((prefix) => f.startsWith(prefix)) && !IDS_ONLY.has(f));
+    const pulledIn = coreModules.filter((f) => ON_USE.some((prefix) => f.startsWith(prefix)) && !ACTIVATION_TAKES.has(f));
     assert.deepEqual(pulledIn, [], 'these modules load at activation: import them from src/features.ts instead, or a leaf of names');
+  });
+
+  it('loads the API client with the first client, from dist/client.js', () => {
+    for (const f of CLIENT) {
+      assert.ok(
+        !coreModules.includes(f),
+        `${f} is in dist/extension.js: import the client's types only (import type) or load it through src/api/lazyClient.ts`,
+      );
+      assert.ok(clientModules.includes(f), `${f} is not in dist/client.js`);
+    }
+    assert.ok(
+      core.imports.some((i) => i.path === './client.js' && i.external),
+      'dist/extension.js does not require ./client.js (esbuild.mjs, clientFile)',
+    );
+    // The client takes the errors from extension.js (one ApiError class), and the features
+    // take the client from client.js.
+    assert.ok(clientModules.includes('eo-core:src/api/errors.ts'), 'client.js does not take src/api/errors.ts from extension.js');
+    assert.ok(Object.keys(features.inputs).includes('eo-client:src/api/index.ts'), 'features.js does not take src/api/index.ts from client.js');
   });
 
   it('requires the features by their file, on first use', () => {
@@ -72,9 +113,34 @@ describe('what activation loads (dist/extension.js) and what loads on use (dist/
     assert.ok(existsSync(join(ROOT, 'dist', 'features.js')));
   });
 
-  it('holds each module in one bundle only: the features take the shared ones from extension.js', () => {
-    const both = Object.keys(features.inputs).filter((f) => coreModules.includes(f));
-    assert.deepEqual(both, []);
+  it('ships every file the bundles require (.vscodeignore)', () => {
+    // vsce leaves out everything but the `!` lines' globs.
+    const kept = readFileSync(join(ROOT, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('!'))
+      .map((line) => new RegExp(`^${line.slice(1).trim().replace(/[.]/g, '\\.').replace(/\*\*/g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '.*')}$`));
+    const required = [core, client, features].flatMap((b) => b.imports.filter((i) => i.external && i.path.startsWith('./')).map((i) => i.path));
+    const bundled = [...new Set(['dist/extension.js', ...required.map((p) => `dist/${p.slice(2)}`)])];
+    assert.ok(bundled.includes('dist/client.js') && bundled.includes('dist/features.js'));
+    assert.deepEqual(
+      bundled.filter((f) => !kept.some((k) => k.test(f))),
+      [],
+      'these files load at run time but the .vsix would leave them out: add them to .vscodeignore',
+    );
+  });
+
+  it('holds each module in one bundle only: the others take the shared ones from their holder', () => {
+    // A module another bundle holds appears as `eo-core:path` or `eo-client:path`.
+    const own = (modules: string[]): string[] => modules.filter((f) => !f.includes(':'));
+    const featureModules = own(Object.keys(features.inputs));
+    assert.deepEqual(
+      featureModules.filter((f) => coreModules.includes(f) || clientModules.includes(f)),
+      [],
+    );
+    assert.deepEqual(
+      own(clientModules).filter((f) => coreModules.includes(f)),
+      [],
+    );
     // And they do take some (the connection, the prompts, l10n): otherwise the test above proves nothing.
     const shared = Object.keys(features.inputs).filter((f) => f.startsWith('eo-core:'));
     for (const needed of ['src/auth/connection.ts', 'src/ui/prompts.ts', 'node_modules/@vscode/l10n/']) {
