@@ -177,7 +177,7 @@ export async function run(): Promise<void> {
     const refused = { page: 0 };
     if (!(await invoke(TOOLS.listProjects, refused)).includes('"page"')) throw new Error('listProjects did not refuse page 0');
     if ((await empty()) !== 'ok') throw new Error('the empty tool did not answer');
-    for (let i = 0; i < 2 * ROUNDS; i++) {
+    for (let i = 0; i < 4 * ROUNDS; i++) {
       for (const which of rotated(['ours', 'empty'] as const, i)) {
         const ms = await timed(() => (which === 'ours' ? invoke(TOOLS.listProjects, refused) : empty()));
         (which === 'ours' ? sample.roundTrip.oursMs : sample.roundTrip.emptyMs).push(ms);
