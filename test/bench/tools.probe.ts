@@ -1,8 +1,10 @@
 // Runs inside code-server's extension host: signs in to an in-process sandbox and, for each
 // read-only chat tool, times the tool as chat calls it (vscode.lm.invokeTool) against the
 // direct client calls it wraps (the same requests through the same client, the raw answers
-// parsed and nothing more), interleaved round by round. Also measures each tool's answer on
-// the sandbox's largest inputs: bytes and rows, beside the bytes of the raw JSON it summarises.
+// parsed and nothing more), interleaved round by round, with an empty tool of another
+// extension (test/fixtures/empty-tool-extension) called through invokeTool in the same rounds:
+// VS Code's own round trip. Also measures each tool's answer on the sandbox's largest inputs:
+// bytes and rows, beside the bytes of the raw JSON it summarises.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { collect, type EoClient } from '../../src/api';
@@ -20,6 +22,8 @@ export interface ToolFigure {
   /** The same tool's answer computed in the extension host, without the invokeTool round trip. */
   handlerMs: number[];
   directMs: number[];
+  /** The empty tool through invokeTool, in the same rounds: VS Code's round trip alone. */
+  emptyMs: number[];
   answerBytes: number;
   answerRows: number;
   rawBytes: number;
@@ -27,11 +31,40 @@ export interface ToolFigure {
 
 export interface ToolsSample {
   rounds: number;
+  settleMs: number;
   figures: ToolFigure[];
+  /**
+   * invokeTool of one of ours that answers without the service (input it refuses: the
+   * deferred stand-in, prepareInvocation, reading the input, a one-line answer) beside the
+   * empty tool's, interleaved: what of the round trip is ours.
+   */
+  roundTrip: { oursMs: number[]; emptyMs: number[] };
   error?: string;
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+export const EMPTY_TOOL_EXTENSION = 'eo-imagery-bench.empty-tool-extension';
+const EMPTY_TOOL = 'eoBench_empty';
+/**
+ * The pause before every timed call. An invokeTool call leaves the extension host busy for a
+ * moment after it resolves, and whichever call came next took 0.5 to 0.7 ms longer; with the
+ * kinds rotated, the handler followed invokeTool in two rounds of three and the direct call in
+ * one, which put 0.3 to 0.7 ms on the handler's median that was not its work. Each call now
+ * starts from the same idle window.
+ */
+const SETTLE_MS = 15;
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const t0 = performance.now();
+  await work();
+  return performance.now() - t0;
+}
+
+/** Every kind once per round, the first one rotating, so drift in load hits all alike. */
+function rotated<K>(kinds: readonly K[], round: number): K[] {
+  return [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)];
+}
 const WORLD: [number, number, number, number] = [-179, -80, 179, 80];
 const ring = (b: readonly number[]): [number, number][] => [
   [b[0], b[1]],
@@ -130,14 +163,40 @@ function cases(itemRef: { collection: string; id: string }): Case[] {
 
 export async function run(): Promise<void> {
   const file = process.env.EO_TEST_RESULT_FILE;
-  const sample: ToolsSample = { rounds: ROUNDS, figures: [] };
+  const sample: ToolsSample = { rounds: ROUNDS, settleMs: SETTLE_MS, figures: [], roundTrip: { oursMs: [], emptyMs: [] } };
   const sandbox = await startSandbox();
   try {
+    const baseline = vscode.extensions.getExtension(EMPTY_TOOL_EXTENSION);
+    if (!baseline) throw new Error(`the baseline extension ${EMPTY_TOOL_EXTENSION} is not installed`);
+    await baseline.activate();
+    const empty = (): Promise<string> => invoke(EMPTY_TOOL, {});
     const conn = await connectToSandbox(sandbox);
     const client = await conn.api.services.connection.getClient();
+
+    // What of the round trip is ours: one of our tools that answers without the service.
+    const refused = { page: 0 };
+    if (!(await invoke(TOOLS.listProjects, refused)).includes('"page"')) throw new Error('listProjects did not refuse page 0');
+    if ((await empty()) !== 'ok') throw new Error('the empty tool did not answer');
+    for (let i = 0; i < 4 * ROUNDS; i++) {
+      for (const which of rotated(['ours', 'empty'] as const, i)) {
+        const ms = await timed(() => (which === 'ours' ? invoke(TOOLS.listProjects, refused) : empty()));
+        (which === 'ours' ? sample.roundTrip.oursMs : sample.roundTrip.emptyMs).push(ms);
+      }
+    }
+
     const first = (await client.archives.search({ limit: 1, collections: ['sentinel-2-l2a'] })).features[0];
     for (const k of cases(first)) {
-      const fig: ToolFigure = { tool: k.tool, direct: k.direct, toolMs: [], handlerMs: [], directMs: [], answerBytes: 0, answerRows: 0, rawBytes: 0 };
+      const fig: ToolFigure = {
+        tool: k.tool,
+        direct: k.direct,
+        toolMs: [],
+        handlerMs: [],
+        directMs: [],
+        emptyMs: [],
+        answerBytes: 0,
+        answerRows: 0,
+        rawBytes: 0,
+      };
       // Warm both paths once (the first request of a kind loads code and opens connections).
       const answer = await invoke(k.tool, k.input);
       const raw = await k.call(client);
@@ -145,17 +204,14 @@ export async function run(): Promise<void> {
       fig.answerRows = answer.split('\n').filter((l) => l.startsWith('- ')).length;
       fig.rawBytes = Buffer.byteLength(JSON.stringify(raw), 'utf8');
       const name = (Object.keys(TOOLS) as ToolName[]).find((n) => TOOLS[n] === k.tool) as ToolName;
+      const run: Record<'tool' | 'handler' | 'direct' | 'empty', { go(): Promise<unknown>; ms: number[] }> = {
+        tool: { go: () => invoke(k.tool, k.input), ms: fig.toolMs },
+        handler: { go: () => conn.api.testing.answerTool(name, k.input), ms: fig.handlerMs },
+        direct: { go: () => k.call(client), ms: fig.directMs },
+        empty: { go: empty, ms: fig.emptyMs },
+      };
       for (let i = 0; i < ROUNDS; i++) {
-        // Interleaved, rotating which goes first, so drift in load hits all three alike.
-        const kinds = ['tool', 'handler', 'direct'] as const;
-        const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
-        for (const which of order) {
-          const t0 = performance.now();
-          if (which === 'tool') await invoke(k.tool, k.input);
-          else if (which === 'handler') await conn.api.testing.answerTool(name, k.input);
-          else await k.call(client);
-          (which === 'tool' ? fig.toolMs : which === 'handler' ? fig.handlerMs : fig.directMs).push(performance.now() - t0);
-        }
+        for (const which of rotated(['tool', 'handler', 'direct', 'empty'] as const, i)) run[which].ms.push(await timed(run[which].go));
       }
       sample.figures.push(fig);
     }

@@ -5,22 +5,12 @@
 // order), then Place Order picked with the mouse (exactly one real POST, one new order).
 // Screenshot: test-results/screenshots/chat-order-confirm.png.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { makeTempDir, openWorkbench, REPO_ROOT } from '../integration/harness/codeServer';
+import { makeTempDir, openWorkbench, REPO_ROOT, waitForFile } from '../integration/harness/codeServer';
 import type { ChatOrderSample } from './chatOrder.probe';
 import { screenshot, waitForWorkbench } from './workbench';
 import { clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
-
-async function waitForFile(file: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${path.basename(file)} was not written within ${Math.round(timeoutMs / 1000)} s`);
-}
 
 test('chat order tool: our priced quick pick in the workbench; Enter cancels, Place Order orders once', { timeout: 420_000 }, async () => {
   const resultFile = path.join(makeTempDir('chat-order'), 'result.json');

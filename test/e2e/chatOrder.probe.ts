@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { TOOLS } from '../../src/tools/toolIds';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
+import { watchOrderPosts } from './orderPosts';
 
 export interface ChatOrderSample {
   /** Each invocation: the tool's answer and the POST /v0/orders bodies' dry_run flags. */
@@ -31,21 +32,18 @@ export async function run(): Promise<void> {
   try {
     const conn = await connectToSandbox(sandbox);
     const client = await conn.api.services.connection.getClient();
-    let posts: boolean[] = [];
-    const sub = conn.api.services.connection.onDidRequest((e) => {
-      if (e.method === 'POST' && e.path.startsWith('/v0/orders')) posts.push((e.requestBody as { dry_run?: boolean } | undefined)?.dry_run === true);
-    });
+    const posts = watchOrderPosts(conn.api.services.connection);
     const item = (await client.archives.search({ limit: 1, collections: ['sentinel-2-l2a'] })).features[0];
     const input = { items: [`${item.collection}/${item.id}`], project: 'Water resources', name: 'Ordered from chat' };
     sample.ordersBefore = (await client.orders.listPage({ offset: 0, limit: 1 })).total ?? -1;
     for (const marker of ['first', 'second']) {
-      posts = [];
+      posts.take();
       const text = await invoke(TOOLS.placeOrder, input);
-      sample.calls.push({ text, orderPosts: posts });
+      sample.calls.push({ text, orderPosts: posts.take() });
       if (file) fs.writeFileSync(`${file}.${marker}`, text);
     }
     sample.ordersAfter = (await client.orders.listPage({ offset: 0, limit: 1 })).total ?? -1;
-    sub.dispose();
+    posts.dispose();
   } catch (err) {
     sample.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
   } finally {

@@ -113,6 +113,12 @@ export interface OpenWorkbenchOptions {
   viewport?: { width: number; height: number };
   /** Open the folder in Restricted Mode (workspace trust on, the folder not trusted). */
   restricted?: boolean;
+  /**
+   * Let extensions use the API proposals their manifests declare (the web workbench's
+   * `enableProposedApi` payload entry, its form of `--enable-proposed-api`). Only test fixtures
+   * declare any (the scripted model's `chatProvider`); EO Imagery declares none.
+   */
+  enableProposedApi?: boolean;
 }
 
 /** Starts a fresh code-server (own temp user data) and opens its workbench in Chromium. */
@@ -148,6 +154,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
     page.on('pageerror', (err) => consoleLines.push(`[pageerror] ${err.message}`));
     const payload: Payload = (options.extensionDevelopmentPaths ?? [REPO_ROOT]).map((p) => ['extensionDevelopmentPath', remoteUri(server, p)]);
     if (options.extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server, options.extensionTestsPath)]);
+    if (options.enableProposedApi) payload.push(['enableProposedApi', '']);
     await page.goto(workbenchUrl(server, { folder, payload }));
     const opened = browser;
     return {
@@ -172,7 +179,8 @@ export async function openWorkbench(options: OpenWorkbenchOptions = {}): Promise
   }
 }
 
-async function waitForFile(file: string, timeoutMs: number, stillRunning: () => string | undefined): Promise<string> {
+/** The text of `file` once it exists; throws after `timeoutMs`, or as soon as `stillRunning` names a problem. */
+export async function waitForFile(file: string, timeoutMs: number, stillRunning: () => string | undefined = () => undefined): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
@@ -192,6 +200,7 @@ export interface ExtensionTestRun {
   settings?: Record<string, unknown>;
   timeoutMs?: number;
   restricted?: boolean;
+  enableProposedApi?: boolean;
 }
 
 /**
@@ -209,6 +218,7 @@ export async function runInExtensionHost<T = TestRunResult>(run: ExtensionTestRu
     env: { ...(run.env ?? {}), EO_TEST_RESULT_FILE: resultFile },
     settings: run.settings,
     restricted: run.restricted,
+    enableProposedApi: run.enableProposedApi,
   });
   try {
     const text = await waitForFile(resultFile, run.timeoutMs ?? 180_000, () => {
