@@ -70,7 +70,8 @@ export function inflateBounded(input: Uint8Array, cap: number): ArrayBuffer {
     status = s;
   };
   inflate.push(input, true);
-  if (status !== 0) throw new Error(l10n.t('its deflate data is corrupt ({0})', (inflate as unknown as { strm?: { msg?: string } }).strm?.msg || String(status)));
+  if (status !== 0)
+    throw new Error(l10n.t('its deflate data is corrupt ({0})', (inflate as unknown as { strm?: { msg?: string } }).strm?.msg || String(status)));
   return out.result();
 }
 
