@@ -20,6 +20,7 @@
 import * as L from 'leaflet';
 import { drawableBounds, toDrawable, type Drawable } from '../../src/geo/drawable';
 import { project } from '../../src/geo/mercator';
+import { coversView, drawnArea, type DrawnArea } from './drawnArea';
 
 export interface FootprintStyle {
   color: string;
@@ -293,6 +294,8 @@ export class FootprintLayer<T> extends L.Layer {
   private fillCanvas?: HTMLCanvasElement;
   private selectedId?: string;
   private topLeftLatLng?: L.LatLng;
+  /** What the canvases hold since the last redraw: a pan that stays inside it redraws nothing. */
+  private area?: DrawnArea;
   private zoomAtDraw = 0;
   private mapRef?: L.Map;
   /** Milliseconds the last redraw took, shapes it painted, whether from the world image (for the benchmark). */
@@ -424,13 +427,17 @@ export class FootprintLayer<T> extends L.Layer {
     this.canvas = undefined;
     this.fillCanvas = undefined;
     this.world = undefined;
+    this.area = undefined;
     this.mapRef = undefined;
     return this;
   }
 
   override getEvents(): Record<string, L.LeafletEventHandlerFn> {
     return {
-      moveend: () => this.redraw(),
+      // the canvases hold a quarter of the view's size beyond each edge: a shorter pan shows it as it is
+      moveend: () => {
+        if (this.mapRef && !coversView(this.mapRef, this.area)) this.redraw();
+      },
       viewreset: () => this.redraw(),
       resize: () => this.redraw(),
       zoomanim: (e) => this.onZoomAnim(e as L.ZoomAnimEvent),
@@ -440,6 +447,8 @@ export class FootprintLayer<T> extends L.Layer {
   private onZoomAnim(e: L.ZoomAnimEvent): void {
     const map = this.mapRef;
     if (!map || !this.canvas || !this.topLeftLatLng) return;
+    // scaled by the animation: whatever comes next redraws
+    this.area = undefined;
     const scale = map.getZoomScale(e.zoom, this.zoomAtDraw);
     const panePos = L.DomUtil.getPosition(map.getPane('mapPane') as HTMLElement);
     const newOrigin = map.project(e.center, e.zoom).subtract(map.getSize().divideBy(2)).add(panePos).round();
@@ -466,6 +475,7 @@ export class FootprintLayer<T> extends L.Layer {
     const w = Math.round(size.x * (1 + 2 * pad));
     const h = Math.round(size.y * (1 + 2 * pad));
     const dpr = window.devicePixelRatio || 1;
+    this.area = undefined;
     const contexts: CanvasRenderingContext2D[] = [];
     for (const c of [canvas, this.fillCanvas]) {
       if (!c) continue;
@@ -520,6 +530,7 @@ export class FootprintLayer<T> extends L.Layer {
       ctx.stroke(one.outlines);
       drawn++;
     }
+    this.area = drawnArea(map, topLeft, topLeft.add([w, h]));
     this.lastDraw = { ms: performance.now() - t0, drawn, world: world !== undefined };
   }
 

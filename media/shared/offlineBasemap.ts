@@ -14,6 +14,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import { unwrapRing } from '../../src/geo/antimeridian';
 import type { Drawable } from '../../src/geo/drawable';
 import { clampLat } from '../../src/geo/mercator';
+import { coversView, drawnArea, type DrawnArea } from './drawnArea';
 
 /** The base layer's name in the layer control (asked for after the page's bundle is loaded). */
 export function offlineName(): string {
@@ -73,11 +74,40 @@ function styleOfFeature(f: Feature | undefined): L.PathOptions {
   return styleOf((f?.properties as { kind?: Kind } | null | undefined)?.kind ?? 'land');
 }
 
+/**
+ * Leaflet's SVG renderer, except that a pan which keeps the view inside the drawn margin keeps
+ * the drawing (see `drawnArea.ts`). Leaflet's own re-clips every path on each `moveend` and so
+ * rewrites every path's `d`: about 10 ms of script for the outlines at zoom 2, and the browser
+ * rasterizes the whole 2 × 2-view SVG again, though no pixel in view changed.
+ */
+class KeptSvg extends L.SVG {
+  private area?: DrawnArea;
+  /** One function, so that removing the layer (which asks for the events again) unhooks it. */
+  private readonly moveEnd = (): void => this.onMoveEnd();
+
+  override getEvents(): Record<string, L.LeafletEventHandlerFn> {
+    return { ...super.getEvents?.(), moveend: this.moveEnd };
+  }
+
+  private onMoveEnd(): void {
+    const self = this as unknown as { _map?: L.Map; _update(): void };
+    if (self._map && !coversView(self._map, this.area)) self._update();
+  }
+
+  /** Leaflet's, then what it drew; during a zoom animation Leaflet's draws nothing and so do we. */
+  _update(): void {
+    const self = this as unknown as { _map?: L.Map & { _animatingZoom?: boolean }; _bounds?: L.Bounds };
+    (L.SVG.prototype as unknown as { _update(this: L.SVG): void })._update.call(this);
+    const b = self._bounds;
+    this.area = self._map && !self._map._animatingZoom && b?.min && b.max ? drawnArea(self._map, b.min, b.max) : undefined;
+  }
+}
+
 export function createOfflineBasemap(): L.Layer & { restyle(): void } {
   const layer = L.geoJSON(undefined, {
     pane: 'eoOffline',
     // its own renderer in its own pane, under the tiles' overlays
-    renderer: L.svg({ pane: 'eoOffline', padding: 0.5 }),
+    renderer: new KeptSvg({ pane: 'eoOffline', padding: 0.5 }),
     interactive: false,
     attribution: l10n.t('Outlines: Natural Earth'),
     style: styleOfFeature,

@@ -333,6 +333,60 @@ describe('map webview', () => {
     }
   });
 
+  it('a pan inside the drawn margin repaints neither the footprints nor the offline outlines; a longer one does', async () => {
+    const h = await openWebview('map', { viewport: { width: 1280, height: 800 } });
+    try {
+      await ready(h);
+      // 6,000 squares of 0.1° (the world image at zoom 2), as in the test above
+      const features: unknown[] = [];
+      for (let i = 0; i < 6000; i++) features.push(squareFeature(`s${i}`, -178 + (i % 100) * 3.5, -59 + Math.floor(i / 100) * 2, 0.1));
+      await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: false, features });
+      type Panned = MapWin & {
+        eoMap: { map: { setView(c: [number, number], z: number, o: object): void; panBy(p: [number, number], o: object): void } };
+        __lastDraw?: unknown;
+      };
+      await h.page.evaluate(() => (window as unknown as Panned).eoMap.map.setView([10, 0], 2, { animate: false }));
+      await h.page.waitForTimeout(100);
+      /** What each layer drew last: the footprints' redraw record and the outlines' SVG paths. */
+      const drawing = () =>
+        h.page.evaluate(() => {
+          const w = window as unknown as Panned;
+          const paths = Array.from(document.querySelectorAll('.leaflet-eoOffline-pane path')).map((p) => p.getAttribute('d') ?? '');
+          // Leaflet's SVG renderer sets the view box on every redraw, though paths inside it come out the same
+          const viewBox = document.querySelector('.leaflet-eoOffline-pane svg')?.getAttribute('viewBox');
+          const same = w.__lastDraw === w.eoMap.layers.archiveItems.lastDraw;
+          w.__lastDraw = w.eoMap.layers.archiveItems.lastDraw;
+          return { paths, viewBox, footprintsSame: same };
+        });
+      /** Whether the outlines' paths drawn before are drawn as they were (a pan may add a world copy's paths after them). */
+      const keeps = (before: string[], after: string[]) => before.every((d, i) => after[i] === d);
+      const panBy = async (p: [number, number]) => {
+        await h.page.evaluate((p) => (window as unknown as Panned).eoMap.map.panBy(p, { animate: false }), p);
+        await h.page.waitForTimeout(100);
+      };
+      const first = await drawing();
+      assert.ok(first.paths.length > 0, 'the offline outlines are drawn');
+      // a quarter of the map's width and height beyond each edge is drawn (the side panel is open:
+      // the map is about 960 px wide), half of them for the outlines: 200 × 120 px stays inside
+      await panBy([200, 120]);
+      const short = await drawing();
+      assert.equal(short.footprintsSame, true, 'the footprints were not redrawn by a short pan');
+      assert.equal(short.viewBox, first.viewBox, 'the outlines were not redrawn by a short pan');
+      assert.equal(keeps(first.paths, short.paths), true, 'the outlines drawn before are as they were');
+      assert.equal(await paintedAt(h, -3, 1.1), true, 'a footprint in view is painted where it is after the short pan');
+      assert.equal(await paintedAt(h, -1.5, 1.1), false, 'nothing between footprints after the short pan');
+      // 700 px more to the east leaves the footprints' margin and the outlines' (half a view)
+      await panBy([700, 0]);
+      const long = await drawing();
+      assert.equal(long.footprintsSame, false, 'the footprints were redrawn by a long pan');
+      assert.notEqual(long.viewBox, first.viewBox, 'the outlines were redrawn by a long pan');
+      // the view is now east of 180°: the square at 45° W shows in the next world copy, at 315°
+      assert.equal(await paintedAt(h, 315, 1.1), true, 'a footprint in view is painted where it is after the long pan');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('searches here with paging, count and two-way selection sync', async () => {
     const requests: MapRequest[] = [];
     const pages: SearchPage[] = [
