@@ -51,6 +51,12 @@ class Bounded {
   room(k: number): void {
     if (this.n + k > this.cap) throw overflow(this.kind, this.cap);
   }
+  /** Appends `chunk`, or refuses it past the cap. */
+  push(chunk: Uint8Array): void {
+    this.room(chunk.length);
+    this.out.set(chunk, this.n);
+    this.n += chunk.length;
+  }
   result(): ArrayBuffer {
     return this.n === this.cap ? (this.out.buffer as ArrayBuffer) : (this.out.buffer.slice(0, this.n) as ArrayBuffer);
   }
@@ -59,11 +65,7 @@ class Bounded {
 export function inflateBounded(input: Uint8Array, cap: number): ArrayBuffer {
   const out = new Bounded(cap, 'deflate');
   const inflate = new Inflate({ chunkSize: 64 * 1024 });
-  inflate.onData = (chunk: Uint8Array) => {
-    out.room(chunk.length);
-    out.out.set(chunk, out.n);
-    out.n += chunk.length;
-  };
+  inflate.onData = (chunk: Uint8Array) => out.push(chunk);
   // pako's own onEnd would join the chunks onData already took; its status is all we need
   let status = 0;
   inflate.onEnd = (s: number) => {
@@ -105,18 +107,14 @@ export async function inflateNative(input: Uint8Array<ArrayBuffer>, cap: number)
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (out.n + value.length > cap) {
-        // stop inflating: cancelling the readable side errors the writer, ending the loop above
-        reader.cancel().catch(() => undefined);
-        throw overflow('deflate', cap);
-      }
-      out.out.set(value, out.n);
-      out.n += value.length;
+      out.push(value);
     }
     await writing;
   } catch (e) {
-    if (e instanceof TooLarge) throw e;
-    return undefined;
+    if (!(e instanceof TooLarge)) return undefined;
+    // stop inflating: cancelling the readable side errors the writer, ending the loop above
+    reader.cancel().catch(() => undefined);
+    throw e;
   }
   return out.result();
 }
@@ -136,9 +134,7 @@ export function unpackBitsBounded(input: Uint8Array, cap: number): ArrayBuffer {
       i += 2;
     } else {
       const run = Math.min(header + 1, input.length - i - 1);
-      out.room(run);
-      out.out.set(input.subarray(i + 1, i + 1 + run), out.n);
-      out.n += run;
+      out.push(input.subarray(i + 1, i + 1 + run));
       i += header + 2;
     }
   }
