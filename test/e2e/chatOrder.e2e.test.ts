@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { makeTempDir, openWorkbench, REPO_ROOT, waitForFile } from '../integration/harness/codeServer';
 import type { ChatOrderSample } from './chatOrder.probe';
-import { screenshot, waitForWorkbench } from './workbench';
+import { reportFailure, screenshot, waitForWorkbench } from './workbench';
 import { clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
 
 test('chat order tool: our priced quick pick in the workbench; Enter cancels, Place Order orders once', { timeout: 420_000 }, async () => {
@@ -48,8 +48,7 @@ test('chat order tool: our priced quick pick in the workbench; Enter cancels, Pl
     assert.match(sample.calls[1].text, /The person clicked Place Order: the order was placed/);
     assert.equal(sample.ordersAfter - sample.ordersBefore, 1, 'exactly one new order');
   } catch (err) {
-    await screenshot(wb.page, 'chat-order-failure').catch(() => undefined);
-    if (err instanceof Error) err.message += `\n--- workbench console (tail) ---\n${wb.consoleLines.slice(-20).join('\n')}`;
+    await reportFailure(wb, 'chat-order', err);
     throw err;
   } finally {
     await wb.close();

@@ -15,7 +15,7 @@ import { makeTempDir, openWorkbench, REPO_ROOT, waitForFile } from '../integrati
 import { TOOLS } from '../../src/tools/toolIds';
 import type { ChatParticipantSample, Received } from './chatParticipant.probe';
 import { waitForBounds, webviewFrame } from './webviews';
-import { screenshot, waitForWorkbench } from './workbench';
+import { reportFailure, screenshot, waitForWorkbench } from './workbench';
 import { focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
 
 /** The tool answers a request carried back to the model, by tool name (matched through the call ids). */
@@ -84,8 +84,7 @@ test(
       assert.deepEqual(sample.orderPosts[1], [true], 'declined: the dry run and nothing else');
       assert.equal(sample.ordersAfter, sample.ordersBefore, 'no order was placed');
     } catch (err) {
-      await screenshot(wb.page, 'chat-participant-failure').catch(() => undefined);
-      if (err instanceof Error) err.message += `\n--- workbench console (tail) ---\n${wb.consoleLines.slice(-20).join('\n')}`;
+      await reportFailure(wb, 'chat-participant', err);
       throw err;
     } finally {
       await wb.close();

@@ -223,33 +223,36 @@ export async function withWorkbench(name: string, options: EoWorkbenchOptions, f
   try {
     await fn(wb);
   } catch (err) {
-    await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
-    const logs = wb.consoleLines
-      .filter((l) => /error|eo-imagery|eoImagery/i.test(l))
-      .slice(-20)
-      .join('\n');
-    let extensionLog = '';
-    try {
-      extensionLog = extensionLogText(wb.userDataDir).split('\n').slice(-25).join('\n');
-    } catch {
-      extensionLog = '(no log file)';
-    }
-    if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}\n--- EO Imagery log (last lines) ---\n${extensionLog}`;
-    // the whole of both beside the failure's screenshot (the reporter may print only the first lines)
-    try {
-      let full = '';
-      try {
-        full = extensionLogText(wb.userDataDir);
-      } catch {
-        full = '(no log file)';
-      }
-      fs.writeFileSync(path.join(SCREENSHOTS_DIR, `${name}-failure.log`), `${wb.consoleLines.join('\n')}\n--- EO Imagery log ---\n${full}`);
-    } catch {
-      /* the failure itself is what matters */
-    }
+    await reportFailure(wb, name, err);
     throw err;
   } finally {
     await wb.close();
+  }
+}
+
+/**
+ * What a failed test leaves for a person: a screenshot, the workbench console's and the EO
+ * Imagery log's last lines appended to `err`'s message, and both whole beside the screenshot.
+ */
+export async function reportFailure(wb: OpenedWorkbench, name: string, err: unknown): Promise<void> {
+  await screenshot(wb.page, `${name}-failure`).catch(() => undefined);
+  const logs = wb.consoleLines
+    .filter((l) => /error|eo-imagery|eoImagery/i.test(l))
+    .slice(-20)
+    .join('\n');
+  let full = '(no log file)';
+  try {
+    full = extensionLogText(wb.userDataDir);
+  } catch {
+    /* no log yet: said as such */
+  }
+  const extensionLog = full.split('\n').slice(-25).join('\n');
+  if (err instanceof Error) err.message += `\n--- workbench console (filtered) ---\n${logs}\n--- EO Imagery log (last lines) ---\n${extensionLog}`;
+  // the whole of both beside the failure's screenshot (the reporter may print only the first lines)
+  try {
+    fs.writeFileSync(path.join(SCREENSHOTS_DIR, `${name}-failure.log`), `${wb.consoleLines.join('\n')}\n--- EO Imagery log ---\n${full}`);
+  } catch {
+    /* the failure itself is what matters */
   }
 }
 
