@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import { collect } from '../../src/api';
 import { TOOLS } from '../../src/tools/toolIds';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
+import { until } from '../integration/support/until';
 import { watchOrderPosts } from './orderPosts';
 
 export const SCRIPTED_MODEL_EXTENSION = 'eo-imagery-test.scripted-model-extension';
@@ -52,14 +53,6 @@ export interface ChatParticipantSample {
   ordersBefore: number;
   ordersAfter: number;
   error?: string;
-}
-
-async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 export async function run(): Promise<void> {
