@@ -1,7 +1,7 @@
 /**
- * What the watcher follows, as it is kept in the extension's global state: kinds and ids
- * only (never a name, a token or a signed URL), so a window reload, or another window, picks
- * the list up again. Pure: whatever the state holds is read defensively, since an older
+ * What the watcher follows, as it is kept in the extension's global state: kinds, ids and the
+ * service they live on (never a name, a token or a signed URL), so a window reload, or another
+ * window, picks the list up again. Pure: whatever the state holds is read defensively, since an older
  * version or a hand-edited state may have left anything there.
  */
 import { isObj } from '../api/shape';
@@ -15,6 +15,12 @@ export interface WatchRef {
   readonly kind: WatchKind;
   readonly id: string;
   readonly parent?: string;
+  /**
+   * The base URL of the service it was followed on. Only things of the service signed in now
+   * are read: another account's ids would answer 404 there, and be said to be gone. Absent in
+   * lists stored before it was kept: then it is read on whichever service is signed in.
+   */
+  readonly service?: string;
   /** When it was first followed (ms since the epoch): things older than `FORGET_AFTER_MS` are dropped. */
   readonly since: number;
 }
@@ -41,13 +47,15 @@ export function isWatchKind(v: unknown): v is WatchKind {
 /** The stored form: a versioned list. */
 export interface StoredFollowed {
   v: 1;
-  refs: { kind: WatchKind; id: string; parent?: string; since: number }[];
+  refs: { kind: WatchKind; id: string; parent?: string; service?: string; since: number }[];
 }
 
 export function encodeFollowed(refs: readonly WatchRef[]): StoredFollowed {
   return {
     v: 1,
-    refs: refs.slice(-MAX_FOLLOWED).map((r) => ({ kind: r.kind, id: r.id, ...(r.parent ? { parent: r.parent } : {}), since: r.since })),
+    refs: refs
+      .slice(-MAX_FOLLOWED)
+      .map((r) => ({ kind: r.kind, id: r.id, ...(r.parent ? { parent: r.parent } : {}), ...(r.service ? { service: r.service } : {}), since: r.since })),
   };
 }
 
@@ -65,12 +73,23 @@ export function decodeFollowed(stored: unknown, now: number): WatchRef[] {
     if ((r.kind === 'insightRun' || r.kind === 'job') && r.parent === undefined) continue;
     const since = typeof r.since === 'number' && Number.isFinite(r.since) ? r.since : now;
     if (now - since > FORGET_AFTER_MS) continue;
-    const ref: WatchRef = { kind: r.kind, id: r.id, ...(typeof r.parent === 'string' ? { parent: r.parent } : {}), since };
+    const service = isServiceUrl(r.service) ? { service: r.service } : {};
+    const ref: WatchRef = { kind: r.kind, id: r.id, ...(typeof r.parent === 'string' ? { parent: r.parent } : {}), ...service, since };
     if (seen.has(refKey(ref))) continue;
     seen.add(refKey(ref));
     out.push(ref);
   }
   return out.slice(-MAX_FOLLOWED);
+}
+
+/** An http(s) URL of bounded length: what a stored `service` must be to be kept. */
+function isServiceUrl(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= 500 && /^https?:\/\/[^\s]+$/i.test(v);
+}
+
+/** Whether `ref` belongs to the service at `baseUrl` (one stored without a service belongs to any). */
+export function onService(ref: Pick<WatchRef, 'service'>, baseUrl: string): boolean {
+  return ref.service === undefined || ref.service === baseUrl;
 }
 
 /** Whether `id` may be followed (what `decodeFollowed` would keep). */

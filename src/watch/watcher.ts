@@ -16,7 +16,7 @@ import { ApiError, isCancellation, needsSignIn } from '../api/errors';
 import type { Connection } from '../auth/connection';
 import type { Prompts } from '../ui/prompts';
 import { runCommand } from '../ui/runCommand';
-import { decodeFollowed, encodeFollowed, FOLLOWED_KEY, isFollowableId, refKey, type WatchKind, type WatchRef } from './followed';
+import { decodeFollowed, encodeFollowed, FOLLOWED_KEY, isFollowableId, onService, refKey, type WatchKind, type WatchRef } from './followed';
 import { FOLLOWERS, type Finish, type Hint, type NextAction, type Snapshot } from './followers';
 import { BACKOFF, BUDGET, chooseDue, firstSlot, nextSlot, RequestBudget, type BackoffOptions, type BudgetOptions, type Slot } from './schedule';
 
@@ -48,7 +48,7 @@ export interface WatchRead {
 
 export interface WatcherDeps {
   readonly state: vscode.Memento;
-  readonly connection: Pick<Connection, 'getClient' | 'onDidChange'>;
+  readonly connection: Pick<Connection, 'getClient' | 'onDidChange' | 'baseUrl'>;
   readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
   readonly ui: Pick<Prompts, 'message'>;
   readonly backoff?: BackoffOptions;
@@ -74,6 +74,8 @@ export class Watcher implements vscode.Disposable {
   private readonly now: () => number;
   private timer?: ReturnType<typeof setTimeout>;
   private ticking = false;
+  /** The base URL last seen, to tell a change of service from other connection changes. */
+  private service: string;
   /** Signed out: nothing is read until the connection changes. */
   private paused = false;
   private readonly abort = new AbortController();
@@ -91,10 +93,15 @@ export class Watcher implements vscode.Disposable {
     this.budget = new RequestBudget(deps.budget ?? BUDGET);
     this.backoff = deps.backoff ?? BACKOFF;
     this.now = deps.now ?? Date.now;
+    this.service = deps.connection.baseUrl;
     for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
     this.subscriptions.push(
       deps.connection.onDidChange(() => {
-        if (!this.paused) return;
+        // Another service signed in shows (and reads) its own things, not this one's.
+        if (deps.connection.baseUrl !== this.service) {
+          this.service = deps.connection.baseUrl;
+          this.changed.fire();
+        }
         this.paused = false;
         this.schedule();
       }),
@@ -102,13 +109,20 @@ export class Watcher implements vscode.Disposable {
     this.schedule();
   }
 
-  /** What is pending now, oldest first. */
+  /** What is pending now on the service signed in, oldest first. */
   pending(): Pending[] {
-    return [...this.entries.values()].map((e) => ({ ref: e.ref, noun: FOLLOWERS[e.ref.kind].noun(), snapshot: e.snapshot, hint: e.hint }));
+    return this.here().map((e) => ({ ref: e.ref, noun: FOLLOWERS[e.ref.kind].noun(), snapshot: e.snapshot, hint: e.hint }));
   }
 
+  /** How many things are pending on the service signed in. */
   get size(): number {
-    return this.entries.size;
+    return this.here().length;
+  }
+
+  /** The entries of the service signed in; the others wait, stored, until it is signed in again. */
+  private here(): Entry[] {
+    const service = this.deps.connection.baseUrl;
+    return [...this.entries.values()].filter((e) => onService(e.ref, service));
   }
 
   isFollowing(kind: WatchKind, id: string): boolean {
@@ -136,7 +150,8 @@ export class Watcher implements vscode.Disposable {
       }
       return;
     }
-    const ref: WatchRef = { kind, id, ...(options.parent ? { parent: options.parent } : {}), since: this.now() };
+    const service = this.deps.connection.baseUrl;
+    const ref: WatchRef = { kind, id, ...(options.parent ? { parent: options.parent } : {}), ...(service ? { service } : {}), since: this.now() };
     this.add(ref, options.hint ?? {}, options.held === true);
     // The caller's record says where it stands until the first read.
     if (options.record !== undefined) this.entries.get(key)!.snapshot = FOLLOWERS[kind].snapshot(options.record);
@@ -172,7 +187,7 @@ export class Watcher implements vscode.Disposable {
   /** Reads everything due now or later at once, as far as the budget allows ("Check Now"). */
   checkNow(): void {
     const now = this.now();
-    for (const e of this.entries.values()) e.slot = { ...e.slot, due: Math.min(e.slot.due, now) };
+    for (const e of this.here()) e.slot = { ...e.slot, due: Math.min(e.slot.due, now) };
     this.paused = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -220,9 +235,11 @@ export class Watcher implements vscode.Disposable {
   }
 
   private schedule(delayMs?: number): void {
-    if (this.timer || this.ticking || this.paused || this.entries.size === 0 || this.abort.signal.aborted) return;
+    if (this.timer || this.ticking || this.paused || this.abort.signal.aborted) return;
+    const here = this.here();
+    if (here.length === 0) return;
     const now = this.now();
-    const firstDue = Math.min(...[...this.entries.values()].map((e) => e.slot.due));
+    const firstDue = Math.min(...here.map((e) => e.slot.due));
     const at = Math.max(firstDue, this.budget.nextFreeAt(now));
     const wait = delayMs ?? Math.max(250, at - now);
     this.timer = setTimeout(() => void this.tick(), wait);
@@ -235,7 +252,7 @@ export class Watcher implements vscode.Disposable {
       this.mergeStored();
       const now = this.now();
       const groups = new Map<string, { due: number; entries: Entry[] }>();
-      for (const e of this.entries.values()) {
+      for (const e of this.here()) {
         const key = FOLLOWERS[e.ref.kind].shareKey(e.ref);
         const g = groups.get(key) ?? { due: Infinity, entries: [] };
         g.due = Math.min(g.due, e.slot.due);

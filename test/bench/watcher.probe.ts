@@ -5,11 +5,11 @@
 // each of them has seen all 20 final. Then 3 insight runs pending on 3 AOIs (the figure the
 // sidebar's run poller had before the watcher took those reads over).
 import * as fs from 'node:fs';
-import * as vscode from 'vscode';
 import { EoClient } from '../../src/api';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { Watcher } from '../../src/watch/watcher';
 import { countingProxy, pendingRuns } from './insightPolling.probe';
+import { MemoryState } from '../integration/support/memoryState';
 
 export interface WatcherSample {
   pending: number;
@@ -33,21 +33,6 @@ export interface RunWindow {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const total = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
-
-/** A global state of its own, so the extension's real list is not touched. */
-class MemoryState implements vscode.Memento {
-  private readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, fallback?: T): T | undefined {
-    return this.values.has(key) ? (this.values.get(key) as T) : fallback;
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
 
 export async function run(): Promise<void> {
   const file = process.env.EO_TEST_RESULT_FILE;
@@ -132,7 +117,7 @@ export async function run(): Promise<void> {
 function quietWatcher(client: EoClient): Watcher {
   const log = { info: (): void => undefined, warn: (): void => undefined };
   const ui = { message: (): Promise<undefined> => Promise.resolve(undefined) };
-  const connection = { getClient: () => Promise.resolve(client), onDidChange: () => ({ dispose: (): void => undefined }) };
+  const connection = { baseUrl: 'http://127.0.0.1', getClient: () => Promise.resolve(client), onDidChange: () => ({ dispose: (): void => undefined }) };
   return new Watcher({ state: new MemoryState(), connection, log, ui });
 }
 

@@ -112,6 +112,15 @@ test('the walkthroughâ€™s search: a rectangle over the Nile Delta with the formâ
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 60_000 });
     await walkthrough.getByText('Search the archive and see imagery').first().click();
+    // The page focuses the step it selects twice: at once, and again when its slide animation ends
+    // (VS Code's SLIDE_TRANSITION_TIME_MS, 250 ms). A picker opened before the second closes on
+    // that focus change, so click the button once the step is settled, as a person would.
+    await page.waitForFunction(
+      () => /Search the archive/.test(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await page.waitForTimeout(400);
     await walkthrough.getByRole('button', { name: 'Search Archive Here' }).first().click();
     await clickQuickPickRow(page, /Where to search/, 'Draw a rectangle on the map');
 

@@ -74,7 +74,10 @@ suite('reports: order report CSV against the sandbox', function () {
     const saved = await runScripted(sb.current, prompts, COMMANDS.downloadReport, 'UTC');
     prompts.assertDone();
     assert.equal(saved, undefined);
-    assert.equal(prompts.messages.length, 0);
+    assert.deepEqual(
+      prompts.messages.map((m) => m.text),
+      [],
+    );
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled && d.getText().startsWith(REPORT_COLUMNS[0])), 'an untitled report buffer was opened');
   });
 

@@ -5,14 +5,15 @@
 // kinds and ids), and the finish is still announced once across the two.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ArchiveItem, OrderRecord } from '../../../src/api';
+import { EoClient, type ArchiveItem, type OrderRecord } from '../../../src/api';
 import { COMMANDS } from '../../../src/commandIds';
 import { FOLLOWED_KEY } from '../../../src/watch/followed';
 import { Watcher } from '../../../src/watch/watcher';
-import { useSandbox } from '../harness/sandbox';
+import { startSandbox, useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, firstItem, handle } from './ordersSupport';
 import { until } from '../support/until';
+import { MemoryState } from '../support/memoryState';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -50,7 +51,10 @@ suite('watcher: orders followed in the background, announced once, resumed after
       assert.ok(watcher.isFollowing('orderItem', itemId), 'the placed item is followed');
       const stored = JSON.stringify(conn.api.services.context.globalState.get(FOLLOWED_KEY));
       assert.ok(stored.includes(itemId), 'kept in the global state');
-      assert.ok(!stored.includes(conn.sandbox.tokens.alice) && !stored.includes('http'), 'no token and no URL in what is kept');
+      assert.ok(!stored.includes(conn.sandbox.tokens.alice), 'no token in what is kept');
+      // The only URLs kept are services' base URLs (what each thing belongs to): no signed URL.
+      assert.ok(stored.includes(`"service":"${conn.sandbox.url}"`), 'kept with the service it lives on');
+      for (const url of stored.match(/https?:\/\/[^"]*/g) ?? []) assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/, 'no URL but a service’s in what is kept');
 
       // The person goes back to code: the sidebar and every editor closed.
       await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -176,6 +180,71 @@ suite('watcher: orders followed in the background, announced once, resumed after
       assert.ok(!services.watcher.isFollowing('orderItem', itemId), 'Stop Following stops it');
     } finally {
       restore();
+    }
+  });
+
+  test('switching to another service: what was followed on the first is neither read nor said to be gone there, and is read again back on it', async () => {
+    const conn = sb.current;
+    const { services } = conn.api;
+    const c = await client(conn);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    const placed = await c.orders.create({
+      dry_run: false,
+      order_items: [
+        {
+          project_id: aoi.project_id,
+          name: 'Order on the first service',
+          usecase: 'general',
+          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
+          item_ids: [(await archiveItem()).id],
+        },
+      ],
+    });
+    const itemId = placed.order_items[0].id;
+    const other = await startSandbox();
+    const otherClient = new EoClient({ baseUrl: other.url, token: other.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'test' });
+    const otherRequests = (): number => other.requests.filter((r) => /order/i.test(r)).length;
+    // A connection that is signed in to one service, then to the other, as the Accounts menu switches it.
+    const changed = new vscode.EventEmitter<void>();
+    let on: 'first' | 'other' = 'first';
+    const connection = {
+      get baseUrl() {
+        return on === 'first' ? conn.sandbox.url : other.url;
+      },
+      getClient: () => (on === 'first' ? client(conn) : Promise.resolve(otherClient)),
+      onDidChange: changed.event,
+    };
+    const prompts = new ScriptedPrompts();
+    const watcher = new Watcher({ state: new MemoryState(), connection, log: services.log, ui: prompts });
+    try {
+      watcher.follow('orderItem', itemId);
+      watcher.checkNow();
+      await until('the first read', () => watcher.pending().find((p) => p.ref.id === itemId)?.snapshot);
+      assert.equal(watcher.pending()[0].ref.service, conn.sandbox.url, 'followed with the service it lives on');
+
+      on = 'other';
+      changed.fire();
+      assert.deepEqual(watcher.pending(), [], 'the other service has nothing pending');
+      assert.equal(watcher.size, 0);
+      const before = watcher.requests;
+      watcher.checkNow();
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(watcher.requests, before, 'nothing read on the other service');
+      assert.equal(otherRequests(), 0, 'the other service was never asked for the item');
+      assert.deepEqual(prompts.messages, [], 'nothing said: the item is not gone, it is elsewhere');
+      assert.ok(watcher.isFollowing('orderItem', itemId), 'still followed, waiting for its service');
+
+      on = 'first';
+      changed.fire();
+      assert.equal(watcher.pending()[0]?.ref.id, itemId, 'back on its service, it is pending again');
+      handle(conn).clock.advance(DAY_MS);
+      watcher.checkNow();
+      await until('the finish notification', () => prompts.messages.some((m) => m.text.startsWith('Order item Order on the first service ')));
+      assert.ok(!watcher.isFollowing('orderItem', itemId));
+    } finally {
+      watcher.dispose();
+      changed.dispose();
+      await other.close();
     }
   });
 });

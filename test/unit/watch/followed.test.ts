@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeFollowed, encodeFollowed, FORGET_AFTER_MS, MAX_FOLLOWED, type WatchRef } from '../../../src/watch/followed';
+import { decodeFollowed, encodeFollowed, FORGET_AFTER_MS, MAX_FOLLOWED, onService, type WatchRef } from '../../../src/watch/followed';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
@@ -15,15 +15,24 @@ describe('followed list in the global state', () => {
       { kind: 'delivery', id: 'd-42', since: NOW - 500 },
       { kind: 'download', id: 'dl_7', since: NOW },
       { kind: 'insightRun', id: 'run-1', parent: 'aoi-9', since: NOW },
+      { kind: 'job', id: 'job-3', parent: 'wf-2', service: 'https://api.example.com/v0', since: NOW },
     ];
     const stored = JSON.parse(JSON.stringify(encodeFollowed(refs))) as unknown;
     assert.deepEqual(decodeFollowed(stored, NOW), refs);
   });
 
-  it('keeps kinds, ids, the parent id and a time: no name, no token, no URL', () => {
-    const ref = { kind: 'download' as const, id: 'dl_7', since: NOW, name: 'Lake', signed_url: 'https://x/?sig=1', token: 'secret' };
+  it('keeps kinds, ids, the parent id, the service and a time: no name, no token, no signed URL', () => {
+    const ref = {
+      kind: 'download' as const,
+      id: 'dl_7',
+      since: NOW,
+      service: 'https://api.example.com',
+      name: 'Lake',
+      signed_url: 'https://x/?sig=1',
+      token: 'secret',
+    };
     const stored = encodeFollowed([ref]);
-    assert.deepEqual(Object.keys(stored.refs[0]).sort(), ['id', 'kind', 'since']);
+    assert.deepEqual(Object.keys(stored.refs[0]).sort(), ['id', 'kind', 'service', 'since']);
     assert.ok(!JSON.stringify(stored).includes('secret') && !JSON.stringify(stored).includes('sig='));
   });
 
@@ -49,6 +58,22 @@ describe('followed list in the global state', () => {
       { kind: 'orderItem', id: 'a', since: NOW },
       { kind: 'download', id: 'no-time', since: NOW },
     ]);
+  });
+
+  it('a service that is not a bounded http(s) URL is dropped, and the thing then belongs to any service', () => {
+    const hostile = ['javascript:alert(1)', 'file:///etc/passwd', 'https://a b', `https://x/${'a'.repeat(600)}`, 42, ''];
+    const stored = { v: 1, refs: hostile.map((service, i) => ({ kind: 'delivery', id: `d${i}`, service, since: NOW })) };
+    const read = decodeFollowed(stored, NOW);
+    assert.equal(read.length, hostile.length, 'the things are kept');
+    for (const r of read) assert.equal(r.service, undefined, JSON.stringify(r));
+  });
+
+  it('onService: a thing belongs to the service it was followed on; one stored without a service, to any', () => {
+    const ref: WatchRef = { kind: 'delivery', id: 'd', service: 'https://a.example', since: NOW };
+    assert.equal(onService(ref, 'https://a.example'), true);
+    assert.equal(onService(ref, 'https://b.example'), false);
+    assert.equal(onService(ref, ''), false, 'signed out: nothing of a known service is read');
+    assert.equal(onService({ service: undefined }, 'https://b.example'), true);
   });
 
   it('anything that is not a version-1 list reads as nothing', () => {
