@@ -333,11 +333,14 @@ export function dataCogSpec(s: Scene): CogSpec {
     bandNames: [...(spec.bandNames ?? []), SCL_BAND],
     scale: [...(spec.scale ?? []), 1],
     offset: [...(spec.offset ?? []), 0],
+    // Called once per strip of rows (a few rows of a tile): only the strip's pixels are sampled
+    // and copied. Copying the whole tile per strip made a 512-pixel tile cost 128 tiles' copies.
     fill: (t, out) => {
-      const dn = new Uint16Array(T * T * nb);
-      const scl = new Uint8Array(T * T);
+      const n = t.rows * T;
+      const dn = new Uint16Array(n * nb);
+      const scl = new Uint8Array(n);
       fillTile(s, t, dn, scl);
-      for (let p = 0; p < T * T; p++) {
+      for (let p = 0; p < n; p++) {
         const o = p * (nb + 1);
         for (let b = 0; b < nb; b++) out[o + b] = dn[p * nb + b];
         out[o + nb] = scl[p];
