@@ -27,6 +27,25 @@ suite('watcher: orders followed in the background, announced once, resumed after
     return fc.features[0];
   }
 
+  /** Places an archive order of one item over the first AOI, directly (not through the wizard); its item's id. */
+  async function placeOrder(name: string): Promise<string> {
+    const c = await client(sb.current);
+    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
+    const placed = await c.orders.create({
+      dry_run: false,
+      order_items: [
+        {
+          project_id: aoi.project_id,
+          name,
+          usecase: 'general',
+          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
+          item_ids: [(await archiveItem()).id],
+        },
+      ],
+    });
+    return placed.order_items[0].id;
+  }
+
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -92,21 +111,7 @@ suite('watcher: orders followed in the background, announced once, resumed after
   test('following survives a simulated reload: a new watcher resumes from the global state; the finish is said once', async () => {
     const conn = sb.current;
     const { services } = conn.api;
-    const c = await client(conn);
-    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
-    const placed = await c.orders.create({
-      dry_run: false,
-      order_items: [
-        {
-          project_id: aoi.project_id,
-          name: 'Reloaded order',
-          usecase: 'general',
-          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
-          item_ids: [(await archiveItem()).id],
-        },
-      ],
-    });
-    const itemId = placed.order_items[0].id;
+    const itemId = await placeOrder('Reloaded order');
     services.watcher.follow('orderItem', itemId);
 
     // What a reloaded window builds in activate(): a watcher over the same global state.
@@ -138,21 +143,7 @@ suite('watcher: orders followed in the background, announced once, resumed after
   test('Show Pending lists what is followed in words, with no id; Stop Following… stops it', async () => {
     const conn = sb.current;
     const { services } = conn.api;
-    const c = await client(conn);
-    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
-    const placed = await c.orders.create({
-      dry_run: false,
-      order_items: [
-        {
-          project_id: aoi.project_id,
-          name: 'Listed order',
-          usecase: 'general',
-          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
-          item_ids: [(await archiveItem()).id],
-        },
-      ],
-    });
-    const itemId = placed.order_items[0].id;
+    const itemId = await placeOrder('Listed order');
     services.watcher.follow('orderItem', itemId);
     services.watcher.checkNow();
     await until('the first read', () => services.watcher.pending().find((p) => p.ref.id === itemId)?.snapshot);
@@ -186,21 +177,7 @@ suite('watcher: orders followed in the background, announced once, resumed after
   test('switching to another service: what was followed on the first is neither read nor said to be gone there, and is read again back on it', async () => {
     const conn = sb.current;
     const { services } = conn.api;
-    const c = await client(conn);
-    const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
-    const placed = await c.orders.create({
-      dry_run: false,
-      order_items: [
-        {
-          project_id: aoi.project_id,
-          name: 'Order on the first service',
-          usecase: 'general',
-          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
-          item_ids: [(await archiveItem()).id],
-        },
-      ],
-    });
-    const itemId = placed.order_items[0].id;
+    const itemId = await placeOrder('Order on the first service');
     const other = await startSandbox();
     const otherClient = new EoClient({ baseUrl: other.url, token: other.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'test' });
     const otherRequests = (): number => other.requests.filter((r) => /order/i.test(r)).length;
