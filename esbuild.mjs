@@ -129,6 +129,26 @@ const takenFrom = (result, ns) =>
 const tableEntry = (head, shared) =>
   [...head, 'const __eoShared = {', ...shared.map((f) => `  ${JSON.stringify(f)}: require(${JSON.stringify(`./${f}`)}),`), '};'].join('\n');
 
+/**
+ * extension.js's entry, in import/export form: esbuild then hoists every module of the bundle
+ * into one scope, evaluated in import order as the script runs. The require() form of
+ * `tableEntry` makes each module a closure run on first require, with a getter per export:
+ * V8 parses each such closure twice (once with the script, once when called), and activation
+ * runs them all. A namespace object used as a value keeps every export of its module.
+ */
+const coreEntry = (shared) => {
+  // A CommonJS package (@vscode/l10n) is taken as its module.exports, as require() gives it.
+  const ours = (f) => f.startsWith('src/');
+  const value = (f, i) => (ours(f) ? `__eoModule${i}` : `require(${JSON.stringify(`./${f}`)})`);
+  return [
+    `export { activate, deactivate } from ${JSON.stringify('./src/extension.ts')};`,
+    ...shared.flatMap((f, i) => (ours(f) ? [`import * as __eoModule${i} from ${JSON.stringify(`./${f}`)};`] : [])),
+    'export const __eoShared = {',
+    ...shared.map((f, i) => `  ${JSON.stringify(f)}: ${value(f, i)},`),
+    '};',
+  ].join('\n');
+};
+
 async function buildExtension(options) {
   const base = { ...common, ...extensionOptions, ...options, metafile: true };
   const corePlugins = [lazyVendor, featuresFile, clientFile];
@@ -159,19 +179,7 @@ async function buildExtension(options) {
   const fromCore = [...new Set([...takenFrom(features, core.ns), ...takenFrom(clientBuild, core.ns)])].sort();
   const coreBuild = await esbuild.build({
     ...base,
-    stdin: {
-      contents: tableEntry(
-        [
-          `const extension = require(${JSON.stringify('./src/extension.ts')});`,
-          'exports.activate = extension.activate;',
-          'exports.deactivate = extension.deactivate;',
-        ],
-        fromCore,
-      ).concat('\nexports.__eoShared = __eoShared;'),
-      resolveDir: ROOT,
-      sourcefile: 'extension-entry.js',
-      loader: 'js',
-    },
+    stdin: { contents: coreEntry(fromCore), resolveDir: ROOT, sourcefile: 'extension-entry.js', loader: 'js' },
     outfile: 'dist/extension.js',
     plugins: corePlugins,
   });

@@ -67,39 +67,53 @@ class DeferredTree implements vscode.TreeDataProvider<unknown> {
 export function registerDeferred(load: () => DeferredTargets): Deferred {
   const disposables: vscode.Disposable[] = [];
   // Commands: a stub per id runs the real command, which the features register when loaded.
-  let stubs: vscode.Disposable[] | undefined = Object.values(COMMANDS).map((id) =>
-    vscode.commands.registerCommand(id, (...args: unknown[]) => {
-      load();
-      return vscode.commands.executeCommand(id, ...args);
-    }),
-  );
+  // One handler for all of them, told its id through `this` (registerCommand's thisArg).
+  function stub(this: string, ...args: unknown[]): Thenable<unknown> {
+    load();
+    return vscode.commands.executeCommand(String(this), ...args);
+  }
+  let stubs: vscode.Disposable[] | undefined = Object.values(COMMANDS).map((id) => vscode.commands.registerCommand(id, stub, id));
   const releaseCommands = (): void => {
     for (const s of stubs ?? []) s.dispose();
     stubs = undefined;
   };
 
+  // The views and the panels' serializers wait until activate() has returned: VS Code asks a
+  // view for its rows once its provider is registered, and keeps a panel to restore until its
+  // serializer is registered (its revival pool). Creating them is
+  // milliseconds of the extension host's first tree view and its first serializer (the engine
+  // range check compiles a regular expression): first-use costs activation need not wait for.
   const trees = new Map<string, { tree: DeferredTree; view: vscode.TreeView<unknown> }>();
-  for (const id of VIEW_IDS) {
-    const tree = new DeferredTree(load);
-    const viewId = `eoImagery.${id}`;
-    const view = vscode.window.createTreeView(viewId, { treeDataProvider: tree, showCollapseAll: showsCollapseAll(id) });
-    trees.set(viewId, { tree, view });
-    disposables.push(view);
-  }
+  let later: ReturnType<typeof setTimeout> | undefined;
+  const registerLater = (): void => {
+    if (!later) return;
+    clearTimeout(later);
+    later = undefined;
+    for (const id of VIEW_IDS) {
+      const tree = new DeferredTree(load);
+      const viewId = `eoImagery.${id}`;
+      const view = vscode.window.createTreeView(viewId, { treeDataProvider: tree, showCollapseAll: showsCollapseAll(id) });
+      trees.set(viewId, { tree, view });
+      disposables.push(view);
+    }
+    for (const type of PANEL_VIEW_TYPES) {
+      disposables.push(
+        vscode.window.registerWebviewPanelSerializer(type, {
+          deserializeWebviewPanel: (panel, state: unknown) => load().serializers[type].deserializeWebviewPanel(panel, state),
+        }),
+      );
+    }
+  };
+  later = setTimeout(registerLater, 0);
   const views: TreeViewFactory = <T>(id: string, provider: vscode.TreeDataProvider<T>, options: { showCollapseAll: boolean }) => {
+    // The features may load first (a command run right after activation): the views are made now.
+    registerLater();
     const made = trees.get(id);
     if (!made) return vscode.window.createTreeView(id, { treeDataProvider: provider, ...options });
     disposables.push(made.tree.connect(provider as vscode.TreeDataProvider<unknown>));
     return made.view as vscode.TreeView<T>;
   };
 
-  for (const type of PANEL_VIEW_TYPES) {
-    disposables.push(
-      vscode.window.registerWebviewPanelSerializer(type, {
-        deserializeWebviewPanel: (panel, state: unknown) => load().serializers[type].deserializeWebviewPanel(panel, state),
-      }),
-    );
-  }
   disposables.push(vscode.window.registerUriHandler({ handleUri: (uri) => load().uriHandler.handleUri(uri) }));
 
   const tool = (name: ToolName): vscode.LanguageModelTool<unknown> => {
@@ -137,6 +151,8 @@ export function registerDeferred(load: () => DeferredTargets): Deferred {
     releaseCommands,
     dispose: () => {
       releaseCommands();
+      if (later) clearTimeout(later);
+      later = undefined;
       opened?.dispose();
       for (const d of disposables) d.dispose();
     },

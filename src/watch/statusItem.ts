@@ -20,7 +20,9 @@ export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
     item.tooltip = `${l10n.t('EO Imagery is following:')}\n${lines.join('\n')}\n\n${l10n.t('Click to see what is pending.')}`;
     item.show();
   };
-  render();
+  // Counting what is pending reads the connection settings when anything is followed: right
+  // after activate() returns, as the connection's status bar does.
+  const first = setTimeout(render, 0);
   const sub = watcher.onDidChange(render);
-  return vscode.Disposable.from(item, sub);
+  return vscode.Disposable.from(item, sub, { dispose: () => clearTimeout(first) });
 }

@@ -74,8 +74,12 @@ export class Watcher implements vscode.Disposable {
   private readonly now: () => number;
   private timer?: ReturnType<typeof setTimeout>;
   private ticking = false;
-  /** The base URL last seen, to tell a change of service from other connection changes. */
-  private service: string;
+  /**
+   * The base URL last seen, to tell a change of service from other connection changes. Read
+   * at the first change, not in the constructor: reading the settings is the extension host's
+   * first configuration read, milliseconds that activation need not spend.
+   */
+  private service?: string;
   /** Signed out: nothing is read until the connection changes. */
   private paused = false;
   private readonly abort = new AbortController();
@@ -93,7 +97,6 @@ export class Watcher implements vscode.Disposable {
     this.budget = new RequestBudget(deps.budget ?? BUDGET);
     this.backoff = deps.backoff ?? BACKOFF;
     this.now = deps.now ?? Date.now;
-    this.service = deps.connection.baseUrl;
     for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
     this.subscriptions.push(
       deps.connection.onDidChange(() => {
@@ -106,7 +109,11 @@ export class Watcher implements vscode.Disposable {
         this.schedule();
       }),
     );
-    this.schedule();
+    // After activate() returns: scheduling reads the service URL (the settings) when anything is followed.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.schedule();
+    }, 0);
   }
 
   /** What is pending now on the service signed in, oldest first. */
@@ -121,6 +128,7 @@ export class Watcher implements vscode.Disposable {
 
   /** The entries of the service signed in; the others wait, stored, until it is signed in again. */
   private here(): Entry[] {
+    if (this.entries.size === 0) return [];
     const service = this.deps.connection.baseUrl;
     return [...this.entries.values()].filter((e) => onService(e.ref, service));
   }

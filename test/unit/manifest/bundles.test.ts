@@ -150,4 +150,16 @@ describe('what activation loads (dist/extension.js) and what loads on use (dist/
       );
     }
   });
+  it('shares no module with a default export from dist/extension.js', () => {
+    // extension.js's table holds each shared module's namespace object (esbuild.mjs, coreEntry),
+    // which the bundle taking it reads as a CommonJS module: a default import would get the
+    // whole namespace.
+    const taken = [...Object.keys(features.inputs), ...clientModules].filter((f) => f.startsWith('eo-core:src/')).map((f) => f.slice('eo-core:'.length));
+    assert.ok(taken.length > 0, 'nothing is taken from extension.js: the check proves nothing');
+    assert.deepEqual(
+      [...new Set(taken)].filter((f) => /^export default\b/m.test(readFileSync(join(ROOT, f), 'utf8'))),
+      [],
+      'export these by name: dist/extension.js shares them as namespace objects',
+    );
+  });
 });
