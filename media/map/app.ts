@@ -189,8 +189,8 @@ export class MapApp {
     this.post({ type: 'ready' });
   }
 
-  private post(m: FromMapMessage | FromMapTestMessage): void {
-    this.vscode.postMessage(m);
+  private post(m: FromMapMessage | FromMapTestMessage, transfer?: ArrayBuffer[]): void {
+    this.vscode.postMessage(m, transfer);
   }
 
   // ------------------------------------------------------------ messages
@@ -300,7 +300,7 @@ export class MapApp {
       const { manager, decode, tools } = await chunk.create({
         L,
         map: this.map,
-        post: (m) => this.post(m),
+        post: (m, transfer) => this.post(m, transfer),
         read: async (params, signal) => {
           try {
             return await this.rpc.call({ method: 'readBytes', params }, signal);

@@ -5,7 +5,8 @@
 import type { RpcResults } from '../../src/panels/protocol';
 
 export interface VsCodeApi<S> {
-  postMessage(message: unknown): void;
+  /** `transfer`: buffers handed over rather than copied (VS Code's webview API takes them since 1.57). */
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
   getState(): S | undefined;
   setState(state: S): void;
 }

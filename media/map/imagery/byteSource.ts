@@ -3,9 +3,13 @@
  * (`readBytes`), which holds the token and applies the client's timeouts and limits. Small reads
  * (headers, IFDs, tile offset tables) are rounded to 16 KiB blocks and cached, so the scattered
  * reads of a header cost a few round trips; tile reads go out exactly as asked and are not
- * kept here (decoded tiles are cached by the renderer instead).
+ * kept here (decoded tiles are cached by the renderer instead). A reader that knows which
+ * tiles it is about to read (a saved view's strip) asks for them ahead (`prefetch`): they go
+ * out merged into a few range requests (coalesce.ts), and each tile's read is then served
+ * once from its request.
  */
 import type { ReadBytesParams, ReadBytesResult } from '../../../src/panels/imagery/protocol';
+import { coalesce, COALESCE_LIMITS, type CoalesceLimits } from './coalesce';
 
 export type ReadBytes = (p: ReadBytesParams, signal?: AbortSignal) => Promise<ReadBytesResult>;
 
@@ -33,6 +37,8 @@ export class RpcByteSource {
   readonly stats: ByteStats = { requests: 0, bytes: 0 };
   private size: number | null = null;
   private readonly blocks = new Map<number, Promise<ArrayBuffer>>();
+  /** Reads asked for ahead, by `offset:length`, until fetch() takes them (once) or they are dropped. */
+  private readonly ahead = new Map<string, Promise<ArrayBuffer>>();
 
   constructor(
     private readonly url: string,
@@ -44,11 +50,44 @@ export class RpcByteSource {
   }
 
   async fetch(slices: Slice[], signal?: AbortSignal): Promise<ArrayBuffer[]> {
-    return Promise.all(slices.map((s) => (s.length >= DIRECT ? this.direct(s, signal) : this.viaBlocks(s, signal))));
+    return Promise.all(slices.map((s) => this.takeAhead(s) ?? (s.length >= DIRECT ? this.direct(s, signal) : this.viaBlocks(s, signal))));
+  }
+
+  /**
+   * Starts reading these slices as few requests as `limits` allow; fetch() then serves each of
+   * them once from its request. Returns what drops the slices not fetched by then (a reader
+   * that stopped early), so the bytes do not outlive it.
+   */
+  prefetch(slices: Slice[], signal?: AbortSignal, limits: CoalesceLimits = COALESCE_LIMITS): () => void {
+    const keys: string[] = [];
+    for (const run of coalesce(slices, limits)) {
+      const whole = this.raw(run.offset, run.length, signal);
+      for (const part of run.parts) {
+        const from = part.offset - run.offset;
+        // a copy per tile: the decoder's worker takes the tile's buffer (transferred), not the run's
+        const p = whole.then((buf) => buf.slice(from, from + part.length));
+        // a failed request fails the fetch() that takes it; dropped unread, it is nobody's failure
+        p.catch(() => undefined);
+        const key = `${part.offset}:${part.length}`;
+        this.ahead.set(key, p);
+        keys.push(key);
+      }
+    }
+    return () => {
+      for (const k of keys) this.ahead.delete(k);
+    };
   }
 
   async close(): Promise<void> {
     this.blocks.clear();
+    this.ahead.clear();
+  }
+
+  private takeAhead(s: Slice): Promise<ArrayBuffer> | undefined {
+    const key = `${s.offset}:${s.length}`;
+    const p = this.ahead.get(key);
+    if (p) this.ahead.delete(key);
+    return p;
   }
 
   private async raw(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {

@@ -83,7 +83,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: str
 
 export interface ImageryChunk {
   create(
-    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage): void },
+    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage, transfer?: ArrayBuffer[]): void },
   ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 

@@ -1,7 +1,7 @@
 /**
  * "Save View as GeoTIFF…" and "Save View as PNG", the webview's half: the window of the file
  * that the view (or the layer's AOI polygon) covers, read by ranges at the chosen level in
- * strips of whole tile rows (so no tile is read twice), masked, and encoded as a GeoTIFF in
+ * strips of whole tile rows (strips.ts), masked, and encoded as a GeoTIFF in
  * the file's CRS; or the imagery tiles as drawn, composed into a PNG. The extension only
  * writes the bytes.
  */
@@ -12,9 +12,10 @@ import type { Cog } from './cog';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
-import { encodeGeoTiff, type BandArray } from './tiffEncode';
+import { encodeGeoTiff } from './tiffEncode';
 import { maskValue } from './maskValue';
 import { drawnTiles } from './screenPixels';
+import { readStrips } from './strips';
 
 function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
@@ -144,34 +145,7 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   const width = x1 - x0;
   const height = y1 - y0;
   const before = cog.source.stats.bytes;
-  // strips of whole tile rows: each tile is read once
-  const th = Lv.tileHeight;
-  const stripStarts: number[] = [];
-  for (let y = y0; y < y1; y = (Math.floor(y / th) + 1) * th) stripStarts.push(y);
-  let out: BandArray[] | undefined;
-  let done = 0;
-  // a few strips in flight at once: each waits on its tiles' round trips, not on the CPU
-  let nextStrip = 0;
-  const worker = async (): Promise<void> => {
-    while (nextStrip < stripStarts.length) {
-      const s = nextStrip++;
-      if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
-      const sy0 = stripStarts[s];
-      const sy1 = Math.min(y1, s + 1 < stripStarts.length ? stripStarts[s + 1] : y1);
-      const part = (await Lv.image.readRasters({
-        window: [x0, sy0, x1, sy1],
-        samples: idx,
-        pool: o.pool,
-        interleave: false,
-        signal: o.signal,
-      })) as unknown as BandArray[];
-      out ??= part.map((p) => new (p.constructor as new (n: number) => BandArray)(width * height));
-      part.forEach((p, b) => (out as BandArray[])[b].set(p as never, (sy0 - y0) * width));
-      o.onProgress?.(++done, stripStarts.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(3, stripStarts.length) }, worker));
-  const bands = out as BandArray[];
+  const bands = await readStrips(cog, o.level, win, idx, o);
   const meta = idx.map((i) => all[i]);
   let nodata = meta[0]?.nodata ?? cog.nodata;
   if (rings) {

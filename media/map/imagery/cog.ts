@@ -11,6 +11,7 @@ import { GeoTIFF, type GeoTIFFImage, type Pool } from 'geotiff';
 import { byteSize } from '../../../src/format';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
 import { type ReadBytes, RpcByteSource } from './byteSource';
+import type { ByteRange } from './coalesce';
 import { installBoundedDecoders } from './decoders';
 import { installFastRaster } from './fastRaster';
 import { ImageryError } from './imageryError';
@@ -26,7 +27,12 @@ export interface Level {
   /** Full-resolution pixels per pixel of this level, in x and y. */
   scaleX: number;
   scaleY: number;
+  /** The image's tile reads, checked against its tile size (geotiff.js reads through them too). */
+  reads: TileReads;
 }
+
+/** Reads of one image's tiles: fetched now, or asked for ahead and merged (RpcByteSource.prefetch). */
+export type TileReads = Pick<RpcByteSource, 'fetch' | 'prefetch'>;
 
 export type Samples = ArrayLike<number>;
 
@@ -72,12 +78,15 @@ export class Cog {
       throw asReadable(e, 'The file is not a readable GeoTIFF');
     }
     const images: GeoTIFFImage[] = [];
+    const reads = new Map<GeoTIFFImage, TileReads>();
     try {
       // the chain geotiff.js follows is the one checked: as many images, no loop
       for (const [i, layout] of structure.images.entries()) {
         if (layout.subfileType & 4) continue; // a transparency mask, not an overview
         const img = await tiff.getImage(i);
-        img.source = guardedTiles(source, layout) as never;
+        const guarded = guardedTiles(source, layout);
+        img.source = guarded as never;
+        reads.set(img, guarded);
         installFastRaster(img);
         images.push(img);
       }
@@ -106,6 +115,7 @@ export class Cog {
         tileHeight: img.isTiled ? img.getTileHeight() : Math.min(img.getHeight(), Math.max(1, Math.round(65536 / img.getWidth()))),
         scaleX: w / img.getWidth(),
         scaleY: h / img.getHeight(),
+        reads: reads.get(img) as TileReads,
       }))
       .sort((a, b) => a.scaleX - b.scaleX);
     let origin: number[];
@@ -205,6 +215,39 @@ export class Cog {
   }
 
   /**
+   * The byte ranges of the tiles a window of `readRasters` reads at a level (the samples' own
+   * tiles, for a band-separate file), in the order geotiff.js (and fastRaster.ts) visit them;
+   * a tile stored with no bytes is no read (geotiff.js fills it with no-data). Strip files have
+   * none: geotiff.js reads those itself.
+   */
+  async tileRanges(level: number, win: [number, number, number, number], samples: number[]): Promise<ByteRange[]> {
+    const L = this.levels[level];
+    if (!L.image.isTiled) return [];
+    const fd = L.image.fileDirectory;
+    const across = Math.ceil(L.width / L.tileWidth);
+    const down = Math.ceil(L.height / L.tileHeight);
+    const planes = Number(fd.getValue('PlanarConfiguration') ?? 1) === 2 ? [...new Set(samples)] : [0];
+    const indices: number[] = [];
+    for (let ty = Math.max(0, Math.floor(win[1] / L.tileHeight)); ty < Math.min(down, Math.ceil(win[3] / L.tileHeight)); ty++) {
+      for (let tx = Math.max(0, Math.floor(win[0] / L.tileWidth)); tx < Math.min(across, Math.ceil(win[2] / L.tileWidth)); tx++) {
+        for (const p of planes) indices.push(p * across * down + ty * across + tx);
+      }
+    }
+    const at = (tag: string, i: number) => fd.loadValueIndexed(tag as never, i).then(Number);
+    const ranges = await Promise.all(indices.map(async (i) => ({ offset: await at('TileOffsets', i), length: await at('TileByteCounts', i) })));
+    return ranges.filter((r) => r.length > 0);
+  }
+
+  /**
+   * Asks for these tile ranges of a level ahead, merged into few requests (checked as every
+   * tile read is); geotiff.js's reads of them are then served from those. Returns what drops
+   * the ones not read by then.
+   */
+  prefetch(level: number, ranges: ByteRange[], signal?: AbortSignal): () => void {
+    return this.levels[level].reads.prefetch(ranges, signal);
+  }
+
+  /**
    * Every tile of a level (for statistics), through the tile cache: the overview read for the
    * stretch is the one the first view of a whole scene draws, so it is fetched once.
    */
@@ -227,37 +270,45 @@ export class Cog {
 }
 
 /**
- * Every tile or strip read of one image: inside the file, and no larger than the tile can
- * hold once decoded (twice that, and 64 KB, for compression that does not pay off). A lying
- * byte count never turns into a large read.
+ * Every tile or strip read of one image, now or ahead: inside the file, and no larger than the
+ * tile can hold once decoded (twice that, and 64 KB, for compression that does not pay off). A
+ * lying byte count never turns into a large read.
  */
-function guardedTiles(source: RpcByteSource, layout: ImageLayout): Pick<RpcByteSource, 'fetch'> {
+function guardedTiles(source: RpcByteSource, layout: ImageLayout): TileReads {
   const most = 2 * layout.blockBytes + 64 * 1024;
+  const check = (slices: { offset: number; length: number }[]) => {
+    for (const s of slices) {
+      const size = source.fileSize;
+      if (s.length > most) {
+        throw new ImageryError(
+          l10n.t(
+            'A tile of the file is stored in {0} while it holds {1} of pixels; its byte counts cannot be right, so the map does not read it.',
+            byteSize(s.length),
+            byteSize(layout.blockBytes),
+          ),
+        );
+      }
+      if (size !== null && s.offset + s.length > size) {
+        throw new ImageryError(
+          l10n.t(
+            'A tile of the file lies past its end (bytes {0} to {1} of a {2}-byte file); the file is truncated or corrupt.',
+            s.offset,
+            s.offset + s.length,
+            size,
+          ),
+        );
+      }
+    }
+  };
   return {
     async fetch(slices, signal) {
-      for (const s of slices) {
-        const size = source.fileSize;
-        if (s.length > most) {
-          throw new ImageryError(
-            l10n.t(
-              'A tile of the file is stored in {0} while it holds {1} of pixels; its byte counts cannot be right, so the map does not read it.',
-              byteSize(s.length),
-              byteSize(layout.blockBytes),
-            ),
-          );
-        }
-        if (size !== null && s.offset + s.length > size) {
-          throw new ImageryError(
-            l10n.t(
-              'A tile of the file lies past its end (bytes {0} to {1} of a {2}-byte file); the file is truncated or corrupt.',
-              s.offset,
-              s.offset + s.length,
-              size,
-            ),
-          );
-        }
-      }
+      check(slices);
       return source.fetch(slices, signal);
+    },
+    // the same checks before anything is asked for ahead: a lying byte count is no larger read merged
+    prefetch(slices, signal, limits) {
+      check(slices);
+      return source.prefetch(slices, signal, limits);
     },
   };
 }

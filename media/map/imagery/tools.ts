@@ -32,7 +32,8 @@ export interface ImageryToolsDeps {
   map: Leaflet.Map;
   manager: ImageryManager;
   pool?: Pool;
-  post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage): void;
+  /** `transfer`: buffers handed to the extension rather than copied (a saved clip's tens of MB). */
+  post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage, transfer?: ArrayBuffer[]): void;
   read: ReadBytes;
   /** One date's statistics, in a worker when one starts (chunk.ts). */
   stats(job: StatsJob): Promise<StatsResult>;
@@ -266,7 +267,9 @@ export class ImageryTools {
         m.type === 'clipInfo'
           ? { layers: await this.clipInfo() }
           : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
-      post({ type: 'clipReply', requestId: m.requestId, ok: true, result });
+      // the clip's bytes are handed over, not copied: nothing here reads them again
+      const bytes = (result as { bytes?: unknown }).bytes;
+      post({ type: 'clipReply', requestId: m.requestId, ok: true, result }, bytes instanceof ArrayBuffer ? [bytes] : undefined);
     } catch (e) {
       post({ type: 'clipReply', requestId: m.requestId, ...failure(e, abort) });
     } finally {
