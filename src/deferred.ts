@@ -80,9 +80,9 @@ export function registerDeferred(load: () => DeferredTargets): Deferred {
 
   // The views and the panels' serializers wait until activate() has returned: VS Code asks a
   // view for its rows once its provider is registered, and keeps a panel to restore until its
-  // serializer is registered (its revival pool). Creating them is
-  // milliseconds of the extension host's first tree view and its first serializer (the engine
-  // range check compiles a regular expression): first-use costs activation need not wait for.
+  // serializer is registered (its revival pool). Creating the first tree view and the first
+  // serializer (whose engine range check compiles a regular expression) costs milliseconds
+  // that activation need not wait for.
   const trees = new Map<string, { tree: DeferredTree; view: vscode.TreeView<unknown> }>();
   let later: ReturnType<typeof setTimeout> | undefined;
   const registerLater = (): void => {

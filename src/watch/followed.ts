@@ -1,8 +1,8 @@
 /**
  * What the watcher follows, as it is kept in the extension's global state: kinds, ids and the
  * service they live on (never a name, a token or a signed URL), so a window reload, or another
- * window, picks the list up again. Pure: whatever the state holds is read defensively, since an older
- * version or a hand-edited state may have left anything there.
+ * window, picks the list up again. Pure: whatever the state holds is read defensively, since
+ * an older version or a hand-edited state may have left anything there.
  */
 import { isObj } from '../api/shape';
 

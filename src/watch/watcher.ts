@@ -74,12 +74,6 @@ export class Watcher implements vscode.Disposable {
   private readonly now: () => number;
   private timer?: ReturnType<typeof setTimeout>;
   private ticking = false;
-  /**
-   * The base URL last seen, to tell a change of service from other connection changes. Read
-   * at the first change, not in the constructor: reading the settings is the extension host's
-   * first configuration read, milliseconds that activation need not spend.
-   */
-  private service?: string;
   /** Signed out: nothing is read until the connection changes. */
   private paused = false;
   private readonly abort = new AbortController();
@@ -100,11 +94,9 @@ export class Watcher implements vscode.Disposable {
     for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
     this.subscriptions.push(
       deps.connection.onDidChange(() => {
-        // Another service signed in shows (and reads) its own things, not this one's.
-        if (deps.connection.baseUrl !== this.service) {
-          this.service = deps.connection.baseUrl;
-          this.changed.fire();
-        }
+        // What is pending is the signed-in service's (here()): another service, or signing
+        // out, changes it. A change of state alone redraws the same count, which costs nothing.
+        this.changed.fire();
         this.paused = false;
         this.schedule();
       }),
