@@ -72,7 +72,10 @@ export class MapPanel implements MapView, vscode.Disposable {
   private readonly messages: MessageRouter<FromMapMessage | FromMapTestMessage>;
   /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
   private readonly inflight = new Map<number, AbortController>();
-  readonly clips = new ClipChannel((m) => this.post(m));
+  readonly clips = new ClipChannel(
+    (m) => this.post(m),
+    (p, signal) => this.imagery.read(p, signal),
+  );
   readonly series = new SeriesChannel(
     (m) => this.post(m),
     (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'),

@@ -9,7 +9,7 @@
  * once from its request.
  */
 import type { ReadBytesParams, ReadBytesResult } from '../../../src/panels/imagery/protocol';
-import { coalesce, COALESCE_LIMITS, type CoalesceLimits } from './coalesce';
+import { coalesce, COALESCE_LIMITS, type CoalesceLimits } from '../../../src/raster/coalesce';
 
 export type ReadBytes = (p: ReadBytesParams, signal?: AbortSignal) => Promise<ReadBytesResult>;
 

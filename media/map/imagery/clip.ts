@@ -3,17 +3,18 @@
  * that the view (or the layer's AOI polygon) covers, read by ranges at the chosen level in
  * strips of whole tile rows (strips.ts), masked, and encoded as a GeoTIFF in
  * the file's CRS; or the imagery tiles as drawn, composed into a PNG. The extension only
- * writes the bytes.
+ * writes the bytes. For a file the extension host decodes itself, the webview answers a plan
+ * instead (clipPlan) and the host reads, decodes and encodes where the bytes arrive.
  */
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { ClipLayerInfo, ClipResult, ImageryBand } from '../../../src/panels/imagery/protocol';
+import type { ClipLayerInfo, ClipPlan, ClipPlanTile, ClipResult, ImageryBand } from '../../../src/panels/imagery/protocol';
 import type { Cog } from './cog';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
-import { encodeGeoTiff } from './tiffEncode';
-import { maskValue } from './maskValue';
+import { encodeGeoTiff } from '../../../src/raster/tiffEncode';
+import { applyMask } from '../../../src/raster/maskValue';
 import { drawnTiles } from './screenPixels';
 import { readStrips } from './strips';
 
@@ -113,20 +114,8 @@ export interface ClipOptions {
   onProgress?(done: number, total: number): void;
 }
 
-/** Even-odd point-in-polygon over rings (pixel centres). */
-function insideRings(rings: [number, number][][], x: number, y: number): boolean {
-  let c = false;
-  for (const r of rings) {
-    for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-      const [xi, yi] = r[i];
-      const [xj, yj] = r[j];
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
-    }
-  }
-  return c;
-}
-
-export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: ClipOptions): Promise<ClipResult> {
+/** What both ways of clipping start from: the bands, the window and the mask's rings. */
+async function clipSetup(handle: ImageryLayerHandle, map: Leaflet.Map, o: Pick<ClipOptions, 'bands' | 'level' | 'mask'>) {
   const cog = await handle.ready;
   const all = bandsOf(handle, cog);
   const idx = o.bands.map((name) => {
@@ -141,40 +130,105 @@ export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: 
   const rings = o.mask && fwd ? ringsInLevel(cog, o.level, handle.spec.clip, fwd) : undefined;
   const win = clipWindow(cog, o.level, map, rings);
   if (!win) throw new Error(rings ? "The AOI does not overlap this layer's file." : 'The view does not cover this layer; pan to it and save again.');
+  const meta = idx.map((i) => all[i]);
+  const geo = {
+    epsg: cog.epsg,
+    originX: cog.originX + win[0] * Lv.scaleX * cog.resX,
+    originY: cog.originY + win[1] * Lv.scaleY * cog.resY,
+    pixelWidth: Math.abs(cog.resX * Lv.scaleX),
+    pixelHeight: Math.abs(cog.resY * Lv.scaleY),
+    names: meta.map((b) => b.name),
+    scale: meta.map((b) => b.scale ?? 1),
+    offset: meta.map((b) => b.offset ?? 0),
+  };
+  return { cog, Lv, idx, rings, win, nodata: meta[0]?.nodata ?? cog.nodata, geo };
+}
+
+/** The compressions the extension host inflates itself (node:zlib): none and deflate. */
+const HOST_COMPRESSIONS = new Set([1, 8, 32946]);
+
+/**
+ * The clip as a plan the extension host executes where the bytes arrive (no tile crosses to
+ * the page and no file back): only for a tiled file the host decodes (uncompressed or
+ * deflate, predictor 1–3, little-endian or 8-bit, one sample type); undefined for any other,
+ * which the page then clips itself.
+ */
+export async function clipPlan(handle: ImageryLayerHandle, map: Leaflet.Map, o: Pick<ClipOptions, 'bands' | 'level' | 'mask'>): Promise<ClipPlan | undefined> {
+  const { cog, Lv, idx, rings, win, nodata, geo } = await clipSetup(handle, map, o);
+  const img = Lv.image;
+  const fd = img.fileDirectory;
+  const num = (tag: string, fallback: number) => Number(fd.getValue(tag as never) ?? fallback);
+  const list = (tag: string, fallback: number) => Array.from((fd.getValue(tag as never) as ArrayLike<number> | undefined) ?? [fallback], Number);
+  const bits = list('BitsPerSample', 1);
+  const formats = list('SampleFormat', 1);
+  const compression = num('Compression', 1);
+  const predictor = num('Predictor', 1);
+  const planar = num('PlanarConfiguration', 1);
+  const fileSize = cog.source.fileSize;
+  const plain =
+    img.isTiled &&
+    fileSize !== null &&
+    HOST_COMPRESSIONS.has(compression) &&
+    (predictor === 1 || predictor === 2 || predictor === 3) &&
+    (planar === 1 || planar === 2) &&
+    bits.every((b) => b === bits[0] && [8, 16, 32, 64].includes(b)) &&
+    formats.every((f) => f === formats[0] && (f === 1 || f === 2 || f === 3)) &&
+    (formats[0] !== 3 || bits[0] >= 32) &&
+    (img.littleEndian || bits[0] === 8);
+  if (!plain) return undefined;
+  const across = Math.ceil(Lv.width / Lv.tileWidth);
+  const down = Math.ceil(Lv.height / Lv.tileHeight);
+  const planes = planar === 2 ? [...new Set(idx)] : [0];
+  const places: Omit<ClipPlanTile, 'offset' | 'length'>[] = [];
+  for (let ty = Math.floor(win[1] / Lv.tileHeight); ty < Math.min(down, Math.ceil(win[3] / Lv.tileHeight)); ty++) {
+    for (let tx = Math.floor(win[0] / Lv.tileWidth); tx < Math.min(across, Math.ceil(win[2] / Lv.tileWidth)); tx++) {
+      for (const plane of planes) places.push({ tx, ty, plane });
+    }
+  }
+  const at = (tag: string, i: number) => fd.loadValueIndexed(tag as never, i).then(Number);
+  const tiles = await Promise.all(
+    places.map(async (p) => {
+      const i = p.plane * across * down + p.ty * across + p.tx;
+      return { ...p, offset: await at('TileOffsets', i), length: await at('TileByteCounts', i) };
+    }),
+  );
+  return {
+    url: handle.spec.url,
+    fileSize: fileSize as number,
+    level: o.level,
+    window: win,
+    tileWidth: Lv.tileWidth,
+    tileHeight: Lv.tileHeight,
+    samplesPerPixel: cog.bandCount,
+    planar: planar as 1 | 2,
+    bitsPerSample: bits[0],
+    sampleFormat: formats[0] as 1 | 2 | 3,
+    compression: compression as ClipPlan['compression'],
+    predictor: predictor as 1 | 2 | 3,
+    samples: idx,
+    tiles,
+    rings,
+    nodata,
+    ...geo,
+  };
+}
+
+export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: ClipOptions): Promise<ClipResult> {
+  const { cog, idx, rings, win, geo, ...rest } = await clipSetup(handle, map, o);
   const [x0, y0, x1, y1] = win;
   const width = x1 - x0;
   const height = y1 - y0;
   const before = cog.source.stats.bytes;
   const bands = await readStrips(cog, o.level, win, idx, o);
-  const meta = idx.map((i) => all[i]);
-  let nodata = meta[0]?.nodata ?? cog.nodata;
+  let nodata = rest.nodata;
   if (rings) {
-    const inside = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) inside[y * width + x] = insideRings(rings, x0 + x + 0.5, y0 + y + 0.5) ? 1 : 0;
-    }
-    nodata ??= maskValue(bands, inside);
+    nodata = applyMask(bands, width, height, x0, y0, rings, nodata);
     if (nodata === undefined)
       throw new Error('Every value the file can hold occurs inside the AOI, so none is left to mark the pixels outside it. Save the view instead.');
-    const nd = nodata;
-    for (let i = 0; i < inside.length; i++) if (!inside[i]) for (const b of bands) b[i] = nd;
   }
   const fetchedBytes = cog.source.stats.bytes - before;
   const tileBytes = await storedTileBytes(cog, o.level, win);
-  const bytes = encodeGeoTiff({
-    width,
-    height,
-    bands,
-    epsg: cog.epsg,
-    originX: cog.originX + x0 * Lv.scaleX * cog.resX,
-    originY: cog.originY + y0 * Lv.scaleY * cog.resY,
-    pixelWidth: Math.abs(cog.resX * Lv.scaleX),
-    pixelHeight: Math.abs(cog.resY * Lv.scaleY),
-    nodata,
-    names: meta.map((b) => b.name),
-    scale: meta.map((b) => b.scale ?? 1),
-    offset: meta.map((b) => b.offset ?? 0),
-  });
+  const bytes = encodeGeoTiff({ width, height, bands, nodata, ...geo });
   return { bytes, width, height, fetchedBytes, tileBytes };
 }
 

@@ -11,7 +11,7 @@ import { GeoTIFF, type GeoTIFFImage, type Pool } from 'geotiff';
 import { byteSize } from '../../../src/format';
 import { MAX_WHOLE_FILE_BYTES } from '../../../src/panels/imagery/protocol';
 import { type ReadBytes, RpcByteSource } from './byteSource';
-import type { ByteRange } from './coalesce';
+import type { ByteRange } from '../../../src/raster/coalesce';
 import { installBoundedDecoders } from './decoders';
 import { installFastRaster } from './fastRaster';
 import { ImageryError } from './imageryError';

@@ -8,7 +8,7 @@
  */
 import type { Pool } from 'geotiff';
 import type { Cog } from './cog';
-import type { BandArray } from './tiffEncode';
+import type { BandArray } from '../../../src/raster/tiffEncode';
 
 /** Tile bytes asked for and not yet decoded, at most: the extension's own budget of bytes in flight. */
 export const READ_AHEAD_BYTES = 64 * 1024 * 1024;

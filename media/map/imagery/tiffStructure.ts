@@ -6,20 +6,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { byteSize } from '../../../src/format';
+import { TIFF_LIMITS } from '../../../src/raster/limits';
 import { ImageryError } from './imageryError';
 
-export const TIFF_LIMITS = {
-  /** Image directories in the chain (full resolution, overviews, masks). */
-  images: 64,
-  /** Entries of one directory (real files have a few dozen). */
-  entries: 1024,
-  /** Values of one entry (the tile offsets of a huge image are the largest). */
-  valueBytes: 16 * 1024 * 1024,
-  /** Values geotiff.js reads while it parses one directory (the entries it reads eagerly). */
-  eagerBytes: 1024 * 1024,
-  /** Decoded bytes of one tile or strip: width × height × samples × bytes per sample. */
-  blockBytes: 64 * 1024 * 1024,
-};
+export { TIFF_LIMITS };
 
 /** What one image directory says about its pixels. */
 export interface ImageLayout {

@@ -18,7 +18,7 @@ import type {
 } from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { button, el } from '../../shared/dom';
-import { clipInfo, readClip, viewPng } from './clip';
+import { clipInfo, clipPlan, readClip, viewPng } from './clip';
 import { HistogramPanel } from './histogram';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { PixelInspector } from './inspector';
@@ -210,6 +210,9 @@ export class ImageryTools {
     }
     const layer = this.deps.manager.layer(req.id);
     if (!layer) throw new Error(l10n.t('That layer is no longer on the map.'));
+    // the extension reads the file itself when it can: a plan crosses, not the tiles and the file
+    const plan = req.host ? await clipPlan(layer, this.deps.map, req) : undefined;
+    if (plan) return { plan };
     return readClip(layer, this.deps.map, { bands: req.bands, level: req.level, mask: req.mask, pool: this.deps.pool, signal, onProgress });
   }
 

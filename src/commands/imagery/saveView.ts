@@ -1,6 +1,7 @@
 /**
- * "Save View as GeoTIFF…" and "Save View as PNG": the map webview reads the window by ranges
- * and encodes it (src/panels/imagery/clipChannel.ts); this side asks which layer, bands and
+ * "Save View as GeoTIFF…" and "Save View as PNG": the map webview says which window of which
+ * level (a plan the extension host reads and encodes, or, for a compression only the page
+ * decodes, the encoded bytes; src/panels/imagery/clipChannel.ts); this side asks which layer, bands and
  * overview, offers a file name that names the scene and its date, shows progress with Cancel,
  * and writes the bytes atomically (a temporary file beside the target, then a rename).
  */

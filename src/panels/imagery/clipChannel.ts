@@ -1,9 +1,12 @@
 /**
  * The extension asking the map webview for a clip: one request id per question, progress
- * reported on the way, cancel passed on. The webview holds the decoded tiles and the byte
- * reads; this side only waits for the bytes (and writes them, in src/commands/imagery).
+ * reported on the way, cancel passed on. A GeoTIFF clip of a file the host decodes comes back
+ * as a plan, which this side executes where the bytes arrive (hostClip.ts, reading through the
+ * panel's byte server); any other comes back as the bytes the webview encoded. The command
+ * writes them (src/commands/imagery).
  */
-import type { ClipLayerInfo, ClipRequest, ClipResult, FromMapClipMessage, ToMapClipMessage } from './protocol';
+import { runClipPlan } from './hostClip';
+import type { ClipLayerInfo, ClipPlan, ClipRequest, ClipResult, FromMapClipMessage, ReadBytesParams, ReadBytesResult, ToMapClipMessage } from './protocol';
 
 interface Pending {
   resolve(v: unknown): void;
@@ -22,14 +25,27 @@ export class ClipChannel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly post: (m: ToMapClipMessage) => void) {}
+  constructor(
+    private readonly post: (m: ToMapClipMessage) => void,
+    /** The panel's byte reads (the files the extension put on the map, its byte budget). */
+    private readonly read: (p: ReadBytesParams, signal?: AbortSignal) => Promise<ReadBytesResult>,
+  ) {}
 
   info(): Promise<ClipLayerInfo[]> {
     return this.ask<{ layers: ClipLayerInfo[] }>((requestId) => ({ type: 'clipInfo', requestId })).then((r) => r.layers);
   }
 
-  clip(request: ClipRequest, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<ClipResult> {
-    return this.ask<ClipResult>((requestId) => ({ type: 'clip', requestId, request }), o);
+  async clip(request: ClipRequest, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<ClipResult> {
+    const asked = request.format === 'geotiff' ? { ...request, host: true } : request;
+    const r = await this.ask<ClipResult | { plan: ClipPlan }>((requestId) => ({ type: 'clip', requestId, request: asked }), o);
+    if (!('plan' in r)) return r;
+    const url = r.plan.url;
+    try {
+      return await runClipPlan(r.plan, async (offset, length, signal) => (await this.read({ url, offset, length }, signal)).bytes, o);
+    } catch (e) {
+      if (o.signal?.aborted) throw new ClipCancelled();
+      throw e;
+    }
   }
 
   private ask<T>(make: (id: number) => ToMapClipMessage, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<T> {

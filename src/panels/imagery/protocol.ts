@@ -181,8 +181,8 @@ export interface ReadBytesResult {
 
 export type ImageryRequest = { method: 'readBytes'; params: ReadBytesParams };
 
-/** Largest single read the webview may ask for, and largest file read whole (non-tiled, or a server ignoring Range). */
-export const MAX_READ_BYTES = 16 * 1024 * 1024;
+/** Largest single read the webview may ask for (src/raster/limits.ts), and largest file read whole (non-tiled, or a server ignoring Range). */
+export { MAX_READ_BYTES } from '../../raster/limits';
 export const MAX_WHOLE_FILE_BYTES = 50 * 1024 * 1024;
 
 // ---------------------------------------------------------------- saving the view (clips)
@@ -208,7 +208,62 @@ export interface ClipLayerInfo {
   epsg: number;
 }
 
-export type ClipRequest = { format: 'geotiff'; id: string; bands: string[]; level: number; mask: boolean } | { format: 'png' };
+/**
+ * `host`: the extension can read the file itself; the webview answers a `ClipPlan` when the
+ * file is one the host decodes (clipPlan.ts), else the clip's bytes as before.
+ */
+export type ClipRequest = { format: 'geotiff'; id: string; bands: string[]; level: number; mask: boolean; host?: boolean } | { format: 'png' };
+
+/** One stored tile a host clip reads: its column and row in the level's grid, its plane (band-separate files), its bytes. */
+export interface ClipPlanTile {
+  tx: number;
+  ty: number;
+  plane: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * What only the webview knows of a GeoTIFF clip, for the extension host to execute
+ * (src/panels/imagery/hostClip.ts): which window of which level, the file's tile layout and
+ * encoding, the tiles to read, the mask's rings and the output's georeferencing and band
+ * metadata. The host checks every number again before it reads a byte.
+ */
+export interface ClipPlan {
+  url: string;
+  /** The file's size in bytes, as its reads reported it. */
+  fileSize: number;
+  level: number;
+  /** [x0, y0, x1, y1] in the level's pixels, x1 and y1 exclusive. */
+  window: [number, number, number, number];
+  tileWidth: number;
+  tileHeight: number;
+  samplesPerPixel: number;
+  /** 1: a tile holds every sample of its pixels; 2: one tile per sample (plane). */
+  planar: 1 | 2;
+  bitsPerSample: number;
+  /** 1 unsigned integer, 2 signed integer, 3 floating point (TIFF SampleFormat). */
+  sampleFormat: 1 | 2 | 3;
+  /** TIFF Compression: 1 none, 8 or 32946 deflate (what the host inflates with node:zlib). */
+  compression: 1 | 8 | 32946;
+  /** TIFF Predictor: 1 none, 2 horizontal differencing, 3 floating point. */
+  predictor: 1 | 2 | 3;
+  /** The samples (0-based bands) saved, in the order saved. */
+  samples: number[];
+  tiles: ClipPlanTile[];
+  /** The AOI polygon's rings in the level's pixel coordinates: pixels outside become no-data. */
+  rings?: [number, number][][];
+  nodata?: number;
+  epsg: number;
+  /** Top-left corner of the window's top-left pixel, in the CRS's units; pixel sizes positive. */
+  originX: number;
+  originY: number;
+  pixelWidth: number;
+  pixelHeight: number;
+  names: string[];
+  scale: number[];
+  offset: number[];
+}
 
 export interface ClipResult {
   bytes: ArrayBuffer | Uint8Array;
@@ -224,7 +279,7 @@ export type ToMapClipMessage =
   { type: 'clipInfo'; requestId: number } | { type: 'clip'; requestId: number; request: ClipRequest } | { type: 'clipCancel'; requestId: number };
 
 export type FromMapClipMessage =
-  | { type: 'clipReply'; requestId: number; ok: true; result: { layers: ClipLayerInfo[] } | ClipResult }
+  | { type: 'clipReply'; requestId: number; ok: true; result: { layers: ClipLayerInfo[] } | ClipResult | { plan: ClipPlan } }
   | { type: 'clipReply'; requestId: number; ok: false; error: string; cancelled?: boolean }
   | { type: 'clipProgress'; requestId: number; done: number; total: number }
   /** "Copy as CSV" of the pixel inspector: the extension puts the text on the clipboard. */

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { coalesce, COALESCE_LIMITS, type ByteRange, type CoalesceLimits, type Run } from '../../../media/map/imagery/coalesce';
+import { coalesce, COALESCE_LIMITS, type ByteRange, type CoalesceLimits, type Run } from '../../../src/raster/coalesce';
 import { MAX_READ_BYTES } from '../../../src/panels/imagery/protocol';
 
 const KB = 1024;

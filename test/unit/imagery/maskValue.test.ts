@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { maskValue } from '../../../media/map/imagery/maskValue';
-import { encodeGeoTiff } from '../../../media/map/imagery/tiffEncode';
+import { maskValue } from '../../../src/raster/maskValue';
+import { encodeGeoTiff } from '../../../src/raster/tiffEncode';
 
 const all = (n: number) => new Uint8Array(n).fill(1);
 

@@ -9,7 +9,7 @@
  * grows past `maxRun` (a single tile larger than that, already checked against its image's
  * tile size, goes alone). Pure: no I/O.
  */
-import { MAX_READ_BYTES } from '../../../src/panels/imagery/protocol';
+import { MAX_READ_BYTES } from './limits';
 
 export interface ByteRange {
   offset: number;

@@ -58,6 +58,32 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
   if (bands.some((b) => b.length !== width * height || b.BYTES_PER_ELEMENT !== bytesPer || b.constructor !== bands[0].constructor)) {
     throw new Error('Every band of a clip must have the same type and size.');
   }
+  const file = geoTiffFile({ ...g, type: bands[0].constructor as BandType, bandCount: bands.length });
+  file.bands.forEach((view, i) => view.set(bands[i] as never));
+  return file.buffer;
+}
+
+/** A typed-array class a band can be. */
+export type BandType = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): BandArray; readonly BYTES_PER_ELEMENT: number };
+
+/** The file before its pixels: everything but the bands written, and each band's place in it. */
+export interface GeoTiffFile {
+  buffer: ArrayBuffer;
+  /** One view per band into `buffer`, row-major: filling them fills the file. */
+  bands: BandArray[];
+}
+
+/**
+ * The whole file allocated once, its header and tags written and its bands left to fill in
+ * place: the extension host's clip decodes tiles straight into the file it writes, with no
+ * second 30 MB copy.
+ */
+export function geoTiffFile(g: Omit<GeoTiffInput, 'bands'> & { type: BandType; bandCount: number }): GeoTiffFile {
+  const { width, height } = g;
+  if (g.bandCount < 1) throw new Error('A clip needs at least one band.');
+  const bytesPer = g.type.BYTES_PER_ELEMENT;
+  const probe = new g.type(new ArrayBuffer(bytesPer), 0, 1);
+  const bands = Array.from({ length: g.bandCount }, () => probe);
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('This machine is big-endian; clips cannot be written here.');
   const n = bands.length;
   const rowBytes = width * bytesPer;
@@ -107,7 +133,8 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
     const size = count(t) * SIZES[t.type];
     if (size > 4) extra += size + (size & 1);
   }
-  const dataStart = 8 + ifdSize + extra;
+  // rounded up to 8 bytes so that each band can be a typed-array view of the file (Float64Array needs it)
+  const dataStart = Math.ceil((8 + ifdSize + extra) / 8) * 8;
   // strip offsets and sizes, band by band
   const offsets = tags.find((t) => t.code === 273)?.values as number[];
   const sizes = tags.find((t) => t.code === 279)?.values as number[];
@@ -151,6 +178,5 @@ export function encodeGeoTiff(g: GeoTiffInput): ArrayBuffer {
     }
   });
   dv.setUint32(8 + 2 + tags.length * 12, 0, true); // no next IFD
-  bands.forEach((b, i) => u8.set(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), dataStart + i * height * rowBytes));
-  return out;
+  return { buffer: out, bands: bands.map((_, i) => new g.type(out, dataStart + i * height * rowBytes, width * height)) };
 }

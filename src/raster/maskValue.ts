@@ -44,3 +44,40 @@ export function maskValue(bands: readonly BandArray[], inside: Uint8Array): numb
   const free = seen.lastIndexOf(0);
   return free < 0 ? undefined : free + lo;
 }
+
+/** Even-odd point-in-polygon over rings (pixel centres). */
+function insideRings(rings: readonly (readonly [number, number])[][], x: number, y: number): boolean {
+  let c = false;
+  for (const r of rings) {
+    for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+      const [xi, yi] = r[i];
+      const [xj, yj] = r[j];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+    }
+  }
+  return c;
+}
+
+/**
+ * A window's pixels outside the polygon (`rings` in the level's pixel coordinates, the window
+ * at `x0, y0`) set to no-data: the file's own, or else one `maskValue` finds. Returns that
+ * value; undefined when no value is left to mark the outside (nothing is changed then).
+ */
+export function applyMask(
+  bands: readonly BandArray[],
+  width: number,
+  height: number,
+  x0: number,
+  y0: number,
+  rings: readonly (readonly [number, number])[][],
+  nodata: number | undefined,
+): number | undefined {
+  const inside = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) inside[y * width + x] = insideRings(rings, x0 + x + 0.5, y0 + y + 0.5) ? 1 : 0;
+  }
+  const nd = nodata ?? maskValue(bands, inside);
+  if (nd === undefined) return undefined;
+  for (let i = 0; i < inside.length; i++) if (!inside[i]) for (const b of bands) b[i] = nd;
+  return nd;
+}
