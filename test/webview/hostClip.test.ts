@@ -130,7 +130,9 @@ describe('Save View as GeoTIFF, the host and the page', () => {
       writeFileSync(hostFile, r.bytes);
       const [x0, y0, w, hgt] = windowIn(hostFile);
       assert.ok(x0 > 0 && x0 + w < 1024 && w * hgt < 1024 * 1024, `a window not aligned to the file: ${[x0, y0, w, hgt]}`);
-      assert.ok(py('clip_truth.py', 'read', hostFile).equals(py('clip_truth.py', 'window', deflate.file, '0', String(x0), String(y0), String(w), String(hgt), '3,0,2')));
+      assert.ok(
+        py('clip_truth.py', 'read', hostFile).equals(py('clip_truth.py', 'window', deflate.file, '0', String(x0), String(y0), String(w), String(hgt), '3,0,2')),
+      );
       // the page's own clip of the same request: the same file for GDAL
       const page = await ask(h, req);
       assert.ok(page.file);
@@ -195,7 +197,9 @@ describe('Save View as GeoTIFF, the host and the page', () => {
       writeFileSync(file, r.file);
       const [x0, y0, w, hgt] = windowIn(file);
       assert.deepEqual([w, hgt], [r.width, r.height]);
-      assert.ok(py('clip_truth.py', 'read', file).equals(py('clip_truth.py', 'window', lzw.file, '0', String(x0), String(y0), String(w), String(hgt), '0,1,2,3')));
+      assert.ok(
+        py('clip_truth.py', 'read', file).equals(py('clip_truth.py', 'window', lzw.file, '0', String(x0), String(y0), String(w), String(hgt), '0,1,2,3')),
+      );
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();

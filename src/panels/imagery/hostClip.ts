@@ -66,7 +66,6 @@ const TYPES: Record<string, BandType> = {
   '3/32': Float32Array,
   '3/64': Float64Array,
 };
-const UNSIGNED: Record<number, BandType> = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
 
 const isCount = (n: unknown, min = 0): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= min;
 
@@ -153,9 +152,10 @@ async function decodeTile(p: ClipPlan, c: Checked, stored: Uint8Array): Promise<
   } else {
     try {
       // bounded like the webview's decoders: an inflate bomb stops at the tile's size. One
-      // output chunk of that size: zlib's default 16 KiB chunks cost a trip back to this
-      // thread and a copy each, which took more time than the inflating
-      out = await inflate(stored, { maxOutputLength: c.blockBytes, chunkSize: Math.max(64, c.blockBytes) });
+      // output chunk, a byte larger than the tile: zlib's default 16 KiB chunks cost a trip back
+      // to this thread and a copy each (more time than the inflating), and a chunk exactly full
+      // makes zlib allocate a second one to look for more
+      out = await inflate(stored, { maxOutputLength: c.blockBytes, chunkSize: Math.max(64, c.blockBytes + 1) });
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') {
@@ -174,19 +174,9 @@ async function decodeTile(p: ClipPlan, c: Checked, stored: Uint8Array): Promise<
       l10n.t('A tile of the file could not be read: it holds {0} where its pixels need {1}; the file is truncated or corrupt.', out.byteLength, c.blockBytes),
     );
   }
-  if (out.byteOffset % c.bytesPer !== 0) out = out.slice(0, c.blockBytes);
+  // a typed array of the samples needs an aligned start (Buffer#slice would be a view: copy)
+  if (out.byteOffset % c.bytesPer !== 0) out = Uint8Array.prototype.slice.call(out, 0, c.blockBytes);
   return out.subarray(0, c.blockBytes);
-}
-
-/** Undoes TIFF predictor 2 (horizontal differencing) in the rows `rows` of a tile, up to sample `end` of each row. */
-function undoDifferencing(data: Uint8Array, c: Checked, rowSamples: number, rows: [number, number], end: number): void {
-  const u = new UNSIGNED[c.bytesPer](data.buffer, data.byteOffset, data.byteLength / c.bytesPer);
-  const s = c.stride;
-  for (let y = rows[0]; y < rows[1]; y++) {
-    const r = y * rowSamples;
-    // the typed array's store wraps each sum, as the encoder's subtraction did
-    for (let i = r + s; i < r + end; i++) u[i] += u[i - s];
-  }
 }
 
 /**
@@ -219,8 +209,7 @@ function place(p: ClipPlan, c: Checked, t: ClipPlanTile, data: Uint8Array, bands
   const s = c.stride;
   const rowSamples = p.tileWidth * s;
   const rows: [number, number] = [cy0 - gy0, cy1 - gy0];
-  if (p.predictor === 2) undoDifferencing(data, c, rowSamples, rows, (cx1 - gx0) * s);
-  else if (p.predictor === 3) undoFloatPredictor(data, c, rowSamples, rows);
+  if (p.predictor === 3) undoFloatPredictor(data, c, rowSamples, rows);
   const v = new c.type(data.buffer, data.byteOffset, data.byteLength / c.bytesPer);
   const n = cx1 - cx0;
   for (let k = 0; k < p.samples.length; k++) {
@@ -230,9 +219,27 @@ function place(p: ClipPlan, c: Checked, t: ClipPlanTile, data: Uint8Array, bands
     for (let y = cy0; y < cy1; y++) {
       const src = (y - gy0) * rowSamples + (cx0 - gx0) * s + first;
       const dst = (y - y0) * width + (cx0 - x0);
-      if (s === 1) bands[k].set(v.subarray(src, src + n) as never, dst);
+      if (p.predictor === 2) sumDifferences(bands[k], dst, v, src, s, cx0 - gx0, n);
+      else if (s === 1) bands[k].set(v.subarray(src, src + n) as never, dst);
       else copyStrided(bands[k], dst, v, src, s, n);
     }
+  }
+}
+
+/**
+ * TIFF predictor 2 (horizontal differencing) undone while copying: one sample's row of a tile
+ * summed from its first column (`skip` of them left of the window), `n` sums stored from `dst`.
+ * The sum is exact in a double (at most a tile's width of 32-bit values) and the typed array's
+ * store wraps it to the sample's width, as the encoder's subtraction did; one pass instead of
+ * undoing the whole tile first and copying after.
+ */
+function sumDifferences(out: BandArray, dst: number, v: BandArray, src: number, stride: number, skip: number, n: number): void {
+  let s = src - skip * stride;
+  let acc = 0;
+  for (let x = 0; x < skip; x++, s += stride) acc += v[s];
+  for (let x = 0; x < n; x++, s += stride) {
+    acc += v[s];
+    out[dst + x] = acc;
   }
 }
 
