@@ -5,7 +5,8 @@
  * src/panels/imagery/hostClip.ts, run here in Node with the extension's own reader: the
  * panel's byte server over the API client) against GDAL's `gdal_translate -srcwin` over
  * /vsicurl/ on the same file and window, in the same run. The page's own clip (the path a
- * compression the host does not inflate takes) is timed beside them.
+ * compression the host does not inflate takes) is timed beside them. The scene server runs in a
+ * process of its own for all three, as the service does.
  * Figures: wall time, and bytes fetched over the stored bytes of the tiles the window touches
  * (GDAL's count of them, from the file's block sizes). Prints JSON lines; asserts nothing.
  *
@@ -15,7 +16,7 @@
  * page as base64 through the DevTools pipe, a cost of the harness that the product has not.
  *   node out/test/bench/saveView.bench.js
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, fork } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -58,7 +59,7 @@ function scene(): Scene {
   return JSON.parse(out) as Scene;
 }
 
-async function serve(file: string): Promise<{ origin: string; served: { bytes: number; requests: number }; server: Server }> {
+async function serve(file: string): Promise<{ origin: string; served: Counts; server: Server }> {
   const size = statSync(file).size;
   const served = { bytes: 0, requests: 0 };
   const server = createServer((req, res) => {
@@ -89,6 +90,31 @@ async function serve(file: string): Promise<{ origin: string; served: { bytes: n
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, served, server };
+}
+
+interface Counts {
+  bytes: number;
+  requests: number;
+}
+
+/**
+ * The scene server in a process of its own, as the service is: serving 45 MB of ranges is not
+ * the extension host's work, and in this process it would take the event loop from the host's
+ * half of the clip (the page's relay and GDAL read from the same server). Its counts come back
+ * over IPC.
+ */
+async function serveApart(file: string): Promise<{ origin: string; counts(reset?: boolean): Promise<Counts>; close(): void }> {
+  const child = fork(__filename, [], { env: { ...process.env, EO_BENCH_SERVE: file }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const origin = await new Promise<string>((resolve) => child.once('message', (m) => resolve((m as { origin: string }).origin)));
+  return {
+    origin,
+    counts: (reset = false) =>
+      new Promise<Counts>((resolve) => {
+        child.once('message', (m) => resolve(m as Counts));
+        child.send({ reset });
+      }),
+    close: () => child.kill(),
+  };
 }
 
 /** Stored bytes of the level-0 tiles a pixel window touches (GDAL's block sizes). */
@@ -145,7 +171,8 @@ const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length
 
 async function main(): Promise<void> {
   const sc = scene();
-  const { origin, served, server } = await serve(sc.file);
+  const server = await serveApart(sc.file);
+  const origin = server.origin;
   const [[w, n], [e, s]] = sc.corners;
   const lat = (n + s) / 2;
   // a zoom and viewport whose full-resolution window is about 2048 × 2048 pixels (10 m)
@@ -197,8 +224,7 @@ async function main(): Promise<void> {
         const request = { format: 'geotiff', id: 'bench', bands: ['B02', 'B03', 'B04', 'B08'], level: 0, mask: false };
         // ours, as the extension runs it: the page's plan, then the host's reads, decoding,
         // encoding and the atomic write (a temporary file, renamed), all in the timed window
-        served.bytes = 0;
-        served.requests = 0;
+        await server.counts(true);
         rmSync(SINK, { force: true });
         const bytesServer = new ImageryByteServer();
         bytesServer.allow(`${origin}/scene.tif`);
@@ -218,10 +244,9 @@ async function main(): Promise<void> {
         await rename(part, SINK);
         const hostMs = performance.now() - h0;
         const win = windowOf(SINK, sc.file);
-        ours.push({ ms: hostMs, plan: planned, bytes: served.bytes, tiles: tileBytes(sc.file, win), width: clip.width, height: clip.height });
+        ours.push({ ms: hostMs, plan: planned, bytes: (await server.counts()).bytes, tiles: tileBytes(sc.file, win), width: clip.width, height: clip.height });
         // the page's own clip (the path of a compression the host does not inflate)
-        served.bytes = 0;
-        served.requests = 0;
+        await server.counts(true);
         // EO_BENCH_PROFILE=DIR: a CPU profile of the page over the save (source-mapped with a dev build)
         const profileDir = process.env.EO_BENCH_PROFILE;
         const cdp = profileDir ? await h.page.context().newCDPSession(h.page) : undefined;
@@ -270,13 +295,12 @@ async function main(): Promise<void> {
           writeFileSync(join(profileDir, `save-view-${run}.cpuprofile`), JSON.stringify(profile));
           await cdp.detach();
         }
-        page.push({ ms: r.ms, clipped: r.clipped, bytes: served.bytes });
+        page.push({ ms: r.ms, clipped: r.clipped, bytes: (await server.counts()).bytes });
         if (windowOf(PAGE_SINK, sc.file).join() !== win.join()) throw new Error("The page's clip and the host's cover different windows.");
         // the baseline: the same window and bands, GDAL over HTTP ranges
         const gout = join(DIR, 'clip-gdal.tif');
         rmSync(gout, { force: true });
-        served.bytes = 0;
-        served.requests = 0;
+        await server.counts(true);
         const t0 = performance.now();
         // async: the range server runs in this process and must answer while GDAL reads
         await promisify(execFile)(
@@ -286,7 +310,7 @@ async function main(): Promise<void> {
             env: { ...process.env, CPL_VSIL_CURL_ALLOWED_EXTENSIONS: '.tif', GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR', VSI_CACHE: 'FALSE' },
           },
         );
-        gdal.push({ ms: performance.now() - t0, bytes: served.bytes, tiles: tileBytes(sc.file, win) });
+        gdal.push({ ms: performance.now() - t0, bytes: (await server.counts()).bytes, tiles: tileBytes(sc.file, win) });
       } finally {
         await h.close();
       }
@@ -324,7 +348,18 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+if (process.env.EO_BENCH_SERVE) {
+  // the scene server's own process (serveApart)
+  void serve(process.env.EO_BENCH_SERVE).then(({ origin, served }) => {
+    process.send?.({ origin });
+    process.on('message', (m: { reset?: boolean }) => {
+      process.send?.({ ...served });
+      if (m.reset) Object.assign(served, { bytes: 0, requests: 0 });
+    });
+  });
+} else {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
