@@ -5,7 +5,7 @@
  * reads of a header cost a few round trips; tile reads go out exactly as asked and are not
  * kept here (decoded tiles are cached by the renderer instead). A reader that knows which
  * tiles it is about to read (a saved view's strip) asks for them ahead (`prefetch`): they go
- * out merged into a few range requests (coalesce.ts), and each tile's read is then served
+ * out merged into a few range requests (src/raster/coalesce.ts), and each tile's read is then served
  * once from its request.
  */
 import type { ReadBytesParams, ReadBytesResult } from '../../../src/panels/imagery/protocol';

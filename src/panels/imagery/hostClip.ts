@@ -1,11 +1,11 @@
 /**
  * "Save View as GeoTIFF…" where the bytes arrive: the extension host executes the map
  * webview's plan (`ClipPlan`: the window, the file's tile layout, the tiles, the mask, the
- * georeferencing). It reads the tiles' ranges merged into a few requests (coalesce.ts) through
+ * georeferencing). It reads the tiles' ranges merged into a few requests (src/raster/coalesce.ts) through
  * the same reader as the webview's `readBytes` (the files the extension put on the map, the
  * client's token rules and timeouts, the panel's byte budget), inflates them with node:zlib on
  * libuv's threadpool (parallel, each bounded to the tile's decoded size), undoes the predictor,
- * copies the window's rows band by band straight into the file it writes (tiffEncode.ts), and
+ * copies the window's rows band by band straight into the file it writes (src/raster/tiffEncode.ts), and
  * masks it to the AOI. No tile crosses to the page and no file comes back: for a raw pixel
  * window those two copies over the webview's IPC were most of the time.
  *

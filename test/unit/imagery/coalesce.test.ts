@@ -1,5 +1,5 @@
 /**
- * Tile reads merged into range requests (media/map/imagery/coalesce.ts): adjacent and nearly
+ * Tile reads merged into range requests (src/raster/coalesce.ts): adjacent and nearly
  * adjacent ranges become one request, and every limit of issue 24 holds for any input: each
  * range is served whole by exactly one request, a gap past `maxGap` splits, a request carries at
  * most `maxWaste` of what it serves in unasked bytes, and none grows past `maxRun`.
