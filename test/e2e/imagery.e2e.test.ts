@@ -4,7 +4,7 @@
 // test-results/screenshots/imagery-*.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
+import { api, clearArchiveItem, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
 import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withSandboxWorkbench } from './workbench';
 
 test('imagery: an archive scene in true colour and an NDVI visualization with its legend', { timeout: 480_000 }, async () => {
@@ -13,15 +13,8 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Archive');
-    const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
-    const c = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
     // the clearest of the first items, as a person would pick for a look
-    const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(
-      base,
-      token,
-      `/v0/archives/collections/${c.id}/items?limit=20`,
-    );
-    const itemId = [...items.features].sort((a, b) => (a.properties['eo:cloud_cover'] ?? 100) - (b.properties['eo:cloud_cover'] ?? 100))[0].id;
+    const { collection: c, itemId } = await clearArchiveItem(base, token);
     await expandRow(page, 'Archive', c.title || c.id, itemId);
     await contextMenu(page, 'Archive', itemId, 'Show Imagery');
     const map = await webviewFrame(page, 'eoMap');

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { api, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
+import { api, clearArchiveItem, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
 import { extensionLogText, runCommand, waitForNotification, waitForQuickInput } from './widgets';
 import { assertNoWebviewErrors, expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
 
@@ -48,17 +48,8 @@ test('save the view of an archive scene as a GeoTIFF from the palette; GDAL read
     await page.setViewportSize({ width: 1400, height: 860 });
     await openEoContainer(page);
     await soleView(page, 'Archive');
-    const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
-    const c = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
-    const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(
-      base,
-      token,
-      `/v0/archives/collections/${c.id}/items?limit=20`,
-    );
     // the clearest of the first items that is not the 1.3 GB full-size scene
-    const itemId = [...items.features]
-      .filter((f) => !f.id.endsWith('_00001'))
-      .sort((a, b) => (a.properties['eo:cloud_cover'] ?? 100) - (b.properties['eo:cloud_cover'] ?? 100))[0].id;
+    const { collection: c, itemId } = await clearArchiveItem(base, token, { smallOnly: true });
     const item = await api<{ assets: Record<string, { href: string }> }>(base, token, `/v0/archives/collections/${c.id}/items/${itemId}`);
     const dataUrl = Object.values(item.assets)
       .map((a) => a.href)

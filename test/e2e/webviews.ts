@@ -20,6 +20,28 @@ export async function api<T>(base: string, token: string, p: string): Promise<T>
 }
 
 /** The frame holding the webview whose page defines `global` (eoMap, eoStac or eoJobGraph). */
+/**
+ * The Sentinel-2 collection of the sandbox's archive and the clearest of its first 20 items, as
+ * a person would pick one for a look; `smallOnly` leaves out the 1.3 GB full-size scene.
+ */
+export async function clearArchiveItem(
+  base: string,
+  token: string,
+  opts: { smallOnly?: boolean } = {},
+): Promise<{ collection: { id: string; title: string }; itemId: string }> {
+  const collections = await api<{ collections: Array<{ id: string; title: string }> }>(base, token, '/v0/archives/collections');
+  const collection = collections.collections.find((x) => /sentinel-2/i.test(x.id)) ?? collections.collections[0];
+  const items = await api<{ features: Array<{ id: string; properties: { 'eo:cloud_cover'?: number } }> }>(
+    base,
+    token,
+    `/v0/archives/collections/${collection.id}/items?limit=20`,
+  );
+  const itemId = [...items.features]
+    .filter((f) => !opts.smallOnly || !f.id.endsWith('_00001'))
+    .sort((a, b) => (a.properties['eo:cloud_cover'] ?? 100) - (b.properties['eo:cloud_cover'] ?? 100))[0].id;
+  return { collection, itemId };
+}
+
 export async function webviewFrame(page: Page, global: 'eoMap' | 'eoStac' | 'eoJobGraph', timeoutMs = 30_000, not?: Frame): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
