@@ -134,6 +134,14 @@ export function checkPlan(p: ClipPlan): Checked {
       );
     }
   }
+  const n = p.samples.length;
+  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  if (!isCount(p.epsg, 1) || ![p.originX, p.originY].every(finite) || ![p.pixelWidth, p.pixelHeight].every((v) => finite(v) && v > 0)) {
+    throw badPlan('georeferencing');
+  }
+  const listOf = (a: unknown, ok: (v: unknown) => boolean) => Array.isArray(a) && a.length === n && a.every(ok);
+  if (!listOf(p.names, (v) => typeof v === 'string') || !listOf(p.scale, finite) || !listOf(p.offset, finite)) throw badPlan('band metadata');
+  if (p.nodata !== undefined && typeof p.nodata !== 'number') throw badPlan('no-data value');
   if (p.rings !== undefined && (!Array.isArray(p.rings) || p.rings.some((r) => !Array.isArray(r) || r.some((pt) => !Array.isArray(pt) || pt.length !== 2)))) {
     throw badPlan('mask');
   }

@@ -230,6 +230,8 @@ describe('host clip: hostile files and plans', () => {
     await assert.rejects(runClipPlan(huge, reader(plan.url, counter)), /holds 128 MB of pixels; the map decodes tiles of at most 64 MB\./);
     const missing = { ...plan, tiles: plan.tiles.slice(1) };
     await assert.rejects(runClipPlan(missing, reader(plan.url, counter)), /described the clip inconsistently \(tiles\)/);
+    await assert.rejects(runClipPlan({ ...plan, names: ['a', 'b'] }, reader(plan.url, counter)), /described the clip inconsistently \(band metadata\)/);
+    await assert.rejects(runClipPlan({ ...plan, pixelWidth: -10 }, reader(plan.url, counter)), /described the clip inconsistently \(georeferencing\)/);
     assert.equal(counter.reads, 0);
   });
 
