@@ -118,16 +118,27 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
     });
     readout.textContent = lines.join('\n');
   };
+  /** Our own cursor move: the hook must not read it back as a pointer's. */
+  let placing = false;
   const moveTo = (k: number) => {
     if (!plot || !aligned.xs.length) return;
     at = Math.max(0, Math.min(aligned.xs.length - 1, k));
+    say(at);
+    // A plot built this task has no scales yet (uPlot sets them in a microtask): a position
+    // from it lands on the wrong date, and the readout jumped to the last date while the
+    // series arrived. Its `ready` hook places the cursor instead.
+    if (plot.status !== 1) return;
     const x = plot.data[0][at];
     const y = plot.data
       .slice(1)
       .map((d) => d[at])
       .find((v) => v !== null && v !== undefined) as number | undefined;
-    plot.setCursor({ left: plot.valToPos(x, 'x'), top: y === undefined ? plot.bbox.height / devicePixelRatio / 2 : plot.valToPos(y, 'y') });
-    say(at);
+    placing = true;
+    try {
+      plot.setCursor({ left: plot.valToPos(x, 'x'), top: y === undefined ? plot.bbox.height / devicePixelRatio / 2 : plot.valToPos(y, 'y') });
+    } finally {
+      placing = false;
+    }
   };
   /** The first series with a point at place k, and that point's index in its dates. */
   const pick = (k: number) => {
@@ -196,9 +207,10 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
         ],
         bands,
         hooks: {
+          ready: [() => at >= 0 && moveTo(at)],
           setCursor: [
             (u) => {
-              if (u.cursor.idx !== null && u.cursor.idx !== undefined && u.cursor.idx !== at) {
+              if (!placing && u.cursor.idx !== null && u.cursor.idx !== undefined && u.cursor.idx !== at) {
                 at = u.cursor.idx;
                 say(at);
               }
@@ -224,7 +236,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
       const k = plot?.cursor.idx;
       if (k !== null && k !== undefined) pick(k);
     });
-    if (at >= 0) moveTo(at);
+    if (at >= 0) say(at);
   };
 
   root.addEventListener('keydown', (e) => {
