@@ -45,8 +45,8 @@ export function maskValue(bands: readonly BandArray[], inside: Uint8Array): numb
   return free < 0 ? undefined : free + lo;
 }
 
-/** Even-odd point-in-polygon over rings (pixel centres). */
-function insideRings(rings: readonly (readonly [number, number])[][], x: number, y: number): boolean {
+/** Even-odd point-in-polygon over rings (holes included): the clip's pixel centres, the sandbox's AOI masks. */
+export function insideRings(rings: readonly (readonly number[])[][], x: number, y: number): boolean {
   let c = false;
   for (const r of rings) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {

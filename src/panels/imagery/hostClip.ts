@@ -22,6 +22,7 @@ import { coalesce, COALESCE_LIMITS, type ByteRange } from '../../raster/coalesce
 import { MAX_READ_BYTES, TIFF_LIMITS } from '../../raster/limits';
 import { applyMask } from '../../raster/maskValue';
 import { geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
+import { ByteGate } from './byteGate';
 import type { ClipPlan, ClipPlanTile } from './protocol';
 
 const inflate = promisify(inflateCallback) as (input: InputType, options: ZlibOptions) => Promise<Buffer>;
@@ -37,9 +38,22 @@ export interface HostClipLimits {
    * while the next ones are still arriving, instead of after a whole row of tiles.
    */
   runBytes: number;
+  /**
+   * Tiles decoding at once, and their decoded bytes at once. The read-ahead counts stored
+   * bytes; a run of well-compressed tiles (a scene mostly no-data, or a file made to do this)
+   * holds hundreds of them, and zlib allocates each one's output when its inflate starts.
+   */
+  decoding: number;
+  decodedBytes: number;
 }
 
-export const HOST_CLIP_LIMITS: HostClipLimits = { readAheadBytes: 64 * 1024 * 1024, runBytes: 4 * 1024 * 1024 };
+export const HOST_CLIP_LIMITS: HostClipLimits = {
+  readAheadBytes: 64 * 1024 * 1024,
+  runBytes: 4 * 1024 * 1024,
+  // libuv's threadpool runs four inflates at once by default: more would only wait there
+  decoding: 4,
+  decodedBytes: 256 * 1024 * 1024,
+};
 
 export interface HostClipOptions {
   signal?: AbortSignal;
@@ -54,6 +68,8 @@ export interface HostClipResult {
   /** Bytes read from the file, and the stored size of the tiles the window touches. */
   fetchedBytes: number;
   tileBytes: number;
+  /** The most decoded tile bytes held at once (bounded by `HostClipLimits.decodedBytes`). */
+  peakDecodedBytes: number;
 }
 
 const TYPES: Record<string, BandType> = {
@@ -302,6 +318,7 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
   const stop = () => inner.abort();
   o.signal?.addEventListener('abort', stop, { once: true });
   let fetched = 0;
+  const decoding = new ByteGate(limits.decoding, limits.decodedBytes);
   try {
     if (o.signal?.aborted) throw cancelled();
     await new Promise<void>((resolve, reject) => {
@@ -328,9 +345,14 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
             for (const t of byRange.get(key(part)) ?? []) {
               const stored = bytes.subarray(part.offset - run.offset, part.offset - run.offset + part.length);
               // two tiles at one range (a hostile plan) must not decode each other's predictor twice
-              const data = await decodeTile(p, c, (byRange.get(key(part)) ?? []).length > 1 ? stored.slice() : stored);
-              if (inner.signal.aborted) throw cancelled();
-              place(p, c, t, data, file.bands);
+              const release = await decoding.acquire(c.blockBytes, inner.signal);
+              try {
+                const data = await decodeTile(p, c, (byRange.get(key(part)) ?? []).length > 1 ? stored.slice() : stored);
+                if (inner.signal.aborted) throw cancelled();
+                place(p, c, t, data, file.bands);
+              } finally {
+                release();
+              }
               tick();
             }
           }),
@@ -369,5 +391,12 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
       file.bands.forEach((b, i) => b.set(masked.bands[i] as never));
     }
   }
-  return { bytes: new Uint8Array(file.buffer), width, height, fetchedBytes: fetched, tileBytes: p.tiles.reduce((a, t) => a + t.length, 0) };
+  return {
+    bytes: new Uint8Array(file.buffer),
+    width,
+    height,
+    fetchedBytes: fetched,
+    tileBytes: p.tiles.reduce((a, t) => a + t.length, 0),
+    peakDecodedBytes: decoding.peak.bytes,
+  };
 }

@@ -11,6 +11,7 @@ import { colormapLut } from '../../api/colormaps';
 import { compileIndexExpression } from '../../api/indexExpression';
 import { unwrapPolygon } from '../../geo/antimeridian';
 import { project } from '../../geo/mercator';
+import { insideRings } from '../../raster/maskValue';
 import { pacer } from '../pace';
 import { encodePngRgba } from '../png';
 import { fillTile, pixelOf, pixelTruth, withBands, type Scene } from './scene';
@@ -74,19 +75,6 @@ export function lonLatOfPngPixel(grid: PngGrid, x: number, y: number): [number, 
   const my = top + ((y + 0.5) / grid.height) * (bottom - top);
   const lat = (Math.atan(Math.sinh(Math.PI * (1 - 2 * my))) * 180) / Math.PI;
   return [w + ((x + 0.5) / grid.width) * (e - w), lat];
-}
-
-/** Even-odd test against every ring (holes included), unwrapped as the box is. */
-function inPolygon(rings: readonly (readonly number[])[][], lon: number, lat: number): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i];
-      const [xj, yj] = ring[j];
-      if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
 }
 
 /** The image's size: the mosaic's detail, at most PNG_MAX_SIDE on the longer side. */
@@ -180,7 +168,7 @@ export async function renderIndexPng(q: IndexPngRequest): Promise<{ png: Buffer;
     await turn();
     for (let x = 0; x < grid.width; x++) {
       const [lon, lat] = lonLatOfPngPixel(grid, x, y);
-      if (!inPolygon(rings, lon, lat)) continue;
+      if (!insideRings(rings, lon, lat)) continue;
       const [c, r] = pixelOf(scene, lon, lat).map((v) => Math.floor(v / step));
       if (c < 0 || r < 0 || c >= rows.width || r >= rows.height) continue;
       const dn = rows.row(r);

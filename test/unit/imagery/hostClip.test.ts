@@ -15,7 +15,7 @@ import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { EoClient } from '../../../src/api/client';
 import { ImageryByteServer } from '../../../src/panels/imagery/byteServer';
-import { runClipPlan } from '../../../src/panels/imagery/hostClip';
+import { HOST_CLIP_LIMITS, runClipPlan } from '../../../src/panels/imagery/hostClip';
 import type { ClipPlan } from '../../../src/panels/imagery/protocol';
 
 const SCRIPT = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'clip_truth.py');
@@ -218,6 +218,28 @@ describe('host clip: hostile files and plans', () => {
     );
   });
 
+  it('holds a bounded number of decoded tiles at once, however well they compress', async () => {
+    // 64 tiles of 256 × 256 uint16 that deflate to a few hundred bytes each: one merged read
+    // brings them all, and each inflate would hold its 128 KB output at once without the bound
+    const block = 256 * 256 * 2;
+    const zeros = deflateSync(Buffer.alloc(block));
+    writeFileSync(join(dir, 'sparse.tif'), Buffer.concat([Buffer.alloc(1024), ...Array.from({ length: 64 }, () => zeros)]));
+    const template = planOf(make('tmpl-sparse.tif', 'uint16', 1, 'PIXEL', 'DEFLATE', 2048, 256, 1), 0, [0, 0, 2048, 2048], [0]);
+    const plan: ClipPlan = {
+      ...template,
+      url: `${origin}/sparse.tif`,
+      fileSize: statSync(join(dir, 'sparse.tif')).size,
+      predictor: 1,
+      tiles: template.tiles.map((t, i) => ({ ...t, offset: 1024 + i * zeros.length, length: zeros.length })),
+    };
+    assert.equal(plan.tiles.length, 64);
+    const r = await runClipPlan(plan, reader(plan.url), { limits: { ...HOST_CLIP_LIMITS, decoding: 2, decodedBytes: 2 * block } });
+    assert.ok(r.peakDecodedBytes > 0 && r.peakDecodedBytes <= 2 * block, `${r.peakDecodedBytes} decoded bytes held at once`);
+    const d = await runClipPlan(plan, reader(plan.url));
+    assert.ok(d.peakDecodedBytes <= HOST_CLIP_LIMITS.decoding * block, `${d.peakDecodedBytes} decoded bytes held at once by default`);
+    assert.equal(r.width * r.height, 2048 * 2048);
+  });
+
   it('refuses lying byte counts before reading anything', async () => {
     const file = make('lies.tif', 'uint16', 2, 'PIXEL', 'DEFLATE', 512, 256, 1);
     const plan = planOf(file, 0, [0, 0, 512, 512], [0]);
@@ -242,7 +264,7 @@ describe('host clip: hostile files and plans', () => {
     const before = served.length;
     const run = runClipPlan(plan, reader(plan.url), {
       signal: abort.signal,
-      limits: { readAheadBytes: 1, runBytes: 1 },
+      limits: { ...HOST_CLIP_LIMITS, readAheadBytes: 1, runBytes: 1 },
       onProgress: (done) => {
         if (done === 1) abort.abort();
       },
