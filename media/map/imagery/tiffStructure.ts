@@ -9,8 +9,6 @@ import { byteSize } from '../../../src/format';
 import { TIFF_LIMITS } from '../../../src/raster/limits';
 import { ImageryError } from './imageryError';
 
-export { TIFF_LIMITS };
-
 /** What one image directory says about its pixels. */
 export interface ImageLayout {
   /** Where the directory starts in the file. */

@@ -21,7 +21,7 @@ import { byteSize } from '../../format';
 import { coalesce, COALESCE_LIMITS, type ByteRange } from '../../raster/coalesce';
 import { MAX_READ_BYTES, TIFF_LIMITS } from '../../raster/limits';
 import { applyMask } from '../../raster/maskValue';
-import { geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
+import { encodeGeoTiff, geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
 import { ByteGate } from './byteGate';
 import type { ClipPlan, ClipPlanTile } from './protocol';
 
@@ -294,7 +294,8 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
   const height = y1 - y0;
   const geo = { width, height, epsg: p.epsg, originX: p.originX, originY: p.originY, pixelWidth: p.pixelWidth, pixelHeight: p.pixelHeight };
   const meta = { names: p.names, scale: p.scale, offset: p.offset };
-  let file = geoTiffFile({ ...geo, ...meta, nodata: p.nodata, type: c.type, bandCount: p.samples.length });
+  const file = geoTiffFile({ ...geo, ...meta, nodata: p.nodata, type: c.type, bandCount: p.samples.length });
+  let buffer = file.buffer;
   const total = p.tiles.length;
   let done = 0;
   const tick = () => o.onProgress?.(++done, total);
@@ -384,15 +385,11 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
     if (nodata === undefined) {
       throw new Error(l10n.t('Every value the file can hold occurs inside the AOI, so none is left to mark the pixels outside it. Save the view instead.'));
     }
-    if (p.nodata === undefined) {
-      // the value that marks the outside is known only now: the header is written again with it
-      const masked = file;
-      file = geoTiffFile({ ...geo, ...meta, nodata, type: c.type, bandCount: p.samples.length });
-      file.bands.forEach((b, i) => b.set(masked.bands[i] as never));
-    }
+    // the value that marks the outside is known only now: the file is written again with it in its header
+    if (p.nodata === undefined) buffer = encodeGeoTiff({ ...geo, ...meta, nodata, bands: file.bands });
   }
   return {
-    bytes: new Uint8Array(file.buffer),
+    bytes: new Uint8Array(buffer),
     width,
     height,
     fetchedBytes: fetched,

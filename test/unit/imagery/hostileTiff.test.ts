@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync, gzipSync, inflateSync } from 'node:zlib';
 import { getDecoder } from 'geotiff';
-import { readTiffStructure, TIFF_LIMITS } from '../../../media/map/imagery/tiffStructure';
+import { readTiffStructure } from '../../../media/map/imagery/tiffStructure';
+import { TIFF_LIMITS } from '../../../src/raster/limits';
 import {
   checkJpegFrame,
   checkWebpSize,
