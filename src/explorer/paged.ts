@@ -138,17 +138,18 @@ export class PagedChildren<T, Row> implements LoadableList {
 
   /** The rows to show; the first call loads the first page. */
   async children(): Promise<Row[]> {
-    // A reset while the page was in flight (sign-in, filter, refresh) dropped its result:
-    // load again rather than answer with a list that no longer exists.
     // A load already in flight (VS Code rendering the view while a test or command asks too)
-    // is joined, not answered with the rows it has not delivered yet.
-    for (let attempt = 0; attempt < 3; attempt++) {
+    // is joined, not answered with the rows it has not delivered yet. A reset while it was in
+    // flight (sign-in, filter, refresh) dropped its result: wait for the load of the list as it
+    // is now, however many resets that takes. Giving up after a few answered the rows of a list
+    // that had not loaded (a lone "Load more…" where the answer was "Sign in again"); each
+    // round follows a reset, and nothing the list reports itself resets it (Explorer).
+    for (;;) {
       const generation = this.generation;
       if (!this.started) await this.loadMore();
       else if (this.loading) await this.loading;
-      if (generation === this.generation) break;
+      if (generation === this.generation) return this.rows();
     }
-    return this.rows();
   }
 
   /** Fetches the next page; joins the load in flight instead of starting a second one. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NotSignedInError, type EoClient } from '../../../src/api';
+import { ApiError, needsSignIn, NotSignedInError, type EoClient } from '../../../src/api';
 import { PagedChildren, type LoadableList, type PageQuery, type PageResult, type RowFactory } from '../../../src/explorer/paged';
 
 interface Item {
@@ -80,6 +80,67 @@ describe('PagedChildren', () => {
     assert.deepEqual(ids(await shown), ['fresh']);
     assert.equal(paged.fetches, 1, 'the stale page is not counted');
     assert.equal(paged.shown, 1);
+  });
+
+  it('a list reset again and again while it loads answers what its last load found, never a lone "Load more…"', async () => {
+    // What main did on a 401 (the integration test "a 401 shows a Sign in again row" failed
+    // so, once in a full run): the 401 moved the connection to failing, every change of the
+    // connection reset the views whose last error asked for a sign-in (this one, whose error
+    // was set just before it was reported), and other views' pages landing in between moved
+    // it back to connected, so the next 401 changed it again. After three such resets
+    // children() gave up and answered a list that had not started: a lone "Load more…".
+    const unauthorized = () => new ApiError({ kind: 'http', method: 'GET', path: '/v0/orders', status: 401, detailMessage: 'Unauthorized' });
+    let state: 'connected' | 'failing' = 'connected';
+    const changed = () => {
+      if (needsSignIn(paged.lastError)) paged.reset();
+    };
+    const connection = {
+      getClient: async () => ({}) as EoClient,
+      reportSuccess: () => {
+        if (state === 'connected') return;
+        state = 'connected';
+        changed();
+      },
+      reportFailure: () => {
+        if (state === 'failing') return;
+        state = 'failing';
+        changed();
+      },
+      warn: () => undefined,
+    };
+    let requests = 0;
+    const spec = {
+      what: 'orders',
+      empty: '',
+      fetch: async (): Promise<PageResult<Item>> => {
+        requests++;
+        // Another view's page lands while this one is in flight (the first three times).
+        if (requests <= 3) connection.reportSuccess();
+        throw unauthorized();
+      },
+      idOf: (i: Item) => i.id,
+      toNode: (i: Item): Row => ({ kind: 'record', id: i.id, record: i, detached: false }),
+    };
+    const paged = new PagedChildren<Item, Row>(connection, rows, spec, true);
+    assert.deepEqual(ids(await paged.children()), ['<signIn>'], 'the answer of the load that was not reset');
+    assert.equal(requests, 4, 'one request per reset, and one for the answer');
+    assert.equal(paged.isLoading, false);
+  });
+
+  it('callers that asked before a reset and after it join one load of the list as it is now', async () => {
+    const { calls, fetch } = scripted();
+    const { paged } = list(fetch);
+    const view = paged.children();
+    await settle();
+    const command = paged.children();
+    paged.reset(); // a filter changed while the first page was in flight
+    const afterReset = paged.children();
+    await settle();
+    assert.equal(calls.length, 2, 'one load before the reset, one after it, however many ask');
+    calls[0].resolve(page('stale'));
+    calls[1].resolve({ items: [{ id: 'fresh' }], total: 1 });
+    for (const answer of await Promise.all([view, command, afterReset])) assert.deepEqual(ids(answer), ['fresh']);
+    assert.equal(paged.fetches, 1, 'the stale page is dropped');
   });
 
   it('a reset detaches the rows it had handed out', async () => {
