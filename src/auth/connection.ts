@@ -43,6 +43,11 @@ export class Connection implements vscode.Disposable {
   private _state: ConnectionState = 'signedOut';
   private _lastError?: string;
   private tokenSource?: 'secret' | 'env' | 'sandbox';
+  private _session = 0;
+  /** The URL, token and client settings `_session` was counted for ('' when signed out). */
+  private sessionKey?: string;
+  /** The `_session` the last `onDidChange` announced. */
+  private announced = 0;
   private readonly disposables: vscode.Disposable[] = [];
   /**
    * The settings as last read. Reading them (a configuration object and four `inspect` calls)
@@ -79,6 +84,17 @@ export class Connection implements vscode.Disposable {
     return this._lastError;
   }
 
+  /**
+   * Which sign-in the connection is on: it changes with the base URL, the token or the client's
+   * settings, and with every Sign In, never with how a call went (`reportSuccess`,
+   * `reportFailure`). The sidebar reloads what failed for want of a sign-in only when it
+   * changes: a 401 a list reports moves the state, and reloading that list on the move made
+   * the next 401 move it again whenever another view's call succeeded in between.
+   */
+  get session(): number {
+    return this._session;
+  }
+
   /** The running sandbox's URL and token (the Accounts menu lists it), or undefined. */
   get sandboxSession(): { url: string; token: string } | undefined {
     return this.sandbox && { url: this.sandbox.url, token: this.sandbox.token };
@@ -105,12 +121,13 @@ export class Connection implements vscode.Disposable {
   async refreshState(): Promise<void> {
     const token = await this.token();
     const next: ConnectionState = !this.baseUrl || !token ? 'signedOut' : 'unverified';
+    this.countSession(next === 'signedOut' ? '' : this.clientKey(token));
     const keyChanged = this.current && this.current.key !== this.clientKey(token);
     if (keyChanged || next === 'signedOut') this.dropClient();
     if (next === 'signedOut' || keyChanged || this._state === 'signedOut') {
       this.setState(next, undefined);
     } else {
-      this.changed.fire();
+      this.fire();
     }
   }
 
@@ -151,6 +168,9 @@ export class Connection implements vscode.Disposable {
     this.log.info(`Signed in to ${hostOf(baseUrl)}`);
     this.dropClient();
     this.tokenSource = 'secret';
+    // A new sign-in even with the same token: what asked for one is to be read again.
+    this._session++;
+    this.sessionKey = this.clientKey(trimmed);
     this.setState('connected', undefined);
   }
 
@@ -288,13 +308,25 @@ export class Connection implements vscode.Disposable {
     if (c) void c.client.close();
   }
 
+  private countSession(key: string): void {
+    if (key === this.sessionKey) return;
+    this.sessionKey = key;
+    this._session++;
+  }
+
   private setState(state: ConnectionState, error: string | undefined): void {
-    const changed = state !== this._state || error !== this._lastError;
+    // Another sign-in is news even when the state reads the same ('connected' again).
+    const changed = state !== this._state || error !== this._lastError || this._session !== this.announced;
     this._state = state;
     this._lastError = error;
     void vscode.commands.executeCommand('setContext', 'eoImagery.signedIn', state !== 'signedOut');
     void vscode.commands.executeCommand('setContext', 'eoImagery.connectionState', state);
-    if (changed) this.changed.fire();
+    if (changed) this.fire();
+  }
+
+  private fire(): void {
+    this.announced = this._session;
+    this.changed.fire();
   }
 }
 

@@ -58,6 +58,8 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
   private readonly disposables: vscode.Disposable[] = [];
   private lastClient?: EoClient | null;
   private focusedView?: ViewId;
+  /** The connection's `session` the views were last reset for. */
+  private session: number;
 
   constructor(
     readonly services: ExtensionServices,
@@ -65,6 +67,7 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     polling?: PollerOptions,
     views: TreeViewFactory = createTreeViews,
   ) {
+    this.session = services.connection.session;
     this.poller = new Poller(services.connection, services.log, polling, watcher);
     const ctx = this as ExplorerContext;
     const poller = this.poller;
@@ -100,7 +103,11 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
       this.updated,
       this.filters.onDidChange((view) => this.refresh(view)),
       services.connection.onDidChange(() => {
-        this.resetSignInErrors();
+        // Only another sign-in: a list's own 401 moves the state too (see Connection.session).
+        if (services.connection.session !== this.session) {
+          this.session = services.connection.session;
+          this.resetSignInErrors();
+        }
         void this.connectionChanged();
       }),
       this.poller.onDidUpdate((node) => this.updated.fire(node)),
@@ -153,9 +160,9 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
   }
 
   /**
-   * A view that failed for want of a sign-in is stale the moment the connection changes:
-   * reset it now, not after the client comparison below resolves, so that nothing reads the
-   * old failure in between.
+   * A view that failed for want of a sign-in is stale the moment the sign-in changes: reset it
+   * now, not after the client comparison below resolves, so that nothing reads the old failure
+   * in between.
    */
   private resetSignInErrors(): void {
     for (const id of VIEW_IDS) {

@@ -454,6 +454,36 @@ suite('explorer: the sidebar against the sandbox', () => {
     assert.ok(again.length > 0 && again[0].node.kind === 'order');
   });
 
+  test("a 401 view keeps its Sign in row while other views' calls succeed, with no request of its own", async () => {
+    // The 401 moves the connection to failing, another view's page moves it back to connected:
+    // neither is another sign-in, so the Orders view is not loaded again (and fails again, and
+    // moves the state again) on each move.
+    extras.faults.add({ method: 'GET', path: /^\/v0\/orders/, status: 401, count: 50 });
+    const connection = sb.current.api.services.connection;
+    let ordersRequests = 0;
+    const sub = connection.onDidRequest((e) => {
+      if (e.path.startsWith('/v0/orders')) ordersRequests++;
+    });
+    try {
+      assert.deepEqual(
+        (await rows('orders')).map((r) => r.node.kind),
+        ['signIn'],
+      );
+      assert.equal(connection.state, 'failing');
+      const before = ordersRequests;
+      explorer.refresh('projects');
+      assert.ok((await rows('projects')).length > 0, 'the Projects view is empty');
+      assert.equal(connection.state, 'connected', "the Projects view's page did not move the state back");
+      assert.deepEqual(
+        (await rows('orders')).map((r) => r.node.kind),
+        ['signIn'],
+      );
+      assert.equal(ordersRequests, before, 'the Orders view was loaded again on a move of the state');
+    } finally {
+      sub.dispose();
+    }
+  });
+
   test('reveal finds an order beyond the loaded page and an AOI under its project', async () => {
     const total = (await service<{ pagination: { total: number } }>('/v0/orders?limit=1')).pagination.total;
     const last = (await service<{ orders: Array<{ id: string }> }>(`/v0/orders?offset=${total - 1}&limit=1`)).orders[0];
