@@ -127,11 +127,13 @@ test('the walkthroughâ€™s search: a rectangle over the Nile Delta with the formâ
     // the map opens drawing; over the AOI, a rectangle dragged with the mouse
     const map = await webviewFrame(page, 'eoMap');
     await map.waitForFunction(() => document.body.dataset.drawing === 'rectangle', undefined, { timeout: 30_000 });
+    // a block body: fitBounds returns the map, which Playwright would serialize back whole
     await map.evaluate(
-      (b) =>
+      (b) => {
         (window as unknown as { eoMap: { map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void } } }).eoMap.map.fitBounds(b, {
           animate: false,
-        }),
+        });
+      },
       [
         [s, w],
         [n, e],

@@ -202,7 +202,10 @@ describe('compare two imagery layers', () => {
 
       // panning moves the places, not the divider: the clips follow the map's corner
       const pan = async (dx: number) => {
-        await h.page.evaluate((d) => (window as unknown as { eoMap: App }).eoMap.map.panBy([d, 0], { animate: false }), dx);
+        // a block body: panBy returns the map, which Playwright would serialize back, decoded tiles and all
+        await h.page.evaluate((d) => {
+          (window as unknown as { eoMap: App }).eoMap.map.panBy([d, 0], { animate: false });
+        }, dx);
         await idle(h);
         return pagePoint(h, scene.points.vegetation);
       };
@@ -311,7 +314,9 @@ describe('time slider', () => {
       ];
       const [[w, n], [e, s]] = scene.corners;
       await h.page.evaluate(
-        (b) => (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false }),
+        (b) => {
+          (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false });
+        },
         [
           [s, w],
           [n, e],

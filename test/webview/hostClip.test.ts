@@ -64,8 +64,11 @@ async function show(scene: Scene, clip?: unknown): Promise<Harness> {
   await h.send({ type: 'init', basemaps: [] });
   const [[w, n], [e, s]] = scene.corners;
   // a view of part of the scene, so the window is not the whole file
+  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
   await h.page.evaluate(
-    (b) => (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false }),
+    (b) => {
+      (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false });
+    },
     [
       [s + 0.3 * (n - s), w + 0.2 * (e - w)],
       [n - 0.1 * (n - s), e - 0.25 * (e - w)],

@@ -67,8 +67,11 @@ async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeo
 
 async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
   const [[w, n], [e, s]] = scene.corners;
+  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
   await h.page.evaluate(
-    (b) => (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false }),
+    (b) => {
+      (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false });
+    },
     [
       [s, w],
       [n, e],

@@ -102,8 +102,11 @@ const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
 async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
   const [[w, n], [e, so]] = scene.corners;
   // the scene left of the tool panels (top right), so every quadrant can be clicked
+  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
   await h.page.evaluate(
-    (b) => (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] }),
+    (b) => {
+      (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] });
+    },
     [
       [so, w],
       [n, e],

@@ -63,11 +63,13 @@ async function openMap(onRequest: RequestHandler): Promise<Harness> {
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
   const [[w, s], [e, n]] = [lonLat(0, SIZE), lonLat(SIZE, 0)];
+  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
   await h.page.evaluate(
-    (b) =>
+    (b) => {
       (window as unknown as { eoMap: { map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void } } }).eoMap.map.fitBounds(b, {
         animate: false,
-      }),
+      });
+    },
     [
       [s, w],
       [n, e],

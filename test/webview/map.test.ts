@@ -293,11 +293,13 @@ describe('map webview', () => {
       ];
       features.push({ id: 'big', label: 'Big', ref: { kind: 'archiveItem', collection: 'c', id: 'big' }, geometry: { type: 'Polygon', coordinates: [ring] } });
       await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: false, features });
-      await h.page.evaluate(() =>
+      // block bodies: Leaflet's setView and panBy return the map, which Playwright would
+      // serialize back whole (6,000 footprints' typed arrays), seconds per call
+      await h.page.evaluate(() => {
         (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([10, 150], 2, {
           animate: false,
-        }),
-      );
+        });
+      });
       await h.page.waitForTimeout(100);
       const check = async (when: string) => {
         assert.equal(await paintedAt(h, 151.02, 1.08), true, `a small footprint (151° E 1° N) ${when}`);
@@ -308,9 +310,9 @@ describe('map webview', () => {
       await check('at first');
       const fromWorldImage = () => h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.archiveItems.lastDraw.world);
       assert.equal(await fromWorldImage(), true, 'painted once into the world image at zoom 2');
-      await h.page.evaluate(() =>
-        (window as unknown as { eoMap: { map: { panBy(p: [number, number], o: object): void } } }).eoMap.map.panBy([-300, 120], { animate: false }),
-      );
+      await h.page.evaluate(() => {
+        (window as unknown as { eoMap: { map: { panBy(p: [number, number], o: object): void } } }).eoMap.map.panBy([-300, 120], { animate: false });
+      });
       await h.page.waitForTimeout(100);
       await check('after a pan');
       // selecting the large one draws it in the selection's colour, over the rest
@@ -319,11 +321,11 @@ describe('map webview', () => {
       await check('with the large one selected');
       assert.equal(await fromWorldImage(), true, 'the world image painted again with the selection');
       // closer in, the world would be too large an image: the shapes in view are painted
-      await h.page.evaluate(() =>
+      await h.page.evaluate(() => {
         (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([37, 180], 5, {
           animate: false,
-        }),
-      );
+        });
+      });
       await h.page.waitForTimeout(100);
       assert.equal(await fromWorldImage(), false);
       assert.equal(await paintedAt(h, 179, 37), true);
@@ -345,7 +347,10 @@ describe('map webview', () => {
         eoMap: { map: { setView(c: [number, number], z: number, o: object): void; panBy(p: [number, number], o: object): void } };
         __lastDraw?: unknown;
       };
-      await h.page.evaluate(() => (window as unknown as Panned).eoMap.map.setView([10, 0], 2, { animate: false }));
+      // block bodies: setView and panBy return the map, which Playwright would serialize back whole
+      await h.page.evaluate(() => {
+        (window as unknown as Panned).eoMap.map.setView([10, 0], 2, { animate: false });
+      });
       await h.page.waitForTimeout(100);
       /** What each layer drew last: the footprints' redraw record and the outlines' SVG paths. */
       const drawing = () =>
@@ -361,7 +366,9 @@ describe('map webview', () => {
       /** Whether the outlines' paths drawn before are drawn as they were (a pan may add a world copy's paths after them). */
       const keeps = (before: string[], after: string[]) => before.every((d, i) => after[i] === d);
       const panBy = async (p: [number, number]) => {
-        await h.page.evaluate((p) => (window as unknown as Panned).eoMap.map.panBy(p, { animate: false }), p);
+        await h.page.evaluate((p) => {
+          (window as unknown as Panned).eoMap.map.panBy(p, { animate: false });
+        }, p);
         await h.page.waitForTimeout(100);
       };
       const first = await drawing();
@@ -886,7 +893,9 @@ describe('map webview', () => {
     });
     try {
       await ready(h);
-      await h.page.evaluate(() => (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([46, 2], 6));
+      await h.page.evaluate(() => {
+        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([46, 2], 6);
+      });
       // Rectangle from the keyboard: the button starts it and gives the map the focus; Space at
       // one corner, the arrow keys move the map, Space at the other
       await h.page.focus('#draw-rect');

@@ -69,7 +69,10 @@ async function main(): Promise<void> {
     await h.page.screenshot({ path: join(out, 'map-search.png') });
     // the whole world with every AOI
     await h.page.click('#tool-panel');
-    await h.page.evaluate(() => (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([25, 20], 3));
+    // a block body: setView returns the map, which Playwright would serialize back whole
+    await h.page.evaluate(() => {
+      (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([25, 20], 3);
+    });
     await h.page.waitForTimeout(300);
     await h.page.screenshot({ path: join(out, 'map-aois.png') });
     await h.close();
