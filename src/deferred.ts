@@ -143,14 +143,18 @@ export function registerDeferred(load: () => DeferredTargets): Deferred {
     opened = undefined;
     load();
   });
-  // After activation returns, not inside it: the file is open, its features are being used.
-  if (vscode.workspace.textDocuments.some(served)) setTimeout(() => load(), 0);
+  // After activation returns, not inside it (reading the open documents too): the file is
+  // open, its features are being used.
+  const openNow = setTimeout(() => {
+    if (vscode.workspace.textDocuments.some(served)) load();
+  }, 0);
 
   return {
     views,
     releaseCommands,
     dispose: () => {
       releaseCommands();
+      clearTimeout(openNow);
       if (later) clearTimeout(later);
       later = undefined;
       opened?.dispose();

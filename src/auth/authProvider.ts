@@ -41,11 +41,16 @@ export class EoAuthenticationProvider implements vscode.AuthenticationProvider, 
     private readonly signInFlow: SignInFlow,
     private readonly say: (text: string) => void,
   ) {
+    // The first sync reads the connection settings (the extension host's first configuration
+    // read, a millisecond or more): after activate() returns, in a task of its own. As a promise
+    // callback it would run before VS Code hears that activation is done, and delay whatever
+    // waited for it (the command or view that activated us). VS Code asks getSessions() itself.
+    const first = setTimeout(() => void this.sync(), 0);
     this.disposables.push(
       this.changed,
       connection.onDidChange(() => void this.sync()),
+      { dispose: () => clearTimeout(first) },
     );
-    void this.sync();
   }
 
   async getSessions(_scopes?: readonly string[], options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {

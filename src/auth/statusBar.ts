@@ -5,11 +5,15 @@ import { COMMANDS } from '../commandIds';
 
 /** Host and connection state at a glance; a click opens the connection actions. */
 export function createConnectionStatusBar(connection: Connection): vscode.Disposable {
-  const item = vscode.window.createStatusBarItem('eoImagery.connection', vscode.StatusBarAlignment.Left, 50);
-  item.name = l10n.t('EO Imagery Connection');
-  item.command = COMMANDS.connectionActions;
-
+  let made: vscode.StatusBarItem | undefined;
   const render = (): void => {
+    // Made at the first render, not inside activate(): until then it would show nothing.
+    if (!made) {
+      made = vscode.window.createStatusBarItem('eoImagery.connection', vscode.StatusBarAlignment.Left, 50);
+      made.name = l10n.t('EO Imagery Connection');
+      made.command = COMMANDS.connectionActions;
+    }
+    const item = made;
     const host = connection.isSandbox ? l10n.t('sandbox') : hostOf(connection.baseUrl);
     item.backgroundColor = undefined;
     switch (connection.state) {
@@ -43,5 +47,11 @@ export function createConnectionStatusBar(connection: Connection): vscode.Dispos
   // read (a few milliseconds): right after activate() returns, not inside it.
   const first = setTimeout(render, 0);
   const sub = connection.onDidChange(render);
-  return vscode.Disposable.from(item, sub, { dispose: () => clearTimeout(first) });
+  return {
+    dispose: () => {
+      clearTimeout(first);
+      sub.dispose();
+      made?.dispose();
+    },
+  };
 }

@@ -5,15 +5,20 @@ import type { Watcher } from './watcher';
 
 /** "EO: 3 pending" while the watcher follows anything (hidden at zero); a click lists them. */
 export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
-  const item = vscode.window.createStatusBarItem('eoImagery.pending', vscode.StatusBarAlignment.Left, 49);
-  item.name = l10n.t('EO Imagery Pending');
-  item.command = COMMANDS.showPending;
+  let made: vscode.StatusBarItem | undefined;
   const render = (): void => {
     const pending = watcher.pending();
     if (pending.length === 0) {
-      item.hide();
+      made?.hide();
       return;
     }
+    // Made when something is first pending: a hidden item is nothing to make at activation.
+    if (!made) {
+      made = vscode.window.createStatusBarItem('eoImagery.pending', vscode.StatusBarAlignment.Left, 49);
+      made.name = l10n.t('EO Imagery Pending');
+      made.command = COMMANDS.showPending;
+    }
+    const item = made;
     item.text = `$(watch) ${pending.length === 1 ? l10n.t('EO: 1 pending') : l10n.t('EO: {0} pending', pending.length)}`;
     const lines = pending.slice(0, 10).map((p) => `${p.noun}: ${p.snapshot ? `${p.snapshot.name} · ${p.snapshot.words}` : l10n.t('not read yet')}`);
     if (pending.length > 10) lines.push(l10n.t('and {0} more', pending.length - 10));
@@ -24,5 +29,11 @@ export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
   // after activate() returns, as the connection's status bar does.
   const first = setTimeout(render, 0);
   const sub = watcher.onDidChange(render);
-  return vscode.Disposable.from(item, sub, { dispose: () => clearTimeout(first) });
+  return {
+    dispose: () => {
+      clearTimeout(first);
+      sub.dispose();
+      made?.dispose();
+    },
+  };
 }
