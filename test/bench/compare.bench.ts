@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ImageryRender, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, openWebview, ROOT, type Harness } from '../webview/harness';
+import { moveMap } from '../webview/moveMap';
 
 const argSize = process.argv.includes('--size') ? Number(process.argv[process.argv.indexOf('--size') + 1]) : 10980;
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
@@ -106,13 +107,13 @@ async function open(origin: string, sc: Scene): Promise<Harness> {
   // the side panel closed: the map is the whole 1600 × 1000 viewport
   await h.page.locator('#tool-panel').click();
   const [[w, n], [e, s]] = sc.corners;
-  await h.page.evaluate(
-    (b) => (window as unknown as { eoMap: { map: { fitBounds(b: unknown, o: unknown): void } } }).eoMap.map.fitBounds(b, { animate: false }),
-    [
+  await moveMap(h.page, {
+    fitBounds: [
       [s, w],
       [n, e],
     ],
-  );
+    options: { animate: false },
+  });
   await h.page.evaluate(installFrameTimer);
   return h;
 }

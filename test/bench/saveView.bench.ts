@@ -29,6 +29,7 @@ import { EoClient } from '../../src/api/client';
 import { ImageryByteServer } from '../../src/panels/imagery/byteServer';
 import { runClipPlan } from '../../src/panels/imagery/hostClip';
 import type { ClipPlan } from '../../src/panels/imagery/protocol';
+import { moveMap } from '../webview/moveMap';
 
 const SIZE = 4096;
 const WINDOW = 2048;
@@ -200,13 +201,7 @@ async function main(): Promise<void> {
       try {
         await h.waitFor((m) => (m as { type?: string }).type === 'ready');
         await h.send({ type: 'init', basemaps: [] });
-        await h.page.evaluate(
-          ([z, la, lo]) =>
-            (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: unknown): void } } }).eoMap.map.setView([la, lo], z, {
-              animate: false,
-            }),
-          [zoom, lat, (w + e) / 2],
-        );
+        await moveMap(h.page, { setView: [lat, (w + e) / 2], zoom, options: { animate: false } });
         await h.send({
           type: 'imagery',
           fit: false,

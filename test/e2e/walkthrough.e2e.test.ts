@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { api, webviewFrame } from './webviews';
 import { clickQuickPickRow, runCommand } from './widgets';
 import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withSandboxWorkbench } from './workbench';
+import { moveMap } from '../webview/moveMap';
 
 test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
   await withSandboxWorkbench('walkthrough', {}, async ({ page, sandbox }) => {
@@ -127,18 +128,13 @@ test('the walkthroughâ€™s search: a rectangle over the Nile Delta with the formâ
     // the map opens drawing; over the AOI, a rectangle dragged with the mouse
     const map = await webviewFrame(page, 'eoMap');
     await map.waitForFunction(() => document.body.dataset.drawing === 'rectangle', undefined, { timeout: 30_000 });
-    // a block body: fitBounds returns the map, which Playwright would serialize back whole
-    await map.evaluate(
-      (b) => {
-        (window as unknown as { eoMap: { map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void } } }).eoMap.map.fitBounds(b, {
-          animate: false,
-        });
-      },
-      [
+    await moveMap(map, {
+      fitBounds: [
         [s, w],
         [n, e],
-      ] as [[number, number], [number, number]],
-    );
+      ],
+      options: { animate: false },
+    });
     const nw = await pagePoint(map, n - (n - s) * 0.15, w + (e - w) * 0.15);
     const se = await pagePoint(map, s + (n - s) * 0.15, e - (e - w) * 0.15);
     await page.mouse.move(nw.x, nw.y);

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, SeriesRequest, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './harness';
 import { squareFeature } from './fixtures';
+import { moveMap } from './moveMap';
 
 interface Scene {
   file: string;
@@ -202,10 +203,7 @@ describe('compare two imagery layers', () => {
 
       // panning moves the places, not the divider: the clips follow the map's corner
       const pan = async (dx: number) => {
-        // a block body: panBy returns the map, which Playwright would serialize back, decoded tiles and all
-        await h.page.evaluate((d) => {
-          (window as unknown as { eoMap: App }).eoMap.map.panBy([d, 0], { animate: false });
-        }, dx);
+        await moveMap(h.page, { panBy: [dx, 0], options: { animate: false } });
         await idle(h);
         return pagePoint(h, scene.points.vegetation);
       };
@@ -313,15 +311,13 @@ describe('time slider', () => {
         { date: '2024-07-01', spec: spec('d0701', SWIR_LIKE) },
       ];
       const [[w, n], [e, s]] = scene.corners;
-      await h.page.evaluate(
-        (b) => {
-          (window as unknown as { eoMap: App }).eoMap.map.fitBounds(b, { animate: false });
-        },
-        [
+      await moveMap(h.page, {
+        fitBounds: [
           [s, w],
           [n, e],
         ],
-      );
+        options: { animate: false },
+      });
       await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames: [frames[3], frames[0], frames[2], frames[1]], fit: false });
       const range = h.page.getByRole('slider', { name: 'Date' });
       await range.waitFor();

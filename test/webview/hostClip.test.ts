@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runClipPlan } from '../../src/panels/imagery/hostClip';
 import type { ClipPlan, ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { moveMap } from './moveMap';
 
 /**
  * "Save View as GeoTIFF…" both ways, from the map page: for a DEFLATE file the page answers a
@@ -64,16 +65,13 @@ async function show(scene: Scene, clip?: unknown): Promise<Harness> {
   await h.send({ type: 'init', basemaps: [] });
   const [[w, n], [e, s]] = scene.corners;
   // a view of part of the scene, so the window is not the whole file
-  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
-  await h.page.evaluate(
-    (b) => {
-      (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false });
-    },
-    [
+  await moveMap(h.page, {
+    fitBounds: [
       [s + 0.3 * (n - s), w + 0.2 * (e - w)],
       [n - 0.1 * (n - s), e - 0.25 * (e - w)],
     ],
-  );
+    options: { animate: false },
+  });
   const spec: ImageryLayerSpec = {
     id: 'scene',
     title: 'Synthetic scene',

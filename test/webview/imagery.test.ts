@@ -8,6 +8,7 @@ import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { imageryPixelAt as pixelAt, layerSettled as settled, screenPixelAt } from './imageryPixels';
 import { squareFeature } from './fixtures';
+import { moveMap } from './moveMap';
 
 interface Scene {
   file: string;
@@ -67,16 +68,13 @@ async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeo
 
 async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
   const [[w, n], [e, s]] = scene.corners;
-  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
-  await h.page.evaluate(
-    (b) => {
-      (window as unknown as Win).eoMap.map.fitBounds(b as [[number, number], [number, number]], { animate: false });
-    },
-    [
+  await moveMap(h.page, {
+    fitBounds: [
       [s, w],
       [n, e],
     ],
-  );
+    options: { animate: false },
+  });
   await h.send({ type: 'imagery', spec, fit: false });
 }
 

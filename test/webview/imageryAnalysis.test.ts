@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { imageryPixelAt as pixelAt } from './imageryPixels';
+import { moveMap } from './moveMap';
 
 /**
  * The pixel inspector, the histogram with its stretch handles and the saved clip, on a scene
@@ -102,16 +103,13 @@ const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
 async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
   const [[w, n], [e, so]] = scene.corners;
   // the scene left of the tool panels (top right), so every quadrant can be clicked
-  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
-  await h.page.evaluate(
-    (b) => {
-      (window as unknown as Win).eoMap.map.fitBounds(b, { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] });
-    },
-    [
+  await moveMap(h.page, {
+    fitBounds: [
       [so, w],
       [n, e],
     ],
-  );
+    options: { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] },
+  });
   await h.send({ type: 'imagery', spec: s, fit: false });
   await h.page.waitForFunction(
     (id) => {

@@ -22,6 +22,7 @@ import { hostileFiles, ORIGIN, SIZE, wellFormed, type HostileFile } from '../fix
 import { closeBrowser, isType, openWebview, type Harness, type RequestHandler } from './harness';
 import { imageryPixelAt, layerSettled } from './imageryPixels';
 import { descendantsRss, mb, peakSampler } from './processMemory';
+import { moveMap } from './moveMap';
 
 const UTM = '+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs';
 const lonLat = (col: number, row: number): [number, number] =>
@@ -63,18 +64,13 @@ async function openMap(onRequest: RequestHandler): Promise<Harness> {
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
   const [[w, s], [e, n]] = [lonLat(0, SIZE), lonLat(SIZE, 0)];
-  // a block body: fitBounds returns the map, which Playwright would serialize back, decoded tiles and all
-  await h.page.evaluate(
-    (b) => {
-      (window as unknown as { eoMap: { map: { fitBounds(b: [[number, number], [number, number]], o?: unknown): void } } }).eoMap.map.fitBounds(b, {
-        animate: false,
-      });
-    },
-    [
+  await moveMap(h.page, {
+    fitBounds: [
       [s, w],
       [n, e],
-    ] as [[number, number], [number, number]],
-  );
+    ],
+    options: { animate: false },
+  });
   return h;
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { MapRequest, SearchPage, SearchParams } from '../../src/panels/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { squareFeature } from './fixtures';
+import { moveMap } from './moveMap';
 
 type MapWin = {
   eoMap: {
@@ -293,13 +294,7 @@ describe('map webview', () => {
       ];
       features.push({ id: 'big', label: 'Big', ref: { kind: 'archiveItem', collection: 'c', id: 'big' }, geometry: { type: 'Polygon', coordinates: [ring] } });
       await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: false, features });
-      // block bodies: Leaflet's setView and panBy return the map, which Playwright would
-      // serialize back whole (6,000 footprints' typed arrays), seconds per call
-      await h.page.evaluate(() => {
-        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([10, 150], 2, {
-          animate: false,
-        });
-      });
+      await moveMap(h.page, { setView: [10, 150], zoom: 2, options: { animate: false } });
       await h.page.waitForTimeout(100);
       const check = async (when: string) => {
         assert.equal(await paintedAt(h, 151.02, 1.08), true, `a small footprint (151° E 1° N) ${when}`);
@@ -310,9 +305,7 @@ describe('map webview', () => {
       await check('at first');
       const fromWorldImage = () => h.page.evaluate(() => (window as unknown as MapWin).eoMap.layers.archiveItems.lastDraw.world);
       assert.equal(await fromWorldImage(), true, 'painted once into the world image at zoom 2');
-      await h.page.evaluate(() => {
-        (window as unknown as { eoMap: { map: { panBy(p: [number, number], o: object): void } } }).eoMap.map.panBy([-300, 120], { animate: false });
-      });
+      await moveMap(h.page, { panBy: [-300, 120], options: { animate: false } });
       await h.page.waitForTimeout(100);
       await check('after a pan');
       // selecting the large one draws it in the selection's colour, over the rest
@@ -321,11 +314,7 @@ describe('map webview', () => {
       await check('with the large one selected');
       assert.equal(await fromWorldImage(), true, 'the world image painted again with the selection');
       // closer in, the world would be too large an image: the shapes in view are painted
-      await h.page.evaluate(() => {
-        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number, o: object): void } } }).eoMap.map.setView([37, 180], 5, {
-          animate: false,
-        });
-      });
+      await moveMap(h.page, { setView: [37, 180], zoom: 5, options: { animate: false } });
       await h.page.waitForTimeout(100);
       assert.equal(await fromWorldImage(), false);
       assert.equal(await paintedAt(h, 179, 37), true);
@@ -343,14 +332,8 @@ describe('map webview', () => {
       const features: unknown[] = [];
       for (let i = 0; i < 6000; i++) features.push(squareFeature(`s${i}`, -178 + (i % 100) * 3.5, -59 + Math.floor(i / 100) * 2, 0.1));
       await h.send({ type: 'layer', layer: 'archiveItems', mode: 'replace', fit: false, features });
-      type Panned = MapWin & {
-        eoMap: { map: { setView(c: [number, number], z: number, o: object): void; panBy(p: [number, number], o: object): void } };
-        __lastDraw?: unknown;
-      };
-      // block bodies: setView and panBy return the map, which Playwright would serialize back whole
-      await h.page.evaluate(() => {
-        (window as unknown as Panned).eoMap.map.setView([10, 0], 2, { animate: false });
-      });
+      type Panned = MapWin & { __lastDraw?: unknown };
+      await moveMap(h.page, { setView: [10, 0], zoom: 2, options: { animate: false } });
       await h.page.waitForTimeout(100);
       /** What each layer drew last: the footprints' redraw record and the outlines' SVG paths. */
       const drawing = () =>
@@ -366,9 +349,7 @@ describe('map webview', () => {
       /** Whether the outlines' paths drawn before are drawn as they were (a pan may add a world copy's paths after them). */
       const keeps = (before: string[], after: string[]) => before.every((d, i) => after[i] === d);
       const panBy = async (p: [number, number]) => {
-        await h.page.evaluate((p) => {
-          (window as unknown as Panned).eoMap.map.panBy(p, { animate: false });
-        }, p);
+        await moveMap(h.page, { panBy: p, options: { animate: false } });
         await h.page.waitForTimeout(100);
       };
       const first = await drawing();
@@ -893,9 +874,7 @@ describe('map webview', () => {
     });
     try {
       await ready(h);
-      await h.page.evaluate(() => {
-        (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([46, 2], 6);
-      });
+      await moveMap(h.page, { setView: [46, 2], zoom: 6 });
       // Rectangle from the keyboard: the button starts it and gives the map the focus; Space at
       // one corner, the arrow keys move the map, Space at the other
       await h.page.focus('#draw-rect');

@@ -10,6 +10,7 @@ import { startSandbox } from '../../src/sandbox';
 import { aoiFeature, archiveItemFeature, archiveSearchBody } from '../../src/panels/mapData';
 import type { SearchParams } from '../../src/panels/protocol';
 import { closeBrowser, openWebview, ROOT } from './harness';
+import { moveMap } from './moveMap';
 
 async function main(): Promise<void> {
   const out = process.argv[2] ?? join(ROOT, 'docs', 'images');
@@ -69,10 +70,7 @@ async function main(): Promise<void> {
     await h.page.screenshot({ path: join(out, 'map-search.png') });
     // the whole world with every AOI
     await h.page.click('#tool-panel');
-    // a block body: setView returns the map, which Playwright would serialize back whole
-    await h.page.evaluate(() => {
-      (window as unknown as { eoMap: { map: { setView(c: [number, number], z: number): void } } }).eoMap.map.setView([25, 20], 3);
-    });
+    await moveMap(h.page, { setView: [25, 20], zoom: 3 });
     await h.page.waitForTimeout(300);
     await h.page.screenshot({ path: join(out, 'map-aois.png') });
     await h.close();
