@@ -93,7 +93,7 @@ export default tseslint.config(
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
     {
-      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts'],
+      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts', 'src/nameMatch.ts'],
       forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services')],
     },
     {
