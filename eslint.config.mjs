@@ -12,9 +12,9 @@ const UPPER = (...names) => [
 ];
 const MEDIA_SRC = {
   regex:
-    '^(\\.{1,2}/)+src/(?!searchFilters$|panels/protocol$|panels/imagery/protocol$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/imagery/protocol$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
   message:
-    'A webview script shares only the message protocols, src/geo, src/raster, src/format, src/searchFilters, the record types, the index-expression grammar and the colour maps with the extension side.',
+    'A webview script shares only the message protocols, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -93,7 +93,7 @@ export default tseslint.config(
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
     {
-      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts', 'src/nameMatch.ts'],
+      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts', 'src/nameMatch.ts', 'src/csvCells.ts'],
       forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services')],
     },
     {

@@ -3,10 +3,10 @@
  * overlaid chart has several, told apart by the area's name and the index's), the index's
  * name, the statistics unit-less with the statistic in the header, the valid share, the pixel
  * counts, a single-pixel series' value at the pixel (valid or not), the level read, and the asset or item the row came from. Text cells a spreadsheet
- * would run as a formula get a leading apostrophe (reports/csvCells.ts). Pure: unit-tested.
+ * would run as a formula get a leading apostrophe (src/csvCells.ts). Pure: unit-tested.
  */
 import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/protocol';
-import { csvText } from '../reports/csvCells';
+import { csvText } from '../../csvCells';
 
 export const SERIES_CSV_HEADER = [
   'date',

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { seriesCsv } from '../../../src/commands/imagery/seriesCsv';
-import { isFormulaLike, neutraliseCsv } from '../../../src/commands/reports/csvCells';
+import { isFormulaLike, neutraliseCsv } from '../../../src/csvCells';
 import type { SeriesRequest } from '../../../src/panels/imagery/protocol';
 
 const rows = (text: string): string[][] => parse(text, { relax_column_count: true }) as string[][];
