@@ -31,7 +31,12 @@ export interface GraphL10n {
   t(message: string, ...args: (string | number | boolean)[]): string;
 }
 
-export function orderTasks<T extends GraphTask>(tasks: readonly T[]): GraphOrder<T> {
+/**
+ * Each task's dependencies as positions in `tasks` (each once, in the order named), and the
+ * problems met: a name no task has, two tasks of one name. Linear in the tasks and the
+ * dependencies (a task may name 120,000).
+ */
+export function dependencyIndices(tasks: readonly GraphTask[]): { deps: number[][]; problems: GraphProblem[] } {
   const problems: GraphProblem[] = [];
   const byName = new Map<string, number>();
   tasks.forEach((t, i) => {
@@ -42,82 +47,127 @@ export function orderTasks<T extends GraphTask>(tasks: readonly T[]): GraphOrder
   tasks.forEach((t, i) => {
     if (t.id && !byName.has(t.id)) byId.set(t.id, i);
   });
-  // deps[i]: indices of the tasks task i waits for (each once)
-  const deps: number[][] = tasks.map((t) => {
+  // addedFor[j] === i: task i already lists j (a marker, not a set per task: 20,000 sets were most of the time)
+  const addedFor = new Int32Array(tasks.length).fill(-1);
+  const deps = tasks.map((t, i) => {
     const out: number[] = [];
     for (const d of t.depends_on) {
       const j = byName.get(d) ?? byId.get(d);
       if (j === undefined) problems.push({ kind: 'missing', task: t.name, missing: d });
-      else if (!out.includes(j)) out.push(j);
+      else if (addedFor[j] !== i) {
+        addedFor[j] = i;
+        out.push(j);
+      }
     }
     return out;
   });
-  const cycle = findCycle(deps);
-  if (cycle) problems.push({ kind: 'cycle', tasks: cycle.map((i) => tasks[i].name) });
+  return { deps, problems };
+}
+
+export function orderTasks<T extends GraphTask>(tasks: readonly T[]): GraphOrder<T> {
+  const { deps, problems } = dependencyIndices(tasks);
+  // Kahn's order, without recursion (a chain of 20,000 tasks): a task is ready once every task
+  // it waits for is placed, one level past the deepest of them.
+  const waiting = deps.map((d) => d.length);
+  const dependents: number[][] = tasks.map(() => []);
+  deps.forEach((ds, i) => {
+    for (const j of ds) dependents[j].push(i);
+  });
+  const level = new Array<number>(tasks.length).fill(0);
+  const placed: number[] = [];
+  waiting.forEach((w, i) => {
+    if (w === 0) placed.push(i);
+  });
+  for (let k = 0; k < placed.length; k++) {
+    const j = placed[k];
+    for (const i of dependents[j]) {
+      if (level[j] + 1 > level[i]) level[i] = level[j] + 1;
+      if (--waiting[i] === 0) placed.push(i);
+    }
+  }
+  if (placed.length < tasks.length) {
+    const cycle = findCycle(deps);
+    if (cycle) problems.push({ kind: 'cycle', tasks: cycle.map((i) => tasks[i].name) });
+  }
   if (problems.length > 0) return { ok: false, problems };
 
-  const level = new Array<number>(tasks.length).fill(-1);
-  const depth = (i: number): number => {
-    if (level[i] >= 0) return level[i];
-    let d = 0;
-    for (const j of deps[i]) d = Math.max(d, depth(j) + 1);
-    level[i] = d;
-    return d;
-  };
-  tasks.forEach((_, i) => depth(i));
   const sorted = tasks.map((_, i) => i).sort((a, b) => level[a] - level[b] || a - b);
-  const at = new Map(sorted.map((i, k) => [i, k]));
+  const at = new Array<number>(tasks.length);
+  sorted.forEach((i, k) => (at[i] = k));
   const edges: [number, number][] = [];
   sorted.forEach((i, k) => {
-    for (const j of deps[i]) edges.push([at.get(j) as number, k]);
+    for (const j of deps[i]) edges.push([at[j], k]);
   });
   return { ok: true, order: sorted.map((i) => tasks[i]), levels: sorted.map((i) => level[i]), edges };
 }
 
-/** One cycle as task indices, each depending on the next (the first repeated at the end), or undefined. */
+/**
+ * One cycle as task indices, each depending on the next (the first repeated at the end), or
+ * undefined. A depth-first walk with its own stack: a chain of 20,000 tasks overflowed Node's.
+ */
 function findCycle(deps: number[][]): number[] | undefined {
-  const state = new Array<0 | 1 | 2>(deps.length).fill(0);
-  const stack: number[] = [];
-  const visit = (i: number): number[] | undefined => {
-    state[i] = 1;
-    stack.push(i);
-    for (const j of deps[i]) {
-      if (state[j] === 1) {
-        // each task on the stack waits for the next one, and i waits for j again
-        return [...stack.slice(stack.indexOf(j)), j];
-      }
-      if (state[j] === 0) {
-        const c = visit(j);
-        if (c) return c;
+  // 0: not seen, 1: on the current path, 2: done (no cycle through it)
+  const state = new Uint8Array(deps.length);
+  const path: number[] = [];
+  const nextDep: number[] = [];
+  for (let start = 0; start < deps.length; start++) {
+    if (state[start] !== 0) continue;
+    state[start] = 1;
+    path.push(start);
+    nextDep.push(0);
+    while (path.length > 0) {
+      const top = path.length - 1;
+      const i = path[top];
+      if (nextDep[top] < deps[i].length) {
+        const j = deps[i][nextDep[top]++];
+        // each task on the path waits for the next one, and the last waits for j again
+        if (state[j] === 1) return [...path.slice(path.indexOf(j)), j];
+        if (state[j] === 0) {
+          state[j] = 1;
+          path.push(j);
+          nextDep.push(0);
+        }
+      } else {
+        state[i] = 2;
+        path.pop();
+        nextDep.pop();
       }
     }
-    stack.pop();
-    state[i] = 2;
-    return undefined;
-  };
-  for (let i = 0; i < deps.length; i++) {
-    if (state[i] !== 0) continue;
-    const c = visit(i);
-    if (c) return c;
   }
   return undefined;
 }
+
+/** The longest task name a problem quotes whole; the problems are bounded text whatever the job holds. */
+const NAME_CHARS = 80;
+/** Problems worded in full; the rest are counted. */
+const SHOWN_PROBLEMS = 5;
+/** Tasks of a circle named; a longer circle is cut. */
+const SHOWN_CIRCLE = 8;
+
+/** A task name as a problem quotes it: cut past NAME_CHARS. */
+const cut = (name: string): string => (name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name);
 
 /** A problem as a sentence: "Task "classify" depends on "mosaic", which is not a task of this job." */
 export function graphProblemText(l10n: GraphL10n, p: GraphProblem): string {
   switch (p.kind) {
     case 'missing':
-      return l10n.t('Task "{0}" depends on "{1}", which is not a task of this job.', p.task, p.missing);
-    case 'cycle':
-      return p.tasks.length <= 2
-        ? l10n.t('Task "{0}" depends on itself.', p.tasks[0])
-        : l10n.t('The tasks depend on each other in a circle: {0} (each depends on the next).', p.tasks.map((t) => `"${t}"`).join(' → '));
+      return l10n.t('Task "{0}" depends on "{1}", which is not a task of this job.', cut(p.task), cut(p.missing));
+    case 'cycle': {
+      if (p.tasks.length <= 2) return l10n.t('Task "{0}" depends on itself.', cut(p.tasks[0]));
+      const circle = p.tasks.slice(0, SHOWN_CIRCLE + 1).map((t) => `"${cut(t)}"`);
+      return p.tasks.length > SHOWN_CIRCLE + 1
+        ? l10n.t('The {0} tasks depend on each other in a circle: {1} → … (each depends on the next).', p.tasks.length - 1, circle.join(' → '))
+        : l10n.t('The tasks depend on each other in a circle: {0} (each depends on the next).', circle.join(' → '));
+    }
     case 'duplicate':
-      return l10n.t('Two tasks are named "{0}": a dependency on that name is ambiguous.', p.task);
+      return l10n.t('Two tasks are named "{0}": a dependency on that name is ambiguous.', cut(p.task));
   }
 }
 
-/** Every problem, one sentence each, for a message or a row. */
+/** The first problems, one sentence each, and how many more there are: for a message or a row. */
 export function graphProblemsText(l10n: GraphL10n, problems: readonly GraphProblem[]): string {
-  return problems.map((p) => graphProblemText(l10n, p)).join(' ');
+  const words = problems.slice(0, SHOWN_PROBLEMS).map((p) => graphProblemText(l10n, p));
+  const more = problems.length - words.length;
+  if (more > 0) words.push(more === 1 ? l10n.t('And 1 more problem.') : l10n.t('And {0} more problems.', more));
+  return words.join(' ');
 }

@@ -26,6 +26,8 @@ export class JobGraphPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly recorder = new PostRecorder();
   private job?: Job;
+  /** The job as last read, as text: a read that changes nothing redraws nothing. */
+  private jobText?: string;
   private timer?: ReturnType<typeof setTimeout>;
   private delay: number = LIVE_FOLLOW.baseMs;
   private readonly abort = new AbortController();
@@ -113,7 +115,7 @@ export class JobGraphPanel implements vscode.Disposable {
     switch (m?.type) {
       case 'ready':
         this.recorder.reset();
-        if (this.job) this.accept(this.job);
+        if (this.job) this.accept(this.job, true);
         else await this.read(true);
         this.recorder.markReady();
         return;
@@ -130,11 +132,13 @@ export class JobGraphPanel implements vscode.Disposable {
     }
   }
 
-  /** A fresher job (from a read, or from the sidebar when the command passes one). */
-  private accept(job: Job): boolean {
-    const changed = JSON.stringify(job) !== JSON.stringify(this.job);
+  /** A fresher job (from a read, or from the sidebar when the command passes one); `redraw` when the page was reloaded. */
+  private accept(job: Job, redraw = false): boolean {
+    const text = JSON.stringify(job);
+    const changed = text !== this.jobText;
     this.job = job;
-    this.post({ type: 'graph', model: jobGraphModel(l10n, job, this.ref.workflowName), state: this.ref });
+    this.jobText = text;
+    if (changed || redraw) this.post({ type: 'graph', model: jobGraphModel(l10n, job, this.ref.workflowName), state: this.ref });
     if (isWorkPending(job.status)) this.schedule(changed ? LIVE_FOLLOW.baseMs : Math.min(this.delay * 2, LIVE_FOLLOW.maxMs));
     return changed;
   }

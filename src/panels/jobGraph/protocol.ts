@@ -24,6 +24,8 @@ export interface GraphNodeModel {
   error?: string;
   /** Depth in dependency order (0 without dependencies). */
   level: number;
+  /** The tasks it waits for, by name, the first few named and the rest counted; empty when none. */
+  dependsOn: string;
 }
 
 export interface JobGraphModel {
@@ -33,9 +35,13 @@ export interface JobGraphModel {
   summary: string;
   /** Why the dependencies cannot all be drawn (an unknown task, a circle), in words; empty when they can. */
   problems: string;
-  /** Tasks in dependency order (the service's order when that cannot be had). */
+  /** Every task, in dependency order (the service's order when that cannot be had). */
   nodes: GraphNodeModel[];
-  /** [from (the dependency), to (the task waiting)] by node id. */
+  /** How many of `nodes`, from the first, the graph draws; the list shows every one. */
+  drawn: number;
+  /** What the graph leaves out (tasks past `drawn`, dependencies), in words; empty when it draws everything. */
+  drawnNote: string;
+  /** The dependencies drawn: [from (the dependency), to (the task waiting)] by node id, both drawn. */
   edges: [string, string][];
   /** True while the job is followed (not final). */
   live: boolean;

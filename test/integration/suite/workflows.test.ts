@@ -242,6 +242,40 @@ suite('workflows: rows, Run Workflow, jobs followed, graph, downloads, colour ra
     panel.panel.dispose();
   });
 
+  test('a job of 20,000 tasks listed backwards, one waiting for 120,000 names: its tasks listed in order, its graph drawn in part and said', async () => {
+    // a finished job no test before has opened, so that its tasks are read (with the answer below)
+    const w = named(/^Crop health of Central Valley/);
+    const node = ((await jobRows(w)).rows.filter((r) => r.kind === 'job') as RecordNode<Job>[]).at(-1) as RecordNode<Job>;
+    const job = await client.workflows.job(w.id, node.record.id);
+    const n = 20_000;
+    // as a hostile service might send it: every task before the one it waits for
+    const tasks = Array.from({ length: n }, (_, k) => {
+      const i = n - 1 - k;
+      const depends_on = i === n - 1 ? Array.from({ length: 120_000 }, (_, j) => `step ${j % (n - 1)}`) : i > 0 ? [`step ${i - 1}`] : [];
+      return { id: `id-${i}`, name: `step ${i}`, status: 'success', time_taken: '1s', block_info: { name: 'b', version: '1' }, depends_on };
+    });
+    env.current.sandbox.faults.add({ method: 'GET', path: `/v0/workflows/${w.id}/jobs/${job.id}`, status: 200, count: 10, body: { ...job, tasks } });
+    node.expanded = true;
+    const provider = explorer.providers.projects;
+    const children = await provider.getChildren(node);
+    assert.equal(children.length, n, 'every task, in dependency order');
+    assert.match(text(provider.getTreeItem(children[0])), /^step 0 \|/);
+    assert.match(text(provider.getTreeItem(children[n - 1])), /^step 19999 \|/);
+    await vscode.commands.executeCommand('eoImagery.showJobGraph', node);
+    const panel = await until('the graph panel', () => env.current.api.services.panels.jobGraphs().get(`${w.id}/${job.id}`));
+    await panel.whenReady();
+    const graph = panel.posted.find((m) => (m as { type?: string }).type === 'graph') as {
+      model: { nodes: { name: string; dependsOn: string }[]; drawn: number; drawnNote: string; edges: unknown[]; problems: string };
+    };
+    assert.equal(graph.model.problems, '');
+    assert.equal(graph.model.nodes.length, n, 'the list names every task');
+    assert.equal(graph.model.drawn, 100);
+    assert.ok(graph.model.edges.length <= 200);
+    assert.match(graph.model.drawnNote, /^The graph draws the first 100 of the 20,000 tasks in dependency order; the list below names every task\.$/);
+    assert.equal(graph.model.nodes[n - 1].dependsOn, 'step 0, step 1, step 2, step 3, step 4 and 19,994 more');
+    panel.panel.dispose();
+  });
+
   test('Show Job Graph follows a running job live; Open Task Log; Download Job and Task save real files', async () => {
     // the job the test before started, still queued or running on the clock
     const w = named(/^Crop health of Paris/);
