@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
+import untrustedText from './scripts/eslint/untrusted-text.mjs';
 
 const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
 /** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
@@ -157,7 +158,14 @@ export default tseslint.config(
     // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).
     files: ['src/**/*.ts', 'media/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
-    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString } } },
+    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText } } },
     rules: { 'eo/no-unlocalized-string': 'error' },
+  },
+  {
+    // Notifications, progress and markdown take text from outside only through safeText
+    // (see scripts/eslint/untrusted-text.mjs).
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/api/**'],
+    rules: { 'eo/untrusted-text': 'error' },
   },
 );

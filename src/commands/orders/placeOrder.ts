@@ -17,6 +17,7 @@ import { amountUnit } from '../../ui/amounts';
 import { confirmSpend } from '../../ui/confirmSpend';
 import { amount } from '../../format';
 import { isObj } from '../../api/shape';
+import { withProgress } from '../../ui/progress';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -79,9 +80,7 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     const pricing = await attempt(services, {
       action: l10n.t('Pricing the order'),
       send: () =>
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () =>
-          client.orders.create(dryRun),
-        ),
+        withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () => client.orders.create(dryRun)),
       refused,
       edit,
       failed: noted,
@@ -129,8 +128,7 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     try {
       placing = await attempt(services, {
         action: l10n.t('Placing the order'),
-        send: () =>
-          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
+        send: () => withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
         // Refused: nothing was stored, so editing and sending again is safe.
         refused,
         edit,
