@@ -87,9 +87,13 @@ export const priceOrderTool = (services: ToolServices) =>
         input.kind === 'tasking'
           ? l10n.t('Dry run of a tasking order over {0} for project {1}: {2}. Nothing was ordered.', place, quoted(projectLabel), summary.headline)
           : l10n.t('Dry run for project {0}: {1}. Nothing was ordered.', quoted(projectLabel), summary.headline),
-        summary.detail,
-        summary.blockers.length ? l10n.t('It cannot be placed as it stands: {0}', summary.blockers.join(' ')) : undefined,
-        summary.warnings.length ? l10n.t('Warnings: {0}', summary.warnings.join(' ')) : undefined,
+        // The priced breakdown restates the service's answer: each of its lines is data.
+        ...summary.detail
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => quoted(l.trim(), 400)),
+        summary.blockers.length ? l10n.t('It cannot be placed as it stands: {0}', summary.blockers.map((b) => quoted(b)).join(' ')) : undefined,
+        summary.warnings.length ? l10n.t('Warnings: {0}', summary.warnings.map((w) => quoted(w)).join(' ')) : undefined,
         summary.blockers.length ? undefined : next,
       );
     },

@@ -10,7 +10,7 @@ import { l10n } from 'vscode';
 import { isCancellation, isTransient, needsSignIn, NotSignedInError } from '../api';
 import { safeText } from '../safeText';
 import { describeError, failedText, StepFailure } from '../ui/showError';
-import { answer } from './text';
+import { answer, dataNotice, quoted } from './text';
 import type { AnyTool, ToolServices } from './tool';
 import type { ToolName } from './toolIds';
 
@@ -97,7 +97,7 @@ function failureAnswer(handler: AnyTool, err: unknown): string {
       handler.action,
     );
   }
-  const text = failedText(handler.action, describeError(err));
-  if (isTransient(cause) && handler.kind !== 'costs') return `${text} ${l10n.t('This may pass: calling again is safe.')}`;
-  return text;
+  // The reason can be the service's own words: data, like every value it sent.
+  const text = failedText(handler.action, quoted(describeError(err), 400));
+  return answer(dataNotice(), isTransient(cause) && handler.kind !== 'costs' ? `${text} ${l10n.t('This may pass: calling again is safe.')}` : text);
 }
