@@ -93,6 +93,11 @@ export default tseslint.config(
       files: ['src/lazy.ts', 'src/loadStart.ts'],
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
+    // The one escaping function: pure, imported by every layer that shows outside text.
+    {
+      files: ['src/safeText.ts'],
+      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
+    },
     {
       files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts'],
       forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services')],
