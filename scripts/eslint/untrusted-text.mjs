@@ -13,21 +13,10 @@
 //   `l10n.t('…')` of a literal alone, `safeText(…, 'markdown')`, or a template of those;
 //   `new MarkdownString(x)` takes no text, and `appendText` is not used (one escaping function).
 
+import { calleeName, propName } from './names.mjs';
+
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'setStatusBarMessage']);
 const MARKDOWN_CALLS = new Set(['appendMarkdown', 'markdown']);
-
-function propName(node) {
-  if (!node) return undefined;
-  if (node.type === 'Identifier') return node.name;
-  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
-  return undefined;
-}
-
-function calleeName(callee) {
-  if (callee.type === 'Identifier') return callee.name;
-  if (callee.type === 'MemberExpression') return propName(callee.property);
-  return undefined;
-}
 
 const isLiteralText = (node) =>
   (node.type === 'Literal' && typeof node.value === 'string') || (node.type === 'TemplateLiteral' && node.expressions.length === 0);
