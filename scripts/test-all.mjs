@@ -8,7 +8,7 @@
 //
 //   node scripts/test-all.mjs [--tier unit|integration|e2e] [--no-build]
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runPreflight } from './preflight.mjs';
@@ -87,25 +87,111 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   return counts;
 }
 
+/**
+ * The unit tier's longest files (Chromium drawing, GDAL reading, the sandbox making imagery),
+ * longest first: started before the many short ones, so that none of them starts last and
+ * keeps one core busy alone while the other idles. Ordered by their times in a full run.
+ */
+const UNIT_LONGEST = [
+  'webview/series.test.js',
+  'webview/map.test.js',
+  'webview/hostClip.test.js',
+  'webview/imagery.test.js',
+  'webview/imageryAnalysis.test.js',
+  'unit/sandbox/routeFuzz.test.js',
+  'unit/imagery/hostClip.test.js',
+  'webview/a11y.test.js',
+  'unit/contract/aoiAssets.test.js',
+  'webview/imageryHostile.test.js',
+];
+
+/**
+ * The integration suites the second window runs (the first runs the rest, the smoke suite
+ * first); about half the tier's time each. The log check runs last in both windows: each has
+ * its own log, and no secret may reach either.
+ */
+const INTEGRATION_SECOND_WINDOW = [];
+const INTEGRATION_EVERY_WINDOW = 'zz-log-secrets.test.js';
+
+/**
+ * e2e files whose tests share a workbench window, by group (test/e2e/workbench.ts,
+ * `withSandboxWorkbench`): starting a window costs about 25 CPU s, most of what a test costs.
+ * Each group runs in one process, its files one after another; a file in no group runs in a
+ * process of its own, and so do its tests that need a fresh profile (`ownWindow`, or the
+ * harness's `withWorkbench`: first start, signed out, sign-in from nothing, Restricted Mode).
+ * The groups are about even in time, so the two cores finish together.
+ */
+const E2E_SHARED_WINDOWS = {
+  'shared-window-1': [
+    'catalog.e2e.test.js',
+    'compare.e2e.test.js',
+    'explorer.e2e.test.js',
+    'insightRuns.e2e.test.js',
+    'order.e2e.test.js',
+    'projects.e2e.test.js',
+    'series.e2e.test.js',
+    'tasking.e2e.test.js',
+    'walkthrough.e2e.test.js',
+  ],
+  'shared-window-2': [
+    'chartFromMap.e2e.test.js',
+    'copyLogRequest.e2e.test.js',
+    'imagery.e2e.test.js',
+    'insights.e2e.test.js',
+    'map.e2e.test.js',
+    'pending.e2e.test.js',
+    'saveView.e2e.test.js',
+    'searchFilters.e2e.test.js',
+    'spectral.e2e.test.js',
+    'timelapse.e2e.test.js',
+    'workflows.e2e.test.js',
+  ],
+};
+
 const tiers = {
   async unit() {
-    const files = [...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'), ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js')];
+    const out = join(ROOT, 'out', 'test');
+    const all = [...findFiles(join(out, 'unit'), '.test.js'), ...findFiles(join(out, 'webview'), '.test.js')];
+    const first = UNIT_LONGEST.map((f) => join(out, f));
+    const missing = first.filter((f) => !all.includes(f));
+    if (missing.length) return { error: `UNIT_LONGEST names files that are not there: ${missing.map((f) => relative(out, f)).join(', ')}` };
+    const files = [...first, ...all.filter((f) => !first.includes(f))];
     // Two files at a time: most of the tier waits on Chromium, GDAL's Python or a sandbox
     // socket, so the second core has work; each file has its own browser, sandbox and port.
     return nodeTestTier('unit', files, 20 * 60_000, Number(process.env.EO_UNIT_CONCURRENCY ?? 2));
   },
 
   async integration() {
-    const harness = join(ROOT, 'out', 'test', 'integration', 'harness', 'codeServer.js');
-    const index = join(ROOT, 'out', 'test', 'integration', 'index.js');
+    const dir = join(ROOT, 'out', 'test', 'integration');
+    const harness = join(dir, 'harness', 'codeServer.js');
+    const index = join(dir, 'index.js');
     if (!existsSync(harness) || !existsSync(index)) return { error: `compiled harness missing (${relative(ROOT, harness)})` };
     const { runInExtensionHost } = await import(pathToFileURL(harness).href);
-    let result;
+    // Two windows side by side, one per core (the extension host runs the suites, the
+    // extension and their sandboxes on one thread); EO_TEST_FILES, when set, is one window.
+    const suites = findFiles(join(dir, 'suite'), '.test.js').map((f) => relative(dir, f));
+    const second = INTEGRATION_SECOND_WINDOW.map((f) => `suite/${f}`);
+    const missing = [...second, `suite/${INTEGRATION_EVERY_WINDOW}`].filter((f) => !suites.includes(f));
+    if (missing.length) return { error: `INTEGRATION_SECOND_WINDOW names suites that are not there: ${missing.join(', ')}` };
+    const windows = process.env.EO_TEST_FILES
+      ? [process.env.EO_TEST_FILES]
+      : [suites.filter((f) => !second.includes(f)), [...second, `suite/${INTEGRATION_EVERY_WINDOW}`]].map((files) => files.join(','));
+    let runs;
     try {
-      result = await runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), timeoutMs: 10 * 60_000 });
+      runs = await Promise.all(
+        windows.map((files) => runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), env: { EO_TEST_FILES: files }, timeoutMs: 10 * 60_000 })),
+      );
     } catch (err) {
       return { error: err.message };
     }
+    const result = {
+      passed: runs.reduce((n, r) => n + r.passed, 0),
+      failed: runs.reduce((n, r) => n + r.failed, 0),
+      skipped: runs.reduce((n, r) => n + (r.skipped ?? 0), 0),
+      tests: runs.flatMap((r) => r.tests),
+      figures: runs.flatMap((r) => r.figures ?? []),
+      failures: runs.flatMap((r) => r.failures),
+    };
     for (const t of result.tests) {
       const mark = t.state === 'passed' ? '✔' : t.state === 'skipped' ? '﹣ SKIPPED' : '✖';
       console.log(`  ${mark} ${t.title} (${t.durationMs} ms)`);
@@ -123,9 +209,27 @@ const tiers = {
   },
 
   async e2e() {
-    // Two workbench windows at a time (each its own code-server, sandbox and Chromium): the
-    // tier stays within 8 minutes on a 2-core machine, where one at a time would not.
-    return nodeTestTier('e2e', findFiles(join(ROOT, 'out', 'test', 'e2e'), '.e2e.test.js'), 30 * 60_000, Number(process.env.EO_E2E_CONCURRENCY ?? 2));
+    const dir = join(ROOT, 'out', 'test', 'e2e');
+    const files = findFiles(dir, '.e2e.test.js');
+    const grouped = Object.values(E2E_SHARED_WINDOWS).flat();
+    const missing = grouped.filter((f) => !files.includes(join(dir, f)));
+    if (missing.length) return { error: `E2E_SHARED_WINDOWS names files that are not there: ${missing.join(', ')}` };
+    // One entry per group, requiring its files: node --test runs each entry in a process of its
+    // own, so the group's tests run one after another in the window they share.
+    const entries = join(dir, 'windows');
+    rmSync(entries, { recursive: true, force: true });
+    mkdirSync(entries, { recursive: true });
+    const groups = Object.entries(E2E_SHARED_WINDOWS).map(([name, members]) => {
+      const entry = join(entries, `${name}.js`);
+      writeFileSync(
+        entry,
+        [`// Written by scripts/test-all.mjs: these files' tests share one workbench window.`, ...members.map((f) => `require('../${f}');`), ''].join('\n'),
+      );
+      return entry;
+    });
+    // Two processes at a time (one per core), the groups first: each holds one window at a time.
+    const alone = files.filter((f) => !grouped.includes(relative(dir, f)));
+    return nodeTestTier('e2e', [...groups, ...alone], 30 * 60_000, Number(process.env.EO_E2E_CONCURRENCY ?? 2));
   },
 };
 
