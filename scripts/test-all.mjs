@@ -36,27 +36,42 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
-/** Runs a command with output passed through; resolves with its exit code and captured stdout. */
-function run(cmd, args, { timeoutMs, env } = {}) {
+/**
+ * Runs a command; resolves with its exit code and captured stdout. Its output is passed through
+ * as it comes, or, with `buffered`, in one piece when it ends (runs side by side stay readable).
+ * `signal` aborts it.
+ */
+function run(cmd, args, { timeoutMs, env, buffered = false, signal } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', buffered ? 'pipe' : 'inherit'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d.toString();
-      process.stdout.write(d);
+      if (!buffered) process.stdout.write(d);
     });
+    child.stderr?.on('data', (d) => (stderr += d.toString()));
     let timedOut = false;
+    const stop = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    };
     const timer = timeoutMs
       ? setTimeout(() => {
           timedOut = true;
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          stop();
         }, timeoutMs)
       : undefined;
+    signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (err) => resolve({ code: -1, stdout, error: err.message }));
-    child.on('close', (code, signal) => {
+    child.on('close', (code, sig) => {
       if (timer) clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, timedOut, signal });
+      signal?.removeEventListener('abort', stop);
+      if (buffered) {
+        process.stdout.write(stdout);
+        process.stderr.write(stderr);
+      }
+      resolve({ code: code ?? -1, stdout, timedOut, signal: sig });
     });
   });
 }
@@ -74,17 +89,34 @@ function parseNodeTestSummary(stdout) {
   return { passed: pass, failed: fail + (num('cancelled') ?? 0), skipped: (num('skipped') ?? 0) + (num('todo') ?? 0) };
 }
 
+/**
+ * Runs each file in a `node --test` of its own, `concurrency` at a time, in the order given
+ * (node --test would sort them by name), and adds up their counts. A file that prints no
+ * summary (it crashed, or the tier timed out) fails the tier.
+ */
 async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   if (files.length === 0) return { error: `no compiled test files found` };
-  const res = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files.map((f) => relative(ROOT, f))], {
-    timeoutMs,
-  });
-  if (res.error) return { error: `could not start node --test: ${res.error}` };
-  if (res.timedOut) return { error: `timed out after ${timeoutMs / 60000} min` };
-  const counts = parseNodeTestSummary(res.stdout);
-  if (!counts) return { error: `node --test exited with ${res.code} and printed no summary` };
-  if (res.code !== 0 && counts.failed === 0) return { ...counts, error: `node --test exited with ${res.code}` };
-  return counts;
+  const aborted = new AbortController();
+  const timer = setTimeout(() => aborted.abort(), timeoutMs);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const problems = [];
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const res = await run(process.execPath, ['--test', '--test-reporter=spec', relative(ROOT, file)], { buffered: true, signal: aborted.signal });
+      const counts = parseNodeTestSummary(res.stdout);
+      if (res.error) problems.push(`${relative(ROOT, file)}: could not start node --test: ${res.error}`);
+      else if (!counts) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code} and printed no summary`);
+      else {
+        for (const k of Object.keys(totals)) totals[k] += counts[k];
+        if (res.code !== 0 && counts.failed === 0) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  clearTimeout(timer);
+  if (aborted.signal.aborted) problems.unshift(`timed out after ${timeoutMs / 60000} min`);
+  return problems.length ? { ...totals, error: problems.join('\n') } : totals;
 }
 
 /**
@@ -107,10 +139,19 @@ const UNIT_LONGEST = [
 
 /**
  * The integration suites the second window runs (the first runs the rest, the smoke suite
- * first); about half the tier's time each. The log check runs last in both windows: each has
+ * first): about half the tier's time each, by their times in a full run. The log check runs last in both windows: each has
  * its own log, and no secret may reach either.
  */
-const INTEGRATION_SECOND_WINDOW = [];
+const INTEGRATION_SECOND_WINDOW = [
+  'aoiAssets.test.js',
+  'chartIndex.test.js',
+  'compare.test.js',
+  'insightRuns.test.js',
+  'insights.test.js',
+  'timelapse.test.js',
+  'watcher.test.js',
+  'workflows.test.js',
+];
 const INTEGRATION_EVERY_WINDOW = 'zz-log-secrets.test.js';
 
 /**
