@@ -217,14 +217,11 @@ const tiers = {
     const windows = process.env.EO_TEST_FILES
       ? [process.env.EO_TEST_FILES]
       : [suites.filter((f) => !second.includes(f)), [...second, `suite/${INTEGRATION_EVERY_WINDOW}`]].map((files) => files.join(','));
-    let runs;
-    try {
-      runs = await Promise.all(
-        windows.map((files) => runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), env: { EO_TEST_FILES: files }, timeoutMs: 10 * 60_000 })),
-      );
-    } catch (err) {
-      return { error: err.message };
-    }
+    const settled = await Promise.allSettled(
+      windows.map((files) => runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), env: { EO_TEST_FILES: files }, timeoutMs: 10 * 60_000 })),
+    );
+    const runs = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+    const problems = settled.flatMap((s, i) => (s.status === 'rejected' ? [`the window running ${windows[i]}: ${s.reason?.message ?? s.reason}`] : []));
     const result = {
       passed: runs.reduce((n, r) => n + r.passed, 0),
       failed: runs.reduce((n, r) => n + r.failed, 0),
@@ -246,7 +243,7 @@ const tiers = {
           .join('\n')}`,
       );
     }
-    return { passed: result.passed, failed: result.failed, skipped: result.skipped ?? 0 };
+    return { passed: result.passed, failed: result.failed, skipped: result.skipped, ...(problems.length ? { error: problems.join('\n') } : {}) };
   },
 
   async e2e() {

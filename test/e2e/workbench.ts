@@ -250,7 +250,8 @@ export async function withSandboxWorkbench(
     } finally {
       // signed out while this test's sandbox still answers; a window that cannot be put back is
       // closed, and the next test opens a fresh one
-      await resetSharedWindow(wb).catch(async () => {
+      await resetSharedWindow(wb).catch(async (err: unknown) => {
+        console.error(`the shared window could not be put back after "${name}", the next test opens a fresh one: ${String(err)}`);
         shared = undefined;
         await wb.close();
       });
@@ -274,11 +275,9 @@ after(async () => {
   shared = undefined;
 });
 
-const SETTINGS = (wb: EoWorkbench): string => path.join(wb.userDataDir, 'User', 'settings.json');
-
 /** Writes user settings as the Settings editor would; the workbench picks the file's change up. */
 function writeUserSettings(wb: EoWorkbench, change: Record<string, unknown>): void {
-  const file = SETTINGS(wb);
+  const file = path.join(wb.userDataDir, 'User', 'settings.json');
   const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(file, JSON.stringify({ ...current, ...change }, null, 2));
 }
