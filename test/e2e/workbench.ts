@@ -4,6 +4,7 @@
 // Imported only by e2e test files: it registers the hook that closes the shared window.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as util from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import * as assert from 'node:assert/strict';
 import { after } from 'node:test';
@@ -251,6 +252,7 @@ export async function withSandboxWorkbench(
       // signed out while this test's sandbox still answers; a window that cannot be put back is
       // closed, and the next test opens a fresh one
       await resetSharedWindow(wb).catch(async (err: unknown) => {
+        await screenshot(wb.page, `${name}-reset-failure`).catch(() => undefined);
         console.error(`the shared window could not be put back after "${name}", the next test opens a fresh one: ${String(err)}`);
         shared = undefined;
         await wb.close();
@@ -275,15 +277,42 @@ after(async () => {
   shared = undefined;
 });
 
-/** Writes user settings as the Settings editor would; the workbench picks the file's change up. */
-function writeUserSettings(wb: EoWorkbench, change: Record<string, unknown>): void {
+/**
+ * Changes user settings as a person does in settings.json: opened from the palette, its text
+ * replaced (pasted, so the editor's auto-closing cannot touch it) and saved. The workbench does
+ * not notice settings.json written behind its back, so the file is edited through it.
+ */
+async function changeUserSettings(wb: EoWorkbench, change: Record<string, unknown>): Promise<void> {
+  const { page } = wb;
   const file = path.join(wb.userDataDir, 'User', 'settings.json');
-  const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  fs.writeFileSync(file, JSON.stringify({ ...current, ...change }, null, 2));
+  const read = (): Record<string, unknown> => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const wanted = { ...read(), ...change };
+  // one line: pasted lines would be indented again by the editor
+  const next = JSON.stringify(wanted);
+  await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.evaluate((text) => navigator.clipboard.writeText(text), next);
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Control+S');
+  const saved = (): boolean => {
+    try {
+      return util.isDeepStrictEqual(read(), wanted);
+    } catch {
+      return false; // caught mid-write
+    }
+  };
+  for (const deadline = Date.now() + 30_000; !saved(); await page.waitForTimeout(100)) {
+    if (Date.now() > deadline) throw new Error(`settings.json was not saved as ${next}`);
+  }
+  await runCommand(page, 'View: Close All Editors');
 }
 
 /** The status bar item of the connection, once its text matches `text`. */
-async function waitForConnectionStatus(page: Page, text: string | RegExp, timeoutMs = 60_000): Promise<void> {
+async function waitForConnectionStatus(page: Page, text: string | RegExp, timeoutMs = 120_000): Promise<void> {
   await page.locator('.part.statusbar').getByText(text).first().waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
@@ -296,7 +325,7 @@ async function sharedWindow(sandbox: SandboxProcess): Promise<EoWorkbench> {
     shared = workbench;
     return workbench;
   }
-  writeUserSettings(shared, settings);
+  await changeUserSettings(shared, settings);
   await waitForConnectionStatus(shared.page, `EO: ${new URL(sandbox.url).host}`);
   return shared;
 }
@@ -324,7 +353,7 @@ async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications');
   await openEoContainer(page);
   for (const view of EO_VIEWS) await expandView(page, view);
-  writeUserSettings(wb, { 'eoImagery.baseUrl': '' });
+  await changeUserSettings(wb, { 'eoImagery.baseUrl': '' });
   await waitForConnectionStatus(page, 'EO: signed out');
   for (const entry of fs.readdirSync(wb.folder)) fs.rmSync(path.join(wb.folder, entry), { recursive: true, force: true });
   // a fresh window opens on the Explorer
