@@ -12,7 +12,7 @@ import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/h
 import { startSandboxCli, type SandboxProcess } from './sandboxCli';
 export { startSandboxCli, type SandboxProcess } from './sandboxCli';
 import { api, watchWebviewConsole } from './webviews';
-import { extensionLogText, runCommand } from './widgets';
+import { extensionLogText, runCommand, viewAction } from './widgets';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
@@ -333,8 +333,9 @@ async function sharedWindow(sandbox: SandboxProcess): Promise<EoWorkbench> {
 /**
  * Puts the shared window back as a fresh one shows itself to the next test: no quick input,
  * menu, dialog or notification; no editor (a dirty one is not saved) and no panel; the EO
- * Imagery views expanded; the page at its first size; the workspace folder empty; and signed
- * out, so the next test's views load from its own sandbox, never from this one's rows.
+ * Imagery views expanded, their rows collapsed; the page at its first size; the workspace
+ * folder empty; and signed out, so the next test's views load from its own sandbox, never
+ * from this one's rows.
  */
 async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
   const { page } = wb;
@@ -352,7 +353,13 @@ async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
   if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
   await runCommand(page, 'Notifications: Clear All Notifications');
   await openEoContainer(page);
-  for (const view of EO_VIEWS) await expandView(page, view);
+  for (const view of EO_VIEWS) {
+    await expandView(page, view);
+    // The tree keeps what was expanded by id, and the next sandbox has the same ids: rows a test
+    // opened would push the next test's rows out of view.
+    const collapseAll = viewSection(page, view).locator('.pane-header .action-label[aria-label^="Collapse All"]');
+    if ((await collapseAll.count()) > 0) await viewAction(viewSection(page, view), 'Collapse All');
+  }
   await changeUserSettings(wb, { 'eoImagery.baseUrl': '' });
   await waitForConnectionStatus(page, 'EO: signed out');
   for (const entry of fs.readdirSync(wb.folder)) fs.rmSync(path.join(wb.folder, entry), { recursive: true, force: true });
