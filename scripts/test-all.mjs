@@ -139,8 +139,8 @@ const UNIT_LONGEST = [
 
 /**
  * The integration suites the second window runs (the first runs the rest, the smoke suite
- * first): about half the tier's time each, by their times in a full run. The log check runs last in both windows: each has
- * its own log, and no secret may reach either.
+ * first): about half the tier's time each, by their times in a full run. The log check runs
+ * last in both windows: each has its own log, and no secret may reach either.
  */
 const INTEGRATION_SECOND_WINDOW = [
   'aoiAssets.test.js',
