@@ -127,6 +127,19 @@ export async function soleView(page: Page, name: (typeof EO_VIEWS)[number]): Pro
   await expandView(page, name);
 }
 
+/** Drags the sash between the side bar and the editor until the side bar is `width` px wide. */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || Math.abs(box.width - width) < 2) return;
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
 /** Tree rows of a view (role=treeitem); their accessible labels are the items' labels. */
 export function treeRows(page: Page, view: string): Locator {
   return viewSection(page, view).locator('[role="treeitem"]');
@@ -272,6 +285,8 @@ export async function withSandboxWorkbench(
  * process (`E2E_SHARED_WINDOWS`), so they share it; a file run alone shares it between its tests.
  */
 let shared: EoWorkbench | undefined;
+/** The side bar's width as the shared window opened (a test may drag it wider). */
+let openedSidebarWidth = 0;
 after(async () => {
   await shared?.close();
   shared = undefined;
@@ -322,6 +337,7 @@ async function sharedWindow(sandbox: SandboxProcess): Promise<EoWorkbench> {
     // The token is the window's (EO_API_TOKEN), the same on every sandbox; the URL is the test's.
     const workbench = await openWorkbench({ env: { EO_API_TOKEN: sandbox.tokens.alice }, settings });
     await waitForWorkbench(workbench.page);
+    openedSidebarWidth = (await workbench.page.locator('.part.sidebar').boundingBox())?.width ?? 0;
     shared = workbench;
     return workbench;
   }
@@ -333,9 +349,9 @@ async function sharedWindow(sandbox: SandboxProcess): Promise<EoWorkbench> {
 /**
  * Puts the shared window back as a fresh one shows itself to the next test: no quick input,
  * menu, dialog or notification; no editor (a dirty one is not saved) and no panel; the EO
- * Imagery views expanded, their rows collapsed; the page at its first size; the workspace
- * folder empty; and signed out, so the next test's views load from its own sandbox, never
- * from this one's rows.
+ * Imagery views expanded, their rows collapsed; the page and side bar at their first sizes;
+ * the workspace folder empty; and signed out, so the next test's views load from its own
+ * sandbox, never from this one's rows.
  */
 async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
   const { page } = wb;
@@ -353,6 +369,7 @@ async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
   if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
   await runCommand(page, 'Notifications: Clear All Notifications');
   await openEoContainer(page);
+  if (openedSidebarWidth) await setSidebarWidth(page, openedSidebarWidth);
   for (const view of EO_VIEWS) {
     await expandView(page, view);
     // The tree keeps what was expanded by id, and the next sandbox has the same ids: rows a test
