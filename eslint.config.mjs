@@ -83,11 +83,6 @@ export default tseslint.config(
   // arrows it does not have). The first folder after the leading ./ and ../ is matched, so
   // the rule holds at any depth ('../../explorer/tree', '../panels').
   ...layerRules([
-    // The manifest's main: runs before the code cache helps, so it stays Node's and its own.
-    {
-      files: ['src/boot/**'],
-      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
-    },
     {
       files: ['src/lazy.ts', 'src/loadStart.ts'],
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
