@@ -75,7 +75,9 @@ export const priceOrderTool = (services: ToolServices) =>
       const order = await requestOf(client, input);
       if (!order.ok) return order.reason;
       const { projectLabel, place, items, labels } = order.value;
-      const { summary } = await priceOnly(client, items, labels);
+      const pricing = await priceOnly(client, items, labels);
+      if ('problems' in pricing) return l10n.t('This order cannot be priced as it stands: {0} Nothing was sent.', pricing.problems.join(' '));
+      const { summary } = pricing;
       const next =
         input.kind === 'tasking'
           ? l10n.t(

@@ -9,9 +9,10 @@ import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { inStep } from '../../ui/showError';
 import type { ArchiveItemLike } from '../args';
 import { day } from '../../format';
-import { usecaseOf } from './usecase';
-import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
-import { collectionOfFootprints } from './orderGeometry';
+import { usecaseOf } from '../../orders/usecase';
+import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, storeStep, textStep, type OrderEntries } from './common';
+import { collectionOfFootprints } from '../../orders/orderGeometry';
+import { checkName } from '../../orders/rules';
 import { priceAndPlace } from './placeOrder';
 import type { RequestLabels } from './orderSummary';
 
@@ -79,7 +80,7 @@ export async function orderArchiveItems(services: CommandServices, given: readon
       l10n.t('Name of the order item'),
       (s) => s.name,
       (s, v) => (s.name = v),
-      requireNonEmpty(l10n.t('a name')),
+      checkName,
     ),
     usecaseStep(),
     storeStep(() => (stores ??= client.stores.list()), true),

@@ -17,6 +17,7 @@ import { amountUnit } from '../../ui/amounts';
 import { confirmSpend } from '../../ui/confirmSpend';
 import { amount } from '../../format';
 import { isObj } from '../../api/shape';
+import { orderProblems } from '../../orders/rules';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -75,6 +76,14 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   for (;;) {
     problem = undefined;
     const order_items = draft.build(draft.state);
+    // The order rules first: a request they refuse is not worth a request to the service.
+    const problems = orderProblems(order_items);
+    if (problems.length) {
+      if (!edit) return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
+      const choice = await ui.message('warning', l10n.t('This order cannot be placed: {0}', problems.join(' ')), { modal: true, detail: note }, EDIT_ENTRIES);
+      if (choice === EDIT_ENTRIES && (await edit())) continue;
+      return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
+    }
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
     const pricing = await attempt(services, {
       action: l10n.t('Pricing the order'),
@@ -180,12 +189,17 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   }
 }
 
-/** Prices `order_items` with a dry run, nothing shown: the priced order and its summary in words. */
+/**
+ * Prices `order_items` with a dry run, nothing shown: the priced order and its summary in
+ * words, or what the order rules refuse (nothing is sent then).
+ */
 export async function priceOnly(
   client: EoClient,
   order_items: OrderItemRequest[],
   labels: RequestLabels,
-): Promise<{ priced: OrderRecord; summary: OrderSummary }> {
+): Promise<{ priced: OrderRecord; summary: OrderSummary } | { problems: string[] }> {
+  const problems = orderProblems(order_items);
+  if (problems.length) return { problems };
   const priced = await client.orders.create({ dry_run: true, order_items });
   return { priced, summary: pricedSummary(priced, order_items, labels) };
 }
