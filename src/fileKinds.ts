@@ -9,4 +9,7 @@ export const SEARCH_FILE_SUFFIX = '.eosearch.json';
 /** A shared view (`*.eoview.json`): CodeLens "Open on Map". */
 export const VIEW_FILE_SUFFIX = '.eoview.json';
 
-export const FEATURE_FILE_SUFFIXES: readonly string[] = [INSIGHT_FILE_SUFFIX, SEARCH_FILE_SUFFIX, VIEW_FILE_SUFFIX];
+/** An order plan (`*.eoorder.json`): diagnostics, CodeLens "Price" and "Place Order…". */
+export const PLAN_FILE_SUFFIX = '.eoorder.json';
+
+export const FEATURE_FILE_SUFFIXES: readonly string[] = [INSIGHT_FILE_SUFFIX, SEARCH_FILE_SUFFIX, VIEW_FILE_SUFFIX, PLAN_FILE_SUFFIX];

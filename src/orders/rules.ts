@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { OrderItemRequest } from '../api/records';
-import { checkDateRange, checkInteger } from './orderDates';
+import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
 import { orderGeometryFromGeoJson } from './orderGeometry';
 
 export const RECURRENCES = ['ONCE', 'WEEKLY', 'MONTHLY'] as const;
@@ -93,7 +93,9 @@ export function checkOrderItem(req: OrderItemRequest): OrderProblem[] {
       seen.add(id);
     });
   } else {
-    add('start_date,end_date', checkDateRange(req.start_date ?? '', req.end_date ?? ''));
+    const start = parseOrderDate(req.start_date ?? '');
+    if (!start.ok) add('start_date', start.reason);
+    else add('end_date', checkDateRange(req.start_date ?? '', req.end_date ?? ''));
     const n = req.no_of_occurrences ?? Number.NaN;
     const count = checkOccurrences(String(n));
     add('no_of_occurrences', count ?? checkRecurrence(req.recurrence ?? '', n));
