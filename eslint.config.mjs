@@ -119,6 +119,11 @@ export default tseslint.config(
       files: ['src/orders/**', 'src/plans/**'],
       forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds', 'tools', 'cli')],
     },
+    // The check command runs without VS Code: pure modules (plans, insight validation, the file readers) and the API client.
+    {
+      files: ['src/cli/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'watch', 'services', 'tools', 'features', 'deferred')],
+    },
     { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'tools') },
     { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'watch', 'tools') },
     { files: ['src/explorer/**'], forbid: UPPER('sandbox', 'insights', 'panels', 'commands', 'tools') },

@@ -35,6 +35,10 @@ export const COMMANDS = {
   // Ordering, delivery, downloads, stores, reports (src/commands/orders, catalog, stores, reports)
   orderArchiveItems: 'eoImagery.orderArchiveItems',
   orderTasking: 'eoImagery.orderTasking',
+  // Order plans (src/commands/orderPlans)
+  pricePlan: 'eoImagery.pricePlan',
+  placePlan: 'eoImagery.placePlan',
+  openOrderAsPlan: 'eoImagery.openOrderAsPlan',
   searchCatalog: 'eoImagery.searchCatalog',
   deliver: 'eoImagery.deliver',
   download: 'eoImagery.download',
@@ -151,6 +155,8 @@ export interface CommandArgs {
   openViewLink: [link: string];
   downloadReport: [timeZone?: string];
   runSearchFile: [file: FileUri];
+  pricePlan: [file: FileUri];
+  placePlan: [file: FileUri];
   searchFileWhatsNew: [file: FileUri];
   /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
   /** The histogram's range of a visualization layer on the map. */

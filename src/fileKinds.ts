@@ -13,3 +13,6 @@ export const VIEW_FILE_SUFFIX = '.eoview.json';
 export const PLAN_FILE_SUFFIX = '.eoorder.json';
 
 export const FEATURE_FILE_SUFFIXES: readonly string[] = [INSIGHT_FILE_SUFFIX, SEARCH_FILE_SUFFIX, VIEW_FILE_SUFFIX, PLAN_FILE_SUFFIX];
+
+/** The task that runs the check command over the workspace's files (src/commands/orderPlans/checkTask.ts). */
+export const CHECK_TASK_TYPE = 'eoImagery.check';

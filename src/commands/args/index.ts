@@ -10,6 +10,7 @@
  */
 import vscode = require('vscode');
 import type { CommandName } from '../../commandIds';
+import type { OrderRecord } from '../../api';
 import { InsightOutputNode, InsightRunNode } from '../../explorer/nodes/insightRuns';
 import { JobNode, WorkflowNode } from '../../explorer/nodes/workflows';
 import { taskRefOf } from '../workflows/jobs';
@@ -56,6 +57,9 @@ const aoiOrFile = (arg?: unknown): { aoi: NonNullable<ReturnType<typeof aoiArg>>
   return arg instanceof vscode.Uri ? { file: arg } : undefined;
 };
 
+/** `openOrderAsPlan`: an order row of the Orders view. */
+const orderRow = (arg?: unknown): OrderRecord | undefined => (arg instanceof RecordNode && arg.kind === 'order' ? (arg.record as OrderRecord) : undefined);
+
 /** `showInsightOutputs`: a run row, or a run named by AOI and id. */
 const runOrRef = (arg?: unknown): { node: InsightRunNode } | { ref: NonNullable<ReturnType<typeof runRefArg>> } | undefined => {
   if (arg instanceof InsightRunNode) return { node: arg };
@@ -100,6 +104,9 @@ export const READERS = {
   // Ordering, delivery, downloads, stores, reports
   orderArchiveItems: archiveItemsArg,
   orderTasking: aoiOrFile,
+  pricePlan: uri,
+  placePlan: uri,
+  openOrderAsPlan: orderRow,
   searchCatalog: catalogPresetArg,
   deliver: targetsOf,
   download: targetsOf,

@@ -13,6 +13,7 @@ import { usecaseOf } from '../../orders/usecase';
 import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, storeStep, textStep, type OrderEntries } from './common';
 import { collectionOfFootprints } from '../../orders/orderGeometry';
 import { checkName } from '../../orders/rules';
+import { planScene } from '../../plans/planWrite';
 import { priceAndPlace } from './placeOrder';
 import type { RequestLabels } from './orderSummary';
 
@@ -113,8 +114,8 @@ export function archiveOrderParts(
 ): { build: (s: OrderEntries) => OrderItemRequest[]; labels: (s: OrderEntries) => RequestLabels } | undefined {
   const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
   if (!footprints.features.length) return undefined;
-  const scenes = items.map((i) => ({ id: i.id, title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
-  return { build: (s) => [archiveItemRequest(s, items, footprints)], labels: (s) => ({ store: s.storeLabel, scenes }) };
+  const scenes = items.map((i) => ({ ...planScene(i), title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
+  return { build: (s) => [archiveItemRequest(s, items, footprints)], labels: (s) => ({ store: s.storeLabel, project: s.projectLabel, scenes }) };
 }
 
 export function archiveItemRequest(

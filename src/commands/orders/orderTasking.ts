@@ -30,6 +30,8 @@ export interface TaskingState extends OrderEntries {
   occurrences: string;
   bandsetId: string;
   bandsetLabel: string;
+  /** The AOI ordered over, when the order is over one (an order plan writes it beside its id). */
+  aoiLabel?: string;
   /** The satellite that captures, named in the priced summary (the AOI's, or the bandset's only one). */
   satelliteLabel?: string;
   cloudCover: string;
@@ -129,6 +131,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
   const client = await services.connection.getClient();
 
   const state = taskingDefaults(source.label);
+  if (given && 'aoi' in given) state.aoiLabel = source.label;
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   let bandsets: Promise<Bandset[]> | undefined;

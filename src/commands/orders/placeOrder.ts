@@ -18,6 +18,7 @@ import { confirmSpend } from '../../ui/confirmSpend';
 import { amount } from '../../format';
 import { isObj } from '../../api/shape';
 import { orderProblems } from '../../orders/rules';
+import { SAVE_AS_PLAN, savePlan } from '../orderPlans/savePlan';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -44,6 +45,8 @@ export interface OrderDraft<S> {
   edit?(): Promise<boolean>;
   /** A paragraph above the priced breakdown (who asked for the order). */
   note?: string;
+  /** False when the order already is a plan: the confirmation then offers no "Save as Order Plan…". */
+  saveable?: boolean;
 }
 
 /** The wizards' entry point: the placed order, or undefined when nothing was placed. */
@@ -121,8 +124,13 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
       spend: PLACE_ORDER,
       cost: amount(summary.total, amountUnit()),
       summary: (note + summary.detail + warnings).split('\n'),
-      others: edit ? [EDIT_ENTRIES] : [],
+      others: [...(edit ? [EDIT_ENTRIES] : []), ...(draft.saveable === false ? [] : [SAVE_AS_PLAN])],
     });
+    if (choice === SAVE_AS_PLAN) {
+      // A plan to review, price again and place later: nothing is ordered now.
+      await savePlan(services, { items: order_items, labels: (draft.labels ?? orderLabels)(draft.state) });
+      return { kind: 'declined', headline: summary.headline };
+    }
     if (choice === EDIT_ENTRIES && edit) {
       if (await edit()) continue;
       return { kind: 'declined', headline: summary.headline };
@@ -213,5 +221,5 @@ function pricedSummary(priced: OrderRecord, order_items: readonly OrderItemReque
 export function orderLabels(state: unknown): RequestLabels {
   const s = isObj(state) ? state : {};
   const text = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
-  return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel') };
+  return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel'), project: text('projectLabel'), aoi: text('aoiLabel') };
 }

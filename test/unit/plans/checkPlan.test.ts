@@ -3,50 +3,8 @@ import { describe, it } from 'node:test';
 import type { OrderItemRequest } from '../../../src/api/records';
 import { checkPlanText, type ServiceFacts } from '../../../src/plans/checkPlan';
 import { placementOf, requestFingerprint, requestOf, type OrderPlan } from '../../../src/plans/planFile';
+import { ring, samplePlan } from './samplePlan';
 import { planFromRequest, planText } from '../../../src/plans/planWrite';
-
-const ring: [number, number][] = [
-  [10, 10],
-  [10.2, 10],
-  [10.2, 10.2],
-  [10, 10.2],
-  [10, 10],
-];
-/** A plan as the wizards write it: an archive item of two scenes over an AOI, a tasking item. */
-export function samplePlan(): OrderPlan {
-  return {
-    name: 'Vineyards, spring',
-    project: { id: 'prj-1', name: 'Vineyards' },
-    usecase: 'agriculture',
-    delivery: { store: { id: 'st-1', name: 'Team bucket' }, path: 'deliveries/2025' },
-    items: [
-      {
-        kind: 'archive',
-        name: 'Spring scenes',
-        aoi: { id: 'aoi-1', name: 'North field' },
-        geometry: { type: 'Polygon', coordinates: [ring] },
-        scenes: [
-          { collection: 'sentinel-2-l2a', id: 'S2A_1', acquired: '2025-03-01', bbox: [9.9, 9.9, 10.5, 10.5] },
-          { collection: 'sentinel-2-l2a', id: 'S2A_2', acquired: '2025-03-06', bbox: [10.1, 10.1, 10.8, 10.8] },
-        ],
-      },
-      {
-        kind: 'tasking',
-        name: 'Summer capture',
-        aoi: { id: 'aoi-1', name: 'North field' },
-        geometry: { type: 'Polygon', coordinates: [ring] },
-        start: '2025-06-01',
-        end: '2025-06-15',
-        recurrence: 'ONCE',
-        occurrences: 1,
-        bandset: { id: 'bs-1', name: 'RGB + NIR' },
-        cloudCover: 20,
-        offNadir: 30,
-        speed: 'STANDARD',
-      },
-    ],
-  };
-}
 
 const codes = (text: string, facts?: ServiceFacts): string[] => checkPlanText(text, facts).diagnostics.map((d) => d.code);
 const edit = (mutate: (p: OrderPlan) => void): string => {
