@@ -50,6 +50,7 @@ export interface Pricer {
   /** `POST /v0/orders` with `dry_run: true`, always. */
   dryRun(items: OrderItemRequest[]): Promise<OrderRecord>;
   estimateInsight(body: { name: string; block: { name: string; version: string }; input: unknown[] }): Promise<number>;
+  close(): Promise<void>;
 }
 
 /** The only pricer the command builds: its requests carry `dry_run: true` and `estimate: true`. */
@@ -62,6 +63,7 @@ export function pricerOf(client: EoClient, aoiId: string | undefined): Pricer {
       const a = await (aoi ??= client.aois.get(aoiId));
       return client.insightRuns.estimate(a.aoi_id, { name: body.name, project_id: a.project_id, block: body.block, input: body.input as never });
     },
+    close: () => client.close(),
   };
 }
 
