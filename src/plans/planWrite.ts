@@ -8,8 +8,6 @@ import type { OrderItem } from '../api/records';
 import { geometryBbox } from '../geo/bbox';
 import type { OrderPlan, PlanGeometry, PlanItem, PlanScene, Ref } from './planFile';
 
-/** The schema a plan names, so editors without the extension still complete and check it. */
-export const PLAN_SCHEMA_URL = 'https://eo-imagery.local/schemas/eoorder.schema.json';
 /** Longer than this, a small object is written over several lines. */
 const INLINE_WIDTH = 120;
 
@@ -71,7 +69,6 @@ export function planFromRequest(items: readonly OrderItemRequest[], names: PlanN
   const first = items[0];
   const scenesById = new Map((names.scenes ?? []).map((s) => [s.id, s]));
   const plan: OrderPlan = {
-    $schema: PLAN_SCHEMA_URL,
     name: names.name ?? first?.name,
     project: ref(first?.project_id ?? '', names.project),
     usecase: first?.usecase,
