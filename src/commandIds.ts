@@ -39,6 +39,7 @@ export const COMMANDS = {
   pricePlan: 'eoImagery.pricePlan',
   placePlan: 'eoImagery.placePlan',
   openOrderAsPlan: 'eoImagery.openOrderAsPlan',
+  saveOrderPlan: 'eoImagery.saveOrderPlan',
   searchCatalog: 'eoImagery.searchCatalog',
   deliver: 'eoImagery.deliver',
   download: 'eoImagery.download',
@@ -157,6 +158,8 @@ export interface CommandArgs {
   runSearchFile: [file: FileUri];
   pricePlan: [file: FileUri];
   placePlan: [file: FileUri];
+  /** An order request and the names its confirmation showed (the chat's Save as Order Plan… button). */
+  saveOrderPlan: [draft: { items: object[]; labels: object }];
   searchFileWhatsNew: [file: FileUri];
   /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
   /** The histogram's range of a visualization layer on the map. */

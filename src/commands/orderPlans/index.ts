@@ -9,7 +9,7 @@ import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { PlanCodeActions, PlanCompletions, PlanDiagnostics, PlanLenses, PLAN_SELECTOR } from './planEditor';
 import { placePlan, planDocument, pricePlan } from './placePlan';
-import { openOrderAsPlan } from './savePlan';
+import { openOrderAsPlan, savePlan } from './savePlan';
 import { ServiceFactsSource } from './serviceFacts';
 import { checkTaskProvider } from './checkTask';
 
@@ -42,6 +42,14 @@ export function orderPlanCommands(
         lenses.refresh();
         return order;
       },
+    },
+    saveOrderPlan: {
+      action: l10n.t('Save as order plan'),
+      retry: 'never',
+      run: async (draft) =>
+        draft
+          ? savePlan(services, draft)
+          : services.ui.message('info', l10n.t('Price an order first (the order wizards or the chat), then save it as a plan.'), {}),
     },
     openOrderAsPlan: { action: l10n.t('Open as order plan'), retry: 'never', run: (order) => openOrderAsPlan(services, order) },
   };

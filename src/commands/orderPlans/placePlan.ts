@@ -45,16 +45,21 @@ const fileName = (doc: vscode.TextDocument): string => path.basename(doc.uri.pat
 /** The plan in `doc`, or undefined after saying why it cannot be priced or placed. */
 async function readPlan(services: CommandServices, doc: vscode.TextDocument, verb: string): Promise<OrderPlan | undefined> {
   const checked = checkPlanText(doc.getText());
-  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
-  if (!checked.plan || errors.length) {
-    const first = errors[0]?.message ?? l10n.t('it is not valid JSON (see the Problems view)');
-    await services.ui.message(
+  const errors = checked.diagnostics.filter((d) => d.severity === 'error').length;
+  if (!checked.plan || errors) {
+    // The problems themselves are in the Problems view: their words quote the file, which a notification must not render.
+    const show = l10n.t('Show Problems');
+    const answer = await services.ui.message(
       'warning',
-      errors.length > 1
-        ? l10n.t('{0} has {1} problems (first: {2}). Fix them before you {3} it.', fileName(doc), errors.length, first, verb)
-        : l10n.t('{0} cannot be used as it stands ({1}). Fix it before you {2} it.', fileName(doc), first, verb),
+      errors > 1
+        ? l10n.t('{0} has {1} problems. Fix them before you {2} it.', fileName(doc), errors, verb)
+        : errors === 1
+          ? l10n.t('{0} has a problem. Fix it before you {1} it.', fileName(doc), verb)
+          : l10n.t('{0} is not valid JSON. Fix it before you {1} it.', fileName(doc), verb),
       {},
+      show,
     );
+    if (answer === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
     return undefined;
   }
   return checked.plan;
@@ -79,7 +84,11 @@ export async function pricePlan(services: CommandServices, doc: vscode.TextDocum
     priceOnly(client, requestOf(plan), planLabels(plan)),
   );
   if ('problems' in pricing) {
-    await services.ui.message('warning', l10n.t('{0} cannot be priced: {1}', fileName(doc), pricing.problems.join(' ')), {});
+    await services.ui.message(
+      'warning',
+      l10n.t('{0} cannot be priced: {1} problem(s) with the order rules (see the Problems view).', fileName(doc), pricing.problems.length),
+      {},
+    );
     return undefined;
   }
   const { summary } = pricing;
