@@ -12,6 +12,7 @@ import { bboxPolygon, geometryBbox, bboxesIntersect, type BBox } from '../geo/bb
 import { geometriesIntersect } from '../geo/intersects';
 import { jsonc } from '../insights/jsonc';
 import { parseInsight as parseJsonc } from '../insights/validate/validate';
+import { checkDateRange } from '../orders/orderDates';
 import { checkOrderItem, RECURRENCES } from '../orders/rules';
 import { placementOf, requestOf, type OrderPlan, type PlanItem, type PlanScene, type Ref } from './planFile';
 
@@ -367,7 +368,12 @@ export function checkPlanText(text: string, facts?: ServiceFacts): CheckedPlan {
 
   const plan: OrderPlan = { name, project: project!, usecase, delivery, items: items as PlanItem[], placed };
   requestOf(plan).forEach((req, i) => {
-    for (const p of checkOrderItem(req)) r.add('order-rule', 'error', planPath(i, p.field), p.message);
+    const item = plan.items[i];
+    for (const p of checkOrderItem(req)) {
+      // The rules read the request's ISO dates; the message quotes the dates as the file writes them.
+      const message = p.field === 'end_date' && item.kind === 'tasking' ? (checkDateRange(item.start, item.end) ?? p.message) : p.message;
+      r.add('order-rule', 'error', planPath(i, p.field), message);
+    }
   });
   checkScenesOverArea(r, plan);
   if (placed && r.out.every((d) => d.code !== 'wrong-type')) checkPlacement(r, plan);

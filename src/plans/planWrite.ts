@@ -9,7 +9,7 @@ import { geometryBbox } from '../geo/bbox';
 import type { OrderPlan, PlanGeometry, PlanItem, PlanScene, Ref } from './planFile';
 
 /** Longer than this, a small object is written over several lines. */
-const INLINE_WIDTH = 120;
+const INLINE_WIDTH = 240;
 
 const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 const isFlat = (v: unknown): boolean =>
