@@ -56,6 +56,12 @@ suite('order plans: schema, completion, diagnostics, quick fix, lenses, place, t
     };
   });
   setup(async () => {
+    // An edit an earlier test left unsaved would be in conflict with the file written here.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
+    if (open?.isDirty) {
+      await vscode.window.showTextDocument(open);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(planText(plan)));
   });
   suiteTeardown(async () => {
