@@ -263,6 +263,19 @@ const targets = [
       target: 'node20',
     },
   },
+  // The check command (`npm run check`, the package's bin, the VS Code task): Node only, no vscode.
+  {
+    name: 'extension',
+    options: {
+      entryPoints: ['src/cli/check.ts'],
+      outfile: 'dist/check.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      mainFields: ['module', 'main'],
+      banner: { js: '#!/usr/bin/env node' },
+    },
+  },
   {
     name: 'sandbox',
     options: {

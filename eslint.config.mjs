@@ -109,6 +109,16 @@ export default tseslint.config(
       files: ['src/insights/build/**', 'src/insights/validate/**', 'src/insights/jsonc.ts', 'src/insights/specSource.ts'],
       forbid: [VSCODE, ...UPPER('editor', 'sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
+    // The order rules and order plans: pure, shared by the wizards, the chat tools, the editor and the check command.
+    {
+      files: ['src/orders/**', 'src/plans/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds', 'tools', 'cli')],
+    },
+    // The check command runs without VS Code: pure modules (plans, insight validation, the file readers) and the API client.
+    {
+      files: ['src/cli/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'watch', 'services', 'tools', 'features', 'deferred')],
+    },
     { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'tools') },
     { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'watch', 'tools') },
     { files: ['src/explorer/**'], forbid: UPPER('sandbox', 'insights', 'panels', 'commands', 'tools') },
