@@ -10,6 +10,7 @@ import { l10n } from 'vscode';
 import { COMMANDS } from '../commandIds';
 import { safeText } from '../safeText';
 import { describeError } from '../ui/showError';
+import { priceRequestOf, readPriceInput } from './priceOrder';
 import { buttonsFor, buttonTitle, promptTurns, type Button, type ToolCall, type Turn } from './chatPrompt';
 import { findAoi } from './lookup';
 import type { ToolServices } from './tool';
@@ -93,6 +94,13 @@ async function commandFor(services: ToolServices, b: Button): Promise<vscode.Com
   }
   try {
     const client = await services.connection.getClient();
+    if (b.kind === 'savePlan') {
+      const read = readPriceInput(b.input);
+      const order = read.ok ? await priceRequestOf(client, read.value) : undefined;
+      if (!order?.ok) return undefined;
+      const { items, labels, projectLabel } = order.value;
+      return { title, command: COMMANDS.saveOrderPlan, arguments: [{ items, labels: { ...labels, project: projectLabel } }] };
+    }
     if (b.kind === 'showAoi') {
       const found = await findAoi(client, b.aoi);
       return found.ok ? { title, command: COMMANDS.showOnMap, arguments: [{ kind: 'aoi', record: found.value }] } : undefined;

@@ -16,7 +16,7 @@ import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 import { TOOLS } from './toolIds';
 
-type Input = ({ kind: 'archive' } & ArchiveOrderInput) | ({ kind: 'tasking' } & TaskingOrderInput);
+export type Input = ({ kind: 'archive' } & ArchiveOrderInput) | ({ kind: 'tasking' } & TaskingOrderInput);
 
 /** Archive scenes (`items`) or new captures (`aoi` or `geometry`); `kind` may say which. */
 export function readPriceInput(input: unknown): Read<Input> {
@@ -41,7 +41,7 @@ export function readPriceInput(input: unknown): Read<Input> {
 }
 
 /** The request each wizard would send for these entries, and how its summary names things. */
-async function requestOf(
+export async function priceRequestOf(
   client: EoClient,
   input: Input,
 ): Promise<Found<{ projectLabel?: string; place: string; items: OrderItemRequest[]; labels: RequestLabels }>> {
@@ -72,10 +72,12 @@ export const priceOrderTool = (services: ToolServices) =>
           : l10n.t('Pricing {0} archive scenes (dry run)…', i.items.length),
     run: async (input) => {
       const client = await services.connection.getClient();
-      const order = await requestOf(client, input);
+      const order = await priceRequestOf(client, input);
       if (!order.ok) return order.reason;
       const { projectLabel, place, items, labels } = order.value;
-      const { summary } = await priceOnly(client, items, labels);
+      const pricing = await priceOnly(client, items, labels);
+      if ('problems' in pricing) return l10n.t('This order cannot be priced as it stands: {0} Nothing was sent.', pricing.problems.join(' '));
+      const { summary } = pricing;
       const next =
         input.kind === 'tasking'
           ? l10n.t(

@@ -58,8 +58,11 @@ export interface RequestLabels {
   satellite?: string;
   /** The cloud store's name; empty for no cloud delivery. */
   store?: string;
-  /** Archive scenes: what each `item_ids` entry is, with its acquisition date. */
-  scenes?: { id: string; title?: string; date?: string }[];
+  /** Archive scenes: what each `item_ids` entry is, with its acquisition date (and, for a plan, its collection and footprint's box). */
+  scenes?: { id: string; title?: string; date?: string; collection?: string; bbox?: [number, number, number, number] }[];
+  /** The project billed and the AOI ordered over, as the person picked them (an order plan writes them beside the ids). */
+  project?: string;
+  aoi?: string;
 }
 
 /** English, for callers without a translation (tests, logs). */
