@@ -21,8 +21,8 @@ export type GraphOrder<T> =
       order: T[];
       /** Depth of each task of `order`: 0 for a task without dependencies, else 1 + its deepest dependency's. */
       levels: number[];
-      /** Dependency edges as indices into `order`: [from (the dependency), to (the task waiting)]. */
-      edges: [number, number][];
+      /** The dependencies of each task of `order`, as indices into `order` (each once, in the order named). */
+      deps: number[][];
     }
   | { ok: false; problems: GraphProblem[] };
 
@@ -43,16 +43,24 @@ export function dependencyIndices(tasks: readonly GraphTask[]): { deps: number[]
     if (byName.has(t.name)) problems.push({ kind: 'duplicate', task: t.name });
     else byName.set(t.name, i);
   });
-  const byId = new Map<string, number>();
-  tasks.forEach((t, i) => {
-    if (t.id && !byName.has(t.id)) byId.set(t.id, i);
-  });
+  // by id only when a name is not a task's: most jobs never need it
+  let byId: Map<string, number> | undefined;
+  const idOf = (d: string): number | undefined => {
+    if (!byId) {
+      byId = new Map();
+      for (let i = 0; i < tasks.length; i++) {
+        const id = tasks[i].id;
+        if (id && !byName.has(id)) byId.set(id, i);
+      }
+    }
+    return byId.get(d);
+  };
   // addedFor[j] === i: task i already lists j (a marker, not a set per task: 20,000 sets were most of the time)
   const addedFor = new Int32Array(tasks.length).fill(-1);
   const deps = tasks.map((t, i) => {
     const out: number[] = [];
     for (const d of t.depends_on) {
-      const j = byName.get(d) ?? byId.get(d);
+      const j = byName.get(d) ?? idOf(d);
       if (j === undefined) problems.push({ kind: 'missing', task: t.name, missing: d });
       else if (addedFor[j] !== i) {
         addedFor[j] = i;
@@ -68,37 +76,43 @@ export function orderTasks<T extends GraphTask>(tasks: readonly T[]): GraphOrder
   const { deps, problems } = dependencyIndices(tasks);
   // Kahn's order, without recursion (a chain of 20,000 tasks): a task is ready once every task
   // it waits for is placed, one level past the deepest of them.
-  const waiting = deps.map((d) => d.length);
-  const dependents: number[][] = tasks.map(() => []);
-  deps.forEach((ds, i) => {
-    for (const j of ds) dependents[j].push(i);
-  });
-  const level = new Array<number>(tasks.length).fill(0);
-  const placed: number[] = [];
-  waiting.forEach((w, i) => {
-    if (w === 0) placed.push(i);
-  });
-  for (let k = 0; k < placed.length; k++) {
+  const n = tasks.length;
+  const waiting = new Int32Array(n);
+  const dependents: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < n; i++) {
+    waiting[i] = deps[i].length;
+    for (const j of deps[i]) dependents[j].push(i);
+  }
+  const level = new Int32Array(n);
+  const placed = new Int32Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) if (waiting[i] === 0) placed[count++] = i;
+  for (let k = 0; k < count; k++) {
     const j = placed[k];
     for (const i of dependents[j]) {
       if (level[j] + 1 > level[i]) level[i] = level[j] + 1;
-      if (--waiting[i] === 0) placed.push(i);
+      if (--waiting[i] === 0) placed[count++] = i;
     }
   }
-  if (placed.length < tasks.length) {
+  if (count < n) {
     const cycle = findCycle(deps);
     if (cycle) problems.push({ kind: 'cycle', tasks: cycle.map((i) => tasks[i].name) });
   }
   if (problems.length > 0) return { ok: false, problems };
 
-  const sorted = tasks.map((_, i) => i).sort((a, b) => level[a] - level[b] || a - b);
-  const at = new Array<number>(tasks.length);
+  // by level, the service's order within one: a counting sort (stable, linear)
+  let deepest = 0;
+  for (let i = 0; i < n; i++) if (level[i] > deepest) deepest = level[i];
+  const start = new Int32Array(deepest + 2);
+  for (let i = 0; i < n; i++) start[level[i] + 1]++;
+  for (let l = 1; l <= deepest + 1; l++) start[l] += start[l - 1];
+  const sorted = new Array<number>(n);
+  for (let i = 0; i < n; i++) sorted[start[level[i]]++] = i;
+  const at = new Int32Array(n);
   sorted.forEach((i, k) => (at[i] = k));
-  const edges: [number, number][] = [];
-  sorted.forEach((i, k) => {
-    for (const j of deps[i]) edges.push([at[j], k]);
-  });
-  return { ok: true, order: sorted.map((i) => tasks[i]), levels: sorted.map((i) => level[i]), edges };
+  // each task's dependencies by position in the order, rewritten in place
+  for (const ds of deps) for (let d = 0; d < ds.length; d++) ds[d] = at[ds[d]];
+  return { ok: true, order: sorted.map((i) => tasks[i]), levels: sorted.map((i) => level[i]), deps: sorted.map((i) => deps[i]) };
 }
 
 /**

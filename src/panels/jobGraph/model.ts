@@ -61,6 +61,7 @@ function taskWords(l10n: GraphL10n) {
       return statusText(l10n, key.slice(bar + 1), bar > 0 ? Number(key.slice(0, bar)) : undefined);
     }),
     kind: memo((type) => failureTypeText(l10n, type)),
+    block: (name: string, version: string) => (name && version ? `${name} ${version}` : name || version),
     taken: memo((time) => {
       const seconds = durationSeconds(time);
       return seconds === undefined ? undefined : duration(seconds);
@@ -73,7 +74,7 @@ function node(words: ReturnType<typeof taskWords>, l10n: GraphL10n, t: JobTask, 
   const n: GraphNodeModel = {
     id: t.id || t.name,
     name: t.name,
-    block: [t.block_info?.name, t.block_info?.version].filter(Boolean).join(' '),
+    block: words.block(t.block_info?.name ?? '', t.block_info?.version ?? ''),
     look,
     statusText: words.status(`${typeof t.progress === 'number' ? t.progress : ''}|${t.status}`),
     level,
@@ -139,7 +140,7 @@ export function jobGraphModel(l10n: GraphL10n, job: Job, workflowName: string): 
   const order = orderTasks(tasks);
   // every task in dependency order, or as the service sent them when there is none
   const listed = order.ok ? order.order : tasks;
-  const { deps } = dependencyIndices(listed);
+  const deps = order.ok ? order.deps : dependencyIndices(listed).deps;
   const idOf = (t: JobTask): string => t.id || t.name;
   const words = taskWords(l10n);
   const nodes = listed.map((t, i) => node(words, l10n, t, order.ok ? order.levels[i] : 0, dependsOnText(l10n, listed, deps[i])));

@@ -234,7 +234,7 @@ describe('job and task readers', () => {
 describe('dependency order of tasks', () => {
   const t = (name: string, ...depends_on: string[]) => ({ name, depends_on });
 
-  it('every task after the tasks it waits for; the service order among tasks at one depth; edges by position', () => {
+  it('every task after the tasks it waits for; the service order among tasks at one depth; dependencies by position', () => {
     const r = orderTasks([t('report', 'stats', 'water'), t('water', 'clouds'), t('mosaic'), t('stats', 'clouds'), t('clouds', 'mosaic')]);
     assert.ok(r.ok);
     assert.deepEqual(
@@ -242,13 +242,7 @@ describe('dependency order of tasks', () => {
       ['mosaic', 'clouds', 'water', 'stats', 'report'],
     );
     assert.deepEqual(r.levels, [0, 1, 2, 2, 3]);
-    assert.deepEqual(r.edges, [
-      [0, 1],
-      [1, 2],
-      [1, 3],
-      [3, 4],
-      [2, 4],
-    ]);
+    assert.deepEqual(r.deps, [[], [0], [1], [1], [3, 2]]);
   });
 
   it('dependencies by id as well as by name; an empty job is an empty order', () => {
@@ -261,7 +255,7 @@ describe('dependency order of tasks', () => {
       r.order.map((x) => x.name),
       ['a', 'b'],
     );
-    assert.deepEqual(orderTasks([]), { ok: true, order: [], levels: [], edges: [] });
+    assert.deepEqual(orderTasks([]), { ok: true, order: [], levels: [], deps: [] });
   });
 
   it('refused in words: a dependency on no task, a cycle, a task on itself, two tasks of one name', () => {
