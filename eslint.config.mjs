@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
 import untrustedText from './scripts/eslint/untrusted-text.mjs';
+import catchRecovers from './scripts/eslint/catch-recovers.mjs';
 
 const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
 /** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
@@ -168,7 +169,7 @@ export default tseslint.config(
     // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).
     files: ['src/**/*.ts', 'media/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
-    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText } } },
+    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText, 'catch-recovers': catchRecovers } } },
     rules: { 'eo/no-unlocalized-string': 'error' },
   },
   {
@@ -177,5 +178,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
     rules: { 'eo/untrusted-text': 'error' },
+  },
+  {
+    // A command catches only what it recovers from, and says what (scripts/eslint/catch-recovers.mjs);
+    // scripts/catch-budget.mjs holds how many catches src/commands may have.
+    files: ['src/commands/**/*.ts'],
+    rules: { 'eo/catch-recovers': 'error' },
   },
 );

@@ -59,6 +59,7 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
     void services.ui.message('info', l10n.t('Saved {0}.', file), {});
     return file;
   } catch (err) {
+    // Recovers the way forward: the link is signed, so only the reason is said, with a fresh download to try.
     const text = err instanceof Error ? err.message : String(err);
     services.log.error(`Saving ${s.what} failed: ${text}`);
     await services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', s.what, text), {});

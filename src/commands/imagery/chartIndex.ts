@@ -155,6 +155,7 @@ export async function chartIndexOverTime(services: CommandServices, input: Chart
       ),
     );
   } catch (e) {
+    // Recovers from the person's Cancel: the dates read so far stay on the chart.
     if (e instanceof SeriesCancelled) {
       services.log.info(`chartIndexOverTime: cancelled after ${map.series.last?.points.filter((p) => p).length ?? 0} of ${dates.length} dates`);
       return map.series.last;

@@ -32,7 +32,7 @@ export async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Pr
     await vscode.workspace.fs.writeFile(tmp, bytes);
     await vscode.workspace.fs.rename(tmp, target, { overwrite: true });
   } catch (e) {
-    // Cleans up the temporary file (a failure to delete it changes nothing) and rethrows.
+    // Recovers nothing but the disk: the temporary file goes (a failure to delete it changes nothing); rethrown.
     await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
     throw e;
   }

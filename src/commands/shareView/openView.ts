@@ -12,7 +12,7 @@ import type { MapView } from '../../panels/mapView';
 import type { Asset, Satellite } from '../../api/records';
 import { fetchSource } from '../../panels/mapSources';
 import type { MapSource } from '../../panels/protocol';
-import { describeError } from '../../ui/showError';
+import { describeError, orReason } from '../../ui/showError';
 import { aoiAssets, aoiSatellite, visualizationOf } from '../imagery/resolve';
 import type { CommandServices } from '../services';
 import type { SharedImagery, SharedTimeline, SharedView } from './view';
@@ -74,14 +74,12 @@ export async function openSharedView(services: CommandServices, view: SharedView
   let shown = 0;
   await Promise.all(
     view.layers.map(async (s) => {
-      try {
-        const t = await fetchSource(client, s);
-        if (t) {
-          map.showTarget(t, { fit: false, mode: 'append' });
-          shown++;
-        }
-      } catch (err) {
-        missing.push(l10n.t('{0}: {1}', layerNoun(s.kind), why(err)));
+      // the view opens without a layer that cannot be read, and says why
+      const got = await orReason(() => fetchSource(client, s), why);
+      if ('reason' in got) missing.push(l10n.t('{0}: {1}', layerNoun(s.kind), got.reason));
+      else if (got.value) {
+        map.showTarget(got.value, { fit: false, mode: 'append' });
+        shown++;
       }
     }),
   );
@@ -89,16 +87,13 @@ export async function openSharedView(services: CommandServices, view: SharedView
   const pair = view.compare ? [view.compare.left, view.compare.right] : [];
   const specs: (ImageryLayerSpec | undefined)[] = [];
   for (const [i, layer] of view.imagery.entries()) {
-    try {
-      const spec = await imagerySpec(client, layer);
-      if ('reason' in spec) missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), spec.reason));
-      else {
-        specs[i] = spec;
-        if (!pair.includes(i)) map.showImagery(spec, { fit: false });
-        shown++;
-      }
-    } catch (err) {
-      missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), why(err)));
+    const got = await orReason(() => imagerySpec(client, layer), why);
+    const spec = 'reason' in got ? got : got.value;
+    if ('reason' in spec) missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), spec.reason));
+    else {
+      specs[i] = spec;
+      if (!pair.includes(i)) map.showImagery(spec, { fit: false });
+      shown++;
     }
   }
   if (view.compare) {
@@ -142,27 +137,19 @@ async function showTimeline(client: EoClient, map: MapView, t: SharedTimeline): 
   let firstReason: string | undefined;
   const read = await Promise.all(
     t.frames.map(async (f): Promise<TimeFrame | undefined> => {
-      try {
-        let got: SpecOrNote;
-        if (f.source.kind === 'asset') {
-          const { id } = f.source;
-          const { assets, sat } = await mosaicsOf(f.source.aoiId);
-          const a = assets.find((x) => x.id === id);
-          if (!a) {
-            firstReason ??= l10n.t('not found, or not visible to you');
-            return undefined;
-          }
-          got = aoiAssetSpec(a, sat);
-        } else got = archiveItemSpec(await client.archives.item(f.source.collection, f.source.id));
-        if ('note' in got) {
-          firstReason ??= got.note.text;
-          return undefined;
-        }
-        return { spec: got.spec, date: f.date, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) };
-      } catch (err) {
-        firstReason ??= why(err);
-        return undefined;
-      }
+      // the slider shows the dates that can be read, and says why one cannot
+      const got = await orReason(async (): Promise<SpecOrNote | undefined> => {
+        if (f.source.kind !== 'asset') return archiveItemSpec(await client.archives.item(f.source.collection, f.source.id));
+        const { id } = f.source;
+        const { assets, sat } = await mosaicsOf(f.source.aoiId);
+        const a = assets.find((x) => x.id === id);
+        return a ? aoiAssetSpec(a, sat) : undefined;
+      }, why);
+      const spec = 'reason' in got ? got : (got.value ?? { reason: l10n.t('not found, or not visible to you') });
+      if ('reason' in spec) firstReason ??= spec.reason;
+      else if ('note' in spec) firstReason ??= spec.note.text;
+      else return { spec: spec.spec, date: f.date, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) };
+      return undefined;
     }),
   );
   const frames = read.filter((f): f is TimeFrame => !!f);
