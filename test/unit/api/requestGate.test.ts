@@ -51,7 +51,7 @@ describe('request gate and retry floor', () => {
     srv.setHandler((r, res) => {
       if (r.url.startsWith('/v0/bandsets')) return ++bandsets === 1 ? json(res, 503, busy, { 'retry-after': '0' }) : json(res, 200, { bandsets: [] });
       const offset = Number(new URL(r.url, srv.url).searchParams.get('offset') ?? 0);
-      const assets = offset < 250 ? [...Array(Math.min(100, 250 - offset))].map((_, i) => asset(offset + i)) : [];
+      const assets = offset < 250 ? [...Array(Math.min(100, 250 - offset))].map((_, i) => assetRecord(offset + i)) : [];
       json(res, 200, { assets, pagination: { total: 250, offset, limit: 100 } });
     });
     const seen: GatedRequest[] = [];
@@ -104,18 +104,3 @@ describe('request gate and retry floor', () => {
     assert.deepEqual(order, ['outer', 'inner']);
   });
 });
-
-function asset(i: number): Record<string, unknown> {
-  return {
-    id: `a${i}`,
-    aoi_id: 'aoi-1',
-    visualization_id: '',
-    name: `asset ${i}`,
-    description: '',
-    asset_type: 'mosaic',
-    date: '2024-01-01T00:00:00Z',
-    path: `https://files.example/a${i}.tif`,
-    band_list: ['red'],
-    created_at: '2024-01-01T00:00:00Z',
-  };
-}

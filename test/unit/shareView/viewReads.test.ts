@@ -9,24 +9,9 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { ApiError, EoClient } from '../../../src/api';
 import { inOrder, OverBudget, ViewReads } from '../../../src/commands/shareView/viewReads';
-import { json, startTestServer, type TestServer } from '../api/testServer';
+import { assetRecord, json, startTestServer, type TestServer } from '../api/testServer';
 
 const ASSETS = 250;
-
-function asset(i: number): Record<string, unknown> {
-  return {
-    id: `a${i}`,
-    aoi_id: 'aoi-1',
-    visualization_id: '',
-    name: `asset ${i}`,
-    description: '',
-    asset_type: 'mosaic',
-    date: '2024-01-01',
-    path: `https://files.example/a${i}.tif`,
-    band_list: ['red'],
-    created_at: '2024-01-01T00:00:00Z',
-  };
-}
 
 const aoi = {
   aoi_id: 'aoi-1',
@@ -48,7 +33,7 @@ describe('shared view reads', () => {
       const url = new URL(r.url, 'http://x');
       if (url.pathname === '/v0/aois/aoi-1/assets') {
         const offset = Number(url.searchParams.get('offset') ?? 0);
-        const items = [...Array(Math.max(0, Math.min(100, ASSETS - offset)))].map((_, i) => asset(offset + i));
+        const items = [...Array(Math.max(0, Math.min(100, ASSETS - offset)))].map((_, i) => assetRecord(offset + i));
         return json(res, 200, { assets: items, pagination: { total: ASSETS, offset, limit: 100 } });
       }
       if (url.pathname === '/v0/aoi/aoi-1') {
