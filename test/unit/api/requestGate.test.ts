@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { ApiError, EoClient } from '../../../src/api';
 import { withGate, type GatedRequest } from '../../../src/api/requestGate';
-import { json, startTestServer, type TestServer } from './testServer';
+import { assetRecord, json, startTestServer, type TestServer } from './testServer';
 
 const busy = { error: { code: 'unavailable', message: 'busy', details: '' } };
 
