@@ -3,6 +3,7 @@
  * the base URL (`EoClient.outputGeoJson` decides and passes the header), never to another
  * host; redirects are not followed, only http(s) is read, and the size is capped. A vector output must be GeoJSON; anything else is refused with the reason.
  */
+import { passGate } from './requestGate';
 import { undici } from './undici';
 import { isObj } from './shape';
 
@@ -38,6 +39,7 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
   }
   const max = opts.maxBytes ?? 25 * 1024 * 1024;
   const timeout = opts.timeoutMs ?? 60_000;
+  await passGate({ method: 'GET', path: `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`, attempt: 1 });
   let res;
   try {
     res = await undici().request(url, { method: 'GET', headers: opts.headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });

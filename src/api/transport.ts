@@ -8,6 +8,7 @@ import { undici } from './undici';
 import { linkSignal } from './abortFanout';
 import { ApiError, decodeErrorBody, redactText, scrubError, statusTitle } from './errors';
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
+import { passGate } from './requestGate';
 import { ShapeError } from './shape';
 import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
 import { unreadableOf, withUnreadable, type UnreadableRecord } from './unreadable';
@@ -306,6 +307,7 @@ export class Transport {
         throw new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: message, userMessage: message });
       }
     }
+    await passGate({ method: 'GET', path: shown, attempt: 1 });
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     // a pre-signed URL's query values are secrets too: a server may echo the request
     const secrets = [...this.knownTokens, ...[...u.searchParams.values()].filter((v) => v.length >= 8)];
@@ -425,8 +427,15 @@ export class Transport {
     const pathWithQuery = spec.path + buildQuery(spec.query);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const bodySecrets = secretsIn(spec.body);
+    /** What the last attempt ended in: a retry the caller's gate refuses ends the call with it. */
+    let last: ApiError | undefined;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw this.aborted(spec.method, pathWithQuery);
+      try {
+        await passGate({ method: spec.method, path: pathWithQuery, attempt });
+      } catch (refused) {
+        throw last ?? refused;
+      }
       const started = performance.now();
       const headers = await this.headers(spec, payload !== undefined);
       const secrets = [...this.knownTokens, ...bodySecrets];
@@ -457,6 +466,7 @@ export class Transport {
       });
       if (!error && result) return result;
       if (retryIn === undefined) throw error;
+      last = error;
       const waiting = linkSignal(signal);
       try {
         await sleep(retryIn, waiting.signal);

@@ -11,7 +11,7 @@ import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
-import { inStep, unlessNotSupported } from '../../ui/showError';
+import { inStep, orReason, unlessNotSupported } from '../../ui/showError';
 import type { RunRef } from '../args';
 import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder } from '../catalog/downloadFile';
@@ -201,13 +201,11 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
 }
 
 async function stillListed(services: CommandServices, node: InsightRunNode): Promise<boolean | undefined> {
-  try {
-    const client = await services.connection.getClient();
-    return (await client.insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id);
-  } catch {
-    // Recovers from a list that cannot be read: unknown, and the caller says "not supported".
-    return undefined;
-  }
+  const listed = await orReason(async () =>
+    (await (await services.connection.getClient()).insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id),
+  );
+  // a list that cannot be read: unknown, and the caller says "not supported"
+  return 'value' in listed ? listed.value : undefined;
 }
 
 function exists(uri: vscode.Uri): Thenable<boolean> {

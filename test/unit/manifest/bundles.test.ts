@@ -39,8 +39,10 @@ const ON_USE = [
 /**
  * What activation takes from those folders: names and constants it registers stand-ins under;
  * from the API layer, the errors the connection throws and the watcher reads, the record
- * shape and state checks the watcher's followers use, the private-host guard, and the loader
- * of the client (src/api/lazyClient.ts). Never the client itself.
+ * shape and state checks the watcher's followers use, the request gate the watcher counts its
+ * requests through (the client takes it from extension.js: one gate for both), the
+ * private-host guard, and the loader of the client (src/api/lazyClient.ts). Never the client
+ * itself.
  */
 const ACTIVATION_TAKES = new Set([
   'src/explorer/viewIds.ts',
@@ -51,6 +53,7 @@ const ACTIVATION_TAKES = new Set([
   'src/api/insightRunState.ts',
   'src/api/workflowState.ts',
   'src/api/privateTargets.ts',
+  'src/api/requestGate.ts',
   'src/api/lazyClient.ts',
 ]);
 /** The client's modules: in dist/client.js, which the connection requires with its first client. */
