@@ -3,6 +3,8 @@
  * the base URL (`EoClient.outputGeoJson` decides and passes the header), never to another
  * host; redirects are not followed, only http(s) is read, and the size is capped. A vector output must be GeoJSON; anything else is refused with the reason.
  */
+import type { Dispatcher } from 'undici';
+import { PrivateTargetRefused } from './privateTargets';
 import { undici } from './undici';
 import { isObj } from './shape';
 
@@ -23,6 +25,8 @@ export interface OutputFetchOptions {
   timeoutMs?: number;
   /** Request headers (the client's `Authorization` for its own storage). */
   headers?: Record<string, string>;
+  /** Reads through it (the client's dispatcher for other hosts, which checks where it connects). */
+  dispatcher?: Dispatcher;
 }
 
 /** The file behind `url` as text. */
@@ -40,8 +44,16 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
   const timeout = opts.timeoutMs ?? 60_000;
   let res;
   try {
-    res = await undici().request(url, { method: 'GET', headers: opts.headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+    res = await undici().request(url, {
+      method: 'GET',
+      headers: opts.headers,
+      signal: opts.signal,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      dispatcher: opts.dispatcher,
+    });
   } catch (err) {
+    if (err instanceof PrivateTargetRefused) throw new OutputFileError(err.message);
     throw new OutputFileError(`could not reach ${parsed.host}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (res.statusCode >= 400) {

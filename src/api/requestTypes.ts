@@ -2,6 +2,7 @@
  * The client's options and the shapes of what it sends and receives: a request as the
  * resource groups describe it, the raw answer, and the events the log is written from.
  */
+import type { Dispatcher } from 'undici';
 import type { ApiError } from './errors';
 import type { RetryOptions } from './retry';
 import type { UnreadableRecord } from './unreadable';
@@ -27,17 +28,24 @@ export interface ClientOptions {
   userAgent: string;
   /** Called once per attempt, after it ends; secrets are already redacted. */
   onRequest?: (e: RequestEvent) => void;
-  /**
-   * Called before the client reads a URL the service pointed to on another host (an imagery
-   * range read, an output file); rejects to refuse it (a private address the person did not
-   * allow, see privateTargets.ts).
-   */
-  checkTarget?: (url: URL) => Promise<void>;
+  /** How URLs the service points to on other hosts are read (imagery ranges, output files). */
+  otherHosts?: OtherHosts;
   /** Called when a listing's answer left records out because they do not fit (secrets redacted). */
   onUnreadable?: (e: UnreadableEvent) => void;
   retry?: RetryOptions;
   /** Keep-alive connections to the service. Default 6. */
   connections?: number;
+}
+
+/**
+ * Reading URLs the service points to on hosts other than its own, which the extension host
+ * fetches itself: a private address needs the person's leave (privateTargets.ts).
+ */
+export interface OtherHosts {
+  /** Called before such a URL is read, by its name; rejects to refuse it. */
+  check(url: URL): Promise<void>;
+  /** What to read it with: every connection goes only to addresses that were checked (guardedConnect.ts). */
+  dispatcher(): Dispatcher;
 }
 
 /** Options every client method accepts. */

@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { ApiError, decodeErrorBody, statusTitle } from './errors';
 import type { RawResponse } from './requestTypes';
+import { PrivateTargetRefused } from './privateTargets';
 import { parseRetryAfter } from './retry';
 
 /** The body as text, refusing (and dropping the connection) past `max` bytes. */
@@ -59,6 +60,8 @@ export function abortedError(method: string, path: string): ApiError {
 export function transportError(e: unknown, origin: string, method: string, path: string, signal: AbortSignal | undefined, timeoutMs: number): ApiError {
   if (e instanceof ApiError) return e;
   if (signal?.aborted) return abortedError(method, path);
+  // A private host the person did not allow: the refusal says so, in words they can act on.
+  if (e instanceof PrivateTargetRefused) return new ApiError({ kind: 'protocol', method, path, detailMessage: e.message, userMessage: e.message });
   const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err?.code ?? err?.cause?.code;
   const host = origin.replace(/^https?:\/\//, '');

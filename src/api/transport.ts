@@ -3,7 +3,7 @@
  * user-agent headers, per-request header/body timeouts, cancellation, retries of idempotent
  * reads, error decoding, and request events with secrets redacted.
  */
-import type { Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
 import { linkSignal } from './abortFanout';
 import { ApiError, decodeErrorBody, redactText, scrubError } from './errors';
@@ -22,6 +22,7 @@ export type {
   CallOptions,
   ClientOptions,
   HttpMethod,
+  OtherHosts,
   Query,
   QueryValue,
   RawResponse,
@@ -91,10 +92,15 @@ export class Transport {
     }
   }
 
-  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.checkTarget`). */
+  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.otherHosts`). */
   async checkTarget(href: string): Promise<void> {
-    if (this.isOwnUrl(href) || !this.opts.checkTarget) return;
-    await this.opts.checkTarget(new URL(href, this.baseUrl + '/'));
+    if (this.isOwnUrl(href) || !this.opts.otherHosts) return;
+    await this.opts.otherHosts.check(new URL(href, this.baseUrl + '/'));
+  }
+
+  /** What to read a URL on another host with (undefined: undici's global dispatcher). */
+  otherHostsDispatcher(): Dispatcher | undefined {
+    return this.opts.otherHosts?.dispatcher();
   }
 
   /** The `Authorization` header for a file the service points to: only below the base URL. */
@@ -133,12 +139,11 @@ export class Transport {
         headers.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
       }
     }
-    if (!own && this.opts.checkTarget) {
+    if (!own && this.opts.otherHosts) {
       try {
-        await this.opts.checkTarget(u);
+        await this.opts.otherHosts.check(u);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        throw new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: message, userMessage: message });
+        throw transportError(e, u.origin, 'GET', shown, opts.signal, this.timeoutMs);
       }
     }
     const timeout = opts.timeoutMs ?? this.timeoutMs;
@@ -159,7 +164,14 @@ export class Transport {
             headersTimeout: timeout,
             bodyTimeout: timeout,
           })
-        : undici().request(u, { method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+        : undici().request(u, {
+            method: 'GET',
+            headers,
+            signal: opts.signal,
+            headersTimeout: timeout,
+            bodyTimeout: timeout,
+            dispatcher: this.otherHostsDispatcher(),
+          });
       const res = await request;
       status = res.statusCode;
       const result = await readRangeBody(
@@ -176,7 +188,7 @@ export class Transport {
       throw error;
     } catch (e) {
       if (e === error) throw scrubError(e as ApiError, secrets);
-      error = scrubError(transportError(e, this.origin, 'GET', shown, opts.signal, timeout), secrets);
+      error = scrubError(transportError(e, own ? this.origin : u.origin, 'GET', shown, opts.signal, timeout), secrets);
       throw error;
     } finally {
       this.emit({
