@@ -50,7 +50,11 @@ async function checkedAddresses(check: ConnectionCheck, host: string, hostname: 
   return addresses;
 }
 
-/** A connector that checks, then connects to the checked addresses only. */
+/**
+ * A connector that checks, then connects to the checked addresses only. Each connection gets
+ * a connector of its own, with its addresses in its `lookup`; TLS still names and verifies the
+ * host (the SNI and certificate check use the URL's name, not the address).
+ */
 export function guardedConnector(check: ConnectionCheck, connectTimeoutMs?: number): buildConnector.connector {
   return (options, callback) => {
     const host = options.host ?? options.hostname;
