@@ -37,8 +37,10 @@ export interface DownloadOptions {
   /**
    * Checks each hop (the link, and every redirect) before it is fetched and the address each
    * connection goes to; a private host the person did not allow is refused (`Connection.otherHosts`).
+   * Required, so that a new caller cannot leave the check out by forgetting it: only tests pass
+   * undefined.
    */
-  otherHosts?: OtherHosts;
+  otherHosts: OtherHosts | undefined;
 }
 
 export class DownloadError extends Error {
