@@ -203,7 +203,7 @@ export class StacItemPanel implements vscode.Disposable {
     if (!entry) return;
     const [key, asset] = entry;
     try {
-      const { type, bytes: buf } = await fetchThumbnail(asset.href);
+      const { type, bytes: buf } = await fetchThumbnail(asset.href, { otherHosts: this.services.connection.otherHosts });
       this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
     } catch (e) {
       this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e)})`);

@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { PrivateTargetRefused } from '../../api/privateTargets';
+import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
@@ -34,10 +36,12 @@ export interface DownloadOptions {
   /** Header and body timeouts, ms. Default 60 s each. */
   timeoutMs?: number;
   /**
-   * Called before each hop (the link, and every redirect) is fetched; rejects to refuse it
-   * (a private address the person did not allow: `Connection.checkTarget`).
+   * Checks each hop (the link, and every redirect) before it is fetched and the address each
+   * connection goes to; a private host the person did not allow is refused (`Connection.otherHosts`).
+   * Required, so that a new caller cannot leave the check out by forgetting it: only tests pass
+   * undefined.
    */
-  checkTarget?: (url: URL) => Promise<void>;
+  otherHosts: OtherHosts | undefined;
 }
 
 export class DownloadError extends Error {
@@ -71,18 +75,18 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
   let current = httpUrl(url);
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
-    if (opts.checkTarget) {
-      try {
-        await opts.checkTarget(current);
-      } catch (err) {
-        // Recovers the words: a refused target says why in a sentence.
-        throw new DownloadError(`Not downloaded: ${describe(err)}.`);
-      }
-    }
     try {
-      res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+      await opts.otherHosts?.check(current);
+      res = await undici().request(current, {
+        method: 'GET',
+        signal: opts.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        dispatcher: opts.otherHosts?.dispatcher(),
+      });
     } catch (err) {
-      // Recovers the words: cancelled, or why the link could not be fetched, without the link itself.
+      // Recovers the words: refused, cancelled, or why the link could not be fetched, without the link itself.
+      if (err instanceof PrivateTargetRefused) throw new DownloadError(`Not downloaded: ${err.message}.`);
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
     }

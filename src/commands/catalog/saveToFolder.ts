@@ -42,6 +42,7 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
         let lastPct = 0;
         return downloadToFolder(url, folder[0].fsPath, {
           signal: ac.signal,
+          otherHosts: services.connection.otherHosts,
           fallbackName: s.fallbackName,
           preferredBase: s.preferredBase,
           onProgress: ({ received, total }) => {

@@ -191,7 +191,7 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
       token.onCancellationRequested(() => abort.abort());
       return downloadToFolder(url, folder[0].fsPath, {
         signal: abort.signal,
-        checkTarget: (u) => services.connection.checkTarget(u),
+        otherHosts: services.connection.otherHosts,
         fallbackName: `${insightSlug(r.name)}.zip`,
       });
     }),

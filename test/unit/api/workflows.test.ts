@@ -26,6 +26,7 @@ import {
   sldFor,
   valErrorsOf,
   workState,
+  type RequestEvent,
   type Workflow,
 } from '../../../src/api';
 import { decodeRaw, decodeRawText } from '../../../src/api/rawJson';
@@ -341,16 +342,23 @@ describe('workflows against the sandbox', () => {
     const price = await alice.workflows.estimate(w.id);
     assert.equal(price, w.estimated_cost);
     const requests: string[] = [];
+    const posts: RequestEvent[] = [];
     const counting = new EoClient({
       baseUrl: sb.url,
       token: sb.tokens.alice,
       authScheme: 'bearer',
       timeoutMs: 5000,
       userAgent: 't',
-      onRequest: (e) => requests.push(`${e.method} ${e.path}`),
+      onRequest: (e) => {
+        requests.push(`${e.method} ${e.path}`);
+        if (e.method === 'POST') posts.push(e);
+      },
     });
     try {
       const job = await counting.workflows.run(w.id, w.project_id);
+      // The OpenAPI describes no body for this POST: none is sent, and the sandbox takes none.
+      assert.equal(posts[0].requestBody, undefined);
+      assert.equal(posts[0].requestHeaders['content-type'], undefined);
       assert.equal(job.status, 'queued');
       assert.equal(job.cost, price);
       assert.deepEqual(
