@@ -41,13 +41,10 @@ export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPa
   };
 }
 
-export function renderPanelHtml(
-  webview: vscode.Webview,
-  context: vscode.ExtensionContext,
-  name: 'map' | 'stacItem' | 'jobGraph',
-  title: string,
-  imgSources: string[] = [],
-): string {
+/** A page's bundle: dist/media/<name>.js and .css. */
+export type PageName = 'map' | 'stacItem' | 'jobGraph';
+
+export function renderPanelHtml(webview: vscode.Webview, context: vscode.ExtensionContext, name: PageName, title: string, imgSources: string[] = []): string {
   const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'media', f)).toString();
   return webviewHtml({
     title,
