@@ -6,17 +6,7 @@
  */
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
-import {
-  type Basemap,
-  type FromMapMessage,
-  type LayerKind,
-  type MapFeature,
-  type MapRequest,
-  type MapResults,
-  type MapSource,
-  type MapState,
-  type ToMapMessage,
-} from '../../src/panels/protocol';
+import { type Basemap, type LayerKind, type MapFeature, type MapRequest, type MapResults, type MapSource, type MapState } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { noticeHost, showNotice } from '../shared/notice';
@@ -29,14 +19,10 @@ import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type {
-  FromMapTestMessage,
-  ImageryLayerSpec,
-  ToMapImageryMessage,
-  ToMapSeriesMessage,
-  ToMapTestMessage,
-  ToMapTimelapseMessage,
-} from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
+import type { FromMapMessage, ToMapMessage, FromMapTestMessage, ToMapImageryMessage, ToMapTestMessage } from '../../src/panels/mapMessages';
+import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
+import type { ToMapTimelapseMessage } from '../../src/panels/imagery/timelapseMessages';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -195,7 +181,7 @@ export class MapApp {
 
   // ------------------------------------------------------------ messages
 
-  onMessage(m: ToMapMessage): void {
+  onMessage(m: ToMapMessage | ToMapTestMessage): void {
     if (!m || typeof m !== 'object') return;
     if (this.rpc.handle(m)) return;
     switch (m.type) {

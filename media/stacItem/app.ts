@@ -6,7 +6,7 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import type { ArchiveItem, StacAsset } from '../../src/api/records';
-import type { FromStacMessage, StacAction, StacState, ToStacMessage } from '../../src/panels/protocol';
+import type { StacAction, StacState } from '../../src/panels/protocol';
 import { bboxRing } from '../../src/geo/antimeridian';
 import { append, button, clear, el, link } from '../shared/dom';
 import { FootprintLayer } from '../shared/footprintLayer';
@@ -14,6 +14,7 @@ import { showNotice } from '../shared/notice';
 import { addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
 import type { VsCodeApi } from '../shared/vscodeApi';
 import { GROUPS, formatDate, formatValue, groupProperties, groupTitle, isImageDataUrl } from './format';
+import type { FromStacMessage, ToStacMessage } from '../../src/panels/stacMessages';
 
 /** Very long values are cut for display; the full text stays in the tooltip and the raw JSON. */
 const MAX_SHOWN = 300;

@@ -22,20 +22,19 @@ import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
 import { TimelapseChannel } from './imagery/timelapseChannel';
 import { AllowedFiles } from './imagery/allowedFiles';
 import { MapImagery } from './imagery/mapImagery';
-import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame, TimelapseRequest, TimelapseResult } from './imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import { connectionMessage, followConnection } from './mapConnection';
 import { aoiFeature, type MapTarget } from './mapData';
-import { MAP_MESSAGE_CHECKS, readChartArea } from './mapMessages';
+import { MAP_FROM_PAGE, readChartArea } from './mapMessages';
 import { restoreMap } from './mapRestore';
 import { MapSearches } from './mapSearch';
 import { MapTestHooks } from './mapTesting';
 import type { MapView } from './mapView';
-import { MessageRouter } from './messageRouter';
+import { Dispatcher, logOnce, type Handlers, type Table } from './webview/messages';
 import { isTestMode, type PanelProbe } from './probe';
 import type {
   CreateAoiParams,
   DetailRef,
-  FromMapMessage,
   LayerKind,
   MapFeature,
   MapRequest,
@@ -43,11 +42,12 @@ import type {
   MapSource,
   MapState,
   MapViewState,
-  MessageHandlers,
   RpcHandlers,
   SearchParams,
-  ToMapMessage,
 } from './protocol';
+import type { ToMapMessage, ToMapTestMessage } from './mapMessages';
+import type { SeriesPoint, SeriesRequest } from './imagery/seriesMessages';
+import type { TimelapseRequest, TimelapseResult } from './imagery/timelapseMessages';
 export { MAP_VIEW_TYPE } from './viewTypes';
 
 export interface MapPanelOptions {
@@ -61,7 +61,7 @@ export interface MapPanelOptions {
 export class MapPanel implements MapView, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
-  private readonly queue: ToMapMessage[] = [];
+  private readonly queue: (ToMapMessage | ToMapTestMessage)[] = [];
   private isReady = false;
   private lastView?: MapViewState;
   private disposed = false;
@@ -69,7 +69,7 @@ export class MapPanel implements MapView, vscode.Disposable {
   private readonly imagery: MapImagery;
   /** Only when VS Code runs the extension for its tests. */
   private readonly testing?: MapTestHooks;
-  private readonly messages: MessageRouter<FromMapMessage | FromMapTestMessage>;
+  private readonly messages: Dispatcher<Table>;
   /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
   private readonly inflight = new Map<number, AbortController>();
   readonly clips = new ClipChannel(
@@ -94,12 +94,10 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.searches = new MapSearches(() => this.client());
     this.imagery = new MapImagery(() => this.client(), new AllowedFiles(services.context.workspaceState, opts.revived));
     if (isTestMode(services.context)) this.testing = new MapTestHooks((m) => this.post(m));
-    this.messages = new MessageRouter<FromMapMessage | FromMapTestMessage>(
-      'map',
-      services.log,
-      { ...this.handlers, ...this.testing?.handlers },
-      { ...MAP_MESSAGE_CHECKS, ...this.testing?.checks },
-      describeError,
+    this.messages = new Dispatcher(
+      { ...MAP_FROM_PAGE, ...this.testing?.table },
+      { ...this.handlers, ...this.testing?.handlers } as unknown as Handlers<Table>,
+      logOnce('map', services.log, describeError),
     );
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(configuredBasemaps(services.log)));
     this.disposables.push(
@@ -161,7 +159,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     return this.ctx.services.connection.getClient();
   }
 
-  private post(m: ToMapMessage): void {
+  private post(m: ToMapMessage | ToMapTestMessage): void {
     if (!this.isReady && m.type !== 'response') {
       this.queue.push(m);
       return;
@@ -170,7 +168,7 @@ export class MapPanel implements MapView, vscode.Disposable {
   }
 
   /** Every message to the webview goes out here (and, in test mode, is recorded). */
-  private send(m: ToMapMessage): void {
+  private send(m: ToMapMessage | ToMapTestMessage): void {
     this.testing?.recorder.record(m);
     void this.panel.webview.postMessage(m);
   }
@@ -279,7 +277,7 @@ export class MapPanel implements MapView, vscode.Disposable {
   // ------------------------------------------------------------ the webview's messages
 
   /** One handler per message of the protocol (their fields checked by `MAP_MESSAGE_CHECKS`). */
-  private readonly handlers: MessageHandlers<FromMapMessage> = {
+  private readonly handlers: Handlers<typeof MAP_FROM_PAGE> = {
     ready: () => this.onReady(),
     request: (m) => this.answer(m.id, m.request),
     cancelRequest: (m) => this.inflight.get(m.id)?.abort(),

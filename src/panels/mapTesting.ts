@@ -6,10 +6,10 @@
  * neither asks for pixels nor accepts an answer.
  */
 import type * as vscode from 'vscode';
-import type { FromMapTestMessage, ToMapTestMessage } from './imagery/protocol';
-import { MAP_TEST_MESSAGE_CHECKS } from './mapMessages';
+import { MAP_TEST_FROM_PAGE, type MAP_FROM_PAGE } from './mapMessages';
 import { PostRecorder, type PanelProbe } from './probe';
-import type { FromMapMessage, MessageHandlers } from './protocol';
+import type { ToMapTestMessage } from './mapMessages';
+import type { Handlers } from './webview/messages';
 
 type Rgba = [number, number, number, number];
 
@@ -18,7 +18,7 @@ const KEEP_REPORTS = 200;
 
 export class MapTestHooks {
   readonly recorder = new PostRecorder();
-  readonly checks = MAP_TEST_MESSAGE_CHECKS;
+  readonly table = MAP_TEST_FROM_PAGE;
   private readonly reports: unknown[] = [];
   private readonly pixelWaiters = new Map<number, (pixels: Rgba[]) => void>();
   private nextPixelRequest = 1;
@@ -26,7 +26,7 @@ export class MapTestHooks {
   constructor(private readonly post: (m: ToMapTestMessage) => void) {}
 
   /** The webview's messages only the tests listen to (a normal map ignores `imageryStatus`). */
-  readonly handlers: MessageHandlers<FromMapTestMessage> & Pick<MessageHandlers<FromMapMessage>, 'imageryStatus'> = {
+  readonly handlers: Handlers<typeof MAP_TEST_FROM_PAGE> & Pick<Handlers<typeof MAP_FROM_PAGE>, 'imageryStatus'> = {
     imageryPixels: (m) => {
       this.pixelWaiters.get(m.requestId)?.(m.pixels);
       this.pixelWaiters.delete(m.requestId);

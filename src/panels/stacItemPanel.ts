@@ -15,8 +15,9 @@ import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
 import { isTestMode, PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
-import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
+import { isWebUrl, type StacAction, type StacState } from './protocol';
 import { STAC_VIEW_TYPE } from './viewTypes';
+import type { FromStacMessage, ToStacMessage } from './stacMessages';
 export { STAC_VIEW_TYPE } from './viewTypes';
 
 /** The editor tab's title for an item. */

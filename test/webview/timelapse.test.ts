@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GifReader } from 'omggif';
 import { ALL_FORMATS, BufferSource, Input } from 'mediabunny';
-import type { ImageryLayerSpec, ReadBytesParams, TimeFrame, TimelapseRequest } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
 
 /**
  * "Export Timelapse…" in the map webview, on a scene GDAL wrote (test/fixtures/imagery/

@@ -7,12 +7,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
-import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from '../../../src/panels/imagery/protocol';
 import { button, clear, el } from '../../shared/dom';
 import type { SeriesChart } from '../analysis/seriesChart';
 import { loadAnalysisChunk } from './analysisLoader';
 import type { TimeSlider } from './timeSlider';
 import { runSeries, type SeriesDeps } from './series';
+import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from '../../../src/panels/imagery/seriesMessages';
 
 export interface SeriesPanelDeps extends SeriesDeps {
   L: typeof Leaflet;

@@ -6,16 +6,6 @@
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type {
-  ClipLayerInfo,
-  ClipRequest,
-  FromMapClipMessage,
-  FromMapSeriesMessage,
-  FromMapTimelapseMessage,
-  ToMapClipMessage,
-  ToMapSeriesMessage,
-  ToMapTimelapseMessage,
-} from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { button, el } from '../../shared/dom';
 import { clipInfo, clipPlan, readClip, viewPng } from './clip';
@@ -26,6 +16,10 @@ import type { ImageryManager } from './manager';
 import { SeriesPanel } from './seriesPanel';
 import type { StatsJob, StatsResult } from './seriesStats';
 import { renderTimelapse } from './timelapse';
+import type { ClipLayerInfo, ClipRequest, ToMapClipMessage } from '../../../src/panels/imagery/clipMessages';
+import type { ToMapSeriesMessage } from '../../../src/panels/imagery/seriesMessages';
+import type { ToMapTimelapseMessage } from '../../../src/panels/imagery/timelapseMessages';
+import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
@@ -33,7 +27,7 @@ export interface ImageryToolsDeps {
   manager: ImageryManager;
   pool?: Pool;
   /** `transfer`: buffers handed to the extension rather than copied (a saved clip's tens of MB). */
-  post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage, transfer?: ArrayBuffer[]): void;
+  post?(m: FromMapMessage, transfer?: ArrayBuffer[]): void;
   read: ReadBytes;
   /** One date's statistics, in a worker when one starts (chunk.ts). */
   stats(job: StatsJob): Promise<StatsResult>;

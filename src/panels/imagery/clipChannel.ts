@@ -6,7 +6,8 @@
  * writes them (src/commands/imagery).
  */
 import { runClipPlan } from './hostClip';
-import type { ClipLayerInfo, ClipPlan, ClipRequest, ClipResult, FromMapClipMessage, ReadBytesParams, ReadBytesResult, ToMapClipMessage } from './protocol';
+import type { ReadBytesParams, ReadBytesResult } from './protocol';
+import type { ClipLayerInfo, ClipPlan, ClipRequest, ClipResult, FromMapClipMessage, ToMapClipMessage } from './clipMessages';
 
 interface Pending {
   resolve(v: unknown): void;
@@ -68,7 +69,6 @@ export class ClipChannel {
   }
 
   receive(m: FromMapClipMessage): void {
-    if (m.type === 'copyText' || m.type === 'saveColourRange') return;
     const p = this.pending.get(m.requestId);
     if (!p) return;
     if (m.type === 'clipProgress') {

@@ -23,7 +23,7 @@ import { MAX_READ_BYTES, TIFF_LIMITS } from '../../raster/limits';
 import { applyMask } from '../../raster/maskValue';
 import { encodeGeoTiff, geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
 import { ByteGate } from './byteGate';
-import type { ClipPlan, ClipPlanTile } from './protocol';
+import type { ClipPlan, ClipPlanTile } from './clipMessages';
 
 const inflate = promisify(inflateCallback) as (input: InputType, options: ZlibOptions) => Promise<Buffer>;
 

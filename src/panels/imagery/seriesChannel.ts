@@ -1,10 +1,10 @@
+import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from './seriesMessages';
 /**
  * The extension's side of "Chart Index Over Time": starts a series in the map webview, hears
  * each date's point as it arrives, passes a cancel on, asks for the chart as PNG, and keeps
  * the last series (what "Export CSV" writes). The webview reads and computes; this side never
  * sees a pixel.
  */
-import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from './protocol';
 
 export class SeriesCancelled extends Error {
   constructor() {

@@ -1,10 +1,10 @@
+import type { FromMapTimelapseMessage, TimelapseRequest, TimelapseResult, TimelapseSource, ToMapTimelapseMessage } from './timelapseMessages';
 /**
  * The extension asking the map webview for a timelapse: what its time slider shows
  * (`timelapseSource`), then the frames drawn and encoded there (`timelapse`, with
  * `timelapseProgress` per date and `timelapseCancel`). The webview reads and paints; this side
  * only waits for the bytes (written by src/commands/imagery/timelapse.ts).
  */
-import type { FromMapTimelapseMessage, TimelapseRequest, TimelapseResult, TimelapseSource, ToMapTimelapseMessage } from './protocol';
 
 export class TimelapseCancelled extends Error {
   constructor() {

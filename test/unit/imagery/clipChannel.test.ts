@@ -6,7 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { ClipChannel } from '../../../src/panels/imagery/clipChannel';
-import type { ClipPlan, ReadBytesParams, ToMapClipMessage } from '../../../src/panels/imagery/protocol';
+import type { ReadBytesParams } from '../../../src/panels/imagery/protocol';
+import type { ClipPlan, ToMapClipMessage } from '../../../src/panels/imagery/clipMessages';
 
 /** An uncompressed 4 × 2 uint8 file of one 4 × 2 tile at byte 16: values 1…8. */
 const FILE = new Uint8Array([...new Array<number>(16).fill(0), 1, 2, 3, 4, 5, 6, 7, 8]);
