@@ -4,7 +4,7 @@
 // `npm run sandbox`) and one script per webview.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -241,6 +241,29 @@ function sharedWith(bundles) {
   };
 }
 
+/**
+ * The pages as tests and benchmarks load them (test/pages: each page's app on `window`, the
+ * map's pixel read-back): built into out/testMedia, never into dist/, and served by the
+ * extension only when VS Code runs it for its tests or its development (src/panels/host.ts).
+ * They load the chunks and the outlines from beside themselves, so each of those builds puts
+ * a copy there too.
+ */
+const TEST_PAGES_DIR = 'out/testMedia';
+/** @type {import('esbuild').Plugin} */
+const besideTestPages = {
+  name: 'beside-test-pages',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length || production) return;
+      const out = build.initialOptions.outfile;
+      mkdirSync(TEST_PAGES_DIR, { recursive: true });
+      for (const f of [out, `${out}.map`, out.replace(/\.js$/, '.css'), out.replace(/\.js$/, '.css.map')]) {
+        if (existsSync(f)) copyFileSync(f, path.join(TEST_PAGES_DIR, path.basename(f)));
+      }
+    });
+  },
+};
+
 /** @type {Array<{name: string, options: import('esbuild').BuildOptions}>} */
 const targets = [
   ...LAZY_VENDOR.map((pkg) => ({
@@ -308,6 +331,17 @@ const targets = [
       loader: { '.png': 'dataurl', '.svg': 'dataurl' },
     },
   })),
+  ...(production ? [] : ['map', 'stacItem', 'jobGraph']).map((name) => ({
+    name: 'webview',
+    options: {
+      entryPoints: [`test/pages/${name}.ts`],
+      outfile: `${TEST_PAGES_DIR}/${name}.js`,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      loader: { '.png': 'dataurl', '.svg': 'dataurl' },
+    },
+  })),
   // The inspector's and histogram's charts (uPlot and its stylesheet): loaded when first opened.
   {
     name: 'webview',
@@ -317,6 +351,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
   // The timelapse encoders (gifenc; Mediabunny's WebM muxer over WebCodecs): loaded on the first export.
@@ -328,6 +363,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
   // Natural Earth outlines for the offline base layer of the map and STAC panels: a script of
@@ -340,6 +376,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
 ];
@@ -394,7 +431,7 @@ if (!only || only === 'webview') {
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
-      plugins: [geotiffTrim],
+      plugins: [geotiffTrim, besideTestPages],
       define: { __DECODER_WORKER_SOURCE__: JSON.stringify(await decoderWorkerSource()) },
     },
   });

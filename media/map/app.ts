@@ -20,7 +20,7 @@ import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
 import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
-import type { FromMapMessage, ToMapMessage, FromMapTestMessage, ToMapImageryMessage, ToMapTestMessage } from '../../src/panels/mapMessages';
+import type { FromMapMessage, ToMapMessage, ToMapImageryMessage } from '../../src/panels/mapMessages';
 import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
 import type { ToMapTimelapseMessage } from '../../src/panels/imagery/timelapseMessages';
 
@@ -105,8 +105,6 @@ export class MapApp {
   decodeMode?: DecodeMode;
   /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
   imageryTools?: ImageryTools;
-  /** The extension runs for its tests (its `init` says so): the page answers test-only messages. */
-  private testing = false;
 
   constructor(
     private readonly vscode: VsCodeApi<MapState>,
@@ -175,13 +173,13 @@ export class MapApp {
     this.post({ type: 'ready' });
   }
 
-  private post(m: FromMapMessage | FromMapTestMessage, transfer?: ArrayBuffer[]): void {
+  private post(m: FromMapMessage, transfer?: ArrayBuffer[]): void {
     this.vscode.postMessage(m, transfer);
   }
 
   // ------------------------------------------------------------ messages
 
-  onMessage(m: ToMapMessage | ToMapTestMessage): void {
+  onMessage(m: ToMapMessage): void {
     if (!m || typeof m !== 'object') return;
     if (this.rpc.handle(m)) return;
     switch (m.type) {
@@ -192,7 +190,6 @@ export class MapApp {
           if (m.state.imagery) this.state.imagery = m.state.imagery;
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
-        this.testing = m.testing === true;
         this.init(m.basemaps);
         break;
       case 'layer':
@@ -243,10 +240,6 @@ export class MapApp {
       case 'timelapse':
       case 'timelapseCancel':
         void this.onTimelapse(m);
-        break;
-      case 'imageryPixels':
-        // test mode only: a normal page neither loads imagery for it nor answers
-        if (this.testing) void this.answerPixels(m);
         break;
       default:
         break;
@@ -355,12 +348,6 @@ export class MapApp {
       manager.add(m.right, false);
       manager.compare.start(m.left.id, m.right.id, m.mode, m.position);
     }
-  }
-
-  /** What the imagery pane shows at the asked points (the integration tests compare colours). */
-  private async answerPixels(m: ToMapTestMessage): Promise<void> {
-    const manager = await this.imagery().catch(() => undefined);
-    if (manager) this.post({ type: 'imageryPixels', requestId: m.requestId, pixels: manager.pixelsAt(m.points) });
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */

@@ -137,8 +137,8 @@ export const MAP_FROM_PAGE = {
 export const MAP_TO_PAGE = {
   /** The answer to a `request` of the same id. */
   response: row<ResponsePayload>((m) => isId(m.id)),
-  /** `testing`: VS Code runs the extension for its tests, and the webview answers test-only messages. */
-  init: row<{ basemaps: Basemap[]; state?: MapState; testing?: boolean }>(isArrayOf('basemaps')),
+  /** The page's basemaps, and the state a revived panel's page saved (handed back by the serializer). */
+  init: row<{ basemaps: Basemap[]; state?: MapState }>(isArrayOf('basemaps')),
   /** `append` keeps what is there (same id replaces). */
   layer: row<{ layer: LayerKind; features: MapFeature[]; mode: 'replace' | 'append'; fit: boolean; sources?: MapSource[] }>(isArrayOf('features')),
   select: row<{ layer: LayerKind; id: string }>(),
@@ -182,19 +182,6 @@ export const MAP_TO_PAGE = {
 
 export type FromMapMessage = MessageIn<typeof MAP_FROM_PAGE>;
 export type ToMapMessage = MessageIn<typeof MAP_TO_PAGE>;
-
-/**
- * Test mode only (mapTesting.ts): the extension asks what the imagery pane shows at lon/lat
- * points; a production map has no handler for these and refuses them.
- */
-export const MAP_TEST_TO_PAGE = {
-  imageryPixels: row<{ requestId: number; points: [number, number][] }>((m) => isId(m.requestId) && Array.isArray(m.points)),
-};
-export const MAP_TEST_FROM_PAGE = {
-  imageryPixels: row<{ requestId: number; pixels: [number, number, number, number][] }>((m) => isId(m.requestId) && Array.isArray(m.pixels)),
-};
-export type ToMapTestMessage = MessageIn<typeof MAP_TEST_TO_PAGE>;
-export type FromMapTestMessage = MessageIn<typeof MAP_TEST_FROM_PAGE>;
 
 /** The imagery layers' messages to the page (the layer list, compare, the time slider). */
 export type ToMapImageryMessage = MessageOf<typeof MAP_TO_PAGE, 'imagery' | 'imageryPreview' | 'imageryNote' | 'imageryCompare' | 'imageryTimeline'>;

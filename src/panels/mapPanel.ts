@@ -5,7 +5,7 @@
  * gets it again, and answers the webview through two tables: its messages (`MessageHandlers`,
  * checked by mapMessages.ts) and its requests (`RpcHandlers`). Its parts live beside it: the
  * searches (mapSearch.ts), a revived panel's restore (mapRestore.ts), the imagery files and
- * their bytes (imagery/mapImagery.ts), and, in test mode only, the probes (mapTesting.ts).
+ * their bytes (imagery/mapImagery.ts).
  */
 import vscode = require('vscode');
 import { isCancellation } from '../api/errors';
@@ -28,10 +28,8 @@ import { aoiFeature, type MapTarget } from './mapData';
 import { MAP_FROM_PAGE, readChartArea } from './mapMessages';
 import { restoreMap } from './mapRestore';
 import { MapSearches } from './mapSearch';
-import { MapTestHooks } from './mapTesting';
 import type { MapView } from './mapView';
-import { Dispatcher, logOnce, type Handlers, type Table } from './webview/messages';
-import { isTestMode, type PanelProbe } from './probe';
+import { Dispatcher, logOnce, type Handlers } from './webview/messages';
 import type {
   CreateAoiParams,
   DetailRef,
@@ -45,7 +43,7 @@ import type {
   RpcHandlers,
   SearchParams,
 } from './protocol';
-import type { ToMapMessage, ToMapTestMessage } from './mapMessages';
+import type { ToMapMessage } from './mapMessages';
 import type { SeriesPoint, SeriesRequest } from './imagery/seriesMessages';
 import type { TimelapseRequest, TimelapseResult } from './imagery/timelapseMessages';
 export { MAP_VIEW_TYPE } from './viewTypes';
@@ -61,15 +59,13 @@ export interface MapPanelOptions {
 export class MapPanel implements MapView, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
-  private readonly queue: (ToMapMessage | ToMapTestMessage)[] = [];
+  private readonly queue: ToMapMessage[] = [];
   private isReady = false;
   private lastView?: MapViewState;
   private disposed = false;
   private readonly searches: MapSearches;
   private readonly imagery: MapImagery;
-  /** Only when VS Code runs the extension for its tests. */
-  private readonly testing?: MapTestHooks;
-  private readonly messages: Dispatcher<Table>;
+  private readonly messages: Dispatcher<typeof MAP_FROM_PAGE>;
   /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
   private readonly inflight = new Map<number, AbortController>();
   readonly clips = new ClipChannel(
@@ -93,12 +89,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     const services = ctx.services;
     this.searches = new MapSearches(() => this.client());
     this.imagery = new MapImagery(() => this.client(), new AllowedFiles(services.context.workspaceState, opts.revived));
-    if (isTestMode(services.context)) this.testing = new MapTestHooks((m) => this.post(m));
-    this.messages = new Dispatcher(
-      { ...MAP_FROM_PAGE, ...this.testing?.table },
-      { ...this.handlers, ...this.testing?.handlers } as unknown as Handlers<Table>,
-      logOnce('map', services.log, describeError),
-    );
+    this.messages = new Dispatcher(MAP_FROM_PAGE, this.handlers, logOnce('map', services.log, describeError));
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(configuredBasemaps(services.log)));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
@@ -107,20 +98,19 @@ export class MapPanel implements MapView, vscode.Disposable {
       panel.onDidChangeViewState(() => {
         if (!panel.visible && this.isReady) {
           this.isReady = false;
-          this.testing?.recorder.reset();
           this.clips.dropAll(vscode.l10n.t('The map was hidden before the clip was ready; show it and save again.'));
           this.series.dropAll(vscode.l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
           this.timelapses.dropAll(vscode.l10n.t('The map was hidden while the timelapse was being drawn; keep it visible and export again.'));
         }
       }),
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.messages.receive(m)),
+      // the listener's promise is the message handled
+      panel.webview.onDidReceiveMessage((m: unknown) => this.messages.receive(m)),
       // the map looks live only while a service is connected
       followConnection(services.connection, (m) => this.post(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('eoImagery.map.basemaps')) {
           const b = configuredBasemaps(services.log);
           this.isReady = false;
-          this.testing?.recorder.reset();
           panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(b));
         }
       }),
@@ -136,11 +126,6 @@ export class MapPanel implements MapView, vscode.Disposable {
         opts.state,
       );
     }
-  }
-
-  /** For integration tests (see `services.panels`); undefined outside test mode. */
-  get probe(): PanelProbe | undefined {
-    return this.testing?.probe(this.panel, (m) => this.messages.receive(m));
   }
 
   dispose(): void {
@@ -159,7 +144,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     return this.ctx.services.connection.getClient();
   }
 
-  private post(m: ToMapMessage | ToMapTestMessage): void {
+  private post(m: ToMapMessage): void {
     if (!this.isReady && m.type !== 'response') {
       this.queue.push(m);
       return;
@@ -167,9 +152,8 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.send(m);
   }
 
-  /** Every message to the webview goes out here (and, in test mode, is recorded). */
-  private send(m: ToMapMessage | ToMapTestMessage): void {
-    this.testing?.recorder.record(m);
+  /** Every message to the webview goes out here. */
+  private send(m: ToMapMessage): void {
     void this.panel.webview.postMessage(m);
   }
 
@@ -301,7 +285,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     timelapseReply: (m) => this.timelapses.receive(m),
     timelapseProgress: (m) => this.timelapses.receive(m),
     exportTimelapse: (m) => this.timelapses.receive(m),
-    // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
+    // the layer list shows each layer's outcome
     imageryStatus: () => undefined,
     showImagery: (m) => this.showImageryOf(m.ref),
     connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
@@ -310,14 +294,13 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   private onReady(): void {
     this.isReady = true;
-    this.send({ type: 'init', basemaps: configuredBasemaps(this.ctx.services.log), state: this.opts.state, ...(this.testing && { testing: true }) });
+    this.send({ type: 'init', basemaps: configuredBasemaps(this.ctx.services.log), state: this.opts.state });
     this.send(connectionMessage(this.ctx.services.connection));
     // a reloaded webview has lost its layers: send them again, then anything queued
     for (const [layer, { features }] of this.layers) {
       this.send({ type: 'layer', layer, features, mode: 'replace', fit: false });
     }
     for (const q of this.queue.splice(0)) this.send(q);
-    this.testing?.recorder.markReady();
   }
 
   /** "Show imagery" in a footprint's popup: the whole item when this search read it. */

@@ -13,7 +13,6 @@ import { describeError } from '../ui/showError';
 import { openExternalChecked, panelOptions, renderPanelHtml } from './host';
 import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
-import { isTestMode, PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
 import { isWebUrl, type StacAction, type StacState } from './protocol';
 import { STAC_VIEW_TYPE } from './viewTypes';
@@ -31,24 +30,6 @@ export class StacItemPanel implements vscode.Disposable {
   private item?: ArchiveItem;
   private isReady = false;
   private loading?: Promise<void>;
-  /** Only when VS Code runs the extension for its tests. */
-  private readonly recorder?: PostRecorder;
-
-  /** Open panels keyed `collection/id`, as test probes (see `services.panels`); none outside test mode. */
-  static probes(): Map<string, PanelProbe> {
-    return new Map([...StacItemPanel.open].flatMap(([k, p]) => (p.probe ? [[k, p.probe] as const] : [])));
-  }
-
-  get probe(): PanelProbe | undefined {
-    const recorder = this.recorder;
-    if (!recorder) return undefined;
-    return {
-      panel: this.panel,
-      posted: recorder.posted,
-      whenReady: () => recorder.whenReady(),
-      receive: (m) => this.onMessage(m as FromStacMessage),
-    };
-  }
 
   static show(services: ExtensionServices, ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
     const existing = StacItemPanel.open.get(`${ref.collection}/${ref.id}`);
@@ -116,12 +97,11 @@ export class StacItemPanel implements vscode.Disposable {
     item?: ArchiveItem,
   ) {
     this.item = item;
-    if (isTestMode(services.context)) this.recorder = new PostRecorder();
     StacItemPanel.open.set(this.key, this);
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', panelTitle(ref.id));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromStacMessage) => void this.onMessage(m)),
+      panel.webview.onDidReceiveMessage((m: FromStacMessage) => this.onMessage(m)),
     );
   }
 
@@ -137,7 +117,6 @@ export class StacItemPanel implements vscode.Disposable {
   }
 
   private post(m: ToStacMessage): void {
-    this.recorder?.record(m);
     void this.panel.webview.postMessage(m);
   }
 
@@ -145,11 +124,7 @@ export class StacItemPanel implements vscode.Disposable {
     switch (m?.type) {
       case 'ready':
         this.isReady = true;
-        this.recorder?.reset();
-        this.loading ??= this.load().finally(() => {
-          this.loading = undefined;
-          this.recorder?.markReady();
-        });
+        this.loading ??= this.load().finally(() => (this.loading = undefined));
         return this.loading;
       case 'action':
         return this.action(m.action);

@@ -15,7 +15,7 @@ import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
 import { encodeGeoTiff } from '../../../src/raster/tiffEncode';
 import { applyMask } from '../../../src/raster/maskValue';
-import { drawnTiles } from './screenPixels';
+import { drawnTiles } from './drawnTiles';
 import { readStrips } from './strips';
 import type { ClipLayerInfo, ClipPlan, ClipPlanTile, ClipResult } from '../../../src/panels/imagery/clipMessages';
 

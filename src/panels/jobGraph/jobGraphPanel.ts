@@ -15,7 +15,6 @@ import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 import { runCommand } from '../../ui/runCommand';
 import { panelOptions, renderPanelHtml } from '../host';
-import { PostRecorder, type PanelProbe } from '../probe';
 import { jobGraphModel } from './model';
 import type { FromJobGraphMessage, JobGraphState, ToJobGraphMessage } from './protocol';
 import { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
@@ -24,14 +23,11 @@ export { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 export class JobGraphPanel implements vscode.Disposable {
   private static readonly open = new Map<string, JobGraphPanel>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly recorder = new PostRecorder();
   private job?: Job;
   private timer?: ReturnType<typeof setTimeout>;
   private delay: number = LIVE_FOLLOW.baseMs;
   private readonly abort = new AbortController();
   private disposed = false;
-  /** Job reads made (first load and live progress), for tests. */
-  reads = 0;
 
   static show(services: ExtensionServices, ref: JobGraphState, job?: Job): JobGraphPanel {
     const existing = JobGraphPanel.open.get(keyOf(ref));
@@ -57,22 +53,8 @@ export class JobGraphPanel implements vscode.Disposable {
     new JobGraphPanel(services, panel, state);
   }
 
-  /** Open panels keyed `workflow/job`, as test probes. */
-  static probes(): Map<string, PanelProbe & { reads: number }> {
-    return new Map([...JobGraphPanel.open].map(([k, p]) => [k, { ...p.probe, reads: p.reads }]));
-  }
-
   static closeAll(): void {
     for (const p of [...JobGraphPanel.open.values()]) p.dispose();
-  }
-
-  get probe(): PanelProbe {
-    return {
-      panel: this.panel,
-      posted: this.recorder.posted,
-      whenReady: () => this.recorder.whenReady(),
-      receive: (m) => this.onMessage(m as FromJobGraphMessage),
-    };
   }
 
   private constructor(
@@ -86,7 +68,7 @@ export class JobGraphPanel implements vscode.Disposable {
     panel.webview.html = renderPanelHtml(panel.webview, services.context, 'jobGraph', title(ref));
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromJobGraphMessage) => void this.onMessage(m)),
+      panel.webview.onDidReceiveMessage((m: FromJobGraphMessage) => this.onMessage(m)),
       panel.onDidChangeViewState((e) => {
         // Hidden: no reads. Shown again: read now if the job is still running.
         if (e.webviewPanel.visible && this.job && isWorkPending(this.job.status)) this.schedule(0);
@@ -105,17 +87,14 @@ export class JobGraphPanel implements vscode.Disposable {
   }
 
   private post(m: ToJobGraphMessage): void {
-    this.recorder.record(m);
     void this.panel.webview.postMessage(m);
   }
 
   private async onMessage(m: FromJobGraphMessage): Promise<void> {
     switch (m?.type) {
       case 'ready':
-        this.recorder.reset();
         if (this.job) this.accept(this.job);
         else await this.read(true);
-        this.recorder.markReady();
         return;
       case 'refresh':
         await this.read(true);
@@ -153,7 +132,6 @@ export class JobGraphPanel implements vscode.Disposable {
     try {
       if (first && !this.job) this.post({ type: 'loading', label: l10n.t('Loading the job of {0}…', this.ref.workflowName) });
       const client = await this.services.connection.getClient();
-      this.reads++;
       const job = await client.workflows.job(this.ref.workflowId, this.ref.jobId, { signal: this.abort.signal });
       if (!this.disposed) this.accept(job);
     } catch (e) {
