@@ -14,15 +14,16 @@ import { isWorkPending } from '../../api/workflowState';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 import { runCommand } from '../../ui/runCommand';
-import { panelOptions, renderPanelHtml } from '../host';
+import { panelOptions } from '../host';
+import { nothingToRestore, WebviewController } from '../webview/controller';
 import { jobGraphModel } from './model';
-import type { FromJobGraphMessage, JobGraphState, ToJobGraphMessage } from './protocol';
+import { JOB_GRAPH_FROM_PAGE, type JOB_GRAPH_TO_PAGE, type JobGraphState, type ToJobGraphMessage } from './protocol';
 import { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 export { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 
 export class JobGraphPanel implements vscode.Disposable {
   private static readonly open = new Map<string, JobGraphPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly view: WebviewController<typeof JOB_GRAPH_TO_PAGE, typeof JOB_GRAPH_FROM_PAGE>;
   private job?: Job;
   private timer?: ReturnType<typeof setTimeout>;
   private delay: number = LIVE_FOLLOW.baseMs;
@@ -41,13 +42,9 @@ export class JobGraphPanel implements vscode.Disposable {
   }
 
   static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: JobGraphState | undefined): void {
-    panel.webview.options = panelOptions(services.context);
     if (!state?.workflowId || !state.jobId) {
-      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'jobGraph', l10n.t('Job graph'));
-      void panel.webview.postMessage({
-        type: 'error',
-        message: l10n.t('This panel has nothing to restore; open the graph again from a job in the Projects view.'),
-      });
+      const message = l10n.t('This panel has nothing to restore; open the graph again from a job in the Projects view.');
+      nothingToRestore(services, panel, { name: 'jobGraph', title: l10n.t('Job graph') }, message);
       return;
     }
     new JobGraphPanel(services, panel, state);
@@ -59,16 +56,35 @@ export class JobGraphPanel implements vscode.Disposable {
 
   private constructor(
     private readonly services: ExtensionServices,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly ref: JobGraphState,
     job?: Job,
   ) {
     this.job = job?.tasks ? job : undefined;
     JobGraphPanel.open.set(keyOf(ref), this);
-    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'jobGraph', title(ref));
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromJobGraphMessage) => this.onMessage(m)),
+    this.view = new WebviewController({
+      name: 'job graph',
+      panel,
+      services,
+      page: { name: 'jobGraph', title: title(ref) },
+      fromPage: JOB_GRAPH_FROM_PAGE,
+      handlers: {
+        refresh: () => this.read(true),
+        openLog: async (m) => {
+          const task = this.job?.tasks?.find((t) => (t.id || t.name) === m.taskId);
+          if (task) await runCommand('openTaskLog', { workflowId: this.ref.workflowId, workflowName: this.ref.workflowName, job: this.job as Job, task });
+        },
+      },
+      // the job as last read, or a first read
+      onReady: () => (this.job ? void this.accept(this.job) : this.read(true)),
+      onDisposed: () => {
+        this.disposed = true;
+        if (JobGraphPanel.open.get(keyOf(this.ref)) === this) JobGraphPanel.open.delete(keyOf(this.ref));
+        this.abort.abort();
+        if (this.timer) clearTimeout(this.timer);
+      },
+    });
+    this.view.own(
       panel.onDidChangeViewState((e) => {
         // Hidden: no reads. Shown again: read now if the job is still running.
         if (e.webviewPanel.visible && this.job && isWorkPending(this.job.status)) this.schedule(0);
@@ -76,37 +92,16 @@ export class JobGraphPanel implements vscode.Disposable {
     );
   }
 
+  get panel(): vscode.WebviewPanel {
+    return this.view.panel;
+  }
+
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (JobGraphPanel.open.get(keyOf(this.ref)) === this) JobGraphPanel.open.delete(keyOf(this.ref));
-    this.abort.abort();
-    if (this.timer) clearTimeout(this.timer);
-    while (this.disposables.length) this.disposables.pop()?.dispose();
-    this.panel.dispose();
+    this.view.dispose();
   }
 
   private post(m: ToJobGraphMessage): void {
-    void this.panel.webview.postMessage(m);
-  }
-
-  private async onMessage(m: FromJobGraphMessage): Promise<void> {
-    switch (m?.type) {
-      case 'ready':
-        if (this.job) this.accept(this.job);
-        else await this.read(true);
-        return;
-      case 'refresh':
-        await this.read(true);
-        return;
-      case 'openLog': {
-        const task = this.job?.tasks?.find((t) => (t.id || t.name) === m.taskId);
-        if (task) await runCommand('openTaskLog', { workflowId: this.ref.workflowId, workflowName: this.ref.workflowName, job: this.job as Job, task });
-        return;
-      }
-      default:
-        return;
-    }
+    this.view.post(m);
   }
 
   /** A fresher job (from a read, or from the sidebar when the command passes one). */
