@@ -20,9 +20,12 @@ import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
 import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
-import type { FromMapMessage, ToMapMessage, ToMapImageryMessage } from '../../src/panels/mapMessages';
-import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
+import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../../src/panels/mapMessages';
+import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
+import { listen } from '../shared/messages';
 import type { ToMapTimelapseMessage } from '../../src/panels/imagery/timelapseMessages';
+import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
+import type { ToMapClipMessage } from '../../src/panels/imagery/clipMessages';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -78,6 +81,7 @@ export class MapApp {
   readonly map: L.Map;
   readonly layers = {} as Record<LayerKind, FootprintLayer<ShownFeature>>;
   readonly rpc: Rpc<MapRequest, MapResults>;
+  private readonly messages: Dispatcher<typeof MAP_TO_PAGE>;
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
@@ -169,7 +173,7 @@ export class MapApp {
     }
     this.started = true;
     this.watchTheme();
-    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToMapMessage));
+    this.messages = listen(MAP_TO_PAGE, this.handlers());
     this.post({ type: 'ready' });
   }
 
@@ -179,11 +183,16 @@ export class MapApp {
 
   // ------------------------------------------------------------ messages
 
-  onMessage(m: ToMapMessage): void {
-    if (!m || typeof m !== 'object') return;
-    if (this.rpc.handle(m)) return;
-    switch (m.type) {
-      case 'init':
+  /** A message from the extension, as if it had arrived (the map benchmark feeds it layers). */
+  onMessage(m: unknown): Promise<void> {
+    return this.messages.receive(m);
+  }
+
+  /** One handler per message of the map's table (src/panels/mapMessages.ts). */
+  private handlers(): Handlers<typeof MAP_TO_PAGE> {
+    return {
+      response: (m) => void this.rpc.handle(m),
+      init: (m) => {
         // a panel revived by the serializer hands back what the webview saved
         // (only when the webview kept nothing itself: its own view may already have moved on)
         if (this.startedEmpty && m.state) {
@@ -191,59 +200,46 @@ export class MapApp {
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
         this.init(m.basemaps);
-        break;
-      case 'layer':
+      },
+      layer: (m) => {
         this.setLayer(m.layer, m.features, m.mode, m.fit);
         if (m.sources) this.rememberSources(m.layer, m.sources, m.mode);
-        break;
-      case 'select':
-        this.select(m.layer, m.id, 'extension');
-        break;
-      case 'startDraw':
+      },
+      select: (m) => this.select(m.layer, m.id, 'extension'),
+      startDraw: (m) => {
         this.side.hidden = false;
         this.drawIntent = m.intent;
         this.draw.begin(m.shape);
-        break;
-      case 'runSearch':
+      },
+      runSearch: (m) => {
         this.onDrawn({ shape: m.params.shape, ring: m.params.ring });
         if (this.drawn) this.map.fitBounds(this.drawn.getBounds(), { padding: [24, 24] });
         if (m.useForm) void this.panel.runWithForm(m.anchors);
         else void this.panel.runSaved(m.params);
-        break;
-      case 'connection':
-        this.setConnected(m.connected, m.configured);
-        break;
-      case 'searchView':
+      },
+      connection: (m) => this.setConnected(m.connected, m.configured),
+      searchView: () => {
         this.side.hidden = false;
         this.useView();
         void this.panel.runWithForm();
-        break;
-      case 'notice':
-        showNotice(m.text, m.level);
-        break;
-      case 'setView':
-        this.map.setView(m.center, m.zoom);
-        break;
-      case 'imagery':
-      case 'imageryPreview':
-      case 'imageryNote':
-      case 'imageryCompare':
-      case 'imageryTimeline':
-        void this.onImagery(m);
-        break;
-      case 'seriesStart':
-      case 'seriesCancel':
-      case 'seriesPng':
-        void this.onSeries(m);
-        break;
-      case 'timelapseSource':
-      case 'timelapse':
-      case 'timelapseCancel':
-        void this.onTimelapse(m);
-        break;
-      default:
-        break;
-    }
+      },
+      notice: (m) => showNotice(m.text, m.level),
+      setView: (m) => void this.map.setView(m.center, m.zoom),
+      imagery: (m) => this.onImagery(m),
+      imageryPreview: (m) => this.onImagery(m),
+      imageryNote: (m) => this.onImagery(m),
+      imageryCompare: (m) => this.onImagery(m),
+      imageryTimeline: (m) => this.onImagery(m),
+      clipInfo: (m) => this.onClip(m),
+      clip: (m) => this.onClip(m),
+      clipCancel: (m) => this.onClip(m),
+      seriesStart: (m) => this.onSeries(m),
+      seriesCancel: (m) => this.onSeries(m),
+      seriesPng: (m) => this.onSeries(m),
+      timelapseSource: (m) => this.onTimelapse(m),
+      timelapse: (m) => this.onTimelapse(m),
+      timelapseCancel: (m) => this.onTimelapse(m),
+    };
   }
 
   private init(basemaps: Basemap[]): void {
@@ -313,6 +309,22 @@ export class MapApp {
       return;
     }
     await this.imageryTools?.onSeries(m);
+  }
+
+  /** "Save View as GeoTIFF…/PNG": the imagery chunk reads and encodes (loaded first if need be). */
+  private async onClip(m: ToMapClipMessage): Promise<void> {
+    if (m.type === 'clipInfo' && !this.imageryManager) {
+      // no imagery was ever shown: no layer to save, and no reason to load the chunk
+      this.post({ type: 'clipReply', requestId: m.requestId, ok: true, result: { layers: [] } });
+      return;
+    }
+    try {
+      await this.imagery();
+    } catch (e) {
+      if (m.type !== 'clipCancel') this.post({ type: 'clipReply', requestId: m.requestId, ok: false, error: (e as Error).message });
+      return;
+    }
+    await this.imageryTools?.onClip(m);
   }
 
   /** "Export Timelapse…": the imagery chunk draws and encodes (loaded first if need be). */

@@ -96,7 +96,6 @@ export class ImageryTools {
       post: (m) => deps.post?.(m),
     });
     this.captureClicks(map);
-    window.addEventListener('message', (e: MessageEvent) => void this.onMessage(e.data as ToMapClipMessage));
   }
 
   /** Visible imagery layers, the one drawn on top last. */
@@ -249,14 +248,14 @@ export class ImageryTools {
     }
   }
 
-  private async onMessage(m: ToMapClipMessage): Promise<void> {
+  /** "Save View as GeoTIFF…/PNG" (app.ts hands the messages over once this chunk is loaded). */
+  async onClip(m: ToMapClipMessage): Promise<void> {
     const post = this.deps.post;
-    if (!m || typeof m !== 'object' || !post) return;
+    if (!post) return;
     if (m.type === 'clipCancel') {
       this.running.get(m.requestId)?.abort();
       return;
     }
-    if (m.type !== 'clipInfo' && m.type !== 'clip') return;
     const abort = new AbortController();
     this.running.set(m.requestId, abort);
     try {
