@@ -23,7 +23,8 @@ import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
 import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../../src/panels/mapMessages';
 import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
 import { listen } from '../shared/messages';
-import type { ToMapTimelapseMessage } from '../../src/panels/imagery/timelapseMessages';
+import type { ChannelPage } from './channels/page';
+import { timelapseHandlers } from './channels/timelapse';
 import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
 import type { ToMapClipMessage } from '../../src/panels/imagery/clipMessages';
 
@@ -188,7 +189,20 @@ export class MapApp {
     return this.messages.receive(m);
   }
 
-  /** One handler per message of the map's table (src/panels/mapMessages.ts). */
+  /** What the channels' handlers (media/map/channels) need of the page: the imagery tools, the way back. */
+  private channelPage(): ChannelPage {
+    return {
+      tools: async () => {
+        await this.imagery();
+        if (!this.imageryTools) throw new Error(l10n.t('The imagery tools did not load.'));
+        return this.imageryTools;
+      },
+      imageryAsked: () => this.imageryManager !== undefined,
+      post: (m, transfer) => this.post(m, transfer),
+    };
+  }
+
+  /** One handler per message of the map's table (src/panels/mapMessages.ts); the channels bring theirs. */
   private handlers(): Handlers<typeof MAP_TO_PAGE> {
     return {
       response: (m) => void this.rpc.handle(m),
@@ -236,9 +250,7 @@ export class MapApp {
       seriesStart: (m) => this.onSeries(m),
       seriesCancel: (m) => this.onSeries(m),
       seriesPng: (m) => this.onSeries(m),
-      timelapseSource: (m) => this.onTimelapse(m),
-      timelapse: (m) => this.onTimelapse(m),
-      timelapseCancel: (m) => this.onTimelapse(m),
+      ...timelapseHandlers(this.channelPage()),
     };
   }
 
@@ -325,22 +337,6 @@ export class MapApp {
       return;
     }
     await this.imageryTools?.onClip(m);
-  }
-
-  /** "Export Timelapse…": the imagery chunk draws and encodes (loaded first if need be). */
-  private async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
-    if (m.type === 'timelapseSource' && !this.imageryManager) {
-      // no imagery was ever shown: no time slider either, and no reason to load the chunk
-      this.post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: {} });
-      return;
-    }
-    try {
-      await this.imagery();
-    } catch (e) {
-      if (m.type !== 'timelapseCancel') this.post({ type: 'timelapseReply', requestId: m.requestId, ok: false, error: (e as Error).message });
-      return;
-    }
-    await this.imageryTools?.onTimelapse(m);
   }
 
   private async onImagery(m: ToMapImageryMessage): Promise<void> {

@@ -82,7 +82,7 @@ export class MapPanel implements MapView, vscode.Disposable {
       services,
       page: { name: 'map', title: vscode.l10n.t('EO Map'), imgSources: basemapImgSources(configuredBasemaps(services.log)) },
       fromPage: MAP_FROM_PAGE,
-      handlers: this.handlers,
+      handlers: this.handlers(),
       onReady: () => this.onReady(),
       onHidden: () => this.dropAll('hidden'),
       onDisposed: () => {
@@ -114,16 +114,15 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   /** The page went away: nothing the channels asked will be answered. */
   private dropAll(why: 'hidden' | 'closed'): void {
+    this.timelapses.dropAll(why);
     const t = vscode.l10n.t;
     if (why === 'hidden') {
       this.clips.dropAll(t('The map was hidden before the clip was ready; show it and save again.'));
       this.series.dropAll(t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
-      this.timelapses.dropAll(t('The map was hidden while the timelapse was being drawn; keep it visible and export again.'));
       return;
     }
     this.clips.dropAll(t('The map was closed before the clip was ready.'));
     this.series.dropAll(t('The map was closed before the chart was ready.'));
-    this.timelapses.dropAll(t('The map was closed before the timelapse was ready.'));
   }
 
   /** A page that (re)loaded: its basemaps and saved state, the connection, what the layers show; then what was queued. */
@@ -234,35 +233,35 @@ export class MapPanel implements MapView, vscode.Disposable {
   // ------------------------------------------------------------ the page's messages and requests
 
   /** One handler per row of the map's table but `ready` (the controller's); the channels bring theirs. */
-  private readonly handlers: Omit<Handlers<typeof MAP_FROM_PAGE>, 'ready'> = {
-    request: (m) => this.requests.answer(m.id, m.request),
-    cancelRequest: (m) => this.requests.cancel(m.id),
-    open: (m) => this.ctx.openDetail(m.ref, m.preview === true),
-    openExternal: async (m) => void (await openExternalChecked(m.url)),
-    orderResults: (m) => this.searches.order(m.items).catch((e: unknown) => this.notice(describeError(e), 'error')),
-    saveSearch: (m) => this.ctx.saveSearch(m.params),
-    copyText: async (m) => vscode.env.clipboard.writeText(m.text),
-    saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
-    chartIndex: async (m) => {
-      const area = readChartArea(m.area);
-      if (area) await runCommand('chartIndexOverTime', area);
-    },
-    // the layer list shows each layer's outcome
-    imageryStatus: () => undefined,
-    showImagery: (m) => this.searches.showImagery(m.ref),
-    connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
-    viewState: (m) => void (this.lastView = m.view),
-    clipReply: (m) => this.clips.receive(m),
-    clipProgress: (m) => this.clips.receive(m),
-    seriesPoint: (m) => this.series.receive(m),
-    seriesDone: (m) => this.series.receive(m),
-    seriesPngReply: (m) => this.series.receive(m),
-    seriesExport: (m) => this.series.receive(m),
-    seriesClosed: (m) => this.series.receive(m),
-    timelapseReply: (m) => this.timelapses.receive(m),
-    timelapseProgress: (m) => this.timelapses.receive(m),
-    exportTimelapse: (m) => this.timelapses.receive(m),
-  };
+  private handlers(): Omit<Handlers<typeof MAP_FROM_PAGE>, 'ready'> {
+    return {
+      request: (m) => this.requests.answer(m.id, m.request),
+      cancelRequest: (m) => this.requests.cancel(m.id),
+      open: (m) => this.ctx.openDetail(m.ref, m.preview === true),
+      openExternal: async (m) => void (await openExternalChecked(m.url)),
+      orderResults: (m) => this.searches.order(m.items).catch((e: unknown) => this.notice(describeError(e), 'error')),
+      saveSearch: (m) => this.ctx.saveSearch(m.params),
+      copyText: async (m) => vscode.env.clipboard.writeText(m.text),
+      saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
+      chartIndex: async (m) => {
+        const area = readChartArea(m.area);
+        if (area) await runCommand('chartIndexOverTime', area);
+      },
+      // the layer list shows each layer's outcome
+      imageryStatus: () => undefined,
+      showImagery: (m) => this.searches.showImagery(m.ref),
+      connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
+      viewState: (m) => void (this.lastView = m.view),
+      clipReply: (m) => this.clips.receive(m),
+      clipProgress: (m) => this.clips.receive(m),
+      seriesPoint: (m) => this.series.receive(m),
+      seriesDone: (m) => this.series.receive(m),
+      seriesPngReply: (m) => this.series.receive(m),
+      seriesExport: (m) => this.series.receive(m),
+      seriesClosed: (m) => this.series.receive(m),
+      ...this.timelapses.handlers,
+    };
+  }
 
   /** One handler per request, each returning what `MapResults` says. */
   private readonly answers: RpcHandlers<MapRequest, MapResults> = {

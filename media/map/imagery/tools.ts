@@ -18,7 +18,7 @@ import type { StatsJob, StatsResult } from './seriesStats';
 import { renderTimelapse } from './timelapse';
 import type { ClipLayerInfo, ClipRequest, ToMapClipMessage } from '../../../src/panels/imagery/clipMessages';
 import type { ToMapSeriesMessage } from '../../../src/panels/imagery/seriesMessages';
-import type { ToMapTimelapseMessage } from '../../../src/panels/imagery/timelapseMessages';
+import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
 export interface ImageryToolsDeps {
@@ -214,38 +214,24 @@ export class ImageryTools {
     return this.series.onMessage(m);
   }
 
-  /** "Export Timelapse…" (app.ts hands the messages over once this chunk is loaded). */
-  async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
-    const post = this.deps.post;
-    if (!post) return;
-    if (m.type === 'timelapseCancel') {
-      this.running.get(m.requestId)?.abort();
-      return;
-    }
-    const abort = new AbortController();
-    this.running.set(m.requestId, abort);
-    const timeline = this.deps.manager.timeline;
-    try {
-      if (m.type === 'timelapseSource') {
-        const shown = timeline.dates;
-        const source = shown && {
-          title: shown.title,
-          dates: shown.frames.map((f) => f.date),
-          ...(shown.frames[0]?.spec.clip ? { outline: shown.frames[0].spec.clip } : {}),
-        };
-        post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: source ? { source } : {} });
-        return;
+  // ------------------------------------------------------------ a timelapse (media/map/channels/timelapse.ts)
+
+  /** What the time slider shows, for the palette's "Export Timelapse…"; undefined: no slider open. */
+  timelapseSource(): TimelapseSource | undefined {
+    const shown = this.deps.manager.timeline.dates;
+    return (
+      shown && {
+        title: shown.title,
+        dates: shown.frames.map((f) => f.date),
+        ...(shown.frames[0]?.spec.clip ? { outline: shown.frames[0].spec.clip } : {}),
       }
-      const { L, map, read, pool } = this.deps;
-      const result = await renderTimelapse(m.request, { L, map, read, pool, sliderFrames: () => timeline.dates?.frames }, abort.signal, (done, total, date) =>
-        post({ type: 'timelapseProgress', requestId: m.requestId, done, total, date }),
-      );
-      post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result });
-    } catch (e) {
-      post({ type: 'timelapseReply', requestId: m.requestId, ...failure(e, abort) });
-    } finally {
-      this.running.delete(m.requestId);
-    }
+    );
+  }
+
+  /** Each date drawn as the time slider would, and the frames encoded. */
+  renderTimelapse(request: TimelapseRequest, signal: AbortSignal, onProgress: (done: number, total: number, date: string) => void): Promise<TimelapseResult> {
+    const { L, map, read, pool, manager } = this.deps;
+    return renderTimelapse(request, { L, map, read, pool, sliderFrames: () => manager.timeline.dates?.frames }, signal, onProgress);
   }
 
   /** "Save View as GeoTIFF…/PNG" (app.ts hands the messages over once this chunk is loaded). */
