@@ -24,8 +24,8 @@ import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../.
 import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
 import { listen } from '../shared/messages';
 import type { ChannelPage } from './channels/page';
+import { seriesHandlers } from './channels/series';
 import { timelapseHandlers } from './channels/timelapse';
-import type { ToMapSeriesMessage } from '../../src/panels/imagery/seriesMessages';
 import type { ToMapClipMessage } from '../../src/panels/imagery/clipMessages';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
@@ -204,6 +204,7 @@ export class MapApp {
 
   /** One handler per message of the map's table (src/panels/mapMessages.ts); the channels bring theirs. */
   private handlers(): Handlers<typeof MAP_TO_PAGE> {
+    const page = this.channelPage();
     return {
       response: (m) => void this.rpc.handle(m),
       init: (m) => {
@@ -247,10 +248,8 @@ export class MapApp {
       clipInfo: (m) => this.onClip(m),
       clip: (m) => this.onClip(m),
       clipCancel: (m) => this.onClip(m),
-      seriesStart: (m) => this.onSeries(m),
-      seriesCancel: (m) => this.onSeries(m),
-      seriesPng: (m) => this.onSeries(m),
-      ...timelapseHandlers(this.channelPage()),
+      ...seriesHandlers(page),
+      ...timelapseHandlers(page),
     };
   }
 
@@ -310,17 +309,6 @@ export class MapApp {
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));
     return this.imageryManager;
-  }
-
-  /** "Chart Index Over Time": the imagery chunk reads and charts (loaded first if need be). */
-  private async onSeries(m: ToMapSeriesMessage): Promise<void> {
-    try {
-      await this.imagery();
-    } catch (e) {
-      if (m.type === 'seriesStart') this.post({ type: 'seriesDone', requestId: m.requestId, ok: false, error: (e as Error).message });
-      return;
-    }
-    await this.imageryTools?.onSeries(m);
   }
 
   /** "Save View as GeoTIFF…/PNG": the imagery chunk reads and encodes (loaded first if need be). */

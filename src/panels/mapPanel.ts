@@ -114,15 +114,14 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   /** The page went away: nothing the channels asked will be answered. */
   private dropAll(why: 'hidden' | 'closed'): void {
+    this.series.dropAll(why);
     this.timelapses.dropAll(why);
     const t = vscode.l10n.t;
     if (why === 'hidden') {
       this.clips.dropAll(t('The map was hidden before the clip was ready; show it and save again.'));
-      this.series.dropAll(t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
       return;
     }
     this.clips.dropAll(t('The map was closed before the clip was ready.'));
-    this.series.dropAll(t('The map was closed before the chart was ready.'));
   }
 
   /** A page that (re)loaded: its basemaps and saved state, the connection, what the layers show; then what was queued. */
@@ -254,11 +253,7 @@ export class MapPanel implements MapView, vscode.Disposable {
       viewState: (m) => void (this.lastView = m.view),
       clipReply: (m) => this.clips.receive(m),
       clipProgress: (m) => this.clips.receive(m),
-      seriesPoint: (m) => this.series.receive(m),
-      seriesDone: (m) => this.series.receive(m),
-      seriesPngReply: (m) => this.series.receive(m),
-      seriesExport: (m) => this.series.receive(m),
-      seriesClosed: (m) => this.series.receive(m),
+      ...this.series.handlers,
       ...this.timelapses.handlers,
     };
   }

@@ -17,7 +17,6 @@ import { SeriesPanel } from './seriesPanel';
 import type { StatsJob, StatsResult } from './seriesStats';
 import { renderTimelapse } from './timelapse';
 import type { ClipLayerInfo, ClipRequest, ToMapClipMessage } from '../../../src/panels/imagery/clipMessages';
-import type { ToMapSeriesMessage } from '../../../src/panels/imagery/seriesMessages';
 import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
@@ -207,11 +206,6 @@ export class ImageryTools {
     const plan = req.host ? await clipPlan(layer, this.deps.map, req) : undefined;
     if (plan) return { plan };
     return readClip(layer, this.deps.map, { bands: req.bands, level: req.level, mask: req.mask, pool: this.deps.pool, signal, onProgress });
-  }
-
-  /** The extension's series messages (app.ts hands them over once this chunk is loaded). */
-  onSeries(m: ToMapSeriesMessage): Promise<void> {
-    return this.series.onMessage(m);
   }
 
   // ------------------------------------------------------------ a timelapse (media/map/channels/timelapse.ts)

@@ -1,4 +1,3 @@
-import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/seriesMessages';
 /**
  * A chart's series as CSV: one row per date (ISO `YYYY-MM-DD`, oldest first) and series (an
  * overlaid chart has several, told apart by the area's name and the index's), the index's
@@ -7,6 +6,7 @@ import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/seriesMess
  * would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) get a leading
  * apostrophe. Pure: unit-tested.
  */
+import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/seriesMessages';
 
 export const SERIES_CSV_HEADER = [
   'date',
