@@ -14,6 +14,7 @@ import type { TimeFrame } from '../../panels/imagery/protocol';
 import type { CommandServices } from '../services';
 import { aoiFrames, itemFrames } from './dated';
 import type { SeriesDate } from '../../panels/imagery/seriesMessages';
+import { withProgress } from '../../ui/progress';
 
 /** The place a series is taken over: a polygon, or a point (a single-pixel series). */
 export interface ChartArea {
@@ -108,7 +109,7 @@ async function archiveDates(
 ): Promise<ChosenDates | undefined> {
   const q = await askArchiveQuery(services, title);
   if (!q) return undefined;
-  const items = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Searching the archive…') }, () =>
+  const items = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Searching the archive…') }, () =>
     collect(
       client.archives.iterateSearch(
         { ...searchArea(area.geometry), datetime: `${q.from}T00:00:00Z/${q.to}T23:59:59Z`, ...(collection ? { collections: [collection] } : {}) },
@@ -152,9 +153,7 @@ async function archiveDates(
 }
 
 async function mosaicDates(services: CommandServices, client: EoClient, aoi: Aoi): Promise<ChosenDates | undefined> {
-  const dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () =>
-    aoiFrames(client, aoi.aoi_id),
-  );
+  const dated = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoi.aoi_id));
   if (!dated.frames.length) {
     const why = l10n.t('{0} has no mosaic that can be read here.', aoi.name || aoi.aoi_id);
     void services.ui.message('warning', dated.skipped ? `${why} ${dated.skipped}` : why, {});
