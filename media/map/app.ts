@@ -23,10 +23,10 @@ import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
 import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../../src/panels/mapMessages';
 import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
 import { listen } from '../shared/messages';
+import { clipHandlers } from './channels/clip';
 import type { ChannelPage } from './channels/page';
 import { seriesHandlers } from './channels/series';
 import { timelapseHandlers } from './channels/timelapse';
-import type { ToMapClipMessage } from '../../src/panels/imagery/clipMessages';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -245,9 +245,7 @@ export class MapApp {
       imageryNote: (m) => this.onImagery(m),
       imageryCompare: (m) => this.onImagery(m),
       imageryTimeline: (m) => this.onImagery(m),
-      clipInfo: (m) => this.onClip(m),
-      clip: (m) => this.onClip(m),
-      clipCancel: (m) => this.onClip(m),
+      ...clipHandlers(page),
       ...seriesHandlers(page),
       ...timelapseHandlers(page),
     };
@@ -309,22 +307,6 @@ export class MapApp {
     });
     this.imageryManager.catch(() => (this.imageryManager = undefined));
     return this.imageryManager;
-  }
-
-  /** "Save View as GeoTIFF…/PNG": the imagery chunk reads and encodes (loaded first if need be). */
-  private async onClip(m: ToMapClipMessage): Promise<void> {
-    if (m.type === 'clipInfo' && !this.imageryManager) {
-      // no imagery was ever shown: no layer to save, and no reason to load the chunk
-      this.post({ type: 'clipReply', requestId: m.requestId, ok: true, result: { layers: [] } });
-      return;
-    }
-    try {
-      await this.imagery();
-    } catch (e) {
-      if (m.type !== 'clipCancel') this.post({ type: 'clipReply', requestId: m.requestId, ok: false, error: (e as Error).message });
-      return;
-    }
-    await this.imageryTools?.onClip(m);
   }
 
   private async onImagery(m: ToMapImageryMessage): Promise<void> {

@@ -114,14 +114,7 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   /** The page went away: nothing the channels asked will be answered. */
   private dropAll(why: 'hidden' | 'closed'): void {
-    this.series.dropAll(why);
-    this.timelapses.dropAll(why);
-    const t = vscode.l10n.t;
-    if (why === 'hidden') {
-      this.clips.dropAll(t('The map was hidden before the clip was ready; show it and save again.'));
-      return;
-    }
-    this.clips.dropAll(t('The map was closed before the clip was ready.'));
+    for (const channel of [this.clips, this.series, this.timelapses]) channel.dropAll(why);
   }
 
   /** A page that (re)loaded: its basemaps and saved state, the connection, what the layers show; then what was queued. */
@@ -251,8 +244,7 @@ export class MapPanel implements MapView, vscode.Disposable {
       showImagery: (m) => this.searches.showImagery(m.ref),
       connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
       viewState: (m) => void (this.lastView = m.view),
-      clipReply: (m) => this.clips.receive(m),
-      clipProgress: (m) => this.clips.receive(m),
+      ...this.clips.handlers,
       ...this.series.handlers,
       ...this.timelapses.handlers,
     };

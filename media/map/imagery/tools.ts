@@ -1,7 +1,7 @@
 /**
  * The imagery tools beside the layer list: the pixel inspector, a histogram with stretch
- * handles, and the webview's half of "Save View as GeoTIFF…/PNG" (the extension asks with
- * `clipInfo`/`clip`, the webview answers with `clipReply` and reports `clipProgress`).
+ * handles, and what the channels ask of the imagery (media/map/channels: the layers a view
+ * saves and their clip, a chart's series, a timelapse's frames).
  */
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
@@ -16,7 +16,7 @@ import type { ImageryManager } from './manager';
 import { SeriesPanel } from './seriesPanel';
 import type { StatsJob, StatsResult } from './seriesStats';
 import { renderTimelapse } from './timelapse';
-import type { ClipLayerInfo, ClipRequest, ToMapClipMessage } from '../../../src/panels/imagery/clipMessages';
+import type { ClipLayerInfo, ClipRequest } from '../../../src/panels/imagery/clipMessages';
 import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
@@ -42,7 +42,6 @@ export class ImageryTools {
   private readonly histBox: HTMLElement;
   private readonly histToggle: HTMLButtonElement;
   private readonly layerPick: HTMLSelectElement;
-  private readonly running = new Map<number, AbortController>();
 
   constructor(private readonly deps: ImageryToolsDeps) {
     const { L, map } = deps;
@@ -227,35 +226,4 @@ export class ImageryTools {
     const { L, map, read, pool, manager } = this.deps;
     return renderTimelapse(request, { L, map, read, pool, sliderFrames: () => manager.timeline.dates?.frames }, signal, onProgress);
   }
-
-  /** "Save View as GeoTIFF…/PNG" (app.ts hands the messages over once this chunk is loaded). */
-  async onClip(m: ToMapClipMessage): Promise<void> {
-    const post = this.deps.post;
-    if (!post) return;
-    if (m.type === 'clipCancel') {
-      this.running.get(m.requestId)?.abort();
-      return;
-    }
-    const abort = new AbortController();
-    this.running.set(m.requestId, abort);
-    try {
-      const result =
-        m.type === 'clipInfo'
-          ? { layers: await this.clipInfo() }
-          : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
-      // the clip's bytes are handed over, not copied: nothing here reads them again
-      const bytes = (result as { bytes?: unknown }).bytes;
-      post({ type: 'clipReply', requestId: m.requestId, ok: true, result }, bytes instanceof ArrayBuffer ? [bytes] : undefined);
-    } catch (e) {
-      post({ type: 'clipReply', requestId: m.requestId, ...failure(e, abort) });
-    } finally {
-      this.running.delete(m.requestId);
-    }
-  }
-}
-
-/** A failed reply's fields: the error in words, and whether the person cancelled it. */
-function failure(e: unknown, abort: AbortController): { ok: false; error: string; cancelled: boolean } {
-  const err = e as Error;
-  return { ok: false, error: err.message || String(e), cancelled: abort.signal.aborted || err.name === 'AbortError' };
 }
