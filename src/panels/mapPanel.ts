@@ -1,13 +1,11 @@
 /**
  * The map panel's extension side: one panel per window, kept by `Panels`, which hands commands
- * its `MapView`. A client of the webview controller (webview/controller.ts: the page, its
- * `ready`, the queue, checked messages), it sends plain features (the token stays here), keeps
- * what the layers show so that a page that loads again gets it again (mapLayers.ts), and
- * answers the page through three tables: its messages (the handlers below and the channels'),
- * its requests (`RpcHandlers`, webview/requests.ts) and, for Save View, Chart Index Over Time
- * and Export Timelapse, the channels' questions (imagery/*Channel.ts). Its other parts live
- * beside it: the searches (mapSearch.ts), a revived panel's restore (mapRestore.ts), the
- * imagery files and their bytes (imagery/mapImagery.ts), an AOI drawn on it (mapAoi.ts).
+ * its `MapView`. A client of the webview controller (webview/controller.ts), it sends plain
+ * features (the token stays here) and answers the page through its message table (the
+ * handlers below, the channels' spread in: imagery/*Channel.ts) and its requests
+ * (mapRequests.ts). Its other parts live beside it: what the layers show (mapLayers.ts), the
+ * searches (mapSearch.ts), a revived panel's restore (mapRestore.ts), the imagery files and
+ * their bytes (imagery/mapImagery.ts).
  */
 import vscode = require('vscode');
 import type { ArchiveItem } from '../api/records';
@@ -19,18 +17,18 @@ import { ClipChannel } from './imagery/clipChannel';
 import { MapImagery } from './imagery/mapImagery';
 import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
-import type { SeriesPoint, SeriesRequest } from './imagery/seriesMessages';
+import type { SeriesRequest } from './imagery/seriesMessages';
 import { TimelapseChannel } from './imagery/timelapseChannel';
 import type { TimelapseRequest, TimelapseResult } from './imagery/timelapseMessages';
-import { createAoiOnMap } from './mapAoi';
 import { connectionMessage, followConnection } from './mapConnection';
 import type { MapTarget } from './mapData';
 import { MapLayers } from './mapLayers';
 import { MAP_FROM_PAGE, readChartArea, type MAP_TO_PAGE, type ToMapMessage } from './mapMessages';
+import { mapAnswers } from './mapRequests';
 import { restoreMap } from './mapRestore';
 import { MapSearches } from './mapSearch';
 import type { MapView } from './mapView';
-import type { LayerKind, MapFeature, MapRequest, MapResults, MapState, MapViewState, RpcHandlers, SearchParams } from './protocol';
+import type { LayerKind, MapFeature, MapRequest, MapResults, MapState, MapViewState, SearchParams } from './protocol';
 import { WebviewController } from './webview/controller';
 import type { Handlers } from './webview/messages';
 import { RequestServer } from './webview/requests';
@@ -72,7 +70,7 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.requests = new RequestServer({
       name: 'map',
       log: services.log,
-      handlers: this.answers,
+      handlers: mapAnswers(ctx, this.layers, this.searches, this.imagery),
       send: (m) => this.view.send(m),
       quiet: (m) => m === 'readBytes',
     });
@@ -168,19 +166,13 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.reveal();
   }
 
-  chartSeries(
-    request: SeriesRequest,
-    o: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal; overlay?: boolean } = {},
-  ): Promise<SeriesState> {
+  chartSeries(request: SeriesRequest, o: Parameters<MapView['chartSeries']>[1] = {}): Promise<SeriesState> {
     this.imagery.allow(request.dates.map((d) => d.spec.url));
     this.reveal();
     return this.series.start(request, o);
   }
 
-  timelapse(
-    request: TimelapseRequest,
-    o: { onProgress?(done: number, total: number, date: string): void; signal?: AbortSignal } = {},
-  ): Promise<TimelapseResult> {
+  timelapse(request: TimelapseRequest, o: Parameters<MapView['timelapse']>[1] = {}): Promise<TimelapseResult> {
     if (request.frames) this.imagery.allow(request.frames.map((f) => f.spec.url));
     this.reveal();
     return this.timelapses.render(request, o);
@@ -249,21 +241,4 @@ export class MapPanel implements MapView, vscode.Disposable {
       ...this.timelapses.handlers,
     };
   }
-
-  /** One handler per request, each returning what `MapResults` says. */
-  private readonly answers: RpcHandlers<MapRequest, MapResults> = {
-    searchOptions: () => this.searches.options(),
-    search: async (r) => {
-      const page = await this.searches.start(r.params);
-      this.layers.put({ layer: 'results', features: page.features, sources: [] }, 'replace');
-      return page;
-    },
-    searchMore: async (r) => {
-      const page = await this.searches.more(r.searchId);
-      this.layers.put({ layer: 'results', features: page.features, sources: [] }, 'append');
-      return page;
-    },
-    createAoi: (r) => createAoiOnMap(this.ctx, this.layers, r.params),
-    readBytes: (r, signal) => this.imagery.read(r.params, signal),
-  };
 }
