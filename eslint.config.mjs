@@ -14,9 +14,9 @@ const UPPER = (...names) => [
 ];
 const MEDIA_SRC = {
   regex:
-    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/imagery/protocol$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/(map|stac)Messages$|panels/webview/messages$|panels/imagery/protocol$|panels/imagery/(clip|series|timelapse)Messages$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
   message:
-    'A webview script shares only the message protocols, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
+    'A webview script shares only the message tables and protocols, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -154,12 +154,19 @@ export default tseslint.config(
     // Pure parts of the sidebar and the panels, unit-tested without the editor: the paged list
     // gets its rows from a RowFactory, the panels' message checks and allow-list need no vscode.
     {
-      files: ['src/explorer/paged.ts', 'src/panels/messageRouter.ts', 'src/panels/mapMessages.ts', 'src/panels/imagery/allowedFiles.ts'],
+      files: [
+        'src/explorer/paged.ts',
+        'src/panels/webview/messages.ts',
+        'src/panels/mapMessages.ts',
+        'src/panels/stacMessages.ts',
+        'src/panels/imagery/*Messages.ts',
+        'src/panels/imagery/allowedFiles.ts',
+      ],
       forbid: [
         VSCODE,
         ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services'),
         {
-          regex: '^\\./(?!protocol$|messageRouter$|mapMessages$|imagery/protocol$)',
+          regex: '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|webview/messages$)',
           message: 'A pure module imports only the protocols and other pure modules.',
         },
       ],

@@ -7,7 +7,16 @@
  */
 import * as l10n from '@vscode/l10n';
 import { Graph, layout } from '@dagrejs/dagre';
-import type { FromJobGraphMessage, GraphNodeModel, JobGraphModel, JobGraphState, TaskLook, ToJobGraphMessage } from '../../src/panels/jobGraph/protocol';
+import {
+  JOB_GRAPH_TO_PAGE,
+  type FromJobGraphMessage,
+  type GraphNodeModel,
+  type JobGraphModel,
+  type JobGraphState,
+  type TaskLook,
+} from '../../src/panels/jobGraph/protocol';
+import type { Handlers } from '../../src/panels/webview/messages';
+import { listen } from '../shared/messages';
 import { count } from '../../src/format';
 import { append, clear, el } from '../shared/dom';
 import type { VsCodeApi } from '../shared/vscodeApi';
@@ -99,7 +108,7 @@ export class JobGraphApp {
     private readonly root: HTMLElement,
   ) {
     append(root, el('p', { class: 'muted', role: 'status' }, l10n.t('Loading the job…')));
-    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToJobGraphMessage));
+    listen(JOB_GRAPH_TO_PAGE, this.handlers());
     this.post({ type: 'ready' });
   }
 
@@ -107,26 +116,26 @@ export class JobGraphApp {
     this.vscode.postMessage(m);
   }
 
-  onMessage(m: ToJobGraphMessage): void {
-    if (!m || typeof m !== 'object') return;
-    switch (m.type) {
-      case 'graph':
+  /** One handler per message of the job graph's table (src/panels/jobGraph/protocol.ts). */
+  private handlers(): Handlers<typeof JOB_GRAPH_TO_PAGE> {
+    return {
+      graph: (m) => {
         this.vscode.setState(m.state);
         this.render(m.model);
-        return;
-      case 'loading':
+      },
+      loading: (m) => {
         clear(this.root);
         append(this.root, el('p', { class: 'muted', role: 'status' }, m.label));
-        return;
-      case 'error':
+      },
+      error: (m) => {
         clear(this.root);
         append(
           this.root,
           el('p', { class: 'error', role: 'alert' }, m.message),
           el('button', { type: 'button', onclick: () => this.post({ type: 'refresh' }) }, l10n.t('Try Again')),
         );
-        return;
-    }
+      },
+    };
   }
 
   private render(model: JobGraphModel): void {

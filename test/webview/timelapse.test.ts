@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GifReader } from 'omggif';
 import { ALL_FORMATS, BufferSource, Input } from 'mediabunny';
-import type { ImageryLayerSpec, ReadBytesParams, TimeFrame, TimelapseRequest } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
 
 /**
  * "Export Timelapse…" in the map webview, on a scene GDAL wrote (test/fixtures/imagery/
@@ -112,21 +113,21 @@ type Reply = {
 async function run(request: TimelapseRequest, cancelAfter?: number): Promise<{ reply: Reply; progress: number }> {
   return h.page.evaluate(
     async ([req, cancelAt]) => {
-      type Tools = { deps: { post(m: unknown): void }; onTimelapse(m: unknown): Promise<void> };
-      const app = (window as unknown as { eoMap: { imagery(): Promise<unknown>; imageryTools?: Tools } }).eoMap;
+      // the page's own way in and out: the extension's messages go through its dispatcher, its posts are caught here
+      type App = { imagery(): Promise<unknown>; onMessage(m: unknown): Promise<void>; post(m: unknown, transfer?: ArrayBuffer[]): void };
+      const app = (window as unknown as { eoMap: App }).eoMap;
       await app.imagery();
-      const tools = app.imageryTools as Tools;
-      const original = tools.deps.post;
+      const original = app.post;
       let progress = 0;
       const reply = await new Promise<Reply>((resolve) => {
-        tools.deps.post = (m: unknown) => {
+        app.post = (m: unknown, transfer?: ArrayBuffer[]) => {
           const msg = m as { type: string; ok?: boolean; result?: { bytes?: ArrayBuffer } };
           if (msg.type === 'timelapseProgress') {
             progress++;
-            if (cancelAt !== undefined && progress === cancelAt) void tools.onTimelapse({ type: 'timelapseCancel', requestId: 7 });
+            if (cancelAt !== undefined && progress === cancelAt) void app.onMessage({ type: 'timelapseCancel', requestId: 7 });
             return;
           }
-          if (msg.type !== 'timelapseReply') return original(m);
+          if (msg.type !== 'timelapseReply') return original.call(app, m, transfer);
           const bytes = msg.result?.bytes;
           let b64: string | undefined;
           if (bytes) {
@@ -137,9 +138,9 @@ async function run(request: TimelapseRequest, cancelAfter?: number): Promise<{ r
           }
           resolve({ ...(msg as object), result: msg.result ? { ...(msg.result as object), bytes: undefined, b64 } : undefined } as Reply);
         };
-        void tools.onTimelapse({ type: 'timelapse', requestId: 7, request: req });
+        void app.onMessage({ type: 'timelapse', requestId: 7, request: req });
       });
-      tools.deps.post = original;
+      delete (app as Partial<App>).post;
       return { reply, progress };
     },
     [request, cancelAfter] as const,

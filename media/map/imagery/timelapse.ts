@@ -8,13 +8,14 @@
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { TimeFrame, TimelapseRequest, TimelapseResult } from '../../../src/panels/imagery/protocol';
+import type { TimeFrame } from '../../../src/panels/imagery/protocol';
 import type { FrameEncoder, TimelapseChunk } from '../timelapse/chunk';
 import type { ReadBytes } from './byteSource';
 import { polygonsOf } from './clip';
 import { loadChunk } from './chunkLoader';
 import { asReadable } from './cog';
 import { createImageryLayer } from './imageryLayer';
+import type { TimelapseRequest, TimelapseResult } from '../../../src/panels/imagery/timelapseMessages';
 
 const BLOCK = 256;
 

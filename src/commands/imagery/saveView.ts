@@ -9,10 +9,10 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { metres } from '../../format';
 import { safeFileName } from '../../fileNames';
-import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
 import { inStep } from '../../ui/showError';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
 import type { CommandServices } from '../services';
+import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/clipMessages';
 import { withProgress } from '../../ui/progress';
 
 /** A file name from the layer's title and date, without ids or characters file systems refuse. */

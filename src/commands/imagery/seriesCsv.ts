@@ -5,7 +5,7 @@
  * counts, a single-pixel series' value at the pixel (valid or not), the level read, and the asset or item the row came from. Text cells a spreadsheet
  * would run as a formula get a leading apostrophe (src/csvCells.ts). Pure: unit-tested.
  */
-import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/protocol';
+import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/seriesMessages';
 import { csvText } from '../../csvCells';
 
 export const SERIES_CSV_HEADER = [

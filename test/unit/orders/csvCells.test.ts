@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { seriesCsv } from '../../../src/commands/imagery/seriesCsv';
 import { isFormulaLike, neutraliseCsv } from '../../../src/csvCells';
-import type { SeriesRequest } from '../../../src/panels/imagery/protocol';
+import type { SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 
 const rows = (text: string): string[][] => parse(text, { relax_column_count: true }) as string[][];
 
