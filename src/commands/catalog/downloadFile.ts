@@ -208,7 +208,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
   let have = 0;
   let lastError: DownloadError | undefined;
   await fs.rm(part, { force: true });
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
       if (!res) {
         const ifRange = ifRangeOf(validator);
@@ -243,10 +243,13 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
     } catch (err) {
       res = undefined;
       // Keeps the part: what arrived is good up to its last byte.
+      const before = have;
       have = await fs.stat(part).then(
         (s) => s.size,
         () => 0,
       );
+      // A try that moved bytes ends a streak: the bound and the backoff count tries that moved none.
+      if (have > before) attempt = 1;
       lastError = err instanceof DownloadError ? err : new DownloadError(`The download failed: ${describe(err)}`, undefined, true);
       if (!ifRangeOf(validator)) {
         // Without an ETag or a date nothing can tell a later answer continues these bytes.
@@ -254,10 +257,10 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
         have = 0;
       }
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.', undefined, false, have);
-      if (!lastError.passing || attempt >= retries) {
+      if (!lastError.passing || attempt > retries) {
         throw new DownloadError(lastError.message, lastError.status, lastError.passing, have);
       }
-      await sleep(Math.min(30_000, (opts.backoffMs ?? 1000) * 2 ** attempt), opts.signal);
+      await sleep(Math.min(30_000, (opts.backoffMs ?? 1000) * 2 ** (attempt - 1)), opts.signal);
     }
   }
   await verify(part, target, validator);
