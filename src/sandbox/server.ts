@@ -90,7 +90,7 @@ function send(res: http.ServerResponse, r: Res, head: boolean): void {
     return;
   }
   let payload: Buffer | undefined;
-  if (r.status !== 204) {
+  if (r.status !== 204 && r.status !== 304) {
     if (r.raw !== undefined) {
       payload = Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw);
       headers['content-type'] = r.contentType ?? 'text/plain; charset=utf-8';

@@ -1,11 +1,12 @@
 /**
  * Saves a signed download URL into a folder. The signed URL is not an API path (no token is
- * sent to it), so this uses undici directly. Bytes go to a temporary name beside the final
- * one and are renamed only when complete: an interrupted or failed download leaves no half
- * file under the final name. Pure Node: no `vscode`.
+ * sent to it), so this uses undici directly. Bytes go to a `.part` file beside the final one
+ * and are renamed only when complete and verified: an interrupted download resumes from its
+ * last byte (Range with If-Range), and nothing half-written is left under the final name.
+ * Pure Node: no `vscode`.
  */
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -42,6 +43,12 @@ export interface DownloadOptions {
    * undefined.
    */
   otherHosts: OtherHosts | undefined;
+  /** Further tries after a dropped connection or a passing error (default 5), each resuming. */
+  retries?: number;
+  /** The first pause between tries, doubled each time (default 1 s). */
+  backoffMs?: number;
+  /** Told, in words, when a resume had to start over from the beginning. */
+  onRestart?: (why: string) => void;
 }
 
 export class DownloadError extends Error {
@@ -49,6 +56,10 @@ export class DownloadError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** A dropped connection, a timeout or a passing server error: worth asking again. */
+    readonly passing = false,
+    /** Bytes kept in the `.part` file for a later try. */
+    readonly kept = 0,
   ) {
     super(message);
   }
@@ -66,12 +77,22 @@ function httpUrl(href: string, base?: URL): URL {
   return u;
 }
 
+/** What the next ranged request sends, and what the bytes on disk are a prefix of. */
+interface Validator {
+  etag?: string;
+  lastModified?: string;
+  /** The whole file's size, from Content-Length or Content-Range. */
+  size?: number;
+}
+
 /**
- * GET `url`, following at most MAX_REDIRECTS redirects to http(s) locations; only a 200 is
- * the file. No Authorization header is ever sent: the link carries its own signature.
+ * GET `url`, following at most MAX_REDIRECTS redirects to http(s) locations; a 200 is the
+ * file, a 206 its rest when `range` was sent. No Authorization header is ever sent: the link
+ * carries its own signature.
  */
-async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+async function fetchFile(url: string, opts: DownloadOptions, range?: { from: number; ifRange: string }): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
   const timeout = opts.timeoutMs ?? 60_000;
+  const headers: Record<string, string> = range ? { range: `bytes=${range.from}-`, 'if-range': range.ifRange } : {};
   let current = httpUrl(url);
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
@@ -79,6 +100,7 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
       await opts.otherHosts?.check(current);
       res = await undici().request(current, {
         method: 'GET',
+        headers,
         signal: opts.signal,
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -88,9 +110,9 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
       // Recovers the words: refused, cancelled, or why the link could not be fetched, without the link itself.
       if (err instanceof PrivateTargetRefused) throw new DownloadError(`Not downloaded: ${err.message}.`);
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
-      throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
+      throw new DownloadError(`Could not fetch the download link: ${describe(err)}`, undefined, true);
     }
-    if (res.statusCode === 200) return { res, url: current };
+    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current };
     await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && location !== '') {
@@ -100,7 +122,8 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
     }
     if (res.statusCode >= 400) {
       const hint = res.statusCode === 403 || res.statusCode === 410 ? ' The link may have expired: request the download again.' : '';
-      throw new DownloadError(`The download link answered ${res.statusCode}.${hint}`, res.statusCode);
+      const passing = res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500;
+      throw new DownloadError(`The download link answered ${res.statusCode}.${hint}`, res.statusCode, passing);
     }
     throw new DownloadError(
       `The download link answered ${res.statusCode} instead of the file (expected 200). Request the download again or use Open Link.`,
@@ -123,9 +146,10 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     throw err;
   }
   try {
-    await writeWhole(res, final, opts);
+    await writeResumable(url, res, final, opts);
   } catch (err) {
     // Recovers the disk: the empty placeholder goes (a failure to remove it changes nothing); rethrown.
+    // The `.part` file stays for a later try only when it holds something.
     await fs.rm(final, { force: true }).catch(() => undefined);
     throw err;
   }
@@ -134,11 +158,11 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
 
 /**
  * Downloads `url` to `file`, a path the person chose in a save dialog (which asked before
- * replacing): bytes go to a temporary name beside it, renamed over it only when complete.
+ * replacing): bytes go to `file.part` beside it, renamed over it only when complete.
  */
 export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
   const { res } = await fetchFile(url, { ...opts, fallbackName: path.basename(file) });
-  await writeWhole(res, file, opts);
+  await writeResumable(url, res, file, { ...opts, fallbackName: path.basename(file) });
   return file;
 }
 
@@ -147,15 +171,109 @@ function headerOf(res: Dispatcher.ResponseData, name: string): string | undefine
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The `.part` file a download of `target` writes to, beside it. */
+export function partFileOf(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.part`);
+}
+
+/** `If-Range` takes a strong ETag or a date (RFC 9110 §13.1.5): a weak ETag cannot resume. */
+function ifRangeOf(v: Validator): string | undefined {
+  if (v.etag && !v.etag.startsWith('W/')) return v.etag;
+  return v.lastModified;
+}
+
+function validatorOf(res: Dispatcher.ResponseData): Validator {
+  const range = /\/(\d+)\s*$/.exec(headerOf(res, 'content-range') ?? '');
+  const length = headerOf(res, 'content-length');
+  const size = range ? Number(range[1]) : length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+  return { etag: headerOf(res, 'etag'), lastModified: headerOf(res, 'last-modified'), size };
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
 /**
- * Streams the body to a temporary name beside `target`, renamed over it only once whole (as
- * long as Content-Length said); a failure removes the temporary file and says what happened.
+ * Writes the file whose first answer is `res` to `target` through `target`'s `.part` file. A
+ * dropped connection, a timeout or a passing server error keeps the part and asks again (up
+ * to `retries` times, with backoff) for `Range: bytes=N-` with `If-Range`, appending what
+ * comes; a 200 instead (the server ignores ranges, or the file changed) starts over and says
+ * so through `onRestart`. The whole file is checked against its size and, when its ETag is an
+ * MD5, its checksum; a file that fails is kept under a name that says so and reported.
  */
-async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pick<DownloadOptions, 'onProgress' | 'signal'>): Promise<void> {
-  const lengthHeader = headerOf(res, 'content-length');
-  const total = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.part`);
-  let received = 0;
+async function writeResumable(url: string, first: Dispatcher.ResponseData, target: string, opts: DownloadOptions): Promise<void> {
+  const part = partFileOf(target);
+  const retries = opts.retries ?? 5;
+  let res: Dispatcher.ResponseData | undefined = first;
+  let validator = validatorOf(first);
+  let have = 0;
+  let lastError: DownloadError | undefined;
+  await fs.rm(part, { force: true });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!res) {
+        const ifRange = ifRangeOf(validator);
+        if (!ifRange) have = 0;
+        const answer = await fetchFile(url, opts, have > 0 && ifRange ? { from: have, ifRange } : undefined);
+        res = answer.res;
+        const now = validatorOf(res);
+        if (have > 0 && res.statusCode === 200) {
+          const changed = validator.etag !== undefined && now.etag !== undefined && now.etag !== validator.etag;
+          opts.onRestart?.(
+            changed
+              ? `The file changed on the server since the download began, so it starts over from the beginning.`
+              : `The server sent the whole file again instead of the missing part, so the download starts over.`,
+          );
+          have = 0;
+        }
+        if (res.statusCode === 206) {
+          const from = /^bytes\s+(\d+)-/.exec(headerOf(res, 'content-range') ?? '');
+          if (!from || Number(from[1]) !== have) {
+            res.body.destroy();
+            throw new DownloadError(`The server sent a different part of the file than asked for.`);
+          }
+          validator = { ...now, etag: now.etag ?? validator.etag, lastModified: now.lastModified ?? validator.lastModified };
+        } else validator = now;
+      }
+      have = await appendBody(res, part, have, validator.size, opts);
+      res = undefined;
+      if (validator.size !== undefined && have !== validator.size) {
+        throw new DownloadError(`The download stopped after ${have} of ${validator.size} bytes.`, undefined, true);
+      }
+      break;
+    } catch (err) {
+      res = undefined;
+      // Recovers from a dropped or failed try: the part is kept (good up to its last byte) for the next.
+      const before = have;
+      have = await fs.stat(part).then(
+        (s) => s.size,
+        () => 0,
+      );
+      lastError = err instanceof DownloadError ? err : new DownloadError(`The download failed: ${describe(err)}`, undefined, true);
+      if (!ifRangeOf(validator)) {
+        // Without an ETag or a date nothing can tell a later answer continues these bytes.
+        await fs.rm(part, { force: true });
+        have = 0;
+      }
+      // A try that moved bytes kept on disk ends a streak: the bound and the backoff count tries
+      // that moved none (bytes thrown away move nothing, or a server that always cuts loops forever).
+      if (have > before) attempt = 1;
+      if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.', undefined, false, have);
+      if (!lastError.passing || attempt > retries) {
+        throw new DownloadError(lastError.message, lastError.status, lastError.passing, have);
+      }
+      await sleep(Math.min(30_000, (opts.backoffMs ?? 1000) * 2 ** (attempt - 1)), opts.signal);
+    }
+  }
+  await verify(part, target, validator);
+  await fs.rename(part, target);
+}
+
+/** Appends `res`'s body to `part` (which holds `have` bytes); resolves with the bytes on disk. */
+async function appendBody(res: Dispatcher.ResponseData, part: string, have: number, total: number | undefined, opts: DownloadOptions): Promise<number> {
+  let received = have;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       received += chunk.length;
@@ -164,16 +282,33 @@ async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pi
     },
   });
   try {
-    await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }), { signal: opts.signal });
-    if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
-    await fs.rename(temp, target);
-  } catch (err) {
-    // Recovers the disk and the words: nothing half-written is left, and the failure is worded.
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-    if (err instanceof DownloadError) throw err;
-    if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
-    throw new DownloadError(`The download failed: ${describe(err)}`);
+    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a' }), { signal: opts.signal });
+  } finally {
+    received = await fs.stat(part).then(
+      (s) => s.size,
+      () => 0,
+    );
   }
+  return received;
+}
+
+/** Checks the size and, when the ETag is a plain MD5 (S3's for a whole upload), the checksum. */
+async function verify(part: string, target: string, v: Validator): Promise<void> {
+  const size = (await fs.stat(part)).size;
+  let problem: string | undefined;
+  if (v.size !== undefined && size !== v.size) problem = `it has ${size} bytes where the server said ${v.size}`;
+  const md5 = /^"([0-9a-f]{32})"$/i.exec(v.etag ?? '')?.[1];
+  if (!problem && md5) {
+    const hash = createHash('md5');
+    await pipeline(createReadStream(part), hash);
+    const got = hash.digest('hex');
+    if (got !== md5.toLowerCase()) problem = `its MD5 checksum is ${got} where the server's is ${md5}`;
+  }
+  if (!problem) return;
+  const ext = path.extname(target);
+  const kept = `${target.slice(0, target.length - ext.length)} (failed verification)${ext}`;
+  await fs.rename(part, kept);
+  throw new DownloadError(`The downloaded file failed verification: ${problem}. It was kept as ${kept}; download it again.`);
 }
 
 /** `base` with the extension of the name the server gave (`.zip`, `.tif`, `.tar.gz`), made safe. */

@@ -6,6 +6,7 @@
  */
 import type { AoiDownload } from '../../api/records';
 import { HttpError, badRequest, notFound } from '../errors';
+import { asStoredObject, streamedEtag } from '../objects';
 import { assetFile, type AssetFile } from '../imagery/assetFiles';
 import { cachedChunks } from '../imagery/serve';
 import type { Req, Route } from '../router';
@@ -105,15 +106,17 @@ export const aoiDownloadRoutes: Route[] = [
       const assets = (d.asset_ids ?? []).map((id) => r.app.state.assets.find((a) => a.id === id)).filter((a): a is AssetRec => a !== undefined);
       if (assets.length === 0) throw notFound('asset', (d.asset_ids ?? []).join(','));
       const used = new Set<string>();
+      const modified = d.t0;
       if (assets.length === 1) {
         const f = fileOf(r, aoi, assets[0]);
         const name = fileName(assets[0], used);
-        return {
+        const whole = {
           status: 200,
           contentType: 'image/tiff; application=geotiff; profile=cloud-optimized',
           headers: { 'content-disposition': disposition(name) },
           stream: { length: f.layout.size, chunks: () => cachedChunks(f.key, f.layout, 0, f.layout.size) },
         };
+        return asStoredObject(r.headers, whole, { etag: streamedEtag(f.key, f.layout.size), modified });
       }
       // Streamed as it is read: the files are computed tile by tile, never held whole.
       const entries: ZipEntry[] = assets.map((a) => {
@@ -121,7 +124,9 @@ export const aoiDownloadRoutes: Route[] = [
         return { name: fileName(a, used), length: f.layout.size, chunks: () => cachedChunks(f.key, f.layout, 0, f.layout.size) };
       });
       const zipName = `${aoi.name.replace(UNSAFE, '_')} assets.zip`;
-      return { status: 200, stream: zipStream(entries), contentType: 'application/zip', headers: { 'content-disposition': disposition(zipName) } };
+      const zip = zipStream(entries);
+      const whole = { status: 200, stream: zip, contentType: 'application/zip', headers: { 'content-disposition': disposition(zipName) } };
+      return asStoredObject(r.headers, whole, { etag: streamedEtag(`${d.id}:${(d.asset_ids ?? []).join(',')}`, zip.length), modified });
     },
   },
 ];

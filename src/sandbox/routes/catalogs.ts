@@ -3,6 +3,7 @@ import type { Catalog, Delivery } from '../../api/records';
 import { bboxPolygon } from '../../geo/bbox';
 import { geometriesIntersect } from '../../geo/intersects';
 import { HttpError, badRequest, notFound } from '../errors';
+import { asStoredObject } from '../objects';
 import type { Req, Route } from '../router';
 import type { DeliveryRec, DownloadRec } from '../state';
 import { isoOffset } from '../timefmt';
@@ -207,12 +208,13 @@ export const catalogRoutes: Route[] = [
         name: `${cid}/manifest.json`,
         data: Buffer.from(JSON.stringify({ catalog_id: cid, download_id: d.id, note: 'EO Imagery sandbox download: imagery bytes are synthetic' }, null, 2)),
       }));
-      return {
+      const whole = {
         status: 200,
         raw: zipOf(files),
         contentType: 'application/zip',
         headers: { 'content-disposition': `attachment; filename="download-${d.id}.zip"` },
       };
+      return asStoredObject(r.headers, whole, { modified: d.t0 });
     },
   },
 ];

@@ -6,6 +6,7 @@
  */
 import type { Block, InputValue } from '../../api/records';
 import { HttpError, badRequest, notFound } from '../errors';
+import { asStoredObject } from '../objects';
 import { layoutFor, serveCog } from '../imagery/serve';
 import { outputCogSpec, outputScene } from '../insightRaster';
 import { blockOf, outputUrl, runCost, runPhase, runView, unsatisfiable, vectorOutput } from '../insightRuns';
@@ -227,12 +228,13 @@ export const insightRoutes: Route[] = [
             ),
           });
       }
-      return {
+      const whole = {
         status: 200,
         raw: zipOf(files),
         contentType: 'application/zip',
         headers: { 'content-disposition': `attachment; filename="insight-${rec.id}.zip"` },
       };
+      return asStoredObject(r.headers, whole, { modified: rec.t0 });
     },
   },
   {

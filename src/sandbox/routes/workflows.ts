@@ -6,6 +6,7 @@
  */
 import type { JobWire } from '../../api/records';
 import { codeFor, conflict, HttpError, badRequest, forbidden, notFound } from '../errors';
+import { asStoredObject } from '../objects';
 import type { Req, Res, Route } from '../router';
 import type { JobRec, WorkflowRec } from '../state';
 import { parseTime } from '../timefmt';
@@ -289,12 +290,13 @@ export const workflowRoutes: Route[] = [
       const view = jobView(job, contextOf(r, job), r.now);
       const only = typeof t.task === 'string' ? t.task : undefined;
       const name = only ? `task-${only}` : `job-${job.id}`;
-      return {
+      const whole = {
         status: 200,
         raw: zipOf(packageFiles(r, job, view, only)),
         contentType: 'application/zip',
         headers: { 'content-disposition': `attachment; filename="${name}.zip"` },
       };
+      return asStoredObject(r.headers, whole, { modified: job.t0 });
     },
   },
   {

@@ -70,7 +70,10 @@ describe('download to a folder', () => {
 
   it('leaves no file at all when the connection drops mid-body', async () => {
     const dir = tempFolder();
-    await assert.rejects(downloadToFolder(`${base}/cut`, dir, { otherHosts: undefined, fallbackName: 'cut.zip' }), /download (failed|stopped)/);
+    await assert.rejects(
+      downloadToFolder(`${base}/cut`, dir, { otherHosts: undefined, fallbackName: 'cut.zip', retries: 1, backoffMs: 1 }),
+      /download (failed|stopped)/,
+    );
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
