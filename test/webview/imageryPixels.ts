@@ -64,3 +64,53 @@ export async function layerSettled(h: Harness, id: string, timeoutMs = 20000): P
   );
   return row.evaluate((r) => ({ state: (r as HTMLElement).dataset.state ?? '', text: r.querySelector('.status')?.textContent ?? '' }));
 }
+
+/** The imagery pane as drawn, and where it lies: the map's size and its bounds in EPSG:3857 metres. */
+export interface ImageryView {
+  width: number;
+  height: number;
+  /** RGBA, row-major, `width` × `height`. */
+  rgba: Uint8Array;
+  bounds: [number, number, number, number];
+}
+
+/**
+ * Every imagery tile image composited as the page places it (scaled as shown, no smoothing),
+ * over the whole map, nothing else: what `imageryPixelAt` reads at one point, everywhere.
+ */
+export async function imageryView(h: Harness): Promise<ImageryView> {
+  const got = await h.page.evaluate(() => {
+    type LatLng = { lat: number; lng: number };
+    const eo = (
+      window as unknown as {
+        eoMap: {
+          map: {
+            getSize(): { x: number; y: number };
+            containerPointToLatLng(p: [number, number]): LatLng;
+            options: { crs: { project(ll: LatLng): { x: number; y: number } } };
+          };
+        };
+      }
+    ).eoMap;
+    const size = eo.map.getSize();
+    const mapRect = document.getElementById('map')!.getBoundingClientRect();
+    const canvas = document.createElement('canvas');
+    canvas.width = size.x;
+    canvas.height = size.y;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.imageSmoothingEnabled = false;
+    for (const img of Array.from(document.querySelectorAll('.leaflet-eo-imagery-pane img.leaflet-tile')) as HTMLImageElement[]) {
+      if (!img.naturalWidth || img.style.display === 'none') continue;
+      const r = img.getBoundingClientRect();
+      ctx.drawImage(img, r.left - mapRect.left, r.top - mapRect.top, r.width, r.height);
+    }
+    const data = ctx.getImageData(0, 0, size.x, size.y).data;
+    let bin = '';
+    for (let i = 0; i < data.length; i += 0x8000) bin += String.fromCharCode(...data.subarray(i, i + 0x8000));
+    const crs = eo.map.options.crs;
+    const nw = crs.project(eo.map.containerPointToLatLng([0, 0]));
+    const se = crs.project(eo.map.containerPointToLatLng([size.x, size.y]));
+    return { width: size.x, height: size.y, b64: btoa(bin), bounds: [nw.x, se.y, se.x, nw.y] as [number, number, number, number] };
+  });
+  return { width: got.width, height: got.height, rgba: new Uint8Array(Buffer.from(got.b64, 'base64')), bounds: got.bounds };
+}
