@@ -1,0 +1,132 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { EoClient } from '../../src/api/client';
+import type { Asset } from '../../src/api/records';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
+import { aoiAssetSpec } from '../../src/panels/imagery/specs';
+import { closeBrowser, isType, openWebview } from './harness';
+
+/**
+ * The time slider draws every date with one stretch, worked out over the dates' clear pixels
+ * together, so a date under cloud does not change how the others look (nor get a stretch of
+ * its own clouds). Six dates of the sandbox's seasonal fields AOI around its wholly clouded
+ * one: each date's layer, shown in turn, has the same range, and it is GDAL's
+ * (test/fixtures/imagery/true_colour.py with `series`: the linked 2–98 % over the six dates'
+ * coarsest overviews, SCL-clear pixels pooled) within 1e-4 reflectance.
+ */
+const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'true_colour.py');
+const TRUE_COLOUR = ['B04', 'B03', 'B02'];
+
+let sb: SandboxHandle;
+let client: EoClient;
+
+before(async () => {
+  sb = await startSandbox({ port: 0 });
+  client = new EoClient({ baseUrl: sb.url, token: sb.tokens.alice, userAgent: 'eo-imagery-webview-test' });
+});
+after(async () => {
+  await closeBrowser();
+  await sb?.close();
+});
+
+async function gdalStretch(specs: ImageryLayerSpec[]): Promise<[number, number]> {
+  const bands = specs[0].bands;
+  const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stdin.end(
+    JSON.stringify({
+      series: specs.map((s) => s.url),
+      header: `Authorization: Bearer ${sb.tokens.alice}`,
+      names: bands.map((b) => b.name),
+      channels: TRUE_COLOUR.map((name) => {
+        const b = bands.find((x) => x.name === name);
+        return { band: name, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
+      }),
+      lo: 2,
+      hi: 98,
+    }),
+  );
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, 'true_colour.py ran');
+  return (JSON.parse(out) as { stretch: [number, number] }).stretch;
+}
+
+type App = {
+  eoMap: {
+    imagery(): Promise<{
+      timeline: {
+        show(i: number): void;
+        state: { index: number };
+        layerOf(i: number): { lookReady(): Promise<void>; stretch?: [number, number][] } | undefined;
+      };
+    }>;
+  };
+};
+
+describe('one stretch across the dates of a time slider', () => {
+  it('every date, the clouded one too, is drawn with the range of the dates’ clear pixels together', async () => {
+    const assets: Asset[] = [];
+    for await (const aoi of client.aois.iterate({}, { pageSize: 100 })) {
+      if (!/Kings River fields/.test(aoi.name)) continue;
+      for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) if (!a.visualization_id) assets.push(a);
+    }
+    assets.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
+    const cloud = (a: Asset) => Number(/(\d+(?:\.\d+)?) % cloud/.exec(a.description ?? '')?.[1] ?? 0);
+    const clouded = assets.findIndex((a) => cloud(a) === 100);
+    assert.ok(clouded >= 2, `the fields AOI has a wholly clouded date: ${assets.map(cloud).join(', ')}`);
+    const six = assets.slice(clouded - 2, clouded + 4);
+    const sat = (await client.search.satellites()).find((x) => x.id === 'sentinel-2');
+    const frames: TimeFrame[] = six.map((a) => {
+      const r = aoiAssetSpec(a, sat);
+      if ('note' in r) throw new Error(r.note.text);
+      return { spec: r.spec, date: (a.date ?? '').slice(0, 10), cloudCover: cloud(a) };
+    });
+    const h = await openWebview('map', {
+      viewport: { width: 900, height: 700 },
+      onRequest: async (req) => {
+        const q = req as { method: string; params: ReadBytesParams };
+        if (q.method !== 'readBytes') throw new Error(`unexpected ${q.method}`);
+        const got = await client.readRange(q.params.url, q.params.offset, q.params.length, { maxWholeFile: 50 * 1024 * 1024 });
+        return { bytes: new Uint8Array(got.body), total: got.total };
+      },
+    });
+    try {
+      await h.waitFor(isType('ready'));
+      await h.send({ type: 'init', basemaps: [] });
+      await h.send({ type: 'imageryTimeline', title: 'Kings River fields', frames, fit: true });
+      await h.page.getByRole('slider', { name: 'Date' }).waitFor();
+      const stretches: [number, number][][] = [];
+      for (let i = 0; i < frames.length; i++) {
+        const s = await h.page.evaluate(async (k) => {
+          const tl = (await (window as unknown as App).eoMap.imagery()).timeline;
+          tl.show(k);
+          const layer = tl.layerOf(k);
+          await layer?.lookReady();
+          return layer?.stretch;
+        }, i);
+        assert.ok(s?.length === 3, `${frames[i].date}: a stretch per channel`);
+        stretches.push(s);
+      }
+      const truth = await gdalStretch(frames.map((f) => f.spec));
+      stretches.forEach((s, i) =>
+        s.forEach((range, c) => {
+          const at = `${frames[i].date} (${frames[i].cloudCover} % cloud) ${TRUE_COLOUR[c]}`;
+          assert.ok(
+            Math.abs(range[0] - truth[0]) <= 1e-4 && Math.abs(range[1] - truth[1]) <= 1e-4,
+            `${at}: ${JSON.stringify(range)}, GDAL over the dates ${JSON.stringify(truth)}`,
+          );
+        }),
+      );
+      // the clouded date alone would be stretched over its clouds: the test tells the two apart
+      const alone = await gdalStretch([frames[2].spec]);
+      assert.ok(Math.abs(alone[1] - truth[1]) > 0.05 || Math.abs(alone[0] - truth[0]) > 0.05, `the clouded date alone: ${JSON.stringify(alone)}`);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+});
