@@ -9,7 +9,8 @@ import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery
 import { aoiAssetSpec, archiveItemSpec } from '../../src/panels/imagery/specs';
 import { difference, type Difference, type Rgb } from '../support/colourDifference';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
-import { imageryView, layerSettled, type ImageryView } from './imageryPixels';
+import { imageryView, type ImageryView } from '../support/imageryView';
+import { layerSettled } from './imageryPixels';
 
 /**
  * The default look of a true-colour layer against two oracles, over the whole view:
@@ -138,7 +139,7 @@ async function compare(
         ).layer(id)?.stretch,
       spec.id,
     );
-    const view = await imageryView(h);
+    const view = await imageryView(h.page);
     const truth = await oracle(spec, view, visual);
     const pictures = [view.rgba, truth.gdal, ...(truth.visual ? [truth.visual] : [])];
     const [mine, theirs, pictured] = cellMeans(view.width, view.height, pictures);

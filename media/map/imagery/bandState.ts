@@ -52,7 +52,7 @@ export function bandControlsState(bands: readonly ImageryBand[], render: RgbRend
     hint: bands.length > 16 ? l10n.t('{0} bands: type a name or wavelength to filter.', bands.length) : '',
     mode: modeOf(render),
     modes: [
-      { value: 'linked', label: l10n.t('One range for red, green and blue') },
+      { value: 'linked', label: l10n.t('One range for R, G, B') },
       { value: 'perBand', label: l10n.t('Each band its own range') },
     ],
     stretch: [0, 1, 2].map((i) => (stretch?.[i] ? [round(stretch[i][0]), round(stretch[i][1])] : undefined)),
