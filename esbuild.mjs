@@ -3,8 +3,7 @@
 // dist/features.js, everything else, loaded on first use (see `buildExtension` below); the sandbox (loaded lazily by "Try the sandbox" and run by
 // `npm run sandbox`) and one script per webview.
 import * as esbuild from 'esbuild';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -184,31 +183,10 @@ async function buildExtension(options) {
     outfile: 'dist/extension.js',
     plugins: corePlugins,
   });
-  const main = await buildMain(options);
   mkdirSync(META_DIR, { recursive: true });
-  writeFileSync(`${META_DIR}/main.json`, JSON.stringify(main.metafile));
   writeFileSync(`${META_DIR}/extension.json`, JSON.stringify(coreBuild.metafile));
   writeFileSync(`${META_DIR}/client.json`, JSON.stringify(clientBuild.metafile));
   writeFileSync(`${META_DIR}/features.json`, JSON.stringify(features.metafile));
-}
-
-/**
- * dist/main.js, the manifest's `main`: runs dist/extension.js with its V8 code cache
- * (src/boot/codeCache.ts), whose file is named by this hash of the bundle: V8 checks a cache
- * against the source's length only.
- */
-async function buildMain(options) {
-  const hash = createHash('sha256').update(readFileSync('dist/extension.js')).digest('hex').slice(0, 16);
-  return esbuild.build({
-    ...common,
-    ...extensionOptions,
-    ...options,
-    metafile: true,
-    sourcemap: false,
-    entryPoints: ['src/boot/main.ts'],
-    outfile: 'dist/main.js',
-    define: { __EO_BUNDLE_HASH__: JSON.stringify(hash) },
-  });
 }
 
 /**
@@ -283,6 +261,19 @@ const targets = [
       platform: 'node',
       format: 'cjs',
       target: 'node20',
+    },
+  },
+  // The check command (`npm run check`, the package's bin, the VS Code task): Node only, no vscode.
+  {
+    name: 'extension',
+    options: {
+      entryPoints: ['src/cli/check.ts'],
+      outfile: 'dist/check.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      mainFields: ['module', 'main'],
+      banner: { js: '#!/usr/bin/env node' },
     },
   },
   {

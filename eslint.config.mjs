@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
+import untrustedText from './scripts/eslint/untrusted-text.mjs';
 
 const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
 /** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
@@ -83,13 +84,13 @@ export default tseslint.config(
   // arrows it does not have). The first folder after the leading ./ and ../ is matched, so
   // the rule holds at any depth ('../../explorer/tree', '../panels').
   ...layerRules([
-    // The manifest's main: runs before the code cache helps, so it stays Node's and its own.
-    {
-      files: ['src/boot/**'],
-      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
-    },
     {
       files: ['src/lazy.ts', 'src/loadStart.ts'],
+      forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
+    },
+    // The one escaping function: pure, imported by every layer that shows outside text.
+    {
+      files: ['src/safeText.ts'],
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
     {
@@ -113,6 +114,16 @@ export default tseslint.config(
     {
       files: ['src/insights/build/**', 'src/insights/validate/**', 'src/insights/jsonc.ts', 'src/insights/specSource.ts'],
       forbid: [VSCODE, ...UPPER('editor', 'sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
+    },
+    // The order rules and order plans: pure, shared by the wizards, the chat tools, the editor and the check command.
+    {
+      files: ['src/orders/**', 'src/plans/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds', 'tools', 'cli')],
+    },
+    // The check command runs without VS Code: pure modules (plans, insight validation, the file readers) and the API client.
+    {
+      files: ['src/cli/**'],
+      forbid: [VSCODE, ...UPPER('sandbox', 'auth', 'ui', 'explorer', 'panels', 'watch', 'services', 'tools', 'features', 'deferred')],
     },
     { files: ['src/auth/**'], forbid: UPPER('sandbox', 'insights', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'tools') },
     { files: ['src/ui/**', 'src/services.ts'], forbid: UPPER('sandbox', 'insights', 'explorer', 'panels', 'commands', 'watch', 'tools') },
@@ -157,7 +168,14 @@ export default tseslint.config(
     // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).
     files: ['src/**/*.ts', 'media/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
-    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString } } },
+    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText } } },
     rules: { 'eo/no-unlocalized-string': 'error' },
+  },
+  {
+    // Notifications, progress and markdown take text from outside only through safeText
+    // (see scripts/eslint/untrusted-text.mjs).
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/api/**'],
+    rules: { 'eo/untrusted-text': 'error' },
   },
 );

@@ -53,7 +53,7 @@ function surface(figure, files, budget, note) {
 }
 
 /**
- * What a person's first use loads. Extension host: dist/main.js and dist/extension.js at activation; the first
+ * What a person's first use loads. Extension host: dist/extension.js at activation; the first
  * request is made by a view or a command, which load dist/features.js, and it requires the
  * chunks found by making that request (test/bench/firstRequest.probe.ts): the client
  * (dist/client.js) and dist/vendor files. Map panel: the files its HTML links (src/panels/host.ts):
@@ -68,15 +68,10 @@ function surfaceSizes() {
   if (probe.status !== 0) throw new Error('the first-request probe failed');
   const { required, chunks } = JSON.parse(probe.stdout.trim().split('\n').pop());
   const vendor = required.map(vendorFile).filter((f) => existsSync(join(ROOT, f)));
-  surface(
-    'extension_host_at_activation_kb',
-    ['dist/main.js', 'dist/extension.js'],
-    BUDGET_KB.extensionHostAtFirstRequest,
-    'activation loads main.js (the code cache loader) and extension.js',
-  );
+  surface('extension_host_at_activation_kb', ['dist/extension.js'], BUDGET_KB.extensionHostAtFirstRequest, 'activation loads extension.js');
   surface(
     'extension_host_at_first_request_kb',
-    [...new Set(['dist/main.js', 'dist/extension.js', 'dist/features.js', ...chunks, ...vendor])],
+    [...new Set(['dist/extension.js', 'dist/features.js', ...chunks, ...vendor])],
     BUDGET_KB.extensionHostAtFirstRequest,
     `the first request (the sign-in check) loads ${[...chunks, ...required].join(', ') || 'nothing more'}`,
   );

@@ -230,8 +230,23 @@ async function waitUntilAnswering(url, child, timeoutMs, output) {
  * `restricted: true` for exactly that).
  * `env` reaches the server and, through it, the remote extension host.
  * Resolves once /healthz answers; `close()` stops the server and waits for it to exit.
+ *
+ * code-server's launcher gives the server process it forks 10 s to say it started (its
+ * wrapper's handshake timeout), then exits with "timed out". A machine busy enough can take
+ * longer: that start is tried again, twice at most.
  */
-export async function startCodeServer({
+export async function startCodeServer(options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCodeServerOnce(options);
+    } catch (err) {
+      if (attempt === 3 || !/exited with 1 before answering:[\s\S]*\btimed out\b/.test(err.message)) throw err;
+      log(`the server's launcher timed out waiting for it (a busy machine); starting it again`);
+    }
+  }
+}
+
+async function startCodeServerOnce({
   port,
   userDataDir,
   extensionsDir,

@@ -59,6 +59,10 @@ export function manifestStrings(m) {
     for (const f of ['displayName', 'userDescription', 'modelDescription']) add(`${k}.${f}`, t, f);
     for (const [name, prop] of Object.entries(t.inputSchema?.properties ?? {})) add(`${k}.input.${name}`, prop, 'description');
   }
+  for (const t of c.taskDefinitions ?? []) {
+    const k = `taskDefinition.${short(t.type)}`;
+    for (const [name, prop] of Object.entries(t.properties ?? {})) add(`${k}.${name}`, prop, 'description');
+  }
   for (const p of c.chatParticipants ?? []) {
     add(`chatParticipant.${p.name}.description`, p, 'description');
     for (const cmd of p.commands ?? []) add(`chatParticipant.${p.name}.command.${cmd.name}.description`, cmd, 'description');

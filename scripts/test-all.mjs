@@ -8,7 +8,7 @@
 //
 //   node scripts/test-all.mjs [--tier unit|integration|e2e] [--no-build]
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runPreflight } from './preflight.mjs';
@@ -36,27 +36,42 @@ function findFiles(dir, suffix) {
   return out.sort();
 }
 
-/** Runs a command with output passed through; resolves with its exit code and captured stdout. */
-function run(cmd, args, { timeoutMs, env } = {}) {
+/**
+ * Runs a command; resolves with its exit code and captured stdout. Its output is passed through
+ * as it comes, or, with `buffered`, in one piece when it ends (runs side by side stay readable).
+ * `signal` aborts it.
+ */
+function run(cmd, args, { timeoutMs, env, buffered = false, signal } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', buffered ? 'pipe' : 'inherit'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d.toString();
-      process.stdout.write(d);
+      if (!buffered) process.stdout.write(d);
     });
+    child.stderr?.on('data', (d) => (stderr += d.toString()));
     let timedOut = false;
+    const stop = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    };
     const timer = timeoutMs
       ? setTimeout(() => {
           timedOut = true;
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          stop();
         }, timeoutMs)
       : undefined;
+    signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (err) => resolve({ code: -1, stdout, error: err.message }));
-    child.on('close', (code, signal) => {
+    child.on('close', (code, sig) => {
       if (timer) clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, timedOut, signal });
+      signal?.removeEventListener('abort', stop);
+      if (buffered) {
+        process.stdout.write(stdout);
+        process.stderr.write(stderr);
+      }
+      resolve({ code: code ?? -1, stdout, timedOut, signal: sig });
     });
   });
 }
@@ -74,38 +89,148 @@ function parseNodeTestSummary(stdout) {
   return { passed: pass, failed: fail + (num('cancelled') ?? 0), skipped: (num('skipped') ?? 0) + (num('todo') ?? 0) };
 }
 
+/**
+ * Runs each file in a `node --test` of its own, `concurrency` at a time, in the order given
+ * (node --test would sort them by name), and adds up their counts. A file that prints no
+ * summary (it crashed, or the tier timed out) fails the tier.
+ */
 async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   if (files.length === 0) return { error: `no compiled test files found` };
-  const res = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files.map((f) => relative(ROOT, f))], {
-    timeoutMs,
-  });
-  if (res.error) return { error: `could not start node --test: ${res.error}` };
-  if (res.timedOut) return { error: `timed out after ${timeoutMs / 60000} min` };
-  const counts = parseNodeTestSummary(res.stdout);
-  if (!counts) return { error: `node --test exited with ${res.code} and printed no summary` };
-  if (res.code !== 0 && counts.failed === 0) return { ...counts, error: `node --test exited with ${res.code}` };
-  return counts;
+  const aborted = new AbortController();
+  const timer = setTimeout(() => aborted.abort(), timeoutMs);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const problems = [];
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const res = await run(process.execPath, ['--test', '--test-reporter=spec', relative(ROOT, file)], { buffered: true, signal: aborted.signal });
+      const counts = parseNodeTestSummary(res.stdout);
+      if (res.error) problems.push(`${relative(ROOT, file)}: could not start node --test: ${res.error}`);
+      else if (!counts) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code} and printed no summary`);
+      else {
+        for (const k of Object.keys(totals)) totals[k] += counts[k];
+        if (res.code !== 0 && counts.failed === 0) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  clearTimeout(timer);
+  if (aborted.signal.aborted) problems.unshift(`timed out after ${timeoutMs / 60000} min`);
+  return problems.length ? { ...totals, error: problems.join('\n') } : totals;
 }
+
+/**
+ * The unit tier's longest files (Chromium drawing, GDAL reading, the sandbox making imagery),
+ * longest first: started before the many short ones, so that none of them starts last and
+ * keeps one core busy alone while the other idles. Ordered by their times in a full run.
+ */
+const UNIT_LONGEST = [
+  'webview/series.test.js',
+  'webview/map.test.js',
+  'webview/hostClip.test.js',
+  'webview/imagery.test.js',
+  'webview/imageryAnalysis.test.js',
+  'unit/sandbox/routeFuzz.test.js',
+  'unit/imagery/hostClip.test.js',
+  'webview/a11y.test.js',
+  'unit/contract/aoiAssets.test.js',
+  'webview/imageryHostile.test.js',
+];
+
+/**
+ * The integration suites the second window runs (the first runs the rest, the smoke suite
+ * first): about half the tier's time each, by their times in a full run. The log check runs
+ * last in both windows: each has its own log, and no secret may reach either.
+ */
+const INTEGRATION_SECOND_WINDOW = [
+  'aoiAssets.test.js',
+  'chartIndex.test.js',
+  'compare.test.js',
+  'insightRuns.test.js',
+  'insights.test.js',
+  'timelapse.test.js',
+  'watcher.test.js',
+  'workflows.test.js',
+];
+const INTEGRATION_EVERY_WINDOW = 'zz-log-secrets.test.js';
+
+/**
+ * e2e files whose tests share a workbench window, by group (test/e2e/workbench.ts,
+ * `withSandboxWorkbench`): starting a window costs about 25 CPU s, most of what a test costs.
+ * Each group runs in one process, its files one after another; a file in no group runs in a
+ * process of its own, and so do its tests that need a fresh profile (`ownWindow`, or the
+ * harness's `withWorkbench`: first start, signed out, sign-in from nothing, Restricted Mode).
+ * The groups are about even in time, so the two cores finish together.
+ */
+const E2E_SHARED_WINDOWS = {
+  'shared-window-1': [
+    'catalog.e2e.test.js',
+    'compare.e2e.test.js',
+    'explorer.e2e.test.js',
+    'insightRuns.e2e.test.js',
+    'order.e2e.test.js',
+    'projects.e2e.test.js',
+    'series.e2e.test.js',
+    'tasking.e2e.test.js',
+    'walkthrough.e2e.test.js',
+  ],
+  'shared-window-2': [
+    'chartFromMap.e2e.test.js',
+    'copyLogRequest.e2e.test.js',
+    'imagery.e2e.test.js',
+    'insights.e2e.test.js',
+    'map.e2e.test.js',
+    'pending.e2e.test.js',
+    'saveView.e2e.test.js',
+    'searchFilters.e2e.test.js',
+    'spectral.e2e.test.js',
+    'timelapse.e2e.test.js',
+    'workflows.e2e.test.js',
+  ],
+};
 
 const tiers = {
   async unit() {
-    const files = [...findFiles(join(ROOT, 'out', 'test', 'unit'), '.test.js'), ...findFiles(join(ROOT, 'out', 'test', 'webview'), '.test.js')];
-    // Two files at a time: most of the tier waits on Chromium, GDAL's Python or a sandbox
-    // socket, so the second core has work; each file has its own browser, sandbox and port.
-    return nodeTestTier('unit', files, 20 * 60_000, Number(process.env.EO_UNIT_CONCURRENCY ?? 2));
+    const out = join(ROOT, 'out', 'test');
+    const all = [...findFiles(join(out, 'unit'), '.test.js'), ...findFiles(join(out, 'webview'), '.test.js')];
+    const first = UNIT_LONGEST.map((f) => join(out, f));
+    const missing = first.filter((f) => !all.includes(f));
+    if (missing.length) return { error: `UNIT_LONGEST names files that are not there: ${missing.map((f) => relative(out, f)).join(', ')}` };
+    const files = [...first, ...all.filter((f) => !first.includes(f))];
+    // Three files at a time: most of the tier waits (on Chromium, GDAL's Python, a sandbox
+    // socket, timers): two at a time kept 0.8 of the two cores busy (238 CPU s in 310 s).
+    // Each file has its own browser, sandbox and port.
+    return nodeTestTier('unit', files, 20 * 60_000, Number(process.env.EO_UNIT_CONCURRENCY ?? 3));
   },
 
   async integration() {
-    const harness = join(ROOT, 'out', 'test', 'integration', 'harness', 'codeServer.js');
-    const index = join(ROOT, 'out', 'test', 'integration', 'index.js');
+    const dir = join(ROOT, 'out', 'test', 'integration');
+    const harness = join(dir, 'harness', 'codeServer.js');
+    const index = join(dir, 'index.js');
     if (!existsSync(harness) || !existsSync(index)) return { error: `compiled harness missing (${relative(ROOT, harness)})` };
     const { runInExtensionHost } = await import(pathToFileURL(harness).href);
-    let result;
-    try {
-      result = await runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), timeoutMs: 10 * 60_000 });
-    } catch (err) {
-      return { error: err.message };
-    }
+    // Two windows side by side, one per core (the extension host runs the suites, the
+    // extension and their sandboxes on one thread); EO_TEST_FILES, when set, is one window.
+    const suites = findFiles(join(dir, 'suite'), '.test.js').map((f) => relative(dir, f));
+    const second = INTEGRATION_SECOND_WINDOW.map((f) => `suite/${f}`);
+    const missing = [...second, `suite/${INTEGRATION_EVERY_WINDOW}`].filter((f) => !suites.includes(f));
+    if (missing.length) return { error: `INTEGRATION_SECOND_WINDOW names suites that are not there: ${missing.join(', ')}` };
+    const windows = process.env.EO_TEST_FILES
+      ? [process.env.EO_TEST_FILES]
+      : [suites.filter((f) => !second.includes(f)), [...second, `suite/${INTEGRATION_EVERY_WINDOW}`]].map((files) => files.join(','));
+    const settled = await Promise.allSettled(
+      windows.map((files) => runInExtensionHost({ extensionTestsPath: index.replace(/\.js$/, ''), env: { EO_TEST_FILES: files }, timeoutMs: 10 * 60_000 })),
+    );
+    const runs = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+    const problems = settled.flatMap((s, i) => (s.status === 'rejected' ? [`the window running ${windows[i]}: ${s.reason?.message ?? s.reason}`] : []));
+    const result = {
+      passed: runs.reduce((n, r) => n + r.passed, 0),
+      failed: runs.reduce((n, r) => n + r.failed, 0),
+      skipped: runs.reduce((n, r) => n + (r.skipped ?? 0), 0),
+      tests: runs.flatMap((r) => r.tests),
+      figures: runs.flatMap((r) => r.figures ?? []),
+      failures: runs.flatMap((r) => r.failures),
+    };
     for (const t of result.tests) {
       const mark = t.state === 'passed' ? '✔' : t.state === 'skipped' ? '﹣ SKIPPED' : '✖';
       console.log(`  ${mark} ${t.title} (${t.durationMs} ms)`);
@@ -119,13 +244,31 @@ const tiers = {
           .join('\n')}`,
       );
     }
-    return { passed: result.passed, failed: result.failed, skipped: result.skipped ?? 0 };
+    return { passed: result.passed, failed: result.failed, skipped: result.skipped, ...(problems.length ? { error: problems.join('\n') } : {}) };
   },
 
   async e2e() {
-    // Two workbench windows at a time (each its own code-server, sandbox and Chromium): the
-    // tier stays within 8 minutes on a 2-core machine, where one at a time would not.
-    return nodeTestTier('e2e', findFiles(join(ROOT, 'out', 'test', 'e2e'), '.e2e.test.js'), 30 * 60_000, Number(process.env.EO_E2E_CONCURRENCY ?? 2));
+    const dir = join(ROOT, 'out', 'test', 'e2e');
+    const files = findFiles(dir, '.e2e.test.js');
+    const grouped = Object.values(E2E_SHARED_WINDOWS).flat();
+    const missing = grouped.filter((f) => !files.includes(join(dir, f)));
+    if (missing.length) return { error: `E2E_SHARED_WINDOWS names files that are not there: ${missing.join(', ')}` };
+    // One entry per group, requiring its files: node --test runs each entry in a process of its
+    // own, so the group's tests run one after another in the window they share.
+    const entries = join(dir, 'windows');
+    rmSync(entries, { recursive: true, force: true });
+    mkdirSync(entries, { recursive: true });
+    const groups = Object.entries(E2E_SHARED_WINDOWS).map(([name, members]) => {
+      const entry = join(entries, `${name}.js`);
+      writeFileSync(
+        entry,
+        [`// Written by scripts/test-all.mjs: these files' tests share one workbench window.`, ...members.map((f) => `require('../${f}');`), ''].join('\n'),
+      );
+      return entry;
+    });
+    // Two processes at a time (one per core), the groups first: each holds one window at a time.
+    const alone = files.filter((f) => !grouped.includes(relative(dir, f)));
+    return nodeTestTier('e2e', [...groups, ...alone], 30 * 60_000, Number(process.env.EO_E2E_CONCURRENCY ?? 2));
   },
 };
 

@@ -35,6 +35,11 @@ export const COMMANDS = {
   // Ordering, delivery, downloads, stores, reports (src/commands/orders, catalog, stores, reports)
   orderArchiveItems: 'eoImagery.orderArchiveItems',
   orderTasking: 'eoImagery.orderTasking',
+  // Order plans (src/commands/orderPlans)
+  pricePlan: 'eoImagery.pricePlan',
+  placePlan: 'eoImagery.placePlan',
+  openOrderAsPlan: 'eoImagery.openOrderAsPlan',
+  saveOrderPlan: 'eoImagery.saveOrderPlan',
   searchCatalog: 'eoImagery.searchCatalog',
   deliver: 'eoImagery.deliver',
   download: 'eoImagery.download',
@@ -151,6 +156,10 @@ export interface CommandArgs {
   openViewLink: [link: string];
   downloadReport: [timeZone?: string];
   runSearchFile: [file: FileUri];
+  pricePlan: [file: FileUri];
+  placePlan: [file: FileUri];
+  /** An order request and the names its confirmation showed (the chat's Save as Order Plan… button). */
+  saveOrderPlan: [draft: { items: object[]; labels: object }];
   searchFileWhatsNew: [file: FileUri];
   /** `{workflowId, workflowName, job, task}`: a click on a task in the job graph. */
   /** The histogram's range of a visualization layer on the map. */

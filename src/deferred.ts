@@ -10,7 +10,7 @@ import vscode = require('vscode');
 import { COMMANDS } from './commandIds';
 import type { TreeViewFactory } from './explorer/explorer';
 import { showsCollapseAll, VIEW_IDS } from './explorer/viewIds';
-import { FEATURE_FILE_SUFFIXES } from './fileKinds';
+import { CHECK_TASK_TYPE, FEATURE_FILE_SUFFIXES } from './fileKinds';
 import { PANEL_VIEW_TYPES, type PanelViewType } from './panels/viewTypes';
 import { PARTICIPANT_ID, TOOLS, type ToolName } from './tools/toolIds';
 
@@ -18,6 +18,8 @@ import { PARTICIPANT_ID, TOOLS, type ToolName } from './tools/toolIds';
 export interface DeferredTargets {
   readonly serializers: Readonly<Record<PanelViewType, vscode.WebviewPanelSerializer>>;
   readonly uriHandler: vscode.UriHandler;
+  /** The check command as a task (`eoImagery.check`). */
+  readonly checkTasks: vscode.TaskProvider;
   readonly participant: vscode.ChatRequestHandler;
   readonly tools: { readonly [K in ToolName]?: vscode.LanguageModelTool<unknown> };
 }
@@ -115,6 +117,12 @@ export function registerDeferred(load: () => DeferredTargets): Deferred {
   };
 
   disposables.push(vscode.window.registerUriHandler({ handleUri: (uri) => load().uriHandler.handleUri(uri) }));
+  disposables.push(
+    vscode.tasks.registerTaskProvider(CHECK_TASK_TYPE, {
+      provideTasks: (token) => load().checkTasks.provideTasks(token),
+      resolveTask: (task, token) => load().checkTasks.resolveTask(task, token),
+    }),
+  );
 
   const tool = (name: ToolName): vscode.LanguageModelTool<unknown> => {
     const found = load().tools[name];

@@ -24,6 +24,7 @@ import { searchFileCommands } from './commands/searchFiles';
 import { saveSearch } from './commands/searchFiles/saveSearch';
 import type { CommandServices } from './commands/services';
 import { shareViewCommands } from './commands/shareView';
+import { orderPlanCommands } from './commands/orderPlans';
 import { visualizationStyleCommands } from './commands/visualizations';
 import { visualizationCommands } from './commands/visualizations/showServiceRendering';
 import { watchCommands } from './commands/watch';
@@ -93,6 +94,7 @@ export function start(core: Core): Features {
   const searchFiles = step('searchFiles', () => searchFileCommands(services));
   const workflows = step('workflows', () => workflowCommands(services));
   const shareView = step('shareView', () => shareViewCommands(services));
+  const orderPlans = step('orderPlans', () => orderPlanCommands(services, trusted));
   const toolServices = { ...services, diagnostics: insights.diagnostics, trusted };
   const tools = step('chatTools', () => chatTools(toolServices));
   const disposable = vscode.Disposable.from(
@@ -102,6 +104,7 @@ export function start(core: Core): Features {
     copyAs.history,
     ...searchFiles.disposables,
     ...shareView.disposables,
+    ...orderPlans.disposables,
     ...workflows.disposables,
     ...commands('connection', () => connectionCommands(services)),
     ...commands('explorerCommands', () => explorerCommands(services, explorer, sidebar.docs)),
@@ -119,12 +122,14 @@ export function start(core: Core): Features {
     ...commands('assets', () => assetCommands(services)),
     ...commands('watch', () => watchCommands(services)),
     ...commands('shareView', () => shareView.commands),
+    ...commands('orderPlans', () => orderPlans.commands),
   );
   return {
     services,
     chatTools: tools,
     serializers: panels.serializers,
     uriHandler: shareView.uriHandler,
+    checkTasks: orderPlans.checkTasks,
     participant: participantHandler(toolServices),
     tools: tools.implementations,
     promptSignIn: () => promptSignIn(services),

@@ -10,6 +10,8 @@
 // `.join()` (so `const buttons = []; buttons.push('Retry'); ui.message('error', t, {}, ...buttons)`
 // and `parts.push(\`Filter: ${f}\`); view.message = parts.join(' · ')` are both caught).
 
+import { calleeName, propName } from './names.mjs';
+
 const USER_FIELDS = new Set([
   'title',
   'placeHolder',
@@ -38,19 +40,6 @@ function isText(node) {
   }
   if (node.type === 'TemplateLiteral') return node.quasis.some((q) => /\p{L}/u.test(q.value.cooked.replace(/\$\([a-z0-9~-]+\)/g, '')));
   return false;
-}
-
-function propName(node) {
-  if (!node) return undefined;
-  if (node.type === 'Identifier') return node.name;
-  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
-  return undefined;
-}
-
-function calleeName(callee) {
-  if (callee.type === 'Identifier') return callee.name;
-  if (callee.type === 'MemberExpression') return propName(callee.property);
-  return undefined;
 }
 
 /** The `const` a name refers to, looked up from the scope the name is used in. */

@@ -5,6 +5,7 @@ import type { EoClient, RequestEvent, UnreadableEvent } from '../api';
 import { isConnectionFailure, NotSignedInError } from '../api/errors';
 import { loadApi } from '../api/lazyClient';
 import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
+import { safeText } from '../safeText';
 import { readConnectionSettings, type ConnectionSettings } from './settings';
 import { TokenStore } from './tokenStore';
 
@@ -387,13 +388,17 @@ async function askPrivateTarget(host: string, kind: PrivateKind): Promise<boolea
       : kind === 'link-local'
         ? l10n.t('{0} is a link-local address (such as a cloud metadata service).', host)
         : l10n.t('{0} is on your local network.', host);
+  // The modal of a layer below the prompt seam: its text made safe here, as the seam would.
   const choice = await vscode.window.showWarningMessage(
-    l10n.t('The service points to a file on {0}. Read from it?', host),
+    safeText(l10n.t('The service points to a file on {0}. Read from it?', host), 'notification'),
     {
       modal: true,
-      detail: l10n.t(
-        '{0} A service can use links like this to reach devices and servers that are not on the internet. Allow it only if you expect files there. You are asked once per host until the window reloads.',
-        where,
+      detail: safeText(
+        l10n.t(
+          '{0} A service can use links like this to reach devices and servers that are not on the internet. Allow it only if you expect files there. You are asked once per host until the window reloads.',
+          where,
+        ),
+        'lines',
       ),
     },
     allow,

@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { hostOf, type Connection } from './connection';
 import { COMMANDS } from '../commandIds';
+import { safeText } from '../safeText';
 
 /** Host and connection state at a glance; a click opens the connection actions. */
 export function createConnectionStatusBar(connection: Connection): vscode.Disposable {
@@ -37,7 +38,8 @@ export function createConnectionStatusBar(connection: Connection): vscode.Dispos
         break;
       case 'failing':
         item.text = `$(warning) ${l10n.t('EO: {0}', host)}`;
-        item.tooltip = l10n.t('EO Imagery: requests to {0} are failing. {1}', connection.baseUrl, connection.lastError ?? '').trim();
+        // The last error can quote the service: one bounded line.
+        item.tooltip = l10n.t('EO Imagery: requests to {0} are failing. {1}', connection.baseUrl, safeText(connection.lastError, 'line', 300)).trim();
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
     }

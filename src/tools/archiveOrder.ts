@@ -7,7 +7,7 @@ import { l10n } from 'vscode';
 import type { EoClient } from '../api';
 import { emptyOrderEntries, type OrderEntries } from '../commands/orders/common';
 import { archiveOrderParts, defaultOrderName, resolveItems } from '../commands/orders/orderArchive';
-import { usecaseOf } from '../commands/orders/usecase';
+import { usecaseOf } from '../orders/usecase';
 import { inStep } from '../ui/showError';
 import { Fields, itemRefs, type Read } from './input';
 import { findProject, type Found } from './lookup';

@@ -20,7 +20,12 @@ export interface ToolCall {
   answer: string;
 }
 
-export type Button = { kind: 'showAoi'; aoi: string } | { kind: 'showScene'; collection: string; id: string } | { kind: 'openInput'; file: string };
+export type Button =
+  | { kind: 'showAoi'; aoi: string }
+  | { kind: 'showScene'; collection: string; id: string }
+  | { kind: 'openInput'; file: string }
+  /** The order a price call priced, saved as an order plan (the call's input). */
+  | { kind: 'savePlan'; input: unknown };
 
 /** Earlier turns kept, and the most of each one's text, so a long chat stays within a model's context. */
 export const HISTORY_TURNS = 10;
@@ -60,6 +65,9 @@ export function buttonsFor(calls: readonly ToolCall[]): Button[] {
       const file = /^Wrote and opened (\S+\.insight\.json):/m.exec(c.answer)?.[1];
       if (file) add({ kind: 'openInput', file }, `file:${file}`);
     }
+    // A dry run that priced the order: it can become a plan to review and place later.
+    if (c.name === TOOLS.priceOrder && /^Dry run /m.test(c.answer) && !/cannot be placed as it stands/.test(c.answer))
+      add({ kind: 'savePlan', input: c.input }, 'savePlan');
     if (c.name === TOOLS.describeItem && isObj(c.input) && typeof c.input.item === 'string') {
       const ref = c.input.item.trim();
       const slash = ref.indexOf('/');
@@ -74,5 +82,6 @@ export function buttonsFor(calls: readonly ToolCall[]): Button[] {
 
 /** A button's title. */
 export function buttonTitle(b: Button): string {
+  if (b.kind === 'savePlan') return l10n.t('Save as Order Plan…');
   return b.kind === 'openInput' ? l10n.t('Open Input {0}', b.file) : b.kind === 'showAoi' ? l10n.t('Show {0} on Map', b.aoi) : l10n.t('Show Scene on Map');
 }

@@ -13,7 +13,7 @@ import { isObj } from '../api/shape';
 import { findBlock } from './blocks';
 import { Fields, type Read } from './input';
 import { findAoi } from './lookup';
-import { answer, closestNames, fold, quoted } from './text';
+import { answer, closestNames, dataNotice, fold, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 
 interface Input {
@@ -138,18 +138,19 @@ export const createInsightInputTool = (services: ToolServices) =>
       if (problems.length) return answer(l10n.t('No file was written:'), ...problems.map((p) => `- ${p}`));
       const name = input.name ?? insightSlug(`${spec.name}-${aoi.value.name}`);
       const built = buildInsightDocument(name, spec, choices);
-      if (!built.ok) return l10n.t('No file was written: {0}', built.reason);
+      if (!built.ok) return l10n.t('No file was written: {0}', quoted(built.reason, 400));
       const target = vscode.Uri.joinPath(folder.uri, insightFileName(built.value.name));
       const exists = await vscode.workspace.fs.stat(target).then(
         () => true,
         () => false,
       );
-      if (exists) return l10n.t('No file was written: {0} already exists. Call again with another "name".', insightFileName(built.value.name));
+      if (exists) return l10n.t('No file was written: {0} already exists. Call again with another "name".', quoted(insightFileName(built.value.name)));
       const uri = await writeInsightInput(services, folder, built.value, aoi.value);
       return answer(
+        dataNotice(),
         l10n.t(
           'Wrote and opened {0}: block {1} {2} on AOI {3}, {4} inputs.',
-          vscode.workspace.asRelativePath(uri),
+          quoted(vscode.workspace.asRelativePath(uri)),
           quoted(spec.name),
           quoted(spec.version),
           quoted(aoi.value.name),

@@ -43,7 +43,7 @@ export const listAoisTool = (services: ToolServices) =>
           l10n.t('created {0}', dayOf(a.created_at)),
           a.updated_at && dayOf(a.updated_at) !== dayOf(a.created_at) ? l10n.t('updated {0}', dayOf(a.updated_at)) : undefined,
           projectName.has(a.project_id) ? l10n.t('project {0}', quoted(projectName.get(a.project_id))) : undefined,
-          l10n.t('id {0}', a.aoi_id),
+          l10n.t('id {0}', quoted(a.aoi_id)),
         ),
       );
       return answer(

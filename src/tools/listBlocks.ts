@@ -29,7 +29,7 @@ export const listBlocksTool = (services: ToolServices) =>
               `- ${quoted(b.display_name ?? b.name)}`,
               l10n.t('name {0}', quoted(b.name)),
               b.description ? quoted(b.description) : undefined,
-              l10n.t('id {0}', b.id),
+              l10n.t('id {0}', quoted(b.id)),
             ),
           ),
           pageFooter({ page, shown: shown.length, total: blocks.length, hasMore: false }, l10n.t('blocks')),

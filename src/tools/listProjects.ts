@@ -1,8 +1,7 @@
 /** Tool: the account's projects, by title, with their names and ids for later calls. */
 import { l10n } from 'vscode';
-import { dateTime } from '../format';
 import { Fields } from './input';
-import { answer, dataNotice, pageFooter, quoted, row, ROWS_PER_PAGE } from './text';
+import { answer, dataNotice, pageFooter, quoted, row, ROWS_PER_PAGE, timeOf } from './text';
 import { tool, type ToolServices } from './tool';
 
 export const listProjectsTool = (services: ToolServices) =>
@@ -22,8 +21,8 @@ export const listProjectsTool = (services: ToolServices) =>
           `- ${quoted(p.title || p.name)}`,
           p.name && p.name !== p.title ? l10n.t('name {0}', quoted(p.name)) : undefined,
           typeof p.members_count === 'number' ? l10n.t('{0} members', p.members_count) : undefined,
-          l10n.t('created {0}', dateTime(p.created_at)),
-          l10n.t('id {0}', p.id),
+          l10n.t('created {0}', timeOf(p.created_at)),
+          l10n.t('id {0}', quoted(p.id)),
         ),
       );
       return answer(

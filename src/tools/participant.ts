@@ -8,7 +8,9 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { COMMANDS } from '../commandIds';
+import { safeText } from '../safeText';
 import { describeError } from '../ui/showError';
+import { priceRequestOf, readPriceInput } from './priceOrder';
 import { buttonsFor, buttonTitle, promptTurns, type Button, type ToolCall, type Turn } from './chatPrompt';
 import { findAoi } from './lookup';
 import type { ToolServices } from './tool';
@@ -56,6 +58,9 @@ async function answer(
       let said = '';
       for await (const part of response.stream) {
         if (part instanceof vscode.LanguageModelTextPart) {
+          // The model's own answer is markdown by design; chat renders it untrusted (no command
+          // links run). What the tools quote reaches it as data in quotes (text.ts).
+          // eslint-disable-next-line eo/untrusted-text -- the answer's formatting is the model's
           stream.markdown(part.value);
           said += part.value;
         } else if (part instanceof vscode.LanguageModelToolCallPart) asked.push(part);
@@ -71,7 +76,7 @@ async function answer(
   } catch (err) {
     if (token.isCancellationRequested) return {};
     // The model (or a tool call) failed: said in the answer, as chat shows nothing else.
-    stream.markdown(`\n\n${l10n.t('EO Imagery could not finish the answer: {0}', describeError(err))}`);
+    stream.markdown(`\n\n${safeText(l10n.t('EO Imagery could not finish the answer: {0}', describeError(err)), 'markdown')}`);
   }
   for (const b of buttonsFor(calls)) {
     const command = await commandFor(services, b);
@@ -89,6 +94,13 @@ async function commandFor(services: ToolServices, b: Button): Promise<vscode.Com
   }
   try {
     const client = await services.connection.getClient();
+    if (b.kind === 'savePlan') {
+      const read = readPriceInput(b.input);
+      const order = read.ok ? await priceRequestOf(client, read.value) : undefined;
+      if (!order?.ok) return undefined;
+      const { items, labels, projectLabel } = order.value;
+      return { title, command: COMMANDS.saveOrderPlan, arguments: [{ items, labels: { ...labels, project: projectLabel } }] };
+    }
     if (b.kind === 'showAoi') {
       const found = await findAoi(client, b.aoi);
       return found.ok ? { title, command: COMMANDS.showOnMap, arguments: [{ kind: 'aoi', record: found.value }] } : undefined;

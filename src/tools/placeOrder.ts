@@ -6,7 +6,7 @@
 import { l10n } from 'vscode';
 import { priceAndConfirm } from '../commands/orders/placeOrder';
 import { archiveOrderOf, readArchiveOrder, type ArchiveOrderInput } from './archiveOrder';
-import { answer, quoted } from './text';
+import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 
 export const placeOrderTool = (services: ToolServices) =>
@@ -33,10 +33,11 @@ export const placeOrderTool = (services: ToolServices) =>
       switch (outcome.kind) {
         case 'placed':
           return answer(
+            dataNotice(),
             l10n.t('The person clicked Place Order: the order was placed ({0}).', outcome.headline),
             l10n.t(
               'Order id {0}, status {1}. It shows in the Orders view; follow it with the status tool.',
-              outcome.order.id ?? '?',
+              quoted(outcome.order.id ?? '?'),
               quoted(outcome.order.status),
             ),
           );
@@ -45,14 +46,24 @@ export const placeOrderTool = (services: ToolServices) =>
             ? l10n.t('The person did not confirm the priced order ({0}): nothing was ordered. Do not ask again unless they say so.', outcome.headline)
             : l10n.t('Nothing was ordered: the order was not confirmed.');
         case 'blocked':
-          return l10n.t('The dry run says this order cannot be placed ({0}): {1} Nothing was ordered.', outcome.headline, outcome.blockers.join(' '));
+          return answer(
+            dataNotice(),
+            l10n.t(
+              'The dry run says this order cannot be placed ({0}): {1} Nothing was ordered.',
+              outcome.headline,
+              outcome.blockers.map((b) => quoted(b)).join(' '),
+            ),
+          );
         case 'failed':
-          return outcome.unsure
-            ? l10n.t(
-                'Placing the order failed after the person confirmed ({0}); it may or may not have been placed. Do not call again: ask the person to check the Orders view first.',
-                outcome.reason,
-              )
-            : l10n.t('Nothing was ordered: {0}', outcome.reason);
+          return answer(
+            dataNotice(),
+            outcome.unsure
+              ? l10n.t(
+                  'Placing the order failed after the person confirmed ({0}); it may or may not have been placed. Do not call again: ask the person to check the Orders view first.',
+                  quoted(outcome.reason),
+                )
+              : l10n.t('Nothing was ordered: {0}', quoted(outcome.reason)),
+          );
       }
     },
   });

@@ -16,7 +16,7 @@ import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 import { TOOLS } from './toolIds';
 
-type Input = ({ kind: 'archive' } & ArchiveOrderInput) | ({ kind: 'tasking' } & TaskingOrderInput);
+export type Input = ({ kind: 'archive' } & ArchiveOrderInput) | ({ kind: 'tasking' } & TaskingOrderInput);
 
 /** Archive scenes (`items`) or new captures (`aoi` or `geometry`); `kind` may say which. */
 export function readPriceInput(input: unknown): Read<Input> {
@@ -41,7 +41,7 @@ export function readPriceInput(input: unknown): Read<Input> {
 }
 
 /** The request each wizard would send for these entries, and how its summary names things. */
-async function requestOf(
+export async function priceRequestOf(
   client: EoClient,
   input: Input,
 ): Promise<Found<{ projectLabel?: string; place: string; items: OrderItemRequest[]; labels: RequestLabels }>> {
@@ -72,10 +72,12 @@ export const priceOrderTool = (services: ToolServices) =>
           : l10n.t('Pricing {0} archive scenes (dry run)…', i.items.length),
     run: async (input) => {
       const client = await services.connection.getClient();
-      const order = await requestOf(client, input);
+      const order = await priceRequestOf(client, input);
       if (!order.ok) return order.reason;
       const { projectLabel, place, items, labels } = order.value;
-      const { summary } = await priceOnly(client, items, labels);
+      const pricing = await priceOnly(client, items, labels);
+      if ('problems' in pricing) return l10n.t('This order cannot be priced as it stands: {0} Nothing was sent.', pricing.problems.join(' '));
+      const { summary } = pricing;
       const next =
         input.kind === 'tasking'
           ? l10n.t(
@@ -87,9 +89,13 @@ export const priceOrderTool = (services: ToolServices) =>
         input.kind === 'tasking'
           ? l10n.t('Dry run of a tasking order over {0} for project {1}: {2}. Nothing was ordered.', place, quoted(projectLabel), summary.headline)
           : l10n.t('Dry run for project {0}: {1}. Nothing was ordered.', quoted(projectLabel), summary.headline),
-        summary.detail,
-        summary.blockers.length ? l10n.t('It cannot be placed as it stands: {0}', summary.blockers.join(' ')) : undefined,
-        summary.warnings.length ? l10n.t('Warnings: {0}', summary.warnings.join(' ')) : undefined,
+        // The priced breakdown restates the service's answer: each of its lines is data.
+        ...summary.detail
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => quoted(l.trim(), 400)),
+        summary.blockers.length ? l10n.t('It cannot be placed as it stands: {0}', summary.blockers.map((b) => quoted(b)).join(' ')) : undefined,
+        summary.warnings.length ? l10n.t('Warnings: {0}', summary.warnings.map((w) => quoted(w)).join(' ')) : undefined,
         summary.blockers.length ? undefined : next,
       );
     },

@@ -8,8 +8,9 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { isCancellation, isTransient, needsSignIn, NotSignedInError } from '../api';
+import { safeText } from '../safeText';
 import { describeError, failedText, StepFailure } from '../ui/showError';
-import { answer } from './text';
+import { answer, dataNotice, quoted } from './text';
 import type { AnyTool, ToolServices } from './tool';
 import type { ToolName } from './toolIds';
 
@@ -41,7 +42,17 @@ export function prepare(services: ToolServices, handler: AnyTool, input: unknown
   const read = handler.read(input);
   if (!read.ok) return { invocationMessage: l10n.t('{0}: checking the request', handler.action) };
   if (refusedHere(services, handler)) return { invocationMessage: l10n.t('{0}: not available in Restricted Mode', handler.action) };
-  return { invocationMessage: handler.progress(read.value), confirmationMessages: handler.confirm?.(read.value) };
+  const confirm = handler.confirm?.(read.value);
+  // Both quote the model's input. Chat shows the progress line as plain text and renders the
+  // confirmation's message as markdown (a MarkdownString, so that a dialog outside chat
+  // renders it too): each gets its sink's safe form.
+  return {
+    invocationMessage: safeText(handler.progress(read.value), 'line'),
+    confirmationMessages: confirm && {
+      title: safeText(confirm.title, 'line'),
+      message: new vscode.MarkdownString().appendMarkdown(safeText(confirm.message, 'markdown')),
+    },
+  };
 }
 
 function refusedHere(services: ToolServices, handler: AnyTool): boolean {
@@ -86,7 +97,7 @@ function failureAnswer(handler: AnyTool, err: unknown): string {
       handler.action,
     );
   }
-  const text = failedText(handler.action, describeError(err));
-  if (isTransient(cause) && handler.kind !== 'costs') return `${text} ${l10n.t('This may pass: calling again is safe.')}`;
-  return text;
+  // The reason can be the service's own words: data, like every value it sent.
+  const text = failedText(handler.action, quoted(describeError(err), 400));
+  return answer(dataNotice(), isTransient(cause) && handler.kind !== 'costs' ? `${text} ${l10n.t('This may pass: calling again is safe.')}` : text);
 }

@@ -6,7 +6,7 @@
 import { l10n } from 'vscode';
 import { confirmAndRun, formatTokens, notSupportedMessage, type Prepared } from '../commands/insights/runInsight';
 import { readRunInput, runRequestOf, type RunInput } from './insightRun';
-import { quoted } from './text';
+import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 
 export const startRunTool = (services: ToolServices) =>
@@ -30,12 +30,15 @@ async function confirmAndRunFromChat(services: ToolServices, p: Prepared): Promi
   const outcome = await confirmAndRun(services, p, l10n.t('Asked for from chat. Nothing runs unless you click Run.'));
   switch (outcome.kind) {
     case 'started':
-      return l10n.t(
-        'The person clicked Run: insight {0} started on AOI {1} for about {2} tokens. Run id {3}; follow it with the status tool.',
-        quoted(p.body.name),
-        quoted(p.aoi.name),
-        formatTokens(outcome.tokens),
-        outcome.id,
+      return answer(
+        dataNotice(),
+        l10n.t(
+          'The person clicked Run: insight {0} started on AOI {1} for about {2} tokens. Run id {3}; follow it with the status tool.',
+          quoted(p.body.name),
+          quoted(p.aoi.name),
+          formatTokens(outcome.tokens),
+          quoted(outcome.id),
+        ),
       );
     case 'declined':
       return l10n.t(

@@ -83,7 +83,7 @@ export const statusTool = (services: ToolServices) =>
               `- ${quoted(s.name)}`,
               l10n.t('status {0}', quoted(s.words)),
               l10n.t('started {0}', dayOf(d.created_at)),
-              l10n.t('id {0}', d.delivery_id),
+              l10n.t('id {0}', quoted(d.delivery_id)),
             );
           }),
           pageFooter({ page, shown: shown.length, total: all.length, hasMore: false }, l10n.t('deliveries')),
@@ -109,7 +109,7 @@ export const statusTool = (services: ToolServices) =>
               typeof r.progress === 'number' ? l10n.t('{0} % done', Math.round(r.progress)) : undefined,
               r.err_msg ? l10n.t('why it failed: {0}', quoted(r.err_msg)) : undefined,
               l10n.t('started {0}', dayOf(r.created_at)),
-              l10n.t('id {0}', r.id),
+              l10n.t('id {0}', quoted(r.id)),
             ),
           ),
           pageFooter({ page, shown: shown.length, total: runs.length, hasMore: false }, l10n.t('runs')),
@@ -120,13 +120,18 @@ export const statusTool = (services: ToolServices) =>
         return answer(
           dataNotice(),
           row(
-            l10n.t('Order {0}', o.id ?? order),
+            l10n.t('Order {0}', quoted(o.id ?? order)),
             l10n.t('status {0}', words(o.status)),
             l10n.t('total amount {0}', amountText(o.total_amount)),
             l10n.t('placed {0}', dayOf(o.created_at)),
           ),
           ...(o.order_items ?? []).map((i) =>
-            row(`- ${quoted(i.name)}`, l10n.t('status {0}', words(i.status)), l10n.t('final amount {0}', amountText(i.final_amount)), l10n.t('id {0}', i.id)),
+            row(
+              `- ${quoted(i.name)}`,
+              l10n.t('status {0}', words(i.status)),
+              l10n.t('final amount {0}', amountText(i.final_amount)),
+              l10n.t('id {0}', quoted(i.id)),
+            ),
           ),
         );
       }
@@ -144,7 +149,7 @@ export const statusTool = (services: ToolServices) =>
             l10n.t('status {0}', words(o.status)),
             l10n.t('total amount {0}', amountText(o.total_amount)),
             l10n.t('placed {0}', dayOf(o.created_at)),
-            l10n.t('id {0}', o.id ?? '?'),
+            l10n.t('id {0}', quoted(o.id ?? '?')),
           ),
         ),
         pageFooter({ page, shown: res.items.length, total: res.total, hasMore: res.items.length === ROWS_PER_PAGE }, l10n.t('orders')),
@@ -157,11 +162,11 @@ function followedRow(kind: WatchKind, id: string, snap: Snapshot | undefined, si
   return row(
     `- ${snap ? quoted(snap.name) : quoted(FOLLOWERS[kind].noun())}`,
     FOLLOWERS[kind].noun(),
-    failure ? l10n.t('could not be read: {0}', failure) : snap ? l10n.t('status {0}', quoted(snap.words)) : undefined,
+    failure ? l10n.t('could not be read: {0}', quoted(failure)) : snap ? l10n.t('status {0}', quoted(snap.words)) : undefined,
     snap?.progress !== undefined ? l10n.t('{0} % done', Math.round(snap.progress)) : undefined,
     snap ? outcomeWords(snap) : undefined,
     since !== undefined ? l10n.t('followed since {0}', dayOf(new Date(since).toISOString())) : undefined,
-    l10n.t('id {0}', id),
+    l10n.t('id {0}', quoted(id)),
   );
 }
 

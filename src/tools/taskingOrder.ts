@@ -9,18 +9,11 @@ import { l10n } from 'vscode';
 import type { EoClient, FeatureCollection, OrderItemRequest, Polygon, Satellite } from '../api';
 import { orderLabels } from '../commands/orders/placeOrder';
 import type { RequestLabels } from '../commands/orders/orderSummary';
-import { checkDateRange } from '../commands/orders/orderDates';
-import { collectionOfPolygon } from '../commands/orders/orderGeometry';
-import {
-  bandsetChoice,
-  chooseBandset,
-  DELIVERY_SPEEDS,
-  RECURRENCES,
-  taskingDefaults,
-  taskingItemRequest,
-  type TaskingState,
-} from '../commands/orders/orderTasking';
-import { usecaseOf } from '../commands/orders/usecase';
+import { checkDateRange } from '../orders/orderDates';
+import { collectionOfPolygon } from '../orders/orderGeometry';
+import { bandsetChoice, chooseBandset, taskingDefaults, taskingItemRequest, type TaskingState } from '../commands/orders/orderTasking';
+import { DELIVERY_SPEEDS, LIMITS, RECURRENCES } from '../orders/rules';
+import { usecaseOf } from '../orders/usecase';
 import { aoiPolygonFromGeoJson } from '../geo/aoiGeometry';
 import { Fields, type Read } from './input';
 import { findAoi, findBandset, findProject, type Found } from './lookup';
@@ -69,7 +62,7 @@ export function readTaskingOrder(input: unknown): Read<TaskingOrderInput> {
     if (range) f.problems.push(range);
   }
   const recurrence = f.oneOf('recurrence', RECURRENCES);
-  const occurrences = whole(f, 'occurrences', f.number('occurrences', 1, 366));
+  const occurrences = whole(f, 'occurrences', f.number('occurrences', LIMITS.occurrences.min, LIMITS.occurrences.max));
   if (occurrences !== undefined && occurrences > 1 && (recurrence ?? 'ONCE') === 'ONCE') {
     f.problems.push(l10n.t('"occurrences" above 1 needs a "recurrence" other than "ONCE".'));
   }
@@ -84,8 +77,8 @@ export function readTaskingOrder(input: unknown): Read<TaskingOrderInput> {
     recurrence,
     occurrences,
     bandset: f.string('bandset', false, 200),
-    cloudCover: whole(f, 'cloudCover', f.number('cloudCover', 0, 100)),
-    offNadir: whole(f, 'offNadir', f.number('offNadir', 0, 60)),
+    cloudCover: whole(f, 'cloudCover', f.number('cloudCover', LIMITS.cloudCover.min, LIMITS.cloudCover.max)),
+    offNadir: whole(f, 'offNadir', f.number('offNadir', LIMITS.offNadir.min, LIMITS.offNadir.max)),
     speed: f.oneOf('speed', DELIVERY_SPEEDS),
   });
 }

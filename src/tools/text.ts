@@ -1,11 +1,12 @@
 /**
  * How a tool's answer reads to a language model: short lines, names first with ids alongside,
  * at most a page of rows with how many more exist and how to ask for them, and every value the
- * service sent quoted as data, so a title that says "ignore previous instructions" stays a
- * title. Pure: no vscode, no I/O.
+ * service sent quoted as data (names, ids, error messages, dates that do not parse), so a title
+ * that says "ignore previous instructions" stays a title and an id with a line break cannot
+ * start a line of its own. Pure: no vscode, no I/O.
  */
 import * as l10n from '@vscode/l10n';
-import { day } from '../format';
+import { dateTime, day } from '../format';
 
 /** Rows in one answer: enough to choose from, small enough for a model's context. */
 export const ROWS_PER_PAGE = 20;
@@ -103,6 +104,14 @@ export function dayOf(ts: string | null | undefined): string {
   const d = day(ts);
   return /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : quoted(ts ?? '');
 }
+
+/** A service timestamp as `YYYY-MM-DD HH:MM UTC`; anything that is not one is quoted like any other value. */
+export function timeOf(ts: string | null | undefined): string {
+  const shown = ts && ISO_TIME.test(ts) ? dateTime(ts) : '';
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/.test(shown) ? shown : quoted(ts ?? '');
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** A number the service sent, with its unit, or nothing when it is not a finite number. */
 export function measure(n: unknown, unit: string, digits = 1): string | undefined {

@@ -2,7 +2,7 @@
 import { l10n } from 'vscode';
 import { Fields } from './input';
 import { openInsightFile } from './insightFile';
-import { answer } from './text';
+import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 
 export const validateInsightTool = (services: ToolServices) =>
@@ -19,14 +19,15 @@ export const validateInsightTool = (services: ToolServices) =>
       if (!opened.ok) return opened.reason;
       const doc = opened.value;
       const found = await services.diagnostics.validate(doc);
-      const name = doc.uri.path.split('/').pop() ?? file;
+      const name = quoted(doc.uri.path.split('/').pop() ?? file);
       const lines = found.map((d) => {
         const line = doc.positionAt(d.offset).line + 1;
         const kind = d.severity === 'error' ? l10n.t('error') : d.severity === 'warning' ? l10n.t('warning') : l10n.t('note');
-        return `- ${l10n.t('line {0} ({1}): {2}', line, kind, d.message)}`;
+        return `- ${l10n.t('line {0} ({1}): {2}', line, kind, quoted(d.message, 400))}`;
       });
       const errors = found.filter((d) => d.severity === 'error').length;
       return answer(
+        dataNotice(),
         errors === 0
           ? l10n.t('{0}: no problems against the block spec.', name)
           : errors === 1

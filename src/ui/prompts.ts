@@ -1,10 +1,13 @@
 import vscode = require('vscode');
+import { safeText } from '../safeText';
 import { BACK_ITEM_LABEL, STEP_BACK, windowInputStep, windowPickStep, type InputStepOptions, type PickStepOptions, type StepBack } from './stepPrompts';
 
 /**
  * The prompt seam. Commands ask the person through this interface, never through
  * `vscode.window` directly, so that integration tests can answer in script and fail on any
- * prompt they did not expect (see `ScriptedPrompts`).
+ * prompt they did not expect (see `ScriptedPrompts`). What it shows in a notification or an
+ * input box's message goes through `safeText` here (`PromptSeam`), whoever wrote it: a
+ * sentence with a service's name in it can never become a link that runs a command.
  */
 export interface Prompts {
   pick<T extends vscode.QuickPickItem>(
@@ -31,11 +34,13 @@ export const windowPrompts: Prompts = {
   pick: (items, options) => vscode.window.showQuickPick(items, options),
   pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
   input: (options) => vscode.window.showInputBox(options),
-  message: (severity, text, options, ...buttons) => {
-    const show =
-      severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    return show(text, options, ...buttons);
-  },
+  // Already safe from the seam; made safe again (it changes nothing then) for any other caller.
+  message: (severity, text, options, ...buttons) =>
+    severity === 'error'
+      ? vscode.window.showErrorMessage(safeText(text, 'notification'), options, ...buttons)
+      : severity === 'warning'
+        ? vscode.window.showWarningMessage(safeText(text, 'notification'), options, ...buttons)
+        : vscode.window.showInformationMessage(safeText(text, 'notification'), options, ...buttons),
   openDialog: (options) => vscode.window.showOpenDialog(options),
   saveDialog: (options) => vscode.window.showSaveDialog(options),
   pickStep: (items, options) => windowPickStep(items, options),
@@ -66,11 +71,12 @@ export class PromptSeam implements Prompts {
   }
 
   input(options: vscode.InputBoxOptions): Thenable<string | undefined> {
-    return this.target.input(options);
+    return this.target.input(safeInput(options));
   }
 
   message(severity: 'info' | 'warning' | 'error', text: string, options: vscode.MessageOptions, ...buttons: string[]): Thenable<string | undefined> {
-    return this.target.message(severity, text, options, ...buttons);
+    const detail = options.detail === undefined ? {} : { detail: safeText(options.detail, 'lines') };
+    return this.target.message(severity, safeText(text, 'notification'), { ...options, ...detail }, ...buttons);
   }
 
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined> {
@@ -87,8 +93,31 @@ export class PromptSeam implements Prompts {
   }
 
   inputStep(options: InputStepOptions): Thenable<string | StepBack | undefined> {
-    return inputStepVia(this.target, options);
+    const { accept } = options;
+    return inputStepVia(this.target, {
+      ...safeInput(options),
+      ...(accept ? { accept: async (v: string) => safeMessage(await accept(v)) } : {}),
+    });
   }
+}
+
+/**
+ * An input box's prompt and validation messages as safe text: the quick input parses links
+ * in both, and a refusal often quotes what the service said.
+ */
+function safeInput<O extends vscode.InputBoxOptions>(options: O): O {
+  const { validateInput } = options;
+  return {
+    ...options,
+    ...(options.prompt !== undefined ? { prompt: safeText(options.prompt, 'notification') } : {}),
+    ...(validateInput ? { validateInput: async (v: string) => safeMessage(await validateInput(v)) } : {}),
+  };
+}
+
+function safeMessage<M extends string | vscode.InputBoxValidationMessage | null | undefined>(m: M): M {
+  if (typeof m === 'string') return safeText(m, 'notification') as M;
+  if (m && typeof m === 'object') return { ...m, message: safeText(m.message, 'notification') };
+  return m;
 }
 
 /** A step quick pick through any Prompts: its own `pickStep`, or `pick` with a Back item. */

@@ -12,6 +12,7 @@ import { durationSeconds, percentOf, taskBlock, taskFailureText, workState } fro
 import { isObj } from '../api/shape';
 import type { ArgsOf, CommandName } from '../commandIds';
 import { dateTime, duration, enumLabel } from '../format';
+import { safeText } from '../safeText';
 import type { WatchKind, WatchRef } from './followed';
 
 export type Outcome = 'pending' | 'done' | 'failed';
@@ -57,6 +58,13 @@ export interface Follower<R> {
   finish(record: R, s: Snapshot, ref: WatchRef, hint: Hint): Finish;
 }
 
+/**
+ * A name or reason from the service inside a finish sentence: one line, and short enough that
+ * the rest of the sentence is still read (the prompt seam makes the whole text safe).
+ */
+const named = (v: string): string => safeText(v, 'line', 100);
+const reason = (v: string): string => safeText(v, 'line', 300);
+
 async function single<R>(refs: readonly WatchRef[], get: (id: string) => Promise<R>): Promise<Map<string, R>> {
   const [ref] = refs;
   return new Map([[ref.id, await get(ref.id)]]);
@@ -78,15 +86,15 @@ const orderItems: Follower<OrderItem> = {
     if (s.outcome === 'failed') {
       const reasons = (item.validation_errors ?? []).map((e) => (isObj(e) && typeof e.message === 'string' ? e.message : '')).filter(Boolean);
       const why = reasons.length ? reasons.join('; ') : item.status === 'CANCELLED' ? l10n.t('it was cancelled') : l10n.t('the service gave no reason');
-      return { severity: 'error', text: l10n.t('Order item {0} failed: {1}.', s.name, why), actions: [] };
+      return { severity: 'error', text: l10n.t('Order item {0} failed: {1}.', named(s.name), reason(why)), actions: [] };
     }
     const targets = { orderItemIds: [item.id], names: [s.name] };
     return {
       severity: 'info',
       text:
         item.status === 'PARTIALLY_FULFILLED'
-          ? l10n.t('Order item {0} is partly fulfilled: some of its imagery is ready.', s.name)
-          : l10n.t('Order item {0} is fulfilled: its imagery is ready.', s.name),
+          ? l10n.t('Order item {0} is partly fulfilled: some of its imagery is ready.', named(s.name))
+          : l10n.t('Order item {0} is fulfilled: its imagery is ready.', named(s.name)),
       actions: [
         { title: l10n.t('Show on Map'), command: 'showOnMap', args: [{ kind: 'orderItem', record: item }] },
         { title: l10n.t('Deliver…'), command: 'deliver', args: [targets] },
@@ -115,12 +123,12 @@ const deliveries: Follower<Delivery> = {
     if (s.outcome === 'failed')
       return {
         severity: 'error',
-        text: l10n.t('The {0} failed; the service gave no reason. Check the store and its path, then deliver again from the Catalog view.', s.name),
+        text: l10n.t('The {0} failed; the service gave no reason. Check the store and its path, then deliver again from the Catalog view.', named(s.name)),
         actions: [],
       };
     return {
       severity: 'info',
-      text: d.target_path ? l10n.t('Delivered to {0}.', d.target_path) : l10n.t('The delivery to the cloud store finished.'),
+      text: d.target_path ? l10n.t('Delivered to {0}.', reason(d.target_path)) : l10n.t('The delivery to the cloud store finished.'),
       actions: [],
     };
   },
@@ -136,7 +144,7 @@ const downloads: Follower<Download> = {
     return { outcome, name: l10n.t('a download link'), words: enumLabel(d.status) };
   },
   finish(d, s, _ref, hint) {
-    const what = hint.where ?? l10n.t('your imagery');
+    const what = hint.where !== undefined ? named(hint.where) : l10n.t('your imagery');
     if (s.outcome === 'failed')
       return {
         severity: 'error',
@@ -176,21 +184,23 @@ const insightRuns: Follower<Insight> = {
   finish(r, s, ref, hint) {
     const args: ArgsOf<'showInsightOutputs'> = [{ aoiId: ref.parent ?? '', id: r.id }];
     if (s.outcome === 'failed') {
-      const why = r.err_msg || l10n.t('the service gave no reason');
+      const why = r.err_msg ? reason(r.err_msg) : l10n.t('the service gave no reason');
+      const [name, where] = [named(s.name), hint.where && named(hint.where)];
       return {
         severity: 'error',
-        text: hint.where ? l10n.t('Insight {0} on {1} failed: {2}.', s.name, hint.where, why) : l10n.t('Insight {0} failed: {1}.', s.name, why),
+        text: where ? l10n.t('Insight {0} on {1} failed: {2}.', name, where, why) : l10n.t('Insight {0} failed: {1}.', name, why),
         actions: [{ title: l10n.t('Show Run'), command: 'showInsightOutputs', args }],
       };
     }
     const n = r.output.length;
-    const text = hint.where
+    const [name, where] = [named(s.name), hint.where && named(hint.where)];
+    const text = where
       ? n === 1
-        ? l10n.t('Insight {0} on {1} finished with 1 output.', s.name, hint.where)
-        : l10n.t('Insight {0} on {1} finished with {2} outputs.', s.name, hint.where, n)
+        ? l10n.t('Insight {0} on {1} finished with 1 output.', name, where)
+        : l10n.t('Insight {0} on {1} finished with {2} outputs.', name, where, n)
       : n === 1
-        ? l10n.t('Insight {0} finished with 1 output.', s.name)
-        : l10n.t('Insight {0} finished with {1} outputs.', s.name, n);
+        ? l10n.t('Insight {0} finished with 1 output.', name)
+        : l10n.t('Insight {0} finished with {1} outputs.', name, n);
     return { severity: 'info', text, actions: [{ title: l10n.t('Show Outputs'), command: 'showInsightOutputs', args }] };
   },
 };
@@ -215,7 +225,7 @@ const jobs: Follower<Job> = {
     };
   },
   finish(j, s, ref, hint) {
-    const name = hint.where ?? s.name;
+    const name = named(hint.where ?? s.name);
     const actions: NextAction[] = [
       {
         title: l10n.t('Show Job Graph'),
@@ -230,7 +240,13 @@ const jobs: Follower<Job> = {
     }
     const failed = (j.tasks ?? []).find((t) => workState(t.status) === 'failed');
     const text = failed
-      ? l10n.t('The job of {0} failed: task "{1}" ({2}) failed, {3}.', name, failed.name, taskBlock(failed), taskFailureText(l10n, failed))
+      ? l10n.t(
+          'The job of {0} failed: task "{1}" ({2}) failed, {3}.',
+          name,
+          named(failed.name),
+          named(taskBlock(failed)),
+          reason(taskFailureText(l10n, failed)),
+        )
       : l10n.t('The job of {0} ended as "{1}".', name, enumLabel(j.status || 'unknown'));
     return { severity: 'error', text, actions };
   },

@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { COMMANDS } from '../commandIds';
+import { safeText } from '../safeText';
 import type { Watcher } from './watcher';
 
 /** "EO: 3 pending" while the watcher follows anything (hidden at zero); a click lists them. */
@@ -20,7 +21,10 @@ export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
     }
     const item = made;
     item.text = `$(watch) ${pending.length === 1 ? l10n.t('EO: 1 pending') : l10n.t('EO: {0} pending', pending.length)}`;
-    const lines = pending.slice(0, 10).map((p) => `${p.noun}: ${p.snapshot ? `${p.snapshot.name} · ${p.snapshot.words}` : l10n.t('not read yet')}`);
+    // One line per thing: a name with a line break in it cannot add lines of its own.
+    const lines = pending
+      .slice(0, 10)
+      .map((p) => `${p.noun}: ${p.snapshot ? `${safeText(p.snapshot.name, 'line', 80)} · ${safeText(p.snapshot.words, 'line', 80)}` : l10n.t('not read yet')}`);
     if (pending.length > 10) lines.push(l10n.t('and {0} more', pending.length - 10));
     item.tooltip = `${l10n.t('EO Imagery is following:')}\n${lines.join('\n')}\n\n${l10n.t('Click to see what is pending.')}`;
     item.show();

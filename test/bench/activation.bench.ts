@@ -59,11 +59,6 @@ async function main(): Promise<void> {
       env: { EO_BENCH_ORDER: order },
       timeoutMs: 120_000,
     });
-  // The first start after a build (or an install) compiles the bundle and saves its V8 code
-  // cache (src/boot/codeCache.ts); every later start reads it. That first window is timed
-  // apart, and the figure is what the later ones cost.
-  const first = await window('eo-first');
-  if (first.error) throw new Error(`activation probe failed: ${first.error}`);
   while (eo.length < RUNS) {
     const sample = await window(eo.length % 2 ? 'eo-first' : 'empty-first');
     if (sample.error) throw new Error(`activation probe failed: ${sample.error}`);
@@ -107,16 +102,6 @@ async function main(): Promise<void> {
       difference_of_medians_ms: round(eoMedian - emptyMedian),
       target: `<= ${TARGET_OVERHEAD_MS}`,
       meets_target: overhead <= TARGET_OVERHEAD_MS,
-    }),
-  );
-  console.log(
-    JSON.stringify({
-      bench: 'activation',
-      figure: 'first_window_after_build_ms',
-      value: round(first.ms[EO_ID] ?? NaN),
-      baseline_value: round(first.ms[EMPTY_ID] ?? NaN),
-      code_cache_used: first.profile?.codeCache === 1,
-      timed_windows_with_code_cache: profiles.filter((p) => p.codeCache === 1).length,
     }),
   );
   if (profiles.length) {

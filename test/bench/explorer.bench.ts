@@ -5,7 +5,7 @@
 // (target < 60 MB).
 import * as path from 'node:path';
 import { REPO_ROOT, runInExtensionHost } from '../integration/harness/codeServer';
-import { startSandboxCli } from '../e2e/workbench';
+import { startSandboxCli } from '../e2e/sandboxCli';
 import type { ExplorerSample } from './explorer.probe';
 
 function median(values: number[]): number {

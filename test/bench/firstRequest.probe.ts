@@ -12,7 +12,7 @@
  */
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
-import { startSandboxCli } from '../e2e/workbench';
+import { startSandboxCli } from '../e2e/sandboxCli';
 
 type Load = (request: string, parent: { filename?: string } | null, isMain: boolean) => unknown;
 // eslint-disable-next-line @typescript-eslint/no-require-imports

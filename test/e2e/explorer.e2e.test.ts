@@ -6,19 +6,22 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { expandRow, openEoContainer, screenshot, SCREENSHOTS_DIR, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
+import {
+  expandRow,
+  openEoContainer,
+  screenshot,
+  SCREENSHOTS_DIR,
+  setSidebarWidth,
+  soleView,
+  treeRows,
+  waitForTreeRow,
+  withSandboxWorkbench,
+} from './workbench';
 
-/** Drags the sash between the side bar and the editor so rows are not cut short. */
+/** Widens the side bar so rows are not cut short. */
 async function widenSidebar(page: Page, width: number): Promise<void> {
   const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const x = box.x + box.width;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
-  await page.mouse.move(box.x + width, y, { steps: 5 });
-  await page.mouse.up();
+  if (box && box.width < width) await setSidebarWidth(page, width);
 }
 
 async function sidebarShot(page: Page, name: string): Promise<string> {

@@ -16,7 +16,8 @@ import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withSandboxWork
 import { moveMap } from '../webview/moveMap';
 
 test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
-  await withSandboxWorkbench('walkthrough', {}, async ({ page, sandbox }) => {
+  // A fresh profile: its steps start unticked (a window shared with other tests has done them).
+  await withSandboxWorkbench('walkthrough', { ownWindow: true }, async ({ page, sandbox }) => {
     await openEoContainer(page);
     await page.keyboard.press('F1');
     await page.keyboard.type('EO Imagery: Get Started');

@@ -1,66 +1,21 @@
 // End-to-end harness: the service sandbox as its own process (the CLI users run), code-server
 // with this extension loaded as under development, and the workbench in headless Chromium.
 // Helpers find things the way a person does: the activity-bar icon, view sections, tree rows.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Imported only by e2e test files: it registers the hook that closes the shared window.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as util from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import * as assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { openWorkbench, REPO_ROOT, type OpenedWorkbench } from '../integration/harness/codeServer';
+import { startSandboxCli, type SandboxProcess } from './sandboxCli';
+export { startSandboxCli, type SandboxProcess } from './sandboxCli';
 import { api, watchWebviewConsole } from './webviews';
-import { extensionLogText } from './widgets';
+import { extensionLogText, runCommand, viewAction } from './widgets';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
-
-export interface SandboxProcess {
-  url: string;
-  tokens: { alice: string; bob: string };
-  output(): string;
-  close(): Promise<void>;
-}
-
-const LISTENING = /EO Imagery sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/;
-
-/** Starts `dist/sandbox-cli.js --port 0` and resolves with the URL it prints first. */
-export async function startSandboxCli(args: string[] = [], timeoutMs = 20_000): Promise<SandboxProcess> {
-  const cli = path.join(REPO_ROOT, 'dist', 'sandbox-cli.js');
-  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (the sandbox CLI bundle)`);
-  const child: ChildProcess = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the sandbox CLI printed no "listening" line within ${timeoutMs / 1000} s:\n${out}`));
-    }, timeoutMs);
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const m = LISTENING.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the sandbox CLI exited with ${code} before listening:\n${out}`));
-    });
-  });
-  return {
-    url,
-    tokens: { alice: 'sandbox-alice', bob: 'sandbox-bob' },
-    output: () => out,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
-}
 
 export interface EoWorkbench extends OpenedWorkbench {
   sandbox?: SandboxProcess;
@@ -172,6 +127,19 @@ export async function soleView(page: Page, name: (typeof EO_VIEWS)[number]): Pro
   await expandView(page, name);
 }
 
+/** Drags the sash between the side bar and the editor until the side bar is `width` px wide. */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || Math.abs(box.width - width) < 2) return;
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
 /** Tree rows of a view (role=treeitem); their accessible labels are the items' labels. */
 export function treeRows(page: Page, view: string): Locator {
   return viewSection(page, view).locator('[role="treeitem"]');
@@ -265,18 +233,155 @@ export interface SandboxWorkbench extends EoWorkbench {
   token: string;
 }
 
-/** `withWorkbench` signed in to a sandbox CLI as `user` (alice unless said). */
+/**
+ * `withWorkbench` signed in to a sandbox CLI of its own as `user` (alice unless said). Signed in
+ * as alice with no settings of its own, the test runs in the window the tests of this process
+ * share (`sharedWindow`), pointed at its sandbox; `ownWindow` opens a fresh profile instead, for
+ * a test that needs one (what a first start shows, state a window keeps across tests).
+ */
 export async function withSandboxWorkbench(
   name: string,
-  options: Omit<EoWorkbenchOptions, 'signedInAs'> & { user?: 'alice' | 'bob' },
+  options: Omit<EoWorkbenchOptions, 'signedInAs'> & { user?: 'alice' | 'bob'; ownWindow?: boolean },
   fn: (wb: SandboxWorkbench) => Promise<void>,
 ): Promise<void> {
-  const { user = 'alice', ...rest } = options;
-  await withWorkbench(name, { ...rest, signedInAs: user }, async (wb) => {
-    const { sandbox } = wb;
-    if (!sandbox) throw new Error('signedInAs started no sandbox');
-    await fn({ ...wb, sandbox, base: sandbox.url, token: sandbox.tokens[user] });
-  });
+  const { user = 'alice', ownWindow = false, ...rest } = options;
+  if (ownWindow || user !== 'alice' || rest.settings || rest.sandbox) {
+    await withWorkbench(name, { ...rest, signedInAs: user }, async (wb) => {
+      const { sandbox } = wb;
+      if (!sandbox) throw new Error('signedInAs started no sandbox');
+      await fn({ ...wb, sandbox, base: sandbox.url, token: sandbox.tokens[user] });
+    });
+    return;
+  }
+  const sandbox = await startSandboxCli(rest.sandboxArgs);
+  try {
+    const wb = await sharedWindow(sandbox);
+    try {
+      await fn({ ...wb, sandbox, base: sandbox.url, token: sandbox.tokens.alice });
+    } catch (err) {
+      await reportFailure(wb, name, err);
+      throw err;
+    } finally {
+      // signed out while this test's sandbox still answers; a window that cannot be put back is
+      // closed, and the next test opens a fresh one
+      await resetSharedWindow(wb).catch(async (err: unknown) => {
+        await screenshot(wb.page, `${name}-reset-failure`).catch(() => undefined);
+        console.error(`the shared window could not be put back after "${name}", the next test opens a fresh one: ${String(err)}`);
+        shared = undefined;
+        await wb.close();
+      });
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * The window the tests of one process share: starting a workbench (code-server, Chromium, the
+ * workbench page, the extension host) costs about 25 CPU s, most of an e2e test's. Opened signed
+ * in as alice on the first test's sandbox; each later test points it at its own sandbox through
+ * `eoImagery.baseUrl` (as a person switching services does), after `resetSharedWindow` put it
+ * back as a fresh one shows itself. scripts/test-all.mjs runs the files of a group in one
+ * process (`E2E_SHARED_WINDOWS`), so they share it; a file run alone shares it between its tests.
+ */
+let shared: EoWorkbench | undefined;
+/** The side bar's width as the shared window opened (a test may drag it wider). */
+let openedSidebarWidth = 0;
+after(async () => {
+  await shared?.close();
+  shared = undefined;
+});
+
+/**
+ * Changes user settings as a person does in settings.json: opened from the palette, its text
+ * replaced (pasted, so the editor's auto-closing cannot touch it) and saved. The workbench does
+ * not notice settings.json written behind its back, so the file is edited through it.
+ */
+async function changeUserSettings(wb: EoWorkbench, change: Record<string, unknown>): Promise<void> {
+  const { page } = wb;
+  const file = path.join(wb.userDataDir, 'User', 'settings.json');
+  const read = (): Record<string, unknown> => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const wanted = { ...read(), ...change };
+  // one line: pasted lines would be indented again by the editor
+  const next = JSON.stringify(wanted);
+  await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.evaluate((text) => navigator.clipboard.writeText(text), next);
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Control+S');
+  const saved = (): boolean => {
+    try {
+      return util.isDeepStrictEqual(read(), wanted);
+    } catch {
+      return false; // caught mid-write
+    }
+  };
+  for (const deadline = Date.now() + 30_000; !saved(); await page.waitForTimeout(100)) {
+    if (Date.now() > deadline) throw new Error(`settings.json was not saved as ${next}`);
+  }
+  await runCommand(page, 'View: Close All Editors');
+}
+
+/** The status bar item of the connection, once its text matches `text`. */
+async function waitForConnectionStatus(page: Page, text: string | RegExp, timeoutMs = 120_000): Promise<void> {
+  await page.locator('.part.statusbar').getByText(text).first().waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+async function sharedWindow(sandbox: SandboxProcess): Promise<EoWorkbench> {
+  const settings = { 'eoImagery.baseUrl': sandbox.url, 'eoImagery.amounts.unit': 'credits' };
+  if (!shared) {
+    // The token is the window's (EO_API_TOKEN), the same on every sandbox; the URL is the test's.
+    const workbench = await openWorkbench({ env: { EO_API_TOKEN: sandbox.tokens.alice }, settings });
+    await waitForWorkbench(workbench.page);
+    openedSidebarWidth = (await workbench.page.locator('.part.sidebar').boundingBox())?.width ?? 0;
+    shared = workbench;
+    return workbench;
+  }
+  await changeUserSettings(shared, settings);
+  await waitForConnectionStatus(shared.page, `EO: ${new URL(sandbox.url).host}`);
+  return shared;
+}
+
+/**
+ * Puts the shared window back as a fresh one shows itself to the next test: no quick input,
+ * menu, dialog or notification; no editor (a dirty one is not saved) and no panel; the EO
+ * Imagery views expanded, their rows collapsed; the page and side bar at their first sizes;
+ * the workspace folder empty; and signed out, so the next test's views load from its own
+ * sandbox, never from this one's rows.
+ */
+async function resetSharedWindow(wb: EoWorkbench): Promise<void> {
+  const { page } = wb;
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const tabs = page.locator('.part.editor .tabs-container .tab');
+  if ((await tabs.count()) > 0) {
+    await runCommand(page, 'View: Close All Editors');
+    const dontSave = page.locator('.monaco-dialog-box .dialog-buttons .monaco-button').filter({ hasText: "Don't Save" });
+    for (const deadline = Date.now() + 15_000; (await tabs.count()) > 0; await page.waitForTimeout(100)) {
+      if (Date.now() > deadline) throw new Error('the editors did not close');
+      if (await dontSave.isVisible()) await dontSave.click();
+    }
+  }
+  if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await openEoContainer(page);
+  if (openedSidebarWidth) await setSidebarWidth(page, openedSidebarWidth);
+  for (const view of EO_VIEWS) {
+    await expandView(page, view);
+    // The tree keeps what was expanded by id, and the next sandbox has the same ids: rows a test
+    // opened would push the next test's rows out of view.
+    const collapseAll = viewSection(page, view).locator('.pane-header .action-label[aria-label^="Collapse All"]');
+    if ((await collapseAll.count()) > 0) await viewAction(viewSection(page, view), 'Collapse All');
+  }
+  await changeUserSettings(wb, { 'eoImagery.baseUrl': '' });
+  await waitForConnectionStatus(page, 'EO: signed out');
+  for (const entry of fs.readdirSync(wb.folder)) fs.rmSync(path.join(wb.folder, entry), { recursive: true, force: true });
+  // a fresh window opens on the Explorer
+  await runCommand(page, 'View: Show Explorer');
 }
 
 export interface SandboxAoi {

@@ -10,6 +10,9 @@
  */
 import vscode = require('vscode');
 import type { CommandName } from '../../commandIds';
+import type { OrderItemRequest, OrderRecord } from '../../api';
+import { isObj } from '../../api/shape';
+import type { RequestLabels } from '../orders/orderSummary';
 import { InsightOutputNode, InsightRunNode } from '../../explorer/nodes/insightRuns';
 import { JobNode, WorkflowNode } from '../../explorer/nodes/workflows';
 import { taskRefOf } from '../workflows/jobs';
@@ -56,6 +59,15 @@ const aoiOrFile = (arg?: unknown): { aoi: NonNullable<ReturnType<typeof aoiArg>>
   return arg instanceof vscode.Uri ? { file: arg } : undefined;
 };
 
+/** `openOrderAsPlan`: an order row of the Orders view. */
+const orderRow = (arg?: unknown): OrderRecord | undefined => (arg instanceof RecordNode && arg.kind === 'order' ? (arg.record as OrderRecord) : undefined);
+
+/** `saveOrderPlan`: order item requests and their names, as the chat's button passes them. */
+const planDraft = (arg?: unknown): { items: OrderItemRequest[]; labels: RequestLabels } | undefined =>
+  isObj(arg) && Array.isArray(arg.items) && arg.items.every(isObj) && isObj(arg.labels)
+    ? { items: arg.items as unknown as OrderItemRequest[], labels: arg.labels as RequestLabels }
+    : undefined;
+
 /** `showInsightOutputs`: a run row, or a run named by AOI and id. */
 const runOrRef = (arg?: unknown): { node: InsightRunNode } | { ref: NonNullable<ReturnType<typeof runRefArg>> } | undefined => {
   if (arg instanceof InsightRunNode) return { node: arg };
@@ -100,6 +112,10 @@ export const READERS = {
   // Ordering, delivery, downloads, stores, reports
   orderArchiveItems: archiveItemsArg,
   orderTasking: aoiOrFile,
+  pricePlan: uri,
+  placePlan: uri,
+  openOrderAsPlan: orderRow,
+  saveOrderPlan: planDraft,
   searchCatalog: catalogPresetArg,
   deliver: targetsOf,
   download: targetsOf,

@@ -16,6 +16,7 @@ import { assetArg } from '../args/shapes';
 import { downloadToFile } from '../catalog/downloadFile';
 import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
+import { withProgress } from '../../ui/progress';
 
 /** Polling: first read after 0.3 s, waits growing to 3 s, give up after 30 min. */
 const FOLLOW = { initialDelayMs: 300, maxDelayMs: 3_000, timeoutMs: 30 * 60_000 } as const;
@@ -104,7 +105,7 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
   services.log.info(`Requested download ${created.download_id} of ${assets.length} asset(s) of AOI ${aoiId}`);
 
   const ready = await inStep(vscode.l10n.t('Preparing the download of {0}', what), () =>
-    vscode.window.withProgress(
+    withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();
@@ -154,7 +155,7 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
   if (!uri) return { download: ready };
   const signedUrl = ready.signed_url;
   try {
-    const file = await vscode.window.withProgress(
+    const file = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();

@@ -13,6 +13,7 @@ import { areaKm2, day, enumLabel } from '../../format';
 import type { ExtensionServices } from '../../services';
 import { inStep } from '../../ui/showError';
 import { parseIds, type GivenTargets, type Targets } from './targets';
+import { withProgress } from '../../ui/progress';
 
 /** How many recent entries (or items) the palette offers. */
 export const RECENT = 50;
@@ -75,7 +76,7 @@ export async function resolveTargets(services: ExtensionServices, client: EoClie
   if (kind.key === 'typed') return typedTargets(services, title);
   const loading = l10n.t('Loading recent {0}', kind.label.toLowerCase());
   const choices = await inStep(loading, () =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: loading }, () =>
+    withProgress({ location: vscode.ProgressLocation.Window, title: loading }, () =>
       kind.key === 'catalog' ? recentCatalogs(client) : recentOrderItems(client),
     ),
   );

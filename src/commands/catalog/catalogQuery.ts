@@ -3,7 +3,7 @@
  * (docs/service-interface.md), with the reason a field is refused. Pure: no `vscode`.
  */
 import type { CatalogSearchRequest } from '../../api/records';
-import { parseOrderDate } from '../orders/orderDates';
+import { parseOrderDate } from '../../orders/orderDates';
 
 export interface CatalogQueryText {
   orderIds: string;

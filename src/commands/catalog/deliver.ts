@@ -14,6 +14,7 @@ import { submitUntilAccepted } from '../../ui/submit';
 import { resolveTargets } from './askTargets';
 import { describeTargets, targetBody, type GivenTargets, type Targets } from './targets';
 import { enumLabel } from '../../format';
+import { withProgress } from '../../ui/progress';
 
 interface DeliverState {
   storeId: string;
@@ -76,7 +77,7 @@ async function follow(services: CommandServices, deliveries: Delivery[], storeLa
   const client = await services.connection.getClient();
   const latest = new Map(deliveries.map((d) => [d.delivery_id, d]));
   try {
-    await vscode.window.withProgress(
+    await withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Delivering {0} to {1}', describeTargets(l10n, targets), storeLabel), cancellable: true },
       async (progress, token) => {
         const ac = new AbortController();

@@ -17,6 +17,7 @@ import { FOLLOW } from './deliver';
 import { downloadToFolder } from './downloadFile';
 import { linkExpiry, minutesLeft } from './linkExpiry';
 import { describeTargets, idsOf, targetBody, type GivenTargets, type Targets } from './targets';
+import { withProgress } from '../../ui/progress';
 
 export const OPEN_LINK = l10n.t('Open Link');
 export const SAVE_TO_FOLDER = l10n.t('Save to Folder…');
@@ -47,7 +48,7 @@ export async function download(services: CommandServices, given: GivenTargets): 
   let ready: Download | undefined;
   try {
     ready = await inStep(l10n.t('Preparing the download'), () =>
-      vscode.window.withProgress(
+      withProgress(
         { location: vscode.ProgressLocation.Notification, title: l10n.t('Preparing the download of {0}', what), cancellable: true },
         (progress, token) => {
           const ac = new AbortController();
@@ -124,7 +125,7 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
   if (!folder?.[0]) return { download: ready };
   const signedUrl = ready.signed_url;
   try {
-    const file = await vscode.window.withProgress(
+    const file = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Saving the download of {0}', what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();

@@ -8,6 +8,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
 import { downloadToFolder } from './downloadFile';
+import { withProgress } from '../../ui/progress';
 
 export interface SaveLink {
   /** What is downloaded, as people read it: "the job of Crop health (2026-11-25 14:57 UTC)". */
@@ -33,7 +34,7 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
   });
   if (!folder?.[0]) return undefined;
   try {
-    const file = await vscode.window.withProgress(
+    const file = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', s.what), cancellable: true },
       (progress, token) => {
         const ac = new AbortController();

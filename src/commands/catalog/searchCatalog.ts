@@ -16,6 +16,7 @@ import { catalogSearchBody, checkBbox, checkDateInterval, type CatalogQueryText 
 import { deliver } from './deliver';
 import { download } from './download';
 import type { CatalogPreset } from '../args';
+import { withProgress } from '../../ui/progress';
 
 const MAX_RESULTS = 500;
 
@@ -61,7 +62,7 @@ export async function searchCatalog(services: CommandServices, preset: CatalogPr
   const found = await submitUntilAccepted(services, {
     action,
     send: () =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Searching the catalog…') }, async () => {
+      withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Searching the catalog…') }, async () => {
         const out: Catalog[] = [];
         for await (const c of client.catalogs.iterate(catalogSearchBody(state), { cap: MAX_RESULTS })) out.push(c);
         return { entries: out, origins: await originsOf(client, out) };

@@ -8,6 +8,7 @@ import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 import { inputStepVia } from '../../ui/prompts';
 import { isBack } from '../../ui/stepPrompts';
+import { withProgress } from '../../ui/progress';
 
 /**
  * The "Sign In" command. It goes through the authentication provider, as "Sign in with EO
@@ -62,7 +63,7 @@ export async function promptSignIn(services: ExtensionServices): Promise<string 
     validateInput: (v) => (v.trim() ? undefined : l10n.t('The token cannot be empty')),
     accept: async (value) => {
       try {
-        await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Checking the token with {0}…', host) }, () =>
+        await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Checking the token with {0}…', host) }, () =>
           connection.signIn(value, baseUrl),
         );
         return undefined;

@@ -3,6 +3,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
 import { followSandbox } from '../../ui/amounts';
+import { withProgress } from '../../ui/progress';
 
 interface SandboxModule {
   startSandbox(opts: { port: number }): Promise<{
@@ -19,15 +20,12 @@ interface SandboxModule {
  */
 export async function trySandbox(services: ExtensionServices): Promise<void> {
   const { connection, context, ui } = services;
-  const session = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: l10n.t('Starting the EO Imagery sandbox…') },
-    async () => {
-      const modulePath = path.join(context.extensionPath, 'dist', 'sandbox.js');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mod = require(modulePath) as SandboxModule;
-      return mod.startSandbox({ port: 0 });
-    },
-  );
+  const session = await withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Starting the EO Imagery sandbox…') }, async () => {
+    const modulePath = path.join(context.extensionPath, 'dist', 'sandbox.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(modulePath) as SandboxModule;
+    return mod.startSandbox({ port: 0 });
+  });
   await connection.useSandbox({ url: session.url, token: session.tokens.alice, close: () => session.close() });
   // the sandbox's prices are in credits for as long as it is the service
   followSandbox(() => connection.isSandbox);

@@ -4,6 +4,7 @@ import type { LoggedRequest } from '../../auth/connection';
 import { fetchRecord } from '../../explorer/fetchRecord';
 import { parentIdOf } from '../../explorer/recordDocuments';
 import type { RecordNode } from '../../explorer/tree';
+import { safeText } from '../../safeText';
 import type { CommandServices } from '../services';
 import { reproducible, toCurl, toPython } from './requestText';
 
@@ -19,7 +20,10 @@ export function render(format: CopyFormat, e: LoggedRequest): string {
 async function copy(format: CopyFormat, e: LoggedRequest): Promise<string> {
   const text = render(format, e);
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]), 4000);
+  vscode.window.setStatusBarMessage(
+    safeText(l10n.t('Copied {0} {1} as {2} (the token is read from $EO_API_TOKEN)', e.method, e.path, FORMAT_NAME[format]), 'notification'),
+    4000,
+  );
   return text;
 }
 

@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExplorerApi } from '../../explorer/explorer';
 import type { RecordNode } from '../../explorer/tree';
+import { safeText } from '../../safeText';
 import type { ExtensionServices } from '../../services';
 
 /** Copies the service id of the row (or of the selected rows, one per line). */
@@ -12,5 +13,5 @@ export async function copyId(services: ExtensionServices, explorer: ExplorerApi,
     return;
   }
   await vscode.env.clipboard.writeText(ids.join('\n'));
-  vscode.window.setStatusBarMessage(ids.length === 1 ? l10n.t('Copied ID {0}', ids[0]) : l10n.t('Copied {0} IDs', ids.length), 3000);
+  vscode.window.setStatusBarMessage(safeText(ids.length === 1 ? l10n.t('Copied ID {0}', ids[0]) : l10n.t('Copied {0} IDs', ids.length), 'notification'), 3000);
 }

@@ -13,6 +13,7 @@ import { isoDay, parseIsoDay } from '../../geo/temporalExtent';
 import type { SeriesDate, TimeFrame } from '../../panels/imagery/protocol';
 import type { CommandServices } from '../services';
 import { aoiFrames, itemFrames } from './dated';
+import { withProgress } from '../../ui/progress';
 
 /** The place a series is taken over: a polygon, or a point (a single-pixel series). */
 export interface ChartArea {
@@ -107,7 +108,7 @@ async function archiveDates(
 ): Promise<ChosenDates | undefined> {
   const q = await askArchiveQuery(services, title);
   if (!q) return undefined;
-  const items = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Searching the archive…') }, () =>
+  const items = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Searching the archive…') }, () =>
     collect(
       client.archives.iterateSearch(
         { ...searchArea(area.geometry), datetime: `${q.from}T00:00:00Z/${q.to}T23:59:59Z`, ...(collection ? { collections: [collection] } : {}) },
@@ -151,9 +152,7 @@ async function archiveDates(
 }
 
 async function mosaicDates(services: CommandServices, client: EoClient, aoi: Aoi): Promise<ChosenDates | undefined> {
-  const dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () =>
-    aoiFrames(client, aoi.aoi_id),
-  );
+  const dated = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoi.aoi_id));
   if (!dated.frames.length) {
     const why = l10n.t('{0} has no mosaic that can be read here.', aoi.name || aoi.aoi_id);
     void services.ui.message('warning', dated.skipped ? `${why} ${dated.skipped}` : why, {});

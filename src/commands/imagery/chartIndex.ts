@@ -20,6 +20,7 @@ import type { CommandServices } from '../services';
 import { pickAoi } from '../insights/pickers';
 import { checkExpression } from '../indices/expression';
 import { aoisOver, pickDates, type ChartArea } from './chartDates';
+import { withProgress } from '../../ui/progress';
 
 type IndexChoice = { name: string; expression: string };
 
@@ -38,7 +39,7 @@ async function pickIndex(
   bands: string[],
   title: string,
 ): Promise<IndexChoice | undefined> {
-  const indices = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Loading indices…') }, () =>
+  const indices = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Loading indices…') }, () =>
     indicesFor(client, satelliteId, bands),
   );
   type Item = vscode.QuickPickItem & { index?: Index };
@@ -136,7 +137,7 @@ export async function chartIndexOverTime(services: CommandServices, input: Chart
   let state: SeriesState;
   try {
     state = await inStep(l10n.t('Chart Index Over Time'), () =>
-      vscode.window.withProgress(
+      withProgress(
         { location: vscode.ProgressLocation.Notification, title: l10n.t('{0} over time · {1}', index.name, area.name), cancellable: true },
         async (progress, token) => {
           const abort = new AbortController();

@@ -17,6 +17,7 @@ import { compareImagery } from './compare';
 import { saveView } from './saveView';
 import { stepThroughTime } from './timeSlider';
 import { exportTimelapse } from './timelapse';
+import { withProgress } from '../../ui/progress';
 
 /**
  * Any Cloud-Optimized GeoTIFF on the map (built by `src/panels/imagery/specs.ts`): its
@@ -39,9 +40,7 @@ async function showImagery(services: CommandServices, given: Row | undefined): P
     void services.ui.message('info', row.reason, {});
     return;
   }
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () =>
-    resolveImagery(client, row),
-  );
+  const r = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding the imagery…') }, () => resolveImagery(client, row));
   if ('reason' in r) {
     void services.ui.message('warning', r.reason, {});
     return;

@@ -13,6 +13,7 @@ import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imager
 import { inStep } from '../../ui/showError';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
 import type { CommandServices } from '../services';
+import { withProgress } from '../../ui/progress';
 
 /** A file name from the layer's title and date, without ids or characters file systems refuse. */
 export function clipFileName(layer: { title: string; date?: string }, ext: string): string {
@@ -145,7 +146,7 @@ export async function saveView(services: CommandServices, format: 'geotiff' | 'p
   });
   if (!target) return undefined;
   const result = await inStep(failed, () =>
-    vscode.window.withProgress(
+    withProgress(
       { location: vscode.ProgressLocation.Notification, title: l10n.t('{0}: {1}', title, choice.layer.title), cancellable: true },
       async (progress, token): Promise<ClipResult> => {
         const abort = new AbortController();

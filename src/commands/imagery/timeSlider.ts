@@ -9,6 +9,7 @@ import type { Asset } from '../../api/records';
 import { archiveRefArg, type Row } from '../args/shapes';
 import type { CommandServices } from '../services';
 import { aoiFrames, aoiName, itemFrames, itemsOver, type Dated } from './dated';
+import { withProgress } from '../../ui/progress';
 
 /** "Step Through Time" on what it was run on (see the top of this file). */
 export async function stepThroughTime(services: CommandServices, row: Row | undefined): Promise<void> {
@@ -20,12 +21,12 @@ export async function stepThroughTime(services: CommandServices, row: Row | unde
   if ((row?.kind === 'aoi' || row?.kind === 'asset') && record) {
     const aoiId = String(row.kind === 'aoi' ? record.aoi_id : (record as unknown as Asset).aoi_id);
     title = row.kind === 'aoi' ? aoiName(record) : l10n.t('AOI mosaics');
-    dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoiId));
+    dated = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoiId));
   } else if (ref) {
     const item = ref.item ?? (await client.archives.item(ref.collection, ref.id));
     title = l10n.t('Scenes over {0}', typeof item.properties?.title === 'string' && item.properties.title ? item.properties.title : item.id);
     dated = itemFrames(
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding scenes over this place…') }, () =>
+      await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Finding scenes over this place…') }, () =>
         itemsOver(client, item, services.panels.currentMap()?.searchResults ?? []),
       ),
     );

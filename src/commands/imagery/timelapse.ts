@@ -18,6 +18,7 @@ import type { CommandServices } from '../services';
 import { pickAoi } from '../insights/pickers';
 import { aoiFrames } from './dated';
 import { writeAtomically } from './saveView';
+import { withProgress } from '../../ui/progress';
 
 /** Frame sizes offered, in pixels (even, as VP8/VP9 need). */
 export const TIMELAPSE_SIZES: readonly [number, number][] = [
@@ -58,9 +59,7 @@ async function planOf(services: CommandServices, given: Aoi | undefined, title: 
   }
   const client = await services.connection.getClient();
   const aoiId = aoi.aoi_id;
-  const dated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () =>
-    aoiFrames(client, aoiId),
-  );
+  const dated = await withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t('Listing the dates…') }, () => aoiFrames(client, aoiId));
   const place = aoi.name || aoi.aoi_id;
   if (!dated.frames.length) {
     const why = l10n.t('{0} has no mosaic that can be read here.', place);
@@ -148,7 +147,7 @@ export async function exportTimelapse(services: CommandServices, given: Aoi | un
   const result = await inStep(
     (reason) => l10n.t('{0}: {1}', title, reason),
     () =>
-      vscode.window.withProgress(
+      withProgress(
         { location: vscode.ProgressLocation.Notification, title: l10n.t('Timelapse of {0}', plan.place), cancellable: true },
         async (progress, token) => {
           const abort = new AbortController();

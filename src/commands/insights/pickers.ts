@@ -5,10 +5,11 @@ import { km2 } from '../../format';
 import type { ExtensionServices } from '../../services';
 import { pickStepVia } from '../../ui/prompts';
 import { isBack } from '../../ui/stepPrompts';
+import { withProgress } from '../../ui/progress';
 
 /** Runs `work` with a notification-area progress: every network wait is visible. */
 export function busy<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, work);
+  return withProgress({ location: vscode.ProgressLocation.Notification, title }, work);
 }
 
 export interface AoiItem extends vscode.QuickPickItem {

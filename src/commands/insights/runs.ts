@@ -17,6 +17,7 @@ import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
+import { withProgress } from '../../ui/progress';
 
 /** The run row a command was given, or the selected one. */
 export function runNodeOf(services: CommandServices, given: InsightRunNode | undefined): InsightRunNode | undefined {
@@ -190,18 +191,15 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
   });
   if (!folder?.[0]) return undefined;
   const file = await inStep(l10n.t('Saving {0}', r.name), () =>
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true },
-      (_p, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        return downloadToFolder(url, folder[0].fsPath, {
-          signal: abort.signal,
-          checkTarget: (u) => services.connection.checkTarget(u),
-          fallbackName: `${insightSlug(r.name)}.zip`,
-        });
-      },
-    ),
+    withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true }, (_p, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return downloadToFolder(url, folder[0].fsPath, {
+        signal: abort.signal,
+        checkTarget: (u) => services.connection.checkTarget(u),
+        fallbackName: `${insightSlug(r.name)}.zip`,
+      });
+    }),
   );
   void services.ui.message('info', l10n.t('Saved {0}.', file), {});
   return file;

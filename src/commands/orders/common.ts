@@ -10,7 +10,8 @@ import type { RecordKind } from '../../explorer/tree';
 import type { CommandServices } from '../services';
 import { storeTarget } from '../../format';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
-import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from './usecase';
+import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from '../../orders/usecase';
+import { checkStorePath, checkUsecase } from '../../orders/rules';
 
 /**
  * Shows a record in its view (reloading the view so a new record is there); with no id, just
@@ -154,23 +155,6 @@ export function pathStep<S extends { storeId: string; path: string }>(): Step<S>
   };
 }
 
-export function checkStorePath(v: string): string | undefined {
-  const t = v.trim();
-  if (t === '') return l10n.t('Enter a path (a folder name inside the store).');
-  if (t.length > 1024) return l10n.t('The path is longer than 1,024 characters.');
-  if (t.split('/').includes('..')) return l10n.t('The path may not contain "..".');
-  return undefined;
-}
-
-export function requireNonEmpty(what: string): (v: string) => string | undefined {
-  return (v) =>
-    v.trim() === ''
-      ? l10n.t('Enter {0}.', what)
-      : v.length > 200
-        ? l10n.t('{0} is longer than 200 characters.', `${what[0].toUpperCase()}${what.slice(1)}`)
-        : undefined;
-}
-
 /** The use case every item must carry: free text, prefilled, empty means the default. */
 export function usecaseStep<S extends { usecase: string }>(): Step<S> {
   return {
@@ -180,7 +164,7 @@ export function usecaseStep<S extends { usecase: string }>(): Step<S> {
       const answer = await ui.input({
         prompt: usecasePrompt(),
         value: s.usecase || DEFAULT_USECASE,
-        validate: (v) => (v.trim().length > 200 ? l10n.t('The use case is longer than 200 characters.') : undefined),
+        validate: checkUsecase,
       });
       return outcome(answer, (v) => (s.usecase = usecaseOf(v)));
     },

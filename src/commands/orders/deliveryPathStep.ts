@@ -4,7 +4,7 @@
  */
 import { l10n } from 'vscode';
 import { outcome, type Step } from '../../ui/multiStep';
-import { checkStorePath } from './common';
+import { checkStorePath } from '../../orders/rules';
 
 /** `deliveries/YYYY-MM-DD` (UTC): a folder per day keeps deliveries apart without asking. */
 export function defaultDeliveryPath(now = new Date()): string {

@@ -9,9 +9,11 @@ import { MultiStepInput, type Step } from '../../ui/multiStep';
 import { inStep } from '../../ui/showError';
 import type { ArchiveItemLike } from '../args';
 import { day } from '../../format';
-import { usecaseOf } from './usecase';
-import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
-import { collectionOfFootprints } from './orderGeometry';
+import { usecaseOf } from '../../orders/usecase';
+import { usecaseStep, emptyOrderEntries, loadProjects, pathStep, projectStep, storeStep, textStep, type OrderEntries } from './common';
+import { collectionOfFootprints } from '../../orders/orderGeometry';
+import { checkName } from '../../orders/rules';
+import { planScene } from '../../plans/planWrite';
 import { priceAndPlace } from './placeOrder';
 import type { RequestLabels } from './orderSummary';
 
@@ -79,7 +81,7 @@ export async function orderArchiveItems(services: CommandServices, given: readon
       l10n.t('Name of the order item'),
       (s) => s.name,
       (s, v) => (s.name = v),
-      requireNonEmpty(l10n.t('a name')),
+      checkName,
     ),
     usecaseStep(),
     storeStep(() => (stores ??= client.stores.list()), true),
@@ -112,8 +114,8 @@ export function archiveOrderParts(
 ): { build: (s: OrderEntries) => OrderItemRequest[]; labels: (s: OrderEntries) => RequestLabels } | undefined {
   const footprints = collectionOfFootprints(items.filter((i): i is ArchiveItemLike & { geometry: Geometry } => !!i.geometry));
   if (!footprints.features.length) return undefined;
-  const scenes = items.map((i) => ({ id: i.id, title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
-  return { build: (s) => [archiveItemRequest(s, items, footprints)], labels: (s) => ({ store: s.storeLabel, scenes }) };
+  const scenes = items.map((i) => ({ ...planScene(i), title: i.properties?.title || i.id, date: i.properties?.datetime ?? undefined }));
+  return { build: (s) => [archiveItemRequest(s, items, footprints)], labels: (s) => ({ store: s.storeLabel, project: s.projectLabel, scenes }) };
 }
 
 export function archiveItemRequest(

@@ -21,6 +21,7 @@ export interface OrderSummary {
 }
 
 import { amount, day, enumLabel, preciseKm2 as formatArea } from '../../format';
+import { safeText } from '../../safeText';
 
 /**
  * The item's validation errors as one line per field. The service sends each entry as a map
@@ -57,8 +58,11 @@ export interface RequestLabels {
   satellite?: string;
   /** The cloud store's name; empty for no cloud delivery. */
   store?: string;
-  /** Archive scenes: what each `item_ids` entry is, with its acquisition date. */
-  scenes?: { id: string; title?: string; date?: string }[];
+  /** Archive scenes: what each `item_ids` entry is, with its acquisition date (and, for a plan, its collection and footprint's box). */
+  scenes?: { id: string; title?: string; date?: string; collection?: string; bbox?: [number, number, number, number] }[];
+  /** The project billed and the AOI ordered over, as the person picked them (an order plan writes them beside the ids). */
+  project?: string;
+  aoi?: string;
 }
 
 /** English, for callers without a translation (tests, logs). */
@@ -115,20 +119,23 @@ export function summarizeOrder(order: Pick<Order, 'order_items' | 'total_amount'
   const blockers: string[] = [];
   const warnings: string[] = [];
   const paragraphs = items.map((item, i) => {
-    const name = item.name || l10n.t('Item {0}', i + 1);
+    // The service's words stay on their own line: a name holding "\nTotal amount: 0" cannot
+    // add a line to the priced confirmation.
+    const name = item.name ? safeText(item.name, 'line', 100) : l10n.t('Item {0}', i + 1);
     const lines = [
-      `${i + 1}. ${name} — ${enumLabel(item.type)}`,
-      ...(options.requested?.[i] ?? []).map((l) => `   ${l}`),
+      `${i + 1}. ${name} — ${safeText(enumLabel(item.type), 'line', 60)}`,
+      ...(options.requested?.[i] ?? []).map((l) => `   ${safeText(l, 'line', 300)}`),
       `   ${l10n.t('Area {0} · base amount {1} · final amount {2}', formatArea(item.area), money(item.base_amount), money(item.final_amount))}`,
-      `   ${l10n.t('Feasibility: {0}', enumLabel(item.feasibility_status, 'feasibility'))}`,
+      `   ${l10n.t('Feasibility: {0}', safeText(enumLabel(item.feasibility_status, 'feasibility'), 'line', 60))}`,
     ];
     for (const u of item.uplifts ?? []) {
-      const what = u.subtitle ? `${u.title} (${u.subtitle})` : u.title;
+      const what = safeText(u.subtitle ? `${u.title} (${u.subtitle})` : u.title, 'line', 100);
       lines.push(`   ${l10n.t('Uplift: {0} +{1}% = {2}', what, u.percentage, money(u.amount))}`);
     }
     for (const msg of validationMessages(item)) {
-      lines.push(`   ${msg.warning ? '⚠' : '✗'} ${msg.text}`);
-      (msg.warning ? warnings : blockers).push(`${name}: ${msg.text}`);
+      const text = safeText(msg.text, 'line', 300);
+      lines.push(`   ${msg.warning ? '⚠' : '✗'} ${text}`);
+      (msg.warning ? warnings : blockers).push(`${name}: ${text}`);
     }
     if (item.feasibility_status === 'FAILED') blockers.push(l10n.t('{0} is not feasible.', name));
     if (item.feasibility_status === 'WEAK_SUCCESS') warnings.push(l10n.t('{0} is only weakly feasible.', name));

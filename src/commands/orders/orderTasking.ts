@@ -11,19 +11,17 @@ import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import type { InputOf } from '../args';
 import { enumLabel } from '../../format';
-import { usecaseOf } from './usecase';
-import { usecaseStep, emptyOrderEntries, loadProjects, projectStep, requireNonEmpty, storeStep, textStep, type OrderEntries } from './common';
+import { usecaseOf } from '../../orders/usecase';
+import { usecaseStep, emptyOrderEntries, loadProjects, projectStep, storeStep, textStep, type OrderEntries } from './common';
 import { deliveryPathStep } from './deliveryPathStep';
-import { satellitesOf } from './bandsetFit';
-import { checkDateRange, checkInteger, parseOrderDate } from './orderDates';
-import { collectionOfPolygon, orderGeometryFromText } from './orderGeometry';
+import { satellitesOf } from '../../orders/bandsetFit';
+import { checkDateRange, parseOrderDate } from '../../orders/orderDates';
+import { checkCloudCover, checkName, checkOccurrences, checkOffNadir, DELIVERY_SPEEDS, RECURRENCES } from '../../orders/rules';
+import { collectionOfPolygon, orderGeometryFromText } from '../../orders/orderGeometry';
 import { priceAndPlace } from './placeOrder';
 
 /** What the command was run on (`READERS.orderTasking`). */
 type TaskingSource = InputOf<'orderTasking'>;
-
-export const RECURRENCES = ['ONCE', 'WEEKLY', 'MONTHLY'] as const;
-export const DELIVERY_SPEEDS = ['STANDARD', 'PRIORITY', 'RUSH'] as const;
 
 export interface TaskingState extends OrderEntries {
   start: string;
@@ -32,6 +30,8 @@ export interface TaskingState extends OrderEntries {
   occurrences: string;
   bandsetId: string;
   bandsetLabel: string;
+  /** The AOI ordered over, when the order is over one (an order plan writes it beside its id). */
+  aoiLabel?: string;
   /** The satellite that captures, named in the priced summary (the AOI's, or the bandset's only one). */
   satelliteLabel?: string;
   cloudCover: string;
@@ -131,6 +131,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
   const client = await services.connection.getClient();
 
   const state = taskingDefaults(source.label);
+  if (given && 'aoi' in given) state.aoiLabel = source.label;
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
   let bandsets: Promise<Bandset[]> | undefined;
@@ -148,7 +149,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
       l10n.t('Name of the order item'),
       (s) => s.name,
       (s, v) => (s.name = v),
-      requireNonEmpty(l10n.t('a name')),
+      checkName,
     ),
     usecaseStep(),
     textStep(
@@ -195,7 +196,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
         const answer = await ui.input({
           prompt: l10n.t('Number of captures (1–366)'),
           value: s.occurrences === '1' ? '2' : s.occurrences,
-          validate: (v) => checkInteger(v, 1, 366, l10n.t('The number of occurrences')),
+          validate: checkOccurrences,
         });
         return outcome(answer, (v) => (s.occurrences = v.trim()));
       },
@@ -240,14 +241,14 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
       l10n.t('Maximum cloud cover, % (0–100)'),
       (s) => s.cloudCover,
       (s, v) => (s.cloudCover = v),
-      (v) => checkInteger(v, 0, 100, l10n.t('Cloud cover')),
+      checkCloudCover,
     ),
     textStep(
       l10n.t('Off-nadir'),
       l10n.t('Maximum off-nadir angle, degrees (0–60)'),
       (s) => s.offNadir,
       (s, v) => (s.offNadir = v),
-      (v) => checkInteger(v, 0, 60, l10n.t('The off-nadir angle')),
+      checkOffNadir,
     ),
     {
       name: l10n.t('Delivery speed'),

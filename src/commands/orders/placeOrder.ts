@@ -17,6 +17,9 @@ import { amountUnit } from '../../ui/amounts';
 import { confirmSpend } from '../../ui/confirmSpend';
 import { amount } from '../../format';
 import { isObj } from '../../api/shape';
+import { withProgress } from '../../ui/progress';
+import { orderProblems } from '../../orders/rules';
+import { SAVE_AS_PLAN, savePlan } from '../orderPlans/savePlan';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
@@ -43,6 +46,8 @@ export interface OrderDraft<S> {
   edit?(): Promise<boolean>;
   /** A paragraph above the priced breakdown (who asked for the order). */
   note?: string;
+  /** False when the order already is a plan: the confirmation then offers no "Save as Order Plan…". */
+  saveable?: boolean;
 }
 
 /** The wizards' entry point: the placed order, or undefined when nothing was placed. */
@@ -75,13 +80,19 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   for (;;) {
     problem = undefined;
     const order_items = draft.build(draft.state);
+    // The order rules first: a request they refuse is not worth a request to the service.
+    const problems = orderProblems(order_items);
+    if (problems.length) {
+      if (!edit) return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
+      const choice = await ui.message('warning', l10n.t('This order cannot be placed: {0}', problems.join(' ')), { modal: true, detail: note }, EDIT_ENTRIES);
+      if (choice === EDIT_ENTRIES && (await edit())) continue;
+      return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
+    }
     const dryRun: CreateOrderRequest = { dry_run: true, order_items };
     const pricing = await attempt(services, {
       action: l10n.t('Pricing the order'),
       send: () =>
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () =>
-          client.orders.create(dryRun),
-        ),
+        withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () => client.orders.create(dryRun)),
       refused,
       edit,
       failed: noted,
@@ -112,8 +123,13 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
       spend: PLACE_ORDER,
       cost: amount(summary.total, amountUnit()),
       summary: (note + summary.detail + warnings).split('\n'),
-      others: edit ? [EDIT_ENTRIES] : [],
+      others: [...(edit ? [EDIT_ENTRIES] : []), ...(draft.saveable === false ? [] : [SAVE_AS_PLAN])],
     });
+    if (choice === SAVE_AS_PLAN) {
+      // A plan to review, price again and place later: nothing is ordered now.
+      await savePlan(services, { items: order_items, labels: (draft.labels ?? orderLabels)(draft.state) });
+      return { kind: 'declined', headline: summary.headline };
+    }
     if (choice === EDIT_ENTRIES && edit) {
       if (await edit()) continue;
       return { kind: 'declined', headline: summary.headline };
@@ -129,8 +145,7 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     try {
       placing = await attempt(services, {
         action: l10n.t('Placing the order'),
-        send: () =>
-          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
+        send: () => withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
         // Refused: nothing was stored, so editing and sending again is safe.
         refused,
         edit,
@@ -180,12 +195,17 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   }
 }
 
-/** Prices `order_items` with a dry run, nothing shown: the priced order and its summary in words. */
+/**
+ * Prices `order_items` with a dry run, nothing shown: the priced order and its summary in
+ * words, or what the order rules refuse (nothing is sent then).
+ */
 export async function priceOnly(
   client: EoClient,
   order_items: OrderItemRequest[],
   labels: RequestLabels,
-): Promise<{ priced: OrderRecord; summary: OrderSummary }> {
+): Promise<{ priced: OrderRecord; summary: OrderSummary } | { problems: string[] }> {
+  const problems = orderProblems(order_items);
+  if (problems.length) return { problems };
   const priced = await client.orders.create({ dry_run: true, order_items });
   return { priced, summary: pricedSummary(priced, order_items, labels) };
 }
@@ -199,5 +219,5 @@ function pricedSummary(priced: OrderRecord, order_items: readonly OrderItemReque
 export function orderLabels(state: unknown): RequestLabels {
   const s = isObj(state) ? state : {};
   const text = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
-  return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel') };
+  return { store: text('storeLabel'), bandset: text('bandsetLabel'), satellite: text('satelliteLabel'), project: text('projectLabel'), aoi: text('aoiLabel') };
 }

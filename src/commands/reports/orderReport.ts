@@ -11,6 +11,7 @@ import { describeError, inStep } from '../../ui/showError';
 import { neutraliseCsv } from './csvCells';
 import { reportFileName } from './reportFile';
 import { submitUntilAccepted } from '../../ui/submit';
+import { withProgress } from '../../ui/progress';
 
 export function machineTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -40,7 +41,7 @@ export async function downloadReport(services: ExtensionServices, zoneGiven: str
   const report = await submitUntilAccepted(services, {
     action,
     send: () =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading the order report ({0})…', zone) }, () =>
+      withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading the order report ({0})…', zone) }, () =>
         client.reports.get({ tz: zone }),
       ),
     refused: (err) => l10n.t('The order report was refused: {0}', describeError(err)),

@@ -4,6 +4,7 @@ import { dateTime } from '../../format';
 import { l10n } from 'vscode';
 import { jsonc } from '../../insights/jsonc';
 import type { SearchParams } from '../../panels/protocol';
+import { safeText } from '../../safeText';
 import type { CommandServices } from '../services';
 import { COMMANDS } from '../../commandIds';
 import type { CommandTable } from '../register';
@@ -46,7 +47,10 @@ export function searchFileCommands(services: CommandServices): { commands: Comma
     lensesChanged.fire();
     if (mode === 'new') {
       vscode.window.setStatusBarMessage(
-        last ? l10n.t('Showing what was acquired since {0}', last.slice(0, 10)) : l10n.t('First run of this search: showing all of it'),
+        safeText(
+          last ? l10n.t('Showing what was acquired since {0}', last.slice(0, 10)) : l10n.t('First run of this search: showing all of it'),
+          'notification',
+        ),
         5000,
       );
     }

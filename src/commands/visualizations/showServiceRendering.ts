@@ -15,6 +15,7 @@ import { failedText, inStep } from '../../ui/showError';
 import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { isObj } from '../../api/shape';
+import { withProgress } from '../../ui/progress';
 
 /** What the command returns (tests read it): the layer sent to the map and the PNG's size. */
 export interface ServiceRendering {
@@ -83,9 +84,8 @@ export async function showServiceRendering(services: CommandServices, vis: Visua
     return undefined;
   }
   const client = await services.connection.getClient();
-  const [assets, index] = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the visualization’s dates…') },
-    () => Promise.all([assetsOf(client, vis.aoi_id), findIndex(client, vis.index_id)]),
+  const [assets, index] = await withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the visualization’s dates…') }, () =>
+    Promise.all([assetsOf(client, vis.aoi_id), findIndex(client, vis.index_id)]),
   );
   const name = vis.index_name || index?.name || vscode.l10n.t('Visualization');
   if (!index) {
@@ -150,7 +150,7 @@ export async function showServiceRendering(services: CommandServices, vis: Visua
         ? vscode.l10n.t('The service refused to render {0} for {1} ({2}): {3}', name, date, modeWord(chosen), reason)
         : failedText(title, reason),
     () =>
-      vscode.window.withProgress(
+      withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('The service is rendering {0} for {1}…', name, date), cancellable: true },
         (_p, token) => {
           const ac = new AbortController();

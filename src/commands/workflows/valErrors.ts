@@ -5,6 +5,7 @@
  */
 import type { ValError } from '../../api/records';
 import type { L10n } from '../../explorer/labels';
+import { safeText } from '../../safeText';
 
 export function valErrorLine(l10n: L10n, v: ValError): string {
   const what = v.err || l10n.t('invalid');
@@ -14,6 +15,7 @@ export function valErrorLine(l10n: L10n, v: ValError): string {
   return v.reason ? l10n.t('{0}: {1}', withWhere, v.reason) : withWhere;
 }
 
+/** One line per error, whatever line breaks the service's words hold. */
 export function valErrorLines(l10n: L10n, errors: readonly ValError[]): string[] {
-  return errors.map((v) => `• ${valErrorLine(l10n, v)}`);
+  return errors.map((v) => `• ${safeText(valErrorLine(l10n, v), 'line', 300)}`);
 }

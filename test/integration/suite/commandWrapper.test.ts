@@ -193,6 +193,9 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
       showInsightOutputs: [{ aoiId: 'a1', id: 'r1' }],
       downloadReport: ['UTC'],
       runSearchFile: [uri],
+      pricePlan: [uri],
+      placePlan: [uri],
+      saveOrderPlan: [{ items: [{ usecase: 'general' }], labels: { project: 'Vineyards' } }],
       searchFileWhatsNew: [uri],
       saveColourRange: [{ visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' }],
       openTaskLog: [{ workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } }],
@@ -212,6 +215,9 @@ suite('command wrapper: cancellation, one error with its buttons, Retry only whe
     assert.deepEqual(read('showInsightOutputs'), { ref: { aoiId: 'a1', id: 'r1' } });
     assert.equal(read('downloadReport'), 'UTC');
     assert.equal(read('runSearchFile'), uri);
+    assert.equal(read('pricePlan'), uri);
+    assert.equal(read('placePlan'), uri);
+    assert.deepEqual(read('saveOrderPlan'), { items: [{ usecase: 'general' }], labels: { project: 'Vineyards' } });
     assert.equal(read('searchFileWhatsNew'), uri);
     assert.deepEqual(read('saveColourRange'), { visualization: { aoiId: 'a1', id: 'v1' }, date: '2026-06-01', rescale: [0.1, 0.5], colormap: 'RdYlGn' });
     assert.deepEqual(read('openTaskLog'), { workflowId: 'w1', workflowName: 'Water', job: { id: 'j1' }, task: { id: 't1', name: 'clip' } });

@@ -40,11 +40,11 @@ suite('chat tools: find, price and order against the sandbox', function () {
 
   test('projects and AOIs: names first, area with its unit, satellite, dates, ids alongside', async () => {
     const projects = await invokeTool(TOOLS.listProjects, {});
-    assert.match(projects, /^- "Water resources" · name "water-resources" · .* · id [0-9a-f-]{36}$/m);
+    assert.match(projects, /^- "Water resources" · name "water-resources" · .* · id "[0-9a-f-]{36}"$/m);
     const aois = await invokeTool(TOOLS.listAois, { project: 'Water resources' });
     const rows = rowsOf(aois);
     assert.ok(rows.length >= 2, aois);
-    assert.match(aois, /^- "Lake Mead" · [\d.,]+ km² · satellite "sentinel-2" · created \d{4}-\d{2}-\d{2} .*id [0-9a-f-]{36}$/m);
+    assert.match(aois, /^- "Lake Mead" · [\d.,]+ km² · satellite "sentinel-2" · created \d{4}-\d{2}-\d{2} .*id "[0-9a-f-]{36}"$/m);
     assert.ok(!rows.some((r) => r.includes('"Nairobi"')), 'an AOI of another project is listed');
     assert.match(aois, /That is all of them\./);
     assertNoSecrets(aois + projects, env.current);
@@ -169,7 +169,7 @@ suite('chat tools: find, price and order against the sandbox', function () {
     const script = prompts.script({ kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' });
     const text = await invokeTool(TOOLS.placeOrder, input);
     script.assertDone();
-    assert.match(text, /The person clicked Place Order: the order was placed .*\nOrder id [0-9a-f-]+, status "[A-Z_]+"/);
+    assert.match(text, /The person clicked Place Order: the order was placed .*\nOrder id "[0-9a-f-]+", status "[A-Z_]+"/);
     assert.deepEqual(
       orderPosts(mark).map((p) => (p.requestBody as { dry_run?: boolean }).dry_run),
       [true, false],

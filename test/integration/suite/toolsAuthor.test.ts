@@ -50,7 +50,7 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
       values: { threshold: 0.2, include_wetlands: false },
       name: 'chat-water',
     });
-    assert.match(text, /Wrote and opened chat-water\.insight\.json: block "water-extent" "0\.9\.1" on AOI "Lake Mead", 3 inputs\./);
+    assert.match(text, /Wrote and opened "chat-water\.insight\.json": block "water-extent" "0\.9\.1" on AOI "Lake Mead", 3 inputs\./);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), workspaceUri(file).toString(), 'the file was not opened');
     const doc = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(workspaceUri(file))).toString('utf8'));
     assert.deepEqual(doc.block, { name: 'water-extent', version: '0.9.1' });
@@ -70,7 +70,7 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
   });
 
   test('validate: a clean file says so; a broken one lists its problems with line numbers', async () => {
-    assert.match(await invokeTool(TOOLS.validateInsight, { file }), /chat-water\.insight\.json: no problems against the block spec\./);
+    assert.match(await invokeTool(TOOLS.validateInsight, { file }), /"chat-water\.insight\.json": no problems against the block spec\./);
     const broken = workspaceUri('broken-chat.insight.json');
     const text = JSON.stringify(
       {
@@ -83,7 +83,7 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
     );
     await vscode.workspace.fs.writeFile(broken, Buffer.from(text, 'utf8'));
     const answer = await invokeTool(TOOLS.validateInsight, { file: 'broken-chat.insight.json' });
-    assert.match(answer, /broken-chat\.insight\.json: \d+ problems?\./);
+    assert.match(answer, /"broken-chat\.insight\.json": \d+ problems?\./);
     assert.match(answer, /^- line \d+ \(error\): /m);
     const missingLine = rowsOf(answer).find((r) => /image/.test(r));
     assert.ok(missingLine, `the missing required input "image" is not named:\n${answer}`);
@@ -153,9 +153,11 @@ suite('chat tools: author, show, run and follow against the sandbox', function (
     const rows = rowsOf(text);
     assert.ok(rows.length > 0 && rows.length <= 20, text);
     assert.match(rows[0], /^- ".*" · status "[^"]+" · total amount [\d.,—]+ · placed \d{4}-\d{2}-\d{2} · id /);
-    const id = /id (\S+)$/.exec(rows[0])?.[1];
-    const one = await invokeTool(TOOLS.status, { order: id ?? '' });
-    assert.match(one, new RegExp(`^Order ${id} · status "`, 'm'));
+    // the id is quoted data, as a model reads it: a JSON string
+    const quotedId = /id ("[^"]+")$/.exec(rows[0])?.[1];
+    const id = quotedId ? (JSON.parse(quotedId) as string) : '';
+    const one = await invokeTool(TOOLS.status, { order: id });
+    assert.match(one, new RegExp(`^Order ${quotedId} · status "`, 'm'));
     assertNoSecrets(text + one, env.current);
   });
 });
@@ -190,7 +192,7 @@ suite('chat tools: the worked exchange of the README', function () {
     assert.ok(asset, refused);
     calls.push([TOOLS.createInsightInput, { block: 'water-extent', aoi: 'Lake Mead', asset, values: { threshold: 0.3, include_wetlands: true } }]);
     const created = await invokeTool(...calls[4]);
-    assert.match(created, /Wrote and opened water-extent-lake-mead\.insight\.json/);
+    assert.match(created, /Wrote and opened "water-extent-lake-mead\.insight\.json"/);
     const answers = [search, price, inputs, refused, created];
     // For the README: the exchange as it ran.
     fs.writeFileSync(

@@ -162,7 +162,8 @@ suite('chat tools: imagery search, tasking price, following, progress messages',
     const summary = items.slice(items.indexOf('Summary') + 1);
     assert.ok(summary.length > 3, items.join('\n'));
     const toolLines = new Set(text.split('\n').map((l) => l.trim()));
-    for (const line of summary) assert.ok(toolLines.has(line), `the wizard's summary line "${line}" is not in the tool's answer:\n${text}`);
+    // each line of the breakdown is quoted data in the answer
+    for (const line of summary) assert.ok(toolLines.has(JSON.stringify(line)), `the wizard's summary line "${line}" is not in the tool's answer:\n${text}`);
     assert.ok(confirm?.label.includes(/: (1 item · total amount [^\n]+?)\. Nothing was ordered/.exec(text)?.[1] ?? '?'), 'the same headline');
     assert.equal(storedOrderCount(conn), before);
   });
@@ -209,8 +210,8 @@ suite('chat tools: imagery search, tasking price, following, progress messages',
       const pending = await invokeTool(TOOLS.status, { pending: true });
       assert.match(pending, /^What EO Imagery follows until it finishes, oldest first \(read just now\):$/m);
       const rows = rowsOf(pending);
-      const d = rows.find((r) => r.endsWith(`id ${delivery.delivery_id}`));
-      const l = rows.find((r) => r.endsWith(`id ${download.id}`));
+      const d = rows.find((r) => r.endsWith(`id "${delivery.delivery_id}"`));
+      const l = rows.find((r) => r.endsWith(`id "${download.id}"`));
       assert.match(
         d ?? '',
         /^- "delivery to [^"]+" · Delivery · status "[A-Z][a-z ]+" · (still going|finished|failed) · followed since \d{4}-\d{2}-\d{2} · id /,
@@ -227,7 +228,7 @@ suite('chat tools: imagery search, tasking price, following, progress messages',
       assert.match(one, /- "delivery to [^"]+" · Delivery · status "[^"]+" · /);
       const list = await invokeTool(TOOLS.status, { deliveries: true });
       assert.ok(
-        rowsOf(list).some((r) => r.endsWith(`id ${delivery.delivery_id}`)),
+        rowsOf(list).some((r) => r.endsWith(`id "${delivery.delivery_id}"`)),
         list,
       );
       assert.match(await invokeTool(TOOLS.status, { delivery: 'no-such-delivery' }), /^The service has no delivery with id "no-such-delivery"\.$/);

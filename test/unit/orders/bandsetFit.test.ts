@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Bandset, Satellite } from '../../../src/api/records';
-import { bandsetFits, satellitesOf } from '../../../src/commands/orders/bandsetFit';
+import { bandsetFits, satellitesOf } from '../../../src/orders/bandsetFit';
 
 // Band names and centre wavelengths (nm) as the sensors publish them.
 const s2: Satellite = {

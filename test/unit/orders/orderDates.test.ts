@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkDateRange, checkInteger, parseOrderDate } from '../../../src/commands/orders/orderDates';
+import { checkDateRange, checkInteger, parseOrderDate } from '../../../src/orders/orderDates';
 
 describe('order dates', () => {
   it('reads YYYY-MM-DD as midnight UTC', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { collectionOfFootprints, orderGeometryFromGeoJson, orderGeometryFromText } from '../../../src/commands/orders/orderGeometry';
+import { collectionOfFootprints, orderGeometryFromGeoJson, orderGeometryFromText } from '../../../src/orders/orderGeometry';
 
 const square = (x: number, y: number): number[][][] => [
   [

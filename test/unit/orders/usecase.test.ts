@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_USECASE, usecaseOf } from '../../../src/commands/orders/usecase';
+import { DEFAULT_USECASE, usecaseOf } from '../../../src/orders/usecase';
 
 describe('order item use case (required by the service on every item)', () => {
   it('keeps what the person typed, trimmed', () => {

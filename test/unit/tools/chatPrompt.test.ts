@@ -62,6 +62,17 @@ describe('the @eo participant: buttons from the tool calls', () => {
     assert.equal(buttonsFor(many).length, 4);
   });
 
+  it('Save as Order Plan… for a priced order, none for one that cannot be placed', () => {
+    const input = { kind: 'archive', items: [{ collection: 'c', id: 'i' }], project: 'Vineyards' };
+    const buttons = buttonsFor([
+      call(TOOLS.priceOrder, input, 'Text in double quotes…\nDry run for project "Vineyards": 1 item · total amount 12.00 credits. Nothing was ordered.'),
+    ]);
+    assert.deepEqual(buttons, [{ kind: 'savePlan', input }]);
+    assert.deepEqual(buttons.map(buttonTitle), ['Save as Order Plan…']);
+    const blocked = 'Dry run for project "Vineyards": 1 item · total amount 12.00 credits. Nothing was ordered.\nIt cannot be placed as it stands: x';
+    assert.deepEqual(buttonsFor([call(TOOLS.priceOrder, input, blocked)]), []);
+  });
+
   it('an item reference that is not collection/id gives no scene button', () => {
     assert.deepEqual(buttonsFor([call(TOOLS.describeItem, { item: 'no-slash' }, 'Reading')]), []);
   });

@@ -4,9 +4,9 @@
  * refused here, before a request is sent, with the reason and the offending feature's index so
  * the person can find it in the file. Pure: no `vscode`.
  */
-import type { Feature, FeatureCollection, Geometry, Polygon } from '../../api/records';
-import { validatePolygon } from '../../geo/aoiGeometry';
-import { isObj } from '../../api/shape';
+import type { Feature, FeatureCollection, Geometry, Polygon } from '../api/records';
+import { validatePolygon } from '../geo/aoiGeometry';
+import { isObj } from '../api/shape';
 
 export type OrderGeometryResult = { ok: true; collection: FeatureCollection<Polygon> } | { ok: false; reason: string; featureIndex?: number };
 

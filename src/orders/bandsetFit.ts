@@ -3,7 +3,7 @@
  * do (each band is a {name, wavelength} of one satellite's sensor), so a bandset fits a
  * satellite whose band list holds every one of its bands. Pure: no `vscode`.
  */
-import type { Bandset, Satellite } from '../../api/records';
+import type { Bandset, Satellite } from '../api/records';
 
 /** Same centre wavelength, allowing for rounding in either list. */
 function sameWavelength(a: number, b: number): boolean {

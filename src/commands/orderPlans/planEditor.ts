@@ -1,0 +1,295 @@
+/**
+ * Order plans in the editor: diagnostics as you type (the file's own checks at once, the
+ * service's after, in a trusted workspace when signed in), the quick fix that takes the
+ * service's name, completion of ids from the service, and the lenses (Price, Place Order…,
+ * the price of each item once priced, what became of a placed plan). Text from the file or
+ * the service is shown as plain text only.
+ */
+import vscode = require('vscode');
+import { l10n } from 'vscode';
+import type { Connection } from '../../auth/connection';
+import { COMMANDS } from '../../commandIds';
+import { amount, preciseKm2 } from '../../format';
+import { jsonc } from '../../insights/jsonc';
+import { checkPlanText, type CheckedPlan, type PlanDiagnostic } from '../../plans/checkPlan';
+import { PLAN_FILE_SUFFIX, placementOf } from '../../plans/planFile';
+import { amountUnit } from '../../ui/amounts';
+import type { PlanPrice } from './placePlan';
+import type { ServiceFactsSource } from './serviceFacts';
+
+export const PLAN_SELECTOR: vscode.DocumentSelector = { pattern: `**/*${PLAN_FILE_SUFFIX}` };
+export const PLAN_DIAGNOSTIC_SOURCE = 'EO Imagery order plan';
+const DEBOUNCE_MS = 150;
+
+export const isPlanDocument = (doc: vscode.TextDocument): boolean => doc.uri.path.endsWith(PLAN_FILE_SUFFIX);
+
+const SEVERITY: Record<PlanDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+const rangeOf = (doc: vscode.TextDocument, offset: number, length: number): vscode.Range =>
+  new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
+const keyOf = (code: unknown, r: vscode.Range): string => `${String(code)}@${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+
+export interface PlanEditorDeps {
+  connection: Connection;
+  facts: ServiceFactsSource;
+  trusted: () => boolean;
+  log: { warn(message: string): void };
+}
+
+/** Checks plan files as they open and change; keeps the last result per file for the fixes and lenses. */
+export class PlanDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('eoImagery.orderPlans');
+  private readonly results = new Map<string, { version: number; checked: CheckedPlan; fixes: Map<string, PlanDiagnostic> }>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly generation = new Map<string, number>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: PlanEditorDeps) {
+    this.disposables.push(
+      this.collection,
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll()),
+      deps.connection.onDidChange(() => {
+        deps.facts.clear();
+        this.refreshAll();
+      }),
+    );
+    this.refreshAll();
+  }
+
+  refreshAll(): void {
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+  }
+
+  /** The checked plan of the document's current text, when it was checked. */
+  current(doc: vscode.TextDocument): CheckedPlan | undefined {
+    const r = this.results.get(doc.uri.toString());
+    return r && r.version === doc.version ? r.checked : undefined;
+  }
+
+  fixFor(doc: vscode.TextDocument, diag: vscode.Diagnostic): PlanDiagnostic | undefined {
+    const r = this.results.get(doc.uri.toString());
+    return r && r.version === doc.version ? r.fixes.get(keyOf(diag.code, diag.range)) : undefined;
+  }
+
+  private schedule(doc: vscode.TextDocument, delay: number): void {
+    if (!isPlanDocument(doc)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => void this.check(doc), delay),
+    );
+  }
+
+  /** Checks now: the file's own checks are published at once, the service's when they arrive. */
+  async check(doc: vscode.TextDocument): Promise<CheckedPlan> {
+    const key = doc.uri.toString();
+    const gen = (this.generation.get(key) ?? 0) + 1;
+    this.generation.set(key, gen);
+    const version = doc.version;
+    const text = doc.getText();
+    const offline = checkPlanText(text);
+    this.publish(doc, version, offline);
+    const { connection, trusted, facts } = this.deps;
+    // Opening a file of an untrusted repository sends nothing; nor does a signed-out window.
+    if (!offline.plan || !trusted() || connection.state === 'signedOut') return offline;
+    let online: CheckedPlan;
+    try {
+      const client = await connection.getClient();
+      online = checkPlanText(text, await facts.factsFor(client, offline.plan));
+    } catch (err) {
+      // Recovers: the file's own checks stand; the service's come with the next edit or sign-in.
+      this.deps.log.warn(`Order plan ${doc.uri.path}: not checked against the service: ${String(err)}`);
+      return offline;
+    }
+    if (this.generation.get(key) === gen && doc.version === version && !doc.isClosed) this.publish(doc, version, online);
+    return online;
+  }
+
+  private publish(doc: vscode.TextDocument, version: number, checked: CheckedPlan): void {
+    const fixes = new Map<string, PlanDiagnostic>();
+    const diags = checked.diagnostics.map((d) => {
+      const range = rangeOf(doc, d.offset, d.length);
+      const diag = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+      diag.source = PLAN_DIAGNOSTIC_SOURCE;
+      diag.code = d.code;
+      if (d.fix) fixes.set(keyOf(d.code, range), d);
+      return diag;
+    });
+    this.results.set(doc.uri.toString(), { version, checked, fixes });
+    this.collection.set(doc.uri, diags);
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.results.delete(key);
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The fix of a name that differs from the service's. */
+export class PlanCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  constructor(private readonly diagnostics: PlanDiagnostics) {}
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const out: vscode.CodeAction[] = [];
+    for (const diag of context.diagnostics) {
+      const fix = diag.source === PLAN_DIAGNOSTIC_SOURCE ? this.diagnostics.fixFor(doc, diag)?.fix : undefined;
+      if (!fix) continue;
+      const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = [diag];
+      action.isPreferred = true;
+      action.edit = new vscode.WorkspaceEdit();
+      for (const e of fix.edits) action.edit.replace(doc.uri, rangeOf(doc, e.offset, e.length), e.content);
+      out.push(action);
+    }
+    return out;
+  }
+}
+
+/** Which list an id at this place in a plan comes from. */
+function listAt(path: (string | number)[]): 'projects' | 'aois' | 'stores' | 'bandsets' | undefined {
+  const p = path.map(String).join('/');
+  if (p === 'project/id') return 'projects';
+  if (p === 'delivery/store/id') return 'stores';
+  if (/^items\/\d+\/aoi\/id$/.test(p)) return 'aois';
+  if (/^items\/\d+\/bandset\/id$/.test(p)) return 'bandsets';
+  return undefined;
+}
+
+/** Ids from the signed-in service, named: only in a trusted workspace. */
+export class PlanCompletions implements vscode.CompletionItemProvider {
+  constructor(private readonly deps: PlanEditorDeps) {}
+
+  async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+    const { connection, trusted, facts } = this.deps;
+    if (!trusted() || connection.state === 'signedOut') return [];
+    const offset = doc.offsetAt(position);
+    const where = jsonc().getLocation(doc.getText(), offset);
+    const list = where.isAtPropertyKey ? undefined : listAt(where.path);
+    if (!list) return [];
+    const lists = await facts.listsOf(await connection.getClient());
+    const rows: { id: string; name: string; detail?: string }[] =
+      list === 'projects'
+        ? lists.projects.map((p) => ({ id: p.id, name: p.title || p.name }))
+        : list === 'aois'
+          ? lists.aois.map((a) => ({ id: a.aoi_id, name: a.name }))
+          : list === 'stores'
+            ? lists.stores.map((s) => ({ id: s.id, name: s.name, detail: s.type }))
+            : lists.bandsets.map((b) => ({ id: b.id, name: b.name, detail: b.bands.map((x) => x.name).join(', ') }));
+    const node = where.previousNode;
+    const range = node && node.type === 'string' ? rangeOf(doc, node.offset, node.length) : undefined;
+    return rows.map((r) => {
+      const item = new vscode.CompletionItem(
+        { label: r.name, description: r.id, detail: r.detail ? ` ${r.detail}` : undefined },
+        vscode.CompletionItemKind.Value,
+      );
+      item.insertText = JSON.stringify(r.id);
+      item.filterText = `"${r.name} ${r.id}`;
+      item.range = range;
+      return item;
+    });
+  }
+}
+
+/** Price, Place Order… and, once priced for this very text, each item's amount. */
+export class PlanLenses implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly prices = new Map<string, PlanPrice>();
+  private readonly listener = vscode.workspace.onDidChangeTextDocument((e) => {
+    // The price is of the text it was asked for: an edit drops it.
+    if (this.prices.delete(e.document.uri.toString())) this.changed.fire();
+  });
+
+  constructor(private readonly diagnostics: PlanDiagnostics) {}
+
+  setPrice(doc: vscode.TextDocument, price: PlanPrice): void {
+    if (price.version !== doc.version) return;
+    this.prices.set(doc.uri.toString(), price);
+    this.changed.fire();
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const text = doc.getText();
+    const at = doc.positionAt(Math.max(0, text.search(/\S/)));
+    const top = new vscode.Range(at, at);
+    const price = this.prices.get(doc.uri.toString());
+    const current = price && price.version === doc.version ? price : undefined;
+    const unit = amountUnit();
+    const lenses = [
+      new vscode.CodeLens(top, {
+        title: current ? l10n.t('$(tag) Priced: {0}', current.headline) : l10n.t('$(tag) Price'),
+        tooltip: l10n.t('Price this plan with the service (a dry run: nothing is ordered)'),
+        command: COMMANDS.pricePlan,
+        arguments: [doc.uri],
+      }),
+      new vscode.CodeLens(top, {
+        title: l10n.t('$(credit-card) Place Order…'),
+        tooltip: l10n.t('Price this plan and confirm the price before anything is ordered'),
+        command: COMMANDS.placePlan,
+        arguments: [doc.uri],
+      }),
+    ];
+    const checked = this.diagnostics.current(doc) ?? checkPlanText(text);
+    const plan = checked.plan;
+    if (plan) {
+      const placement = placementOf(plan);
+      if (placement.state !== 'new') {
+        lenses.push(
+          new vscode.CodeLens(top, {
+            title:
+              placement.state === 'placed'
+                ? l10n.t('$(check) Placed as order {0} on {1}', placement.placed.order_id, placement.placed.at.slice(0, 10))
+                : l10n.t('$(warning) Changed since it was placed as order {0}', placement.placed.order_id),
+            tooltip: l10n.t('Show the Orders view'),
+            command: 'eoImagery.orders.focus',
+          }),
+        );
+      }
+    }
+    if (current && plan) {
+      const root = jsonc().parseTree(text);
+      (current.priced.order_items ?? []).forEach((item, i) => {
+        const node = root && jsonc().findNodeAtLocation(root, ['items', i]);
+        if (!node) return;
+        const pos = doc.positionAt(node.offset);
+        const parts = [amount(item.final_amount, unit), preciseKm2(item.area)];
+        if (item.feasibility_status && item.feasibility_status !== 'SUCCESS')
+          parts.push(l10n.t('feasibility {0}', item.feasibility_status.toLowerCase().replace('_', ' ')));
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(pos, pos), {
+            title: parts.join(' · '),
+            tooltip: l10n.t('The dry run\u2019s final amount and area of this item'),
+            command: '',
+          }),
+        );
+      });
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this.changed.dispose();
+  }
+}
