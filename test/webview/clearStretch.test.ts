@@ -1,14 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Asset } from '../../src/api/records';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { layerSettled } from './imageryPixels';
+import { runFixture, sandboxReads } from './sandboxImagery';
 
 /**
  * The default 2–98 % stretch on the map leaves out what the file marks as no data, cloud or
@@ -19,7 +18,6 @@ import { layerSettled } from './imageryPixels';
  * media/map/imagery/stretch.ts) within one bin of the histogram (128 bins over the clear
  * values' range) of the clear ones, and further than that from the all-pixel ones.
  */
-const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'clear_stretch.py');
 const TRUE_COLOUR = ['B04', 'B03', 'B02'] as const;
 const BINS = 128;
 
@@ -60,22 +58,15 @@ async function gdal(spec: ImageryLayerSpec): Promise<GdalChannel[]> {
     assert.ok(b, `the mosaic has no band ${name}`);
     return { band: name, scale: b.scale ?? 1, offset: b.offset ?? 0 };
   });
-  const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stdin.end(
-    JSON.stringify({
-      file: cloudiest.path,
-      header: `Authorization: Bearer ${sb.tokens.alice}`,
-      channels,
-      names: cloudiest.band_list,
-      lo: 2,
-      hi: 98,
-    }),
-  );
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, 'clear_stretch.py ran');
-  return (JSON.parse(out) as { channels: GdalChannel[] }).channels;
+  const got = await runFixture<{ channels: GdalChannel[] }>('clear_stretch.py', {
+    file: cloudiest.path,
+    header: `Authorization: Bearer ${sb.tokens.alice}`,
+    channels,
+    names: cloudiest.band_list,
+    lo: 2,
+    hi: 98,
+  });
+  return got.channels;
 }
 
 describe('the default stretch over clear pixels', () => {
@@ -88,12 +79,7 @@ describe('the default stretch over clear pixels', () => {
     const spec: ImageryLayerSpec = { ...r.spec, render: { kind: 'rgb', bands: [...TRUE_COLOUR] } };
     const h: Harness = await openWebview('map', {
       viewport: { width: 900, height: 700 },
-      onRequest: async (req) => {
-        const q = req as { method: string; params: ReadBytesParams };
-        if (q.method !== 'readBytes') throw new Error(`unexpected ${q.method}`);
-        const got = await client.readRange(q.params.url, q.params.offset, q.params.length, { maxWholeFile: 50 * 1024 * 1024 });
-        return { bytes: new Uint8Array(got.body), total: got.total };
-      },
+      onRequest: sandboxReads(client),
     });
     try {
       await h.waitFor(isType('ready'));

@@ -1,13 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Asset } from '../../src/api/records';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview } from './harness';
+import { runFixture, sandboxReads } from './sandboxImagery';
 
 /**
  * The time slider draws every date with one stretch, worked out over the dates' clear pixels
@@ -17,7 +16,6 @@ import { closeBrowser, isType, openWebview } from './harness';
  * (test/fixtures/imagery/true_colour.py with `series`: the linked 2–98 % over the six dates'
  * coarsest overviews, SCL-clear pixels pooled) within 1e-4 reflectance.
  */
-const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'true_colour.py');
 const TRUE_COLOUR = ['B04', 'B03', 'B02'];
 
 let sb: SandboxHandle;
@@ -34,25 +32,18 @@ after(async () => {
 
 async function gdalStretch(specs: ImageryLayerSpec[]): Promise<[number, number]> {
   const bands = specs[0].bands;
-  const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stdin.end(
-    JSON.stringify({
-      series: specs.map((s) => s.url),
-      header: `Authorization: Bearer ${sb.tokens.alice}`,
-      names: bands.map((b) => b.name),
-      channels: TRUE_COLOUR.map((name) => {
-        const b = bands.find((x) => x.name === name);
-        return { band: name, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
-      }),
-      lo: 2,
-      hi: 98,
+  const got = await runFixture<{ stretch: [number, number] }>('true_colour.py', {
+    series: specs.map((s) => s.url),
+    header: `Authorization: Bearer ${sb.tokens.alice}`,
+    names: bands.map((b) => b.name),
+    channels: TRUE_COLOUR.map((name) => {
+      const b = bands.find((x) => x.name === name);
+      return { band: name, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
     }),
-  );
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, 'true_colour.py ran');
-  return (JSON.parse(out) as { stretch: [number, number] }).stretch;
+    lo: 2,
+    hi: 98,
+  });
+  return got.stretch;
 }
 
 type App = {
@@ -87,12 +78,7 @@ describe('one stretch across the dates of a time slider', () => {
     });
     const h = await openWebview('map', {
       viewport: { width: 900, height: 700 },
-      onRequest: async (req) => {
-        const q = req as { method: string; params: ReadBytesParams };
-        if (q.method !== 'readBytes') throw new Error(`unexpected ${q.method}`);
-        const got = await client.readRange(q.params.url, q.params.offset, q.params.length, { maxWholeFile: 50 * 1024 * 1024 });
-        return { bytes: new Uint8Array(got.body), total: got.total };
-      },
+      onRequest: sandboxReads(client),
     });
     try {
       await h.waitFor(isType('ready'));

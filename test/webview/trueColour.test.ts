@@ -1,16 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Asset } from '../../src/api/records';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec, archiveItemSpec } from '../../src/panels/imagery/specs';
 import { difference, type Difference, type Rgb } from '../support/colourDifference';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { imageryView, type ImageryView } from '../support/imageryView';
 import { layerSettled } from './imageryPixels';
+import { runFixture, sandboxReads } from './sandboxImagery';
 
 /**
  * The default look of a true-colour layer against two oracles, over the whole view:
@@ -25,7 +24,6 @@ import { layerSettled } from './imageryPixels';
  * a pixel's edge one screen pixel apart) that all three draw in full. Per-band stretching, the
  * old default, is more than 15° off either.
  */
-const SCRIPT = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'imagery', 'true_colour.py');
 const CELL = 12;
 const BOUNDS = { gdal: { deltaE2000: 1, hue: 1.5 }, visual: { hue: 5 } };
 
@@ -56,26 +54,18 @@ async function oracle(spec: ImageryLayerSpec, view: ImageryView, visual: string 
     assert.ok(b, `the file has no band ${name}`);
     return { band: name, scale: b.scale ?? 1, offset: b.offset ?? 0 };
   });
-  const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stdin.end(
-    JSON.stringify({
-      file: spec.url,
-      visual,
-      header: `Authorization: Bearer ${sb.tokens.alice}`,
-      names: spec.bands.map((b) => b.name),
-      channels,
-      lo: 2,
-      hi: 98,
-      bounds: view.bounds,
-      width: view.width,
-      height: view.height,
-    }),
-  );
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, 'true_colour.py ran');
-  const got = JSON.parse(out) as { stretch: [number, number]; gdal: string; visual: string | null };
+  const got = await runFixture<{ stretch: [number, number]; gdal: string; visual: string | null }>('true_colour.py', {
+    file: spec.url,
+    visual,
+    header: `Authorization: Bearer ${sb.tokens.alice}`,
+    names: spec.bands.map((b) => b.name),
+    channels,
+    lo: 2,
+    hi: 98,
+    bounds: view.bounds,
+    width: view.width,
+    height: view.height,
+  });
   const bytes = (b64: string) => new Uint8Array(Buffer.from(b64, 'base64'));
   return { stretch: got.stretch, gdal: bytes(got.gdal), ...(got.visual ? { visual: bytes(got.visual) } : {}) };
 }
@@ -111,12 +101,7 @@ function cellMeans(width: number, height: number, pictures: Uint8Array[]): Rgb[]
 async function openMap(): Promise<Harness> {
   const h = await openWebview('map', {
     viewport: { width: 900, height: 700 },
-    onRequest: async (req) => {
-      const q = req as { method: string; params: ReadBytesParams };
-      if (q.method !== 'readBytes') throw new Error(`unexpected ${q.method}`);
-      const got = await client.readRange(q.params.url, q.params.offset, q.params.length, { maxWholeFile: 50 * 1024 * 1024 });
-      return { bytes: new Uint8Array(got.body), total: got.total };
-    },
+    onRequest: sandboxReads(client),
   });
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
