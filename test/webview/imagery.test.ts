@@ -277,8 +277,12 @@ describe('imagery on the map webview', () => {
       await rendered((r) => r?.kind === 'rgb' && JSON.stringify(r.stretch) === '[[0,0.4],[0,0.4],[0,0.4]]', 'one range typed');
       await settled(h, 'scene');
 
-      // each band its own range, kept in the look (a saved view carries it)
-      await row.getByLabel('Stretch mode').selectOption('perBand');
+      // each band its own range, chosen from the keyboard (the select just before the range),
+      // kept in the look (a saved view carries it)
+      await row.getByLabel('RGB minimum').focus();
+      await h.page.keyboard.press('Shift+Tab');
+      assert.equal(await h.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Stretch mode');
+      await h.page.keyboard.press('ArrowDown');
       await rendered((r) => r?.kind === 'rgb' && r.perBand === true && r.stretch === undefined, 'per band');
       await settled(h, 'scene');
       for (const c of ['R', 'G', 'B']) {
