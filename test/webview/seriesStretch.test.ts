@@ -7,6 +7,7 @@ import type { ImageryLayerSpec, TimeFrame } from '../../src/panels/imagery/proto
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview } from './harness';
 import { runFixture, sandboxReads } from './sandboxImagery';
+import { decode, runTimelapse } from './timelapseRun';
 
 /**
  * The time slider draws every date with one stretch, worked out over the dates' clear pixels
@@ -14,9 +15,10 @@ import { runFixture, sandboxReads } from './sandboxImagery';
  * its own clouds). Six dates of the sandbox's seasonal fields AOI around its wholly clouded
  * one: each date's layer, shown in turn, has the same range, and it is GDAL's
  * (test/fixtures/imagery/true_colour.py with `series`: the linked 2–98 % over the six dates'
- * coarsest overviews, SCL-clear pixels pooled) within 1e-4 reflectance.
+ * coarsest overviews, SCL-clear pixels pooled) within 1e-4 reflectance. Export Timelapse…
+ * draws every date as that date drawn with GDAL's range.
  */
-const TRUE_COLOUR = ['B04', 'B03', 'B02'];
+const TRUE_COLOUR: [string, string, string] = ['B04', 'B03', 'B02'];
 
 let sb: SandboxHandle;
 let client: EoClient;
@@ -46,6 +48,14 @@ async function gdalStretch(specs: ImageryLayerSpec[]): Promise<[number, number]>
   return got.stretch;
 }
 
+/** The mean absolute difference of two RGBA pictures of one size, per colour channel (0–255). */
+function meanDifference(a: Uint8Array, b: Uint8Array): number {
+  assert.equal(a.length, b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 4) sum += Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
+  return sum / ((a.length / 4) * 3);
+}
+
 type App = {
   eoMap: {
     imagery(): Promise<{
@@ -58,24 +68,29 @@ type App = {
   };
 };
 
-describe('one stretch across the dates of a time slider', () => {
+/** Six dates of the seasonal fields AOI around its wholly clouded one (the third), drawn in true colour. */
+async function sixDates(): Promise<TimeFrame[]> {
+  const assets: Asset[] = [];
+  for await (const aoi of client.aois.iterate({}, { pageSize: 100 })) {
+    if (!/Kings River fields/.test(aoi.name)) continue;
+    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) if (!a.visualization_id) assets.push(a);
+  }
+  assets.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
+  const cloud = (a: Asset) => Number(/(\d+(?:\.\d+)?) % cloud/.exec(a.description ?? '')?.[1] ?? 0);
+  const clouded = assets.findIndex((a) => cloud(a) === 100);
+  assert.ok(clouded >= 2, `the fields AOI has a wholly clouded date: ${assets.map(cloud).join(', ')}`);
+  const six = assets.slice(clouded - 2, clouded + 4);
+  const sat = (await client.search.satellites()).find((x) => x.id === 'sentinel-2');
+  return six.map((a) => {
+    const r = aoiAssetSpec(a, sat);
+    if ('note' in r) throw new Error(r.note.text);
+    return { spec: r.spec, date: (a.date ?? '').slice(0, 10), cloudCover: cloud(a) };
+  });
+}
+
+describe('one stretch across the dates of a time slider and a timelapse', () => {
   it('every date, the clouded one too, is drawn with the range of the dates’ clear pixels together', async () => {
-    const assets: Asset[] = [];
-    for await (const aoi of client.aois.iterate({}, { pageSize: 100 })) {
-      if (!/Kings River fields/.test(aoi.name)) continue;
-      for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) if (!a.visualization_id) assets.push(a);
-    }
-    assets.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
-    const cloud = (a: Asset) => Number(/(\d+(?:\.\d+)?) % cloud/.exec(a.description ?? '')?.[1] ?? 0);
-    const clouded = assets.findIndex((a) => cloud(a) === 100);
-    assert.ok(clouded >= 2, `the fields AOI has a wholly clouded date: ${assets.map(cloud).join(', ')}`);
-    const six = assets.slice(clouded - 2, clouded + 4);
-    const sat = (await client.search.satellites()).find((x) => x.id === 'sentinel-2');
-    const frames: TimeFrame[] = six.map((a) => {
-      const r = aoiAssetSpec(a, sat);
-      if ('note' in r) throw new Error(r.note.text);
-      return { spec: r.spec, date: (a.date ?? '').slice(0, 10), cloudCover: cloud(a) };
-    });
+    const frames = await sixDates();
     const h = await openWebview('map', {
       viewport: { width: 900, height: 700 },
       onRequest: sandboxReads(client),
@@ -110,6 +125,40 @@ describe('one stretch across the dates of a time slider', () => {
       // the clouded date alone would be stretched over its clouds: the test tells the two apart
       const alone = await gdalStretch([frames[2].spec]);
       assert.ok(Math.abs(alone[1] - truth[1]) > 0.05 || Math.abs(alone[0] - truth[0]) > 0.05, `the clouded date alone: ${JSON.stringify(alone)}`);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+  it('a timelapse draws every date as it is drawn with GDAL’s range of the dates together', async () => {
+    const frames = await sixDates();
+    const truth = await gdalStretch(frames.map((f) => f.spec));
+    const bbox = frames[0].spec.bbox;
+    assert.ok(bbox, 'the mosaic has a bounding box');
+    const h = await openWebview('map', { viewport: { width: 900, height: 700 }, onRequest: sandboxReads(client) });
+    try {
+      await h.waitFor(isType('ready'));
+      await h.send({ type: 'init', basemaps: [] });
+      const gif = async (dates: TimeFrame[]): Promise<Uint8Array[]> => {
+        const { reply } = await runTimelapse(h, { title: 'Kings River fields', frames: dates, bbox, width: 320, height: 240, fps: 2, format: 'gif' });
+        assert.equal(reply.ok, true, reply.error);
+        assert.deepEqual(
+          reply.result?.dates,
+          dates.map((f) => f.date),
+          'every date drawn',
+        );
+        return decode(reply.result?.b64 ?? '').frames;
+      };
+      const drawn = await gif(frames);
+      // the oracle: the same dates with GDAL's range given to each
+      const given = await gif(frames.map((f) => ({ ...f, spec: { ...f.spec, render: { kind: 'rgb', bands: TRUE_COLOUR, stretch: [truth, truth, truth] } } })));
+      const differences = drawn.map((d, i) => meanDifference(d, given[i]));
+      const what = `mean difference per channel (0–255) from each date drawn with GDAL's range ${JSON.stringify(truth)}: ${differences.map((d) => d.toFixed(2)).join(', ')}`;
+      console.log(what);
+      assert.ok(
+        differences.every((d) => d < 1),
+        what,
+      );
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
