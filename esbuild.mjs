@@ -3,7 +3,7 @@
 // dist/features.js, everything else, loaded on first use (see `buildExtension` below); the sandbox (loaded lazily by "Try the sandbox" and run by
 // `npm run sandbox`) and one script per webview.
 import * as esbuild from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -219,6 +219,29 @@ function sharedWith(bundles) {
   };
 }
 
+/**
+ * The pages as tests and benchmarks load them (test/pages: each page's app on `window`, the
+ * map's pixel read-back): built into out/testMedia, never into dist/, and served by the
+ * extension only when VS Code runs it for its tests or its development (src/panels/host.ts).
+ * They load the chunks and the outlines from beside themselves, so each of those builds puts
+ * a copy there too.
+ */
+const TEST_PAGES_DIR = 'out/testMedia';
+/** @type {import('esbuild').Plugin} */
+const besideTestPages = {
+  name: 'beside-test-pages',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length || production) return;
+      const out = build.initialOptions.outfile;
+      mkdirSync(TEST_PAGES_DIR, { recursive: true });
+      for (const f of [out, `${out}.map`, out.replace(/\.js$/, '.css'), out.replace(/\.js$/, '.css.map')]) {
+        if (existsSync(f)) copyFileSync(f, path.join(TEST_PAGES_DIR, path.basename(f)));
+      }
+    });
+  },
+};
+
 /** @type {Array<{name: string, options: import('esbuild').BuildOptions}>} */
 const targets = [
   ...LAZY_VENDOR.map((pkg) => ({
@@ -299,6 +322,17 @@ const targets = [
       loader: { '.png': 'dataurl', '.svg': 'dataurl' },
     },
   })),
+  ...(production ? [] : ['map', 'stacItem', 'jobGraph']).map((name) => ({
+    name: 'webview',
+    options: {
+      entryPoints: [`test/pages/${name}.ts`],
+      outfile: `${TEST_PAGES_DIR}/${name}.js`,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      loader: { '.png': 'dataurl', '.svg': 'dataurl' },
+    },
+  })),
   // The inspector's and histogram's charts (uPlot and its stylesheet): loaded when first opened.
   {
     name: 'webview',
@@ -308,6 +342,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
   // The timelapse encoders (gifenc; Mediabunny's WebM muxer over WebCodecs): loaded on the first export.
@@ -319,6 +354,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
   // Natural Earth outlines for the offline base layer of the map and STAC panels: a script of
@@ -331,6 +367,7 @@ const targets = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      plugins: [besideTestPages],
     },
   },
 ];
@@ -385,7 +422,7 @@ if (!only || only === 'webview') {
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
-      plugins: [geotiffTrim],
+      plugins: [geotiffTrim, besideTestPages],
       define: { __DECODER_WORKER_SOURCE__: JSON.stringify(await decoderWorkerSource()) },
     },
   });

@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import noUnlocalizedString from './scripts/eslint/no-unlocalized-string.mjs';
 import untrustedText from './scripts/eslint/untrusted-text.mjs';
+import catchRecovers from './scripts/eslint/catch-recovers.mjs';
 
 const VSCODE = { regex: '^vscode$', message: 'This layer must not import vscode (docs/architecture.md).' };
 /** Imports of the named top folders or root files (always extension.ts): `./x`, `../x`, `../../x/y`. */
@@ -13,9 +14,9 @@ const UPPER = (...names) => [
 ];
 const MEDIA_SRC = {
   regex:
-    '^(\\.{1,2}/)+src/(?!searchFilters$|panels/protocol$|panels/imagery/protocol$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/(map|stac)Messages$|panels/webview/messages$|panels/imagery/protocol$|panels/imagery/(clip|series|timelapse)Messages$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
   message:
-    'A webview script shares only the message protocols, src/geo, src/raster, src/format, src/searchFilters, the record types, the index-expression grammar and the colour maps with the extension side.',
+    'A webview script shares only the message tables and protocols, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -94,7 +95,7 @@ export default tseslint.config(
       forbid: [VSCODE, ...UPPER('api', 'geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services', 'commandIds')],
     },
     {
-      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts'],
+      files: ['src/commandIds.ts', 'src/format.ts', 'src/searchFilters.ts', 'src/nameMatch.ts', 'src/csvCells.ts'],
       forbid: [VSCODE, ...UPPER('geo', 'sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'watch', 'services')],
     },
     {
@@ -153,12 +154,19 @@ export default tseslint.config(
     // Pure parts of the sidebar and the panels, unit-tested without the editor: the paged list
     // gets its rows from a RowFactory, the panels' message checks and allow-list need no vscode.
     {
-      files: ['src/explorer/paged.ts', 'src/panels/messageRouter.ts', 'src/panels/mapMessages.ts', 'src/panels/imagery/allowedFiles.ts'],
+      files: [
+        'src/explorer/paged.ts',
+        'src/panels/webview/messages.ts',
+        'src/panels/mapMessages.ts',
+        'src/panels/stacMessages.ts',
+        'src/panels/imagery/*Messages.ts',
+        'src/panels/imagery/allowedFiles.ts',
+      ],
       forbid: [
         VSCODE,
         ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services'),
         {
-          regex: '^\\./(?!protocol$|messageRouter$|mapMessages$|imagery/protocol$)',
+          regex: '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|webview/messages$)',
           message: 'A pure module imports only the protocols and other pure modules.',
         },
       ],
@@ -168,7 +176,7 @@ export default tseslint.config(
     // Every user-facing string through l10n (see scripts/eslint/no-unlocalized-string.mjs).
     files: ['src/**/*.ts', 'media/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
-    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText } } },
+    plugins: { eo: { rules: { 'no-unlocalized-string': noUnlocalizedString, 'untrusted-text': untrustedText, 'catch-recovers': catchRecovers } } },
     rules: { 'eo/no-unlocalized-string': 'error' },
   },
   {
@@ -177,5 +185,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/sandbox/**', 'src/api/**'],
     rules: { 'eo/untrusted-text': 'error' },
+  },
+  {
+    // A command catches only what it recovers from, and says what (scripts/eslint/catch-recovers.mjs);
+    // scripts/catch-budget.mjs holds how many catches src/commands may have.
+    files: ['src/commands/**/*.ts'],
+    rules: { 'eo/catch-recovers': 'error' },
   },
 );

@@ -13,6 +13,8 @@ import { PromptSeam, type Prompts } from './ui/prompts';
 import type { ToolName } from './tools/toolIds';
 import { registerWalkthrough, type WalkthroughApi } from './walkthrough';
 import { createPendingStatusItem } from './watch/statusItem';
+import { BUDGET } from './watch/schedule';
+import { SharedBudget } from './watch/sharedBudget';
 import { Watcher } from './watch/watcher';
 
 /**
@@ -72,7 +74,12 @@ export function activate(context: vscode.ExtensionContext): EoImageryApi | undef
   );
   base.accounts = accounts;
   // Reads what it follows from the global state; its first request waits until something is due.
-  const watcher = step('watcher', () => new Watcher({ state: context.globalState, connection, log, ui }));
+  // Its request budget is one for every window of the profile, kept in the global storage folder.
+  const watcher = step('watcher', () => {
+    const shared = context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined;
+    const budget = shared ? new SharedBudget(shared, BUDGET, (m) => log.warn(m)) : undefined;
+    return new Watcher({ state: context.globalState, connection, log, ui, budget });
+  });
   const walkthrough = step('walkthrough', () => registerWalkthrough(base));
   // Set only by the test API below (which exists in test mode only).
   let restricted: boolean | undefined;

@@ -7,7 +7,17 @@
  */
 import * as l10n from '@vscode/l10n';
 import { Graph, layout } from '@dagrejs/dagre';
-import type { FromJobGraphMessage, GraphNodeModel, JobGraphModel, JobGraphState, TaskLook, ToJobGraphMessage } from '../../src/panels/jobGraph/protocol';
+import {
+  JOB_GRAPH_TO_PAGE,
+  type FromJobGraphMessage,
+  type GraphNodeModel,
+  type JobGraphModel,
+  type JobGraphState,
+  type TaskLook,
+} from '../../src/panels/jobGraph/protocol';
+import type { Handlers } from '../../src/panels/webview/messages';
+import { listen } from '../shared/messages';
+import { count } from '../../src/format';
 import { append, clear, el } from '../shared/dom';
 import type { VsCodeApi } from '../shared/vscodeApi';
 
@@ -63,7 +73,7 @@ export function layOut(model: JobGraphModel, textWidth: (text: string, font: str
   const g = new Graph();
   g.setGraph({ rankdir: 'LR', nodesep: 22, ranksep: 60, marginx: PAD, marginy: PAD });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const n of model.nodes) {
+  for (const n of model.nodes.slice(0, model.drawn)) {
     const lines = [n.name, n.block, [n.statusText, n.timeTaken].filter(Boolean).join(' · ')];
     const width = Math.ceil(Math.max(120, ...lines.map((l) => textWidth(l, font))) + 2 * PAD);
     g.setNode(n.id, { width: Math.min(width, 320), height: NODE_HEIGHT });
@@ -74,7 +84,7 @@ export function layOut(model: JobGraphModel, textWidth: (text: string, font: str
   return {
     width: Math.ceil(label.width ?? 0),
     height: Math.ceil(label.height ?? 0),
-    nodes: model.nodes.map((m) => {
+    nodes: model.nodes.slice(0, model.drawn).map((m) => {
       const n = g.node(m.id);
       return { model: m, x: n.x, y: n.y, width: n.width, height: n.height };
     }),
@@ -82,10 +92,15 @@ export function layOut(model: JobGraphModel, textWidth: (text: string, font: str
   };
 }
 
+/** Rows the task list shows at once. */
+const LIST_PAGE = 200;
+
 export class JobGraphApp {
-  private model?: JobGraphModel;
   /** The last layout drawn (the tests read it). */
   laidOut?: LaidOut;
+  /** What the task list's find box holds, and the first row shown: kept across live updates. */
+  private listQuery = '';
+  private listFirst = 0;
   private readonly measure = measurer();
 
   constructor(
@@ -93,7 +108,7 @@ export class JobGraphApp {
     private readonly root: HTMLElement,
   ) {
     append(root, el('p', { class: 'muted', role: 'status' }, l10n.t('Loading the job…')));
-    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToJobGraphMessage));
+    listen(JOB_GRAPH_TO_PAGE, this.handlers());
     this.post({ type: 'ready' });
   }
 
@@ -101,32 +116,33 @@ export class JobGraphApp {
     this.vscode.postMessage(m);
   }
 
-  onMessage(m: ToJobGraphMessage): void {
-    if (!m || typeof m !== 'object') return;
-    switch (m.type) {
-      case 'graph':
+  /** One handler per message of the job graph's table (src/panels/jobGraph/protocol.ts). */
+  private handlers(): Handlers<typeof JOB_GRAPH_TO_PAGE> {
+    return {
+      graph: (m) => {
         this.vscode.setState(m.state);
         this.render(m.model);
-        return;
-      case 'loading':
+      },
+      loading: (m) => {
         clear(this.root);
         append(this.root, el('p', { class: 'muted', role: 'status' }, m.label));
-        return;
-      case 'error':
+      },
+      error: (m) => {
         clear(this.root);
         append(
           this.root,
           el('p', { class: 'error', role: 'alert' }, m.message),
           el('button', { type: 'button', onclick: () => this.post({ type: 'refresh' }) }, l10n.t('Try Again')),
         );
-        return;
-    }
+      },
+    };
   }
 
   private render(model: JobGraphModel): void {
     // Keep the keyboard where it was across a live update.
-    const focused = (document.activeElement as HTMLElement | null)?.dataset?.task;
-    this.model = model;
+    const active = document.activeElement as HTMLElement | null;
+    const focused = active?.dataset?.task;
+    const finding = active?.classList.contains('find-task') ? ((active as HTMLInputElement).selectionStart ?? 0) : undefined;
     clear(this.root);
     const head = el(
       'header',
@@ -136,12 +152,18 @@ export class JobGraphApp {
     );
     append(this.root, head);
     if (model.problems) append(this.root, el('p', { class: 'problems', role: 'alert' }, model.problems));
+    if (model.drawnNote) append(this.root, el('p', { class: 'muted drawn-note' }, model.drawnNote));
     if (model.nodes.length === 0) {
       append(this.root, el('p', { class: 'muted' }, l10n.t('This job lists no tasks.')));
       return;
     }
     append(this.root, this.legend(), this.graph(model), this.list(model));
     if (focused) (this.root.querySelector(`[data-task="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
+    const find = this.root.querySelector<HTMLInputElement>('input.find-task');
+    if (finding !== undefined && find) {
+      find.focus();
+      find.setSelectionRange(finding, finding);
+    }
   }
 
   private legend(): HTMLElement {
@@ -207,37 +229,27 @@ export class JobGraphApp {
   }
 
   private spoken(m: GraphNodeModel): string {
-    const deps = this.model?.edges.filter(([, to]) => to === m.id).map(([from]) => this.model?.nodes.find((n) => n.id === from)?.name ?? from) ?? [];
     return [
       m.name,
       m.block,
       m.statusText,
       m.timeTaken,
       m.error,
-      deps.length ? l10n.t('depends on {0}', deps.join(', ')) : l10n.t('depends on nothing'),
+      m.dependsOn ? l10n.t('depends on {0}', m.dependsOn) : l10n.t('depends on nothing'),
       l10n.t('Enter opens its log'),
     ]
       .filter(Boolean)
       .join(', ');
   }
 
+  /**
+   * The tasks as a table in dependency order. A job may hold tens of thousands: past LIST_PAGE
+   * the table shows a page at a time, with a box that finds tasks by name, so every task can
+   * be reached and the page stays quick to draw.
+   */
   private list(model: JobGraphModel): HTMLElement {
-    const names = new Map(model.nodes.map((n) => [n.id, n.name]));
-    const rows = model.nodes.map((n) => {
-      const deps = model.edges.filter(([, to]) => to === n.id).map(([from]) => names.get(from) ?? from);
-      return el(
-        'tr',
-        { class: `look-${n.look}` },
-        el('td', {}, el('span', { class: `swatch look-${n.look}`, 'aria-hidden': 'true' }), n.name),
-        el('td', {}, n.block),
-        el('td', {}, n.statusText),
-        el('td', {}, n.timeTaken ?? ''),
-        el('td', {}, deps.join(', ')),
-        el('td', { class: 'error' }, n.error ?? ''),
-        el('td', {}, el('button', { type: 'button', class: 'secondary', onclick: () => this.post({ type: 'openLog', taskId: n.id }) }, l10n.t('Open Log'))),
-      );
-    });
-    return el(
+    const body = el('tbody', {});
+    const table = el(
       'table',
       { class: 'tasks' },
       el('caption', {}, l10n.t('Tasks in dependency order')),
@@ -252,7 +264,70 @@ export class JobGraphApp {
           ),
         ),
       ),
-      el('tbody', {}, ...rows),
+      body,
+    );
+    if (model.nodes.length <= LIST_PAGE) {
+      append(body, ...model.nodes.map((n) => this.row(n)));
+      return table;
+    }
+    const shown = el('p', { class: 'muted pager', role: 'status' });
+    const previous = el('button', { type: 'button', class: 'secondary previous' }, l10n.t('Previous'));
+    const next = el('button', { type: 'button', class: 'secondary next' }, l10n.t('Next'));
+    const find = el('input', {
+      type: 'search',
+      class: 'find-task',
+      value: this.listQuery,
+      placeholder: l10n.t('Find a task by name'),
+      'aria-label': l10n.t('Find a task by name'),
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
+    const show = (): void => {
+      const q = this.listQuery.trim().toLowerCase();
+      const matching = q ? model.nodes.filter((n) => n.name.toLowerCase().includes(q)) : model.nodes;
+      this.listFirst = Math.max(0, Math.min(this.listFirst, (Math.ceil(matching.length / LIST_PAGE) - 1) * LIST_PAGE));
+      clear(body);
+      append(body, ...matching.slice(this.listFirst, this.listFirst + LIST_PAGE).map((n) => this.row(n)));
+      shown.textContent =
+        matching.length === 0
+          ? l10n.t('No task name contains "{0}".', this.listQuery.trim())
+          : l10n.t(
+              'Tasks {0}–{1} of {2}',
+              count(this.listFirst + 1),
+              count(Math.min(this.listFirst + LIST_PAGE, matching.length)),
+              q ? l10n.t('{0} whose name contains "{1}"', count(matching.length), this.listQuery.trim()) : count(matching.length),
+            );
+      previous.disabled = this.listFirst === 0;
+      next.disabled = this.listFirst + LIST_PAGE >= matching.length;
+    };
+    find.addEventListener('input', () => {
+      this.listQuery = find.value;
+      this.listFirst = 0;
+      show();
+    });
+    previous.addEventListener('click', () => {
+      this.listFirst -= LIST_PAGE;
+      show();
+    });
+    next.addEventListener('click', () => {
+      this.listFirst += LIST_PAGE;
+      show();
+    });
+    show();
+    return el('section', { class: 'task-list' }, el('div', { class: 'list-tools' }, find, previous, next, shown), table);
+  }
+
+  private row(n: GraphNodeModel): HTMLElement {
+    return el(
+      'tr',
+      { class: `look-${n.look}` },
+      el('td', {}, el('span', { class: `swatch look-${n.look}`, 'aria-hidden': 'true' }), n.name),
+      el('td', {}, n.block),
+      el('td', {}, n.statusText),
+      el('td', {}, n.timeTaken ?? ''),
+      el('td', {}, n.dependsOn),
+      el('td', { class: 'error' }, n.error ?? ''),
+      el('td', {}, el('button', { type: 'button', class: 'secondary', onclick: () => this.post({ type: 'openLog', taskId: n.id }) }, l10n.t('Open Log'))),
     );
   }
 }

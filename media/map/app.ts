@@ -6,17 +6,7 @@
  */
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
-import {
-  type Basemap,
-  type FromMapMessage,
-  type LayerKind,
-  type MapFeature,
-  type MapRequest,
-  type MapResults,
-  type MapSource,
-  type MapState,
-  type ToMapMessage,
-} from '../../src/panels/protocol';
+import { type Basemap, type LayerKind, type MapFeature, type MapRequest, type MapResults, type MapSource, type MapState } from '../../src/panels/protocol';
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { noticeHost, showNotice } from '../shared/notice';
@@ -29,14 +19,14 @@ import { loadImageryChunk } from './imageryLoader';
 import type { ImageryManager } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type {
-  FromMapTestMessage,
-  ImageryLayerSpec,
-  ToMapImageryMessage,
-  ToMapSeriesMessage,
-  ToMapTestMessage,
-  ToMapTimelapseMessage,
-} from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
+import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../../src/panels/mapMessages';
+import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
+import { listen } from '../shared/messages';
+import { clipHandlers } from './channels/clip';
+import type { ChannelPage } from './channels/page';
+import { seriesHandlers } from './channels/series';
+import { timelapseHandlers } from './channels/timelapse';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -92,6 +82,7 @@ export class MapApp {
   readonly map: L.Map;
   readonly layers = {} as Record<LayerKind, FootprintLayer<ShownFeature>>;
   readonly rpc: Rpc<MapRequest, MapResults>;
+  private readonly messages: Dispatcher<typeof MAP_TO_PAGE>;
   private readonly panel: SearchPanel;
   private readonly draw: DrawTool;
   private drawn?: L.Polygon;
@@ -119,8 +110,6 @@ export class MapApp {
   decodeMode?: DecodeMode;
   /** Pixel inspector, histogram and clips, once the imagery chunk is loaded (tests use it). */
   imageryTools?: ImageryTools;
-  /** The extension runs for its tests (its `init` says so): the page answers test-only messages. */
-  private testing = false;
 
   constructor(
     private readonly vscode: VsCodeApi<MapState>,
@@ -185,86 +174,81 @@ export class MapApp {
     }
     this.started = true;
     this.watchTheme();
-    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToMapMessage));
+    this.messages = listen(MAP_TO_PAGE, this.handlers());
     this.post({ type: 'ready' });
   }
 
-  private post(m: FromMapMessage | FromMapTestMessage, transfer?: ArrayBuffer[]): void {
+  private post(m: FromMapMessage, transfer?: ArrayBuffer[]): void {
     this.vscode.postMessage(m, transfer);
   }
 
   // ------------------------------------------------------------ messages
 
-  onMessage(m: ToMapMessage): void {
-    if (!m || typeof m !== 'object') return;
-    if (this.rpc.handle(m)) return;
-    switch (m.type) {
-      case 'init':
+  /** A message from the extension, as if it had arrived (the map benchmark feeds it layers). */
+  onMessage(m: unknown): Promise<void> {
+    return this.messages.receive(m);
+  }
+
+  /** What the channels' handlers (media/map/channels) need of the page: the imagery tools, the way back. */
+  private channelPage(): ChannelPage {
+    return {
+      tools: async () => {
+        await this.imagery();
+        if (!this.imageryTools) throw new Error(l10n.t('The imagery tools did not load.'));
+        return this.imageryTools;
+      },
+      imageryAsked: () => this.imageryManager !== undefined,
+      post: (m, transfer) => this.post(m, transfer),
+    };
+  }
+
+  /** One handler per message of the map's table (src/panels/mapMessages.ts); the channels bring theirs. */
+  private handlers(): Handlers<typeof MAP_TO_PAGE> {
+    const page = this.channelPage();
+    return {
+      response: (m) => void this.rpc.handle(m),
+      init: (m) => {
         // a panel revived by the serializer hands back what the webview saved
         // (only when the webview kept nothing itself: its own view may already have moved on)
         if (this.startedEmpty && m.state) {
           if (m.state.imagery) this.state.imagery = m.state.imagery;
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
-        this.testing = m.testing === true;
         this.init(m.basemaps);
-        break;
-      case 'layer':
+      },
+      layer: (m) => {
         this.setLayer(m.layer, m.features, m.mode, m.fit);
         if (m.sources) this.rememberSources(m.layer, m.sources, m.mode);
-        break;
-      case 'select':
-        this.select(m.layer, m.id, 'extension');
-        break;
-      case 'startDraw':
+      },
+      select: (m) => this.select(m.layer, m.id, 'extension'),
+      startDraw: (m) => {
         this.side.hidden = false;
         this.drawIntent = m.intent;
         this.draw.begin(m.shape);
-        break;
-      case 'runSearch':
+      },
+      runSearch: (m) => {
         this.onDrawn({ shape: m.params.shape, ring: m.params.ring });
         if (this.drawn) this.map.fitBounds(this.drawn.getBounds(), { padding: [24, 24] });
         if (m.useForm) void this.panel.runWithForm(m.anchors);
         else void this.panel.runSaved(m.params);
-        break;
-      case 'connection':
-        this.setConnected(m.connected, m.configured);
-        break;
-      case 'searchView':
+      },
+      connection: (m) => this.setConnected(m.connected, m.configured),
+      searchView: () => {
         this.side.hidden = false;
         this.useView();
         void this.panel.runWithForm();
-        break;
-      case 'notice':
-        showNotice(m.text, m.level);
-        break;
-      case 'setView':
-        this.map.setView(m.center, m.zoom);
-        break;
-      case 'imagery':
-      case 'imageryPreview':
-      case 'imageryNote':
-      case 'imageryCompare':
-      case 'imageryTimeline':
-        void this.onImagery(m);
-        break;
-      case 'seriesStart':
-      case 'seriesCancel':
-      case 'seriesPng':
-        void this.onSeries(m);
-        break;
-      case 'timelapseSource':
-      case 'timelapse':
-      case 'timelapseCancel':
-        void this.onTimelapse(m);
-        break;
-      case 'imageryPixels':
-        // test mode only: a normal page neither loads imagery for it nor answers
-        if (this.testing) void this.answerPixels(m);
-        break;
-      default:
-        break;
-    }
+      },
+      notice: (m) => showNotice(m.text, m.level),
+      setView: (m) => void this.map.setView(m.center, m.zoom),
+      imagery: (m) => this.onImagery(m),
+      imageryPreview: (m) => this.onImagery(m),
+      imageryNote: (m) => this.onImagery(m),
+      imageryCompare: (m) => this.onImagery(m),
+      imageryTimeline: (m) => this.onImagery(m),
+      ...clipHandlers(page),
+      ...seriesHandlers(page),
+      ...timelapseHandlers(page),
+    };
   }
 
   private init(basemaps: Basemap[]): void {
@@ -325,33 +309,6 @@ export class MapApp {
     return this.imageryManager;
   }
 
-  /** "Chart Index Over Time": the imagery chunk reads and charts (loaded first if need be). */
-  private async onSeries(m: ToMapSeriesMessage): Promise<void> {
-    try {
-      await this.imagery();
-    } catch (e) {
-      if (m.type === 'seriesStart') this.post({ type: 'seriesDone', requestId: m.requestId, ok: false, error: (e as Error).message });
-      return;
-    }
-    await this.imageryTools?.onSeries(m);
-  }
-
-  /** "Export Timelapse…": the imagery chunk draws and encodes (loaded first if need be). */
-  private async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
-    if (m.type === 'timelapseSource' && !this.imageryManager) {
-      // no imagery was ever shown: no time slider either, and no reason to load the chunk
-      this.post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: {} });
-      return;
-    }
-    try {
-      await this.imagery();
-    } catch (e) {
-      if (m.type !== 'timelapseCancel') this.post({ type: 'timelapseReply', requestId: m.requestId, ok: false, error: (e as Error).message });
-      return;
-    }
-    await this.imageryTools?.onTimelapse(m);
-  }
-
   private async onImagery(m: ToMapImageryMessage): Promise<void> {
     let manager: ImageryManager;
     try {
@@ -369,12 +326,6 @@ export class MapApp {
       manager.add(m.right, false);
       manager.compare.start(m.left.id, m.right.id, m.mode, m.position);
     }
-  }
-
-  /** What the imagery pane shows at the asked points (the integration tests compare colours). */
-  private async answerPixels(m: ToMapTestMessage): Promise<void> {
-    const manager = await this.imagery().catch(() => undefined);
-    if (manager) this.post({ type: 'imageryPixels', requestId: m.requestId, pixels: manager.pixelsAt(m.points) });
   }
 
   /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */

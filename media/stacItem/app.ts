@@ -6,7 +6,7 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import type { ArchiveItem, StacAsset } from '../../src/api/records';
-import type { FromStacMessage, StacAction, StacState, ToStacMessage } from '../../src/panels/protocol';
+import type { StacAction, StacState } from '../../src/panels/protocol';
 import { bboxRing } from '../../src/geo/antimeridian';
 import { append, button, clear, el, link } from '../shared/dom';
 import { FootprintLayer } from '../shared/footprintLayer';
@@ -14,6 +14,9 @@ import { showNotice } from '../shared/notice';
 import { addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
 import type { VsCodeApi } from '../shared/vscodeApi';
 import { GROUPS, formatDate, formatValue, groupProperties, groupTitle, isImageDataUrl } from './format';
+import { STAC_TO_PAGE, type FromStacMessage } from '../../src/panels/stacMessages';
+import type { Handlers } from '../../src/panels/webview/messages';
+import { listen } from '../shared/messages';
 
 /** Very long values are cut for display; the full text stays in the tooltip and the raw JSON. */
 const MAX_SHOWN = 300;
@@ -39,7 +42,7 @@ export class StacItemApp {
   ) {
     this.state = vscode.getState() ?? {};
     append(root, el('p', { class: 'muted', id: 'loading' }, l10n.t('Loading the item…')));
-    window.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data as ToStacMessage));
+    listen(STAC_TO_PAGE, this.handlers());
     this.post({ type: 'ready' });
   }
 
@@ -47,29 +50,21 @@ export class StacItemApp {
     this.vscode.postMessage(m);
   }
 
-  onMessage(m: ToStacMessage): void {
-    if (!m || typeof m !== 'object') return;
-    switch (m.type) {
-      case 'item':
-        this.render(m.item, m.stacUrl);
-        break;
-      case 'thumbnail':
-        this.showThumbnail(m.dataUrl, m.assetKey);
-        break;
-      case 'loading':
+  /** One handler per message of the STAC page's table (src/panels/stacMessages.ts). */
+  private handlers(): Handlers<typeof STAC_TO_PAGE> {
+    return {
+      item: (m) => this.render(m.item, m.stacUrl),
+      thumbnail: (m) => this.showThumbnail(m.dataUrl, m.assetKey),
+      loading: (m) => {
         clear(this.root);
         append(this.root, el('p', { class: 'muted', id: 'loading' }, m.label));
-        break;
-      case 'error':
+      },
+      error: (m) => {
         clear(this.root);
         append(this.root, el('p', { class: 'error', role: 'alert', id: 'load-error' }, m.message));
-        break;
-      case 'notice':
-        showNotice(m.text, m.level);
-        break;
-      default:
-        break;
-    }
+      },
+      notice: (m) => showNotice(m.text, m.level),
+    };
   }
 
   private open = (url: string) => this.post({ type: 'openExternal', url });

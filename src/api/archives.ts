@@ -1,10 +1,9 @@
 /** Archive (STAC) search, collections and items. Item `bbox` strings arrive here as numbers. */
 import { ApiError } from './errors';
-import { listParser } from './listing';
 import { normalizeArchiveItem, normalizeCollection } from './normalize';
 import { iterateLinks, type IterateOptions } from './paging';
 import type { ArchiveCollection, ArchiveItem, ArchiveItemWire, ArchiveSearchRequest, ItemCollection, Link } from './records';
-import { archiveCollection, archiveItem, itemCollectionEnvelope } from './schemas';
+import { archiveCollection, archiveItem, collectionsEnvelope, itemCollectionEnvelope } from './schemas';
 import { assertShape } from './shape';
 import { pathOf, type CallOptions, type RequestSpec, type Transport } from './transport';
 import { readRecords, withUnreadable, type WithUnreadable } from './unreadable';
@@ -23,8 +22,16 @@ function parseItems(body: unknown): ItemCollection<ArchiveItem> & WithUnreadable
   return withUnreadable(out, unreadable);
 }
 const parseItem = (body: unknown): ArchiveItem => normalizeArchiveItem(assertShape<ArchiveItemWire>(body, archiveItem, 'item'));
-const collectionList = listParser<ArchiveCollection>('collections', archiveCollection);
-const parseCollections = (body: unknown): ArchiveCollection[] => collectionList(body).map((c, i) => normalizeCollection(c, `collections[${i}]`));
+/** The collections that read, and the ones that do not fit left out with the reason. */
+function parseCollections(body: unknown): ArchiveCollection[] & WithUnreadable {
+  const list = assertShape<{ collections: unknown[] }>(body, collectionsEnvelope, '').collections;
+  const { items, unreadable } = readRecords(
+    list,
+    (i) => `collections[${i}]`,
+    (raw, where) => normalizeCollection(assertShape<ArchiveCollection>(raw, archiveCollection, where)),
+  );
+  return withUnreadable(items, unreadable);
+}
 const parseCollection = (body: unknown): ArchiveCollection => normalizeCollection(assertShape<ArchiveCollection>(body, archiveCollection, 'collection'));
 
 export function nextLink(fc: { links?: Link[] }): Link | undefined {
@@ -45,7 +52,7 @@ export class ArchivesApi {
     return this.followLinks({ method: 'POST', path: '/v0/archives/search', body: first }, opts);
   }
 
-  collections(o?: CallOptions): Promise<ArchiveCollection[]> {
+  collections(o?: CallOptions): Promise<ArchiveCollection[] & WithUnreadable> {
     return this.t.json({ method: 'GET', path: '/v0/archives/collections' }, parseCollections, o);
   }
 

@@ -153,7 +153,8 @@ export class EoClient {
     } catch (e) {
       throw new OutputFileError(e instanceof Error ? e.message : String(e));
     }
-    return fetchOutputGeoJson(href, { ...opts, headers: { ...opts.headers, ...(await this.transport.authHeadersFor(href)) } });
+    const headers = { ...opts.headers, ...(await this.transport.authHeadersFor(href)) };
+    return fetchOutputGeoJson(href, { ...opts, headers, dispatcher: this.transport.otherHostsDispatcher() });
   }
 
   /** Close the keep-alive connections; later calls reject with kind `network`. */

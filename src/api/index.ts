@@ -1,6 +1,7 @@
 /** Public surface of the API layer. Nothing here imports `vscode`. */
 export { EoClient } from './client';
-export type { ClientOptions, CallOptions, RequestEvent, UnreadableEvent, AuthScheme, TokenSource, Query, QueryValue } from './transport';
+export type { ClientOptions, CallOptions, OtherHosts, RequestEvent, UnreadableEvent, AuthScheme, TokenSource, Query, QueryValue } from './transport';
+export { guardedAgent } from './guardedConnect';
 export { unreadableOf, type UnreadableRecord, type WithUnreadable } from './unreadable';
 export { pathOf, encodeSegment, redactBody, describeRequest, REDACTED } from './transport';
 export {

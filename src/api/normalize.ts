@@ -44,9 +44,12 @@ export function normalizeVisualizationList(wire: VisualizationListWire & { visua
   return out;
 }
 
-/** `["77.1", "28.4", ...]` → numbers; a 3-D bbox (6 values) is reduced to its 2-D corners. */
-export function normalizeBbox(bbox: readonly (string | number)[] | undefined, where: string): [number, number, number, number] | undefined {
-  if (bbox === undefined || bbox === null) return undefined;
+/**
+ * `["77.1", "28.4", ...]` → numbers; a 3-D bbox (6 values) is reduced to its 2-D corners.
+ * Absent, `null` and `[]` are no bbox (an item whose geometry is `null` has none).
+ */
+export function normalizeBbox(bbox: readonly (string | number)[] | null | undefined, where: string): [number, number, number, number] | undefined {
+  if (bbox === undefined || bbox === null || bbox.length === 0) return undefined;
   if (bbox.length !== 4 && bbox.length !== 6) {
     throw new ShapeError(`${where}.bbox: expected 4 or 6 values, got ${bbox.length}`);
   }
@@ -62,6 +65,7 @@ export function normalizeArchiveItem(item: ArchiveItemWire, where = 'item'): Arc
   const out = item as unknown as ArchiveItem;
   const bbox = normalizeBbox(item.bbox, where);
   if (bbox) out.bbox = bbox;
+  else delete out.bbox;
   return out;
 }
 
@@ -90,11 +94,27 @@ export function searchCollectionOf(s: Satellite): string | undefined {
   return s.collections[0]?.id ?? s.collection_id;
 }
 
-export function normalizeCollection(c: ArchiveCollection, where = 'collection'): ArchiveCollection {
-  const boxes = c.extent?.spatial?.bbox;
-  if (Array.isArray(boxes)) {
-    c.extent.spatial.bbox = boxes.map((b, i) => normalizeBbox(b as unknown as (string | number)[], `${where}.extent.spatial[${i}]`) ?? []);
-  }
+/**
+ * A collection with its extent's boxes as numbers. A box that does not read (a wrong number of
+ * values, a value that is not a number) is left out of the extent rather than failing the
+ * collection: nothing in the extension draws or filters by a collection's extent, and the
+ * collection's items carry their own footprints. A single flat box is read as the one box.
+ */
+export function normalizeCollection(c: ArchiveCollection): ArchiveCollection {
+  const spatial = c.extent?.spatial as { bbox?: unknown } | undefined;
+  if (!spatial || spatial.bbox === undefined || spatial.bbox === null) return c;
+  const raw = Array.isArray(spatial.bbox) ? (spatial.bbox as unknown[]) : [];
+  const boxes = raw.length > 0 && raw.every((v) => !Array.isArray(v)) ? [raw] : raw;
+  c.extent.spatial.bbox = boxes.flatMap((b) => {
+    if (!Array.isArray(b)) return [];
+    try {
+      const box = normalizeBbox(b as (string | number)[], '');
+      return box ? [box] : [];
+    } catch (e) {
+      if (e instanceof ShapeError) return [];
+      throw e;
+    }
+  });
   return c;
 }
 

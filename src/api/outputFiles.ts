@@ -3,6 +3,9 @@
  * the base URL (`EoClient.outputGeoJson` decides and passes the header), never to another
  * host; redirects are not followed, only http(s) is read, and the size is capped. A vector output must be GeoJSON; anything else is refused with the reason.
  */
+import { passGate } from './requestGate';
+import type { Dispatcher } from 'undici';
+import { PrivateTargetRefused } from './privateTargets';
 import { undici } from './undici';
 import { isObj } from './shape';
 
@@ -23,6 +26,8 @@ export interface OutputFetchOptions {
   timeoutMs?: number;
   /** Request headers (the client's `Authorization` for its own storage). */
   headers?: Record<string, string>;
+  /** Reads through it (the client's dispatcher for other hosts, which checks where it connects). */
+  dispatcher?: Dispatcher;
 }
 
 /** The file behind `url` as text. */
@@ -38,10 +43,19 @@ export async function fetchOutputText(url: string, opts: OutputFetchOptions = {}
   }
   const max = opts.maxBytes ?? 25 * 1024 * 1024;
   const timeout = opts.timeoutMs ?? 60_000;
+  await passGate({ method: 'GET', path: `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`, attempt: 1 });
   let res;
   try {
-    res = await undici().request(url, { method: 'GET', headers: opts.headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+    res = await undici().request(url, {
+      method: 'GET',
+      headers: opts.headers,
+      signal: opts.signal,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      dispatcher: opts.dispatcher,
+    });
   } catch (err) {
+    if (err instanceof PrivateTargetRefused) throw new OutputFileError(err.message);
     throw new OutputFileError(`could not reach ${parsed.host}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (res.statusCode >= 400) {

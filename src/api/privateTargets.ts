@@ -10,12 +10,50 @@ import { isIP } from 'node:net';
 
 export type PrivateKind = 'loopback' | 'private' | 'link-local';
 
-function ipv4Kind(a: number[]): PrivateKind | undefined {
+function ipv4Kind(a: readonly number[]): PrivateKind | undefined {
   if (a[0] === 127 || a[0] === 0) return 'loopback';
   if (a[0] === 10 || (a[0] === 172 && a[1] >= 16 && a[1] <= 31) || (a[0] === 192 && a[1] === 168)) return 'private';
   // carrier-grade NAT space is a network the person is on, too
   if (a[0] === 100 && a[1] >= 64 && a[1] <= 127) return 'private';
+  // the benchmarking range: labs and appliances put it on local networks
+  if (a[0] === 198 && (a[1] === 18 || a[1] === 19)) return 'private';
   if (a[0] === 169 && a[1] === 254) return 'link-local';
+  return undefined;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail split). */
+function ipv6Groups(ip: string): number[] {
+  let s = ip.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    s = `${s.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = s.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : new Array<string>(8 - h.length - t.length).fill('0');
+  return [...h, ...zeros, ...t].map((x) => parseInt(x, 16));
+}
+
+/**
+ * An IPv6 address that carries an IPv4 one reaches that IPv4 host (through the dual stack, a
+ * NAT64 gateway or a 6to4 relay): it is as private as the IPv4 address it carries.
+ */
+function ipv6Kind(g: readonly number[]): PrivateKind | undefined {
+  const v4 = (hi: number, lo: number): number[] => [g[hi] >> 8, g[hi] & 255, g[lo] >> 8, g[lo] & 255];
+  const zero = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
+  // ::a.b.c.d (IPv4-compatible, and with it ::1 and ::), ::ffff:a.b.c.d (mapped)
+  if (zero(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return ipv4Kind(v4(6, 7));
+  // ::ffff:0:a.b.c.d (IPv4-translated)
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return ipv4Kind(v4(6, 7));
+  // NAT64: the well-known prefix 64:ff9b::/96 carries the address; 64:ff9b:1::/48 is a local network's own
+  if (g[0] === 0x64 && g[1] === 0xff9b) return zero(2, 6) ? ipv4Kind(v4(6, 7)) : g[2] === 1 ? 'private' : undefined;
+  // 6to4: 2002:AABB:CCDD::/48 is the IPv4 address AA.BB.CC.DD's network
+  if (g[0] === 0x2002) return ipv4Kind(v4(1, 2));
+  // unique local fc00::/7, site-local fec0::/10 (deprecated, still routed inside sites), link-local fe80::/10
+  if ((g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfec0) return 'private';
+  if ((g[0] & 0xffc0) === 0xfe80) return 'link-local';
   return undefined;
 }
 
@@ -24,21 +62,7 @@ export function addressKind(address: string): PrivateKind | undefined {
   const ip = address.replace(/^\[|\]$/g, '').toLowerCase();
   const v = isIP(ip);
   if (v === 4) return ipv4Kind(ip.split('.').map(Number));
-  if (v !== 6) return undefined;
-  // IPv4-mapped (::ffff:10.0.0.1, or its hex form ::ffff:a00:1)
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(.+)$/.exec(ip)?.[1];
-  if (mapped) {
-    if (isIP(mapped) === 4) return ipv4Kind(mapped.split('.').map(Number));
-    const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(mapped);
-    if (hex) {
-      const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
-      return ipv4Kind([hi >> 8, hi & 255, lo >> 8, lo & 255]);
-    }
-  }
-  if (ip === '::1' || ip === '::') return 'loopback';
-  if (/^f[cd]/.test(ip)) return 'private';
-  if (/^fe[89ab]/.test(ip)) return 'link-local';
-  return undefined;
+  return v === 6 ? ipv6Kind(ipv6Groups(ip)) : undefined;
 }
 
 /** The kind of a URL's host by its name alone (an IP literal, `localhost`), without DNS. */
@@ -65,42 +89,76 @@ export class PrivateTargetRefused extends Error {
   }
 }
 
+/** A host name as URLs and connectors spell it, for comparing: no brackets, no final dot, lower case. */
+function bareHost(hostname: string): string {
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+}
+
 /**
  * Decides, once per host and session, whether URLs on a private host may be read: asks the
  * person the first time (concurrent reads of the same host share one question) and remembers
- * the answer. Host names are resolved, so a public-looking name that points at 127.0.0.1 is
- * asked about too.
+ * the answer. It is asked twice per read: `check` before the request, by the URL's name and
+ * what it resolves to then, and `checkConnection` as each connection is opened, with the
+ * addresses that connection goes to (see guardedConnect.ts). A name that resolves to a public
+ * address when checked and to 127.0.0.1 when connected to (DNS rebinding) is asked about at
+ * the second. The answer is per host and kind: a host allowed on the local network is asked
+ * again if it turns out to be on this computer.
  */
 export class PrivateTargetGuard {
-  private readonly answers = new Map<string, Promise<PrivateKind | undefined>>();
-  private readonly decided = new Map<string, boolean>();
+  /** What each host's name pointed at when `check` first saw it. */
+  private readonly kinds = new Map<string, Promise<PrivateKind | undefined>>();
+  /** The person's answer per host and kind. */
+  private readonly answers = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly ask: AskPrivateTarget,
-    private readonly resolve: ResolveHost,
+    /** How names are resolved, by `check` and by the connections (guardedConnect.ts). */
+    readonly resolve: ResolveHost,
+    /** A host never asked about: the service's own (the sandbox runs on loopback). */
+    private readonly exempt: (hostname: string) => boolean = () => false,
   ) {}
 
   /** Resolves when `url` may be read; rejects with PrivateTargetRefused when the person said no. */
   async check(url: URL): Promise<void> {
+    if (this.exempt(bareHost(url.hostname))) return;
     const host = url.host.toLowerCase();
-    let pending = this.answers.get(host);
+    let pending = this.kinds.get(host);
     if (!pending) {
-      pending = this.decide(url.hostname, host);
-      this.answers.set(host, pending);
+      pending = this.kindOfName(url.hostname);
+      this.kinds.set(host, pending);
     }
     const kind = await pending;
-    if (kind !== undefined && this.decided.get(host) === false) throw new PrivateTargetRefused(host, kind);
+    if (kind !== undefined) await this.allow(host, kind);
   }
 
-  private async decide(hostname: string, host: string): Promise<PrivateKind | undefined> {
-    let kind = hostKind(hostname);
-    if (kind === undefined && isIP(hostname.replace(/^\[|\]$/g, '')) === 0) {
-      // A name: what it points at decides (an unresolvable name fails when it is read anyway).
-      const addresses = await this.resolve(hostname).catch(() => [] as string[]);
-      kind = addresses.map(addressKind).find((k) => k !== undefined);
+  /**
+   * Resolves when a connection to `host` (`name:port` as in a URL) may go to `addresses`, the
+   * addresses it will be pinned to; rejects with PrivateTargetRefused when the person said no.
+   */
+  async checkConnection(host: string, hostname: string, addresses: readonly string[]): Promise<void> {
+    if (this.exempt(bareHost(hostname))) return;
+    const kind = hostKind(bareHost(hostname)) ?? addresses.map(addressKind).find((k) => k !== undefined);
+    if (kind !== undefined) await this.allow(host.toLowerCase(), kind);
+  }
+
+  private async kindOfName(hostname: string): Promise<PrivateKind | undefined> {
+    const kind = hostKind(hostname);
+    if (kind !== undefined || isIP(bareHost(hostname)) !== 0) return kind;
+    // A name: what it points at decides (an unresolvable name fails when it is read anyway).
+    const addresses = await this.resolve(hostname).catch(() => [] as string[]);
+    return addresses.map(addressKind).find((k) => k !== undefined);
+  }
+
+  private async allow(host: string, kind: PrivateKind): Promise<void> {
+    const key = `${host} ${kind}`;
+    let answer = this.answers.get(key);
+    if (!answer) {
+      answer = this.ask(host, kind).catch(() => false);
+      this.answers.set(key, answer);
     }
-    if (kind === undefined) return undefined;
-    this.decided.set(host, await this.ask(host, kind).catch(() => false));
-    return kind;
+    if (!(await answer)) throw new PrivateTargetRefused(host, kind);
   }
 }

@@ -980,7 +980,8 @@ interface ArchiveItemBase {
   collection: string;
   stac_version: string;
   stac_extensions: string[];
-  geometry: Geometry;
+  /** `null` is valid GeoJSON and STAC: an item without a footprint (listed, not drawn). */
+  geometry: Geometry | null;
   properties: ArchiveItemProperties;
   assets: Record<string, StacAsset>;
   links: Link[];
@@ -991,9 +992,9 @@ export interface ArchiveItemWire extends ArchiveItemBase {
   bbox: (string | number)[];
 }
 
-/** After the client's normalisation: `bbox` as numbers. */
+/** After the client's normalisation: `bbox` as numbers, absent when the item has none (no footprint). */
 export interface ArchiveItem extends ArchiveItemBase {
-  bbox: [number, number, number, number];
+  bbox?: [number, number, number, number];
 }
 
 export interface ItemCollection<I = ArchiveItemWire> {

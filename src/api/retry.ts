@@ -48,18 +48,17 @@ export function isRetryable(method: string, err: ApiError): boolean {
 }
 
 /**
- * Delay before attempt `attempt` (1 = first retry): "full jitter" exponential backoff,
- * capped, or the server's `Retry-After` when it gave one. `undefined` means "do not retry"
- * (the server asked for longer than we are willing to wait).
+ * Delay before attempt `attempt` (1 = first retry): exponential backoff with jitter, capped,
+ * or the server's `Retry-After` when it asks for longer. The backoff is the floor: a
+ * `Retry-After: 0` on every answer (a 503 storm) must not make retries back to back.
+ * `undefined` means "do not retry" (the server asked for longer than we are willing to wait).
  */
 export function retryDelayMs(attempt: number, opts: Required<RetryOptions>, retryAfterMs?: number, random: () => number = Math.random): number | undefined {
-  if (retryAfterMs !== undefined) {
-    if (retryAfterMs > opts.maxRetryAfterMs) return undefined;
-    return retryAfterMs;
-  }
+  if (retryAfterMs !== undefined && retryAfterMs > opts.maxRetryAfterMs) return undefined;
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
   // Half fixed, half random: never zero (a tight retry loop helps nobody), still spread out.
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  const backoff = Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return Math.max(backoff, retryAfterMs ?? 0);
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP date. */

@@ -212,7 +212,8 @@ export const archiveCollection = obj({
   description: o(str),
   license: o(str),
   stac_version: o(str),
-  extent: o(obj({ spatial: o(obj({ bbox: arr(arr(oneOf(num, str))) })), temporal: o(obj({ interval: arr(arr(o(str))) })) })),
+  // the boxes are read by normalizeCollection, which leaves out the ones that do not read
+  extent: o(obj({ spatial: o(obj({})), temporal: o(obj({ interval: arr(arr(o(str))) })) })),
   links: o(arr(link)),
   providers: o(arr(obj({ name: str, roles: o(strs) }))),
 });
@@ -231,6 +232,8 @@ export const archiveItem = obj({
 
 /** The collection around its items: each item is read on its own (one odd record must not fail the page). */
 export const itemCollectionEnvelope = obj({ type: o(str), features: arr(anyValue), links: o(arr(link)) });
+/** The collections listing around its records, each read on its own. */
+export const collectionsEnvelope = obj({ collections: arr(anyValue) });
 
 export const catalog = obj({
   id: str,

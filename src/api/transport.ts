@@ -6,198 +6,35 @@
 import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
 import { linkSignal } from './abortFanout';
-import { ApiError, decodeErrorBody, redactText, scrubError, statusTitle } from './errors';
-import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from './retry';
+import { ApiError, decodeErrorBody, redactText, scrubError } from './errors';
+import { DEFAULT_RETRY, isRetryable, retryDelayMs, sleep, type RetryOptions } from './retry';
+import { passGate } from './requestGate';
 import { ShapeError } from './shape';
 import { readRangeBody, type RangeOptions, type RangeResult } from './rangeRead';
 import { unreadableOf, withUnreadable, type UnreadableRecord } from './unreadable';
+import type { CallOptions, ClientOptions, HttpMethod, RawResponse, RequestEvent, RequestSpec, UnreadableEvent } from './requestTypes';
+import { buildQuery, redactBody, REDACTED, secretsIn } from './requestText';
+import { abortedError, httpError, readBody, transportError } from './responseErrors';
 
 export type { RangeOptions, RangeResult };
 export { RANGE_IGNORED } from './rangeRead';
+export type {
+  AuthScheme,
+  CallOptions,
+  ClientOptions,
+  HttpMethod,
+  OtherHosts,
+  Query,
+  QueryValue,
+  RawResponse,
+  RequestEvent,
+  RequestSpec,
+  TokenSource,
+  UnreadableEvent,
+} from './requestTypes';
+export { buildQuery, describeRequest, encodeSegment, pathOf, REDACTED, redactBody, secretsIn } from './requestText';
 
-export type AuthScheme = 'bearer' | 'raw';
-export type TokenSource = string | (() => Promise<string | undefined> | string | undefined);
-
-export interface ClientOptions {
-  /** e.g. `https://api.example.com` or `http://127.0.0.1:8080` (a path prefix is kept). */
-  baseUrl: string;
-  /** The access token, or a function asked before every request (e.g. reads SecretStorage). */
-  token?: TokenSource;
-  /** `bearer` sends `Authorization: Bearer <t>`; `raw` sends the bare token. Default `bearer`. */
-  authScheme?: AuthScheme;
-  /**
-   * Header timeout, body idle timeout, and the most the whole body may take once the headers
-   * arrived (a server dribbling one byte at a time is cut off too). Default 30 s.
-   */
-  timeoutMs?: number;
-  /** The largest response body read into memory (JSON and text). Default 64 MiB. */
-  maxResponseBytes?: number;
-  /** e.g. `eo-imagery-vscode/0.1.0 (VS Code 1.100.0)`. */
-  userAgent: string;
-  /** Called once per attempt, after it ends; secrets are already redacted. */
-  onRequest?: (e: RequestEvent) => void;
-  /**
-   * Called before the client reads a URL the service pointed to on another host (an imagery
-   * range read, an output file); rejects to refuse it (a private address the person did not
-   * allow, see privateTargets.ts).
-   */
-  checkTarget?: (url: URL) => Promise<void>;
-  /** Called when a listing's answer left records out because they do not fit (secrets redacted). */
-  onUnreadable?: (e: UnreadableEvent) => void;
-  retry?: RetryOptions;
-  /** Keep-alive connections to the service. Default 6. */
-  connections?: number;
-}
-
-/** Options every client method accepts. */
-export interface CallOptions {
-  /** Cancels the request (and any retry wait or polling). */
-  signal?: AbortSignal;
-  /** Overrides the client's timeout for this call. */
-  timeoutMs?: number;
-}
-
-export interface RequestEvent {
-  method: string;
-  /**
-   * Path with query string, relative to the base URL; for a file on another host (an imagery
-   * read) its absolute URL, the query shown as `?…` (it may be a signature).
-   */
-  path: string;
-  /** Set when `path` is already absolute: the request did not go below the base URL. */
-  absolute?: boolean;
-  /** HTTP status, when a response arrived. */
-  status?: number;
-  ms: number;
-  /** Response body size in bytes (UTF-8), when it was read. */
-  bytes?: number;
-  /** 1 for the first try, 2 for the first retry, … */
-  attempt: number;
-  /** Set when this attempt failed: the server's or our own account of it, never a token. */
-  error?: { kind: ApiError['kind']; message: string };
-  /** Set when the client will try again after this many ms. */
-  retryInMs?: number;
-  /** Request headers, `authorization` redacted. */
-  requestHeaders: Record<string, string>;
-  /** Request body, every `secrets` object redacted. */
-  requestBody?: unknown;
-}
-
-export interface UnreadableEvent {
-  method: string;
-  /** Path with query string, relative to the base URL. */
-  path: string;
-  records: UnreadableRecord[];
-}
-
-export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'HEAD' | 'PUT' | 'PATCH';
-export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
-export type Query = Record<string, QueryValue>;
-
-export interface RequestSpec {
-  method: HttpMethod;
-  /** Already-encoded path below the base URL (build it with `pathOf`). */
-  path: string;
-  query?: Query;
-  body?: unknown;
-  accept?: string;
-  /** Ping is the only unauthenticated endpoint. */
-  auth?: boolean;
-}
-
-export interface RawResponse {
-  status: number;
-  contentType: string | undefined;
-  text: string;
-  /** Bytes received. */
-  bytes: number;
-  /** The body as received, for binary answers (the visualization PNG). */
-  raw?: Buffer;
-}
-
-export const REDACTED = '[redacted]';
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-
-/** One line for the output channel: what was asked, how it ended, how long it took. */
-export function describeRequest(e: RequestEvent): string {
-  const outcome = e.status !== undefined ? String(e.status) : e.error ? `${e.error.kind} error` : 'no response';
-  // A status says what happened (the server's text reaches the person, not the log); a
-  // request that got none says why.
-  const why = e.error && e.status === undefined ? ` (${e.error.kind}: ${e.error.message})` : '';
-  const retry = e.retryInMs !== undefined ? `; retrying in ${Math.round(e.retryInMs)} ms` : '';
-  // A byte-range read names its range (the header is what makes it a different request).
-  const range = e.requestHeaders.range ? ` [${e.requestHeaders.range}]` : '';
-  return `${e.method} ${e.path}${range} → ${outcome} in ${Math.round(e.ms)} ms${e.bytes !== undefined ? `, ${e.bytes} B` : ''}${why}${retry}`;
-}
-
-/**
- * Build a path from a template, encoding every interpolated value as one path segment:
- * an id containing `/`, `?`, `#`, `%` or unicode cannot change which resource is addressed.
- */
-export function pathOf(strings: TemplateStringsArray, ...values: readonly string[]): string {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += encodeSegment(values[i]) + strings[i + 1];
-  return out;
-}
-
-export function encodeSegment(value: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`a path parameter must be a non-empty string, got ${JSON.stringify(value)}`);
-  }
-  // "." and ".." would be resolved away by URL normalisation along the way.
-  if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
-  return encodeURIComponent(value);
-}
-
-export function buildQuery(query: Query | undefined): string {
-  if (!query) return '';
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    const s = Array.isArray(v) ? v.join(',') : String(v);
-    if (Array.isArray(v) && v.length === 0) continue;
-    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s)}`);
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
-}
-
-function isSecretKey(key: string): boolean {
-  return key === 'authorization' || key === 'token' || key === 'access_token' || key === 'secret' || key.endsWith('_secret') || key === 'password';
-}
-
-/** Deep copy with every `secrets` object's values (and any authorization/token key) masked. */
-export function redactBody(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(redactBody);
-  if (typeof body !== 'object' || body === null) return body;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-    const key = k.toLowerCase();
-    if (key === 'secrets' && typeof v === 'object' && v !== null) {
-      out[k] = Object.fromEntries(Object.keys(v).map((sk) => [sk, REDACTED]));
-    } else if (isSecretKey(key)) {
-      out[k] = REDACTED;
-    } else {
-      out[k] = redactBody(v);
-    }
-  }
-  return out;
-}
-
-/** The string values redactBody masks: a server that echoes one must not get it shown. */
-export function secretsIn(body: unknown, out: string[] = []): string[] {
-  if (Array.isArray(body)) {
-    for (const v of body) secretsIn(v, out);
-  } else if (typeof body === 'object' && body !== null) {
-    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
-      const key = k.toLowerCase();
-      if (key === 'secrets' && typeof v === 'object' && v !== null) {
-        for (const sv of Object.values(v as Record<string, unknown>)) if (typeof sv === 'string') out.push(sv);
-      } else if (isSecretKey(key) && typeof v === 'string') out.push(v);
-      else secretsIn(v, out);
-    }
-  }
-  return out;
-}
 
 export class Transport {
   /** Opened on the first request: a client made at start-up must not load undici then. */
@@ -256,10 +93,15 @@ export class Transport {
     }
   }
 
-  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.checkTarget`). */
+  /** Resolves when a URL the service pointed to may be read (see `ClientOptions.otherHosts`). */
   async checkTarget(href: string): Promise<void> {
-    if (this.isOwnUrl(href) || !this.opts.checkTarget) return;
-    await this.opts.checkTarget(new URL(href, this.baseUrl + '/'));
+    if (this.isOwnUrl(href) || !this.opts.otherHosts) return;
+    await this.opts.otherHosts.check(new URL(href, this.baseUrl + '/'));
+  }
+
+  /** What to read a URL on another host with (undefined: undici's global dispatcher). */
+  otherHostsDispatcher(): Dispatcher | undefined {
+    return this.opts.otherHosts?.dispatcher();
   }
 
   /** The `Authorization` header for a file the service points to: only below the base URL. */
@@ -298,14 +140,14 @@ export class Transport {
         headers.authorization = this.opts.authScheme === 'raw' ? token : `Bearer ${token}`;
       }
     }
-    if (!own && this.opts.checkTarget) {
+    if (!own && this.opts.otherHosts) {
       try {
-        await this.opts.checkTarget(u);
+        await this.opts.otherHosts.check(u);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        throw new ApiError({ kind: 'protocol', method: 'GET', path: shown, detailMessage: message, userMessage: message });
+        throw transportError(e, u.origin, 'GET', shown, opts.signal, this.timeoutMs);
       }
     }
+    await passGate({ method: 'GET', path: shown, attempt: 1 });
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     // a pre-signed URL's query values are secrets too: a server may echo the request
     const secrets = [...this.knownTokens, ...[...u.searchParams.values()].filter((v) => v.length >= 8)];
@@ -324,7 +166,14 @@ export class Transport {
             headersTimeout: timeout,
             bodyTimeout: timeout,
           })
-        : undici().request(u, { method: 'GET', headers, signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+        : undici().request(u, {
+            method: 'GET',
+            headers,
+            signal: opts.signal,
+            headersTimeout: timeout,
+            bodyTimeout: timeout,
+            dispatcher: this.otherHostsDispatcher(),
+          });
       const res = await request;
       status = res.statusCode;
       const result = await readRangeBody(
@@ -341,7 +190,7 @@ export class Transport {
       throw error;
     } catch (e) {
       if (e === error) throw scrubError(e as ApiError, secrets);
-      error = scrubError(this.transportError(e, 'GET', shown, opts.signal, timeout), secrets);
+      error = scrubError(transportError(e, own ? this.origin : u.origin, 'GET', shown, opts.signal, timeout), secrets);
       throw error;
     } finally {
       this.emit({
@@ -425,8 +274,15 @@ export class Transport {
     const pathWithQuery = spec.path + buildQuery(spec.query);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const bodySecrets = secretsIn(spec.body);
+    /** What the last attempt ended in: a retry the caller's gate refuses ends the call with it. */
+    let last: ApiError | undefined;
     for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw this.aborted(spec.method, pathWithQuery);
+      if (signal?.aborted) throw abortedError(spec.method, pathWithQuery);
+      try {
+        await passGate({ method: spec.method, path: pathWithQuery, attempt });
+      } catch (refused) {
+        throw last ?? refused;
+      }
       const started = performance.now();
       const headers = await this.headers(spec, payload !== undefined);
       const secrets = [...this.knownTokens, ...bodySecrets];
@@ -434,9 +290,9 @@ export class Transport {
       let error: ApiError | undefined;
       try {
         result = await this.once(spec.method, pathWithQuery, headers, payload, call);
-        if (result.status < 200 || result.status > 299) error = this.httpError(spec.method, pathWithQuery, result, secrets);
+        if (result.status < 200 || result.status > 299) error = httpError(spec.method, pathWithQuery, result, secrets);
       } catch (e) {
-        error = this.transportError(e, spec.method, pathWithQuery, signal, call.timeoutMs ?? this.timeoutMs);
+        error = transportError(e, this.origin, spec.method, pathWithQuery, signal, call.timeoutMs ?? this.timeoutMs);
       }
       if (error) error = scrubError(error, secrets);
       let retryIn: number | undefined;
@@ -457,11 +313,12 @@ export class Transport {
       });
       if (!error && result) return result;
       if (retryIn === undefined) throw error;
+      last = error;
       const waiting = linkSignal(signal);
       try {
         await sleep(retryIn, waiting.signal);
       } catch {
-        throw this.aborted(spec.method, pathWithQuery);
+        throw abortedError(spec.method, pathWithQuery);
       } finally {
         waiting.release();
       }
@@ -515,7 +372,7 @@ export class Transport {
       }, timeout);
       const ct = res.headers['content-type'];
       const retryAfter = res.headers['retry-after'];
-      const { text, bytes, buffer } = await this.readBody(res, method, path);
+      const { text, bytes, buffer } = await readBody(res, this.maxResponseBytes, method, path);
       const raw: RawResponse & { retryAfter?: string | string[] } = {
         status: res.statusCode,
         contentType: Array.isArray(ct) ? ct[0] : ct,
@@ -534,86 +391,6 @@ export class Transport {
     } finally {
       clearTimeout(deadline);
       link.release();
-    }
-  }
-
-  /** The body as text, refusing (and dropping the connection) past maxResponseBytes. */
-  private async readBody(res: Dispatcher.ResponseData, method: string, path: string): Promise<{ text: string; bytes: number; buffer: Buffer }> {
-    const max = this.maxResponseBytes;
-    const tooLarge = (): ApiError => {
-      res.body.destroy();
-      const mb = Math.round((max / (1024 * 1024)) * 10) / 10;
-      return new ApiError({
-        kind: 'protocol',
-        method,
-        path,
-        detailMessage: `the response is larger than ${mb} MB, the most one answer may be (setting eoImagery.maxResponseMegabytes)`,
-      });
-    };
-    const declared = res.headers['content-length'];
-    if (typeof declared === 'string' && /^\d+$/.test(declared) && Number(declared) > max) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-    const buffer = Buffer.concat(chunks, bytes);
-    return { text: buffer.toString('utf8'), bytes, buffer };
-  }
-
-  private httpError(method: string, path: string, res: RawResponse & { retryAfter?: string | string[] }, secrets: readonly string[]): ApiError {
-    // Secrets go before the decoder clips the text: a secret cut in half would survive.
-    const d = decodeErrorBody(res.status, res.contentType, res.text, secrets);
-    return new ApiError({
-      kind: 'http',
-      method,
-      path,
-      status: res.status,
-      code: d.code,
-      detailMessage: d.message || statusTitle(res.status),
-      details: d.details,
-      retryAfterMs: parseRetryAfter(res.retryAfter),
-    });
-  }
-
-  private aborted(method: string, path: string): ApiError {
-    return new ApiError({ kind: 'aborted', method, path, detailMessage: 'cancelled by the caller' });
-  }
-
-  private transportError(e: unknown, method: string, path: string, signal: AbortSignal | undefined, timeoutMs: number): ApiError {
-    if (e instanceof ApiError) return e;
-    if (signal?.aborted) return this.aborted(method, path);
-    const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-    const code = err?.code ?? err?.cause?.code;
-    const host = this.origin.replace(/^https?:\/\//, '');
-    const secs = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
-    const mk = (kind: ApiError['kind'], message: string): ApiError => new ApiError({ kind, method, path, code, detailMessage: message, cause: e });
-    switch (code) {
-      case 'UND_ERR_HEADERS_TIMEOUT':
-        return mk('timeout', `no response within ${secs}`);
-      case 'UND_ERR_BODY_TIMEOUT':
-        return mk('timeout', `the response stalled for more than ${secs}`);
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return mk('timeout', `could not connect to ${host} within ${secs}`);
-      case 'ECONNREFUSED':
-        return mk('network', `connection refused by ${host}`);
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return mk('network', `host ${host.replace(/:\d+$/, '')} not found`);
-      case 'ECONNRESET':
-      case 'EPIPE':
-        return mk('network', `the connection to ${host} was reset`);
-      case 'UND_ERR_SOCKET':
-        return mk('network', `the connection to ${host} closed before the response was complete`);
-      case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-        return mk('network', 'the response was cut short (fewer bytes than announced)');
-      case 'UND_ERR_CLOSED':
-      case 'UND_ERR_DESTROYED':
-        return mk('network', 'the client was closed');
-      default:
-        return mk('network', err?.message ? `${err.message}${code ? ` (${code})` : ''}` : String(e));
     }
   }
 

@@ -362,12 +362,12 @@ export class WorkflowsApi {
   }
 
   /**
-   * Starts a job: `POST …/jobs?project_id=` with an empty JSON object (the OpenAPI describes no
-   * body; docs/service-interface.md). Sent once, never retried. A job that comes back with
+   * Starts a job: `POST …/jobs?project_id=` without a body (the OpenAPI describes none;
+   * docs/service-interface.md). Sent once, never retried. A job that comes back with
    * `val_errors` was refused by the service's validation.
    */
   run(id: string, projectId: string, o?: CallOptions): Promise<Job> {
-    return this.t.json({ method: 'POST', path: pathOf`/v0/workflows/${id}/jobs`, query: { project_id: projectId }, body: {} }, (b) => readJob(b, id), o);
+    return this.t.json({ method: 'POST', path: pathOf`/v0/workflows/${id}/jobs`, query: { project_id: projectId } }, (b) => readJob(b, id), o);
   }
 
   /** Every job of the workflow, newest first (the service does not page this list). */

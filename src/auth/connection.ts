@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { lookup } from 'node:dns/promises';
-import type { EoClient, RequestEvent, UnreadableEvent } from '../api';
+import type { Dispatcher } from 'undici';
+import type { EoClient, OtherHosts, RequestEvent, UnreadableEvent } from '../api';
 import { isConnectionFailure, NotSignedInError } from '../api/errors';
 import { loadApi } from '../api/lazyClient';
 import { PrivateTargetGuard, type PrivateKind } from '../api/privateTargets';
@@ -213,6 +214,7 @@ export class Connection implements vscode.Disposable {
 
   dispose(): void {
     this.dropClient();
+    void this.otherHostsAgent?.close();
     void this.stopSandbox();
     for (const d of this.disposables) d.dispose();
   }
@@ -235,24 +237,23 @@ export class Connection implements vscode.Disposable {
   }
 
   /**
-   * Resolves when a URL the service pointed to may be read; rejects when it is on this
-   * computer or the local network and the person did not allow that host (asked once per host
-   * per session, see src/api/privateTargets.ts). The service's own host is not asked about: a
-   * service on this machine (the sandbox, a dev server) may point at its other ports.
+   * How URLs the service points to on other hosts are read: a host on this computer or the
+   * local network needs the person's leave, asked once per host per session, both by name
+   * before a read and by the address each connection goes to (src/api/privateTargets.ts,
+   * src/api/guardedConnect.ts). The service's own host is not asked about: a service on this
+   * machine (the sandbox, a dev server) may point at its other ports.
    */
-  async checkTarget(url: URL): Promise<void> {
-    let base: URL | undefined;
-    try {
-      base = new URL(this.settings.baseUrl);
-    } catch {
-      base = undefined;
-    }
-    if (base && url.hostname.toLowerCase() === base.hostname.toLowerCase()) return;
-    await this.privateTargets.check(url);
-  }
+  readonly otherHosts: OtherHosts = {
+    check: (url) => this.privateTargets.check(url),
+    // Made with the first such read: activation loads no HTTP library.
+    dispatcher: () => (this.otherHostsAgent ??= loadApi().guardedAgent(this.privateTargets)),
+  };
+  private otherHostsAgent?: Dispatcher;
 
-  private readonly privateTargets = new PrivateTargetGuard(askPrivateTarget, async (host) =>
-    (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+  private readonly privateTargets = new PrivateTargetGuard(
+    askPrivateTarget,
+    async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+    (hostname) => hostname === serviceHostname(this.settings.baseUrl),
   );
 
   private createClient(settings: ConnectionSettings, token: string, onRequest?: (e: RequestEvent) => void): EoClient {
@@ -268,7 +269,7 @@ export class Connection implements vscode.Disposable {
       userAgent: `eo-imagery-vscode/${version} (VS Code ${vscode.version})`,
       onRequest: onRequest ?? ((e) => this.logRequest(e, settings.baseUrl, settings.authScheme)),
       onUnreadable: (e) => this.log.warn(describeUnreadable(e)),
-      checkTarget: (u) => this.checkTarget(u),
+      otherHosts: this.otherHosts,
     });
   }
 
@@ -355,6 +356,15 @@ export function hostOf(baseUrl: string): string {
     return new URL(baseUrl).host;
   } catch {
     return baseUrl;
+  }
+}
+
+/** The base URL's host name as privateTargets.ts compares names (no brackets, lower case). */
+function serviceHostname(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return undefined;
   }
 }
 

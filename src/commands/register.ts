@@ -52,6 +52,7 @@ export function registerHandler<T>(services: ExtensionServices, id: string, read
     try {
       return await handler.run(read(...args));
     } catch (err) {
+      // Recovers from every failure of a command the one way: shown once, with a way forward.
       if (isCancellation(err)) return undefined;
       const retry = handler.retry === 'transient' ? () => invoke(args) : undefined;
       await showError(services, handler.action, err, retry);

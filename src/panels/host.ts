@@ -3,6 +3,7 @@
  * no retained context), the HTML with its CSP, basemap settings, error texts, and the checked
  * way out to the browser.
  */
+import { existsSync } from 'node:fs';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { ApiError } from '../api/errors';
@@ -30,10 +31,26 @@ export interface PanelContext {
   saveSearch(params: SearchParams): Promise<void>;
 }
 
+/** The pages' bundles as they ship. */
+const PAGES = ['dist', 'media'];
+/**
+ * The same pages built with what tests and benchmarks read of them (esbuild.mjs, from
+ * test/pages): the extension serves them when VS Code runs it for its tests or its development
+ * (the e2e workbenches run it so) and they were built; never to a user.
+ */
+const TEST_PAGES = ['out', 'testMedia'];
+
+/** Where the pages' scripts and styles come from. */
+function pagesFolder(context: vscode.ExtensionContext): vscode.Uri {
+  const test = vscode.Uri.joinPath(context.extensionUri, ...TEST_PAGES);
+  const useTestPages = context.extensionMode !== vscode.ExtensionMode.Production && existsSync(vscode.Uri.joinPath(test, 'map.js').fsPath);
+  return useTestPages ? test : vscode.Uri.joinPath(context.extensionUri, ...PAGES);
+}
+
 export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return {
     enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'media'), vscode.Uri.joinPath(context.extensionUri, 'media')],
+    localResourceRoots: [pagesFolder(context), vscode.Uri.joinPath(context.extensionUri, 'media')],
     // Both panels restore from getState/setState and re-send their data on 'ready'; keeping
     // hidden webviews alive would cost memory for no gain we could measure.
     retainContextWhenHidden: false,
@@ -41,14 +58,12 @@ export function panelOptions(context: vscode.ExtensionContext): vscode.WebviewPa
   };
 }
 
-export function renderPanelHtml(
-  webview: vscode.Webview,
-  context: vscode.ExtensionContext,
-  name: 'map' | 'stacItem' | 'jobGraph',
-  title: string,
-  imgSources: string[] = [],
-): string {
-  const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'media', f)).toString();
+/** A page's bundle: dist/media/<name>.js and .css. */
+export type PageName = 'map' | 'stacItem' | 'jobGraph';
+
+export function renderPanelHtml(webview: vscode.Webview, context: vscode.ExtensionContext, name: PageName, title: string, imgSources: string[] = []): string {
+  const pages = pagesFolder(context);
+  const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(pages, f)).toString();
   return webviewHtml({
     title,
     cspSource: webview.cspSource,
@@ -61,7 +76,6 @@ export function renderPanelHtml(
     l10nBundle: vscode.l10n.bundle,
     lang: vscode.env.language,
     imagery: name === 'map',
-    exposeApp: context.extensionMode !== vscode.ExtensionMode.Production,
   });
 }
 

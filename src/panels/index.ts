@@ -13,16 +13,18 @@ import { runCommand } from '../ui/runCommand';
 import { panelOptions, type PanelContext, type SidebarRef } from './host';
 import { MAP_VIEW_TYPE, MapPanel } from './mapPanel';
 import type { MapView } from './mapView';
-import type { PanelProbe, PanelsApi } from './probe';
 import type { DetailRef, MapState, StacState } from './protocol';
 import { STAC_VIEW_TYPE, StacItemPanel } from './stacItemPanel';
 import { JOB_GRAPH_VIEW_TYPE, JobGraphPanel } from './jobGraph/jobGraphPanel';
 import type { JobGraphState } from './jobGraph/protocol';
 import type { Job } from '../api/records';
 
-export class Panels implements PanelsApi, vscode.Disposable {
+/** What a window reload calls to bring each kind of panel back (activation registers them, src/deferred.ts). */
+export type PanelSerializers = Readonly<Record<'eoImagery.map' | 'eoImagery.stacItem' | 'eoImagery.jobGraph', vscode.WebviewPanelSerializer>>;
+
+export class Panels implements vscode.Disposable {
   private readonly ctx: PanelContext;
-  readonly serializers: PanelsApi['serializers'];
+  readonly serializers: PanelSerializers;
   /** The window's map, while it is open. */
   private mapPanel?: MapPanel;
 
@@ -110,20 +112,6 @@ export class Panels implements PanelsApi, vscode.Disposable {
     }
     const found = await this.ctx.revealInSidebar(ref as SidebarRef, { focus: !preview, expand: ref.kind === 'aoi' && !preview });
     if (!found && !preview) void this.services.ui.message('info', notInSidebar(ref as SidebarRef), {});
-  }
-
-  // ------------------------------------------------------------ for integration tests
-
-  map(): PanelProbe | undefined {
-    return this.mapPanel?.probe;
-  }
-
-  stacItems(): ReadonlyMap<string, PanelProbe> {
-    return StacItemPanel.probes();
-  }
-
-  jobGraphs(): ReadonlyMap<string, PanelProbe & { reads: number }> {
-    return JobGraphPanel.probes();
   }
 }
 

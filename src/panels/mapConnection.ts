@@ -7,7 +7,7 @@
  */
 import type * as vscode from 'vscode';
 import type { Connection } from '../auth/connection';
-import type { ToMapMessage } from './protocol';
+import type { ToMapMessage } from './mapMessages';
 
 /** The connection's state as the map shows it; `configured`: a service URL is set (none after the sandbox stops). */
 export function connectionMessage(connection: Connection): ToMapMessage {

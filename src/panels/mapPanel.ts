@@ -1,53 +1,37 @@
 /**
  * The map panel's extension side: one panel per window, kept by `Panels`, which hands commands
- * its `MapView`. It sends plain features to the webview (the token stays here), keeps what it
- * sent so that a reloaded webview (hidden and shown again, or revived after a window reload)
- * gets it again, and answers the webview through two tables: its messages (`MessageHandlers`,
- * checked by mapMessages.ts) and its requests (`RpcHandlers`). Its parts live beside it: the
+ * its `MapView`. A client of the webview controller (webview/controller.ts), it sends plain
+ * features (the token stays here) and answers the page through its message table (the
+ * handlers below, the channels' spread in: imagery/*Channel.ts) and its requests
+ * (mapRequests.ts). Its other parts live beside it: what the layers show (mapLayers.ts), the
  * searches (mapSearch.ts), a revived panel's restore (mapRestore.ts), the imagery files and
- * their bytes (imagery/mapImagery.ts), and, in test mode only, the probes (mapTesting.ts).
+ * their bytes (imagery/mapImagery.ts).
  */
 import vscode = require('vscode');
-import { isCancellation } from '../api/errors';
-import { isObj } from '../api/shape';
 import type { ArchiveItem } from '../api/records';
-import type { EoClient } from '../api/client';
-import { ringToGeoJson } from '../geo/antimeridian';
-import { validatePolygon } from '../geo/aoiGeometry';
 import { describeError } from '../ui/showError';
 import { runCommand } from '../ui/runCommand';
-import { basemapImgSources, configuredBasemaps, openExternalChecked, renderPanelHtml, responseError, type PanelContext } from './host';
-import { ClipChannel } from './imagery/clipChannel';
-import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
-import { TimelapseChannel } from './imagery/timelapseChannel';
+import { basemapImgSources, configuredBasemaps, openExternalChecked, type PanelContext } from './host';
 import { AllowedFiles } from './imagery/allowedFiles';
+import { ClipChannel } from './imagery/clipChannel';
 import { MapImagery } from './imagery/mapImagery';
-import type { FromMapTestMessage, ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame, TimelapseRequest, TimelapseResult } from './imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
+import { SeriesChannel, type SeriesState } from './imagery/seriesChannel';
+import type { SeriesRequest } from './imagery/seriesMessages';
+import { TimelapseChannel } from './imagery/timelapseChannel';
+import type { TimelapseRequest, TimelapseResult } from './imagery/timelapseMessages';
 import { connectionMessage, followConnection } from './mapConnection';
-import { aoiFeature, type MapTarget } from './mapData';
-import { MAP_MESSAGE_CHECKS, readChartArea } from './mapMessages';
+import type { MapTarget } from './mapData';
+import { MapLayers } from './mapLayers';
+import { MAP_FROM_PAGE, readChartArea, type MAP_TO_PAGE, type ToMapMessage } from './mapMessages';
+import { mapAnswers } from './mapRequests';
 import { restoreMap } from './mapRestore';
 import { MapSearches } from './mapSearch';
-import { MapTestHooks } from './mapTesting';
 import type { MapView } from './mapView';
-import { MessageRouter } from './messageRouter';
-import { isTestMode, type PanelProbe } from './probe';
-import type {
-  CreateAoiParams,
-  DetailRef,
-  FromMapMessage,
-  LayerKind,
-  MapFeature,
-  MapRequest,
-  MapResults,
-  MapSource,
-  MapState,
-  MapViewState,
-  MessageHandlers,
-  RpcHandlers,
-  SearchParams,
-  ToMapMessage,
-} from './protocol';
+import type { LayerKind, MapFeature, MapRequest, MapResults, MapState, MapViewState, SearchParams } from './protocol';
+import { WebviewController } from './webview/controller';
+import type { Handlers } from './webview/messages';
+import { RequestServer } from './webview/requests';
 export { MAP_VIEW_TYPE } from './viewTypes';
 
 export interface MapPanelOptions {
@@ -59,120 +43,83 @@ export interface MapPanelOptions {
 }
 
 export class MapPanel implements MapView, vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly layers = new Map<LayerKind, { features: MapFeature[]; sources: MapSource[] }>();
-  private readonly queue: ToMapMessage[] = [];
-  private isReady = false;
-  private lastView?: MapViewState;
-  private disposed = false;
+  private readonly view: WebviewController<typeof MAP_TO_PAGE, typeof MAP_FROM_PAGE>;
+  private readonly layers = new MapLayers();
   private readonly searches: MapSearches;
   private readonly imagery: MapImagery;
-  /** Only when VS Code runs the extension for its tests. */
-  private readonly testing?: MapTestHooks;
-  private readonly messages: MessageRouter<FromMapMessage | FromMapTestMessage>;
-  /** Webview requests being answered, by id: a `cancelRequest` aborts one (and closes its connection). */
-  private readonly inflight = new Map<number, AbortController>();
-  readonly clips = new ClipChannel(
-    (m) => this.post(m),
-    (p, signal) => this.imagery.read(p, signal),
-  );
-  readonly series = new SeriesChannel(
-    (m) => this.post(m),
-    (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'),
-  );
-  readonly timelapses = new TimelapseChannel(
-    (m) => this.post(m),
-    () => void runCommand('exportTimelapse'),
-  );
+  private readonly requests: RequestServer<MapRequest, MapResults>;
+  private lastView?: MapViewState;
+  readonly clips: ClipChannel;
+  readonly series: SeriesChannel;
+  readonly timelapses: TimelapseChannel;
 
   constructor(
     private readonly ctx: PanelContext,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly opts: MapPanelOptions,
   ) {
     const services = ctx.services;
-    this.searches = new MapSearches(() => this.client());
-    this.imagery = new MapImagery(() => this.client(), new AllowedFiles(services.context.workspaceState, opts.revived));
-    if (isTestMode(services.context)) this.testing = new MapTestHooks((m) => this.post(m));
-    this.messages = new MessageRouter<FromMapMessage | FromMapTestMessage>(
-      'map',
-      services.log,
-      { ...this.handlers, ...this.testing?.handlers },
-      { ...MAP_MESSAGE_CHECKS, ...this.testing?.checks },
-      describeError,
-    );
-    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(configuredBasemaps(services.log)));
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      // a hidden webview is torn down (no retained context): what is posted meanwhile would be
-      // lost, so it waits in the queue for the 'ready' of the reloaded page
-      panel.onDidChangeViewState(() => {
-        if (!panel.visible && this.isReady) {
-          this.isReady = false;
-          this.testing?.recorder.reset();
-          this.clips.dropAll(vscode.l10n.t('The map was hidden before the clip was ready; show it and save again.'));
-          this.series.dropAll(vscode.l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.'));
-          this.timelapses.dropAll(vscode.l10n.t('The map was hidden while the timelapse was being drawn; keep it visible and export again.'));
-        }
-      }),
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.messages.receive(m)),
+    const client = () => services.connection.getClient();
+    const post = (m: ToMapMessage) => this.view.post(m);
+    this.searches = new MapSearches(client);
+    this.imagery = new MapImagery(client, new AllowedFiles(services.context.workspaceState, opts.revived));
+    this.clips = new ClipChannel(post, (p, signal) => this.imagery.read(p, signal));
+    this.series = new SeriesChannel(post, (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'));
+    this.timelapses = new TimelapseChannel(post, () => void runCommand('exportTimelapse'));
+    // a byte read is already a request line in the log; its failure shows in the layer list
+    this.requests = new RequestServer({
+      name: 'map',
+      log: services.log,
+      handlers: mapAnswers(ctx, this.layers, this.searches, this.imagery),
+      send: (m) => this.view.send(m),
+      quiet: (m) => m === 'readBytes',
+    });
+    this.view = new WebviewController({
+      name: 'map',
+      panel,
+      services,
+      page: { name: 'map', title: vscode.l10n.t('EO Map'), imgSources: basemapImgSources(configuredBasemaps(services.log)) },
+      fromPage: MAP_FROM_PAGE,
+      handlers: this.handlers(),
+      onReady: () => this.onReady(),
+      onHidden: () => this.dropAll('hidden'),
+      onDisposed: () => {
+        opts.onDisposed();
+        this.dropAll('closed');
+        this.searches.endAll();
+      },
+    });
+    this.view.own(
       // the map looks live only while a service is connected
-      followConnection(services.connection, (m) => this.post(m)),
+      followConnection(services.connection, post),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('eoImagery.map.basemaps')) {
-          const b = configuredBasemaps(services.log);
-          this.isReady = false;
-          this.testing?.recorder.reset();
-          panel.webview.html = renderPanelHtml(panel.webview, services.context, 'map', 'EO Map', basemapImgSources(b));
-        }
+        if (e.affectsConfiguration('eoImagery.map.basemaps')) this.view.render(basemapImgSources(configuredBasemaps(services.log)));
       }),
     );
     if (opts.revived) {
-      void restoreMap(
-        {
-          client: () => this.client(),
-          imagery: this.imagery,
-          show: (t) => this.showTarget(t, { fit: false, reveal: false }),
-          notice: (text, level) => this.notice(text, level),
-        },
-        opts.state,
-      );
+      const show = (t: MapTarget) => this.showTarget(t, { fit: false, reveal: false });
+      void restoreMap({ client, imagery: this.imagery, show, notice: (text, level) => this.notice(text, level) }, opts.state);
     }
   }
 
-  /** For integration tests (see `services.panels`); undefined outside test mode. */
-  get probe(): PanelProbe | undefined {
-    return this.testing?.probe(this.panel, (m) => this.messages.receive(m));
+  get panel(): vscode.WebviewPanel {
+    return this.view.panel;
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.opts.onDisposed();
-    this.clips.dropAll(vscode.l10n.t('The map was closed before the clip was ready.'));
-    this.series.dropAll(vscode.l10n.t('The map was closed before the chart was ready.'));
-    this.timelapses.dropAll(vscode.l10n.t('The map was closed before the timelapse was ready.'));
-    this.searches.endAll();
-    while (this.disposables.length) this.disposables.pop()?.dispose();
-    this.panel.dispose();
+    this.view.dispose();
   }
 
-  private client(): Promise<EoClient> {
-    return this.ctx.services.connection.getClient();
+  /** The page went away: nothing the channels asked will be answered. */
+  private dropAll(why: 'hidden' | 'closed'): void {
+    for (const channel of [this.clips, this.series, this.timelapses]) channel.dropAll(why);
   }
 
-  private post(m: ToMapMessage): void {
-    if (!this.isReady && m.type !== 'response') {
-      this.queue.push(m);
-      return;
-    }
-    this.send(m);
-  }
-
-  /** Every message to the webview goes out here (and, in test mode, is recorded). */
-  private send(m: ToMapMessage): void {
-    this.testing?.recorder.record(m);
-    void this.panel.webview.postMessage(m);
+  /** A page that (re)loaded: its basemaps and saved state, the connection, what the layers show; then what was queued. */
+  private onReady(): void {
+    this.view.post({ type: 'init', basemaps: configuredBasemaps(this.ctx.services.log), state: this.opts.state });
+    this.view.post(connectionMessage(this.ctx.services.connection));
+    for (const m of this.layers.again()) this.view.post(m);
   }
 
   // ------------------------------------------------------------ what commands call (MapView)
@@ -183,80 +130,71 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   showTarget(t: MapTarget, opts: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append'; reveal?: boolean } = {}): void {
     const mode = opts.mode ?? 'append';
-    const prev = this.layers.get(t.layer) ?? { features: [], sources: [] };
-    const ids = new Set(t.features.map((f) => f.id));
-    const features = mode === 'append' ? [...prev.features.filter((f) => !ids.has(f.id)), ...t.features] : t.features;
-    this.layers.set(t.layer, { features, sources: mode === 'append' ? [...prev.sources, ...t.sources] : t.sources });
-    this.post({ type: 'layer', layer: t.layer, features: t.features, mode, fit: opts.fit ?? true, sources: t.sources });
-    if (opts.select && t.features[0]) this.post({ type: 'select', layer: t.layer, id: t.features[0].id });
+    this.layers.put(t, mode);
+    this.view.post({ type: 'layer', layer: t.layer, features: t.features, mode, fit: opts.fit ?? true, sources: t.sources });
+    if (opts.select && t.features[0]) this.view.post({ type: 'select', layer: t.layer, id: t.features[0].id });
     if (opts.reveal !== false) this.reveal();
   }
 
   shown(layer: LayerKind): readonly MapFeature[] {
-    return this.layers.get(layer)?.features ?? [];
+    return this.layers.shown(layer);
   }
 
   startDraw(shape: 'rectangle' | 'polygon', intent: 'search' | 'aoi'): void {
-    this.post({ type: 'startDraw', shape, intent });
+    this.view.post({ type: 'startDraw', shape, intent });
     this.reveal();
   }
 
   showImagery(spec: ImageryLayerSpec, opts: { previewUrl?: string; fit?: boolean } = {}): void {
     this.imagery.allow([spec.url]);
-    this.post({ type: 'imagery', spec, fit: opts.fit ?? true });
+    this.view.post({ type: 'imagery', spec, fit: opts.fit ?? true });
     this.reveal();
     if (opts.previewUrl) {
-      void this.imagery.preview(opts.previewUrl).then((dataUrl) => dataUrl && this.post({ type: 'imageryPreview', id: spec.id, dataUrl }));
+      void this.imagery.preview(opts.previewUrl).then((dataUrl) => dataUrl && this.view.post({ type: 'imageryPreview', id: spec.id, dataUrl }));
     }
   }
 
   showCompare(left: ImageryLayerSpec, right: ImageryLayerSpec, opts: { position?: number; mode?: 'swipe' | 'flicker'; fit?: boolean } = {}): void {
     this.imagery.allow([left.url, right.url]);
-    this.post({ type: 'imageryCompare', left, right, ...opts });
+    this.view.post({ type: 'imageryCompare', left, right, ...opts });
     this.reveal();
   }
 
   showTimeline(title: string, frames: TimeFrame[], opts: { date?: string; fit?: boolean } = {}): void {
     this.imagery.allow(frames.map((f) => f.spec.url));
-    this.post({ type: 'imageryTimeline', title, frames, ...opts });
+    this.view.post({ type: 'imageryTimeline', title, frames, ...opts });
     this.reveal();
   }
 
-  chartSeries(
-    request: SeriesRequest,
-    o: { onPoint?(index: number, point: SeriesPoint, state: SeriesState): void; signal?: AbortSignal; overlay?: boolean } = {},
-  ): Promise<SeriesState> {
+  chartSeries(request: SeriesRequest, o: Parameters<MapView['chartSeries']>[1] = {}): Promise<SeriesState> {
     this.imagery.allow(request.dates.map((d) => d.spec.url));
     this.reveal();
     return this.series.start(request, o);
   }
 
-  timelapse(
-    request: TimelapseRequest,
-    o: { onProgress?(done: number, total: number, date: string): void; signal?: AbortSignal } = {},
-  ): Promise<TimelapseResult> {
+  timelapse(request: TimelapseRequest, o: Parameters<MapView['timelapse']>[1] = {}): Promise<TimelapseResult> {
     if (request.frames) this.imagery.allow(request.frames.map((f) => f.spec.url));
     this.reveal();
     return this.timelapses.render(request, o);
   }
 
   imageryNote(id: string, title: string, text: string): void {
-    this.post({ type: 'imageryNote', id, title, text });
+    this.view.post({ type: 'imageryNote', id, title, text });
     this.reveal();
   }
 
   notice(text: string, level: 'info' | 'error' = 'info'): void {
-    this.post({ type: 'notice', level, text });
+    this.view.post({ type: 'notice', level, text });
   }
 
   runSearch(params: SearchParams, opts: { useForm?: boolean; anchors?: string[] } = {}): void {
     this.reveal();
-    this.post({ type: 'runSearch', params, ...opts });
+    this.view.post({ type: 'runSearch', params, ...opts });
   }
 
   searchView(): void {
     this.reveal();
-    this.post({ type: 'searchView' });
+    this.view.post({ type: 'searchView' });
   }
 
   get lastSearch(): SearchParams | undefined {
@@ -269,142 +207,38 @@ export class MapPanel implements MapView, vscode.Disposable {
   }
 
   setView(center: [number, number], zoom: number): void {
-    this.post({ type: 'setView', center, zoom });
+    this.view.post({ type: 'setView', center, zoom });
   }
 
   get searchResults(): ArchiveItem[] {
     return this.searches.results;
   }
 
-  // ------------------------------------------------------------ the webview's messages
+  // ------------------------------------------------------------ the page's messages and requests
 
-  /** One handler per message of the protocol (their fields checked by `MAP_MESSAGE_CHECKS`). */
-  private readonly handlers: MessageHandlers<FromMapMessage> = {
-    ready: () => this.onReady(),
-    request: (m) => this.answer(m.id, m.request),
-    cancelRequest: (m) => this.inflight.get(m.id)?.abort(),
-    open: (m) => this.ctx.openDetail(m.ref, m.preview === true),
-    openExternal: async (m) => void (await openExternalChecked(m.url)),
-    orderResults: (m) => this.orderResults(m.items),
-    saveSearch: (m) => this.ctx.saveSearch(m.params),
-    clipReply: (m) => this.clips.receive(m),
-    clipProgress: (m) => this.clips.receive(m),
-    copyText: async (m) => vscode.env.clipboard.writeText(m.text),
-    saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
-    seriesPoint: (m) => this.series.receive(m),
-    seriesDone: (m) => this.series.receive(m),
-    seriesPngReply: (m) => this.series.receive(m),
-    seriesExport: (m) => this.series.receive(m),
-    seriesClosed: (m) => this.series.receive(m),
-    chartIndex: async (m) => {
-      const area = readChartArea(m.area);
-      if (area) await runCommand('chartIndexOverTime', area);
-    },
-    timelapseReply: (m) => this.timelapses.receive(m),
-    timelapseProgress: (m) => this.timelapses.receive(m),
-    exportTimelapse: (m) => this.timelapses.receive(m),
-    // the layer list shows each layer's outcome; only the tests keep the reports (mapTesting.ts)
-    imageryStatus: () => undefined,
-    showImagery: (m) => this.showImageryOf(m.ref),
-    connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
-    viewState: (m) => void (this.lastView = m.view),
-  };
-
-  private onReady(): void {
-    this.isReady = true;
-    this.send({ type: 'init', basemaps: configuredBasemaps(this.ctx.services.log), state: this.opts.state, ...(this.testing && { testing: true }) });
-    this.send(connectionMessage(this.ctx.services.connection));
-    // a reloaded webview has lost its layers: send them again, then anything queued
-    for (const [layer, { features }] of this.layers) {
-      this.send({ type: 'layer', layer, features, mode: 'replace', fit: false });
-    }
-    for (const q of this.queue.splice(0)) this.send(q);
-    this.testing?.recorder.markReady();
-  }
-
-  /** "Show imagery" in a footprint's popup: the whole item when this search read it. */
-  private async showImageryOf(ref: DetailRef): Promise<void> {
-    if (ref.kind !== 'archiveItem') return;
-    await runCommand('showImagery', this.searches.item(ref.collection, ref.id) ?? { collection: ref.collection, id: ref.id });
-  }
-
-  /**
-   * The webview names the rows; the items are the ones this search read (a reloaded window
-   * has none, and the order flow reads such references from the archive itself).
-   */
-  private async orderResults(refs: unknown[]): Promise<void> {
-    const items = refs
-      .filter((r): r is { collection: string; id: string } => isObj(r) && typeof r.collection === 'string' && typeof r.id === 'string')
-      .map((r) => this.searches.item(r.collection, r.id) ?? { collection: r.collection, id: r.id });
-    if (!items.length) return;
-    try {
-      await runCommand('orderArchiveItems', items);
-    } catch (e) {
-      this.notice(describeError(e), 'error');
-    }
-  }
-
-  // ------------------------------------------------------------ the webview's requests
-
-  /** One handler per request of the protocol, each returning what `MapResults` says. */
-  private readonly requests: RpcHandlers<MapRequest, MapResults> = {
-    searchOptions: () => this.searches.options(),
-    search: async (r) => {
-      const page = await this.searches.start(r.params);
-      this.layers.set('results', { features: [...page.features], sources: [] });
-      return page;
-    },
-    searchMore: async (r) => {
-      const page = await this.searches.more(r.searchId);
-      this.layers.get('results')?.features.push(...page.features);
-      return page;
-    },
-    createAoi: (r) => this.createAoi(r.params),
-    readBytes: (r, signal) => this.imagery.read(r.params, signal),
-  };
-
-  private async answer(id: number, request: MapRequest): Promise<void> {
-    const abort = new AbortController();
-    this.inflight.set(id, abort);
-    try {
-      const handler = Object.hasOwn(this.requests, request.method)
-        ? (this.requests[request.method] as (r: MapRequest, signal: AbortSignal) => Promise<unknown>)
-        : undefined;
-      if (!handler) throw new Error(vscode.l10n.t('Unknown request.'));
-      const result = await handler(request, abort.signal);
-      this.send({ type: 'response', id, ok: true, result });
-    } catch (e) {
-      // a byte read is already a request line in the log; its failure shows in the layer list
-      if (!isCancellation(e) && !abort.signal.aborted && request.method !== 'readBytes')
-        this.ctx.services.log.warn(`map: ${request.method} failed: ${describeError(e)}`);
-      if (!abort.signal.aborted) this.send({ type: 'response', id, ok: false, error: responseError(e) });
-    } finally {
-      this.inflight.delete(id);
-    }
-  }
-
-  /**
-   * The form's name, project and satellite, then the shared flow (commands/aois/createAoi):
-   * imagery over the shape, the images picked, the AOI created. Cancelled → `null`.
-   */
-  private async createAoi(p: CreateAoiParams): Promise<MapFeature | null> {
-    const g = ringToGeoJson(p.ring);
-    if (g.type !== 'Polygon') throw new Error('The shape crosses the antimeridian; an AOI must be a single Polygon.');
-    const checked = validatePolygon(g);
-    if (!checked.ok) throw new Error(checked.reason);
-    const aoi = await this.ctx.createAoi({
-      polygon: checked.polygon,
-      source: 'the map',
-      name: p.name,
-      description: p.description,
-      projectId: p.projectId,
-      satelliteId: p.satelliteId,
-    });
-    if (!aoi) return null;
-    const f = aoiFeature(aoi);
-    const prev = this.layers.get('aois') ?? { features: [], sources: [] };
-    this.layers.set('aois', { features: [...prev.features, f], sources: [...prev.sources, { kind: 'aoi', id: aoi.aoi_id }] });
-    void this.ctx.revealInSidebar({ kind: 'aoi', id: aoi.aoi_id }, { focus: false });
-    return f;
+  /** One handler per row of the map's table but `ready` (the controller's); the channels bring theirs. */
+  private handlers(): Omit<Handlers<typeof MAP_FROM_PAGE>, 'ready'> {
+    return {
+      request: (m) => this.requests.answer(m.id, m.request),
+      cancelRequest: (m) => this.requests.cancel(m.id),
+      open: (m) => this.ctx.openDetail(m.ref, m.preview === true),
+      openExternal: async (m) => void (await openExternalChecked(m.url)),
+      orderResults: (m) => this.searches.order(m.items).catch((e: unknown) => this.notice(describeError(e), 'error')),
+      saveSearch: (m) => this.ctx.saveSearch(m.params),
+      copyText: async (m) => vscode.env.clipboard.writeText(m.text),
+      saveColourRange: async (m) => void (await runCommand('saveColourRange', m.range)),
+      chartIndex: async (m) => {
+        const area = readChartArea(m.area);
+        if (area) await runCommand('chartIndexOverTime', area);
+      },
+      // the layer list shows each layer's outcome
+      imageryStatus: () => undefined,
+      showImagery: (m) => this.searches.showImagery(m.ref),
+      connect: async (m) => void (await runCommand(m.how === 'trySandbox' ? 'trySandbox' : 'signIn')),
+      viewState: (m) => void (this.lastView = m.view),
+      ...this.clips.handlers,
+      ...this.series.handlers,
+      ...this.timelapses.handlers,
+    };
   }
 }

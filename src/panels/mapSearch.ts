@@ -2,16 +2,19 @@
  * The map's searches (archive or imagery), asked by its webview: the form's options, a
  * search's pages (one item read ahead, so "Load more" is offered only when there is more), and
  * the items read, so that "Order…", "Show imagery", Compare and the time slider hand over whole
- * items. A new search ends the previous ones.
+ * items (the page's Order… and Show imagery buttons run their commands from here). A new
+ * search ends the previous ones.
  */
 import { l10n } from 'vscode';
 import type { EoClient } from '../api/client';
 import type { ArchiveItem, Satellite } from '../api/records';
 import type { UnreadableRecord } from '../api/unreadable';
+import { isObj } from '../api/shape';
 import { describeError } from '../ui/showError';
+import { runCommand } from '../ui/runCommand';
 import { filterProblem } from '../searchFilters';
 import { archiveItemFeature, archiveSearchBody, imagerySearchBody, offeredQueryables, queryablesOf, searchNotes, withoutFootprint } from './mapData';
-import type { SearchOptions, SearchPage, SearchParams } from './protocol';
+import type { DetailRef, SearchOptions, SearchPage, SearchParams } from './protocol';
 
 interface SearchSession {
   id: number;
@@ -47,6 +50,24 @@ export class MapSearches {
   /** A result row's whole item (footprint included), when this search read it. */
   item(collection: string, id: string): ArchiveItem | undefined {
     return this.items.get(`${collection}/${id}`);
+  }
+
+  /**
+   * "Order…" under the results list: the page names the rows; the items are the ones this
+   * search read (a reloaded window has none, and the order flow reads such references from
+   * the archive itself).
+   */
+  async order(refs: unknown[]): Promise<void> {
+    const items = refs
+      .filter((r): r is { collection: string; id: string } => isObj(r) && typeof r.collection === 'string' && typeof r.id === 'string')
+      .map((r) => this.item(r.collection, r.id) ?? { collection: r.collection, id: r.id });
+    if (items.length) await runCommand('orderArchiveItems', items);
+  }
+
+  /** "Show imagery" in a footprint's popup: the whole item when this search read it. */
+  async showImagery(ref: DetailRef): Promise<void> {
+    if (ref.kind !== 'archiveItem') return;
+    await runCommand('showImagery', this.item(ref.collection, ref.id) ?? { collection: ref.collection, id: ref.id });
   }
 
   /** The collections, satellites and projects of the form; a list that fails says why beside its control. */

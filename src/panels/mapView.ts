@@ -4,11 +4,13 @@
  */
 import type { ArchiveItem } from '../api/records';
 import type { ClipChannel } from './imagery/clipChannel';
-import type { ImageryLayerSpec, SeriesPoint, SeriesRequest, TimeFrame, TimelapseRequest, TimelapseResult } from './imagery/protocol';
+import type { ImageryLayerSpec, TimeFrame } from './imagery/protocol';
 import type { TimelapseChannel } from './imagery/timelapseChannel';
 import type { SeriesChannel, SeriesState } from './imagery/seriesChannel';
 import type { MapTarget } from './mapData';
 import type { LayerKind, MapFeature, MapViewState, SearchParams } from './protocol';
+import type { SeriesPoint, SeriesRequest } from './imagery/seriesMessages';
+import type { TimelapseRequest, TimelapseResult } from './imagery/timelapseMessages';
 
 export interface MapView {
   /** Puts records on a layer (kept, so they come back when the webview reloads). */

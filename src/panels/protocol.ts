@@ -1,27 +1,14 @@
 /**
- * The messages between the extension and its two webviews (map, STAC item). Pure types plus a
- * few guards: imported by the extension-side hosts (`src/panels`) and bundled into the
- * webview scripts (`media/`), so both ends agree at compile time.
+ * What the extension and its webviews (map, STAC item) say to each other: pure types plus a
+ * few guards, imported by the extension-side hosts (`src/panels`) and bundled into the webview
+ * scripts (`media/`), so both ends agree at compile time. The messages that carry them are the
+ * rows of mapMessages.ts and stacMessages.ts.
  *
  * Requests from a webview carry an id; the extension answers with a `response` of the same id.
  * The token never crosses: the extension calls the service and sends plain data.
  */
-import type { ArchiveItem } from '../api/records';
 import type { RangeFilter } from '../searchFilters';
-import type {
-  FromMapClipMessage,
-  FromMapSeriesMessage,
-  FromMapTimelapseMessage,
-  FromMapImageryMessage,
-  ImageryLayerSpec,
-  ImageryRequest,
-  ReadBytesResult,
-  ToMapClipMessage,
-  ToMapSeriesMessage,
-  ToMapTimelapseMessage,
-  ToMapImageryMessage,
-  ToMapTestMessage,
-} from './imagery/protocol';
+import type { ImageryLayerSpec, ImageryRequest, ReadBytesResult } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -43,16 +30,9 @@ export type RpcHandlers<Req extends { method: string }, Res extends RpcResults<R
   [K in Req['method']]: (request: Extract<Req, { method: K }>, signal?: AbortSignal) => Promise<Res[K]>;
 };
 
-/**
- * The extension side of a webview's other messages: one handler per `type`, given that
- * message (its fields checked before it gets here).
- */
-export type MessageHandlers<M extends { type: string }> = {
-  [K in M['type']]: (message: Extract<M, { type: K }>) => void | Promise<void>;
-};
-
-export type ResponseMessage =
-  { type: 'response'; id: number; ok: true; result: unknown } | { type: 'response'; id: number; ok: false; error: { message: string; status?: number } };
+/** The answer to a page's request of the same `id`: its result, or the failure in words (and the HTTP status). */
+export type ResponsePayload = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { message: string; status?: number } };
+export type ResponseMessage = { type: 'response' } & ResponsePayload;
 
 // ---------------------------------------------------------------- map
 
@@ -185,62 +165,6 @@ export interface SavedResults {
   selectedId?: string;
 }
 
-export type ToMapMessage =
-  /** `testing`: VS Code runs the extension for its tests, and the webview answers test-only messages. */
-  | { type: 'init'; basemaps: Basemap[]; state?: MapState; testing?: boolean }
-  | {
-      type: 'layer';
-      layer: LayerKind;
-      features: MapFeature[];
-      /** `append` keeps what is there (same id replaces). */
-      mode: 'replace' | 'append';
-      fit: boolean;
-      sources?: MapSource[];
-    }
-  | { type: 'select'; layer: LayerKind; id: string }
-  | { type: 'startDraw'; shape: 'rectangle' | 'polygon'; intent: 'search' | 'aoi' }
-  /** A saved search (`*.eosearch.json`): fill the form, draw its area and run it. */
-  /**
-   * `useForm`: search `params.ring` with the form's own filters (their defaults, or what the person
-   * set), as "Search Archive Here" does; `anchors`: days the place is known to have imagery (an
-   * AOI's images), which the default dates take in. Without it the saved search runs as written.
-   */
-  | { type: 'runSearch'; params: SearchParams; useForm?: boolean; anchors?: string[] }
-  /** "Search Archive Here" over the map's current view, with the form's filters. */
-  | { type: 'searchView' }
-  /** Whether a service is connected (src/panels/mapConnection.ts); `configured`: a service URL is set (none after the sandbox stops). */
-  | { type: 'connection'; connected: boolean; configured: boolean }
-  | { type: 'notice'; level: 'info' | 'error'; text: string }
-  /** A shared view opened: move the map there. `center` is [lat, lon], as Leaflet keeps it. */
-  | { type: 'setView'; center: [number, number]; zoom: number }
-  | ToMapImageryMessage
-  | ToMapClipMessage
-  | ToMapSeriesMessage
-  | ToMapTimelapseMessage
-  | ToMapTestMessage
-  | ResponseMessage;
-
-export type FromMapMessage =
-  | { type: 'ready' }
-  | { type: 'request'; id: number; request: MapRequest }
-  /** `preview`: a click on a footprint; the detail opens beside the map, which keeps the focus. */
-  | { type: 'open'; ref: DetailRef; preview?: boolean }
-  | { type: 'openExternal'; url: string }
-  /** "Show imagery" in a footprint's popup. */
-  | { type: 'showImagery'; ref: DetailRef }
-  | FromMapImageryMessage
-  | FromMapClipMessage
-  | FromMapSeriesMessage
-  | FromMapTimelapseMessage
-  /** "Order…" under the results list: the archive items of the selected result rows. */
-  | { type: 'orderResults'; items: { collection: string; id: string }[] }
-  /** "Save Search…": the form and drawn area, to be written to a `*.eosearch.json` file. */
-  | { type: 'saveSearch'; params: SearchParams }
-  /** The not-connected banner's buttons. */
-  | { type: 'connect'; how: 'signIn' | 'trySandbox' }
-  /** Where the map is and what it shows, each time the page saves its state (Copy Link to This View). */
-  | { type: 'viewState'; view: MapViewState };
-
 /**
  * What the page says it shows: the page's to write, so "Copy Link to This View" checks every
  * field again (src/commands/shareView) before any of it goes into a link or a file.
@@ -261,16 +185,6 @@ export interface MapViewState {
 // ---------------------------------------------------------------- STAC item
 
 export type StacAction = 'order' | 'copyStacUrl' | 'insightInput' | 'showImagery';
-
-export type ToStacMessage =
-  | { type: 'item'; item: ArchiveItem; stacUrl: string }
-  | { type: 'thumbnail'; dataUrl: string; assetKey: string }
-  | { type: 'loading'; label: string }
-  | { type: 'error'; message: string }
-  | { type: 'notice'; level: 'info' | 'error'; text: string };
-
-export type FromStacMessage =
-  { type: 'ready' } | { type: 'action'; action: StacAction } | { type: 'openExternal'; url: string } | { type: 'copy'; text: string };
 
 export interface StacState {
   collection?: string;

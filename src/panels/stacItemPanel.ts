@@ -1,8 +1,9 @@
 /**
  * The STAC item panel's extension side: one panel per item (opening it again brings it
- * forward). It reads the item through the client, sends it to the webview, fetches a
- * thumbnail itself (so the webview needs no network and no token), and maps the action
- * buttons to commands that other parts of the extension register.
+ * forward), a client of the webview controller (webview/controller.ts). It reads the item
+ * through the client, sends it to the webview, fetches a thumbnail itself (so the webview
+ * needs no network and no token), and maps the action buttons to commands that other parts
+ * of the extension register.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
@@ -10,13 +11,14 @@ import type { EoClient } from '../api/client';
 import type { ArchiveItem } from '../api/records';
 import type { ExtensionServices } from '../services';
 import { describeError } from '../ui/showError';
-import { openExternalChecked, panelOptions, renderPanelHtml } from './host';
+import { openExternalChecked, panelOptions } from './host';
 import { runCommand } from '../ui/runCommand';
 import { fetchThumbnail } from './thumbnail';
-import { isTestMode, PostRecorder, type PanelProbe } from './probe';
 import { stacItemUrl } from './stacUrl';
-import { isWebUrl, type FromStacMessage, type StacAction, type StacState, type ToStacMessage } from './protocol';
+import { isWebUrl, type StacAction, type StacState } from './protocol';
 import { STAC_VIEW_TYPE } from './viewTypes';
+import { STAC_FROM_PAGE, type STAC_TO_PAGE, type ToStacMessage } from './stacMessages';
+import { nothingToRestore, WebviewController } from './webview/controller';
 export { STAC_VIEW_TYPE } from './viewTypes';
 
 /** The editor tab's title for an item. */
@@ -26,28 +28,9 @@ function panelTitle(id: string): string {
 
 export class StacItemPanel implements vscode.Disposable {
   private static readonly open = new Map<string, StacItemPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly view: WebviewController<typeof STAC_TO_PAGE, typeof STAC_FROM_PAGE>;
   private item?: ArchiveItem;
-  private isReady = false;
   private loading?: Promise<void>;
-  /** Only when VS Code runs the extension for its tests. */
-  private readonly recorder?: PostRecorder;
-
-  /** Open panels keyed `collection/id`, as test probes (see `services.panels`); none outside test mode. */
-  static probes(): Map<string, PanelProbe> {
-    return new Map([...StacItemPanel.open].flatMap(([k, p]) => (p.probe ? [[k, p.probe] as const] : [])));
-  }
-
-  get probe(): PanelProbe | undefined {
-    const recorder = this.recorder;
-    if (!recorder) return undefined;
-    return {
-      panel: this.panel,
-      posted: recorder.posted,
-      whenReady: () => recorder.whenReady(),
-      receive: (m) => this.onMessage(m as FromStacMessage),
-    };
-  }
 
   static show(services: ExtensionServices, ref: { collection: string; id: string }, item?: ArchiveItem): StacItemPanel {
     const existing = StacItemPanel.open.get(`${ref.collection}/${ref.id}`);
@@ -95,14 +78,13 @@ export class StacItemPanel implements vscode.Disposable {
     this.item = undefined;
     StacItemPanel.open.set(this.key, this);
     this.panel.title = panelTitle(ref.id);
-    if (this.isReady) this.loading ??= this.load().finally(() => (this.loading = undefined));
+    if (this.view.isReady) this.loading ??= this.load().finally(() => (this.loading = undefined));
   }
 
   static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: StacState | undefined): void {
-    panel.webview.options = panelOptions(services.context);
     if (!state?.collection || !state.id) {
-      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', l10n.t('STAC item'));
-      void panel.webview.postMessage({ type: 'error', message: l10n.t('This panel has nothing to restore; open the item again from the Archive view.') });
+      const message = l10n.t('This panel has nothing to restore; open the item again from the Archive view.');
+      nothingToRestore(services, panel, { name: 'stacItem', title: l10n.t('STAC item') }, message);
       return;
     }
     new StacItemPanel(services, panel, { collection: state.collection, id: state.id });
@@ -110,18 +92,37 @@ export class StacItemPanel implements vscode.Disposable {
 
   private constructor(
     private readonly services: ExtensionServices,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private ref: { collection: string; id: string },
     item?: ArchiveItem,
   ) {
     this.item = item;
-    if (isTestMode(services.context)) this.recorder = new PostRecorder();
     StacItemPanel.open.set(this.key, this);
-    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'stacItem', panelTitle(ref.id));
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromStacMessage) => void this.onMessage(m)),
-    );
+    this.view = new WebviewController({
+      name: 'STAC item',
+      panel,
+      services,
+      page: { name: 'stacItem', title: panelTitle(ref.id) },
+      fromPage: STAC_FROM_PAGE,
+      handlers: {
+        action: (m) => this.action(m.action),
+        openExternal: async (m) => void (await openExternalChecked(m.url)),
+        copy: async (m) => {
+          await vscode.env.clipboard.writeText(m.text);
+          this.post({ type: 'notice', level: 'info', text: l10n.t('Copied.') });
+        },
+      },
+      // the item (read once, kept) and its thumbnail, again for each page that loads
+      onReady: () => (this.loading ??= this.load().finally(() => (this.loading = undefined))),
+      onDisposed: () => {
+        if (StacItemPanel.open.get(this.key) === this) StacItemPanel.open.delete(this.key);
+        if (StacItemPanel.previewing === this) StacItemPanel.previewing = undefined;
+      },
+    });
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.view.panel;
   }
 
   private get key(): string {
@@ -129,41 +130,11 @@ export class StacItemPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (StacItemPanel.open.get(this.key) === this) StacItemPanel.open.delete(this.key);
-    if (StacItemPanel.previewing === this) StacItemPanel.previewing = undefined;
-    while (this.disposables.length) this.disposables.pop()?.dispose();
-    this.panel.dispose();
+    this.view.dispose();
   }
 
   private post(m: ToStacMessage): void {
-    this.recorder?.record(m);
-    void this.panel.webview.postMessage(m);
-  }
-
-  private async onMessage(m: FromStacMessage): Promise<void> {
-    switch (m?.type) {
-      case 'ready':
-        this.isReady = true;
-        this.recorder?.reset();
-        this.loading ??= this.load().finally(() => {
-          this.loading = undefined;
-          this.recorder?.markReady();
-        });
-        return this.loading;
-      case 'action':
-        return this.action(m.action);
-      case 'openExternal':
-        await openExternalChecked(m.url);
-        return;
-      case 'copy':
-        if (typeof m.text === 'string' && m.text.length < 100_000) {
-          await vscode.env.clipboard.writeText(m.text);
-          this.post({ type: 'notice', level: 'info', text: l10n.t('Copied.') });
-        }
-        return;
-      default:
-        return;
-    }
+    this.view.post(m);
   }
 
   private async load(): Promise<void> {
@@ -183,7 +154,6 @@ export class StacItemPanel implements vscode.Disposable {
     }
     if (ref !== this.ref) return this.load();
     this.item = item;
-    if (!this.isReady) return;
     this.post({ type: 'item', item: this.item, stacUrl: this.stacUrl(client) });
     void this.sendThumbnail(this.item);
   }
@@ -203,7 +173,7 @@ export class StacItemPanel implements vscode.Disposable {
     if (!entry) return;
     const [key, asset] = entry;
     try {
-      const { type, bytes: buf } = await fetchThumbnail(asset.href);
+      const { type, bytes: buf } = await fetchThumbnail(asset.href, { otherHosts: this.services.connection.otherHosts });
       this.post({ type: 'thumbnail', assetKey: key, dataUrl: `data:${type};base64,${buf.toString('base64')}` });
     } catch (e) {
       this.services.log.info(`STAC ${this.ref.id}: no thumbnail (${describeError(e)})`);

@@ -25,11 +25,6 @@ export interface WebviewHtmlOptions {
   l10nBundle?: Record<string, string>;
   /** The display language, e.g. `en` or `de` (`vscode.env.language`). */
   lang?: string;
-  /**
-   * The page puts its app on `window` (eoMap, eoStac, eoJobGraph) for tests and benchmarks
-   * to read: only when the extension runs for its tests or its development, never for users.
-   */
-  exposeApp?: boolean;
 }
 
 export function makeNonce(): string {
@@ -79,7 +74,7 @@ export function webviewHtml(o: WebviewHtmlOptions): string {
 ${o.styleUri ? `<link rel="stylesheet" href="${escapeHtml(o.styleUri)}" nonce="${nonce}">` : ''}
 <title>${escapeHtml(o.title)}</title>
 </head>
-<body${o.exposeApp ? ' data-expose-app' : ''}>
+<body>
 <div id="root"></div>
 ${o.l10nBundle ? `<script type="application/json" id="eo-l10n">${jsonForScript(o.l10nBundle)}</script>\n` : ''}${(o.preScriptUris ?? []).map((u) => `<script nonce="${nonce}" src="${escapeHtml(u)}"></script>\n`).join('')}<script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
 </body>

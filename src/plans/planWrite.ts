@@ -98,7 +98,7 @@ export function planFromRequest(items: readonly OrderItemRequest[], names: PlanN
 export function planScene(item: {
   id: string;
   collection?: string;
-  geometry?: Parameters<typeof geometryBbox>[0];
+  geometry?: Parameters<typeof geometryBbox>[0] | null;
   properties?: { title?: string; datetime?: string | null } | null;
 }): PlanScene {
   const scene: PlanScene = { collection: item.collection ?? '', id: item.id };

@@ -260,6 +260,7 @@ export class SandboxServer {
 
     let style: ErrorStyle = 'default';
     let out: Res;
+    const turn = pacer();
     try {
       const m = this.router.match(method, path);
       if (m.kind === 'none') throw new HttpError(404, `no endpoint ${method} ${path.slice(0, 200)}`, 'path');
@@ -284,20 +285,26 @@ export class SandboxServer {
           throw e;
         }
         if (route.body !== 'none') {
+          // Each step of a large body (megabytes of geometry) takes tens of milliseconds: the
+          // loop turns between them rather than once for the whole request.
           const text = buf.toString('utf8');
           if (text.trim() === '') {
             if (route.body !== 'optional') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
           } else {
+            await turn();
             const deep = firstTooDeep(text, MAX_BODY_NESTING);
             if (deep !== undefined) {
               throw new HttpError(400, `body: nests arrays and objects more than ${MAX_BODY_NESTING} levels deep (at character ${deep})`, 'body');
             }
+            await turn();
             try {
               body = JSON.parse(text);
             } catch (e) {
               throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
             }
+            await turn();
             checkVertexBudget(body);
+            await turn();
           }
         }
       }
@@ -316,6 +323,8 @@ export class SandboxServer {
       if (!(e instanceof HttpError)) throw e;
       out = { status: e.status, json: errorBody(style, e.status, e.message, e.details), headers: e.headers };
     }
+    // the answer is written as JSON in one go: the handler's work and that are two turns
+    await turn();
     if (reset && out.stream) {
       res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
       setImmediate(() => req.socket.destroy());

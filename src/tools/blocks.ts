@@ -3,7 +3,8 @@ import { l10n } from 'vscode';
 import type { Block, EoClient } from '../api';
 import { sortVersions } from '../insights/specSource';
 import type { Found } from './lookup';
-import { closestNames, fold, quoted } from './text';
+import { closestNames, nameMatcher } from '../nameMatch';
+import { quoted } from './text';
 
 /** The insight blocks, one per name (the service lists one row per version). */
 export async function insightBlocks(client: EoClient): Promise<Block[]> {
@@ -16,8 +17,8 @@ export async function insightBlocks(client: EoClient): Promise<Block[]> {
 /** The block `wanted` (by name or display name) at `version`, or its latest version with a spec. */
 export async function findBlock(client: EoClient, wanted: string, version?: string): Promise<Found<Block>> {
   const blocks = await insightBlocks(client);
-  const w = fold(wanted);
-  const block = blocks.find((b) => fold(b.name) === w || fold(b.display_name ?? '') === w);
+  const named = nameMatcher(wanted);
+  const block = blocks.find((b) => named(b.name) || named(b.display_name ?? ''));
   if (!block) {
     const names = closestNames(
       wanted,

@@ -13,7 +13,8 @@ import { isObj } from '../api/shape';
 import { findBlock } from './blocks';
 import { Fields, type Read } from './input';
 import { findAoi } from './lookup';
-import { answer, closestNames, dataNotice, fold, quoted } from './text';
+import { closestNames, nameMatcher } from '../nameMatch';
+import { answer, dataNotice, quoted } from './text';
 import { tool, type ToolServices } from './tool';
 
 interface Input {
@@ -110,8 +111,9 @@ export const createInsightInputTool = (services: ToolServices) =>
       const assets = await collect(client.aois.iterateAssets(aoi.value.aoi_id, { pageSize: 100, cap: 1000 }));
       let asset: Asset | undefined;
       if (input.asset) {
-        const w = fold(input.asset);
-        asset = assets.find((a) => a.id === input.asset || fold(a.name) === w);
+        const wanted = input.asset;
+        const named = nameMatcher(wanted);
+        asset = assets.find((a) => a.id === wanted || named(a.name));
         if (!asset) {
           const near = closestNames(
             input.asset,

@@ -1,19 +1,32 @@
 /**
  * A tool's input, read field by field into a typed value or refused with every problem in
  * words ("missing field \"items\""). VS Code hands tools whatever the model wrote, so nothing
- * here trusts the schema. Pure: no vscode, no I/O.
+ * here trusts the schema. A field the tool does not read is refused too, by name: a model that
+ * adds `"confirmed": true` or `"skipConfirmation": true` must learn that it changes nothing,
+ * rather than see the call go through as if it had. Pure: no vscode, no I/O.
  */
 import * as l10n from '@vscode/l10n';
 import { isObj } from '../api/shape';
+import { quoted } from './text';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Unknown fields named in one problem, at most. */
+const MAX_NAMED = 10;
+/** The longest field name quoted whole in a problem. */
+const MAX_NAME = 60;
+
+/** A field name the model wrote, as quoted data (it may hold quotes, line breaks, anything). */
+const fieldName = (name: string): string => quoted(name, MAX_NAME);
+
 /** Collects the fields of one input and the problems found on the way. */
 export class Fields {
   readonly problems: string[] = [];
   private readonly input: Record<string, unknown>;
+  /** Every field the tool asked for, present or not: the others are unknown to it. */
+  private readonly asked = new Set<string>();
 
   constructor(input: unknown) {
     this.input = isObj(input) ? input : {};
@@ -25,7 +38,8 @@ export class Fields {
   }
 
   private value(name: string, required: boolean): unknown {
-    const v = this.input[name];
+    this.asked.add(name);
+    const v = Object.hasOwn(this.input, name) ? this.input[name] : undefined;
     if ((v === undefined || v === null || v === '') && required) this.missing(name);
     return v === null || v === '' ? undefined : v;
   }
@@ -128,8 +142,19 @@ export class Fields {
     return this.value(name, false);
   }
 
-  /** The typed input, or every problem found. */
+  /** The typed input, or every problem found, fields the tool did not ask for included. */
   done<T>(value: T): Read<T> {
+    const unknown = Object.keys(this.input).filter((k) => !this.asked.has(k));
+    if (unknown.length > 0) {
+      const named = unknown.slice(0, MAX_NAMED).map(fieldName).join(', ');
+      const more = unknown.length > MAX_NAMED ? l10n.t(' and {0} more', unknown.length - MAX_NAMED) : '';
+      const takes = this.asked.size > 0 ? l10n.t('The fields are {0}.', [...this.asked].map(fieldName).join(', ')) : l10n.t('It takes no fields.');
+      this.problems.push(
+        unknown.length === 1
+          ? l10n.t('Unknown field {0}: this tool does not take it, and it changes nothing. {1}', named, takes)
+          : l10n.t('Unknown fields {0}{1}: this tool does not take them, and they change nothing. {2}', named, more, takes),
+      );
+    }
     return this.problems.length ? { ok: false, problems: [...this.problems] } : { ok: true, value };
   }
 }

@@ -3,7 +3,8 @@ import { l10n } from 'vscode';
 import { km2 } from '../format';
 import { Fields } from './input';
 import { allAois, findProject } from './lookup';
-import { answer, dataNotice, dayOf, fold, pageFooter, quoted, row, ROWS_PER_PAGE } from './text';
+import { nameKey } from '../nameMatch';
+import { answer, dataNotice, dayOf, pageFooter, quoted, row, ROWS_PER_PAGE } from './text';
 import { tool, type ToolServices } from './tool';
 import { loadProjects } from '../commands/orders/common';
 
@@ -32,8 +33,8 @@ export const listAoisTool = (services: ToolServices) =>
       }
       const [aois, projects] = await Promise.all([allAois(client), loadProjects(client)]);
       const projectName = new Map(projects.map((p) => [p.id, p.title || p.name]));
-      const wanted = nameContains ? fold(nameContains) : undefined;
-      const matching = aois.filter((a) => (!projectId || a.project_id === projectId) && (!wanted || fold(a.name).includes(wanted)));
+      const wanted = nameContains ? nameKey(nameContains) : undefined;
+      const matching = aois.filter((a) => (!projectId || a.project_id === projectId) && (!wanted || nameKey(a.name).includes(wanted)));
       const shown = matching.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
       const rows = shown.map((a) =>
         row(

@@ -5,7 +5,8 @@
 import { l10n } from 'vscode';
 import { collect, type Aoi, type Bandset, type EoClient, type Project, type Satellite } from '../api';
 import { loadProjects } from '../commands/orders/common';
-import { closestNames, fold, quoted } from './text';
+import { closestNames, nameMatcher } from '../nameMatch';
+import { quoted } from './text';
 
 export type Found<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -80,11 +81,11 @@ function pick<T>(
   unknown: (closest: string) => string,
   none: () => string,
 ): Found<T> {
-  const w = fold(wanted);
   const byId = list.find((t) => id(t) === wanted.trim());
   if (byId) return { ok: true, value: byId };
-  const byName = list.filter((t) => names(t).some((n) => fold(n) === w));
-  if (byName.length >= 1) return { ok: true, value: byName[0] };
+  const named = nameMatcher(wanted);
+  const byName = list.find((t) => names(t).some(named));
+  if (byName) return { ok: true, value: byName };
   if (!list.length) return { ok: false, reason: none() };
   const closest = closestNames(
     wanted,

@@ -22,12 +22,15 @@ export type Input = ({ kind: 'archive' } & ArchiveOrderInput) | ({ kind: 'taskin
 export function readPriceInput(input: unknown): Read<Input> {
   const o = isObj(input) ? input : {};
   const kind = o.kind ?? (o.items !== undefined ? 'archive' : o.aoi !== undefined || o.geometry !== undefined ? 'tasking' : undefined);
+  // `kind` is read here: the order's own reader refuses any field it does not take.
+  const fields: Record<string, unknown> = { ...o };
+  delete fields.kind;
   if (kind === 'archive') {
-    const r = readArchiveOrder(input);
+    const r = readArchiveOrder(isObj(input) ? fields : input);
     return r.ok ? { ok: true, value: { kind, ...r.value } } : r;
   }
   if (kind === 'tasking') {
-    const r = readTaskingOrder(input);
+    const r = readTaskingOrder(isObj(input) ? fields : input);
     return r.ok ? { ok: true, value: { kind, ...r.value } } : r;
   }
   return {

@@ -64,41 +64,6 @@ export function answer(...lines: (string | undefined | false)[]): string {
   return lines.filter((l): l is string => typeof l === 'string').join('\n');
 }
 
-/**
- * Up to `n` of `names` closest to `wanted` (case and accents ignored): names containing it
- * first, then by edit distance; for "no AOI named X: did you mean …".
- */
-export function closestNames(wanted: string, names: readonly string[], n = 3): string[] {
-  const w = fold(wanted);
-  const scored = [...new Set(names)].map((name) => {
-    const f = fold(name);
-    const contains = f.includes(w) || (w.length > 0 && w.includes(f));
-    return { name, score: (contains ? 0 : 1000) + distance(w, f) };
-  });
-  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
-  return scored.slice(0, n).map((s) => s.name);
-}
-
-/** Lower case without accents or surrounding space, for comparing names. */
-export function fold(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim();
-}
-
-/** Levenshtein distance (names are short). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 /** A service timestamp as `YYYY-MM-DD`; anything that is not a date is quoted like any other value. */
 export function dayOf(ts: string | null | undefined): string {
   const d = day(ts);

@@ -6,7 +6,7 @@
  * shows the failure; `inStep` names the step a failure happened in.
  */
 import { l10n } from 'vscode';
-import { ApiError, isCancellation, isTransient, needsSignIn, NotSignedInError } from '../api';
+import { ApiError, isCancellation, isNotSupported, isTransient, needsSignIn, NotSignedInError } from '../api';
 import type { ExtensionServices } from '../services';
 import { runCommand } from './runCommand';
 
@@ -37,6 +37,43 @@ export async function inStep<T>(step: string | ((reason: string, cause: unknown)
   } catch (err) {
     if (isCancellation(err) || err instanceof StepFailure) throw err;
     throw new StepFailure(typeof step === 'string' ? (reason) => failedText(step, reason) : step, err);
+  }
+}
+
+/**
+ * Runs `work`; a service without the operation (404, 405 or 501 on an endpoint beyond the
+ * interface's required set) is a fact to state, not a failure: `say` words it in a warning and
+ * the result is undefined, so the command stops there. Anything else passes through.
+ */
+export async function unlessNotSupported<T>(
+  services: Pick<ExtensionServices, 'log' | 'ui'>,
+  say: string | ((err: ApiError) => string),
+  work: () => PromiseLike<T>,
+): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    // Recovers from an optional operation the service lacks: said once, as a warning.
+    if (!isNotSupported(err)) throw err;
+    const text = typeof say === 'string' ? say : say(err as ApiError);
+    services.log.warn(`${text} (the service answered ${(err as ApiError).status})`);
+    await services.ui.message('warning', text, {});
+    return undefined;
+  }
+}
+
+/**
+ * `work()`'s value, or the sentence that says why it failed: for a part a command goes on
+ * without (a layer of a shared view, an AOI list beside a drawing tool), saying why it is
+ * missing. A cancellation passes through.
+ */
+export async function orReason<T>(work: () => PromiseLike<T>, word: (err: unknown) => string = describeError): Promise<{ value: T } | { reason: string }> {
+  try {
+    return { value: await work() };
+  } catch (err) {
+    // Recovers from a failed part: the caller goes on without it and words the reason.
+    if (isCancellation(err)) throw err;
+    return { reason: word(err) };
   }
 }
 

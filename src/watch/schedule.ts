@@ -1,8 +1,8 @@
 /**
- * When the watcher reads each thing it follows, and how many reads it may make: a wait per
+ * When the watcher reads each thing it follows, and how many requests it may make: a wait per
  * thing that doubles while nothing changes (reset when something does), and one request
- * budget for the whole window, so that twenty pending things cost no more than two.
- * Pure: the clock is passed in.
+ * budget (every request counted, retries included) shared by the windows of a profile, so
+ * that twenty pending things cost no more than two. Pure: the clock is passed in.
  */
 
 export interface BackoffOptions {
@@ -31,14 +31,34 @@ export interface BudgetOptions {
 export const BUDGET: BudgetOptions = { perMinute: 20 };
 
 /**
+ * A service's `Retry-After` (429, 503) holds every read of the watcher: at least `minMs`, so a
+ * storm of `Retry-After: 0` is not answered at once, and at most `maxMs`, so a date a year
+ * ahead does not stop the watcher for a year.
+ */
+export const HOLD = { minMs: 3_000, maxMs: 10 * 60_000 } as const;
+
+/** How long the watcher holds its reads after a service asked for `retryAfterMs`. */
+export function holdFor(retryAfterMs: number): number {
+  return Math.min(HOLD.maxMs, Math.max(HOLD.minMs, Number.isFinite(retryAfterMs) ? retryAfterMs : HOLD.maxMs));
+}
+
+/**
  * A sliding one-minute window of the requests made: `take` grants one while fewer than
- * `perMinute` were made in the last 60 s, and `nextFreeAt` says when the next one may go.
- * A sliding window (not a refilling bucket) keeps the promise for every minute, bursts included.
+ * `perMinute` were made in the last 60 s (and no hold is on), and `nextFreeAt` says when the
+ * next one may go. A sliding window (not a refilling bucket) keeps the promise for every
+ * minute, bursts included. `sent` and `heldUntil` are its whole state, so the windows of a
+ * profile can keep one between them (./sharedBudget.ts).
  */
 export class RequestBudget {
-  private readonly sent: number[] = [];
+  private readonly sent: number[];
 
-  constructor(private readonly o: BudgetOptions = BUDGET) {}
+  constructor(
+    private readonly o: BudgetOptions = BUDGET,
+    sent: readonly number[] = [],
+    private heldUntil = 0,
+  ) {
+    this.sent = [...sent].sort((a, b) => a - b);
+  }
 
   /** Requests granted in the minute before `now`. */
   used(now: number): number {
@@ -46,22 +66,74 @@ export class RequestBudget {
     return this.sent.length;
   }
 
+  /** How many requests may go at `now`. */
+  free(now: number): number {
+    if (now < this.heldUntil) return 0;
+    return Math.max(0, this.o.perMinute - this.used(now));
+  }
+
   take(now: number): boolean {
-    this.forget(now);
-    if (this.sent.length >= this.o.perMinute) return false;
+    if (this.free(now) === 0) return false;
     this.sent.push(now);
     return true;
+  }
+
+  /** No request before `until` (a service's `Retry-After`); a longer hold already on stays. */
+  hold(until: number): void {
+    this.heldUntil = Math.max(this.heldUntil, until);
   }
 
   /** The earliest time at or after `now` when `take` succeeds. */
   nextFreeAt(now: number): number {
     this.forget(now);
-    if (this.sent.length < this.o.perMinute) return now;
-    return this.sent[this.sent.length - this.o.perMinute] + 60_000;
+    const byCount = this.sent.length < this.o.perMinute ? now : this.sent[this.sent.length - this.o.perMinute] + 60_000;
+    return Math.max(byCount, this.heldUntil);
+  }
+
+  /** The state to keep: the requests of the last minute, and the hold. */
+  state(now: number): { sent: number[]; heldUntil: number } {
+    this.forget(now);
+    return { sent: [...this.sent], heldUntil: this.heldUntil > now ? this.heldUntil : 0 };
   }
 
   private forget(now: number): void {
     while (this.sent.length && this.sent[0] <= now - 60_000) this.sent.shift();
+  }
+}
+
+/**
+ * The budget a watcher reads under: every request it causes, retries and pages included, is
+ * taken from it (./watcher.ts passes them through a request gate). One window's alone
+ * (`MemoryBudget`), or shared by the windows of a profile (./sharedBudget.ts).
+ */
+export interface WatchBudget {
+  /** Grants one request at `now`, or refuses. */
+  take(now: number): Promise<boolean>;
+  /** How many requests may go at `now`, and when the next may go. */
+  peek(now: number): Promise<{ free: number; nextFreeAt: number }>;
+  /** No request before `until` (`now`: the caller's clock). */
+  hold(until: number, now: number): Promise<void>;
+}
+
+/** A budget of one window (tests, benchmarks, and a profile whose storage is not a local folder). */
+export class MemoryBudget implements WatchBudget {
+  private readonly b: RequestBudget;
+
+  constructor(o: BudgetOptions = BUDGET) {
+    this.b = new RequestBudget(o);
+  }
+
+  take(now: number): Promise<boolean> {
+    return Promise.resolve(this.b.take(now));
+  }
+
+  peek(now: number): Promise<{ free: number; nextFreeAt: number }> {
+    return Promise.resolve({ free: this.b.free(now), nextFreeAt: this.b.nextFreeAt(now) });
+  }
+
+  hold(until: number): Promise<void> {
+    this.b.hold(until);
+    return Promise.resolve();
   }
 }
 
@@ -84,15 +156,12 @@ export function nextSlot(slot: Slot, changed: boolean, now: number, o: BackoffOp
 }
 
 /**
- * Which of the due groups to read now, oldest due first, as far as the budget reaches (one
- * request per group: things read by one request share it). `take` is called once per group chosen.
+ * Which of the due groups to read now: the oldest due first, at most `free` of them (a read is
+ * one request when nothing fails; things read by one request share it).
  */
-export function chooseDue<G extends { due: number }>(groups: readonly G[], now: number, budget: RequestBudget): G[] {
-  const due = groups.filter((g) => g.due <= now).sort((a, b) => a.due - b.due);
-  const chosen: G[] = [];
-  for (const g of due) {
-    if (!budget.take(now)) break;
-    chosen.push(g);
-  }
-  return chosen;
+export function chooseDue<G extends { due: number }>(groups: readonly G[], now: number, free: number): G[] {
+  return groups
+    .filter((g) => g.due <= now)
+    .sort((a, b) => a.due - b.due)
+    .slice(0, Math.max(0, free));
 }

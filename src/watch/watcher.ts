@@ -1,7 +1,9 @@
 /**
  * The one watcher of everything pending: order items not yet fulfilled, deliveries,
  * downloads and insight runs the person started (or saw pending). One loop reads them with a
- * backoff per thing inside one request budget (./schedule.ts), keeps what it follows in the
+ * backoff per thing inside one request budget that counts every request the reads cause,
+ * retries included, and that the windows of a profile share (./schedule.ts,
+ * ./sharedBudget.ts), keeps what it follows in the
  * global state (./followed.ts: kinds and ids, never a token), picks the list up again after a
  * window reload, and stops following each thing when it is final, with one notification that
  * offers the next action (a setting turns them off per kind).
@@ -13,12 +15,13 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { EoClient } from '../api';
 import { ApiError, isCancellation, needsSignIn } from '../api/errors';
+import { withGate } from '../api/requestGate';
 import type { Connection } from '../auth/connection';
 import type { Prompts } from '../ui/prompts';
 import { runCommand } from '../ui/runCommand';
 import { decodeFollowed, encodeFollowed, FOLLOWED_KEY, isFollowableId, onService, refKey, type WatchKind, type WatchRef } from './followed';
 import { FOLLOWERS, type Finish, type Hint, type NextAction, type Snapshot } from './followers';
-import { BACKOFF, BUDGET, chooseDue, firstSlot, nextSlot, RequestBudget, type BackoffOptions, type BudgetOptions, type Slot } from './schedule';
+import { BACKOFF, chooseDue, firstSlot, holdFor, MemoryBudget, nextSlot, type BackoffOptions, type Slot, type WatchBudget } from './schedule';
 
 /** The settings that turn the finish notifications off, one per kind (package.json). */
 export const NOTIFY_SETTINGS: { readonly [K in WatchKind]: string } = {
@@ -52,7 +55,8 @@ export interface WatcherDeps {
   readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
   readonly ui: Pick<Prompts, 'message'>;
   readonly backoff?: BackoffOptions;
-  readonly budget?: BudgetOptions;
+  /** Every request the watcher causes is taken from it; shared by the windows of a profile (./sharedBudget.ts). Default: this watcher's own. */
+  readonly budget?: WatchBudget;
   readonly now?: () => number;
 }
 
@@ -67,9 +71,18 @@ interface Entry {
   failures: number;
 }
 
+/** A request the watcher's budget had no room for: not sent. */
+class BudgetSpent extends Error {
+  constructor() {
+    super('the watcher’s request budget is spent for this minute');
+  }
+}
+
 export class Watcher implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly budget: RequestBudget;
+  private readonly budget: WatchBudget;
+  /** When the budget said the next request may go (at the last look). */
+  private nextFreeAt = 0;
   private readonly backoff: BackoffOptions;
   private readonly now: () => number;
   private timer?: ReturnType<typeof setTimeout>;
@@ -84,11 +97,11 @@ export class Watcher implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** Fires with every record read (the sidebar updates its row from it instead of reading it again). */
   readonly onDidRead = this.readEmitter.event;
-  /** Requests made, for tests and the benchmark. */
+  /** Requests made (retries and pages included), for tests and the benchmark. */
   requests = 0;
 
   constructor(private readonly deps: WatcherDeps) {
-    this.budget = new RequestBudget(deps.budget ?? BUDGET);
+    this.budget = deps.budget ?? new MemoryBudget();
     this.backoff = deps.backoff ?? BACKOFF;
     this.now = deps.now ?? Date.now;
     for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
@@ -240,7 +253,7 @@ export class Watcher implements vscode.Disposable {
     if (here.length === 0) return;
     const now = this.now();
     const firstDue = Math.min(...here.map((e) => e.slot.due));
-    const at = Math.max(firstDue, this.budget.nextFreeAt(now));
+    const at = Math.max(firstDue, this.nextFreeAt);
     const wait = delayMs ?? Math.max(250, at - now);
     this.timer = setTimeout(() => void this.tick(), wait);
   }
@@ -259,7 +272,10 @@ export class Watcher implements vscode.Disposable {
         g.entries.push(e);
         groups.set(key, g);
       }
-      const chosen = chooseDue([...groups.values()], now, this.budget);
+      if (![...groups.values()].some((g) => g.due <= now)) return;
+      const { free, nextFreeAt } = await this.budget.peek(now);
+      this.nextFreeAt = nextFreeAt;
+      const chosen = chooseDue([...groups.values()], now, free);
       if (chosen.length === 0) return;
       let client: EoClient;
       try {
@@ -270,9 +286,31 @@ export class Watcher implements vscode.Disposable {
         return;
       }
       await Promise.all(chosen.map((g) => this.readGroup(client, g.entries)));
+      this.nextFreeAt = (await this.budget.peek(this.now())).nextFreeAt;
     } finally {
       this.ticking = false;
       this.schedule();
+    }
+  }
+
+  /**
+   * Runs a read with every request it causes (its retries and pages too) taken from the
+   * budget; a request the budget refuses is not sent (`BudgetSpent` when it was the first).
+   */
+  private async counted<T>(read: () => Promise<T>): Promise<T> {
+    let reading = true;
+    const gate = {
+      beforeRequest: async (): Promise<void> => {
+        // A continuation that outlives the read is not the watcher's.
+        if (!reading || this.abort.signal.aborted) return;
+        if (!(await this.budget.take(this.now()))) throw new BudgetSpent();
+        this.requests++;
+      },
+    };
+    try {
+      return await withGate(gate, read);
+    } finally {
+      reading = false;
     }
   }
 
@@ -281,10 +319,10 @@ export class Watcher implements vscode.Disposable {
     const refs = group.map((e) => e.ref);
     let records: Map<string, unknown>;
     try {
-      this.requests++;
-      records = await follower.read(client, refs, this.abort.signal);
+      records = await this.counted(() => follower.read(client, refs, this.abort.signal));
     } catch (err) {
-      if (isCancellation(err)) return;
+      // Not sent: still due, read when the budget has room again.
+      if (err instanceof BudgetSpent || isCancellation(err)) return;
       if (needsSignIn(err)) {
         this.paused = true;
         return;
@@ -292,6 +330,13 @@ export class Watcher implements vscode.Disposable {
       if (err instanceof ApiError && err.status === 404 && group.length === 1) {
         records = new Map();
       } else {
+        if (err instanceof ApiError && err.retryAfterMs !== undefined) {
+          // The service asked for a pause (429, 503): no window reads before it is over.
+          const now = this.now();
+          const until = now + holdFor(err.retryAfterMs);
+          await this.budget.hold(until, now);
+          this.nextFreeAt = Math.max(this.nextFreeAt, until);
+        }
         for (const e of group) {
           if (e.failures++ === 0) this.deps.log.warn(`Watcher: could not read ${e.ref.kind} ${e.ref.id}: ${err instanceof Error ? err.message : String(err)}`);
           e.slot = nextSlot(e.slot, false, this.now(), this.backoff);

@@ -28,7 +28,7 @@ import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness'
 import { EoClient } from '../../src/api/client';
 import { ImageryByteServer } from '../../src/panels/imagery/byteServer';
 import { runClipPlan } from '../../src/panels/imagery/hostClip';
-import type { ClipPlan } from '../../src/panels/imagery/protocol';
+import type { ClipPlan } from '../../src/panels/imagery/clipMessages';
 import { moveMap } from '../webview/moveMap';
 
 const SIZE = 4096;

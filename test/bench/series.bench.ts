@@ -22,11 +22,12 @@ import { Worker } from 'node:worker_threads';
 import { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
 import { geodesicArea } from '../../src/geo/area';
-import type { ReadBytesParams, SeriesPoint, SeriesRequest } from '../../src/panels/imagery/protocol';
+import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
 import type { HostReply, HostRequest } from './seriesHost';
 import { closeBrowser, isType, openWebview, ROOT } from '../webview/harness';
+import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const DATES = 24;

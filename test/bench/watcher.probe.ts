@@ -3,11 +3,18 @@
 // side by side, through its own proxy, a fixed-interval poll of each of the 20 every 5 s (what
 // one would write without backoff or a budget). Then the clock moves a day on: how long until
 // each of them has seen all 20 final. Then 3 insight runs pending on 3 AOIs (the figure the
-// sidebar's run poller had before the watcher took those reads over).
+// sidebar's run poller had before the watcher took those reads over). First, a 503 storm: two
+// windows sharing one budget folder follow 25 items while every read is answered 503 with
+// Retry-After: 0, beside two windows with a budget each.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { EoClient } from '../../src/api';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { SharedBudget } from '../../src/watch/sharedBudget';
+import type { WatchBudget } from '../../src/watch/schedule';
 import { Watcher } from '../../src/watch/watcher';
+import { FaultProxy } from '../support/faultProxy';
 import { countingProxy, pendingRuns } from './insightPolling.probe';
 import { MemoryState } from '../integration/support/memoryState';
 
@@ -21,6 +28,8 @@ export interface WatcherSample {
   baselineNoticedAllS?: number;
   /** Insight runs: 3 pending on 3 AOIs, progress standing still, then rising. */
   runs?: { aois: number; still: RunWindow; rising: RunWindow };
+  /** Two windows, 25 items pending, every read answered 503 + Retry-After: 0: requests in the window. */
+  storm?: { pending: number; seconds: number; shared: number; apart: number };
   error?: string;
 }
 
@@ -47,24 +56,8 @@ export async function run(): Promise<void> {
   const theirsClient = mk(theirs.url);
   let watcher: Watcher | undefined;
   try {
-    const aoi = (await direct.aois.listPage({ limit: 1 })).items[0];
-    const items = (await direct.archives.search({ intersects: aoi.geometry, limit: 20 })).features;
-    const ids: string[] = [];
-    for (let i = 0; i < sample.pending; i++) {
-      const order = await direct.orders.create({
-        dry_run: false,
-        order_items: [
-          {
-            project_id: aoi.project_id,
-            name: `bench ${i}`,
-            usecase: 'general',
-            geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
-            item_ids: [items[i % items.length].id],
-          },
-        ],
-      });
-      ids.push(order.order_items[0].id);
-    }
+    const ids = await placeOrders(direct, sample.pending);
+    sample.storm = await storm(sandbox.url, sandbox.tokens.alice, [...ids, ...(await placeOrders(direct, 5))]);
     watcher = quietWatcher(oursClient);
     for (const id of ids) watcher.follow('orderItem', id);
 
@@ -113,12 +106,66 @@ export async function run(): Promise<void> {
   if (file) fs.writeFileSync(file, JSON.stringify(sample));
 }
 
+/** `count` archive orders of one item each over the first AOI: their items' ids. */
+async function placeOrders(direct: EoClient, count: number): Promise<string[]> {
+  const aoi = (await direct.aois.listPage({ limit: 1 })).items[0];
+  const items = (await direct.archives.search({ intersects: aoi.geometry, limit: 20 })).features;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const order = await direct.orders.create({
+      dry_run: false,
+      order_items: [
+        {
+          project_id: aoi.project_id,
+          name: `bench ${i}`,
+          usecase: 'general',
+          geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: aoi.geometry }] },
+          item_ids: [items[i % items.length].id],
+        },
+      ],
+    });
+    ids.push(order.order_items[0].id);
+  }
+  return ids;
+}
+
 /** A watcher of its own (memory state, no notifications) reading through `client`. */
-function quietWatcher(client: EoClient): Watcher {
+function quietWatcher(client: EoClient, state = new MemoryState(), budget?: WatchBudget): Watcher {
   const log = { info: (): void => undefined, warn: (): void => undefined };
   const ui = { message: (): Promise<undefined> => Promise.resolve(undefined) };
   const connection = { baseUrl: 'http://127.0.0.1', getClient: () => Promise.resolve(client), onDidChange: () => ({ dispose: (): void => undefined }) };
-  return new Watcher({ state: new MemoryState(), connection, log, ui });
+  return new Watcher({ state, connection, log, ui, budget });
+}
+
+/**
+ * 60 s of a 503 storm (every read of an order item answered 503 with Retry-After: 0) while two
+ * windows follow `ids`: two watchers on one state sharing a budget folder, through one proxy;
+ * beside them, through another, two with a budget each (what every window had before).
+ */
+async function storm(upstream: string, token: string, ids: string[]): Promise<NonNullable<WatcherSample['storm']>> {
+  const seconds = 60;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-bench-budget-'));
+  const proxies = await Promise.all([FaultProxy.start({ upstream, announceSeed: false }), FaultProxy.start({ upstream, announceSeed: false })]);
+  const clients = proxies.map((p) => new EoClient({ baseUrl: p.url, token, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'bench' }));
+  const watchers: Watcher[] = [];
+  try {
+    for (const p of proxies) p.add({ method: 'GET', path: '/v0/order-items/', toxic: { kind: 'status', status: 503, retryAfter: '0' } });
+    const [sharedState, apartState] = [new MemoryState(), new MemoryState()];
+    for (let w = 0; w < 2; w++) {
+      watchers.push(quietWatcher(clients[0], sharedState, new SharedBudget(dir)));
+      watchers.push(quietWatcher(clients[1], apartState));
+    }
+    for (const id of ids) for (const w of watchers) w.follow('orderItem', id);
+    for (const w of watchers) w.checkNow();
+    await sleep(seconds * 1000);
+    const reads = (p: FaultProxy): number => p.log.filter((r) => r.path.startsWith('/v0/order-items/')).length;
+    return { pending: ids.length, seconds, shared: reads(proxies[0]), apart: reads(proxies[1]) };
+  } finally {
+    for (const w of watchers) w.dispose();
+    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(proxies.map((p) => p.close()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { printedFigures } from './support/figures';
+import { installWebviewTap } from './support/webviewTap';
 
 export interface TestFailure {
   title: string;
@@ -95,6 +96,8 @@ export async function run(): Promise<void> {
   const resultFile = process.env[RESULT_FILE_ENV];
   const started = Date.now();
   const result: TestRunResult = { passed: 0, failed: 0, skipped: 0, total: 0, durationMs: 0, tests: [], failures: [] };
+  // before any panel opens: the suites see the webviews through it (support/webviewTap.ts)
+  installWebviewTap();
   try {
     const only = process.env[FILES_ENV];
     const files = only ? only.split(',').map((f) => path.resolve(__dirname, f.trim())) : findTests(path.join(__dirname, 'suite'));

@@ -11,10 +11,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, SeriesRequest, TimeFrame } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './harness';
 import { squareFeature } from './fixtures';
 import { moveMap } from './moveMap';
+import type { SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
 interface Scene {
   file: string;

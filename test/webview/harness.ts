@@ -12,7 +12,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { webviewHtml } from '../../src/panels/webviewHtml';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
+/** The pages as they ship. */
 const DIST = join(ROOT, 'dist', 'media');
+/** The same pages with their app on `window` (test/pages, built by esbuild.mjs): what the tests load. */
+const TEST_PAGES = join(ROOT, 'out', 'testMedia');
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.map': 'application/json' };
 
@@ -68,13 +71,13 @@ export async function closeBrowser(): Promise<void> {
   browser = undefined;
 }
 
-export function assertBuilt(name: string): void {
+export function assertBuilt(name: string, dir = TEST_PAGES): void {
   for (const f of [`${name}.js`, 'outlines.js']) {
-    if (!existsSync(join(DIST, f))) throw new Error(`dist/media/${f} is missing: run \`npm run build\` first`);
+    if (!existsSync(join(dir, f))) throw new Error(`${join(dir, f)} is missing: run \`npm run build\` first`);
   }
 }
 
-async function serve(): Promise<{ server: Server; origin: string; pages: Map<string, string>; relay: Map<string, Uint8Array> }> {
+async function serve(dir: string): Promise<{ server: Server; origin: string; pages: Map<string, string>; relay: Map<string, Uint8Array> }> {
   const pages = new Map<string, string>();
   const relay = new Map<string, Uint8Array>();
   const server = createServer((req, res) => {
@@ -96,8 +99,8 @@ async function serve(): Promise<{ server: Server; origin: string; pages: Map<str
       res.end(page);
       return;
     }
-    const file = join(DIST, url.pathname.replace(/^\/media\//, ''));
-    if (!url.pathname.startsWith('/media/') || !file.startsWith(DIST)) {
+    const file = join(dir, url.pathname.replace(/^\/media\//, ''));
+    if (!url.pathname.startsWith('/media/') || !file.startsWith(dir)) {
       res.writeHead(404).end();
       return;
     }
@@ -121,7 +124,7 @@ export async function openWebview(
     locale?: string;
     /** Translations put in the page as the extension puts `vscode.l10n.bundle` (none: English). */
     l10nBundle?: Record<string, string>;
-    /** The page as a user's extension serves it: no app on `window` (default: exposed, as in test mode). */
+    /** The page as it ships, dist/media (default: the test page, out/testMedia, with its app on `window`). */
     userPage?: boolean;
     /**
      * Benchmarks only: answers' bytes reach the page as binary over loopback HTTP (the page
@@ -132,8 +135,9 @@ export async function openWebview(
     binaryRelay?: boolean;
   } = {},
 ): Promise<Harness> {
-  assertBuilt(name);
-  const { server, origin, pages, relay } = await serve();
+  const dir = opts.userPage ? DIST : TEST_PAGES;
+  assertBuilt(name, dir);
+  const { server, origin, pages, relay } = await serve(dir);
   const html = webviewHtml({
     title: name,
     cspSource: origin,
@@ -144,7 +148,6 @@ export async function openWebview(
     imagery: name === 'map',
     l10nBundle: opts.l10nBundle,
     lang: opts.locale,
-    exposeApp: !opts.userPage,
   });
   pages.set('/index.html', html);
   const b = await getBrowser();

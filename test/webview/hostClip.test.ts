@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runClipPlan } from '../../src/panels/imagery/hostClip';
-import type { ClipPlan, ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { moveMap } from './moveMap';
+import type { ClipPlan } from '../../src/panels/imagery/clipMessages';
 
 /**
  * "Save View as GeoTIFF…" both ways, from the map page: for a DEFLATE file the page answers a

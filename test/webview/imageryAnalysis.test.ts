@@ -221,6 +221,31 @@ print(json.dumps([x, y]))
     }
   });
 
+  it('"Copy as CSV" writes a band name that begins like a formula as text, in a `,` and a `;` locale', async () => {
+    const h = await open([]);
+    try {
+      // band names come from the service's or the file's metadata
+      const hostile = "=B02+cmd|' /C calc'!A0";
+      const nir = "B08;-2+3+cmd|' /C calc'!A0";
+      const bands = [{ ...BANDS[0], name: hostile }, BANDS[1], BANDS[2], { ...BANDS[3], name: nir }];
+      const base = spec();
+      await showAndSettle(h, spec({ bands, render: { ...base.render, bands: ['B04', 'B03', hostile] } as ImageryLayerSpec['render'] }));
+      await h.page.locator('button.inspect').click();
+      await clickAt(h, scene.points.vegetation);
+      await table(h);
+      await h.page.locator('#pixel-inspector button.copy-csv').click();
+      const copied = await h.waitFor<{ text: string }>(isType('copyText'));
+      const firstCells = copied.text
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',')[0]);
+      assert.deepEqual(firstCells, ['band', `'${hostile}`, 'B03', 'B04', "B08;'-2+3+cmd|' /C calc'!A0"]);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('counts the decoded window like GDAL, and a stretch handle restyles without reading', async () => {
     const log: ReadBytesParams[] = [];
     const h = await open(log);

@@ -195,6 +195,24 @@ describe('map webview', () => {
     }
   });
 
+  it('answers Save View at once when it never showed imagery, and loads no imagery code for it or for a cancel', async () => {
+    const h = await openWebview('map', { userPage: true });
+    try {
+      await ready(h);
+      await h.send({ type: 'clipInfo', requestId: 1 });
+      // before, the extension's question waited for the imagery code, which a map without imagery never loaded
+      const reply = await h.waitFor<unknown>(isType('clipReply'), 2000);
+      assert.deepEqual(reply, { type: 'clipReply', requestId: 1, ok: true, result: { layers: [] } });
+      for (const type of ['clipCancel', 'seriesCancel', 'timelapseCancel']) await h.send({ type, requestId: 2 });
+      await h.send({ type: 'timelapseSource', requestId: 3 });
+      assert.deepEqual(await h.waitFor<unknown>(isType('timelapseReply'), 2000), { type: 'timelapseReply', requestId: 3, ok: true, result: {} });
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(await h.page.evaluate(() => !!document.querySelector('script[src$="imagery.js"]')), false);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('draws an antimeridian footprint as one small shape, and a west>east bbox too', async () => {
     const h = await openWebview('map');
     try {

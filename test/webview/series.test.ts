@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import type { ReadBytesParams, SeriesPoint, SeriesRequest } from '../../src/panels/imagery/protocol';
+import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
 /**
  * "Chart Index Over Time" in the map webview against GDAL: the sandbox's seasonal AOIs (26

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_FORMATS, BufferSource, Input } from 'mediabunny';
-import type { ImageryLayerSpec, ReadBytesParams, TimeFrame, TimelapseRequest } from '../../src/panels/imagery/protocol';
+import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
+import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { decode, runTimelapse } from './timelapseRun';
 

@@ -1,6 +1,6 @@
 /** Export Timelapse… run in the map webview from a test: the request posted, the reply's bytes back, a GIF decoded. */
 import { GifReader } from 'omggif';
-import type { TimelapseRequest } from '../../src/panels/imagery/protocol';
+import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
 import type { Harness } from './harness';
 
 export type Reply = {
@@ -14,21 +14,21 @@ export type Reply = {
 export async function runTimelapse(h: Harness, request: TimelapseRequest, cancelAfter?: number): Promise<{ reply: Reply; progress: number }> {
   return h.page.evaluate(
     async ([req, cancelAt]) => {
-      type Tools = { deps: { post(m: unknown): void }; onTimelapse(m: unknown): Promise<void> };
-      const app = (window as unknown as { eoMap: { imagery(): Promise<unknown>; imageryTools?: Tools } }).eoMap;
+      // the page's own way in and out: the extension's messages go through its dispatcher, its posts are caught here
+      type App = { imagery(): Promise<unknown>; onMessage(m: unknown): Promise<void>; post(m: unknown, transfer?: ArrayBuffer[]): void };
+      const app = (window as unknown as { eoMap: App }).eoMap;
       await app.imagery();
-      const tools = app.imageryTools as Tools;
-      const original = tools.deps.post;
+      const original = app.post;
       let progress = 0;
       const reply = await new Promise<Reply>((resolve) => {
-        tools.deps.post = (m: unknown) => {
+        app.post = (m: unknown, transfer?: ArrayBuffer[]) => {
           const msg = m as { type: string; ok?: boolean; result?: { bytes?: ArrayBuffer } };
           if (msg.type === 'timelapseProgress') {
             progress++;
-            if (cancelAt !== undefined && progress === cancelAt) void tools.onTimelapse({ type: 'timelapseCancel', requestId: 7 });
+            if (cancelAt !== undefined && progress === cancelAt) void app.onMessage({ type: 'timelapseCancel', requestId: 7 });
             return;
           }
-          if (msg.type !== 'timelapseReply') return original(m);
+          if (msg.type !== 'timelapseReply') return original.call(app, m, transfer);
           const bytes = msg.result?.bytes;
           let b64: string | undefined;
           if (bytes) {
@@ -39,9 +39,9 @@ export async function runTimelapse(h: Harness, request: TimelapseRequest, cancel
           }
           resolve({ ...(msg as object), result: msg.result ? { ...(msg.result as object), bytes: undefined, b64 } : undefined } as Reply);
         };
-        void tools.onTimelapse({ type: 'timelapse', requestId: 7, request: req });
+        void app.onMessage({ type: 'timelapse', requestId: 7, request: req });
       });
-      tools.deps.post = original;
+      delete (app as Partial<App>).post;
       return { reply, progress };
     },
     [request, cancelAfter] as const,

@@ -7,9 +7,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import uPlot from 'uplot';
-import type { SeriesPoint } from '../../../src/panels/imagery/protocol';
 import { dateTicks } from './dateTicks';
 import { themeColour } from './spectralChart';
+import type { SeriesPoint } from '../../../src/panels/imagery/seriesMessages';
 
 export interface SeriesChartOptions {
   width: number;

@@ -5,11 +5,11 @@
  */
 import { Pool } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
-import type { FromMapClipMessage, FromMapSeriesMessage, FromMapTimelapseMessage } from '../../../src/panels/imagery/protocol';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
 import { ImageryError } from './imageryError';
 import { seriesStatistics, type StatsJob, type StatsResult } from './seriesStats';
 import { ImageryTools } from './tools';
+import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
 declare const __DECODER_WORKER_SOURCE__: string;
 
@@ -83,7 +83,7 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: str
 
 export interface ImageryChunk {
   create(
-    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage, transfer?: ArrayBuffer[]): void },
+    deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapMessage, transfer?: ArrayBuffer[]): void },
   ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
 }
 

@@ -8,15 +8,16 @@
  */
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { ClipLayerInfo, ClipPlan, ClipPlanTile, ClipResult, ImageryBand } from '../../../src/panels/imagery/protocol';
+import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 import type { Cog } from './cog';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { drawnLevel, mercator, viewWindow } from './pixelRead';
 import { fromMercator } from './projection';
 import { encodeGeoTiff } from '../../../src/raster/tiffEncode';
 import { applyMask } from '../../../src/raster/maskValue';
-import { drawnTiles } from './screenPixels';
+import { drawnTiles } from './drawnTiles';
 import { readStrips } from './strips';
+import type { ClipLayerInfo, ClipPlan, ClipPlanTile, ClipResult } from '../../../src/panels/imagery/clipMessages';
 
 function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));

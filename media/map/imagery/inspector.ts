@@ -12,6 +12,7 @@ import type { SpectralChart } from '../analysis/spectralChart';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { readPixel, type PixelReading } from './pixelRead';
 import type { ChartAreaFromMap, ImagerySource } from '../../../src/panels/imagery/protocol';
+import { csvText } from '../../../src/csvCells';
 
 /** The pixel's place, and the AOI or archive collection of the layer it was read from (its dates come first). */
 export function pixelArea(r: { lon: number; lat: number }, source: ImagerySource | undefined): ChartAreaFromMap {
@@ -298,14 +299,14 @@ export class PixelInspector {
     const c = this.current;
     if (!c) return '';
     const cols = [{ label: this.label(c.reading), reading: c.reading }, ...this.pins.map((p) => ({ label: p.label, reading: p.reading }))];
-    const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-    const lines = [['band', 'wavelength_nm', ...cols.map((x) => x.label)].map(q).join(',')];
+    // a band name from the file or the service may begin like a formula: pasted, it must stay text
+    const lines = [['band', 'wavelength_nm', ...cols.map((x) => x.label)].map(csvText).join(',')];
     for (const b of c.reading.bands) {
       const vals = cols.map((x) => {
         const v = x.reading.bands.find((o) => o.name === b.name)?.value;
         return v === undefined ? '' : String(v);
       });
-      lines.push([q(b.name), nm(b) === undefined ? '' : String(nm(b)), ...vals].join(','));
+      lines.push([csvText(b.name), nm(b) === undefined ? '' : String(nm(b)), ...vals].join(','));
     }
     return `${lines.join('\n')}\n`;
   }

@@ -13,7 +13,6 @@ import { classColors, colormapLut, colormapName } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandControls } from './bandControls';
 import { bandControlsState, round } from './bandState';
-import { imageryPixelsAt } from './screenPixels';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
 
@@ -103,12 +102,6 @@ export class ImageryManager {
 
   layer(id: string): ImageryLayerHandle | undefined {
     return this.entries.get(id)?.layer;
-  }
-
-  /** RGBA the imagery pane shows at each lon/lat ([0, 0, 0, 0]: nothing drawn there). */
-  pixelsAt(points: readonly [number, number][]): [number, number, number, number][] {
-    const pane = this.deps.map.getPane(PANE);
-    return pane ? imageryPixelsAt(this.deps.map, pane, points) : points.map(() => [0, 0, 0, 0]);
   }
 
   /** Adds (or replaces, same id) a layer. */

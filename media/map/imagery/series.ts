@@ -9,7 +9,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Pool } from 'geotiff';
-import type { ImageryBand, SeriesDate, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/protocol';
+import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { polygonsOf, ringsInLevel, wgsToCrs } from './clip';
 import { compileIndexExpression } from '../../../src/api/indexExpression';
@@ -17,6 +17,7 @@ import { clearMaskOf } from './clearPixels';
 import { asReadable, Cog } from './cog';
 import { ImageryError } from './imageryError';
 import { windowHasInside, type StatsJob, type StatsResult, type StatsTile } from './seriesStats';
+import type { SeriesDate, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 
 /** The polygon should cover at least this many pixels of the level read. */
 export const MIN_LEVEL_PIXELS = 10_000;

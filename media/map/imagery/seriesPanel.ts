@@ -2,17 +2,17 @@
  * The "index over time" panel at the bottom of the map: progress (n of N dates) with Cancel,
  * the chart as points arrive, the dates that could not be read, and Export CSV / Save PNG
  * (the extension writes the files). Several series may be overlaid (`overlay` on start: other
- * areas or indices), each named in the legend. The extension starts a series with `seriesStart`; each
- * date's point goes back as `seriesPoint` as soon as it is ready, then `seriesDone`.
+ * areas or indices), each named in the legend. The extension's messages reach it through
+ * media/map/channels/series.ts.
  */
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
-import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from '../../../src/panels/imagery/protocol';
 import { button, clear, el } from '../../shared/dom';
 import type { SeriesChart } from '../analysis/seriesChart';
 import { loadAnalysisChunk } from './analysisLoader';
 import type { TimeSlider } from './timeSlider';
 import { runSeries, type SeriesDeps } from './series';
+import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 
 export interface SeriesPanelDeps extends SeriesDeps {
   L: typeof Leaflet;
@@ -89,23 +89,17 @@ export class SeriesPanel {
     return this.runs.some((r) => !r.done);
   }
 
-  async onMessage(m: ToMapSeriesMessage): Promise<void> {
-    if (m.type === 'seriesCancel') {
-      const run = this.runs.find((r) => r.requestId === m.requestId);
-      if (run && !run.done) run.abort.abort();
-      return;
-    }
-    if (m.type === 'seriesPng') {
-      try {
-        const blob = await new Promise<Blob | null>((resolve) => this.picture().toBlob(resolve, 'image/png'));
-        if (!blob) throw new Error(l10n.t('The chart could not be encoded as PNG.'));
-        this.deps.post({ type: 'seriesPngReply', requestId: m.requestId, ok: true, bytes: await blob.arrayBuffer() });
-      } catch (e) {
-        this.deps.post({ type: 'seriesPngReply', requestId: m.requestId, ok: false, error: (e as Error).message || String(e) });
-      }
-      return;
-    }
-    await this.start(m.requestId, m.request, m.overlay === true);
+  /** Stops the run of request `requestId` (the extension's `seriesCancel`). */
+  cancelRun(requestId: number): void {
+    const run = this.runs.find((r) => r.requestId === requestId);
+    if (run && !run.done) run.abort.abort();
+  }
+
+  /** The chart as a PNG (for "Save Chart as PNG…"). */
+  async png(): Promise<ArrayBuffer> {
+    const blob = await new Promise<Blob | null>((resolve) => this.picture().toBlob(resolve, 'image/png'));
+    if (!blob) throw new Error(l10n.t('The chart could not be encoded as PNG.'));
+    return blob.arrayBuffer();
   }
 
   /** The chart's title: its one series, or how many are overlaid. */
@@ -146,7 +140,11 @@ export class SeriesPanel {
     return this.chart.picture(this.heading());
   }
 
-  private async start(requestId: number, request: SeriesRequest, overlay: boolean): Promise<void> {
+  /**
+   * Runs a series (the extension's `seriesStart`): each date's point goes back as
+   * `seriesPoint` as soon as it is ready, then `seriesDone`. `overlay`: beside the series on the chart.
+   */
+  async start(requestId: number, request: SeriesRequest, overlay: boolean): Promise<void> {
     const run: Run = { requestId, request, points: request.dates.map(() => undefined), abort: new AbortController(), done: false };
     if (!overlay || !this.chart) {
       this.cancel();

@@ -8,7 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type { TimeFrame, TimelapseRequest, TimelapseResult } from '../../../src/panels/imagery/protocol';
+import type { TimeFrame } from '../../../src/panels/imagery/protocol';
 import type { FrameEncoder, TimelapseChunk } from '../timelapse/chunk';
 import type { ReadBytes } from './byteSource';
 import { polygonsOf } from './clip';
@@ -17,6 +17,7 @@ import { asReadable } from './cog';
 import { createImageryLayer } from './imageryLayer';
 import { seriesStretch } from './autoStretch';
 import type { Range } from './stretch';
+import type { TimelapseRequest, TimelapseResult } from '../../../src/panels/imagery/timelapseMessages';
 
 const BLOCK = 256;
 

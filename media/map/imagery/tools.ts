@@ -1,21 +1,11 @@
 /**
  * The imagery tools beside the layer list: the pixel inspector, a histogram with stretch
- * handles, and the webview's half of "Save View as GeoTIFF…/PNG" (the extension asks with
- * `clipInfo`/`clip`, the webview answers with `clipReply` and reports `clipProgress`).
+ * handles, and what the channels ask of the imagery (media/map/channels: the layers a view
+ * saves and their clip, a chart's series, a timelapse's frames).
  */
 import * as l10n from '@vscode/l10n';
 import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
-import type {
-  ClipLayerInfo,
-  ClipRequest,
-  FromMapClipMessage,
-  FromMapSeriesMessage,
-  FromMapTimelapseMessage,
-  ToMapClipMessage,
-  ToMapSeriesMessage,
-  ToMapTimelapseMessage,
-} from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { button, el } from '../../shared/dom';
 import { clipInfo, clipPlan, readClip, viewPng } from './clip';
@@ -26,6 +16,9 @@ import type { ImageryManager } from './manager';
 import { SeriesPanel } from './seriesPanel';
 import type { StatsJob, StatsResult } from './seriesStats';
 import { renderTimelapse } from './timelapse';
+import type { ClipLayerInfo, ClipRequest } from '../../../src/panels/imagery/clipMessages';
+import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
+import type { FromMapMessage } from '../../../src/panels/mapMessages';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
@@ -33,7 +26,7 @@ export interface ImageryToolsDeps {
   manager: ImageryManager;
   pool?: Pool;
   /** `transfer`: buffers handed to the extension rather than copied (a saved clip's tens of MB). */
-  post?(m: FromMapClipMessage | FromMapSeriesMessage | FromMapTimelapseMessage, transfer?: ArrayBuffer[]): void;
+  post?(m: FromMapMessage, transfer?: ArrayBuffer[]): void;
   read: ReadBytes;
   /** One date's statistics, in a worker when one starts (chunk.ts). */
   stats(job: StatsJob): Promise<StatsResult>;
@@ -49,7 +42,6 @@ export class ImageryTools {
   private readonly histBox: HTMLElement;
   private readonly histToggle: HTMLButtonElement;
   private readonly layerPick: HTMLSelectElement;
-  private readonly running = new Map<number, AbortController>();
 
   constructor(private readonly deps: ImageryToolsDeps) {
     const { L, map } = deps;
@@ -102,7 +94,6 @@ export class ImageryTools {
       post: (m) => deps.post?.(m),
     });
     this.captureClicks(map);
-    window.addEventListener('message', (e: MessageEvent) => void this.onMessage(e.data as ToMapClipMessage));
   }
 
   /** Visible imagery layers, the one drawn on top last. */
@@ -216,73 +207,23 @@ export class ImageryTools {
     return readClip(layer, this.deps.map, { bands: req.bands, level: req.level, mask: req.mask, pool: this.deps.pool, signal, onProgress });
   }
 
-  /** The extension's series messages (app.ts hands them over once this chunk is loaded). */
-  onSeries(m: ToMapSeriesMessage): Promise<void> {
-    return this.series.onMessage(m);
-  }
+  // ------------------------------------------------------------ a timelapse (media/map/channels/timelapse.ts)
 
-  /** "Export Timelapse…" (app.ts hands the messages over once this chunk is loaded). */
-  async onTimelapse(m: ToMapTimelapseMessage): Promise<void> {
-    const post = this.deps.post;
-    if (!post) return;
-    if (m.type === 'timelapseCancel') {
-      this.running.get(m.requestId)?.abort();
-      return;
-    }
-    const abort = new AbortController();
-    this.running.set(m.requestId, abort);
-    const timeline = this.deps.manager.timeline;
-    try {
-      if (m.type === 'timelapseSource') {
-        const shown = timeline.dates;
-        const source = shown && {
-          title: shown.title,
-          dates: shown.frames.map((f) => f.date),
-          ...(shown.frames[0]?.spec.clip ? { outline: shown.frames[0].spec.clip } : {}),
-        };
-        post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result: source ? { source } : {} });
-        return;
+  /** What the time slider shows, for the palette's "Export Timelapse…"; undefined: no slider open. */
+  timelapseSource(): TimelapseSource | undefined {
+    const shown = this.deps.manager.timeline.dates;
+    return (
+      shown && {
+        title: shown.title,
+        dates: shown.frames.map((f) => f.date),
+        ...(shown.frames[0]?.spec.clip ? { outline: shown.frames[0].spec.clip } : {}),
       }
-      const { L, map, read, pool } = this.deps;
-      const result = await renderTimelapse(m.request, { L, map, read, pool, sliderFrames: () => timeline.dates?.frames }, abort.signal, (done, total, date) =>
-        post({ type: 'timelapseProgress', requestId: m.requestId, done, total, date }),
-      );
-      post({ type: 'timelapseReply', requestId: m.requestId, ok: true, result });
-    } catch (e) {
-      post({ type: 'timelapseReply', requestId: m.requestId, ...failure(e, abort) });
-    } finally {
-      this.running.delete(m.requestId);
-    }
+    );
   }
 
-  private async onMessage(m: ToMapClipMessage): Promise<void> {
-    const post = this.deps.post;
-    if (!m || typeof m !== 'object' || !post) return;
-    if (m.type === 'clipCancel') {
-      this.running.get(m.requestId)?.abort();
-      return;
-    }
-    if (m.type !== 'clipInfo' && m.type !== 'clip') return;
-    const abort = new AbortController();
-    this.running.set(m.requestId, abort);
-    try {
-      const result =
-        m.type === 'clipInfo'
-          ? { layers: await this.clipInfo() }
-          : await this.clip(m.request, abort.signal, (done, total) => post({ type: 'clipProgress', requestId: m.requestId, done, total }));
-      // the clip's bytes are handed over, not copied: nothing here reads them again
-      const bytes = (result as { bytes?: unknown }).bytes;
-      post({ type: 'clipReply', requestId: m.requestId, ok: true, result }, bytes instanceof ArrayBuffer ? [bytes] : undefined);
-    } catch (e) {
-      post({ type: 'clipReply', requestId: m.requestId, ...failure(e, abort) });
-    } finally {
-      this.running.delete(m.requestId);
-    }
+  /** Each date drawn as the time slider would, and the frames encoded. */
+  renderTimelapse(request: TimelapseRequest, signal: AbortSignal, onProgress: (done: number, total: number, date: string) => void): Promise<TimelapseResult> {
+    const { L, map, read, pool, manager } = this.deps;
+    return renderTimelapse(request, { L, map, read, pool, sliderFrames: () => manager.timeline.dates?.frames }, signal, onProgress);
   }
-}
-
-/** A failed reply's fields: the error in words, and whether the person cancelled it. */
-function failure(e: unknown, abort: AbortController): { ok: false; error: string; cancelled: boolean } {
-  const err = e as Error;
-  return { ok: false, error: err.message || String(e), cancelled: abort.signal.aborted || err.name === 'AbortError' };
 }

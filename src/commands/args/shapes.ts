@@ -113,7 +113,7 @@ export function archiveRefArg(arg: unknown): ArchiveRef | undefined {
 export interface ArchiveItemLike {
   id: string;
   collection: string;
-  geometry?: Geometry;
+  geometry?: Geometry | null;
   properties?: { title?: string; datetime?: string | null; [k: string]: unknown };
 }
 

@@ -163,7 +163,7 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
         let lastPct = 0;
         return downloadToFile(signedUrl, uri.fsPath, {
           signal: ac.signal,
-          checkTarget: (u) => services.connection.checkTarget(u),
+          otherHosts: services.connection.otherHosts,
           onProgress: ({ received, total }) => {
             if (!total) return progress.report({ message: mb(received) });
             const pct = Math.floor((received / total) * 100);

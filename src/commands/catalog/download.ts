@@ -133,7 +133,7 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
         let lastPct = 0;
         return downloadToFolder(signedUrl, folder[0].fsPath, {
           signal: ac.signal,
-          checkTarget: (u) => services.connection.checkTarget(u),
+          otherHosts: services.connection.otherHosts,
           fallbackName: 'eo-imagery-download.zip',
           preferredBase: base,
           onProgress: ({ received, total }) => {

@@ -11,8 +11,11 @@ import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { PrivateTargetRefused } from '../../api/privateTargets';
+import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
+import { decodedOr, urlOf } from '../../parse';
 
 export interface DownloadProgress {
   received: number;
@@ -33,10 +36,12 @@ export interface DownloadOptions {
   /** Header and body timeouts, ms. Default 60 s each. */
   timeoutMs?: number;
   /**
-   * Called before each hop (the link, and every redirect) is fetched; rejects to refuse it
-   * (a private address the person did not allow: `Connection.checkTarget`).
+   * Checks each hop (the link, and every redirect) before it is fetched and the address each
+   * connection goes to; a private host the person did not allow is refused (`Connection.otherHosts`).
+   * Required, so that a new caller cannot leave the check out by forgetting it: only tests pass
+   * undefined.
    */
-  checkTarget?: (url: URL) => Promise<void>;
+  otherHosts: OtherHosts | undefined;
 }
 
 export class DownloadError extends Error {
@@ -54,13 +59,9 @@ export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function httpUrl(href: string, base?: URL): URL {
-  let u: URL;
-  try {
-    u = new URL(href, base);
-  } catch {
-    // Words the failure: the URL parser's own message means nothing to a person.
-    throw new DownloadError('The download link is not a valid URL.');
-  }
+  // the URL parser's own message would mean nothing to a person
+  const u = urlOf(href, base);
+  if (!u) throw new DownloadError('The download link is not a valid URL.');
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new DownloadError(`Refusing to download from a ${u.protocol} link.`);
   return u;
 }
@@ -74,17 +75,18 @@ async function fetchFile(url: string, opts: DownloadOptions): Promise<{ res: Dis
   let current = httpUrl(url);
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
-    if (opts.checkTarget) {
-      try {
-        await opts.checkTarget(current);
-      } catch (err) {
-        throw new DownloadError(`Not downloaded: ${describe(err)}.`);
-      }
-    }
     try {
-      res = await undici().request(current, { method: 'GET', signal: opts.signal, headersTimeout: timeout, bodyTimeout: timeout });
+      await opts.otherHosts?.check(current);
+      res = await undici().request(current, {
+        method: 'GET',
+        signal: opts.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        dispatcher: opts.otherHosts?.dispatcher(),
+      });
     } catch (err) {
-      // Words the failure (cancelled, or why the link could not be fetched) without the link itself.
+      // Recovers the words: refused, cancelled, or why the link could not be fetched, without the link itself.
+      if (err instanceof PrivateTargetRefused) throw new DownloadError(`Not downloaded: ${err.message}.`);
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`);
     }
@@ -116,14 +118,14 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
   try {
     final = await reserveName(folder, name);
   } catch (err) {
-    // Cleans up: the response is not read, so its socket is released.
+    // Recovers the socket: the response is not read, so it is released; rethrown.
     res.body.destroy();
     throw err;
   }
   try {
     await writeWhole(res, final, opts);
   } catch (err) {
-    // Cleans up the empty placeholder (a failure to remove it changes nothing) and rethrows.
+    // Recovers the disk: the empty placeholder goes (a failure to remove it changes nothing); rethrown.
     await fs.rm(final, { force: true }).catch(() => undefined);
     throw err;
   }
@@ -166,7 +168,7 @@ async function writeWhole(res: Dispatcher.ResponseData, target: string, opts: Pi
     if (total !== undefined && received !== total) throw new DownloadError(`The download stopped after ${received} of ${total} bytes.`);
     await fs.rename(temp, target);
   } catch (err) {
-    // Cleans up the partial file (nothing half-written is left) and words the failure.
+    // Recovers the disk and the words: nothing half-written is left, and the failure is worded.
     await fs.rm(temp, { force: true }).catch(() => undefined);
     if (err instanceof DownloadError) throw err;
     if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
@@ -186,21 +188,12 @@ export function fileNameFor(contentDisposition: string | undefined, url: URL, fa
   if (contentDisposition) {
     const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(contentDisposition);
     const plain = /filename\s*=\s*"?([^";]+)"?/.exec(contentDisposition);
-    try {
-      name = star ? decodeURIComponent(star[1].trim()) : plain?.[1].trim();
-    } catch {
-      // Recovers from a malformed percent-encoding: the plain name serves.
-      name = plain?.[1].trim();
-    }
+    // a malformed percent-encoding: the plain name serves
+    name = star ? decodedOr(star[1].trim(), plain?.[1].trim()) : plain?.[1].trim();
   }
   if (!name) {
     const last = url.pathname.split('/').filter(Boolean).pop();
-    try {
-      name = last ? decodeURIComponent(last) : undefined;
-    } catch {
-      // Recovers from a malformed percent-encoding: the segment as it is.
-      name = last;
-    }
+    name = last ? decodedOr(last) : undefined;
   }
   const clean = sanitize(name ?? '');
   return clean || sanitize(fallback) || 'download';

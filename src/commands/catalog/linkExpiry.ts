@@ -4,6 +4,7 @@
  * `X-Goog-Expires`), the v2 `Expires` epoch, Azure SAS `se`. Undefined when the link says
  * nothing. Pure; the URL is never logged or shown.
  */
+import { urlOf } from '../../parse';
 
 /** `20261122T101500Z` → Date */
 function basicIso(v: string): Date | undefined {
@@ -12,13 +13,9 @@ function basicIso(v: string): Date | undefined {
 }
 
 export function linkExpiry(url: string): Date | undefined {
-  let q: URLSearchParams;
-  try {
-    q = new URL(url).searchParams;
-  } catch {
-    // Recovers: a link that does not parse has no expiry to read.
-    return undefined;
-  }
+  // a link that does not parse has no expiry to read
+  const q = urlOf(url)?.searchParams;
+  if (!q) return undefined;
   const get = (name: string): string | undefined => {
     for (const [k, v] of q) if (k.toLowerCase() === name.toLowerCase()) return v;
     return undefined;

@@ -42,6 +42,7 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
         let lastPct = 0;
         return downloadToFolder(url, folder[0].fsPath, {
           signal: ac.signal,
+          otherHosts: services.connection.otherHosts,
           fallbackName: s.fallbackName,
           preferredBase: s.preferredBase,
           onProgress: ({ received, total }) => {
@@ -59,6 +60,7 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
     void services.ui.message('info', l10n.t('Saved {0}.', file), {});
     return file;
   } catch (err) {
+    // Recovers the way forward: the link is signed, so only the reason is said, with a fresh download to try.
     const text = err instanceof Error ? err.message : String(err);
     services.log.error(`Saving ${s.what} failed: ${text}`);
     await services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', s.what, text), {});

@@ -4,6 +4,7 @@
  * from the EO_API_TOKEN environment variable by the copied code. Pure (no vscode, no I/O).
  */
 import { safeFileName } from '../../fileNames';
+import { decodedOr, urlOf } from '../../parse';
 
 export const TOKEN_VARIABLE = 'EO_API_TOKEN';
 
@@ -72,12 +73,8 @@ export function shellQuote(s: string): string {
 export function rangeOutputName(r: ReproducibleRequest): string | undefined {
   const range = Object.entries(r.headers).find(([k]) => k.toLowerCase() === 'range')?.[1];
   if (!range) return undefined;
-  let file = 'file';
-  try {
-    file = decodeURIComponent(new URL(r.url).pathname.split('/').pop() ?? '') || file;
-  } catch {
-    // A URL the log shortened: the generic name does.
-  }
+  // a URL the log shortened names no file: the generic name does
+  const file = decodedOr(urlOf(r.url)?.pathname.split('/').pop() ?? '') || 'file';
   const span = /bytes=(\d+)-(\d*)/.exec(range);
   return safeFileName(`${file}.${span ? `bytes-${span[1]}-${span[2]}` : 'part'}`, '.bin') || 'range.bin';
 }

@@ -10,9 +10,10 @@ import { collect, type Aoi, type ArchiveItem, type EoClient, type Geometry } fro
 import { day } from '../../format';
 import { geometriesIntersect } from '../../geo/intersects';
 import { isoDay, parseIsoDay } from '../../geo/temporalExtent';
-import type { SeriesDate, TimeFrame } from '../../panels/imagery/protocol';
+import type { TimeFrame } from '../../panels/imagery/protocol';
 import type { CommandServices } from '../services';
 import { aoiFrames, itemFrames } from './dated';
+import type { SeriesDate } from '../../panels/imagery/seriesMessages';
 import { withProgress } from '../../ui/progress';
 
 /** The place a series is taken over: a polygon, or a point (a single-pixel series). */

@@ -12,7 +12,7 @@ import { collect, type Aoi, type EoClient, type Geometry, type Index } from '../
 import { km2 } from '../../format';
 import { ringToGeoJson } from '../../geo/antimeridian';
 import { geodesicArea } from '../../geo/area';
-import type { ChartAreaFromMap, SeriesRequest } from '../../panels/imagery/protocol';
+import type { ChartAreaFromMap } from '../../panels/imagery/protocol';
 import { aoiFeature } from '../../panels/mapData';
 import { SeriesCancelled, type SeriesState } from '../../panels/imagery/seriesChannel';
 import { inStep } from '../../ui/showError';
@@ -20,6 +20,7 @@ import type { CommandServices } from '../services';
 import { pickAoi } from '../insights/pickers';
 import { checkExpression } from '../indices/expression';
 import { aoisOver, pickDates, type ChartArea } from './chartDates';
+import type { SeriesRequest } from '../../panels/imagery/seriesMessages';
 import { withProgress } from '../../ui/progress';
 
 type IndexChoice = { name: string; expression: string };
@@ -155,6 +156,7 @@ export async function chartIndexOverTime(services: CommandServices, input: Chart
       ),
     );
   } catch (e) {
+    // Recovers from the person's Cancel: the dates read so far stay on the chart.
     if (e instanceof SeriesCancelled) {
       services.log.info(`chartIndexOverTime: cancelled after ${map.series.last?.points.filter((p) => p).length ?? 0} of ${dates.length} dates`);
       return map.series.last;

@@ -9,10 +9,10 @@ import { l10n } from 'vscode';
 import type { EoClient } from '../../api/client';
 import type { Aoi, ArchiveItem, Asset } from '../../api/records';
 import { day } from '../../format';
-import { describeError } from '../../ui/showError';
 import type { Row } from '../args';
 import type { CommandServices } from '../services';
 import { aoiAssets } from './resolve';
+import { firstAois } from '../map/firstAois';
 
 type Offer = vscode.QuickPickItem & { item?: ArchiveItem; aoi?: Aoi; asset?: Asset };
 
@@ -35,14 +35,12 @@ export async function offerImagery(services: CommandServices, client: EoClient):
     offers.push({ label: l10n.t('Search results on the map'), kind: vscode.QuickPickItemKind.Separator });
     offers.push(...results.slice(0, 200).map(sceneOffer));
   }
-  let listError: string | undefined;
-  try {
-    const page = await client.aois.listPage({ offset: 0, limit: 100 });
-    if (page.items.length) offers.push({ label: l10n.t('AOIs: their mosaics and visualizations'), kind: vscode.QuickPickItemKind.Separator });
-    for (const aoi of page.items) offers.push({ label: `$(location) ${aoi.name}`, description: l10n.t('pick a date next'), aoi });
-  } catch (e) {
-    listError = describeError(e);
-  }
+  // the scenes are still offered; the picker says why the AOIs are missing
+  const listed = await firstAois(services);
+  const listError = 'reason' in listed ? listed.reason : undefined;
+  const aois = 'aois' in listed ? listed.aois : [];
+  if (aois.length) offers.push({ label: l10n.t('AOIs: their mosaics and visualizations'), kind: vscode.QuickPickItemKind.Separator });
+  for (const aoi of aois) offers.push({ label: `$(location) ${aoi.name}`, description: l10n.t('pick a date next'), aoi });
   if (!offers.some((o) => o.item || o.aoi)) {
     return {
       reason: listError

@@ -7,15 +7,16 @@ import type { EoClient } from '../../api/client';
 import type { ArchiveItem, Asset, Index, Satellite, Visualization } from '../../api/records';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
 import { archiveRefArg, type Row } from '../args/shapes';
+import { orReason } from '../../ui/showError';
 
 async function findIndex(client: EoClient, indexId: string): Promise<Index | undefined> {
   if (!indexId) return undefined;
-  try {
+  const found = await orReason(async () => {
     for await (const ix of client.indices.iterate({ index_id: indexId }, { pageSize: 50 })) if (ix.id === indexId) return ix;
-  } catch {
-    // Recovers: the colour map then falls back to viridis; the layer still draws
-  }
-  return undefined;
+    return undefined;
+  });
+  // an index that cannot be read: the colour map falls back to viridis; the layer still draws
+  return 'value' in found ? found.value : undefined;
 }
 
 /** The service's satellites, read once per client (the list is whole and rarely changes). */
@@ -33,12 +34,9 @@ export async function aoiSatellite(client: EoClient, aoiId: string): Promise<Sat
     satelliteLists.set(client, list);
     list.catch(() => satelliteLists.delete(client));
   }
-  try {
-    const [aoi, sats] = await Promise.all([client.aois.get(aoiId), list]);
-    return sats.find((s) => s.id === aoi.satellite_id);
-  } catch {
-    return undefined;
-  }
+  const read = await orReason(() => Promise.all([client.aois.get(aoiId), list]));
+  // the AOI or the satellites cannot be read: the layer draws with the band names alone
+  return 'value' in read ? read.value[1].find((s) => s.id === read.value[0].satellite_id) : undefined;
 }
 
 export async function aoiAssets(client: EoClient, aoiId: string): Promise<Asset[]> {

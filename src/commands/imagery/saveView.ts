@@ -9,10 +9,10 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { metres } from '../../format';
 import { safeFileName } from '../../fileNames';
-import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/protocol';
 import { inStep } from '../../ui/showError';
 import { ClipCancelled } from '../../panels/imagery/clipChannel';
 import type { CommandServices } from '../services';
+import type { ClipLayerInfo, ClipRequest, ClipResult } from '../../panels/imagery/clipMessages';
 import { withProgress } from '../../ui/progress';
 
 /** A file name from the layer's title and date, without ids or characters file systems refuse. */
@@ -32,7 +32,7 @@ export async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Pr
     await vscode.workspace.fs.writeFile(tmp, bytes);
     await vscode.workspace.fs.rename(tmp, target, { overwrite: true });
   } catch (e) {
-    // Cleans up the temporary file (a failure to delete it changes nothing) and rethrows.
+    // Recovers nothing but the disk: the temporary file goes (a failure to delete it changes nothing); rethrown.
     await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
     throw e;
   }

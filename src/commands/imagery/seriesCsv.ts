@@ -3,10 +3,10 @@
  * overlaid chart has several, told apart by the area's name and the index's), the index's
  * name, the statistics unit-less with the statistic in the header, the valid share, the pixel
  * counts, a single-pixel series' value at the pixel (valid or not), the level read, and the asset or item the row came from. Text cells a spreadsheet
- * would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) get a leading
- * apostrophe. Pure: unit-tested.
+ * would run as a formula get a leading apostrophe (src/csvCells.ts). Pure: unit-tested.
  */
-import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/protocol';
+import type { SeriesPoint, SeriesRequest } from '../../panels/imagery/seriesMessages';
+import { csvText } from '../../csvCells';
 
 export const SERIES_CSV_HEADER = [
   'date',
@@ -26,12 +26,6 @@ export const SERIES_CSV_HEADER = [
   'source',
   'note',
 ] as const;
-
-/** A text cell, neutralised against formula injection and quoted when it must be. */
-export function csvText(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function n(v: number | undefined, digits = 6): string {
   return v === undefined || !Number.isFinite(v) ? '' : String(Number(v.toFixed(digits)));

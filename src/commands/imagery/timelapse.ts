@@ -10,7 +10,7 @@ import { l10n } from 'vscode';
 import type { Aoi } from '../../api/records';
 import { geometryBbox } from '../../geo/bbox';
 import { safeFileName } from '../../fileNames';
-import type { TimelapseRequest, TimelapseResult, TimeFrame } from '../../panels/imagery/protocol';
+import type { TimeFrame } from '../../panels/imagery/protocol';
 import type { MapView } from '../../panels/mapView';
 import { aoiFeature } from '../../panels/mapData';
 import { inStep } from '../../ui/showError';
@@ -18,6 +18,7 @@ import type { CommandServices } from '../services';
 import { pickAoi } from '../insights/pickers';
 import { aoiFrames } from './dated';
 import { writeAtomically } from './saveView';
+import type { TimelapseRequest, TimelapseResult } from '../../panels/imagery/timelapseMessages';
 import { withProgress } from '../../ui/progress';
 
 /** Frame sizes offered, in pixels (even, as VP8/VP9 need). */

@@ -22,6 +22,7 @@ import {
 import { rememberAoi } from '../../insights/editor/documents';
 import { isFinishedRun } from '../../api/insightRunState';
 import { dateTime } from '../../format';
+import { parseJson } from '../../parse';
 import { sortVersions } from '../../insights/specSource';
 import type { ExtensionServices } from '../../services';
 import { StepFailure } from '../../ui/showError';
@@ -137,6 +138,7 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
         choices.set(def.name, await chooseFor(ctx, def, l10n.t('{0}: input {1} of {2}, {3}', title(), i + 1, defs.length, def.name)));
       }
     } catch (err) {
+      // Recovers from an AOI that fits no input: back one step, unless the AOI came with the output.
       if (!(err instanceof NoFit)) throw err;
       // the AOI came with the output: there is no step to go back to
       if (output) throw new Refused(err.detail);
@@ -305,13 +307,10 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
           );
           const uri = need(uris[0]);
           const label = path.basename(uri.fsPath);
-          let geojson: unknown;
-          try {
-            geojson = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
-          } catch (err) {
-            // Not a failure of the command: the file the person picked is refused, with the reason.
-            throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, err instanceof Error ? err.message : String(err)));
-          }
+          // not a failure of the command: the file the person picked is refused, with the reason
+          const json = parseJson(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
+          if ('reason' in json) throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, json.reason));
+          const geojson = json.value;
           const check = checkVectorGeoJson(geojson);
           if (!check.ok) throw new Refused(l10n.t('{0}: {1}.', label, check.reason));
           return { kind: 'geojson', geojson, label, aoi: ctx.aoi, asset: await pickLineage() };

@@ -170,13 +170,8 @@ async function addToFile(
     );
     return undefined;
   }
-  let parsed: { block?: { name?: unknown; version?: unknown }; input?: unknown };
-  try {
-    parsed = jsonc().parse(doc.getText()) as typeof parsed;
-  } catch {
-    // Recovers: a file that does not parse names no block, which the next check says.
-    parsed = {};
-  }
+  // jsonc's parse does not throw: a file that does not parse names no block, which the next check says
+  const parsed = jsonc().parse(doc.getText()) as { block?: { name?: unknown; version?: unknown }; input?: unknown } | undefined;
   const bname = parsed?.block?.name;
   const bver = parsed?.block?.version;
   if (typeof bname !== 'string' || typeof bver !== 'string') {
@@ -193,7 +188,7 @@ async function addToFile(
     await services.ui.message('info', l10n.t('Block {0} {1} takes no raster input.', bname, bver), {});
     return undefined;
   }
-  const inputs = Array.isArray(parsed.input) ? (parsed.input as { name?: unknown }[]) : [];
+  const inputs = Array.isArray(parsed?.input) ? (parsed?.input as { name?: unknown }[]) : [];
   const def =
     rasters.length === 1
       ? rasters[0]

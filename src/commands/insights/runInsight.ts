@@ -1,14 +1,14 @@
 import { jsonc } from '../../insights/jsonc';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { ApiError, collect, isNotSupported, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
+import { ApiError, collect, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
 import { insightValue, parseInsight, readBlockRef } from '../../insights/validate/validate';
 import type { InsightInputDocument } from '../../insights/build/document';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
-import { describeError, inStep } from '../../ui/showError';
+import { describeError, inStep, unlessNotSupported } from '../../ui/showError';
 import { confirmSpend } from '../../ui/confirmSpend';
 import { revealRun } from './runs';
 import { busy, pickAoi } from './pickers';
@@ -134,24 +134,8 @@ export async function prepareRun(
   return { client, aoi, body, doc };
 }
 
-/**
- * Runs `work`; a service without the insight-run endpoints (beyond the interface's required
- * set) is told so in a warning, and the command stops there (undefined).
- */
-export async function unlessNotSupported<T>(services: ExtensionServices, action: string, work: () => PromiseLike<T>): Promise<T | undefined> {
-  try {
-    return await work();
-  } catch (err) {
-    // Recovers from a 404/405/501: the endpoints are optional, so this is a fact to state, not a failure.
-    if (!isNotSupported(err)) throw err;
-    services.log.warn(`${action}: the service answered ${(err as ApiError).status}; insight runs are beyond its interface.`);
-    await services.ui.message('warning', notSupportedMessage(), {});
-    return undefined;
-  }
-}
-
 export async function estimateInsightCommand(services: ExtensionServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<number | undefined> {
-  return unlessNotSupported(services, l10n.t('Estimate insight'), async () => {
+  return unlessNotSupported(services, notSupportedMessage(), async () => {
     const p = await prepare(services, diagnostics, uri, 'estimate');
     if (!p) return undefined;
     const tokens = await busy(l10n.t('Estimating {0}…', p.body.name), () => p.client.insightRuns.estimate(p.aoi.aoi_id, p.body));
@@ -173,8 +157,7 @@ export async function estimateInsightCommand(services: ExtensionServices, diagno
 
 /** Run insight: the file's request, then `confirmAndRun`. */
 export async function runInsightCommand(services: CommandServices, diagnostics: InsightDiagnostics, uri?: vscode.Uri): Promise<string | undefined> {
-  const action = l10n.t('Run insight');
-  const p = await unlessNotSupported(services, action, () => prepare(services, diagnostics, uri, 'run'));
+  const p = await unlessNotSupported(services, notSupportedMessage(), () => prepare(services, diagnostics, uri, 'run'));
   if (!p) return undefined;
   const outcome = await confirmAndRun(services, p);
   return outcome.kind === 'started' ? outcome.id : undefined;
@@ -195,11 +178,10 @@ export type RunOutcome =
  * AOI's "Insight runs". The command and the chat tool both come here.
  */
 export async function confirmAndRun(services: CommandServices, p: Prepared, note?: string): Promise<RunOutcome> {
-  const action = l10n.t('Run insight');
   const { client, aoi, body } = p;
   const what = l10n.t('{0} ({1} {2}) on {3}', body.name, body.block.name, body.block.version, aoi.name);
   const tokens = await inStep(l10n.t('Pricing {0} (nothing was run)', what), () =>
-    unlessNotSupported(services, action, () => busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body))),
+    unlessNotSupported(services, notSupportedMessage(), () => busy(l10n.t('Pricing {0}…', body.name), () => client.insightRuns.estimate(aoi.aoi_id, body))),
   );
   if (tokens === undefined) return { kind: 'unsupported' };
   const run = l10n.t('Run');
@@ -212,7 +194,9 @@ export async function confirmAndRun(services: CommandServices, p: Prepared, note
     summary: note ? [...note.split('\n'), spent] : [spent],
   });
   if (confirm !== run) return { kind: 'declined', tokens };
-  const res = await unlessNotSupported(services, action, () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)));
+  const res = await unlessNotSupported(services, notSupportedMessage(), () =>
+    busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)),
+  );
   if (!res) return { kind: 'unsupported' };
   services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
   services.watcher.follow('insightRun', res.id, { parent: aoi.aoi_id, hint: { where: aoi.name } });

@@ -11,7 +11,7 @@ import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
-import { inStep } from '../../ui/showError';
+import { inStep, orReason, unlessNotSupported } from '../../ui/showError';
 import type { RunRef } from '../args';
 import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder } from '../catalog/downloadFile';
@@ -167,17 +167,12 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
   const node = await needRun(services, given, l10n.t('download it'));
   if (!node) return undefined;
   const r = node.record;
-  let url: string | undefined;
-  try {
-    const client = await services.connection.getClient();
-    const pkg = await busy(l10n.t('Packaging {0}…', r.name), () => client.insightRuns.download(node.aoi.aoi_id, r.id, {}));
-    url = pkg.signed_url;
-  } catch (err) {
-    // Recovers from a service without the download endpoint (optional): a warning that says so.
-    if (!isNotSupported(err)) throw err;
-    await services.ui.message('warning', l10n.t('This service does not support downloading insight runs.'), {});
-    return undefined;
-  }
+  const client = await services.connection.getClient();
+  const pkg = await unlessNotSupported(services, l10n.t('This service does not support downloading insight runs.'), () =>
+    busy(l10n.t('Packaging {0}…', r.name), () => client.insightRuns.download(node.aoi.aoi_id, r.id, {})),
+  );
+  if (!pkg) return undefined;
+  const url = pkg.signed_url;
   if (!url) {
     await services.ui.message('error', l10n.t('The service answered without a download link for {0}. Try again later.', r.name), {});
     return undefined;
@@ -196,7 +191,7 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
       token.onCancellationRequested(() => abort.abort());
       return downloadToFolder(url, folder[0].fsPath, {
         signal: abort.signal,
-        checkTarget: (u) => services.connection.checkTarget(u),
+        otherHosts: services.connection.otherHosts,
         fallbackName: `${insightSlug(r.name)}.zip`,
       });
     }),
@@ -206,13 +201,11 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
 }
 
 async function stillListed(services: CommandServices, node: InsightRunNode): Promise<boolean | undefined> {
-  try {
-    const client = await services.connection.getClient();
-    return (await client.insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id);
-  } catch {
-    // Recovers from a list that cannot be read: unknown, and the caller says "not supported".
-    return undefined;
-  }
+  const listed = await orReason(async () =>
+    (await (await services.connection.getClient()).insightRuns.list(node.aoi.aoi_id, { id: node.record.id })).some((x) => x.id === node.record.id),
+  );
+  // a list that cannot be read: unknown, and the caller says "not supported"
+  return 'value' in listed ? listed.value : undefined;
 }
 
 function exists(uri: vscode.Uri): Thenable<boolean> {

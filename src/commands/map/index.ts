@@ -7,11 +7,12 @@ import { l10n } from 'vscode';
 import type { Aoi } from '../../api/records';
 import { isObj } from '../../api/shape';
 import { aoiPolygonFromGeoJsonText } from '../../geo/aoiGeometry';
-import { describeError } from '../../ui/showError';
+import { orReason } from '../../ui/showError';
 import { aoiFeature, mapTargetOf } from '../../panels/mapData';
 import { stacItemUrl } from '../../panels/stacUrl';
 import type { CommandServices } from '../services';
 import { createAoi } from '../aois/createAoi';
+import { firstAois } from './firstAois';
 import { searchOver, searchRingOf } from './searchArea';
 import type { ArchiveRef, Row } from '../args';
 import type { CommandTable } from '../register';
@@ -23,17 +24,14 @@ export function mapCommands(services: CommandServices): CommandTable {
     if (row === undefined) {
       // from the palette: the map with the first page of AOIs
       const panel = panels.showMap();
-      try {
-        const client = await services.connection.getClient();
-        const page = await client.aois.listPage({ offset: 0, limit: 100 });
+      const listed = await firstAois(services);
+      // the map opens anyway and says on itself why no AOI is drawn
+      if ('reason' in listed) panel.notice(l10n.t('Could not list AOIs: {0}', listed.reason), 'error');
+      else
         panel.showTarget(
-          { layer: 'aois', features: page.items.map(aoiFeature), sources: page.items.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) },
+          { layer: 'aois', features: listed.aois.map(aoiFeature), sources: listed.aois.map((a) => ({ kind: 'aoi' as const, id: a.aoi_id })) },
           { mode: 'replace' },
         );
-      } catch (e) {
-        // Recovers in place: the map opens anyway and says on itself why no AOI is drawn.
-        panel.notice(l10n.t('Could not list AOIs: {0}', describeError(e)), 'error');
-      }
       return;
     }
     const t = mapTargetOf(row.kind ? row : row.record);
@@ -123,15 +121,11 @@ export function mapCommands(services: CommandServices): CommandTable {
       aoi: { aoi_id: f.id, name: f.label, geometry: f.geometry as Aoi['geometry'] },
     }));
     const seen = new Set(onMap.map((f) => f.id));
-    let listError: string | undefined;
-    try {
-      const client = await services.connection.getClient();
-      const page = await client.aois.listPage({ offset: 0, limit: 100 });
-      for (const a of page.items) if (!seen.has(a.aoi_id)) items.push({ label: `$(location) ${a.name}`, description: aoiFeature(a).detail, aoi: a });
-    } catch (e) {
-      // Recovers: the person can still draw an area; the picker says why their AOIs are missing.
-      listError = describeError(e);
-    }
+    // the person can still draw an area; the picker says why their AOIs are missing
+    const listed = await firstAois(services);
+    const listError = 'reason' in listed ? listed.reason : undefined;
+    for (const a of 'aois' in listed ? listed.aois : [])
+      if (!seen.has(a.aoi_id)) items.push({ label: `$(location) ${a.name}`, description: aoiFeature(a).detail, aoi: a });
     items.push(
       { label: `$(edit) ${l10n.t('Draw a rectangle on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'rectangle' },
       { label: `$(edit) ${l10n.t('Draw a polygon on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'polygon' },
@@ -172,16 +166,17 @@ async function aoiDates(services: CommandServices, aoi: Partial<Aoi>): Promise<s
     const t = isObj(v) ? (v.datetime ?? v.date) : undefined;
     if (typeof t === 'string' && /^\d{4}-\d{2}-\d{2}/.test(t)) out.push(t.slice(0, 10));
   }
-  if (out.length || !aoi.aoi_id) return out;
-  try {
+  const aoiId = aoi.aoi_id;
+  if (out.length || !aoiId) return out;
+  const read = await orReason(async () => {
     const client = await services.connection.getClient();
     let n = 0;
-    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 50 })) {
+    for await (const a of client.aois.iterateAssets(aoiId, { pageSize: 50 })) {
       if (/^\d{4}-\d{2}-\d{2}/.test(a.date ?? '')) out.push(a.date.slice(0, 10));
       if (++n >= 50) break;
     }
-  } catch (e) {
-    services.log.warn(`Search Archive Here: the dates of AOI ${aoi.aoi_id} could not be read: ${describeError(e)}`);
-  }
+  });
+  // the search goes on without the AOI's dates as suggestions
+  if ('reason' in read) services.log.warn(`Search Archive Here: the dates of AOI ${aoiId} could not be read: ${read.reason}`);
   return out;
 }

@@ -32,7 +32,7 @@ export function parseItemRefs(text: string): { ok: true; refs: { collection: str
 
 /** The items behind references: a reference without a footprint is read from the archive. */
 export async function resolveItems(client: EoClient, refs: readonly ArchiveItemLike[]): Promise<ArchiveItem[] | ArchiveItemLike[]> {
-  return Promise.all(refs.map(async (r) => (r.geometry ? r : client.archives.item(r.collection, r.id))));
+  return Promise.all(refs.map(async (r) => (r.geometry !== undefined ? r : client.archives.item(r.collection, r.id))));
 }
 
 type ArchiveOrderState = OrderEntries;

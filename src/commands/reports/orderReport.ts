@@ -8,7 +8,7 @@ import { l10n } from 'vscode';
 import { homedir } from 'node:os';
 import type { ExtensionServices } from '../../services';
 import { describeError, inStep } from '../../ui/showError';
-import { neutraliseCsv } from './csvCells';
+import { neutraliseCsv } from '../../csvCells';
 import { reportFileName } from './reportFile';
 import { submitUntilAccepted } from '../../ui/submit';
 import { withProgress } from '../../ui/progress';

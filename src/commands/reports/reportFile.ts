@@ -21,7 +21,7 @@ export function reportFileName(now: Date, zone: string): string {
         .map((p) => [p.type, p.value]),
     );
   } catch {
-    // a zone this runtime does not know (the service accepted it): the time in UTC, the zone kept
+    // Recovers from a zone this runtime does not know (the service accepted it): the time in UTC, the zone kept
     const iso = now.toISOString();
     parts = { year: iso.slice(0, 4), month: iso.slice(5, 7), day: iso.slice(8, 10), hour: iso.slice(11, 13), minute: iso.slice(14, 16) };
   }

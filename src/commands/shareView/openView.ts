@@ -1,21 +1,22 @@
 /**
  * Opens a shared view on the map: only when signed in to the service the view is of (a link
  * never changes the service or a setting); each layer's records are read with the opener's own
- * token, and what the opener cannot see is named per layer while the rest is shown.
+ * token, each distinct record once and within the view's request budget (./viewReads.ts), and
+ * what the opener cannot see, or what the budget left out, is named while the rest is shown.
  */
 import { l10n } from 'vscode';
-import { ApiError, type EoClient } from '../../api';
+import { ApiError } from '../../api';
+import type { Asset } from '../../api/records';
 import { hostOf } from '../../auth/connection';
 import { aoiAssetSpec, archiveItemSpec, visualizationSpec, type SpecOrNote } from '../../panels/imagery/specs';
 import type { ImageryLayerSpec, TimeFrame } from '../../panels/imagery/protocol';
-import type { MapView } from '../../panels/mapView';
-import type { Asset, Satellite } from '../../api/records';
-import { fetchSource } from '../../panels/mapSources';
+import { aoiFeature, archiveItemFeature, assetFeature, type MapTarget } from '../../panels/mapData';
+import { fetchSource, MAX_ASSETS_WALKED } from '../../panels/mapSources';
 import type { MapSource } from '../../panels/protocol';
 import { describeError } from '../../ui/showError';
-import { aoiAssets, aoiSatellite, visualizationOf } from '../imagery/resolve';
 import type { CommandServices } from '../services';
 import type { SharedImagery, SharedTimeline, SharedView } from './view';
+import { inOrder, OverBudget, ViewReads } from './viewReads';
 
 /** What the layers of a view are called, for "not shown" sentences. */
 function layerNoun(kind: MapSource['kind'] | SharedImagery['source']['kind']): string {
@@ -39,8 +40,12 @@ function layerNoun(kind: MapSource['kind'] | SharedImagery['source']['kind']): s
   }
 }
 
+/** A layer that was read but cannot be shown, and why, in words. */
+class NotShown extends Error {}
+
 /** Why a record is not shown, in words: not there or not the opener's, or what went wrong. */
 function why(err: unknown): string {
+  if (err instanceof NotShown) return err.message;
   if (err instanceof ApiError && (err.status === 403 || err.status === 404)) return l10n.t('not found, or not visible to you');
   return describeError(err);
 }
@@ -49,7 +54,14 @@ export interface Opened {
   shown: number;
   /** One sentence per layer not shown, naming its kind. */
   missing: string[];
+  /** The layers and dates not read because the view's request budget was spent, by name. */
+  leftOut: string[];
 }
+
+/** Reads in flight at once while a view opens (the client's connections). */
+const READS_AT_ONCE = 6;
+/** How many left-out layers the notification names (the rest are counted). */
+const NAMED = 10;
 
 export async function openSharedView(services: CommandServices, view: SharedView): Promise<Opened | undefined> {
   const here = hostOf(services.connection.baseUrl).toLowerCase();
@@ -67,43 +79,29 @@ export async function openSharedView(services: CommandServices, view: SharedView
     );
     return undefined;
   }
-  const client = await services.connection.getClient();
+  const reads = new ViewReads(await services.connection.getClient());
   const map = services.panels.showMap();
   map.setView([view.center.lat, view.center.lon], view.zoom);
-  const missing: string[] = [];
+  // Everything is read first, every request counted (viewReads.ts); then it is drawn.
+  const read = await reads.run(() => readView(reads, view));
+  services.log.info(`Opened a shared view: ${reads.requests} requests to the service (at most ${reads.budget})`);
   let shown = 0;
-  await Promise.all(
-    view.layers.map(async (s) => {
-      try {
-        const t = await fetchSource(client, s);
-        if (t) {
-          map.showTarget(t, { fit: false, mode: 'append' });
-          shown++;
-        }
-      } catch (err) {
-        missing.push(l10n.t('{0}: {1}', layerNoun(s.kind), why(err)));
-      }
-    }),
-  );
+  for (const t of read.targets) {
+    if (!t) continue;
+    map.showTarget(t, { fit: false, mode: 'append' });
+    shown++;
+  }
   // the compared pair goes on the map with the compare itself, the other layers as they are
   const pair = view.compare ? [view.compare.left, view.compare.right] : [];
-  const specs: (ImageryLayerSpec | undefined)[] = [];
-  for (const [i, layer] of view.imagery.entries()) {
-    try {
-      const spec = await imagerySpec(client, layer);
-      if ('reason' in spec) missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), spec.reason));
-      else {
-        specs[i] = spec;
-        if (!pair.includes(i)) map.showImagery(spec, { fit: false });
-        shown++;
-      }
-    } catch (err) {
-      missing.push(l10n.t('{0} ({1}): {2}', layer.title, layerNoun(layer.source.kind), why(err)));
-    }
+  for (const [i, spec] of read.specs.entries()) {
+    if (!spec) continue;
+    if (!pair.includes(i)) map.showImagery(spec, { fit: false });
+    shown++;
   }
+  const { missing, leftOut } = read;
   if (view.compare) {
     const { left, right, position, mode } = view.compare;
-    const [a, b] = [specs[left], specs[right]];
+    const [a, b] = [read.specs[left], read.specs[right]];
     if (a && b) map.showCompare(a, b, { position, mode, fit: false });
     else {
       // the side that could be read is shown on its own
@@ -111,91 +109,155 @@ export async function openSharedView(services: CommandServices, view: SharedView
       missing.push(l10n.t('the compare: one of its two layers is not shown'));
     }
   }
-  if (view.timeline) missing.push(...(await showTimeline(client, map, view.timeline)));
+  if (view.timeline && read.frames.length) map.showTimeline(view.timeline.title, read.frames, { date: view.timeline.date, fit: false });
   // setView again: a layer added with fit may have moved the map while it was being read.
   map.setView([view.center.lat, view.center.lon], view.zoom);
+  const notes: string[] = [];
   if (missing.length)
-    void services.ui.message(
-      'warning',
+    notes.push(
       missing.length === 1
         ? l10n.t('The view is open; 1 layer is not shown: {0}.', missing[0])
         : l10n.t('The view is open; {0} layers are not shown: {1}.', missing.length, missing.join('; ')),
-      {},
     );
-  return { shown, missing };
+  if (leftOut.length) {
+    const named = leftOut.length > NAMED ? l10n.t('{0}; and {1} more', leftOut.slice(0, NAMED).join('; '), leftOut.length - NAMED) : leftOut.join('; ');
+    if (!missing.length) notes.push(l10n.t('The view is open.'));
+    notes.push(
+      l10n.t('Left out, as the view needs more than {0} requests to the service, the most a view may make with your account: {1}.', reads.budget, named),
+    );
+  }
+  if (notes.length) void services.ui.message('warning', notes.join(' '), {});
+  return { shown, missing, leftOut };
+}
+
+interface ViewRead {
+  /** Per layer of the view (undefined: not shown, or the same layer again). */
+  targets: (MapTarget | undefined)[];
+  /** Per imagery layer. */
+  specs: (ImageryLayerSpec | undefined)[];
+  /** The time slider's dates that could be read. */
+  frames: TimeFrame[];
+  missing: string[];
+  leftOut: string[];
+}
+
+/** Reads every layer, imagery layer and date of the view, in its order; names what cannot be shown. */
+async function readView(reads: ViewReads, view: SharedView): Promise<ViewRead> {
+  const missing: string[] = [];
+  const leftOut: string[] = [];
+  // A layer named twice is read (and drawn) once.
+  const first = new Map<string, number>();
+  view.layers.forEach((s, i) => first.set(JSON.stringify(s), first.get(JSON.stringify(s)) ?? i));
+  const layerResults = await inOrder(view.layers, READS_AT_ONCE, (s, i) =>
+    first.get(JSON.stringify(s)) === i ? settle(() => recordTarget(reads, s)) : Promise.resolve(undefined),
+  );
+  const targets = layerResults.map((r, i) => {
+    const s = view.layers[i];
+    if (r && 'over' in r) leftOut.push(l10n.t('layer {0} ({1})', i + 1, layerNoun(s.kind)));
+    else if (r && 'error' in r) missing.push(l10n.t('{0}: {1}', layerNoun(s.kind), why(r.error)));
+    return r && 'ok' in r ? r.ok : undefined;
+  });
+  const imageryResults = await inOrder(view.imagery, READS_AT_ONCE, (layer) => settle(() => imagerySpec(reads, layer)));
+  const specs = imageryResults.map((r, i) => {
+    const layer = view.imagery[i];
+    const what = l10n.t('{0} ({1})', layer.title, layerNoun(layer.source.kind));
+    if ('over' in r) leftOut.push(what);
+    else if ('error' in r) missing.push(l10n.t('{0}: {1}', what, why(r.error)));
+    return 'ok' in r ? r.ok : undefined;
+  });
+  const frames = view.timeline ? await readTimeline(reads, view.timeline, missing, leftOut) : [];
+  return { targets, specs, frames, missing, leftOut };
+}
+
+type Settled<T> = { ok: T } | { error: unknown } | { over: true };
+
+/** A read's outcome: its value, its failure, or left out for the budget. */
+async function settle<T>(read: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: await read() };
+  } catch (error) {
+    // Recovers from a read that failed or was over budget: the view opens without it, and says which.
+    return error instanceof OverBudget ? { over: true } : { error };
+  }
+}
+
+/** One record layer: AOIs, assets and archive items through the shared reads, the rest one request each. */
+async function recordTarget(reads: ViewReads, s: MapSource): Promise<MapTarget | undefined> {
+  switch (s.kind) {
+    case 'aoi':
+      return { layer: 'aois', features: [aoiFeature(await reads.aoi(s.id))], sources: [s] };
+    case 'asset':
+      return { layer: 'assets', features: [assetFeature(await assetOf(reads, s.aoiId, s.id))], sources: [s] };
+    case 'archiveItem':
+      return { layer: 'archiveItems', features: [archiveItemFeature(await reads.archiveItem(s.collection, s.id))], sources: [s] };
+    default:
+      return fetchSource(reads.client, s);
+  }
+}
+
+/** An asset the view names, or why it cannot be shown. */
+async function assetOf(reads: ViewReads, aoiId: string, id: string): Promise<Asset> {
+  const { asset, beyondCap } = await reads.asset(aoiId, id);
+  if (asset) return asset;
+  throw new NotShown(beyondCap ? l10n.t('not among the first {0} assets of its AOI', MAX_ASSETS_WALKED) : l10n.t('not found, or not visible to you'));
 }
 
 /**
- * The time slider again, its dates read from their records (each AOI's mosaics listed once),
- * opened on the shared date; what cannot be read is counted in one sentence.
+ * The time slider's dates read from their records (an AOI's assets walked once for all its
+ * dates); what cannot be read is counted in one sentence, what the budget left out in another.
  */
-async function showTimeline(client: EoClient, map: MapView, t: SharedTimeline): Promise<string[]> {
-  const perAoi = new Map<string, Promise<{ assets: Asset[]; sat: Satellite | undefined }>>();
-  const mosaicsOf = (aoiId: string) => {
-    let got = perAoi.get(aoiId);
-    if (!got) {
-      got = Promise.all([aoiAssets(client, aoiId), aoiSatellite(client, aoiId)]).then(([assets, sat]) => ({ assets, sat }));
-      perAoi.set(aoiId, got);
-    }
-    return got;
-  };
-  let firstReason: string | undefined;
-  const read = await Promise.all(
-    t.frames.map(async (f): Promise<TimeFrame | undefined> => {
-      try {
-        let got: SpecOrNote;
-        if (f.source.kind === 'asset') {
-          const { id } = f.source;
-          const { assets, sat } = await mosaicsOf(f.source.aoiId);
-          const a = assets.find((x) => x.id === id);
-          if (!a) {
-            firstReason ??= l10n.t('not found, or not visible to you');
-            return undefined;
-          }
-          got = aoiAssetSpec(a, sat);
-        } else got = archiveItemSpec(await client.archives.item(f.source.collection, f.source.id));
-        if ('note' in got) {
-          firstReason ??= got.note.text;
-          return undefined;
-        }
-        return { spec: got.spec, date: f.date, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) };
-      } catch (err) {
-        firstReason ??= why(err);
-        return undefined;
-      }
+async function readTimeline(reads: ViewReads, t: SharedTimeline, missing: string[], leftOut: string[]): Promise<TimeFrame[]> {
+  const results = await inOrder(t.frames, READS_AT_ONCE, (f) =>
+    settle(async (): Promise<TimeFrame | { reason: string }> => {
+      let got: SpecOrNote;
+      if (f.source.kind === 'asset') {
+        const [a, sat] = await Promise.all([assetOf(reads, f.source.aoiId, f.source.id), reads.satellite(f.source.aoiId)]);
+        got = aoiAssetSpec(a, sat);
+      } else got = archiveItemSpec(await reads.archiveItem(f.source.collection, f.source.id));
+      if ('note' in got) return { reason: got.note.text };
+      return { spec: got.spec, date: f.date, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) };
     }),
   );
-  const frames = read.filter((f): f is TimeFrame => !!f);
-  if (frames.length) map.showTimeline(t.title, frames, { date: t.date, fit: false });
-  const lost = t.frames.length - frames.length;
-  if (!lost) return [];
-  return [l10n.t('time slider "{0}": {1} of {2} dates ({3})', t.title, lost, t.frames.length, firstReason ?? '')];
+  const frames: TimeFrame[] = [];
+  let lost = 0;
+  let over = 0;
+  let firstReason: string | undefined;
+  for (const r of results) {
+    if ('over' in r) over++;
+    else if ('error' in r) {
+      lost++;
+      firstReason ??= why(r.error);
+    } else if ('reason' in r.ok) {
+      lost++;
+      firstReason ??= r.ok.reason;
+    } else frames.push(r.ok);
+  }
+  if (lost) missing.push(l10n.t('time slider "{0}": {1} of {2} dates ({3})', t.title, lost, t.frames.length, firstReason ?? ''));
+  if (over) leftOut.push(l10n.t('{0} of the {1} dates of the time slider "{2}"', over, t.frames.length, t.title));
+  return frames;
 }
 
 /** The imagery layer again from its record (its file URL found again, never carried), with the shared look. */
-async function imagerySpec(client: EoClient, layer: SharedImagery): Promise<ImageryLayerSpec | { reason: string }> {
+async function imagerySpec(reads: ViewReads, layer: SharedImagery): Promise<ImageryLayerSpec> {
   const s = layer.source;
   let got: SpecOrNote;
   switch (s.kind) {
     case 'archiveItem':
-      got = archiveItemSpec(await client.archives.item(s.collection, s.id));
+      got = archiveItemSpec(await reads.archiveItem(s.collection, s.id));
       break;
-    case 'asset': {
-      const a = (await aoiAssets(client, s.aoiId)).find((x) => x.id === s.id);
-      if (!a) return { reason: l10n.t('not found, or not visible to you') };
-      got = aoiAssetSpec(a);
+    case 'asset':
+      got = aoiAssetSpec(await assetOf(reads, s.aoiId, s.id));
       break;
-    }
     case 'visualization': {
-      const vis = await visualizationOf(client, s.aoiId, s.id);
-      if (!vis) return { reason: l10n.t('not found, or not visible to you') };
-      got = visualizationSpec(vis, await aoiAssets(client, s.aoiId), undefined);
+      const vis = await reads.visualization(s.aoiId, s.id);
+      if (!vis) throw new NotShown(l10n.t('not found, or not visible to you'));
+      got = visualizationSpec(vis, await reads.assets(s.aoiId), undefined);
       break;
     }
     case 'insightOutput':
-      return { reason: l10n.t('insight outputs are shared as shapes only in this version') };
+      throw new NotShown(l10n.t('insight outputs are shared as shapes only in this version'));
   }
-  if ('note' in got) return { reason: got.note.text };
+  if ('note' in got) throw new NotShown(got.note.text);
   return {
     ...got.spec,
     ...(layer.render ? { render: layer.render } : {}),

@@ -10,6 +10,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isObj } from '../../api/shape';
+import { parseJson } from '../../parse';
 import type { ImageryRender, ImagerySource } from '../../panels/imagery/protocol';
 import type { MapSource, MapViewState } from '../../panels/protocol';
 
@@ -74,6 +75,18 @@ export interface SharedView {
 export type Checked<T> = { ok: T } | { error: string };
 
 class Refused extends Error {}
+
+/** `work()`, or undefined with its refusal said in `left`. */
+function refusedInto<T>(left: string[], work: () => T): T | undefined {
+  try {
+    return work();
+  } catch (e) {
+    // Recovers from a part that cannot be taken: it is left out, and named.
+    if (!(e instanceof Refused)) throw e;
+    left.push(e.message);
+    return undefined;
+  }
+}
 const refuse = (text: string): never => {
   throw new Refused(text);
 };
@@ -255,34 +268,35 @@ const KEYS = new Set(['$schema', 'eoView', 'host', 'center', 'zoom', 'layers', '
 
 /** Everything a view may hold, checked; the first problem, in words, otherwise. */
 export function checkView(v: unknown): Checked<SharedView> {
-  try {
-    if (!isObj(v)) refuse(l10n.t('This is not a map view.'));
-    const o = v as Record<string, unknown>;
-    if (o.eoView !== VIEW_FORMAT) refuse(l10n.t('This is not a map view of a version this extension reads (eoView {0}).', String(o.eoView).slice(0, 20)));
-    const extra = Object.keys(o).filter((k) => !KEYS.has(k));
-    if (extra.length)
-      refuse(l10n.t('The view has parts this version does not know ({0}): a view holds a place and layers, nothing else.', extra.slice(0, 3).join(', ')));
-    if (!isObj(o.center)) refuse(l10n.t('The view has no centre.'));
-    const c = o.center as Record<string, unknown>;
-    const layers = o.layers ?? [];
-    const imagery = o.imagery ?? [];
-    if (!Array.isArray(layers) || !Array.isArray(imagery)) refuse(l10n.t('The layers of the view are not lists.'));
-    if ((layers as unknown[]).length + (imagery as unknown[]).length > MAX_LAYERS) refuse(l10n.t('The view has more than {0} layers.', MAX_LAYERS));
-    const checked: SharedView = {
-      eoView: VIEW_FORMAT,
-      host: checkHost(o.host),
-      center: { lon: num(c.lon, l10n.t('The longitude'), -180, 180), lat: num(c.lat, l10n.t('The latitude'), -90, 90) },
-      zoom: num(o.zoom, l10n.t('The zoom'), 0, 22),
-      layers: (layers as unknown[]).map((l, i) => checkLayer(l, l10n.t('Layer {0}', i + 1))),
-      imagery: (imagery as unknown[]).map((l, i) => checkImagery(l, i)),
-    };
-    if (o.compare !== undefined) checked.compare = checkCompare(o.compare, checked.imagery.length);
-    if (o.timeline !== undefined) checked.timeline = checkTimeline(o.timeline);
-    return { ok: checked };
-  } catch (e) {
-    if (e instanceof Refused) return { error: e.message };
-    throw e;
-  }
+  const refused: string[] = [];
+  const checked = refusedInto(refused, () => checkedView(v));
+  return checked ? { ok: checked } : { error: refused[0] };
+}
+
+function checkedView(v: unknown): SharedView {
+  if (!isObj(v)) refuse(l10n.t('This is not a map view.'));
+  const o = v as Record<string, unknown>;
+  if (o.eoView !== VIEW_FORMAT) refuse(l10n.t('This is not a map view of a version this extension reads (eoView {0}).', String(o.eoView).slice(0, 20)));
+  const extra = Object.keys(o).filter((k) => !KEYS.has(k));
+  if (extra.length)
+    refuse(l10n.t('The view has parts this version does not know ({0}): a view holds a place and layers, nothing else.', extra.slice(0, 3).join(', ')));
+  if (!isObj(o.center)) refuse(l10n.t('The view has no centre.'));
+  const c = o.center as Record<string, unknown>;
+  const layers = o.layers ?? [];
+  const imagery = o.imagery ?? [];
+  if (!Array.isArray(layers) || !Array.isArray(imagery)) refuse(l10n.t('The layers of the view are not lists.'));
+  if ((layers as unknown[]).length + (imagery as unknown[]).length > MAX_LAYERS) refuse(l10n.t('The view has more than {0} layers.', MAX_LAYERS));
+  const checked: SharedView = {
+    eoView: VIEW_FORMAT,
+    host: checkHost(o.host),
+    center: { lon: num(c.lon, l10n.t('The longitude'), -180, 180), lat: num(c.lat, l10n.t('The latitude'), -90, 90) },
+    zoom: num(o.zoom, l10n.t('The zoom'), 0, 22),
+    layers: (layers as unknown[]).map((l, i) => checkLayer(l, l10n.t('Layer {0}', i + 1))),
+    imagery: (imagery as unknown[]).map((l, i) => checkImagery(l, i)),
+  };
+  if (o.compare !== undefined) checked.compare = checkCompare(o.compare, checked.imagery.length);
+  if (o.timeline !== undefined) checked.timeline = checkTimeline(o.timeline);
+  return checked;
 }
 
 /**
@@ -294,12 +308,8 @@ export function viewFromMap(state: MapViewState, host: string): { view: SharedVi
   const layers: MapSource[] = [];
   for (const list of Object.values(state.sources ?? {})) {
     for (const s of Array.isArray(list) ? list : []) {
-      try {
-        layers.push(checkLayer(s, l10n.t('A layer')));
-      } catch (e) {
-        if (!(e instanceof Refused)) throw e;
-        left.push(e.message);
-      }
+      const layer = refusedInto(left, () => checkLayer(s, l10n.t('A layer')));
+      if (layer) layers.push(layer);
     }
   }
   const imagery: unknown[] = [];
@@ -343,32 +353,22 @@ function compareFromMap(c: MapViewState['compare'], place: Map<unknown, number>,
     return {};
   }
   const position = typeof c.position === 'number' ? Math.round(c.position * 1000) / 1000 : c.position;
-  try {
-    return { compare: checkCompare({ left: a, right: b, position, mode: c.mode }, count) };
-  } catch (e) {
-    if (!(e instanceof Refused)) throw e;
-    left.push(e.message);
-    return {};
-  }
+  const compare = refusedInto(left, () => checkCompare({ left: a, right: b, position, mode: c.mode }, count));
+  return compare ? { compare } : {};
 }
 
 /** The time slider's dates by record and the date it shows; left out (and named) when it cannot be shared. */
 function timelineFromMap(t: MapViewState['timeline'], left: string[]): { timeline?: SharedTimeline } {
   if (!isObj(t)) return {};
-  try {
-    const frames = Array.isArray(t.frames) ? t.frames : [];
-    return {
-      timeline: checkTimeline({
-        title: t.title,
-        date: t.date,
-        frames: frames.map((f) => (isObj(f) ? { date: f.date, source: f.source, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) } : f)),
-      }),
-    };
-  } catch (e) {
-    if (!(e instanceof Refused)) throw e;
-    left.push(e.message);
-    return {};
-  }
+  const frames = Array.isArray(t.frames) ? t.frames : [];
+  const timeline = refusedInto(left, () =>
+    checkTimeline({
+      title: t.title,
+      date: t.date,
+      frames: frames.map((f) => (isObj(f) ? { date: f.date, source: f.source, ...(f.cloudCover !== undefined ? { cloudCover: f.cloudCover } : {}) } : f)),
+    }),
+  );
+  return timeline ? { timeline } : {};
 }
 
 /** Into [-180, 180] (the map pans past the antimeridian), to 6 decimals (about 0.1 m). */
@@ -422,13 +422,8 @@ export function decodeLink(uri: LinkParts, extensionId: string): Checked<SharedV
     };
   const data = params.get('v') ?? '';
   if (!/^[A-Za-z0-9_-]+$/.test(data)) return { error: l10n.t('This link is damaged: its view is not in the expected encoding.') };
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
-  } catch {
-    return { error: l10n.t('This link is damaged: its view cannot be read.') };
-  }
-  return checkView(value);
+  const json = parseJson(Buffer.from(data, 'base64url').toString('utf8'));
+  return 'value' in json ? checkView(json.value) : { error: l10n.t('This link is damaged: its view cannot be read.') };
 }
 
 /** The file's text (its schema comes from the manifest's `jsonValidation`, by file name). */
@@ -438,11 +433,6 @@ export function viewFileText(view: SharedView): string {
 
 export function readViewFile(text: string): Checked<SharedView> {
   if (text.length > VIEW_MAX_CHARS) return { error: l10n.t('The file is larger than a map view can be.') };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { error: l10n.t('The file is not JSON: {0}', e instanceof Error ? e.message : String(e)) };
-  }
-  return checkView(value);
+  const json = parseJson(text);
+  return 'value' in json ? checkView(json.value) : { error: l10n.t('The file is not JSON: {0}', json.reason) };
 }

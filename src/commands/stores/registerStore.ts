@@ -170,7 +170,7 @@ export function storeSteps(takenNames: () => Promise<ReadonlySet<string>> = asyn
             try {
               taken = await takenNames();
             } catch {
-              // the list could not be read: the service still refuses a taken name (409)
+              // Recovers from a list that cannot be read: the service still refuses a taken name (409).
               return undefined;
             }
             return taken.has(v.trim()) ? l10n.t('You already have a store named "{0}": choose another name.', v.trim()) : undefined;

@@ -5,12 +5,12 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { isNotSupported, workState, type Job, type JobTask, type WorkflowListItem } from '../../api';
+import { workState, type Job, type JobTask, type WorkflowListItem } from '../../api';
 import { isObj } from '../../api/shape';
 import { JobNode, TaskNode, WorkflowNode, taskBlock, taskFailureText, workStatusText } from '../../explorer/nodes/workflows';
 import { ProjectNode } from '../../explorer/nodes/projects';
 import { dateTime } from '../../format';
-import { failedText, StepFailure } from '../../ui/showError';
+import { inStep, unlessNotSupported } from '../../ui/showError';
 import { saveLinkToFolder } from '../catalog/saveToFolder';
 import type { RunDocuments } from '../insights/runDocuments';
 import { showDocument } from '../insights/runDocuments';
@@ -146,20 +146,11 @@ async function download(
   base: string,
   ask: () => Promise<{ signed_url?: string; status?: string }>,
 ): Promise<string | undefined> {
-  let url: string | undefined;
-  let status: string | undefined;
-  try {
-    const pkg = await busy(l10n.t('Packaging {0}…', what), ask);
-    url = pkg.signed_url;
-    status = pkg.status;
-  } catch (err) {
-    // Recovered here: a service without downloads is a fact, not a failure; the wrapper shows the rest.
-    if (isNotSupported(err)) {
-      await services.ui.message('warning', l10n.t('This service does not support downloading jobs and tasks.'), {});
-      return undefined;
-    }
-    throw new StepFailure((reason) => failedText(l10n.t('Download {0}', what), reason), err);
-  }
+  const pkg = await inStep(l10n.t('Download {0}', what), () =>
+    unlessNotSupported(services, l10n.t('This service does not support downloading jobs and tasks.'), () => busy(l10n.t('Packaging {0}…', what), ask)),
+  );
+  if (!pkg) return undefined;
+  const { signed_url: url, status } = pkg;
   if (!url) {
     // The OpenAPI allows a package that is not ready yet: say so, and how to go on.
     await services.ui.message(

@@ -7,10 +7,10 @@
  * watcher, which announces it once when it ends.
  */
 import { l10n } from 'vscode';
-import { ApiError, collect, isNotSupported, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
+import { ApiError, collect, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
 import { WorkflowNode } from '../../explorer/nodes/workflows';
 import { dateTime, tokens } from '../../format';
-import { describeError, inStep } from '../../ui/showError';
+import { describeError, inStep, unlessNotSupported } from '../../ui/showError';
 import { busy } from '../insights/pickers';
 import type { CommandServices } from '../services';
 import { confirmPrice } from './confirmPrice';
@@ -56,34 +56,29 @@ async function refused(services: CommandServices, name: string, errors: readonly
  */
 async function price(services: CommandServices, client: EoClient, item: WorkflowListItem): Promise<number | undefined> {
   const name = item.name;
-  try {
-    const [workflow, estimate] = await busy(l10n.t('Pricing {0}…', name), async () => {
+  const unsupported = (err: ApiError): string =>
+    err.path.includes('/estimate')
+      ? l10n.t('This service does not price workflows, so {0} is not offered to run.', name)
+      : l10n.t('This service does not support workflows.');
+  const read = await unlessNotSupported(services, unsupported, () =>
+    busy(l10n.t('Pricing {0}…', name), async () => {
       const w = await client.workflows.get(item.id, item.project_id);
       // Nothing to price when the workflow cannot run.
       if (w.spec?.blocks.length === 0 || w.val_errors.length > 0) return [w, 0] as const;
       return [w, await client.workflows.estimate(item.id)] as const;
-    });
-    if (workflow.spec?.blocks.length === 0) {
-      await services.ui.message('warning', l10n.t('{0} has no blocks: there is nothing to run. Add blocks to it in the workflow editor first.', name), {});
-      return undefined;
-    }
-    if (workflow.val_errors.length > 0) {
-      await refused(services, name, workflow.val_errors, false);
-      return undefined;
-    }
-    return estimate;
-  } catch (err) {
-    // Recovered here: a service without these operations is said once, as a fact, not a failure.
-    if (isNotSupported(err) && (err as ApiError).path.includes('/estimate')) {
-      await services.ui.message('warning', l10n.t('This service does not price workflows, so {0} is not offered to run.', name), {});
-      return undefined;
-    }
-    if (isNotSupported(err)) {
-      await services.ui.message('warning', l10n.t('This service does not support workflows.'), {});
-      return undefined;
-    }
-    throw err;
+    }),
+  );
+  if (!read) return undefined;
+  const [workflow, estimate] = read;
+  if (workflow.spec?.blocks.length === 0) {
+    await services.ui.message('warning', l10n.t('{0} has no blocks: there is nothing to run. Add blocks to it in the workflow editor first.', name), {});
+    return undefined;
   }
+  if (workflow.val_errors.length > 0) {
+    await refused(services, name, workflow.val_errors, false);
+    return undefined;
+  }
+  return estimate;
 }
 
 export interface RunWorkflowResult {

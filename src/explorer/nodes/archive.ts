@@ -13,7 +13,7 @@ export function archiveRoot(ctx: ExplorerContext): NodeList<ArchiveCollection> {
     empty: 'No archive collections',
     async fetch(client, q) {
       const all = await client.archives.collections({ signal: q.signal });
-      return { items: all, total: all.length, done: true };
+      return { items: all, total: all.length, done: true, unreadable: all.unreadable };
     },
     idOf: (c) => c.id,
     toNode: (c) => new CollectionNode(ctx, c),

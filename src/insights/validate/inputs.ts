@@ -13,6 +13,7 @@ import { defaultValueType, parseScalar, scalarKindOf } from '../build/scalars';
 import { type Anchor, type Collector, editsFor, type FileText, keyOf, prop, replace, skeletonOf } from './collect';
 import { checkLineage, LineageSources } from './lineage';
 import type { DiagnosticCode, QuickFix } from './types';
+import { NameList } from '../../nameMatch';
 
 const VALUE_TYPES = ['url', 'string', 'number', 'boolean'];
 const LINEAGE_FORMATS = new Set(['raster', 'vector']);
@@ -29,7 +30,7 @@ interface InputsScope {
   // Built on first need, once per file: per-input scans of every input made this quadratic.
   inputList?: string;
   /** The spec's inputs no entry names: the only candidates for "Rename to". */
-  unused?: { def: InputDefinition; lower: string; counts: Int32Array }[];
+  unused?: NameList<InputDefinition>;
   lineage: LineageSources;
 }
 
@@ -116,20 +117,13 @@ function checkUnknownName(s: InputsScope, nameN: Node, inputName: string, index:
   const fixes: QuickFix[] = [];
   if (!s.unused) {
     const namesInFile = new Set(s.entries.map((e) => prop(e, 'name')?.value));
-    s.unused = defs
-      .filter((d) => !namesInFile.has(d.name))
-      .map((def) => ({ def, lower: def.name.toLowerCase(), counts: charCounts(def.name, new Int32Array(COUNT_BUCKETS)) }));
+    s.unused = new NameList(
+      defs.filter((d) => !namesInFile.has(d.name)),
+      (d) => [d.name],
+    );
   }
-  const max = Math.max(2, Math.floor(inputName.length / 3));
-  const lower = inputName.toLowerCase();
-  const counts = charCounts(inputName, nameCounts);
-  const close: { d: InputDefinition; dist: number }[] = [];
-  for (const { def, lower: defLower, counts: defCounts } of s.unused) {
-    const dist = defLower === lower ? 0 : countsDiffer(defCounts, counts, 2 * max) ? Infinity : distanceWithin(def.name, inputName, max);
-    if (dist <= max) close.push({ d: def, dist });
-  }
-  close.sort((a, b) => a.dist - b.dist);
-  for (const { d } of close.slice(0, 3)) {
+  const close = s.unused.closest(inputName, { n: 3, max: Math.max(2, Math.floor(inputName.length / 3)) });
+  for (const { item: d } of close) {
     fixes.push({
       kind: 'edit',
       get title() {
@@ -296,53 +290,4 @@ function checkRequired(s: InputsScope, inputKey: Anchor): void {
       ]);
     }
   }
-}
-
-let distanceRow = new Uint32Array(64);
-
-/**
- * Characters counted in buckets (code & 63). An edit changes the counts by at most 2 in all, so
- * an edit distance within `max` needs counts within `2 * max`: most unknown names are far from
- * every spec input, and this answers for them without the distance's table.
- */
-const COUNT_BUCKETS = 64;
-const nameCounts = new Int32Array(COUNT_BUCKETS);
-
-function charCounts(s: string, into: Int32Array): Int32Array {
-  into.fill(0);
-  for (let i = 0; i < s.length; i++) into[s.charCodeAt(i) & (COUNT_BUCKETS - 1)]++;
-  return into;
-}
-
-function countsDiffer(a: Int32Array, b: Int32Array, limit: number): boolean {
-  let sum = 0;
-  for (let i = 0; i < COUNT_BUCKETS; i++) sum += Math.abs(a[i] - b[i]);
-  return sum > limit;
-}
-
-/**
- * Levenshtein distance of `a` and `b` when it is at most `max`, else `Infinity`. Bounded because
- * it runs for every unknown input name against every spec input: a file of thousands of
- * misnamed inputs must stay linear and cheap (a length gap over `max` answers at once, and a
- * row whose best cell is over `max` ends the search).
- */
-function distanceWithin(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return Infinity;
-  // One row, reused: a typed array per call was most of the cost of a file of unknown names.
-  if (distanceRow.length < b.length + 1) distanceRow = new Uint32Array(2 * (b.length + 1));
-  const d = distanceRow;
-  for (let j = 0; j <= b.length; j++) d[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0];
-    d[0] = i;
-    let rowMin = d[0];
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = d[j];
-      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
-      prev = tmp;
-      if (d[j] < rowMin) rowMin = d[j];
-    }
-    if (rowMin > max) return Infinity;
-  }
-  return d[b.length] <= max ? d[b.length] : Infinity;
 }

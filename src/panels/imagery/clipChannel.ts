@@ -3,10 +3,14 @@
  * reported on the way, cancel passed on. A GeoTIFF clip of a file the host decodes comes back
  * as a plan, which this side executes where the bytes arrive (hostClip.ts, reading through the
  * panel's byte server); any other comes back as the bytes the webview encoded. The command
- * writes them (src/commands/imagery).
+ * writes them (src/commands/imagery). Its messages are the rows of clipMessages.ts; the page's
+ * side is media/map/channels/clip.ts.
  */
+import * as l10n from '@vscode/l10n';
+import type { Handlers, MessageIn } from '../webview/messages';
 import { runClipPlan } from './hostClip';
-import type { ClipLayerInfo, ClipPlan, ClipRequest, ClipResult, FromMapClipMessage, ReadBytesParams, ReadBytesResult, ToMapClipMessage } from './protocol';
+import type { ReadBytesParams, ReadBytesResult } from './protocol';
+import type { CLIP_FROM_PAGE, CLIP_TO_PAGE, ClipLayerInfo, ClipPlan, ClipRequest, ClipResult } from './clipMessages';
 
 interface Pending {
   resolve(v: unknown): void;
@@ -26,7 +30,7 @@ export class ClipChannel {
   private readonly pending = new Map<number, Pending>();
 
   constructor(
-    private readonly post: (m: ToMapClipMessage) => void,
+    private readonly post: (m: MessageIn<typeof CLIP_TO_PAGE>) => void,
     /** The panel's byte reads (the files the extension put on the map, its byte budget). */
     private readonly read: (p: ReadBytesParams, signal?: AbortSignal) => Promise<ReadBytesResult>,
   ) {}
@@ -48,7 +52,10 @@ export class ClipChannel {
     }
   }
 
-  private ask<T>(make: (id: number) => ToMapClipMessage, o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<T> {
+  private ask<T>(
+    make: (id: number) => MessageIn<typeof CLIP_TO_PAGE>,
+    o: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {},
+  ): Promise<T> {
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       if (o.signal?.aborted) return reject(new ClipCancelled());
@@ -67,21 +74,24 @@ export class ClipChannel {
     });
   }
 
-  receive(m: FromMapClipMessage): void {
-    if (m.type === 'copyText' || m.type === 'saveColourRange') return;
-    const p = this.pending.get(m.requestId);
-    if (!p) return;
-    if (m.type === 'clipProgress') {
-      p.onProgress?.(m.done, m.total);
-      return;
-    }
-    this.pending.delete(m.requestId);
-    if (m.ok) p.resolve(m.result);
-    else p.reject(m.cancelled ? new ClipCancelled() : new Error(m.error));
-  }
+  /** One handler per message the page sends (clipMessages.ts, their fields checked). */
+  readonly handlers: Handlers<typeof CLIP_FROM_PAGE> = {
+    clipReply: (m) => {
+      const p = this.pending.get(m.requestId);
+      if (!p) return;
+      this.pending.delete(m.requestId);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(m.cancelled ? new ClipCancelled() : new Error(m.error));
+    },
+    clipProgress: (m) => this.pending.get(m.requestId)?.onProgress?.(m.done, m.total),
+  };
 
-  /** The webview went away (closed or reloaded): nothing pending will be answered. */
-  dropAll(reason: string): void {
+  /** The page went away (hidden, or the map closed): nothing pending will be answered. */
+  dropAll(why: 'hidden' | 'closed'): void {
+    const reason =
+      why === 'hidden'
+        ? l10n.t('The map was hidden before the clip was ready; show it and save again.')
+        : l10n.t('The map was closed before the clip was ready.');
     for (const p of this.pending.values()) p.reject(new Error(reason));
     this.pending.clear();
   }

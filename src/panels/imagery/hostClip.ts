@@ -23,7 +23,7 @@ import { MAX_READ_BYTES, TIFF_LIMITS } from '../../raster/limits';
 import { applyMask } from '../../raster/maskValue';
 import { encodeGeoTiff, geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
 import { ByteGate } from './byteGate';
-import type { ClipPlan, ClipPlanTile } from './protocol';
+import type { ClipPlan, ClipPlanTile } from './clipMessages';
 
 const inflate = promisify(inflateCallback) as (input: InputType, options: ZlibOptions) => Promise<Buffer>;
 
@@ -285,6 +285,43 @@ function fillEmpty(p: ClipPlan, t: ClipPlanTile, bands: BandArray[]): void {
   }
 }
 
+/**
+ * Runs `work` on each run in order, starting the next while the runs in flight hold at most
+ * `budget` bytes; one always goes, however large: the budget bounds what waits, not what can
+ * be read. Resolves when all are done; the first failure rejects and starts no more.
+ */
+function readAhead<R extends { length: number }>(runs: readonly R[], budget: number, work: (run: R) => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let next = 0;
+    let ahead = 0;
+    let running = 0;
+    let failed = false;
+    const pump = () => {
+      while (!failed && next < runs.length && (ahead === 0 || ahead + runs[next].length <= budget)) {
+        const run = runs[next++];
+        ahead += run.length;
+        running++;
+        work(run).then(
+          () => {
+            ahead -= run.length;
+            running--;
+            if (failed) return;
+            if (running === 0 && next >= runs.length) resolve();
+            else pump();
+          },
+          (e: unknown) => {
+            if (failed) return;
+            failed = true;
+            reject(e);
+          },
+        );
+      }
+    };
+    if (!runs.length) resolve();
+    else pump();
+  });
+}
+
 /** The plan executed: the GeoTIFF's bytes, ready to write. */
 export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOptions = {}): Promise<HostClipResult> {
   const c = checkPlan(p);
@@ -322,60 +359,35 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
   const decoding = new ByteGate(limits.decoding, limits.decodedBytes);
   try {
     if (o.signal?.aborted) throw cancelled();
-    await new Promise<void>((resolve, reject) => {
-      let next = 0;
-      let ahead = 0;
-      let running = 0;
-      let failed = false;
-      const fail = (e: unknown) => {
-        if (failed) return;
-        failed = true;
-        inner.abort();
-        reject(o.signal?.aborted ? cancelled() : e);
-      };
-      const readRun = async (run: (typeof runs)[number]) => {
-        const got = await read(run.offset, run.length, inner.signal);
-        const bytes = got instanceof Uint8Array ? got : new Uint8Array(got);
-        if (bytes.byteLength !== run.length) {
-          throw new Error(l10n.t('The server sent {0} bytes of the file where {1} were asked for; the clip was not saved.', bytes.byteLength, run.length));
-        }
-        fetched += run.length;
-        await Promise.all(
-          run.parts.map(async (part) => {
-            if (inner.signal.aborted) throw cancelled();
-            for (const t of byRange.get(key(part)) ?? []) {
-              const stored = bytes.subarray(part.offset - run.offset, part.offset - run.offset + part.length);
-              // two tiles at one range (a hostile plan) must not decode each other's predictor twice
-              const release = await decoding.acquire(c.blockBytes, inner.signal);
-              try {
-                const data = await decodeTile(p, c, (byRange.get(key(part)) ?? []).length > 1 ? stored.slice() : stored);
-                if (inner.signal.aborted) throw cancelled();
-                place(p, c, t, data, file.bands);
-              } finally {
-                release();
-              }
-              tick();
+    const readRun = async (run: (typeof runs)[number]) => {
+      const got = await read(run.offset, run.length, inner.signal);
+      const bytes = got instanceof Uint8Array ? got : new Uint8Array(got);
+      if (bytes.byteLength !== run.length) {
+        throw new Error(l10n.t('The server sent {0} bytes of the file where {1} were asked for; the clip was not saved.', bytes.byteLength, run.length));
+      }
+      fetched += run.length;
+      await Promise.all(
+        run.parts.map(async (part) => {
+          if (inner.signal.aborted) throw cancelled();
+          for (const t of byRange.get(key(part)) ?? []) {
+            const stored = bytes.subarray(part.offset - run.offset, part.offset - run.offset + part.length);
+            // two tiles at one range (a hostile plan) must not decode each other's predictor twice
+            const release = await decoding.acquire(c.blockBytes, inner.signal);
+            try {
+              const data = await decodeTile(p, c, (byRange.get(key(part)) ?? []).length > 1 ? stored.slice() : stored);
+              if (inner.signal.aborted) throw cancelled();
+              place(p, c, t, data, file.bands);
+            } finally {
+              release();
             }
-          }),
-        );
-      };
-      const pump = () => {
-        // one run always goes, however large: the budget bounds what waits, not what can be read
-        while (!failed && next < runs.length && (ahead === 0 || ahead + runs[next].length <= limits.readAheadBytes)) {
-          const run = runs[next++];
-          ahead += run.length;
-          running++;
-          readRun(run).then(() => {
-            ahead -= run.length;
-            running--;
-            if (failed) return;
-            if (running === 0 && next >= runs.length) resolve();
-            else pump();
-          }, fail);
-        }
-      };
-      if (!runs.length) resolve();
-      else pump();
+            tick();
+          }
+        }),
+      );
+    };
+    await readAhead(runs, limits.readAheadBytes, readRun).catch((e: unknown) => {
+      inner.abort();
+      throw o.signal?.aborted ? cancelled() : e;
     });
   } finally {
     o.signal?.removeEventListener('abort', stop);

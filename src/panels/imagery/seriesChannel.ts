@@ -2,9 +2,12 @@
  * The extension's side of "Chart Index Over Time": starts a series in the map webview, hears
  * each date's point as it arrives, passes a cancel on, asks for the chart as PNG, and keeps
  * the last series (what "Export CSV" writes). The webview reads and computes; this side never
- * sees a pixel.
+ * sees a pixel. Its messages are the rows of seriesMessages.ts; the page's side is
+ * media/map/channels/series.ts.
  */
-import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest, ToMapSeriesMessage } from './protocol';
+import * as l10n from '@vscode/l10n';
+import type { Handlers, MessageIn } from '../webview/messages';
+import type { SERIES_FROM_PAGE, SERIES_TO_PAGE, SeriesPoint, SeriesRequest } from './seriesMessages';
 
 export class SeriesCancelled extends Error {
   constructor() {
@@ -41,7 +44,7 @@ export class SeriesChannel {
   }
 
   constructor(
-    private readonly post: (m: ToMapSeriesMessage) => void,
+    private readonly post: (m: MessageIn<typeof SERIES_TO_PAGE>) => void,
     /** The person pressed Export CSV or Save PNG on the chart. */
     private readonly onExport: (format: 'csv' | 'png') => void,
   ) {}
@@ -82,43 +85,42 @@ export class SeriesChannel {
     });
   }
 
-  receive(m: Exclude<FromMapSeriesMessage, { type: 'chartIndex' }>): void {
-    if (m.type === 'seriesClosed') {
-      this.chart = [];
-      return;
-    }
-    if (m.type === 'seriesExport') {
-      this.onExport(m.format);
-      return;
-    }
-    if (m.type === 'seriesPngReply') {
+  /** One handler per message the page sends (seriesMessages.ts, their fields checked). */
+  readonly handlers: Handlers<typeof SERIES_FROM_PAGE> = {
+    seriesPoint: (m) => {
+      const p = this.pending.get(m.requestId);
+      if (!p || m.index < 0 || m.index >= p.state.points.length) return;
+      p.state.points[m.index] = m.point;
+      p.onPoint?.(m.index, m.point, p.state);
+    },
+    seriesDone: (m) => {
+      const p = this.pending.get(m.requestId);
+      if (!p) return;
+      this.pending.delete(m.requestId);
+      p.state.done = true;
+      if (m.ok) p.resolve(p.state);
+      else if (m.cancelled) {
+        p.state.cancelled = true;
+        p.reject(new SeriesCancelled());
+      } else p.reject(new Error(m.error));
+    },
+    seriesPngReply: (m) => {
       const p = this.pngs.get(m.requestId);
       this.pngs.delete(m.requestId);
       if (!p) return;
       if (m.ok) p.resolve(m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes));
       else p.reject(new Error(m.error));
-      return;
-    }
-    const p = this.pending.get(m.requestId);
-    if (!p) return;
-    if (m.type === 'seriesPoint') {
-      if (m.index >= 0 && m.index < p.state.points.length) {
-        p.state.points[m.index] = m.point;
-        p.onPoint?.(m.index, m.point, p.state);
-      }
-      return;
-    }
-    this.pending.delete(m.requestId);
-    p.state.done = true;
-    if (m.ok) p.resolve(p.state);
-    else if (m.cancelled) {
-      p.state.cancelled = true;
-      p.reject(new SeriesCancelled());
-    } else p.reject(new Error(m.error));
-  }
+    },
+    seriesExport: (m) => this.onExport(m.format),
+    seriesClosed: () => void (this.chart = []),
+  };
 
-  /** The webview went away: nothing pending will be answered. */
-  dropAll(reason: string): void {
+  /** The page went away (hidden, or the map closed): nothing pending will be answered. */
+  dropAll(why: 'hidden' | 'closed'): void {
+    const reason =
+      why === 'hidden'
+        ? l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.')
+        : l10n.t('The map was closed before the chart was ready.');
     for (const p of this.pending.values()) p.reject(new Error(reason));
     for (const p of this.pngs.values()) p.reject(new Error(reason));
     this.pending.clear();

@@ -14,24 +14,23 @@ import { isWorkPending } from '../../api/workflowState';
 import type { ExtensionServices } from '../../services';
 import { describeError } from '../../ui/showError';
 import { runCommand } from '../../ui/runCommand';
-import { panelOptions, renderPanelHtml } from '../host';
-import { PostRecorder, type PanelProbe } from '../probe';
+import { panelOptions } from '../host';
+import { nothingToRestore, WebviewController } from '../webview/controller';
 import { jobGraphModel } from './model';
-import type { FromJobGraphMessage, JobGraphState, ToJobGraphMessage } from './protocol';
+import { JOB_GRAPH_FROM_PAGE, type JOB_GRAPH_TO_PAGE, type JobGraphState, type ToJobGraphMessage } from './protocol';
 import { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 export { JOB_GRAPH_VIEW_TYPE } from '../viewTypes';
 
 export class JobGraphPanel implements vscode.Disposable {
   private static readonly open = new Map<string, JobGraphPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly recorder = new PostRecorder();
+  private readonly view: WebviewController<typeof JOB_GRAPH_TO_PAGE, typeof JOB_GRAPH_FROM_PAGE>;
   private job?: Job;
+  /** The job as last read, as text: a read that changes nothing redraws nothing. */
+  private jobText?: string;
   private timer?: ReturnType<typeof setTimeout>;
   private delay: number = LIVE_FOLLOW.baseMs;
   private readonly abort = new AbortController();
   private disposed = false;
-  /** Job reads made (first load and live progress), for tests. */
-  reads = 0;
 
   static show(services: ExtensionServices, ref: JobGraphState, job?: Job): JobGraphPanel {
     const existing = JobGraphPanel.open.get(keyOf(ref));
@@ -45,48 +44,49 @@ export class JobGraphPanel implements vscode.Disposable {
   }
 
   static revive(services: ExtensionServices, panel: vscode.WebviewPanel, state: JobGraphState | undefined): void {
-    panel.webview.options = panelOptions(services.context);
     if (!state?.workflowId || !state.jobId) {
-      panel.webview.html = renderPanelHtml(panel.webview, services.context, 'jobGraph', l10n.t('Job graph'));
-      void panel.webview.postMessage({
-        type: 'error',
-        message: l10n.t('This panel has nothing to restore; open the graph again from a job in the Projects view.'),
-      });
+      const message = l10n.t('This panel has nothing to restore; open the graph again from a job in the Projects view.');
+      nothingToRestore(services, panel, { name: 'jobGraph', title: l10n.t('Job graph') }, message);
       return;
     }
     new JobGraphPanel(services, panel, state);
-  }
-
-  /** Open panels keyed `workflow/job`, as test probes. */
-  static probes(): Map<string, PanelProbe & { reads: number }> {
-    return new Map([...JobGraphPanel.open].map(([k, p]) => [k, { ...p.probe, reads: p.reads }]));
   }
 
   static closeAll(): void {
     for (const p of [...JobGraphPanel.open.values()]) p.dispose();
   }
 
-  get probe(): PanelProbe {
-    return {
-      panel: this.panel,
-      posted: this.recorder.posted,
-      whenReady: () => this.recorder.whenReady(),
-      receive: (m) => this.onMessage(m as FromJobGraphMessage),
-    };
-  }
-
   private constructor(
     private readonly services: ExtensionServices,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly ref: JobGraphState,
     job?: Job,
   ) {
     this.job = job?.tasks ? job : undefined;
     JobGraphPanel.open.set(keyOf(ref), this);
-    panel.webview.html = renderPanelHtml(panel.webview, services.context, 'jobGraph', title(ref));
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromJobGraphMessage) => void this.onMessage(m)),
+    this.view = new WebviewController({
+      name: 'job graph',
+      panel,
+      services,
+      page: { name: 'jobGraph', title: title(ref) },
+      fromPage: JOB_GRAPH_FROM_PAGE,
+      handlers: {
+        refresh: () => this.read(true),
+        openLog: async (m) => {
+          const task = this.job?.tasks?.find((t) => (t.id || t.name) === m.taskId);
+          if (task) await runCommand('openTaskLog', { workflowId: this.ref.workflowId, workflowName: this.ref.workflowName, job: this.job as Job, task });
+        },
+      },
+      // the job as last read, or a first read
+      onReady: () => (this.job ? void this.accept(this.job, true) : this.read(true)),
+      onDisposed: () => {
+        this.disposed = true;
+        if (JobGraphPanel.open.get(keyOf(this.ref)) === this) JobGraphPanel.open.delete(keyOf(this.ref));
+        this.abort.abort();
+        if (this.timer) clearTimeout(this.timer);
+      },
+    });
+    this.view.own(
       panel.onDidChangeViewState((e) => {
         // Hidden: no reads. Shown again: read now if the job is still running.
         if (e.webviewPanel.visible && this.job && isWorkPending(this.job.status)) this.schedule(0);
@@ -94,47 +94,25 @@ export class JobGraphPanel implements vscode.Disposable {
     );
   }
 
+  get panel(): vscode.WebviewPanel {
+    return this.view.panel;
+  }
+
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (JobGraphPanel.open.get(keyOf(this.ref)) === this) JobGraphPanel.open.delete(keyOf(this.ref));
-    this.abort.abort();
-    if (this.timer) clearTimeout(this.timer);
-    while (this.disposables.length) this.disposables.pop()?.dispose();
-    this.panel.dispose();
+    this.view.dispose();
   }
 
   private post(m: ToJobGraphMessage): void {
-    this.recorder.record(m);
-    void this.panel.webview.postMessage(m);
+    this.view.post(m);
   }
 
-  private async onMessage(m: FromJobGraphMessage): Promise<void> {
-    switch (m?.type) {
-      case 'ready':
-        this.recorder.reset();
-        if (this.job) this.accept(this.job);
-        else await this.read(true);
-        this.recorder.markReady();
-        return;
-      case 'refresh':
-        await this.read(true);
-        return;
-      case 'openLog': {
-        const task = this.job?.tasks?.find((t) => (t.id || t.name) === m.taskId);
-        if (task) await runCommand('openTaskLog', { workflowId: this.ref.workflowId, workflowName: this.ref.workflowName, job: this.job as Job, task });
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  /** A fresher job (from a read, or from the sidebar when the command passes one). */
-  private accept(job: Job): boolean {
-    const changed = JSON.stringify(job) !== JSON.stringify(this.job);
+  /** A fresher job (from a read, or from the sidebar when the command passes one); `redraw` when the page was reloaded. */
+  private accept(job: Job, redraw = false): boolean {
+    const text = JSON.stringify(job);
+    const changed = text !== this.jobText;
     this.job = job;
-    this.post({ type: 'graph', model: jobGraphModel(l10n, job, this.ref.workflowName), state: this.ref });
+    this.jobText = text;
+    if (changed || redraw) this.post({ type: 'graph', model: jobGraphModel(l10n, job, this.ref.workflowName), state: this.ref });
     if (isWorkPending(job.status)) this.schedule(changed ? LIVE_FOLLOW.baseMs : Math.min(this.delay * 2, LIVE_FOLLOW.maxMs));
     return changed;
   }
@@ -153,7 +131,6 @@ export class JobGraphPanel implements vscode.Disposable {
     try {
       if (first && !this.job) this.post({ type: 'loading', label: l10n.t('Loading the job of {0}…', this.ref.workflowName) });
       const client = await this.services.connection.getClient();
-      this.reads++;
       const job = await client.workflows.job(this.ref.workflowId, this.ref.jobId, { signal: this.abort.signal });
       if (!this.disposed) this.accept(job);
     } catch (e) {

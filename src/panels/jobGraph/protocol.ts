@@ -1,8 +1,11 @@
 /**
- * What the extension and the job graph webview exchange. Pure types, bundled into both ends.
- * Every text the page shows is worded by the extension (the model), so the webview only lays
- * the graph out and draws it.
+ * What the extension and the job graph webview exchange: the model and the two tables of
+ * messages (each row a message's name, payload and runtime check). Pure, bundled into both
+ * ends. Every text the page shows is worded by the extension (the model), so the webview only
+ * lays the graph out and draws it.
  */
+import { isObj } from '../../api/shape';
+import { row, type MessageIn } from '../webview/messages';
 
 /** The look of a task: its colour in the graph and the word in its legend. */
 export type TaskLook = 'success' | 'running' | 'waiting' | 'failed' | 'skipped' | 'unknown';
@@ -24,6 +27,8 @@ export interface GraphNodeModel {
   error?: string;
   /** Depth in dependency order (0 without dependencies). */
   level: number;
+  /** The tasks it waits for, by name, the first few named and the rest counted; empty when none. */
+  dependsOn: string;
 }
 
 export interface JobGraphModel {
@@ -33,9 +38,13 @@ export interface JobGraphModel {
   summary: string;
   /** Why the dependencies cannot all be drawn (an unknown task, a circle), in words; empty when they can. */
   problems: string;
-  /** Tasks in dependency order (the service's order when that cannot be had). */
+  /** Every task, in dependency order (the service's order when that cannot be had). */
   nodes: GraphNodeModel[];
-  /** [from (the dependency), to (the task waiting)] by node id. */
+  /** How many of `nodes`, from the first, the graph draws; the list shows every one. */
+  drawn: number;
+  /** What the graph leaves out (tasks past `drawn`, dependencies), in words; empty when it draws everything. */
+  drawnNote: string;
+  /** The dependencies drawn: [from (the dependency), to (the task waiting)] by node id, both drawn. */
   edges: [string, string][];
   /** True while the job is followed (not final). */
   live: boolean;
@@ -47,8 +56,22 @@ export interface JobGraphState {
   workflowName: string;
 }
 
-export type ToJobGraphMessage =
+/** From the extension to the page. */
+export const JOB_GRAPH_TO_PAGE = {
   /** `state`: what the webview keeps (setState) so that a reloaded window can bring the panel back. */
-  { type: 'graph'; model: JobGraphModel; state: JobGraphState } | { type: 'error'; message: string } | { type: 'loading'; label: string };
+  graph: row<{ model: JobGraphModel; state: JobGraphState }>((m) => isObj(m.model)),
+  error: row<{ message: string }>(),
+  loading: row<{ label: string }>(),
+};
 
-export type FromJobGraphMessage = { type: 'ready' } | { type: 'openLog'; taskId: string } | { type: 'refresh' };
+/** From the page to the extension. */
+export const JOB_GRAPH_FROM_PAGE = {
+  ready: row(),
+  /** A task's Open Log (its node or its row). */
+  openLog: row<{ taskId: string }>((m) => typeof m.taskId === 'string'),
+  /** Try Again after a failed read. */
+  refresh: row(),
+};
+
+export type ToJobGraphMessage = MessageIn<typeof JOB_GRAPH_TO_PAGE>;
+export type FromJobGraphMessage = MessageIn<typeof JOB_GRAPH_FROM_PAGE>;

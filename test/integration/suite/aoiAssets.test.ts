@@ -14,7 +14,7 @@ import type { AssetDownloadOutcome } from '../../../src/commands/assets/download
 import type { ServiceRendering } from '../../../src/commands/visualizations/showServiceRendering';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
-import type { PanelsApi } from '../../../src/panels/probe';
+import { testPanels } from '../support/webviewTap';
 import { indexValueAt } from '../../../src/sandbox/imagery/indexPng';
 import { decodePng, pixel } from '../../unit/contract/pngDecode';
 import { useSandbox } from '../harness/sandbox';
@@ -136,7 +136,7 @@ suite('AOI assets: the service’s rendering on the map, and downloads', functio
     assert.ok(seen.size >= 2, 'every checked pixel had about the same value: the test would not see a wrong scale');
 
     // the webview drew it as a layer of the imagery list
-    const panels = sb.current.api.services.panels as PanelsApi;
+    const panels = testPanels(sb.current.api.services.panels);
     const map = await until('the map panel', () => panels.map());
     await map.whenReady();
     const report = await until('the picture layer’s report', () =>

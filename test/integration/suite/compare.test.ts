@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { ImageryLayerSpec, TimeFrame } from '../../../src/panels/imagery/protocol';
-import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { testPanels, type PanelProbe, type PanelsApi } from '../support/webviewTap';
 import { useSandbox } from '../harness/sandbox';
 import { runScripted } from '../support/run';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
@@ -23,7 +23,7 @@ suite('compare imagery and step through time', () => {
 
   suiteSetup(() => {
     explorer = sb.current.api.services.explorer as ExplorerApi;
-    panels = sb.current.api.services.panels as PanelsApi;
+    panels = testPanels(sb.current.api.services.panels);
   });
 
   suiteTeardown(async () => {

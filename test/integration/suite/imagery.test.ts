@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
 import type { ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
-import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { testPanels, type PanelProbe, type PanelsApi } from '../support/webviewTap';
 import { useSandbox } from '../harness/sandbox';
 import { until } from '../support/until';
 
@@ -127,7 +127,7 @@ suite('imagery layers on the map', () => {
 
   suiteSetup(() => {
     explorer = sb.current.api.services.explorer as ExplorerApi;
-    panels = sb.current.api.services.panels as PanelsApi;
+    panels = testPanels(sb.current.api.services.panels);
     const script = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'make_scene.py');
     scene = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'scene.tif'), '--size', '512'], { encoding: 'utf8' }));
     noisy = JSON.parse(execFileSync('/usr/bin/python3', [script, path.join(tmp, 'noisy.tif'), '--noise'], { encoding: 'utf8' }));

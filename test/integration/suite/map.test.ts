@@ -4,7 +4,7 @@
 // searches asked by the webview page through `next` links, Create AOI from the GeoJSON file in
 // the editor (one Polygon: created and revealed; two features: refused with the reason), the
 // serializers bring panels back with their shapes, and the token is in nothing the webviews get.
-// Panels are seen through `services.panels` (what the extension posted, its 'ready').
+// Panels are seen through the webview tap (support/webviewTap.ts: what the extension posted, its 'ready').
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExplorerApi } from '../../../src/explorer';
 import type { ExplorerNode } from '../../../src/explorer/tree';
-import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { testPanels, type PanelProbe, type PanelsApi } from '../support/webviewTap';
 import type { MapFeature, SearchOptions, SearchPage, SearchParams } from '../../../src/panels/protocol';
 import { Panels } from '../../../src/panels';
 import { useSandbox } from '../harness/sandbox';
@@ -58,7 +58,7 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.ok(services.explorer, 'services.explorer is not set after activation');
     assert.ok(services.panels, 'services.panels is not set after activation');
     explorer = services.explorer;
-    panels = services.panels;
+    panels = testPanels(services.panels);
   });
 
   function gather(): void {
@@ -121,8 +121,9 @@ suite('map and STAC item panels against the sandbox', () => {
     return probe;
   }
 
-  async function stacProbe(key: string): Promise<PanelProbe> {
-    const probe = await until(`the STAC panel ${key}`, () => panels.stacItems().get(key));
+  /** The STAC panel of item `key` (`panel`: the one the test made, when an older one may show the same item). */
+  async function stacProbe(key: string, panel?: vscode.WebviewPanel): Promise<PanelProbe> {
+    const probe = await until(`the STAC panel ${key}`, () => [panels.stacItems().get(key)].find((p) => p && (!panel || p.panel === panel)));
     await withTimeout(probe.whenReady(), `the STAC webview ${key} 'ready'`);
     return probe;
   }
@@ -641,7 +642,7 @@ suite('map and STAC item panels against the sandbox', () => {
     const item = (await firstRecord('archive', 'archiveItem', collections))!;
     const stacPanel = vscode.window.createWebviewPanel('eoImagery.stacItem', 'STAC', vscode.ViewColumn.One, {});
     await panels.serializers['eoImagery.stacItem'].deserializeWebviewPanel(stacPanel, { collection: item.record.collection, id: item.recordId });
-    const stac = await stacProbe(`${String(item.record.collection)}/${item.recordId}`);
+    const stac = await stacProbe(`${String(item.record.collection)}/${item.recordId}`, stacPanel);
     assert.ok(
       stac.posted.some((m) => (m as { type: string; item?: { id: string } }).type === 'item' && (m as { item: { id: string } }).item.id === item.recordId),
     );
@@ -730,7 +731,7 @@ suite('map and STAC item panels against the sandbox', () => {
     assert.equal(await vscode.env.clipboard.readText(), 'kept', 'a text over 64 KiB does not reach the clipboard');
   });
 
-  test('outside test mode the map installs no probe and does not tell its page to answer test messages', async function () {
+  test('outside test mode the map serves the page as it ships: no test page, nothing said of tests', async function () {
     this.timeout(30_000);
     // the panels as a normal activation builds them: the same services, in production mode
     const services = sb.current.api.services;
@@ -742,20 +743,19 @@ suite('map and STAC item panels against the sandbox', () => {
       { revealInSidebar: async () => false, createAoi: async () => undefined, saveSearch: async () => undefined },
     );
     const panel = vscode.window.createWebviewPanel('eoImagery.map', 'EO Map', vscode.ViewColumn.One, {});
-    const sent: { type?: string }[] = [];
-    const post = panel.webview.postMessage.bind(panel.webview);
-    panel.webview.postMessage = (m: { type?: string }) => {
-      sent.push(m);
-      return post(m);
-    };
     try {
       await production.serializers['eoImagery.map'].deserializeWebviewPanel(panel, { center: [10, 20], zoom: 4 });
-      const init = await until("the production page's init", () => sent.find((m) => m.type === 'init'));
-      assert.equal('testing' in init, false, 'the page is not told it runs for tests');
-      assert.equal(production.map(), undefined, 'no probe');
+      const html = panel.webview.html;
+      assert.match(html, /dist\/media\/map\.js/, 'the shipped page');
+      assert.doesNotMatch(html, /testMedia/, 'not the test page');
+      const roots = (panel.webview.options.localResourceRoots ?? []).map((u) => u.path);
+      assert.ok(!roots.some((r) => /testMedia/.test(r)), roots.join(', '));
+      const tapped = testPanels(production).map();
+      assert.equal(tapped?.panel, panel);
+      const init = await until("the production page's init", () => tapped?.posted.find((m) => (m as { type?: string }).type === 'init'));
+      assert.equal('testing' in (init as object), false, 'the page is not told it runs for tests');
       assert.equal(production.currentMap()?.lastSearch, undefined);
       assert.ok(production.currentMap(), 'the map is open');
-      assert.equal(production.stacItems().size, 0);
     } finally {
       production.dispose();
     }

@@ -72,6 +72,8 @@ suite('order plans: schema, completion, diagnostics, quick fix, lenses, place, t
   async function open(): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(file);
     const editor = await vscode.window.showTextDocument(doc);
+    // The file was written by setup: on a busy machine the open document may not have reloaded yet.
+    await until('the plan as setup wrote it', () => doc.getText() === planText(plan) || undefined);
     // The service's checks have run once every id is known: none of the plan's ids is unknown.
     await until('the plan checked', () => vscode.languages.getDiagnostics(file) !== undefined && doc.version > 0);
     return editor;

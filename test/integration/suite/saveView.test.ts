@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PanelProbe, PanelsApi } from '../../../src/panels/probe';
+import { testPanels, type PanelProbe } from '../support/webviewTap';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { runScripted } from './ordersSupport';
@@ -90,7 +90,7 @@ suite('Save View as GeoTIFF', () => {
       links: [],
     };
     await vscode.commands.executeCommand('eoImagery.showImagery', item);
-    const panels = sb.current.api.services.panels as PanelsApi;
+    const panels = testPanels(sb.current.api.services.panels);
     const map: PanelProbe = await until('the map panel', () => panels.map());
     await map.whenReady();
     await until(
@@ -175,7 +175,7 @@ suite('Save View as GeoTIFF', () => {
       updated_at: '2025-06-02 10:00:00.000000+00:00',
     };
     await vscode.commands.executeCommand('eoImagery.showImagery', { kind: 'asset', record: asset });
-    const panels = sb.current.api.services.panels as PanelsApi;
+    const panels = testPanels(sb.current.api.services.panels);
     const map: PanelProbe = await until('the map panel', () => panels.map());
     await map.whenReady();
     await until(

@@ -12,6 +12,7 @@ import type { SearchParams } from '../../../src/panels/protocol';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { until } from '../support/until';
+import { testPanels } from '../support/webviewTap';
 
 const params: SearchParams = {
   kind: 'archive',
@@ -58,7 +59,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
     const aoi = (await projects.getChildren(project)).find((n) => n.kind === 'aoi');
     assert.ok(aoi, 'no AOI to show on the map');
     await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
-    const map = await until('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => testPanels(api.services.panels).map());
     await map.whenReady();
     const target = vscode.Uri.file(path.join(dir, 'alps'));
     const prompts = new ScriptedPrompts([{ kind: 'saveDialog', match: /Save Search/, answer: target }]);
@@ -85,7 +86,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
 
   test('a name the dialog hands back with the suffix twice is written with it once; an existing file is not replaced unasked', async () => {
     const { api } = env.current;
-    const map = await until('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => testPanels(api.services.panels).map());
     // VS Code's own save dialog (code-server's) compares only the name's last dot with the
     // filter: a name typed as "delta.eosearch.json" came back with the suffix appended again.
     const doubled = vscode.Uri.file(path.join(dir, 'delta.eosearch.json.eosearch.json'));
@@ -160,7 +161,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
       `a file never run shows plain "What's New": ${titles.join(', ')}`,
     );
 
-    const map = await until('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => testPanels(api.services.panels).map());
     const seen = requests.length;
     await vscode.commands.executeCommand(run.command.command, ...(run.command.arguments ?? []));
     const posted = await until(
@@ -201,7 +202,7 @@ suite('search files: save, schema, CodeLens, run on the map', function () {
       // closeAllEditors closed the map too: "Run on Map" opens a new one.
       await vscode.window.showTextDocument(other);
       await until('the offer', () => prompts.messages.find((m) => m.text.includes('other.eosearch.json')));
-      const map = await until('the map panel', () => api.services.panels?.map());
+      const map = await until('the map panel', () => testPanels(api.services.panels).map());
       await until('runSearch after the offer', () => map.posted.find((m) => (m as { type: string }).type === 'runSearch'));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.window.showTextDocument(other);

@@ -58,7 +58,7 @@ suite('share a view: saved, reopened, linked, refused', function () {
     await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
     scripts.script();
     const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file());
-    assert.deepEqual(opened, { shown: 2, missing: [] });
+    assert.deepEqual(opened, { shown: 2, missing: [], leftOut: [] });
     const map = await until('the map', () => sb.current.api.services.panels.currentMap());
     await until('the AOI drawn', () => map.shown('aois').some((f) => f.ref.kind === 'aoi' && f.ref.id === aoiId) || undefined);
     await until('the archive item drawn', () => map.shown('archiveItems').some((f) => f.ref.id === itemId) || undefined);

@@ -11,10 +11,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GifReader } from 'omggif';
 import type { Aoi } from '../../../src/api/records';
-import type { TimelapseResult } from '../../../src/panels/imagery/protocol';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, runScripted } from './ordersSupport';
+import type { TimelapseResult } from '../../../src/panels/imagery/timelapseMessages';
 
 type Exported = { target: vscode.Uri; result: TimelapseResult } | undefined;
 

@@ -2,7 +2,8 @@
 // every tool is listed with its schema; the find tools answer in bounded, quoted text; bad input
 // and a signed-out account are answered in words; the price tool sends only a dry run; the
 // order tool places an order only when the person clicks Place Order in our own modal (the
-// prompt seam answers it), exactly once; Restricted Mode refuses the tools that cost.
+// prompt seam answers it), exactly once, and a field it does not take (`confirmed`) is refused
+// by name; Restricted Mode refuses the tools that cost.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TOOLS } from '../../../src/tools/toolIds';
@@ -160,6 +161,38 @@ suite('chat tools: find, price and order against the sandbox', function () {
       [true],
     );
     assert.equal(storedOrderCount(env.current), before);
+  });
+
+  test('order with a field the tool does not take (confirmed, dry_run: false, skipConfirmation): nothing asked, nothing sent, the field named', async () => {
+    const input = await orderInput();
+    for (const [field, value] of [
+      ['confirmed', true],
+      ['dry_run', false],
+      ['skipConfirmation', true],
+    ] as const) {
+      const before = storedOrderCount(env.current);
+      const mark = log.mark();
+      const script = prompts.script();
+      const text = await invokeTool(TOOLS.placeOrder, { ...input, [field]: value });
+      script.assertDone();
+      assert.match(
+        text,
+        new RegExp(`^Nothing was done: the input has problems\\.\\n- Unknown field "${field}": this tool does not take it, and it changes nothing\\.`),
+        field,
+      );
+      assert.deepEqual(orderPosts(mark), [], `${field}: no order request, not even a dry run`);
+      assert.equal(storedOrderCount(env.current), before, field);
+    }
+  });
+
+  test('every field the manifest gives a tool is one the tool reads', async () => {
+    for (const t of manifest()) {
+      const fields = Object.keys((t.inputSchema?.properties ?? {}) as object);
+      // a value no field takes: each is refused for its type, none as unknown
+      const text = await invokeTool(t.name, Object.fromEntries(fields.map((f) => [f, [[]]])));
+      assert.match(text, /Nothing was done: the input has problems/, t.name);
+      assert.doesNotMatch(text, /Unknown field/, `${t.name}: ${text}`);
+    }
   });
 
   test('order, person clicks Place Order: exactly one POST after the dry run, one stored order', async () => {

@@ -16,6 +16,7 @@ import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { WALKTHROUGH_ID } from '../../../src/walkthrough';
 import { MANIFEST_STEP } from '../../../src/walkthrough/progress';
 import { until } from '../support/until';
+import { testPanels } from '../support/webviewTap';
 
 interface WalkthroughStep {
   id: string;
@@ -88,7 +89,7 @@ suite('walkthrough: steps complete by their real events', function () {
     const aoi = aois.find((n) => n.kind === 'aoi');
     assert.ok(aoi, `no AOI under the project: ${aois.map((n) => n.kind).join(', ')}`);
     await vscode.commands.executeCommand('eoImagery.showOnMap', aoi);
-    const map = await until('the map panel', () => api.services.panels?.map());
+    const map = await until('the map panel', () => testPanels(api.services.panels).map());
     await map.whenReady();
     const params: SearchParams = {
       kind: 'archive',

@@ -2,13 +2,20 @@
 // followed with its view closed; when the sandbox clock has moved on, exactly one notification
 // says the item is fulfilled, and its Show on Map draws the item. What is followed survives a
 // simulated window reload (a new watcher over the same global state resumes it, holding only
-// kinds and ids), and the finish is still announced once across the two.
+// kinds and ids), and the finish is still announced once across the two. Two windows' watchers
+// on one shared state and budget, with more than 20 things pending and a 503 storm, make the
+// README's 20 requests a minute between them, counted at the HTTP level.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EoClient, type ArchiveItem, type OrderRecord } from '../../../src/api';
 import { COMMANDS } from '../../../src/commandIds';
 import { FOLLOWED_KEY } from '../../../src/watch/followed';
+import { SharedBudget } from '../../../src/watch/sharedBudget';
 import { Watcher } from '../../../src/watch/watcher';
+import { FaultProxy } from '../../support/faultProxy';
 import { startSandbox, useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { client, firstItem, handle } from './ordersSupport';
@@ -117,7 +124,10 @@ suite('watcher: orders followed in the background, announced once, resumed after
     // What a reloaded window builds in activate(): a watcher over the same global state.
     const prompts = new ScriptedPrompts();
     const restore = conn.api.testing.usePrompts(prompts);
-    const reloaded = new Watcher({ state: services.context.globalState, connection: services.connection, log: services.log, ui: services.ui });
+    // The extension's own Watcher class (dist/), as activate() builds it: the requests it counts
+    // are those of the extension's client, which a second copy of the module (out/) cannot see.
+    const BundledWatcher = services.watcher.constructor as typeof Watcher;
+    const reloaded = new BundledWatcher({ state: services.context.globalState, connection: services.connection, log: services.log, ui: services.ui });
     try {
       const resumed = reloaded.pending().find((p) => p.ref.id === itemId);
       assert.ok(resumed, 'the reloaded watcher follows the item');
@@ -171,6 +181,67 @@ suite('watcher: orders followed in the background, announced once, resumed after
       assert.ok(!services.watcher.isFollowing('orderItem', itemId), 'Stop Following stops it');
     } finally {
       restore();
+    }
+  });
+
+  test('two windows, 25 order items pending, a 503 + Retry-After: 0 storm: 20 requests a minute between them, counted at the HTTP level', async () => {
+    const conn = sb.current;
+    // The README's figure, written out: the test does not read the watcher's own constant.
+    const PER_MINUTE = 20;
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await placeOrder(`Budget order ${i + 1}`));
+    const proxy = await FaultProxy.start({ upstream: conn.sandbox.url });
+    const viaProxy = new EoClient({ baseUrl: proxy.url, token: conn.sandbox.tokens.alice, authScheme: 'bearer', timeoutMs: 10_000, userAgent: 'test' });
+    const connection = { baseUrl: proxy.url, getClient: () => Promise.resolve(viaProxy), onDidChange: new vscode.EventEmitter<void>().event };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-watch-budget-'));
+    // The budget's minute is the watchers' clock: the second minute is reached by moving it on.
+    let offset = 0;
+    const now = (): number => Date.now() + offset;
+    const state = new MemoryState();
+    const prompts = new ScriptedPrompts();
+    // Two windows of one profile: one global state, one storage folder, a watcher each.
+    const window = (): Watcher =>
+      new Watcher({
+        state,
+        connection,
+        log: sb.current.api.services.log,
+        ui: prompts,
+        backoff: { baseMs: 100, maxMs: 400 },
+        budget: new SharedBudget(dir),
+        now,
+      });
+    const first = window();
+    for (const id of ids) first.follow('orderItem', id);
+    const second = window();
+    const reads = (): number => proxy.log.filter((r) => r.method === 'GET' && r.path.startsWith('/v0/order-items/')).length;
+    try {
+      assert.equal(second.size, 25, 'the second window follows the same 25');
+      // Every read answered 503 with Retry-After: 0, for the first 4 s.
+      proxy.add({ method: 'GET', path: '/v0/order-items/', forMs: 4_000, toxic: { kind: 'status', status: 503, retryAfter: '0' } });
+      first.checkNow();
+      second.checkNow();
+      await until(`${PER_MINUTE} requests`, () => reads() >= PER_MINUTE || undefined);
+      // The storm, its retries and every read due every 100–400 ms: nothing more this minute.
+      await new Promise((r) => setTimeout(r, 6_000));
+      assert.equal(reads(), PER_MINUTE, 'requests in the first minute, retries included, both windows together');
+      assert.ok(proxy.log.filter((r) => r.toxic === 'status').length > 0, 'the storm was met');
+      assert.equal(first.requests + second.requests, PER_MINUTE);
+
+      // The next minute: the storm is over, the budget is the same 20 again, shared.
+      offset += 61_000;
+      first.checkNow();
+      second.checkNow();
+      await until(`${2 * PER_MINUTE} requests`, () => reads() >= 2 * PER_MINUTE || undefined);
+      await new Promise((r) => setTimeout(r, 3_000));
+      assert.equal(reads(), 2 * PER_MINUTE, 'requests after the second minute');
+      assert.ok(first.pending().some((p) => p.snapshot) || second.pending().some((p) => p.snapshot), 'things were read once the storm was over');
+      assert.deepEqual(prompts.messages, [], 'nothing said: a busy service is not a finished order');
+    } finally {
+      first.dispose();
+      second.dispose();
+      await viaProxy.close();
+      await proxy.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

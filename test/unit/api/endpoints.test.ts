@@ -178,7 +178,7 @@ describe('api client against the sandbox', () => {
     assert.ok(first.items.length > 0 && first.next_token, 'imagery over the seeded AOI, more than one page');
     assert.ok(Array.isArray(first.items), 'items keyed by id on the wire, an array here');
     assert.ok(first.pagination && first.pagination.skip === 0 && first.pagination.limit === 2 && first.pagination.total > 2);
-    for (const it of first.items) assert.ok(it.bbox.every((x) => typeof x === 'number'));
+    for (const it of first.items) assert.ok(it.bbox?.every((x) => typeof x === 'number'));
     const items = await collect(alice.search.iterate(req, { cap: 7 }));
     assert.ok(items.length > 0 && items.length <= 7);
     assert.equal(new Set(items.map((i) => i.id)).size, items.length);
@@ -407,7 +407,7 @@ describe('api client against the sandbox', () => {
     assert.equal(col.id, cols[0].id);
     const fc = await alice.archives.search({ collections: [col.id], limit: 3 });
     assert.equal(fc.features.length, 3);
-    for (const f of fc.features) assert.ok(f.bbox.length === 4 && f.bbox.every((x) => typeof x === 'number'));
+    for (const f of fc.features) assert.ok(f.bbox?.length === 4 && f.bbox.every((x) => typeof x === 'number'));
     const walked = await collect(alice.archives.iterateSearch({ collections: [col.id] }, { pageSize: 4, cap: 10 }));
     assert.equal(walked.length, 10);
     assert.equal(new Set(walked.map((i) => i.id)).size, 10);

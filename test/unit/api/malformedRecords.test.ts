@@ -3,7 +3,8 @@
  * OpenAPI's shapes (archive search and collection items as STAC item collections, imagery
  * search keyed by id, blocks with their fields in `spec`, insight runs as `{insights}`), each
  * page with one record that has an odd field. The record is left out with the field that did
- * not fit, the rest is kept; a `null` geometry is valid GeoJSON and its record is kept.
+ * not fit, the rest is kept; a `null` geometry is valid GeoJSON and its record is kept, and
+ * so is a collection with an extent box that does not read (the box is left out).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -34,6 +35,23 @@ function item(id: string, over: Record<string, unknown> = {}): Record<string, un
     assets: { data: { href: 'https://example.test/data.tif', type: 'image/tiff' } },
     links: [],
     ...over,
+  };
+}
+
+/** A collection as cosmos.originalCollectionSuccessResponse writes it, with `bbox` as its spatial extent. */
+function collection(id: string, bbox: unknown = [[-180, -56, 180, 83]]): Record<string, unknown> {
+  return {
+    id,
+    type: 'Collection',
+    title: id,
+    description: `${id} imagery`,
+    license: 'proprietary',
+    stac_version: '1.0.0',
+    extent: { spatial: { bbox }, temporal: { interval: [['2017-03-28T00:00:00Z', null]] } },
+    links: [],
+    providers: [{ name: 'Pixxel', roles: ['producer'] }],
+    created_at: '2023-08-06T20:46:56.815552Z',
+    updated_at: '2023-08-06T20:46:56.815552Z',
   };
 }
 
@@ -68,6 +86,32 @@ describe('one malformed record does not fail a page', () => {
           });
         if (offset === 3) return json(res, 200, { type: 'FeatureCollection', features: [item('d'), item('e', { assets: { data: { href: 5 } } }), item('f')] });
         return json(res, 200, { type: 'FeatureCollection', features: [] });
+      }
+      if (path === '/v0/archives/collections/sentinel-2-l2a/items/no-footprint') {
+        // cosmos.Item requires only `id`; STAC gives an item with a null geometry no bbox, and
+        // a service in Go writes that empty list as []
+        return json(res, 200, item('no-footprint', { geometry: null, bbox: [] }));
+      }
+      if (path === '/v0/archives/collections') {
+        return json(res, 200, {
+          collections: [
+            collection('sentinel-2-l2a'),
+            collection('odd-extent', [[10, 45, 10.1]]),
+            { title: 'no id' },
+            collection('flat-extent', ['10', '45', '10.1', '45.1']),
+          ],
+        });
+      }
+      if (path === '/v0/archives/collections/odd-extent') {
+        return json(
+          res,
+          200,
+          collection('odd-extent', [
+            [10, 45, 10.1],
+            ['west', 45, 10.1, 45.1],
+            [0, 0, 0, 1, 1, 1],
+          ]),
+        );
       }
       if (path === '/v0/archives/collections/sentinel-2-l2a/items') {
         return json(res, 200, { type: 'FeatureCollection', features: [item('g'), { id: 'h', properties: 'oops' }, item('i')], links: [] });
@@ -132,6 +176,30 @@ describe('one malformed record does not fail a page', () => {
     assert.deepEqual(told, ['b', 'e']);
     const offsets = srv.requests.filter((r) => r.url === '/v0/archives/search').map((r) => (JSON.parse(r.body) as { offset?: number }).offset ?? 0);
     assert.deepEqual(offsets.slice(-3), [0, 3, 6]);
+  });
+
+  it('one archive item with a null geometry (and so an empty bbox) is read, without a footprint', async () => {
+    const one = await client.archives.item('sentinel-2-l2a', 'no-footprint');
+    assert.equal(one.id, 'no-footprint');
+    assert.equal(one.geometry, null);
+    assert.equal(one.bbox, undefined, 'no bbox rather than an empty one');
+    assert.equal(one.properties.datetime, '2024-05-01T10:00:00Z');
+  });
+
+  it('collections: a box of the extent that does not read is left out of it, and a collection that does not read is left out of the list', async () => {
+    const all = await client.archives.collections();
+    assert.deepEqual(
+      all.map((c) => c.id),
+      ['sentinel-2-l2a', 'odd-extent', 'flat-extent'],
+    );
+    assert.deepEqual(all[0].extent.spatial.bbox, [[-180, -56, 180, 83]]);
+    assert.deepEqual(all[1].extent.spatial.bbox, [], 'a box of three values is no box');
+    assert.deepEqual(all[2].extent.spatial.bbox, [[10, 45, 10.1, 45.1]], 'a flat box is the one box');
+    assert.deepEqual(all.unreadable, [{ at: 'collections[2]', id: undefined, reason: 'collections[2].id: expected string, got undefined' }]);
+    assert.equal(events.length, 1, 'the collection left out is logged');
+    const one = await client.archives.collection('odd-extent');
+    assert.deepEqual(one.extent.spatial.bbox, [[0, 0, 1, 1]], 'the box that reads is kept, its 3-D corners as 2-D');
+    assert.equal(one.title, 'odd-extent');
   });
 
   it('collection items: a record whose properties are not an object is left out', async () => {

@@ -91,6 +91,20 @@ describe('retry policy', () => {
       1000,
     );
     assert.equal(retryDelayMs(1, opts, 2000), 2000);
+    // Retry-After: 0 (a 503 storm) has the backoff as its floor: never back to back.
+    assert.equal(
+      retryDelayMs(1, opts, 0, () => 0),
+      50,
+    );
+    assert.equal(
+      retryDelayMs(3, opts, 0, () => 1),
+      400,
+    );
+    assert.equal(
+      retryDelayMs(3, opts, 300, () => 1),
+      400,
+      'the longer of the two',
+    );
     assert.equal(retryDelayMs(1, opts, 60_000), undefined);
     assert.equal(parseRetryAfter('3'), 3000);
     assert.equal(parseRetryAfter(new Date(10_000).toUTCString(), 4_000), 6000);

@@ -107,3 +107,67 @@ describe('imagery range reads echo no secret', () => {
     }
   });
 });
+
+describe('a service-account key echoed in an error body', () => {
+  // A PEM key as a service-account JSON holds it: line breaks, `+`, `/` and `=`. Sent as a
+  // store's secret, echoed back by a service whose 400 quotes the request in `details`.
+  const KEY = [
+    '-----BEGIN PRIVATE KEY-----',
+    'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj',
+    'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu',
+    'NMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ==',
+    '-----END PRIVATE KEY-----',
+    '',
+  ].join('\n');
+  /** The forms the key could take in a message or a log line: as sent, JSON-escaped once and twice. */
+  const forms = [KEY, JSON.stringify(KEY).slice(1, -1), JSON.stringify(JSON.stringify(KEY)).slice(1, -1)];
+  /** A line of the key's body, which no form of redaction may leave behind either. */
+  const line = 'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu';
+
+  let srv: TestServer;
+  before(async () => {
+    srv = await startTestServer((req, res) => {
+      const sent = JSON.parse(req.body) as { secrets: Record<string, string> };
+      const body = JSON.stringify({
+        error: {
+          code: 'bad_request',
+          message: 'invalid store credentials',
+          details: { secrets: sent.secrets, credentials: sent.secrets.credentials, hint: `could not parse ${sent.secrets.credentials}` },
+        },
+      });
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+  });
+  after(() => srv.close());
+
+  it('reaches neither the error nor the log, in any form', async () => {
+    const logged: string[] = [];
+    const c = new EoClient({
+      baseUrl: srv.url,
+      token: TOKEN,
+      userAgent: 'eo-imagery-test',
+      timeoutMs: 5000,
+      onRequest: (e) => logged.push(JSON.stringify(e)),
+    });
+    try {
+      const e = await c.stores
+        .create({ name: 'archive bucket', type: 'GCS', configs: { bucket: 'b', region: 'europe-west1' }, secrets: { credentials: KEY } })
+        .then(
+          () => assert.fail('expected a rejection'),
+          (err: unknown) => err,
+        );
+      assert.ok(e instanceof ApiError && e.status === 400, String(e));
+      assert.match(e.userMessage, /invalid store credentials/);
+      const shown = [e.message, e.userMessage, e.serverMessage, JSON.stringify(e.details), ...logged];
+      assert.equal(logged.length, 1);
+      for (const text of shown) {
+        for (const form of forms) assert.ok(!text.includes(form), `a form of the key is in: ${text.slice(0, 300)}`);
+        assert.ok(!text.includes(line), `a line of the key is in: ${text.slice(0, 300)}`);
+      }
+      assert.ok(JSON.stringify(e.details).includes('[redacted]'), 'the details say where the key was');
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -87,3 +87,19 @@ export const ORDER = {
   updated_by: 'u',
   order_items: [],
 };
+
+/** Asset `i` of AOI `aoi-1` as the service lists it (`a0`, `a1`, …), for tests of asset listings. */
+export function assetRecord(i: number): Record<string, unknown> {
+  return {
+    id: `a${i}`,
+    aoi_id: 'aoi-1',
+    visualization_id: '',
+    name: `asset ${i}`,
+    description: '',
+    asset_type: 'mosaic',
+    date: '2024-01-01',
+    path: `https://files.example/a${i}.tif`,
+    band_list: ['red'],
+    created_at: '2024-01-01T00:00:00Z',
+  };
+}

@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { EoClient } from '../../../src/api/client';
 import { ImageryByteServer } from '../../../src/panels/imagery/byteServer';
 import { HOST_CLIP_LIMITS, runClipPlan } from '../../../src/panels/imagery/hostClip';
-import type { ClipPlan } from '../../../src/panels/imagery/protocol';
+import type { ClipPlan } from '../../../src/panels/imagery/clipMessages';
 
 const SCRIPT = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'clip_truth.py');
 const py = (...args: string[]): Buffer => execFileSync('/usr/bin/python3', [SCRIPT, ...args], { maxBuffer: 256 * 1024 * 1024 });

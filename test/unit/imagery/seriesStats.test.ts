@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { percentile, seriesStatistics, windowHasInside, type StatsJob } from '../../../media/map/imagery/seriesStats';
-import { csvText, seriesCsv, SERIES_CSV_HEADER } from '../../../src/commands/imagery/seriesCsv';
-import type { SeriesRequest } from '../../../src/panels/imagery/protocol';
+import { seriesCsv, SERIES_CSV_HEADER } from '../../../src/commands/imagery/seriesCsv';
+import { csvText } from '../../../src/csvCells';
+import type { SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 
 /** A 4 × 4 tile whose pixel (c, r) holds red = 1000 + c, nir = 3000 + 100 r (DN), SCL given. */
 function job(over: Partial<StatsJob> = {}, scl?: number[]): StatsJob {

@@ -4,8 +4,8 @@
 // two states: two connection classes, two ApiError classes, two l10n bundles). Reads the metafiles esbuild.mjs writes to out/meta with the bundles, so it
 // checks the build that was last made (the unit tier builds first).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
 // out/test/unit/manifest → the repository root
@@ -39,8 +39,10 @@ const ON_USE = [
 /**
  * What activation takes from those folders: names and constants it registers stand-ins under;
  * from the API layer, the errors the connection throws and the watcher reads, the record
- * shape and state checks the watcher's followers use, the private-host guard, and the loader
- * of the client (src/api/lazyClient.ts). Never the client itself.
+ * shape and state checks the watcher's followers use, the request gate the watcher counts its
+ * requests through (the client takes it from extension.js: one gate for both), the
+ * private-host guard, and the loader of the client (src/api/lazyClient.ts). Never the client
+ * itself.
  */
 const ACTIVATION_TAKES = new Set([
   'src/explorer/viewIds.ts',
@@ -51,6 +53,7 @@ const ACTIVATION_TAKES = new Set([
   'src/api/insightRunState.ts',
   'src/api/workflowState.ts',
   'src/api/privateTargets.ts',
+  'src/api/requestGate.ts',
   'src/api/lazyClient.ts',
 ]);
 /** The client's modules: in dist/client.js, which the connection requires with its first client. */
@@ -168,5 +171,51 @@ describe('what activation loads (dist/extension.js) and what loads on use (dist/
       [],
       'export these by name: dist/extension.js shares them as namespace objects',
     );
+  });
+});
+
+/**
+ * What only tests use, named by text a minifier keeps (globals, message types, property
+ * names): the pages' apps on `window` (test/pages), the attribute that once exposed them, the
+ * map's pixel read-back and the probes' surface (test/integration/support/webviewTap.ts; not
+ * `whenReady`, which is Leaflet's own).
+ */
+const TEST_HOOK_MARKERS = [
+  'eoMap',
+  'eoStac',
+  'eoJobGraph',
+  'data-expose-app',
+  'imageryPixels',
+  'imageryReports',
+  'markReady',
+  'pixelsAt',
+  'PostRecorder',
+  'MapTestHooks',
+];
+/** The extension's one word about the test pages: where it looks for them outside Production mode (src/panels/host.ts). */
+const TEST_PAGES_PATH = 'testMedia';
+
+function shipped(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? shipped(join(dir, e.name)) : /\.(js|css)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+describe('nothing test-only ships in dist/', () => {
+  const files = shipped(join(ROOT, 'dist'));
+
+  it('holds no test hook in any bundle (scripts and styles, the pages and their chunks included)', () => {
+    assert.ok(files.some((f) => f.endsWith(join('dist', 'media', 'map.js'))) && files.some((f) => f.endsWith(join('dist', 'features.js'))));
+    const found = files.flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      return TEST_HOOK_MARKERS.filter((m) => text.includes(m)).map((m) => `${relative(ROOT, f)}: ${m}`);
+    });
+    assert.deepEqual(found, [], 'test hooks belong in test/ (test/pages, test/integration/support/webviewTap.ts), not in the bundles');
+  });
+
+  it('names the test pages only where the panels pick their page (outside Production mode)', () => {
+    const naming = files.filter((f) => readFileSync(f, 'utf8').includes(TEST_PAGES_PATH)).map((f) => relative(ROOT, f));
+    assert.deepEqual(naming, [join('dist', 'features.js')]);
+    assert.ok(!readdirSync(join(ROOT, 'dist', 'media')).some((f) => f.startsWith('test')), 'no test page in dist/media');
   });
 });

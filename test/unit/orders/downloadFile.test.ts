@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { downloadToFolder, fileNameFor } from '../../../src/commands/catalog/downloadFile';
 
+// The servers here are on 127.0.0.1 and read on purpose: no private-host check (otherHosts: undefined).
 const payload = Buffer.alloc(256 * 1024, 7);
 let server: http.Server;
 let base: string;
@@ -48,37 +49,41 @@ describe('download to a folder', () => {
   it('writes the whole file under its name and reports progress', async () => {
     const dir = tempFolder();
     const seen: number[] = [];
-    const file = await downloadToFolder(`${base}/ok/scene.zip`, dir, { fallbackName: 'x.zip', onProgress: (p) => seen.push(p.received) });
+    const file = await downloadToFolder(`${base}/ok/scene.zip`, dir, {
+      otherHosts: undefined,
+      fallbackName: 'x.zip',
+      onProgress: (p) => seen.push(p.received),
+    });
     assert.equal(file, path.join(dir, 'scene.zip'));
     assert.deepEqual(fs.readFileSync(file), payload);
     assert.equal(seen.at(-1), payload.length);
     assert.deepEqual(fs.readdirSync(dir), ['scene.zip']);
-    const second = await downloadToFolder(`${base}/ok/scene.zip`, dir, { fallbackName: 'x.zip' });
+    const second = await downloadToFolder(`${base}/ok/scene.zip`, dir, { otherHosts: undefined, fallbackName: 'x.zip' });
     assert.equal(path.basename(second), 'scene (1).zip');
   });
 
   it('keeps a server-sent name inside the folder', async () => {
     const dir = tempFolder();
-    const file = await downloadToFolder(`${base}/named`, dir, { fallbackName: 'x' });
+    const file = await downloadToFolder(`${base}/named`, dir, { otherHosts: undefined, fallbackName: 'x' });
     assert.equal(file, path.join(dir, 'evil name.tif'));
   });
 
   it('leaves no file at all when the connection drops mid-body', async () => {
     const dir = tempFolder();
-    await assert.rejects(downloadToFolder(`${base}/cut`, dir, { fallbackName: 'cut.zip' }), /download (failed|stopped)/);
+    await assert.rejects(downloadToFolder(`${base}/cut`, dir, { otherHosts: undefined, fallbackName: 'cut.zip' }), /download (failed|stopped)/);
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('leaves no file when cancelled', async () => {
     const dir = tempFolder();
     const ac = new AbortController();
-    const p = downloadToFolder(`${base}/slow`, dir, { fallbackName: 'slow.zip', signal: ac.signal, onProgress: () => ac.abort() });
+    const p = downloadToFolder(`${base}/slow`, dir, { otherHosts: undefined, fallbackName: 'slow.zip', signal: ac.signal, onProgress: () => ac.abort() });
     await assert.rejects(p, /cancelled/);
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('explains an expired link', async () => {
-    await assert.rejects(downloadToFolder(`${base}/gone`, tempFolder(), { fallbackName: 'x' }), /403.*expired/);
+    await assert.rejects(downloadToFolder(`${base}/gone`, tempFolder(), { otherHosts: undefined, fallbackName: 'x' }), /403.*expired/);
   });
 
   it('picks names from Content-Disposition, the URL, or the fallback', () => {
@@ -139,7 +144,7 @@ describe('download links from a hostile or unusual server', () => {
 
   it('follows a redirect to the file and saves the file, not the redirect page', async () => {
     const dir = tempFolder();
-    const file = await downloadToFolder(`${hbase}/302`, dir, { fallbackName: 'x.zip' });
+    const file = await downloadToFolder(`${hbase}/302`, dir, { otherHosts: undefined, fallbackName: 'x.zip' });
     assert.deepEqual(fs.readFileSync(file), payload);
     assert.deepEqual(fs.readdirSync(dir), ['scene.zip']);
     assert.ok(
@@ -150,22 +155,22 @@ describe('download links from a hostile or unusual server', () => {
 
   it('a 204 (or any non-200 success) is an error, and no empty file is left', async () => {
     const dir = tempFolder();
-    await assert.rejects(downloadToFolder(`${hbase}/204`, dir, { fallbackName: 'x.zip' }), /answered 204 instead of the file/);
+    await assert.rejects(downloadToFolder(`${hbase}/204`, dir, { otherHosts: undefined, fallbackName: 'x.zip' }), /answered 204 instead of the file/);
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('stops after 5 redirects, and never follows one off http(s)', async () => {
     const dir = tempFolder();
-    await assert.rejects(downloadToFolder(`${hbase}/loop0`, dir, { fallbackName: 'x' }), /redirected more than 5 times/);
-    await assert.rejects(downloadToFolder(`${hbase}/to-file`, dir, { fallbackName: 'x' }), /Refusing to download from a file: link/);
+    await assert.rejects(downloadToFolder(`${hbase}/loop0`, dir, { otherHosts: undefined, fallbackName: 'x' }), /redirected more than 5 times/);
+    await assert.rejects(downloadToFolder(`${hbase}/to-file`, dir, { otherHosts: undefined, fallbackName: 'x' }), /Refusing to download from a file: link/);
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
   it('two downloads of the same name at once keep both files', async () => {
     const dir = tempFolder();
     const [a, b] = await Promise.all([
-      downloadToFolder(`${hbase}/slow-named`, dir, { fallbackName: 'x' }),
-      downloadToFolder(`${hbase}/slow-named`, dir, { fallbackName: 'x' }),
+      downloadToFolder(`${hbase}/slow-named`, dir, { otherHosts: undefined, fallbackName: 'x' }),
+      downloadToFolder(`${hbase}/slow-named`, dir, { otherHosts: undefined, fallbackName: 'x' }),
     ]);
     assert.notEqual(a, b);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['same (1).bin', 'same.bin']);
@@ -173,8 +178,8 @@ describe('download links from a hostile or unusual server', () => {
 
   it('drops bidirectional controls and renames Windows device names', async () => {
     const dir = tempFolder();
-    assert.equal(path.basename(await downloadToFolder(`${hbase}/bidi`, dir, { fallbackName: 'x' })), 'invoicefdp.exe');
-    assert.equal(path.basename(await downloadToFolder(`${hbase}/con`, dir, { fallbackName: 'x' })), '_CON.tif');
+    assert.equal(path.basename(await downloadToFolder(`${hbase}/bidi`, dir, { otherHosts: undefined, fallbackName: 'x' })), 'invoicefdp.exe');
+    assert.equal(path.basename(await downloadToFolder(`${hbase}/con`, dir, { otherHosts: undefined, fallbackName: 'x' })), '_CON.tif');
     const u = new URL('https://h/x');
     for (const n of ['nul', 'NUL.txt', 'com1.zip', 'LPT9', 'aux.tar.gz']) assert.equal(fileNameFor(`attachment; filename="${n}"`, u, 'f'), `_${n}`);
     assert.equal(fileNameFor('attachment; filename="console.log"', u, 'f'), 'console.log');

@@ -11,6 +11,41 @@ describe('chat tool input: fields read into typed values, problems named', () =>
     assert.deepEqual(f.problems, ['Missing field "project".', 'Field "name" must be text.']);
   });
 
+  it('refuses fields the tool does not take, naming each: they change nothing', () => {
+    const read = (input: unknown) => {
+      const f = new Fields(input);
+      return f.done({ items: itemRefs(f, 'items'), project: f.string('project', true) });
+    };
+    const order = { items: ['sentinel-2-l2a/S2A_1'], project: 'Water resources' };
+    assert.equal(read(order).ok, true);
+    for (const [field, value] of [
+      ['confirmed', true],
+      ['dry_run', false],
+      ['skipConfirmation', true],
+    ] as const) {
+      assert.deepEqual(read({ ...order, [field]: value }), {
+        ok: false,
+        problems: [`Unknown field "${field}": this tool does not take it, and it changes nothing. The fields are "items", "project".`],
+      });
+    }
+    const many = read({ ...order, confirmed: true, dry_run: false });
+    assert.ok(!many.ok && /^Unknown fields "confirmed", "dry_run": this tool does not take them/.test(many.problems[0]));
+  });
+
+  it('names unknown fields as quoted, bounded data, and reads no field from the prototype', () => {
+    const input = JSON.parse(`{"constructor": "x", "__proto__": {"project": "p"}, "${'k'.repeat(5000)}": 1, "x\\n- obey": 2}`) as unknown;
+    const f = new Fields(input);
+    assert.equal(f.string('constructor'), 'x');
+    assert.equal(f.string('project'), undefined, 'a field under __proto__ is not a field');
+    assert.equal(f.string('toString'), undefined, 'an inherited property is not a field');
+    const out = f.done({});
+    assert.ok(!out.ok);
+    assert.equal(out.problems.length, 1);
+    const [problem] = out.problems;
+    assert.ok(problem.startsWith(`Unknown fields "__proto__", "${'k'.repeat(60)}…", "x\\n- obey": `), problem);
+    assert.ok(!problem.includes('\n') && problem.length < 300, problem);
+  });
+
   it('refuses a non-object input', () => {
     assert.deepEqual(new Fields('hello').done({}), { ok: false, problems: ['The input must be a JSON object.'] });
   });

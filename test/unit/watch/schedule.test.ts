@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffDelay, BACKOFF, BUDGET, chooseDue, firstSlot, nextSlot, RequestBudget } from '../../../src/watch/schedule';
+import { backoffDelay, BACKOFF, BUDGET, chooseDue, firstSlot, holdFor, HOLD, nextSlot, RequestBudget } from '../../../src/watch/schedule';
 
 describe('watcher backoff', () => {
   it('doubles from the base while nothing changes, up to the cap', () => {
@@ -65,8 +65,7 @@ describe('watcher request budget', () => {
     assert.equal(granted.length, 10 * BUDGET.perMinute, 'and the budget is used when there is demand');
   });
 
-  it('chooseDue reads the oldest due groups first, one request each, as far as the budget reaches', () => {
-    const b = new RequestBudget({ perMinute: 2 });
+  it('chooseDue reads the oldest due groups first, as many as the budget has room for', () => {
     const groups = [
       { name: 'late', due: 500 },
       { name: 'not yet', due: 5_000 },
@@ -74,17 +73,39 @@ describe('watcher request budget', () => {
       { name: 'middle', due: 300 },
     ];
     assert.deepEqual(
-      chooseDue(groups, 1_000, b).map((g) => g.name),
+      chooseDue(groups, 1_000, 2).map((g) => g.name),
       ['oldest', 'middle'],
     );
     assert.deepEqual(
-      chooseDue(groups, 1_000, b).map((g) => g.name),
+      chooseDue(groups, 1_000, 0).map((g) => g.name),
       [],
       'budget spent',
     );
     assert.deepEqual(
-      chooseDue(groups, 61_000, b).map((g) => g.name),
-      ['oldest', 'middle'],
+      chooseDue(groups, 6_000, 10).map((g) => g.name),
+      ['oldest', 'middle', 'late', 'not yet'],
     );
+  });
+
+  it('a hold (a service’s Retry-After) refuses every request until it ends; a shorter one does not shorten it', () => {
+    const b = new RequestBudget({ perMinute: 3 });
+    assert.equal(b.take(0), true);
+    b.hold(10_000);
+    b.hold(5_000);
+    assert.equal(b.free(9_999), 0);
+    assert.equal(b.take(9_999), false);
+    assert.equal(b.nextFreeAt(1_000), 10_000);
+    assert.equal(b.take(10_000), true);
+    assert.deepEqual(b.state(10_000), { sent: [0, 10_000], heldUntil: 0 }, 'the state to keep: the minute’s requests, no hold once over');
+    const again = new RequestBudget({ perMinute: 3 }, b.state(10_000).sent);
+    assert.equal(again.free(10_000), 1, 'a budget rebuilt from its state grants what is left');
+  });
+
+  it('holdFor: a Retry-After of 0 still holds 3 s; a date a year ahead holds 10 minutes', () => {
+    assert.equal(holdFor(0), HOLD.minMs);
+    assert.equal(HOLD.minMs, 3_000);
+    assert.equal(holdFor(20_000), 20_000);
+    assert.equal(holdFor(365 * 24 * 3600_000), 10 * 60_000);
+    assert.equal(holdFor(Number.NaN), 10 * 60_000);
   });
 });

@@ -1,16 +1,10 @@
 /**
- * What the imagery pane shows at a lon/lat: the topmost drawn pixel of its tiles there (RGBA),
- * or [0, 0, 0, 0]. The integration tests ask this through the extension to compare colours
- * with what a file's properties declare.
+ * What the map's imagery pane shows at a lon/lat: the topmost drawn pixel of its tiles there
+ * (RGBA), or [0, 0, 0, 0]. The integration tests ask it through the test page to compare
+ * colours with what a file's properties declare.
  */
 import type * as Leaflet from 'leaflet';
-
-/** The imagery pane's drawn tiles (images; canvases for layers drawn on canvas), bottom first. */
-export function drawnTiles(pane: HTMLElement): (HTMLImageElement | HTMLCanvasElement)[] {
-  return (Array.from(pane.querySelectorAll('img, canvas')) as (HTMLImageElement | HTMLCanvasElement)[]).filter((t) =>
-    t instanceof HTMLImageElement ? t.complete && t.naturalWidth > 0 : t.width > 0,
-  );
-}
+import { drawnTiles } from '../../media/map/imagery/drawnTiles';
 
 let probe: CanvasRenderingContext2D | null | undefined;
 

@@ -1,25 +1,34 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COPY_TEXT_MAX, MAP_MESSAGE_CHECKS, MAP_TEST_MESSAGE_CHECKS } from '../../../src/panels/mapMessages';
-import { MessageRouter } from '../../../src/panels/messageRouter';
+import { COPY_TEXT_MAX, MAP_FROM_PAGE, MAP_TO_PAGE } from '../../../src/panels/mapMessages';
+import { STAC_FROM_PAGE } from '../../../src/panels/stacMessages';
+import { JOB_GRAPH_FROM_PAGE } from '../../../src/panels/jobGraph/protocol';
+import { Dispatcher, logOnce, row, type Fields, type Table } from '../../../src/panels/webview/messages';
 
-type Msg = { type: 'hello'; name: string } | { type: 'boom' };
+const TABLE = {
+  hello: row<{ name: string }>((m) => typeof m.name === 'string'),
+  boom: row(),
+};
 
 function router(handled: unknown[], warned: string[]) {
-  return new MessageRouter<Msg>(
-    'test',
-    { warn: (t) => warned.push(t) },
+  return new Dispatcher(
+    TABLE,
     {
       hello: (m) => void handled.push(m.name),
       boom: async () => {
         throw new Error('it broke');
       },
     },
-    { hello: (m) => typeof m.name === 'string', boom: () => true },
+    logOnce('test', { warn: (t) => warned.push(t) }, (e) => (e as Error).message),
   );
 }
 
-describe('a webview message router', () => {
+/** Whether a table's row accepts `m` (a message of no row is refused too). */
+function accepts(table: Table, m: Fields): boolean {
+  return Object.hasOwn(table, m.type as string) && table[m.type as string].check(m);
+}
+
+describe('a webview message dispatcher', () => {
   it('hands a well-formed message to its handler', async () => {
     const handled: unknown[] = [];
     const warned: string[] = [];
@@ -48,8 +57,8 @@ describe('a webview message router', () => {
   });
 });
 
-describe("the map's message checks", () => {
-  const ok = (m: Record<string, unknown>) => (MAP_MESSAGE_CHECKS as Record<string, (m: Record<string, unknown>) => boolean>)[m.type as string](m);
+describe("the map's message table", () => {
+  const ok = (m: Fields) => accepts(MAP_FROM_PAGE, m);
 
   it('accept what the map webview sends', () => {
     assert.ok(ok({ type: 'ready' }));
@@ -82,8 +91,44 @@ describe("the map's message checks", () => {
     assert.ok(!ok({ type: 'saveColourRange', range: { ...range, visualization: { id: 'v' } } }));
   });
 
-  it('have no entry for the test-only pixel read-back, which only the test hooks accept', () => {
-    assert.ok(!Object.hasOwn(MAP_MESSAGE_CHECKS, 'imageryPixels'));
-    assert.ok(MAP_TEST_MESSAGE_CHECKS.imageryPixels({ type: 'imageryPixels', requestId: 1, pixels: [[0, 0, 0, 0]] }));
+  it('have no row for the test-only pixel read-back (the test page answers it to the tests alone)', () => {
+    assert.ok(!Object.hasOwn(MAP_FROM_PAGE, 'imageryPixels'));
+    assert.ok(!Object.hasOwn(MAP_TO_PAGE, 'imageryPixels'));
+  });
+
+  it("take the channels' rows: Save View, Chart Index Over Time, Export Timelapse", () => {
+    for (const t of [
+      'clipReply',
+      'clipProgress',
+      'seriesPoint',
+      'seriesDone',
+      'seriesPngReply',
+      'seriesExport',
+      'seriesClosed',
+      'timelapseReply',
+      'timelapseProgress',
+      'exportTimelapse',
+    ])
+      assert.ok(Object.hasOwn(MAP_FROM_PAGE, t), t);
+    for (const t of ['clipInfo', 'clip', 'clipCancel', 'seriesStart', 'seriesCancel', 'seriesPng', 'timelapseSource', 'timelapse', 'timelapseCancel'])
+      assert.ok(Object.hasOwn(MAP_TO_PAGE, t), t);
+    assert.ok(ok({ type: 'timelapseProgress', requestId: 4, done: 1, total: 3, date: '2026-05-01' }));
+    assert.ok(!ok({ type: 'timelapseProgress', requestId: 4, done: -1, total: 3, date: '2026-05-01' }));
+    assert.ok(ok({ type: 'seriesPngReply', requestId: 2, ok: true, bytes: new ArrayBuffer(4) }));
+    assert.ok(!ok({ type: 'seriesPngReply', requestId: 2, ok: true, bytes: 'png' }));
+    assert.ok(!ok({ type: 'seriesExport', format: 'xlsx' }));
+  });
+});
+
+describe('the STAC and job graph pages’ message tables', () => {
+  it('accept what the pages send and refuse the rest', () => {
+    assert.ok(accepts(STAC_FROM_PAGE, { type: 'action', action: 'order' }));
+    assert.ok(!accepts(STAC_FROM_PAGE, { type: 'action', action: 'deleteEverything' }));
+    assert.ok(accepts(STAC_FROM_PAGE, { type: 'copy', text: 'https://example.com/a.tif' }));
+    assert.ok(!accepts(STAC_FROM_PAGE, { type: 'copy', text: 'x'.repeat(100_000) }));
+    assert.ok(!accepts(STAC_FROM_PAGE, { type: 'openExternal', url: 7 }));
+    assert.ok(accepts(JOB_GRAPH_FROM_PAGE, { type: 'openLog', taskId: 'ndvi' }));
+    assert.ok(!accepts(JOB_GRAPH_FROM_PAGE, { type: 'openLog' }));
+    assert.ok(accepts(JOB_GRAPH_FROM_PAGE, { type: 'refresh' }));
   });
 });

@@ -1,17 +1,38 @@
 /**
  * CSV formula injection: a spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` (or a
- * tab or carriage return before one) as a formula, so a value the service echoes into the
- * order report (an order name, a tag) could run `=HYPERLINK(…)` or worse when the file is
- * opened. Such cells are written as text: a leading `'`, the cell quoted. Numbers (`-12.5`,
- * `+3`) stay numbers. Every other byte of the file is kept as sent. Pure.
+ * tab or carriage return before one) as a formula, so a value the service echoes into a CSV
+ * file (an order name, a tag, an AOI's name on a chart) could run `=HYPERLINK(…)` or worse when
+ * the file is opened. Such cells are written as text: a leading `'`, the cell quoted. Numbers
+ * (`-12.5`, `+3`) stay numbers.
+ *
+ * Where the list separator is `;` (most of continental Europe), a spreadsheet opens a `.csv`
+ * splitting lines on `;`, not on `,`, and honours a quote only at the start of such a cell: an
+ * unquoted `Lake;-2+3+cmd|…` holds the cell `-2+3+cmd|…`, and a line break inside a quoted
+ * cell ends the row. So every part of a text after a `;` or a line break that begins like a
+ * formula gets its `'` too (numbers included: there they are text). Every other byte of the
+ * file is kept as sent. The one guard of the CSV files the extension writes. Pure.
  */
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** A `;`-separated part (or a line's) that begins like a formula, quotes before it allowed. */
+const PART_FORMULA = /([;\r\n])("*[=+\-@\t])/g;
 
 /** True when a spreadsheet would read `value` as a formula. */
 export function isFormulaLike(value: string): boolean {
   return FORMULA_START.test(value) && !NUMBER.test(value.trim());
+}
+
+/** `value` as a cell no spreadsheet runs, whichever separator it splits lines on (unchanged when it is one). */
+export function safeCell(value: string): string {
+  const parts = value.replace(PART_FORMULA, "$1'$2");
+  return isFormulaLike(parts) ? `'${parts}` : parts;
+}
+
+/** A text cell of a CSV file the extension writes: made safe, and quoted when it must be. */
+export function csvText(value: string): string {
+  const safe = safeCell(value);
+  return /[",\n\r]/.test(safe) ? quoted(safe) : safe;
 }
 
 const quoted = (value: string): string => `"${value.replace(/"/g, '""')}"`;
@@ -55,8 +76,9 @@ export function neutraliseCsv(text: string): { text: string; neutralised: number
       while (i < n && !isSeparator(text, i)) i++;
       value = text.slice(start, i);
     }
-    if (isFormulaLike(value)) {
-      out += quoted(`'${value}`);
+    const safe = safeCell(value);
+    if (safe !== value) {
+      out += quoted(safe);
       neutralised++;
     } else out += text.slice(start, i);
     if (i >= n) break;

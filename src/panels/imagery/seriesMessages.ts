@@ -1,0 +1,97 @@
+/**
+ * "Chart Index Over Time": its messages, one row each, and what they carry. The extension
+ * starts a series (`seriesStart`), cancels it (`seriesCancel`) and asks for the chart as PNG
+ * (`seriesPng`); the page sends each date's point as it is ready (`seriesPoint`), the end
+ * (`seriesDone`), the picture (`seriesPngReply`), and the chart's own buttons (`seriesExport`,
+ * `seriesClosed`). Host side: seriesChannel.ts; page side: media/map/channels/series.ts.
+ */
+import { isObj } from '../../api/shape';
+import { isBytes, isId, isReply, row, type MessageIn } from '../webview/messages';
+import type { ImageryLayerSpec } from './protocol';
+
+/** One date of a series: the file to read and where its row came from. */
+export interface SeriesDate {
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** The date's layer (its url, bands, EPSG): the same description the time slider draws. */
+  spec: ImageryLayerSpec;
+  /** What the CSV names as the row's source: the asset or item id. */
+  source: string;
+  /** The record's cloud cover, percent, when it gives one. */
+  cloudCover?: number;
+}
+
+export interface SeriesRequest {
+  /** Names the chart and the legend, e.g. the AOI's name. */
+  title: string;
+  /** The index's name (legend, CSV) and its expression over the files' band names. */
+  index: { name: string; expression: string };
+  /**
+   * The polygon (lon/lat GeoJSON Polygon or MultiPolygon) the statistics are taken inside, or a
+   * GeoJSON Point: a single-pixel series, the value at the full-resolution pixel under it.
+   */
+  polygon: unknown;
+  dates: SeriesDate[];
+  /** A date whose record's cloud cover is above this, percent, is drawn as too cloudy (not dropped). */
+  maxCloud?: number;
+  /** A date with a smaller share of valid pixels is drawn hollow (default 0.5). */
+  minValidShare?: number;
+}
+
+/** One date's statistics of the index inside the polygon, or why it has none. */
+export interface SeriesPoint {
+  date: string;
+  source: string;
+  /** Pixel centres inside the polygon at the level read, and those valid among them. */
+  pixels: number;
+  valid: number;
+  /** valid / pixels (0 when the polygon misses the file). */
+  validShare: number;
+  mean?: number;
+  median?: number;
+  p10?: number;
+  p90?: number;
+  /** The pyramid level read (0 = full resolution) and its pixel size in the file's units. */
+  level?: number;
+  pixelSize?: number;
+  /** Of the pixels inside, those the scene classification marks as cloud, shadow or cirrus. */
+  cloudyPixels?: number;
+  /** The record's cloud cover was above the request's limit. */
+  overCloudLimit?: boolean;
+  /** The date could not be read: the sentence why (the rest of the series goes on). */
+  error?: string;
+  /** A single-pixel series: the index at the pixel, valid or not (undefined: no data there). */
+  value?: number;
+  /** Bytes fetched for this date, and the stored size of the tiles it needed. */
+  fetchedBytes?: number;
+  tileBytes?: number;
+}
+
+const asked = (m: Record<string, unknown>) => isId(m.requestId);
+
+/** From the extension to the page. */
+export const SERIES_TO_PAGE = {
+  /** `overlay`: drawn beside the series already on the chart instead of replacing them. */
+  seriesStart: row<{ requestId: number; request: SeriesRequest; overlay?: boolean }>((m) => asked(m) && isObj(m.request) && Array.isArray(m.request.dates)),
+  seriesCancel: row<{ requestId: number }>(asked),
+  /** The chart as a PNG, for "Save Chart as PNG…". */
+  seriesPng: row<{ requestId: number }>(asked),
+};
+
+/** From the page to the extension. */
+export const SERIES_FROM_PAGE = {
+  seriesPoint: row<{ requestId: number; index: number; point: SeriesPoint }>(
+    (m) => asked(m) && isId(m.index) && isObj(m.point) && typeof m.point.date === 'string',
+  ),
+  seriesDone: row<{ requestId: number; ok: true } | { requestId: number; ok: false; error: string; cancelled?: boolean }>((m) => isReply(m, () => true)),
+  seriesPngReply: row<{ requestId: number; ok: true; bytes: ArrayBuffer | Uint8Array } | { requestId: number; ok: false; error: string }>((m) =>
+    isReply(m, (r) => isBytes(r.bytes)),
+  ),
+  /** The person asked for an export from the chart's own buttons. */
+  seriesExport: row<{ format: 'csv' | 'png' }>((m) => m.format === 'csv' || m.format === 'png'),
+  /** The chart was closed: nothing is left to export or add to. */
+  seriesClosed: row(),
+};
+
+export type ToMapSeriesMessage = MessageIn<typeof SERIES_TO_PAGE>;
+export type FromMapSeriesMessage = MessageIn<typeof SERIES_FROM_PAGE>;
