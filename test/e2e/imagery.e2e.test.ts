@@ -1,11 +1,36 @@
 // Imagery as a person sees it in code-server, signed in to the sandbox: Archive → an item →
-// "Show Imagery" draws its scene in true colour; Projects → an AOI → Visualizations → an
+// "Show Imagery" draws its scene in true colour, in the hues of its own thumbnail; Projects → an AOI → Visualizations → an
 // index → "Show Imagery" draws the index in its colour map with the legend. Screenshots go to
 // test-results/screenshots/imagery-*.png; CSP violations or script errors in the map fail it.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Frame } from 'playwright-core';
 import { api, clearArchiveItem, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
 import { collapseView, expandRow, openEoContainer, screenshot, soleView, viewSection, withSandboxWorkbench } from './workbench';
+import { hueDifference, srgbToLab } from '../support/colourDifference';
+import { imageryView, meanColour } from '../support/imageryView';
+
+/** Most the scene's mean hue on the map may differ from its own thumbnail's (per-band stretching was 30° and more off). */
+const MAX_HUE_DIFFERENCE = 6;
+
+/** The mean colour of a PNG's pixels that are not black (a quick-look is black outside the footprint), decoded in the map's page. */
+async function thumbnailMean(map: Frame, png: Buffer): Promise<[number, number, number]> {
+  const rgba = await map.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    // black outside the footprint: not part of the picture
+    for (let o = 0; o < d.length; o += 4) if (d[o] + d[o + 1] + d[o + 2] === 0) d[o + 3] = 0;
+    return Array.from(d);
+  }, png.toString('base64'));
+  return meanColour(Uint8Array.from(rgba)).rgb;
+}
 
 test('imagery: an archive scene in true colour and an NDVI visualization with its legend', { timeout: 480_000 }, async () => {
   await withSandboxWorkbench('imagery', {}, async ({ page, base, token }) => {
@@ -20,6 +45,19 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     const map = await webviewFrame(page, 'eoMap');
     const scene = await imageryRowSettled(map, `archive:${c.id}/${itemId}`);
     assert.equal(scene.state, 'ready', scene.text);
+    // natural colours: the scene drawn has the hues of its own thumbnail (shown while it loads)
+    const item = await api<{ assets: Record<string, { href: string }> }>(base, token, `/v0/archives/collections/${c.id}/items/${itemId}`);
+    const thumb = Buffer.from(await (await fetch(item.assets.thumbnail.href)).arrayBuffer());
+    const drawn = meanColour((await imageryView(map)).rgba);
+    assert.ok(drawn.n > 10_000, `the scene covers ${drawn.n} pixels of the map`);
+    const quickLook = await thumbnailMean(map, thumb);
+    const hue = hueDifference(srgbToLab(drawn.rgb), srgbToLab(quickLook));
+    const colours = `mean colour on the map rgb(${drawn.rgb.map(Math.round).join(', ')}), the thumbnail's rgb(${quickLook.map(Math.round).join(', ')}): ${hue.toFixed(1)}° apart`;
+    console.log(colours);
+    assert.ok(hue <= MAX_HUE_DIFFERENCE, colours);
+    // the stretch controls: one range for red, green and blue, per band a choice
+    const row = map.locator(`.eo-imagery-row[data-id="archive:${c.id}/${itemId}"]`);
+    assert.equal(await row.getByLabel('Stretch mode').inputValue(), 'linked');
     await screenshot(page, 'imagery-true-colour');
 
     // an index visualization of an AOI whose mosaics are on the sandbox host

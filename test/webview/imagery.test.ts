@@ -264,9 +264,27 @@ describe('imagery on the map webview', () => {
       await rendered((r) => r?.kind === 'rgb' && r.bands.join() === 'B08,B08,B08', 'three bands typed');
       await settled(h, 'scene');
 
-      await row.getByLabel('R maximum').fill('-1');
+      // one range for the three bands by default: one minimum and maximum
+      const mode = row.getByLabel('Stretch mode');
+      assert.equal(await mode.inputValue(), 'linked');
+      assert.equal(await row.getByLabel('R maximum').count(), 0, 'no per-channel fields while linked');
+      await row.getByLabel('RGB maximum').fill('-1');
       await row.getByRole('button', { name: 'Stretch' }).click();
       assert.equal(await row.locator('.hint').textContent(), 'Each maximum must be a number above its minimum.');
+      await row.getByLabel('RGB minimum').fill('0');
+      await row.getByLabel('RGB maximum').fill('0.4');
+      await row.getByRole('button', { name: 'Stretch' }).click();
+      await rendered((r) => r?.kind === 'rgb' && JSON.stringify(r.stretch) === '[[0,0.4],[0,0.4],[0,0.4]]', 'one range typed');
+      await settled(h, 'scene');
+
+      // each band its own range, chosen from the keyboard (the select just before the range),
+      // kept in the look (a saved view carries it)
+      await row.getByLabel('RGB minimum').focus();
+      await h.page.keyboard.press('Shift+Tab');
+      assert.equal(await h.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Stretch mode');
+      await h.page.keyboard.press('ArrowDown');
+      await rendered((r) => r?.kind === 'rgb' && r.perBand === true && r.stretch === undefined, 'per band');
+      await settled(h, 'scene');
       for (const c of ['R', 'G', 'B']) {
         await row.getByLabel(`${c} minimum`).fill('0');
         await row.getByLabel(`${c} maximum`).fill('0.5');
@@ -277,7 +295,10 @@ describe('imagery on the map webview', () => {
 
       await row.getByLabel('Percentiles').fill('5-95');
       await row.getByRole('button', { name: 'Auto' }).click();
-      await rendered((r) => r?.kind === 'rgb' && r.stretch === undefined && r.percentiles?.join() === '5,95', 'percentiles');
+      await rendered(
+        (r) => r?.kind === 'rgb' && r.stretch === undefined && r.perBand === true && r.percentiles?.join() === '5,95',
+        'percentiles, still per band',
+      );
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();

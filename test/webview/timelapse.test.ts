@@ -4,11 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GifReader } from 'omggif';
 import { ALL_FORMATS, BufferSource, Input } from 'mediabunny';
 import type { ImageryLayerSpec, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
-import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
+import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { decode, runTimelapse } from './timelapseRun';
 
 /**
  * "Export Timelapse…" in the map webview, on a scene GDAL wrote (test/fixtures/imagery/
@@ -102,51 +102,6 @@ function frame(date: string, hi: number, url = SCENE_URL): TimeFrame {
   return { spec, date };
 }
 
-type Reply = {
-  ok: boolean;
-  error?: string;
-  cancelled?: boolean;
-  result?: { b64?: string; dates: string[]; skipped: { date: string; error: string }[]; codec?: string };
-};
-
-/** Runs a timelapse in the page; the reply's bytes come back as base64 (posted messages are JSON copies). */
-async function run(request: TimelapseRequest, cancelAfter?: number): Promise<{ reply: Reply; progress: number }> {
-  return h.page.evaluate(
-    async ([req, cancelAt]) => {
-      // the page's own way in and out: the extension's messages go through its dispatcher, its posts are caught here
-      type App = { imagery(): Promise<unknown>; onMessage(m: unknown): Promise<void>; post(m: unknown, transfer?: ArrayBuffer[]): void };
-      const app = (window as unknown as { eoMap: App }).eoMap;
-      await app.imagery();
-      const original = app.post;
-      let progress = 0;
-      const reply = await new Promise<Reply>((resolve) => {
-        app.post = (m: unknown, transfer?: ArrayBuffer[]) => {
-          const msg = m as { type: string; ok?: boolean; result?: { bytes?: ArrayBuffer } };
-          if (msg.type === 'timelapseProgress') {
-            progress++;
-            if (cancelAt !== undefined && progress === cancelAt) void app.onMessage({ type: 'timelapseCancel', requestId: 7 });
-            return;
-          }
-          if (msg.type !== 'timelapseReply') return original.call(app, m, transfer);
-          const bytes = msg.result?.bytes;
-          let b64: string | undefined;
-          if (bytes) {
-            const u = new Uint8Array(bytes);
-            let s = '';
-            for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000));
-            b64 = btoa(s);
-          }
-          resolve({ ...(msg as object), result: msg.result ? { ...(msg.result as object), bytes: undefined, b64 } : undefined } as Reply);
-        };
-        void app.onMessage({ type: 'timelapse', requestId: 7, request: req });
-      });
-      delete (app as Partial<App>).post;
-      return { reply, progress };
-    },
-    [request, cancelAfter] as const,
-  );
-}
-
 /** A point's pixel in the frame: Web Mercator, the box fitted with a 6 % margin and centred. */
 function framePixel(lon: number, lat: number, bbox: [number, number, number, number], width: number, height: number): [number, number] {
   const merc = (lo: number, la: number): [number, number] => {
@@ -158,16 +113,6 @@ function framePixel(lon: number, lat: number, bbox: [number, number, number, num
   const k = Math.min((width * 0.88) / (x1 - x0), (height * 0.88) / (y1 - y0));
   const [x, y] = merc(lon, lat);
   return [Math.floor((x - (x0 + x1) / 2) * k + width / 2), Math.floor((y - (y0 + y1) / 2) * k + height / 2)];
-}
-
-function decode(b64: string): { gif: GifReader; frames: Uint8Array[] } {
-  const gif = new GifReader(new Uint8Array(Buffer.from(b64, 'base64')));
-  const frames = Array.from({ length: gif.numFrames() }, (_, i) => {
-    const px = new Uint8Array(gif.width * gif.height * 4);
-    gif.decodeAndBlitFrameRGBA(i, px);
-    return px;
-  });
-  return { gif, frames };
 }
 
 const rgbAt = (px: Uint8Array, width: number, [x, y]: [number, number]): number[] => Array.from(px.subarray((y * width + x) * 4, (y * width + x) * 4 + 3));
@@ -188,7 +133,7 @@ describe('Export Timelapse (map webview)', () => {
       fps: 4,
       format: 'gif',
     };
-    const { reply, progress } = await run(request);
+    const { reply, progress } = await runTimelapse(h, request);
     assert.equal(reply.ok, true, reply.error);
     const r = reply.result!;
     assert.equal(progress, 4, 'progress for every date, n of N');
@@ -249,7 +194,7 @@ describe('Export Timelapse (map webview)', () => {
     const canEncode = await h.page.evaluate(() => typeof VideoEncoder !== 'undefined');
     if (!canEncode) return t.skip('this Chromium has no WebCodecs VideoEncoder');
     const [[w, n], [e, s]] = scene.corners;
-    const { reply } = await run({
+    const { reply } = await runTimelapse(h, {
       title: 'Synthetic scene',
       frames: [frame('2024-05-01', 0.3), frame('2024-06-01', 0.4), frame('2024-08-01', 0.6)],
       bbox: [w, s, e, n],
@@ -276,7 +221,11 @@ describe('Export Timelapse (map webview)', () => {
   it('cancel midway: the reply says cancelled and no file is made', async () => {
     const dates = Array.from({ length: 8 }, (_, i) => frame(`2024-0${1 + (i % 9)}-15`, 0.3 + i / 100));
     const [[w, n], [e, s]] = scene.corners;
-    const { reply, progress } = await run({ title: 'Synthetic scene', frames: dates, bbox: [w, s, e, n], width: 320, height: 240, fps: 2, format: 'gif' }, 2);
+    const { reply, progress } = await runTimelapse(
+      h,
+      { title: 'Synthetic scene', frames: dates, bbox: [w, s, e, n], width: 320, height: 240, fps: 2, format: 'gif' },
+      2,
+    );
     assert.equal(reply.ok, false);
     assert.equal(reply.cancelled, true);
     assert.ok(progress < 8, `stopped after ${progress} of 8 dates`);

@@ -1,13 +1,15 @@
 /**
  * An RGB layer's band and stretch controls in the layer list: the combination select (and
- * three band fields for "Pick three bands…"), a minimum and maximum per channel, and the
- * percentile stretch. What they mean is bandState.ts; a valid input restyles the layer, an
+ * three band fields for "Pick three bands…"), the stretch mode (one range for red, green and
+ * blue, or one per band), its minimum and maximum (once, or per channel), and the percentile
+ * stretch. What they mean is bandState.ts; a valid input restyles the layer, an
  * invalid one says why under the fields.
  */
 import * as l10n from '@vscode/l10n';
 import type { ImageryBand, ImageryRender } from '../../../src/panels/imagery/protocol';
 import { button, el } from '../../shared/dom';
-import { type BandControlsState, CUSTOM, customLook, type Outcome, percentileLook, presetLook, stretchLook } from './bandState';
+import { type BandControlsState, CUSTOM, customLook, modeLook, type Outcome, percentileLook, presetLook, stretchLook } from './bandState';
+import type { StretchMode } from './stretch';
 
 type RgbRender = Extract<ImageryRender, { kind: 'rgb' }>;
 
@@ -60,8 +62,15 @@ export function bandControls(
     restyle(presetLook(select.value, render));
   });
 
-  // stretch: one min/max pair per channel, in the bands' physical units
-  const pairs = [l10n.t('R'), l10n.t('G'), l10n.t('B')].map((c, i) => {
+  // the stretch: one range for the three channels, or one per band; keyboard-reachable as a select
+  const mode = el('select', { 'aria-label': l10n.t('Stretch mode'), class: 'stretch-mode' }) as HTMLSelectElement;
+  for (const m of state.modes) mode.appendChild(el('option', { value: m.value }, m.label));
+  mode.value = state.mode;
+  mode.addEventListener('change', () => restyle(modeLook(mode.value as StretchMode, render, state.chosen)));
+
+  // its minimum and maximum, in the bands' physical units: one pair when linked, else one a channel
+  const channels = state.mode === 'linked' ? [l10n.t('RGB')] : [l10n.t('R'), l10n.t('G'), l10n.t('B')];
+  const pairs = channels.map((c, i) => {
     const lo = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} minimum', c), class: 'num' }) as HTMLInputElement;
     const hi = el('input', { type: 'number', step: 'any', 'aria-label': l10n.t('{0} maximum', c), class: 'num' }) as HTMLInputElement;
     const shown = state.stretch[i];
@@ -90,13 +99,14 @@ export function bandControls(
       ),
     { class: 'secondary', title: l10n.t('Use these minimum and maximum values') },
   );
-  const auto = button(l10n.t('Auto'), () => apply(percentileLook(pct.value, state.chosen)), {
+  const auto = button(l10n.t('Auto'), () => apply(percentileLook(pct.value, render, state.chosen)), {
     class: 'secondary',
-    title: l10n.t('Stretch between these percentiles of the overview'),
+    title: l10n.t('Stretch between these percentiles of the overview’s clear pixels'),
   });
   return [
     el('label', { class: 'field-inline' }, l10n.t('Bands'), ' ', select),
     custom,
+    el('label', { class: 'field-inline' }, l10n.t('Stretch'), ' ', mode),
     el('div', { class: 'stretch' }, ...pairs.flatMap(({ c, lo, hi }) => [el('span', { class: 'muted' }, c), lo, hi])),
     el('div', { class: 'stretch-actions' }, applyStretch, el('span', { class: 'muted' }, l10n.t('Percentiles')), pct, auto),
   ];

@@ -14,6 +14,7 @@ import { windowIndexHistogram } from './indexHistogram';
 import type { HistogramChart } from '../analysis/histogramChart';
 import type { ImageryLayerHandle } from './imageryLayer';
 import { windowHistogram, type WindowHistogram } from './pixelRead';
+import { modeOf } from './stretch';
 
 const CHANNELS = ['Red', 'Green', 'Blue'];
 
@@ -108,7 +109,9 @@ export class HistogramPanel {
       return;
     }
     if (r.kind !== 'rgb') return;
-    const stretch = [0, 1, 2].map((i) => (i === channel ? s : (this.layer.stretch?.[i] ?? [0, 1]))) as [number, number][];
+    // linked: a handle moved on one band's histogram moves the one range of all three
+    const linked = modeOf({ ...r, stretch: this.layer.stretch ?? r.stretch }) === 'linked';
+    const stretch = [0, 1, 2].map((i) => (linked || i === channel ? s : (this.layer.stretch?.[i] ?? [0, 1]))) as [number, number][];
     const bands = (r.bands[0] ? r.bands : this.names) as [string, string, string];
     if (bands.length !== 3) return;
     this.restyle({ ...r, bands, stretch });

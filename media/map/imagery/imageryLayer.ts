@@ -8,13 +8,14 @@ import { compileIndexExpression } from '../../../src/api/indexExpression';
 import type { ImageryBand, ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
 import { Cog, asReadable, type DecodedTile } from './cog';
 import { ImageryError } from './imageryError';
-import { clearMaskOf } from './clearPixels';
 import { classColors, colormapLut } from './colormaps';
 import type { ReadBytes } from './byteSource';
-import { defaultBands } from './presets';
 import { createPngLayer } from '../pngLayer';
 import { anyVisible, bmpBlob } from './bmp';
-import { paint, percentiles, type BandValue, type Look, type TileGrid } from './pixels';
+import { paint, type Look, type TileGrid } from './pixels';
+import { autoStretch } from './autoStretch';
+import { bandIndex, bandsOf, bandValue, compositeOf, samplesFor } from './layerBands';
+import type { Range } from './stretch';
 import { fromMercator, mercatorPixel, toLonLat, warpGrid } from './projection';
 import type { Pool } from 'geotiff';
 
@@ -28,6 +29,11 @@ export interface ImageryLayerDeps {
   onStatus(status: LayerStatus): void;
   /** The first time pixels were drawn (the preview can go). */
   onFirstPixels(): void;
+  /**
+   * A stretch worked out for several layers together (the dates of a time slider or a
+   * timelapse), taken when the look names none; undefined: the layer works out its own.
+   */
+  sharedStretch?: Promise<Range[] | undefined>;
 }
 
 export interface ImageryLayerHandle extends Leaflet.GridLayer {
@@ -120,10 +126,6 @@ async function showTile(tile: HTMLImageElement, bmp: Blob): Promise<void> {
   URL.revokeObjectURL(url);
 }
 
-function bandValue(b: ImageryBand | undefined, slot: number): BandValue {
-  return { slot, scale: b?.scale ?? 1, offset: b?.offset ?? 0 };
-}
-
 export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDeps): ImageryLayerHandle {
   // a picture the service rendered has no file to read: media/map/pngLayer.ts lays it over its box
   if (spec.render.kind === 'png') return createPngLayer(spec, deps) as unknown as ImageryLayerHandle;
@@ -147,29 +149,16 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     () => undefined,
   );
 
-  const bandsOf = (cog: Cog): ImageryBand[] =>
-    current.bands.length ? current.bands : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
-
   /** The samples to read and how to colour them, for the current look. */
   const lookOf = async (cog: Cog): Promise<{ samples: number[]; look: Look }> => {
-    const bands = bandsOf(cog);
-    const indexOf = (name: string): number => {
-      const i = bands.findIndex((b) => b.name === name);
-      if (i < 0) throw new ImageryError(`The file has no band named "${name}" (it has ${bands.map((b) => b.name).join(', ')}).`);
-      if (i >= cog.bandCount) throw new ImageryError(`Band "${name}" is band ${i + 1}, but the file has only ${cog.bandCount} band(s).`);
-      return i;
-    };
+    const bands = bandsOf(current, cog);
+    const indexOf = (name: string): number => bandIndex(bands, cog, name);
     const r = current.render;
     if (r.kind === 'rgb') {
-      // no bands named yet (the extension did not know the file's bands): the file's default
-      const names = r.bands[0] ? r.bands : defaultBands(bands);
-      if (!names) throw new ImageryError('The file has no bands to show.');
-      const idx = names.map(indexOf);
-      const samples = samplesFor(cog, idx);
-      const channels = idx.map((i) => bandValue(bands[i], samples.indexOf(i))) as [BandValue, BandValue, BandValue];
-      const stretch = r.stretch ?? (await autoStretch(cog, bands, samples, channels, r.percentiles ?? [2, 98]));
+      const composite = compositeOf(r, bands, cog);
+      const stretch = r.stretch ?? (await deps.sharedStretch) ?? (await autoStretch(cog, bands, composite, r));
       handle.stretch = stretch;
-      return { samples, look: { kind: 'rgb', channels, stretch, nodata: bands[idx[0]]?.nodata ?? cog.nodata } };
+      return { samples: composite.samples, look: { kind: 'rgb', channels: composite.channels, stretch, nodata: composite.nodata } };
     }
     if (r.kind === 'classes') {
       const i = r.band ? indexOf(r.band) : 0;
@@ -506,7 +495,7 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
     lastError = asReadable(e, 'The image could not be opened').message;
     report();
   });
-  handle.bandNames = async () => bandsOf(await ready);
+  handle.bandNames = async () => bandsOf(current, await ready);
   handle.lookReady = async () => {
     await look(await ready);
   };
@@ -541,14 +530,6 @@ export function createImageryLayer(spec: ImageryLayerSpec, deps: ImageryLayerDep
   return handle;
 }
 
-/**
- * Which bands to decode: every band when a tile holds them all anyway (the bytes read are the
- * same), so the pixel inspector and a change of bands need no new read; else the look's.
- */
-function samplesFor(cog: Cog, idx: number[]): number[] {
-  return cog.chunky && cog.bandCount <= 256 ? Array.from({ length: cog.bandCount }, (_, i) => i) : [...new Set(idx)];
-}
-
 /** Full-resolution source pixels per screen pixel at a map pixel (a finite difference). */
 export function warpProbe(toFull: (x: number, y: number) => [number, number], z: number, px: number, py: number): number {
   const size = 2 * Math.PI * 6378137;
@@ -559,29 +540,6 @@ export function warpProbe(toFull: (x: number, y: number) => [number, number], z:
   const [bx, by] = toFull(mx + res, my);
   const [cx, cy] = toFull(mx, my - res);
   return Math.max(Math.hypot(bx - ax, by - ay), Math.hypot(cx - ax, cy - ay));
-}
-
-/**
- * The default stretch: percentiles of the overview (its statistics are those of the scene),
- * over the clear pixels where the file marks clouds (clearPixels.ts), its mask band read too.
- */
-async function autoStretch(cog: Cog, bands: ImageryBand[], samples: number[], channels: BandValue[], pct: [number, number]): Promise<[number, number][]> {
-  const mask = clearMaskOf(bands.map((b) => b.name));
-  const withMask = mask && mask.band < cog.bandCount ? (samples.includes(mask.band) ? samples : [...samples, mask.band]) : samples;
-  const tiles = await cog.levelTiles(cog.levels.length - 1, withMask);
-  const clear = mask && withMask.includes(mask.band) ? { kind: mask.kind, parts: tiles.map((t) => t.bands[withMask.indexOf(mask.band)]) } : undefined;
-  return channels.map(
-    (ch) =>
-      percentiles(
-        tiles.map((t) => t.bands[ch.slot]),
-        ch.scale,
-        ch.offset,
-        cog.nodata,
-        pct[0],
-        pct[1],
-        clear,
-      ) ?? [0, 1],
-  );
 }
 
 /** Clips a painted tile to the AOI; `scale` is the canvas's pixels per map pixel (below 1 for an interim). */

@@ -4,7 +4,6 @@
  * expression through a colour map, or class values through their class colours). No I/O, no DOM: the webview tests and the benchmark call
  * it directly as well.
  */
-import { isClear, type ClearMask } from './clearPixels';
 import type { DecodedTile, Samples } from './cog';
 
 export interface BandValue {
@@ -262,52 +261,4 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
     }
   }
   return drawn;
-}
-
-/** Which of the sampled pixels are clear ground: the mask band's arrays, one per part, and how to read them. */
-export interface ClearSamples {
-  parts: Samples[];
-  kind: ClearMask['kind'];
-}
-
-/**
- * Percentile stretch of one band's physical values over some arrays (the overview's tiles),
- * no-data and NaN left out, and, when the file marks them (`clear`), clouds and shadows too:
- * bright clouds would otherwise set the top of the stretch and darken the ground. A file
- * with no clear pixel at all is stretched over every valid one.
- */
-export function percentiles(
-  parts: Samples[],
-  scale: number,
-  offset: number,
-  nodata: number | undefined,
-  lo: number,
-  hi: number,
-  clear?: ClearSamples,
-): [number, number] | undefined {
-  const n = parts.reduce((k, p) => k + p.length, 0);
-  const step = Math.max(1, Math.floor(n / 262144));
-  const picked = new Float64Array(Math.ceil(n / step) + parts.length);
-  const pick = (useMask: boolean): number => {
-    let m = 0;
-    parts.forEach((values, k) => {
-      const mask = useMask ? clear?.parts[k] : undefined;
-      for (let i = 0; i < values.length; i += step) {
-        const v = values[i];
-        if (v === nodata || v !== v) continue;
-        if (mask && clear && !isClear(clear.kind, mask[i])) continue;
-        picked[m++] = v * scale + offset;
-      }
-    });
-    return m;
-  };
-  let m = pick(clear !== undefined);
-  if (!m && clear) m = pick(false);
-  if (!m) return undefined;
-  const sorted = picked.subarray(0, m).sort();
-  const at = (q: number) => sorted[Math.min(m - 1, Math.max(0, Math.round((q / 100) * (m - 1))))];
-  const a = at(lo);
-  let b = at(hi);
-  if (b <= a) b = a + (Math.abs(a) > 1 ? 1 : 1e-6);
-  return [a, b];
 }

@@ -12,6 +12,8 @@ import { topCentre } from '../frame';
 import { button, clear, el } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
+import { seriesStretch } from './autoStretch';
+import type { Range } from './stretch';
 
 export interface TimeSliderDeps {
   L: typeof Leaflet;
@@ -52,6 +54,9 @@ export class TimeSlider {
   private ticks?: HTMLElement;
   private playButton?: HTMLButtonElement;
   private playing?: { timer?: ReturnType<typeof setTimeout> };
+  /** One stretch for every date (worked out over their clear pixels together), and what stops its reads. */
+  private sharedStretch?: Promise<Range[] | undefined>;
+  private stretchReads?: AbortController;
   private readonly onView = () => this.viewChanged();
 
   constructor(private readonly deps: TimeSliderDeps) {
@@ -98,6 +103,13 @@ export class TimeSlider {
     this.frames = [...frames].sort((a, b) => a.date.localeCompare(b.date));
     this.title = title;
     if (!this.frames.length) return;
+    this.stretchReads = new AbortController();
+    this.sharedStretch = seriesStretch(
+      this.frames.map((f) => f.spec),
+      this.deps.read,
+      this.deps.pool,
+      this.stretchReads.signal,
+    );
     const boxes = this.frames.map((f) => f.spec.bbox).filter((b): b is [number, number, number, number] => !!b);
     if (fit && boxes.length) {
       const bounds = this.deps.L.latLngBounds(
@@ -126,6 +138,9 @@ export class TimeSlider {
 
   stop(): void {
     this.pause();
+    this.stretchReads?.abort();
+    this.stretchReads = undefined;
+    this.sharedStretch = undefined;
     for (const d of this.drawn.values()) this.drop(d);
     this.drawn.clear();
     this.shown = -1;
@@ -223,6 +238,7 @@ export class TimeSlider {
           }
         },
         onFirstPixels: () => (entry.drawn = true),
+        sharedStretch: this.sharedStretch,
       },
     );
     entry.layer.addTo(map);

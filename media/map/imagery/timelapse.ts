@@ -15,6 +15,8 @@ import { polygonsOf } from './clip';
 import { loadChunk } from './chunkLoader';
 import { asReadable } from './cog';
 import { createImageryLayer } from './imageryLayer';
+import { seriesStretch } from './autoStretch';
+import type { Range } from './stretch';
 import type { TimelapseRequest, TimelapseResult } from '../../../src/panels/imagery/timelapseMessages';
 
 const BLOCK = 256;
@@ -84,11 +86,21 @@ function context(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
   return ctx;
 }
 
-/** One date's imagery over the frame, clipped as the time slider clips it; false when none falls in it. */
-async function paintDate(frame: TimeFrame, plan: FramePlan, layerCanvas: HTMLCanvasElement, deps: TimelapseDeps, signal: AbortSignal): Promise<boolean> {
+/**
+ * One date's imagery over the frame, clipped as the time slider clips it, in the stretch the
+ * dates share; false when none falls in it.
+ */
+async function paintDate(
+  frame: TimeFrame,
+  plan: FramePlan,
+  layerCanvas: HTMLCanvasElement,
+  deps: TimelapseDeps,
+  signal: AbortSignal,
+  sharedStretch: Promise<Range[] | undefined>,
+): Promise<boolean> {
   const layer = createImageryLayer(
     { ...frame.spec, opacity: 1 },
-    { L: deps.L, read: deps.read, pool: deps.pool, pane: 'eo-imagery', onStatus: () => undefined, onFirstPixels: () => undefined },
+    { L: deps.L, read: deps.read, pool: deps.pool, pane: 'eo-imagery', onStatus: () => undefined, onFirstPixels: () => undefined, sharedStretch },
   );
   if (typeof layer.paintBlock !== 'function') throw new Error(l10n.t('This layer is a picture, not a file the timelapse can draw.'));
   const stop = () => layer.cancel();
@@ -178,6 +190,13 @@ export async function renderTimelapse(
   const ctx = context(canvas);
   const chunk = await (deps.encoders?.() ?? loadChunk<TimelapseChunk>('timelapse.js', '__eoTimelapseChunk', 'timelapse encoder'));
   const encoder: FrameEncoder = await chunk.encoder(request.format, canvas, fps);
+  // one stretch for every date, as the time slider draws them
+  const sharedStretch = seriesStretch(
+    frames.map((f) => f.spec),
+    deps.read,
+    deps.pool,
+    signal,
+  );
   const dates: string[] = [];
   const skipped: TimelapseResult['skipped'] = [];
   try {
@@ -185,7 +204,7 @@ export async function renderTimelapse(
       if (signal.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
       let drawn = false;
       try {
-        drawn = await paintDate(frame, plan, layerCanvas, deps, signal);
+        drawn = await paintDate(frame, plan, layerCanvas, deps, signal, sharedStretch);
         if (!drawn) skipped.push({ date: frame.date, error: l10n.t('nothing of it falls in the frame') });
       } catch (e) {
         if (signal.aborted) throw e;

@@ -170,6 +170,11 @@ function checkRender(v: unknown, at: string): SharedRender {
       if (!Array.isArray(p) || p.length !== 2) return refuse(l10n.t('{0}: the percentiles are two numbers.', at));
       out.percentiles = [num(p[0], at, 0, 100), num(p[1], at, 0, 100)];
     }
+    // absent in views saved before it existed: those open with the linked stretch, today's default
+    if (v.perBand !== undefined) {
+      if (typeof v.perBand !== 'boolean') refuse(l10n.t('{0}: per band is true or false.', at));
+      if (v.perBand) out.perBand = true;
+    }
     return out;
   }
   if (v.kind === 'index') {

@@ -29,6 +29,11 @@ export type ImageryRender =
       stretch?: [number, number][];
       /** Percentiles of the automatic stretch, default [2, 98]. */
       percentiles?: [number, number];
+      /**
+       * The automatic stretch takes each band's own percentiles; absent = one range for the
+       * three bands together (media/map/imagery/stretch.ts), which keeps their colours.
+       */
+      perBand?: boolean;
     }
   | {
       kind: 'index';

@@ -1,7 +1,7 @@
 /** The band and stretch controls' state: what is offered, and what each input becomes. */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { bandControlsState, CUSTOM, customLook, percentileLook, presetLook, stretchLook } from '../../../media/map/imagery/bandState';
+import { bandControlsState, CUSTOM, customLook, modeLook, percentileLook, presetLook, stretchLook } from '../../../media/map/imagery/bandState';
 import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 
 const S2: ImageryBand[] = [
@@ -84,8 +84,75 @@ describe('band controls state', () => {
       ),
       { hint: 'Each maximum must be a number above its minimum.' },
     );
-    assert.deepEqual(percentileLook(' 5 – 95 ', render.bands), { render: { kind: 'rgb', bands: render.bands, percentiles: [5, 95] } });
-    assert.deepEqual(percentileLook('95-5', render.bands), { hint: 'Percentiles: two numbers from 0 to 100, e.g. 2-98.' });
-    assert.deepEqual(percentileLook('2-101', render.bands), { hint: 'Percentiles: two numbers from 0 to 100, e.g. 2-98.' });
+    assert.deepEqual(percentileLook(' 5 – 95 ', render, render.bands), { render: { kind: 'rgb', bands: render.bands, percentiles: [5, 95] } });
+    assert.deepEqual(percentileLook('95-5', render, render.bands), { hint: 'Percentiles: two numbers from 0 to 100, e.g. 2-98.' });
+    assert.deepEqual(percentileLook('2-101', render, render.bands), { hint: 'Percentiles: two numbers from 0 to 100, e.g. 2-98.' });
+  });
+
+  it('stretches the three bands as one by default, and per band as a choice that the other inputs keep', () => {
+    const linked = { kind: 'rgb' as const, bands: ['B04', 'B03', 'B02'] as [string, string, string] };
+    const s = bandControlsState(S2, linked, [
+      [0.02, 0.24],
+      [0.02, 0.24],
+      [0.02, 0.24],
+    ]);
+    assert.equal(s.mode, 'linked');
+    assert.deepEqual(
+      s.modes.map((m) => m.value),
+      ['linked', 'perBand'],
+    );
+    // one pair typed: the same range for the three channels
+    assert.deepEqual(stretchLook([['0', '0.3']], linked, linked.bands), {
+      render: {
+        ...linked,
+        stretch: [
+          [0, 0.3],
+          [0, 0.3],
+          [0, 0.3],
+        ],
+      },
+    });
+    const perBand = modeLook('perBand', linked, linked.bands);
+    assert.deepEqual(perBand, { kind: 'rgb', bands: ['B04', 'B03', 'B02'], perBand: true });
+    assert.equal(bandControlsState(S2, perBand, undefined).mode, 'perBand');
+    assert.deepEqual(presetLook('B08|B04|B03', perBand), { kind: 'rgb', bands: ['B08', 'B04', 'B03'], perBand: true });
+    assert.deepEqual(percentileLook('5-95', perBand, perBand.bands), { render: { kind: 'rgb', bands: perBand.bands, perBand: true, percentiles: [5, 95] } });
+    // back to linked: the automatic stretch again, the fixed ranges dropped
+    assert.deepEqual(
+      modeLook(
+        'linked',
+        {
+          ...perBand,
+          stretch: [
+            [0, 1],
+            [0, 2],
+            [0, 3],
+          ],
+          percentiles: [1, 99],
+        },
+        perBand.bands,
+      ),
+      {
+        kind: 'rgb',
+        bands: ['B04', 'B03', 'B02'],
+        percentiles: [1, 99],
+      },
+    );
+    // an old view's fixed ranges that differ by channel are shown per band
+    assert.equal(
+      bandControlsState(
+        S2,
+        {
+          ...linked,
+          stretch: [
+            [0, 1],
+            [0, 2],
+            [0, 1],
+          ],
+        },
+        undefined,
+      ).mode,
+      'perBand',
+    );
   });
 });

@@ -2,7 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { clearMaskOf, isClear } from '../../../media/map/imagery/clearPixels';
-import { percentiles } from '../../../media/map/imagery/pixels';
+import { type ClearSamples, clearValues, percentileRange } from '../../../media/map/imagery/stretch';
+
+const percentiles = (values: Uint16Array, clear?: ClearSamples) => percentileRange(clearValues({ parts: [values], scale: 1, offset: 0, clear }), 2, 98);
 
 describe('clear pixels', () => {
   it('finds a scene classification band first, else a cloud mask, by name in any case', () => {
@@ -25,9 +27,9 @@ describe('clear pixels', () => {
     // 90 pixels of ground 100..189, 10 of bright cloud (5000)
     const values = Uint16Array.from({ length: 100 }, (_, i) => (i < 90 ? 100 + i : 5000));
     const scl = Uint8Array.from({ length: 100 }, (_, i) => (i < 90 ? 4 : 9));
-    assert.deepEqual(percentiles([values], 1, 0, undefined, 2, 98), [102, 5000], 'every pixel: the clouds set the top');
-    assert.deepEqual(percentiles([values], 1, 0, undefined, 2, 98, { kind: 'scl', parts: [scl] }), [102, 187]);
+    assert.deepEqual(percentiles(values), [102, 5000], 'every pixel: the clouds set the top');
+    assert.deepEqual(percentiles(values, { kind: 'scl', parts: [scl] }), [102, 187]);
     const allCloud = new Uint8Array(100).fill(9);
-    assert.deepEqual(percentiles([values], 1, 0, undefined, 2, 98, { kind: 'scl', parts: [allCloud] }), [102, 5000]);
+    assert.deepEqual(percentiles(values, { kind: 'scl', parts: [allCloud] }), [102, 5000]);
   });
 });

@@ -225,6 +225,26 @@ describe('shared view: the compare pair and the time slider', () => {
     assert.equal(validate(JSON.parse(text)), true, JSON.stringify(validate.errors));
   });
 
+  it('keeps a composite stretched per band through link and file; a view from before it opens with one range', () => {
+    const perBand = { kind: 'rgb' as const, bands: ['B04', 'B03', 'B02'] as [string, string, string], percentiles: [1, 99] as [number, number], perBand: true };
+    const state: MapViewState = { ...withPair, compare: undefined, imagery: [{ ...withPair.imagery[2], render: perBand }] };
+    const v = shared(state);
+    assert.deepEqual(v.imagery[0].render, perBand);
+    const url = new URL(encodeLink(v, EXT));
+    assert.deepEqual(decodeLink({ scheme: 'vscode', authority: url.host, path: url.pathname, query: url.search.slice(1) }, EXT), { ok: v });
+    const text = viewFileText(v);
+    assert.deepEqual(readViewFile(text), { ok: v });
+    assert.equal(validate(JSON.parse(text)), true, JSON.stringify(validate.errors));
+    // a file saved before the stretch mode existed: read as it is, no per band
+    const old = JSON.parse(text) as { imagery: { render: Record<string, unknown> }[] };
+    delete old.imagery[0].render.perBand;
+    const back = readViewFile(JSON.stringify(old));
+    assert.ok('ok' in back, JSON.stringify(back));
+    assert.deepEqual(back.ok.imagery[0].render, { kind: 'rgb', bands: ['B04', 'B03', 'B02'], percentiles: [1, 99] });
+    old.imagery[0].render.perBand = 'yes';
+    assert.match(JSON.stringify(readViewFile(JSON.stringify(old))), /per band is true or false/);
+  });
+
   it('a pair with a side that cannot be shared is left out and named; the layers stay', () => {
     const got = viewFromMap({ ...withPair, compare: { left: 'url-1', right: 'a', position: 0.5, mode: 'swipe' } }, 'api.example.com');
     assert.ok('view' in got);
