@@ -12,6 +12,7 @@ import { topCentre } from '../frame';
 import { button, clear, el } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
+import { keepEventsInside } from '../toolEvents';
 
 export interface TimeSliderDeps {
   L: typeof Leaflet;
@@ -60,8 +61,7 @@ export class TimeSlider {
     // in the map's top centre, clear of the corners' controls (media/map/frame.ts)
     topCentre(deps.map).append(this.root);
     deps.map.getContainer().append(this.live);
-    deps.L.DomEvent.disableClickPropagation(this.root);
-    deps.L.DomEvent.disableScrollPropagation(this.root);
+    keepEventsInside(deps.L, this.root);
   }
 
   get active(): boolean {
