@@ -26,6 +26,40 @@ function layerRules(layers) {
   }));
 }
 
+/**
+ * Files not yet split to the size rule below, each held at today's size so it cannot grow:
+ * [path, { lines: longest file, fn: longest function }]. This list only shrinks: split a file,
+ * then delete its row (issue 40 item 3).
+ */
+const NOT_YET_SPLIT = [
+  ['media/map/analysis/histogramChart.ts', { fn: 143 }],
+  ['media/map/analysis/seriesChart.ts', { fn: 185 }],
+  ['media/map/app.ts', { lines: 539 }],
+  ['media/map/imagery/imageryLayer.ts', { fn: 352, lines: 486 }],
+  ['media/map/imagery/pixels.ts', { fn: 112 }],
+  ['media/map/searchPanel.ts', { fn: 111, lines: 641 }],
+  ['media/shared/footprintLayer.ts', { lines: 668 }],
+  ['src/commands/aois/createAoi.ts', { fn: 105 }],
+  ['src/commands/assets/downloadAssets.ts', { fn: 114 }],
+  ['src/commands/insights/newInsightInput.ts', { fn: 144 }],
+  ['src/commands/map/index.ts', { fn: 118 }],
+  ['src/commands/orders/orderTasking.ts', { fn: 143 }],
+  ['src/commands/orders/placeOrder.ts', { fn: 119 }],
+  ['src/commands/shareView/index.ts', { fn: 109 }],
+  ['src/commands/visualizations/showServiceRendering.ts', { fn: 107 }],
+  ['src/insights/build/buildInput.ts', { fn: 110 }],
+  ['src/insights/validate/fastTree.ts', { fn: 173 }],
+  ['src/sandbox/orders.ts', { fn: 136 }],
+  ['src/sandbox/server.ts', { fn: 129 }],
+  ['src/sandbox/world/seed.ts', { fn: 120 }],
+  ['src/tools/status.ts', { fn: 123 }],
+];
+/** Blank lines and comments are not counted: a why-comment should never cost a split. */
+const sizeRules = (lines, fn) => ({
+  'max-lines': ['error', { max: lines, skipBlankLines: true, skipComments: true }],
+  'max-lines-per-function': ['error', { max: fn, skipBlankLines: true, skipComments: true, IIFEs: true }],
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**'] },
   js.configs.recommended,
@@ -192,4 +226,11 @@ export default tseslint.config(
     files: ['src/commands/**/*.ts'],
     rules: { 'eo/catch-recovers': 'error' },
   },
+  {
+    // Small files, small functions (issue 40 item 3); the record types are one file by design.
+    files: ['src/**/*.ts', 'media/**/*.ts'],
+    ignores: ['src/api/records.ts'],
+    rules: sizeRules(450, 100),
+  },
+  ...NOT_YET_SPLIT.map(([file, { lines = 450, fn = 100 }]) => ({ files: [file], rules: sizeRules(lines, fn) })),
 );

@@ -27,6 +27,7 @@ import { clipHandlers } from './channels/clip';
 import type { ChannelPage } from './channels/page';
 import { seriesHandlers } from './channels/series';
 import { timelapseHandlers } from './channels/timelapse';
+import { addToolbar } from './toolbar';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -161,7 +162,15 @@ export class MapApp {
     this.side.appendChild(this.panel.root);
     this.side.hidden = this.state.panelOpen === false;
     const saved = this.state.results;
-    this.addToolbar();
+    addToolbar(L, this.map, {
+      draw: (shape) => this.draw.begin(shape),
+      fit: () => this.fit(),
+      toggleSide: () => {
+        this.side.hidden = !this.side.hidden;
+        this.map.invalidateSize();
+        this.saveState();
+      },
+    });
     this.map.on('click', (e) => this.onMapClick(e));
     this.map.on('moveend zoomend overlayadd overlayremove baselayerchange', () => this.saveState());
     if (this.state.center && this.state.zoom !== undefined) this.map.setView(this.state.center, this.state.zoom);
@@ -562,40 +571,6 @@ export class MapApp {
     );
     this.side.prepend(this.banner);
     this.side.hidden = false;
-  }
-
-  private addToolbar(): void {
-    const Toolbar = L.Control.extend({
-      onAdd: () => {
-        const div = el(
-          'div',
-          { class: 'leaflet-bar eo-toolbar' },
-          button('▭', () => this.draw.begin('rectangle'), {
-            title: l10n.t('Draw a rectangle (drag)'),
-            'aria-label': l10n.t('Draw a rectangle'),
-            id: 'tool-rect',
-          }),
-          button('⬠', () => this.draw.begin('polygon'), {
-            title: l10n.t('Draw a polygon (click vertices, double-click to finish)'),
-            'aria-label': l10n.t('Draw a polygon'),
-            id: 'tool-poly',
-          }),
-          button('⤢', () => this.fit(), { title: l10n.t('Fit to all shapes'), 'aria-label': l10n.t('Fit to bounds'), id: 'tool-fit' }),
-          button(
-            '☰',
-            () => {
-              this.side.hidden = !this.side.hidden;
-              this.map.invalidateSize();
-              this.saveState();
-            },
-            { title: l10n.t('Show or hide the search panel'), 'aria-label': l10n.t('Toggle search panel'), id: 'tool-panel' },
-          ),
-        );
-        L.DomEvent.disableClickPropagation(div);
-        return div;
-      },
-    });
-    new Toolbar({ position: 'topleft' }).addTo(this.map);
   }
 
   private watchTheme(): void {

@@ -99,6 +99,25 @@ export function pngLegendBox(id: string, legend: PngLegend): HTMLElement {
   return box;
 }
 
+/** Draws the part of the picture (spanning `bbox`) that falls on one tile; false when none does. */
+function placePicture(
+  ctx: CanvasRenderingContext2D,
+  img: CanvasImageSource,
+  map: Leaflet.Map,
+  coords: Leaflet.Coords,
+  [w, s, e, n]: readonly number[],
+): boolean {
+  const a = map.project([n, w], coords.z);
+  const b = map.project([s, e], coords.z);
+  const x = a.x - coords.x * SIZE;
+  const y = a.y - coords.y * SIZE;
+  if (x > SIZE || y > SIZE || b.x - coords.x * SIZE < 0 || b.y - coords.y * SIZE < 0) return false;
+  // the service's pixels, not a blur of them, when zoomed in past its resolution
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(img, x, y, b.x - a.x, b.y - a.y);
+  return true;
+}
+
 export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngLayerHandle {
   const L = deps.L;
   const render = spec.render;
@@ -129,14 +148,7 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
     const ctx = canvas.getContext('2d');
     if (cancelled || !ctx) return;
     const t0 = performance.now();
-    const a = map.project([n, w], coords.z);
-    const b = map.project([s, e], coords.z);
-    const x = a.x - coords.x * SIZE;
-    const y = a.y - coords.y * SIZE;
-    if (x > SIZE || y > SIZE || b.x - coords.x * SIZE < 0 || b.y - coords.y * SIZE < 0) return;
-    // the service's pixels, not a blur of them, when zoomed in past its resolution
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(img, x, y, b.x - a.x, b.y - a.y);
+    if (!placePicture(ctx, img, map, coords, [w, s, e, n])) return;
     timings.tilesMs.push(performance.now() - t0);
     if (!announced) {
       announced = true;

@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { append, button, clear, el } from '../../shared/dom';
 import { SlidingClip } from './slidingClip';
 import { topCentre } from '../frame';
+import { keepEventsInside } from '../toolEvents';
 
 export interface CompareDeps {
   L: typeof Leaflet;
@@ -78,10 +79,7 @@ export class SwipeCompare {
     deps.map.getContainer().append(this.root, this.live);
     // the bar sits in the map's top centre, clear of the corners' controls (media/map/frame.ts)
     topCentre(deps.map).prepend(this.bar);
-    for (const e of [this.root, this.bar]) {
-      L.DomEvent.disableClickPropagation(e);
-      L.DomEvent.disableScrollPropagation(e);
-    }
+    keepEventsInside(L, this.root, this.bar);
     // the press also focuses the divider (it is focusable), so the arrow keys work after a drag
     this.divider.addEventListener('pointerdown', (e) => {
       this.dragging = true;

@@ -13,6 +13,7 @@ import type { ImageryLayerHandle } from './imageryLayer';
 import { readPixel, type PixelReading } from './pixelRead';
 import type { ChartAreaFromMap, ImagerySource } from '../../../src/panels/imagery/protocol';
 import { csvText } from '../../../src/csvCells';
+import { keepEventsInside } from '../toolEvents';
 
 /** The pixel's place, and the AOI or archive collection of the layer it was read from (its dates come first). */
 export function pixelArea(r: { lon: number; lat: number }, source: ImagerySource | undefined): ChartAreaFromMap {
@@ -90,8 +91,7 @@ export class PixelInspector {
       this.body,
       this.chartBox,
     );
-    L.DomEvent.disableClickPropagation(this.panel);
-    L.DomEvent.disableScrollPropagation(this.panel);
+    keepEventsInside(L, this.panel);
     this.toggle = button(l10n.t('Inspect pixels'), () => this.setOn(!this.on), {
       class: 'secondary inspect',
       'aria-pressed': 'false',

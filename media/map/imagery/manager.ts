@@ -15,6 +15,7 @@ import { bandControls } from './bandControls';
 import { bandControlsState, round } from './bandState';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
+import { keepEventsInside } from '../toolEvents';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -92,8 +93,7 @@ export class ImageryManager {
     const Legends = L.Control.extend({ onAdd: () => this.legends });
     new Box({ position: 'bottomleft' }).addTo(map);
     new Legends({ position: 'bottomright' }).addTo(map);
-    L.DomEvent.disableClickPropagation(this.box);
-    L.DomEvent.disableScrollPropagation(this.box);
+    keepEventsInside(L, this.box, this.legends);
   }
 
   get specs(): ImageryLayerSpec[] {

@@ -13,6 +13,7 @@ import { loadAnalysisChunk } from './analysisLoader';
 import type { TimeSlider } from './timeSlider';
 import { runSeries, type SeriesDeps } from './series';
 import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
+import { keepEventsInside } from '../toolEvents';
 
 export interface SeriesPanelDeps extends SeriesDeps {
   L: typeof Leaflet;
@@ -76,8 +77,7 @@ export class SeriesPanel {
     );
     const Box = deps.L.Control.extend({ onAdd: () => this.root });
     new Box({ position: 'bottomleft' }).addTo(deps.map);
-    deps.L.DomEvent.disableClickPropagation(this.root);
-    deps.L.DomEvent.disableScrollPropagation(this.root);
+    keepEventsInside(deps.L, this.root);
   }
 
   /** The points so far of the last series added (tests read them). */

@@ -14,6 +14,7 @@ import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
 import { seriesStretch } from './autoStretch';
 import type { Range } from './stretch';
+import { keepEventsInside } from '../toolEvents';
 
 export interface TimeSliderDeps {
   L: typeof Leaflet;
@@ -65,8 +66,7 @@ export class TimeSlider {
     // in the map's top centre, clear of the corners' controls (media/map/frame.ts)
     topCentre(deps.map).append(this.root);
     deps.map.getContainer().append(this.live);
-    deps.L.DomEvent.disableClickPropagation(this.root);
-    deps.L.DomEvent.disableScrollPropagation(this.root);
+    keepEventsInside(deps.L, this.root);
   }
 
   get active(): boolean {

@@ -19,6 +19,7 @@ import { renderTimelapse } from './timelapse';
 import type { ClipLayerInfo, ClipRequest } from '../../../src/panels/imagery/clipMessages';
 import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
+import { insideTool, keepEventsInside } from '../toolEvents';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
@@ -81,9 +82,7 @@ export class ImageryTools {
     );
     const Bar = L.Control.extend({ onAdd: () => el('div', { class: 'eo-imagery-tools-box' }, bar, this.inspector.panel, this.histBox) });
     new Bar({ position: 'topright' }).addTo(map);
-    L.DomEvent.disableClickPropagation(bar);
-    L.DomEvent.disableClickPropagation(this.histBox);
-    L.DomEvent.disableScrollPropagation(this.histBox);
+    keepEventsInside(L, bar, this.histBox);
     this.series = new SeriesPanel({
       L,
       map,
@@ -116,7 +115,7 @@ export class ImageryTools {
       'click',
       (e) => {
         if (!this.inspector.active) return;
-        if ((e.target as HTMLElement).closest('.leaflet-control')) return;
+        if (insideTool(e.target)) return;
         e.stopPropagation();
         if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
         const ll = map.mouseEventToLatLng(e);
