@@ -124,6 +124,18 @@ export class Transport {
    * the base URL, without it anywhere else. See `rangeRead.ts`.
    */
   async range(href: string, offset: number, length: number, opts: RangeOptions): Promise<RangeResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.rangeOnce(href, offset, length, opts, attempt);
+      } catch (e) {
+        // A reset (most often a kept-alive connection the server had just closed) is asked
+        // again once: a GET of a range changes nothing. Anything else is the caller's.
+        if (attempt >= 2 || !(e instanceof ApiError) || e.kind !== 'network' || !isRetryable('GET', e) || opts.signal?.aborted) throw e;
+      }
+    }
+  }
+
+  private async rangeOnce(href: string, offset: number, length: number, opts: RangeOptions, attempt: number): Promise<RangeResult> {
     const own = this.isOwnUrl(href);
     const u = new URL(href, this.baseUrl + '/');
     // another host's query may be a signature (pre-signed URLs): the log shows "?…" instead
@@ -147,7 +159,7 @@ export class Transport {
         throw transportError(e, u.origin, 'GET', shown, opts.signal, this.timeoutMs);
       }
     }
-    await passGate({ method: 'GET', path: shown, attempt: 1 });
+    await passGate({ method: 'GET', path: shown, attempt });
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     // a pre-signed URL's query values are secrets too: a server may echo the request
     const secrets = [...this.knownTokens, ...[...u.searchParams.values()].filter((v) => v.length >= 8)];
@@ -200,7 +212,7 @@ export class Transport {
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         bytes,
-        attempt: 1,
+        attempt,
         error: error && { kind: error.kind, message: error.message },
         headers,
         body: undefined,

@@ -10,7 +10,6 @@ import type { EoClient } from '../../api/client';
 import type { Aoi, ArchiveItem, Asset, Satellite, Visualization } from '../../api/records';
 import { withGate } from '../../api/requestGate';
 import { MAX_ASSETS_WALKED } from '../../panels/mapSources';
-import { orReason } from '../../ui/showError';
 
 /**
  * The most requests opening one view may make. A view names at most 200 layers and 200 dates,
@@ -133,8 +132,13 @@ export class ViewReads {
 
   /** The satellite an AOI's imagery comes from; undefined when it cannot be read (the bands then go by name). */
   async satellite(aoiId: string): Promise<Satellite | undefined> {
-    const read = await orReason(() => Promise.all([this.aoi(aoiId), this.once('satellites', () => this.client.search.satellites())]));
-    return 'value' in read ? read.value[1].find((s) => s.id === read.value[0].satellite_id) : undefined;
+    try {
+      const [aoi, sats] = await Promise.all([this.aoi(aoiId), this.once('satellites', () => this.client.search.satellites())]);
+      return sats.find((s) => s.id === aoi.satellite_id);
+    } catch {
+      // Recovers from an AOI or satellite list that cannot be read: the bands then go by name.
+      return undefined;
+    }
   }
 
   visualization(aoiId: string, id: string): Promise<Visualization | undefined> {
