@@ -127,11 +127,18 @@ export class Cancelled extends Error {
  * - `signIn`: no token, or the service refused it (401): the way forward is to sign in.
  * - `refused`: the service refused the request itself (any other 4xx but 429): an entry can
  *   be changed and the request sent again.
- * - `transient`: unreachable, timed out, a 5xx, or 429: the same request may pass later.
+ * - `transient`: never reached the service (refused, unknown host, no connection in time), a
+ *   5xx, or 429: the same request may pass later.
+ * - `unanswered`: the request went out and the connection dropped or timed out before an
+ *   answer: the service may have acted on it. A read may be sent again (it is transient too);
+ *   a POST that creates or costs something must not be: ask the service what happened.
  * - `malformed`: the service answered something that is not what the interface says.
  * - `other`: anything else (a local error).
  */
-export type FailureKind = 'cancelled' | 'signIn' | 'refused' | 'transient' | 'malformed' | 'other';
+export type FailureKind = 'cancelled' | 'signIn' | 'refused' | 'transient' | 'unanswered' | 'malformed' | 'other';
+
+/** Transport codes of a request that never left: no connection was made, so nothing was sent. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 
 export function classifyFailure(err: unknown): FailureKind {
   if (err instanceof NotSignedInError) return 'signIn';
@@ -142,7 +149,7 @@ export function classifyFailure(err: unknown): FailureKind {
       return 'cancelled';
     case 'network':
     case 'timeout':
-      return 'transient';
+      return err.code !== undefined && NEVER_SENT.has(err.code) ? 'transient' : 'unanswered';
     case 'protocol':
       return 'malformed';
     case 'http': {
@@ -171,23 +178,31 @@ export function isRequestError(err: unknown): err is ApiError {
 
 /** The same request may pass if sent again later (offer Retry for reads). */
 export function isTransient(err: unknown): boolean {
-  return classifyFailure(err) === 'transient';
+  const kind = classifyFailure(err);
+  return kind === 'transient' || kind === 'unanswered';
+}
+
+/** The request was sent and its answer lost (a drop or a timeout after it went out). */
+export function wasUnanswered(err: unknown): err is ApiError {
+  return classifyFailure(err) === 'unanswered';
 }
 
 /**
  * After a POST: the service may or may not have acted on it (no answer, a 5xx, an answer we
- * cannot read). A 429 is refused before anything is done.
+ * cannot read). A 429 is refused before anything is done; a request that never left (refused
+ * connection, unknown host) did nothing.
  */
 export function mayHaveActed(err: unknown): boolean {
   const kind = classifyFailure(err);
-  return kind === 'malformed' || (kind === 'transient' && (err as ApiError).status !== 429);
+  if (kind === 'unanswered' || kind === 'malformed') return true;
+  return kind === 'transient' && err instanceof ApiError && err.kind === 'http' && err.status !== 429;
 }
 
 /** A failure of the connection rather than of the request (401, unreachable, 5xx): the status bar says so. */
 export function isConnectionFailure(err: unknown): err is ApiError {
   if (!(err instanceof ApiError)) return false;
   const kind = classifyFailure(err);
-  return kind === 'signIn' || (kind === 'transient' && err.status !== 429);
+  return kind === 'signIn' || kind === 'unanswered' || (kind === 'transient' && err.status !== 429);
 }
 
 /** True when the service does not implement an endpoint (optional endpoints of docs/service-interface.md). */

@@ -17,6 +17,7 @@ export {
   isRequestError,
   isTransient,
   mayHaveActed,
+  wasUnanswered,
   statusTitle,
   type ApiErrorKind,
   type DecodedErrorBody,

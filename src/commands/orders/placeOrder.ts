@@ -1,15 +1,18 @@
 /**
  * The money-moving part of both order flows: price with `dry_run`, show the priced summary,
  * and on Confirm send the same body once. A failed dry run never places an order; a refusal
- * (4xx) keeps the entries and lets the person fix one; a fault after Confirm says to check the
- * Orders view before retrying, because the order may exist.
+ * (4xx) keeps the entries and lets the person fix one; a POST whose answer was lost is never
+ * sent again: the service is asked whether it placed the order (./lostOrder.ts), and the
+ * person is told "placed as …" or "nothing was placed; place it again?" (priced and confirmed
+ * again). Only when the service cannot be asked either does it say to check the Orders view.
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemRequest, type OrderRecord } from '../../api';
 import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
-import { describeError } from '../../ui/showError';
+import { describeError, orReason } from '../../ui/showError';
+import { findLostOrder } from './lostOrder';
 import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
 import { restateRequest, summarizeOrder, type OrderSummary, type RequestLabels } from './orderSummary';
@@ -23,6 +26,7 @@ import { SAVE_AS_PLAN, savePlan } from '../orderPlans/savePlan';
 
 export const PLACE_ORDER = l10n.t('Place Order');
 export const OPEN_ORDERS = l10n.t('Open Orders View');
+export const PLACE_AGAIN = l10n.t('Place Again…');
 
 /** Bodies being placed right now: a second Confirm of the same order while one is in flight does nothing. */
 const inFlight = new Set<string>();
@@ -77,6 +81,7 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   };
   const edit = draft.edit;
   const note = draft.note ? `${draft.note}\n\n` : '';
+  let placeAgain = false;
   for (;;) {
     problem = undefined;
     const order_items = draft.build(draft.state);
@@ -142,24 +147,55 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     inFlight.add(key);
     let placing: Attempt<OrderRecord>;
     let unsure = false;
+    let sentAt = Date.now();
+    /** The order the service says it placed when the answer to our POST was lost. */
+    let found: OrderRecord | undefined;
     try {
       placing = await attempt(services, {
         action: l10n.t('Placing the order'),
-        send: () => withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => client.orders.create(body)),
+        send: () =>
+          withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => {
+            sentAt = Date.now();
+            return client.orders.create(body);
+          }),
         // Refused: nothing was stored, so editing and sending again is safe.
         refused,
         edit,
         failed: async (err) => {
           problem = describeError(err);
           if (!mayHaveActed(err)) return false;
-          unsure = true;
           services.connection.reportFailure(err);
-          services.log.error(`Placing the order failed after Confirm: ${describeError(err)}`);
+          services.log.error(`Placing the order failed after Confirm: ${describeError(err)}; asking the service whether it was placed`);
+          // Never sent again: the service is asked what it did with the one POST.
+          const asked = await orReason(() =>
+            withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('No answer: asking the service whether the order was placed…') }, () =>
+              findLostOrder(client, order_items, sentAt),
+            ),
+          );
+          if ('value' in asked && asked.value.placed) {
+            found = asked.value.placed;
+            return true;
+          }
+          if ('value' in asked) {
+            services.log.info('The service has no order like the one sent: nothing was placed.');
+            const c = await ui.message(
+              'warning',
+              l10n.t('The service did not answer ({0}). It has no record of this order: nothing was placed. Place it again?', describeError(err)),
+              {},
+              PLACE_AGAIN,
+            );
+            problem = l10n.t('nothing was placed: the service did not answer and has no record of the order');
+            if (c === PLACE_AGAIN) placeAgain = true;
+            return true;
+          }
+          unsure = true;
+          services.log.error(`Could not ask the service whether the order was placed: ${asked.reason}`);
           const c = await ui.message(
             'error',
             l10n.t(
-              'The order may or may not have been placed ({0}). Check the Orders view before you try again, so you do not order twice.',
+              'The order may or may not have been placed ({0}), and the service could not be asked ({1}). Check the Orders view before you try again, so you do not order twice.',
               describeError(err),
+              asked.reason,
             ),
             {},
             OPEN_ORDERS,
@@ -171,11 +207,16 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
     } finally {
       inFlight.delete(key);
     }
-    if (!placing.ok) {
+    if (placeAgain) {
+      // Priced again and confirmed again (Cancel first): the earlier Place Order does not carry over.
+      placeAgain = false;
+      continue;
+    }
+    if (!placing.ok && !found) {
       if (placing.again) continue;
       return problem ? { kind: 'failed', reason: problem, unsure } : { kind: 'declined', headline: summary.headline };
     }
-    const placed = placing.value;
+    const placed = found ?? (placing as { value: OrderRecord }).value;
     services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
     // Orders take minutes to weeks: the watcher says when each item is fulfilled or failed.
     for (const item of placed.order_items ?? []) if (item.id) services.watcher.follow('orderItem', item.id, { record: item });
@@ -184,6 +225,18 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
       .map((r) => r.name)
       .filter(Boolean)
       .join(', ');
+    if (found) {
+      void ui.message(
+        'info',
+        l10n.t(
+          'The answer was lost, but the service has the order: placed as {0} ({1}). It is followed in What is pending and shown in the Orders view.',
+          placed.id ?? l10n.t('(no id)'),
+          what ? `${what}, ${summary.headline}` : summary.headline,
+        ),
+        {},
+      );
+      return { kind: 'placed', order: placed, headline: summary.headline };
+    }
     void ui.message(
       'info',
       what

@@ -1,7 +1,7 @@
 // Ordering against the sandbox, through the prompt seam: archive and tasking orders are priced
 // with a dry run, confirmed once (exactly one stored order per Confirm), revealed, and watched
-// to their final status on the sandbox clock; refusals keep the entries; a fault after Confirm
-// points at the Orders view; a failed dry run never places an order.
+// to their final status on the sandbox clock; refusals keep the entries; an answer lost after
+// Confirm is never sent again: the service is asked, and the person told what was placed; a failed dry run never places an order.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +11,8 @@ import type { ArchiveItem, OrderRecord } from '../../../src/api';
 import { COMMANDS } from '../../../src/commandIds';
 import { T } from '../../../src/sandbox/transitions';
 import { BACK_ITEM_LABEL } from '../../../src/ui/stepPrompts';
-import { useSandbox } from '../harness/sandbox';
+import { connectToSandbox, useSandbox } from '../harness/sandbox';
+import { FaultProxy } from '../../support/faultProxy';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { HookedPrompts, client, firstItem, handle, runScripted, storedOrderCount } from './ordersSupport';
 
@@ -131,25 +132,72 @@ suite('orders: archive and tasking orders against the sandbox', function () {
     assert.equal(project.title || project.name, chosenProject, 'the project entry was not kept');
   });
 
-  test('a network fault after Confirm places nothing twice and points at the Orders view', async () => {
+  test('an answer lost after the order POST (proxy lostAnswer): one POST, and the message names the order placed', async () => {
     const conn = sb.current;
     const item = await archiveItem(conn);
     const before = storedOrderCount(conn);
+    const proxy = await FaultProxy.start({ upstream: conn.sandbox.url });
+    // The extension talks to the sandbox through the proxy, which logs every request.
+    await connectToSandbox({ ...conn.sandbox, url: proxy.url });
+    try {
+      const prompts = new HookedPrompts([
+        { kind: 'pick', match: /Project/, choose: firstItem },
+        { kind: 'input', match: /Name/, answer: 'Lost answer order' },
+        { kind: 'input', match: /Use case/, answer: '' },
+        { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+        { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
+      ]);
+      // The sandbox stores the order; the connection is reset before a byte of its answer returns.
+      prompts.onMessage = (text) => {
+        if (text.startsWith('Place this order?')) proxy.add({ method: 'POST', path: '/v0/orders', times: 1, toxic: { kind: 'lostAnswer' } });
+      };
+      const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
+      prompts.assertDone();
+      const posts = proxy.log.filter((r) => r.method === 'POST' && r.path === '/v0/orders');
+      // The dry run, then the one real POST: never a second one.
+      assert.deepEqual(
+        posts.map((r) => r.toxic),
+        [undefined, 'lostAnswer'],
+      );
+      assert.equal(storedOrderCount(conn) - before, 1, 'exactly one order stored');
+      const stored = handle(conn).state.orders.at(-1);
+      assert.ok(order?.id, `the command returns the order the service placed; shown: ${JSON.stringify(prompts.messages.map((m) => m.text))}`);
+      assert.equal(order.id, stored?.id);
+      const told = prompts.messages.find((m) => /answer was lost.*placed as/.test(m.text));
+      assert.ok(told, `no "placed as" message: ${JSON.stringify(prompts.messages.map((m) => m.text))}`);
+      assert.ok(told.text.includes(order.id) && told.text.includes('Lost answer order'), told.text);
+      assert.ok(!prompts.messages.some((m) => m.buttons.includes('Retry')), 'Retry offered after a spending POST');
+      assert.ok(conn.api.services.watcher.isFollowing('orderItem', order.order_items[0].id), 'followed in What is pending');
+    } finally {
+      await connectToSandbox(conn.sandbox);
+      await proxy.close();
+    }
+  });
+
+  test('a drop before the service acted: "nothing was placed", and Place Again prices and asks again, Cancel first', async () => {
+    const conn = sb.current;
+    const item = await archiveItem(conn);
+    const before = storedOrderCount(conn);
+    let confirmations = 0;
     const prompts = new HookedPrompts([
       { kind: 'pick', match: /Project/, choose: firstItem },
       { kind: 'input', match: /Name/, answer: 'Unlucky order' },
       { kind: 'input', match: /Use case/, answer: '' },
       { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
       { kind: 'pick', match: /^Place this order\?/, choose: 'Place Order' },
-      { kind: 'message', match: /may or may not have been placed.*Check the Orders view/, answer: 'Open Orders View' },
+      { kind: 'message', match: /did not answer.*nothing was placed\. Place it again\?/, answer: 'Place Again…' },
+      // The priced confirmation again; its first (default) row is Cancel.
+      { kind: 'pick', match: /^Place this order\?/, choose: firstItem },
     ]);
-    // The connection drops on the real POST (after the dry run has succeeded).
+    // The sandbox resets the connection on the real POST without storing anything.
     prompts.onMessage = (text) => {
-      if (text.startsWith('Place this order?')) handle(conn).faults.add({ method: 'POST', path: '/v0/orders', status: 500, reset: true, count: 1 });
+      if (text.startsWith('Place this order?') && ++confirmations === 1)
+        handle(conn).faults.add({ method: 'POST', path: '/v0/orders', status: 500, reset: true, count: 1 });
     };
     const order = await runScripted<OrderRecord | undefined>(conn, prompts, COMMANDS.orderArchiveItems, item);
     prompts.assertDone();
     assert.equal(order, undefined);
+    assert.equal(confirmations, 2, 'the priced confirmation was not shown again');
     assert.equal(storedOrderCount(conn) - before, 0, 'the POST was retried or stored');
   });
 
