@@ -14,24 +14,14 @@ import { jsonc } from '../../insights/jsonc';
 import { checkPlanText, type CheckedPlan, type PlanDiagnostic } from '../../plans/checkPlan';
 import { PLAN_FILE_SUFFIX, placementOf } from '../../plans/planFile';
 import { amountUnit } from '../../ui/amounts';
+import { LiveDiagnostics, rangeAt, type CheckRun } from '../../ui/liveDiagnostics';
 import type { PlanPrice } from './placePlan';
 import type { ServiceFactsSource } from './serviceFacts';
 
 export const PLAN_SELECTOR: vscode.DocumentSelector = { pattern: `**/*${PLAN_FILE_SUFFIX}` };
 export const PLAN_DIAGNOSTIC_SOURCE = 'EO Imagery order plan';
-const DEBOUNCE_MS = 150;
 
 export const isPlanDocument = (doc: vscode.TextDocument): boolean => doc.uri.path.endsWith(PLAN_FILE_SUFFIX);
-
-const SEVERITY: Record<PlanDiagnostic['severity'], vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-};
-
-const rangeOf = (doc: vscode.TextDocument, offset: number, length: number): vscode.Range =>
-  new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
-const keyOf = (code: unknown, r: vscode.Range): string => `${String(code)}@${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
 
 export interface PlanEditorDeps {
   connection: Connection;
@@ -41,20 +31,10 @@ export interface PlanEditorDeps {
 }
 
 /** Checks plan files as they open and change; keeps the last result per file for the fixes and lenses. */
-export class PlanDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('eoImagery.orderPlans');
-  private readonly results = new Map<string, { version: number; checked: CheckedPlan; fixes: Map<string, PlanDiagnostic> }>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly generation = new Map<string, number>();
-  private readonly disposables: vscode.Disposable[] = [];
-
+export class PlanDiagnostics extends LiveDiagnostics<CheckedPlan, PlanDiagnostic> {
   constructor(private readonly deps: PlanEditorDeps) {
+    super({ collection: 'eoImagery.orderPlans', source: PLAN_DIAGNOSTIC_SOURCE, debounceMs: 150, accepts: isPlanDocument, problemsOf: (c) => c.diagnostics });
     this.disposables.push(
-      this.collection,
-      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll()),
       deps.connection.onDidChange(() => {
         deps.facts.clear();
         this.refreshAll();
@@ -63,81 +43,22 @@ export class PlanDiagnostics implements vscode.Disposable {
     this.refreshAll();
   }
 
-  refreshAll(): void {
-    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
-  }
-
-  /** The checked plan of the document's current text, when it was checked. */
-  current(doc: vscode.TextDocument): CheckedPlan | undefined {
-    const r = this.results.get(doc.uri.toString());
-    return r && r.version === doc.version ? r.checked : undefined;
-  }
-
-  fixFor(doc: vscode.TextDocument, diag: vscode.Diagnostic): PlanDiagnostic | undefined {
-    const r = this.results.get(doc.uri.toString());
-    return r && r.version === doc.version ? r.fixes.get(keyOf(diag.code, diag.range)) : undefined;
-  }
-
-  private schedule(doc: vscode.TextDocument, delay: number): void {
-    if (!isPlanDocument(doc)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => void this.check(doc), delay),
-    );
-  }
-
-  /** Checks now: the file's own checks are published at once, the service's when they arrive. */
-  async check(doc: vscode.TextDocument): Promise<CheckedPlan> {
-    const key = doc.uri.toString();
-    const gen = (this.generation.get(key) ?? 0) + 1;
-    this.generation.set(key, gen);
-    const version = doc.version;
+  /** The file's own checks are published at once, the service's when they arrive. */
+  protected async check(doc: vscode.TextDocument, run: CheckRun<CheckedPlan>): Promise<CheckedPlan> {
     const text = doc.getText();
     const offline = checkPlanText(text);
-    this.publish(doc, version, offline);
+    run.publishNow(offline);
     const { connection, trusted, facts } = this.deps;
     // Opening a file of an untrusted repository sends nothing; nor does a signed-out window.
     if (!offline.plan || !trusted() || connection.state === 'signedOut') return offline;
-    let online: CheckedPlan;
     try {
       const client = await connection.getClient();
-      online = checkPlanText(text, await facts.factsFor(client, offline.plan));
+      return checkPlanText(text, await facts.factsFor(client, offline.plan));
     } catch (err) {
       // Recovers: the file's own checks stand; the service's come with the next edit or sign-in.
       this.deps.log.warn(`Order plan ${doc.uri.path}: not checked against the service: ${String(err)}`);
       return offline;
     }
-    if (this.generation.get(key) === gen && doc.version === version && !doc.isClosed) this.publish(doc, version, online);
-    return online;
-  }
-
-  private publish(doc: vscode.TextDocument, version: number, checked: CheckedPlan): void {
-    const fixes = new Map<string, PlanDiagnostic>();
-    const diags = checked.diagnostics.map((d) => {
-      const range = rangeOf(doc, d.offset, d.length);
-      const diag = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
-      diag.source = PLAN_DIAGNOSTIC_SOURCE;
-      diag.code = d.code;
-      if (d.fix) fixes.set(keyOf(d.code, range), d);
-      return diag;
-    });
-    this.results.set(doc.uri.toString(), { version, checked, fixes });
-    this.collection.set(doc.uri, diags);
-  }
-
-  private forget(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
-    this.results.delete(key);
-    this.collection.delete(uri);
-  }
-
-  dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
   }
 }
 
@@ -149,13 +70,13 @@ export class PlanCodeActions implements vscode.CodeActionProvider {
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const out: vscode.CodeAction[] = [];
     for (const diag of context.diagnostics) {
-      const fix = diag.source === PLAN_DIAGNOSTIC_SOURCE ? this.diagnostics.fixFor(doc, diag)?.fix : undefined;
+      const fix = diag.source === PLAN_DIAGNOSTIC_SOURCE ? this.diagnostics.find(doc, diag)?.fix : undefined;
       if (!fix) continue;
       const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diag];
       action.isPreferred = true;
       action.edit = new vscode.WorkspaceEdit();
-      for (const e of fix.edits) action.edit.replace(doc.uri, rangeOf(doc, e.offset, e.length), e.content);
+      for (const e of fix.edits) action.edit.replace(doc.uri, rangeAt(doc, e.offset, e.length), e.content);
       out.push(action);
     }
     return out;
@@ -193,7 +114,7 @@ export class PlanCompletions implements vscode.CompletionItemProvider {
             ? lists.stores.map((s) => ({ id: s.id, name: s.name, detail: s.type }))
             : lists.bandsets.map((b) => ({ id: b.id, name: b.name, detail: b.bands.map((x) => x.name).join(', ') }));
     const node = where.previousNode;
-    const range = node && node.type === 'string' ? rangeOf(doc, node.offset, node.length) : undefined;
+    const range = node && node.type === 'string' ? rangeAt(doc, node.offset, node.length) : undefined;
     return rows.map((r) => {
       const item = new vscode.CompletionItem(
         { label: r.name, description: r.id, detail: r.detail ? ` ${r.detail}` : undefined },
@@ -250,7 +171,7 @@ export class PlanLenses implements vscode.CodeLensProvider {
         arguments: [doc.uri],
       }),
     ];
-    const checked = this.diagnostics.current(doc) ?? checkPlanText(text);
+    const checked = this.diagnostics.resultFor(doc) ?? checkPlanText(text);
     const plan = checked.plan;
     if (plan) {
       const placement = placementOf(plan);

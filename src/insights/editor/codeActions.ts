@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { QuickFix, TextEdit } from '../validate/types';
 import { DIAGNOSTIC_SOURCE, type InsightDiagnostics } from './diagnostics';
-import { toRange } from './documents';
+import { rangeAt } from '../../ui/liveDiagnostics';
 import { COMMANDS } from '../../commandIds';
 
 /**
@@ -51,7 +51,7 @@ export class InsightCodeActions implements vscode.CodeActionProvider<vscode.Code
     const { doc } = action;
     const edits = action.edits();
     const edit = new vscode.WorkspaceEdit();
-    for (const e of edits) edit.replace(doc.uri, toRange(doc, e.offset, e.length), e.content);
+    for (const e of edits) edit.replace(doc.uri, rangeAt(doc, e.offset, e.length), e.content);
     action.edit = edit;
     // Inserted lines may land below the screen (a missing input goes at the end of the
     // array, far from the diagnostic on "input"): scroll them into view once applied.

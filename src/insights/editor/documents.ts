@@ -11,10 +11,6 @@ export function isInsightDocument(doc: vscode.TextDocument): boolean {
   return doc.uri.path.endsWith(INSIGHT_FILE_SUFFIX);
 }
 
-export function toRange(doc: vscode.TextDocument, offset: number, length: number): vscode.Range {
-  return new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
-}
-
 /** The editor's indentation for `doc`, so inserted JSON matches the file. */
 export function layoutFor(doc: vscode.TextDocument): { tabSize: number; insertSpaces: boolean; eol: string } {
   const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
