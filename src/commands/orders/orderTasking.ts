@@ -6,7 +6,7 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import type { Bandset, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
+import type { Bandset, EoClient, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
 import type { CommandServices } from '../services';
 import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
 import type { InputOf } from '../args';
@@ -19,6 +19,7 @@ import { checkDateRange, parseOrderDate } from '../../orders/orderDates';
 import { checkCloudCover, checkName, checkOccurrences, checkOffNadir, DELIVERY_SPEEDS, RECURRENCES } from '../../orders/rules';
 import { collectionOfPolygon, orderGeometryFromText } from '../../orders/orderGeometry';
 import { priceAndPlace } from './placeOrder';
+import { orReason } from '../../ui/showError';
 
 /** What the command was run on (`READERS.orderTasking`). */
 type TaskingSource = InputOf<'orderTasking'>;
@@ -124,6 +125,12 @@ export function chooseBandset(s: TaskingState, bandset: Bandset, satellite: Sate
   s.satelliteLabel = capturing.length === 1 ? capturing[0].name : undefined;
 }
 
+/** The project as the Projects view names it (a plan saved from the confirmation writes it beside the id); its id if it cannot be read. */
+async function projectName(client: EoClient, id: string): Promise<string> {
+  const named = await orReason(() => client.projects.get(id));
+  return ('value' in named && (named.value.title || named.value.name)) || id;
+}
+
 /** Resolves with the placed order, or undefined when nothing was placed. */
 export async function orderTasking(services: CommandServices, given: TaskingSource): Promise<OrderRecord | undefined> {
   const source = await geometrySource(services, given);
@@ -140,7 +147,7 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
   const project = projectStep<TaskingState>(() => (projects ??= loadProjects(client)));
   if (source.projectId) {
     state.projectId = source.projectId;
-    state.projectLabel = source.projectId;
+    state.projectLabel = await projectName(client, source.projectId);
   }
   const steps: Step<TaskingState>[] = [
     ...(source.projectId ? [] : [project]),

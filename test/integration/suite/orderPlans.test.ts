@@ -212,4 +212,39 @@ suite('order plans: schema, completion, diagnostics, quick fix, lenses, place, t
       await remove(bad);
     }
   });
+
+  test('a plan saved from the tasking confirmation over an AOI names the AOI\u2019s project beside its id', async () => {
+    const withProject = (await client.aois.listPage({ limit: 100 })).items.find((a) => a.project_id);
+    assert.ok(withProject, 'a seeded AOI in a project');
+    const project = await client.projects.get(withProject.project_id);
+    const target = workspaceUri('from-tasking.eoorder.json');
+    const day = 86_400_000;
+    const prompts = new ScriptedPrompts([
+      { kind: 'input', match: /Name/, answer: 'Saved from tasking' },
+      { kind: 'input', match: /Use case/, answer: '' },
+      { kind: 'input', match: /First day/, answer: new Date(Date.now() + day).toISOString().slice(0, 10) },
+      { kind: 'input', match: /Last day/, answer: new Date(Date.now() + 30 * day).toISOString().slice(0, 10) },
+      { kind: 'pick', match: /How often/, choose: 'Once' },
+      { kind: 'pick', match: /Bands/, choose: (items) => items[0] },
+      { kind: 'input', match: /cloud cover/, answer: '20' },
+      { kind: 'input', match: /off-nadir/, answer: '30' },
+      { kind: 'pick', match: /Delivery speed/, choose: 'Standard' },
+      { kind: 'pick', match: /cloud store/, choose: 'No cloud delivery' },
+      { kind: 'pick', match: /^Place this order\?/, choose: 'Save as Order Plan\u2026' },
+      { kind: 'saveDialog', match: /Save as Order Plan/, answer: target },
+    ]);
+    const posts = env.current.sandbox.requests.filter((r) => r === 'POST /v0/orders').length;
+    try {
+      await runScripted(env.current, prompts, 'eoImagery.orderTasking', { kind: 'aoi', record: withProject });
+      prompts.assertDone();
+      const saved = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(target))) as OrderPlan;
+      assert.deepEqual(saved.project, { id: project.id, name: project.title || project.name });
+      assert.notEqual(saved.project.name, project.id, 'the project is named, not shown by its id');
+      // Saving prices (one dry run) and places nothing.
+      assert.equal(env.current.sandbox.requests.filter((r) => r === 'POST /v0/orders').length, posts + 1);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await remove(target);
+    }
+  });
 });
