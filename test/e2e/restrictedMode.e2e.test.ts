@@ -34,6 +34,18 @@ test('opening an insight file in Restricted Mode sends no request; Validate asks
   assert.ok(sample.codesAfterValidate.includes('input-unknown'), sample.codesAfterValidate.join(', '));
 });
 
+test('an order plan in Restricted Mode: nothing sent, no ids from the service, and the editor says why', { timeout: 300_000 }, async () => {
+  const sample = await restrictedWindow();
+  assert.equal(sample.error, undefined, sample.error);
+  assert.deepEqual(sample.planOnOpen, [], `requests while the plan opened and completed: ${sample.planOnOpen.join(', ')}`);
+  // Its made-up ids would be "unknown to the service" in a trusted window.
+  assert.ok(!sample.planCodesOnOpen.some((c) => /unknown/.test(c)), sample.planCodesOnOpen.join(', '));
+  assert.match(sample.planNote ?? '', /^Restricted Mode: .*not checked against the service.*Trust the workspace/);
+  // The service's project names are not offered (the schema's own completions may be).
+  assert.ok(sample.projectNames.length > 0, 'the service lists projects');
+  for (const name of sample.projectNames) assert.ok(!sample.planCompletions.includes(name), `${name} was offered`);
+});
+
 test('chat tools in Restricted Mode: order, new input and run refuse and say why; reading still works', { timeout: 300_000 }, async () => {
   const sample = await restrictedWindow();
   assert.equal(sample.error, undefined, sample.error);

@@ -10,6 +10,8 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/commandIds';
 import { TOOLS } from '../../src/tools/toolIds';
 import { connectToSandbox, startSandbox } from '../integration/harness/sandbox';
+import { planText } from '../../src/plans/planWrite';
+import { samplePlan } from '../unit/plans/samplePlan';
 
 export interface RestrictedSample {
   trusted: boolean;
@@ -19,6 +21,13 @@ export interface RestrictedSample {
   /** Requests made by Validate Insight Input Against Block Spec. */
   onValidate: string[];
   codesAfterValidate: string[];
+  /** An order plan opened: the requests made until its diagnostics settled, its codes, and the completions offered at its project id. */
+  planOnOpen: string[];
+  planCodesOnOpen: string[];
+  planNote?: string;
+  planCompletions: string[];
+  /** The service's projects, read afterwards: none of them may have been offered. */
+  projectNames: string[];
   /** Each tool invoked: its answer, and the requests other than GET made meanwhile. */
   tools: { name: string; text: string; sent: string[] }[];
   /** Files in the workspace folder after the tools ran. */
@@ -59,6 +68,10 @@ export async function run(): Promise<void> {
     codesOnOpen: [],
     onValidate: [],
     codesAfterValidate: [],
+    planOnOpen: [],
+    planCodesOnOpen: [],
+    planCompletions: [],
+    projectNames: [],
     tools: [],
     files: [],
   };
@@ -79,7 +92,22 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand(COMMANDS.validateInsight);
     sample.codesAfterValidate = await codesUntil(uri, (c) => c.includes('input-unknown'));
 
+    // An order plan: its ids would be checked and completed against the service in a trusted window.
+    seen = sample.planOnOpen;
+    const plan = vscode.Uri.joinPath(folder, 'restricted.eoorder.json');
+    const planned = planText(samplePlan());
+    await vscode.workspace.fs.writeFile(plan, Buffer.from(planned));
+    await vscode.window.showTextDocument(plan);
+    sample.planCodesOnOpen = await codesUntil(plan, (c) => c.includes('service-restricted'));
+    sample.planNote = vscode.languages.getDiagnostics(plan).find((d) => d.code === 'service-restricted')?.message;
+    const inId = vscode.window.activeTextEditor!.document.positionAt(planned.indexOf('"prj-1"') + 2);
+    const offered = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', plan, inId);
+    sample.planCompletions = offered.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    await new Promise((r) => setTimeout(r, 1500));
+    seen = [];
+
     const client = await conn.api.services.connection.getClient();
+    sample.projectNames = (await client.projects.listPage()).items.map((p) => p.title || p.name);
     const item = (await client.archives.search({ limit: 1, collections: ['sentinel-2-l2a'] })).features[0];
     const calls: [string, object][] = [
       [TOOLS.placeOrder, { items: [`${item.collection}/${item.id}`], project: 'Water resources' }],

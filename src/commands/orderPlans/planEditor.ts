@@ -30,6 +30,21 @@ export interface PlanEditorDeps {
   log: { warn(message: string): void };
 }
 
+/** Where a person reading the plan looks first: at its project (or its first character). */
+function restrictedNote(text: string): PlanDiagnostic {
+  const root = jsonc().parseTree(text);
+  const at = (root && jsonc().findNodeAtLocation(root, ['project'])) ?? undefined;
+  return {
+    code: 'service-restricted',
+    severity: 'info',
+    offset: at?.offset ?? Math.max(0, text.search(/\S/)),
+    length: at?.length ?? 1,
+    message: l10n.t(
+      'Restricted Mode: the ids and names in this plan were not checked against the service, which would send them with your token. Trust the workspace to check them.',
+    ),
+  };
+}
+
 /** Checks plan files as they open and change; keeps the last result per file for the fixes and lenses. */
 export class PlanDiagnostics extends LiveDiagnostics<CheckedPlan, PlanDiagnostic> {
   constructor(private readonly deps: PlanEditorDeps) {
@@ -49,8 +64,9 @@ export class PlanDiagnostics extends LiveDiagnostics<CheckedPlan, PlanDiagnostic
     const offline = checkPlanText(text);
     run.publishNow(offline);
     const { connection, trusted, facts } = this.deps;
-    // Opening a file of an untrusted repository sends nothing; nor does a signed-out window.
-    if (!offline.plan || !trusted() || connection.state === 'signedOut') return offline;
+    // Opening a file of an untrusted repository sends nothing, and says so; nor does a signed-out window.
+    if (offline.plan && !trusted()) return { ...offline, diagnostics: [...offline.diagnostics, restrictedNote(text)] };
+    if (!offline.plan || connection.state === 'signedOut') return offline;
     try {
       const client = await connection.getClient();
       return checkPlanText(text, await facts.factsFor(client, offline.plan));
