@@ -169,6 +169,7 @@ const E2E_SHARED_WINDOWS = {
     'explorer.e2e.test.js',
     'insightRuns.e2e.test.js',
     'order.e2e.test.js',
+    'orderPlan.e2e.test.js',
     'projects.e2e.test.js',
     'series.e2e.test.js',
     'tasking.e2e.test.js',
