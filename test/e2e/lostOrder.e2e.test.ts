@@ -10,11 +10,11 @@ import { FaultProxy } from '../support/faultProxy';
 import { startSandboxCli } from './sandboxCli';
 import { api } from './webviews';
 import { answerQuickInput, clickQuickPickRow, pickQuickItem, rowContextMenu, waitForNotification, waitForQuickInput } from './widgets';
+import { taskableAoi } from './taskable';
 import { openEoContainer, screenshot, soleView, waitForTreeRow, withWorkbench } from './workbench';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-type Band = { name: string; wavelength: number };
 
 test('lost order answer: the notification names the order the service placed; one POST', { timeout: 420_000 }, async () => {
   const sandbox = await startSandboxCli();
@@ -28,15 +28,7 @@ test('lost order answer: the notification names the order the service placed; on
       await openEoContainer(page);
       await soleView(page, 'Projects');
 
-      const { projects } = await api<{ projects: { id: string; name: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
-      const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string; satellite_id: string }[] }>(base, token, '/v0/aois?limit=100');
-      const { bandsets: all } = await api<{ bandsets: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/bandsets');
-      const sats = await api<{ id: string; bands: Band[] }[] | { satellites: { id: string; bands: Band[] }[] }>(base, token, '/v0/satellites');
-      const satList = Array.isArray(sats) ? sats : sats.satellites;
-      const fits = (satId: string) => all.filter((b) => b.bands.every((x) => satList.find((s) => s.id === satId)?.bands.some((y) => y.name === x.name)));
-      const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id) && fits(a.satellite_id).length > 0);
-      assert.ok(aoi, 'an AOI on a satellite with bandsets');
-      const project = projects.find((p) => p.id === aoi.project_id)!;
+      const { project, aoi, bandset } = await taskableAoi(base, token);
       const orderIds = async (): Promise<string[]> => (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.map((o) => o.id);
       const before = new Set(await orderIds());
 
@@ -49,7 +41,7 @@ test('lost order answer: the notification names the order the service placed; on
       await answerQuickInput(page, /First day of the capture window/, isoDay(Date.now() + 3 * DAY));
       await answerQuickInput(page, /Last day of the capture window/, isoDay(Date.now() + 24 * DAY));
       await pickQuickItem(page, /How often to capture/, 'Once');
-      await pickQuickItem(page, /Bands to capture/, fits(aoi.satellite_id)[0].name);
+      await pickQuickItem(page, /Bands to capture/, bandset.name);
       await answerQuickInput(page, /Maximum cloud cover/, '15');
       await answerQuickInput(page, /Maximum off-nadir/, '25');
       await pickQuickItem(page, /Delivery speed/, 'Standard');
