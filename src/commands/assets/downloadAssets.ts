@@ -13,7 +13,8 @@ import { enumLabel } from '../../format';
 import { isWebUrl } from '../../panels/protocol';
 import { failedText, inStep, showError } from '../../ui/showError';
 import { assetArg } from '../args/shapes';
-import { downloadToFile } from '../catalog/downloadFile';
+import { downloadToFile, freshLink } from '../catalog/downloadFile';
+import { reportDownload } from '../catalog/downloadProgress';
 import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { withProgress } from '../../ui/progress';
@@ -160,18 +161,12 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
         return downloadToFile(signedUrl, uri.fsPath, {
           signal: ac.signal,
           otherHosts: services.connection.otherHosts,
-          onProgress: ({ received, total }) => {
-            if (!total) return progress.report({ message: mb(received) });
-            const pct = Math.floor((received / total) * 100);
-            if (pct > lastPct) {
-              progress.report({ increment: pct - lastPct, message: vscode.l10n.t('{0} of {1}', mb(received), mb(total)) });
-              lastPct = pct;
-            }
-          },
+          onProgress: reportDownload(progress),
+          // The download record gives a fresh link when its link expired.
+          renewLink: freshLink(async () => (await client.aoiDownloads.get(aoiId, ready.download_id)).signed_url),
         });
       },
     );
@@ -187,10 +182,6 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
     await showError(services, vscode.l10n.t('Saving {0}', what), new Error(err instanceof Error ? err.message : String(err)));
     return { download: ready };
   }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? vscode.l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1)) : vscode.l10n.t('{0} KB', Math.ceil(bytes / 1024));
 }
 
 /** Each download is a POST that makes a package on the service: never sent again by Retry. */

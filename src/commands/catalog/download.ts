@@ -14,7 +14,8 @@ import { dateTime, enumLabel } from '../../format';
 import { downloadFileName } from '../../explorer/labels';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
-import { downloadToFolder } from './downloadFile';
+import { downloadToFolder, freshLink } from './downloadFile';
+import { reportDownload } from './downloadProgress';
 import { linkExpiry, minutesLeft } from './linkExpiry';
 import { describeTargets, idsOf, targetBody, type GivenTargets, type Targets } from './targets';
 import { withProgress } from '../../ui/progress';
@@ -130,21 +131,14 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
         return downloadToFolder(signedUrl, folder[0].fsPath, {
           signal: ac.signal,
           otherHosts: services.connection.otherHosts,
           fallbackName: 'eo-imagery-download.zip',
           preferredBase: base,
-          onProgress: ({ received, total }) => {
-            if (total) {
-              const pct = Math.floor((received / total) * 100);
-              if (pct > lastPct) {
-                progress.report({ increment: pct - lastPct, message: l10n.t('{0} of {1}', mb(received), mb(total)) });
-                lastPct = pct;
-              }
-            } else progress.report({ message: mb(received) });
-          },
+          onProgress: reportDownload(progress),
+          // The download record gives a fresh link when its link expired (a long download, a slow pick).
+          renewLink: freshLink(async () => (await (await services.connection.getClient()).downloads.get(ready.id)).signed_url),
         });
       },
     );
@@ -155,15 +149,12 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
   } catch (err) {
     // Recovers what can be: the download exists (returned), and the signed URL carries a
     // signature, so only the reason is shown and logged, with the way forward.
-    const text = err instanceof Error ? err.message : String(err);
+    // The reason is a sentence of its own; the message goes on after it.
+    const text = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, '');
     const sentence = (): string => l10n.t('Saving the download of {0} failed: {1}. Request the download again for a fresh link.', what, text);
     await showError(services, action, new StepFailure(sentence, new Error(text)));
     return { download: ready };
   }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /**

@@ -49,6 +49,12 @@ export interface DownloadOptions {
   backoffMs?: number;
   /** Told, in words, when a resume had to start over from the beginning. */
   onRestart?: (why: string) => void;
+  /**
+   * Asks the service again for a signed link to the same file, when the one in use expired
+   * (403 or 410: while the person picked a folder, or mid-download): the download goes on from
+   * its last byte with the fresh link. Once per request: a fresh link refused too ends it.
+   */
+  renewLink?: () => Promise<string>;
 }
 
 export class DownloadError extends Error {
@@ -63,6 +69,18 @@ export class DownloadError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A `renewLink` from a read of the record that carries the link (a download, a package): a
+ * record without one ends the download, in words.
+ */
+export function freshLink(read: () => Promise<string | undefined>): () => Promise<string> {
+  return async () => {
+    const link = await read();
+    if (!link) throw new DownloadError('The link expired and the service gave no fresh one: request the download again.');
+    return link;
+  };
 }
 
 /** Storage services answer a signed link with a redirect or two (to a region, a CDN). */
@@ -90,10 +108,15 @@ interface Validator {
  * file, a 206 its rest when `range` was sent. No Authorization header is ever sent: the link
  * carries its own signature.
  */
-async function fetchFile(url: string, opts: DownloadOptions, range?: { from: number; ifRange: string }): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+async function fetchFile(
+  link: string,
+  opts: DownloadOptions,
+  range?: { from: number; ifRange: string },
+): Promise<{ res: Dispatcher.ResponseData; url: URL; link: string }> {
   const timeout = opts.timeoutMs ?? 60_000;
   const headers: Record<string, string> = range ? { range: `bytes=${range.from}-`, 'if-range': range.ifRange } : {};
-  let current = httpUrl(url);
+  let current = httpUrl(link);
+  let renewed = false;
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
@@ -112,8 +135,16 @@ async function fetchFile(url: string, opts: DownloadOptions, range?: { from: num
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`, undefined, true);
     }
-    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current };
+    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current, link };
     await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
+    if ((res.statusCode === 403 || res.statusCode === 410) && opts.renewLink && !renewed) {
+      // The signed link expired: a fresh one from the service, and the same request again.
+      link = await opts.renewLink();
+      current = httpUrl(link);
+      renewed = true;
+      hop = -1;
+      continue;
+    }
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && location !== '') {
       if (hop >= MAX_REDIRECTS) throw new DownloadError(`The download link redirected more than ${MAX_REDIRECTS} times.`, res.statusCode);
@@ -134,7 +165,7 @@ async function fetchFile(url: string, opts: DownloadOptions, range?: { from: num
 
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
-  const { res, url: parsed } = await fetchFile(url, opts);
+  const { res, url: parsed, link } = await fetchFile(url, opts);
   const served = fileNameFor(headerOf(res, 'content-disposition'), parsed, opts.fallbackName);
   const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
   let final: string;
@@ -146,7 +177,7 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     throw err;
   }
   try {
-    await writeResumable(url, res, final, opts);
+    await writeResumable(link, res, final, opts);
   } catch (err) {
     // Recovers the disk: the empty placeholder goes (a failure to remove it changes nothing); rethrown.
     // The `.part` file stays for a later try only when it holds something.
@@ -161,8 +192,9 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
  * replacing): bytes go to `file.part` beside it, renamed over it only when complete.
  */
 export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
-  const { res } = await fetchFile(url, { ...opts, fallbackName: path.basename(file) });
-  await writeResumable(url, res, file, { ...opts, fallbackName: path.basename(file) });
+  const named = { ...opts, fallbackName: path.basename(file) };
+  const { res, link } = await fetchFile(url, named);
+  await writeResumable(link, res, file, named);
   return file;
 }
 
@@ -218,6 +250,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
         if (!ifRange) have = 0;
         const answer = await fetchFile(url, opts, have > 0 && ifRange ? { from: have, ifRange } : undefined);
         res = answer.res;
+        url = answer.link;
         const now = validatorOf(res);
         if (have > 0 && res.statusCode === 200) {
           const changed = validator.etag !== undefined && now.etag !== undefined && now.etag !== validator.etag;
@@ -282,7 +315,8 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
     },
   });
   try {
-    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a' }), { signal: opts.signal });
+    // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
+    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a', highWaterMark: 1 << 20 }), { signal: opts.signal });
   } finally {
     received = await fs.stat(part).then(
       (s) => s.size,

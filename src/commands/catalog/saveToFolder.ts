@@ -7,7 +7,8 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
-import { downloadToFolder } from './downloadFile';
+import { downloadToFolder, freshLink } from './downloadFile';
+import { reportDownload } from './downloadProgress';
 import { withProgress } from '../../ui/progress';
 
 export interface SaveLink {
@@ -17,10 +18,8 @@ export interface SaveLink {
   fallbackName: string;
   /** The name to give the file (its extension comes from the server). */
   preferredBase?: string;
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  /** Asks the service for the link again, when it expires before or during the download. */
+  renew?: () => Promise<string | undefined>;
 }
 
 /** The saved file's path, or undefined when the person did not pick a folder or the download failed (said in a message). */
@@ -39,20 +38,13 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
       (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
         return downloadToFolder(url, folder[0].fsPath, {
           signal: ac.signal,
           otherHosts: services.connection.otherHosts,
           fallbackName: s.fallbackName,
           preferredBase: s.preferredBase,
-          onProgress: ({ received, total }) => {
-            if (!total) return progress.report({ message: mb(received) });
-            const pct = Math.floor((received / total) * 100);
-            if (pct > lastPct) {
-              progress.report({ increment: pct - lastPct, message: l10n.t('{0} of {1}', mb(received), mb(total)) });
-              lastPct = pct;
-            }
-          },
+          onProgress: reportDownload(progress),
+          renewLink: s.renew && freshLink(s.renew),
         });
       },
     );
@@ -61,7 +53,8 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
     return file;
   } catch (err) {
     // Recovers the way forward: the link is signed, so only the reason is said, with a fresh download to try.
-    const text = err instanceof Error ? err.message : String(err);
+    // The reason is a sentence of its own; the message goes on after it.
+    const text = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, '');
     services.log.error(`Saving ${s.what} failed: ${text}`);
     await services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', s.what, text), {});
     return undefined;

@@ -14,7 +14,7 @@ import type { CommandServices } from '../services';
 import { inStep, orReason, unlessNotSupported } from '../../ui/showError';
 import type { RunRef } from '../args';
 import { noteUnreadable } from '../../ui/unreadable';
-import { downloadToFolder } from '../catalog/downloadFile';
+import { downloadToFolder, freshLink } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
 import { withProgress } from '../../ui/progress';
@@ -193,6 +193,8 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
         signal: abort.signal,
         otherHosts: services.connection.otherHosts,
         fallbackName: `${insightSlug(r.name)}.zip`,
+        // Packaging again gives a fresh link when this one expired.
+        renewLink: freshLink(async () => (await client.insightRuns.download(node.aoi.aoi_id, r.id, {})).signed_url),
       });
     }),
   );

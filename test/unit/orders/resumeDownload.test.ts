@@ -26,6 +26,8 @@ const big = Buffer.alloc(SIZE);
 for (let i = 0; i < SIZE; i += 4) big.writeUInt32LE((i * 2654435761) >>> 0, i);
 const small = Buffer.from('a small package\n'.repeat(1000));
 let version = 1;
+let validSig = '';
+const expiring: { sig: string; range: string | undefined }[] = [];
 let server: http.Server;
 let proxy: FaultProxy;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-resume-'));
@@ -49,7 +51,14 @@ before(async () => {
       if (req.url === '/big.bin') out = asStoredObject(req.headers, chunked(big), { etag: streamedEtag('big', SIZE), modified: 0 });
       else if (req.url === '/changing.bin')
         out = asStoredObject(req.headers, chunked(big.subarray(0, 1 << 22)), { etag: streamedEtag(`v${version++}`, 1 << 22), modified: 0 });
-      else if (req.url === '/corrupt.zip')
+      else if (req.url?.startsWith('/expiring.bin?sig=')) {
+        // A signed link good for one request, as a short-lived presigned URL is for a slow download.
+        const sig = req.url.slice('/expiring.bin?sig='.length);
+        expiring.push({ sig, range: req.headers.range });
+        if (sig !== validSig) throw new HttpError(403, 'the signed URL has expired', 'expired');
+        validSig = '';
+        out = asStoredObject(req.headers, chunked(big.subarray(0, 1 << 23)), { etag: streamedEtag('expiring', 1 << 23), modified: 0 });
+      } else if (req.url === '/corrupt.zip')
         out = asStoredObject(req.headers, { status: 200, raw: small }, { etag: '"00000000000000000000000000000000"', modified: 0 });
       else out = { status: 404, raw: 'no' };
     } catch (e) {
@@ -109,6 +118,40 @@ describe('a download resumes from its last byte', () => {
     assert.ok(fs.readFileSync(file).equals(big.subarray(0, 1 << 22)));
     assert.equal(restarts.length, 1, JSON.stringify(proxy.log.filter((r) => r.path === '/changing.bin')));
     assert.match(restarts[0], /changed on the server/);
+  });
+
+  it('a signed link that expired mid-download is asked for again, and the download goes on from its last byte', async () => {
+    validSig = 's1';
+    proxy.add({ path: '/expiring.bin', times: 1, toxic: { kind: 'limitData', bytes: 3 << 20 } });
+    const file = path.join(dir, 'expiring.bin');
+    let renewals = 0;
+    const renewLink = async (): Promise<string> => {
+      validSig = `s${++renewals + 1}`;
+      return `${proxy.url}/expiring.bin?sig=${validSig}`;
+    };
+    await downloadToFile(`${proxy.url}/expiring.bin?sig=s1`, file, { otherHosts: undefined, retries: 3, backoffMs: 1, renewLink });
+    assert.ok(fs.readFileSync(file).equals(big.subarray(0, 1 << 23)));
+    assert.equal(renewals, 1);
+    // The whole file with the first link; the old link refused; the rest with the fresh one.
+    assert.deepEqual(
+      expiring.map((e) => e.sig),
+      ['s1', 's1', 's2'],
+    );
+    const from = Number(/^bytes=(\d+)-$/.exec(expiring[2].range ?? '')?.[1]);
+    assert.ok(from > 0 && from <= 3 << 20, `the fresh link asked from byte ${from}`);
+    fs.rmSync(file);
+  });
+
+  it('a fresh link refused too ends the download with the reason', async () => {
+    validSig = '';
+    const file = path.join(dir, 'never.bin');
+    let renewals = 0;
+    const renewLink = async (): Promise<string> => `${proxy.url}/expiring.bin?sig=stale${++renewals}`;
+    await assert.rejects(
+      downloadToFile(`${proxy.url}/expiring.bin?sig=old`, file, { otherHosts: undefined, retries: 3, backoffMs: 1, renewLink }),
+      /answered 403\. The link may have expired/,
+    );
+    assert.equal(renewals, 1);
   });
 
   it('a checksum mismatch is reported and the file kept under a name that says so', async () => {
