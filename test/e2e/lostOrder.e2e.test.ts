@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import { FaultProxy } from '../support/faultProxy';
 import { startSandboxCli } from './sandboxCli';
 import { api } from './webviews';
-import { answerQuickInput, clickQuickPickRow, pickQuickItem, rowContextMenu, waitForNotification, waitForQuickInput } from './widgets';
-import { taskableAoi } from './taskable';
+import { clickQuickPickRow, rowContextMenu, waitForNotification, waitForQuickInput } from './widgets';
+import { answerTaskingWizard, taskableAoi } from './taskable';
 import { openEoContainer, screenshot, soleView, waitForTreeRow, withWorkbench } from './workbench';
 
 const DAY = 86_400_000;
@@ -36,16 +36,13 @@ test('lost order answer: the notification names the order the service placed; on
       if ((await projectRow.getAttribute('aria-expanded')) !== 'true') await projectRow.click();
       await rowContextMenu(page, await waitForTreeRow(page, 'Projects', aoi.name), 'Order Tasking…');
       const name = `e2e lost answer ${Date.now()}`;
-      await answerQuickInput(page, /Name of the order item/, name);
-      await answerQuickInput(page, /Use case/, 'e2e: a lost answer');
-      await answerQuickInput(page, /First day of the capture window/, isoDay(Date.now() + 3 * DAY));
-      await answerQuickInput(page, /Last day of the capture window/, isoDay(Date.now() + 24 * DAY));
-      await pickQuickItem(page, /How often to capture/, 'Once');
-      await pickQuickItem(page, /Bands to capture/, bandset.name);
-      await answerQuickInput(page, /Maximum cloud cover/, '15');
-      await answerQuickInput(page, /Maximum off-nadir/, '25');
-      await pickQuickItem(page, /Delivery speed/, 'Standard');
-      await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
+      await answerTaskingWizard(page, {
+        name,
+        usecase: 'e2e: a lost answer',
+        start: isoDay(Date.now() + 3 * DAY),
+        end: isoDay(Date.now() + 24 * DAY),
+        bandset: bandset.name,
+      });
 
       // Priced (the dry run went through); the next POST is placed and its answer lost.
       await waitForQuickInput(page, /Place this order\?/, 60_000);

@@ -11,17 +11,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api } from './webviews';
-import {
-  activeEditorText,
-  answerQuickInput,
-  clickQuickPickRow,
-  focusedQuickPickRow,
-  pickQuickItem,
-  quickPickText,
-  rowContextMenu,
-  waitForQuickInput,
-} from './widgets';
-import { taskableAoi } from './taskable';
+import { activeEditorText, clickQuickPickRow, focusedQuickPickRow, quickPickText, rowContextMenu, waitForQuickInput } from './widgets';
+import { answerTaskingWizard, taskableAoi } from './taskable';
 import { openEoContainer, screenshot, soleView, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const DAY = 86_400_000;
@@ -57,16 +48,7 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     const name = `e2e plan ${Date.now()}`;
     const start = isoDay(Date.now() + 3 * DAY);
     const end = isoDay(Date.now() + 24 * DAY);
-    await answerQuickInput(page, /Name of the order item/, name);
-    await answerQuickInput(page, /Use case/, 'e2e: plans in pull requests');
-    await answerQuickInput(page, /First day of the capture window/, start);
-    await answerQuickInput(page, /Last day of the capture window/, end);
-    await pickQuickItem(page, /How often to capture/, 'Once');
-    await pickQuickItem(page, /Bands to capture/, bandset.name);
-    await answerQuickInput(page, /Maximum cloud cover/, '15');
-    await answerQuickInput(page, /Maximum off-nadir/, '25');
-    await pickQuickItem(page, /Delivery speed/, 'Standard');
-    await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
+    await answerTaskingWizard(page, { name, usecase: 'e2e: plans in pull requests', start, end, bandset: bandset.name });
 
     // "Save as Order Plan…" on the confirmation, then code-server's save dialog.
     await waitForQuickInput(page, /Place this order\?/, 60_000);
