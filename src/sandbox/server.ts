@@ -52,6 +52,8 @@ export interface ServerOptions {
   tokens: Map<string, User>;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Told `METHOD /path STATUS` as each answer ends ("cut" for a connection cut mid-answer). */
+  onRequest?: (line: string) => void;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -203,6 +205,14 @@ export class SandboxServer {
     return m ? this.opts.tokens.get(m[1]) : undefined;
   }
 
+  /** Keeps the last 2,000 for tests; tells `onRequest` the status as the answer ends. */
+  private logRequest(method: string, path: string, res: http.ServerResponse): void {
+    this.requests.push(`${method} ${path}`);
+    if (this.requests.length > 2000) this.requests.splice(0, this.requests.length - 2000);
+    const told = this.opts.onRequest;
+    if (told) res.once('close', () => told(`${method} ${path} ${res.writableFinished ? res.statusCode : 'cut'}`));
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const head = method === 'HEAD';
@@ -214,8 +224,7 @@ export class SandboxServer {
       return;
     }
     const path = url.pathname;
-    this.requests.push(`${method} ${path}`);
-    if (this.requests.length > 2000) this.requests.splice(0, this.requests.length - 2000);
+    this.logRequest(method, path, res);
     if (!isLoopbackHost(req.headers.host)) {
       // The sandbox's tokens are public: a page on another site must not reach it through a
       // DNS name rebound to 127.0.0.1.

@@ -1,9 +1,10 @@
 // An order plan as a team uses it, in code-server signed in to the sandbox CLI: Projects → an
 // AOI → "Order Tasking…", every step answered; on the priced confirmation "Save as Order
-// Plan…" writes the plan (nothing is ordered); the file edited (its end date moved); the
-// CodeLens "Price" shows the service's total; "Place Order…" opens the same priced
-// confirmation, where Enter cancels; placed on purpose, the file gets its `placed` record; a
-// second "Place Order…" asks first, Cancel first. The service then holds exactly one new order.
+// Plan…" writes the plan (nothing is ordered); the file edited (its end date moved, an item
+// added, priced, and removed again); the CodeLens "Price" shows the service's total each
+// time; "Place Order…" opens the same priced confirmation, where Enter cancels; placed on purpose, the file gets its `placed` record; a
+// second "Place Order…" asks first, Cancel first. The service then holds exactly one new order,
+// and its request log (`--log-requests`) exactly one order POST that placed.
 // Screenshots: test-results/screenshots/plan-*.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -30,8 +31,70 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 3
   }
 }
 
+interface PlanItem {
+  name?: string;
+  geometry: unknown;
+  start: string;
+  end: string;
+  bandset: { id: string };
+  cloudCover: number;
+  offNadir: number;
+  speed: string;
+}
+interface PlanFile {
+  project: { id: string };
+  usecase: string;
+  items: PlanItem[];
+}
+
+/** Writes the plan on disk and waits for the editor to show `shows` (and no longer `gone`). */
+async function edit(page: Page, file: string, text: string, shows: string, gone?: string): Promise<void> {
+  fs.writeFileSync(file, text);
+  const seen = async (): Promise<boolean> => {
+    // Monaco draws spaces as no-break spaces
+    const t = (await activeEditorText(page)).replace(/\u00a0/g, ' ');
+    return t.includes(shows) && (gone === undefined || !t.includes(gone));
+  };
+  for (const deadline = Date.now() + 30_000; !(await seen()) && Date.now() < deadline;) await page.waitForTimeout(250);
+  assert.ok(await seen(), `the editor shows the plan with "${shows}"${gone ? ` and without "${gone}"` : ''}`);
+}
+
+/** The service's own dry-run total for the plan's tasking items, asked directly (the interface's request shape). */
+async function dryTotal(base: string, token: string, plan: PlanFile): Promise<number> {
+  const dry = await fetch(`${base}/v0/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      dry_run: true,
+      order_items: plan.items.map((item) => ({
+        project_id: plan.project.id,
+        name: item.name,
+        usecase: plan.usecase,
+        geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: item.geometry, properties: {} }] },
+        recurrence: 'ONCE',
+        start_date: `${item.start}T00:00:00.000Z`,
+        end_date: `${item.end}T00:00:00.000Z`,
+        no_of_occurrences: 1,
+        bandset: { bandset_id: item.bandset.id },
+        cloud_cover: item.cloudCover,
+        off_nadir: item.offNadir,
+        delivery_speed: item.speed,
+      })),
+    }),
+  });
+  assert.equal(dry.status, 200, 'the dry run');
+  return ((await dry.json()) as { total_amount: number }).total_amount;
+}
+
+/** The Price lens shows `total` in credits, formatted as a person reads it. */
+async function waitForTotal(page: Page, total: number): Promise<void> {
+  const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(total);
+  await lens(page, new RegExp(`Priced:.*total amount ${money.replace(/[.]/g, '\\.')} credits`)).waitFor({ state: 'visible', timeout: 60_000 });
+}
+
 test('order plan: saved from the wizard, edited, priced by the lens, placed on purpose once', { timeout: 420_000 }, async () => {
-  await withSandboxWorkbench('plan', {}, async ({ page, base, token, folder }) => {
+  // the service's own request log: what reached it, whatever the extension believes it sent
+  await withSandboxWorkbench('plan', { sandboxArgs: ['--log-requests'] }, async ({ page, base, token, folder, sandbox }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await openEoContainer(page);
     await soleView(page, 'Projects');
@@ -66,48 +129,23 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     assert.match(written, new RegExp(`"end": "${end}"`));
     assert.match(written, /"cloudCover": 15/);
 
-    // Edited: the end date moved a week (on disk, as a pull request's merge would).
+    // Edited on disk, as a pull request's merge would: the end date moved a week, and a second
+    // look at the same area added; priced; then that item removed again and priced anew.
     const moved = isoDay(Date.parse(end) + 7 * DAY);
-    fs.writeFileSync(file, written.replace(`"end": "${end}"`, `"end": "${moved}"`));
-    for (const deadline = Date.now() + 30_000; !(await activeEditorText(page)).includes(moved) && Date.now() < deadline;) await page.waitForTimeout(250);
-    assert.ok((await activeEditorText(page)).includes(moved), 'the editor shows the moved date');
-
-    // Price: the lens shows the service's total for the edited plan.
+    const movedText = written.replace(`"end": "${end}"`, `"end": "${moved}"`);
+    const twoItems = JSON.parse(movedText) as PlanFile;
+    // first, so its name is on the editor's first screen
+    twoItems.items.unshift({ ...twoItems.items[0], name: `${name} second look` });
+    await edit(page, file, `${JSON.stringify(twoItems, null, 2)}\n`, 'second look');
     await page.keyboard.press('Control+Home');
     await lens(page, /^\s*Price$/).click();
-    const priced = lens(page, /Priced:/);
-    await priced.waitFor({ state: 'visible', timeout: 60_000 });
-    const request = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      project: { id: string };
-      items: { geometry: unknown; start: string; end: string; bandset: { id: string } }[];
-    };
-    const item = request.items[0];
-    const dry = await fetch(`${base}/v0/orders`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        dry_run: true,
-        order_items: [
-          {
-            project_id: request.project.id,
-            name,
-            usecase: 'e2e: plans in pull requests',
-            geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: item.geometry, properties: {} }] },
-            recurrence: 'ONCE',
-            start_date: `${item.start}T00:00:00.000Z`,
-            end_date: `${item.end}T00:00:00.000Z`,
-            no_of_occurrences: 1,
-            bandset: { bandset_id: item.bandset.id },
-            cloud_cover: 15,
-            off_nadir: 25,
-            delivery_speed: 'STANDARD',
-          },
-        ],
-      }),
-    });
-    const total = ((await dry.json()) as { total_amount: number }).total_amount;
-    const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(total);
-    assert.match(await priced.innerText(), new RegExp(`total amount ${money.replace(/[.]/g, '\\.')} credits`));
+    await waitForTotal(page, await dryTotal(base, token, twoItems));
+
+    await edit(page, file, movedText, moved, 'second look');
+    // the price of two items is not kept past the edit: Price again, for the one item left
+    await page.keyboard.press('Control+Home');
+    await lens(page, /^\s*Price$/).click();
+    await waitForTotal(page, await dryTotal(base, token, JSON.parse(movedText) as PlanFile));
     await screenshot(page, 'plan-priced');
 
     // Place Order…: the wizards' priced confirmation; Enter cancels and nothing is placed.
@@ -143,5 +181,10 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     await page.keyboard.press('Enter');
     await page.waitForTimeout(1500);
     assert.deepEqual(await newOrders(), created, 'exactly one order was placed');
+    const placedPosts = sandbox
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() === 'request POST /v0/orders 201');
+    assert.equal(placedPosts.length, 1, 'the service’s request log holds exactly one order POST that placed');
   });
 });
