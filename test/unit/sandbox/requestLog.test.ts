@@ -10,7 +10,9 @@ it('logs each answer as METHOD /path STATUS, a dry run apart from a placed order
     const auth = { authorization: `Bearer ${sb.tokens.alice}`, 'content-type': 'application/json' };
     const projects = (await (await fetch(`${sb.url}/v0/projects?limit=1`, { headers: auth })).json()) as { projects: { id: string }[] };
     await fetch(`${sb.url}/v0/nowhere`, { headers: auth }).then((r) => r.arrayBuffer());
-    await fetch(`${sb.url}/v0/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ dry_run: true, order_items: [] }) }).then((r) => r.arrayBuffer());
+    await fetch(`${sb.url}/v0/orders`, { method: 'POST', headers: auth, body: JSON.stringify({ dry_run: true, order_items: [] }) }).then((r) =>
+      r.arrayBuffer(),
+    );
     assert.ok(projects.projects.length > 0);
     // 'close' comes after the client has the answer: wait for the three lines
     for (let i = 0; i < 50 && lines.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
