@@ -17,6 +17,7 @@ import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
+import { dropPart, ifRangeOf, keptBytes, notePart, partFileOf, type Validator } from './partFile';
 
 export interface DownloadProgress {
   received: number;
@@ -93,14 +94,6 @@ function httpUrl(href: string, base?: URL): URL {
   if (!u) throw new DownloadError('The download link is not a valid URL.');
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new DownloadError(`Refusing to download from a ${u.protocol} link.`);
   return u;
-}
-
-/** What the next ranged request sends, and what the bytes on disk are a prefix of. */
-interface Validator {
-  etag?: string;
-  lastModified?: string;
-  /** The whole file's size, from Content-Length or Content-Range. */
-  size?: number;
 }
 
 /**
@@ -203,17 +196,6 @@ function headerOf(res: Dispatcher.ResponseData, name: string): string | undefine
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** The `.part` file a download of `target` writes to, beside it. */
-export function partFileOf(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.part`);
-}
-
-/** `If-Range` takes a strong ETag or a date (RFC 9110 §13.1.5): a weak ETag cannot resume. */
-function ifRangeOf(v: Validator): string | undefined {
-  if (v.etag && !v.etag.startsWith('W/')) return v.etag;
-  return v.lastModified;
-}
-
 function validatorOf(res: Dispatcher.ResponseData): Validator {
   const range = /\/(\d+)\s*$/.exec(headerOf(res, 'content-range') ?? '');
   const length = headerOf(res, 'content-length');
@@ -240,9 +222,13 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
   const retries = opts.retries ?? 5;
   let res: Dispatcher.ResponseData | undefined = first;
   let validator = validatorOf(first);
-  let have = 0;
   let lastError: DownloadError | undefined;
-  await fs.rm(part, { force: true });
+  // What an earlier try (another window, before a reload) left of this same file goes on from its last byte.
+  let have = await keptBytes(part, validator);
+  if (have > 0) {
+    await first.body.dump().catch(() => undefined); // its bytes are on disk already: their loss changes nothing
+    res = undefined;
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       if (!res) {
@@ -270,6 +256,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
           validator = { ...now, etag: now.etag ?? validator.etag, lastModified: now.lastModified ?? validator.lastModified };
         } else validator = now;
       }
+      if (have === 0) await notePart(part, validator);
       have = await appendBody(res, part, have, validator.size, opts);
       res = undefined;
       if (validator.size !== undefined && have !== validator.size) {
@@ -287,7 +274,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
       lastError = err instanceof DownloadError ? err : new DownloadError(`The download failed: ${describe(err)}`, undefined, true);
       if (!ifRangeOf(validator)) {
         // Without an ETag or a date nothing can tell a later answer continues these bytes.
-        await fs.rm(part, { force: true });
+        await dropPart(part);
         have = 0;
       }
       // A try that moved bytes kept on disk ends a streak: the bound and the backoff count tries
@@ -302,6 +289,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
   }
   await verify(part, target, validator);
   await fs.rename(part, target);
+  await dropPart(part);
 }
 
 /** Appends `res`'s body to `part` (which holds `have` bytes); resolves with the bytes on disk. */
@@ -342,6 +330,7 @@ async function verify(part: string, target: string, v: Validator): Promise<void>
   const ext = path.extname(target);
   const kept = `${target.slice(0, target.length - ext.length)} (failed verification)${ext}`;
   await fs.rename(part, kept);
+  await dropPart(part);
   throw new DownloadError(`The downloaded file failed verification: ${problem}. It was kept as ${kept}; download it again.`);
 }
 

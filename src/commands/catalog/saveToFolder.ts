@@ -4,12 +4,10 @@
  * so nothing half-written is left under the final name. The link carries a signature: it is
  * never logged or shown.
  */
-import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
 import { downloadToFolder, freshLink } from './downloadFile';
-import { reportDownload } from './downloadProgress';
-import { withProgress } from '../../ui/progress';
+import { downloadWithResume } from './downloadProgress';
 
 export interface SaveLink {
   /** What is downloaded, as people read it: "the job of Crop health (2026-11-25 14:57 UTC)". */
@@ -32,31 +30,18 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
     title: l10n.t('Folder to save {0} in', s.what),
   });
   if (!folder?.[0]) return undefined;
-  try {
-    const file = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', s.what), cancellable: true },
-      (progress, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        return downloadToFolder(url, folder[0].fsPath, {
-          signal: ac.signal,
-          otherHosts: services.connection.otherHosts,
-          fallbackName: s.fallbackName,
-          preferredBase: s.preferredBase,
-          onProgress: reportDownload(progress),
-          renewLink: s.renew && freshLink(s.renew),
-        });
-      },
-    );
-    services.log.info(`Saved ${s.what} to ${file}`);
-    void services.ui.message('info', l10n.t('Saved {0}.', file), {});
-    return file;
-  } catch (err) {
-    // Recovers the way forward: the link is signed, so only the reason is said, with a fresh download to try.
-    // The reason is a sentence of its own; the message goes on after it.
-    const text = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, '');
-    services.log.error(`Saving ${s.what} failed: ${text}`);
-    await services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', s.what, text), {});
-    return undefined;
-  }
+  const file = await downloadWithResume(services, s.what, (signal, onProgress) =>
+    downloadToFolder(url, folder[0].fsPath, {
+      signal,
+      otherHosts: services.connection.otherHosts,
+      fallbackName: s.fallbackName,
+      preferredBase: s.preferredBase,
+      onProgress,
+      renewLink: s.renew && freshLink(s.renew),
+    }),
+  );
+  if (file === undefined) return undefined;
+  services.log.info(`Saved ${s.what} to ${file}`);
+  void services.ui.message('info', l10n.t('Saved {0}.', file), {});
+  return file;
 }

@@ -151,6 +151,26 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     assert.notEqual(after[files[0]], after[files[1]], 'the second try used a fresh link');
   });
 
+  test('a download cut, then refused, stops with what it kept and offers Resume, which goes on from its last byte', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+    // The file's answer drops halfway; the next try is refused (no passing error): the half is kept.
+    handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 200, cutMidBody: true, count: 1 });
+    handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 404, count: 1 });
+    const prompts = new ScriptedPrompts([
+      { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+      { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
+      { kind: 'message', match: /stopped after \d+ KB: The download link answered 404\. Resume goes on from there\./, answer: 'Resume' },
+    ]);
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+    prompts.assertDone();
+    assert.ok(out?.file, `nothing saved: ${prompts.messages.map((m) => m.text).join(' / ')}`);
+    const whole = Buffer.from(await (await fetch(out.download.signed_url ?? '')).arrayBuffer());
+    assert.ok(fs.readFileSync(out.file).equals(whole), 'the resumed file is not the served one');
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(out.file)], 'a part file or its note was left behind');
+  });
+
   test('download of an order item whose link fails to save leaves no file and says why', async () => {
     const conn = sb.current;
     const cat = await someCatalog();

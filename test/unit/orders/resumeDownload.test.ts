@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { downloadToFile } from '../../../src/commands/catalog/downloadFile';
+import { DownloadError, downloadToFile, downloadToFolder } from '../../../src/commands/catalog/downloadFile';
+import { partFileOf } from '../../../src/commands/catalog/partFile';
 import { HttpError } from '../../../src/sandbox/errors';
 import { asStoredObject, streamedEtag } from '../../../src/sandbox/objects';
 import type { Res } from '../../../src/sandbox/router';
@@ -159,5 +160,49 @@ describe('a download resumes from its last byte', () => {
     await assert.rejects(downloadToFile(`${proxy.url}/corrupt.zip`, file, { otherHosts: undefined, retries: 0 }), /failed verification: its MD5 checksum/);
     assert.equal(fs.existsSync(file), false);
     assert.ok(fs.existsSync(path.join(dir, 'corrupt (failed verification).zip')));
+  });
+  it('a download stopped (a reload, a window closed) goes on later from its last byte, in the same folder', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'later-'));
+    proxy.add({ path: '/big.bin', times: 1, toxic: { kind: 'limitData', bytes: 5 << 20 } });
+    const first = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' }).then(
+      () => assert.fail('the cut download finished'),
+      (e: unknown) => e,
+    );
+    assert.ok(first instanceof DownloadError && first.kept > 0 && first.kept <= 5 << 20, String(first));
+    const part = partFileOf(path.join(folder, 'big.bin'));
+    assert.equal(fs.statSync(part).size, first.kept);
+    // what the bytes are a prefix of is noted beside them, and nothing of the link
+    assert.deepEqual(JSON.parse(fs.readFileSync(`${part}.json`, 'utf8')), {
+      etag: streamedEtag('big', SIZE),
+      lastModified: new Date(0).toUTCString(),
+      size: SIZE,
+    });
+    const asked = proxy.log.length;
+    const file = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.equal(file, path.join(folder, 'big.bin'));
+    assert.equal(createHash('sha256').update(fs.readFileSync(file)).digest('hex'), createHash('sha256').update(big).digest('hex'));
+    const again = proxy.log.slice(asked).filter((r) => r.path === '/big.bin');
+    // the first answer names the file (its body is let go); the bytes come from where the part ended, once
+    assert.deepEqual(
+      again.map((r) => r.range),
+      [undefined, `bytes=${first.kept}-`],
+    );
+    assert.deepEqual(fs.readdirSync(folder), ['big.bin']);
+  });
+
+  it('a part whose file changed on the server since, or whose note is damaged, starts over', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'stale-'));
+    const target = path.join(folder, 'changing.bin');
+    const part = partFileOf(target);
+    fs.writeFileSync(part, Buffer.alloc(1 << 20, 7));
+    fs.writeFileSync(`${part}.json`, JSON.stringify({ etag: streamedEtag('v0', 1 << 22), size: 1 << 22 }));
+    await downloadToFolder(`${proxy.url}/changing.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.ok(fs.readFileSync(target).equals(big.subarray(0, 1 << 22)));
+    fs.rmSync(target);
+    fs.writeFileSync(part, Buffer.alloc(1 << 20, 7));
+    fs.writeFileSync(`${part}.json`, '{"etag": ["not", "a string"], "size": "4194304"');
+    await downloadToFolder(`${proxy.url}/changing.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.ok(fs.readFileSync(target).equals(big.subarray(0, 1 << 22)));
+    assert.deepEqual(fs.readdirSync(folder), ['changing.bin']);
   });
 });
