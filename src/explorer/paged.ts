@@ -200,7 +200,9 @@ export class PagedChildren<T, Row> implements LoadableList {
           source.reportFailure(err);
           source.warn(`Could not load ${this.spec.what}: ${err instanceof Error ? err.message : String(err)}`);
         }
-        if (this.replacing && isTransient(err)) this.retryStale(generation);
+        // A refresh that failed (its rows kept, stale) or a first page that failed (nothing to
+        // show yet) loads again by itself; a later page waits for its Retry.
+        if ((this.replacing || this.items.length === 0) && isTransient(err)) this.retryStale(generation);
       } finally {
         if (generation === this.generation) this.loading = undefined;
       }
@@ -248,7 +250,7 @@ export class PagedChildren<T, Row> implements LoadableList {
     this.readAt = 0;
   }
 
-  /** A stale list loads again by itself (STALE_RETRY_MS), until it passes, is reset, or STALE_TRIES. */
+  /** A stale or unloaded list loads again by itself (STALE_RETRY_MS), until it passes, is reset, or STALE_TRIES. */
   private retryStale(generation: number): void {
     if (this.staleTries >= STALE_TRIES) return;
     const delay = STALE_RETRY_MS[Math.min(this.staleTries, STALE_RETRY_MS.length - 1)];

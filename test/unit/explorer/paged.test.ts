@@ -267,6 +267,47 @@ describe('PagedChildren', () => {
     assert.ok(said.changes >= 1, 'the tree was told');
   });
 
+  it('a first load that fails for a passing reason (503) loads again by itself; a later page waits for Retry', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let down = true;
+    let fetches = 0;
+    const { paged, said } = list(async (_c, q) => {
+      fetches++;
+      if (down) throw new ApiError({ kind: 'http', method: 'GET', path: '/v0/aois', status: 503, detailMessage: 'Service Unavailable' });
+      return { items: ['a', 'b', 'c'].slice(q.offset, q.offset + q.limit).map((id) => ({ id })), total: 3 };
+    });
+    assert.deepEqual(ids(await paged.children()), ['<error>']);
+    down = false;
+    for (let waited = 0; waited < 8_000 && fetches < 2; waited += 1_000) {
+      t.mock.timers.tick(1_000);
+      await new Promise((r) => setImmediate(r));
+    }
+    await settle();
+    assert.equal(fetches, 2, 'one load by itself');
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', '<more>']);
+    assert.ok(said.changes >= 1, 'the tree was told');
+    // the next page fails: it waits for its Retry, with the rows above it kept
+    down = true;
+    await paged.loadMore();
+    t.mock.timers.tick(30_000);
+    await settle();
+    assert.equal(fetches, 3, 'no load by itself after a later page');
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', '<error>']);
+  });
+
+  it('a first load refused for a reason that will not pass (404) waits for Retry', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let fetches = 0;
+    const { paged } = list(async () => {
+      fetches++;
+      throw new ApiError({ kind: 'http', method: 'GET', path: '/v0/aois', status: 404, detailMessage: 'Not Found' });
+    });
+    assert.deepEqual(ids(await paged.children()), ['<error>']);
+    t.mock.timers.tick(30_000);
+    await settle();
+    assert.equal(fetches, 1);
+  });
+
   it('a reset without keep (sign-in, filter) forgets the rows: never shown as stale', async () => {
     let down = false;
     const { paged } = list(async () => {
