@@ -200,7 +200,9 @@ function validatorOf(res: Dispatcher.ResponseData): Validator {
   const range = /\/(\d+)\s*$/.exec(headerOf(res, 'content-range') ?? '');
   const length = headerOf(res, 'content-length');
   const size = range ? Number(range[1]) : length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
-  return { etag: headerOf(res, 'etag'), lastModified: headerOf(res, 'last-modified'), size };
+  // Content-MD5 (base64, RFC 1864) is the whole file's only on a whole answer; a part's is its own.
+  const md5 = res.statusCode === 200 ? Buffer.from(headerOf(res, 'content-md5') ?? '', 'base64') : undefined;
+  return { etag: headerOf(res, 'etag'), lastModified: headerOf(res, 'last-modified'), size, ...(md5?.length === 16 ? { md5: md5.toString('hex') } : {}) };
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -253,7 +255,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
             res.body.destroy();
             throw new DownloadError(`The server sent a different part of the file than asked for.`);
           }
-          validator = { ...now, etag: now.etag ?? validator.etag, lastModified: now.lastModified ?? validator.lastModified };
+          validator = { ...now, etag: now.etag ?? validator.etag, lastModified: now.lastModified ?? validator.lastModified, md5: validator.md5 };
         } else validator = now;
       }
       if (have === 0) await notePart(part, validator);
@@ -314,12 +316,12 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
   return received;
 }
 
-/** Checks the size and, when the ETag is a plain MD5 (S3's for a whole upload), the checksum. */
+/** Checks the size and, when the server gave one (Content-MD5, or an ETag that is a plain MD5 as S3's for a whole upload), the checksum. */
 async function verify(part: string, target: string, v: Validator): Promise<void> {
   const size = (await fs.stat(part)).size;
   let problem: string | undefined;
   if (v.size !== undefined && size !== v.size) problem = `it has ${size} bytes where the server said ${v.size}`;
-  const md5 = /^"([0-9a-f]{32})"$/i.exec(v.etag ?? '')?.[1];
+  const md5 = v.md5 ?? /^"([0-9a-f]{32})"$/i.exec(v.etag ?? '')?.[1];
   if (!problem && md5) {
     const hash = createHash('md5');
     await pipeline(createReadStream(part), hash);

@@ -14,6 +14,8 @@ export interface Validator {
   lastModified?: string;
   /** The whole file's size, from Content-Length or Content-Range. */
   size?: number;
+  /** The whole file's MD5 (hex) from Content-MD5, when the server sent one. */
+  md5?: string;
 }
 
 /** The `.part` file a download of `target` writes to, beside it. */
@@ -31,7 +33,7 @@ export function ifRangeOf(v: Validator): string | undefined {
 
 /** Notes what `part` holds a prefix of, for a later try. */
 export async function notePart(part: string, v: Validator): Promise<void> {
-  await fs.writeFile(sidecarOf(part), JSON.stringify({ etag: v.etag, lastModified: v.lastModified, size: v.size }));
+  await fs.writeFile(sidecarOf(part), JSON.stringify({ etag: v.etag, lastModified: v.lastModified, size: v.size, md5: v.md5 }));
 }
 
 /** Removes the part and its note (a failure to remove changes nothing: a later try checks the note). */
@@ -50,7 +52,8 @@ async function readNote(part: string): Promise<Validator | undefined> {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length <= 200 ? v : undefined);
-  return { etag: str(r.etag), lastModified: str(r.lastModified), size: Number.isSafeInteger(r.size) ? (r.size as number) : undefined };
+  const md5 = typeof r.md5 === 'string' && /^[0-9a-f]{32}$/.test(r.md5) ? r.md5 : undefined;
+  return { etag: str(r.etag), lastModified: str(r.lastModified), size: Number.isSafeInteger(r.size) ? (r.size as number) : undefined, md5 };
 }
 
 /**

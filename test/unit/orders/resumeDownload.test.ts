@@ -61,7 +61,11 @@ before(async () => {
         out = asStoredObject(req.headers, chunked(big.subarray(0, 1 << 23)), { etag: streamedEtag('expiring', 1 << 23), modified: 0 });
       } else if (req.url === '/corrupt.zip')
         out = asStoredObject(req.headers, { status: 200, raw: small }, { etag: '"00000000000000000000000000000000"', modified: 0 });
-      else out = { status: 404, raw: 'no' };
+      else if (req.url === '/checked.bin' || req.url === '/mangled.bin') {
+        // Content-MD5 (RFC 1864) of the file as stored; the mangled one arrives otherwise
+        const md5 = createHash('md5').update(small).digest('base64');
+        out = { status: 200, raw: req.url === '/checked.bin' ? small : Buffer.concat([small.subarray(1), Buffer.from('!')]), headers: { 'content-md5': md5 } };
+      } else out = { status: 404, raw: 'no' };
     } catch (e) {
       out = { status: (e as HttpError).status, raw: '', headers: (e as HttpError).headers };
     }
@@ -161,6 +165,18 @@ describe('a download resumes from its last byte', () => {
     assert.equal(fs.existsSync(file), false);
     assert.ok(fs.existsSync(path.join(dir, 'corrupt (failed verification).zip')));
   });
+  it('a Content-MD5 the file does not match is reported; one it matches is kept', async () => {
+    const good = path.join(dir, 'checked.bin');
+    await downloadToFile(`${proxy.url}/checked.bin`, good, { otherHosts: undefined, retries: 0 });
+    assert.ok(fs.readFileSync(good).equals(small));
+    const bad = path.join(dir, 'mangled.bin');
+    await assert.rejects(
+      downloadToFile(`${proxy.url}/mangled.bin`, bad, { otherHosts: undefined, retries: 0 }),
+      /failed verification: its MD5 checksum is [0-9a-f]{32} where the server's is [0-9a-f]{32}/,
+    );
+    assert.equal(fs.existsSync(bad), false);
+  });
+
   it('a download stopped (a reload, a window closed) goes on later from its last byte, in the same folder', async () => {
     const folder = fs.mkdtempSync(path.join(dir, 'later-'));
     proxy.add({ path: '/big.bin', times: 1, toxic: { kind: 'limitData', bytes: 5 << 20 } });
