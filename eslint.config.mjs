@@ -39,7 +39,6 @@ const NOT_YET_SPLIT = [
   ['media/map/searchPanel.ts', { fn: 111, lines: 656 }],
   ['media/shared/footprintLayer.ts', { lines: 668 }],
   ['src/commands/aois/createAoi.ts', { fn: 105 }],
-  ['src/commands/assets/downloadAssets.ts', { fn: 114 }],
   ['src/commands/insights/newInsightInput.ts', { fn: 144 }],
   ['src/commands/map/index.ts', { fn: 118 }],
   ['src/commands/orders/orderTasking.ts', { fn: 143 }],
@@ -49,7 +48,6 @@ const NOT_YET_SPLIT = [
   ['src/insights/build/buildInput.ts', { fn: 110 }],
   ['src/insights/validate/fastTree.ts', { fn: 173 }],
   ['src/sandbox/orders.ts', { fn: 136 }],
-  ['src/sandbox/server.ts', { fn: 129 }],
   ['src/sandbox/world/seed.ts', { fn: 120 }],
   ['src/tools/status.ts', { fn: 123 }],
 ];

@@ -8,7 +8,7 @@ import { firstTooDeep } from '../api/jsonDepth';
 import type { App } from './app';
 import { HttpError, codeFor } from './errors';
 import { pacer } from './pace';
-import type { ErrorStyle, Res, Router } from './router';
+import type { ErrorStyle, Res, Route, Router } from './router';
 import type { User } from './state';
 import { checkVertexBudget } from './validate';
 
@@ -162,6 +162,56 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * The request's JSON body as the route takes it. Each step of a large body (megabytes of
+ * geometry) takes tens of milliseconds: the loop turns between them rather than once for the
+ * whole request.
+ */
+async function readJson(req: http.IncomingMessage, route: Route, turn: ReturnType<typeof pacer>): Promise<unknown> {
+  let buf: Buffer;
+  try {
+    buf = await readBody(req);
+  } catch (e) {
+    if (e instanceof BodyError) throw new HttpError(e.status, e.message, 'body', e.status === 413 ? { connection: 'close' } : {});
+    throw e;
+  }
+  if (route.body === 'none') return undefined;
+  const text = buf.toString('utf8');
+  if (text.trim() === '') {
+    if (route.body !== 'optional') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
+    return undefined;
+  }
+  await turn();
+  const deep = firstTooDeep(text, MAX_BODY_NESTING);
+  if (deep !== undefined) {
+    throw new HttpError(400, `body: nests arrays and objects more than ${MAX_BODY_NESTING} levels deep (at character ${deep})`, 'body');
+  }
+  await turn();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
+  }
+  await turn();
+  checkVertexBudget(body);
+  await turn();
+  return body;
+}
+
+/** Headers and half the body, then the connection drops: what a flaky network does. */
+function answerCut(req: http.IncomingMessage, res: http.ServerResponse, out: Res): void {
+  if (out.stream) {
+    res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
+    setImmediate(() => req.socket.destroy());
+    return;
+  }
+  const payload = Buffer.from(out.raw !== undefined ? out.raw : JSON.stringify(out.json ?? null));
+  res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/json', 'content-length': String(payload.length) });
+  // the half reaches the client before the drop, as bytes on the wire do
+  res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => setTimeout(() => req.socket.destroy(), 20));
+}
+
 export class SandboxServer {
   readonly server: http.Server;
   private faults: (FaultRule & { left: number })[] = [];
@@ -291,39 +341,7 @@ export class SandboxServer {
         user = this.authenticate(req);
         if (!user) throw new HttpError(401, 'missing or unknown access token in the Authorization header', 'authorization');
       }
-      let body: unknown;
-      if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') {
-        let buf: Buffer;
-        try {
-          buf = await readBody(req);
-        } catch (e) {
-          if (e instanceof BodyError) throw new HttpError(e.status, e.message, 'body', e.status === 413 ? { connection: 'close' } : {});
-          throw e;
-        }
-        if (route.body !== 'none') {
-          // Each step of a large body (megabytes of geometry) takes tens of milliseconds: the
-          // loop turns between them rather than once for the whole request.
-          const text = buf.toString('utf8');
-          if (text.trim() === '') {
-            if (route.body !== 'optional') throw new HttpError(400, 'body: is required (a JSON object)', 'body');
-          } else {
-            await turn();
-            const deep = firstTooDeep(text, MAX_BODY_NESTING);
-            if (deep !== undefined) {
-              throw new HttpError(400, `body: nests arrays and objects more than ${MAX_BODY_NESTING} levels deep (at character ${deep})`, 'body');
-            }
-            await turn();
-            try {
-              body = JSON.parse(text);
-            } catch (e) {
-              throw new HttpError(400, `body: is not valid JSON (${(e as Error).message.slice(0, 120)})`, 'body');
-            }
-            await turn();
-            checkVertexBudget(body);
-            await turn();
-          }
-        }
-      }
+      const body = method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? await readJson(req, route, turn) : undefined;
       out = await route.handler({
         method,
         path,
@@ -341,17 +359,8 @@ export class SandboxServer {
     }
     // the answer is written as JSON in one go: the handler's work and that are two turns
     await turn();
-    if (reset && out.stream) {
-      res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
-      setImmediate(() => req.socket.destroy());
-      return;
-    }
     if (reset) {
-      // Headers and half the body, then the connection drops: what a flaky network does.
-      const payload = Buffer.from(out.raw !== undefined ? out.raw : JSON.stringify(out.json ?? null));
-      res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/json', 'content-length': String(payload.length) });
-      // the half reaches the client before the drop, as bytes on the wire do
-      res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => setTimeout(() => req.socket.destroy(), 20));
+      answerCut(req, res, out);
       return;
     }
     send(res, out, head);
