@@ -77,6 +77,42 @@ function legendFor(vis: Visualization, index: Index, date: string, mode: Visuali
   return { title, colormap: index.colormap || 'viridis', range: mode === 'theoretical' ? rescale : undefined };
 }
 
+/** The date to render (newest first; asked only when there are several) and, when the index has both, the legend. */
+async function askDateAndMode(
+  services: CommandServices,
+  name: string,
+  index: Index,
+  dates: string[],
+): Promise<{ date: string; mode: VisualizationMode } | undefined> {
+  const modes = modesOf(index);
+  const date =
+    dates.length === 1
+      ? dates[0]
+      : (
+          await services.ui.pick(
+            dates.map((d, i) => ({ label: d, description: i === 0 ? vscode.l10n.t('newest') : undefined, date: d })),
+            { title: vscode.l10n.t('{0}: Show Service Rendering on Map', name), placeHolder: vscode.l10n.t('Date of the imagery to render') },
+          )
+        )?.date;
+  if (!date) return undefined;
+  let mode: VisualizationMode | undefined = modes[0];
+  if (modes.length > 1) {
+    const rescale = index.rescale?.length >= 2 ? `${index.rescale[0]} … ${index.rescale[1]}` : '';
+    mode = (
+      await services.ui.pick(
+        modes.map((m) =>
+          m === 'theoretical'
+            ? { label: vscode.l10n.t('Theoretical range'), detail: vscode.l10n.t('Colours span the index’s full scale ({0})', rescale), mode: m }
+            : { label: vscode.l10n.t('Dynamic range'), detail: vscode.l10n.t('Colours stretched to the values measured on {0}', date), mode: m },
+        ),
+        { title: vscode.l10n.t('{0}, {1}: Show Service Rendering on Map', name, date), placeHolder: vscode.l10n.t('Which legend to colour by') },
+      )
+    )?.mode;
+    if (!mode) return undefined;
+  }
+  return mode ? { date, mode } : undefined;
+}
+
 export async function showServiceRendering(services: CommandServices, vis: Visualization | undefined): Promise<ServiceRendering | undefined> {
   const title = vscode.l10n.t('Show Service Rendering on Map');
   if (!vis) {
@@ -117,32 +153,9 @@ export async function showServiceRendering(services: CommandServices, vis: Visua
     await services.ui.message('warning', vscode.l10n.t('The AOI of {0} has no dated assets yet, so there is no date to render.', name), {});
     return undefined;
   }
-  const date =
-    dates.length === 1
-      ? dates[0]
-      : (
-          await services.ui.pick(
-            dates.map((d, i) => ({ label: d, description: i === 0 ? vscode.l10n.t('newest') : undefined, date: d })),
-            { title: vscode.l10n.t('{0}: Show Service Rendering on Map', name), placeHolder: vscode.l10n.t('Date of the imagery to render') },
-          )
-        )?.date;
-  if (!date) return undefined;
-  let mode: VisualizationMode | undefined = modes[0];
-  if (modes.length > 1) {
-    const rescale = index.rescale?.length >= 2 ? `${index.rescale[0]} … ${index.rescale[1]}` : '';
-    mode = (
-      await services.ui.pick(
-        modes.map((m) =>
-          m === 'theoretical'
-            ? { label: vscode.l10n.t('Theoretical range'), detail: vscode.l10n.t('Colours span the index’s full scale ({0})', rescale), mode: m }
-            : { label: vscode.l10n.t('Dynamic range'), detail: vscode.l10n.t('Colours stretched to the values measured on {0}', date), mode: m },
-        ),
-        { title: vscode.l10n.t('{0}, {1}: Show Service Rendering on Map', name, date), placeHolder: vscode.l10n.t('Which legend to colour by') },
-      )
-    )?.mode;
-    if (!mode) return undefined;
-  }
-  const chosen = mode;
+  const asked = await askDateAndMode(services, name, index, dates);
+  if (!asked) return undefined;
+  const { date, mode: chosen } = asked;
   // A refusal (4xx) names what was asked for: the date and the legend the service would not render.
   const png = await inStep(
     (reason, err) =>
