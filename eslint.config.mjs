@@ -38,7 +38,6 @@ const NOT_YET_SPLIT = [
   ['media/map/imagery/pixels.ts', { fn: 112 }],
   ['media/map/searchPanel.ts', { fn: 111, lines: 656 }],
   ['media/shared/footprintLayer.ts', { lines: 668 }],
-  ['src/commands/aois/createAoi.ts', { fn: 105 }],
   ['src/commands/insights/newInsightInput.ts', { fn: 144 }],
   ['src/commands/map/index.ts', { fn: 118 }],
   ['src/commands/orders/orderTasking.ts', { fn: 143 }],

@@ -58,6 +58,27 @@ function byDateDesc(a: ArchiveItem, b: ArchiveItem): number {
   return da < db ? 1 : da > db ? -1 : 0;
 }
 
+/** The project the AOI goes in, picked from the first 100. */
+async function askProject(
+  services: ExtensionServices,
+  client: EoClient,
+  title: string,
+  position: { step: number; totalSteps: number; canGoBack: boolean },
+): Promise<{ id: string; name: string } | undefined> {
+  const projects = (await client.projects.listPage({ pageNum: 1, pageSize: 100 })).items.map((x) => ({
+    label: x.title || x.name,
+    description: x.id,
+    id: x.id,
+  }));
+  const project = await pickStepVia(services.ui, projects, {
+    title: l10n.t('{0}: project', title),
+    ...position,
+    placeHolder: l10n.t('Project'),
+    ignoreFocusOut: true,
+  });
+  return project && !isBack(project) ? { id: project.id, name: project.label } : undefined;
+}
+
 /**
  * Walks the person through naming, project, satellite, images and confirmation, then
  * creates the AOI. Resolves with the AOI, or undefined when cancelled or refused (said).
@@ -88,24 +109,9 @@ export async function createAoi(services: ExtensionServices, draft: AoiDraft): P
   if (!name) return undefined;
   const title = l10n.t('Create AOI "{0}" ({1})', name, area);
 
-  let projectId = draft.projectId;
-  let projectName = projectId ?? '';
-  if (!projectId) {
-    const projects = (await client.projects.listPage({ pageNum: 1, pageSize: 100 })).items.map((x) => ({
-      label: x.title || x.name,
-      description: x.id,
-      id: x.id,
-    }));
-    const project = await pickStepVia(ui, projects, {
-      title: l10n.t('{0}: project', title),
-      ...position(),
-      placeHolder: l10n.t('Project'),
-      ignoreFocusOut: true,
-    });
-    if (!project || isBack(project)) return undefined;
-    projectId = project.id;
-    projectName = project.label;
-  }
+  const project = draft.projectId ? { id: draft.projectId, name: draft.projectId } : await askProject(services, client, title, position());
+  if (!project) return undefined;
+  const { id: projectId, name: projectName } = project;
 
   const satellites = await client.search.satellites();
   let sat = satellites.find((s) => s.id === draft.satelliteId);
