@@ -72,37 +72,6 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
     return uri;
   };
 
-  const openFile = async (given: vscode.Uri | undefined): Promise<Opened | undefined> => {
-    const uri = given ?? vscode.window.activeTextEditor?.document.uri;
-    if (!uri || !uri.path.endsWith(VIEW_FILE_SUFFIX)) {
-      await services.ui.message('info', l10n.t('Open a saved map view ({0} file) to show it on the map.', VIEW_FILE_SUFFIX), {});
-      return undefined;
-    }
-    // An editor's unsaved edits are what the person sees; otherwise the file as it is on disk.
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const text = open?.isDirty ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-    const read = readViewFile(text);
-    if ('error' in read) {
-      await services.ui.message('error', l10n.t('{0} cannot be opened: {1}', path.basename(uri.fsPath), read.error), {});
-      return undefined;
-    }
-    return openSharedView(services, read.ok);
-  };
-
-  const lenses: vscode.CodeLensProvider = {
-    provideCodeLenses(doc) {
-      const at = doc.positionAt(Math.max(0, doc.getText().search(/\S/)));
-      return [
-        new vscode.CodeLens(new vscode.Range(at, at), {
-          title: l10n.t('$(globe) Open on Map'),
-          tooltip: l10n.t('Show this view on the EO Imagery map'),
-          command: COMMANDS.openViewFile,
-          arguments: [doc.uri],
-        }),
-      ];
-    },
-  };
-
   const uriHandler: vscode.UriHandler = {
     handleUri: async (uri) => {
       const read = decodeLink(uri, extensionId);
@@ -119,7 +88,7 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
     commands: {
       copyViewLink: { action: l10n.t('Copy link to this view'), retry: 'never', run: copyLink },
       saveViewAs: { action: l10n.t('Save view'), retry: 'never', run: saveAs },
-      openViewFile: { action: l10n.t('Open view on map'), retry: 'transient', run: openFile },
+      openViewFile: { action: l10n.t('Open view on map'), retry: 'transient', run: (given) => openViewFile(services, given) },
       openViewLink: {
         action: l10n.t('Open a shared view'),
         retry: 'transient',
@@ -139,3 +108,36 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
     disposables: [vscode.languages.registerCodeLensProvider(SELECTOR, lenses)],
   };
 }
+
+/** Open on Map for a saved view: the editor's unsaved text when it has some, else the file on disk. */
+async function openViewFile(services: CommandServices, given: vscode.Uri | undefined): Promise<Opened | undefined> {
+  const uri = given ?? vscode.window.activeTextEditor?.document.uri;
+  if (!uri || !uri.path.endsWith(VIEW_FILE_SUFFIX)) {
+    await services.ui.message('info', l10n.t('Open a saved map view ({0} file) to show it on the map.', VIEW_FILE_SUFFIX), {});
+    return undefined;
+  }
+  // An editor's unsaved edits are what the person sees; otherwise the file as it is on disk.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const text = open?.isDirty ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+  const read = readViewFile(text);
+  if ('error' in read) {
+    await services.ui.message('error', l10n.t('{0} cannot be opened: {1}', path.basename(uri.fsPath), read.error), {});
+    return undefined;
+  }
+  return openSharedView(services, read.ok);
+}
+
+/** "Open on Map" above a saved view. */
+const lenses: vscode.CodeLensProvider = {
+  provideCodeLenses(doc) {
+    const at = doc.positionAt(Math.max(0, doc.getText().search(/\S/)));
+    return [
+      new vscode.CodeLens(new vscode.Range(at, at), {
+        title: l10n.t('$(globe) Open on Map'),
+        tooltip: l10n.t('Show this view on the EO Imagery map'),
+        command: COMMANDS.openViewFile,
+        arguments: [doc.uri],
+      }),
+    ];
+  },
+};
