@@ -42,7 +42,6 @@ const NOT_YET_SPLIT = [
   ['src/commands/map/index.ts', { fn: 118 }],
   ['src/commands/orders/orderTasking.ts', { fn: 143 }],
   ['src/commands/orders/placeOrder.ts', { fn: 119 }],
-  ['src/insights/build/buildInput.ts', { fn: 110 }],
   ['src/insights/validate/fastTree.ts', { fn: 173 }],
   ['src/sandbox/orders.ts', { fn: 136 }],
   ['src/sandbox/world/seed.ts', { fn: 120 }],

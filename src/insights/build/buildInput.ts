@@ -76,55 +76,11 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
       return { ok: true, value: v };
     }
 
-    case 'stac-item': {
-      // Rule 2 with the STAC item in the asset's place: its STAC URL, its id as the raw mosaic.
-      const { item, stacUrl } = choice;
-      if (!/^https?:\/\//i.test(stacUrl)) return refuse(def, `STAC item ${item.id} has no http(s) STAC URL to reference`);
-      const declared = stacItemBands(item);
-      const required = requiredBands(def);
-      if (declared.length > 0 && required.length > 0) {
-        const missing = missingBands({ band_list: declared }, required);
-        if (missing.length > 0) {
-          return refuse(
-            def,
-            `STAC item ${item.id} has bands [${declared.join(', ')}] but the input needs [${required.join(', ')}]; missing ${missing.join(', ')}`,
-          );
-        }
-      }
-      if (choice.aoi) {
-        const footprint = stacItemFootprint(item);
-        if (!footprint.ok) return refuse(def, footprint.reason);
-        if (!touchesAoi(footprint.geometries, choice.aoi.geometry)) {
-          return refuse(def, `STAC item ${item.id} does not touch AOI "${choice.aoi.name}"`);
-        }
-      }
-      const v = copyDefinition(def);
-      v.stac_url = stacUrl;
-      v.asset_source = { type: 'raw_mosaic', id: item.id };
-      return { ok: true, value: v };
-    }
+    case 'stac-item':
+      return fromStacItem(def, choice);
 
-    case 'insight-output': {
-      // Rule 3.
-      const { insight, outputName } = choice;
-      const output = insight.output.find((o) => o.name === outputName);
-      if (!output) {
-        const names = insight.output.map((o) => o.name).join(', ') || 'none';
-        return refuse(def, `insight "${insight.name}" (${insight.id}) has no output "${outputName}" (outputs: ${names})`);
-      }
-      if (output.format !== 'raster') {
-        return refuse(def, `output "${output.name}" of insight "${insight.name}" is ${output.format}, not raster`);
-      }
-      if (typeof output.value !== 'string' || output.value === '') {
-        return refuse(def, `output "${output.name}" of insight "${insight.name}" has no storage URL yet (status ${insight.status})`);
-      }
-      const v = copyDefinition(def);
-      v.value = output.value;
-      v.asset_source = { type: 'model_output', id: insight.id };
-      // The output's properties win: they carry its visualisation and discretization.
-      v.properties = { ...(v.properties ?? {}), ...structuredClone(output.properties ?? {}) };
-      return { ok: true, value: v };
-    }
+    case 'insight-output':
+      return fromInsightOutput(def, choice);
 
     case 'aoi-geometry':
     case 'geojson': {
@@ -166,4 +122,51 @@ export function buildInputValue(def: InputDefinition, choice: InputChoice): Buil
       return { ok: true, value: v };
     }
   }
+}
+
+/** Rule 2 with a STAC item in the asset's place: its STAC URL, its id as the raw mosaic. */
+function fromStacItem(def: InputDefinition, choice: Extract<InputChoice, { kind: 'stac-item' }>): BuildResult<InputValue> {
+  const { item, stacUrl } = choice;
+  if (!/^https?:\/\//i.test(stacUrl)) return refuse(def, `STAC item ${item.id} has no http(s) STAC URL to reference`);
+  const declared = stacItemBands(item);
+  const required = requiredBands(def);
+  if (declared.length > 0 && required.length > 0) {
+    const missing = missingBands({ band_list: declared }, required);
+    if (missing.length > 0) {
+      return refuse(def, `STAC item ${item.id} has bands [${declared.join(', ')}] but the input needs [${required.join(', ')}]; missing ${missing.join(', ')}`);
+    }
+  }
+  if (choice.aoi) {
+    const footprint = stacItemFootprint(item);
+    if (!footprint.ok) return refuse(def, footprint.reason);
+    if (!touchesAoi(footprint.geometries, choice.aoi.geometry)) {
+      return refuse(def, `STAC item ${item.id} does not touch AOI "${choice.aoi.name}"`);
+    }
+  }
+  const v = copyDefinition(def);
+  v.stac_url = stacUrl;
+  v.asset_source = { type: 'raw_mosaic', id: item.id };
+  return { ok: true, value: v };
+}
+
+/** Rule 3: an insight's raster output, its properties winning over the definition's. */
+function fromInsightOutput(def: InputDefinition, choice: Extract<InputChoice, { kind: 'insight-output' }>): BuildResult<InputValue> {
+  const { insight, outputName } = choice;
+  const output = insight.output.find((o) => o.name === outputName);
+  if (!output) {
+    const names = insight.output.map((o) => o.name).join(', ') || 'none';
+    return refuse(def, `insight "${insight.name}" (${insight.id}) has no output "${outputName}" (outputs: ${names})`);
+  }
+  if (output.format !== 'raster') {
+    return refuse(def, `output "${output.name}" of insight "${insight.name}" is ${output.format}, not raster`);
+  }
+  if (typeof output.value !== 'string' || output.value === '') {
+    return refuse(def, `output "${output.name}" of insight "${insight.name}" has no storage URL yet (status ${insight.status})`);
+  }
+  const v = copyDefinition(def);
+  v.value = output.value;
+  v.asset_source = { type: 'model_output', id: insight.id };
+  // The output's properties win: they carry its visualisation and discretization.
+  v.properties = { ...(v.properties ?? {}), ...structuredClone(output.properties ?? {}) };
+  return { ok: true, value: v };
 }
