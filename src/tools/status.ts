@@ -70,71 +70,9 @@ export const statusTool = (services: ToolServices) =>
       if (pending) return pendingAnswer(services, client, page);
       if (delivery) return oneFollowed(client, 'delivery', delivery);
       if (download) return oneFollowed(client, 'download', download);
-      if (deliveries) {
-        const all = await client.deliveries.list();
-        all.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? ''));
-        const shown = all.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
-        return answer(
-          dataNotice(),
-          l10n.t('Deliveries to cloud stores, newest first:'),
-          ...shown.map((d) => {
-            const s = FOLLOWERS.delivery.snapshot(d);
-            return row(
-              `- ${quoted(s.name)}`,
-              l10n.t('status {0}', quoted(s.words)),
-              l10n.t('started {0}', dayOf(d.created_at)),
-              l10n.t('id {0}', quoted(d.delivery_id)),
-            );
-          }),
-          pageFooter({ page, shown: shown.length, total: all.length, hasMore: false }, l10n.t('deliveries')),
-        );
-      }
-      if (aoi) {
-        const found = await findAoi(client, aoi);
-        if (!found.ok) return found.reason;
-        const runs = await client.insightRuns.list(found.value.aoi_id).catch((err: unknown) => {
-          // A service without insight runs (beyond the interface): none to report.
-          if (isNotSupported(err)) return [] as Insight[];
-          throw err;
-        });
-        const shown = runs.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
-        return answer(
-          dataNotice(),
-          l10n.t('Insight runs on AOI {0}, newest first:', quoted(found.value.name)),
-          ...shown.map((r) =>
-            row(
-              `- ${quoted(r.name)}`,
-              r.block ? l10n.t('block {0} {1}', quoted(r.block.name), quoted(r.block.version)) : undefined,
-              l10n.t('status {0}', words(r.status)),
-              typeof r.progress === 'number' ? l10n.t('{0} % done', Math.round(r.progress)) : undefined,
-              r.err_msg ? l10n.t('why it failed: {0}', quoted(r.err_msg)) : undefined,
-              l10n.t('started {0}', dayOf(r.created_at)),
-              l10n.t('id {0}', quoted(r.id)),
-            ),
-          ),
-          pageFooter({ page, shown: shown.length, total: runs.length, hasMore: false }, l10n.t('runs')),
-        );
-      }
-      if (order) {
-        const o = await client.orders.get(order);
-        return answer(
-          dataNotice(),
-          row(
-            l10n.t('Order {0}', quoted(o.id ?? order)),
-            l10n.t('status {0}', words(o.status)),
-            l10n.t('total amount {0}', amountText(o.total_amount)),
-            l10n.t('placed {0}', dayOf(o.created_at)),
-          ),
-          ...(o.order_items ?? []).map((i) =>
-            row(
-              `- ${quoted(i.name)}`,
-              l10n.t('status {0}', words(i.status)),
-              l10n.t('final amount {0}', amountText(i.final_amount)),
-              l10n.t('id {0}', quoted(i.id)),
-            ),
-          ),
-        );
-      }
+      if (deliveries) return deliveriesAnswer(client, page);
+      if (aoi) return runsAnswer(client, aoi, page);
+      if (order) return orderAnswer(client, order);
       const res = await client.orders.listPage({ offset: (page - 1) * ROWS_PER_PAGE, limit: ROWS_PER_PAGE });
       const followed = services.watcher.size;
       return answer(
@@ -156,6 +94,72 @@ export const statusTool = (services: ToolServices) =>
       );
     },
   });
+
+/** Deliveries to cloud stores, newest first, a page of them. */
+async function deliveriesAnswer(client: EoClient, page: number): Promise<string> {
+  const all = await client.deliveries.list();
+  all.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? ''));
+  const shown = all.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
+  return answer(
+    dataNotice(),
+    l10n.t('Deliveries to cloud stores, newest first:'),
+    ...shown.map((d) => {
+      const s = FOLLOWERS.delivery.snapshot(d);
+      return row(
+        `- ${quoted(s.name)}`,
+        l10n.t('status {0}', quoted(s.words)),
+        l10n.t('started {0}', dayOf(d.created_at)),
+        l10n.t('id {0}', quoted(d.delivery_id)),
+      );
+    }),
+    pageFooter({ page, shown: shown.length, total: all.length, hasMore: false }, l10n.t('deliveries')),
+  );
+}
+
+/** The insight runs on an AOI (by name or id), newest first, a page of them. */
+async function runsAnswer(client: EoClient, aoi: string, page: number): Promise<string> {
+  const found = await findAoi(client, aoi);
+  if (!found.ok) return found.reason;
+  const runs = await client.insightRuns.list(found.value.aoi_id).catch((err: unknown) => {
+    // A service without insight runs (beyond the interface): none to report.
+    if (isNotSupported(err)) return [] as Insight[];
+    throw err;
+  });
+  const shown = runs.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
+  return answer(
+    dataNotice(),
+    l10n.t('Insight runs on AOI {0}, newest first:', quoted(found.value.name)),
+    ...shown.map((r) =>
+      row(
+        `- ${quoted(r.name)}`,
+        r.block ? l10n.t('block {0} {1}', quoted(r.block.name), quoted(r.block.version)) : undefined,
+        l10n.t('status {0}', words(r.status)),
+        typeof r.progress === 'number' ? l10n.t('{0} % done', Math.round(r.progress)) : undefined,
+        r.err_msg ? l10n.t('why it failed: {0}', quoted(r.err_msg)) : undefined,
+        l10n.t('started {0}', dayOf(r.created_at)),
+        l10n.t('id {0}', quoted(r.id)),
+      ),
+    ),
+    pageFooter({ page, shown: shown.length, total: runs.length, hasMore: false }, l10n.t('runs')),
+  );
+}
+
+/** One order and its items. */
+async function orderAnswer(client: EoClient, order: string): Promise<string> {
+  const o = await client.orders.get(order);
+  return answer(
+    dataNotice(),
+    row(
+      l10n.t('Order {0}', quoted(o.id ?? order)),
+      l10n.t('status {0}', words(o.status)),
+      l10n.t('total amount {0}', amountText(o.total_amount)),
+      l10n.t('placed {0}', dayOf(o.created_at)),
+    ),
+    ...(o.order_items ?? []).map((i) =>
+      row(`- ${quoted(i.name)}`, l10n.t('status {0}', words(i.status)), l10n.t('final amount {0}', amountText(i.final_amount)), l10n.t('id {0}', quoted(i.id))),
+    ),
+  );
+}
 
 /** A followed thing's row: name, kind, status in words, progress, since when, id. */
 function followedRow(kind: WatchKind, id: string, snap: Snapshot | undefined, since?: number, failure?: string): string {
