@@ -42,33 +42,6 @@ export function mapCommands(services: CommandServices): CommandTable {
     panels.showMap().showTarget(t, { fit: true, select: true });
   };
 
-  const openStacItem = async (given: ArchiveRef | undefined) => {
-    let ref = given;
-    if (!ref) {
-      const text = await ui.input({
-        title: l10n.t('Open STAC Item'),
-        prompt: l10n.t('The collection id, a slash, and the item id'),
-        placeHolder: l10n.t('e.g. sentinel-2-l2a/S2A_…'),
-        validateInput: (v) => (/^[^/\s]+\/[^\s]+$/.test(v.trim()) ? undefined : l10n.t('Type the collection id, a slash, and the item id.')),
-      });
-      if (!text) return;
-      const t = text.trim();
-      const i = t.indexOf('/');
-      ref = { collection: t.slice(0, i), id: t.slice(i + 1) };
-    }
-    panels.showStacItem(ref, ref.item);
-  };
-
-  const copyStacUrl = async (ref: ArchiveRef | undefined) => {
-    if (!ref) {
-      void ui.message('warning', l10n.t('Pick an archive item to copy its STAC URL.'), {});
-      return;
-    }
-    const client = await services.connection.getClient();
-    await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
-    void vscode.window.setStatusBarMessage(l10n.t('STAC URL copied'), 3000);
-  };
-
   const createAoiFromGeoJson = async (uri: vscode.Uri | undefined) => {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc) {
@@ -150,9 +123,38 @@ export function mapCommands(services: CommandServices): CommandTable {
     createAoiFromDrawing: { action: l10n.t('Create AOI'), retry: 'never', run: () => panels.showMap().startDraw('polygon', 'aoi') },
     // Creating an AOI is a POST that makes a record: never sent again without the person.
     createAoiFromGeoJson: { action: l10n.t('Create AOI'), retry: 'never', run: createAoiFromGeoJson },
-    openStacItem: { action: l10n.t('Open STAC Item'), retry: 'transient', run: openStacItem },
-    copyStacUrl: { action: l10n.t('Copy STAC URL'), retry: 'transient', run: copyStacUrl },
+    openStacItem: { action: l10n.t('Open STAC Item'), retry: 'transient', run: (given) => openStacItem(services, given) },
+    copyStacUrl: { action: l10n.t('Copy STAC URL'), retry: 'transient', run: (ref) => copyStacUrl(services, ref) },
   };
+}
+
+/** Open STAC Item: the item given, or the one typed as collection/id. */
+async function openStacItem(services: CommandServices, given: ArchiveRef | undefined): Promise<void> {
+  let ref = given;
+  if (!ref) {
+    const text = await services.ui.input({
+      title: l10n.t('Open STAC Item'),
+      prompt: l10n.t('The collection id, a slash, and the item id'),
+      placeHolder: l10n.t('e.g. sentinel-2-l2a/S2A_…'),
+      validateInput: (v) => (/^[^/\s]+\/[^\s]+$/.test(v.trim()) ? undefined : l10n.t('Type the collection id, a slash, and the item id.')),
+    });
+    if (!text) return;
+    const t = text.trim();
+    const i = t.indexOf('/');
+    ref = { collection: t.slice(0, i), id: t.slice(i + 1) };
+  }
+  services.panels.showStacItem(ref, ref.item);
+}
+
+/** Copy STAC URL of an archive item. */
+async function copyStacUrl(services: CommandServices, ref: ArchiveRef | undefined): Promise<void> {
+  if (!ref) {
+    void services.ui.message('warning', l10n.t('Pick an archive item to copy its STAC URL.'), {});
+    return;
+  }
+  const client = await services.connection.getClient();
+  await vscode.env.clipboard.writeText(stacItemUrl(client.baseUrl, ref, ref.item));
+  void vscode.window.setStatusBarMessage(l10n.t('STAC URL copied'), 3000);
 }
 
 /**
