@@ -67,6 +67,90 @@ function resolveDelivery(ctx: OrderCtx, v: unknown, field: string): CloudDeliver
   return { config, path };
 }
 
+/** What an item's kind (archive or tasking) decides: its price before uplifts, its dates and its feasibility. */
+interface ItemKind {
+  type: OrderItemType;
+  base: number;
+  outcomes: boolean[];
+  images: ItemRec['images'];
+  bandset: ItemRec['bandset'];
+  recurrence: string;
+  n: number;
+  start: number;
+  end: number;
+  imageType: string;
+  feasibility: FeasibilityStatus;
+  /** The OpenAPI's shape: each entry maps a field of this item to its messages. */
+  errors: ValidationError[];
+}
+
+type Billable = (kind: keyof typeof MIN_BILLABLE_KM2) => number;
+
+/** An archive item: the archive items named, priced per collection, each one checked against the geometry. */
+function archiveKind(o: Obj, p: string, polygons: Polygon[], ctx: OrderCtx, billable: Billable): ItemKind {
+  const errors: ValidationError[] = [];
+  let feasibility: FeasibilityStatus = 'SUCCESS';
+  const ids = asStringArray(o.item_ids, `${p}item_ids`, { min: 1, max: 100 });
+  const rows = ids.map((id, k) => {
+    const r = ctx.world.archive.get(id);
+    if (!r) throw badRequest(`${p}item_ids[${k}]`, `no archive item ${JSON.stringify(id)}`);
+    return r;
+  });
+  const base = rows.reduce((s, r) => s + billable('ARCHIVE') * ARCHIVE_RATES[COLLECTION_DEFS[r.c].id], 0);
+  const images: ItemRec['images'] = rows.map((r) => ({ geometry: r.geometry as Polygon, item_id: r.id }));
+  rows.forEach((r, k) => {
+    if (!polygons.some((g) => geometriesIntersect(g, r.geometry))) {
+      feasibility = 'FAILED';
+      errors.push({ [`item_ids[${k}]`]: [`archive item ${r.id} does not intersect the requested geometry`] });
+    }
+  });
+  const outcomes = rows.map(() => feasibility !== 'FAILED');
+  const times = rows.map((r) => r.t);
+  const start = Math.min(...times);
+  const end = Math.max(...times);
+  const n = rows.length;
+  const col = COLLECTION_DEFS[rows[0].c].id;
+  const imageType = col === 'enmap-l2a' ? 'HYPERSPECTRAL' : col === 'pleiades-neo' ? 'VNIR' : col === 'landsat-c2-l2' ? 'VNIR+SWIR+TIR' : 'VNIR+SWIR';
+  return { type: 'ARCHIVE', base, outcomes, images, bandset: null, recurrence: 'ONCE', n, start, end, imageType, feasibility, errors };
+}
+
+/** A tasking item: its window, occurrences and bandset, priced per occurrence, feasible within the limits. */
+function taskingKind(o: Obj, p: string, ctx: OrderCtx, asked: { areaKm2: number; cloudIn?: number; offIn?: number }, billable: Billable): ItemKind {
+  const { areaKm2, cloudIn, offIn } = asked;
+  const errors: ValidationError[] = [];
+  let feasibility: FeasibilityStatus = 'SUCCESS';
+  const recurrence = req(o, 'recurrence', (x, ff) => asEnum(x, ff, RECURRENCES), p);
+  const type: OrderItemType = recurrence === 'ONCE' ? 'TASKING' : 'RECURRING';
+  const sd = req(o, 'start_date', (x, ff) => asString(x, ff, { max: 64 }), p);
+  const ed = req(o, 'end_date', (x, ff) => asString(x, ff, { max: 64 }), p);
+  const start = parseTime(sd);
+  const end = parseTime(ed);
+  if (Number.isNaN(start)) throw badRequest(`${p}start_date`, 'must be an ISO 8601 date-time');
+  if (Number.isNaN(end)) throw badRequest(`${p}end_date`, 'must be an ISO 8601 date-time');
+  if (start >= end) throw badRequest(`${p}end_date`, 'must be after start_date');
+  const n = req(o, 'no_of_occurrences', (x, ff) => asNumber(x, ff, { min: 1, max: 366, integer: true }), p);
+  if (recurrence === 'ONCE' && n !== 1) throw badRequest(`${p}no_of_occurrences`, 'must be 1 when recurrence is ONCE');
+  const bs = req(o, 'bandset', (x, ff) => asObject(x, ff), p);
+  const bandsetId = req(bs, 'bandset_id', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), `${p}bandset.`);
+  const set = ctx.world.bandsets.find((b) => b.id === bandsetId);
+  if (!set) throw badRequest(`${p}bandset.bandset_id`, `no bandset ${JSON.stringify(bandsetId)}`);
+  const bandset: ItemRec['bandset'] = { bandset_id: set.id, bands: set.bands, custom: [] };
+  const imageType = set.bands.some((b) => b.wavelength > 1000) ? 'VNIR+SWIR' : set.bands.length === 1 ? 'PAN' : 'VNIR';
+  const base = billable('TASKING') * TASKING_RATE * n;
+  if (areaKm2 > TASKING_MAX_KM2) {
+    feasibility = 'FAILED';
+    errors.push({ geometry: [`area ${areaKm2.toFixed(1)} km² exceeds the ${TASKING_MAX_KM2} km² tasking limit`] });
+  } else if (end - start < 86_400_000 * n) {
+    feasibility = 'FAILED';
+    errors.push({ end_date: ['the window leaves less than one day per occurrence'] });
+  } else if ((cloudIn ?? 20) < 10 || (offIn ?? 30) < 5) {
+    // weak, not invalid: the OpenAPI's validation_errors has no severity, so nothing is added
+    feasibility = 'WEAK_SUCCESS';
+  }
+  const outcomes = Array.from({ length: n }, (_, k) => feasibility === 'SUCCESS' || (feasibility === 'WEAK_SUCCESS' && !(n >= 2 && k === n - 1)));
+  return { type, base, outcomes, images: [], bandset, recurrence, n, start, end, imageType, feasibility, errors };
+}
+
 /** Validates and prices one item request. */
 export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCtx): ItemRec {
   const f = `order_items[${i}]`;
@@ -87,77 +171,10 @@ export function priceItem(raw: unknown, i: number, orderId: string, ctx: OrderCt
   const cloud_delivery = resolveDelivery(ctx, o.cloud_delivery, `${p}cloud_delivery`);
   const areaKm2 = polygons.reduce((s, g) => s + geodesicArea(g), 0) / 1e6;
   const itemId = ctx.newId();
-  // the OpenAPI's shape: each entry maps a field of this item to its messages
-  const errors: ValidationError[] = [];
-  let feasibility: FeasibilityStatus = 'SUCCESS';
-  let type: OrderItemType;
-  let base: number;
-  let outcomes: boolean[];
-  let images: ItemRec['images'] = [];
-  let bandset: ItemRec['bandset'] = null;
-  let recurrence = 'ONCE';
-  let n = 1;
-  let start = ctx.now;
-  let end = ctx.now;
-  let imageType = 'VNIR';
   const billable = (kind: keyof typeof MIN_BILLABLE_KM2): number => Math.max(MIN_BILLABLE_KM2[kind], areaKm2);
-
-  if (o.item_ids !== undefined) {
-    type = 'ARCHIVE';
-    const ids = asStringArray(o.item_ids, `${p}item_ids`, { min: 1, max: 100 });
-    const rows = ids.map((id, k) => {
-      const r = ctx.world.archive.get(id);
-      if (!r) throw badRequest(`${p}item_ids[${k}]`, `no archive item ${JSON.stringify(id)}`);
-      return r;
-    });
-    base = rows.reduce((s, r) => s + billable('ARCHIVE') * ARCHIVE_RATES[COLLECTION_DEFS[r.c].id], 0);
-    images = rows.map((r) => ({ geometry: r.geometry as Polygon, item_id: r.id }));
-    rows.forEach((r, k) => {
-      if (!polygons.some((g) => geometriesIntersect(g, r.geometry))) {
-        feasibility = 'FAILED';
-        errors.push({ [`item_ids[${k}]`]: [`archive item ${r.id} does not intersect the requested geometry`] });
-      }
-    });
-    outcomes = rows.map(() => feasibility !== 'FAILED');
-    const times = rows.map((r) => r.t);
-    start = Math.min(...times);
-    end = Math.max(...times);
-    n = rows.length;
-    const col = COLLECTION_DEFS[rows[0].c].id;
-    imageType = col === 'enmap-l2a' ? 'HYPERSPECTRAL' : col === 'pleiades-neo' ? 'VNIR' : col === 'landsat-c2-l2' ? 'VNIR+SWIR+TIR' : 'VNIR+SWIR';
-  } else {
-    recurrence = req(o, 'recurrence', (x, ff) => asEnum(x, ff, RECURRENCES), p);
-    type = recurrence === 'ONCE' ? 'TASKING' : 'RECURRING';
-    const sd = req(o, 'start_date', (x, ff) => asString(x, ff, { max: 64 }), p);
-    const ed = req(o, 'end_date', (x, ff) => asString(x, ff, { max: 64 }), p);
-    start = parseTime(sd);
-    end = parseTime(ed);
-    if (Number.isNaN(start)) throw badRequest(`${p}start_date`, 'must be an ISO 8601 date-time');
-    if (Number.isNaN(end)) throw badRequest(`${p}end_date`, 'must be an ISO 8601 date-time');
-    if (start >= end) throw badRequest(`${p}end_date`, 'must be after start_date');
-    n = req(o, 'no_of_occurrences', (x, ff) => asNumber(x, ff, { min: 1, max: 366, integer: true }), p);
-    if (recurrence === 'ONCE' && n !== 1) throw badRequest(`${p}no_of_occurrences`, 'must be 1 when recurrence is ONCE');
-    const bs = req(o, 'bandset', (x, ff) => asObject(x, ff), p);
-    const bandsetId = req(bs, 'bandset_id', (x, ff) => asString(x, ff, { nonEmpty: true, max: 200 }), `${p}bandset.`);
-    const set = ctx.world.bandsets.find((b) => b.id === bandsetId);
-    if (!set) throw badRequest(`${p}bandset.bandset_id`, `no bandset ${JSON.stringify(bandsetId)}`);
-    bandset = { bandset_id: set.id, bands: set.bands, custom: [] };
-    imageType = set.bands.some((b) => b.wavelength > 1000) ? 'VNIR+SWIR' : set.bands.length === 1 ? 'PAN' : 'VNIR';
-    base = billable('TASKING') * TASKING_RATE * n;
-    if (areaKm2 > TASKING_MAX_KM2) {
-      feasibility = 'FAILED';
-      errors.push({ geometry: [`area ${areaKm2.toFixed(1)} km² exceeds the ${TASKING_MAX_KM2} km² tasking limit`] });
-    } else if (end - start < 86_400_000 * n) {
-      feasibility = 'FAILED';
-      errors.push({ end_date: ['the window leaves less than one day per occurrence'] });
-    } else if ((cloudIn ?? 20) < 10 || (offIn ?? 30) < 5) {
-      // weak, not invalid: the OpenAPI's validation_errors has no severity, so nothing is added
-      feasibility = 'WEAK_SUCCESS';
-    }
-    outcomes = Array.from({ length: n }, (_, k) => feasibility === 'SUCCESS' || (feasibility === 'WEAK_SUCCESS' && !(n >= 2 && k === n - 1)));
-  }
-
-  base = money(base);
+  const kind = o.item_ids !== undefined ? archiveKind(o, p, polygons, ctx, billable) : taskingKind(o, p, ctx, { areaKm2, cloudIn, offIn }, billable);
+  const { type, images, bandset, recurrence, n, start, end, imageType, outcomes, errors, feasibility } = kind;
+  const base = money(kind.base);
   const uplifts: Uplift[] = [];
   const up = (title: string, subtitle: string, pct: number): void => {
     uplifts.push({ amount: money((base * pct) / 100), item_id: itemId, percentage: pct, subtitle, title });
