@@ -82,37 +82,7 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
   }));
   state.projects.push(...projects);
 
-  // Custom indices: one of each expression type the legend rules distinguish.
-  const customs =
-    user.key === 'alice'
-      ? [
-          { name: 'Chlorophyll red-edge', expression: 'B07/B05-1', expression_type: 'index' as const, colormap: 'greens', rescale: [0, 5] },
-          { name: 'SWIR composite', expression: 'B12,B8A,B04', expression_type: 'composite' as const, colormap: '', rescale: [0, 4000] },
-          { name: 'NIR grayscale', expression: 'B08', expression_type: 'grayscale' as const, colormap: 'gray', rescale: [0, 6000] },
-        ]
-      : [{ name: 'Moisture index', expression: '(B8A-B11)/(B8A+B11)', expression_type: 'index' as const, colormap: 'rdbu', rescale: [-1, 1] }];
-  for (const c of customs) {
-    const ts = isoZ(now0 - rng.int(30, 200) * DAY);
-    state.indices.push({
-      id: rng.uuid(),
-      name: c.name,
-      description: `${c.name} (custom)`,
-      org_id: user.org_id,
-      user_id: user.id,
-      satellite_id: 'sentinel-2',
-      type: 'custom',
-      expression: c.expression,
-      expression_type: c.expression_type,
-      bands: c.expression
-        .split(/[^A-Za-z0-9_]+/)
-        .filter((b) => /^B/.test(b))
-        .filter((b, i, a) => a.indexOf(b) === i),
-      colormap: c.colormap,
-      rescale: c.rescale,
-      created_at: ts,
-      updated_at: ts,
-    });
-  }
+  seedIndices(state, user, now0, rng);
 
   places.forEach((place, i) => {
     const geometry = placePolygon(place, rng);
@@ -148,7 +118,51 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
     }
   });
 
-  // Stores: the secrets' names are kept, never their values.
+  seedStores(state, user, now0, rng);
+
+  seedOrders(world, state, user, now0, rng);
+  seedDeliveries(state, user, now0, rng);
+  seedInsights(world, state, user, now0, rng);
+  seedWorkflows(world, state, user, now0);
+  seedSeasonal(state, user, projects, now0, rng.fork('seasonal'));
+}
+
+/** Custom indices: one of each expression type the legend rules distinguish. */
+function seedIndices(state: State, user: User, now0: number, rng: Rng): void {
+  const customs =
+    user.key === 'alice'
+      ? [
+          { name: 'Chlorophyll red-edge', expression: 'B07/B05-1', expression_type: 'index' as const, colormap: 'greens', rescale: [0, 5] },
+          { name: 'SWIR composite', expression: 'B12,B8A,B04', expression_type: 'composite' as const, colormap: '', rescale: [0, 4000] },
+          { name: 'NIR grayscale', expression: 'B08', expression_type: 'grayscale' as const, colormap: 'gray', rescale: [0, 6000] },
+        ]
+      : [{ name: 'Moisture index', expression: '(B8A-B11)/(B8A+B11)', expression_type: 'index' as const, colormap: 'rdbu', rescale: [-1, 1] }];
+  for (const c of customs) {
+    const ts = isoZ(now0 - rng.int(30, 200) * DAY);
+    state.indices.push({
+      id: rng.uuid(),
+      name: c.name,
+      description: `${c.name} (custom)`,
+      org_id: user.org_id,
+      user_id: user.id,
+      satellite_id: 'sentinel-2',
+      type: 'custom',
+      expression: c.expression,
+      expression_type: c.expression_type,
+      bands: c.expression
+        .split(/[^A-Za-z0-9_]+/)
+        .filter((b) => /^B/.test(b))
+        .filter((b, i, a) => a.indexOf(b) === i),
+      colormap: c.colormap,
+      rescale: c.rescale,
+      created_at: ts,
+      updated_at: ts,
+    });
+  }
+}
+
+/** Stores: the secrets' names are kept, never their values. */
+function seedStores(state: State, user: User, now0: number, rng: Rng): void {
   const storeDefs: { name: string; type: StoreType; configs: Record<string, string>; secret_keys: string[] }[] =
     user.key === 'alice'
       ? [
@@ -185,12 +199,6 @@ function seedUser(world: World, state: State, user: User, now0: number): void {
       owner: user.id,
     } satisfies StoreRec);
   }
-
-  seedOrders(world, state, user, now0, rng);
-  seedDeliveries(state, user, now0, rng);
-  seedInsights(world, state, user, now0, rng);
-  seedWorkflows(world, state, user, now0);
-  seedSeasonal(state, user, projects, now0, rng.fork('seasonal'));
 }
 
 export function makeMosaics(aoi: AoiRec, n: number, t0: number, rng: Rng, dates?: number[]): AssetRec[] {
