@@ -38,7 +38,6 @@ const NOT_YET_SPLIT = [
   ['media/map/imagery/pixels.ts', { fn: 112 }],
   ['media/map/searchPanel.ts', { fn: 111, lines: 656 }],
   ['media/shared/footprintLayer.ts', { lines: 668 }],
-  ['src/commands/insights/newInsightInput.ts', { fn: 144 }],
   ['src/commands/orders/orderTasking.ts', { fn: 143 }],
   ['src/commands/orders/placeOrder.ts', { fn: 119 }],
   ['src/insights/validate/fastTree.ts', { fn: 173 }],

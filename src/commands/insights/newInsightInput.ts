@@ -223,103 +223,9 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
   const kinds = choiceKindsFor(def.format, required);
   const placeHolder = required ? def.description || def.name : l10n.t('{0} (optional)', def.description || def.name);
 
-  if (def.format === 'raster') {
-    const offers = offerAssets(def, ctx.assets);
-    const items: ChoiceItem[] = [];
-    const stac = ctx.stacItem;
-    if (stac) {
-      items.push({
-        label: `$(globe) ${l10n.t('STAC item {0}', stac.item.id)}`,
-        description: l10n.t('{0} · from the STAC panel', stac.item.collection),
-        detail: stac.stacUrl,
-        make: () => ({ kind: 'stac-item', item: stac.item, stacUrl: stac.stacUrl, aoi: ctx.aoi }),
-      });
-    }
-    for (const o of offers.filter((x) => !x.refusal)) {
-      items.push({
-        label: `$(file-media) ${o.asset.name}`,
-        description: l10n.t('asset · {0}', o.asset.date),
-        detail: l10n.t('bands {0}', o.asset.band_list.join(', ')),
-        make: () => ({ kind: 'asset', asset: o.asset }),
-      });
-    }
-    const chosen = ctx.output;
-    if (chosen) {
-      items.push({
-        label: `$(beaker) ${chosen.run.name} › ${chosen.outputName}`,
-        description: l10n.t('the output you chose'),
-        make: () => ({ kind: 'insight-output', insight: chosen.run, outputName: chosen.outputName }),
-      });
-    }
-    for (const ins of ctx.insights.filter((x) => isFinishedRun(x))) {
-      for (const out of ins.output.filter((x) => x.format === 'raster' && x.value && !(chosen && chosen.run.id === ins.id && chosen.outputName === x.name))) {
-        items.push({
-          label: `$(beaker) ${ins.name} › ${out.name}`,
-          description: ins.block
-            ? l10n.t('insight output · {0} {1} · {2}', ins.block.name, ins.block.version, dateTime(ins.created_at))
-            : l10n.t('insight output · block not stated · {0}', dateTime(ins.created_at)),
-          make: () => ({ kind: 'insight-output', insight: ins, outputName: out.name }),
-        });
-      }
-    }
-    if (!required) items.push(skipItem());
-    if (items.length === 0) {
-      const why =
-        offers.length === 0
-          ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
-          : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
-      const detail = def.properties?.bands
-        ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
-        : l10n.t('no asset or insight output can feed raster input "{0}": {1}.', def.name, why);
-      const short = def.properties?.bands
-        ? l10n.t('Nothing of AOI "{0}" has bands {1} for input "{2}": pick another AOI.', ctx.aoi.name, def.properties.bands.join(', '), def.name)
-        : l10n.t('Nothing of AOI "{0}" can feed input "{1}": pick another AOI.', ctx.aoi.name, def.name);
-      throw new NoFit(short, detail);
-    }
-    return pickChoice(services, items, title, placeHolder);
-  }
+  if (def.format === 'raster') return chooseRaster(ctx, def, title, required, placeHolder);
 
-  if (def.format === 'vector') {
-    const lineage = ctx.assets.filter((a) => a.path);
-    if (lineage.length === 0) {
-      if (!required) return { kind: 'skip' };
-      throw new Refused(l10n.t('vector input "{0}" must say which AOI asset it goes with, and AOI "{1}" has no asset.', def.name, ctx.aoi.name));
-    }
-    const pickLineage = async (): Promise<Asset> => {
-      if (lineage.length === 1) return lineage[0];
-      const items = lineage.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a }));
-      const placeHolder = l10n.t('Which of the AOI\'s images does "{0}" go with? (The service records it as the input\'s source.)', def.name);
-      return need(
-        await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true }),
-      ).asset;
-    };
-    const items: ChoiceItem[] = [
-      {
-        label: `$(globe) ${l10n.t('AOI geometry')}`,
-        description: ctx.aoi.name,
-        make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }),
-      },
-      {
-        label: `$(file) ${l10n.t('GeoJSON file…')}`,
-        make: async () => {
-          const uris = need(
-            await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }),
-          );
-          const uri = need(uris[0]);
-          const label = path.basename(uri.fsPath);
-          // not a failure of the command: the file the person picked is refused, with the reason
-          const json = parseJson(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
-          if ('reason' in json) throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, json.reason));
-          const geojson = json.value;
-          const check = checkVectorGeoJson(geojson);
-          if (!check.ok) throw new Refused(l10n.t('{0}: {1}.', label, check.reason));
-          return { kind: 'geojson', geojson, label, aoi: ctx.aoi, asset: await pickLineage() };
-        },
-      },
-    ];
-    if (!required) items.push(skipItem());
-    return pickChoice(services, items, title, placeHolder);
-  }
+  if (def.format === 'vector') return chooseVector(ctx, def, title, required, placeHolder);
 
   if (def.format === 'boolean' || (def.type === 'boolean' && kinds.includes('text'))) {
     const items: ChoiceItem[] = [
@@ -369,6 +275,108 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
   throw new Refused(
     l10n.t('input "{0}" has format "{1}", which the builder does not know (raster, vector, date, number, string, boolean).', def.name, def.format),
   );
+}
+
+/** A raster input: the STAC item or output given first, then the AOI's assets that have the bands, then finished runs' raster outputs. */
+async function chooseRaster(ctx: Context, def: InputDefinition, title: string, required: boolean, placeHolder: string): Promise<InputChoice> {
+  const { services } = ctx;
+  const offers = offerAssets(def, ctx.assets);
+  const items: ChoiceItem[] = [];
+  const stac = ctx.stacItem;
+  if (stac) {
+    items.push({
+      label: `$(globe) ${l10n.t('STAC item {0}', stac.item.id)}`,
+      description: l10n.t('{0} · from the STAC panel', stac.item.collection),
+      detail: stac.stacUrl,
+      make: () => ({ kind: 'stac-item', item: stac.item, stacUrl: stac.stacUrl, aoi: ctx.aoi }),
+    });
+  }
+  for (const o of offers.filter((x) => !x.refusal)) {
+    items.push({
+      label: `$(file-media) ${o.asset.name}`,
+      description: l10n.t('asset · {0}', o.asset.date),
+      detail: l10n.t('bands {0}', o.asset.band_list.join(', ')),
+      make: () => ({ kind: 'asset', asset: o.asset }),
+    });
+  }
+  const chosen = ctx.output;
+  if (chosen) {
+    items.push({
+      label: `$(beaker) ${chosen.run.name} › ${chosen.outputName}`,
+      description: l10n.t('the output you chose'),
+      make: () => ({ kind: 'insight-output', insight: chosen.run, outputName: chosen.outputName }),
+    });
+  }
+  for (const ins of ctx.insights.filter((x) => isFinishedRun(x))) {
+    for (const out of ins.output.filter((x) => x.format === 'raster' && x.value && !(chosen && chosen.run.id === ins.id && chosen.outputName === x.name))) {
+      items.push({
+        label: `$(beaker) ${ins.name} › ${out.name}`,
+        description: ins.block
+          ? l10n.t('insight output · {0} {1} · {2}', ins.block.name, ins.block.version, dateTime(ins.created_at))
+          : l10n.t('insight output · block not stated · {0}', dateTime(ins.created_at)),
+        make: () => ({ kind: 'insight-output', insight: ins, outputName: out.name }),
+      });
+    }
+  }
+  if (!required) items.push(skipItem());
+  if (items.length === 0) {
+    const why =
+      offers.length === 0
+        ? l10n.t('AOI "{0}" has no assets and no insight outputs', ctx.aoi.name)
+        : offers.map((o) => l10n.t('asset "{0}" {1}', o.asset.name, o.refusal ?? '')).join('; ');
+    const detail = def.properties?.bands
+      ? l10n.t('no asset or insight output can feed raster input "{0}" (needs bands {1}): {2}.', def.name, def.properties.bands.join(', '), why)
+      : l10n.t('no asset or insight output can feed raster input "{0}": {1}.', def.name, why);
+    const short = def.properties?.bands
+      ? l10n.t('Nothing of AOI "{0}" has bands {1} for input "{2}": pick another AOI.', ctx.aoi.name, def.properties.bands.join(', '), def.name)
+      : l10n.t('Nothing of AOI "{0}" can feed input "{1}": pick another AOI.', ctx.aoi.name, def.name);
+    throw new NoFit(short, detail);
+  }
+  return pickChoice(services, items, title, placeHolder);
+}
+
+/** A vector input: the AOI's outline or a GeoJSON file, each with the asset it goes with. */
+async function chooseVector(ctx: Context, def: InputDefinition, title: string, required: boolean, placeHolder: string): Promise<InputChoice> {
+  const { services } = ctx;
+  const lineage = ctx.assets.filter((a) => a.path);
+  if (lineage.length === 0) {
+    if (!required) return { kind: 'skip' };
+    throw new Refused(l10n.t('vector input "{0}" must say which AOI asset it goes with, and AOI "{1}" has no asset.', def.name, ctx.aoi.name));
+  }
+  const pickLineage = async (): Promise<Asset> => {
+    if (lineage.length === 1) return lineage[0];
+    const items = lineage.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a }));
+    const placeHolder = l10n.t('Which of the AOI\'s images does "{0}" go with? (The service records it as the input\'s source.)', def.name);
+    return need(
+      await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true }),
+    ).asset;
+  };
+  const items: ChoiceItem[] = [
+    {
+      label: `$(globe) ${l10n.t('AOI geometry')}`,
+      description: ctx.aoi.name,
+      make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }),
+    },
+    {
+      label: `$(file) ${l10n.t('GeoJSON file…')}`,
+      make: async () => {
+        const uris = need(
+          await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }),
+        );
+        const uri = need(uris[0]);
+        const label = path.basename(uri.fsPath);
+        // not a failure of the command: the file the person picked is refused, with the reason
+        const json = parseJson(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
+        if ('reason' in json) throw new Refused(l10n.t('{0} is not readable JSON ({1}).', label, json.reason));
+        const geojson = json.value;
+        const check = checkVectorGeoJson(geojson);
+        if (!check.ok) throw new Refused(l10n.t('{0}: {1}.', label, check.reason));
+        return { kind: 'geojson', geojson, label, aoi: ctx.aoi, asset: await pickLineage() };
+      },
+    },
+  ];
+  if (!required) items.push(skipItem());
+  return pickChoice(services, items, title, placeHolder);
 }
 
 async function pickChoice(services: ExtensionServices, items: ChoiceItem[], title: string, placeHolder: string): Promise<InputChoice> {
