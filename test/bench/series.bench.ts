@@ -93,6 +93,25 @@ class Host {
   }
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The page's busiest functions by self time (ms), from a CDP CPU profile. */
+function printSelfTime(p: CpuProfile): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  p.samples.forEach((id, i) => {
+    const f = byId.get(id);
+    const key = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber}` : '?';
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(JSON.stringify({ bench: 'index_series_24_dates', figure: 'page_self_ms', value: top.map(([k, v]) => [k, Math.round(v)]) }));
+}
+
 async function main(): Promise<void> {
   const host = new Host();
   const sb = await host.ready;
@@ -149,12 +168,19 @@ async function main(): Promise<void> {
       try {
         await h.waitFor(isType('ready'));
         await h.send({ type: 'init', basemaps: [] });
+        // EO_BENCH_PROFILE: the page's main thread profiled on the last run, its self time printed by function
+        const cdp = process.env.EO_BENCH_PROFILE && run === RUNS - 1 ? await h.page.context().newCDPSession(h.page) : undefined;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.start');
+        }
         const t0 = performance.now();
         const { loop } = await host.watched(async () => {
           await h.send({ type: 'seriesStart', requestId: 1, request });
           await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 600_000);
         });
         const ms = performance.now() - t0;
+        if (cdp) printSelfTime((await cdp.send('Profiler.stop')).profile as CpuProfile);
         const points = (h.posted as { type?: string; point: SeriesPoint }[]).filter((m) => m.type === 'seriesPoint').map((m) => m.point);
         const bad = points.find((p) => p.error);
         if (bad) throw new Error(`${bad.date}: ${bad.error}`);
