@@ -2,8 +2,10 @@
 // inside the extension host, nothing written to settings), the connection actions menu,
 // Switch Base URL (each URL keeps its own token) and Sign Out.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/commandIds';
+import { TRY_SANDBOX_PORT } from '../../../src/commands/connection/trySandbox';
 import { extensionApi } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
@@ -59,6 +61,31 @@ suite('connection: sandbox, connection actions, base URL, sign-out', function ()
     assert.equal(connection.isSandbox, false);
     assert.equal(connection.state, 'signedOut');
     await assert.rejects(fetch(`${url}/ping`), 'the sandbox still answers after Stop the Sandbox');
+  });
+
+  test('Try the Sandbox again answers at the same address, so what the last session wrote still reads; a taken port gets another', async () => {
+    const api = await extensionApi();
+    const { connection } = api.services;
+    await run(new ScriptedPrompts(), COMMANDS.trySandbox);
+    const first = connection.baseUrl;
+    assert.equal(first, `http://127.0.0.1:${TRY_SANDBOX_PORT}`, `port ${TRY_SANDBOX_PORT} was taken before the test`);
+    await vscode.commands.executeCommand(COMMANDS.stopSandbox);
+    await run(new ScriptedPrompts(), COMMANDS.trySandbox);
+    assert.equal(connection.baseUrl, first, 'the second session is at another address: an insight file’s stac_url from the first no longer reads');
+    await vscode.commands.executeCommand(COMMANDS.stopSandbox);
+    // another program on the port: the sandbox starts on a free one
+    const squatter = http.createServer((_q, r) => r.end('not the sandbox'));
+    await new Promise<void>((resolve) => squatter.listen(TRY_SANDBOX_PORT, '127.0.0.1', resolve));
+    try {
+      await run(new ScriptedPrompts(), COMMANDS.trySandbox);
+      assert.ok(connection.isSandbox);
+      assert.match(connection.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.notEqual(connection.baseUrl, first);
+      assert.equal((await fetch(`${connection.baseUrl}/ping`)).ok, true);
+    } finally {
+      await vscode.commands.executeCommand(COMMANDS.stopSandbox);
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 
   test('the connection actions offer what fits the state and run the picked one', async () => {
