@@ -148,6 +148,7 @@ const INTEGRATION_SECOND_WINDOW = [
   'compare.test.js',
   'insightRuns.test.js',
   'insights.test.js',
+  'storm.test.js',
   'timelapse.test.js',
   'watcher.test.js',
   'workflows.test.js',

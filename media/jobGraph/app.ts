@@ -39,7 +39,7 @@ function lookWord(look: TaskLook): string {
     case 'running':
       return l10n.t('Running');
     case 'waiting':
-      return l10n.t('Waiting');
+      return l10n.t('Pending');
     case 'failed':
       return l10n.t('Failed');
     case 'skipped':

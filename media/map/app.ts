@@ -91,6 +91,8 @@ export class MapApp {
   private offline = createOfflineBasemap();
   private state: MapState;
   private selection?: { layer: LayerKind; id: string };
+  /** Whether a service is connected (the extension says, with each `ready` and on each change). */
+  private connected = true;
   /** The "not connected" banner, while no service is. */
   private banner?: HTMLElement;
   /** What the drawing under way is for, when the extension started it. */
@@ -307,6 +309,7 @@ export class MapApp {
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
         onExportTimelapse: () => this.post({ type: 'exportTimelapse' }),
       });
+      manager.setConnected(this.connected);
       this.decodeMode = decode;
       this.imageryTools = tools;
       this.imageryShown = manager;
@@ -543,7 +546,12 @@ export class MapApp {
    */
   private setConnected(connected: boolean, configured: boolean): void {
     document.body.classList.toggle('eo-signed-out', !connected);
+    this.connected = connected;
     this.panel.setConnected(connected);
+    void this.imageryManager?.then(
+      (m) => m.setConnected(connected),
+      () => undefined,
+    );
     if (connected) {
       this.banner?.remove();
       this.banner = undefined;

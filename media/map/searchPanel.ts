@@ -90,6 +90,9 @@ export class SearchPanel {
   /** Days the searched place is known to have imagery (an AOI's images): the default dates take them in. */
   private anchors: string[] = [];
   private connected = true;
+  /** Counts the asks for the options: only the newest one's answer fills the form. */
+  private optionsAsked = 0;
+  private keepChoices?: FormState;
 
   private readonly kindArchive: HTMLInputElement;
   private readonly kindImagery: HTMLInputElement;
@@ -265,28 +268,36 @@ export class SearchPanel {
     this.filterFields.offer(this.offered(), this.kind === 'imagery');
   }
 
-  /** Collections, satellites and projects, fetched once through the extension. */
+  /** Collections, satellites and projects, fetched once through the extension (again when a service is connected again). */
   loadOptions(initial?: FormState): Promise<void> {
-    this.optionsLoading ??= this.host.rpc.call({ method: 'searchOptions' }).then(
+    if (this.optionsLoading) return this.optionsLoading;
+    const asked = ++this.optionsAsked;
+    // a saved form's choices wait for lists that could not be read (signed out) to be read again
+    const keep = initial ?? this.keepChoices;
+    this.keepChoices = keep;
+    this.optionsLoading = this.host.rpc.call({ method: 'searchOptions' }).then(
       (o) => {
+        if (asked !== this.optionsAsked) return; // a later ask (after a sign-in) answers
         this.options = o;
         fill(
           this.collections,
           o.collections.map((c) => [c.id, c.title && c.title !== c.id ? `${c.title} (${c.id})` : c.id]),
-          initial?.collections,
+          keep?.collections,
         );
         fill(
           this.satellites,
           o.satellites.map((s) => [s.id, s.name && s.name !== s.id ? `${s.name} (${s.id})` : s.id]),
-          initial?.satellites,
+          keep?.satellites,
         );
         if (this.satellites.selectedOptions.length === 0 && this.satellites.options.length) this.satellites.options[0].selected = true;
         this.offerFilters();
         this.followCoverage();
+        if (!Object.keys(o.errors).length) this.keepChoices = undefined;
         const errs = Object.entries(o.errors).map(([k, v]) => listError(k, v));
         this.optionsError.textContent = errs.join(' ');
       },
       (e: Error) => {
+        if (asked !== this.optionsAsked) return;
         this.optionsLoading = undefined; // allow a retry on the next change
         this.optionsError.textContent = l10n.t('Could not load search options: {0}', e.message);
       },
@@ -318,7 +329,14 @@ export class SearchPanel {
 
   /** Not connected: nothing can be searched or created until a service is. */
   setConnected(connected: boolean): void {
+    const back = connected && !this.connected;
     this.connected = connected;
+    // signed out, the banner is the one line that says why the lists are empty
+    this.optionsError.hidden = !connected;
+    if (back && (!this.options || Object.keys(this.options.errors).length)) {
+      this.optionsLoading = undefined;
+      void this.loadOptions();
+    }
     this.searchBtn.disabled = !this.shape || this.searching || !connected;
     this.aoiBtn.disabled = !this.shape || !connected;
     this.chartBtn.disabled = !this.shape || !connected;

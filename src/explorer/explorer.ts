@@ -24,10 +24,10 @@ export interface ExplorerApi {
   readonly providers: Readonly<Record<ViewId, ExplorerProvider>>;
   readonly filters: FilterState;
   readonly poller: Poller;
-  /** Reloads one view, or all of them. */
-  refresh(view?: ViewId): void;
-  /** Reloads one node's children. */
-  refreshNode(node: ExplorerNode): void;
+  /** Reloads one view, or all of them; `keep`: the rows shown stay (stale if the reload fails). */
+  refresh(view?: ViewId, keep?: boolean): void;
+  /** Reloads one node's children; `keep` as for `refresh`. */
+  refreshNode(node: ExplorerNode, keep?: boolean): void;
   /**
    * Finds a record in its view (loading what is needed; a record newer than the loaded pages
    * is put first) and reveals it. Resolves to the node, or undefined when it is not there.
@@ -127,12 +127,12 @@ export class Explorer implements ExplorerApi, ExplorerContext, vscode.Disposable
     if (node instanceof RecordNode) this.updated.fire(node);
   }
 
-  refresh(view?: ViewId): void {
-    for (const id of view ? [view] : VIEW_IDS) this.providers[id].refresh();
+  refresh(view?: ViewId, keep = false): void {
+    for (const id of view ? [view] : VIEW_IDS) this.providers[id].refresh(undefined, keep);
   }
 
-  refreshNode(node: ExplorerNode): void {
-    this.providers[node.view].refresh(node);
+  refreshNode(node: ExplorerNode, keep = false): void {
+    this.providers[node.view].refresh(node, keep);
   }
 
   selected(view?: ViewId): RecordNode[] {

@@ -14,7 +14,7 @@ export type NodeList<T> = PagedChildren<T, ExplorerNode>;
 function treeRows(view: ViewId, owner: ExplorerNode | undefined): RowFactory<ExplorerNode> {
   return {
     loadMore: (list) => new LoadMoreNode(view, owner, list),
-    error: (list, err) => new ErrorNode(view, owner, list, err),
+    error: (list, err, readAt) => new ErrorNode(view, owner, list, err, readAt),
     signIn: (what, err) => new SignInNode(view, owner, what, err),
     message: (key, text) => new MessageNode(view, owner, key, text),
     unreadable: (what, records) => new UnreadableNode(view, owner, what, records),
@@ -31,6 +31,7 @@ export function nodeList<T>(ctx: ExplorerContext, view: ViewId, owner: ExplorerN
     reportSuccess: () => ctx.services.connection.reportSuccess(),
     reportFailure: (err: unknown) => ctx.services.connection.reportFailure(err),
     warn: (text: string) => ctx.services.log.warn(text),
+    changed: () => ctx.changed(view, owner),
   };
   return new PagedChildren<T, ExplorerNode>(source, treeRows(view, owner), spec, owner === undefined);
 }

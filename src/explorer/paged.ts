@@ -4,7 +4,7 @@
  * (the sidebar's, src/explorer/nodeList.ts, builds tree rows), the pages are read through a
  * `PageSource` (the connection), so the paging itself is unit-tested.
  */
-import { needsSignIn, NotSignedInError, type EoClient, type UnreadableRecord } from '../api';
+import { isTransient, needsSignIn, NotSignedInError, type EoClient, type UnreadableRecord } from '../api';
 
 /** Rows per "Load more…" click. */
 export const PAGE_SIZE = 50;
@@ -49,7 +49,17 @@ export interface PageSource {
   reportSuccess(): void;
   reportFailure(err: unknown): void;
   warn(text: string): void;
+  /** The list's rows changed by themselves (a stale list that reloaded on its own). */
+  changed(): void;
 }
+
+/**
+ * A stale list (a refresh that failed, its last good rows kept) is loaded again by itself after
+ * these delays, the last repeated: a service back after a bad minute is seen within about
+ * 6 s plus one read, without a person clicking. After STALE_TRIES it waits for Retry.
+ */
+const STALE_RETRY_MS = [2_000, 4_000, 6_000];
+const STALE_TRIES = 30;
 
 /** What a list can do for the rows it adds below its records. */
 export interface LoadableList {
@@ -64,8 +74,8 @@ export interface LoadableList {
 export interface RowFactory<Row> {
   /** "Load more…" (or "Loading…" while a page is in flight); made once per list. */
   loadMore(list: LoadableList): Row;
-  /** A failed load, with a way to retry it. */
-  error(list: LoadableList, err: unknown): Row;
+  /** A failed load, with a way to retry it; `readAt` (ms since epoch) when the rows above it are kept from then. */
+  error(list: LoadableList, err: unknown, readAt?: number): Row;
   /** A 401 or no token: sign in again. */
   signIn(what: string, err: unknown): Row;
   /** Records the service sent that could not be read: how many, and why (they are left out). */
@@ -97,6 +107,12 @@ export class PagedChildren<T, Row> implements LoadableList {
   private _total?: number;
   private unreadable: UnreadableRecord[] = [];
   private loadMoreRow?: Row;
+  /** A refresh in progress keeps the rows shown until its first page replaces them. */
+  private replacing = false;
+  /** When the first page of the rows shown was read (ms since epoch). */
+  private readAt = 0;
+  private staleTries = 0;
+  private staleTimer?: ReturnType<typeof setTimeout>;
   /** Counts page fetches, for tests and the benchmark. */
   fetches = 0;
 
@@ -155,7 +171,7 @@ export class PagedChildren<T, Row> implements LoadableList {
   /** Fetches the next page; joins the load in flight instead of starting a second one. */
   loadMore(): Promise<void> {
     if (this.loading) return this.loading;
-    if (this.started && this.done) return Promise.resolve();
+    if (this.started && this.done && !this.replacing) return Promise.resolve();
     this.started = true;
     this.error = undefined;
     const generation = this.generation;
@@ -166,9 +182,15 @@ export class PagedChildren<T, Row> implements LoadableList {
       try {
         const client = await source.getClient();
         const limit = this.spec.pageSize ?? PAGE_SIZE;
-        const page = await this.spec.fetch(client, { offset: this.offset, limit, cursor: this.cursor, signal: abort.signal });
+        const first = this.replacing || this.offset === 0;
+        const q = this.replacing ? { offset: 0, cursor: undefined } : { offset: this.offset, cursor: this.cursor };
+        const page = await this.spec.fetch(client, { ...q, limit, signal: abort.signal });
         if (generation !== this.generation) return;
         this.fetches++;
+        if (this.replacing) this.clear();
+        this.replacing = false;
+        this.staleTries = 0;
+        if (first) this.readAt = Date.now();
         this.append(page, limit);
         source.reportSuccess();
       } catch (err) {
@@ -178,6 +200,7 @@ export class PagedChildren<T, Row> implements LoadableList {
           source.reportFailure(err);
           source.warn(`Could not load ${this.spec.what}: ${err instanceof Error ? err.message : String(err)}`);
         }
+        if (this.replacing && isTransient(err)) this.retryStale(generation);
       } finally {
         if (generation === this.generation) this.loading = undefined;
       }
@@ -186,21 +209,55 @@ export class PagedChildren<T, Row> implements LoadableList {
     return this.loading;
   }
 
-  /** Forgets everything; the next `children()` starts from the first page. */
-  reset(): void {
+  /**
+   * Forgets everything; the next `children()` starts from the first page. `keep` (a refresh of
+   * the same listing): the rows shown stay until the first page replaces them, and a refresh
+   * that fails shows them as stale, with the time they were read and Retry.
+   */
+  reset(keep = false): void {
     this.generation++;
     this.abort?.abort();
+    clearTimeout(this.staleTimer);
+    this.loading = undefined;
+    this.started = false;
+    this.error = undefined;
+    const good = this.replacing || this.readAt > 0;
+    if (keep && good) {
+      this.replacing = true;
+      return;
+    }
+    this.replacing = false;
+    this.staleTries = 0;
+    this.clear();
+  }
+
+  /** When the rows shown were read; undefined while they are not stale. */
+  get staleSince(): number | undefined {
+    return this.replacing && this.error !== undefined ? this.readAt : undefined;
+  }
+
+  private clear(): void {
     for (const n of this.nodes.values()) this.rowFactory.detach(n);
     this.nodes.clear();
     this.items = [];
     this.offset = 0;
     this.cursor = undefined;
-    this.loading = undefined;
-    this.started = false;
     this.done = false;
-    this.error = undefined;
     this._total = undefined;
     this.unreadable = [];
+    this.readAt = 0;
+  }
+
+  /** A stale list loads again by itself (STALE_RETRY_MS), until it passes, is reset, or STALE_TRIES. */
+  private retryStale(generation: number): void {
+    if (this.staleTries >= STALE_TRIES) return;
+    const delay = STALE_RETRY_MS[Math.min(this.staleTries, STALE_RETRY_MS.length - 1)];
+    this.staleTries++;
+    clearTimeout(this.staleTimer);
+    this.staleTimer = setTimeout(() => {
+      if (generation !== this.generation || this.loading) return;
+      void this.loadMore().then(() => this.source.changed());
+    }, delay);
   }
 
   /** The node of a loaded record, by the record's id. */
@@ -268,7 +325,7 @@ export class PagedChildren<T, Row> implements LoadableList {
       // Signed out at the top of a view: the welcome view says what to do.
       if (err instanceof NotSignedInError && this.atRoot) return [];
       if (needsSignIn(err)) rows.push(this.rowFactory.signIn(this.spec.what, err));
-      else rows.push(this.rowFactory.error(this, err));
+      else rows.push(this.rowFactory.error(this, err, this.staleSince));
       return rows;
     }
     if (this.loading || !this.done) rows.push((this.loadMoreRow ??= this.rowFactory.loadMore(this)));

@@ -70,13 +70,16 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return node.parent;
   }
 
-  /** Reloads `node`'s children, or the whole view. */
-  refresh(node?: ExplorerNode): void {
+  /**
+   * Reloads `node`'s children, or the whole view. `keep` (the person's Refresh): the rows shown
+   * stay until new ones arrive, and stay, marked stale, if the service does not answer.
+   */
+  refresh(node?: ExplorerNode, keep = false): void {
     if (node) {
-      node.reset();
+      node.reset(keep);
       this.changed(node);
     } else {
-      this.root.reset();
+      this.root.reset(keep);
       this.emitter.fire(undefined);
     }
   }

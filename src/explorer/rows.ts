@@ -36,6 +36,11 @@ export class LoadMoreNode extends ExplorerNode {
   }
 }
 
+/** A time of day in the person's locale: "14:05:09". */
+function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString();
+}
+
 /** Short form for the row: "Forbidden (403)"; the whole sentence goes in the tooltip. */
 function shortReason(err: unknown): string {
   if (err instanceof ApiError && err.kind === 'http' && err.status !== undefined) return `${statusTitle(err.status)} (${err.status})`;
@@ -51,11 +56,15 @@ export class ErrorNode extends ExplorerNode {
     parent: ExplorerNode | undefined,
     readonly list: LoadableList,
     readonly error: unknown,
+    /** When the rows above were read (ms since epoch): a refresh failed and they are kept, stale. */
+    readonly readAt?: number,
   ) {
     super(view, parent, '~error');
   }
 
   get label(): string {
+    if (this.readAt !== undefined)
+      return l10n.t('Stale: {0} as read at {1}; could not refresh: {2}', this.list.what, clock(this.readAt), shortReason(this.error));
     return l10n.t('Could not load {0}: {1}', this.list.what, shortReason(this.error));
   }
 
@@ -63,7 +72,17 @@ export class ErrorNode extends ExplorerNode {
     const item = new vscode.TreeItem(this.label);
     item.description = l10n.t('Retry');
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
-    item.tooltip = messageTooltip(l10n.t('Could not load {0}', this.list.what), describeError(this.error), l10n.t('Click to retry.'));
+    item.tooltip =
+      this.readAt !== undefined
+        ? messageTooltip(
+            l10n.t('Could not refresh {0}', this.list.what),
+            describeError(this.error),
+            l10n.t(
+              'The rows above are as read at {0}. They are refreshed by themselves when the service answers again; click to retry now.',
+              clock(this.readAt),
+            ),
+          )
+        : messageTooltip(l10n.t('Could not load {0}', this.list.what), describeError(this.error), l10n.t('Click to retry.'));
     item.contextValue = 'error';
     item.command = { command: COMMANDS.retryLoad, title: l10n.t('Retry'), arguments: [this] };
     return item;

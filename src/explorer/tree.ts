@@ -81,16 +81,16 @@ export abstract class ExplorerNode {
     return this.childList()?.children() ?? Promise.resolve([]);
   }
 
-  /** Forget loaded children so the next expansion fetches again. */
-  reset(): void {
-    this.childList()?.reset();
+  /** Forget loaded children so the next expansion fetches again; `keep`: show them until then, stale if that fails. */
+  reset(keep = false): void {
+    this.childList()?.reset(keep);
   }
 }
 
 /** What a row needs of the list below it (a `PagedChildren`). */
 export interface ChildList {
   children(): Promise<ExplorerNode[]>;
-  reset(): void;
+  reset(keep?: boolean): void;
 }
 
 /** A row that stands for one service record. */

@@ -6,6 +6,7 @@
 import type { Block, EoClient } from '../api';
 import { ApiError, needsSignIn } from '../api';
 import type { SpecLookup } from './validate/types';
+import { closestNames, distanceWithin, fold } from '../nameMatch';
 
 const TTL_MS = 5 * 60_000;
 
@@ -44,13 +45,30 @@ export class SpecSource {
   private blocks(name: string): Promise<Block[]> {
     const hit = this.byName.get(name);
     if (hit && this.now() - hit.at < TTL_MS) return hit.blocks;
-    const blocks = this.getClient().then((c) => c.blocks.insights({ name }));
+    const blocks = this.getClient().then((c) => c.blocks.insights(name ? { name } : {}));
     this.byName.set(name, { at: this.now(), blocks });
     // Failures are not cached: the next keystroke tries again.
     blocks.catch(() => {
       if (this.byName.get(name)?.blocks === blocks) this.byName.delete(name);
     });
     return blocks;
+  }
+
+  /**
+   * The service's block names a typo of `name` may have meant: within a third of its length
+   * in edits (at least 2). None when the list cannot be read: the diagnostic stands without them.
+   */
+  private async namesLike(name: string): Promise<string[]> {
+    let all: Block[];
+    try {
+      all = await this.blocks('');
+    } catch {
+      // Recovers: the unknown name is said without suggestions.
+      return [];
+    }
+    const names = [...new Set(all.map((b) => b.spec?.name ?? b.name).filter((n): n is string => typeof n === 'string' && n !== name))];
+    const max = Math.max(2, Math.floor(name.length / 3));
+    return closestNames(name, names, 3).filter((n) => distanceWithin(fold(name), fold(n), max) <= max);
   }
 
   async lookup(name: string, version: string): Promise<SpecLookup> {
@@ -61,13 +79,13 @@ export class SpecSource {
       // No URL or token (the connection refuses before any request), or a 401.
       if (needsSignIn(err)) return { status: 'signed-out' };
       if (err instanceof ApiError) {
-        if (err.status === 404) return { status: 'unknown-block', name };
+        if (err.status === 404) return { status: 'unknown-block', name, like: await this.namesLike(name) };
         return { status: 'unavailable', reason: err.userMessage };
       }
       return { status: 'unavailable', reason: err instanceof Error ? err.message : String(err) };
     }
     const mine = blocks.filter((b) => (b.spec?.name ?? b.name) === name || b.name === name);
-    if (mine.length === 0) return { status: 'unknown-block', name };
+    if (mine.length === 0) return { status: 'unknown-block', name, like: await this.namesLike(name) };
     const match = mine.find((b) => (b.spec?.version ?? b.version) === version);
     if (!match) return { status: 'unknown-version', name, versions: sortVersions(mine.map((b) => b.spec?.version ?? b.version)) };
     return { status: 'found', spec: match.spec };

@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- --port 8787 [--seed N] [--scale N] [--latency MS] [--fail-rate R]
- * [--reset-rate R] [--data-dir DIR] [--speed X]`. Loopback only. The first line is
+ * [--reset-rate R] [--data-dir DIR] [--speed X] [--log-requests]`. Loopback only. The first line is
  * `EO Imagery sandbox listening on http://127.0.0.1:PORT` for scripts to parse.
  */
 import { startSandbox, type SandboxOptions } from './index';
@@ -16,9 +16,9 @@ const FLAGS: Record<string, keyof SandboxOptions> = {
   '--speed': 'speed',
 };
 
-const USAGE = `usage: sandbox [--port N] [--seed N] [--scale N] [--latency MS] [--fail-rate 0..1] [--reset-rate 0..1] [--data-dir DIR] [--speed X]`;
+const USAGE = `usage: sandbox [--port N] [--seed N] [--scale N] [--latency MS] [--fail-rate 0..1] [--reset-rate 0..1] [--data-dir DIR] [--speed X] [--log-requests]`;
 
-function parse(argv: string[]): SandboxOptions {
+function parse(argv: string[]): SandboxOptions & { logRequests?: number } {
   const opts: Record<string, string | number> = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
@@ -26,6 +26,11 @@ function parse(argv: string[]): SandboxOptions {
     if (flag === '--help' || flag === '-h') {
       console.log(USAGE);
       process.exit(0);
+    }
+    if (flag === '--log-requests') {
+      // a request log as a service keeps one: method, path and status, never a header or a body
+      opts.logRequests = 1;
+      continue;
     }
     const key = FLAGS[flag];
     if (!key) throw new Error(`unknown flag ${flag}\n${USAGE}`);
@@ -38,12 +43,12 @@ function parse(argv: string[]): SandboxOptions {
       opts[key] = n;
     }
   }
-  return opts as SandboxOptions;
+  return opts as SandboxOptions & { logRequests?: number };
 }
 
 async function main(): Promise<void> {
-  const opts = parse(process.argv.slice(2));
-  const sb = await startSandbox({ port: 8787, ...opts });
+  const { logRequests, ...opts } = parse(process.argv.slice(2));
+  const sb = await startSandbox({ port: 8787, ...opts, ...(logRequests ? { onRequest: (line: string) => console.log(`request ${line}`) } : {}) });
   console.log(`EO Imagery sandbox listening on ${sb.url}`);
   console.log(`  alice token: ${sb.tokens.alice}`);
   console.log(`  bob token:   ${sb.tokens.bob}`);

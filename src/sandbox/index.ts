@@ -49,6 +49,8 @@ export interface SandboxOptions {
   startTime?: number;
   /** For tests of slow clients: how long a request may take to send its headers. */
   headersTimeoutMs?: number;
+  /** Told `METHOD /path STATUS` as each answer ends: the service's request log (`--log-requests`). */
+  onRequest?: (line: string) => void;
 }
 
 export interface SandboxHandle {
@@ -137,6 +139,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       [tokens.bob, bob],
     ]),
     headersTimeoutMs: opts.headersTimeoutMs,
+    onRequest: opts.onRequest,
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);

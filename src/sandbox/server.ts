@@ -43,6 +43,8 @@ export interface FaultRule {
   contentType?: string;
   delayMs?: number;
   reset?: boolean;
+  /** The route answers (`status` is not used), but the connection drops halfway through its body. */
+  cutMidBody?: boolean;
 }
 
 export interface ServerOptions {
@@ -52,6 +54,8 @@ export interface ServerOptions {
   tokens: Map<string, User>;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Told `METHOD /path STATUS` as each answer ends ("cut" for a connection cut mid-answer). */
+  onRequest?: (line: string) => void;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -102,6 +106,26 @@ function send(res: http.ServerResponse, r: Res, head: boolean): void {
   }
   res.writeHead(r.status, headers);
   res.end(head ? undefined : payload);
+}
+
+/** A fault rule's own answer, instead of the route's (`cutMidBody` rules let the route answer). */
+async function answerFault(fault: FaultRule, req: http.IncomingMessage, res: http.ServerResponse, head: boolean): Promise<void> {
+  if (fault.delayMs) await sleep(fault.delayMs);
+  if (fault.reset) {
+    req.socket.destroy();
+    return;
+  }
+  const body = fault.body ?? errorBody('default', fault.status, `injected ${fault.status}`, 'fault');
+  const raw = typeof body === 'string' ? body : undefined;
+  send(
+    res,
+    {
+      status: fault.status,
+      ...(raw !== undefined ? { raw, contentType: fault.contentType ?? 'text/plain; charset=utf-8' } : { json: body, contentType: fault.contentType }),
+      headers: { 'x-sandbox-injected': 'fault' },
+    },
+    head,
+  );
 }
 
 class BodyError extends Error {
@@ -203,6 +227,14 @@ export class SandboxServer {
     return m ? this.opts.tokens.get(m[1]) : undefined;
   }
 
+  /** Keeps the last 2,000 for tests; tells `onRequest` the status as the answer ends. */
+  private logRequest(method: string, path: string, res: http.ServerResponse): void {
+    this.requests.push(`${method} ${path}`);
+    if (this.requests.length > 2000) this.requests.splice(0, this.requests.length - 2000);
+    const told = this.opts.onRequest;
+    if (told) res.once('close', () => told(`${method} ${path} ${res.writableFinished ? res.statusCode : 'cut'}`));
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const head = method === 'HEAD';
@@ -214,8 +246,7 @@ export class SandboxServer {
       return;
     }
     const path = url.pathname;
-    this.requests.push(`${method} ${path}`);
-    if (this.requests.length > 2000) this.requests.splice(0, this.requests.length - 2000);
+    this.logRequest(method, path, res);
     if (!isLoopbackHost(req.headers.host)) {
       // The sandbox's tokens are public: a page on another site must not reach it through a
       // DNS name rebound to 127.0.0.1.
@@ -228,23 +259,8 @@ export class SandboxServer {
     }
 
     const fault = this.takeFault(method, path);
-    if (fault) {
-      if (fault.delayMs) await sleep(fault.delayMs);
-      if (fault.reset) {
-        req.socket.destroy();
-        return;
-      }
-      const body = fault.body ?? errorBody('default', fault.status, `injected ${fault.status}`, 'fault');
-      const raw = typeof body === 'string' ? body : undefined;
-      send(
-        res,
-        {
-          status: fault.status,
-          ...(raw !== undefined ? { raw, contentType: fault.contentType ?? 'text/plain; charset=utf-8' } : { json: body, contentType: fault.contentType }),
-          headers: { 'x-sandbox-injected': 'fault' },
-        },
-        head,
-      );
+    if (fault && !fault.cutMidBody) {
+      await answerFault(fault, req, res, head);
       return;
     }
     if (this.opts.latencyMs > 0) await sleep(this.opts.latencyMs);
@@ -256,7 +272,7 @@ export class SandboxServer {
       );
       return;
     }
-    const reset = this.opts.resetRate > 0 && Math.random() < this.opts.resetRate;
+    const reset = fault?.cutMidBody === true || (this.opts.resetRate > 0 && Math.random() < this.opts.resetRate);
 
     let style: ErrorStyle = 'default';
     let out: Res;
@@ -326,16 +342,16 @@ export class SandboxServer {
     // the answer is written as JSON in one go: the handler's work and that are two turns
     await turn();
     if (reset && out.stream) {
-      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
+      res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/octet-stream', 'content-length': String(out.stream.length) });
       setImmediate(() => req.socket.destroy());
       return;
     }
     if (reset) {
       // Headers and half the body, then the connection drops: what a flaky network does.
       const payload = Buffer.from(out.raw !== undefined ? out.raw : JSON.stringify(out.json ?? null));
-      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/json', 'content-length': String(payload.length) });
-      res.write(payload.subarray(0, Math.floor(payload.length / 2)));
-      setImmediate(() => req.socket.destroy());
+      res.writeHead(out.status, { ...out.headers, 'content-type': out.contentType ?? 'application/json', 'content-length': String(payload.length) });
+      // the half reaches the client before the drop, as bytes on the wire do
+      res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => setTimeout(() => req.socket.destroy(), 20));
       return;
     }
     send(res, out, head);

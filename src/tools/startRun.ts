@@ -47,5 +47,11 @@ async function confirmAndRunFromChat(services: ToolServices, p: Prepared): Promi
       );
     case 'unsupported':
       return notSupportedMessage();
+    case 'failed':
+      // The answer to the one POST was lost; the person was told what the service said.
+      return answer(
+        dataNotice(),
+        l10n.t('The run was sent but its answer was lost ({0}). Do not call again unless the person says so.', quoted(outcome.reason)),
+      );
   }
 }

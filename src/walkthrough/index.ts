@@ -65,6 +65,10 @@ export function registerWalkthrough(services: ExtensionServices): { api: Walkthr
     void tick(step);
   };
   const open = async (): Promise<void> => {
+    // VS Code's openWalkthrough does nothing while a Welcome page shows a walkthrough at one of
+    // its steps (its own, on a first start): "Go Back" first takes that page to its list, where
+    // ours can be chosen (the same as Escape there; a no-op in any other editor).
+    await vscode.commands.executeCommand('welcome.goBack');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
   };
   const api: WalkthroughApi = {

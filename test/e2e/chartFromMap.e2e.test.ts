@@ -116,8 +116,14 @@ test('chart NDVI from an AOI’s popup on the map, then a pixel’s from the ins
     await page.keyboard.press('End');
     // the inspector off and the AOI's popup (the click opened it too) closed: the picture is the chart's
     await map.locator('button.inspect').click();
+    // Escape from the map, as a keyboard closes a popup: its close button can sit under the
+    // map's layer control when the popup opens at the map's right edge.
     const close = map.locator('.leaflet-popup-close-button');
-    if (await close.isVisible()) await close.click();
+    if (await close.isVisible()) {
+      await map.locator('#map').focus();
+      await page.keyboard.press('Escape');
+      await close.waitFor({ state: 'hidden', timeout: 10_000 });
+    }
     // the chart's panel scrolls in its cell; its head (the title) in view
     await map.locator('#imagery-series').evaluate((e) => e.scrollTo(0, 0));
     await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {

@@ -1,9 +1,10 @@
 // An order plan as a team uses it, in code-server signed in to the sandbox CLI: Projects → an
 // AOI → "Order Tasking…", every step answered; on the priced confirmation "Save as Order
-// Plan…" writes the plan (nothing is ordered); the file edited (its end date moved); the
-// CodeLens "Price" shows the service's total; "Place Order…" opens the same priced
-// confirmation, where Enter cancels; placed on purpose, the file gets its `placed` record; a
-// second "Place Order…" asks first, Cancel first. The service then holds exactly one new order.
+// Plan…" writes the plan (nothing is ordered); the file edited (its end date moved, an item
+// added, priced, and removed again); the CodeLens "Price" shows the service's total each
+// time; "Place Order…" opens the same priced confirmation, where Enter cancels; placed on purpose, the file gets its `placed` record; a
+// second "Place Order…" asks first, Cancel first. The service then holds exactly one new order,
+// and its request log (`--log-requests`) exactly one order POST that placed.
 // Screenshots: test-results/screenshots/plan-*.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,21 +12,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { api } from './webviews';
-import {
-  activeEditorText,
-  answerQuickInput,
-  clickQuickPickRow,
-  focusedQuickPickRow,
-  pickQuickItem,
-  quickPickText,
-  rowContextMenu,
-  waitForQuickInput,
-} from './widgets';
+import { activeEditorText, clickQuickPickRow, focusedQuickPickRow, quickPickText, rowContextMenu, waitForQuickInput } from './widgets';
+import { answerTaskingWizard, taskableAoi } from './taskable';
 import { openEoContainer, screenshot, soleView, waitForTreeRow, withSandboxWorkbench } from './workbench';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-type Band = { name: string; wavelength: number };
 
 const lens = (page: Page, title: string | RegExp) => page.locator('.editor-group-container.active .codelens-decoration a').filter({ hasText: title }).first();
 
@@ -39,21 +31,75 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 3
   }
 }
 
+interface PlanItem {
+  name?: string;
+  geometry: unknown;
+  start: string;
+  end: string;
+  bandset: { id: string };
+  cloudCover: number;
+  offNadir: number;
+  speed: string;
+}
+interface PlanFile {
+  project: { id: string };
+  usecase: string;
+  items: PlanItem[];
+}
+
+/** Writes the plan on disk and waits for the editor to show `shows` (and no longer `gone`). */
+async function edit(page: Page, file: string, text: string, shows: string, gone?: string): Promise<void> {
+  fs.writeFileSync(file, text);
+  const seen = async (): Promise<boolean> => {
+    // Monaco draws spaces as no-break spaces
+    const t = (await activeEditorText(page)).replace(/\u00a0/g, ' ');
+    return t.includes(shows) && (gone === undefined || !t.includes(gone));
+  };
+  for (const deadline = Date.now() + 30_000; !(await seen()) && Date.now() < deadline;) await page.waitForTimeout(250);
+  assert.ok(await seen(), `the editor shows the plan with "${shows}"${gone ? ` and without "${gone}"` : ''}`);
+}
+
+/** The service's own dry-run total for the plan's tasking items, asked directly (the interface's request shape). */
+async function dryTotal(base: string, token: string, plan: PlanFile): Promise<number> {
+  const dry = await fetch(`${base}/v0/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      dry_run: true,
+      order_items: plan.items.map((item) => ({
+        project_id: plan.project.id,
+        name: item.name,
+        usecase: plan.usecase,
+        geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: item.geometry, properties: {} }] },
+        recurrence: 'ONCE',
+        start_date: `${item.start}T00:00:00.000Z`,
+        end_date: `${item.end}T00:00:00.000Z`,
+        no_of_occurrences: 1,
+        bandset: { bandset_id: item.bandset.id },
+        cloud_cover: item.cloudCover,
+        off_nadir: item.offNadir,
+        delivery_speed: item.speed,
+      })),
+    }),
+  });
+  assert.equal(dry.status, 200, 'the dry run');
+  return ((await dry.json()) as { total_amount: number }).total_amount;
+}
+
+/** The Price lens shows `total` in credits, formatted as a person reads it. */
+async function waitForTotal(page: Page, total: number): Promise<void> {
+  const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(total);
+  await lens(page, new RegExp(`Priced:.*total amount ${money.replace(/[.]/g, '\\.')} credits`)).waitFor({ state: 'visible', timeout: 60_000 });
+}
+
 test('order plan: saved from the wizard, edited, priced by the lens, placed on purpose once', { timeout: 420_000 }, async () => {
-  await withSandboxWorkbench('plan', {}, async ({ page, base, token, folder }) => {
+  // the service's own request log: what reached it, whatever the extension believes it sent
+  await withSandboxWorkbench('plan', { sandboxArgs: ['--log-requests'] }, async ({ page, base, token, folder, sandbox }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await openEoContainer(page);
     await soleView(page, 'Projects');
 
-    const { projects } = await api<{ projects: { id: string; name: string; title?: string }[] }>(base, token, '/v0/projects?page_num=1&page_size=50');
-    const { aois } = await api<{ aois: { aoi_id: string; name: string; project_id: string; satellite_id: string }[] }>(base, token, '/v0/aois?limit=100');
-    const { bandsets: all } = await api<{ bandsets: { id: string; name: string; bands: Band[] }[] }>(base, token, '/v0/bandsets');
-    const sats = await api<{ id: string; bands: Band[] }[] | { satellites: { id: string; bands: Band[] }[] }>(base, token, '/v0/satellites');
-    const satList = Array.isArray(sats) ? sats : sats.satellites;
-    const fits = (satId: string) => all.filter((b) => b.bands.every((x) => satList.find((s) => s.id === satId)?.bands.some((y) => y.name === x.name)));
-    const aoi = aois.find((a) => projects.some((p) => p.id === a.project_id) && fits(a.satellite_id).length > 0);
-    assert.ok(aoi, 'an AOI on a satellite with bandsets');
-    const project = projects.find((p) => p.id === aoi.project_id)!;
+    const { project, aoi, bandset } = await taskableAoi(base, token);
     const orderIds = async (): Promise<string[]> => (await api<{ orders: { id: string }[] }>(base, token, '/v0/orders?limit=100')).orders.map((o) => o.id);
     const before = new Set(await orderIds());
     const newOrders = async (): Promise<string[]> => (await orderIds()).filter((id) => !before.has(id));
@@ -65,16 +111,7 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     const name = `e2e plan ${Date.now()}`;
     const start = isoDay(Date.now() + 3 * DAY);
     const end = isoDay(Date.now() + 24 * DAY);
-    await answerQuickInput(page, /Name of the order item/, name);
-    await answerQuickInput(page, /Use case/, 'e2e: plans in pull requests');
-    await answerQuickInput(page, /First day of the capture window/, start);
-    await answerQuickInput(page, /Last day of the capture window/, end);
-    await pickQuickItem(page, /How often to capture/, 'Once');
-    await pickQuickItem(page, /Bands to capture/, fits(aoi.satellite_id)[0].name);
-    await answerQuickInput(page, /Maximum cloud cover/, '15');
-    await answerQuickInput(page, /Maximum off-nadir/, '25');
-    await pickQuickItem(page, /Delivery speed/, 'Standard');
-    await pickQuickItem(page, /Deliver to a cloud store when fulfilled/, 'No cloud delivery');
+    await answerTaskingWizard(page, { name, usecase: 'e2e: plans in pull requests', start, end, bandset: bandset.name });
 
     // "Save as Order Plan…" on the confirmation, then code-server's save dialog.
     await waitForQuickInput(page, /Place this order\?/, 60_000);
@@ -92,48 +129,23 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     assert.match(written, new RegExp(`"end": "${end}"`));
     assert.match(written, /"cloudCover": 15/);
 
-    // Edited: the end date moved a week (on disk, as a pull request's merge would).
+    // Edited on disk, as a pull request's merge would: the end date moved a week, and a second
+    // look at the same area added; priced; then that item removed again and priced anew.
     const moved = isoDay(Date.parse(end) + 7 * DAY);
-    fs.writeFileSync(file, written.replace(`"end": "${end}"`, `"end": "${moved}"`));
-    for (const deadline = Date.now() + 30_000; !(await activeEditorText(page)).includes(moved) && Date.now() < deadline;) await page.waitForTimeout(250);
-    assert.ok((await activeEditorText(page)).includes(moved), 'the editor shows the moved date');
-
-    // Price: the lens shows the service's total for the edited plan.
+    const movedText = written.replace(`"end": "${end}"`, `"end": "${moved}"`);
+    const twoItems = JSON.parse(movedText) as PlanFile;
+    // first, so its name is on the editor's first screen
+    twoItems.items.unshift({ ...twoItems.items[0], name: `${name} second look` });
+    await edit(page, file, `${JSON.stringify(twoItems, null, 2)}\n`, 'second look');
     await page.keyboard.press('Control+Home');
     await lens(page, /^\s*Price$/).click();
-    const priced = lens(page, /Priced:/);
-    await priced.waitFor({ state: 'visible', timeout: 60_000 });
-    const request = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      project: { id: string };
-      items: { geometry: unknown; start: string; end: string; bandset: { id: string } }[];
-    };
-    const item = request.items[0];
-    const dry = await fetch(`${base}/v0/orders`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        dry_run: true,
-        order_items: [
-          {
-            project_id: request.project.id,
-            name,
-            usecase: 'e2e: plans in pull requests',
-            geometry: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: item.geometry, properties: {} }] },
-            recurrence: 'ONCE',
-            start_date: `${item.start}T00:00:00.000Z`,
-            end_date: `${item.end}T00:00:00.000Z`,
-            no_of_occurrences: 1,
-            bandset: { bandset_id: item.bandset.id },
-            cloud_cover: 15,
-            off_nadir: 25,
-            delivery_speed: 'STANDARD',
-          },
-        ],
-      }),
-    });
-    const total = ((await dry.json()) as { total_amount: number }).total_amount;
-    const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(total);
-    assert.match(await priced.innerText(), new RegExp(`total amount ${money.replace(/[.]/g, '\\.')} credits`));
+    await waitForTotal(page, await dryTotal(base, token, twoItems));
+
+    await edit(page, file, movedText, moved, 'second look');
+    // the price of two items is not kept past the edit: Price again, for the one item left
+    await page.keyboard.press('Control+Home');
+    await lens(page, /^\s*Price$/).click();
+    await waitForTotal(page, await dryTotal(base, token, JSON.parse(movedText) as PlanFile));
     await screenshot(page, 'plan-priced');
 
     // Place Order…: the wizards' priced confirmation; Enter cancels and nothing is placed.
@@ -169,5 +181,10 @@ test('order plan: saved from the wizard, edited, priced by the lens, placed on p
     await page.keyboard.press('Enter');
     await page.waitForTimeout(1500);
     assert.deepEqual(await newOrders(), created, 'exactly one order was placed');
+    const placedPosts = sandbox
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() === 'request POST /v0/orders 201');
+    assert.equal(placedPosts.length, 1, 'the service’s request log holds exactly one order POST that placed');
   });
 });

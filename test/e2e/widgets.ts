@@ -141,7 +141,7 @@ export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 
   const toast = page.locator('.notification-toast').filter({ hasText: text }).first();
   // The toast for 15 s, then the center's row for the rest: the center lists new notifications
   // as they come, and a toast that did not show (the Estimate lens's, after its progress toast,
-  // never does in code-server 4.100) no longer costs the whole wait.
+  // did not in the insight e2e on code-server 4.100; why is not known) no longer costs the whole wait.
   const toastMs = Math.min(timeoutMs, 15_000);
   const seen = await toast.waitFor({ state: 'visible', timeout: toastMs }).then(
     () => true,

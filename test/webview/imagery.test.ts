@@ -508,4 +508,59 @@ describe('imagery on the map webview', () => {
       await h2.close();
     }
   });
+
+  it('signed out, its layers wait under the one banner; signed in again, they draw and the search options fill', async () => {
+    const NOT_CONNECTED = 'No EO Imagery service is connected: sign in, or try the sandbox.';
+    let connected = false;
+    const bytes = rangeHandler(scene.file, []);
+    const options = {
+      collections: [{ id: 'c1', title: 'Collection one' }],
+      satellites: [{ id: 's1', name: 'Sat one', collection_id: 'c1', queryables: [] }],
+      projects: [],
+      errors: {},
+    };
+    // as the extension answers: signed out, every request fails, the options' too
+    const h = await openWebview('map', {
+      viewport: { width: 1200, height: 800 },
+      onRequest: (req) => {
+        if (!connected) throw new Error(NOT_CONNECTED);
+        return (req as { method: string }).method === 'searchOptions' ? options : bytes(req);
+      },
+    });
+    try {
+      await h.waitFor(isType('ready'));
+      await h.send({ type: 'init', basemaps: [] });
+      await h.send({ type: 'connection', connected: false, configured: false });
+      await show(h, spec(), scene);
+      await show(h, spec({ id: 'second', title: 'Second scene' }), scene);
+      await h.page.locator('#not-connected').waitFor();
+      for (const id of ['scene', 'second']) assert.equal((await settled(h, id)).state, 'error', `${id} cannot be read signed out`);
+      // one red line says why (the banner), not one per layer and per list
+      const lines = () =>
+        h.page.evaluate(() =>
+          Array.from(document.querySelectorAll<HTMLElement>('[role="alert"], .error'))
+            .filter((e) => e.offsetParent !== null && (e.textContent ?? '').trim() !== '' && !e.closest('#not-connected'))
+            .map((e) => e.textContent),
+        );
+      await h.page.waitForTimeout(300);
+      assert.deepEqual(await lines(), [], 'no red line besides the banner');
+      assert.match((await settled(h, 'scene')).text, /sign in/i, 'the row says what it waits for');
+
+      // Signed in (here or in another window): the layers draw, in their order, and the lists fill.
+      connected = true;
+      await h.send({ type: 'connection', connected: true, configured: true });
+      await h.page.locator('#not-connected').waitFor({ state: 'detached' });
+      await h.page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLElement>('.eo-imagery-row')).every((r) => r.dataset.state === 'ready'));
+      assert.deepEqual(await h.page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.eo-imagery-row')).map((r) => r.dataset.id)), [
+        'scene',
+        'second',
+      ]);
+      assert.equal((await pixelAt(h, scene.points.bare))[3], 255, 'the scene is drawn');
+      await h.page.waitForFunction(() => document.querySelectorAll('#collections option').length === 1);
+      assert.deepEqual(await lines(), []);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
 });

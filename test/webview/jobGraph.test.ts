@@ -112,6 +112,13 @@ describe('job graph webview', () => {
         ['id-field-stats', 'node look-running'],
         ['id-report', 'node look-waiting'],
       ]);
+      // the legend names the waiting colour as the waiting node's status says it
+      const legend = await h.page.$$eval('.legend li', (lis) => lis.map((li) => [li.querySelector('.swatch')?.classList[1], li.textContent]));
+      assert.deepEqual(
+        legend.find(([look]) => look === 'look-waiting'),
+        ['look-waiting', 'Pending'],
+      );
+      assert.match((await h.page.textContent('g.node[data-task="id-report"] text.status')) ?? '', /^Pending/);
       assert.match(
         (await h.page.getAttribute('g.node[data-task="id-water"]', 'aria-label')) ?? '',
         /water, water-block 1\.0\.0, Failed, 12 s, a problem with its inputs: no water found, depends on clouds/,

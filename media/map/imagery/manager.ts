@@ -55,6 +55,8 @@ export class ImageryManager {
   readonly compare: SwipeCompare;
   /** One date at a time of a place's imagery (its own layers, not in the list). */
   readonly timeline: TimeSlider;
+  /** Whether a service is connected (the page says; see setConnected). */
+  private connected = true;
 
   constructor(private readonly deps: ImageryManagerDeps) {
     const { L, map } = deps;
@@ -103,8 +105,21 @@ export class ImageryManager {
     return this.entries.get(id)?.layer;
   }
 
-  /** Adds (or replaces, same id) a layer. */
+  /**
+   * Signed out, every read fails: a layer that fails then says it waits for a service (the
+   * map's banner is the one line that says why), and the layers that failed open again when a
+   * service is connected.
+   */
+  setConnected(connected: boolean): void {
+    const back = connected && !this.connected;
+    this.connected = connected;
+    if (!back) return;
+    for (const entry of [...this.entries.values()]) if (!entry.note && entry.lastStatus?.state === 'error') this.add(entry.spec, false);
+  }
+
+  /** Adds (or replaces, same id, in its place in the list) a layer. */
   add(spec: ImageryLayerSpec, fit: boolean): void {
+    const next = this.entries.get(spec.id)?.row.nextSibling;
     this.remove(spec.id, false);
     const { L, map } = this.deps;
     const status = el('div', { class: 'status muted', role: 'status' }, l10n.t('Opening…'));
@@ -126,6 +141,7 @@ export class ImageryManager {
     });
     entry.layer = layer;
     this.buildRow(entry);
+    if (next?.parentNode === this.list) this.list.insertBefore(row, next);
     if (spec.visible !== false) layer.addTo(map);
     if (spec.bbox && spec.visible !== false) {
       const [w, s, e, n] = spec.bbox;
@@ -228,15 +244,18 @@ export class ImageryManager {
       this.deps.onSettled?.(entry.spec.id, { state: s.state, text: s.state === 'error' ? s.text : undefined, drawn: !!entry.drawn });
     }
     entry.row.dataset.state = s.state;
-    entry.status.className = `status ${s.state === 'error' ? 'error' : 'muted'}`;
-    entry.status.setAttribute('role', s.state === 'error' ? 'alert' : 'status');
+    const alert = s.state === 'error' && this.connected;
+    entry.status.className = `status ${alert ? 'error' : 'muted'}`;
+    entry.status.setAttribute('role', alert ? 'alert' : 'status');
     entry.status.textContent =
       s.state === 'opening'
         ? l10n.t('Opening…')
         : s.state === 'loading'
           ? l10n.t('Loading tiles: {0} of {1}', s.done, s.total)
           : s.state === 'error'
-            ? s.text
+            ? alert
+              ? s.text
+              : l10n.t('Waits for a service: shown when you sign in or try the sandbox.')
             : '';
     if (s.state === 'error') {
       entry.preview?.remove();

@@ -8,7 +8,7 @@ import { compileIndexExpression } from '../../../src/api/indexExpression';
 import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 import type { Cog, DecodedTile } from './cog';
 import type { ImageryLayerHandle } from './imageryLayer';
-import { warpProbe } from './imageryLayer';
+import { warpProbe } from './tilePlan';
 import { fromMercator } from './projection';
 
 export interface BandReading {

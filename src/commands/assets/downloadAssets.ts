@@ -11,9 +11,10 @@ import { aoiDownloadPhase, isRequestError, type Aoi, type AoiDownload, type Asse
 import { safeFileName } from '../../fileNames';
 import { enumLabel } from '../../format';
 import { isWebUrl } from '../../panels/protocol';
-import { failedText, inStep, showError } from '../../ui/showError';
+import { failedText, inStep } from '../../ui/showError';
 import { assetArg } from '../args/shapes';
-import { downloadToFile } from '../catalog/downloadFile';
+import { downloadToFile, freshLink } from '../catalog/downloadFile';
+import { downloadWithResume } from '../catalog/downloadProgress';
 import type { CommandTable } from '../register';
 import type { CommandServices } from '../services';
 import { withProgress } from '../../ui/progress';
@@ -154,43 +155,22 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
   });
   if (!uri) return { download: ready };
   const signedUrl = ready.signed_url;
-  try {
-    const file = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving {0}', what), cancellable: true },
-      (progress, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
-        return downloadToFile(signedUrl, uri.fsPath, {
-          signal: ac.signal,
-          otherHosts: services.connection.otherHosts,
-          onProgress: ({ received, total }) => {
-            if (!total) return progress.report({ message: mb(received) });
-            const pct = Math.floor((received / total) * 100);
-            if (pct > lastPct) {
-              progress.report({ increment: pct - lastPct, message: vscode.l10n.t('{0} of {1}', mb(received), mb(total)) });
-              lastPct = pct;
-            }
-          },
-        });
-      },
-    );
-    services.log.info(`Saved download ${ready.download_id} to ${file}`);
-    const reveal = vscode.l10n.t('Reveal in File Explorer');
-    void services.ui.message('info', vscode.l10n.t('Saved {0}.', file), {}, reveal).then((c) => {
-      if (c === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
-    });
-    return { download: ready, file };
-  } catch (err) {
-    // Recovers what can be: the download exists (returned, for a second try at saving), and the
-    // signed URL in the error carries a signature, so only the reason is logged and shown.
-    await showError(services, vscode.l10n.t('Saving {0}', what), new Error(err instanceof Error ? err.message : String(err)));
-    return { download: ready };
-  }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? vscode.l10n.t('{0} MB', (bytes / (1024 * 1024)).toFixed(1)) : vscode.l10n.t('{0} KB', Math.ceil(bytes / 1024));
+  const file = await downloadWithResume(services, what, (signal, onProgress) =>
+    downloadToFile(signedUrl, uri.fsPath, {
+      signal,
+      otherHosts: services.connection.otherHosts,
+      onProgress,
+      // The download record gives a fresh link when its link expired.
+      renewLink: freshLink(async () => (await client.aoiDownloads.get(aoiId, ready.download_id)).signed_url),
+    }),
+  );
+  if (file === undefined) return { download: ready };
+  services.log.info(`Saved download ${ready.download_id} to ${file}`);
+  const reveal = vscode.l10n.t('Reveal in File Explorer');
+  void services.ui.message('info', vscode.l10n.t('Saved {0}.', file), {}, reveal).then((c) => {
+    if (c === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+  });
+  return { download: ready, file };
 }
 
 /** Each download is a POST that makes a package on the service: never sent again by Retry. */

@@ -9,12 +9,13 @@ import { isRequestError, type Download } from '../../api';
 import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { isWebUrl } from '../../panels/protocol';
-import { failedText, inStep, showError, StepFailure } from '../../ui/showError';
+import { failedText, inStep } from '../../ui/showError';
 import { dateTime, enumLabel } from '../../format';
 import { downloadFileName } from '../../explorer/labels';
 import { resolveTargets } from './askTargets';
 import { FOLLOW } from './deliver';
-import { downloadToFolder } from './downloadFile';
+import { downloadToFolder, freshLink } from './downloadFile';
+import { downloadWithResume } from './downloadProgress';
 import { linkExpiry, minutesLeft } from './linkExpiry';
 import { describeTargets, idsOf, targetBody, type GivenTargets, type Targets } from './targets';
 import { withProgress } from '../../ui/progress';
@@ -76,7 +77,6 @@ export async function download(services: CommandServices, given: GivenTargets): 
  * Open Link (only an http(s) link). `base`: the name the saved file is given.
  */
 export async function offerReady(services: ExtensionServices, ready: Download, what: string, base: string): Promise<DownloadOutcome> {
-  const action = l10n.t('Download');
   if (ready.status !== 'success' || !ready.signed_url) {
     await services.ui.message(
       'error',
@@ -124,46 +124,22 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
   });
   if (!folder?.[0]) return { download: ready };
   const signedUrl = ready.signed_url;
-  try {
-    const file = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Saving the download of {0}', what), cancellable: true },
-      (progress, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
-        return downloadToFolder(signedUrl, folder[0].fsPath, {
-          signal: ac.signal,
-          otherHosts: services.connection.otherHosts,
-          fallbackName: 'eo-imagery-download.zip',
-          preferredBase: base,
-          onProgress: ({ received, total }) => {
-            if (total) {
-              const pct = Math.floor((received / total) * 100);
-              if (pct > lastPct) {
-                progress.report({ increment: pct - lastPct, message: l10n.t('{0} of {1}', mb(received), mb(total)) });
-                lastPct = pct;
-              }
-            } else progress.report({ message: mb(received) });
-          },
-        });
-      },
-    );
-    services.log.info(`Saved download ${ready.id} to ${file}`);
-    const open = await services.ui.message('info', l10n.t('Saved {0}.', file), {}, l10n.t('Reveal in File Explorer'));
-    if (open) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
-    return { download: ready, file };
-  } catch (err) {
-    // Recovers what can be: the download exists (returned), and the signed URL carries a
-    // signature, so only the reason is shown and logged, with the way forward.
-    const text = err instanceof Error ? err.message : String(err);
-    const sentence = (): string => l10n.t('Saving the download of {0} failed: {1}. Request the download again for a fresh link.', what, text);
-    await showError(services, action, new StepFailure(sentence, new Error(text)));
-    return { download: ready };
-  }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  const file = await downloadWithResume(services, l10n.t('the download of {0}', what), (signal, onProgress) =>
+    downloadToFolder(signedUrl, folder[0].fsPath, {
+      signal,
+      otherHosts: services.connection.otherHosts,
+      fallbackName: 'eo-imagery-download.zip',
+      preferredBase: base,
+      onProgress,
+      // The download record gives a fresh link when its link expired (a long download, a slow pick).
+      renewLink: freshLink(async () => (await (await services.connection.getClient()).downloads.get(ready.id)).signed_url),
+    }),
+  );
+  if (file === undefined) return { download: ready };
+  services.log.info(`Saved download ${ready.id} to ${file}`);
+  const open = await services.ui.message('info', l10n.t('Saved {0}.', file), {}, l10n.t('Reveal in File Explorer'));
+  if (open) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+  return { download: ready, file };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
+import { dropPart, ifRangeOf, keptBytes, notePart, partFileOf, type Validator } from './partFile';
 
 export interface DownloadProgress {
   received: number;
@@ -49,6 +50,12 @@ export interface DownloadOptions {
   backoffMs?: number;
   /** Told, in words, when a resume had to start over from the beginning. */
   onRestart?: (why: string) => void;
+  /**
+   * Asks the service again for a signed link to the same file, when the one in use expired
+   * (403 or 410: while the person picked a folder, or mid-download): the download goes on from
+   * its last byte with the fresh link. Once per request: a fresh link refused too ends it.
+   */
+  renewLink?: () => Promise<string>;
 }
 
 export class DownloadError extends Error {
@@ -65,6 +72,18 @@ export class DownloadError extends Error {
   }
 }
 
+/**
+ * A `renewLink` from a read of the record that carries the link (a download, a package): a
+ * record without one ends the download, in words.
+ */
+export function freshLink(read: () => Promise<string | undefined>): () => Promise<string> {
+  return async () => {
+    const link = await read();
+    if (!link) throw new DownloadError('The link expired and the service gave no fresh one: request the download again.');
+    return link;
+  };
+}
+
 /** Storage services answer a signed link with a redirect or two (to a region, a CDN). */
 export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -77,23 +96,20 @@ function httpUrl(href: string, base?: URL): URL {
   return u;
 }
 
-/** What the next ranged request sends, and what the bytes on disk are a prefix of. */
-interface Validator {
-  etag?: string;
-  lastModified?: string;
-  /** The whole file's size, from Content-Length or Content-Range. */
-  size?: number;
-}
-
 /**
  * GET `url`, following at most MAX_REDIRECTS redirects to http(s) locations; a 200 is the
  * file, a 206 its rest when `range` was sent. No Authorization header is ever sent: the link
  * carries its own signature.
  */
-async function fetchFile(url: string, opts: DownloadOptions, range?: { from: number; ifRange: string }): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+async function fetchFile(
+  link: string,
+  opts: DownloadOptions,
+  range?: { from: number; ifRange: string },
+): Promise<{ res: Dispatcher.ResponseData; url: URL; link: string }> {
   const timeout = opts.timeoutMs ?? 60_000;
   const headers: Record<string, string> = range ? { range: `bytes=${range.from}-`, 'if-range': range.ifRange } : {};
-  let current = httpUrl(url);
+  let current = httpUrl(link);
+  let renewed = false;
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
@@ -112,8 +128,16 @@ async function fetchFile(url: string, opts: DownloadOptions, range?: { from: num
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`, undefined, true);
     }
-    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current };
+    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current, link };
     await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
+    if ((res.statusCode === 403 || res.statusCode === 410) && opts.renewLink && !renewed) {
+      // The signed link expired: a fresh one from the service, and the same request again.
+      link = await opts.renewLink();
+      current = httpUrl(link);
+      renewed = true;
+      hop = -1;
+      continue;
+    }
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && location !== '') {
       if (hop >= MAX_REDIRECTS) throw new DownloadError(`The download link redirected more than ${MAX_REDIRECTS} times.`, res.statusCode);
@@ -134,7 +158,7 @@ async function fetchFile(url: string, opts: DownloadOptions, range?: { from: num
 
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
-  const { res, url: parsed } = await fetchFile(url, opts);
+  const { res, url: parsed, link } = await fetchFile(url, opts);
   const served = fileNameFor(headerOf(res, 'content-disposition'), parsed, opts.fallbackName);
   const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
   let final: string;
@@ -146,7 +170,7 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     throw err;
   }
   try {
-    await writeResumable(url, res, final, opts);
+    await writeResumable(link, res, final, opts);
   } catch (err) {
     // Recovers the disk: the empty placeholder goes (a failure to remove it changes nothing); rethrown.
     // The `.part` file stays for a later try only when it holds something.
@@ -161,25 +185,15 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
  * replacing): bytes go to `file.part` beside it, renamed over it only when complete.
  */
 export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
-  const { res } = await fetchFile(url, { ...opts, fallbackName: path.basename(file) });
-  await writeResumable(url, res, file, { ...opts, fallbackName: path.basename(file) });
+  const named = { ...opts, fallbackName: path.basename(file) };
+  const { res, link } = await fetchFile(url, named);
+  await writeResumable(link, res, file, named);
   return file;
 }
 
 function headerOf(res: Dispatcher.ResponseData, name: string): string | undefined {
   const v = res.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** The `.part` file a download of `target` writes to, beside it. */
-export function partFileOf(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.part`);
-}
-
-/** `If-Range` takes a strong ETag or a date (RFC 9110 §13.1.5): a weak ETag cannot resume. */
-function ifRangeOf(v: Validator): string | undefined {
-  if (v.etag && !v.etag.startsWith('W/')) return v.etag;
-  return v.lastModified;
 }
 
 function validatorOf(res: Dispatcher.ResponseData): Validator {
@@ -208,9 +222,13 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
   const retries = opts.retries ?? 5;
   let res: Dispatcher.ResponseData | undefined = first;
   let validator = validatorOf(first);
-  let have = 0;
   let lastError: DownloadError | undefined;
-  await fs.rm(part, { force: true });
+  // What an earlier try (another window, before a reload) left of this same file goes on from its last byte.
+  let have = await keptBytes(part, validator);
+  if (have > 0) {
+    await first.body.dump().catch(() => undefined); // its bytes are on disk already: their loss changes nothing
+    res = undefined;
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       if (!res) {
@@ -218,6 +236,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
         if (!ifRange) have = 0;
         const answer = await fetchFile(url, opts, have > 0 && ifRange ? { from: have, ifRange } : undefined);
         res = answer.res;
+        url = answer.link;
         const now = validatorOf(res);
         if (have > 0 && res.statusCode === 200) {
           const changed = validator.etag !== undefined && now.etag !== undefined && now.etag !== validator.etag;
@@ -237,6 +256,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
           validator = { ...now, etag: now.etag ?? validator.etag, lastModified: now.lastModified ?? validator.lastModified };
         } else validator = now;
       }
+      if (have === 0) await notePart(part, validator);
       have = await appendBody(res, part, have, validator.size, opts);
       res = undefined;
       if (validator.size !== undefined && have !== validator.size) {
@@ -254,7 +274,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
       lastError = err instanceof DownloadError ? err : new DownloadError(`The download failed: ${describe(err)}`, undefined, true);
       if (!ifRangeOf(validator)) {
         // Without an ETag or a date nothing can tell a later answer continues these bytes.
-        await fs.rm(part, { force: true });
+        await dropPart(part);
         have = 0;
       }
       // A try that moved bytes kept on disk ends a streak: the bound and the backoff count tries
@@ -269,6 +289,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
   }
   await verify(part, target, validator);
   await fs.rename(part, target);
+  await dropPart(part);
 }
 
 /** Appends `res`'s body to `part` (which holds `have` bytes); resolves with the bytes on disk. */
@@ -282,7 +303,8 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
     },
   });
   try {
-    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a' }), { signal: opts.signal });
+    // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
+    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a', highWaterMark: 1 << 20 }), { signal: opts.signal });
   } finally {
     received = await fs.stat(part).then(
       (s) => s.size,
@@ -308,6 +330,7 @@ async function verify(part: string, target: string, v: Validator): Promise<void>
   const ext = path.extname(target);
   const kept = `${target.slice(0, target.length - ext.length)} (failed verification)${ext}`;
   await fs.rename(part, kept);
+  await dropPart(part);
   throw new DownloadError(`The downloaded file failed verification: ${problem}. It was kept as ${kept}; download it again.`);
 }
 

@@ -4,11 +4,10 @@
  * so nothing half-written is left under the final name. The link carries a signature: it is
  * never logged or shown.
  */
-import vscode = require('vscode');
 import { l10n } from 'vscode';
 import type { ExtensionServices } from '../../services';
-import { downloadToFolder } from './downloadFile';
-import { withProgress } from '../../ui/progress';
+import { downloadToFolder, freshLink } from './downloadFile';
+import { downloadWithResume } from './downloadProgress';
 
 export interface SaveLink {
   /** What is downloaded, as people read it: "the job of Crop health (2026-11-25 14:57 UTC)". */
@@ -17,10 +16,8 @@ export interface SaveLink {
   fallbackName: string;
   /** The name to give the file (its extension comes from the server). */
   preferredBase?: string;
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  /** Asks the service for the link again, when it expires before or during the download. */
+  renew?: () => Promise<string | undefined>;
 }
 
 /** The saved file's path, or undefined when the person did not pick a folder or the download failed (said in a message). */
@@ -33,37 +30,18 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
     title: l10n.t('Folder to save {0} in', s.what),
   });
   if (!folder?.[0]) return undefined;
-  try {
-    const file = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', s.what), cancellable: true },
-      (progress, token) => {
-        const ac = new AbortController();
-        token.onCancellationRequested(() => ac.abort());
-        let lastPct = 0;
-        return downloadToFolder(url, folder[0].fsPath, {
-          signal: ac.signal,
-          otherHosts: services.connection.otherHosts,
-          fallbackName: s.fallbackName,
-          preferredBase: s.preferredBase,
-          onProgress: ({ received, total }) => {
-            if (!total) return progress.report({ message: mb(received) });
-            const pct = Math.floor((received / total) * 100);
-            if (pct > lastPct) {
-              progress.report({ increment: pct - lastPct, message: l10n.t('{0} of {1}', mb(received), mb(total)) });
-              lastPct = pct;
-            }
-          },
-        });
-      },
-    );
-    services.log.info(`Saved ${s.what} to ${file}`);
-    void services.ui.message('info', l10n.t('Saved {0}.', file), {});
-    return file;
-  } catch (err) {
-    // Recovers the way forward: the link is signed, so only the reason is said, with a fresh download to try.
-    const text = err instanceof Error ? err.message : String(err);
-    services.log.error(`Saving ${s.what} failed: ${text}`);
-    await services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', s.what, text), {});
-    return undefined;
-  }
+  const file = await downloadWithResume(services, s.what, (signal, onProgress) =>
+    downloadToFolder(url, folder[0].fsPath, {
+      signal,
+      otherHosts: services.connection.otherHosts,
+      fallbackName: s.fallbackName,
+      preferredBase: s.preferredBase,
+      onProgress,
+      renewLink: s.renew && freshLink(s.renew),
+    }),
+  );
+  if (file === undefined) return undefined;
+  services.log.info(`Saved ${s.what} to ${file}`);
+  void services.ui.message('info', l10n.t('Saved {0}.', file), {});
+  return file;
 }

@@ -97,7 +97,7 @@ async function chooseOutput(services: CommandServices, title: string): Promise<P
   const rate = await ui.pick(
     // 2 frames per second first: each date long enough to read its label
     [2, ...TIMELAPSE_RATES.filter((r) => r !== 2)].map((fps) => ({
-      label: l10n.t('{0} frames per second', fps),
+      label: framesPerSecond(fps),
       description: l10n.t('{0} s per date', (1 / fps).toFixed(fps > 2 ? 2 : 1)),
       fps,
     })),
@@ -107,14 +107,17 @@ async function chooseOutput(services: CommandServices, title: string): Promise<P
   return { format: format.format, width: size.size[0], height: size.size[1], fps: rate.fps };
 }
 
+/** "1 frame per second", "2 frames per second". */
+const framesPerSecond = (fps: number): string => (fps === 1 ? l10n.t('1 frame per second') : l10n.t('{0} frames per second', fps));
+
 function summary(target: vscode.Uri, r: TimelapseResult, total: number): string {
   const saved = l10n.t(
-    'Saved {0}: {1} frames, {2} × {3} pixels, {4} frames per second.',
+    'Saved {0}: {1}, {2} × {3} pixels, {4}.',
     vscode.workspace.asRelativePath(target),
-    r.dates.length,
+    r.dates.length === 1 ? l10n.t('1 frame') : l10n.t('{0} frames', r.dates.length),
     r.width,
     r.height,
-    r.fps,
+    framesPerSecond(r.fps),
   );
   if (!r.skipped.length) return saved;
   const first = r.skipped[0];

@@ -1,7 +1,7 @@
 import { jsonc } from '../../insights/jsonc';
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import { ApiError, collect, type Aoi, type EoClient, type InsightRunRequest } from '../../api';
+import { ApiError, collect, mayHaveActed, type Aoi, type EoClient, type Insight, type InsightRunRequest } from '../../api';
 import type { InsightDiagnostics } from '../../insights/editor/diagnostics';
 import { isInsightDocument, rememberAoi, rememberedAoi } from '../../insights/editor/documents';
 import { insightValue, parseInsight, readBlockRef } from '../../insights/validate/validate';
@@ -10,7 +10,9 @@ import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { describeError, inStep, unlessNotSupported } from '../../ui/showError';
 import { confirmSpend } from '../../ui/confirmSpend';
+import { attempt } from '../../ui/submit';
 import { revealRun } from './runs';
+import { askWhatHappened, idsBefore, newestNew } from '../lostAnswer';
 import { busy, pickAoi } from './pickers';
 
 export function notSupportedMessage(): string {
@@ -168,7 +170,9 @@ export type RunOutcome =
   | { kind: 'started'; id: string; tokens: number; message?: string }
   | { kind: 'declined'; tokens: number }
   /** The service has no insight-run endpoints (said in a warning). */
-  | { kind: 'unsupported' };
+  | { kind: 'unsupported' }
+  /** The answer to the run was lost: nothing was started, or nobody can tell (both said). */
+  | { kind: 'failed'; reason: string; tokens: number };
 
 /**
  * Price, then run, in one step: the estimate is asked first and shown in the spend
@@ -194,22 +198,76 @@ export async function confirmAndRun(services: CommandServices, p: Prepared, note
     summary: note ? [...note.split('\n'), spent] : [spent],
   });
   if (confirm !== run) return { kind: 'declined', tokens };
-  const res = await unlessNotSupported(services, notSupportedMessage(), () =>
-    busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body)),
-  );
-  if (!res) return { kind: 'unsupported' };
+  const sent = await sendRun(services, p, what);
+  if (sent.kind === 'again') return confirmAndRun(services, p, note);
+  if (sent.kind !== 'started') return sent.kind === 'failed' ? { ...sent, tokens } : sent;
+  const res = sent.res;
   services.log.info(`Insight ${res.id} started on AOI ${aoi.aoi_id} from ${p.doc.uri.fsPath}`);
   services.watcher.follow('insightRun', res.id, { parent: aoi.aoi_id, hint: { where: aoi.name } });
   void services.ui.message(
     'info',
-    res.message
-      ? l10n.t("Insight {0} started on {1}: {2}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name, res.message)
-      : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
+    sent.lost
+      ? l10n.t(
+          "The answer was lost, but the service has the run: insight {0} started on {1} as {2}. Its progress shows under the AOI's Insight runs.",
+          body.name,
+          aoi.name,
+          res.id,
+        )
+      : res.message
+        ? l10n.t("Insight {0} started on {1}: {2}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name, res.message)
+        : l10n.t("Insight {0} started on {1}. Its progress shows under the AOI's Insight runs.", body.name, aoi.name),
     {},
   );
   // Showing the run is a courtesy after the run started: a failure there is logged, not shown.
   await revealRun(services, aoi, res.id).catch((err: unknown) => services.log.warn(`Could not show run ${res.id} in the Projects view: ${describeError(err)}`));
   return { kind: 'started', id: res.id, tokens, message: res.message };
+}
+
+type Sent =
+  { kind: 'started'; res: { id: string; message?: string }; lost: boolean } | { kind: 'again' } | { kind: 'failed'; reason: string } | { kind: 'unsupported' };
+
+/**
+ * The one POST of a confirmed run. When its answer is lost the run is never sent again: the
+ * service's runs on the AOI are listed and the new one with this name and block is looked for
+ * (../lostAnswer.ts); "Run Again…" means price and confirm again.
+ */
+async function sendRun(services: CommandServices, p: Prepared, what: string): Promise<Sent> {
+  const { client, aoi, body } = p;
+  const before = await idsBefore(() => client.insightRuns.list(aoi.aoi_id), services, `the runs on ${aoi.aoi_id}`);
+  const sentAt = Date.now();
+  let outcome: Sent = { kind: 'failed', reason: l10n.t('the service did not start the run') };
+  const same = (r: Insight): boolean => r.name === body.name && (!r.block || (r.block.name === body.block.name && r.block.version === body.block.version));
+  const sent = await attempt(services, {
+    action: l10n.t('Run insight'),
+    send: () =>
+      unlessNotSupported(services, notSupportedMessage(), () => busy(l10n.t('Starting {0}…', body.name), () => client.insightRuns.run(aoi.aoi_id, body))),
+    refused: (err) => (outcome = { kind: 'failed', reason: l10n.t('The service refused the run: {0}', describeError(err)) }).reason,
+    failed: async (err) => {
+      outcome = { kind: 'failed', reason: describeError(err) };
+      // Shown with its own way forward (never Retry): the service did not act on it.
+      if (!mayHaveActed(err)) return false;
+      // Never sent again: the service is asked what it did with the one POST.
+      const lost = await askWhatHappened(services, err, async () => newestNew(await client.insightRuns.list(aoi.aoi_id), { before, sentAt }, same), {
+        what: `the run ${body.name} on ${aoi.aoi_id}`,
+        asking: l10n.t('No answer: asking the service whether {0} was started…', body.name),
+        nothing: (f) => l10n.t('The service did not answer ({0}). It has no run of {1}: nothing was started. Run it again?', f, what),
+        again: l10n.t('Run Again…'),
+        unknown: (f, reason) =>
+          l10n.t(
+            "{0} may or may not have started ({1}), and the service could not be asked ({2}). Check the AOI's Insight runs before you try again, so you do not pay twice.",
+            what,
+            f,
+            reason,
+          ),
+        check: { label: l10n.t('Show the AOI'), run: async () => services.explorer?.reveal('aoi', aoi.aoi_id, { expand: true }) },
+      });
+      if (lost.kind === 'placed') outcome = { kind: 'started', res: { id: lost.value.id }, lost: true };
+      else outcome = lost.kind === 'nothing' && lost.again ? { kind: 'again' } : { kind: 'failed', reason: lost.reason };
+      return true;
+    },
+  });
+  if (!sent.ok) return outcome;
+  return sent.value ? { kind: 'started', res: sent.value, lost: false } : { kind: 'unsupported' };
 }
 
 export function formatTokens(n: number): string {

@@ -14,10 +14,10 @@ import type { CommandServices } from '../services';
 import { inStep, orReason, unlessNotSupported } from '../../ui/showError';
 import type { RunRef } from '../args';
 import { noteUnreadable } from '../../ui/unreadable';
-import { downloadToFolder } from '../catalog/downloadFile';
+import { downloadToFolder, freshLink } from '../catalog/downloadFile';
 import { busy } from './pickers';
 import { showDocument, type RunDocuments } from './runDocuments';
-import { withProgress } from '../../ui/progress';
+import { downloadWithResume } from '../catalog/downloadProgress';
 
 /** The run row a command was given, or the selected one. */
 export function runNodeOf(services: CommandServices, given: InsightRunNode | undefined): InsightRunNode | undefined {
@@ -186,16 +186,18 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
   });
   if (!folder?.[0]) return undefined;
   const file = await inStep(l10n.t('Saving {0}', r.name), () =>
-    withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Downloading {0}…', r.name), cancellable: true }, (_p, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return downloadToFolder(url, folder[0].fsPath, {
-        signal: abort.signal,
+    downloadWithResume(services, r.name, (signal, onProgress) =>
+      downloadToFolder(url, folder[0].fsPath, {
+        signal,
         otherHosts: services.connection.otherHosts,
         fallbackName: `${insightSlug(r.name)}.zip`,
-      });
-    }),
+        onProgress,
+        // Packaging again gives a fresh link when this one expired.
+        renewLink: freshLink(async () => (await client.insightRuns.download(node.aoi.aoi_id, r.id, {})).signed_url),
+      }),
+    ),
   );
+  if (file === undefined) return undefined;
   void services.ui.message('info', l10n.t('Saved {0}.', file), {});
   return file;
 }

@@ -11,7 +11,8 @@ import { l10n } from 'vscode';
 import { mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemRequest, type OrderRecord } from '../../api';
 import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
-import { describeError, orReason } from '../../ui/showError';
+import { describeError } from '../../ui/showError';
+import { askWhatHappened } from '../lostAnswer';
 import { findLostOrder } from './lostOrder';
 import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
@@ -81,9 +82,9 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
   };
   const edit = draft.edit;
   const note = draft.note ? `${draft.note}\n\n` : '';
-  let placeAgain = false;
   for (;;) {
     problem = undefined;
+    let placeAgain = false;
     const order_items = draft.build(draft.state);
     // The order rules first: a request they refuse is not worth a request to the service.
     const problems = orderProblems(order_items);
@@ -164,88 +165,68 @@ export async function priceAndConfirm<S>(services: CommandServices, client: EoCl
         failed: async (err) => {
           problem = describeError(err);
           if (!mayHaveActed(err)) return false;
-          services.connection.reportFailure(err);
-          services.log.error(`Placing the order failed after Confirm: ${describeError(err)}; asking the service whether it was placed`);
           // Never sent again: the service is asked what it did with the one POST.
-          const asked = await orReason(() =>
-            withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('No answer: asking the service whether the order was placed…') }, () =>
-              findLostOrder(client, order_items, sentAt),
-            ),
-          );
-          if ('value' in asked && asked.value.placed) {
-            found = asked.value.placed;
-            return true;
-          }
-          if ('value' in asked) {
-            services.log.info('The service has no order like the one sent: nothing was placed.');
-            const c = await ui.message(
-              'warning',
-              l10n.t('The service did not answer ({0}). It has no record of this order: nothing was placed. Place it again?', describeError(err)),
-              {},
-              PLACE_AGAIN,
-            );
-            problem = l10n.t('nothing was placed: the service did not answer and has no record of the order');
-            if (c === PLACE_AGAIN) placeAgain = true;
-            return true;
-          }
-          unsure = true;
-          services.log.error(`Could not ask the service whether the order was placed: ${asked.reason}`);
-          const c = await ui.message(
-            'error',
-            l10n.t(
-              'The order may or may not have been placed ({0}), and the service could not be asked ({1}). Check the Orders view before you try again, so you do not order twice.',
-              describeError(err),
-              asked.reason,
-            ),
-            {},
-            OPEN_ORDERS,
-          );
-          if (c === OPEN_ORDERS) await revealInView(services, 'orders', 'order');
+          const lost = await askWhatHappened(services, err, async () => (await findLostOrder(client, order_items, sentAt)).placed, {
+            what: 'the order',
+            asking: l10n.t('No answer: asking the service whether the order was placed…'),
+            nothing: (f) => l10n.t('The service did not answer ({0}). It has no record of this order: nothing was placed. Place it again?', f),
+            again: PLACE_AGAIN,
+            unknown: (f, reason) =>
+              l10n.t(
+                'The order may or may not have been placed ({0}), and the service could not be asked ({1}). Check the Orders view before you try again, so you do not order twice.',
+                f,
+                reason,
+              ),
+            check: { label: OPEN_ORDERS, run: () => revealInView(services, 'orders', 'order') },
+          });
+          if (lost.kind === 'placed') found = lost.value;
+          else problem = lost.reason;
+          placeAgain = lost.kind === 'nothing' && lost.again;
+          unsure = lost.kind === 'unknown';
           return true;
         },
       });
     } finally {
       inFlight.delete(key);
     }
-    if (placeAgain) {
-      // Priced again and confirmed again (Cancel first): the earlier Place Order does not carry over.
-      placeAgain = false;
-      continue;
-    }
+    // Priced again and confirmed again (Cancel first): the earlier Place Order does not carry over.
+    if (placeAgain) continue;
     if (!placing.ok && !found) {
       if (placing.again) continue;
       return problem ? { kind: 'failed', reason: problem, unsure } : { kind: 'declined', headline: summary.headline };
     }
     const placed = found ?? (placing as { value: OrderRecord }).value;
-    services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${summary.headline}`);
-    // Orders take minutes to weeks: the watcher says when each item is fulfilled or failed.
-    for (const item of placed.order_items ?? []) if (item.id) services.watcher.follow('orderItem', item.id, { record: item });
-    if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
-    const what = order_items
-      .map((r) => r.name)
-      .filter(Boolean)
-      .join(', ');
-    if (found) {
-      void ui.message(
-        'info',
-        l10n.t(
-          'The answer was lost, but the service has the order: placed as {0} ({1}). It is followed in What is pending and shown in the Orders view.',
-          placed.id ?? l10n.t('(no id)'),
-          what ? `${what}, ${summary.headline}` : summary.headline,
-        ),
-        {},
-      );
-      return { kind: 'placed', order: placed, headline: summary.headline };
-    }
-    void ui.message(
-      'info',
-      what
-        ? l10n.t('Order for {0} placed ({1}). Its status is shown in the Orders view.', what, summary.headline)
-        : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', summary.headline),
-      {},
-    );
+    await announcePlaced(services, placed, order_items, summary.headline, found !== undefined);
     return { kind: 'placed', order: placed, headline: summary.headline };
   }
+}
+
+/** A placed order: followed, shown in the Orders view, and said; `lost` when its answer was lost and the service was asked. */
+async function announcePlaced(
+  services: CommandServices,
+  placed: OrderRecord,
+  order_items: readonly OrderItemRequest[],
+  headline: string,
+  lost: boolean,
+): Promise<void> {
+  services.log.info(`Placed order ${placed.id ?? '(no id)'}: ${headline}`);
+  // Orders take minutes to weeks: the watcher says when each item is fulfilled or failed.
+  for (const item of placed.order_items ?? []) if (item.id) services.watcher.follow('orderItem', item.id, { record: item });
+  if (placed.id) await revealInView(services, 'orders', 'order', placed.id);
+  const what = order_items
+    .map((r) => r.name)
+    .filter(Boolean)
+    .join(', ');
+  const text = lost
+    ? l10n.t(
+        'The answer was lost, but the service has the order: placed as {0} ({1}). It is followed in What is pending and shown in the Orders view.',
+        placed.id ?? l10n.t('(no id)'),
+        what ? `${what}, ${headline}` : headline,
+      )
+    : what
+      ? l10n.t('Order for {0} placed ({1}). Its status is shown in the Orders view.', what, headline)
+      : l10n.t('Order placed ({0}). Its status is shown in the Orders view.', headline);
+  void services.ui.message('info', text, {});
 }
 
 /**

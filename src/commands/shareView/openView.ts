@@ -237,7 +237,7 @@ async function readTimeline(reads: ViewReads, t: SharedTimeline, missing: string
   return frames;
 }
 
-/** The imagery layer again from its record (its file URL found again, never carried), with the shared look. */
+/** The imagery layer again from its record (its file URL found again, never carried), with the shared title and look. */
 async function imagerySpec(reads: ViewReads, layer: SharedImagery): Promise<ImageryLayerSpec> {
   const s = layer.source;
   let got: SpecOrNote;
@@ -245,13 +245,16 @@ async function imagerySpec(reads: ViewReads, layer: SharedImagery): Promise<Imag
     case 'archiveItem':
       got = archiveItemSpec(await reads.archiveItem(s.collection, s.id));
       break;
-    case 'asset':
-      got = aoiAssetSpec(await assetOf(reads, s.aoiId, s.id));
+    case 'asset': {
+      // its satellite names the mosaic's bands and their scale, as when it was first shown
+      const [a, sat] = await Promise.all([assetOf(reads, s.aoiId, s.id), reads.satellite(s.aoiId)]);
+      got = aoiAssetSpec(a, sat);
       break;
+    }
     case 'visualization': {
       const vis = await reads.visualization(s.aoiId, s.id);
       if (!vis) throw new NotShown(l10n.t('not found, or not visible to you'));
-      got = visualizationSpec(vis, await reads.assets(s.aoiId), undefined);
+      got = visualizationSpec(vis, ...(await Promise.all([reads.assets(s.aoiId), undefined, reads.satellite(s.aoiId)])));
       break;
     }
     case 'insightOutput':
@@ -260,6 +263,8 @@ async function imagerySpec(reads: ViewReads, layer: SharedImagery): Promise<Imag
   if ('note' in got) throw new NotShown(got.note.text);
   return {
     ...got.spec,
+    // the title as it was shared (the map's own title names the date and place; the record's may not)
+    title: layer.title,
     ...(layer.render ? { render: layer.render } : {}),
     ...(layer.opacity !== undefined ? { opacity: layer.opacity } : {}),
     ...(layer.visible !== undefined ? { visible: layer.visible } : {}),

@@ -301,7 +301,8 @@ function checkedView(v: unknown): SharedView {
 
 /**
  * The view the map says it shows, as it may be shared: what cannot be shared (imagery from a
- * bare URL, the service's rendered pictures) is left out and named in `left`.
+ * bare URL, the service's rendered pictures, an insight output's picture, any layer whose look
+ * a view cannot hold) is left out and named in `left`, layer by layer; the rest is shared.
  */
 export function viewFromMap(state: MapViewState, host: string): { view: SharedView; left: string[] } | { error: string } {
   const left: string[] = [];
@@ -312,21 +313,15 @@ export function viewFromMap(state: MapViewState, host: string): { view: SharedVi
       if (layer) layers.push(layer);
     }
   }
-  const imagery: unknown[] = [];
+  const imagery: SharedImagery[] = [];
   /** The page's layer id → its place in the shared list (the compare pair names layers by id). */
   const place = new Map<unknown, number>();
-  for (const l of state.imagery) {
-    const shareable = isObj(l) && isObj(l.source) && l.source.kind !== 'url' && l.source.kind !== 'visualizationPng';
-    if (shareable) {
-      if (l.id !== undefined) place.set(l.id, imagery.length);
-      imagery.push({ title: l.title, source: l.source, render: l.render, opacity: l.opacity, visible: l.visible });
-    } else
-      left.push(
-        l10n.t(
-          '{0} (drawn from a file address or the service’s own picture, which a link does not carry)',
-          isObj(l) && typeof l.title === 'string' ? l.title : '?',
-        ),
-      );
+  for (const [i, l] of state.imagery.entries()) {
+    // each layer checked alone: one that cannot be shared is left out and named, the rest go
+    const layer = refusedInto(left, () => imageryFromMap(l, i));
+    if (!layer) continue;
+    if (isObj(l) && l.id !== undefined) place.set(l.id, imagery.length);
+    imagery.push(layer);
   }
   const [lat, lon] = state.center;
   const candidate = {
@@ -341,6 +336,20 @@ export function viewFromMap(state: MapViewState, host: string): { view: SharedVi
   };
   const checked = checkView(JSON.parse(JSON.stringify(candidate)) as unknown);
   return 'ok' in checked ? { view: checked.ok, left } : { error: checked.error };
+}
+
+/** One imagery layer as the map reports it, as it may be shared; refused, with its title and why, otherwise. */
+function imageryFromMap(l: MapViewState['imagery'][number], i: number): SharedImagery {
+  const title = isObj(l) && typeof l.title === 'string' && l.title ? l.title.slice(0, 80) : '?';
+  const source = isObj(l) && isObj(l.source) ? l.source : undefined;
+  if (!source || source.kind === 'url' || source.kind === 'visualizationPng')
+    refuse(l10n.t('{0} (drawn from a file address or the service’s own picture, which a link does not carry)', title));
+  // opening a view draws insight outputs as shapes only (openView.ts): its picture is not carried
+  if (source?.kind === 'insightOutput') refuse(l10n.t('{0} (an insight output’s picture, which a shared view does not draw again yet)', title));
+  const { title: full, render, opacity, visible } = l;
+  const checked: string[] = [];
+  const layer = refusedInto(checked, () => checkImagery(JSON.parse(JSON.stringify({ title: full, source, render, opacity, visible })) as unknown, i));
+  return layer ?? refuse(l10n.t('{0} ({1})', title, checked[0]));
 }
 
 /** The compare pair by place in the shared list; left out (and named) when a side cannot be shared. */

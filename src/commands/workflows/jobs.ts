@@ -162,7 +162,8 @@ async function download(
     );
     return undefined;
   }
-  return saveLinkToFolder(services, url, { what, fallbackName: `${base}.zip`, preferredBase: base });
+  // Packaging again gives a fresh link when this one expired.
+  return saveLinkToFolder(services, url, { what, fallbackName: `${base}.zip`, preferredBase: base, renew: async () => (await ask()).signed_url });
 }
 
 /**

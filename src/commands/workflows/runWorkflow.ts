@@ -7,7 +7,7 @@
  * watcher, which announces it once when it ends.
  */
 import { l10n } from 'vscode';
-import { ApiError, collect, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
+import { ApiError, collect, mayHaveActed, valErrorsOf, type EoClient, type Job, type ValError, type WorkflowListItem } from '../../api';
 import { WorkflowNode } from '../../explorer/nodes/workflows';
 import { dateTime, tokens } from '../../format';
 import { describeError, inStep, unlessNotSupported } from '../../ui/showError';
@@ -16,6 +16,7 @@ import type { CommandServices } from '../services';
 import { confirmPrice } from './confirmPrice';
 import { revealJob } from './jobs';
 import { valErrorLines } from './valErrors';
+import { askWhatHappened, idsBefore, newestNew } from '../lostAnswer';
 
 /** From the Command Palette: a project, then one of its workflows. */
 async function pickWorkflow(services: CommandServices, client: EoClient): Promise<WorkflowListItem | undefined> {
@@ -106,12 +107,47 @@ export async function runWorkflow(services: CommandServices, given: WorkflowList
     summary: [l10n.t('The tokens are spent as the job runs.'), item.description ?? ''],
   });
   if (!ok) return undefined;
-  let job: Job;
+  const sent = await sendJob(services, client, item);
+  if (sent === 'again') return runWorkflow(services, item);
+  if (!sent) return undefined;
+  const { job, lost } = sent;
+  if (job.val_errors.length > 0) {
+    await refused(services, name, job.val_errors, true);
+    return undefined;
+  }
+  services.log.info(`Workflow ${item.id} started job ${job.id}`);
+  // Followed until it ends, with its row on screen or not, and announced once then.
+  services.watcher.follow('job', job.id, { parent: item.id, hint: { where: name }, record: job });
+  void services.ui.message(
+    'info',
+    lost
+      ? l10n.t(
+          'The answer was lost, but the service has the job: {0} started as job {1}. Its tasks show under the workflow in the Projects view.',
+          name,
+          job.id,
+        )
+      : l10n.t('{0} started. Its tasks show under the workflow in the Projects view.', name),
+    {},
+  );
+  await revealJob(services, item, job).catch((err: unknown) => services.log.warn(`Could not show job ${job.id} in the Projects view: ${describeError(err)}`));
+  return { job };
+}
+
+/**
+ * The one POST of a confirmed run: the job, undefined when refused (said), or 'again' when the
+ * answer was lost, nothing was started and the person asked to run it again. A lost answer is
+ * never sent again: the workflow's jobs are listed and one that was not there before is looked
+ * for (../lostAnswer.ts).
+ */
+async function sendJob(services: CommandServices, client: EoClient, item: WorkflowListItem): Promise<{ job: Job; lost: boolean } | 'again' | undefined> {
+  const name = item.name;
+  const before = await idsBefore(() => client.workflows.jobs(item.id), services, `the jobs of ${item.id}`);
+  const sentAt = Date.now();
   try {
-    job = await busy(l10n.t('Starting {0}…', name), () => client.workflows.run(item.id, item.project_id));
+    return { job: await busy(l10n.t('Starting {0}…', name), () => client.workflows.run(item.id, item.project_id)), lost: false };
   } catch (err) {
-    // Recovered here: refusals the person can act on. Anything else goes to the command
-    // wrapper, which never offers Retry for this command (a job costs).
+    // Recovered here: refusals the person can act on, and a lost answer. Anything else goes to
+    // the command wrapper, which never offers Retry for this command (a job costs).
     const errors = valErrorsOf(err);
     if (errors.length > 0) {
       await refused(services, name, errors, true);
@@ -121,16 +157,22 @@ export async function runWorkflow(services: CommandServices, given: WorkflowList
       await services.ui.message('warning', l10n.t('{0} already has a job that has not finished: {1} Start another when it has.', name, describeError(err)), {});
       return undefined;
     }
-    throw err;
+    if (!mayHaveActed(err)) throw err;
+    const lost = await askWhatHappened(services, err, async () => newestNew(await client.workflows.jobs(item.id), { before, sentAt }, () => true), {
+      what: `a job of workflow ${item.id}`,
+      asking: l10n.t('No answer: asking the service whether {0} started a job…', name),
+      nothing: (f) => l10n.t('The service did not answer ({0}). {1} has no new job: nothing was started. Run it again?', f, name),
+      again: l10n.t('Run Again…'),
+      unknown: (f, reason) =>
+        l10n.t(
+          '{0} may or may not have started a job ({1}), and the service could not be asked ({2}). Check its jobs in the Projects view before you try again, so you do not pay twice.',
+          name,
+          f,
+          reason,
+        ),
+      check: { label: l10n.t('Show the Workflow'), run: async () => services.explorer?.reveal('project', item.project_id, { expand: true }) },
+    });
+    if (lost.kind === 'placed') return { job: lost.value, lost: true };
+    return lost.kind === 'nothing' && lost.again ? 'again' : undefined;
   }
-  if (job.val_errors.length > 0) {
-    await refused(services, name, job.val_errors, true);
-    return undefined;
-  }
-  services.log.info(`Workflow ${item.id} started job ${job.id}`);
-  // Followed until it ends, with its row on screen or not, and announced once then.
-  services.watcher.follow('job', job.id, { parent: item.id, hint: { where: name }, record: job });
-  void services.ui.message('info', l10n.t('{0} started. Its tasks show under the workflow in the Projects view.', name), {});
-  await revealJob(services, item, job).catch((err: unknown) => services.log.warn(`Could not show job ${job.id} in the Projects view: ${describeError(err)}`));
-  return { job };
 }

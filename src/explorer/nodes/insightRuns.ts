@@ -109,9 +109,9 @@ export class InsightRunGroupNode extends ListedGroupNode<Insight, 'aoiGone'> {
     ];
   }
 
-  override reset(): void {
+  override reset(keep = false): void {
     this.all = undefined;
-    super.reset();
+    super.reset(keep);
   }
 
   private read(client: EoClient, signal: AbortSignal): Promise<Insight[] & WithUnreadable> {

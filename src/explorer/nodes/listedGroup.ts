@@ -38,9 +38,9 @@ export abstract class ListedGroupNode<T, S extends string = 'ok' | 'unsupported'
     return this.stateRows() ?? rows;
   }
 
-  override reset(): void {
+  override reset(keep = false): void {
     this.state = 'ok';
-    this.list.reset();
+    this.list.reset(keep);
   }
 
   /** The row's description once the list's length is known. */

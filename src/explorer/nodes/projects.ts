@@ -95,9 +95,9 @@ export class ProjectNode extends RecordNode<Project> {
     return [this.workflows, ...(await this.aois.children())];
   }
 
-  override reset(): void {
-    this.workflows.reset();
-    this.aois.reset();
+  override reset(keep = false): void {
+    this.workflows.reset(keep);
+    this.aois.reset(keep);
   }
 }
 
@@ -145,10 +145,10 @@ export class AoiNode extends RecordNode<Aoi> {
     return Promise.resolve([this.assets, this.visualizations, this.insightRuns]);
   }
 
-  override reset(): void {
-    this.assets.reset();
-    this.visualizations.reset();
-    this.insightRuns.reset();
+  override reset(keep = false): void {
+    this.assets.reset(keep);
+    this.visualizations.reset(keep);
+    this.insightRuns.reset(keep);
   }
 
   override refetch(client: EoClient, signal: AbortSignal): Promise<Aoi> {

@@ -159,9 +159,9 @@ export class WorkflowNode extends RecordNode<WorkflowListItem> {
     return this.jobs;
   }
 
-  override reset(): void {
+  override reset(keep = false): void {
     this.all = undefined;
-    this.jobs.reset();
+    this.jobs.reset(keep);
   }
 
   /** The workflow's jobs, read once for every job due within SHARE_LIST_MS. */

@@ -55,7 +55,20 @@ export function resolveSpec(c: Collector, lookup: SpecLookup | undefined, block:
   const specAnchor = blockNameNode ?? block.block ?? docStart;
   switch (lookup.status) {
     case 'unknown-block':
-      c.add('block-unknown', 'error', blockNameNode, l10n.t('The service has no insight block named "{0}".', String(blockNameNode.value)));
+      c.add(
+        'block-unknown',
+        'error',
+        blockNameNode,
+        lookup.like?.length
+          ? l10n.t('The service has no insight block named "{0}". Did you mean {1}?', String(blockNameNode.value), lookup.like.map((n) => `"${n}"`).join(', '))
+          : l10n.t('The service has no insight block named "{0}".', String(blockNameNode.value)),
+        (lookup.like ?? []).map((n, i) => ({
+          kind: 'edit',
+          title: l10n.t('Use block "{0}"', n),
+          edits: replace(blockNameNode, JSON.stringify(n)),
+          preferred: i === 0,
+        })),
+      );
       return undefined;
     case 'unknown-version': {
       const fixes: QuickFix[] = lookup.versions.slice(0, 5).map((v, i) => ({

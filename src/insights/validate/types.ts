@@ -66,7 +66,8 @@ export interface InsightDiagnostic {
 /** What the extension knows of the block the file names. */
 export type SpecLookup =
   | { status: 'found'; spec: BlockSpec }
-  | { status: 'unknown-block'; name: string }
+  /** `like`: the service's block names closest to `name` (a typo's did-you-mean), best first. */
+  | { status: 'unknown-block'; name: string; like?: string[] }
   | { status: 'unknown-version'; name: string; versions: string[] }
   | { status: 'signed-out' }
   /** Restricted Mode: the spec was not asked for (opening a file sends no request). */

@@ -129,6 +129,48 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     assert.ok(!prompts.messages.some((m) => m.text.includes(out.download.signed_url ?? '\u0000')), 'the signed URL was shown');
   });
 
+  test('a link that expired while the folder was picked is asked for again: the file is saved, the old link refused once', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+    const before = conn.sandbox.requests.length;
+    const prompts = new ScriptedPrompts([
+      { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+      // Signed links live 15 minutes (the sandbox's, like the service's): the person took 16 to pick a folder.
+      { kind: 'openDialog', answer: [vscode.Uri.file(dir)], before: async () => handle(conn).clock.advance(16 * 60_000) },
+    ]);
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+    prompts.assertDone();
+    assert.ok(out?.file, `nothing saved: ${prompts.messages.map((m) => m.text).join(' / ')}`);
+    assert.equal(fs.readFileSync(out.file).subarray(0, 2).toString('latin1'), 'PK', 'not a zip archive');
+    const after = conn.sandbox.requests.slice(before);
+    // The file twice (the expired link, then the fresh one), and the download record read for the fresh link.
+    const files = after.flatMap((r, i) => (r.startsWith('GET /files/') ? [i] : []));
+    assert.equal(files.length, 2, after.join(', '));
+    assert.equal(after[files[1] - 1], `GET /v0/catalogs/download/${out.download.id}`, 'the record read again between the two');
+    assert.notEqual(after[files[0]], after[files[1]], 'the second try used a fresh link');
+  });
+
+  test('a download cut, then refused, stops with what it kept and offers Resume, which goes on from its last byte', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+    // The file's answer drops halfway; the next try is refused (no passing error): the half is kept.
+    handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 200, cutMidBody: true, count: 1 });
+    handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 404, count: 1 });
+    const prompts = new ScriptedPrompts([
+      { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+      { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
+      { kind: 'message', match: /stopped after \d+ KB: The download link answered 404\. Resume goes on from there\./, answer: 'Resume' },
+    ]);
+    const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+    prompts.assertDone();
+    assert.ok(out?.file, `nothing saved: ${prompts.messages.map((m) => m.text).join(' / ')}`);
+    const whole = Buffer.from(await (await fetch(out.download.signed_url ?? '')).arrayBuffer());
+    assert.ok(fs.readFileSync(out.file).equals(whole), 'the resumed file is not the served one');
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(out.file)], 'a part file or its note was left behind');
+  });
+
   test('download of an order item whose link fails to save leaves no file and says why', async () => {
     const conn = sb.current;
     const cat = await someCatalog();
@@ -147,6 +189,7 @@ suite('catalog: search, deliver and download against the sandbox', function () {
       prompts.messages.some((m) => m.severity === 'error' && /Saving the download of .* failed/.test(m.text)),
       'no error shown',
     );
+    assert.ok(!prompts.messages.some((m) => /\.\./.test(m.text)), 'a sentence ends in two periods');
   });
   test('a download link that is not http(s) is neither opened nor saved', async () => {
     const conn = sb.current;

@@ -16,6 +16,7 @@ import type { ExplorerNode } from '../../../src/explorer/tree';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
 import { until } from '../support/until';
+import { waterExtentAoi, writeWaterExtent } from '../support/waterExtent';
 
 const SOURCE = 'EO Imagery';
 const INSIGHT_MS = 30_000;
@@ -58,35 +59,13 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
     return { group, rows };
   }
 
-  function writeInsight(name: string): Promise<vscode.Uri> {
-    const uri = workspaceUri(`${name}.insight.json`);
-    const doc = {
-      name,
-      block: { name: 'water-extent', version: '0.9.1' },
-      input: [
-        { format: 'raster', name: 'image', type: 'url', description: 'Mosaic', stac_url: asset.path, asset_source: { id: asset.id, type: 'raw_mosaic' } },
-        { format: 'number', name: 'threshold', type: 'number', description: 'NDWI threshold', value: '0.25' },
-        { format: 'boolean', name: 'include_wetlands', type: 'boolean', description: 'Wetlands', value: 'false' },
-      ],
-    };
-    return Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify(doc, null, 2), 'utf8'))).then(() => uri);
-  }
+  const writeInsight = (name: string): Promise<vscode.Uri> => writeWaterExtent(name, asset);
 
   suiteSetup(async () => {
     client = await env.current.api.services.connection.getClient();
     explorer = env.current.api.services.explorer as ExplorerApi;
     extras = env.current.sandbox as unknown as Extras;
-    for (const a of await collect(client.aois.iterate({}, { pageSize: 100 }))) {
-      const fit = (await collect(client.aois.iterateAssets(a.aoi_id, { pageSize: 100 }))).find(
-        (x) => ['B03', 'B08', 'B11'].every((b) => x.band_list.includes(b)) && x.path,
-      );
-      if (fit) {
-        aoi = a;
-        asset = fit;
-        break;
-      }
-    }
-    assert.ok(aoi, 'the sandbox seeds no AOI with a B03/B08/B11 asset');
+    ({ aoi, asset } = await waterExtentAoi(client));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

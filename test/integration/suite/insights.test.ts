@@ -342,6 +342,25 @@ suite('insights: input files against the sandbox', function () {
     await remove(uri);
   });
 
+  test('a block name with a typo says which block was meant, and the quick fix names it', async () => {
+    const uri = workspaceUri('typo-int.insight.json');
+    const text = '{\n  "name": "typo",\n  "block": { "name": "water-extnt", "version": "0.9.1" },\n  "input": []\n}\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    const editor = await vscode.window.showTextDocument(uri);
+    const diags = await diagnosticsUntil(uri, (d) => d.some((x) => x.code === 'block-unknown'));
+    const unknown = diags.find((d) => d.code === 'block-unknown');
+    assert.ok(unknown);
+    assert.match(unknown.message, /no insight block named "water-extnt"\. Did you mean "water-extent"\?/);
+    const actions = await quickFixes(uri, unknown.range);
+    const use = actions.find((a) => a.title === 'Use block "water-extent"');
+    assert.ok(use?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(use.edit));
+    await diagnosticsUntil(uri, (d) => !d.some((x) => x.code === 'block-unknown'));
+    assert.match(editor.document.getText(), /"name": "water-extent"/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await remove(uri);
+  });
+
   test('a quick fix that adds lines far below the diagnostic brings them into view', async () => {
     const uri = workspaceUri('long-int.insight.json');
     // Many entries: the missing input is added at the end of the array, far below "input".

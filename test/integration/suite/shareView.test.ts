@@ -11,10 +11,14 @@ import { COMMANDS } from '../../../src/commandIds';
 import type { Opened } from '../../../src/commands/shareView/openView';
 import { useSandbox } from '../harness/sandbox';
 import { remove, scriptedSuite, workspaceUri } from '../support/run';
-import type { Asset } from '../../../src/api/records';
+import type { Asset, Visualization } from '../../../src/api/records';
 import type { MapViewState } from '../../../src/panels/protocol';
 import { client } from './ordersSupport';
 import { until } from '../support/until';
+import type { ExplorerApi } from '../../../src/explorer';
+import type { ExplorerNode } from '../../../src/explorer/tree';
+import { testPanels, type PanelProbe } from '../support/webviewTap';
+import { aoiAssetSpec } from '../../../src/panels/imagery/specs';
 
 suite('share a view: saved, reopened, linked, refused', function () {
   this.timeout(90_000);
@@ -23,9 +27,14 @@ suite('share a view: saved, reopened, linked, refused', function () {
   const file = (name = 'shared'): vscode.Uri => workspaceUri(`${name}.eoview.json`);
 
   suiteTeardown(async () => {
-    for (const name of ['shared', 'partly-hidden', 'elsewhere', 'pair-and-date']) await remove(file(name));
+    for (const name of ['shared', 'partly-hidden', 'elsewhere', 'pair-and-date', 'look']) await remove(file(name));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  async function closeMap(): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
+  }
 
   async function showAoiAndItem(): Promise<{ aoiId: string; itemId: string }> {
     const c = await client(sb.current);
@@ -54,8 +63,7 @@ suite('share a view: saved, reopened, linked, refused', function () {
     assert.deepEqual(json.layers.map((l) => `${l.kind}:${l.id}`).sort(), [`aoi:${aoiId}`, `archiveItem:${itemId}`].sort());
     assert.ok(!text.includes(sb.current.sandbox.tokens.alice) && !text.includes('http'), 'no token, no URL');
 
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
+    await closeMap();
     scripts.script();
     const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file());
     assert.deepEqual(opened, { shown: 2, missing: [], leftOut: [] });
@@ -207,8 +215,7 @@ suite('share a view: saved, reopened, linked, refused', function () {
     saved.timeline.date = middle;
     await vscode.workspace.fs.writeFile(file('pair-and-date'), Buffer.from(JSON.stringify(saved, null, 2)));
 
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
+    await closeMap();
     scripts.script();
     const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('pair-and-date'));
     assert.deepEqual(opened?.missing, []);
@@ -222,5 +229,138 @@ suite('share a view: saved, reopened, linked, refused', function () {
       back.timeline?.frames.map((f) => f.date),
       dates,
     );
+  });
+  /** A finished run's raster output (land cover) in the Projects tree, as a person finds it. */
+  async function rasterOutput(): Promise<ExplorerNode> {
+    const projects = (sb.current.api.services.explorer as ExplorerApi).providers.projects;
+    for (const p of await projects.getChildren(undefined))
+      for (const aoi of (await projects.getChildren(p)).filter((n) => n.kind === 'aoi')) {
+        const group = (await projects.getChildren(aoi)).find((n) => n.kind === 'insightRunGroup');
+        for (const run of group ? await projects.getChildren(group) : [])
+          for (const o of run.kind === 'insightRun' ? await projects.getChildren(run) : [])
+            if (o.kind === 'insightOutput' && (o as { output?: { name?: string } }).output?.name === 'land_cover') return o;
+      }
+    throw new Error('the sandbox seeds no finished run with a land_cover raster output');
+  }
+
+  /** The map's latest panel once `id` is drawn on it. */
+  async function drawn(id: string): Promise<PanelProbe> {
+    const panels = testPanels(sb.current.api.services.panels);
+    const map = await until('the map panel', () => panels.map());
+    await map.whenReady();
+    const reports = map.imageryReports as { id: string; state: string; drawn: boolean }[];
+    await until(`${id} drawn`, () => reports.find((r) => r.id === id && r.state === 'ready' && r.drawn), 60_000).catch((e: Error) => {
+      throw new Error(
+        `${e.message}; the map reported ${JSON.stringify(reports.slice(-5))}, and was sent ${JSON.stringify(map.posted.map((m) => (m as { type?: string }).type).slice(-20))}`,
+      );
+    });
+    return map;
+  }
+
+  /**
+   * Shows a layer (`show` gives its id and footprint), reads its pixels, saves the view (with an
+   * insight output on the map too, when `output`), closes the map, opens the file and then the
+   * link: each time the same pixels, title and look must come back.
+   */
+  async function roundTrip(name: string, show: () => Promise<{ id: string; bbox: [number, number, number, number] }>, output = false): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const { id, bbox } = await show();
+    let map = await drawn(id);
+    // five points across the middle of the layer's footprint
+    const [w, s, e, n] = bbox;
+    const points = [0.3, 0.4, 0.5, 0.6, 0.7].map((f): [number, number] => [w + f * (e - w), s + (1 - f) * (n - s)]);
+    const before = await map.imageryPixels(points);
+    assert.ok(before.filter((p) => p[3] === 255).length >= 3, `${name} draws too few of the points: ${JSON.stringify(before)}`);
+    const live = reported()?.imagery.find((l) => l.id === id);
+    assert.ok(live, `the map reports ${name}`);
+    const { center, zoom } = reported() as MapViewState;
+
+    let outputTitle: string | undefined;
+    if (output) {
+      // an insight output on the map too: it cannot be shared, so it is left out and named, and the rest is saved
+      const outputId = await vscode.commands.executeCommand<string>(COMMANDS.showInsightOutputOnMap, await rasterOutput());
+      await drawn(outputId);
+      outputTitle = await until('the map to report the output', () => reported()?.imagery.find((l) => l.id === outputId)?.title);
+      // the output's place may be elsewhere: back to the layer, as a person pans back
+      sb.current.api.services.panels.currentMap()?.setView(center, zoom);
+      await until('the map back on the layer', () => {
+        const v = reported();
+        return v && Math.abs(v.center[0] - center[0]) < 1e-6 && Math.abs(v.center[1] - center[1]) < 1e-6 && v.zoom === zoom ? v : undefined;
+      });
+    }
+    const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file('look') });
+    await vscode.commands.executeCommand(COMMANDS.saveViewAs);
+    p.assertDone();
+    const said = p.messages.find((m) => m.text.startsWith('Saved the view as look.eoview.json.'));
+    assert.ok(said, JSON.stringify(p.messages));
+    if (outputTitle) assert.ok(said.text.includes(`Left out: ${outputTitle} (an insight output’s picture`), said.text);
+
+    const same = async (how: string): Promise<void> => {
+      map = await drawn(id);
+      const back = reported()?.imagery.find((l) => l.id === id);
+      assert.equal(back?.title, live.title, `${name}, ${how}: the title`);
+      assert.deepEqual(back?.render, live.render, `${name}, ${how}: the bands and stretch`);
+      const after = await map.imageryPixels(points);
+      after.forEach((px, i) =>
+        assert.ok(
+          px.every((c, k) => Math.abs(c - before[i][k]) <= 3),
+          `${name}, ${how}: at ${points[i].join(', ')} the reopened map draws rgba(${px.join(', ')}), the saved one rgba(${before[i].join(', ')})`,
+        ),
+      );
+    };
+    await closeMap();
+    scripts.script();
+    assert.deepEqual((await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('look')))?.missing, []);
+    await same('from the file');
+
+    scripts.script();
+    const link = await vscode.commands.executeCommand<string>(COMMANDS.copyViewLink);
+    await closeMap();
+    assert.deepEqual((await vscode.commands.executeCommand<Opened>(COMMANDS.openViewLink, link))?.missing, []);
+    await same('from the link');
+  }
+
+  test('a mosaic saved and reopened (file and link) draws the same pixels, title and look; an insight output is left out and named', async function () {
+    this.timeout(180_000);
+    const { byDate, dates } = await aoiWithDates();
+    const asset = byDate.get(dates[0]) as Asset;
+    await roundTrip(
+      'the mosaic',
+      async () => {
+        await vscode.commands.executeCommand(COMMANDS.showImagery, { kind: 'asset', record: asset });
+        const spec = aoiAssetSpec(asset);
+        assert.ok('spec' in spec && spec.spec.bbox, 'the mosaic has a footprint');
+        return { id: spec.spec.id, bbox: spec.spec.bbox };
+      },
+      true,
+    );
+  });
+
+  test('an index visualization saved and reopened (file and link) draws the same pixels, title and colours; the title the file holds comes back', async function () {
+    this.timeout(180_000);
+    const { aoi, byDate, dates } = await aoiWithDates();
+    const c = await client(sb.current);
+    let vis: Visualization | undefined;
+    for await (const v of c.visualizations.iterate(String(aoi.aoi_id), {}, { pageSize: 100 })) if (v.expression_type === 'index') vis ??= v;
+    assert.ok(vis, 'the AOI has no index visualization');
+    const shown = vis;
+    const spec = aoiAssetSpec(byDate.get(dates[0]) as Asset);
+    assert.ok('spec' in spec && spec.spec.bbox, 'the mosaic has a footprint');
+    const bbox = spec.spec.bbox;
+    const id = `visualization:${shown.aoi_id}/${shown.id}`;
+    await roundTrip('the visualization', async () => {
+      await vscode.commands.executeCommand(COMMANDS.showImagery, { kind: 'visualization', record: shown });
+      return { id, bbox };
+    });
+    // the view's title is the one shown, not the record's own (which may lack the date or the place)
+    const saved = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file('look'))).toString('utf8')) as { imagery: { title: string }[] };
+    const titled = `${saved.imagery[0].title} over the northern fields, as the team named it`;
+    saved.imagery[0].title = titled;
+    await vscode.workspace.fs.writeFile(file('look'), Buffer.from(JSON.stringify(saved, null, 2)));
+    await closeMap();
+    scripts.script();
+    await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('look'));
+    await drawn(id);
+    assert.equal(reported()?.imagery.find((l) => l.id === id)?.title, titled);
   });
 });

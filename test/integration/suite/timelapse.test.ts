@@ -82,6 +82,9 @@ suite('Export Timelapse', () => {
       [],
     );
     assert.match(prompts.messages.at(-1)?.text ?? '', /4 frames, 480 × 480 pixels, 5 frames per second/);
+    // One is said in the singular.
+    const rates = prompts.seen.find((p) => /frame rate/.test(p.label))?.items ?? [];
+    assert.ok(rates.includes('1 frame per second') && !rates.some((r) => /^1 frames/.test(r)), rates.join(', '));
   });
 
   test("the palette with the time slider open → the slider's dates as WebM", async function () {

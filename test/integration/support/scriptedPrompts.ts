@@ -16,7 +16,7 @@ export type Step =
    */
   | { kind: 'input'; match?: string | RegExp; answer: string | undefined; rejects?: RegExp; before?: () => Promise<unknown> }
   | { kind: 'message'; match?: string | RegExp; answer: string | undefined }
-  | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined }
+  | { kind: 'openDialog'; match?: string | RegExp; answer: vscode.Uri[] | undefined; before?: () => Promise<unknown> }
   /** `answer` is the chosen file, or a function of the dialog's suggested file. */
   | { kind: 'saveDialog'; match?: string | RegExp; answer: vscode.Uri | undefined | ((suggested: vscode.Uri | undefined) => vscode.Uri | undefined) }
   | { kind: 'cancel'; match?: string | RegExp };
@@ -133,6 +133,7 @@ export class ScriptedPrompts implements Prompts {
     const step = this.next('openDialog', label);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'openDialog') throw this.fail(`expected ${step.kind}, got an open dialog "${label}"`);
+    await step.before?.();
     return step.answer;
   }
 

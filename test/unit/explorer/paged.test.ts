@@ -10,14 +10,14 @@ interface Item {
 type Row =
   | { kind: 'record'; id: string; record: Item; detached: boolean }
   | { kind: 'more'; list: LoadableList }
-  | { kind: 'error'; list: LoadableList; err: unknown }
+  | { kind: 'error'; list: LoadableList; err: unknown; readAt?: number }
   | { kind: 'signIn'; what: string }
   | { kind: 'message'; text: string }
   | { kind: 'unreadable'; what: string; count: number };
 
 const rows: RowFactory<Row> = {
   loadMore: (list) => ({ kind: 'more', list }),
-  error: (list, err) => ({ kind: 'error', list, err }),
+  error: (list, err, readAt) => ({ kind: 'error', list, err, readAt }),
   signIn: (what) => ({ kind: 'signIn', what }),
   message: (_key, text) => ({ kind: 'message', text }),
   unreadable: (what, records) => ({ kind: 'unreadable', what, count: records.length }),
@@ -40,12 +40,13 @@ function scripted() {
 }
 
 function list(fetch: (client: EoClient, q: PageQuery) => Promise<PageResult<Item>>, opts: { atRoot?: boolean; pageSize?: number } = {}) {
-  const said = { successes: 0, failures: [] as unknown[], warnings: [] as string[] };
+  const said = { successes: 0, failures: [] as unknown[], warnings: [] as string[], changes: 0 };
   const source = {
     getClient: async () => ({}) as EoClient,
     reportSuccess: () => void said.successes++,
     reportFailure: (err: unknown) => void said.failures.push(err),
     warn: (text: string) => void said.warnings.push(text),
+    changed: () => void said.changes++,
   };
   const spec = {
     what: 'AOIs',
@@ -107,6 +108,7 @@ describe('PagedChildren', () => {
         changed();
       },
       warn: () => undefined,
+      changed: () => undefined,
     };
     let requests = 0;
     const spec = {
@@ -225,6 +227,57 @@ describe('PagedChildren', () => {
     await err.list.loadMore();
     assert.deepEqual(ids(await paged.children()), ['a', 'b', 'c']);
     assert.equal(paged.lastError, undefined);
+  });
+
+  it('a refresh that fails keeps the rows shown, stale with the time they were read and Retry, and reloads by itself', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+    let down = false;
+    let fetches = 0;
+    const unavailable = () => new ApiError({ kind: 'http', method: 'GET', path: '/v0/aois', status: 503, detailMessage: 'Service Unavailable' });
+    const { paged, said } = list(async () => {
+      fetches++;
+      if (down) throw unavailable();
+      return { items: [{ id: 'a' }, { id: 'b', v: fetches }], total: 2 };
+    });
+    await paged.children();
+    down = true;
+    t.mock.timers.tick(60_000);
+    paged.reset(true);
+    const shown = await paged.children();
+    assert.deepEqual(ids(shown), ['a', 'b', '<error>'], 'the rows read before stay');
+    const stale = shown[2];
+    assert.ok(stale.kind === 'error');
+    assert.equal(stale.readAt, 1_000_000, 'marked with the time they were read');
+    assert.equal(paged.staleSince, 1_000_000);
+    // Retry (the row) while the service still fails: still the same rows, still stale.
+    await stale.list.loadMore();
+    assert.deepEqual(ids(await paged.children()), ['a', 'b', '<error>']);
+    // The service is back: within the longest backoff the list reloads by itself and says so.
+    down = false;
+    const before = fetches;
+    for (let waited = 0; waited < 8_000 && paged.staleSince !== undefined; waited += 1_000) {
+      t.mock.timers.tick(1_000);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(fetches, before + 1, 'one reload by itself');
+    assert.equal(paged.staleSince, undefined);
+    const fresh = await paged.children();
+    assert.deepEqual(ids(fresh), ['a', 'b'], 'fresh rows, no stale row');
+    assert.ok(fresh[1].kind === 'record' && fresh[1].record.v === fetches, 'the new read, not the old one');
+    assert.ok(said.changes >= 1, 'the tree was told');
+  });
+
+  it('a reset without keep (sign-in, filter) forgets the rows: never shown as stale', async () => {
+    let down = false;
+    const { paged } = list(async () => {
+      if (down) throw new ApiError({ kind: 'http', method: 'GET', path: '/v0/aois', status: 503, detailMessage: 'Service Unavailable' });
+      return { items: [{ id: 'a' }], total: 1 };
+    });
+    await paged.children();
+    down = true;
+    paged.reset();
+    assert.deepEqual(ids(await paged.children()), ['<error>']);
+    assert.equal(paged.staleSince, undefined);
   });
 
   it('signed out: a Sign in row under a node, nothing at the top of a view (its welcome says it)', async () => {

@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { downloadToFile } from '../../../src/commands/catalog/downloadFile';
+import { DownloadError, downloadToFile, downloadToFolder } from '../../../src/commands/catalog/downloadFile';
+import { partFileOf } from '../../../src/commands/catalog/partFile';
 import { HttpError } from '../../../src/sandbox/errors';
 import { asStoredObject, streamedEtag } from '../../../src/sandbox/objects';
 import type { Res } from '../../../src/sandbox/router';
@@ -26,6 +27,8 @@ const big = Buffer.alloc(SIZE);
 for (let i = 0; i < SIZE; i += 4) big.writeUInt32LE((i * 2654435761) >>> 0, i);
 const small = Buffer.from('a small package\n'.repeat(1000));
 let version = 1;
+let validSig = '';
+const expiring: { sig: string; range: string | undefined }[] = [];
 let server: http.Server;
 let proxy: FaultProxy;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-resume-'));
@@ -49,7 +52,14 @@ before(async () => {
       if (req.url === '/big.bin') out = asStoredObject(req.headers, chunked(big), { etag: streamedEtag('big', SIZE), modified: 0 });
       else if (req.url === '/changing.bin')
         out = asStoredObject(req.headers, chunked(big.subarray(0, 1 << 22)), { etag: streamedEtag(`v${version++}`, 1 << 22), modified: 0 });
-      else if (req.url === '/corrupt.zip')
+      else if (req.url?.startsWith('/expiring.bin?sig=')) {
+        // A signed link good for one request, as a short-lived presigned URL is for a slow download.
+        const sig = req.url.slice('/expiring.bin?sig='.length);
+        expiring.push({ sig, range: req.headers.range });
+        if (sig !== validSig) throw new HttpError(403, 'the signed URL has expired', 'expired');
+        validSig = '';
+        out = asStoredObject(req.headers, chunked(big.subarray(0, 1 << 23)), { etag: streamedEtag('expiring', 1 << 23), modified: 0 });
+      } else if (req.url === '/corrupt.zip')
         out = asStoredObject(req.headers, { status: 200, raw: small }, { etag: '"00000000000000000000000000000000"', modified: 0 });
       else out = { status: 404, raw: 'no' };
     } catch (e) {
@@ -111,10 +121,88 @@ describe('a download resumes from its last byte', () => {
     assert.match(restarts[0], /changed on the server/);
   });
 
+  it('a signed link that expired mid-download is asked for again, and the download goes on from its last byte', async () => {
+    validSig = 's1';
+    proxy.add({ path: '/expiring.bin', times: 1, toxic: { kind: 'limitData', bytes: 3 << 20 } });
+    const file = path.join(dir, 'expiring.bin');
+    let renewals = 0;
+    const renewLink = async (): Promise<string> => {
+      validSig = `s${++renewals + 1}`;
+      return `${proxy.url}/expiring.bin?sig=${validSig}`;
+    };
+    await downloadToFile(`${proxy.url}/expiring.bin?sig=s1`, file, { otherHosts: undefined, retries: 3, backoffMs: 1, renewLink });
+    assert.ok(fs.readFileSync(file).equals(big.subarray(0, 1 << 23)));
+    assert.equal(renewals, 1);
+    // The whole file with the first link; the old link refused; the rest with the fresh one.
+    assert.deepEqual(
+      expiring.map((e) => e.sig),
+      ['s1', 's1', 's2'],
+    );
+    const from = Number(/^bytes=(\d+)-$/.exec(expiring[2].range ?? '')?.[1]);
+    assert.ok(from > 0 && from <= 3 << 20, `the fresh link asked from byte ${from}`);
+    fs.rmSync(file);
+  });
+
+  it('a fresh link refused too ends the download with the reason', async () => {
+    validSig = '';
+    const file = path.join(dir, 'never.bin');
+    let renewals = 0;
+    const renewLink = async (): Promise<string> => `${proxy.url}/expiring.bin?sig=stale${++renewals}`;
+    await assert.rejects(
+      downloadToFile(`${proxy.url}/expiring.bin?sig=old`, file, { otherHosts: undefined, retries: 3, backoffMs: 1, renewLink }),
+      /answered 403\. The link may have expired/,
+    );
+    assert.equal(renewals, 1);
+  });
+
   it('a checksum mismatch is reported and the file kept under a name that says so', async () => {
     const file = path.join(dir, 'corrupt.zip');
     await assert.rejects(downloadToFile(`${proxy.url}/corrupt.zip`, file, { otherHosts: undefined, retries: 0 }), /failed verification: its MD5 checksum/);
     assert.equal(fs.existsSync(file), false);
     assert.ok(fs.existsSync(path.join(dir, 'corrupt (failed verification).zip')));
+  });
+  it('a download stopped (a reload, a window closed) goes on later from its last byte, in the same folder', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'later-'));
+    proxy.add({ path: '/big.bin', times: 1, toxic: { kind: 'limitData', bytes: 5 << 20 } });
+    const first = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' }).then(
+      () => assert.fail('the cut download finished'),
+      (e: unknown) => e,
+    );
+    assert.ok(first instanceof DownloadError && first.kept > 0 && first.kept <= 5 << 20, String(first));
+    const part = partFileOf(path.join(folder, 'big.bin'));
+    assert.equal(fs.statSync(part).size, first.kept);
+    // what the bytes are a prefix of is noted beside them, and nothing of the link
+    assert.deepEqual(JSON.parse(fs.readFileSync(`${part}.json`, 'utf8')), {
+      etag: streamedEtag('big', SIZE),
+      lastModified: new Date(0).toUTCString(),
+      size: SIZE,
+    });
+    const asked = proxy.log.length;
+    const file = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.equal(file, path.join(folder, 'big.bin'));
+    assert.equal(createHash('sha256').update(fs.readFileSync(file)).digest('hex'), createHash('sha256').update(big).digest('hex'));
+    const again = proxy.log.slice(asked).filter((r) => r.path === '/big.bin');
+    // the first answer names the file (its body is let go); the bytes come from where the part ended, once
+    assert.deepEqual(
+      again.map((r) => r.range),
+      [undefined, `bytes=${first.kept}-`],
+    );
+    assert.deepEqual(fs.readdirSync(folder), ['big.bin']);
+  });
+
+  it('a part whose file changed on the server since, or whose note is damaged, starts over', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'stale-'));
+    const target = path.join(folder, 'changing.bin');
+    const part = partFileOf(target);
+    fs.writeFileSync(part, Buffer.alloc(1 << 20, 7));
+    fs.writeFileSync(`${part}.json`, JSON.stringify({ etag: streamedEtag('v0', 1 << 22), size: 1 << 22 }));
+    await downloadToFolder(`${proxy.url}/changing.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.ok(fs.readFileSync(target).equals(big.subarray(0, 1 << 22)));
+    fs.rmSync(target);
+    fs.writeFileSync(part, Buffer.alloc(1 << 20, 7));
+    fs.writeFileSync(`${part}.json`, '{"etag": ["not", "a string"], "size": "4194304"');
+    await downloadToFolder(`${proxy.url}/changing.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' });
+    assert.ok(fs.readFileSync(target).equals(big.subarray(0, 1 << 22)));
+    assert.deepEqual(fs.readdirSync(folder), ['changing.bin']);
   });
 });

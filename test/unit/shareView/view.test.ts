@@ -74,6 +74,30 @@ describe('shared view: from the map, and round trips', () => {
     assert.ok(!text.includes('Signature') && !text.includes('https://') && !text.includes('token'), text);
   });
 
+  it('an insight output on the map is left out and named; the rest of the view is shared', () => {
+    const output = {
+      id: 'insight:aoi-1/run-1/land_cover',
+      title: 'Land cover · run 1',
+      source: { kind: 'insightOutput', aoiId: 'aoi-1', runId: 'run-1', output: 'land_cover' },
+      render: { kind: 'classes', classes: [{ value: 1, color: '#00ff00', name: 'Forest' }], legendTitle: 'Land cover' },
+    };
+    const got = viewFromMap({ ...mapState, imagery: [output, mapState.imagery[0]] }, 'api.example.com');
+    assert.ok('view' in got, JSON.stringify(got));
+    assert.deepEqual(
+      got.view.imagery.map((l) => l.title),
+      ['Lake Constance 2026-06-01'],
+    );
+    assert.deepEqual(got.left, ['Land cover · run 1 (an insight output’s picture, which a shared view does not draw again yet)']);
+  });
+
+  it('a layer whose look a view cannot hold is left out with its title and why; the others stay', () => {
+    const odd = { title: 'Mosaic 2026-06-01', source: { kind: 'asset', aoiId: 'aoi-1', id: 'm1' }, render: { kind: 'rgb', bands: ['B04', 'B03'] } };
+    const got = viewFromMap({ ...mapState, imagery: [mapState.imagery[0], odd] }, 'api.example.com');
+    assert.ok('view' in got, JSON.stringify(got));
+    assert.equal(got.view.imagery.length, 1);
+    assert.deepEqual(got.left, ['Mosaic 2026-06-01 (Imagery layer 2: a colour composite names three bands.)']);
+  });
+
   it('link: encode then decode gives the same view', () => {
     const v = view();
     const url = new URL(encodeLink(v, EXT));

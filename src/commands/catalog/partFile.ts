@@ -1,0 +1,72 @@
+/**
+ * The `.part` file a download writes before it is complete, and beside it what its bytes are a
+ * prefix of (the server's ETag or date, and the whole size): a later try, in another window or
+ * after a reload, continues those bytes with a ranged request instead of starting over. The
+ * signed link is never written down: it is asked for again. Pure Node: no `vscode`.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseJson } from '../../parse';
+
+/** What the bytes on disk are a prefix of, and what the next ranged request sends. */
+export interface Validator {
+  etag?: string;
+  lastModified?: string;
+  /** The whole file's size, from Content-Length or Content-Range. */
+  size?: number;
+}
+
+/** The `.part` file a download of `target` writes to, beside it. */
+export function partFileOf(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.part`);
+}
+
+const sidecarOf = (part: string): string => `${part}.json`;
+
+/** `If-Range` takes a strong ETag or a date (RFC 9110 §13.1.5): a weak ETag cannot resume. */
+export function ifRangeOf(v: Validator): string | undefined {
+  if (v.etag && !v.etag.startsWith('W/')) return v.etag;
+  return v.lastModified;
+}
+
+/** Notes what `part` holds a prefix of, for a later try. */
+export async function notePart(part: string, v: Validator): Promise<void> {
+  await fs.writeFile(sidecarOf(part), JSON.stringify({ etag: v.etag, lastModified: v.lastModified, size: v.size }));
+}
+
+/** Removes the part and its note (a failure to remove changes nothing: a later try checks the note). */
+export async function dropPart(part: string): Promise<void> {
+  await Promise.all([fs.rm(part, { force: true }), fs.rm(sidecarOf(part), { force: true })]);
+}
+
+/** The file's note, read as data: any field not of its type is left out. */
+async function readNote(part: string): Promise<Validator | undefined> {
+  // a missing or damaged note: nothing can be resumed, so nothing is
+  const read = await fs.readFile(sidecarOf(part), 'utf8').then(
+    (t) => parseJson(t),
+    () => undefined,
+  );
+  const raw = read && 'value' in read ? read.value : undefined;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length <= 200 ? v : undefined);
+  return { etag: str(r.etag), lastModified: str(r.lastModified), size: Number.isSafeInteger(r.size) ? (r.size as number) : undefined };
+}
+
+/**
+ * The bytes an earlier try left in `part` that continue the file the server now describes as
+ * `now` (the same ETag or date, the same size); 0, with the part removed, when there are none.
+ */
+export async function keptBytes(part: string, now: Validator): Promise<number> {
+  const was = await readNote(part);
+  const same = was !== undefined && ifRangeOf(was) !== undefined && ifRangeOf(was) === ifRangeOf(now) && was.size === now.size;
+  const have = same
+    ? await fs.stat(part).then(
+        (s) => s.size,
+        () => 0,
+      )
+    : 0;
+  if (have > 0 && (now.size === undefined || have < now.size)) return have;
+  await dropPart(part);
+  return 0;
+}
