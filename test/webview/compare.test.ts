@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { ElementHandle, Page } from 'playwright-core';
 import type { ImageryLayerSpec, ImageryRender, ReadBytesParams, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './harness';
 import { squareFeature } from './fixtures';
@@ -555,95 +555,92 @@ describe("the map's tools in one dock", () => {
     }
   });
 
-  // skipped: it hangs on one of the tools' controls (not yet found which; see the dock branch's report)
-  it(
-    'a click and a key press on each control of each tool open no footprint under it, read no pixel and keep the view',
-    { skip: 'hangs on a control, under investigation' },
-    async () => {
-      const h = await open([], { width: 1280, height: 800 });
-      try {
-        await openEveryTool(h);
-        // a search result under the whole page: a press that fell through would select and open it
-        await h.send({ type: 'layer', layer: 'results', features: [squareFeature('under', -179, -80, 170)], mode: 'replace', fit: false });
-        await h.page.evaluate(() => {
+  it('a click and a key press on each control of each tool open no footprint under it, read no pixel and keep the view', async () => {
+    const h = await open([], { width: 1280, height: 800 });
+    try {
+      await openEveryTool(h);
+      // a search result under the whole page: a press that fell through would select and open it
+      await h.send({ type: 'layer', layer: 'results', features: [squareFeature('under', -179, -80, 170)], mode: 'replace', fit: false });
+      await h.page.evaluate(() => {
+        const w = window as unknown as {
+          eoMap: { imageryTools?: { inspector: { reads?: number; setOn(on: boolean): void; inspectAt(lo: number, la: number): Promise<unknown> } } };
+        };
+        const ins = w.eoMap.imageryTools!.inspector;
+        const inspectAt = ins.inspectAt.bind(ins);
+        ins.reads = 0;
+        ins.inspectAt = (lo, la) => ((ins.reads = (ins.reads ?? 0) + 1), inspectAt(lo, la));
+        ins.setOn(true);
+      });
+      const view = () =>
+        h.page.evaluate(() => {
           const w = window as unknown as {
-            eoMap: { imageryTools?: { inspector: { reads?: number; setOn(on: boolean): void; inspectAt(lo: number, la: number): Promise<unknown> } } };
+            eoMap: {
+              map: { getCenter(): unknown; getZoom(): number; project(ll: unknown, z: number): { x: number; y: number } };
+              selected?: unknown;
+              imageryTools?: { inspector: { reads?: number } };
+            };
           };
-          const ins = w.eoMap.imageryTools!.inspector;
-          const inspectAt = ins.inspectAt.bind(ins);
-          ins.reads = 0;
-          ins.inspectAt = (lo, la) => ((ins.reads = (ins.reads ?? 0) + 1), inspectAt(lo, la));
-          ins.setOn(true);
+          // the centre in world pixels, to the pixel: the map keeps its centre when the dock comes or goes, to within a rounding
+          const m = w.eoMap.map;
+          const c = m.project(m.getCenter(), m.getZoom());
+          return {
+            x: Math.round(c.x / 2),
+            y: Math.round(c.y / 2),
+            zoom: m.getZoom(),
+            reads: w.eoMap.imageryTools?.inspector.reads ?? 0,
+            selected: !!w.eoMap.selected,
+          };
         });
-        const view = () =>
-          h.page.evaluate(() => {
-            const w = window as unknown as {
-              eoMap: {
-                map: { getCenter(): unknown; getZoom(): number; project(ll: unknown, z: number): { x: number; y: number } };
-                selected?: unknown;
-                imageryTools?: { inspector: { reads?: number } };
-              };
-            };
-            // the centre in world pixels, to the pixel: the map keeps its centre when the dock comes or goes, to within a rounding
-            const m = w.eoMap.map;
-            const c = m.project(m.getCenter(), m.getZoom());
-            return {
-              x: Math.round(c.x / 2),
-              y: Math.round(c.y / 2),
-              zoom: m.getZoom(),
-              reads: w.eoMap.imageryTools?.inspector.reads ?? 0,
-              selected: !!w.eoMap.selected,
-            };
-          });
-        const before = await view();
-        const opened = () => h.posted.filter((m) => (m as { type?: string }).type === 'open').length;
-        // the controls that close or remove go last, so every other control is pressed while its tool is open
-        // (a layer's Zoom to is left out: moving the map is its job)
-        const css = Object.values(TOOLS)
-          .map((t) => `${t} :is(button:not(.zoom), input, select, [tabindex="0"])`)
-          .join(', ');
-        const count = await h.page.locator(css).count();
-        const order = await h.page.evaluate(
-          (c) =>
-            Array.from(document.querySelectorAll(c))
-              .map((e, i) => [i, /close|remove|end\b/.test(e.className) ? 1 : 0])
-              .sort((a, b) => a[1] - b[1])
-              .map((x) => x[0]),
-          css,
-        );
-        assert.ok(count >= 20, `the tools have their controls (${count})`);
-        let pressed = 0;
-        for (const i of order) {
-          const target = h.page.locator(css).nth(i);
-          const b = await target.boundingBox().catch(() => null);
-          if (!b || !(await target.isVisible())) continue;
-          const label = await target.evaluate(
-            (e) => `${e.tagName.toLowerCase()}.${e.className} "${e.getAttribute('aria-label') ?? e.textContent?.trim().slice(0, 20)}"`,
-          );
-          const type = await target.evaluate((e) => (e as HTMLInputElement).type);
-          if (type !== 'file') await h.page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
-          if (await target.isVisible()) {
-            await target.focus();
-            await h.page.keyboard.press('+');
-            await h.page.keyboard.press('ArrowUp');
-          }
-          pressed++;
-          await h.page.waitForTimeout(60);
-          const now = await view();
-          assert.equal(opened(), 0, `a press on ${label} opened a footprint`);
-          assert.deepEqual(now, { ...before }, `a press on ${label} changed the map`);
+      let before = await view();
+      const opened = () => h.posted.filter((m) => (m as { type?: string }).type === 'open').length;
+      // the controls that close or remove go last, so every other control is pressed while its tool is open
+      // (a layer's Zoom to is left out: moving the map is its job)
+      const css = Object.values(TOOLS)
+        .map((t) => `${t} :is(button:not(.zoom), input, select, [tabindex="0"])`)
+        .join(', ');
+      // handles, not nth(i) of a live list: a close or a removal takes rows out of the page, and nth(i)
+      // past the end waits for an element that never comes
+      const controls = (await h.page.locator(css).elementHandles()) as ElementHandle<HTMLElement>[];
+      const closes = await Promise.all(controls.map((c) => c.evaluate((e) => /close|remove|end\b/.test(e.className))));
+      const order = [...controls.filter((_, i) => !closes[i]), null, ...controls.filter((_, i) => closes[i])];
+      assert.ok(order.length >= 20, `the tools have their controls (${order.length})`);
+      let pressed = 0;
+      let wasOpened = 0;
+      for (const target of order) {
+        if (!target) {
+          // between the controls and the closes, the test shows it can fail: a click on the map reads a pixel
+          const mapBox = (await h.page.locator('#map').boundingBox())!;
+          await h.page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height * 0.6);
+          await h.page.waitForTimeout(300);
+          before = await view();
+          assert.equal(before.reads, 1, 'a click on the map reads one pixel');
+          wasOpened = opened();
+          continue;
         }
-        assert.ok(pressed >= 20, `pressed ${pressed} controls`);
-        // the test can fail: a click on the map itself reads a pixel
-        const mapBox = (await h.page.locator('#map').boundingBox())!;
-        await h.page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height * 0.6);
-        await h.page.waitForTimeout(300);
-        assert.equal((await view()).reads, 1, 'a click on the map reads one pixel');
-      } finally {
-        await h.close();
+        if (!(await target.evaluate((e) => e.isConnected && e.getClientRects().length > 0))) continue;
+        const b = await target.boundingBox();
+        if (!b || !(await target.isVisible())) continue;
+        const label = await target.evaluate(
+          (e) => `${e.tagName.toLowerCase()}.${e.className} "${e.getAttribute('aria-label') ?? e.textContent?.trim().slice(0, 20)}"`,
+        );
+        const type = await target.evaluate((e) => (e as HTMLInputElement).type);
+        if (type !== 'file') await h.page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+        if (await target.isVisible()) {
+          await target.focus();
+          await h.page.keyboard.press('+');
+          await h.page.keyboard.press('ArrowUp');
+        }
+        pressed++;
+        await h.page.waitForTimeout(60);
+        const now = await view();
+        assert.equal(opened(), wasOpened, `a press on ${label} opened a footprint`);
+        assert.deepEqual(now, { ...before }, `a press on ${label} changed the map`);
       }
-    },
-  );
+      assert.ok(pressed >= 20, `pressed ${pressed} controls`);
+    } finally {
+      await h.close();
+    }
+  });
 });
 
 describe('a press inside a map tool stays in the tool (media/map/toolEvents.ts)', () => {
