@@ -5,7 +5,8 @@
  * Leaflet's four corners and a cell of our own, laid out as one CSS grid (map.css, `.eo-frame`):
  *
  *     tl  tc  tr        tl: zoom, drawing tools    tr: basemaps and layers, imagery tools
- *     bl  bc  br        bc: notices                br: attribution
+ *     bl  bc  bc        bc: notices, a row of their own above the attribution
+ *     bl  br  br        br: attribution
  *
  * Each part stays in its cell, and a cell's content scrolls rather than spilling into another.
  */

@@ -472,6 +472,15 @@ describe("the map's tools in one dock", () => {
               const r = e?.getBoundingClientRect();
               return r && r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : undefined;
             };
+            // the width an element's text would take on one line
+            const measureUnwrapped = (e: HTMLElement): number => {
+              const copy = e.cloneNode(true) as HTMLElement;
+              copy.style.cssText = 'position: fixed; left: 0; top: 0; width: max-content; max-width: none; visibility: hidden';
+              document.body.append(copy);
+              const w = copy.getBoundingClientRect().width;
+              copy.remove();
+              return w;
+            };
             const meet = (a: Box, b: Box) =>
               Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.5;
             const names = Object.keys(tools);
@@ -499,6 +508,13 @@ describe("the map's tools in one dock", () => {
                   if (b && (b.x < -0.5 || b.x + b.width > innerWidth + 0.5)) out.push(`${n} runs off the page ${what}`);
                 }
                 if (mapBox.width < 300) out.push(`the map is ${mapBox.width} px wide ${what}`);
+                // the map's own status lines (the basemap's attribution, a notice) keep a readable width
+                for (const n of ['attribution', 'notice']) {
+                  const b = box(document.querySelector(controls[n]));
+                  const e = document.querySelector<HTMLElement>(controls[n]);
+                  const natural = e && box(e) ? measureUnwrapped(e) : 0;
+                  if (b && b.width + 1 < Math.min(natural, 240)) out.push(`${n} is squeezed to ${Math.round(b.width)} px (of ${Math.round(natural)}) ${what}`);
+                }
                 const wide = [document.documentElement, ...Array.from(document.querySelectorAll<HTMLElement>('#eo-dock, #eo-dock *'))].filter(
                   (e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible' && getComputedStyle(e).overflowX !== 'hidden',
                 );
