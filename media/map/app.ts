@@ -10,7 +10,7 @@ import { type Basemap, type LayerKind, type MapFeature, type MapRequest, type Ma
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { noticeHost, showNotice } from '../shared/notice';
-import { bottomCentre, layoutFrame } from './frame';
+import { bottomCentre, followSize, layoutFrame } from './frame';
 import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
@@ -125,8 +125,7 @@ export class MapApp {
     this.map.attributionControl.setPrefix(false);
     // every floating part in a cell of its own (media/map/frame.ts)
     layoutFrame(this.map);
-    // the dock and the search panel come and go, and the panel resizes: the map follows
-    new ResizeObserver(() => this.map.invalidateSize()).observe(mapEl);
+    followSize(this.map);
     noticeHost(bottomCentre(this.map));
     addOfflinePane(this.map);
     const fills = this.map.createPane(FILL_PANE);

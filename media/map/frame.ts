@@ -54,3 +54,20 @@ export function dockSlot(map: Leaflet.Map, slot: DockSlot): HTMLElement {
 export function bottomCentre(map: Leaflet.Map): HTMLElement {
   return cells(map).bottomCentre;
 }
+
+/**
+ * The dock and the search panel come and go, and the panel resizes: the map follows, keeping its
+ * centre exactly. Only on a real change: invalidateSize forgets the centre it was given, and its
+ * pan (like an unanimated setView) rounds the shift to a pixel, so the centre would drift.
+ */
+export function followSize(map: Leaflet.Map): void {
+  const el = map.getContainer();
+  new ResizeObserver(() => {
+    const size = map.getSize();
+    if (size.x === el.clientWidth && size.y === el.clientHeight) return;
+    const centre = map.getCenter();
+    map.invalidateSize({ pan: false });
+    // `reset` (in Leaflet's setView, not in its typings) sets the view as given, with no rounded pan
+    map.setView(centre, map.getZoom(), { reset: true } as Leaflet.ZoomPanOptions);
+  }).observe(el);
+}
