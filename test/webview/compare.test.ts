@@ -156,7 +156,9 @@ after(async () => {
 
 describe('compare two imagery layers', () => {
   it('shows the left layer left of the divider and the right layer right of it; drags, keys, swaps and flickers', async () => {
-    const h = await open([]);
+    // wide enough that three 2 % key steps move the divider past a point 20 px away, with the
+    // dock and the search panel beside the map (at 900 px the map is 280 px: 17 px)
+    const h = await open([], { width: 1280, height: 800 });
     try {
       const left = spec('truecolour', TRUE_COLOUR);
       const right = spec('falsecolour', FALSE_COLOUR);
