@@ -10,7 +10,7 @@ import { type Basemap, type LayerKind, type MapFeature, type MapRequest, type Ma
 import { button, el } from '../shared/dom';
 import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
 import { noticeHost, showNotice } from '../shared/notice';
-import { bottomCentre, layoutFrame } from './frame';
+import { bottomCentre, followSize, layoutFrame } from './frame';
 import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
@@ -28,6 +28,7 @@ import type { ChannelPage } from './channels/page';
 import { seriesHandlers } from './channels/series';
 import { timelapseHandlers } from './channels/timelapse';
 import { addToolbar } from './toolbar';
+import { createDock } from './dock';
 
 const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
 
@@ -56,22 +57,16 @@ type ShownFeature = Omit<MapFeature, 'geometry'>;
 
 /** The layer control's name for a kind of record. */
 function layerTitle(kind: LayerKind): string {
-  switch (kind) {
-    case 'aois':
-      return l10n.t('AOIs');
-    case 'assets':
-      return l10n.t('Asset footprints');
-    case 'orderItems':
-      return l10n.t('Order items');
-    case 'catalogs':
-      return l10n.t('Catalog (fulfilled)');
-    case 'archiveItems':
-      return l10n.t('Archive items');
-    case 'insightOutputs':
-      return l10n.t('Insight outputs (vector)');
-    case 'results':
-      return l10n.t('Search results');
-  }
+  const titles: Record<LayerKind, string> = {
+    aois: l10n.t('AOIs'),
+    assets: l10n.t('Asset footprints'),
+    orderItems: l10n.t('Order items'),
+    catalogs: l10n.t('Catalog (fulfilled)'),
+    archiveItems: l10n.t('Archive items'),
+    insightOutputs: l10n.t('Insight outputs (vector)'),
+    results: l10n.t('Search results'),
+  };
+  return titles[kind];
 }
 
 /** Text for Leaflet controls that insert names as HTML (layer names, attribution). */
@@ -124,11 +119,13 @@ export class MapApp {
     this.rpc = new Rpc<MapRequest, MapResults>((m) => this.post(m));
     const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': l10n.t('Map') });
     this.side = el('aside', { id: 'side' });
-    root.append(mapEl, this.side);
+    // the tools' dock left of the map, the search panel right of it
+    root.append(createDock(), mapEl, this.side);
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
     this.map.attributionControl.setPrefix(false);
     // every floating part in a cell of its own (media/map/frame.ts)
     layoutFrame(this.map);
+    followSize(this.map);
     noticeHost(bottomCentre(this.map));
     addOfflinePane(this.map);
     const fills = this.map.createPane(FILL_PANE);

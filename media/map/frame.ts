@@ -1,17 +1,14 @@
 /**
- * Where the map's floating parts go, so that none ever covers another: Leaflet's four control
- * corners and two cells of our own are laid out as one CSS grid over the map (map.css,
- * `.eo-frame`):
+ * Where the map's parts go, so that none ever covers another. The tools (compare, time slider,
+ * imagery layers, legends, inspector, histogram, index chart) live in the dock beside the map
+ * (media/map/dock.ts), a section each. Over the map float only its own small controls, in
+ * Leaflet's four corners and a cell of our own, laid out as one CSS grid (map.css, `.eo-frame`):
  *
- *     tl  tc  tc  tr        tl: zoom, drawing tools       tr: layers, imagery tools, inspector,
- *     bl  bl  .   tr            tc: compare bar, time slider   histogram (scrolls when tall)
- *     bl  bl  bc  br        bl: index chart, imagery list br: legends, attribution
- *                               (both scroll)
- *                           bc: notices
+ *     tl  tc  tr        tl: zoom, drawing tools    tr: basemaps and layers, imagery tools
+ *     bl  bc  bc        bc: notices, a row of their own above the attribution
+ *     bl  br  br        br: attribution
  *
  * Each part stays in its cell, and a cell's content scrolls rather than spilling into another.
- * The top centre spans the imagery list's width too, so the time slider gets the room between
- * the drawing tools and the imagery tools.
  */
 import type * as Leaflet from 'leaflet';
 
@@ -42,12 +39,35 @@ export function layoutFrame(map: Leaflet.Map): void {
   cells(map);
 }
 
-/** The cell at the top, between the corners: the compare bar and the time slider. */
-export function topCentre(map: Leaflet.Map): HTMLElement {
-  return cells(map).topCentre;
+/** The dock's sections, one per tool (media/map/dock.ts). */
+export type DockSlot = 'compare' | 'timeline' | 'layers' | 'legend' | 'inspector' | 'histogram' | 'series';
+
+/**
+ * Where a tool goes: its section of the dock. A page without a dock (none today) would show the
+ * tool at the map's top centre rather than nowhere.
+ */
+export function dockSlot(map: Leaflet.Map, slot: DockSlot): HTMLElement {
+  return document.querySelector<HTMLElement>(`#eo-dock [data-slot="${slot}"] > .body`) ?? cells(map).topCentre;
 }
 
 /** The cell at the bottom, between the imagery list and the legends: notices. */
 export function bottomCentre(map: Leaflet.Map): HTMLElement {
   return cells(map).bottomCentre;
+}
+
+/**
+ * The dock and the search panel come and go, and the panel resizes: the map follows, keeping its
+ * centre exactly. Only on a real change: invalidateSize forgets the centre it was given, and its
+ * pan (like an unanimated setView) rounds the shift to a pixel, so the centre would drift.
+ */
+export function followSize(map: Leaflet.Map): void {
+  const el = map.getContainer();
+  new ResizeObserver(() => {
+    const size = map.getSize();
+    if (size.x === el.clientWidth && size.y === el.clientHeight) return;
+    const centre = map.getCenter();
+    map.invalidateSize({ pan: false });
+    // `reset` (in Leaflet's setView, not in its typings) sets the view as given, with no rounded pan
+    map.setView(centre, map.getZoom(), { reset: true } as Leaflet.ZoomPanOptions);
+  }).observe(el);
 }

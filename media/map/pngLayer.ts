@@ -10,6 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { colormapLut } from '../../src/api/colormaps';
 import type { ImageryLayerSpec, PngLegend } from '../../src/panels/imagery/protocol';
 import { el } from '../shared/dom';
+import { dockSlot } from './frame';
 
 type Status = { state: 'opening' } | { state: 'loading'; done: number; total: number } | { state: 'ready' } | { state: 'error'; text: string };
 
@@ -158,7 +159,6 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
   }
 
   let legend: HTMLElement | undefined;
-  let legendControl: Leaflet.Control | undefined;
   const Grid = L.GridLayer.extend({
     createTile(this: Leaflet.GridLayer & { _map: Leaflet.Map }, coords: Leaflet.Coords, cb: Leaflet.DoneCallback): HTMLElement {
       const canvas = document.createElement('canvas');
@@ -182,13 +182,12 @@ export function createPngLayer(spec: ImageryLayerSpec, deps: PngLayerDeps): PngL
     onAdd(this: Leaflet.GridLayer & { _map: Leaflet.Map }, map: Leaflet.Map) {
       (L.GridLayer.prototype as unknown as { onAdd(m: Leaflet.Map): void }).onAdd.call(this, map);
       legend = pngLegendBox(spec.id, render.legend);
-      const Box = L.Control.extend({ onAdd: () => legend as HTMLElement });
-      legendControl = new Box({ position: 'bottomright' }).addTo(map);
+      // in the dock's legend section, beside the map (media/map/dock.ts)
+      dockSlot(map, 'legend').append(legend);
       return this;
     },
     onRemove(this: Leaflet.GridLayer, map: Leaflet.Map) {
-      legendControl?.remove();
-      legendControl = undefined;
+      legend?.remove();
       (L.GridLayer.prototype as unknown as { onRemove(m: Leaflet.Map): void }).onRemove.call(this, map);
       return this;
     },

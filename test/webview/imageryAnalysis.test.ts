@@ -69,7 +69,7 @@ type Win = {
 async function open(log: ReadBytesParams[]): Promise<Harness> {
   const bytes = readFileSync(scene.file);
   const h = await openWebview('map', {
-    viewport: { width: 1000, height: 760 },
+    viewport: { width: 1280, height: 800 },
     onRequest: (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
@@ -102,13 +102,13 @@ const spec = (over: Partial<ImageryLayerSpec> = {}): ImageryLayerSpec => ({
 
 async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
   const [[w, n], [e, so]] = scene.corners;
-  // the scene left of the tool panels (top right), so every quadrant can be clicked
+  // the scene clear of the map's own controls (the tools are in the dock beside it), so every quadrant can be clicked
   await moveMap(h.page, {
     fitBounds: [
       [so, w],
       [n, e],
     ],
-    options: { animate: false, paddingTopLeft: [10, 10], paddingBottomRight: [380, 10] },
+    options: { animate: false, paddingTopLeft: [60, 10], paddingBottomRight: [70, 10] },
   });
   await h.send({ type: 'imagery', spec: s, fit: false });
   await h.page.waitForFunction(

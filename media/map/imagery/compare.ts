@@ -9,7 +9,7 @@ import type * as Leaflet from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { append, button, clear, el } from '../../shared/dom';
 import { SlidingClip } from './slidingClip';
-import { topCentre } from '../frame';
+import { dockSlot } from '../frame';
 import { keepEventsInside } from '../toolEvents';
 
 export interface CompareDeps {
@@ -77,8 +77,8 @@ export class SwipeCompare {
     this.root = el('div', { class: 'eo-compare', hidden: true }, this.divider);
     // outside the hidden root, so that "compare ended" is still read out
     deps.map.getContainer().append(this.root, this.live);
-    // the bar sits in the map's top centre, clear of the corners' controls (media/map/frame.ts)
-    topCentre(deps.map).prepend(this.bar);
+    // the bar sits in the dock beside the map (media/map/dock.ts)
+    dockSlot(deps.map, 'compare').append(this.bar);
     keepEventsInside(L, this.root, this.bar);
     // the press also focuses the divider (it is focusable), so the arrow keys work after a drag
     this.divider.addEventListener('pointerdown', (e) => {

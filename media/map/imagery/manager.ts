@@ -16,6 +16,7 @@ import { bandControlsState, round } from './bandState';
 import { SwipeCompare } from './compare';
 import { TimeSlider } from './timeSlider';
 import { keepEventsInside } from '../toolEvents';
+import { dockSlot } from '../frame';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -91,10 +92,8 @@ export class ImageryManager {
     this.box = el('section', { class: 'eo-imagery-list leaflet-bar', 'aria-label': l10n.t('Imagery layers'), id: 'imagery-layers' }, head, this.list);
     this.box.hidden = true;
     this.legends = el('div', { class: 'eo-legends', id: 'imagery-legends' });
-    const Box = L.Control.extend({ onAdd: () => this.box });
-    const Legends = L.Control.extend({ onAdd: () => this.legends });
-    new Box({ position: 'bottomleft' }).addTo(map);
-    new Legends({ position: 'bottomright' }).addTo(map);
+    dockSlot(map, 'layers').append(this.box);
+    dockSlot(map, 'legend').append(this.legends);
     keepEventsInside(L, this.box, this.legends);
   }
 

@@ -14,6 +14,7 @@ import type { TimeSlider } from './timeSlider';
 import { runSeries, type SeriesDeps } from './series';
 import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 import { keepEventsInside } from '../toolEvents';
+import { dockSlot } from '../frame';
 
 export interface SeriesPanelDeps extends SeriesDeps {
   L: typeof Leaflet;
@@ -75,8 +76,7 @@ export class SeriesPanel {
       this.actions,
       this.problems,
     );
-    const Box = deps.L.Control.extend({ onAdd: () => this.root });
-    new Box({ position: 'bottomleft' }).addTo(deps.map);
+    dockSlot(deps.map, 'series').append(this.root);
     keepEventsInside(deps.L, this.root);
   }
 
@@ -159,9 +159,8 @@ export class SeriesPanel {
       if (!this.chart) {
         const charts = await loadAnalysisChunk();
         this.chart = charts.seriesChart(this.chartBox, {
-          // under half the map: the bottom-left cell shares its row with the notices and legends
-          // (media/map/frame.ts), and a wider chart squeezed them into a sliver
-          width: Math.round(Math.min(560, Math.max(320, this.deps.map.getSize().x * 0.45))),
+          // the dock's width (media/map/dock.ts): a wider chart would scroll sideways
+          width: Math.round(Math.min(560, Math.max(200, (this.root.parentElement?.clientWidth ?? 336) - 16))),
           onPick: (j, i) => this.runs[j] && this.showDate(this.runs[j], i),
         });
       }

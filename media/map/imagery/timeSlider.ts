@@ -8,7 +8,7 @@ import type * as Leaflet from 'leaflet';
 import type { Pool } from 'geotiff';
 import * as l10n from '@vscode/l10n';
 import type { ImageryStatusReport, TimeFrame } from '../../../src/panels/imagery/protocol';
-import { topCentre } from '../frame';
+import { dockSlot } from '../frame';
 import { button, clear, el } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { createImageryLayer, type ImageryLayerHandle } from './imageryLayer';
@@ -63,8 +63,8 @@ export class TimeSlider {
   constructor(private readonly deps: TimeSliderDeps) {
     this.root = el('section', { class: 'eo-timeline', 'aria-label': l10n.t('Time slider'), hidden: true });
     this.live = el('div', { class: 'eo-sr-only eo-timeline-live', 'aria-live': 'polite' });
-    // in the map's top centre, clear of the corners' controls (media/map/frame.ts)
-    topCentre(deps.map).append(this.root);
+    // in the dock beside the map (media/map/dock.ts)
+    dockSlot(deps.map, 'timeline').append(this.root);
     deps.map.getContainer().append(this.live);
     keepEventsInside(deps.L, this.root);
   }

@@ -20,6 +20,7 @@ import type { ClipLayerInfo, ClipRequest } from '../../../src/panels/imagery/cli
 import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
 import { insideTool, keepEventsInside } from '../toolEvents';
+import { dockSlot } from '../frame';
 
 export interface ImageryToolsDeps {
   L: typeof Leaflet;
@@ -80,8 +81,11 @@ export class ImageryTools {
       this.inspector.toggle,
       this.histToggle,
     );
-    const Bar = L.Control.extend({ onAdd: () => el('div', { class: 'eo-imagery-tools-box' }, bar, this.inspector.panel, this.histBox) });
+    // the toggles are the map's own small control; what they open goes to the dock (media/map/dock.ts)
+    const Bar = L.Control.extend({ onAdd: () => bar });
     new Bar({ position: 'topright' }).addTo(map);
+    dockSlot(map, 'inspector').append(this.inspector.panel);
+    dockSlot(map, 'histogram').append(this.histBox);
     keepEventsInside(L, bar, this.histBox);
     this.series = new SeriesPanel({
       L,

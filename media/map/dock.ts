@@ -1,0 +1,49 @@
+/**
+ * The map's tools in one dock beside the map, as QGIS and EO Browser keep theirs: compare, the
+ * time slider, the imagery layers, legends, the pixel inspector, the histogram and the index
+ * chart each get a section of their own, in one column that scrolls. Nothing floats over the
+ * map but its own small controls, so no tool can cover another, and no press inside a tool can
+ * reach the map (the dock is not inside the map's element).
+ *
+ * A section shows while its tool is open (map.css, `:has`), and its heading is a button that
+ * folds it away (the disclosure pattern: Tab reaches it, Enter or Space folds, aria-expanded says).
+ * The tools find their section by name (media/map/frame.ts `dockSlot`): the imagery chunk is a
+ * bundle of its own and shares the DOM only.
+ */
+import * as l10n from '@vscode/l10n';
+import { button, el } from '../shared/dom';
+import type { DockSlot } from './frame';
+
+function titles(): Record<DockSlot, string> {
+  return {
+    compare: l10n.t('Compare'),
+    timeline: l10n.t('Time slider'),
+    layers: l10n.t('Imagery layers'),
+    legend: l10n.t('Legend'),
+    inspector: l10n.t('Pixel inspector'),
+    histogram: l10n.t('Histogram and stretch'),
+    series: l10n.t('Index over time'),
+  };
+}
+
+function section(slot: DockSlot, title: string): HTMLElement {
+  const body = el('div', { class: 'body', id: `dock-${slot}`, role: 'region', 'aria-labelledby': `dock-${slot}-head` });
+  const fold = button(title, () => {
+    const folded = fold.getAttribute('aria-expanded') === 'true';
+    fold.setAttribute('aria-expanded', String(!folded));
+    box.classList.toggle('folded', folded);
+  });
+  fold.id = `dock-${slot}-head`;
+  fold.className = 'fold';
+  fold.setAttribute('aria-expanded', 'true');
+  fold.setAttribute('aria-controls', body.id);
+  const box = el('section', { class: 'eo-dock-section', 'data-slot': slot }, el('h2', {}, fold), body);
+  return box;
+}
+
+/** The dock, empty (and so not shown) until a tool opens in it. */
+export function createDock(): HTMLElement {
+  const dock = el('aside', { id: 'eo-dock', 'aria-label': l10n.t('Map tools') });
+  for (const [slot, title] of Object.entries(titles()) as [DockSlot, string][]) dock.append(section(slot, title));
+  return dock;
+}
