@@ -98,6 +98,43 @@ test('imagery: an archive scene in true colour and an NDVI visualization with it
     await map.locator(`.eo-imagery-row[data-id="archive:${c.id}/${itemId}"] input.visible`).uncheck();
     await map.waitForTimeout(500);
     await screenshot(page, 'imagery-ndvi');
+
+    // At 1280 x 800 the tools sit in the dock beside the map, and the map's own controls on it:
+    // no box covers another
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await map.waitForTimeout(500);
+    const boxes = await map.evaluate(() => {
+      const box = (e: Element): { left: number; right: number; top: number; bottom: number } => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
+      const dock = document.querySelector('#eo-dock');
+      const mapEl = document.querySelector('#map');
+      return {
+        dock: dock ? box(dock) : undefined,
+        map: mapEl ? box(mapEl) : undefined,
+        inDock: ['layers', 'legend'].filter((slot) => document.querySelector(`#eo-dock [data-slot="${slot}"] .body > :not([hidden])`)),
+        // the search form's filter boxes within the page (they ran past its right edge)
+        filters: Array.from(document.querySelectorAll('.filter-value')).map((e) => box(e).right - document.documentElement.clientWidth),
+        controls: Array.from(document.querySelectorAll('#map .leaflet-control'))
+          .filter((c) => (c as HTMLElement).offsetParent)
+          .map(box),
+      };
+    });
+    assert.ok(boxes.dock && boxes.map, 'no dock beside the map');
+    assert.deepEqual(boxes.inDock, ['layers', 'legend'], 'the imagery list and the legend are not in the dock');
+    assert.ok(boxes.dock.right <= boxes.map.left + 0.5, `the dock (right edge ${boxes.dock.right}) runs over the map (left edge ${boxes.map.left})`);
+    for (const c of boxes.controls)
+      assert.ok(
+        c.left >= boxes.map.left - 0.5 && c.right <= boxes.map.right + 0.5,
+        `a map control (${c.left}–${c.right}) outside the map (${boxes.map.left}–${boxes.map.right})`,
+      );
+    assert.ok(boxes.filters.length > 0, 'no filter boxes in the search form');
+    assert.ok(
+      boxes.filters.every((over) => over <= 0.5),
+      `filter boxes run past the page's right edge by ${boxes.filters.map(Math.round).join(', ')} px`,
+    );
+    await screenshot(page, 'imagery-dock-1280x800');
     assert.deepEqual(
       webviewConsole.filter((m) => /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m)),
       [],
