@@ -304,9 +304,12 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
       done(null, chunk);
     },
   });
+  // The file is open before the first byte comes: a stream that opened it itself would hold the
+  // first bytes in memory meanwhile, and a drop in that moment would lose them (nothing kept).
+  const file = await fs.open(part, have === 0 ? 'w' : 'a');
   try {
     // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
-    await pipeline(res.body, counter, createWriteStream(part, { flags: have === 0 ? 'w' : 'a', highWaterMark: 1 << 20 }), { signal: opts.signal });
+    await pipeline(res.body, counter, createWriteStream('', { fd: file, highWaterMark: 1 << 20 }), { signal: opts.signal });
   } finally {
     received = await fs.stat(part).then(
       (s) => s.size,
