@@ -168,7 +168,7 @@ export class Watcher implements vscode.Disposable {
     this.add(ref, options.hint ?? {}, options.held === true);
     // The caller's record says where it stands until the first read.
     if (options.record !== undefined) this.entries.get(key)!.snapshot = FOLLOWERS[kind].snapshot(options.record);
-    void this.persist();
+    void this.persist({ add: ref });
     this.changed.fire();
     this.schedule();
   }
@@ -183,7 +183,7 @@ export class Watcher implements vscode.Disposable {
     if (!e) return;
     if (told) {
       this.entries.delete(key);
-      void this.persist();
+      void this.persist({ remove: key });
       this.changed.fire();
       return;
     }
@@ -220,8 +220,20 @@ export class Watcher implements vscode.Disposable {
     this.entries.set(refKey(ref), { ref, slot: firstSlot(this.now(), this.backoff), hint, held, failures: 0 });
   }
 
-  private persist(): Thenable<void> {
-    return this.deps.state.update(FOLLOWED_KEY, encodeFollowed([...this.entries.values()].map((e) => e.ref)));
+  /**
+   * One change to the stored list as it is now: another window may have added to it since this
+   * one last read it, and writing this window's copy back would drop what it added (its
+   * followed job never announced, or a finish said twice).
+   */
+  private persist(change: { add: WatchRef } | { remove: string }): Thenable<void> {
+    const stored = decodeFollowed(this.deps.state.get(FOLLOWED_KEY), this.now());
+    const next =
+      'add' in change
+        ? stored.some((r) => refKey(r) === refKey(change.add))
+          ? stored
+          : [...stored, change.add]
+        : stored.filter((r) => refKey(r) !== change.remove);
+    return this.deps.state.update(FOLLOWED_KEY, encodeFollowed(next));
   }
 
   /**
@@ -368,7 +380,7 @@ export class Watcher implements vscode.Disposable {
   /** The service no longer has it: stop, and say so when a name is known. */
   private gone(e: Entry): void {
     this.entries.delete(refKey(e.ref));
-    void this.persist();
+    void this.persist({ remove: refKey(e.ref) });
     this.deps.log.info(`Watcher: ${e.ref.kind} ${e.ref.id} is no longer on the service; stopped following it`);
     if (e.snapshot && this.notifies(e.ref.kind))
       void this.deps.ui.message(
@@ -387,7 +399,7 @@ export class Watcher implements vscode.Disposable {
     this.entries.delete(key);
     const stored = decodeFollowed(this.deps.state.get(FOLLOWED_KEY), this.now());
     const ours = stored.some((r) => refKey(r) === key);
-    await this.persist();
+    await this.persist({ remove: key });
     this.changed.fire();
     this.deps.log.info(`Watcher: ${e.ref.kind} ${e.ref.id} is ${e.snapshot?.words ?? 'final'}; stopped following it`);
     if (!ours || !this.notifies(e.ref.kind)) return;

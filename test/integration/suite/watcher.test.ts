@@ -184,6 +184,33 @@ suite('watcher: orders followed in the background, announced once, resumed after
     }
   });
 
+  test('two windows: what one starts following survives the other stopping something it read before', async () => {
+    const conn = sb.current;
+    const [a, b] = [await placeOrder('Window A order'), await placeOrder('Window B order')];
+    const state = new MemoryState();
+    const prompts = new ScriptedPrompts();
+    const connection = {
+      baseUrl: conn.sandbox.url,
+      getClient: () => conn.api.services.connection.getClient(),
+      onDidChange: new vscode.EventEmitter<void>().event,
+    };
+    const window = (): Watcher => new Watcher({ state, connection, log: conn.api.services.log, ui: prompts });
+    const first = window();
+    first.follow('orderItem', a);
+    // the second window read the list with only A in it; then the first starts following B
+    const second = window();
+    first.follow('orderItem', b);
+    second.unfollow('orderItem', a);
+    try {
+      const stored = JSON.stringify(state.get(FOLLOWED_KEY));
+      assert.ok(stored.includes(b), `B, followed by the first window, was dropped by the second: ${stored}`);
+      assert.ok(!stored.includes(a), 'A, stopped, is still stored');
+    } finally {
+      first.dispose();
+      second.dispose();
+    }
+  });
+
   test('two windows, 25 order items pending, a 503 + Retry-After: 0 storm: 20 requests a minute between them, counted at the HTTP level', async () => {
     const conn = sb.current;
     // The README's figure, written out: the test does not read the watcher's own constant.
