@@ -17,7 +17,7 @@ import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
-import { dropPart, ifRangeOf, keptBytes, notePart, partFileOf, type Validator } from './partFile';
+import { dropPart, ifRangeOf, keptBytes, notePart, partFileOf, partSize, type Validator } from './partFile';
 
 export interface DownloadProgress {
   received: number;
@@ -269,10 +269,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
       res = undefined;
       // Recovers from a dropped or failed try: the part is kept (good up to its last byte) for the next.
       const before = have;
-      have = await fs.stat(part).then(
-        (s) => s.size,
-        () => 0,
-      );
+      have = await partSize(part);
       lastError = err instanceof DownloadError ? err : new DownloadError(`The download failed: ${describe(err)}`, undefined, true);
       if (!ifRangeOf(validator)) {
         // Without an ETag or a date nothing can tell a later answer continues these bytes.
@@ -311,10 +308,7 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
     // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
     await pipeline(res.body, counter, createWriteStream('', { fd: file, highWaterMark: 1 << 20 }), { signal: opts.signal });
   } finally {
-    received = await fs.stat(part).then(
-      (s) => s.size,
-      () => 0,
-    );
+    received = await partSize(part);
   }
   return received;
 }

@@ -25,6 +25,14 @@ export function partFileOf(target: string): string {
 
 const sidecarOf = (part: string): string => `${part}.json`;
 
+/** The bytes `part` holds; 0 when there is no such file. */
+export function partSize(part: string): Promise<number> {
+  return fs.stat(part).then(
+    (s) => s.size,
+    () => 0,
+  );
+}
+
 /** `If-Range` takes a strong ETag or a date (RFC 9110 §13.1.5): a weak ETag cannot resume. */
 export function ifRangeOf(v: Validator): string | undefined {
   if (v.etag && !v.etag.startsWith('W/')) return v.etag;
@@ -63,12 +71,7 @@ async function readNote(part: string): Promise<Validator | undefined> {
 export async function keptBytes(part: string, now: Validator): Promise<number> {
   const was = await readNote(part);
   const same = was !== undefined && ifRangeOf(was) !== undefined && ifRangeOf(was) === ifRangeOf(now) && was.size === now.size;
-  const have = same
-    ? await fs.stat(part).then(
-        (s) => s.size,
-        () => 0,
-      )
-    : 0;
+  const have = same ? await partSize(part) : 0;
   if (have > 0 && (now.size === undefined || have < now.size)) return have;
   await dropPart(part);
   return 0;

@@ -11,7 +11,7 @@ import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
 import type { CommandServices } from '../services';
-import { inStep, orReason, unlessNotSupported } from '../../ui/showError';
+import { orReason, unlessNotSupported } from '../../ui/showError';
 import type { RunRef } from '../args';
 import { noteUnreadable } from '../../ui/unreadable';
 import { downloadToFolder, freshLink } from '../catalog/downloadFile';
@@ -185,17 +185,16 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
     title: l10n.t('Folder to save {0} in', r.name),
   });
   if (!folder?.[0]) return undefined;
-  const file = await inStep(l10n.t('Saving {0}', r.name), () =>
-    downloadWithResume(services, r.name, (signal, onProgress) =>
-      downloadToFolder(url, folder[0].fsPath, {
-        signal,
-        otherHosts: services.connection.otherHosts,
-        fallbackName: `${insightSlug(r.name)}.zip`,
-        onProgress,
-        // Packaging again gives a fresh link when this one expired.
-        renewLink: freshLink(async () => (await client.insightRuns.download(node.aoi.aoi_id, r.id, {})).signed_url),
-      }),
-    ),
+  // says itself how it ended (Resume, or the reason with a fresh download to try)
+  const file = await downloadWithResume(services, r.name, (signal, onProgress) =>
+    downloadToFolder(url, folder[0].fsPath, {
+      signal,
+      otherHosts: services.connection.otherHosts,
+      fallbackName: `${insightSlug(r.name)}.zip`,
+      onProgress,
+      // Packaging again gives a fresh link when this one expired.
+      renewLink: freshLink(async () => (await client.insightRuns.download(node.aoi.aoi_id, r.id, {})).signed_url),
+    }),
   );
   if (file === undefined) return undefined;
   void services.ui.message('info', l10n.t('Saved {0}.', file), {});
