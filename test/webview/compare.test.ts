@@ -385,6 +385,17 @@ describe('time slider', () => {
 /** An element's box in page pixels. */
 type Box = { x: number; y: number; width: number; height: number };
 
+/** A 1280 × 800 page with every tool open in the dock, closed after `fn`. */
+async function withEveryTool(fn: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await open([], { width: 1280, height: 800 });
+  try {
+    await openEveryTool(h);
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** Opens every tool of the map: three layers (one an index with its legend), compare, the time slider, the index chart, the inspector with a reading, the histogram. */
 async function openEveryTool(h: Harness): Promise<void> {
   await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
@@ -450,9 +461,7 @@ const MAP_CONTROLS: Record<string, string> = {
 
 describe("the map's tools in one dock", () => {
   it("never cover one another nor the map's controls, nor scroll sideways: every combination of open tools at 1024 × 768, 1280 × 800 and 1920 × 1080", async () => {
-    const h = await open([], { width: 1280, height: 800 });
-    try {
-      await openEveryTool(h);
+    await withEveryTool(async (h) => {
       // the basemap chooser open, and a notice
       await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
       await h.send({ type: 'notice', level: 'info', text: 'Tiles could not be loaded; showing the offline outlines.' });
@@ -535,15 +544,11 @@ describe("the map's tools in one dock", () => {
         );
         assert.deepEqual([...new Set(problems)].slice(0, 20), [], `(see ${shot})`);
       }
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {
-    const h = await open([], { width: 1280, height: 800 });
-    try {
-      await openEveryTool(h);
+    await withEveryTool(async (h) => {
       const heads = await h.page.locator('#eo-dock .eo-dock-section button.fold:visible').all();
       assert.equal(heads.length, Object.keys(TOOLS).length, 'a section per open tool');
       for (const head of heads) {
@@ -568,15 +573,11 @@ describe("the map's tools in one dock", () => {
         if (id) order.push(id);
       }
       assert.equal(order.length, heads.length - 1, `every heading reached by Tab: ${order.join(', ')}`);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('a click and a key press on each control of each tool open no footprint under it, read no pixel and keep the view', async () => {
-    const h = await open([], { width: 1280, height: 800 });
-    try {
-      await openEveryTool(h);
+    await withEveryTool(async (h) => {
       // a search result under the whole page: a press that fell through would select and open it
       await h.send({ type: 'layer', layer: 'results', features: [squareFeature('under', -179, -80, 170)], mode: 'replace', fit: false });
       await h.page.evaluate(() => {
@@ -655,9 +656,7 @@ describe("the map's tools in one dock", () => {
         assert.deepEqual(now, { ...before }, `a press on ${label} changed the map`);
       }
       assert.ok(pressed >= 20, `pressed ${pressed} controls`);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 
