@@ -162,11 +162,23 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
     )
       return paintRgbInteger(coords, size * size, grid, look, max, rgba);
   }
+  const colour = look.kind === 'classes' ? classColour(look, rgba) : look.kind === 'rgb' ? rgbColour(look, rgba) : indexColour(look, rgba);
+  return paintEachSample(coords, size * size, grid, rgba, colour);
+}
+
+/**
+ * Colours the map pixel at RGBA offset `o` from sample `i` of source tile `t`, alpha included;
+ * true when it is drawn (not transparent).
+ */
+type PixelColour = (t: DecodedTile, i: number, o: number) => boolean;
+
+/**
+ * The general path: finds each map pixel's source tile and sample, leaves pixels outside the
+ * level or its loaded tiles transparent, and has `colour` colour the rest.
+ */
+function paintEachSample(coords: Float32Array, n: number, grid: TileGrid, rgba: Uint8ClampedArray, colour: PixelColour): number {
   let drawn = 0;
   const { tileWidth: tw, tileHeight: th, levelWidth: W, levelHeight: H } = grid;
-  const luts: (Uint8ClampedArray | undefined)[] = [];
-  const n = size * size;
-  const vals = new Float64Array(look.kind === 'index' ? look.inputs.length : 3);
   let lastTile: DecodedTile | undefined;
   let lastKey = -1;
   for (let p = 0; p < n; p++) {
@@ -187,78 +199,95 @@ export function paint(coords: Float32Array, size: number, grid: TileGrid, look: 
       rgba[o + 3] = 0;
       continue;
     }
-    const i = (sy - t.y0) * t.width + (sx - t.x0);
-    if (look.kind === 'classes') {
-      const arr = t.bands[look.slot];
-      const raw = arr[i];
-      const max = integerMax(arr);
-      let a = 0;
-      if (max !== undefined) {
-        const table = classTable(look, max);
-        const k = raw * 4;
-        rgba[o] = table[k];
-        rgba[o + 1] = table[k + 1];
-        rgba[o + 2] = table[k + 2];
-        a = table[k + 3];
-      } else {
-        const c = raw === look.nodata ? undefined : look.colors.get(raw);
-        if (c) {
-          rgba[o] = c[0];
-          rgba[o + 1] = c[1];
-          rgba[o + 2] = c[2];
-          a = c[3];
-        }
-      }
-      rgba[o + 3] = a;
-      if (a) drawn++;
-      continue;
-    }
-    if (look.kind === 'rgb') {
-      let nod = 0;
-      for (let c = 0; c < 3; c++) {
-        const ch = look.channels[c];
-        const arr = t.bands[ch.slot];
-        const raw = arr[i];
-        if (raw === look.nodata || raw !== raw) nod++;
-        let lut = luts[c];
-        if (lut === undefined) {
-          const max = integerMax(arr);
-          lut = luts[c] = max !== undefined ? lutFor(look.stretch[c], ch, max) : new Uint8ClampedArray(0);
-        }
-        if (lut.length) rgba[o + c] = lut[raw];
-        else {
-          const [lo, hi] = look.stretch[c];
-          rgba[o + c] = hi > lo ? ((raw * ch.scale + ch.offset - lo) * 255) / (hi - lo) : 0;
-        }
-      }
-      if (nod === 3) {
-        rgba[o + 3] = 0;
-        continue;
-      }
-      rgba[o + 3] = 255;
-      drawn++;
-    } else {
-      let bad = false;
-      for (let k = 0; k < look.inputs.length; k++) {
-        const bv = look.inputs[k];
-        const raw = t.bands[bv.slot][i];
-        if (raw === look.nodata || raw !== raw) bad = true;
-        vals[k] = raw * bv.scale + bv.offset;
-      }
-      const v = bad ? NaN : look.evaluate(vals);
-      if (!Number.isFinite(v)) {
-        rgba[o + 3] = 0;
-        continue;
-      }
-      const [lo, hi] = look.rescale;
-      let idx = hi !== lo ? Math.round(((v - lo) / (hi - lo)) * 255) : 0;
-      idx = idx < 0 ? 0 : idx > 255 ? 255 : idx;
-      rgba[o] = look.lut[idx * 3];
-      rgba[o + 1] = look.lut[idx * 3 + 1];
-      rgba[o + 2] = look.lut[idx * 3 + 2];
-      rgba[o + 3] = 255;
-      drawn++;
-    }
+    if (colour(t, (sy - t.y0) * t.width + (sx - t.x0), o)) drawn++;
   }
   return drawn;
+}
+
+/** Class values through their class colours: a table for 8- and 16-bit data, the map otherwise. */
+function classColour(look: ClassLook, rgba: Uint8ClampedArray): PixelColour {
+  return (t, i, o) => {
+    const arr = t.bands[look.slot];
+    const raw = arr[i];
+    const max = integerMax(arr);
+    let a = 0;
+    if (max !== undefined) {
+      const table = classTable(look, max);
+      const k = raw * 4;
+      rgba[o] = table[k];
+      rgba[o + 1] = table[k + 1];
+      rgba[o + 2] = table[k + 2];
+      a = table[k + 3];
+    } else {
+      const c = raw === look.nodata ? undefined : look.colors.get(raw);
+      if (c) {
+        rgba[o] = c[0];
+        rgba[o + 1] = c[1];
+        rgba[o + 2] = c[2];
+        a = c[3];
+      }
+    }
+    rgba[o + 3] = a;
+    return Boolean(a);
+  };
+}
+
+/**
+ * A stretched three-band composite over data `paintRgbInteger` does not take (floats, or bands
+ * of different types): a table per integer band, the stretch computed for the others.
+ */
+function rgbColour(look: Extract<Look, { kind: 'rgb' }>, rgba: Uint8ClampedArray): PixelColour {
+  const luts: (Uint8ClampedArray | undefined)[] = [];
+  return (t, i, o) => {
+    let nod = 0;
+    for (let c = 0; c < 3; c++) {
+      const ch = look.channels[c];
+      const arr = t.bands[ch.slot];
+      const raw = arr[i];
+      if (raw === look.nodata || raw !== raw) nod++;
+      let lut = luts[c];
+      if (lut === undefined) {
+        const max = integerMax(arr);
+        lut = luts[c] = max !== undefined ? lutFor(look.stretch[c], ch, max) : new Uint8ClampedArray(0);
+      }
+      if (lut.length) rgba[o + c] = lut[raw];
+      else {
+        const [lo, hi] = look.stretch[c];
+        rgba[o + c] = hi > lo ? ((raw * ch.scale + ch.offset - lo) * 255) / (hi - lo) : 0;
+      }
+    }
+    if (nod === 3) {
+      rgba[o + 3] = 0;
+      return false;
+    }
+    rgba[o + 3] = 255;
+    return true;
+  };
+}
+
+/** An index expression over its bands, rescaled through the look's colour map; no-data and non-finite values transparent. */
+function indexColour(look: Extract<Look, { kind: 'index' }>, rgba: Uint8ClampedArray): PixelColour {
+  const vals = new Float64Array(look.inputs.length);
+  return (t, i, o) => {
+    let bad = false;
+    for (let k = 0; k < look.inputs.length; k++) {
+      const bv = look.inputs[k];
+      const raw = t.bands[bv.slot][i];
+      if (raw === look.nodata || raw !== raw) bad = true;
+      vals[k] = raw * bv.scale + bv.offset;
+    }
+    const v = bad ? NaN : look.evaluate(vals);
+    if (!Number.isFinite(v)) {
+      rgba[o + 3] = 0;
+      return false;
+    }
+    const [lo, hi] = look.rescale;
+    let idx = hi !== lo ? Math.round(((v - lo) / (hi - lo)) * 255) : 0;
+    idx = idx < 0 ? 0 : idx > 255 ? 255 : idx;
+    rgba[o] = look.lut[idx * 3];
+    rgba[o + 1] = look.lut[idx * 3 + 1];
+    rgba[o + 2] = look.lut[idx * 3 + 2];
+    rgba[o + 3] = 255;
+    return true;
+  };
 }

@@ -6,17 +6,17 @@
  */
 import vscode = require('vscode');
 import { l10n } from 'vscode';
-import type { Bandset, EoClient, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Satellite, Store } from '../../api';
+import type { EoClient, FeatureCollection, OrderItemRequest, OrderRecord, Polygon, Project, Store } from '../../api';
 import type { CommandServices } from '../services';
-import { MultiStepInput, outcome, type Step } from '../../ui/multiStep';
+import { MultiStepInput, type Step } from '../../ui/multiStep';
 import type { InputOf } from '../args';
-import { enumLabel } from '../../format';
 import { usecaseOf } from '../../orders/usecase';
 import { usecaseStep, emptyOrderEntries, loadProjects, projectStep, storeStep, textStep, type OrderEntries } from './common';
 import { deliveryPathStep } from './deliveryPathStep';
-import { satellitesOf } from '../../orders/bandsetFit';
-import { checkDateRange, parseOrderDate } from '../../orders/orderDates';
-import { checkCloudCover, checkName, checkOccurrences, checkOffNadir, DELIVERY_SPEEDS, RECURRENCES } from '../../orders/rules';
+import { bandsetStep, type BandsetEntries } from './bandsetStep';
+import { captureLimitSteps, captureWindowSteps, type CaptureLimits, type CaptureWindow } from './taskingSteps';
+import { parseOrderDate } from '../../orders/orderDates';
+import { checkName } from '../../orders/rules';
 import { collectionOfPolygon, orderGeometryFromText } from '../../orders/orderGeometry';
 import { priceAndPlace } from './placeOrder';
 import { orReason } from '../../ui/showError';
@@ -24,20 +24,9 @@ import { orReason } from '../../ui/showError';
 /** What the command was run on (`READERS.orderTasking`). */
 type TaskingSource = InputOf<'orderTasking'>;
 
-export interface TaskingState extends OrderEntries {
-  start: string;
-  end: string;
-  recurrence: string;
-  occurrences: string;
-  bandsetId: string;
-  bandsetLabel: string;
+export interface TaskingState extends OrderEntries, CaptureWindow, BandsetEntries, CaptureLimits {
   /** The AOI ordered over, when the order is over one (an order plan writes it beside its id). */
   aoiLabel?: string;
-  /** The satellite that captures, named in the priced summary (the AOI's, or the bandset's only one). */
-  satelliteLabel?: string;
-  cloudCover: string;
-  offNadir: string;
-  speed: string;
 }
 
 interface GeometrySource {
@@ -103,28 +92,6 @@ export function taskingDefaults(label: string, now = Date.now()): TaskingState {
   };
 }
 
-/**
- * The bandsets to offer: those that fit the AOI's satellite (`fitting`), or every one when
- * none does or there is no AOI (`offered`).
- */
-export function bandsetChoice(
-  list: readonly Bandset[],
-  sats: readonly Satellite[],
-  satelliteId: string | undefined,
-): { satellite?: Satellite; fitting: Bandset[]; offered: Bandset[] } {
-  const satellite = satelliteId ? sats.find((x) => x.id === satelliteId) : undefined;
-  const fitting = satellite ? list.filter((b) => satellitesOf(b, [satellite]).length > 0) : [];
-  return { satellite, fitting, offered: fitting.length ? fitting : [...list] };
-}
-
-/** Puts the chosen bandset in the entries, with the satellite that captures when it is only one. */
-export function chooseBandset(s: TaskingState, bandset: Bandset, satellite: Satellite | undefined, sats: readonly Satellite[]): void {
-  s.bandsetId = bandset.id;
-  s.bandsetLabel = bandset.name;
-  const capturing = satellite ? [satellite] : satellitesOf(bandset, sats);
-  s.satelliteLabel = capturing.length === 1 ? capturing[0].name : undefined;
-}
-
 /** The project as the Projects view names it (a plan saved from the confirmation writes it beside the id); its id if it cannot be read. */
 async function projectName(client: EoClient, id: string): Promise<string> {
   const named = await orReason(() => client.projects.get(id));
@@ -141,9 +108,6 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
   if (given && 'aoi' in given) state.aoiLabel = source.label;
   let projects: Promise<Project[]> | undefined;
   let stores: Promise<Store[]> | undefined;
-  let bandsets: Promise<Bandset[]> | undefined;
-  // The satellite list names which satellite each bandset is for; without it every bandset is offered.
-  let satellites: Promise<Satellite[]> | undefined;
   const project = projectStep<TaskingState>(() => (projects ??= loadProjects(client)));
   if (source.projectId) {
     state.projectId = source.projectId;
@@ -159,115 +123,9 @@ export async function orderTasking(services: CommandServices, given: TaskingSour
       checkName,
     ),
     usecaseStep(),
-    textStep(
-      l10n.t('Start date'),
-      l10n.t('First day of the capture window (YYYY-MM-DD, UTC)'),
-      (s) => s.start,
-      (s, v) => (s.start = v),
-      (v) => {
-        const r = parseOrderDate(v);
-        return r.ok ? undefined : r.reason;
-      },
-    ),
-    {
-      name: l10n.t('End date'),
-      describe: (s) => s.end,
-      async ask(s, ui) {
-        const answer = await ui.input({
-          prompt: l10n.t('Last day of the capture window (after {0})', s.start),
-          value: s.end,
-          validate: (v) => checkDateRange(s.start, v),
-        });
-        return outcome(answer, (v) => (s.end = v.trim()));
-      },
-    },
-    {
-      name: l10n.t('Recurrence'),
-      describe: (s) => enumLabel(s.recurrence),
-      async ask(s, ui) {
-        const answer = await ui.pick(
-          RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })),
-          { placeHolder: l10n.t('How often to capture'), activeLabel: enumLabel(s.recurrence) },
-        );
-        return outcome(answer, (i) => {
-          s.recurrence = i.value;
-          if (i.value === 'ONCE') s.occurrences = '1';
-        });
-      },
-    },
-    {
-      name: l10n.t('Occurrences'),
-      describe: (s) => s.occurrences,
-      when: (s) => s.recurrence !== 'ONCE',
-      async ask(s, ui) {
-        const answer = await ui.input({
-          prompt: l10n.t('Number of captures (1–366)'),
-          value: s.occurrences === '1' ? '2' : s.occurrences,
-          validate: checkOccurrences,
-        });
-        return outcome(answer, (v) => (s.occurrences = v.trim()));
-      },
-    },
-    {
-      name: l10n.t('Bandset'),
-      describe: (s) => s.bandsetLabel,
-      async ask(s, ui) {
-        const [list, sats] = await Promise.all([
-          (bandsets ??= client.bandsets.list()),
-          // Recovers from a satellite list that cannot be read: every bandset is offered instead.
-          (satellites ??= client.search.satellites().catch((err: unknown) => {
-            services.log.warn(`Order tasking: satellites not listed, every bandset offered: ${String(err)}`);
-            return [] as Satellite[];
-          })),
-        ]);
-        const { satellite, fitting, offered } = bandsetChoice(list, sats, source.satelliteId);
-        const items = offered.map((b) => {
-          const forSats = satellitesOf(b, sats)
-            .map((x) => x.name)
-            .join(', ');
-          const bands = b.bands.map((x) => x.name).join(', ');
-          return {
-            label: b.name,
-            description: forSats,
-            detail: b.description ? l10n.t('Bands {0} — {1}', bands, b.description) : l10n.t('Bands {0}', bands),
-            bandset: b,
-          };
-        });
-        const satName = satellite?.name ?? source.satelliteId;
-        const placeHolder = fitting.length
-          ? l10n.t("Bands to capture with {0} (the AOI's satellite)", satellite!.name)
-          : satName
-            ? l10n.t("Bands to capture (no bandset is listed for {0}, the AOI's satellite: all are shown)", satName)
-            : l10n.t('Bands to capture');
-        const answer = await ui.pick(items, { placeHolder, activeLabel: s.bandsetLabel, matchOnDescription: true });
-        return outcome(answer, (i) => chooseBandset(s, i.bandset, satellite, sats));
-      },
-    },
-    textStep(
-      l10n.t('Cloud cover'),
-      l10n.t('Maximum cloud cover, % (0–100)'),
-      (s) => s.cloudCover,
-      (s, v) => (s.cloudCover = v),
-      checkCloudCover,
-    ),
-    textStep(
-      l10n.t('Off-nadir'),
-      l10n.t('Maximum off-nadir angle, degrees (0–60)'),
-      (s) => s.offNadir,
-      (s, v) => (s.offNadir = v),
-      checkOffNadir,
-    ),
-    {
-      name: l10n.t('Delivery speed'),
-      describe: (s) => enumLabel(s.speed),
-      async ask(s, ui) {
-        const answer = await ui.pick(
-          DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })),
-          { placeHolder: l10n.t('Delivery speed (faster costs more)'), activeLabel: enumLabel(s.speed) },
-        );
-        return outcome(answer, (i) => (s.speed = i.value));
-      },
-    },
+    ...captureWindowSteps<TaskingState>(),
+    bandsetStep<TaskingState>(services, client, source.satelliteId),
+    ...captureLimitSteps<TaskingState>(),
     storeStep<TaskingState>(() => (stores ??= client.stores.list()), true),
     deliveryPathStep<TaskingState>(),
   ];

@@ -12,7 +12,7 @@ import { mayHaveActed, type CreateOrderRequest, type EoClient, type OrderItemReq
 import type { CommandServices } from '../services';
 import type { MultiStepInput } from '../../ui/multiStep';
 import { describeError } from '../../ui/showError';
-import { askWhatHappened } from '../lostAnswer';
+import { askWhatHappened, type LostAnswer } from '../lostAnswer';
 import { findLostOrder } from './lostOrder';
 import { attempt, EDIT_ENTRIES, type Attempt } from '../../ui/submit';
 import { revealInView } from './common';
@@ -73,132 +73,179 @@ export async function priceAndPlace<S>(
  * once. The wizard and the chat tool both come here: that pick is the only way an order is placed.
  */
 export async function priceAndConfirm<S>(services: CommandServices, client: EoClient, draft: OrderDraft<S>): Promise<OrderOutcome> {
-  const { ui } = services;
-  let problem: string | undefined;
-  const refused = (err: unknown): string => (problem = l10n.t('The service refused the order: {0}', describeError(err)));
-  const noted = async (err: unknown): Promise<boolean> => {
-    problem = describeError(err);
-    return false;
-  };
-  const edit = draft.edit;
-  const note = draft.note ? `${draft.note}\n\n` : '';
   for (;;) {
-    problem = undefined;
-    let placeAgain = false;
-    const order_items = draft.build(draft.state);
-    // The order rules first: a request they refuse is not worth a request to the service.
-    const problems = orderProblems(order_items);
-    if (problems.length) {
-      if (!edit) return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
-      const choice = await ui.message('warning', l10n.t('This order cannot be placed: {0}', problems.join(' ')), { modal: true, detail: note }, EDIT_ENTRIES);
-      if (choice === EDIT_ENTRIES && (await edit())) continue;
-      return { kind: 'blocked', headline: l10n.t('not priced'), blockers: problems };
-    }
-    const dryRun: CreateOrderRequest = { dry_run: true, order_items };
-    const pricing = await attempt(services, {
-      action: l10n.t('Pricing the order'),
-      send: () =>
-        withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () => client.orders.create(dryRun)),
-      refused,
-      edit,
-      failed: noted,
-    });
-    if (!pricing.ok) {
-      if (pricing.again) continue;
-      return problem ? { kind: 'failed', reason: problem } : { kind: 'declined' };
-    }
-    const priced = pricing.value;
-
-    const summary = pricedSummary(priced, order_items, (draft.labels ?? orderLabels)(draft.state));
-    const warnings = summary.warnings.length ? `\n\n${l10n.t('Warnings:')}\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
-    if (summary.blockers.length) {
-      // Without an entry to change there is nothing to decide: the caller reports the blockers.
-      if (!edit) return { kind: 'blocked', headline: summary.headline, blockers: summary.blockers };
-      const choice = await ui.message(
-        'warning',
-        l10n.t('This order cannot be placed: {0}', summary.blockers.join(' ')),
-        { modal: true, detail: note + summary.detail + warnings },
-        EDIT_ENTRIES,
-      );
-      if (choice === EDIT_ENTRIES && (await edit())) continue;
-      return { kind: 'blocked', headline: summary.headline, blockers: summary.blockers };
-    }
-    // Cancel is the default: no Enter left over from the wizard (or a chat turn) places the order
-    const choice = await confirmSpend(ui, {
-      title: l10n.t('Place this order? {0}', summary.headline),
-      spend: PLACE_ORDER,
-      cost: amount(summary.total, amountUnit()),
-      summary: (note + summary.detail + warnings).split('\n'),
-      others: [...(edit ? [EDIT_ENTRIES] : []), ...(draft.saveable === false ? [] : [SAVE_AS_PLAN])],
-    });
-    if (choice === SAVE_AS_PLAN) {
-      // A plan to review, price again and place later: nothing is ordered now.
-      await savePlan(services, { items: order_items, labels: (draft.labels ?? orderLabels)(draft.state) });
-      return { kind: 'declined', headline: summary.headline };
-    }
-    if (choice === EDIT_ENTRIES && edit) {
-      if (await edit()) continue;
-      return { kind: 'declined', headline: summary.headline };
-    }
-    if (choice !== PLACE_ORDER) return { kind: 'declined', headline: summary.headline };
-
-    const body: CreateOrderRequest = { dry_run: false, order_items };
-    const key = JSON.stringify(order_items);
-    if (inFlight.has(key)) return { kind: 'declined', headline: summary.headline };
-    inFlight.add(key);
-    let placing: Attempt<OrderRecord>;
-    let unsure = false;
-    let sentAt = Date.now();
-    /** The order the service says it placed when the answer to our POST was lost. */
-    let found: OrderRecord | undefined;
-    try {
-      placing = await attempt(services, {
-        action: l10n.t('Placing the order'),
-        send: () =>
-          withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => {
-            sentAt = Date.now();
-            return client.orders.create(body);
-          }),
-        // Refused: nothing was stored, so editing and sending again is safe.
-        refused,
-        edit,
-        failed: async (err) => {
-          problem = describeError(err);
-          if (!mayHaveActed(err)) return false;
-          // Never sent again: the service is asked what it did with the one POST.
-          const lost = await askWhatHappened(services, err, async () => (await findLostOrder(client, order_items, sentAt)).placed, {
-            what: 'the order',
-            asking: l10n.t('No answer: asking the service whether the order was placed…'),
-            nothing: (f) => l10n.t('The service did not answer ({0}). It has no record of this order: nothing was placed. Place it again?', f),
-            again: PLACE_AGAIN,
-            unknown: (f, reason) =>
-              l10n.t(
-                'The order may or may not have been placed ({0}), and the service could not be asked ({1}). Check the Orders view before you try again, so you do not order twice.',
-                f,
-                reason,
-              ),
-            check: { label: OPEN_ORDERS, run: () => revealInView(services, 'orders', 'order') },
-          });
-          if (lost.kind === 'placed') found = lost.value;
-          else problem = lost.reason;
-          placeAgain = lost.kind === 'nothing' && lost.again;
-          unsure = lost.kind === 'unknown';
-          return true;
-        },
-      });
-    } finally {
-      inFlight.delete(key);
-    }
-    // Priced again and confirmed again (Cancel first): the earlier Place Order does not carry over.
-    if (placeAgain) continue;
-    if (!placing.ok && !found) {
-      if (placing.again) continue;
-      return problem ? { kind: 'failed', reason: problem, unsure } : { kind: 'declined', headline: summary.headline };
-    }
-    const placed = found ?? (placing as { value: OrderRecord }).value;
-    await announcePlaced(services, placed, order_items, summary.headline, found !== undefined);
-    return { kind: 'placed', order: placed, headline: summary.headline };
+    const outcome = await priceConfirmAndPlace(services, client, draft);
+    if (outcome !== AGAIN) return outcome;
   }
+}
+
+/** Round again, from the entries as they are now: an entry was changed, or Place Again… was picked. */
+const AGAIN = 'again';
+type Again = typeof AGAIN;
+
+/** One round of `priceAndConfirm`: the order rules, the dry run, the priced confirmation and, on Place Order, the one POST. */
+async function priceConfirmAndPlace<S>(services: CommandServices, client: EoClient, draft: OrderDraft<S>): Promise<OrderOutcome | Again> {
+  const edit = draft.edit;
+  const order_items = draft.build(draft.state);
+  // The order rules first: a request they refuse is not worth a request to the service.
+  const problems = orderProblems(order_items);
+  if (problems.length) return cannotBePlaced(services, draft, l10n.t('not priced'), problems, '');
+  let problem: string | undefined;
+  const dryRun: CreateOrderRequest = { dry_run: true, order_items };
+  const pricing = await attempt(services, {
+    action: l10n.t('Pricing the order'),
+    send: () =>
+      withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Pricing the order (dry run)…') }, () => client.orders.create(dryRun)),
+    refused: (err) => (problem = refusal(err)),
+    edit,
+    failed: async (err) => {
+      problem = describeError(err);
+      return false;
+    },
+  });
+  if (!pricing.ok) {
+    if (pricing.again) return AGAIN;
+    return problem ? { kind: 'failed', reason: problem } : { kind: 'declined' };
+  }
+  const labels = (draft.labels ?? orderLabels)(draft.state);
+  const summary = pricedSummary(pricing.value, order_items, labels);
+  const warnings = summary.warnings.length ? `\n\n${l10n.t('Warnings:')}\n${summary.warnings.map((w) => `• ${w}`).join('\n')}` : '';
+  if (summary.blockers.length) return cannotBePlaced(services, draft, summary.headline, summary.blockers, summary.detail + warnings);
+  // Cancel is the default: no Enter left over from the wizard (or a chat turn) places the order
+  const choice = await confirmSpend(services.ui, {
+    title: l10n.t('Place this order? {0}', summary.headline),
+    spend: PLACE_ORDER,
+    cost: amount(summary.total, amountUnit()),
+    summary: (noteOf(draft) + summary.detail + warnings).split('\n'),
+    others: [...(edit ? [EDIT_ENTRIES] : []), ...(draft.saveable === false ? [] : [SAVE_AS_PLAN])],
+  });
+  if (choice === SAVE_AS_PLAN) {
+    // A plan to review, price again and place later: nothing is ordered now.
+    await savePlan(services, { items: order_items, labels });
+    return { kind: 'declined', headline: summary.headline };
+  }
+  if (choice === EDIT_ENTRIES && edit) return (await edit()) ? AGAIN : { kind: 'declined', headline: summary.headline };
+  if (choice !== PLACE_ORDER) return { kind: 'declined', headline: summary.headline };
+  return placeOnce(services, client, edit, order_items, summary.headline);
+}
+
+/** The paragraph above the priced breakdown, with the blank line after it; empty without a note. */
+function noteOf(draft: OrderDraft<unknown>): string {
+  return draft.note ? `${draft.note}\n\n` : '';
+}
+
+function refusal(err: unknown): string {
+  return l10n.t('The service refused the order: {0}', describeError(err));
+}
+
+/**
+ * Says why the order cannot be placed (the order rules' or the dry run's blockers, `detail`
+ * under the draft's note), with Edit Entries…; AGAIN when an entry was changed.
+ */
+async function cannotBePlaced<S>(
+  services: CommandServices,
+  draft: OrderDraft<S>,
+  headline: string,
+  blockers: string[],
+  detail: string,
+): Promise<OrderOutcome | Again> {
+  const { edit } = draft;
+  // Without an entry to change there is nothing to decide: the caller reports the blockers.
+  if (!edit) return { kind: 'blocked', headline, blockers };
+  const choice = await services.ui.message(
+    'warning',
+    l10n.t('This order cannot be placed: {0}', blockers.join(' ')),
+    { modal: true, detail: noteOf(draft) + detail },
+    EDIT_ENTRIES,
+  );
+  if (choice === EDIT_ENTRIES && (await edit())) return AGAIN;
+  return { kind: 'blocked', headline, blockers };
+}
+
+/**
+ * Sends the confirmed order once. A second Confirm of the same body while it is in flight does
+ * nothing; a POST whose answer was lost is never sent again (`askWhetherPlaced`). AGAIN after
+ * a refusal whose entry was changed, or when nothing was placed and Place Again… was picked.
+ */
+async function placeOnce(
+  services: CommandServices,
+  client: EoClient,
+  edit: (() => Promise<boolean>) | undefined,
+  order_items: OrderItemRequest[],
+  headline: string,
+): Promise<OrderOutcome | Again> {
+  const body: CreateOrderRequest = { dry_run: false, order_items };
+  const key = JSON.stringify(order_items);
+  if (inFlight.has(key)) return { kind: 'declined', headline };
+  inFlight.add(key);
+  let problem: string | undefined;
+  let placing: Attempt<OrderRecord>;
+  let placeAgain = false;
+  let unsure = false;
+  let sentAt = Date.now();
+  /** The order the service says it placed when the answer to our POST was lost. */
+  let found: OrderRecord | undefined;
+  try {
+    placing = await attempt(services, {
+      action: l10n.t('Placing the order'),
+      send: () =>
+        withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Placing the order…') }, () => {
+          sentAt = Date.now();
+          return client.orders.create(body);
+        }),
+      // Refused: nothing was stored, so editing and sending again is safe.
+      refused: (err) => (problem = refusal(err)),
+      edit,
+      failed: async (err) => {
+        problem = describeError(err);
+        if (!mayHaveActed(err)) return false;
+        // Never sent again: the service is asked what it did with the one POST.
+        const lost = await askWhetherPlaced(services, client, err, order_items, sentAt);
+        if (lost.kind === 'placed') found = lost.value;
+        else problem = lost.reason;
+        placeAgain = lost.kind === 'nothing' && lost.again;
+        unsure = lost.kind === 'unknown';
+        return true;
+      },
+    });
+  } finally {
+    inFlight.delete(key);
+  }
+  // Priced again and confirmed again (Cancel first): the earlier Place Order does not carry over.
+  if (placeAgain) return AGAIN;
+  if (!placing.ok && !found) {
+    if (placing.again) return AGAIN;
+    return problem ? { kind: 'failed', reason: problem, unsure } : { kind: 'declined', headline };
+  }
+  const placed = found ?? (placing as { value: OrderRecord }).value;
+  await announcePlaced(services, placed, order_items, headline, found !== undefined);
+  return { kind: 'placed', order: placed, headline };
+}
+
+/**
+ * After a POST sent at `sentAt` failed with `err` in a way that may have placed the order:
+ * asks the service whether it did (./lostOrder.ts), and says what it learned.
+ */
+function askWhetherPlaced(
+  services: CommandServices,
+  client: EoClient,
+  err: unknown,
+  order_items: readonly OrderItemRequest[],
+  sentAt: number,
+): Promise<LostAnswer<OrderRecord>> {
+  return askWhatHappened(services, err, async () => (await findLostOrder(client, order_items, sentAt)).placed, {
+    what: 'the order',
+    asking: l10n.t('No answer: asking the service whether the order was placed…'),
+    nothing: (f) => l10n.t('The service did not answer ({0}). It has no record of this order: nothing was placed. Place it again?', f),
+    again: PLACE_AGAIN,
+    unknown: (f, reason) =>
+      l10n.t(
+        'The order may or may not have been placed ({0}), and the service could not be asked ({1}). Check the Orders view before you try again, so you do not order twice.',
+        f,
+        reason,
+      ),
+    check: { label: OPEN_ORDERS, run: () => revealInView(services, 'orders', 'order') },
+  });
 }
 
 /** A placed order: followed, shown in the Orders view, and said; `lost` when its answer was lost and the service was asked. */
