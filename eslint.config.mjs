@@ -36,7 +36,6 @@ const NOT_YET_SPLIT = [
   ['media/map/analysis/seriesChart.ts', { fn: 185 }],
   ['media/map/app.ts', { lines: 542 }],
   ['media/map/imagery/pixels.ts', { fn: 112 }],
-  ['media/shared/footprintLayer.ts', { lines: 668 }],
   ['src/commands/orders/orderTasking.ts', { fn: 143 }],
   ['src/commands/orders/placeOrder.ts', { fn: 119 }],
   ['src/insights/validate/fastTree.ts', { fn: 173 }],
