@@ -7,11 +7,11 @@
 import * as L from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import { type Basemap, type LayerKind, type MapFeature, type MapRequest, type MapResults, type MapSource, type MapState } from '../../src/panels/protocol';
-import { button, el } from '../shared/dom';
-import { FootprintLayer, type FootprintStyle } from '../shared/footprintLayer';
+import { el } from '../shared/dom';
+import { FootprintLayer } from '../shared/footprintLayer';
 import { noticeHost, showNotice } from '../shared/notice';
 import { bottomCentre, followSize, layoutFrame } from './frame';
-import { addOfflinePane, createOfflineBasemap, offlineName } from '../shared/offlineBasemap';
+import { addOfflinePane, createOfflineBasemap } from '../shared/offlineBasemap';
 import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
 import { SearchPanel } from './searchPanel';
@@ -28,51 +28,12 @@ import type { ChannelPage } from './channels/page';
 import { seriesHandlers } from './channels/series';
 import { timelapseHandlers } from './channels/timelapse';
 import { addToolbar } from './toolbar';
+import { basemapLayers, escapeHtml } from './basemaps';
 import { createDock } from './dock';
-
-const KINDS: LayerKind[] = ['aois', 'assets', 'orderItems', 'catalogs', 'archiveItems', 'insightOutputs', 'results'];
-
-/**
- * The footprints' fills, under the imagery (whose pane is at 350) so that a fill never tints a
- * scene or a classified output; their outlines stay in the overlay pane, above it.
- */
-const FILL_PANE = 'eo-fills';
-
-function cssVar(name: string, fallback: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
-}
-
-function layerStyle(kind: LayerKind): FootprintStyle {
-  return {
-    color: cssVar(`--eo-c-${kind}`, '#3794ff'),
-    fillOpacity: kind === 'aois' ? 0.18 : 0.08,
-    weight: kind === 'aois' ? 2 : 1,
-    pointRadius: 4,
-    selectedColor: cssVar('--eo-c-select', '#ffffff'),
-  };
-}
-
-/** A footprint as its layer keeps it: without its geometry, which the layer holds packed. */
-type ShownFeature = Omit<MapFeature, 'geometry'>;
-
-/** The layer control's name for a kind of record. */
-function layerTitle(kind: LayerKind): string {
-  const titles: Record<LayerKind, string> = {
-    aois: l10n.t('AOIs'),
-    assets: l10n.t('Asset footprints'),
-    orderItems: l10n.t('Order items'),
-    catalogs: l10n.t('Catalog (fulfilled)'),
-    archiveItems: l10n.t('Archive items'),
-    insightOutputs: l10n.t('Insight outputs (vector)'),
-    results: l10n.t('Search results'),
-  };
-  return titles[kind];
-}
-
-/** Text for Leaflet controls that insert names as HTML (layer names, attribution). */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { featurePopup } from './featurePopup';
+import { cssVar, FILL_PANE, KINDS, layerStyle, layerTitle, type ShownFeature } from './layerKinds';
+import { notConnectedBanner } from './notConnected';
+import { sharedView } from './sharedView';
 
 export class MapApp {
   readonly map: L.Map;
@@ -261,18 +222,7 @@ export class MapApp {
 
   private init(basemaps: Basemap[]): void {
     if (this.control) return; // a second init (e.g. after a reload) keeps what is there
-    this.baseLayers = {};
-    for (const b of basemaps) {
-      const tiles = L.tileLayer(b.url, {
-        attribution: escapeHtml(b.attribution),
-        maxZoom: b.maxZoom ?? 19,
-        subdomains: b.subdomains ?? 'abc',
-        crossOrigin: false,
-      });
-      this.watchTiles(tiles, b.name);
-      this.baseLayers[escapeHtml(b.name)] = tiles;
-    }
-    this.baseLayers[offlineName()] = this.offline;
+    this.baseLayers = basemapLayers(this.map, basemaps, this.offline);
     const overlays: Record<string, L.Layer> = {};
     for (const kind of KINDS) overlays[escapeHtml(layerTitle(kind))] = this.layers[kind];
     this.control = L.control.layers(this.baseLayers, overlays, { collapsed: true, position: 'topright' }).addTo(this.map);
@@ -335,19 +285,6 @@ export class MapApp {
       manager.add(m.right, false);
       manager.compare.start(m.left.id, m.right.id, m.mode, m.position);
     }
-  }
-
-  /** No network (as on these machines)? Fall back to the offline outlines once, and say so. */
-  private watchTiles(tiles: L.TileLayer, name: string): void {
-    let loaded = false;
-    let failed = 0;
-    tiles.on('tileload', () => (loaded = true));
-    tiles.on('tileerror', () => {
-      if (loaded || ++failed < 2 || !this.map.hasLayer(tiles)) return;
-      this.map.removeLayer(tiles);
-      this.offline.addTo(this.map);
-      showNotice(l10n.t('Tiles from "{0}" could not be loaded; showing the offline outlines.', name), 'info');
-    });
   }
 
   // ------------------------------------------------------------ layers and selection
@@ -432,25 +369,7 @@ export class MapApp {
   }
 
   private popup(f: ShownFeature, at: L.LatLng): void {
-    const content = el(
-      'div',
-      { class: 'eo-popup' },
-      el('div', { class: 'label' }, f.label),
-      f.detail ? el('div', { class: 'muted' }, f.detail) : null,
-      el(
-        'div',
-        { class: 'popup-actions' },
-        button(l10n.t('Open details'), () => this.post({ type: 'open', ref: f.ref }), { class: 'open-detail' }),
-        f.ref.kind === 'archiveItem'
-          ? button(l10n.t('Show imagery'), () => this.post({ type: 'showImagery', ref: f.ref }), { class: 'show-imagery secondary' })
-          : null,
-        f.ref.kind === 'aoi'
-          ? button(l10n.t('Chart index over time…'), () => this.post({ type: 'chartIndex', area: { kind: 'aoi', aoiId: f.ref.id } }), {
-              class: 'chart-index secondary',
-            })
-          : null,
-      ),
-    );
+    const content = featurePopup(f, (m) => this.post(m));
     L.popup({ maxWidth: 320, autoPan: true }).setLatLng(at).setContent(content).openOn(this.map);
   }
 
@@ -557,23 +476,7 @@ export class MapApp {
       return;
     }
     this.banner?.remove();
-    this.banner = el(
-      'div',
-      { class: 'eo-banner', role: 'alert', id: 'not-connected' },
-      el(
-        'p',
-        {},
-        configured
-          ? l10n.t('Not signed in: the map shows what it loaded before and cannot search.')
-          : l10n.t('No EO Imagery service is connected (the sandbox was stopped, or you signed out): the map shows what it loaded before and cannot search.'),
-      ),
-      el(
-        'div',
-        { class: 'row' },
-        button(l10n.t('Sign In…'), () => this.post({ type: 'connect', how: 'signIn' }), { id: 'banner-sign-in' }),
-        button(l10n.t('Try the Sandbox'), () => this.post({ type: 'connect', how: 'trySandbox' }), { class: 'secondary', id: 'banner-sandbox' }),
-      ),
-    );
+    this.banner = notConnectedBanner(configured, (m) => this.post(m));
     this.side.prepend(this.banner);
     this.side.hidden = false;
   }
@@ -603,35 +506,7 @@ export class MapApp {
       results: this.panel?.savedResults(),
     };
     this.vscode.setState(this.state);
-    // What Copy Link to This View shares: the place, what the layers came from, each imagery
-    // layer's source and look (never its file URL, nor a picture's data), the compare pair and
-    // the time slider's dates by their sources, with the date it shows.
-    const compare = this.imageryShown?.compare.state;
-    const timeline = this.imageryShown?.timeline;
-    const dates = timeline?.dates;
-    this.post({
-      type: 'viewState',
-      view: {
-        center: [c.lat, c.lng],
-        zoom: this.map.getZoom(),
-        sources: this.state.sources ?? {},
-        imagery: (this.state.imagery ?? []).map((l) => ({
-          id: l.id,
-          title: l.title,
-          source: l.source,
-          ...(l.render.kind === 'png' ? {} : { render: l.render }),
-          opacity: l.opacity,
-          visible: l.visible,
-        })),
-        ...(compare && { compare: { left: compare.left, right: compare.right, position: compare.position, mode: compare.mode } }),
-        ...(dates && {
-          timeline: {
-            title: dates.title,
-            date: timeline?.state.date,
-            frames: dates.frames.map((f) => ({ date: f.date, source: f.spec.source, ...(f.cloudCover !== undefined && { cloudCover: f.cloudCover }) })),
-          },
-        }),
-      },
-    });
+    // what Copy Link to This View shares (media/map/sharedView.ts)
+    this.post({ type: 'viewState', view: sharedView([c.lat, c.lng], this.map.getZoom(), this.state, this.imageryShown) });
   }
 }

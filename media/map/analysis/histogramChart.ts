@@ -1,12 +1,13 @@
 /**
  * One band's histogram with the stretch's two ends as handles on it: drag them, or focus one
- * and use the arrow keys (Shift for bigger steps, Home/End for the data's ends). `onChange`
- * fires when a drag ends or a key moves a handle. With a colour map (an index layer), each bar
- * takes the colour its values are drawn in, following the handles as they move.
+ * and use the arrow keys (Shift for bigger steps, Home/End for the data's ends; see
+ * `stretchHandles`). `onChange` fires when a drag ends or a key moves a handle. With a colour
+ * map (an index layer), each bar takes the colour its values are drawn in, following the
+ * handles as they move.
  */
-import * as l10n from '@vscode/l10n';
 import uPlot from 'uplot';
 import { themeColour } from './spectralChart';
+import { placeHandles, stretchHandles } from './stretchHandles';
 
 export interface HistogramData {
   lo: number;
@@ -22,10 +23,6 @@ export interface HistogramChart {
   destroy(): void;
 }
 
-function fmt(v: number): string {
-  return Math.abs(v) >= 100 ? String(Math.round(v)) : String(Math.round(v * 1e4) / 1e4);
-}
-
 export function histogramChart(
   host: HTMLElement,
   o: { label: string; colour: number; width: number; onChange(stretch: [number, number]): void },
@@ -36,26 +33,9 @@ export function histogramChart(
   let plot: uPlot | undefined;
   let data: HistogramData = { lo: 0, hi: 1, counts: [] };
   let stretch: [number, number] = [0, 1];
-  const handles = [0, 1].map((k) => {
-    const h = document.createElement('div');
-    h.className = `handle ${k === 0 ? 'lo' : 'hi'}`;
-    h.tabIndex = 0;
-    h.setAttribute('role', 'slider');
-    h.setAttribute('aria-label', k === 0 ? l10n.t('{0}: stretch minimum', o.label) : l10n.t('{0}: stretch maximum', o.label));
-    return h;
-  });
   /** Puts the handles on the x scale (`u` while uPlot is still being built: its first draw comes after). */
   const place = (u: uPlot | undefined = plot) => {
-    if (!u) return;
-    handles.forEach((h, k) => {
-      const v = stretch[k];
-      h.style.left = `${u.valToPos(v, 'x')}px`;
-      h.setAttribute('aria-valuenow', fmt(v));
-      h.setAttribute('aria-valuetext', fmt(v));
-      h.setAttribute('aria-valuemin', fmt(Math.min(data.lo, stretch[0])));
-      h.setAttribute('aria-valuemax', fmt(Math.max(data.hi, stretch[1])));
-      h.title = fmt(v);
-    });
+    if (u) placeHandles(handles, u, stretch, data);
   };
   // a handle's value to a thousandth of the data's range, so the legend shows 0.794, not 0.7940000000000001
   const tidy = (v: number) => {
@@ -74,56 +54,13 @@ export function histogramChart(
     if (data.colormap) plot?.redraw(false, false);
     if (commit) o.onChange(stretch);
   };
-  handles.forEach((h, k) => {
-    h.addEventListener('keydown', (e) => {
-      const step = ((data.hi - data.lo) / 100) * (e.shiftKey ? 10 : 1);
-      const to =
-        e.key === 'ArrowLeft' || e.key === 'ArrowDown'
-          ? stretch[k] - step
-          : e.key === 'ArrowRight' || e.key === 'ArrowUp'
-            ? stretch[k] + step
-            : e.key === 'Home'
-              ? data.lo
-              : e.key === 'End'
-                ? data.hi
-                : undefined;
-      if (to === undefined) return;
-      e.preventDefault();
-      move(k, to, true);
-    });
-    h.addEventListener('pointerdown', (e) => {
-      e.preventDefault();
-      h.setPointerCapture(e.pointerId);
-      h.focus();
-      const onMove = (ev: PointerEvent) => {
-        if (!plot) return;
-        const x = ev.clientX - plot.over.getBoundingClientRect().left;
-        move(k, plot.posToVal(x, 'x'), false);
-      };
-      const onUp = () => {
-        h.removeEventListener('pointermove', onMove);
-        h.removeEventListener('pointerup', onUp);
-        h.removeEventListener('pointercancel', onUp);
-        o.onChange(stretch);
-      };
-      h.addEventListener('pointermove', onMove);
-      h.addEventListener('pointerup', onUp);
-      h.addEventListener('pointercancel', onUp);
-    });
+  const handles = stretchHandles(o.label, {
+    range: () => data,
+    stretch: () => stretch,
+    move,
+    plot: () => plot,
+    done: () => o.onChange(stretch),
   });
-  /** The colour map across the plot, from the minimum handle to the maximum one (its ends beyond). */
-  const ramp = (u: uPlot): CanvasGradient | string => {
-    const lut = data.colormap as Uint8ClampedArray;
-    const a = u.valToPos(stretch[0], 'x', true);
-    const b = u.valToPos(stretch[1], 'x', true);
-    if (!(b > a)) return `rgb(${lut[0]}, ${lut[1]}, ${lut[2]})`;
-    const g = u.ctx.createLinearGradient(a, 0, b, 0);
-    for (let i = 0; i <= 16; i++) {
-      const k = Math.round((i / 16) * 255) * 3;
-      g.addColorStop(i / 16, `rgb(${lut[k]}, ${lut[k + 1]}, ${lut[k + 2]})`);
-    }
-    return g;
-  };
   const build = () => {
     // rebuilding the plot moves the handles: the one with the keyboard focus keeps it
     const focused = handles.find((h) => h === document.activeElement);
@@ -135,6 +72,7 @@ export function histogramChart(
     const max = Math.max(data.hi, stretch[1]);
     const pad = (max - min) * 0.02;
     const fg = getComputedStyle(document.documentElement).getPropertyValue('--vscode-foreground').trim() || '#ccc';
+    const bars = data.colormap ? (u: uPlot) => ramp(u, data.colormap as Uint8ClampedArray, stretch) : themeColour(o.colour);
     plot = new uPlot(
       {
         width: o.width,
@@ -145,15 +83,7 @@ export function histogramChart(
         hooks: { draw: [(u) => place(u)] },
         scales: { x: { time: false, range: [min - pad, max + pad] }, y: { range: (_u, _lo, hi) => [0, Math.max(1, hi)] } },
         axes: [{ stroke: fg, size: 24, grid: { show: false } }, { show: false }],
-        series: [
-          {},
-          {
-            label: o.label,
-            stroke: data.colormap ? ramp : themeColour(o.colour),
-            fill: data.colormap ? ramp : themeColour(o.colour),
-            paths: uPlot.paths.bars?.({ size: [1, Infinity], gap: 0 }),
-          },
-        ],
+        series: [{}, { label: o.label, stroke: bars, fill: bars, paths: uPlot.paths.bars?.({ size: [1, Infinity], gap: 0 }) }],
       },
       [xs, data.counts] as uPlot.AlignedData,
       root,
@@ -174,4 +104,17 @@ export function histogramChart(
       root.remove();
     },
   };
+}
+
+/** The colour map `lut` across the plot, from the minimum handle to the maximum one (its ends beyond). */
+function ramp(u: uPlot, lut: Uint8ClampedArray, stretch: [number, number]): CanvasGradient | string {
+  const a = u.valToPos(stretch[0], 'x', true);
+  const b = u.valToPos(stretch[1], 'x', true);
+  if (!(b > a)) return `rgb(${lut[0]}, ${lut[1]}, ${lut[2]})`;
+  const g = u.ctx.createLinearGradient(a, 0, b, 0);
+  for (let i = 0; i <= 16; i++) {
+    const k = Math.round((i / 16) * 255) * 3;
+    g.addColorStop(i / 16, `rgb(${lut[k]}, ${lut[k + 1]}, ${lut[k + 2]})`);
+  }
+  return g;
 }
