@@ -76,10 +76,12 @@ type App = {
   }>;
 };
 
-async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700 }): Promise<Harness> {
+/** `state`: what the page saved before it was reloaded (VS Code reloads it when its tab is shown again). */
+async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700 }, state?: unknown): Promise<Harness> {
   const bytes = readFileSync(scene.file);
   const h = await openWebview('map', {
     viewport,
+    state,
     onRequest: (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       log.push(r.params);
@@ -294,6 +296,91 @@ describe('compare two imagery layers', () => {
       await h.page.locator('.eo-imagery-row[data-id="two"] button.remove').click();
       assert.equal(await h.page.locator('.eo-compare').isVisible(), false);
       near(await shown(h, water), colour(TRUE_COLOUR, 'water'), 'the remaining layer shows whole');
+      assert.equal(await h.page.locator('.notice').textContent(), 'Compare ended: a compared layer was hidden or removed.');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('comes back as it was when its tab is shown again (the page reloaded from what it saved)', async () => {
+    const viewport = { width: 1280, height: 800 };
+    const compareState = (h: Harness) => h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state);
+    const labels = (h: Harness) => h.page.locator('.eo-compare-bar .side').allTextContents();
+    const h = await open([], viewport);
+    let saved: unknown;
+    let before: Awaited<ReturnType<typeof compareState>>;
+    const seen: number[][] = [];
+    try {
+      await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
+      await h.page.locator('#imagery-layers button.compare').click();
+      const picker = h.page.locator('.eo-compare-picker');
+      await picker.getByLabel('Left layer').selectOption({ label: 'two' });
+      await picker.getByLabel('Right layer').selectOption({ label: 'one' });
+      await picker.locator('button.start').click();
+      await h.page.locator('.eo-swipe-divider').focus();
+      await h.page.keyboard.press('Shift+ArrowRight');
+      await idle(h);
+      before = await compareState(h);
+      assert.deepEqual(await labels(h), ['two', 'one']);
+      for (const p of [scene.points.vegetation, scene.points.water]) seen.push(await shown(h, await pagePoint(h, p)));
+      saved = await h.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
+    } finally {
+      await h.close();
+    }
+    const again = await open([], viewport, saved);
+    try {
+      await again.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
+      await idle(again);
+      assert.deepEqual(await compareState(again), before, 'the same pair, divider and mode');
+      assert.equal(await again.page.locator('.eo-compare-bar').isVisible(), true);
+      assert.deepEqual(await labels(again), ['two', 'one']);
+      const points = [scene.points.vegetation, scene.points.water];
+      for (const [i, p] of points.entries()) near(await shown(again, await pagePoint(again, p)), seen[i], `the same colour at ${p.join(', ')} as before`);
+      assert.deepEqual(again.pageErrors, []);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('ends, and says so, when the time slider opens over it; the slider closes, and says so, when a compare starts', async () => {
+    const h = await open([]);
+    try {
+      await h.send({ type: 'imagery', spec: spec('d0501', TRUE_COLOUR, { title: 'Vineyard 2024-05-01' }), fit: true });
+      await h.send({ type: 'imagery', spec: spec('d0601', FALSE_COLOUR, { title: 'Vineyard 2024-06-01' }), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="d0601"]').waitFor();
+      const pickTwo = async () => {
+        await h.page.locator('#imagery-layers button.compare').click();
+        await h.page.locator('.eo-compare-picker button.start').click();
+      };
+      await pickTwo();
+      const bar = h.page.locator('.eo-compare-bar');
+      assert.deepEqual(await bar.locator('.side').allTextContents(), ['Vineyard 2024-05-01', 'Vineyard 2024-06-01']);
+      const frames: TimeFrame[] = [
+        { date: '2024-07-01', spec: spec('t0701', SWIR_LIKE) },
+        { date: '2024-08-01', spec: spec('t0801', TRUE_COLOUR) },
+      ];
+      await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames, fit: false });
+      const range = h.page.getByRole('slider', { name: 'Date' });
+      await range.waitFor();
+      // the slider shows 2024-08-01: no compare bar goes on naming May and June
+      assert.equal(await bar.isVisible(), false, 'the compare bar is gone');
+      assert.equal(await h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state), undefined);
+      assert.equal(await h.page.locator('.notice').textContent(), 'Compare ended: the time slider shows the dates of Vineyard AOI.');
+      await pickTwo();
+      await bar.waitFor();
+      assert.equal(await range.isVisible(), false, 'the time slider is closed');
+      assert.equal(await h.page.locator('.notice').textContent(), 'Time slider closed: a compare shows two layers now.');
+      await idle(h);
+      // what shows is the compare: the left layer left of the divider, the right one right of it
+      const mapBox = (await h.page.locator('#map').boundingBox())!;
+      const divX = mapBox.x + mapBox.width / 2;
+      for (const place of ['vegetation', 'water'] as const) {
+        const p = await pagePoint(h, scene.points[place]);
+        if (Math.abs(p.x - divX) < 5) continue;
+        near(await shown(h, p), colour(p.x < divX ? TRUE_COLOUR : FALSE_COLOUR, place), `${place}, ${p.x < divX ? 'left' : 'right'} of the divider`);
+      }
     } finally {
       await h.close();
     }

@@ -13,10 +13,11 @@ import { classColors, colormapLut, colormapName } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandControls } from './bandControls';
 import { bandControlsState, round } from './bandState';
-import { SwipeCompare } from './compare';
+import { SwipeCompare, type CompareState } from './compare';
 import { TimeSlider } from './timeSlider';
 import { keepEventsInside } from '../toolEvents';
 import { dockSlot } from '../frame';
+import { showNotice } from '../../shared/notice';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -24,7 +25,7 @@ export interface ImageryManagerDeps {
   read: ReadBytes;
   pool?: Pool;
   /** Called whenever the set of layers or a layer's look, the compare or the time slider's date changes (the map saves its state). */
-  onChange(specs: ImageryLayerSpec[]): void;
+  onChange(specs: ImageryLayerSpec[], compare: CompareState | undefined): void;
   /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
   onSettled?(id: string, report: ImageryStatusReport): void;
   /** The time slider's "Export Timelapse…" button. */
@@ -45,6 +46,13 @@ interface Entry {
 }
 
 const PANE = 'eo-imagery';
+
+/** What a reloaded page saved of its imagery (media/map/app.ts restores it). */
+export interface ImageryRestore {
+  type: 'imageryRestore';
+  specs: ImageryLayerSpec[];
+  compare?: Omit<CompareState, 'showing'>;
+}
 
 export class ImageryManager {
   private readonly entries = new Map<string, Entry>();
@@ -75,7 +83,13 @@ export class ImageryManager {
         return l && map.hasLayer(l) ? l : undefined;
       },
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
-      onChange: () => this.deps.onChange(this.specs),
+      onChange: () => this.changed(),
+      // one tool at a time draws dates in the pane: the compare's labels would name dates the slider hides
+      onStart: () => {
+        if (!this.timeline.active) return;
+        this.timeline.stop();
+        showNotice(l10n.t('Time slider closed: a compare shows two layers now.'));
+      },
     });
     this.timeline = new TimeSlider({
       L,
@@ -85,7 +99,10 @@ export class ImageryManager {
       pane: PANE,
       onSettled: deps.onSettled,
       onExport: deps.onExportTimelapse,
-      onChange: () => this.deps.onChange(this.specs),
+      onChange: () => this.changed(),
+      onStart: (title) => {
+        if (this.compare.state) this.compare.stop(l10n.t('Compare ended: the time slider shows the dates of {0}.', title));
+      },
     });
     const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
@@ -115,6 +132,16 @@ export class ImageryManager {
     this.connected = connected;
     if (!back) return;
     for (const entry of [...this.entries.values()]) if (!entry.note && entry.lastStatus?.state === 'error') this.add(entry.spec, false);
+  }
+
+  /**
+   * The layers a reloaded page saved (a tab switched away and back), compared again as they
+   * were; a compare that cannot start again says why.
+   */
+  restore(specs: ImageryLayerSpec[], compare: ImageryRestore['compare']): void {
+    for (const spec of specs) this.add(spec, false);
+    if (compare && !this.compare.start(compare.left, compare.right, compare.mode, compare.position))
+      showNotice(l10n.t('Compare ended: a compared layer is hidden or no longer on the map.'));
   }
 
   /** Adds (or replaces, same id, in its place in the list) a layer. */
@@ -234,7 +261,7 @@ export class ImageryManager {
   }
 
   private changed(): void {
-    this.deps.onChange(this.specs);
+    this.deps.onChange(this.specs, this.compare.state);
   }
 
   private setStatus(entry: Entry, s: LayerStatus): void {
