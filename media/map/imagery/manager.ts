@@ -170,6 +170,7 @@ export class ImageryManager {
     this.buildRow(entry);
     if (next?.parentNode === this.list) this.list.insertBefore(row, next);
     if (spec.visible !== false) layer.addTo(map);
+    if (spec.visible !== false) this.closePopupOver(spec.bbox);
     if (spec.bbox && spec.visible !== false) {
       const [w, s, e, n] = spec.bbox;
       if (fit)
@@ -190,6 +191,21 @@ export class ImageryManager {
     );
     this.updateLegend(entry);
     this.changed();
+  }
+
+  /**
+   * A footprint's popup (its "Show imagery", say) would stay open over the imagery it brought:
+   * closed when it lies over the new layer's box (or the box is not known); one elsewhere stays.
+   */
+  private closePopupOver(bbox: [number, number, number, number] | undefined): void {
+    const { L, map } = this.deps;
+    const [w, s, e, n] = bbox ?? [-Infinity, -Infinity, Infinity, Infinity];
+    const over: Leaflet.Popup[] = [];
+    map.eachLayer((l) => {
+      const at = l instanceof L.Popup ? l.getLatLng() : undefined;
+      if (at && at.lng >= w && at.lng <= e && at.lat >= s && at.lat <= n) over.push(l as Leaflet.Popup);
+    });
+    for (const p of over) map.closePopup(p);
   }
 
   /** A row that explains why a record cannot be shown (no layer). */
