@@ -473,18 +473,28 @@ describe('time slider', () => {
 type Box = { x: number; y: number; width: number; height: number };
 
 /** A 1280 × 800 page with every tool open in the dock, closed after `fn`. */
-async function withEveryTool(fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await open([], { width: 1280, height: 800 });
-  try {
-    await openEveryTool(h);
-    await fn(h);
-  } finally {
-    await h.close();
+/**
+ * Every tool of the map open, twice: with the compare, then with the time slider (opening one
+ * closes the other). `tools`: the tools open, by the element its own close hides.
+ */
+async function withEveryTool(fn: (h: Harness, tools: Record<string, string>) => Promise<void>): Promise<void> {
+  for (const last of ['compare', 'time slider'] as const) {
+    const h = await open([], { width: 1280, height: 800 });
+    try {
+      await openEveryTool(h, last);
+      const closed = last === 'compare' ? 'time slider' : 'compare';
+      await fn(h, Object.fromEntries(Object.entries(TOOLS).filter(([name]) => name !== closed)));
+    } finally {
+      await h.close();
+    }
   }
 }
 
-/** Opens every tool of the map: three layers (one an index with its legend), compare, the time slider, the index chart, the inspector with a reading, the histogram. */
-async function openEveryTool(h: Harness): Promise<void> {
+/**
+ * Opens every tool of the map: three layers (one an index with its legend), the time slider and
+ * compare (`last` of the two stays open), the index chart, the inspector with a reading, the histogram.
+ */
+async function openEveryTool(h: Harness, last: 'compare' | 'time slider'): Promise<void> {
   await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
   await h.send({
     type: 'imagery',
@@ -493,14 +503,26 @@ async function openEveryTool(h: Harness): Promise<void> {
   });
   await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
   await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
-  await h.send({ type: 'imageryCompare', left: spec('one', TRUE_COLOUR), right: spec('two', FALSE_COLOUR) });
-  const frames: TimeFrame[] = ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({
-    spec: spec(`t${i}`, [TRUE_COLOUR, FALSE_COLOUR, SWIR_LIKE][i], { title: `Scene ${date}` }),
-    date,
-    cloudCover: 10 * i,
-  }));
-  await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
-  await h.page.locator('.eo-timeline').waitFor();
+  const compare = async () => {
+    await h.send({ type: 'imageryCompare', left: spec('one', TRUE_COLOUR), right: spec('two', FALSE_COLOUR) });
+    await h.page.locator('.eo-compare-bar').waitFor();
+  };
+  const timeline = async () => {
+    const frames: TimeFrame[] = ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({
+      spec: spec(`t${i}`, [TRUE_COLOUR, FALSE_COLOUR, SWIR_LIKE][i], { title: `Scene ${date}` }),
+      date,
+      cloudCover: 10 * i,
+    }));
+    await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+    await h.page.locator('.eo-timeline').waitFor();
+  };
+  if (last === 'compare') {
+    await timeline();
+    await compare();
+  } else {
+    await compare();
+    await timeline();
+  }
   // the index-over-time chart, drawn for three dates over the scene
   const [w, s, e, n] = bbox(scene);
   const polygon = squareFeature('scene', w, s, Math.min(e - w, n - s)).geometry;
@@ -548,7 +570,7 @@ const MAP_CONTROLS: Record<string, string> = {
 
 describe("the map's tools in one dock", () => {
   it("never cover one another nor the map's controls, nor scroll sideways: every combination of open tools at 1024 × 768, 1280 × 800 and 1920 × 1080", async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       // the basemap chooser open, and a notice
       await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
       await h.send({ type: 'notice', level: 'info', text: 'Tiles could not be loaded; showing the offline outlines.' });
@@ -560,7 +582,7 @@ describe("the map's tools in one dock", () => {
       ]) {
         await h.page.setViewportSize(viewport);
         await h.page.waitForTimeout(300);
-        const shot = `test-results/screenshots/map-dock-${viewport.width}x${viewport.height}.png`;
+        const shot = `test-results/screenshots/map-dock-${viewport.width}x${viewport.height}${'compare' in tools ? '' : '-time-slider'}.png`;
         await h.page.screenshot({ path: shot });
         // each combination: the tools left out are closed as their own close does (the `hidden` attribute)
         const problems = await h.page.evaluate(
@@ -627,7 +649,7 @@ describe("the map's tools in one dock", () => {
             }
             return out;
           },
-          [TOOLS, MAP_CONTROLS],
+          [tools, MAP_CONTROLS],
         );
         assert.deepEqual([...new Set(problems)].slice(0, 20), [], `(see ${shot})`);
       }
@@ -635,9 +657,9 @@ describe("the map's tools in one dock", () => {
   });
 
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       const heads = await h.page.locator('#eo-dock .eo-dock-section button.fold:visible').all();
-      assert.equal(heads.length, Object.keys(TOOLS).length, 'a section per open tool');
+      assert.equal(heads.length, Object.keys(tools).length, 'a section per open tool');
       for (const head of heads) {
         await head.focus();
         const outline = await head.evaluate((e) => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth);
@@ -664,7 +686,7 @@ describe("the map's tools in one dock", () => {
   });
 
   it('a click and a key press on each control of each tool open no footprint under it, read no pixel and keep the view', async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       // a search result under the whole page: a press that fell through would select and open it
       await h.send({ type: 'layer', layer: 'results', features: [squareFeature('under', -179, -80, 170)], mode: 'replace', fit: false });
       await h.page.evaluate(() => {
@@ -701,7 +723,7 @@ describe("the map's tools in one dock", () => {
       const opened = () => h.posted.filter((m) => (m as { type?: string }).type === 'open').length;
       // the controls that close or remove go last, so every other control is pressed while its tool is open
       // (a layer's Zoom to is left out: moving the map is its job)
-      const css = Object.values(TOOLS)
+      const css = Object.values(tools)
         .map((t) => `${t} :is(button:not(.zoom), input, select, [tabindex="0"])`)
         .join(', ');
       // handles, not nth(i) of a live list: a close or a removal takes rows out of the page, and nth(i)
