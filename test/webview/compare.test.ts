@@ -608,6 +608,19 @@ describe("the map's tools in one dock", () => {
             const missing = names.filter((_, i) => !els[i]);
             if (missing.length) return [`not found: ${missing.join(', ')}`];
             const wasHidden = els.map((e) => e.hidden);
+            // a table heading's words stay whole (at 1024 px the inspector's "Wavelength" broke before its last letter)
+            for (const th of Array.from(document.querySelectorAll<HTMLElement>('#eo-dock th'))) {
+              const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+              for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+                for (const word of (t.textContent ?? '').matchAll(/\S+/g)) {
+                  const range = document.createRange();
+                  range.setStart(t, word.index);
+                  range.setEnd(t, word.index + word[0].length);
+                  const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+                  if (lines.size > 1) out.push(`"${word[0]}" is broken across lines in a table heading at ${innerWidth} × ${innerHeight}`);
+                }
+              }
+            }
             try {
               for (let mask = 1; mask < 1 << names.length; mask++) {
                 names.forEach((_, i) => (els[i].hidden = !(mask & (1 << i))));
