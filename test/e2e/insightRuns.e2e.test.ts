@@ -6,6 +6,7 @@
 // insight-raster-output-map.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { expandRow, openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
@@ -31,17 +32,22 @@ async function finishedRun(base: string, token: string): Promise<{ aoi: Aois['ao
   throw new Error('the sandbox seeds no finished run with a vector output');
 }
 
+/** Projects → the finished run's AOI → "Insight runs": the run's row shown, folded. */
+async function showRunRow(page: Page, base: string, token: string): Promise<Awaited<ReturnType<typeof finishedRun>>> {
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await openEoContainer(page);
+  await soleView(page, 'Projects');
+  const found = await finishedRun(base, token);
+  await expandRow(page, 'Projects', found.project, found.aoi.name);
+  await expandRow(page, 'Projects', found.aoi.name, 'Insight runs');
+  await expandRow(page, 'Projects', 'Insight runs', found.run.name);
+  return found;
+}
+
 test("insight runs: a finished run's outputs in the tree, its vector and raster outputs on the map", { timeout: 420_000 }, async () => {
   await withSandboxWorkbench('insight-runs', {}, async ({ page, base, token }) => {
     const webviewConsole = watchWebviewConsole(page);
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
-    const { aoi, run, project } = await finishedRun(base, token);
-
-    await expandRow(page, 'Projects', project, aoi.name);
-    await expandRow(page, 'Projects', aoi.name, 'Insight runs');
-    await expandRow(page, 'Projects', 'Insight runs', run.name);
+    const { aoi, run } = await showRunRow(page, base, token);
     await expandRow(page, 'Projects', run.name, 'water_bodies');
     const labels = (await treeRows(page, 'Projects').allInnerTexts()).join(' | ');
     assert.match(labels, /water_mask/, labels);
@@ -76,13 +82,7 @@ test("insight runs: a finished run's outputs in the tree, its vector and raster 
 // scrolled into view, not left below the fold.
 test('insight runs: Show Outputs on the last row in view brings its outputs into view', { timeout: 300_000 }, async () => {
   await withSandboxWorkbench('insight-show-outputs', {}, async ({ page, base, token }) => {
-    await page.setViewportSize({ width: 1400, height: 860 });
-    await openEoContainer(page);
-    await soleView(page, 'Projects');
-    const { aoi, run, project } = await finishedRun(base, token);
-    await expandRow(page, 'Projects', project, aoi.name);
-    await expandRow(page, 'Projects', aoi.name, 'Insight runs');
-    await expandRow(page, 'Projects', 'Insight runs', run.name);
+    const { run } = await showRunRow(page, base, token);
     const runRow = await waitForTreeRow(page, 'Projects', run.name);
     assert.notEqual(await runRow.getAttribute('aria-expanded'), 'true', 'the run starts folded');
     // the window made just tall enough that the run is the view's last row

@@ -120,6 +120,16 @@ async function pagePoint(h: Harness, [lon, lat]: [number, number]): Promise<{ x:
   );
 }
 
+/** Compares two of the map's layers (ids that are their titles), picked in the layer list's Compare. */
+async function pickInLayerList(h: Harness, left: string, right: string): Promise<void> {
+  for (const id of [left, right]) await h.page.locator(`.eo-imagery-row[data-id="${id}"]`).waitFor();
+  await h.page.locator('#imagery-layers button.compare').click();
+  const picker = h.page.locator('.eo-compare-picker');
+  await picker.getByLabel('Left layer').selectOption({ label: left });
+  await picker.getByLabel('Right layer').selectOption({ label: right });
+  await picker.locator('button.start').click();
+}
+
 /** The colour the page shows at a page point (a 1 × 1 screenshot, decoded in a blank page). */
 async function shown(h: Harness, p: { x: number; y: number }): Promise<number[]> {
   const png = await h.page.screenshot({ clip: { x: Math.round(p.x), y: Math.round(p.y), width: 1, height: 1 } });
@@ -278,12 +288,7 @@ describe('compare two imagery layers', () => {
     try {
       await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
       await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
-      await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
-      await h.page.locator('#imagery-layers button.compare').click();
-      const picker = h.page.locator('.eo-compare-picker');
-      await picker.getByLabel('Left layer').selectOption({ label: 'two' });
-      await picker.getByLabel('Right layer').selectOption({ label: 'one' });
-      await picker.locator('button.start').click();
+      await pickInLayerList(h, 'two', 'one');
       await idle(h);
       const water = await pagePoint(h, scene.points.water);
       const mapBox = (await h.page.locator('#map').boundingBox())!;
@@ -313,12 +318,7 @@ describe('compare two imagery layers', () => {
     try {
       await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
       await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
-      await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
-      await h.page.locator('#imagery-layers button.compare').click();
-      const picker = h.page.locator('.eo-compare-picker');
-      await picker.getByLabel('Left layer').selectOption({ label: 'two' });
-      await picker.getByLabel('Right layer').selectOption({ label: 'one' });
-      await picker.locator('button.start').click();
+      await pickInLayerList(h, 'two', 'one');
       await h.page.locator('.eo-swipe-divider').focus();
       await h.page.keyboard.press('Shift+ArrowRight');
       await idle(h);

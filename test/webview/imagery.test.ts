@@ -66,7 +66,8 @@ async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeo
   return h;
 }
 
-async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
+/** The map fitted to the scene. */
+async function fitScene(h: Harness, scene: Scene): Promise<void> {
   const [[w, n], [e, s]] = scene.corners;
   await moveMap(h.page, {
     fitBounds: [
@@ -75,6 +76,10 @@ async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<v
     ],
     options: { animate: false },
   });
+}
+
+async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
+  await fitScene(h, scene);
   await h.send({ type: 'imagery', spec, fit: false });
 }
 
@@ -189,13 +194,7 @@ describe('imagery on the map webview', () => {
     const h = await open(scene.file, []);
     try {
       const [[w, n], [e, s]] = scene.corners;
-      await moveMap(h.page, {
-        fitBounds: [
-          [s, w],
-          [n, e],
-        ],
-        options: { animate: false },
-      });
+      await fitScene(h, scene);
       const size = Math.max(e - w, n - s);
       // one footprint over the scene, one below it (both in view)
       const over = squareFeature('over', w + size / 4, s + size / 4, size / 2);
