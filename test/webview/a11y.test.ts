@@ -251,18 +251,7 @@ describe('webview accessibility', () => {
           render: { kind: 'rgb', bands: ['B04', 'B04', 'B04'] },
           source: { kind: 'url', url },
         };
-        const polygon = {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [0, 0],
-              [1, 0],
-              [1, 1],
-              [0, 1],
-              [0, 0],
-            ],
-          ],
-        };
+        const polygon = squareFeature('field', 0, 0, 1).geometry;
         await h.send({
           type: 'seriesStart',
           requestId: 1,
