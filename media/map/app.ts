@@ -16,10 +16,9 @@ import { Rpc, type VsCodeApi } from '../shared/vscodeApi';
 import { DrawTool, type DrawnShape, type Shape } from './draw';
 import { SearchPanel } from './searchPanel';
 import { loadImageryChunk } from './imageryLoader';
-import type { ImageryManager } from './imagery/manager';
+import type { ImageryManager, ImageryRestore } from './imagery/manager';
 import type { DecodeMode } from './imagery/chunk';
 import type { ImageryTools } from './imagery/tools';
-import type { ImageryLayerSpec } from '../../src/panels/imagery/protocol';
 import { MAP_TO_PAGE, type FromMapMessage, type ToMapImageryMessage } from '../../src/panels/mapMessages';
 import type { Dispatcher, Handlers } from '../../src/panels/webview/messages';
 import { listen } from '../shared/messages';
@@ -180,7 +179,7 @@ export class MapApp {
         // a panel revived by the serializer hands back what the webview saved
         // (only when the webview kept nothing itself: its own view may already have moved on)
         if (this.startedEmpty && m.state) {
-          if (m.state.imagery) this.state.imagery = m.state.imagery;
+          if (m.state.imagery) Object.assign(this.state, { imagery: m.state.imagery, compare: m.state.compare });
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
         this.init(m.basemaps);
@@ -230,8 +229,8 @@ export class MapApp {
     this.baseLayers[wanted].addTo(this.map);
     const hidden = new Set(this.state.hiddenLayers ?? []);
     for (const kind of KINDS) if (!hidden.has(kind)) this.layers[kind].addTo(this.map);
-    // imagery layers of the last session come back (their code loads on demand)
-    for (const spec of this.state.imagery ?? []) void this.onImagery({ type: 'imagery', spec, fit: false });
+    // imagery layers of the last session come back (their code loads on demand), compared as they were
+    if (this.state.imagery?.length) void this.onImagery({ type: 'imageryRestore', specs: this.state.imagery, compare: this.state.compare });
   }
 
   // ------------------------------------------------------------ imagery (code loaded on demand)
@@ -251,10 +250,7 @@ export class MapApp {
             throw e;
           }
         },
-        onChange: (specs: ImageryLayerSpec[]) => {
-          this.state.imagery = specs;
-          this.saveState();
-        },
+        onChange: (imagery, compare) => this.saveState({ imagery, compare }),
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
         onExportTimelapse: () => this.post({ type: 'exportTimelapse' }),
       });
@@ -268,7 +264,7 @@ export class MapApp {
     return this.imageryManager;
   }
 
-  private async onImagery(m: ToMapImageryMessage): Promise<void> {
+  private async onImagery(m: ToMapImageryMessage | ImageryRestore): Promise<void> {
     let manager: ImageryManager;
     try {
       manager = await this.imagery();
@@ -277,6 +273,7 @@ export class MapApp {
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
+    else if (m.type === 'imageryRestore') manager.restore(m.specs, m.compare);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
     else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true, m.date);
@@ -491,12 +488,14 @@ export class MapApp {
     obs.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   }
 
-  saveState(): void {
+  /** `changed`: what the imagery layers say changed (their list, the compare). */
+  saveState(changed: Pick<MapState, 'imagery' | 'compare'> = {}): void {
     if (!this.started) return;
     const c = this.map.getCenter();
     const base = Object.entries(this.baseLayers).find(([, l]) => this.map.hasLayer(l))?.[0];
     this.state = {
       ...this.state,
+      ...changed,
       center: [c.lat, c.lng],
       zoom: this.map.getZoom(),
       basemap: base ?? this.state.basemap,

@@ -156,6 +156,8 @@ export interface MapState {
   results?: SavedResults;
   /** Imagery layers as last shown (bands, stretch, opacity, visibility), drawn again on restore. */
   imagery?: ImageryLayerSpec[];
+  /** Two of those layers compared (by id), started again on restore. */
+  compare?: { left: string; right: string; position: number; mode: 'swipe' | 'flicker' };
 }
 
 export interface SavedResults {

@@ -64,10 +64,12 @@ export class MultiStepInput<S> {
         i++;
         continue;
       }
-      // The total counts every step that may apply, so it never changes under the person's
-      // feet (it used to grow as answers made steps apply); a step that does not apply is
-      // passed over and keeps its number.
-      const result = await step.ask(this.state, this.ui(i + 1, this.steps.length, history.length > 0));
+      // Numbered as the person meets them: the steps answered, this one, and those ahead that
+      // apply to the answers so far. A step that does not apply takes no number (counting it
+      // made the counter jump, 5/12 to 7/12); an answer that brings one in (a recurrence, a
+      // store's folder) adds it to the total from then on.
+      const ahead = this.steps.slice(i + 1).filter((s) => !s.when || s.when(this.state)).length;
+      const result = await step.ask(this.state, this.ui(history.length + 1, history.length + 1 + ahead, history.length > 0));
       if (result === 'cancel') return false;
       if (result === 'back') {
         const prev = history.pop();

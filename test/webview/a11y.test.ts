@@ -34,6 +34,7 @@ const THEMES = {
       '--vscode-focusBorder': '#005fb8',
       '--vscode-button-background': '#005fb8',
       '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-hoverBackground': '#0258a8',
       '--vscode-input-background': '#ffffff',
       '--vscode-input-foreground': '#3b3b3b',
       '--vscode-textLink-foreground': '#005fb8',
@@ -43,6 +44,7 @@ const THEMES = {
       '--vscode-input-border': '#cecece',
       '--vscode-button-secondaryBackground': '#e5e5e5',
       '--vscode-button-secondaryForeground': '#3b3b3b',
+      '--vscode-button-secondaryHoverBackground': '#cccccc',
       '--vscode-list-activeSelectionBackground': '#e8e8e8',
       '--vscode-list-activeSelectionForeground': '#000000',
       '--vscode-list-hoverBackground': '#f2f2f2',
@@ -126,13 +128,14 @@ async function axe(h: Harness): Promise<AxeResult['violations']> {
 }
 
 /**
- * The contrast of the selected result row's text on what is behind it (its background over its
- * ancestors'), computed in the page: axe leaves a half-transparent background "incomplete".
+ * The contrast of an element's text (by default the selected result row's) on what is behind it
+ * (its background over its ancestors'), computed in the page: axe leaves a half-transparent
+ * background "incomplete".
  */
-async function selectedRowContrast(h: Harness): Promise<number> {
-  return h.page.evaluate(() => {
+async function selectedRowContrast(h: Harness, selector = '#results li.selected'): Promise<number> {
+  return h.page.evaluate((sel) => {
     const rgba = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number).concat([1]).slice(0, 4);
-    const row = document.querySelector<HTMLElement>('#results li.selected')!;
+    const row = document.querySelector<HTMLElement>(sel)!;
     const layers: number[][] = [];
     for (let e: HTMLElement | null = row; e; e = e.parentElement) {
       const bg = rgba(getComputedStyle(e).backgroundColor);
@@ -150,7 +153,7 @@ async function selectedRowContrast(h: Harness): Promise<number> {
         .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
     const [a, b] = [lum(text), lum(under)].sort((x, y) => y - x);
     return (a + 0.05) / (b + 0.05);
-  });
+  }, selector);
 }
 
 function describeViolations(vs: AxeResult['violations']): string {
@@ -224,6 +227,45 @@ describe('webview accessibility', () => {
         assert.equal(v.length, 0, describeViolations(v));
         const contrast = await selectedRowContrast(h);
         assert.ok(contrast >= 4.5, `the selected result row's text has a contrast of ${contrast.toFixed(2)}:1`);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it(`map: the index chart's Export CSV, focused from the keyboard and under the mouse, can be read (${theme ?? 'dark'})`, async () => {
+      const h = await openWebview('map', {
+        onRequest: () => {
+          throw new Error('not read in this test');
+        },
+      });
+      try {
+        await h.waitFor(isType('ready'));
+        await h.send({ type: 'init', basemaps: [] });
+        if (theme) await applyTheme(h, theme);
+        const url = 'https://assets.example.com/field.tif';
+        const spec = {
+          id: 'f',
+          title: 'Field',
+          url,
+          bands: [{ name: 'B04' }, { name: 'B08' }],
+          render: { kind: 'rgb', bands: ['B04', 'B04', 'B04'] },
+          source: { kind: 'url', url },
+        };
+        const polygon = squareFeature('field', 0, 0, 1).geometry;
+        await h.send({
+          type: 'seriesStart',
+          requestId: 1,
+          request: { title: 'Field', index: { name: 'NDVI', expression: '(B08-B04)/(B08+B04)' }, polygon, dates: [{ date: '2024-05-01', spec, source: 'a' }] },
+        });
+        await h.waitFor(isType('seriesDone'), 30_000);
+        const csv = h.page.locator('#imagery-series button.csv');
+        // reached from the keyboard (Shift+Tab from Save PNG), then the mouse rests on it
+        await h.page.locator('#imagery-series button.png').focus();
+        await h.page.keyboard.press('Shift+Tab');
+        assert.equal(await csv.evaluate((b) => b === document.activeElement && b.matches(':focus-visible')), true, 'Export CSV has the keyboard focus');
+        await csv.hover();
+        const contrast = await selectedRowContrast(h, '#imagery-series button.csv');
+        assert.ok(contrast >= 4.5, `Export CSV's text has a contrast of ${contrast.toFixed(2)}:1`);
       } finally {
         await h.close();
       }

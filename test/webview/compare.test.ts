@@ -76,10 +76,12 @@ type App = {
   }>;
 };
 
-async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700 }): Promise<Harness> {
+/** `state`: what the page saved before it was reloaded (VS Code reloads it when its tab is shown again). */
+async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700 }, state?: unknown): Promise<Harness> {
   const bytes = readFileSync(scene.file);
   const h = await openWebview('map', {
     viewport,
+    state,
     onRequest: (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       log.push(r.params);
@@ -116,6 +118,16 @@ async function pagePoint(h: Harness, [lon, lat]: [number, number]): Promise<{ x:
     },
     [lon, lat],
   );
+}
+
+/** Compares two of the map's layers (ids that are their titles), picked in the layer list's Compare. */
+async function pickInLayerList(h: Harness, left: string, right: string): Promise<void> {
+  for (const id of [left, right]) await h.page.locator(`.eo-imagery-row[data-id="${id}"]`).waitFor();
+  await h.page.locator('#imagery-layers button.compare').click();
+  const picker = h.page.locator('.eo-compare-picker');
+  await picker.getByLabel('Left layer').selectOption({ label: left });
+  await picker.getByLabel('Right layer').selectOption({ label: right });
+  await picker.locator('button.start').click();
 }
 
 /** The colour the page shows at a page point (a 1 × 1 screenshot, decoded in a blank page). */
@@ -276,12 +288,7 @@ describe('compare two imagery layers', () => {
     try {
       await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
       await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
-      await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
-      await h.page.locator('#imagery-layers button.compare').click();
-      const picker = h.page.locator('.eo-compare-picker');
-      await picker.getByLabel('Left layer').selectOption({ label: 'two' });
-      await picker.getByLabel('Right layer').selectOption({ label: 'one' });
-      await picker.locator('button.start').click();
+      await pickInLayerList(h, 'two', 'one');
       await idle(h);
       const water = await pagePoint(h, scene.points.water);
       const mapBox = (await h.page.locator('#map').boundingBox())!;
@@ -294,6 +301,86 @@ describe('compare two imagery layers', () => {
       await h.page.locator('.eo-imagery-row[data-id="two"] button.remove').click();
       assert.equal(await h.page.locator('.eo-compare').isVisible(), false);
       near(await shown(h, water), colour(TRUE_COLOUR, 'water'), 'the remaining layer shows whole');
+      assert.equal(await h.page.locator('.notice').textContent(), 'Compare ended: a compared layer was hidden or removed.');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('comes back as it was when its tab is shown again (the page reloaded from what it saved)', async () => {
+    const viewport = { width: 1280, height: 800 };
+    const compareState = (h: Harness) => h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state);
+    const labels = (h: Harness) => h.page.locator('.eo-compare-bar .side').allTextContents();
+    const h = await open([], viewport);
+    let saved: unknown;
+    let before: Awaited<ReturnType<typeof compareState>>;
+    const seen: number[][] = [];
+    try {
+      await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
+      await pickInLayerList(h, 'two', 'one');
+      await h.page.locator('.eo-swipe-divider').focus();
+      await h.page.keyboard.press('Shift+ArrowRight');
+      await idle(h);
+      before = await compareState(h);
+      assert.deepEqual(await labels(h), ['two', 'one']);
+      for (const p of [scene.points.vegetation, scene.points.water]) seen.push(await shown(h, await pagePoint(h, p)));
+      saved = await h.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
+    } finally {
+      await h.close();
+    }
+    const again = await open([], viewport, saved);
+    try {
+      await again.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
+      await idle(again);
+      assert.deepEqual(await compareState(again), before, 'the same pair, divider and mode');
+      assert.equal(await again.page.locator('.eo-compare-bar').isVisible(), true);
+      assert.deepEqual(await labels(again), ['two', 'one']);
+      const points = [scene.points.vegetation, scene.points.water];
+      for (const [i, p] of points.entries()) near(await shown(again, await pagePoint(again, p)), seen[i], `the same colour at ${p.join(', ')} as before`);
+      assert.deepEqual(again.pageErrors, []);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('ends, and says so, when the time slider opens over it; the slider closes, and says so, when a compare starts', async () => {
+    const h = await open([]);
+    try {
+      await h.send({ type: 'imagery', spec: spec('d0501', TRUE_COLOUR, { title: 'Vineyard 2024-05-01' }), fit: true });
+      await h.send({ type: 'imagery', spec: spec('d0601', FALSE_COLOUR, { title: 'Vineyard 2024-06-01' }), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="d0601"]').waitFor();
+      const pickTwo = async () => {
+        await h.page.locator('#imagery-layers button.compare').click();
+        await h.page.locator('.eo-compare-picker button.start').click();
+      };
+      await pickTwo();
+      const bar = h.page.locator('.eo-compare-bar');
+      assert.deepEqual(await bar.locator('.side').allTextContents(), ['Vineyard 2024-05-01', 'Vineyard 2024-06-01']);
+      const frames: TimeFrame[] = [
+        { date: '2024-07-01', spec: spec('t0701', SWIR_LIKE) },
+        { date: '2024-08-01', spec: spec('t0801', TRUE_COLOUR) },
+      ];
+      await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames, fit: false });
+      const range = h.page.getByRole('slider', { name: 'Date' });
+      await range.waitFor();
+      // the slider shows 2024-08-01: no compare bar goes on naming May and June
+      assert.equal(await bar.isVisible(), false, 'the compare bar is gone');
+      assert.equal(await h.page.evaluate(async () => (await (window as unknown as { eoMap: App }).eoMap.imagery()).compare.state), undefined);
+      assert.equal(await h.page.locator('.notice').textContent(), 'Compare ended: the time slider shows the dates of Vineyard AOI.');
+      await pickTwo();
+      await bar.waitFor();
+      assert.equal(await range.isVisible(), false, 'the time slider is closed');
+      assert.equal(await h.page.locator('.notice').textContent(), 'Time slider closed: a compare shows two layers now.');
+      await idle(h);
+      // what shows is the compare: the left layer left of the divider, the right one right of it
+      const mapBox = (await h.page.locator('#map').boundingBox())!;
+      const divX = mapBox.x + mapBox.width / 2;
+      for (const place of ['vegetation', 'water'] as const) {
+        const p = await pagePoint(h, scene.points[place]);
+        if (Math.abs(p.x - divX) < 5) continue;
+        near(await shown(h, p), colour(p.x < divX ? TRUE_COLOUR : FALSE_COLOUR, place), `${place}, ${p.x < divX ? 'left' : 'right'} of the divider`);
+      }
     } finally {
       await h.close();
     }
@@ -386,18 +473,28 @@ describe('time slider', () => {
 type Box = { x: number; y: number; width: number; height: number };
 
 /** A 1280 × 800 page with every tool open in the dock, closed after `fn`. */
-async function withEveryTool(fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await open([], { width: 1280, height: 800 });
-  try {
-    await openEveryTool(h);
-    await fn(h);
-  } finally {
-    await h.close();
+/**
+ * Every tool of the map open, twice: with the compare, then with the time slider (opening one
+ * closes the other). `tools`: the tools open, by the element its own close hides.
+ */
+async function withEveryTool(fn: (h: Harness, tools: Record<string, string>) => Promise<void>): Promise<void> {
+  for (const last of ['compare', 'time slider'] as const) {
+    const h = await open([], { width: 1280, height: 800 });
+    try {
+      await openEveryTool(h, last);
+      const closed = last === 'compare' ? 'time slider' : 'compare';
+      await fn(h, Object.fromEntries(Object.entries(TOOLS).filter(([name]) => name !== closed)));
+    } finally {
+      await h.close();
+    }
   }
 }
 
-/** Opens every tool of the map: three layers (one an index with its legend), compare, the time slider, the index chart, the inspector with a reading, the histogram. */
-async function openEveryTool(h: Harness): Promise<void> {
+/**
+ * Opens every tool of the map: three layers (one an index with its legend), the time slider and
+ * compare (`last` of the two stays open), the index chart, the inspector with a reading, the histogram.
+ */
+async function openEveryTool(h: Harness, last: 'compare' | 'time slider'): Promise<void> {
   await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
   await h.send({
     type: 'imagery',
@@ -406,14 +503,26 @@ async function openEveryTool(h: Harness): Promise<void> {
   });
   await h.send({ type: 'imagery', spec: spec('two', FALSE_COLOUR), fit: false });
   await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
-  await h.send({ type: 'imageryCompare', left: spec('one', TRUE_COLOUR), right: spec('two', FALSE_COLOUR) });
-  const frames: TimeFrame[] = ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({
-    spec: spec(`t${i}`, [TRUE_COLOUR, FALSE_COLOUR, SWIR_LIKE][i], { title: `Scene ${date}` }),
-    date,
-    cloudCover: 10 * i,
-  }));
-  await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
-  await h.page.locator('.eo-timeline').waitFor();
+  const compare = async () => {
+    await h.send({ type: 'imageryCompare', left: spec('one', TRUE_COLOUR), right: spec('two', FALSE_COLOUR) });
+    await h.page.locator('.eo-compare-bar').waitFor();
+  };
+  const timeline = async () => {
+    const frames: TimeFrame[] = ['2024-05-01', '2024-06-01', '2024-07-01'].map((date, i) => ({
+      spec: spec(`t${i}`, [TRUE_COLOUR, FALSE_COLOUR, SWIR_LIKE][i], { title: `Scene ${date}` }),
+      date,
+      cloudCover: 10 * i,
+    }));
+    await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+    await h.page.locator('.eo-timeline').waitFor();
+  };
+  if (last === 'compare') {
+    await timeline();
+    await compare();
+  } else {
+    await compare();
+    await timeline();
+  }
   // the index-over-time chart, drawn for three dates over the scene
   const [w, s, e, n] = bbox(scene);
   const polygon = squareFeature('scene', w, s, Math.min(e - w, n - s)).geometry;
@@ -461,7 +570,7 @@ const MAP_CONTROLS: Record<string, string> = {
 
 describe("the map's tools in one dock", () => {
   it("never cover one another nor the map's controls, nor scroll sideways: every combination of open tools at 1024 × 768, 1280 × 800 and 1920 × 1080", async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       // the basemap chooser open, and a notice
       await h.page.evaluate(() => document.querySelector('.leaflet-control-layers')?.classList.add('leaflet-control-layers-expanded'));
       await h.send({ type: 'notice', level: 'info', text: 'Tiles could not be loaded; showing the offline outlines.' });
@@ -473,7 +582,7 @@ describe("the map's tools in one dock", () => {
       ]) {
         await h.page.setViewportSize(viewport);
         await h.page.waitForTimeout(300);
-        const shot = `test-results/screenshots/map-dock-${viewport.width}x${viewport.height}.png`;
+        const shot = `test-results/screenshots/map-dock-${viewport.width}x${viewport.height}${'compare' in tools ? '' : '-time-slider'}.png`;
         await h.page.screenshot({ path: shot });
         // each combination: the tools left out are closed as their own close does (the `hidden` attribute)
         const problems = await h.page.evaluate(
@@ -499,6 +608,19 @@ describe("the map's tools in one dock", () => {
             const missing = names.filter((_, i) => !els[i]);
             if (missing.length) return [`not found: ${missing.join(', ')}`];
             const wasHidden = els.map((e) => e.hidden);
+            // a table heading's words stay whole (at 1024 px the inspector's "Wavelength" broke before its last letter)
+            for (const th of Array.from(document.querySelectorAll<HTMLElement>('#eo-dock th'))) {
+              const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+              for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+                for (const word of (t.textContent ?? '').matchAll(/\S+/g)) {
+                  const range = document.createRange();
+                  range.setStart(t, word.index);
+                  range.setEnd(t, word.index + word[0].length);
+                  const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+                  if (lines.size > 1) out.push(`"${word[0]}" is broken across lines in a table heading at ${innerWidth} × ${innerHeight}`);
+                }
+              }
+            }
             try {
               for (let mask = 1; mask < 1 << names.length; mask++) {
                 names.forEach((_, i) => (els[i].hidden = !(mask & (1 << i))));
@@ -540,7 +662,7 @@ describe("the map's tools in one dock", () => {
             }
             return out;
           },
-          [TOOLS, MAP_CONTROLS],
+          [tools, MAP_CONTROLS],
         );
         assert.deepEqual([...new Set(problems)].slice(0, 20), [], `(see ${shot})`);
       }
@@ -548,9 +670,9 @@ describe("the map's tools in one dock", () => {
   });
 
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       const heads = await h.page.locator('#eo-dock .eo-dock-section button.fold:visible').all();
-      assert.equal(heads.length, Object.keys(TOOLS).length, 'a section per open tool');
+      assert.equal(heads.length, Object.keys(tools).length, 'a section per open tool');
       for (const head of heads) {
         await head.focus();
         const outline = await head.evaluate((e) => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth);
@@ -577,7 +699,7 @@ describe("the map's tools in one dock", () => {
   });
 
   it('a click and a key press on each control of each tool open no footprint under it, read no pixel and keep the view', async () => {
-    await withEveryTool(async (h) => {
+    await withEveryTool(async (h, tools) => {
       // a search result under the whole page: a press that fell through would select and open it
       await h.send({ type: 'layer', layer: 'results', features: [squareFeature('under', -179, -80, 170)], mode: 'replace', fit: false });
       await h.page.evaluate(() => {
@@ -614,7 +736,7 @@ describe("the map's tools in one dock", () => {
       const opened = () => h.posted.filter((m) => (m as { type?: string }).type === 'open').length;
       // the controls that close or remove go last, so every other control is pressed while its tool is open
       // (a layer's Zoom to is left out: moving the map is its job)
-      const css = Object.values(TOOLS)
+      const css = Object.values(tools)
         .map((t) => `${t} :is(button:not(.zoom), input, select, [tabindex="0"])`)
         .join(', ');
       // handles, not nth(i) of a live list: a close or a removal takes rows out of the page, and nth(i)

@@ -66,7 +66,8 @@ async function open(file: string, log: ReadBytesParams[], opts: Parameters<typeo
   return h;
 }
 
-async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
+/** The map fitted to the scene. */
+async function fitScene(h: Harness, scene: Scene): Promise<void> {
   const [[w, n], [e, s]] = scene.corners;
   await moveMap(h.page, {
     fitBounds: [
@@ -75,6 +76,10 @@ async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<v
     ],
     options: { animate: false },
   });
+}
+
+async function show(h: Harness, spec: ImageryLayerSpec, scene: Scene): Promise<void> {
+  await fitScene(h, scene);
   await h.send({ type: 'imagery', spec, fit: false });
 }
 
@@ -180,6 +185,49 @@ describe('imagery on the map webview', () => {
         outline: !!document.querySelector('.leaflet-overlay-pane canvas.eo-footprints'),
       }));
       assert.deepEqual(panes, { fills: true, outline: true });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("closes a footprint's popup that lies over imagery added after it; a popup elsewhere stays", async () => {
+    const h = await open(scene.file, []);
+    try {
+      const [[w, n], [e, s]] = scene.corners;
+      await fitScene(h, scene);
+      const size = Math.max(e - w, n - s);
+      // one footprint over the scene, one below it (both in view)
+      const over = squareFeature('over', w + size / 4, s + size / 4, size / 2);
+      const beside = squareFeature('beside', w + size / 4, s - size * 0.35, size / 6);
+      await h.send({ type: 'layer', layer: 'results', mode: 'replace', fit: false, features: [over, beside] });
+      const clickOn = async (lon: number, lat: number) => {
+        const p = await h.page.evaluate(
+          ([lo, la]) => {
+            const pt = (
+              window as unknown as { eoMap: { map: { latLngToContainerPoint(ll: [number, number]): { x: number; y: number } } } }
+            ).eoMap.map.latLngToContainerPoint([la, lo]);
+            const r = document.getElementById('map')!.getBoundingClientRect();
+            return { x: r.left + pt.x, y: r.top + pt.y };
+          },
+          [lon, lat],
+        );
+        await h.page.mouse.click(p.x, p.y);
+      };
+      const bbox: [number, number, number, number] = [w, s, e, n];
+      // a click on the footprint over the scene opens its popup; the scene's imagery added then closes it
+      await clickOn(w + size / 2, s + size / 2);
+      await h.page.locator('.leaflet-popup').waitFor();
+      await h.send({ type: 'imagery', spec: spec({ bbox }), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="scene"]').waitFor();
+      // (it fades out for 200 ms)
+      await h.page.locator('.leaflet-popup').waitFor({ state: 'detached', timeout: 2000 });
+      // the popup of the footprint beside the scene stays when imagery is added again
+      await clickOn(w + size / 4 + size / 12, s - size * 0.35 + size / 12);
+      await h.page.locator('.leaflet-popup').waitFor();
+      await h.send({ type: 'imagery', spec: spec({ id: 'again', bbox }), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="again"]').waitFor();
+      await h.page.waitForTimeout(500);
+      assert.equal(await h.page.locator('.leaflet-popup').count(), 1, 'the popup beside the imagery stays');
     } finally {
       await h.close();
     }

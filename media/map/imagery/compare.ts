@@ -11,6 +11,7 @@ import { append, button, clear, el } from '../../shared/dom';
 import { SlidingClip } from './slidingClip';
 import { dockSlot } from '../frame';
 import { keepEventsInside } from '../toolEvents';
+import { showNotice } from '../../shared/notice';
 
 export interface CompareDeps {
   L: typeof Leaflet;
@@ -21,6 +22,8 @@ export interface CompareDeps {
   layers(): { id: string; title: string }[];
   /** The pair, the divider or the mode changed (a shared view carries them). */
   onChange?(): void;
+  /** A compare starts (the time slider, drawn in the same pane, gives way). */
+  onStart?(): void;
 }
 
 export type CompareMode = 'swipe' | 'flicker';
@@ -75,7 +78,7 @@ export class SwipeCompare {
     this.bar = el('div', { class: 'eo-compare-bar', role: 'toolbar', 'aria-label': l10n.t('Compare'), hidden: true });
     this.live = el('div', { class: 'eo-sr-only', 'aria-live': 'polite' });
     this.root = el('div', { class: 'eo-compare', hidden: true }, this.divider);
-    // outside the hidden root, so that "compare ended" is still read out
+    // the compare's read-outs; why it ended is a notice (showNotice), seen as well as heard
     deps.map.getContainer().append(this.root, this.live);
     // the bar sits in the dock beside the map (media/map/dock.ts)
     dockSlot(deps.map, 'compare').append(this.bar);
@@ -111,6 +114,7 @@ export class SwipeCompare {
     const position = Math.min(1, Math.max(0, at ?? this.current?.position ?? 0.5));
     this.stop();
     this.closePicker();
+    this.deps.onStart?.();
     this.current = { left, right, position, mode, showing: 'left' };
     for (const l of [a, b]) l.on('remove', this.onRemoved);
     // the right-hand layer draws above the left one, so the flicker's hidden side never shows
@@ -139,7 +143,7 @@ export class SwipeCompare {
     return true;
   }
 
-  /** Ends the comparison: both layers show whole again. */
+  /** Ends the comparison: both layers show whole again; a `reason` is shown (nothing ends unsaid). */
   stop(reason?: string): void {
     const c = this.current;
     if (!c) return;
@@ -169,7 +173,9 @@ export class SwipeCompare {
     this.corners = undefined;
     this.root.hidden = true;
     this.bar.hidden = true;
-    this.live.textContent = reason ?? '';
+    // the notice is read out too (role status): the live region stays quiet then
+    this.live.textContent = '';
+    if (reason) showNotice(reason);
     this.deps.onChange?.();
   }
 

@@ -13,10 +13,11 @@ import { classColors, colormapLut, colormapName } from './colormaps';
 import { createImageryLayer, type ImageryLayerHandle, type LayerStatus } from './imageryLayer';
 import { bandControls } from './bandControls';
 import { bandControlsState, round } from './bandState';
-import { SwipeCompare } from './compare';
+import { SwipeCompare, type CompareState } from './compare';
 import { TimeSlider } from './timeSlider';
 import { keepEventsInside } from '../toolEvents';
 import { dockSlot } from '../frame';
+import { showNotice } from '../../shared/notice';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -24,7 +25,7 @@ export interface ImageryManagerDeps {
   read: ReadBytes;
   pool?: Pool;
   /** Called whenever the set of layers or a layer's look, the compare or the time slider's date changes (the map saves its state). */
-  onChange(specs: ImageryLayerSpec[]): void;
+  onChange(specs: ImageryLayerSpec[], compare: CompareState | undefined): void;
   /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
   onSettled?(id: string, report: ImageryStatusReport): void;
   /** The time slider's "Export Timelapse…" button. */
@@ -45,6 +46,13 @@ interface Entry {
 }
 
 const PANE = 'eo-imagery';
+
+/** What a reloaded page saved of its imagery (media/map/app.ts restores it). */
+export interface ImageryRestore {
+  type: 'imageryRestore';
+  specs: ImageryLayerSpec[];
+  compare?: Omit<CompareState, 'showing'>;
+}
 
 export class ImageryManager {
   private readonly entries = new Map<string, Entry>();
@@ -75,7 +83,13 @@ export class ImageryManager {
         return l && map.hasLayer(l) ? l : undefined;
       },
       layers: () => this.specs.map((s) => ({ id: s.id, title: s.title })),
-      onChange: () => this.deps.onChange(this.specs),
+      onChange: () => this.changed(),
+      // one tool at a time draws dates in the pane: the compare's labels would name dates the slider hides
+      onStart: () => {
+        if (!this.timeline.active) return;
+        this.timeline.stop();
+        showNotice(l10n.t('Time slider closed: a compare shows two layers now.'));
+      },
     });
     this.timeline = new TimeSlider({
       L,
@@ -85,7 +99,10 @@ export class ImageryManager {
       pane: PANE,
       onSettled: deps.onSettled,
       onExport: deps.onExportTimelapse,
-      onChange: () => this.deps.onChange(this.specs),
+      onChange: () => this.changed(),
+      onStart: (title) => {
+        if (this.compare.state) this.compare.stop(l10n.t('Compare ended: the time slider shows the dates of {0}.', title));
+      },
     });
     const head = el('div', { class: 'list-head' }, el('h3', {}, l10n.t('Imagery')));
     head.append(this.compare.pickerButton(head));
@@ -117,6 +134,16 @@ export class ImageryManager {
     for (const entry of [...this.entries.values()]) if (!entry.note && entry.lastStatus?.state === 'error') this.add(entry.spec, false);
   }
 
+  /**
+   * The layers a reloaded page saved (a tab switched away and back), compared again as they
+   * were; a compare that cannot start again says why.
+   */
+  restore(specs: ImageryLayerSpec[], compare: ImageryRestore['compare']): void {
+    for (const spec of specs) this.add(spec, false);
+    if (compare && !this.compare.start(compare.left, compare.right, compare.mode, compare.position))
+      showNotice(l10n.t('Compare ended: a compared layer is hidden or no longer on the map.'));
+  }
+
   /** Adds (or replaces, same id, in its place in the list) a layer. */
   add(spec: ImageryLayerSpec, fit: boolean): void {
     const next = this.entries.get(spec.id)?.row.nextSibling;
@@ -143,6 +170,7 @@ export class ImageryManager {
     this.buildRow(entry);
     if (next?.parentNode === this.list) this.list.insertBefore(row, next);
     if (spec.visible !== false) layer.addTo(map);
+    if (spec.visible !== false) this.closePopupOver(spec.bbox);
     if (spec.bbox && spec.visible !== false) {
       const [w, s, e, n] = spec.bbox;
       if (fit)
@@ -163,6 +191,21 @@ export class ImageryManager {
     );
     this.updateLegend(entry);
     this.changed();
+  }
+
+  /**
+   * A footprint's popup (its "Show imagery", say) would stay open over the imagery it brought:
+   * closed when it lies over the new layer's box (or the box is not known); one elsewhere stays.
+   */
+  private closePopupOver(bbox: [number, number, number, number] | undefined): void {
+    const { L, map } = this.deps;
+    const [w, s, e, n] = bbox ?? [-Infinity, -Infinity, Infinity, Infinity];
+    const over: Leaflet.Popup[] = [];
+    map.eachLayer((l) => {
+      const at = l instanceof L.Popup ? l.getLatLng() : undefined;
+      if (at && at.lng >= w && at.lng <= e && at.lat >= s && at.lat <= n) over.push(l as Leaflet.Popup);
+    });
+    for (const p of over) map.closePopup(p);
   }
 
   /** A row that explains why a record cannot be shown (no layer). */
@@ -234,7 +277,7 @@ export class ImageryManager {
   }
 
   private changed(): void {
-    this.deps.onChange(this.specs);
+    this.deps.onChange(this.specs, this.compare.state);
   }
 
   private setStatus(entry: Entry, s: LayerStatus): void {

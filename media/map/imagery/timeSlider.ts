@@ -28,6 +28,8 @@ export interface TimeSliderDeps {
   onExport?(): void;
   /** The dates or the date shown changed (a shared view carries them). */
   onChange?(): void;
+  /** The slider opens on some dates (a compare, drawn in the same pane, gives way). */
+  onStart?(title: string): void;
 }
 
 /** Milliseconds each date stays on screen while playing (once its tiles are drawn). */
@@ -103,6 +105,7 @@ export class TimeSlider {
     this.frames = [...frames].sort((a, b) => a.date.localeCompare(b.date));
     this.title = title;
     if (!this.frames.length) return;
+    this.deps.onStart?.(title);
     this.stretchReads = new AbortController();
     this.sharedStretch = seriesStretch(
       this.frames.map((f) => f.spec),

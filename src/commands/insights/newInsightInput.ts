@@ -40,8 +40,25 @@ const title = (): string => l10n.t('New Insight Input');
  * each input numbered inside it), name. A version list of one, or an AOI given by "Use Output
  * as Input…", is passed over and keeps its number.
  */
-const STEPS = { block: 1, version: 2, aoi: 3, inputs: 4, name: 5 } as const;
-const TOTAL_STEPS = 5;
+type StepName = 'block' | 'version' | 'aoi' | 'inputs' | 'name';
+
+/**
+ * The wizard's steps numbered as the person meets them: a step not asked (the version of a block
+ * that has one, the AOI an output brings) takes no number, so the counter never jumps (1/5 to 3/5).
+ * Every input is asked under one number.
+ */
+class StepNumbers {
+  private order: StepName[];
+  constructor(aoiAsked: boolean) {
+    this.order = ['block', 'version', ...(aoiAsked ? (['aoi'] as const) : []), 'inputs', 'name'];
+  }
+  skip(step: StepName): void {
+    this.order = this.order.filter((s) => s !== step);
+  }
+  at(step: StepName): { step: number; totalSteps: number } {
+    return { step: this.order.indexOf(step) + 1, totalSteps: this.order.length };
+  }
+}
 
 /** The builder or the data refuse: the command wrapper says why, plainly. */
 class Refused extends StepFailure {
@@ -73,6 +90,7 @@ interface Context {
   stacItem?: StacItemInput;
   /** "Use Output as Input…" on an insight output: offered first for raster inputs. */
   output?: { run: Insight; outputName: string };
+  steps: StepNumbers;
 }
 
 /** A step the person closed or went back from at the start: the command stops quietly. */
@@ -102,7 +120,8 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
     return undefined;
   }
   const client = await services.connection.getClient();
-  const block = await pickBlock(services, client);
+  const steps = new StepNumbers(!output);
+  const block = await pickBlock(services, client, steps);
   // an AOI whose bands miss what a required raster input needs is marked, and listed last
   const unfit = (a: Aoi): string | undefined => {
     const gap = aoiBandGaps(block.spec.inputs, a.eo_bands)[0];
@@ -111,15 +130,7 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
   for (;;) {
     const aoi = output
       ? await busy(l10n.t('Loading the AOI…'), () => client.aois.get(output.run.aoi_id))
-      : need(
-          await pickAoi(
-            services,
-            client,
-            l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version),
-            { step: STEPS.aoi, totalSteps: TOTAL_STEPS },
-            unfit,
-          ),
-        );
+      : need(await pickAoi(services, client, l10n.t('{0}: AOI for {1} {2}', title(), block.spec.name, block.spec.version), steps.at('aoi'), unfit));
     const [assets, insights] = await busy(l10n.t('Loading assets and insights of {0}…', aoi.name), () =>
       Promise.all([
         collect(client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100, cap: 1000 })),
@@ -130,7 +141,7 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
         }),
       ]),
     );
-    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output };
+    const ctx: Context = { services, client, aoi, assets, insights, stacItem: source.value, output, steps };
     const choices = new Map<string, InputChoice>();
     const defs = block.spec.inputs;
     try {
@@ -147,7 +158,7 @@ export async function newInsightInput(services: ExtensionServices, from: Insight
       void services.ui.message('warning', err.short, {});
       continue;
     }
-    const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`)));
+    const name = need(await askName(services, folder, insightSlug(`${block.spec.name}-${aoi.name}`), steps));
     const built = buildInsightDocument(name, block.spec, choices);
     if (!built.ok) throw new Refused(built.reason);
     return writeInsightInput(services, folder, built.value, aoi);
@@ -167,7 +178,7 @@ export async function writeInsightInput(services: ExtensionServices, folder: vsc
   return uri;
 }
 
-async function pickBlock(services: ExtensionServices, client: EoClient): Promise<Block> {
+async function pickBlock(services: ExtensionServices, client: EoClient, steps: StepNumbers): Promise<Block> {
   const blocks = await busy(l10n.t('Loading insight blocks…'), () => client.blocks.list({ mode: 'insight' }));
   noteUnreadable(services.ui, l10n.t('insight blocks'), blocks);
   const insightBlocks = blocks.filter((b) => b.mode === undefined || b.mode === 'insight');
@@ -180,8 +191,7 @@ async function pickBlock(services: ExtensionServices, client: EoClient): Promise
       [...byName.values()].map((b) => ({ label: b.display_name ?? b.name, description: b.name, detail: b.description, block: b })),
       {
         title: l10n.t('{0}: block', title()),
-        step: STEPS.block,
-        totalSteps: TOTAL_STEPS,
+        ...steps.at('block'),
         canGoBack: false,
         placeHolder: l10n.t('Pick the processing block'),
         matchOnDescription: true,
@@ -192,14 +202,16 @@ async function pickBlock(services: ExtensionServices, client: EoClient): Promise
   const versions = await busy(l10n.t('Loading versions of {0}…', picked.name), () => client.blocks.insights({ name: picked.name }));
   const usable = versions.filter((b) => Array.isArray(b.spec?.inputs));
   if (usable.length === 0) throw new Refused(l10n.t('block {0} has no version with a spec.', picked.name));
-  if (usable.length === 1) return usable[0];
+  if (usable.length === 1) {
+    steps.skip('version');
+    return usable[0];
+  }
   const order = sortVersions(usable.map((b) => b.spec.version));
   const items = order.map((v) => ({ label: v, description: v === order[0] ? l10n.t('latest') : undefined, block: usable.find((b) => b.spec.version === v)! }));
   return need(
     await pickStepVia(services.ui, items, {
       title: l10n.t('{0}: version of {1}', title(), picked.name),
-      step: STEPS.version,
-      totalSteps: TOTAL_STEPS,
+      ...steps.at('version'),
       canGoBack: false,
       placeHolder: l10n.t('Pick the block version'),
       ignoreFocusOut: true,
@@ -234,7 +246,7 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
       { label: String(false), description: l10n.t('no'), make: () => ({ kind: 'text', text: 'false' }) },
     ];
     if (!required) items.push(skipItem());
-    return pickChoice(services, items, title, placeHolder);
+    return pickChoice(ctx, items, title, placeHolder);
   }
 
   if (kinds.includes('text')) {
@@ -247,8 +259,7 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
     const text = need(
       await inputStepVia(services.ui, {
         title,
-        step: STEPS.inputs,
-        totalSteps: TOTAL_STEPS,
+        ...ctx.steps.at('inputs'),
         canGoBack: false,
         prompt: required ? l10n.t('{0} ({1})', what, hint) : l10n.t('{0} ({1}) — leave empty to skip', what, hint),
         value: kind === 'date' && required ? today : undefined,
@@ -279,7 +290,6 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
 
 /** A raster input: the STAC item or output given first, then the AOI's assets that have the bands, then finished runs' raster outputs. */
 async function chooseRaster(ctx: Context, def: InputDefinition, title: string, required: boolean, placeHolder: string): Promise<InputChoice> {
-  const { services } = ctx;
   const offers = offerAssets(def, ctx.assets);
   const items: ChoiceItem[] = [];
   const stac = ctx.stacItem;
@@ -332,7 +342,7 @@ async function chooseRaster(ctx: Context, def: InputDefinition, title: string, r
       : l10n.t('Nothing of AOI "{0}" can feed input "{1}": pick another AOI.', ctx.aoi.name, def.name);
     throw new NoFit(short, detail);
   }
-  return pickChoice(services, items, title, placeHolder);
+  return pickChoice(ctx, items, title, placeHolder);
 }
 
 /** A vector input: the AOI's outline or a GeoJSON file, each with the asset it goes with. */
@@ -347,9 +357,7 @@ async function chooseVector(ctx: Context, def: InputDefinition, title: string, r
     if (lineage.length === 1) return lineage[0];
     const items = lineage.map((a) => ({ label: a.name, description: `${a.date} · ${a.band_list.join(', ')}`, asset: a }));
     const placeHolder = l10n.t('Which of the AOI\'s images does "{0}" go with? (The service records it as the input\'s source.)', def.name);
-    return need(
-      await pickStepVia(services.ui, items, { title, step: STEPS.inputs, totalSteps: TOTAL_STEPS, canGoBack: false, placeHolder, ignoreFocusOut: true }),
-    ).asset;
+    return need(await pickStepVia(services.ui, items, { title, ...ctx.steps.at('inputs'), canGoBack: false, placeHolder, ignoreFocusOut: true })).asset;
   };
   const items: ChoiceItem[] = [
     {
@@ -376,15 +384,14 @@ async function chooseVector(ctx: Context, def: InputDefinition, title: string, r
     },
   ];
   if (!required) items.push(skipItem());
-  return pickChoice(services, items, title, placeHolder);
+  return pickChoice(ctx, items, title, placeHolder);
 }
 
-async function pickChoice(services: ExtensionServices, items: ChoiceItem[], title: string, placeHolder: string): Promise<InputChoice> {
+async function pickChoice(ctx: Context, items: ChoiceItem[], title: string, placeHolder: string): Promise<InputChoice> {
   const picked = need(
-    await pickStepVia(services.ui, items, {
+    await pickStepVia(ctx.services.ui, items, {
       title,
-      step: STEPS.inputs,
-      totalSteps: TOTAL_STEPS,
+      ...ctx.steps.at('inputs'),
       canGoBack: false,
       placeHolder,
       matchOnDescription: true,
@@ -394,13 +401,12 @@ async function pickChoice(services: ExtensionServices, items: ChoiceItem[], titl
   return need(await picked.make?.());
 }
 
-async function askName(services: ExtensionServices, folder: vscode.WorkspaceFolder, suggestion: string): Promise<string | undefined> {
+async function askName(services: ExtensionServices, folder: vscode.WorkspaceFolder, suggestion: string, steps: StepNumbers): Promise<string | undefined> {
   let value = suggestion;
   for (;;) {
     const name = await inputStepVia(services.ui, {
       title: l10n.t('{0}: name', title()),
-      step: STEPS.name,
-      totalSteps: TOTAL_STEPS,
+      ...steps.at('name'),
       canGoBack: false,
       prompt: l10n.t("The insight's name; the file is <name>.insight.json in the workspace folder"),
       value,

@@ -6,7 +6,7 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { ApiError, isNotSupported, type Aoi, type Insight } from '../../api';
 import { AoiNode } from '../../explorer/nodes/projects';
-import { InsightRunNode } from '../../explorer/nodes/insightRuns';
+import { InsightOutputNode, InsightRunNode } from '../../explorer/nodes/insightRuns';
 import { insightSlug } from './insightSlug';
 import { insightFileName, serializeInsightDocument, type InsightInputDocument } from '../../insights/build/document';
 import { rememberAoi } from '../../insights/editor/documents';
@@ -54,6 +54,13 @@ export async function revealRun(services: CommandServices, aoi: Aoi, id: string,
   }
   group.ctx.changed('projects', group);
   if (view) await view.reveal(node, { select: true, focus: false, expand });
+  // the rows it expands to may lie below the fold: the last one is scrolled into view, and the
+  // run row again (it stays in view when the outputs fit under it)
+  const below = expand && view ? (await node.getChildren()).filter((k) => k instanceof InsightOutputNode) : [];
+  if (view && below.length) {
+    await view.reveal(below[below.length - 1], { select: false, focus: false });
+    await view.reveal(node, { select: true, focus: false });
+  }
   return node instanceof InsightRunNode ? node : undefined;
 }
 

@@ -181,6 +181,9 @@ export class InsightRunNode extends RecordNode<Insight> {
     this.followIfPending();
   }
 
+  /** The output rows of the record they were made for. */
+  private outputs?: { of: Insight; rows: ExplorerNode[] };
+
   get recordId(): string {
     return this.record.id;
   }
@@ -239,7 +242,9 @@ export class InsightRunNode extends RecordNode<Insight> {
       return Promise.resolve([
         new InfoRow(this, 'none', state === 'success' ? l10n.t('The run lists no outputs') : l10n.t('Outputs appear when the run succeeds'), 'info'),
       ]);
-    return Promise.resolve(r.output.map((o, i) => new InsightOutputNode(this, o, i)));
+    // the same rows for the same record: the view can reveal a row it was given (Show Outputs)
+    if (this.outputs?.of !== r) this.outputs = { of: r, rows: r.output.map((o, i) => new InsightOutputNode(this, o, i)) };
+    return Promise.resolve(this.outputs.rows);
   }
 
   override refetch(client: EoClient, signal: AbortSignal): Promise<Insight> {

@@ -256,8 +256,7 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
       stacUrl,
     });
   } else if (kind) {
-    if (!valueN)
-      c.add('value-missing', 'error', anchor, inputName ? fill(l10n.t('Input "{0}" has no "value".'), inputName) : l10n.t('The input has no "value".'));
+    if (!valueN) c.add('value-missing', 'error', anchor, valueMissing(inputName, inputName === undefined ? undefined : s.byName.get(inputName)));
     else if (value !== undefined && kind !== 'string') {
       const parsedValue = parseScalar(kind, value);
       if (!parsedValue.ok) {
@@ -273,12 +272,31 @@ function checkValue(s: InputsScope, entry: Entry, format: string | undefined, ty
   }
 }
 
+/** What the spec says an input is, for a message: its description, bounded (the service wrote it). */
+function meaning(def: InputDefinition): string {
+  const d = def.description.trim();
+  return d.length > 200 ? `${d.slice(0, 199)}…` : d;
+}
+
+/** An input without a value: whether the spec requires it, and what it is for. */
+function valueMissing(inputName: string | undefined, def: InputDefinition | undefined): string {
+  if (inputName === undefined) return l10n.t('The input has no "value".');
+  if (!def) return fill(l10n.t('Input "{0}" has no "value".'), inputName);
+  const what = isRequired(def) ? fill(l10n.t('required, {0}'), def.format) : fill(l10n.t('optional, {0}'), def.format);
+  return meaning(def)
+    ? fill(l10n.t('Input "{0}" has no "value" ({1}): {2}'), inputName, what, meaning(def))
+    : fill(l10n.t('Input "{0}" has no "value" ({1}).'), inputName, what);
+}
+
 /** The spec's required inputs the file lacks, each with a fix that adds it from the spec. */
 function checkRequired(s: InputsScope, inputKey: Anchor): void {
   for (const def of s.defs ?? []) {
     if (isRequired(def) && !s.present.has(def.name)) {
       const insertAt = s.entries.length;
-      s.c.add('input-required-missing', 'error', inputKey, fill(l10n.t('Required input "{0}" ({1}) is missing.'), def.name, def.format), [
+      const message = meaning(def)
+        ? fill(l10n.t('Required input "{0}" ({1}) is missing: {2}'), def.name, def.format, meaning(def))
+        : fill(l10n.t('Required input "{0}" ({1}) is missing.'), def.name, def.format);
+      s.c.add('input-required-missing', 'error', inputKey, message, [
         {
           kind: 'edit',
           get title() {

@@ -381,6 +381,8 @@ suite('insights: input files against the sandbox', function () {
     editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
     const diags = await diagnosticsUntil(uri, (d) => d.some((x) => x.code === 'input-required-missing' && /threshold/.test(x.message)));
     const missing = diags.find((d) => d.code === 'input-required-missing' && /threshold/.test(d.message))!;
+    // what the hover on the squiggle says: required, and what the block's spec says the input is
+    assert.equal(missing.message, 'Required input "threshold" (number) is missing: NDWI threshold above which a pixel is water');
     const actions = await quickFixes(uri, missing.range);
     const add = actions.find((a) => /Add input "threshold"/.test(a.title));
     assert.ok(add?.edit && add.command, `actions: ${actions.map((a) => `${a.title} ${a.command?.command ?? ''}`).join(', ')}`);

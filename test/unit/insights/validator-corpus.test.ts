@@ -86,6 +86,16 @@ describe('validator: the broken-file corpus', () => {
     assert.deepEqual(added, { ...SPEC.inputs[2] });
   });
 
+  it('a required input missing, then its value: each message says it is required and what the spec says it is', () => {
+    const text = readFixture('broken/required-missing.insight.json');
+    const d = validateInsightText(text, found).find((x) => x.code === 'input-required-missing');
+    assert.ok(d);
+    assert.equal(d.message, 'Required input "season_start" (date) is missing: First day of the season.');
+    const fixed = applyFix(text, d, 'Add input "season_start" from the spec');
+    const value = validateInsightText(fixed, found).find((x) => x.code === 'value-missing');
+    assert.equal(value?.message, 'Input "season_start" has no "value" (required, date): First day of the season.');
+  });
+
   it('an unknown input can be removed', () => {
     const text = readFixture('broken/unknown-input.insight.json');
     const d = validateInsightText(text, found).find((x) => x.code === 'input-unknown');
