@@ -163,8 +163,9 @@ export class FaultProxy {
     for (const rule of this.rules) {
       if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue;
       if (rule.path !== undefined && !(typeof rule.path === 'string' ? path.startsWith(rule.path) : rule.path.test(path))) continue;
-      // A rule that matches but loses its draw lets the request through untouched.
-      if (rule.probability !== undefined && !this.rng.chance(rule.probability)) return undefined;
+      // A rule that matches but loses its draw leaves the request to the next rule: several
+      // rules with a probability each mix their toxics (5 % resets of three kinds, 1 % 503s).
+      if (rule.probability !== undefined && !this.rng.chance(rule.probability)) continue;
       rule.left--;
       return rule.toxic;
     }
