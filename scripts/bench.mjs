@@ -92,6 +92,9 @@ function runBench(file) {
 }
 
 async function main() {
+  // What the benchmarks and their baselines need from the machine (GDAL, Chromium, code-server,
+  // ImageMagick): checked first, installed as root on Debian, as npm test does.
+  runSync(process.execPath, ['scripts/preflight.mjs', '--for', 'bench', '--as', 'npm run bench']);
   if (!argv.includes('--no-build')) {
     console.error('> node esbuild.mjs --production && tsc -p .');
     runSync(process.execPath, ['esbuild.mjs', '--production']);

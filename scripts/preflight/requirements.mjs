@@ -6,19 +6,20 @@
 /**
  * What a run is for. `start`: `npm start` (code-server, built on first use). `check`:
  * `npm start --check` (start, and headless Chromium looks at it). `unit`, `integration`,
- * `e2e`: the test tiers.
+ * `e2e`: the test tiers. `bench`: `npm run bench` (the webviews, code-server, GDAL's
+ * baselines, and ImageMagick for the timelapse's).
  */
-export const PURPOSES = ['start', 'check', 'unit', 'integration', 'e2e'];
+export const PURPOSES = ['start', 'check', 'unit', 'integration', 'e2e', 'bench'];
 
 /** `npm test` and `.ci/run`: every tier. */
 export const TEST = ['unit', 'integration', 'e2e'];
 
 // code-server's native modules are built on this machine the first time it is installed.
-const CODE_SERVER = ['start', 'check', 'integration', 'e2e'];
+const CODE_SERVER = ['start', 'check', 'integration', 'e2e', 'bench'];
 // Headless Chromium: the webview tests (unit tier), the integration harness's workbench, e2e.
-const BROWSER = ['check', 'unit', 'integration', 'e2e'];
+const BROWSER = ['check', 'unit', 'integration', 'e2e', 'bench'];
 // GDAL reads the sandbox's GeoTIFFs and writes test scenes (unit and integration tiers).
-const GDAL = ['unit', 'integration'];
+const GDAL = ['unit', 'integration', 'bench'];
 
 /** The Python that has Debian's GDAL bindings; a different python3 may come first on PATH. */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
@@ -145,7 +146,15 @@ export const REQUIREMENTS = [
     probe: { python: DEBIAN_PYTHON, modules: ['requests'] },
     for: ['integration'],
   },
+  {
+    id: 'imagemagick',
+    what: "ImageMagick's convert (/usr/bin/convert)",
+    why: "the timelapse benchmark's baseline assembles its GIF with it",
+    packages: ['imagemagick'],
+    probe: { files: ['/usr/bin/convert'] },
+    for: ['bench'],
+  },
 ];
 
-/** Every Debian package of the list, in its order (the README quotes them from here). */
-export const ALL_PACKAGES = [...new Set(REQUIREMENTS.flatMap((r) => r.packages))];
+/** Every Debian package `npm test` needs, in the list's order (the README quotes them from here). */
+export const ALL_PACKAGES = [...new Set(REQUIREMENTS.filter((r) => r.for.some((p) => TEST.includes(p))).flatMap((r) => r.packages))];

@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- --port 8787 [--seed N] [--scale N] [--latency MS] [--fail-rate R]
- * [--reset-rate R] [--data-dir DIR] [--speed X] [--log-requests]`. Loopback only. The first line is
+ * [--reset-rate R] [--data-dir DIR] [--speed X] [--public-url URL] [--log-requests]`. Loopback only. The first line is
  * `EO Imagery sandbox listening on http://127.0.0.1:PORT` for scripts to parse.
  */
 import { startSandbox, type SandboxOptions } from './index';
@@ -14,9 +14,10 @@ const FLAGS: Record<string, keyof SandboxOptions> = {
   '--reset-rate': 'resetRate',
   '--data-dir': 'dataDir',
   '--speed': 'speed',
+  '--public-url': 'publicUrl',
 };
 
-const USAGE = `usage: sandbox [--port N] [--seed N] [--scale N] [--latency MS] [--fail-rate 0..1] [--reset-rate 0..1] [--data-dir DIR] [--speed X] [--log-requests]`;
+const USAGE = `usage: sandbox [--port N] [--seed N] [--scale N] [--latency MS] [--fail-rate 0..1] [--reset-rate 0..1] [--data-dir DIR] [--speed X] [--public-url URL] [--log-requests]`;
 
 function parse(argv: string[]): SandboxOptions & { logRequests?: number } {
   const opts: Record<string, string | number> = {};
@@ -36,7 +37,7 @@ function parse(argv: string[]): SandboxOptions & { logRequests?: number } {
     if (!key) throw new Error(`unknown flag ${flag}\n${USAGE}`);
     if (value === undefined) value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (key === 'dataDir') opts[key] = value;
+    if (key === 'dataDir' || key === 'publicUrl') opts[key] = value;
     else {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n)) throw new Error(`${flag} needs a number, got ${JSON.stringify(value)}`);

@@ -42,6 +42,11 @@ export interface SandboxOptions {
   resetRate?: number;
   /** Persist state as JSON here (atomic writes); reloaded on the next start. */
   dataDir?: string;
+  /**
+   * The address the links it writes (signed files, STAC hrefs) point at, when it answers behind
+   * a proxy, as a service behind a load balancer knows its public address. Default: its own.
+   */
+  publicUrl?: string;
   /** Sandbox clock speed relative to wall time (statuses move `speed` times faster). */
   speed?: number;
   tokens?: { alice?: string; bob?: string };
@@ -146,9 +151,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     server.server.listen(opts.port ?? 0, host, () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
-  app.base = `http://${host}:${port}`;
+  const own = `http://${host}:${port}`;
+  app.base = opts.publicUrl?.replace(/\/+$/, '') ?? own;
   return {
-    url: app.base,
+    url: own,
     tokens,
     clock,
     faults: { add: (rule) => server.addFault(rule), clear: () => server.clearFaults() },

@@ -9,7 +9,9 @@ export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
   let made: vscode.StatusBarItem | undefined;
   const render = (): void => {
     const pending = watcher.pending();
-    if (pending.length === 0) {
+    const stopped = watcher.stopped.list();
+    const count = pending.length + stopped.length;
+    if (count === 0) {
       made?.hide();
       return;
     }
@@ -20,12 +22,15 @@ export function createPendingStatusItem(watcher: Watcher): vscode.Disposable {
       made.command = COMMANDS.showPending;
     }
     const item = made;
-    item.text = `$(watch) ${pending.length === 1 ? l10n.t('EO: 1 pending') : l10n.t('EO: {0} pending', pending.length)}`;
+    item.text = `$(watch) ${count === 1 ? l10n.t('EO: 1 pending') : l10n.t('EO: {0} pending', count)}`;
     // One line per thing: a name with a line break in it cannot add lines of its own.
-    const lines = pending
-      .slice(0, 10)
-      .map((p) => `${p.noun}: ${p.snapshot ? `${safeText(p.snapshot.name, 'line', 80)} · ${safeText(p.snapshot.words, 'line', 80)}` : l10n.t('not read yet')}`);
-    if (pending.length > 10) lines.push(l10n.t('and {0} more', pending.length - 10));
+    const lines = [
+      ...stopped.map((d) => l10n.t('Download stopped: {0}', safeText(d.what, 'line', 80))),
+      ...pending.map(
+        (p) => `${p.noun}: ${p.snapshot ? `${safeText(p.snapshot.name, 'line', 80)} · ${safeText(p.snapshot.words, 'line', 80)}` : l10n.t('not read yet')}`,
+      ),
+    ];
+    if (lines.length > 10) lines.splice(10, lines.length, l10n.t('and {0} more', lines.length - 10));
     item.tooltip = `${l10n.t('EO Imagery is following:')}\n${lines.join('\n')}\n\n${l10n.t('Click to see what is pending.')}`;
     item.show();
   };

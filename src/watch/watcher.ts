@@ -21,6 +21,7 @@ import type { Prompts } from '../ui/prompts';
 import { runCommand } from '../ui/runCommand';
 import { decodeFollowed, encodeFollowed, FOLLOWED_KEY, isFollowableId, onService, refKey, type WatchKind, type WatchRef } from './followed';
 import { FOLLOWERS, type Finish, type Hint, type NextAction, type Snapshot } from './followers';
+import { StoppedDownloads } from './stoppedDownloads';
 import { BACKOFF, chooseDue, firstSlot, holdFor, MemoryBudget, nextSlot, type BackoffOptions, type Slot, type WatchBudget } from './schedule';
 
 /** The settings that turn the finish notifications off, one per kind (package.json). */
@@ -99,6 +100,8 @@ export class Watcher implements vscode.Disposable {
   readonly onDidRead = this.readEmitter.event;
   /** Requests made (retries and pages included), for tests and the benchmark. */
   requests = 0;
+  /** Downloads that stopped with bytes kept: listed with what is pending, to resume. */
+  readonly stopped = new StoppedDownloads();
 
   constructor(private readonly deps: WatcherDeps) {
     this.budget = deps.budget ?? new MemoryBudget();
@@ -106,6 +109,8 @@ export class Watcher implements vscode.Disposable {
     this.now = deps.now ?? Date.now;
     for (const ref of decodeFollowed(deps.state.get(FOLLOWED_KEY), this.now())) this.add(ref, {}, false);
     this.subscriptions.push(
+      this.stopped,
+      this.stopped.onDidChange(() => this.changed.fire()),
       deps.connection.onDidChange(() => {
         // What is pending is the signed-in service's (here()): another service, or signing
         // out, changes it. A change of state alone redraws the same count, which costs nothing.

@@ -14,6 +14,7 @@ import { api } from './webviews';
 import {
   activeEditorText,
   answerQuickInput,
+  chooseFolder,
   clearNotifications,
   clickDialogButton,
   clickNotificationButton,
@@ -193,25 +194,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const downloadId = [...extensionLogText(userDataDir).matchAll(/Requested download (\S+) for /g)].pop()?.[1];
       assert.ok(downloadId, 'the download request is not logged');
       await clickNotificationButton(ready, 'Save to Folder…');
-      // code-server's own folder dialog: the path typed into its box, then its "Save Here" button.
-      const box = await waitForQuickInput(page, /Folder to save the download of .+ in|Save Here/);
-      // It fills in a starting folder of its own first: type ours once that is there, and check it stuck.
-      await page.waitForFunction(
-        () => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '',
-        undefined,
-        { timeout: 15_000 },
-      );
-      await page.waitForTimeout(500);
-      for (let attempt = 1; (await box.inputValue()) !== `${into}/`; attempt++) {
-        assert.ok(attempt <= 3, `the folder box holds ${await box.inputValue()}`);
-        await box.fill(`${into}/`);
-        await page.waitForTimeout(500);
-      }
-      await page
-        .locator('.quick-input-widget .quick-input-action .monaco-button, .quick-input-widget .monaco-button')
-        .filter({ hasText: 'Save Here' })
-        .first()
-        .click();
+      await chooseFolder(page, /Folder to save the download of .+ in|Save Here/, into, 'Save Here');
       const saved = await waitForNotification(page, /Saved .+\./, 120_000);
       const files = fs.readdirSync(into);
       assert.equal(files.length, 1, `files in ${into}: ${files.join(', ')}`);

@@ -143,6 +143,26 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
+ * code-server's own folder dialog (a quick input, not the desktop's): `folder` typed into its
+ * box once it has filled in a starting folder of its own, checked to have stuck, then `button`.
+ */
+export async function chooseFolder(page: Page, expect: RegExp, folder: string, button: string): Promise<void> {
+  const box = await waitForQuickInput(page, expect);
+  await page.waitForFunction(
+    () => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '',
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.waitForTimeout(500);
+  for (let attempt = 1; (await box.inputValue()) !== `${folder}/`; attempt++) {
+    assert.ok(attempt <= 3, `the folder box holds ${await box.inputValue()}`);
+    await box.fill(`${folder}/`);
+    await page.waitForTimeout(500);
+  }
+  await page.locator(`${QUICK_INPUT} .quick-input-action .monaco-button, ${QUICK_INPUT} .monaco-button`).filter({ hasText: button }).first().click();
+}
+
+/**
  * The notification whose message matches `text`: its toast, or, when the toast came and went
  * unseen (the workbench hides a toast after a while, and a busy machine can hold a test that
  * long), its row in the Notifications center, which keeps every notification of the session.

@@ -20,8 +20,9 @@
  * Seeded (mulberry32, the sandbox's `Rng`): rules with a `probability` and the jitter of
  * `latency` draw from one stream, so a run with the same seed and the same requests replays the
  * same faults. The seed is `EO_FAULT_SEED` when set, and every proxy prints it once, so a
- * failing run can be replayed. The proxy keeps the `Host` header, so links the server builds
- * from it (downloads, STAC self links) point back through the proxy.
+ * failing run can be replayed. The proxy keeps the `Host` header. The sandbox writes its links
+ * (signed files, STAC hrefs) from its own address, or from `--public-url` (`publicUrl`): started
+ * with the proxy's address there (`retarget` after it starts), its downloads go through the proxy too.
  */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -98,7 +99,7 @@ export class FaultProxy {
   readonly seed: number;
   readonly log: ProxiedRequest[] = [];
   private readonly rng: Rng;
-  private readonly target: URL;
+  private target: URL;
   private rules: LiveRule[] = [];
   private readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
@@ -124,6 +125,14 @@ export class FaultProxy {
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     proxy.port = (proxy.server.address() as AddressInfo).port;
     return proxy;
+  }
+
+  /**
+   * Forwards to `upstream` from now on: a server that must know the proxy's address before it
+   * starts (the sandbox's `--public-url`) is started after the proxy.
+   */
+  retarget(upstream: string): void {
+    this.target = new URL(upstream);
   }
 
   /** The proxy's base URL, with upstream's path prefix. */
@@ -163,8 +172,9 @@ export class FaultProxy {
     for (const rule of this.rules) {
       if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue;
       if (rule.path !== undefined && !(typeof rule.path === 'string' ? path.startsWith(rule.path) : rule.path.test(path))) continue;
-      // A rule that matches but loses its draw lets the request through untouched.
-      if (rule.probability !== undefined && !this.rng.chance(rule.probability)) return undefined;
+      // A rule that matches but loses its draw leaves the request to the next rule: several
+      // rules with a probability each mix their toxics (5 % resets of three kinds, 1 % 503s).
+      if (rule.probability !== undefined && !this.rng.chance(rule.probability)) continue;
       rule.left--;
       return rule.toxic;
     }

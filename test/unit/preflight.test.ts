@@ -140,7 +140,12 @@ test("npm start needs code-server's build, not GDAL nor Chromium; --check adds C
   assert.deepEqual(ids(['check']), [...ids(['start']), 'chromium', 'fonts-liberation', 'fonts-dejavu']);
   assert.deepEqual(
     ids(TEST),
-    REQUIREMENTS.map((r) => r.id),
+    REQUIREMENTS.filter((r) => r.id !== 'imagemagick').map((r) => r.id),
+  );
+  // The benchmarks' baselines: everything the tiers need but requests, and ImageMagick.
+  assert.deepEqual(
+    ids(['bench']),
+    REQUIREMENTS.filter((r) => r.id !== 'python-requests').map((r) => r.id),
   );
   assert.deepEqual(ids(['unit']), ['chromium', 'fonts-liberation', 'fonts-dejavu', 'gdal-tools', 'gdal-python', 'numpy']);
   // What a purpose does not need is not asked for, even when it is missing.
@@ -159,13 +164,13 @@ test('everything present: nothing to do, for every user and system', () => {
   for (const root of [true, false]) {
     for (const debian of [true, false]) {
       const plan = planPreflight({ purposes: TEST, asker: 'npm test', found: allPresent(), root, debian });
-      assert.deepEqual(plan, { action: 'none', checked: REQUIREMENTS.map((r) => r.id) });
+      assert.deepEqual(plan, { action: 'none', checked: requirementsFor(TEST).map((r) => r.id) });
     }
   }
 });
 
 test('each requirement absent alone: root on Debian installs its packages; anyone else is told the exact command', () => {
-  for (const r of REQUIREMENTS) {
+  for (const r of requirementsFor(TEST)) {
     const found = without(r.id);
     const asRoot = planPreflight({ purposes: TEST, asker: 'npm test', found, root: true, debian: true });
     const asUser = planPreflight({ purposes: TEST, asker: 'npm test', found, root: false, debian: true });
@@ -243,11 +248,11 @@ test("everything missing: one message and one command with every package once, i
   const asUser = planPreflight({ purposes: TEST, asker: 'npm test', found, root: false, debian: true });
   assert.equal(asUser.action, 'stop');
   if (asUser.action !== 'stop') return;
-  assert.equal(asUser.missing.length, REQUIREMENTS.length, 'a requirement the probe did not report counts as missing');
+  assert.equal(asUser.missing.length, requirementsFor(TEST).length, 'a requirement the probe did not report counts as missing');
   assert.equal(asUser.command, `sudo apt-get install -y ${ALL_PACKAGES.join(' ')}`);
   assert.match(asUser.message, /^npm test cannot run yet: this machine is missing 13 things\./);
   assert.ok(asUser.message.includes('Install the packages with:'), 'Node is not among them: the message must not say "them all"');
-  for (const r of REQUIREMENTS) assert.ok(asUser.message.includes(`  - ${r.what}\n    why: ${r.why}; `), r.id);
+  for (const r of requirementsFor(TEST)) assert.ok(asUser.message.includes(`  - ${r.what}\n    why: ${r.why}; `), r.id);
   // Root on Debian still stops: installing the rest would not make Node 20 appear.
   const asRoot = planPreflight({ purposes: TEST, asker: 'npm test', found, root: true, debian: true });
   assert.equal(asRoot.action, 'stop');

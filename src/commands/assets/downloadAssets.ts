@@ -164,13 +164,7 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
       renewLink: freshLink(async () => (await client.aoiDownloads.get(aoiId, ready.download_id)).signed_url),
     }),
   );
-  if (file === undefined) return { download: ready };
-  services.log.info(`Saved download ${ready.download_id} to ${file}`);
-  const reveal = vscode.l10n.t('Reveal in File Explorer');
-  void services.ui.message('info', vscode.l10n.t('Saved {0}.', file), {}, reveal).then((c) => {
-    if (c === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
-  });
-  return { download: ready, file };
+  return file === undefined ? { download: ready } : { download: ready, file };
 }
 
 /** Each download is a POST that makes a package on the service: never sent again by Retry. */

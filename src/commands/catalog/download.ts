@@ -6,7 +6,6 @@
 import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { isRequestError, type Download } from '../../api';
-import type { ExtensionServices } from '../../services';
 import type { CommandServices } from '../services';
 import { isWebUrl } from '../../panels/protocol';
 import { failedText, inStep } from '../../ui/showError';
@@ -76,7 +75,7 @@ export async function download(services: CommandServices, given: GivenTargets): 
  * A download the service prepared: say why when it failed, else offer Save to Folder… and
  * Open Link (only an http(s) link). `base`: the name the saved file is given.
  */
-export async function offerReady(services: ExtensionServices, ready: Download, what: string, base: string): Promise<DownloadOutcome> {
+export async function offerReady(services: CommandServices, ready: Download, what: string, base: string): Promise<DownloadOutcome> {
   if (ready.status !== 'success' || !ready.signed_url) {
     await services.ui.message(
       'error',
@@ -135,11 +134,7 @@ export async function offerReady(services: ExtensionServices, ready: Download, w
       renewLink: freshLink(async () => (await (await services.connection.getClient()).downloads.get(ready.id)).signed_url),
     }),
   );
-  if (file === undefined) return { download: ready };
-  services.log.info(`Saved download ${ready.id} to ${file}`);
-  const open = await services.ui.message('info', l10n.t('Saved {0}.', file), {}, l10n.t('Reveal in File Explorer'));
-  if (open) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
-  return { download: ready, file };
+  return file === undefined ? { download: ready } : { download: ready, file };
 }
 
 /**

@@ -10,7 +10,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { PrivateTargetRefused } from '../../api/privateTargets';
 import type { OtherHosts } from '../../api';
@@ -67,6 +67,8 @@ export class DownloadError extends Error {
     readonly passing = false,
     /** Bytes kept in the `.part` file for a later try. */
     readonly kept = 0,
+    /** That `.part` file, when bytes were kept. */
+    readonly part?: string,
   ) {
     super(message);
   }
@@ -96,16 +98,40 @@ function httpUrl(href: string, base?: URL): URL {
   return u;
 }
 
+/** A file's answer whose body is being taken already (holdBody). */
+interface FileAnswer {
+  statusCode: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Readable;
+  /** Why the connection dropped before the body's end, once it has; after the bytes that came before. */
+  cut: () => Error | undefined;
+}
+
+/**
+ * Takes the body's bytes as they come into a buffer of ours (up to 1 MiB, then the socket
+ * waits): a drop while the part file is being opened (a few ms, more on a busy machine) would
+ * otherwise discard with the connection what had already arrived. The drop is told after those
+ * bytes (`cut`), never as a clean end.
+ */
+function holdBody(res: Dispatcher.ResponseData): FileAnswer {
+  const held = new PassThrough({ highWaterMark: 1 << 20 });
+  let cut: Error | undefined;
+  res.body.on('error', (err) => {
+    cut = err;
+    held.end();
+  });
+  // Given up on (Cancel, a failed check): the connection goes too.
+  held.once('close', () => res.body.destroy());
+  res.body.pipe(held);
+  return { statusCode: res.statusCode, headers: res.headers, body: held, cut: () => cut };
+}
+
 /**
  * GET `url`, following at most MAX_REDIRECTS redirects to http(s) locations; a 200 is the
  * file, a 206 its rest when `range` was sent. No Authorization header is ever sent: the link
  * carries its own signature.
  */
-async function fetchFile(
-  link: string,
-  opts: DownloadOptions,
-  range?: { from: number; ifRange: string },
-): Promise<{ res: Dispatcher.ResponseData; url: URL; link: string }> {
+async function fetchFile(link: string, opts: DownloadOptions, range?: { from: number; ifRange: string }): Promise<{ res: FileAnswer; url: URL; link: string }> {
   const timeout = opts.timeoutMs ?? 60_000;
   const headers: Record<string, string> = range ? { range: `bytes=${range.from}-`, 'if-range': range.ifRange } : {};
   let current = httpUrl(link);
@@ -128,7 +154,7 @@ async function fetchFile(
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`, undefined, true);
     }
-    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res, url: current, link };
+    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res: holdBody(res), url: current, link };
     await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
     if ((res.statusCode === 403 || res.statusCode === 410) && opts.renewLink && !renewed) {
       // The signed link expired: a fresh one from the service, and the same request again.
@@ -191,12 +217,12 @@ export async function downloadToFile(url: string, file: string, opts: Omit<Downl
   return file;
 }
 
-function headerOf(res: Dispatcher.ResponseData, name: string): string | undefined {
+function headerOf(res: Pick<FileAnswer, 'headers'>, name: string): string | undefined {
   const v = res.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
-function validatorOf(res: Dispatcher.ResponseData): Validator {
+function validatorOf(res: FileAnswer): Validator {
   const range = /\/(\d+)\s*$/.exec(headerOf(res, 'content-range') ?? '');
   const length = headerOf(res, 'content-length');
   const size = range ? Number(range[1]) : length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
@@ -219,16 +245,16 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
  * so through `onRestart`. The whole file is checked against its size and, when its ETag is an
  * MD5, its checksum; a file that fails is kept under a name that says so and reported.
  */
-async function writeResumable(url: string, first: Dispatcher.ResponseData, target: string, opts: DownloadOptions): Promise<void> {
+async function writeResumable(url: string, first: FileAnswer, target: string, opts: DownloadOptions): Promise<void> {
   const part = partFileOf(target);
   const retries = opts.retries ?? 5;
-  let res: Dispatcher.ResponseData | undefined = first;
+  let res: FileAnswer | undefined = first;
   let validator = validatorOf(first);
   let lastError: DownloadError | undefined;
   // What an earlier try (another window, before a reload) left of this same file goes on from its last byte.
   let have = await keptBytes(part, validator);
   if (have > 0) {
-    await first.body.dump().catch(() => undefined); // its bytes are on disk already: their loss changes nothing
+    first.body.destroy(); // its bytes are on disk already: their loss changes nothing
     res = undefined;
   }
   for (let attempt = 1; ; attempt++) {
@@ -279,9 +305,9 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
       // A try that moved bytes kept on disk ends a streak: the bound and the backoff count tries
       // that moved none (bytes thrown away move nothing, or a server that always cuts loops forever).
       if (have > before) attempt = 1;
-      if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.', undefined, false, have);
+      if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.', undefined, false, have, part);
       if (!lastError.passing || attempt > retries) {
-        throw new DownloadError(lastError.message, lastError.status, lastError.passing, have);
+        throw new DownloadError(lastError.message, lastError.status, lastError.passing, have, part);
       }
       await sleep(Math.min(30_000, (opts.backoffMs ?? 1000) * 2 ** (attempt - 1)), opts.signal);
     }
@@ -292,7 +318,7 @@ async function writeResumable(url: string, first: Dispatcher.ResponseData, targe
 }
 
 /** Appends `res`'s body to `part` (which holds `have` bytes); resolves with the bytes on disk. */
-async function appendBody(res: Dispatcher.ResponseData, part: string, have: number, total: number | undefined, opts: DownloadOptions): Promise<number> {
+async function appendBody(res: FileAnswer, part: string, have: number, total: number | undefined, opts: DownloadOptions): Promise<number> {
   let received = have;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -307,6 +333,8 @@ async function appendBody(res: Dispatcher.ResponseData, part: string, have: numb
   try {
     // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
     await pipeline(res.body, counter, createWriteStream('', { fd: file, highWaterMark: 1 << 20 }), { signal: opts.signal });
+    const cut = res.cut();
+    if (cut) throw cut;
   } finally {
     received = await partSize(part);
   }

@@ -5,7 +5,7 @@
  * never logged or shown.
  */
 import { l10n } from 'vscode';
-import type { ExtensionServices } from '../../services';
+import type { CommandServices } from '../services';
 import { downloadToFolder, freshLink } from './downloadFile';
 import { downloadWithResume } from './downloadProgress';
 
@@ -21,7 +21,7 @@ export interface SaveLink {
 }
 
 /** The saved file's path, or undefined when the person did not pick a folder or the download failed (said in a message). */
-export async function saveLinkToFolder(services: ExtensionServices, url: string, s: SaveLink): Promise<string | undefined> {
+export async function saveLinkToFolder(services: CommandServices, url: string, s: SaveLink): Promise<string | undefined> {
   const folder = await services.ui.openDialog({
     canSelectFolders: true,
     canSelectFiles: false,
@@ -40,8 +40,5 @@ export async function saveLinkToFolder(services: ExtensionServices, url: string,
       renewLink: s.renew && freshLink(s.renew),
     }),
   );
-  if (file === undefined) return undefined;
-  services.log.info(`Saved ${s.what} to ${file}`);
-  void services.ui.message('info', l10n.t('Saved {0}.', file), {});
   return file;
 }

@@ -203,8 +203,6 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
       renewLink: freshLink(async () => (await client.insightRuns.download(node.aoi.aoi_id, r.id, {})).signed_url),
     }),
   );
-  if (file === undefined) return undefined;
-  void services.ui.message('info', l10n.t('Saved {0}.', file), {});
   return file;
 }
 

@@ -6,10 +6,12 @@ import vscode = require('vscode');
 import { l10n } from 'vscode';
 import { dateTime } from '../../format';
 import { runCommand } from '../../ui/runCommand';
+import type { StoppedDownload } from '../../watch/stoppedDownloads';
 import type { Pending } from '../../watch/watcher';
+import { megabytes } from '../catalog/downloadProgress';
 import type { CommandServices } from '../services';
 
-type Choice = vscode.QuickPickItem & ({ pending: Pending } | { act: 'check' | 'stop' });
+type Choice = vscode.QuickPickItem & ({ pending: Pending } | { stopped: StoppedDownload } | { act: 'check' | 'stop' });
 
 const ICONS: Record<Pending['ref']['kind'], string> = {
   orderItem: 'package',
@@ -30,21 +32,33 @@ export function pendingItem(p: Pending): vscode.QuickPickItem {
   };
 }
 
+/** A download that stopped with bytes kept: what it saved, how far it got and why it stopped. */
+export function stoppedItem(d: StoppedDownload): vscode.QuickPickItem {
+  return {
+    label: `$(debug-pause) ${l10n.t('Saving {0}', d.what)}`,
+    description: l10n.t('stopped after {0}', megabytes(d.kept)),
+    detail: [d.reason, l10n.t('stopped at {0}', dateTime(new Date(d.at).toISOString())), l10n.t('pick to resume or discard')].join(' · '),
+  };
+}
+
 export async function showPending(services: CommandServices): Promise<Pending | undefined> {
   const { watcher, ui } = services;
   const pending = watcher.pending();
-  if (pending.length === 0) {
+  const stopped = watcher.stopped.list();
+  if (pending.length + stopped.length === 0) {
     void ui.message('info', l10n.t('Nothing is pending: no order, delivery, download or insight run is being followed.'), {});
     return undefined;
   }
+  const count = pending.length + stopped.length;
   const items: Choice[] = [
+    ...stopped.map((d) => ({ ...stoppedItem(d), stopped: d })),
     ...pending.map((p) => ({ ...pendingItem(p), pending: p })),
     { label: '', kind: vscode.QuickPickItemKind.Separator, act: 'check' as const },
     { label: `$(refresh) ${l10n.t('Check Now')}`, description: l10n.t('read each of them again now'), act: 'check' as const },
     { label: `$(eye-closed) ${l10n.t('Stop Following…')}`, description: l10n.t('no more checks or notifications for the ones you pick'), act: 'stop' as const },
   ];
   const picked = await ui.pick(items, {
-    title: pending.length === 1 ? l10n.t('EO Imagery: 1 pending') : l10n.t('EO Imagery: {0} pending', pending.length),
+    title: count === 1 ? l10n.t('EO Imagery: 1 pending') : l10n.t('EO Imagery: {0} pending', count),
     placeHolder: l10n.t('Pick one to show it'),
     matchOnDescription: true,
     matchOnDetail: true,
@@ -55,8 +69,28 @@ export async function showPending(services: CommandServices): Promise<Pending | 
     else await stopFollowing(services, pending);
     return undefined;
   }
+  if ('stopped' in picked) {
+    await resumeOrDiscard(services, picked.stopped);
+    return undefined;
+  }
   await showWhere(services, picked.pending);
   return picked.pending;
+}
+
+/** Resume (first, so that Enter goes on) or Discard the kept bytes; Escape leaves it listed. */
+async function resumeOrDiscard(services: CommandServices, d: StoppedDownload): Promise<void> {
+  const kept = megabytes(d.kept);
+  const act = await services.ui.pick(
+    [
+      { label: `$(debug-continue) ${l10n.t('Resume')}`, description: l10n.t('goes on from {0}', kept), act: 'resume' as const },
+      { label: `$(trash) ${l10n.t('Discard')}`, description: l10n.t('deletes the {0} kept', kept), act: 'discard' as const },
+    ],
+    { title: l10n.t('Saving {0} stopped after {1}', d.what, kept), placeHolder: d.reason },
+  );
+  // Taken off the list first: a Resume in its notification meanwhile then does nothing.
+  if (!act || !services.watcher.stopped.take(d.id)) return;
+  if (act.act === 'resume') await d.resume();
+  else await d.discard();
 }
 
 async function stopFollowing(services: CommandServices, pending: Pending[]): Promise<void> {

@@ -171,6 +171,66 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     assert.deepEqual(fs.readdirSync(dir), [path.basename(out.file)], 'a part file or its note was left behind');
   });
 
+  test('a stopped download whose notification was let go is listed in Show Pending: Resume there finishes it, Discard deletes the kept bytes', async () => {
+    const conn = sb.current;
+    const cat = await someCatalog();
+    const stopIt = async (): Promise<string> => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
+      handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 200, cutMidBody: true, count: 1 });
+      handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 404, count: 1 });
+      // The notification that offers Resume is not answered: the person let it go.
+      const prompts = new ScriptedPrompts([
+        { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
+        { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
+      ]);
+      const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
+      prompts.assertDone();
+      assert.equal(out?.file, undefined, 'saved although the file was refused');
+      assert.ok(
+        prompts.messages.some((m) => /stopped after \d+ KB/.test(m.text) && m.buttons.includes('Resume')),
+        `Resume not offered: ${prompts.messages.map((m) => m.text).join(' / ')}`,
+      );
+      assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.part')).length, 1, 'no part file kept');
+      return dir;
+    };
+    const pendingThen = async (act: 'Resume' | 'Discard'): Promise<readonly vscode.QuickPickItem[]> => {
+      let listed: readonly vscode.QuickPickItem[] = [];
+      const prompts = new ScriptedPrompts([
+        {
+          kind: 'pick',
+          match: /pending/,
+          choose: (items) => {
+            listed = items;
+            return items.find((i) => i.label.includes('Saving the download of'));
+          },
+        },
+        { kind: 'pick', match: /stopped after \d+ KB/, choose: act },
+      ]);
+      await runWhileAdvancing(conn, prompts, COMMANDS.showPending, [], 2_000);
+      prompts.assertDone();
+      return listed;
+    };
+
+    const dir = await stopIt();
+    const listed = await pendingThen('Resume');
+    const row = listed.find((i) => i.label.includes('Saving the download of'));
+    assert.match(row?.description ?? '', /^stopped after \d+ KB$/);
+    assert.match(row?.detail ?? '', /^The download link answered 404 · stopped at .+ · pick to resume or discard$/);
+    const files = fs.readdirSync(dir);
+    assert.equal(files.length, 1, `left behind: ${files.join(', ')}`);
+    const saved = fs.readFileSync(path.join(dir, files[0]));
+    assert.equal(saved.subarray(0, 2).toString('latin1'), 'PK', 'not a zip archive');
+    // A zip's last record (end of central directory) is in its last bytes: the whole file came.
+    assert.ok(saved.subarray(-22).subarray(0, 4).equals(Buffer.from('PK\x05\x06', 'latin1')), 'the resumed zip is not whole');
+    const { services } = conn.api;
+    assert.equal(services.watcher.stopped.list().length, 0, 'still listed after it finished');
+
+    const other = await stopIt();
+    await pendingThen('Discard');
+    assert.deepEqual(fs.readdirSync(other), [], 'the kept bytes or their note were not deleted');
+    assert.equal(services.watcher.stopped.list().length, 0, 'still listed after Discard');
+  });
+
   test('download of an order item whose link fails to save leaves no file and says why', async () => {
     const conn = sb.current;
     const cat = await someCatalog();

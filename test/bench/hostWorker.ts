@@ -1,0 +1,65 @@
+/**
+ * The extension host's stand-in for the imagery benches (series, timelapse): a worker thread
+ * running seriesHost.ts (the sandbox and the host's byte relay), reads relayed through it, and
+ * its loop watched while a run goes on.
+ */
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
+import type { LoopReport } from '../unit/sandbox/loopMonitor';
+import type { HostReply, HostRequest } from './seriesHost';
+
+/** The host worker: reads relayed through it, and its loop watched while `run` runs. */
+export class Host {
+  private readonly worker = new Worker(join(__dirname, 'seriesHost.js'));
+  private readonly waiting = new Map<number, (r: HostReply) => void>();
+  private next = 0;
+  private onReport?: (r: LoopReport) => void;
+  private onClosed?: () => void;
+  readonly ready: Promise<{ url: string; token: string }>;
+
+  constructor() {
+    this.ready = new Promise((resolve) => {
+      this.worker.on('message', (m: HostReply) => {
+        if (m.type === 'ready') resolve(m);
+        else if (m.type === 'bytes' || m.type === 'failed') this.waiting.get(m.id)?.(m);
+        else if (m.type === 'report') this.onReport?.(m.report);
+        else if (m.type === 'closed') this.onClosed?.();
+      });
+    });
+  }
+
+  private post(m: HostRequest): void {
+    this.worker.postMessage(m);
+  }
+
+  read(p: ReadBytesParams): Promise<{ bytes: Uint8Array; total?: number }> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, (r) => {
+        this.waiting.delete(id);
+        if (r.type === 'bytes') resolve({ bytes: r.bytes, total: r.total });
+        else reject(new Error(r.type === 'failed' ? r.message : 'unexpected reply'));
+      });
+      this.post({ type: 'read', id, url: p.url, offset: p.offset, length: p.length });
+    });
+  }
+
+  async watched<T>(run: () => Promise<T>): Promise<{ value: T; loop: LoopReport }> {
+    this.post({ type: 'watch' });
+    const value = await run();
+    const loop = await new Promise<LoopReport>((resolve) => {
+      this.onReport = resolve;
+      this.post({ type: 'stop' });
+    });
+    return { value, loop };
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.onClosed = resolve;
+      this.post({ type: 'close' });
+    });
+    await this.worker.terminate();
+  }
+}
