@@ -170,10 +170,27 @@ suite('share a view: saved, reopened, linked, refused', function () {
     return { left: src(c.left), right: src(c.right), position: c.position, mode: c.mode };
   };
 
-  test('a view saved with a compare pair and a time slider date, reopened, shows the same pair, divider and date', async function () {
+  test('a view saved with a compare pair, and one with a time slider date, reopened, show the same pair, divider and date', async function () {
     this.timeout(150_000);
     const { aoi, dates, byDate } = await aoiWithDates();
     const [older, newer] = [dates[0], dates.at(-1) as string];
+    const asset = (d: string) => JSON.stringify({ kind: 'asset', aoiId: aoi.aoi_id, id: (byDate.get(d) as Asset).id });
+    /** Saves the map's view as `name`, lets a teammate change it in the file, reopens it. */
+    const saveEditReopen = async <T>(name: string, edit: (saved: T) => void): Promise<T> => {
+      const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file(name) });
+      await vscode.commands.executeCommand(COMMANDS.saveViewAs);
+      p.assertDone();
+      const saved = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file(name))).toString('utf8')) as T;
+      edit(saved);
+      await vscode.workspace.fs.writeFile(file(name), Buffer.from(JSON.stringify(saved, null, 2)));
+      await closeMap();
+      scripts.script();
+      const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file(name));
+      assert.deepEqual(opened?.missing, []);
+      return saved;
+    };
+
+    // The pair: older on the left, the divider in the middle.
     scripts.script({
       kind: 'pickMany',
       match: /Pick two dates/,
@@ -181,52 +198,36 @@ suite('share a view: saved, reopened, linked, refused', function () {
     });
     await vscode.commands.executeCommand(COMMANDS.compareImagery, { kind: 'aoi', record: aoi });
     scripts.prompts.assertDone();
-    scripts.script();
-    await vscode.commands.executeCommand(COMMANDS.stepThroughTime, { kind: 'aoi', record: aoi });
-    const asset = (d: string) => JSON.stringify({ kind: 'asset', aoiId: aoi.aoi_id, id: (byDate.get(d) as Asset).id });
-    // the map reports the pair (older on the left, the divider in the middle) and the slider on its latest date
-    const live = await until('the map to report the pair and the slider', () => {
-      const v = reported();
-      return pairOf(v) && v?.timeline?.date ? v : undefined;
-    });
+    const live = await until('the map to report the pair', () => (pairOf(reported()) ? reported() : undefined));
     assert.deepEqual(pairOf(live), { left: asset(older), right: asset(newer), position: 0.5, mode: 'swipe' });
-    assert.equal(live.timeline?.date, newer);
+    type PairView = { imagery: { source: unknown }[]; compare: { left: number; right: number; position: number; mode: string } };
+    // a teammate moves the divider in the file: it must come back as written
+    const pair = await saveEditReopen<PairView>('pair', (saved) => (saved.compare.position = 0.25));
     assert.deepEqual(
-      live.timeline?.frames.map((f) => f.date),
-      dates,
-    );
-
-    const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file('pair-and-date') });
-    await vscode.commands.executeCommand(COMMANDS.saveViewAs);
-    p.assertDone();
-    const saved = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file('pair-and-date'))).toString('utf8')) as {
-      imagery: { source: unknown }[];
-      compare: { left: number; right: number; position: number; mode: string };
-      timeline: { date: string; frames: { date: string }[] };
-    };
-    assert.deepEqual(
-      [JSON.stringify(saved.imagery[saved.compare.left].source), JSON.stringify(saved.imagery[saved.compare.right].source)],
+      [JSON.stringify(pair.imagery[pair.compare.left].source), JSON.stringify(pair.imagery[pair.compare.right].source)],
       [asset(older), asset(newer)],
     );
-    assert.equal(saved.timeline.date, newer);
-    // a teammate moves the divider and picks another date in the file: both must come back as written
-    const middle = dates[1];
-    saved.compare.position = 0.25;
-    saved.timeline.date = middle;
-    await vscode.workspace.fs.writeFile(file('pair-and-date'), Buffer.from(JSON.stringify(saved, null, 2)));
+    const back = await until('the reopened map to report the pair', () => (pairOf(reported()) ? reported() : undefined));
+    assert.deepEqual(pairOf(back), { left: asset(older), right: asset(newer), position: 0.25, mode: 'swipe' });
 
+    // The time slider, on its latest date (compare and the slider do not run together).
     await closeMap();
     scripts.script();
-    const opened = await vscode.commands.executeCommand<Opened>(COMMANDS.openViewFile, file('pair-and-date'));
-    assert.deepEqual(opened?.missing, []);
-    const back = await until('the reopened map to report the pair and the slider', () => {
-      const v = reported();
-      return pairOf(v) && v?.timeline?.date ? v : undefined;
+    await vscode.commands.executeCommand(COMMANDS.stepThroughTime, { kind: 'aoi', record: aoi });
+    const sliding = await until('the map to report the slider', () => (reported()?.timeline?.date ? reported() : undefined));
+    assert.equal(sliding?.timeline?.date, newer);
+    const middle = dates[1];
+    type DateView = { timeline: { date: string; frames: { date: string }[] } };
+    // a teammate picks another date in the file
+    const dated = await saveEditReopen<DateView>('date', (saved) => {
+      assert.equal(saved.timeline.date, newer);
+      saved.timeline.date = middle;
     });
-    assert.deepEqual(pairOf(back), { left: asset(older), right: asset(newer), position: 0.25, mode: 'swipe' });
-    assert.equal(back.timeline?.date, middle);
+    assert.equal(dated.timeline.date, middle);
+    const reopened = await until('the reopened map to report the slider', () => (reported()?.timeline?.date ? reported() : undefined));
+    assert.equal(reopened?.timeline?.date, middle);
     assert.deepEqual(
-      back.timeline?.frames.map((f) => f.date),
+      reopened?.timeline?.frames.map((f) => f.date),
       dates,
     );
   });
