@@ -8,6 +8,23 @@ import { Worker } from 'node:worker_threads';
 import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
 import type { HostReply, HostRequest } from './seriesHost';
+import { isType, openWebview, type Harness } from '../webview/harness';
+
+/**
+ * A fresh map page (nothing cached from a run before) whose reads go through `host`, the bytes
+ * reaching it as binary, as VS Code's IPC carries them (not base64 through DevTools); ready and
+ * initialised with no basemap.
+ */
+export async function openMapPage(host: Host): Promise<Harness> {
+  const h = await openWebview('map', {
+    viewport: { width: 1100, height: 760 },
+    binaryRelay: true,
+    onRequest: (req) => host.read((req as { params: ReadBytesParams }).params),
+  });
+  await h.waitFor(isType('ready'));
+  await h.send({ type: 'init', basemaps: [] });
+  return h;
+}
 
 /** The host worker: reads relayed through it, and its loop watched while `run` runs. */
 export class Host {

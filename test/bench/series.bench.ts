@@ -21,11 +21,10 @@ import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
 import { geodesicArea } from '../../src/geo/area';
-import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
-import { Host } from './hostWorker';
-import { closeBrowser, isType, openWebview, ROOT } from '../webview/harness';
+import { Host, openMapPage } from './hostWorker';
+import { closeBrowser, ROOT } from '../webview/harness';
 import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
@@ -102,16 +101,8 @@ async function main(): Promise<void> {
     // stored files): whichever side ran first paid for that. Run -1 is an untimed pass of ours
     // that makes every tile both sides read (the same level and window).
     for (let run = -1; run < RUNS; run++) {
-      // the webview (a fresh page each run: nothing cached between them)
-      const h = await openWebview('map', {
-        viewport: { width: 1100, height: 760 },
-        // bytes reach the page as binary, as VS Code's IPC carries them (not base64 through DevTools)
-        binaryRelay: true,
-        onRequest: (req) => host.read((req as { params: ReadBytesParams }).params),
-      });
+      const h = await openMapPage(host);
       try {
-        await h.waitFor(isType('ready'));
-        await h.send({ type: 'init', basemaps: [] });
         // EO_BENCH_PROFILE: the page's main thread profiled on the last run, its self time printed by function
         const cdp = process.env.EO_BENCH_PROFILE && run === RUNS - 1 ? await h.page.context().newCDPSession(h.page) : undefined;
         if (cdp) {

@@ -16,12 +16,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
-import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
-import { closeBrowser, isType, openWebview, ROOT } from '../webview/harness';
+import { closeBrowser, ROOT } from '../webview/harness';
 import { decode, runTimelapse } from '../webview/timelapseRun';
-import { Host } from './hostWorker';
+import { Host, openMapPage } from './hostWorker';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const POOL = 8;
@@ -107,14 +106,8 @@ async function main(): Promise<void> {
       let frames = 0;
       // Run -1 is untimed: the sandbox makes each tile on its first read (a real service reads stored files).
       for (let run = -1; run < RUNS; run++) {
-        const h = await openWebview('map', {
-          viewport: { width: 1100, height: 760 },
-          binaryRelay: true,
-          onRequest: (req) => host.read((req as { params: ReadBytesParams }).params),
-        });
+        const h = await openMapPage(host);
         try {
-          await h.waitFor(isType('ready'));
-          await h.send({ type: 'init', basemaps: [] });
           const t0 = performance.now();
           const { reply } = await runTimelapse(h, request);
           const ms = performance.now() - t0;
