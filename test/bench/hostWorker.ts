@@ -5,10 +5,23 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { EoClient } from '../../src/api/client';
+import type { Aoi, Asset } from '../../src/api/records';
 import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
 import type { HostReply, HostRequest } from './seriesHost';
 import { isType, openWebview, type Harness } from '../webview/harness';
+
+/** The sandbox's seasonal AOI (Kings River fields) and its dated assets, oldest first. */
+export async function seasonalAoi(client: EoClient): Promise<{ aoi: Aoi; assets: Asset[] }> {
+  let aoi: Aoi | undefined;
+  for await (const a of client.aois.iterate({}, { pageSize: 100 })) if (a.name.startsWith('Kings River fields')) aoi = a;
+  if (!aoi) throw new Error('the seasonal AOI is not seeded');
+  const assets: Asset[] = [];
+  for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) assets.push(a);
+  assets.sort((a, b) => a.date.localeCompare(b.date));
+  return { aoi, assets };
+}
 
 /**
  * A fresh map page (nothing cached from a run before) whose reads go through `host`, the bytes

@@ -19,11 +19,10 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
-import type { Aoi, Asset } from '../../src/api/records';
 import { geodesicArea } from '../../src/geo/area';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
-import { Host, openMapPage } from './hostWorker';
+import { Host, openMapPage, seasonalAoi } from './hostWorker';
 import { closeBrowser, ROOT } from '../webview/harness';
 import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
@@ -60,12 +59,7 @@ async function main(): Promise<void> {
   const sb = await host.ready;
   const client = new EoClient({ baseUrl: sb.url, token: sb.token, userAgent: 'eo-imagery-bench' });
   try {
-    let aoi: Aoi | undefined;
-    for await (const a of client.aois.iterate({}, { pageSize: 100 })) if (a.name.startsWith('Kings River fields')) aoi = a;
-    if (!aoi) throw new Error('the seasonal AOI is not seeded');
-    const assets: Asset[] = [];
-    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) assets.push(a);
-    assets.sort((a, b) => a.date.localeCompare(b.date));
+    const { aoi, assets } = await seasonalAoi(client);
     const dates = assets.slice(0, DATES);
     const request: SeriesRequest = {
       title: aoi.name,

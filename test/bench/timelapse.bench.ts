@@ -15,12 +15,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
-import type { Aoi, Asset } from '../../src/api/records';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessages';
 import { closeBrowser, ROOT } from '../webview/harness';
 import { decode, runTimelapse } from '../webview/timelapseRun';
-import { Host, openMapPage } from './hostWorker';
+import { Host, openMapPage, seasonalAoi } from './hostWorker';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const POOL = 8;
@@ -62,12 +61,7 @@ async function main(): Promise<void> {
   const client = new EoClient({ baseUrl: sb.url, token: sb.token, userAgent: 'eo-imagery-bench' });
   const dir = mkdtempSync(join(tmpdir(), 'eo-bench-timelapse-'));
   try {
-    let aoi: Aoi | undefined;
-    for await (const a of client.aois.iterate({}, { pageSize: 100 })) if (a.name.startsWith('Kings River fields')) aoi = a;
-    if (!aoi) throw new Error('the seasonal AOI is not seeded');
-    const assets: Asset[] = [];
-    for await (const a of client.aois.iterateAssets(aoi.aoi_id, { pageSize: 100 })) assets.push(a);
-    assets.sort((a, b) => a.date.localeCompare(b.date));
+    const { aoi, assets } = await seasonalAoi(client);
     const bbox = bboxOf(aoi.geometry);
     const rgb = ['B04', 'B03', 'B02'].map((b) => assets[0].band_list.indexOf(b) + 1);
     if (rgb.some((b) => b < 1)) throw new Error(`the seasonal AOI's assets lack B04/B03/B02: ${assets[0].band_list.join(', ')}`);
