@@ -10,7 +10,7 @@ import type { Catalog, Delivery } from '../../../src/api';
 import type { DownloadOutcome } from '../../../src/commands/catalog/download';
 import { COMMANDS } from '../../../src/commandIds';
 import { useSandbox } from '../harness/sandbox';
-import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { ScriptedPrompts, type Step } from '../support/scriptedPrompts';
 import { client, handle, runScripted, runWhileAdvancing } from './ordersSupport';
 
 suite('catalog: search, deliver and download against the sandbox', function () {
@@ -151,20 +151,33 @@ suite('catalog: search, deliver and download against the sandbox', function () {
     assert.notEqual(after[files[0]], after[files[1]], 'the second try used a fresh link');
   });
 
-  test('a download cut, then refused, stops with what it kept and offers Resume, which goes on from its last byte', async () => {
+  /**
+   * Downloads a catalog entry into a fresh folder while its file's answer drops halfway and the
+   * next try is refused (no passing error): the half is kept. `then`: how the person answers what
+   * follows (nothing: the notification is let go).
+   */
+  async function cutThenRefused(...then: Step[]): Promise<{ out: DownloadOutcome | undefined; prompts: ScriptedPrompts; dir: string }> {
     const conn = sb.current;
     const cat = await someCatalog();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
-    // The file's answer drops halfway; the next try is refused (no passing error): the half is kept.
     handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 200, cutMidBody: true, count: 1 });
     handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 404, count: 1 });
     const prompts = new ScriptedPrompts([
       { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
       { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
-      { kind: 'message', match: /stopped after \d+ KB: The download link answered 404\. Resume goes on from there\./, answer: 'Resume' },
+      ...then,
     ]);
     const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
     prompts.assertDone();
+    return { out, prompts, dir };
+  }
+
+  test('a download cut, then refused, stops with what it kept and offers Resume, which goes on from its last byte', async () => {
+    const { out, prompts, dir } = await cutThenRefused({
+      kind: 'message',
+      match: /stopped after \d+ KB: The download link answered 404\. Resume goes on from there\./,
+      answer: 'Resume',
+    });
     assert.ok(out?.file, `nothing saved: ${prompts.messages.map((m) => m.text).join(' / ')}`);
     const whole = Buffer.from(await (await fetch(out.download.signed_url ?? '')).arrayBuffer());
     assert.ok(fs.readFileSync(out.file).equals(whole), 'the resumed file is not the served one');
@@ -173,18 +186,9 @@ suite('catalog: search, deliver and download against the sandbox', function () {
 
   test('a stopped download whose notification was let go is listed in Show Pending: Resume there finishes it, Discard deletes the kept bytes', async () => {
     const conn = sb.current;
-    const cat = await someCatalog();
     const stopIt = async (): Promise<string> => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-int-dl-'));
-      handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 200, cutMidBody: true, count: 1 });
-      handle(conn).faults.add({ method: 'GET', path: /^\/files\//, status: 404, count: 1 });
       // The notification that offers Resume is not answered: the person let it go.
-      const prompts = new ScriptedPrompts([
-        { kind: 'message', match: /is ready/, answer: 'Save to Folder…' },
-        { kind: 'openDialog', answer: [vscode.Uri.file(dir)] },
-      ]);
-      const out = await runWhileAdvancing<DownloadOutcome | undefined>(conn, prompts, COMMANDS.download, [{ catalogIds: [cat.id] }], 2_000);
-      prompts.assertDone();
+      const { out, prompts, dir } = await cutThenRefused();
       assert.equal(out?.file, undefined, 'saved although the file was refused');
       assert.ok(
         prompts.messages.some((m) => /stopped after \d+ KB/.test(m.text) && m.buttons.includes('Resume')),
