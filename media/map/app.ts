@@ -179,7 +179,8 @@ export class MapApp {
         // a panel revived by the serializer hands back what the webview saved
         // (only when the webview kept nothing itself: its own view may already have moved on)
         if (this.startedEmpty && m.state) {
-          if (m.state.imagery) Object.assign(this.state, { imagery: m.state.imagery, compare: m.state.compare });
+          if (m.state.imagery || m.state.timeline)
+            Object.assign(this.state, { imagery: m.state.imagery, compare: m.state.compare, timeline: m.state.timeline });
           if (m.state.center && m.state.zoom !== undefined) this.map.setView(m.state.center, m.state.zoom);
         }
         this.init(m.basemaps);
@@ -230,7 +231,8 @@ export class MapApp {
     const hidden = new Set(this.state.hiddenLayers ?? []);
     for (const kind of KINDS) if (!hidden.has(kind)) this.layers[kind].addTo(this.map);
     // imagery layers of the last session come back (their code loads on demand), compared as they were
-    if (this.state.imagery?.length) void this.onImagery({ type: 'imageryRestore', specs: this.state.imagery, compare: this.state.compare });
+    if (this.state.imagery?.length || this.state.timeline)
+      void this.onImagery({ type: 'imageryRestore', specs: this.state.imagery ?? [], compare: this.state.compare, timeline: this.state.timeline });
   }
 
   // ------------------------------------------------------------ imagery (code loaded on demand)
@@ -250,7 +252,7 @@ export class MapApp {
             throw e;
           }
         },
-        onChange: (imagery, compare) => this.saveState({ imagery, compare }),
+        onChange: (imagery, compare, timeline) => this.saveState({ imagery, compare, timeline }),
         onSettled: (id, report) => this.post({ type: 'imageryStatus', id, report: { ...report, decode: this.decodeMode?.mode } }),
         onExportTimelapse: () => this.post({ type: 'exportTimelapse' }),
       });
@@ -273,7 +275,7 @@ export class MapApp {
       return;
     }
     if (m.type === 'imagery') manager.add(m.spec, m.fit);
-    else if (m.type === 'imageryRestore') manager.restore(m.specs, m.compare);
+    else if (m.type === 'imageryRestore') manager.restore(m.specs, m.compare, m.timeline);
     else if (m.type === 'imageryPreview') manager.preview(m.id, m.dataUrl);
     else if (m.type === 'imageryNote') manager.note(m.id, m.title, m.text);
     else if (m.type === 'imageryTimeline') manager.timeline.start(m.title, m.frames, m.fit ?? true, m.date);
@@ -489,7 +491,7 @@ export class MapApp {
   }
 
   /** `changed`: what the imagery layers say changed (their list, the compare). */
-  saveState(changed: Pick<MapState, 'imagery' | 'compare'> = {}): void {
+  saveState(changed: Pick<MapState, 'imagery' | 'compare' | 'timeline'> = {}): void {
     if (!this.started) return;
     const c = this.map.getCenter();
     const base = Object.entries(this.baseLayers).find(([, l]) => this.map.hasLayer(l))?.[0];

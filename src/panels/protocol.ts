@@ -8,7 +8,7 @@
  * The token never crosses: the extension calls the service and sends plain data.
  */
 import type { RangeFilter } from '../searchFilters';
-import type { ImageryLayerSpec, ImageryRequest, ReadBytesResult } from './imagery/protocol';
+import type { ImageryLayerSpec, ImageryRequest, ReadBytesResult, SavedTimeline } from './imagery/protocol';
 
 // ---------------------------------------------------------------- shared
 
@@ -158,6 +158,8 @@ export interface MapState {
   imagery?: ImageryLayerSpec[];
   /** Two of those layers compared (by id), started again on restore. */
   compare?: { left: string; right: string; position: number; mode: 'swipe' | 'flicker' };
+  /** The time slider's dates and the one shown, opened again on restore. */
+  timeline?: SavedTimeline;
 }
 
 export interface SavedResults {

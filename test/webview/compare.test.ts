@@ -344,6 +344,39 @@ describe('compare two imagery layers', () => {
     }
   });
 
+  it('a time slider comes back on the date it showed when its tab is shown again (the page reloaded from what it saved)', async () => {
+    const frames: TimeFrame[] = [
+      { date: '2024-07-01', spec: spec('t0701', SWIR_LIKE) },
+      { date: '2024-08-01', spec: spec('t0801', TRUE_COLOUR) },
+      { date: '2024-09-01', spec: spec('t0901', FALSE_COLOUR) },
+    ];
+    const h = await open([]);
+    let saved: unknown;
+    try {
+      await h.send({ type: 'imageryTimeline', title: 'Vineyard AOI', frames, fit: true });
+      const range = h.page.getByRole('slider', { name: 'Date' });
+      await range.waitFor();
+      // one step back from the latest date, from the keyboard
+      await range.focus();
+      await h.page.keyboard.press('ArrowLeft');
+      await idle(h);
+      assert.match((await range.getAttribute('aria-valuetext')) ?? '', /2024-08-01/);
+      saved = await h.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
+    } finally {
+      await h.close();
+    }
+    const again = await open([], undefined, saved);
+    try {
+      const range = again.page.getByRole('slider', { name: 'Date' });
+      await range.waitFor();
+      assert.match((await range.getAttribute('aria-valuetext')) ?? '', /2024-08-01/, 'the date it showed');
+      assert.equal(await range.getAttribute('max'), '2', 'all three dates');
+      assert.deepEqual(again.pageErrors, []);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('ends, and says so, when the time slider opens over it; the slider closes, and says so, when a compare starts', async () => {
     const h = await open([]);
     try {

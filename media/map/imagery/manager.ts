@@ -6,7 +6,7 @@
 import type * as Leaflet from 'leaflet';
 import * as l10n from '@vscode/l10n';
 import type { Pool } from 'geotiff';
-import type { ImageryClass, ImageryLayerSpec, ImageryRender, ImageryStatusReport } from '../../../src/panels/imagery/protocol';
+import type { ImageryClass, ImageryLayerSpec, ImageryRender, ImageryStatusReport, SavedTimeline } from '../../../src/panels/imagery/protocol';
 import { el, button, clear } from '../../shared/dom';
 import type { ReadBytes } from './byteSource';
 import { classColors, colormapLut, colormapName } from './colormaps';
@@ -25,7 +25,7 @@ export interface ImageryManagerDeps {
   read: ReadBytes;
   pool?: Pool;
   /** Called whenever the set of layers or a layer's look, the compare or the time slider's date changes (the map saves its state). */
-  onChange(specs: ImageryLayerSpec[], compare: CompareState | undefined): void;
+  onChange(specs: ImageryLayerSpec[], compare: CompareState | undefined, timeline: SavedTimeline | undefined): void;
   /** A layer settled (all visible tiles drawn, or failed) or drew its first pixels. */
   onSettled?(id: string, report: ImageryStatusReport): void;
   /** The time slider's "Export Timelapse…" button. */
@@ -52,6 +52,7 @@ export interface ImageryRestore {
   type: 'imageryRestore';
   specs: ImageryLayerSpec[];
   compare?: Omit<CompareState, 'showing'>;
+  timeline?: SavedTimeline;
 }
 
 export class ImageryManager {
@@ -138,10 +139,12 @@ export class ImageryManager {
    * The layers a reloaded page saved (a tab switched away and back), compared again as they
    * were; a compare that cannot start again says why.
    */
-  restore(specs: ImageryLayerSpec[], compare: ImageryRestore['compare']): void {
+  restore(specs: ImageryLayerSpec[], compare: ImageryRestore['compare'], timeline?: SavedTimeline): void {
     for (const spec of specs) this.add(spec, false);
     if (compare && !this.compare.start(compare.left, compare.right, compare.mode, compare.position))
       showNotice(l10n.t('Compare ended: a compared layer is hidden or no longer on the map.'));
+    // the slider on the date it showed, the map where it was (not moved over all the dates)
+    if (timeline && !compare) this.timeline.start(timeline.title, timeline.frames, false, timeline.date);
   }
 
   /** Adds (or replaces, same id, in its place in the list) a layer. */
@@ -277,7 +280,9 @@ export class ImageryManager {
   }
 
   private changed(): void {
-    this.deps.onChange(this.specs, this.compare.state);
+    const dates = this.timeline.dates;
+    const date = this.timeline.state.date;
+    this.deps.onChange(this.specs, this.compare.state, dates && date ? { ...dates, date } : undefined);
   }
 
   private setStatus(entry: Entry, s: LayerStatus): void {

@@ -119,6 +119,13 @@ export interface ImageryLayerSpec {
 /** What the layer list and saved state keep: the spec as the person last changed it. */
 export type SavedImageryLayer = ImageryLayerSpec;
 
+/** The time slider as a reloaded page opens it again: its title, dates and the date shown. */
+export interface SavedTimeline {
+  title: string;
+  frames: TimeFrame[];
+  date: string;
+}
+
 /** One date of a time slider. */
 export interface TimeFrame {
   /** The layer for this date (its `bbox` decides whether the date is in view). */
