@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import type { ImageryLayerSpec, ImageryRender, TimeFrame } from '../../src/panels/imagery/protocol';
 import { closeBrowser, openWebview, ROOT, type Harness } from '../webview/harness';
 import { moveMap } from '../webview/moveMap';
+import { median } from './measure';
 
 const argSize = process.argv.includes('--size') ? Number(process.argv[process.argv.indexOf('--size') + 1]) : 10980;
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
@@ -328,7 +329,6 @@ const p95 = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
 };
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const round = (x: number) => Math.round(x * 100) / 100;
 
 async function main(): Promise<void> {

@@ -16,12 +16,12 @@ import { promisify } from 'node:util';
 import { downloadToFile } from '../../src/commands/catalog/downloadFile';
 import { FaultProxy } from '../support/faultProxy';
 import { DOWNLOAD_BYTES } from './downloadServer';
+import { median } from './measure';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
 const MB = 1024 * 1024;
 const run = promisify(execFile);
 const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
   const child = fork(join(__dirname, 'downloadServer.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -6,11 +6,10 @@
 // EO_TEST_RESULT_FILE.
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { EoClient } from '../../src/api';
 import type { EoImageryApi } from '../../src/extension';
+import { collectGarbage } from './measure';
 
 export interface ExplorerSample {
   total: number;
@@ -24,10 +23,8 @@ export interface ExplorerSample {
 }
 
 function gcIfPossible(): void {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
-  gc?.();
-  gc?.();
+  collectGarbage();
+  collectGarbage();
 }
 
 const heapMb = (): number => process.memoryUsage().heapUsed / (1024 * 1024);

@@ -37,12 +37,12 @@ import { caller } from '../unit/sandbox/helpers';
 import { cpuClock, watchLoop } from '../unit/sandbox/loopMonitor';
 import { FuzzClient } from '../unit/sandbox/routeFuzz';
 import { closeBrowser, isType, openWebview } from '../webview/harness';
+import { median } from './measure';
 
 const ROUNDS = Number(process.env.EO_BENCH_ROUNDS ?? 5);
 const ENGLISH = { t: (m: string, ...a: (string | number | boolean)[]) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)])) };
 
 const r1 = (n: number): number => Math.round(n * 10) / 10;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = (): number => r1(loadavg()[0]);
 
 function print(figure: string, fields: Record<string, unknown>): void {

@@ -52,6 +52,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness';
 import { bundle, chromiumInfo, heapOf, type HeapFigures } from './browserMetrics';
+import { median } from './measure';
 
 const argSize = process.argv.includes('--size') ? Number(process.argv[process.argv.indexOf('--size') + 1]) : undefined;
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 3;
@@ -682,7 +683,6 @@ async function openlayers(st: Setup): Promise<Result> {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];

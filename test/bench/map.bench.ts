@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closeBrowser, getBrowser, openWebview, ROOT } from '../webview/harness';
 import { bundle, heapOf } from './browserMetrics';
+import { median } from './measure';
 
 const COUNTS = Number(process.argv[2]) ? [Number(process.argv[2])] : [10_000, 100_000];
 /** Rounds per count: 100,000 footprints in SVG take seconds a pan, so fewer rounds there. */
@@ -72,7 +73,6 @@ function footprints(n: number): { id: string; label: string; geometry: unknown; 
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];

@@ -30,6 +30,7 @@ import { ImageryByteServer } from '../../src/panels/imagery/byteServer';
 import { runClipPlan } from '../../src/panels/imagery/hostClip';
 import type { ClipPlan } from '../../src/panels/imagery/clipMessages';
 import { moveMap } from '../webview/moveMap';
+import { median } from './measure';
 
 const SIZE = 4096;
 const WINDOW = 2048;
@@ -167,8 +168,6 @@ print(json.dumps([round((cg[0] - sg[0]) / sg[1]), round((cg[3] - sg[3]) / sg[5])
     ),
   ) as [number, number, number, number];
 }
-
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 async function main(): Promise<void> {
   const sc = scene();

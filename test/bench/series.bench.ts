@@ -25,6 +25,7 @@ import type { LoopReport } from '../unit/sandbox/loopMonitor';
 import { Host, openMapPage, seasonalAoi } from './hostWorker';
 import { closeBrowser, ROOT } from '../webview/harness';
 import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
+import { median } from './measure';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const DATES = 24;
@@ -32,8 +33,6 @@ const DATES = 24;
 const POOL = 8;
 const NDVI = '(B08-B04)/(B08+B04)';
 const SCRIPT = join(ROOT, 'test', 'fixtures', 'imagery', 'series_stats.py');
-
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];

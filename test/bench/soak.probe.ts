@@ -11,8 +11,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { EoClient } from '../../src/api';
 import type { DownloadOutcome } from '../../src/commands/catalog/download';
@@ -21,6 +19,7 @@ import type { Prompts } from '../../src/ui/prompts';
 import { FaultProxy } from '../support/faultProxy';
 import { connectToSandbox, startSandbox, type Sandbox } from '../integration/harness/sandbox';
 import { waterExtentAoi, writeWaterExtent } from '../integration/support/waterExtent';
+import { collectGarbage, median } from './measure';
 
 export interface SoakSample {
   minutes: number;
@@ -53,8 +52,7 @@ const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 /** A collection first, so that the heap read is what is held, not what is garbage. */
 function heapAfterGc(): number {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
+  collectGarbage();
   return process.memoryUsage().heapUsed / (1024 * 1024);
 }
 
@@ -195,7 +193,6 @@ export async function run(): Promise<void> {
       sample.rounds++;
       heaps.push(heapAfterGc());
     }
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     const third = Math.max(1, Math.floor(heaps.length / 3));
     sample.heapMb = { early: round1(median(heaps.slice(0, third))), late: round1(median(heaps.slice(-third))) };
     sample.requests = proxy.log.length;

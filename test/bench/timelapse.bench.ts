@@ -20,6 +20,7 @@ import type { TimelapseRequest } from '../../src/panels/imagery/timelapseMessage
 import { closeBrowser, ROOT } from '../webview/harness';
 import { decode, runTimelapse } from '../webview/timelapseRun';
 import { Host, openMapPage, seasonalAoi } from './hostWorker';
+import { median } from './measure';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const POOL = 8;
@@ -30,7 +31,6 @@ const SIZES = [
   { frames: 26, width: 480, height: 480 },
   { frames: 24, width: 1280, height: 720 },
 ];
-const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 function bboxOf(geometry: unknown): [number, number, number, number] {
   const points =
