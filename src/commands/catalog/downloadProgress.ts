@@ -60,9 +60,10 @@ export async function downloadWithResume(services: DownloadServices, what: strin
     } catch (err) {
       // Recovers the way forward: Resume from the bytes kept, or a fresh download, said in words.
       const reason = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, '');
-      const kept = err instanceof DownloadError ? err.kept : 0;
+      const stopped = err instanceof DownloadError && err.kept > 0 ? err : undefined;
+      const kept = stopped?.kept ?? 0;
       services.log.error(`Saving ${what} failed after ${kept} bytes kept: ${reason}`);
-      if (kept === 0 || !(err instanceof DownloadError)) {
+      if (!stopped) {
         void services.ui.message('error', l10n.t('Saving {0} failed: {1}. Download it again for a fresh link.', what, reason), {});
         return undefined;
       }
@@ -73,7 +74,7 @@ export async function downloadWithResume(services: DownloadServices, what: strin
         at: Date.now(),
         resume: () => downloadWithResume(services, what, start),
         discard: async () => {
-          if (err.part) await dropPart(err.part);
+          if (stopped.part) await dropPart(stopped.part);
         },
       });
       const resume = l10n.t('Resume');

@@ -45,11 +45,11 @@ export async function showPending(services: CommandServices): Promise<Pending | 
   const { watcher, ui } = services;
   const pending = watcher.pending();
   const stopped = watcher.stopped.list();
-  if (pending.length + stopped.length === 0) {
+  const count = pending.length + stopped.length;
+  if (count === 0) {
     void ui.message('info', l10n.t('Nothing is pending: no order, delivery, download or insight run is being followed.'), {});
     return undefined;
   }
-  const count = pending.length + stopped.length;
   const items: Choice[] = [
     ...stopped.map((d) => ({ ...stoppedItem(d), stopped: d })),
     ...pending.map((p) => ({ ...pendingItem(p), pending: p })),
