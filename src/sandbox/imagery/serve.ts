@@ -42,6 +42,9 @@ function madeTile(key: string, layout: CogLayout, level: number, tx: number, ty:
   if (p) return p;
   if (tileCache.get(k)) return Promise.resolve();
   p = lastInLine.then(async () => {
+    // a turn for what is ready between two tiles (a read whose tiles are made is answered now),
+    // however quickly a tile is made
+    await new Promise<void>((ready) => setImmediate(ready));
     const turn = pacer();
     const steps = tileSteps(layout, level, tx, ty);
     for (let r = steps.next(); ; r = steps.next()) {
@@ -77,8 +80,11 @@ export function cachedChunks(key: string, layout: CogLayout, start: number, end:
 
 const TIFF = 'image/tiff; application=geotiff; profile=cloud-optimized';
 
-/** The response for a GET/HEAD of a COG with an optional `Range` header. */
-export async function serveCog(key: string, layout: CogLayout, range: string | undefined): Promise<Res> {
+/**
+ * The response for a GET/HEAD of a COG with an optional `Range` header. A HEAD (`head`) gets
+ * the same headers and makes no tile: nothing of its body is sent.
+ */
+export async function serveCog(key: string, layout: CogLayout, range: string | undefined, head = false): Promise<Res> {
   const size = layout.size;
   const headers: Record<string, string> = {
     'accept-ranges': 'bytes',
@@ -96,7 +102,7 @@ export async function serveCog(key: string, layout: CogLayout, range: string | u
     return { status: 200, contentType: TIFF, headers, stream: { length: size, chunks: () => cachedChunks(key, layout, 0, size) } };
   }
   const { spans } = answer;
-  await madeAhead(key, layout, spans);
+  if (!head) await madeAhead(key, layout, spans);
   if (spans.length === 1) {
     const [s] = spans;
     return {

@@ -38,6 +38,7 @@ export const imageryRoutes: Route[] = [
         `${s.key}:data`,
         layoutFor(`${s.key}:data`, () => dataCogSpec(s)),
         rangeHeader(r),
+        r.method === 'HEAD',
       );
     },
   },
@@ -50,6 +51,7 @@ export const imageryRoutes: Route[] = [
         `${s.key}:visual`,
         layoutFor(`${s.key}:visual`, () => visualCogSpec(s)),
         rangeHeader(r),
+        r.method === 'HEAD',
       );
     },
   },
@@ -67,6 +69,7 @@ export const imageryRoutes: Route[] = [
         `${s.key}:data`,
         layoutFor(`${s.key}:data`, () => dataCogSpec(s)),
         rangeHeader(r),
+        r.method === 'HEAD',
       );
     },
   },

@@ -258,6 +258,7 @@ export const insightRoutes: Route[] = [
         key,
         layoutFor(key, () => outputCogSpec(outputScene(aoi, rec, r.app.state.assets), def)),
         Array.isArray(range) ? range.join(',') : range,
+        r.method === 'HEAD',
       );
     },
   },

@@ -323,6 +323,7 @@ export const workflowRoutes: Route[] = [
           key,
           layoutFor(key, () => outputCogSpec(mosaicScene(aoi, mosaic.date), def)),
           Array.isArray(range) ? range.join(',') : range,
+          r.method === 'HEAD',
         );
       }
       const body = outputFile(r, job, task.name, output.name, view);

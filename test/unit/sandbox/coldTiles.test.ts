@@ -95,6 +95,20 @@ describe('a cold scene: the tiles a read makes', () => {
     assert.ok((rows.get(coarsest) ?? 0) < T / 2, `${rows.get(coarsest)} of its ${T} rows made for the ${sent} rows sent`);
   });
 
+  it('a HEAD with a Range answers the GET’s headers and makes no tile', async () => {
+    const { spec, rows } = countingSpec();
+    const key = `cold-tiles-head:${Date.now()}`;
+    const layout = layoutFor(key, () => spec);
+    const l0 = layout.levels[0];
+    const start = l0.dataStart + 4;
+    const range = `bytes=${start}-${start + layout.tileBytes - 1}`;
+    const head = await serveCog(key, layout, range, true);
+    assert.equal(rows.size, 0, `tiles made for a HEAD: ${[...rows.keys()].join(', ')}`);
+    const get = await serveCog(key, layout, range);
+    assert.deepEqual([head.status, head.headers], [get.status, get.headers]);
+    assert.equal(head.stream?.length, get.stream?.length);
+  });
+
   it('reads asked at once make each tile once, in the order asked: the first is answered before the last tile is started', async () => {
     const events: string[] = [];
     const { spec, rows } = countingSpec((tile) => {
@@ -110,10 +124,11 @@ describe('a cold scene: the tiles a read makes', () => {
     // the header first, as every reader asks; then six tiles of the view at once, the first twice
     await body(serveCog(key, layout, 'bytes=0-16383'));
     const asked = [0, 1, 2, 4, 5, 6, 0];
+    // answered: the read's status and headers are ready, its tiles made (its body is then sent from them)
     const reads = asked.map((k, i) =>
-      body(serveCog(key, layout, tile(k))).then((b) => {
+      serveCog(key, layout, tile(k)).then((res) => {
         events.push(`answered ${i}`);
-        return b;
+        return body(res);
       }),
     );
     const bodies = await Promise.all(reads);
