@@ -90,6 +90,17 @@ function parseNodeTestSummary(stdout) {
 }
 
 /**
+ * The spec reporter's closing `✖ failing tests:` section (names, assertion, stack), cut to a
+ * few dozen lines: the summary repeats it, so the end of a long CI log says what failed and why.
+ */
+function failingTestsSection(file, stdout) {
+  const at = stdout.lastIndexOf('✖ failing tests:');
+  if (at < 0) return `${relative(ROOT, file)}: a test failed (no failing-tests section printed)`;
+  const lines = stdout.slice(at).split('\n').slice(1, 61);
+  return [`${relative(ROOT, file)}:`, ...lines.map((l) => `  ${l}`)].join('\n');
+}
+
+/**
  * Runs each file in a `node --test` of its own, `concurrency` at a time, in the order given
  * (node --test would sort them by name), and adds up their counts. A file that prints no
  * summary (it crashed, or the tier timed out) fails the tier.
@@ -100,6 +111,7 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   const timer = setTimeout(() => aborted.abort(), timeoutMs);
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
+  const failures = [];
   const queue = [...files];
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
@@ -109,6 +121,7 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
       else if (!counts) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code} and printed no summary`);
       else {
         for (const k of Object.keys(totals)) totals[k] += counts[k];
+        if (counts.failed > 0) failures.push(failingTestsSection(file, res.stdout));
         if (res.code !== 0 && counts.failed === 0) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code}`);
       }
     }
@@ -116,7 +129,7 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   clearTimeout(timer);
   if (aborted.signal.aborted) problems.unshift(`timed out after ${timeoutMs / 60000} min`);
-  return problems.length ? { ...totals, error: problems.join('\n') } : totals;
+  return { ...totals, failures, ...(problems.length ? { error: problems.join('\n') } : {}) };
 }
 
 /**
@@ -246,7 +259,20 @@ const tiers = {
           .join('\n')}`,
       );
     }
-    return { passed: result.passed, failed: result.failed, skipped: result.skipped, ...(problems.length ? { error: problems.join('\n') } : {}) };
+    return {
+      passed: result.passed,
+      failed: result.failed,
+      skipped: result.skipped,
+      failures: result.failures.map(
+        (f) =>
+          `${f.title}\n${f.error
+            .split('\n')
+            .slice(0, 40)
+            .map((l) => `  ${l}`)
+            .join('\n')}`,
+      ),
+      ...(problems.length ? { error: problems.join('\n') } : {}),
+    };
   },
 
   async e2e() {
@@ -319,8 +345,12 @@ async function main() {
     const failed = r.failed ?? 0;
     let problem = r.error;
     if (!problem && passed + failed === 0) problem = 'ran zero tests';
-    summary.push({ name, passed, failed, skipped: r.skipped ?? 0, seconds, problem });
+    summary.push({ name, passed, failed, skipped: r.skipped ?? 0, seconds, problem, failures: r.failures ?? [] });
   }
+
+  // what failed, again, where a long log's reader looks: its end
+  const failures = summary.flatMap((s) => s.failures.map((f) => `[${s.name}] ${f}`));
+  if (failures.length) console.log(`\n=== failing tests ===\n${failures.join('\n\n')}`);
 
   console.log('\n=== summary ===');
   for (const s of summary) {

@@ -1,6 +1,8 @@
 // Copies the e2e tier's screenshots that the getting-started walkthrough shows into
 // media/walkthrough/, scaled down to 960 px wide (ImageMagick's `convert` when installed,
-// else copied as they are). Run after `npm run test:e2e`:
+// else copied as they are). The whole-window ones are taken below the title bar, which in the
+// e2e workbench says "[Extension Development Host]" (test/e2e/workbench.ts `screenshot`).
+// Run after `npm run test:e2e`:
 //
 //   node scripts/walkthrough-images.mjs
 import { execFileSync } from 'node:child_process';

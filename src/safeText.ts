@@ -9,6 +9,9 @@
  *   the status bar render `$(icon)`. That parser knows no backslash escape, so a backslash would
  *   stay visible: the form here puts a space between `]` and `(`, and between `$` and `(`, which
  *   a person reads as the same text and no parser reads as a link or an icon.
+ * - A quick pick's rows (label, description, detail) and its title, and a CodeLens title, render
+ *   `$(icon)` but parse no links: the `pick` form puts the same space between `$` and `(`. Our
+ *   own icons in rows go in `iconPath`, never in the text.
  * - Markdown (tooltips, chat) is escaped the CommonMark way: every ASCII punctuation character
  *   gets a backslash, which the renderer removes, so nothing becomes emphasis, a heading, HTML,
  *   a link or an autolink.
@@ -24,12 +27,14 @@
  *   inside a longer sentence), one line;
  * - `lines`: plain text whose line breaks are ours (a modal's detail), bounded by cutting its
  *   middle: the end of a priced confirmation is its total;
- * - `markdown`: text inside a MarkdownString or a chat answer, one line.
+ * - `markdown`: text inside a MarkdownString or a chat answer, one line;
+ * - `pick`: a quick pick row's label, description or detail, a quick pick's title, a value
+ *   inside a CodeLens title (one line, no icon).
  */
-export type TextSink = 'notification' | 'line' | 'lines' | 'markdown';
+export type TextSink = 'notification' | 'line' | 'lines' | 'markdown' | 'pick';
 
 /** The longest text each sink keeps (VS Code itself cuts a notification at 1,000). */
-export const TEXT_LIMITS: { readonly [S in TextSink]: number } = { notification: 800, line: 200, lines: 4000, markdown: 1000 };
+export const TEXT_LIMITS: { readonly [S in TextSink]: number } = { notification: 800, line: 200, lines: 4000, markdown: 1000, pick: 300 };
 
 // Bidirectional overrides and isolates, zero-width spaces and joiners, the word joiner and
 // invisible operators, the byte-order mark, soft hyphen, and the C0/C1 controls but tab and
@@ -52,6 +57,7 @@ export function safeText(value: unknown, sink: TextSink, max: number = TEXT_LIMI
       .replace(/\n{3,}/g, '\n\n');
   } else text = text.replace(BREAKS, ' ').replace(/ {2,}/g, ' ').trim();
   if (sink === 'notification' || sink === 'markdown') text = unlinked(text);
+  else if (sink === 'pick') text = iconless(text);
   // Cut last: dropping a part and adding "…" cannot join a `]` and a `(`.
   text = sink === 'lines' ? cutMiddle(text, max) : cut(text, max);
   // The backslashes are the renderer's, not the person's: the bound is on what is shown.
@@ -60,7 +66,12 @@ export function safeText(value: unknown, sink: TextSink, max: number = TEXT_LIMI
 
 /** No `](` and no `$(`: nothing for the link parser or the icon renderer to take. */
 function unlinked(text: string): string {
-  return text.replace(/\](?=\()/g, '] ').replace(/\$(?=\()/g, '$ ');
+  return iconless(text.replace(/\](?=\()/g, '] '));
+}
+
+/** No `$(`: nothing for the icon renderer to take. */
+function iconless(text: string): string {
+  return text.replace(/\$(?=\()/g, '$ ');
 }
 
 /** The first two thirds and the last third, with a line "…" between. */

@@ -243,6 +243,9 @@ export class FootprintLayer<T> extends L.Layer {
         c.style.height = `${h}px`;
       }
       L.DomUtil.setTransform(c, topLeft, 1);
+      // Fills in their own canvas are painted opaque and shown at the layer's opacity: footprints
+      // that overlap (25 results over one place) tint the map once, not 25 times over.
+      if (c === this.fillCanvas) c.style.opacity = String(this.style.fillOpacity);
       const cx = c.getContext('2d');
       if (!cx) return;
       cx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -277,11 +280,12 @@ export class FootprintLayer<T> extends L.Layer {
     if (selected !== undefined) {
       ctx.lineJoin = 'round';
       ctx.fillStyle = fillCtx.fillStyle = st.fillColor ?? st.color;
-      // the selection gets the theme's contrast colour as its outline and keeps its own fill, a
-      // little stronger: a fill in the contrast colour (black on light themes) hid the base map
+      // the selection gets the theme's contrast colour as its outline and keeps its own fill (a
+      // little stronger where fills share the outlines' canvas): a fill in the contrast colour
+      // (black on light themes) hid the base map
       ctx.strokeStyle = st.selectedColor;
       ctx.lineWidth = st.weight + 1.5;
-      const one = newBatch(Math.min(0.5, st.fillOpacity + 0.12));
+      const one = newBatch(this.fillCanvas ? 1 : Math.min(0.5, st.fillOpacity + 0.12));
       paintShape(this.store, st.pointRadius, ctx, fillCtx, selected, view, one);
       this.dotPainter.draw(ctx, one.dots, w, h);
       ctx.stroke(one.outlines);
@@ -303,7 +307,7 @@ export class FootprintLayer<T> extends L.Layer {
     ctx.fillStyle = fill;
     ctx.lineWidth = st.weight;
     fillCtx.fillStyle = fill;
-    const batch = newBatch(st.fillOpacity);
+    const batch = newBatch(this.fillCanvas ? 1 : st.fillOpacity);
     let drawn = 0;
     for (let k = 0; k < count; k++) {
       const i = candidates ? candidates[k] : k;

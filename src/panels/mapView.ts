@@ -60,7 +60,7 @@ export interface MapView {
   readonly lastSearch: SearchParams | undefined;
   /** The items of the map's current search, in the order they came. */
   readonly searchResults: ArchiveItem[];
-  /** "Save View as GeoTIFF…/PNG": the webview reads and encodes, the command writes. */
+  /** "Save View to GeoTIFF…/PNG": the webview reads and encodes, the command writes. */
   readonly clips: ClipChannel;
   /** Where the map is and what it shows, as the page last said (Copy Link to This View checks it). */
   readonly viewState: MapViewState | undefined;

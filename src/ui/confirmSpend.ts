@@ -30,9 +30,9 @@ type Row = vscode.QuickPickItem & { choice?: string };
 /** The chosen label (`spend` or one of `others`), or undefined for Cancel, Escape or a closed picker. */
 export async function confirmSpend(ui: Prompts, c: SpendConfirmation): Promise<string | undefined> {
   const rows: Row[] = [
-    { label: `$(close) ${l10n.t('Cancel')}`, description: l10n.t('nothing is spent') },
-    { label: `$(credit-card) ${c.spend}`, description: c.cost, choice: c.spend },
-    ...(c.others ?? []).map((o) => ({ label: `$(edit) ${o}`, choice: o })),
+    { label: l10n.t('Cancel'), iconPath: new vscode.ThemeIcon('close'), description: l10n.t('nothing is spent') },
+    { label: c.spend, iconPath: new vscode.ThemeIcon('credit-card'), description: c.cost, choice: c.spend },
+    ...(c.others ?? []).map((o) => ({ label: o, iconPath: new vscode.ThemeIcon('edit'), choice: o })),
   ];
   const lines = c.summary.map((l) => l.trim()).filter(Boolean);
   if (lines.length) {

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { safeText } from '../safeText';
+import { safePickOptions, safePicks } from './safePicks';
 import { BACK_ITEM_LABEL, STEP_BACK, windowInputStep, windowPickStep, type InputStepOptions, type PickStepOptions, type StepBack } from './stepPrompts';
 
 /**
@@ -63,11 +64,26 @@ export class PromptSeam implements Prompts {
     items: readonly T[] | Thenable<readonly T[]>,
     options: vscode.QuickPickOptions & { canPickMany?: false },
   ): Thenable<T | undefined> {
-    return this.target.pick(items, options);
+    const safe = Promise.resolve(items).then(safePicks);
+    return this.target
+      .pick(
+        safe.then((s) => s.shown),
+        safePickOptions(options),
+      )
+      .then(async (chosen) => (chosen === undefined ? undefined : (await safe).original(chosen)));
   }
 
   pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<readonly T[] | undefined> {
-    return this.target.pickMany(items, options);
+    const safe = Promise.resolve(items).then(safePicks);
+    return this.target
+      .pickMany(
+        safe.then((s) => s.shown),
+        safePickOptions(options),
+      )
+      .then(async (chosen) => {
+        const { original } = await safe;
+        return chosen?.map(original);
+      });
   }
 
   input(options: vscode.InputBoxOptions): Thenable<string | undefined> {
@@ -88,8 +104,14 @@ export class PromptSeam implements Prompts {
     return this.target.saveDialog(options);
   }
 
-  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Thenable<T | StepBack | undefined> {
-    return pickStepVia(this.target, items, options);
+  async pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Promise<T | StepBack | undefined> {
+    const safe = safePicks(items);
+    const active = items.find((i) => i.label === options.activeLabel);
+    const chosen = await pickStepVia(this.target, safe.shown, {
+      ...safePickOptions(options),
+      ...(active ? { activeLabel: safe.shown[items.indexOf(active)].label } : {}),
+    });
+    return chosen === undefined || chosen === STEP_BACK ? chosen : safe.original(chosen as T);
   }
 
   inputStep(options: InputStepOptions): Thenable<string | StepBack | undefined> {

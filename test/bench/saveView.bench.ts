@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…" of a 2048 × 2048 window, 4 bands (uint16), at full resolution of a
+ * "Save View to GeoTIFF…" of a 2048 × 2048 window, 4 bands (uint16), at full resolution of a
  * 4096 × 4096 COG (DEFLATE, 512-pixel tiles) served over HTTP with Range: our clip as the
  * extension runs it (the map webview's plan, asked of the page; the extension host's half,
  * src/panels/imagery/hostClip.ts, run here in Node with the extension's own reader: the

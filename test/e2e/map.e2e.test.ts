@@ -29,7 +29,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
       return { west: b.getWest(), east: b.getEast() };
     });
     assert.ok(view.west < pb.west && view.east > pb.east && view.east - view.west < 5, `the map fits the AOI: ${JSON.stringify(view)}`);
-    await screenshot(page, 'map-aoi');
+    await screenshot(page, 'map-aoi', { belowTitleBar: true });
 
     // The Fiji AOI crosses the antimeridian: one shape a few tens of km wide, not a band.
     await start.showAoiRow(fiji);

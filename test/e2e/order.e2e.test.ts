@@ -126,7 +126,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await map.waitForFunction((id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, featureId);
     assert.equal(await first.getAttribute('aria-selected'), 'true');
     await map.locator('#order-results').waitFor({ state: 'visible' });
-    await screenshot(page, 'order-map-results');
+    await screenshot(page, 'order-map-results', { belowTitleBar: true });
     await clickInFrame(map, '#order-results');
 
     // The order wizard: real quick picks and input boxes in the workbench.
@@ -157,7 +157,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
       .locator('.notice')
       .waitFor({ state: 'detached', timeout: 10_000 })
       .catch(() => undefined);
-    await screenshot(page, 'order-summary');
+    await screenshot(page, 'order-summary', { belowTitleBar: true });
     await clickQuickPickRow(page, /Place this order\?/, 'Place Order');
 
     // Exactly one new order, for the selected item.

@@ -1,17 +1,19 @@
-// "Save View as GeoTIFF…" as a person uses it in code-server, signed in to the sandbox: Archive
-// → an item → "Show Imagery", then the palette's "EO Imagery: Save View as GeoTIFF…" → the bands
+// "Save View to GeoTIFF…" as a person uses it in code-server, signed in to the sandbox: Archive
+// → an item → "Show Imagery"; "Save View As" typed in the palette lists Save View As… first; then
+// the palette's "EO Imagery: Save View to GeoTIFF…" → the bands
 // (as preselected) → the resolution when there is a choice → code-server's save
 // dialog with the suggested name → progress, then "Saved …". The sandbox's files are tiled and
 // uncompressed, so the extension host reads and writes this clip itself (the map only plans
 // it). GDAL reads the file back and compares every pixel with the scene's own values, read
-// over HTTP from the sandbox. Screenshot: test-results/screenshots/imagery-save-view.png.
+// over HTTP from the sandbox. Screenshots: test-results/screenshots/imagery-save-view.png,
+// palette-save-view-as.png.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { api, clearArchiveItem, contextMenu, imageryRowSettled, watchWebviewConsole, webviewFrame } from './webviews';
-import { extensionLogText, runCommand, waitForNotification, waitForQuickInput } from './widgets';
+import { extensionLogText, paletteRows, runCommand, waitForNotification, waitForQuickInput } from './widgets';
 import { assertNoWebviewErrors, expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
 
 /** GDAL's comparison of the clip with the source window its georeferencing names, band by band (by description). */
@@ -61,13 +63,23 @@ test('save the view of an archive scene as a GeoTIFF from the palette; GDAL read
     const scene = await imageryRowSettled(map, `archive:${c.id}/${itemId}`);
     assert.equal(scene.state, 'ready', scene.text);
 
-    await runCommand(page, 'EO Imagery: Save View as GeoTIFF');
+    // "Save View As" typed in the palette: the view file's Save View As… is the first row, and
+    // the GeoTIFF and PNG saves, named apart ("to GeoTIFF"), are not listed above it
+    const rows = await paletteRows(page, 'Save View As', 'EO Imagery: Save View As…', () => screenshot(page, 'palette-save-view-as'));
+    assert.match(rows[0] ?? '', /^EO Imagery: Save View As…/, `the rows, top first: ${rows.join(' | ')}`);
+    // and the GeoTIFF save is found by its format
+    const byFormat = await paletteRows(page, 'GeoTIFF', 'EO Imagery: Save View to GeoTIFF…');
+    assert.ok(
+      byFormat.some((r) => r.startsWith('EO Imagery: Save View to GeoTIFF…')),
+      byFormat.join(' | '),
+    );
+    await runCommand(page, 'EO Imagery: Save View to GeoTIFF');
     // the bands the layer draws are preselected: Enter keeps them
-    const bands = await waitForQuickInput(page, /Save View as GeoTIFF: bands/);
+    const bands = await waitForQuickInput(page, /Save View to GeoTIFF: bands/);
     await bands.press('Enter');
     // then a choice of resolutions when the view spans more than one level (Enter: the one drawn),
     // and code-server's save dialog, which fills in the suggested path just after it opens
-    const saveBox = await waitForQuickInput(page, /Save View as GeoTIFF/);
+    const saveBox = await waitForQuickInput(page, /Save View to GeoTIFF/);
     let suggested = '';
     for (let i = 0; i < 300 && !/\.tif$/.test(suggested); i++) {
       const title = await page.locator('.quick-input-widget .quick-input-title').first().textContent();

@@ -18,7 +18,7 @@ test('signed out, the container shows one welcome with Sign In, Try the Sandbox 
     // the picture once the extension has started and says so (the walkthrough shows it)
     await page.locator('.part.statusbar').getByText('EO: signed out').waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator('.part.statusbar').getByText('Activating Extensions').waitFor({ state: 'hidden', timeout: 60_000 });
-    await screenshot(page, 'welcome');
+    await screenshot(page, 'welcome', { belowTitleBar: true });
 
     await welcome.getByRole('button', { name: 'Get Started', exact: true }).click();
     await page.locator('.part.editor').getByText('Get Started with EO Imagery').first().waitFor({ state: 'visible', timeout: 30_000 });

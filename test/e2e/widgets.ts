@@ -111,8 +111,28 @@ export async function quickInputBack(page: Page): Promise<void> {
 
 /** Runs a command from the palette (F1) by its title, as shown there ("EO Imagery: Sign In…"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  await typeInPalette(page, title, title);
+  await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().press('Enter');
+}
+
+/**
+ * The palette's rows (each row's text, top first) for `query` typed as a person types it, read
+ * once a row with `expect` is drawn (`whileShown` runs then: a screenshot); the palette is closed again.
+ */
+export async function paletteRows(page: Page, query: string, expect: string, whileShown?: () => Promise<unknown>): Promise<string[]> {
+  await typeInPalette(page, query, expect);
+  // a moment for the rows that arrive after the first (VS Code's "similar commands")
+  await page.waitForTimeout(500);
+  const rows = (await quickPickText(page)).split('\n').slice(1);
+  await whileShown?.();
+  await page.keyboard.press('Escape');
+  return rows;
+}
+
+/** Opens the palette (F1) and types `query` in it, until a row with `expect` is drawn. */
+async function typeInPalette(page: Page, query: string, expect: string): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: title }).first();
+  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ hasText: expect }).first();
   // The palette lists an extension's commands once its host has read the manifest: try again
   // while the window is still starting.
   for (let attempt = 1; ; attempt++) {
@@ -128,7 +148,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: 15_000 });
     }
-    await input.fill(`>${title}`);
+    await input.fill(`>${query}`);
     if (
       await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
         () => true,
@@ -136,10 +156,9 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       )
     )
       break;
-    if (attempt === 3) throw new Error(`the command palette does not list "${title}"`);
+    if (attempt === 3) throw new Error(`the command palette does not list "${expect}" for "${query}"`);
     await page.keyboard.press('Escape');
   }
-  await input.press('Enter');
 }
 
 /**

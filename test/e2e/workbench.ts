@@ -172,8 +172,13 @@ export async function treeRowLabels(page: Page, view: string): Promise<string[]>
   return (await treeRows(page, view).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
 }
 
-/** Saves a full-page screenshot to test-results/screenshots/<name>.png; returns the path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot to test-results/screenshots/<name>.png; returns the path.
+ * `belowTitleBar`: the window without its title bar, which in this workbench reads
+ * "[Extension Development Host]", a label a person's window never shows (the walkthrough's
+ * pictures are taken so).
+ */
+export async function screenshot(page: Page, name: string, options: { belowTitleBar?: boolean } = {}): Promise<string> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
   // Park the pointer over the empty editor area so no hover tooltip lands in the picture.
@@ -181,7 +186,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   if (size) await page.mouse.move(size.width - 20, size.height / 2);
   // The workbench hides a hover only after its own delay.
   await page.waitForTimeout(800);
-  await page.screenshot({ path: file });
+  const bar = options.belowTitleBar && size ? await page.locator('.part.titlebar').first().boundingBox() : null;
+  const top = bar ? Math.ceil(bar.y + bar.height) : 0;
+  await page.screenshot({ path: file, ...(size && top ? { clip: { x: 0, y: top, width: size.width, height: size.height - top } } : {}) });
   return file;
 }
 

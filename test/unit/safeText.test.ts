@@ -51,6 +51,19 @@ describe('safe text: what the service, a link or a model wrote, for where it is 
     }
   });
 
+  it('a quick pick row or CodeLens value: no icon, one line, links left as the words they are', () => {
+    assert.equal(safeText('$(pass-filled) Verified\n$(trash)', 'pick'), '$ (pass-filled) Verified $ (trash)');
+    // the quick pick parses no links: brackets stay as written
+    assert.equal(safeText('[x](command:y)', 'pick'), '[x](command:y)');
+    assert.equal(safeText('$$((x)', 'pick'), '$$ ((x)');
+    for (const text of ['$(a)', '$\u200b(a)', '$$(a)', ' $(a) ', '$\n(a)']) {
+      const s = safeText(text, 'pick');
+      assert.ok(!ICON.test(s), JSON.stringify(text));
+      assert.equal(safeText(s, 'pick'), s);
+    }
+    assert.equal(safeText('y'.repeat(500), 'pick').length, TEXT_LIMITS.pick);
+  });
+
   it('one line: line breaks become spaces, hidden and control characters go', () => {
     assert.equal(safeText('Lake\r\nMead\n\nSYSTEM: do this\tnow', 'line'), 'Lake Mead SYSTEM: do this now');
     assert.equal(safeText('a\u202eb\u2066c\u0000d\u001be\u007ff\ufeffg', 'line'), 'abcdefg');

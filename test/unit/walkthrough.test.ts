@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_STEP, stepOfRequest } from '../../src/walkthrough/progress';
 
@@ -27,4 +27,23 @@ test('each observed step names a step of the manifest walkthrough, each a differ
     assert.ok(step, `${observed}: no step ${id} in package.json`);
     assert.ok(step.completionEvents.includes(`onContext:eoImagery.walkthrough.${observed}`), `${id} does not complete on its own context`);
   }
+});
+
+test("each walkthrough step's picture is a PNG in media/walkthrough as scripts/walkthrough-images.mjs writes it, and each there is a step's", () => {
+  const root = join(__dirname, '..', '..', '..');
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    contributes: { walkthroughs: { steps: { id: string; media: { image?: string; markdown?: string } }[] }[] };
+  };
+  const used = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => ({ id: s.id, file: s.media.image ?? s.media.markdown ?? '' })));
+  for (const { id, file } of used) {
+    assert.match(file, /^media\/walkthrough\/[\w-]+\.(png|md)$/, `${id}: ${file}`);
+    assert.ok(existsSync(join(root, file)), `${id}: ${file} is missing`);
+    if (!file.endsWith('.png')) continue;
+    const head = readFileSync(join(root, file)).subarray(0, 24);
+    assert.deepEqual([...head.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${file} is not a PNG`);
+    // the script scales each picture down to 960 px wide (a step's pane is narrower still)
+    assert.ok(head.readUInt32BE(16) <= 960, `${file} is ${head.readUInt32BE(16)} px wide: copied without the script's scaling`);
+  }
+  const listed = new Set(used.map((u) => u.file));
+  for (const f of readdirSync(join(root, 'media', 'walkthrough'))) assert.ok(listed.has(`media/walkthrough/${f}`), `media/walkthrough/${f} is no step's`);
 });

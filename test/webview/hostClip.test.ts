@@ -11,7 +11,7 @@ import { moveMap } from './moveMap';
 import type { ClipPlan } from '../../src/panels/imagery/clipMessages';
 
 /**
- * "Save View as GeoTIFF…" both ways, from the map page: for a DEFLATE file the page answers a
+ * "Save View to GeoTIFF…" both ways, from the map page: for a DEFLATE file the page answers a
  * plan and the extension host's half (hostClip.ts, run here in Node) writes the file; for an
  * LZW file, which the host does not inflate, the page clips and encodes it itself. Expected
  * values come from GDAL reading the source (test/fixtures/imagery/clip_truth.py), and the
@@ -117,7 +117,7 @@ function windowIn(clip: string): [number, number, number, number] {
   return [Math.round((g.geoTransform[0] - 500000) / 10), Math.round((4650000 - g.geoTransform[3]) / 10), g.size[0], g.size[1]];
 }
 
-describe('Save View as GeoTIFF, the host and the page', () => {
+describe('Save View to GeoTIFF, the host and the page', () => {
   it('a DEFLATE file: the page plans, the host writes what GDAL reads from the window, and what the page would have written', async () => {
     const h = await show(deflate);
     try {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery/protocol';
-import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { closeBrowser, isType, openWebview, ROOT, type Harness } from './harness';
 import { imageryPixelAt as pixelAt, layerSettled as settled, screenPixelAt } from './imageryPixels';
 import { squareFeature } from './fixtures';
 import { moveMap } from './moveMap';
@@ -432,6 +432,75 @@ describe('imagery on the map webview', () => {
       assert.deepEqual(await legend.locator('li .name').allTextContents(), ['water', 'cropland', 'bare soil', 'no change']);
       const swatch = await legend.locator('li[data-value="1"] .swatch').evaluate((e) => getComputedStyle(e).backgroundColor);
       assert.equal(swatch, 'rgb(31, 120, 180)');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("outlines an insight output's AOI with the layer, in the AOI layer's colour; hiding or removing the layer takes the outline with it", async () => {
+    const cls = makeScene('outlined.tif', '--classes', '--size', '256');
+    const h = await open(cls.file, []);
+    try {
+      // the run's AOI: the middle of the scene
+      const [[w, n], [e, s]] = cls.corners;
+      const [aw, ae, as, an] = [w + (e - w) * 0.25, w + (e - w) * 0.75, s + (n - s) * 0.25, s + (n - s) * 0.75];
+      const aoi = {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [aw, as],
+            [ae, as],
+            [ae, an],
+            [aw, an],
+            [aw, as],
+          ],
+        ],
+      };
+      const output = spec({
+        id: 'output',
+        bands: [{ name: 'class' }],
+        render: { kind: 'classes', band: 'class', legendTitle: 'Land cover', classes: [{ value: 1, color: '#1f78b4', name: 'water' }] },
+        outline: aoi,
+      });
+      await show(h, output, cls);
+      assert.deepEqual(await settled(h, 'output'), { state: 'ready', text: '' });
+      const outline = h.page.locator('path.eo-imagery-outline');
+      assert.equal(await outline.count(), 1, 'the AOI is outlined with the output');
+      const drawn = await outline.evaluate((p) => ({
+        stroke: p.getAttribute('stroke'),
+        fill: p.getAttribute('fill'),
+        aois: getComputedStyle(document.documentElement).getPropertyValue('--eo-c-aois').trim(),
+        box: p.getBoundingClientRect().toJSON() as { left: number; top: number; right: number; bottom: number },
+      }));
+      assert.ok(drawn.aois, 'the theme names the AOI colour');
+      assert.equal(drawn.stroke, drawn.aois, "the outline is in the AOI layer's colour");
+      assert.equal(drawn.fill, 'none', 'the outline tints nothing inside it');
+      // where the AOI is on screen: its corners, projected by the map
+      const want = await h.page.evaluate(
+        ([nw, se]) => {
+          const map = (window as unknown as Win).eoMap.map;
+          const r = document.getElementById('map')!.getBoundingClientRect();
+          const a = map.latLngToContainerPoint([nw[1], nw[0]]);
+          const b = map.latLngToContainerPoint([se[1], se[0]]);
+          return { left: r.left + a.x, top: r.top + a.y, right: r.left + b.x, bottom: r.top + b.y };
+        },
+        [
+          [aw, an],
+          [ae, as],
+        ] as [[number, number], [number, number]],
+      );
+      for (const side of ['left', 'top', 'right', 'bottom'] as const)
+        assert.ok(Math.abs(drawn.box[side] - want[side]) <= 3, `outline's ${side} at ${drawn.box[side]}, the AOI's at ${want[side]}`);
+      await h.page.screenshot({ path: join(ROOT, 'test-results', 'screenshots', 'insight-output-aoi-outline.png') });
+
+      const row = h.page.locator('.eo-imagery-row[data-id="output"]');
+      await row.locator('input.visible').uncheck();
+      assert.equal(await outline.count(), 0, 'hiding the output hides its outline');
+      await row.locator('input.visible').check();
+      assert.equal(await outline.count(), 1, 'showing the output again shows its outline');
+      await row.locator('button.remove').click();
+      assert.equal(await outline.count(), 0, 'removing the output removes its outline');
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();

@@ -393,6 +393,37 @@ describe('map webview', () => {
     }
   });
 
+  it('footprints that overlap tint the map once: 25 results over one place look like one', async () => {
+    const h = await openWebview('map');
+    try {
+      await ready(h);
+      // 25 results over one place (a search's usual answer), one result alone beside them
+      const stacked = Array.from({ length: 25 }, (_, i) => squareFeature(`s${i}`, 0, 0, 4));
+      await h.send({ type: 'layer', layer: 'results', mode: 'replace', fit: true, features: [...stacked, squareFeature('alone', 6, 0, 4)] });
+      // what a person sees of the fills: each pixel's alpha on the fills canvas times the canvas's own opacity
+      const seen = (lon: number, lat: number) =>
+        h.page.evaluate(
+          ([x, y]) => {
+            const w = window as unknown as MapWin;
+            const c = document.querySelector<HTMLCanvasElement>('.leaflet-eo-fills-pane canvas.eo-footprint-fills')!;
+            const pt = w.eoMap.map.latLngToContainerPoint([y, x]);
+            const mr = document.getElementById('map')!.getBoundingClientRect();
+            const cr = c.getBoundingClientRect();
+            const dpr = c.width / cr.width;
+            const px = c.getContext('2d')!.getImageData(Math.round((pt.x + mr.left - cr.left) * dpr), Math.round((pt.y + mr.top - cr.top) * dpr), 1, 1).data;
+            return { rgb: [px[0], px[1], px[2]], alpha: (px[3] / 255) * Number(getComputedStyle(c).opacity) };
+          },
+          [lon, lat],
+        );
+      const under25 = await seen(2, 2);
+      const underOne = await seen(8, 2);
+      assert.ok(underOne.alpha > 0.02 && underOne.alpha < 0.3, `one result's tint: ${underOne.alpha}`);
+      assert.deepEqual(under25, underOne, 'the 25 stacked results tint the map as one does');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('searches here with paging, count and two-way selection sync', async () => {
     const requests: MapRequest[] = [];
     const pages: SearchPage[] = [

@@ -1,13 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
-import { closeBrowser, isType, openWebview, type Harness } from './harness';
+import { closeBrowser, isType, openWebview, ROOT, type Harness } from './harness';
 import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 
 /**
@@ -410,6 +411,86 @@ describe('chart an index over time: statistics per date', () => {
       assert.equal((await h.page.textContent('#imagery-series .status')) ?? '', '28 dates');
       await h.page.locator('#imagery-series button.close').click();
       await h.waitFor((m) => (m as { type?: string }).type === 'seriesClosed', 5_000);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+/** What a saved chart PNG holds, decoded in the page: its size, bytes, and the colours of its rows from `from` down. */
+async function savedPng(h: Harness, from: number): Promise<{ width: number; height: number; base64: string; colours: Record<string, number> }> {
+  return h.page.evaluate(async (top) => {
+    type Tools = { series: { png(): Promise<ArrayBuffer> } };
+    const buf = await ((window as unknown as { eoMap: { imageryTools: Tools } }).eoMap.imageryTools as Tools).series.png();
+    const bmp = await createImageBitmap(new Blob([buf], { type: 'image/png' }));
+    const c = document.createElement('canvas');
+    c.width = bmp.width;
+    c.height = bmp.height;
+    const ctx = c.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(bmp, 0, 0);
+    const colours: Record<string, number> = {};
+    if (top < bmp.height) {
+      const d = ctx.getImageData(0, top, bmp.width, bmp.height - top).data;
+      for (let i = 0; i < d.length; i += 4) {
+        const hex = `#${[d[i], d[i + 1], d[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+        colours[hex] = (colours[hex] ?? 0) + 1;
+      }
+    }
+    let bin = '';
+    for (const b of new Uint8Array(buf)) bin += String.fromCharCode(b);
+    return { width: bmp.width, height: bmp.height, base64: btoa(bin), colours };
+  }, from);
+}
+
+describe('chart an index over time: the saved picture', () => {
+  it('Save PNG: a legend under the plot names the line, the band and the marks, in the same colours whatever the theme', async () => {
+    const { aoi, assets } = seasonal[0];
+    const h = await open([]);
+    try {
+      await run(h, 1, request(aoi, assets.slice(0, 6)));
+      // the on-screen plot's height: the legend lies under the title (one line, 28 px, or more) and the plot
+      const plotHeight = await h.page.$eval('.eo-series-chart canvas', (c) => (c as HTMLCanvasElement).height);
+      const first = await savedPng(h, 28 + plotHeight);
+      mkdirSync(join(ROOT, 'test-results', 'screenshots'), { recursive: true });
+      writeFileSync(join(ROOT, 'test-results', 'screenshots', 'index-chart-saved.png'), Buffer.from(first.base64, 'base64'));
+      const legend = first.colours;
+      const count = (pred: (r: number, g: number, b: number) => boolean) =>
+        Object.entries(legend)
+          .filter(([hex]) => pred(...([1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)) as [number, number, number])))
+          .reduce((n, [, k]) => n + k, 0);
+      assert.ok(first.height > 28 + plotHeight, `the picture (${first.width} × ${first.height}) has room under its plot for a legend`);
+      // the median line's swatch and the unread mark's, in the picture's fixed colours
+      assert.ok((legend['#1a85ff'] ?? 0) >= 20, `the median line's swatch (#1a85ff) is in the legend: ${JSON.stringify(legend).slice(0, 400)}`);
+      assert.ok((legend['#c50f1f'] ?? 0) >= 10, "the unread mark's swatch (#c50f1f) is in the legend");
+      // its names: dark text on the white background, several rows' worth of glyphs
+      assert.ok((legend['#ffffff'] ?? 0) > (first.width * (first.height - 28 - plotHeight)) / 2, 'the legend is on white');
+      assert.ok(count((r, g, b) => r < 90 && g < 90 && b < 90) >= 150, 'the legend names its rows in dark text');
+
+      // the theme changes (a light one): the saved picture does not
+      const dark = await savedPng(h, 0);
+      await h.page.evaluate(() => {
+        const vars: Record<string, string> = {
+          '--vscode-editor-background': '#ffffff',
+          '--vscode-editorWidget-background': '#f8f8f8',
+          '--vscode-foreground': '#3b3b3b',
+          '--vscode-editorWidget-border': '#c8c8c8',
+          '--vscode-charts-blue': '#0066bf',
+          '--vscode-errorForeground': '#a1260d',
+        };
+        for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      });
+      const light = await savedPng(h, 0);
+      assert.deepEqual(light.colours, dark.colours, 'the same colours in a light theme as in a dark one');
+      assert.equal(light.base64, dark.base64, 'the same picture in a light theme as in a dark one');
+
+      // overlaid: a second series (another area) gets its own line in its own colour, named
+      const other = seasonal[1];
+      await h.send({ type: 'seriesStart', requestId: 2, request: request(other.aoi, other.assets.slice(0, 4)), overlay: true });
+      await h.waitFor((m) => (m as { type?: string; requestId?: number }).type === 'seriesDone' && (m as { requestId: number }).requestId === 2, 120_000);
+      const two = await savedPng(h, 28 + plotHeight);
+      writeFileSync(join(ROOT, 'test-results', 'screenshots', 'index-chart-saved-overlay.png'), Buffer.from(two.base64, 'base64'));
+      assert.ok((two.colours['#d18616'] ?? 0) >= 20, "the second series' line (#d18616) is in the legend");
+      assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
     }

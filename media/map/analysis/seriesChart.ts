@@ -23,7 +23,7 @@ export interface SeriesChart {
   readonly root: HTMLElement;
   /** The series to draw (several overlaid, each in its own colour), as they stand. */
   set(series: ChartSeries[]): void;
-  /** The chart drawn on a canvas with a background and title, for "Save PNG". */
+  /** The chart drawn again on a canvas in fixed colours, with its title and legend, for "Save PNG". */
   picture(title: string): HTMLCanvasElement;
   destroy(): void;
 }
@@ -124,11 +124,7 @@ export function seriesChart(host: HTMLElement, o: SeriesChartOptions): SeriesCha
       build();
     },
     picture(title) {
-      return chartPicture(
-        plot?.ctx.canvas,
-        series.map((s) => s.label),
-        title,
-      );
+      return chartPicture(series, aligned, o.width, title);
     },
     destroy() {
       plot?.destroy();

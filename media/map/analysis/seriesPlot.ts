@@ -54,17 +54,49 @@ export function css(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
+/** The colours the chart draws with: the theme's on screen, fixed ones in a saved picture (seriesPicture.ts). */
+export interface ChartPalette {
+  /** Axis text and ticks. */
+  fg: string;
+  grid: string;
+  /** Behind the plot: the fill of a hollow point. */
+  bg: string;
+  /** Dates that could not be read. */
+  err: string;
+  /** Series j's line. */
+  line(j: number): string;
+}
+
+export function themePalette(): ChartPalette {
+  return {
+    fg: css('--vscode-foreground', '#ccc'),
+    grid: css('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)'),
+    bg: css('--vscode-editorWidget-background', css('--vscode-editor-background', '#1e1e1e')),
+    err: css('--vscode-errorForeground', '#f14c4c'),
+    line: themeColour,
+  };
+}
+
+/** Series j's line in the legend: the index's median when it is alone, else the series' name. */
+export function lineLabel(series: readonly ChartSeries[], j: number): string {
+  return series.length === 1 ? l10n.t('{0} median', series[j].label) : series[j].label;
+}
+
+/** The legend's names of the band and the marks (told once, for the first series). */
+export function markLabels(): { band: string; fewValid: string; unread: string } {
+  return { band: l10n.t('10–90 %'), fewValid: l10n.t('Too few valid pixels'), unread: l10n.t('Could not be read') };
+}
+
 /** The chart's uPlot options and data for `series` aligned as `aligned`; `hooks` are the chart's cursor hooks. */
 export function plotOptions(
   width: number,
   series: ChartSeries[],
   aligned: Aligned,
   hooks: uPlot.Hooks.Arrays,
+  palette: ChartPalette = themePalette(),
 ): { options: uPlot.Options; data: uPlot.AlignedData } {
-  const { opts, data, bands, bottom, hi, pad } = plotData(series, aligned);
-  const fg = css('--vscode-foreground', '#ccc');
-  const grid = css('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
-  const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+  const { opts, data, bands, bottom, hi, pad } = plotData(series, aligned, palette);
+  const axis = { stroke: palette.fg, grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 } };
   const options: uPlot.Options = {
     width,
     height: 200,
@@ -87,6 +119,7 @@ export function plotOptions(
 function plotData(
   series: ChartSeries[],
   aligned: Aligned,
+  palette: ChartPalette,
 ): { opts: uPlot.Series[]; data: (number | null)[][]; bands: uPlot.Band[]; bottom: number; hi: number; pad: number } {
   const ok = (p: SeriesPoint | undefined) => !!p && !p.error && p.median !== undefined;
   const good = (p: SeriesPoint | undefined, min: number) => ok(p) && (p as SeriesPoint).validShare >= min && !(p as SeriesPoint).overCloudLimit;
@@ -96,28 +129,28 @@ function plotData(
   const hi = ys.length ? Math.max(...ys) : 1;
   const pad = Math.max(0.02, (hi - lo) * 0.08);
   const bottom = lo - pad;
-  const bg = css('--vscode-editorWidget-background', css('--vscode-editor-background', '#1e1e1e'));
-  const err = css('--vscode-errorForeground', '#f14c4c');
+  const { bg, err } = palette;
+  const marks = markLabels();
   const none = () => null;
   const opts: uPlot.Series[] = [{}];
   const data: (number | null)[][] = [];
   const bands: uPlot.Band[] = [];
   series.forEach((s, j) => {
-    const line = themeColour(j);
+    const line = palette.line(j);
     const base = opts.length;
     const g = got[j];
     opts.push(
-      { label: l10n.t('10–90 %'), stroke: 'transparent', points: { show: false }, spanGaps: true },
+      { label: marks.band, stroke: 'transparent', points: { show: false }, spanGaps: true },
       { label: l10n.t('90th percentile'), stroke: 'transparent', points: { show: false }, spanGaps: true },
       {
-        label: series.length === 1 ? l10n.t('{0} median', s.label) : s.label,
+        label: lineLabel(series, j),
         stroke: line,
         width: 2,
         spanGaps: true,
         points: { show: true, size: 7, fill: line, stroke: line },
       },
-      { label: l10n.t('Too few valid pixels'), stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
-      { label: l10n.t('Could not be read'), stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
+      { label: marks.fewValid, stroke: line, paths: none, points: { show: true, size: 8, width: 1.5, fill: bg, stroke: line } },
+      { label: marks.unread, stroke: err, paths: none, points: { show: true, size: 7, fill: err, stroke: err } },
     );
     data.push(
       g.map((p) => (good(p, s.minValidShare) ? (p?.p10 as number) : null)),
@@ -127,9 +160,14 @@ function plotData(
       g.map((p) => (ok(p) && !good(p, s.minValidShare) ? (p?.median as number) : p && !p.error && p.median === undefined ? (p.value ?? bottom) : null)),
       g.map((p) => (p?.error ? bottom : null)),
     );
-    bands.push({ series: [base + 1, base], fill: `color-mix(in srgb, ${line} ${series.length > 1 ? 15 : 25}%, transparent)` });
+    bands.push({ series: [base + 1, base], fill: bandFill(line, series.length) });
   });
   return { opts, data, bands, bottom, hi, pad };
+}
+
+/** The 10–90 % band's fill: the line's colour, lighter when several series overlap. */
+export function bandFill(line: string, count: number): string {
+  return `color-mix(in srgb, ${line} ${count > 1 ? 15 : 25}%, transparent)`;
 }
 
 /** The legend names each series once (its line); the band and the marks are told once, for the first. */

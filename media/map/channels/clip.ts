@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…/PNG", the page's side: one handler per message the extension sends
+ * "Save View to GeoTIFF…/PNG", the page's side: one handler per message the extension sends
  * (src/panels/imagery/clipMessages.ts). The imagery chunk frames, reads and encodes
  * (media/map/imagery/clip.ts through ImageryTools); this answers, reports progress and passes
  * a cancel on.

@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…" and "Save View as PNG", the webview's half: the window of the file
+ * "Save View to GeoTIFF…" and "Save View to PNG", the webview's half: the window of the file
  * that the view (or the layer's AOI polygon) covers, read by ranges at the chosen level in
  * strips of whole tile rows (strips.ts), masked, and encoded as a GeoTIFF in
  * the file's CRS; or the imagery tiles as drawn, composed into a PNG. The extension only

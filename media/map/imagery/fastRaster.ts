@@ -1,7 +1,7 @@
 /**
  * geotiff.js (3.0.x) copies each decoded tile into the caller's arrays one sample at a time
  * through a DataView getter called with `.call`: for a 2048 × 2048 × 4 window that is 16
- * million calls, seconds of the page's main thread (the profile of Save View as GeoTIFF had it
+ * million calls, seconds of the page's main thread (the profile of Save View to GeoTIFF had it
  * as the largest part), and the same per pixel for every tile the map draws. When the
  * samples are whole bytes in the machine's byte order (little-endian files on little-endian
  * machines: every COG GDAL writes, in practice) the tile's buffer is read as a typed array

@@ -18,6 +18,7 @@ import { TimeSlider } from './timeSlider';
 import { keepEventsInside } from '../toolEvents';
 import { dockSlot } from '../frame';
 import { showNotice } from '../../shared/notice';
+import { layerStyle } from '../layerKinds';
 
 export interface ImageryManagerDeps {
   L: typeof Leaflet;
@@ -36,6 +37,8 @@ interface Entry {
   spec: ImageryLayerSpec;
   layer?: ImageryLayerHandle;
   preview?: Leaflet.ImageOverlay;
+  /** The spec's outline (an insight output's AOI), on the map while the layer is. */
+  outline?: Leaflet.GeoJSON;
   row: HTMLElement;
   status: HTMLElement;
   controls: HTMLElement;
@@ -170,9 +173,11 @@ export class ImageryManager {
       },
     });
     entry.layer = layer;
+    entry.outline = this.outlineOf(spec);
     this.buildRow(entry);
     if (next?.parentNode === this.list) this.list.insertBefore(row, next);
     if (spec.visible !== false) layer.addTo(map);
+    if (spec.visible !== false) entry.outline?.addTo(map);
     if (spec.visible !== false) this.closePopupOver(spec.bbox);
     if (spec.bbox && spec.visible !== false) {
       const [w, s, e, n] = spec.bbox;
@@ -194,6 +199,17 @@ export class ImageryManager {
     );
     this.updateLegend(entry);
     this.changed();
+  }
+
+  /** The spec's outline drawn as the AOI layer draws its outlines, unfilled so it tints nothing, not clickable. */
+  private outlineOf(spec: ImageryLayerSpec): Leaflet.GeoJSON | undefined {
+    const g = spec.outline as { type?: unknown } | undefined;
+    if (g?.type !== 'Polygon' && g?.type !== 'MultiPolygon') return undefined;
+    const { color, weight } = layerStyle('aois');
+    return this.deps.L.geoJSON(g as GeoJSON.Polygon | GeoJSON.MultiPolygon, {
+      style: { color, weight, fill: false, interactive: false, className: 'eo-imagery-outline' },
+      interactive: false,
+    });
   }
 
   /**
@@ -249,6 +265,7 @@ export class ImageryManager {
     entry.layer?.cancel();
     entry.layer?.remove();
     entry.preview?.remove();
+    entry.outline?.remove();
     entry.row.remove();
     entry.legend?.remove();
     this.entries.delete(id);
@@ -318,9 +335,10 @@ export class ImageryManager {
     visible.disabled = !!entry.note;
     visible.addEventListener('change', () => {
       entry.spec = { ...entry.spec, visible: visible.checked };
-      if (entry.layer) {
-        if (visible.checked) entry.layer.addTo(this.deps.map);
-        else entry.layer.remove();
+      for (const l of [entry.layer, entry.outline]) {
+        if (!l) continue;
+        if (visible.checked) l.addTo(this.deps.map);
+        else l.remove();
       }
       if (!visible.checked) entry.preview?.remove();
       entry.legend?.toggleAttribute('hidden', !visible.checked);

@@ -1,5 +1,5 @@
 /**
- * A window of one level read in strips of whole tile rows, for "Save View as GeoTIFF…": each
+ * A window of one level read in strips of whole tile rows, for "Save View to GeoTIFF…": each
  * tile is read once, a strip's tiles are asked for as a few merged range requests
  * (Cog.prefetch), and those requests run ahead of the decoders, strip by strip in order,
  * within a budget of bytes asked for and not yet decoded. The page then neither waits on one

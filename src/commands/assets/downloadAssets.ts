@@ -155,9 +155,10 @@ export async function downloadAssets(services: CommandServices, given: { rows: u
   });
   if (!uri) return { download: ready };
   const signedUrl = ready.signed_url;
-  const file = await downloadWithResume(services, what, (signal, onProgress) =>
+  const file = await downloadWithResume(services, what, (signal, onProgress, resume) =>
     downloadToFile(signedUrl, uri.fsPath, {
       signal,
+      resume,
       otherHosts: services.connection.otherHosts,
       onProgress,
       // The download record gives a fresh link when its link expired.

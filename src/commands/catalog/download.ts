@@ -123,9 +123,10 @@ export async function offerReady(services: CommandServices, ready: Download, wha
   });
   if (!folder?.[0]) return { download: ready };
   const signedUrl = ready.signed_url;
-  const file = await downloadWithResume(services, l10n.t('the download of {0}', what), (signal, onProgress) =>
+  const file = await downloadWithResume(services, l10n.t('the download of {0}', what), (signal, onProgress, resume) =>
     downloadToFolder(signedUrl, folder[0].fsPath, {
       signal,
+      resume,
       otherHosts: services.connection.otherHosts,
       fallbackName: 'eo-imagery-download.zip',
       preferredBase: base,

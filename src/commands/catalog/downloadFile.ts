@@ -17,7 +17,7 @@ import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
-import { dropPart, ifRangeOf, keptBytes, notePart, partFileOf, partSize, type Validator } from './partFile';
+import { askRest, dropPart, ifRangeOf, keptBytes, notePart, partFileOf, partSize, targetOfPart, type Validator } from './partFile';
 
 export interface DownloadProgress {
   received: number;
@@ -56,6 +56,11 @@ export interface DownloadOptions {
    * its last byte with the fresh link. Once per request: a fresh link refused too ends it.
    */
   renewLink?: () => Promise<string>;
+  /**
+   * The `.part` file an earlier try of this same download left (its Resume): the first request
+   * asks only for the bytes it lacks, and they go on into it, under its name.
+   */
+  resume?: string;
 }
 
 export class DownloadError extends Error {
@@ -184,7 +189,14 @@ async function fetchFile(link: string, opts: DownloadOptions, range?: { from: nu
 
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
-  const { res, url: parsed, link } = await fetchFile(url, opts);
+  const earlier = opts.resume && path.dirname(opts.resume) === path.resolve(folder) ? targetOfPart(opts.resume) : undefined;
+  const rest = earlier && opts.resume ? await askRest(opts.resume) : undefined;
+  const { res, url: parsed, link } = await fetchFile(url, opts, rest);
+  if (earlier && res.statusCode === 206 && (await claimName(earlier))) {
+    // the rest of the stopped try's file: it goes on under the name that try chose
+    await writeOrLetGo(link, res, earlier, opts);
+    return earlier;
+  }
   const served = fileNameFor(headerOf(res, 'content-disposition'), parsed, opts.fallbackName);
   const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
   let final: string;
@@ -195,6 +207,12 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     res.body.destroy();
     throw err;
   }
+  await writeOrLetGo(link, res, final, opts);
+  return final;
+}
+
+/** Writes `final` (its empty placeholder reserved); on failure the placeholder goes, the part stays. */
+async function writeOrLetGo(link: string, res: FileAnswer, final: string, opts: DownloadOptions): Promise<void> {
   try {
     await writeResumable(link, res, final, opts);
   } catch (err) {
@@ -203,7 +221,17 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
     await fs.rm(final, { force: true }).catch(() => undefined);
     throw err;
   }
-  return final;
+}
+
+/** Reserves `file` again for a resumed download; false when another file took its name meanwhile. */
+async function claimName(file: string): Promise<boolean> {
+  try {
+    await (await fs.open(file, 'wx')).close();
+    return true;
+  } catch {
+    // Recovers from a name taken meanwhile: the download goes on as a new one, under a free name.
+    return false;
+  }
 }
 
 /**
@@ -212,9 +240,16 @@ export async function downloadToFolder(url: string, folder: string, opts: Downlo
  */
 export async function downloadToFile(url: string, file: string, opts: Omit<DownloadOptions, 'fallbackName'>): Promise<string> {
   const named = { ...opts, fallbackName: path.basename(file) };
-  const { res, link } = await fetchFile(url, named);
+  // an earlier try of this file (a Resume, a reload) left bytes: only the rest is asked for
+  const { res, link } = await fetchFile(url, named, await askRest(partFileOf(file)));
   await writeResumable(link, res, file, named);
   return file;
+}
+
+/** Where a 206's part begins, from its Content-Range. */
+function rangeStart(res: FileAnswer): number | undefined {
+  const from = /^bytes\s+(\d+)-/.exec(headerOf(res, 'content-range') ?? '');
+  return from ? Number(from[1]) : undefined;
 }
 
 function headerOf(res: Pick<FileAnswer, 'headers'>, name: string): string | undefined {
@@ -252,9 +287,15 @@ async function writeResumable(url: string, first: FileAnswer, target: string, op
   let validator = validatorOf(first);
   let lastError: DownloadError | undefined;
   // What an earlier try (another window, before a reload) left of this same file goes on from its last byte.
-  let have = await keptBytes(part, validator);
-  if (have > 0) {
-    first.body.destroy(); // its bytes are on disk already: their loss changes nothing
+  const hadPart = (await partSize(part)) > 0;
+  const kept = await keptBytes(part, validator);
+  let have = kept.have;
+  if (hadPart && have === 0) opts.onRestart?.(`The bytes kept from an earlier try do not continue the file the server has now, so the download starts over.`);
+  if (first.statusCode === 206 && have > 0 && rangeStart(first) === have) {
+    // the answer to asking for the rest: the whole file's checksum is the one noted with the first bytes
+    validator = { ...validator, md5: kept.noted?.md5 };
+  } else if (have > 0 || first.statusCode === 206) {
+    first.body.destroy(); // its bytes are on disk already, or continue bytes that are not: their loss changes nothing
     res = undefined;
   }
   for (let attempt = 1; ; attempt++) {
@@ -276,8 +317,7 @@ async function writeResumable(url: string, first: FileAnswer, target: string, op
           have = 0;
         }
         if (res.statusCode === 206) {
-          const from = /^bytes\s+(\d+)-/.exec(headerOf(res, 'content-range') ?? '');
-          if (!from || Number(from[1]) !== have) {
+          if (rangeStart(res) !== have) {
             res.body.destroy();
             throw new DownloadError(`The server sent a different part of the file than asked for.`);
           }

@@ -27,8 +27,11 @@ export function reportDownload(progress: vscode.Progress<{ message?: string; inc
 /** What a download needs of the services: the prompts, the log, and the list of stopped downloads. */
 export type DownloadServices = Pick<CommandServices, 'ui' | 'log' | 'watcher'>;
 
-/** How a download runs: told where to stop (Cancel) and what it has received so far. */
-export type StartDownload = (signal: AbortSignal, onProgress: (p: DownloadProgress) => void) => Promise<string>;
+/**
+ * How a download runs: told where to stop (Cancel), what it has received so far, and, on a
+ * Resume, the `.part` file the stopped try left (`DownloadOptions.resume`).
+ */
+export type StartDownload = (signal: AbortSignal, onProgress: (p: DownloadProgress) => void, resume?: string) => Promise<string>;
 
 /**
  * Saves `what` ("the job of Crop health") in a progress notification with Cancel, and says how
@@ -40,7 +43,7 @@ export type StartDownload = (signal: AbortSignal, onProgress: (p: DownloadProgre
  * Any other failure is said with the way forward (a fresh link). The signed link is never said
  * or logged: only the reason. Resolves with the saved file, or undefined (said).
  */
-export async function downloadWithResume(services: DownloadServices, what: string, start: StartDownload): Promise<string | undefined> {
+export async function downloadWithResume(services: DownloadServices, what: string, start: StartDownload, resume?: string): Promise<string | undefined> {
   for (;;) {
     try {
       const file = await withProgress(
@@ -48,7 +51,7 @@ export async function downloadWithResume(services: DownloadServices, what: strin
         (progress, token) => {
           const ac = new AbortController();
           token.onCancellationRequested(() => ac.abort());
-          return start(ac.signal, reportDownload(progress));
+          return start(ac.signal, reportDownload(progress), resume);
         },
       );
       services.log.info(`Saved ${what} to ${file}`);
@@ -72,16 +75,17 @@ export async function downloadWithResume(services: DownloadServices, what: strin
         kept,
         reason,
         at: Date.now(),
-        resume: () => downloadWithResume(services, what, start),
+        resume: () => downloadWithResume(services, what, start, stopped.part),
         discard: async () => {
           if (stopped.part) await dropPart(stopped.part);
         },
       });
-      const resume = l10n.t('Resume');
+      const resumeButton = l10n.t('Resume');
       const text = l10n.t('Saving {0} stopped after {1}: {2}. Resume goes on from there.', what, megabytes(kept), reason);
-      if ((await services.ui.message('warning', text, {}, resume)) !== resume) return undefined;
+      if ((await services.ui.message('warning', text, {}, resumeButton)) !== resumeButton) return undefined;
       // Resumed or discarded from the pending list meanwhile: that one goes on, not a second.
       if (!services.watcher.stopped.take(listed)) return undefined;
+      resume = stopped.part;
     }
   }
 }

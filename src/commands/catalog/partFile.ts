@@ -23,6 +23,12 @@ export function partFileOf(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.part`);
 }
 
+/** The file a `.part` file becomes when complete (the inverse of `partFileOf`). */
+export function targetOfPart(part: string): string | undefined {
+  const m = /^\.(.+)\.part$/.exec(path.basename(part));
+  return m ? path.join(path.dirname(part), m[1]) : undefined;
+}
+
 const sidecarOf = (part: string): string => `${part}.json`;
 
 /** The bytes `part` holds; 0 when there is no such file. */
@@ -42,6 +48,18 @@ export function ifRangeOf(v: Validator): string | undefined {
 /** Notes what `part` holds a prefix of, for a later try. */
 export async function notePart(part: string, v: Validator): Promise<void> {
   await fs.writeFile(sidecarOf(part), JSON.stringify({ etag: v.etag, lastModified: v.lastModified, size: v.size, md5: v.md5 }));
+}
+
+/**
+ * The ranged ask that goes on from what `part` holds (`Range: bytes=from-` with `If-Range`):
+ * the server itself then answers the rest, or the whole file when it changed. Undefined when
+ * nothing can be resumed (no bytes, no note, nothing to tell a later answer by, or complete).
+ */
+export async function askRest(part: string): Promise<{ from: number; ifRange: string } | undefined> {
+  const [was, from] = await Promise.all([readNote(part), partSize(part)]);
+  const ifRange = was && ifRangeOf(was);
+  if (!was || !ifRange || from === 0 || (was.size !== undefined && from >= was.size)) return undefined;
+  return { from, ifRange };
 }
 
 /** Removes the part and its note (a failure to remove changes nothing: a later try checks the note). */
@@ -66,13 +84,14 @@ async function readNote(part: string): Promise<Validator | undefined> {
 
 /**
  * The bytes an earlier try left in `part` that continue the file the server now describes as
- * `now` (the same ETag or date, the same size); 0, with the part removed, when there are none.
+ * `now` (the same ETag or date, the same size), and what its note says of the whole file (its
+ * MD5 comes only with a whole answer); 0, with the part removed, when there are none.
  */
-export async function keptBytes(part: string, now: Validator): Promise<number> {
+export async function keptBytes(part: string, now: Validator): Promise<{ have: number; noted?: Validator }> {
   const was = await readNote(part);
   const same = was !== undefined && ifRangeOf(was) !== undefined && ifRangeOf(was) === ifRangeOf(now) && was.size === now.size;
   const have = same ? await partSize(part) : 0;
-  if (have > 0 && (now.size === undefined || have < now.size)) return have;
+  if (have > 0 && (now.size === undefined || have < now.size)) return { have, noted: was };
   await dropPart(part);
-  return 0;
+  return { have: 0 };
 }

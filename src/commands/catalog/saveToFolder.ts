@@ -30,9 +30,10 @@ export async function saveLinkToFolder(services: CommandServices, url: string, s
     title: l10n.t('Folder to save {0} in', s.what),
   });
   if (!folder?.[0]) return undefined;
-  const file = await downloadWithResume(services, s.what, (signal, onProgress) =>
+  const file = await downloadWithResume(services, s.what, (signal, onProgress, resume) =>
     downloadToFolder(url, folder[0].fsPath, {
       signal,
+      resume,
       otherHosts: services.connection.otherHosts,
       fallbackName: s.fallbackName,
       preferredBase: s.preferredBase,

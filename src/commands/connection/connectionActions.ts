@@ -14,20 +14,31 @@ export async function connectionActions(services: ExtensionServices): Promise<vo
   const signedIn = connection.state !== 'signedOut';
   const items: ActionItem[] = [];
   if (!signedIn || connection.state === 'failing') {
-    items.push({ label: `$(key) ${l10n.t('Sign In…')}`, description: connection.baseUrl ? hostOf(connection.baseUrl) : '', command: COMMANDS.signIn });
+    items.push({
+      label: l10n.t('Sign In…'),
+      iconPath: new vscode.ThemeIcon('key'),
+      description: connection.baseUrl ? hostOf(connection.baseUrl) : '',
+      command: COMMANDS.signIn,
+    });
   }
   if (signedIn) {
     items.push({
-      label: connection.isSandbox ? `$(debug-stop) ${l10n.t('Stop the Sandbox')}` : `$(sign-out) ${l10n.t('Sign Out')}`,
+      label: connection.isSandbox ? l10n.t('Stop the Sandbox') : l10n.t('Sign Out'),
+      iconPath: new vscode.ThemeIcon(connection.isSandbox ? 'debug-stop' : 'sign-out'),
       description: connection.isSandbox ? l10n.t('and forget its token') : hostOf(connection.baseUrl),
       command: connection.isSandbox ? COMMANDS.stopSandbox : COMMANDS.signOut,
     });
   }
   items.push(
-    { label: `$(arrow-swap) ${l10n.t('Switch Base URL…')}`, command: COMMANDS.switchBaseUrl },
-    { label: `$(beaker) ${l10n.t('Try the Sandbox')}`, description: l10n.t('local demo data, no account needed'), command: COMMANDS.trySandbox },
-    { label: `$(output) ${l10n.t('Show Log')}`, command: COMMANDS.showLog },
-    { label: `$(gear) ${l10n.t('Open Settings')}`, command: COMMANDS.openSettings },
+    { label: l10n.t('Switch Base URL…'), iconPath: new vscode.ThemeIcon('arrow-swap'), command: COMMANDS.switchBaseUrl },
+    {
+      label: l10n.t('Try the Sandbox'),
+      iconPath: new vscode.ThemeIcon('beaker'),
+      description: l10n.t('local demo data, no account needed'),
+      command: COMMANDS.trySandbox,
+    },
+    { label: l10n.t('Show Log'), iconPath: new vscode.ThemeIcon('output'), command: COMMANDS.showLog },
+    { label: l10n.t('Open Settings'), iconPath: new vscode.ThemeIcon('gear'), command: COMMANDS.openSettings },
   );
   const picked = await ui.pick(items, {
     title: describeState(services),

@@ -50,7 +50,7 @@ async function pickIndex(
       .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'preset' ? -1 : 1))
       .filter((i) => !seen.has(`${i.name} ${i.expression}`) && !!seen.add(`${i.name} ${i.expression}`))
       .map((i) => ({ label: i.name, description: i.expression, detail: i.description || undefined, index: i })),
-    { label: l10n.t('$(edit) Enter an expression…'), description: l10n.t('band arithmetic, e.g. (B08-B04)/(B08+B04)') },
+    { label: l10n.t('Enter an expression…'), iconPath: new vscode.ThemeIcon('edit'), description: l10n.t('band arithmetic, e.g. (B08-B04)/(B08+B04)') },
   ];
   const picked = await services.ui.pick(items, { title, placeHolder: l10n.t('The index to chart'), matchOnDescription: true, ignoreFocusOut: true });
   if (!picked) return undefined;

@@ -59,7 +59,7 @@ export function imageryCommands(services: CommandServices): CommandTable {
     saveIndexChartPng: { action: l10n.t('Save Chart as PNG'), retry: 'never', run: () => saveChartPng(services) },
     // writes a file the person chose and reads only: a failed read may pass
     exportTimelapse: { action: l10n.t('Export Timelapse'), retry: 'transient', run: (aoi) => exportTimelapse(services, aoi) },
-    saveViewGeoTiff: { action: l10n.t('Save View as GeoTIFF'), retry: 'transient', run: () => saveView(services, 'geotiff') },
-    saveViewPng: { action: l10n.t('Save View as PNG'), retry: 'transient', run: () => saveView(services, 'png') },
+    saveViewGeoTiff: { action: l10n.t('Save View to GeoTIFF'), retry: 'transient', run: () => saveView(services, 'geotiff') },
+    saveViewPng: { action: l10n.t('Save View to PNG'), retry: 'transient', run: () => saveView(services, 'png') },
   };
 }

@@ -21,7 +21,8 @@ function sceneOffer(item: ArchiveItem): Offer {
   const title = typeof p.title === 'string' && p.title ? p.title : item.id;
   const cloud = typeof p['eo:cloud_cover'] === 'number' ? l10n.t('{0} % cloud', Math.round(p['eo:cloud_cover'])) : undefined;
   return {
-    label: `$(globe) ${title}`,
+    label: title,
+    iconPath: new vscode.ThemeIcon('globe'),
     description: [day(typeof p.datetime === 'string' ? p.datetime : ''), cloud, item.collection].filter(Boolean).join(' · '),
     item,
   };
@@ -40,7 +41,7 @@ export async function offerImagery(services: CommandServices, client: EoClient):
   const listError = 'reason' in listed ? listed.reason : undefined;
   const aois = 'aois' in listed ? listed.aois : [];
   if (aois.length) offers.push({ label: l10n.t('AOIs: their mosaics and visualizations'), kind: vscode.QuickPickItemKind.Separator });
-  for (const aoi of aois) offers.push({ label: `$(location) ${aoi.name}`, description: l10n.t('pick a date next'), aoi });
+  for (const aoi of aois) offers.push({ label: aoi.name, iconPath: new vscode.ThemeIcon('location'), description: l10n.t('pick a date next'), aoi });
   if (!offers.some((o) => o.item || o.aoi)) {
     return {
       reason: listError

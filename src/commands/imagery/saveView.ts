@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…" and "Save View as PNG": the map webview says which window of which
+ * "Save View to GeoTIFF…" and "Save View to PNG": the map webview says which window of which
  * level (a plan the extension host reads and encodes, or, for a compression only the page
  * decodes, the encoded bytes; src/panels/imagery/clipChannel.ts); this side asks which layer, bands and
  * overview, offers a file name that names the scene and its date, shows progress with Cancel,
@@ -63,7 +63,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
           await ui.pick(
             layers.map((l) => ({ label: l.title, description: l.date, layer: l })),
             {
-              title: l10n.t('Save View as GeoTIFF: which layer?'),
+              title: l10n.t('Save View to GeoTIFF: which layer?'),
               placeHolder: l10n.t('The imagery layer to save'),
             },
           )
@@ -75,7 +75,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
     const picked = await ui.pickMany(
       layer.bands.map((b) => ({ label: b, picked: shown.has(b) })),
       {
-        title: l10n.t('Save View as GeoTIFF: bands'),
+        title: l10n.t('Save View to GeoTIFF: bands'),
         placeHolder: l10n.t('Bands to save (the ones drawn are selected)'),
       },
     );
@@ -93,7 +93,7 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
         { label: l10n.t('The view'), description: l10n.t('Everything in the view'), mask: false },
         { label: l10n.t('The AOI'), description: l10n.t("The AOI's polygon; pixels outside it become no-data"), mask: true },
       ],
-      { title: l10n.t('Save View as GeoTIFF: extent') },
+      { title: l10n.t('Save View to GeoTIFF: extent') },
     );
     if (!extent) return undefined;
     mask = extent.mask;
@@ -112,14 +112,14 @@ async function chooseGeoTiff(services: CommandServices, layers: ClipLayerInfo[])
   const level =
     ordered.length === 1
       ? ordered[0]
-      : await ui.pick(ordered, { title: l10n.t('Save View as GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
+      : await ui.pick(ordered, { title: l10n.t('Save View to GeoTIFF: resolution'), placeHolder: l10n.t('The overview to save') });
   if (!level) return undefined;
   return { layer, request: { format: 'geotiff', id: layer.id, bands, level: level.level, mask } };
 }
 
 export async function saveView(services: CommandServices, format: 'geotiff' | 'png'): Promise<vscode.Uri | undefined> {
   const panel = services.panels.currentMap();
-  const title = format === 'geotiff' ? l10n.t('Save View as GeoTIFF') : l10n.t('Save View as PNG');
+  const title = format === 'geotiff' ? l10n.t('Save View to GeoTIFF') : l10n.t('Save View to PNG');
   if (!panel) {
     await services.ui.message('info', l10n.t('{0}: open the map and show imagery on it first.', title), {});
     return undefined;

@@ -224,7 +224,8 @@ interface ChoiceItem extends vscode.QuickPickItem {
 }
 
 const skipItem = (): ChoiceItem => ({
-  label: `$(circle-slash) ${l10n.t('Skip')}`,
+  label: l10n.t('Skip'),
+  iconPath: new vscode.ThemeIcon('circle-slash'),
   description: l10n.t('optional input: leave it out'),
   make: () => ({ kind: 'skip' }),
 });
@@ -295,7 +296,8 @@ async function chooseRaster(ctx: Context, def: InputDefinition, title: string, r
   const stac = ctx.stacItem;
   if (stac) {
     items.push({
-      label: `$(globe) ${l10n.t('STAC item {0}', stac.item.id)}`,
+      label: l10n.t('STAC item {0}', stac.item.id),
+      iconPath: new vscode.ThemeIcon('globe'),
       description: l10n.t('{0} · from the STAC panel', stac.item.collection),
       detail: stac.stacUrl,
       make: () => ({ kind: 'stac-item', item: stac.item, stacUrl: stac.stacUrl, aoi: ctx.aoi }),
@@ -303,7 +305,8 @@ async function chooseRaster(ctx: Context, def: InputDefinition, title: string, r
   }
   for (const o of offers.filter((x) => !x.refusal)) {
     items.push({
-      label: `$(file-media) ${o.asset.name}`,
+      label: o.asset.name,
+      iconPath: new vscode.ThemeIcon('file-media'),
       description: l10n.t('asset · {0}', o.asset.date),
       detail: l10n.t('bands {0}', o.asset.band_list.join(', ')),
       make: () => ({ kind: 'asset', asset: o.asset }),
@@ -312,7 +315,8 @@ async function chooseRaster(ctx: Context, def: InputDefinition, title: string, r
   const chosen = ctx.output;
   if (chosen) {
     items.push({
-      label: `$(beaker) ${chosen.run.name} › ${chosen.outputName}`,
+      label: `${chosen.run.name} › ${chosen.outputName}`,
+      iconPath: new vscode.ThemeIcon('beaker'),
       description: l10n.t('the output you chose'),
       make: () => ({ kind: 'insight-output', insight: chosen.run, outputName: chosen.outputName }),
     });
@@ -320,7 +324,8 @@ async function chooseRaster(ctx: Context, def: InputDefinition, title: string, r
   for (const ins of ctx.insights.filter((x) => isFinishedRun(x))) {
     for (const out of ins.output.filter((x) => x.format === 'raster' && x.value && !(chosen && chosen.run.id === ins.id && chosen.outputName === x.name))) {
       items.push({
-        label: `$(beaker) ${ins.name} › ${out.name}`,
+        label: `${ins.name} › ${out.name}`,
+        iconPath: new vscode.ThemeIcon('beaker'),
         description: ins.block
           ? l10n.t('insight output · {0} {1} · {2}', ins.block.name, ins.block.version, dateTime(ins.created_at))
           : l10n.t('insight output · block not stated · {0}', dateTime(ins.created_at)),
@@ -361,12 +366,14 @@ async function chooseVector(ctx: Context, def: InputDefinition, title: string, r
   };
   const items: ChoiceItem[] = [
     {
-      label: `$(globe) ${l10n.t('AOI geometry')}`,
+      label: l10n.t('AOI geometry'),
+      iconPath: new vscode.ThemeIcon('globe'),
       description: ctx.aoi.name,
       make: async () => ({ kind: 'aoi-geometry', aoi: ctx.aoi, asset: await pickLineage() }),
     },
     {
-      label: `$(file) ${l10n.t('GeoJSON file…')}`,
+      label: l10n.t('GeoJSON file…'),
+      iconPath: new vscode.ThemeIcon('file'),
       make: async () => {
         const uris = need(
           await services.ui.openDialog({ title: l10n.t('{0}: GeoJSON file', def.name), canSelectMany: false, filters: { GeoJSON: ['geojson', 'json'] } }),

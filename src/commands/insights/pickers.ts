@@ -35,7 +35,8 @@ export async function pickAoi(
   }
   const item = (aoi: Aoi, why?: string): AoiItem => ({
     label: aoi.name,
-    description: why ? `$(warning) ${why}` : `${aoi.satellite_id} · ${km2(aoi.area_in_sq_m)}`,
+    description: why ?? `${aoi.satellite_id} · ${km2(aoi.area_in_sq_m)}`,
+    ...(why ? { iconPath: new vscode.ThemeIcon('warning') } : {}),
     detail: aoi.description || undefined,
     aoi,
   });

@@ -193,9 +193,10 @@ export async function downloadRun(services: CommandServices, given: InsightRunNo
   });
   if (!folder?.[0]) return undefined;
   // says itself how it ended (Resume, or the reason with a fresh download to try)
-  const file = await downloadWithResume(services, r.name, (signal, onProgress) =>
+  const file = await downloadWithResume(services, r.name, (signal, onProgress, resume) =>
     downloadToFolder(url, folder[0].fsPath, {
       signal,
+      resume,
       otherHosts: services.connection.otherHosts,
       fallbackName: `${insightSlug(r.name)}.zip`,
       onProgress,

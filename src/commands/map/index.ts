@@ -88,7 +88,8 @@ export function mapCommands(services: CommandServices): CommandTable {
     type AreaItem = vscode.QuickPickItem & { aoi?: Pick<Aoi, 'aoi_id' | 'name' | 'geometry'> & Partial<Aoi>; draw?: 'rectangle' | 'polygon'; view?: boolean };
     const onMap = (panels.currentMap()?.shown('aois') ?? []).filter((f) => f.ref.kind === 'aoi' && searchRingOf(f.geometry));
     const items: AreaItem[] = onMap.map((f) => ({
-      label: `$(map) ${f.label}`,
+      label: f.label,
+      iconPath: new vscode.ThemeIcon('map'),
       description: l10n.t('shown on the map'),
       detail: f.detail,
       aoi: { aoi_id: f.id, name: f.label, geometry: f.geometry as Aoi['geometry'] },
@@ -98,12 +99,8 @@ export function mapCommands(services: CommandServices): CommandTable {
     const listed = await firstAois(services);
     const listError = 'reason' in listed ? listed.reason : undefined;
     for (const a of 'aois' in listed ? listed.aois : [])
-      if (!seen.has(a.aoi_id)) items.push({ label: `$(location) ${a.name}`, description: aoiFeature(a).detail, aoi: a });
-    items.push(
-      { label: `$(edit) ${l10n.t('Draw a rectangle on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'rectangle' },
-      { label: `$(edit) ${l10n.t('Draw a polygon on the map…')}`, description: l10n.t('then the search runs over it'), draw: 'polygon' },
-      { label: `$(screen-full) ${l10n.t('The area the map shows now')}`, description: l10n.t('no drawing needed'), view: true },
-    );
+      if (!seen.has(a.aoi_id)) items.push({ label: a.name, iconPath: new vscode.ThemeIcon('location'), description: aoiFeature(a).detail, aoi: a });
+    items.push(...drawnAreaItems());
     const chosen = await ui.pick(items, {
       title: l10n.t('Search Archive Here'),
       placeHolder: listError
@@ -181,4 +178,15 @@ async function aoiDates(services: CommandServices, aoi: Partial<Aoi>): Promise<s
   // the search goes on without the AOI's dates as suggestions
   if ('reason' in read) services.log.warn(`Search Archive Here: the dates of AOI ${aoiId} could not be read: ${read.reason}`);
   return out;
+}
+
+/** The areas a person can draw or take from the view, after their AOIs in Search Archive Here. */
+function drawnAreaItems(): (vscode.QuickPickItem & { draw?: 'rectangle' | 'polygon'; view?: boolean })[] {
+  const then = l10n.t('then the search runs over it');
+  const edit = new vscode.ThemeIcon('edit');
+  return [
+    { label: l10n.t('Draw a rectangle on the map…'), iconPath: edit, description: then, draw: 'rectangle' },
+    { label: l10n.t('Draw a polygon on the map…'), iconPath: edit, description: then, draw: 'polygon' },
+    { label: l10n.t('The area the map shows now'), iconPath: new vscode.ThemeIcon('screen-full'), description: l10n.t('no drawing needed'), view: true },
+  ];
 }

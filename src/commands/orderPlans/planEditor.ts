@@ -13,6 +13,7 @@ import { amount, preciseKm2 } from '../../format';
 import { jsonc } from '../../insights/jsonc';
 import { checkPlanText, type CheckedPlan, type PlanDiagnostic } from '../../plans/checkPlan';
 import { PLAN_FILE_SUFFIX, placementOf } from '../../plans/planFile';
+import { safeText } from '../../safeText';
 import { amountUnit } from '../../ui/amounts';
 import { LiveDiagnostics, rangeAt, type CheckRun } from '../../ui/liveDiagnostics';
 import type { PlanPrice } from './placePlan';
@@ -175,7 +176,7 @@ export class PlanLenses implements vscode.CodeLensProvider {
     const unit = amountUnit();
     const lenses = [
       new vscode.CodeLens(top, {
-        title: current ? l10n.t('$(tag) Priced: {0}', current.headline) : l10n.t('$(tag) Price'),
+        title: current ? l10n.t('$(tag) Priced: {0}', safeText(current.headline, 'pick')) : l10n.t('$(tag) Price'),
         tooltip: l10n.t('Price this plan with the service (a dry run: nothing is ordered)'),
         command: COMMANDS.pricePlan,
         arguments: [doc.uri],
@@ -196,8 +197,8 @@ export class PlanLenses implements vscode.CodeLensProvider {
           new vscode.CodeLens(top, {
             title:
               placement.state === 'placed'
-                ? l10n.t('$(check) Placed as order {0} on {1}', placement.placed.order_id, placement.placed.at.slice(0, 10))
-                : l10n.t('$(warning) Changed since it was placed as order {0}', placement.placed.order_id),
+                ? l10n.t('$(check) Placed as order {0} on {1}', lensValue(placement.placed.order_id), lensValue(placement.placed.at.slice(0, 10)))
+                : l10n.t('$(warning) Changed since it was placed as order {0}', lensValue(placement.placed.order_id)),
             tooltip: l10n.t('Show the Orders view'),
             command: 'eoImagery.orders.focus',
           }),
@@ -215,7 +216,7 @@ export class PlanLenses implements vscode.CodeLensProvider {
           parts.push(l10n.t('feasibility {0}', item.feasibility_status.toLowerCase().replace('_', ' ')));
         lenses.push(
           new vscode.CodeLens(new vscode.Range(pos, pos), {
-            title: parts.join(' · '),
+            title: safeText(parts.join(' · '), 'pick'),
             tooltip: l10n.t('The dry run\u2019s final amount and area of this item'),
             command: '',
           }),
@@ -229,4 +230,9 @@ export class PlanLenses implements vscode.CodeLensProvider {
     this.listener.dispose();
     this.changed.dispose();
   }
+}
+
+/** A value from the plan file inside a CodeLens title (which renders `$(icon)`): its words only, short. */
+function lensValue(value: string): string {
+  return safeText(value, 'pick', 80);
 }

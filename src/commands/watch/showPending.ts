@@ -26,7 +26,8 @@ export function pendingItem(p: Pending): vscode.QuickPickItem {
   const name = p.snapshot?.name ?? l10n.t('{0} (not read yet)', p.noun);
   const where = !p.hint.where ? undefined : p.ref.kind === 'download' ? l10n.t('of {0}', p.hint.where) : l10n.t('on {0}', p.hint.where);
   return {
-    label: `$(${ICONS[p.ref.kind]}) ${name}`,
+    label: name,
+    iconPath: new vscode.ThemeIcon(ICONS[p.ref.kind]),
     description: p.snapshot?.words ?? l10n.t('waiting for the first check'),
     detail: [p.noun, where, l10n.t('followed since {0}', dateTime(new Date(p.ref.since).toISOString()))].filter(Boolean).join(' · '),
   };
@@ -35,7 +36,8 @@ export function pendingItem(p: Pending): vscode.QuickPickItem {
 /** A download that stopped with bytes kept: what it saved, how far it got and why it stopped. */
 export function stoppedItem(d: StoppedDownload): vscode.QuickPickItem {
   return {
-    label: `$(debug-pause) ${l10n.t('Saving {0}', d.what)}`,
+    label: l10n.t('Saving {0}', d.what),
+    iconPath: new vscode.ThemeIcon('debug-pause'),
     description: l10n.t('stopped after {0}', megabytes(d.kept)),
     detail: [d.reason, l10n.t('stopped at {0}', dateTime(new Date(d.at).toISOString())), l10n.t('pick to resume or discard')].join(' · '),
   };
@@ -54,8 +56,13 @@ export async function showPending(services: CommandServices): Promise<Pending | 
     ...stopped.map((d) => ({ ...stoppedItem(d), stopped: d })),
     ...pending.map((p) => ({ ...pendingItem(p), pending: p })),
     { label: '', kind: vscode.QuickPickItemKind.Separator, act: 'check' as const },
-    { label: `$(refresh) ${l10n.t('Check Now')}`, description: l10n.t('read each of them again now'), act: 'check' as const },
-    { label: `$(eye-closed) ${l10n.t('Stop Following…')}`, description: l10n.t('no more checks or notifications for the ones you pick'), act: 'stop' as const },
+    { label: l10n.t('Check Now'), iconPath: new vscode.ThemeIcon('refresh'), description: l10n.t('read each of them again now'), act: 'check' as const },
+    {
+      label: l10n.t('Stop Following…'),
+      iconPath: new vscode.ThemeIcon('eye-closed'),
+      description: l10n.t('no more checks or notifications for the ones you pick'),
+      act: 'stop' as const,
+    },
   ];
   const picked = await ui.pick(items, {
     title: count === 1 ? l10n.t('EO Imagery: 1 pending') : l10n.t('EO Imagery: {0} pending', count),
@@ -82,8 +89,8 @@ async function resumeOrDiscard(services: CommandServices, d: StoppedDownload): P
   const kept = megabytes(d.kept);
   const act = await services.ui.pick(
     [
-      { label: `$(debug-continue) ${l10n.t('Resume')}`, description: l10n.t('goes on from {0}', kept), act: 'resume' as const },
-      { label: `$(trash) ${l10n.t('Discard')}`, description: l10n.t('deletes the {0} kept', kept), act: 'discard' as const },
+      { label: l10n.t('Resume'), iconPath: new vscode.ThemeIcon('debug-continue'), description: l10n.t('goes on from {0}', kept), act: 'resume' as const },
+      { label: l10n.t('Discard'), iconPath: new vscode.ThemeIcon('trash'), description: l10n.t('deletes the {0} kept', kept), act: 'discard' as const },
     ],
     { title: l10n.t('Saving {0} stopped after {1}', d.what, kept), placeHolder: d.reason },
   );

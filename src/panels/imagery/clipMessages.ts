@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…/PNG": its messages, one row each, and what they carry. The extension
+ * "Save View to GeoTIFF…/PNG": its messages, one row each, and what they carry. The extension
  * asks which layers the view frames (`clipInfo`), for a clip (`clip`) and cancels it
  * (`clipCancel`); the page answers (`clipReply`: the layers, the clip's bytes, or a plan the
  * host executes, hostClip.ts) and reports progress (`clipProgress`).

@@ -1,5 +1,5 @@
 /**
- * "Save View as GeoTIFF…" where the bytes arrive: the extension host executes the map
+ * "Save View to GeoTIFF…" where the bytes arrive: the extension host executes the map
  * webview's plan (`ClipPlan`: the window, the file's tile layout, the tiles, the mask, the
  * georeferencing). It reads the tiles' ranges merged into a few requests (src/raster/coalesce.ts) through
  * the same reader as the webview's `readBytes` (the files the extension put on the map, the

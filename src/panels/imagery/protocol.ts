@@ -105,6 +105,11 @@ export interface ImageryLayerSpec {
   render: ImageryRender;
   /** Pixels outside this polygon (lon/lat, GeoJSON Polygon or MultiPolygon) are not drawn. */
   clip?: unknown;
+  /**
+   * A polygon (lon/lat, GeoJSON Polygon or MultiPolygon) outlined in the AOI layer's style with
+   * the layer, shown and removed with it: the area an insight output covers (its run's AOI).
+   */
+  outline?: unknown;
   /** [west, south, east, north] in degrees: where the preview goes and what zoom-to shows. */
   bbox?: [number, number, number, number];
   /** EPSG code from the item's `proj:epsg`/`proj:code`, used when the file's own is missing. */

@@ -338,6 +338,8 @@ export function insightOutputSpec(o: InsightOutput, run: { aoiId: string; runId:
       bands,
       render,
       bbox: bboxOfGeometry(run.geometry),
+      // the run's AOI beside its output, so the person sees which area the output covers
+      outline: run.geometry,
       source: { kind: 'insightOutput', aoiId: run.aoiId, runId: run.runId, output: o.name },
     },
   };

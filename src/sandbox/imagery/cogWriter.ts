@@ -352,17 +352,53 @@ const STRIP_BYTES = 64 * 1024;
 const STRIP_PIXELS = 1024;
 const EMPTY = Buffer.alloc(0);
 
+/** Rows of a tile computed per step. */
+function stripRows(layout: CogLayout): number {
+  const rowBytes = layout.tileBytes / layout.spec.tileSize;
+  return Math.max(1, Math.min(Math.floor(STRIP_BYTES / rowBytes), Math.floor(STRIP_PIXELS / layout.spec.tileSize)));
+}
+
+/**
+ * One tile computed a strip of rows per step (`next()` until done; its value is the tile's
+ * bytes), so a caller can let other work run between strips.
+ */
+export function* tileSteps(layout: CogLayout, level: number, tx: number, ty: number): Generator<void, Buffer> {
+  const out = blankTile(layout);
+  const rows = stripRows(layout);
+  for (let r = 0; r < layout.spec.tileSize; r += rows) {
+    if (r > 0) yield;
+    fillRows(layout, level, tx, ty, r, Math.min(layout.spec.tileSize, r + rows), out);
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/** The tiles whose bytes (between leader and trailer) lie wholly in the file's bytes [start, end). */
+export function tilesWithin(layout: CogLayout, start: number, end: number): { level: number; tx: number; ty: number }[] {
+  const out: { level: number; tx: number; ty: number }[] = [];
+  for (let i = 0; i < layout.levels.length; i++) {
+    const l = layout.levels[i];
+    const n = l.tilesX * l.tilesY;
+    const first = Math.max(0, Math.ceil((start - 4 - l.dataStart) / layout.slotBytes));
+    const last = Math.min(n, Math.floor((end - 4 - layout.tileBytes - l.dataStart) / layout.slotBytes) + 1);
+    for (let k = first; k < last; k++) out.push({ level: i, tx: k % l.tilesX, ty: Math.floor(k / l.tilesX) });
+  }
+  return out;
+}
+
 /**
  * The file's bytes [start, end) as a sequence of buffers, so a caller can stream a large range
  * without holding it. A tile that is not in `store` is computed in strips of rows, each strip
  * a separate chunk: a consumer that yields to the event loop between chunks (a stream) is
- * never blocked for a whole tile.
+ * never blocked for a whole tile. Only the rows the range returns are computed; a tile asked
+ * for whole is kept in `store` (a header read that runs into the first tile computes the
+ * rows it sends, not the tile).
  */
 export function* byteChunks(layout: CogLayout, start: number, end: number, store?: TileStore): Generator<Buffer> {
   if (start < 0 || end > layout.size || start > end) throw new RangeError('byte range outside the file');
   const { spec, tileBytes } = layout;
-  const rowBytes = tileBytes / spec.tileSize;
-  const stripRows = Math.max(1, Math.min(Math.floor(STRIP_BYTES / rowBytes), Math.floor(STRIP_PIXELS / spec.tileSize)));
+  const T = spec.tileSize;
+  const rowBytes = tileBytes / T;
+  const strip = stripRows(layout);
   let pos = start;
   if (pos < layout.header.length) {
     const stop = Math.min(end, layout.header.length);
@@ -389,13 +425,16 @@ export function* byteChunks(layout: CogLayout, start: number, end: number, store
     const ty = Math.floor(s.index / l.tilesX);
     let data = store?.get(s.level, tx, ty);
     if (!data) {
+      // rows [row0, row1) hold the bytes asked for; the trailer repeats the last row's end
+      const row0 = rel0 >= 4 + tileBytes ? T - 1 : Math.floor((Math.max(rel0, 4) - 4) / rowBytes);
+      const row1 = rel1 > 4 + tileBytes ? T : Math.ceil((Math.min(rel1, 4 + tileBytes) - 4) / rowBytes);
       const out = blankTile(layout);
       const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-      for (let r = 0; r < spec.tileSize; r += stripRows) {
-        const r1 = Math.min(spec.tileSize, r + stripRows);
+      for (let r = Math.floor(row0 / strip) * strip; r < row1; r += strip) {
+        const r1 = Math.min(T, r + strip);
         fillRows(layout, s.level, tx, ty, r, r1, out);
-        // A strip outside the range still yields (nothing): the consumer lets the event loop
-        // run between chunks, and a range that starts deep in a tile computes its rows first.
+        // A strip before the range starts (the strips are aligned) still yields (nothing):
+        // the consumer lets the event loop run between chunks.
         let gave = false;
         for (const chunk of piece(bytes.subarray(r * rowBytes, r1 * rowBytes), 4 + r * rowBytes)) {
           gave = true;
@@ -403,7 +442,7 @@ export function* byteChunks(layout: CogLayout, start: number, end: number, store
         }
         if (!gave) yield EMPTY;
       }
-      store?.put(s.level, tx, ty, bytes);
+      if (row0 === 0 && row1 === T) store?.put(s.level, tx, ty, bytes);
       data = bytes;
     } else yield* piece(data, 4);
     yield* piece(data.subarray(tileBytes - 4), 4 + tileBytes);

@@ -407,7 +407,8 @@ suite('imagery layers on the map', () => {
   test('a raster insight output is drawn in the class colours its properties declare, with its legend', async function () {
     this.timeout(90_000);
     const projects = explorer.providers.projects;
-    let node: (ExplorerNode & { output: { name: string; value: string; properties: Record<string, unknown> } }) | undefined;
+    let node:
+      (ExplorerNode & { output: { name: string; value: string; properties: Record<string, unknown> }; run: { aoi: { geometry: unknown } } }) | undefined;
     for (const p of await projects.getChildren(undefined)) {
       for (const aoi of (await projects.getChildren(p)).filter((n) => n.kind === 'aoi')) {
         const group = (await projects.getChildren(aoi)).find((n) => n.kind === 'insightRunGroup');
@@ -442,6 +443,7 @@ suite('imagery layers on the map', () => {
     const spec = specOf(map, id);
     assert.ok(spec, 'the output was not sent to the map as an imagery layer');
     assert.equal(spec.render.kind, 'classes');
+    assert.deepEqual(spec.outline, node.run.aoi.geometry, "the run's AOI is outlined with its output");
     const r = await settled(map, id, 45_000);
     assert.deepEqual({ state: r.state, drawn: r.drawn }, { state: 'ready', drawn: true }, r.text);
     assert.ok(map.imageryPixels, 'the map answers pixel read-backs');

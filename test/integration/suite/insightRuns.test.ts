@@ -263,7 +263,7 @@ suite('insight runs: price, run, follow, outputs, chain', function () {
           return items[0];
         },
       },
-      { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes('$(file-media)')) },
+      { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.iconPath instanceof vscode.ThemeIcon && i.iconPath.id === 'file-media') },
       { kind: 'input', match: 'as_of', answer: '2025-06-01' },
       { kind: 'input', match: 'sensitivity', answer: 'low' },
       { kind: 'pick', match: 'mask', choose: 'Skip' },

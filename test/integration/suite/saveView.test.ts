@@ -1,4 +1,4 @@
-// "Save View as GeoTIFF…" through the command in a real extension host and webview: a COG on a
+// "Save View to GeoTIFF…" through the command in a real extension host and webview: a COG on a
 // loopback range server (made by GDAL), shown on the map; the command asks for bands and
 // resolution, offers a name that names the scene and its date, and writes a file GDAL reads
 // with the scene's CRS, pixel size and values. Nothing but the finished file is left behind.
@@ -16,7 +16,7 @@ import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { runScripted } from './ordersSupport';
 import { until } from '../support/until';
 
-suite('Save View as GeoTIFF', () => {
+suite('Save View to GeoTIFF', () => {
   const sb = useSandbox();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-saveview-'));
   let scene: { file: string; corners: [[number, number], [number, number]]; points: Record<string, [number, number]>; values: Record<string, number[]> };
@@ -105,7 +105,7 @@ suite('Save View as GeoTIFF', () => {
       { kind: 'pick', match: /resolution/, choose: 'Full resolution' },
       {
         kind: 'saveDialog',
-        match: /Save View as GeoTIFF/,
+        match: /Save View to GeoTIFF/,
         answer: (s) => {
           suggested = s ? path.basename(s.fsPath) : undefined;
           return target;
@@ -192,7 +192,7 @@ suite('Save View as GeoTIFF', () => {
       { kind: 'pickMany', match: /bands/, choose: ['B04', 'B08'] },
       { kind: 'pick', match: /extent/, choose: 'The AOI' },
       { kind: 'pick', match: /resolution/, choose: (items) => (full = items.find((i) => i.label.startsWith('Full resolution'))) },
-      { kind: 'saveDialog', match: /Save View as GeoTIFF/, answer: target },
+      { kind: 'saveDialog', match: /Save View to GeoTIFF/, answer: target },
     ]);
     await runScripted(sb.current, prompts, 'eoImagery.saveViewGeoTiff');
     prompts.assertDone();

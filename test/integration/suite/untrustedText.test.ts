@@ -257,4 +257,35 @@ suite('untrusted text: hostile service and link text reaches no notification as 
       'the error',
     );
   });
+
+  test('a quick pick shows a service name as words, not an icon; the row picked is the store it names', async () => {
+    const conn = sb.current;
+    const c = await client(conn);
+    const name = '$(pass-filled) Verified\n$(trash) store';
+    const store = await c.stores.create({
+      name,
+      type: 'AZBLOB',
+      configs: { bucket: 'c', region: 'westeurope', path_prefix: 'p' },
+      secrets: { account_name: 'a', tenant_id: 't', client_id: 'c', client_secret: 's' },
+    });
+    try {
+      restore?.();
+      const scripted = new ScriptedPrompts([
+        { kind: 'pick', match: /Store to delete/, choose: (items) => items.find((i) => i.label.includes('Verified')) },
+        { kind: 'message', match: /Delete the cloud store/, answer: undefined },
+      ]);
+      assert.equal(await runScripted(conn, scripted, COMMANDS.deleteStore), false);
+      scripted.assertDone();
+      const shown = scripted.seen.find((s) => s.kind === 'pick')?.items ?? [];
+      const row = shown.find((l) => l.includes('Verified'));
+      // the icon renderer takes `$(name)`: none is left, and the words read as the service wrote them
+      assert.equal(row, '$ (pass-filled) Verified $ (trash) store');
+      assert.ok(!shown.some((l) => l.includes('$(')), `an icon in ${JSON.stringify(shown)}`);
+      // the seam hands back the caller's own row: the modal names the store picked, as written
+      const asked = scripted.messages.find((m) => /Delete the cloud store/.test(m.text));
+      assert.match(asked?.text ?? '', /Delete the cloud store "\$ \(pass-filled\) Verified \$ \(trash\) store"\?/);
+    } finally {
+      await c.stores.delete(store.id);
+    }
+  });
 });

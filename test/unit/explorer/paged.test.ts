@@ -308,7 +308,10 @@ describe('PagedChildren', () => {
     assert.equal(fetches, 1);
   });
 
-  it('a reset without keep (sign-in, filter) forgets the rows: never shown as stale', async () => {
+  it('a reset without keep (sign-in, filter) forgets the rows: never shown as stale', async (t) => {
+    // the failed first load schedules its own reload: a real timer would keep this file's
+    // process alive for its 30 tries (about three minutes)
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     let down = false;
     const { paged } = list(async () => {
       if (down) throw new ApiError({ kind: 'http', method: 'GET', path: '/v0/aois', status: 503, detailMessage: 'Service Unavailable' });

@@ -1,5 +1,5 @@
 /**
- * The extension host's half of "Save View as GeoTIFF…" (src/panels/imagery/hostClip.ts): a
+ * The extension host's half of "Save View to GeoTIFF…" (src/panels/imagery/hostClip.ts): a
  * plan executed over HTTP through the extension's own reader (the panel's byte server and the
  * API client), against GDAL. GDAL writes the files (test/fixtures/imagery/clip_truth.py), says
  * where their tiles are and what a window of them holds, and reads the clip back.

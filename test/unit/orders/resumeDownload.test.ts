@@ -198,12 +198,75 @@ describe('a download resumes from its last byte', () => {
     assert.equal(file, path.join(folder, 'big.bin'));
     assert.equal(createHash('sha256').update(fs.readFileSync(file)).digest('hex'), createHash('sha256').update(big).digest('hex'));
     const again = proxy.log.slice(asked).filter((r) => r.path === '/big.bin');
-    // the first answer names the file (its body is let go); the bytes come from where the part ended, once
+    // started again from the command (not Resume: the name is the server's), the first answer names
+    // the file (its body is let go); the bytes come from where the part ended, once
     assert.deepEqual(
       again.map((r) => r.range),
       [undefined, `bytes=${first.kept}-`],
     );
     assert.deepEqual(fs.readdirSync(folder), ['big.bin']);
+  });
+
+  it('Resume asks only for the bytes the stopped try lacks: one ranged request, into the same file', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'resume-'));
+    proxy.add({ path: '/big.bin', times: 1, toxic: { kind: 'limitData', bytes: 3 << 20 } });
+    const stopped = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin' }).then(
+      () => assert.fail('the cut download finished'),
+      (e: unknown) => e,
+    );
+    assert.ok(stopped instanceof DownloadError && stopped.part && stopped.kept > 0, String(stopped));
+    const asked = proxy.log.length;
+    const file = await downloadToFolder(`${proxy.url}/big.bin`, folder, { otherHosts: undefined, retries: 0, fallbackName: 'x.bin', resume: stopped.part });
+    assert.equal(file, path.join(folder, 'big.bin'));
+    assert.equal(createHash('sha256').update(fs.readFileSync(file)).digest('hex'), createHash('sha256').update(big).digest('hex'));
+    assert.deepEqual(
+      proxy.log.slice(asked).map((r) => r.range),
+      [`bytes=${stopped.kept}-`],
+    );
+    assert.deepEqual(fs.readdirSync(folder), ['big.bin']);
+  });
+
+  it('a file saved where the person chose goes on from its part at once, after a reload too', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'chosen-'));
+    const target = path.join(folder, 'scene.bin');
+    proxy.add({ path: '/big.bin', times: 1, toxic: { kind: 'limitData', bytes: 2 << 20 } });
+    const stopped = await downloadToFile(`${proxy.url}/big.bin`, target, { otherHosts: undefined, retries: 0 }).then(
+      () => assert.fail('the cut download finished'),
+      (e: unknown) => e,
+    );
+    assert.ok(stopped instanceof DownloadError && stopped.kept > 0, String(stopped));
+    const asked = proxy.log.length;
+    await downloadToFile(`${proxy.url}/big.bin`, target, { otherHosts: undefined, retries: 0 });
+    assert.ok(fs.readFileSync(target).equals(big));
+    assert.deepEqual(
+      proxy.log.slice(asked).map((r) => r.range),
+      [`bytes=${stopped.kept}-`],
+    );
+  });
+
+  it('Resume of a file that changed on the server since starts over and says so', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'resume-changed-'));
+    const part = partFileOf(path.join(folder, 'changing.bin'));
+    fs.writeFileSync(part, Buffer.alloc(1 << 20, 7));
+    fs.writeFileSync(`${part}.json`, JSON.stringify({ etag: streamedEtag('v0', 1 << 22), size: 1 << 22 }));
+    const said: string[] = [];
+    const asked = proxy.log.length;
+    const file = await downloadToFolder(`${proxy.url}/changing.bin`, folder, {
+      otherHosts: undefined,
+      retries: 0,
+      fallbackName: 'x.bin',
+      resume: part,
+      onRestart: (why) => said.push(why),
+    });
+    assert.ok(fs.readFileSync(file).equals(big.subarray(0, 1 << 22)));
+    // If-Range with the old ETag: the server answered the whole new file, which is what was kept
+    assert.deepEqual(
+      proxy.log.slice(asked).map((r) => r.range),
+      ['bytes=1048576-'],
+    );
+    assert.equal(said.length, 1);
+    assert.match(said[0], /starts over/);
+    assert.deepEqual(fs.readdirSync(folder), ['changing.bin']);
   });
 
   it('a part whose file changed on the server since, or whose note is damaged, starts over', async () => {
