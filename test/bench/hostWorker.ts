@@ -26,13 +26,14 @@ export async function seasonalAoi(client: EoClient): Promise<{ aoi: Aoi; assets:
 /**
  * A fresh map page (nothing cached from a run before) whose reads go through `host`, the bytes
  * reaching it as binary, as VS Code's IPC carries them (not base64 through DevTools); ready and
- * initialised with no basemap.
+ * initialised with no basemap. `onPosted` hears each message the page posts as it arrives.
  */
-export async function openMapPage(host: Host): Promise<Harness> {
+export async function openMapPage(host: Pick<Host, 'read'>, onPosted?: (m: unknown) => void): Promise<Harness> {
   const h = await openWebview('map', {
     viewport: { width: 1100, height: 760 },
     binaryRelay: true,
     onRequest: (req) => host.read((req as { params: ReadBytesParams }).params),
+    onPosted,
   });
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });

@@ -12,6 +12,9 @@
  * harness (Playwright and Chromium) stays on this thread, as it is no part of the host. The
  * host's stalls are its own thread's CPU time (loopMonitor.ts) and monitorEventLoopDelay;
  * baseline: the same monitor while the analyst's script reads the same files from the host.
+ * Where the time goes (the last run): a breakdown from the reads the page asks the host for and
+ * the points it posts (seriesTimeline.ts), and the CPU time of each process and thread
+ * (processCpu.ts: the bench's own threads, the host worker among them, and Chromium's).
  * Prints JSON lines; asserts nothing.
  *   node out/test/bench/series.bench.js
  */
@@ -26,6 +29,8 @@ import { Host, openMapPage, seasonalAoi } from './hostWorker';
 import { closeBrowser, ROOT } from '../webview/harness';
 import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
 import { median } from './measure';
+import { cpuSnapshot, cpuSpent } from './processCpu';
+import { seriesBreakdown, type SeriesBreakdown, type TimedRead } from './seriesTimeline';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const DATES = 24;
@@ -90,11 +95,28 @@ async function main(): Promise<void> {
     const ours: { ms: number; loop: LoopReport; fetched: number; tiles: number; level: number; pixels: number }[] = [];
     const theirs: { ms: number; loop: LoopReport }[] = [];
     const pooled: number[] = [];
+    let breakdown: { timeline: SeriesBreakdown; cpu_ms: [string, number][] } | undefined;
     // The sandbox computes a mosaic's tiles on first read and keeps them (a real service reads
     // stored files): whichever side ran first paid for that. Run -1 is an untimed pass of ours
     // that makes every tile both sides read (the same level and window).
     for (let run = -1; run < RUNS; run++) {
-      const h = await openMapPage(host);
+      // the page's reads through the host and its points, timed from the start (the breakdown)
+      let t0 = 0;
+      const reads: TimedRead[] = [];
+      const pointAt = new Map<number, number>();
+      const relay = {
+        read: async (p: Parameters<Host['read']>[0]) => {
+          const r: TimedRead = { url: p.url, length: p.length, start: performance.now() - t0, end: NaN };
+          reads.push(r);
+          const got = await host.read(p);
+          r.end = performance.now() - t0;
+          return got;
+        },
+      };
+      const h = await openMapPage(relay, (m) => {
+        const p = m as { type?: string; index?: number };
+        if (p?.type === 'seriesPoint' && typeof p.index === 'number') pointAt.set(p.index, performance.now() - t0);
+      });
       try {
         // EO_BENCH_PROFILE: the page's main thread profiled on the last run, its self time printed by function
         const cdp = process.env.EO_BENCH_PROFILE && run === RUNS - 1 ? await h.page.context().newCDPSession(h.page) : undefined;
@@ -102,17 +124,28 @@ async function main(): Promise<void> {
           await cdp.send('Profiler.enable');
           await cdp.send('Profiler.start');
         }
-        const t0 = performance.now();
+        const cpu0 = cpuSnapshot();
+        t0 = performance.now();
+        reads.length = 0;
         const { loop } = await host.watched(async () => {
           await h.send({ type: 'seriesStart', requestId: 1, request });
           await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 600_000);
         });
         const ms = performance.now() - t0;
+        const cpu = cpuSpent(cpu0, cpuSnapshot());
         if (cdp) printSelfTime((await cdp.send('Profiler.stop')).profile as CpuProfile);
         const points = (h.posted as { type?: string; point: SeriesPoint }[]).filter((m) => m.type === 'seriesPoint').map((m) => m.point);
         const bad = points.find((p) => p.error);
         if (bad) throw new Error(`${bad.date}: ${bad.error}`);
         if (run < 0) continue;
+        breakdown = {
+          timeline: seriesBreakdown(
+            request.dates.map((d) => d.spec.url),
+            reads,
+            pointAt,
+          ),
+          cpu_ms: cpu,
+        };
         ours.push({
           ms,
           loop,
@@ -168,6 +201,7 @@ async function main(): Promise<void> {
         load_average: loadavg().map((x) => Math.round(x * 10) / 10),
       }),
     );
+    console.log(JSON.stringify({ bench: 'index_series_24_dates', figure: 'breakdown_last_run', value: breakdown }));
     console.log(JSON.stringify({ bench: 'index_series_24_dates', figure: 'host_worst_stalls', value: ours.flatMap((x) => x.loop.stalls).slice(0, 5) }));
   } finally {
     await closeBrowser();

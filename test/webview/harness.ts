@@ -133,6 +133,8 @@ export async function openWebview(
      * which costs the page seconds of parsing for tens of MB. Tests keep the page's CSP whole.
      */
     binaryRelay?: boolean;
+    /** Benchmarks only: hears each message the page posts as it arrives (to time it). */
+    onPosted?: (m: unknown) => void;
   } = {},
 ): Promise<Harness> {
   const dir = opts.userPage ? DIST : TEST_PAGES;
@@ -172,6 +174,7 @@ export async function openWebview(
   const send = (message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message as never);
   await page.exposeFunction('__hostReceive', async (m: { type?: string; id?: number; request?: unknown }) => {
     posted.push(m);
+    opts.onPosted?.(m);
     for (const w of [...waiters])
       if (w.pred(m)) {
         waiters.splice(waiters.indexOf(w), 1);

@@ -64,14 +64,36 @@ function request(aoi: Aoi, assets: Asset[], expression = NDVI, polygon: unknown 
   };
 }
 
-async function open(log: ReadBytesParams[], corrupt = new Set<string>()): Promise<Harness> {
+/** A link with a latency per read, counting the files that have a read waiting on it at once. */
+class SlowLink {
+  /** Most files with a read in flight at once. */
+  most = 0;
+  private readonly waiting = new Map<string, number>();
+  constructor(private readonly ms: number) {}
+
+  async through<T>(url: string, read: () => Promise<T>): Promise<T> {
+    this.waiting.set(url, (this.waiting.get(url) ?? 0) + 1);
+    this.most = Math.max(this.most, this.waiting.size);
+    try {
+      await new Promise((r) => setTimeout(r, this.ms));
+      return await read();
+    } finally {
+      const n = (this.waiting.get(url) ?? 1) - 1;
+      if (n) this.waiting.set(url, n);
+      else this.waiting.delete(url);
+    }
+  }
+}
+
+async function open(log: ReadBytesParams[], corrupt = new Set<string>(), link?: SlowLink): Promise<Harness> {
   const h = await openWebview('map', {
     viewport: { width: 1100, height: 760 },
     onRequest: async (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
       log.push(r.params);
-      const got = await client.readRange(r.params.url, r.params.offset, r.params.length, { maxWholeFile: 50 * 1024 * 1024 });
+      const read = () => client.readRange(r.params.url, r.params.offset, r.params.length, { maxWholeFile: 50 * 1024 * 1024 });
+      const got = await (link ? link.through(r.params.url, read) : read());
       // a corrupt file: cut short after its header, so its tiles lie past its end
       if (corrupt.has(r.params.url)) return { bytes: new Uint8Array(got.body).subarray(0, Math.max(0, 32 * 1024 - r.params.offset)), total: 32 * 1024 };
       return { bytes: new Uint8Array(got.body), total: got.total };
@@ -170,6 +192,22 @@ describe('chart an index over time: statistics per date', () => {
     const medians = points.map((p) => p.median).filter((v): v is number => v !== undefined);
     assert.ok(Math.max(...medians) - Math.min(...medians) > 0.2, `${aoi.name}: the index moves with the seasons`);
   }
+
+  it('over a slow link the dates are read together, not one after another: eight files in flight at once, no more', async () => {
+    const { aoi, assets } = seasonal[0];
+    const dates = assets.slice(0, 16);
+    const link = new SlowLink(150);
+    const h = await open([], new Set(), link);
+    try {
+      const { points, done } = await run(h, 1, request(aoi, dates));
+      assert.equal(done.ok, true, done.error);
+      assert.equal(points.filter((p) => p.median !== undefined || p.valid === 0).length, dates.length, 'every date charted');
+      // before: two dates at a time, each waiting on its header, then its tiles
+      assert.equal(link.most, 8, `files with a read in flight at once: ${link.most}`);
+    } finally {
+      await h.close();
+    }
+  });
 
   it('marks a date whose file is missing (404) or corrupt and charts the rest', async () => {
     const { aoi, assets } = seasonal[0];

@@ -3,9 +3,10 @@
  * same byte source as an imagery layer (reads through the extension, the same limits and
  * hostile-file checks), the level chosen so that the polygon covers at least ~10,000 of its
  * pixels (full resolution when it never does), only the tiles holding a pixel centre inside
- * the polygon read and decoded, and the statistics taken in a worker (seriesStats.ts). Dates
- * go two at a time; each point is reported as it is ready, a date that fails is reported with
- * its reason and the rest go on.
+ * the polygon read and decoded, and the statistics taken in a worker (seriesStats.ts). Up to
+ * `DATES_AT_ONCE` dates are in flight together (their reads, decodes and statistics overlap);
+ * each point is reported as it is ready, a date that fails is reported with its reason and
+ * the rest go on.
  */
 import * as l10n from '@vscode/l10n';
 import type { Pool } from 'geotiff';
@@ -21,8 +22,15 @@ import type { SeriesDate, SeriesPoint, SeriesRequest } from '../../../src/panels
 
 /** The polygon should cover at least this many pixels of the level read. */
 export const MIN_LEVEL_PIXELS = 10_000;
-/** Dates read at once: each waits on its tiles' round trips more than on the CPU. */
-const DATES_AT_ONCE = 2;
+/**
+ * Dates in flight at once. A date is a chain of waits (its header's round trip, then its
+ * tiles', the decoder's and the statistics worker's): with two at a time the chart waited on
+ * those one after another, most of the time with nothing to do. Eight (the analyst's thread
+ * pool; the decoder's workers at most) keep the reads and the workers busy; the extension's
+ * byte server still bounds the reads and bytes really in flight (byteServer.ts), and a date
+ * holds only the decoded tiles of its polygon until its statistics are taken.
+ */
+const DATES_AT_ONCE = 8;
 const TILES_AT_ONCE = 4;
 
 export interface SeriesDeps {

@@ -45,6 +45,8 @@ export class SeriesPanel {
   private runs: Run[] = [];
   /** The run whose dates the time slider holds now. */
   private timelineOf?: number;
+  /** A redraw asked for on the next frame. */
+  private redrawFrame?: number;
 
   constructor(private readonly deps: SeriesPanelDeps) {
     this.title = el('h3', {});
@@ -135,8 +137,26 @@ export class SeriesPanel {
     );
   }
 
+  /**
+   * Redraws on the next frame: the dates arrive several at once, and one drawing per frame
+   * shows them all (a drawing per point cost the page's thread more than reading the date).
+   */
+  private redrawSoon(): void {
+    if (this.redrawFrame !== undefined) return;
+    this.redrawFrame = requestAnimationFrame(() => {
+      this.redrawFrame = undefined;
+      this.redraw();
+    });
+  }
+
   private picture(): HTMLCanvasElement {
     if (!this.chart || !this.runs.length) throw new Error(l10n.t('No chart is open on the map.'));
+    // every point received is in the picture, even one whose frame has not come yet
+    if (this.redrawFrame !== undefined) {
+      cancelAnimationFrame(this.redrawFrame);
+      this.redrawFrame = undefined;
+      this.redraw();
+    }
     return this.chart.picture(this.heading());
   }
 
@@ -156,15 +176,9 @@ export class SeriesPanel {
     this.progress();
     const post = this.deps.post;
     try {
-      if (!this.chart) {
-        const charts = await loadAnalysisChunk();
-        this.chart = charts.seriesChart(this.chartBox, {
-          // the dock's width (media/map/dock.ts): a wider chart would scroll sideways
-          width: Math.round(Math.min(560, Math.max(200, (this.root.parentElement?.clientWidth ?? 336) - 16))),
-          onPick: (j, i) => this.runs[j] && this.showDate(this.runs[j], i),
-        });
-      }
-      this.redraw();
+      // the chart's code loads while the first dates are read; the points that came before it are drawn once it is there
+      const chartOpen = this.openChart().then(() => this.redraw());
+      chartOpen.catch(() => undefined); // awaited below, after the dates
       await runSeries(request, this.deps, run.abort.signal, (i, point) => {
         // a date still finishing after a cancel, or after its chart was replaced, is not reported
         if (!this.runs.includes(run) || run.abort.signal.aborted) return;
@@ -175,8 +189,9 @@ export class SeriesPanel {
           this.problems.append(el('li', {}, l10n.t('{0}: {1}', where, point.error)));
         }
         this.progress();
-        this.redraw();
+        this.redrawSoon();
       });
+      await chartOpen;
       run.done = true;
       this.progress();
       post({ type: 'seriesDone', requestId, ok: true });
@@ -187,6 +202,18 @@ export class SeriesPanel {
       if (this.runs.includes(run)) this.progress();
       post({ type: 'seriesDone', requestId, ok: false, error: (e as Error)?.message || String(e), cancelled });
     }
+  }
+
+  /** The chart, its code loaded on the first series. */
+  private async openChart(): Promise<void> {
+    if (this.chart) return;
+    const charts = await loadAnalysisChunk();
+    // two series started at once both waited for the chunk: one chart
+    this.chart ??= charts.seriesChart(this.chartBox, {
+      // the dock's width (media/map/dock.ts): a wider chart would scroll sideways
+      width: Math.round(Math.min(560, Math.max(200, (this.root.parentElement?.clientWidth ?? 336) - 16))),
+      onPick: (j, i) => this.runs[j] && this.showDate(this.runs[j], i),
+    });
   }
 
   /** n of N over every series on the chart; the outcome once all are done. */
