@@ -125,13 +125,15 @@ export class PromptSeam implements Prompts {
 
 /**
  * An input box's prompt and validation messages as safe text: the quick input parses links
- * in both, and a refusal often quotes what the service said.
+ * in both, and a refusal often quotes what the service said; its title, which often names a
+ * record, as a quick pick's (no icon).
  */
 function safeInput<O extends vscode.InputBoxOptions>(options: O): O {
   const { validateInput } = options;
   return {
     ...options,
     ...(options.prompt !== undefined ? { prompt: safeText(options.prompt, 'notification') } : {}),
+    ...(options.title !== undefined ? { title: safeText(options.title, 'pick') } : {}),
     ...(validateInput ? { validateInput: async (v: string) => safeMessage(await validateInput(v)) } : {}),
   };
 }
