@@ -7,7 +7,7 @@ import { imagerySearchRequest } from '../api/imagerySearch';
 import { searchCollectionOf } from '../api/normalize';
 import { ARCHIVE_QUERYABLES, archiveQuery, commonQueryables, imageryFilters } from '../searchFilters';
 import type { GeoJsonCollection } from '../api/outputFiles';
-import { dateTime, km2 } from '../format';
+import { dateTime, enumLabel, km2 } from '../format';
 import { bboxRing, ringToGeoJson, ringToStacBbox } from '../geo/antimeridian';
 import type { UnreadableRecord } from '../api/unreadable';
 import type { DetailRef, LayerKind, MapFeature, MapSource, SearchPage, SearchParams } from './protocol';
@@ -22,7 +22,7 @@ export function aoiFeature(a: Aoi): MapFeature {
   return {
     id: a.aoi_id,
     label: a.name || a.aoi_id,
-    detail: join(areaOf(a.area_in_sq_m), a.satellite_id, a.status),
+    detail: join(areaOf(a.area_in_sq_m), a.satellite_id, a.status && enumLabel(a.status)),
     geometry: a.geometry,
     centroid: Array.isArray(a.centroid) ? a.centroid : undefined,
     ref: { kind: 'aoi', id: a.aoi_id },
@@ -44,7 +44,7 @@ export function orderItemFeatures(oi: OrderItem): MapFeature[] {
   return (oi.images ?? []).map((img, i) => ({
     id: `${oi.id}/${img.item_id || i}`,
     label: oi.name || oi.id,
-    detail: join(oi.type, oi.status, img.item_id),
+    detail: join(oi.type && enumLabel(oi.type), oi.status && enumLabel(oi.status), img.item_id),
     geometry: img.geometry,
     ref: { kind: 'orderItem', id: oi.id } as DetailRef,
   }));

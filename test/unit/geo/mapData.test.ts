@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { archiveSearchBody, catalogFeature, imagerySearchBody, mapTargetOf } from '../../../src/panels/mapData';
+import { aoiFeature, archiveSearchBody, catalogFeature, imagerySearchBody, mapTargetOf, orderItemFeatures } from '../../../src/panels/mapData';
+import type { Aoi, OrderItem } from '../../../src/api/records';
 import type { SearchParams } from '../../../src/panels/protocol';
 import { tileOrigins, contentSecurityPolicy } from '../../../src/panels/webviewHtml';
 
@@ -99,6 +100,21 @@ describe('catalog footprints', () => {
     assert.equal(f?.label, 'S2_item');
     assert.deepEqual(catalogFeature({ ...base, geometry: poly })?.geometry, poly);
     assert.equal(catalogFeature(base), undefined);
+  });
+});
+
+describe('map rows and popups', () => {
+  it('say statuses and kinds in words, as the sidebar does', () => {
+    const aoi = { aoi_id: 'a1', name: 'Nile Delta fields', area_in_sq_m: 64_900_000, satellite_id: 'sentinel-2', status: 'success' } as Aoi;
+    assert.equal(aoiFeature(aoi).detail, '64.9 km² · sentinel-2 · Success');
+    const oi = {
+      id: 'o1',
+      name: 'Nairobi',
+      type: 'ARCHIVE',
+      status: 'PAYMENT_IN_PROGRESS',
+      images: [{ item_id: 'S2_1', geometry: { type: 'Point', coordinates: [0, 0] } }],
+    } as unknown as OrderItem;
+    assert.equal(orderItemFeatures(oi)[0].detail, 'Archive · Payment in progress · S2_1');
   });
 });
 
