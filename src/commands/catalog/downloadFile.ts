@@ -190,29 +190,16 @@ async function fetchFile(link: string, opts: DownloadOptions, range?: { from: nu
 /** Downloads `url` into `folder`; resolves with the final file path. */
 export async function downloadToFolder(url: string, folder: string, opts: DownloadOptions): Promise<string> {
   const earlier = opts.resume && path.dirname(opts.resume) === path.resolve(folder) ? targetOfPart(opts.resume) : undefined;
-  const rest = earlier && opts.resume ? await askRest(opts.resume) : undefined;
-  const { res, url: parsed, link } = await fetchFile(url, opts, rest);
-  if (earlier && res.statusCode === 206 && (await claimName(earlier))) {
-    // the rest of the stopped try's file: it goes on under the name that try chose
-    await writeOrLetGo(link, res, earlier, opts);
-    return earlier;
-  }
-  const served = fileNameFor(headerOf(res, 'content-disposition'), parsed, opts.fallbackName);
-  const name = opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
+  const { res, url: parsed, link } = await fetchFile(url, opts, earlier ? await askRest(partFileOf(earlier)) : undefined);
   let final: string;
   try {
-    final = await reserveName(folder, name);
+    // the rest of a stopped try's file goes on under the name that try chose, when still free
+    final = earlier && res.statusCode === 206 && (await takeName(earlier)) ? earlier : await reserveName(folder, servedName(res, parsed, opts));
   } catch (err) {
     // Recovers the socket: the response is not read, so it is released; rethrown.
     res.body.destroy();
     throw err;
   }
-  await writeOrLetGo(link, res, final, opts);
-  return final;
-}
-
-/** Writes `final` (its empty placeholder reserved); on failure the placeholder goes, the part stays. */
-async function writeOrLetGo(link: string, res: FileAnswer, final: string, opts: DownloadOptions): Promise<void> {
   try {
     await writeResumable(link, res, final, opts);
   } catch (err) {
@@ -221,17 +208,13 @@ async function writeOrLetGo(link: string, res: FileAnswer, final: string, opts: 
     await fs.rm(final, { force: true }).catch(() => undefined);
     throw err;
   }
+  return final;
 }
 
-/** Reserves `file` again for a resumed download; false when another file took its name meanwhile. */
-async function claimName(file: string): Promise<boolean> {
-  try {
-    await (await fs.open(file, 'wx')).close();
-    return true;
-  } catch {
-    // Recovers from a name taken meanwhile: the download goes on as a new one, under a free name.
-    return false;
-  }
+/** The name to save an answer under: the person's (with the server's extension), else the server's. */
+function servedName(res: FileAnswer, url: URL, opts: DownloadOptions): string {
+  const served = fileNameFor(headerOf(res, 'content-disposition'), url, opts.fallbackName);
+  return opts.preferredBase ? preferredName(opts.preferredBase, served) : served;
 }
 
 /**
@@ -287,10 +270,9 @@ async function writeResumable(url: string, first: FileAnswer, target: string, op
   let validator = validatorOf(first);
   let lastError: DownloadError | undefined;
   // What an earlier try (another window, before a reload) left of this same file goes on from its last byte.
-  const hadPart = (await partSize(part)) > 0;
   const kept = await keptBytes(part, validator);
   let have = kept.have;
-  if (hadPart && have === 0) opts.onRestart?.(`The bytes kept from an earlier try do not continue the file the server has now, so the download starts over.`);
+  if (kept.discarded) opts.onRestart?.(`The bytes kept from an earlier try do not continue the file the server has now, so the download starts over.`);
   if (first.statusCode === 206 && have > 0 && rangeStart(first) === have) {
     // the answer to asking for the rest: the whole file's checksum is the one noted with the first bytes
     validator = { ...validator, md5: kept.noted?.md5 };
@@ -439,15 +421,21 @@ async function reserveName(folder: string, name: string): Promise<string> {
   const stem = name.slice(0, name.length - ext.length);
   for (let i = 0; i < 1000; i++) {
     const candidate = path.join(folder, i === 0 ? name : `${stem} (${i})${ext}`);
-    try {
-      await (await fs.open(candidate, 'wx')).close();
-      return candidate;
-    } catch (err) {
-      // Recovers from a taken name by trying the next one.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new DownloadError(`Cannot create ${candidate}: ${describe(err)}`);
-    }
+    if (await takeName(candidate)) return candidate;
   }
   throw new DownloadError(`Too many files named ${name} in ${folder}.`);
+}
+
+/** Creates `file` empty, so that its name is ours; false when a file has the name already. */
+async function takeName(file: string): Promise<boolean> {
+  try {
+    await (await fs.open(file, 'wx')).close();
+    return true;
+  } catch (err) {
+    // Recovers from a taken name: the caller tries another.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new DownloadError(`Cannot create ${file}: ${describe(err)}`);
+    return false;
+  }
 }
 
 function describe(err: unknown): string {

@@ -85,13 +85,13 @@ async function readNote(part: string): Promise<Validator | undefined> {
 /**
  * The bytes an earlier try left in `part` that continue the file the server now describes as
  * `now` (the same ETag or date, the same size), and what its note says of the whole file (its
- * MD5 comes only with a whole answer); 0, with the part removed, when there are none.
+ * MD5 comes only with a whole answer); 0, with the part removed, when there are none, and
+ * `discarded` when bytes were there that do not continue it.
  */
-export async function keptBytes(part: string, now: Validator): Promise<{ have: number; noted?: Validator }> {
-  const was = await readNote(part);
+export async function keptBytes(part: string, now: Validator): Promise<{ have: number; noted?: Validator; discarded: boolean }> {
+  const [was, size] = await Promise.all([readNote(part), partSize(part)]);
   const same = was !== undefined && ifRangeOf(was) !== undefined && ifRangeOf(was) === ifRangeOf(now) && was.size === now.size;
-  const have = same ? await partSize(part) : 0;
-  if (have > 0 && (now.size === undefined || have < now.size)) return { have, noted: was };
+  if (same && size > 0 && (now.size === undefined || size < now.size)) return { have: size, noted: was, discarded: false };
   await dropPart(part);
-  return { have: 0 };
+  return { have: 0, discarded: size > 0 };
 }
