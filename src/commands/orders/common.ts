@@ -8,7 +8,7 @@ import { l10n } from 'vscode';
 import type { EoClient, Project, Store } from '../../api';
 import type { RecordKind } from '../../explorer/tree';
 import type { CommandServices } from '../services';
-import { storeTarget } from '../../format';
+import { enumLabel, storeTarget } from '../../format';
 import { outcome, type Step, type StepUi } from '../../ui/multiStep';
 import { DEFAULT_USECASE, usecaseOf, usecasePrompt } from '../../orders/usecase';
 import { checkStorePath, checkUsecase } from '../../orders/rules';
@@ -88,6 +88,27 @@ export function textStep<S>(
     async ask(s, ui) {
       const answer = await ui.input({ prompt, value: get(s), validate });
       return outcome(answer, (v) => set(s, v.trim()));
+    },
+  };
+}
+
+/** A step that picks one of `values`, each said in words (`enumLabel`), with the current one active. */
+export function enumStep<S, V extends string>(
+  name: string,
+  placeHolder: string,
+  values: readonly V[],
+  get: (s: S) => string,
+  set: (s: S, v: V) => void,
+): Step<S> {
+  return {
+    name,
+    describe: (s) => enumLabel(get(s)),
+    async ask(s, ui) {
+      const answer = await ui.pick(
+        values.map((value) => ({ label: enumLabel(value), value })),
+        { placeHolder, activeLabel: enumLabel(get(s)) },
+      );
+      return outcome(answer, (i) => set(s, i.value));
     },
   };
 }

@@ -5,10 +5,9 @@
  */
 import { l10n } from 'vscode';
 import { outcome, type Step } from '../../ui/multiStep';
-import { enumLabel } from '../../format';
 import { checkDateRange, parseOrderDate } from '../../orders/orderDates';
 import { checkCloudCover, checkOccurrences, checkOffNadir, DELIVERY_SPEEDS, RECURRENCES } from '../../orders/rules';
-import { textStep } from './common';
+import { enumStep, textStep } from './common';
 
 /** The entries the capture window steps fill in. */
 export interface CaptureWindow {
@@ -50,20 +49,16 @@ export function captureWindowSteps<S extends CaptureWindow>(): Step<S>[] {
         return outcome(answer, (v) => (s.end = v.trim()));
       },
     },
-    {
-      name: l10n.t('Recurrence'),
-      describe: (s) => enumLabel(s.recurrence),
-      async ask(s, ui) {
-        const answer = await ui.pick(
-          RECURRENCES.map((r) => ({ label: enumLabel(r), value: r })),
-          { placeHolder: l10n.t('How often to capture'), activeLabel: enumLabel(s.recurrence) },
-        );
-        return outcome(answer, (i) => {
-          s.recurrence = i.value;
-          if (i.value === 'ONCE') s.occurrences = '1';
-        });
+    enumStep(
+      l10n.t('Recurrence'),
+      l10n.t('How often to capture'),
+      RECURRENCES,
+      (s) => s.recurrence,
+      (s, v) => {
+        s.recurrence = v;
+        if (v === 'ONCE') s.occurrences = '1';
       },
-    },
+    ),
     {
       name: l10n.t('Occurrences'),
       describe: (s) => s.occurrences,
@@ -97,16 +92,12 @@ export function captureLimitSteps<S extends CaptureLimits>(): Step<S>[] {
       (s, v) => (s.offNadir = v),
       checkOffNadir,
     ),
-    {
-      name: l10n.t('Delivery speed'),
-      describe: (s) => enumLabel(s.speed),
-      async ask(s, ui) {
-        const answer = await ui.pick(
-          DELIVERY_SPEEDS.map((r) => ({ label: enumLabel(r), value: r })),
-          { placeHolder: l10n.t('Delivery speed (faster costs more)'), activeLabel: enumLabel(s.speed) },
-        );
-        return outcome(answer, (i) => (s.speed = i.value));
-      },
-    },
+    enumStep(
+      l10n.t('Delivery speed'),
+      l10n.t('Delivery speed (faster costs more)'),
+      DELIVERY_SPEEDS,
+      (s) => s.speed,
+      (s, v) => (s.speed = v),
+    ),
   ];
 }
