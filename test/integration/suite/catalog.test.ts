@@ -198,21 +198,13 @@ suite('catalog: search, deliver and download against the sandbox', function () {
       return dir;
     };
     const pendingThen = async (act: 'Resume' | 'Discard'): Promise<readonly vscode.QuickPickItem[]> => {
-      let listed: readonly vscode.QuickPickItem[] = [];
       const prompts = new ScriptedPrompts([
-        {
-          kind: 'pick',
-          match: /pending/,
-          choose: (items) => {
-            listed = items;
-            return items.find((i) => i.label.includes('Saving the download of'));
-          },
-        },
+        { kind: 'pick', match: /pending/, choose: 'Saving the download of' },
         { kind: 'pick', match: /stopped after \d+ KB/, choose: act },
       ]);
       await runWhileAdvancing(conn, prompts, COMMANDS.showPending, [], 2_000);
       prompts.assertDone();
-      return listed;
+      return prompts.seen[0].rows ?? [];
     };
 
     const dir = await stopIt();

@@ -157,22 +157,15 @@ suite('watcher: orders followed in the background, announced once, resumed after
     services.watcher.follow('orderItem', itemId);
     services.watcher.checkNow();
     await until('the first read', () => services.watcher.pending().find((p) => p.ref.id === itemId)?.snapshot);
-    let listed: readonly vscode.QuickPickItem[] = [];
     const prompts = new ScriptedPrompts([
-      {
-        kind: 'pick',
-        match: /pending/,
-        choose: (items) => {
-          listed = items;
-          return items.find((i) => i.label.includes('Stop Following'));
-        },
-      },
+      { kind: 'pick', match: /pending/, choose: 'Stop Following' },
       { kind: 'pickMany', match: /Stop Following/, choose: (items) => items.filter((i) => i.label.includes('Listed order')) },
     ]);
     const restore = conn.api.testing.usePrompts(prompts);
     try {
       await vscode.commands.executeCommand(COMMANDS.showPending);
       prompts.assertDone();
+      const listed = prompts.seen[0].rows ?? [];
       const row = listed.find((i) => i.label.includes('Listed order'));
       assert.ok(row, listed.map((i) => i.label).join(' / '));
       assert.match(row.description ?? '', /^(Draft|Active)/);

@@ -34,7 +34,7 @@ export class ScriptedPrompts implements Prompts {
   readonly messages: ShownMessage[] = [];
   readonly failures: string[] = [];
   /** What each answered prompt showed (titles, items; an input box's initial value and the validation message it opened with), for assertions. */
-  readonly seen: { kind: string; label: string; items?: string[]; value?: string; message?: string }[] = [];
+  readonly seen: { kind: string; label: string; items?: string[]; rows?: readonly vscode.QuickPickItem[]; value?: string; message?: string }[] = [];
   private readonly steps: Step[];
 
   constructor(steps: Step[] = []) {
@@ -55,11 +55,7 @@ export class ScriptedPrompts implements Prompts {
   async pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Promise<T | undefined> {
     const label = [options.title, options.placeHolder].filter(Boolean).join(' | ');
     const list = await items;
-    const step = this.next(
-      'pick',
-      label,
-      list.map((i) => i.label),
-    );
+    const step = this.next('pick', label, list);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'pick') throw this.fail(`expected ${step.kind}, got a quick pick "${label}"`);
     const chosen =
@@ -76,11 +72,7 @@ export class ScriptedPrompts implements Prompts {
   ): Promise<readonly T[] | undefined> {
     const label = [options.title, options.placeHolder].filter(Boolean).join(' | ');
     const list = await items;
-    const step = this.next(
-      'pickMany',
-      label,
-      list.map((i) => i.label),
-    );
+    const step = this.next('pickMany', label, list);
     if (step.kind === 'cancel') return undefined;
     if (step.kind !== 'pickMany') throw this.fail(`expected ${step.kind}, got a multi-select quick pick "${label}"`);
     const chosen = Array.isArray(step.choose)
@@ -149,8 +141,9 @@ export class ScriptedPrompts implements Prompts {
     return typeof step.answer === 'function' ? step.answer(options.defaultUri) : step.answer;
   }
 
-  private next(kind: Step['kind'], label: string, items?: string[]): Step {
-    this.seen.push({ kind, label, items });
+  /** The next scripted step, once what the prompt shows is noted in `seen` (a quick pick's rows whole, and their labels). */
+  private next(kind: Step['kind'], label: string, rows?: readonly vscode.QuickPickItem[]): Step {
+    this.seen.push({ kind, label, items: rows?.map((i) => i.label), rows });
     const step = this.steps.shift();
     if (!step) throw this.fail(`unexpected ${kind} "${label}"`);
     if (!matches(step.match, label)) throw this.fail(`expected a ${step.kind} matching ${String(step.match)}, got ${kind} "${label}"`);
