@@ -124,8 +124,8 @@ export class MapPanel implements MapView, vscode.Disposable {
 
   // ------------------------------------------------------------ what commands call (MapView)
 
-  reveal(): void {
-    this.panel.reveal(undefined, false);
+  reveal(keepFocus = false): void {
+    this.panel.reveal(undefined, keepFocus);
   }
 
   showTarget(t: MapTarget, opts: { fit?: boolean; select?: boolean; mode?: 'replace' | 'append'; reveal?: boolean } = {}): void {

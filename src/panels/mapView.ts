@@ -66,6 +66,10 @@ export interface MapView {
   readonly viewState: MapViewState | undefined;
   /** Moves the map to `center` ([lat, lon]) at `zoom` (a shared view opened). */
   setView(center: [number, number], zoom: number): void;
-  /** Brings the map forward. */
-  reveal(): void;
+  /**
+   * Brings the map forward. `keepFocus` leaves the keyboard where it is: a command that asks
+   * next (a quick pick) must not have the map's page take the focus after the pick opened,
+   * which closes the pick as if Escape was pressed.
+   */
+  reveal(keepFocus?: boolean): void;
 }

@@ -124,7 +124,8 @@ export async function saveView(services: CommandServices, format: 'geotiff' | 'p
     await services.ui.message('info', l10n.t('{0}: open the map and show imagery on it first.', title), {});
     return undefined;
   }
-  panel.reveal();
+  // in view, but the keyboard stays with the pickers that follow
+  panel.reveal(true);
   // A failure reads "<title>: <reason>" (the map did not answer, a read or a write failed).
   const failed = (reason: string): string => l10n.t('{0}: {1}', title, reason);
   const layers = await inStep(failed, () => withTimeout(panel.clips.info(), 20_000, l10n.t('The map did not answer; show imagery on it and try again.')));
