@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { assetFile } from '../../../src/sandbox/imagery/assetFiles';
@@ -16,6 +15,7 @@ import { T } from '../../../src/sandbox/transitions';
 import { MAX_REQUEST_VERTICES } from '../../../src/sandbox/validate';
 import { largePolygonBodies } from '../../fixtures/hostileLists';
 import { caller } from './helpers';
+import { cpuClock } from './loopMonitor';
 
 /** A closed ring of `n` vertices on a circle. */
 function circle(n: number, lon: number, lat: number, r: number): number[][] {
@@ -104,17 +104,20 @@ describe('hostile request bodies', () => {
   it('a 3.35 MB polygon is read, checked and answered with the event loop turning between the steps', async () => {
     const { geometry: _, ...fields } = aoiBody(undefined);
     const bodies = largePolygonBodies(fields);
+    const cpu = cpuClock();
     for (const [text, status] of [
       [bodies.created, 201],
       [bodies.refused, 400],
     ] as const) {
       assert.ok(text.length > 3.2e6, `${text.length} bytes`);
-      // the gaps between turns of the loop from the request's start to its answer's headers
+      // the gaps between turns of the loop from the request's start to its answer's headers, in
+      // the main thread's own CPU time: on a loaded machine the wall clock also counts the time
+      // the scheduler gave other processes, which no pacing of ours can shorten
       const gaps: number[] = [];
-      let last = performance.now();
+      let last = cpu.now();
       let on = true;
       const spin = (): void => {
-        const now = performance.now();
+        const now = cpu.now();
         gaps.push(now - last);
         last = now;
         if (on) setImmediate(spin);
@@ -132,7 +135,7 @@ describe('hostile request bodies', () => {
       const busy = gaps.filter((g) => g > 2).reduce((a, b) => a + b, 0);
       // Held in one piece the request is most of the busy time; paced, its longest step is a
       // part of it. The figure against its 100 ms goal: npm run bench -- hostile.
-      assert.ok(longest < 0.6 * busy, `longest stall ${longest.toFixed(0)} ms of ${busy.toFixed(0)} ms busy (status ${status})`);
+      assert.ok(longest < 0.6 * busy, `longest stall ${longest.toFixed(0)} ms of ${busy.toFixed(0)} ms busy, ${cpu.source} CPU time (status ${status})`);
     }
   });
 
