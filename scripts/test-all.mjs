@@ -113,9 +113,12 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   const problems = [];
   const failures = [];
   const queue = [...files];
+  const took = [];
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
+      const started = Date.now();
       const res = await run(process.execPath, ['--test', '--test-reporter=spec', relative(ROOT, file)], { buffered: true, signal: aborted.signal });
+      took.push([relative(ROOT, file), (Date.now() - started) / 1000]);
       const counts = parseNodeTestSummary(res.stdout);
       if (res.error) problems.push(`${relative(ROOT, file)}: could not start node --test: ${res.error}`);
       else if (!counts) problems.push(`${relative(ROOT, file)}: node --test exited with ${res.code} and printed no summary`);
@@ -128,6 +131,9 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   clearTimeout(timer);
+  // where the tier's time goes: its longest files, for whoever makes it shorter
+  const longest = took.sort((a, b) => b[1] - a[1]).slice(0, 12);
+  console.log(`\n${name}: longest files (wall s, ${concurrency} at a time)\n${longest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)}  ${f}`).join('\n')}`);
   if (aborted.signal.aborted) problems.unshift(`timed out after ${timeoutMs / 60000} min`);
   return { ...totals, failures, ...(problems.length ? { error: problems.join('\n') } : {}) };
 }
