@@ -14,9 +14,9 @@ const UPPER = (...names) => [
 ];
 const MEDIA_SRC = {
   regex:
-    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/(map|stac)Messages$|panels/webview/messages$|panels/imagery/protocol$|panels/imagery/(clip|series|timelapse)Messages$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
+    '^(\\.{1,2}/)+src/(?!searchFilters$|csvCells$|panels/protocol$|panels/(map|stac)Messages$|panels/webview/messages$|panels/imagery/protocol$|panels/imagery/(clip|series|timelapse)Messages$|panels/imagery/seriesStats$|panels/jobGraph/protocol$|geo/|raster/|api/records$|api/indexExpression$|api/colormaps$|format$)',
   message:
-    'A webview script shares only the message tables and protocols, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
+    'A webview script shares only the message tables and protocols, the index statistics, src/geo, src/raster, src/format, src/searchFilters, src/csvCells, the record types, the index-expression grammar and the colour maps with the extension side.',
 };
 /** One `no-restricted-imports` block per folder; the vscode ES-import rule above stays. */
 function layerRules(layers) {
@@ -166,13 +166,15 @@ export default tseslint.config(
         'src/panels/mapMessages.ts',
         'src/panels/stacMessages.ts',
         'src/panels/imagery/*Messages.ts',
+        'src/panels/imagery/seriesStats.ts',
         'src/panels/imagery/allowedFiles.ts',
       ],
       forbid: [
         VSCODE,
         ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services'),
         {
-          regex: '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|webview/messages$)',
+          regex:
+            '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|(clip|series|timelapse)Messages$|webview/messages$)',
           message: 'A pure module imports only the protocols and other pure modules.',
         },
       ],

@@ -64,7 +64,11 @@ export class MapPanel implements MapView, vscode.Disposable {
     this.searches = new MapSearches(client);
     this.imagery = new MapImagery(client, new AllowedFiles(services.context.workspaceState, opts.revived));
     this.clips = new ClipChannel(post, (p, signal) => this.imagery.read(p, signal));
-    this.series = new SeriesChannel(post, (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'));
+    this.series = new SeriesChannel(
+      post,
+      (format) => void runCommand(format === 'csv' ? 'exportIndexSeriesCsv' : 'saveIndexChartPng'),
+      (p, signal) => this.imagery.read(p, signal),
+    );
     this.timelapses = new TimelapseChannel(post, () => void runCommand('exportTimelapse'));
     // a byte read is already a request line in the log; its failure shows in the layer list
     this.requests = new RequestServer({

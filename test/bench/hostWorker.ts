@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { EoClient } from '../../src/api/client';
 import type { Aoi, Asset } from '../../src/api/records';
 import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
+import type { HostStats, StatsPlan } from '../../src/panels/imagery/seriesMessages';
 import type { LoopReport } from '../unit/sandbox/loopMonitor';
 import type { HostReply, HostRequest } from './seriesHost';
 import { isType, openWebview, type Harness } from '../webview/harness';
@@ -28,12 +29,25 @@ export async function seasonalAoi(client: EoClient): Promise<{ aoi: Aoi; assets:
  * reaching it as binary, as VS Code's IPC carries them (not base64 through DevTools); ready and
  * initialised with no basemap. `onPosted` hears each message the page posts as it arrives.
  */
-export async function openMapPage(host: Pick<Host, 'read'>, onPosted?: (m: unknown) => void): Promise<Harness> {
-  const h = await openWebview('map', {
+export async function openMapPage(host: Pick<Host, 'read' | 'stats'>, onPosted?: (m: unknown) => void): Promise<Harness> {
+  // the page's questions for a date's statistics, answered by the host (as SeriesChannel does)
+  const answer = (m: unknown) => {
+    const q = m as { type?: string; statsId?: number; plan?: StatsPlan };
+    if (q?.type !== 'seriesStats' || !q.plan) return;
+    const statsId = q.statsId as number;
+    void host.stats(q.plan).then(
+      (result) => h.send({ type: 'seriesStatsReply', statsId, ok: true, result }),
+      (e: unknown) => h.send({ type: 'seriesStatsReply', statsId, ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  const h: Harness = await openWebview('map', {
     viewport: { width: 1100, height: 760 },
     binaryRelay: true,
     onRequest: (req) => host.read((req as { params: ReadBytesParams }).params),
-    onPosted,
+    onPosted: (m) => {
+      answer(m);
+      onPosted?.(m);
+    },
   });
   await h.waitFor(isType('ready'));
   await h.send({ type: 'init', basemaps: [] });
@@ -53,7 +67,7 @@ export class Host {
     this.ready = new Promise((resolve) => {
       this.worker.on('message', (m: HostReply) => {
         if (m.type === 'ready') resolve(m);
-        else if (m.type === 'bytes' || m.type === 'failed') this.waiting.get(m.id)?.(m);
+        else if (m.type === 'bytes' || m.type === 'stats' || m.type === 'failed') this.waiting.get(m.id)?.(m);
         else if (m.type === 'report') this.onReport?.(m.report);
         else if (m.type === 'closed') this.onClosed?.();
       });
@@ -73,6 +87,19 @@ export class Host {
         else reject(new Error(r.type === 'failed' ? r.message : 'unexpected reply'));
       });
       this.post({ type: 'read', id, url: p.url, offset: p.offset, length: p.length });
+    });
+  }
+
+  /** A date's statistics taken by the host from the page's plan. */
+  stats(plan: StatsPlan): Promise<HostStats> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, (r) => {
+        this.waiting.delete(id);
+        if (r.type === 'stats') resolve(r.result);
+        else reject(new Error(r.type === 'failed' ? r.message : 'unexpected reply'));
+      });
+      this.post({ type: 'stats', id, plan });
     });
   }
 

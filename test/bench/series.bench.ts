@@ -105,6 +105,7 @@ async function main(): Promise<void> {
       const reads: TimedRead[] = [];
       const pointAt = new Map<number, number>();
       const relay = {
+        stats: (plan: Parameters<Host['stats']>[0]) => host.stats(plan),
         read: async (p: Parameters<Host['read']>[0]) => {
           const r: TimedRead = { url: p.url, length: p.length, start: performance.now() - t0, end: NaN };
           reads.push(r);
@@ -128,7 +129,8 @@ async function main(): Promise<void> {
         t0 = performance.now();
         reads.length = 0;
         const { loop } = await host.watched(async () => {
-          await h.send({ type: 'seriesStart', requestId: 1, request });
+          // as the extension starts it: the host takes the statistics of the files it decodes
+          await h.send({ type: 'seriesStart', requestId: 1, request, host: true });
           await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 600_000);
         });
         const ms = performance.now() - t0;

@@ -1,21 +1,29 @@
 /**
  * The extension host's stand-in for series.bench.ts, in a worker thread: the sandbox (Try the
- * Sandbox runs it inside the extension host) and the host's byte relay (the client's range
- * read, then the bytes handed to another thread, as the host hands a webview message's buffer
- * to VS Code's IPC). The webview harness (Playwright, Chromium) stays on the bench's main
+ * Sandbox runs it inside the extension host), the host's byte relay (the client's range read,
+ * then the bytes handed to another thread, as the host hands a webview message's buffer to
+ * VS Code's IPC) and the statistics the host takes itself (hostStats.ts). The webview harness (Playwright, Chromium) stays on the bench's main
  * thread: it is not the extension host. This thread's loop is watched (loopMonitor.ts) between
  * `watch` and `stop`.
  */
 import { parentPort } from 'node:worker_threads';
 import { EoClient } from '../../src/api/client';
+import { runStatsPlan } from '../../src/panels/imagery/hostStats';
+import type { HostStats, StatsPlan } from '../../src/panels/imagery/seriesMessages';
 import { startSandbox } from '../../src/sandbox';
 import { type LoopReport, watchLoop } from '../unit/sandbox/loopMonitor';
 
-export type HostRequest = { type: 'read'; id: number; url: string; offset: number; length: number } | { type: 'watch' } | { type: 'stop' } | { type: 'close' };
+export type HostRequest =
+  | { type: 'read'; id: number; url: string; offset: number; length: number }
+  | { type: 'stats'; id: number; plan: StatsPlan }
+  | { type: 'watch' }
+  | { type: 'stop' }
+  | { type: 'close' };
 
 export type HostReply =
   | { type: 'ready'; url: string; token: string }
   | { type: 'bytes'; id: number; bytes: Uint8Array; total?: number }
+  | { type: 'stats'; id: number; result: HostStats }
   | { type: 'failed'; id: number; message: string }
   | { type: 'report'; report: LoopReport }
   | { type: 'closed' };
@@ -35,6 +43,14 @@ async function main(): Promise<void> {
           const bytes = new Uint8Array(got.body);
           reply({ type: 'bytes', id: m.id, bytes, total: got.total }, [bytes.buffer as ArrayBuffer]);
         },
+        (e: unknown) => reply({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) }),
+      );
+    } else if (m.type === 'stats') {
+      // a date's statistics taken here, as the extension host takes them (hostStats.ts)
+      const read = async (offset: number, length: number, signal?: AbortSignal) =>
+        new Uint8Array((await client.readRange(m.plan.url, offset, length, { maxWholeFile: 50 * 1024 * 1024, signal })).body);
+      runStatsPlan(m.plan, read).then(
+        (result) => reply({ type: 'stats', id: m.id, result }),
         (e: unknown) => reply({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) }),
       );
     } else if (m.type === 'watch') watch = watchLoop({ intervalMs: 5 });

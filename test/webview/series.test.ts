@@ -9,7 +9,8 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import type { ReadBytesParams } from '../../src/panels/imagery/protocol';
 import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview, ROOT, type Harness } from './harness';
-import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/seriesMessages';
+import type { SeriesPoint, SeriesRequest, StatsPlan } from '../../src/panels/imagery/seriesMessages';
+import { runStatsPlan } from '../../src/panels/imagery/hostStats';
 
 /**
  * "Chart Index Over Time" in the map webview against GDAL: the sandbox's seasonal AOIs (26
@@ -86,8 +87,24 @@ class SlowLink {
 }
 
 async function open(log: ReadBytesParams[], corrupt = new Set<string>(), link?: SlowLink): Promise<Harness> {
-  const h = await openWebview('map', {
+  // a date the page asks the extension for (a series started with `host`): taken here as the
+  // extension host takes it (hostStats.ts), its reads logged as the page's are
+  const answer = (m: unknown) => {
+    const q = m as { type?: string; statsId?: number; plan?: StatsPlan };
+    if (q?.type !== 'seriesStats' || !q.plan) return;
+    const { url } = q.plan;
+    const read = async (offset: number, length: number) => {
+      log.push({ url, offset, length });
+      return new Uint8Array((await client.readRange(url, offset, length, { maxWholeFile: 50 * 1024 * 1024 })).body);
+    };
+    void runStatsPlan(q.plan, read).then(
+      (result) => h.send({ type: 'seriesStatsReply', statsId: q.statsId, ok: true, result }),
+      (e: unknown) => h.send({ type: 'seriesStatsReply', statsId: q.statsId, ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  const h: Harness = await openWebview('map', {
     viewport: { width: 1100, height: 760 },
+    onPosted: answer,
     onRequest: async (req) => {
       const r = req as { method: string; params: ReadBytesParams };
       if (r.method !== 'readBytes') throw new Error(`unexpected ${r.method}`);
@@ -108,8 +125,9 @@ async function run(
   h: Harness,
   requestId: number,
   req: SeriesRequest,
+  host = false,
 ): Promise<{ points: SeriesPoint[]; done: { ok: boolean; error?: string; cancelled?: boolean } }> {
-  await h.send({ type: 'seriesStart', requestId, request: req });
+  await h.send({ type: 'seriesStart', requestId, request: req, ...(host ? { host: true } : {}) });
   const done = await h.waitFor<{ ok: boolean; error?: string; cancelled?: boolean }>(
     (m) => (m as { type?: string; requestId?: number }).type === 'seriesDone' && (m as { requestId: number }).requestId === requestId,
     180_000,
@@ -136,7 +154,7 @@ async function gdal(files: string[], polygon: unknown, level: number, bands: str
 }
 
 describe('chart an index over time: statistics per date', () => {
-  it('matches GDAL on every date of both seasonal AOIs: mean and percentiles within 1e-3, the valid share exact', async () => {
+  it('matches GDAL on every date of both seasonal AOIs, one taken by the page and one by the extension host: mean and percentiles within 1e-3, the valid share exact', async () => {
     assert.equal(seasonal.length, 2, 'the sandbox has two seasonal AOIs');
     const log: ReadBytesParams[] = [];
     const h = await open(log);
@@ -145,9 +163,14 @@ describe('chart an index over time: statistics per date', () => {
       // GDAL's answer for one AOI is computed while the webview charts the next one: two
       // processes, two cores, and the test takes the longer of the two instead of their sum.
       const checks: Promise<void>[] = [];
-      for (const { aoi, assets } of seasonal) {
+      for (const [k, { aoi, assets }] of seasonal.entries()) {
         assert.ok(assets.length >= 24, `${aoi.name}: ${assets.length} dates`);
-        const { points, done } = await run(h, id++, request(aoi, assets));
+        // the first by the page's own reading, the second as the extension starts a series: by the host
+        const host = k === 1;
+        const asked = h.posted.length;
+        const { points, done } = await run(h, id++, request(aoi, assets), host);
+        const toHost = h.posted.slice(asked).filter((m) => (m as { type?: string }).type === 'seriesStats').length;
+        assert.equal(toHost, host ? assets.length : 0, `${aoi.name}: dates the host took`);
         assert.equal(done.ok, true, done.error);
         assert.equal(points.length, assets.length);
         const level = points[0].level ?? 0;

@@ -10,7 +10,7 @@ import { failure, type ChannelPage } from './page';
 
 export function seriesHandlers(page: ChannelPage): Handlers<typeof SERIES_TO_PAGE> {
   return {
-    seriesStart: async ({ requestId, request, overlay }) => {
+    seriesStart: async ({ requestId, request, overlay, host }) => {
       let tools;
       try {
         tools = await page.tools();
@@ -18,10 +18,12 @@ export function seriesHandlers(page: ChannelPage): Handlers<typeof SERIES_TO_PAG
         page.post({ type: 'seriesDone', requestId, ...failure(e) });
         return;
       }
-      await tools.series.start(requestId, request, overlay === true);
+      await tools.series.start(requestId, request, overlay === true, host === true);
     },
     // no imagery was ever asked for: no series runs
     seriesCancel: async ({ requestId }) => void (page.imageryAsked() && (await page.tools()).series.cancelRun(requestId)),
+    // the answer to a date this page asked the host for: its series panel is open
+    seriesStatsReply: async (m) => void (page.imageryAsked() && (await page.tools()).series.statsReply(m)),
     seriesPng: async ({ requestId }) => {
       try {
         const bytes = await (await page.tools()).series.png();

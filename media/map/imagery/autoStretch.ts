@@ -8,7 +8,7 @@
 import type { Pool } from 'geotiff';
 import type { ImageryBand, ImageryLayerSpec } from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
-import { clearMaskOf } from './clearPixels';
+import { clearMaskOf } from '../../../src/raster/clearPixels';
 import { Cog } from './cog';
 import { bandsOf, compositeOf, type Composite, type RgbRender } from './layerBands';
 import { clearValues, DEFAULT_PERCENTILES, evenlySpread, MAX_SAMPLES, pooled, type Range, stretchOf } from './stretch';

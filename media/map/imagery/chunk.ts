@@ -7,7 +7,7 @@ import { Pool } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
 import { ImageryError } from './imageryError';
-import { seriesStatistics, type StatsJob, type StatsResult } from './seriesStats';
+import { seriesStatistics, type StatsJob, type StatsResult } from '../../../src/panels/imagery/seriesStats';
 import { ImageryTools } from './tools';
 import type { FromMapMessage } from '../../../src/panels/mapMessages';
 

@@ -17,7 +17,8 @@ import { encodeGeoTiff } from '../../../src/raster/tiffEncode';
 import { applyMask } from '../../../src/raster/maskValue';
 import { drawnTiles } from './drawnTiles';
 import { readStrips } from './strips';
-import type { ClipLayerInfo, ClipPlan, ClipPlanTile, ClipResult } from '../../../src/panels/imagery/clipMessages';
+import type { ClipLayerInfo, ClipPlan, ClipResult } from '../../../src/panels/imagery/clipMessages';
+import { hostTilePlan, windowTiles } from './hostTiles';
 
 function bandsOf(handle: ImageryLayerHandle, cog: Cog): ImageryBand[] {
   return handle.spec.bands.length ? handle.spec.bands.slice(0, cog.bandCount) : Array.from({ length: cog.bandCount }, (_, i) => ({ name: `Band ${i + 1}` }));
@@ -145,73 +146,25 @@ async function clipSetup(handle: ImageryLayerHandle, map: Leaflet.Map, o: Pick<C
   return { cog, Lv, idx, rings, win, nodata: meta[0]?.nodata ?? cog.nodata, geo };
 }
 
-/** The compressions the extension host inflates itself (node:zlib): none and deflate. */
-const HOST_COMPRESSIONS = new Set([1, 8, 32946]);
-
 /**
  * The clip as a plan the extension host executes where the bytes arrive (no tile crosses to
- * the page and no file back): only for a tiled file the host decodes (uncompressed or
- * deflate, predictor 1–3, little-endian or 8-bit, one sample type); undefined for any other,
- * which the page then clips itself.
+ * the page and no file back): only for a file the host decodes (hostTiles.ts); undefined for
+ * any other, which the page then clips itself.
  */
 export async function clipPlan(handle: ImageryLayerHandle, map: Leaflet.Map, o: Pick<ClipOptions, 'bands' | 'level' | 'mask'>): Promise<ClipPlan | undefined> {
-  const { cog, Lv, idx, rings, win, nodata, geo } = await clipSetup(handle, map, o);
-  const img = Lv.image;
-  const fd = img.fileDirectory;
-  const num = (tag: string, fallback: number) => Number(fd.getValue(tag as never) ?? fallback);
-  const list = (tag: string, fallback: number) => Array.from((fd.getValue(tag as never) as ArrayLike<number> | undefined) ?? [fallback], Number);
-  const bits = list('BitsPerSample', 1);
-  const formats = list('SampleFormat', 1);
-  const compression = num('Compression', 1);
-  const predictor = num('Predictor', 1);
-  const planar = num('PlanarConfiguration', 1);
-  const fileSize = cog.source.fileSize;
-  const plain =
-    img.isTiled &&
-    fileSize !== null &&
-    HOST_COMPRESSIONS.has(compression) &&
-    (predictor === 1 || predictor === 2 || predictor === 3) &&
-    (planar === 1 || planar === 2) &&
-    bits.every((b) => b === bits[0] && [8, 16, 32, 64].includes(b)) &&
-    formats.every((f) => f === formats[0] && (f === 1 || f === 2 || f === 3)) &&
-    (formats[0] !== 3 || bits[0] >= 32) &&
-    (img.littleEndian || bits[0] === 8);
-  if (!plain) return undefined;
-  const across = Math.ceil(Lv.width / Lv.tileWidth);
-  const down = Math.ceil(Lv.height / Lv.tileHeight);
-  const planes = planar === 2 ? [...new Set(idx)] : [0];
-  const places: Omit<ClipPlanTile, 'offset' | 'length'>[] = [];
-  for (let ty = Math.floor(win[1] / Lv.tileHeight); ty < Math.min(down, Math.ceil(win[3] / Lv.tileHeight)); ty++) {
-    for (let tx = Math.floor(win[0] / Lv.tileWidth); tx < Math.min(across, Math.ceil(win[2] / Lv.tileWidth)); tx++) {
-      for (const plane of planes) places.push({ tx, ty, plane });
-    }
-  }
-  const at = (tag: string, i: number) => fd.loadValueIndexed(tag as never, i).then(Number);
-  const tiles = await Promise.all(
-    places.map(async (p) => {
-      const i = p.plane * across * down + p.ty * across + p.tx;
-      return { ...p, offset: await at('TileOffsets', i), length: await at('TileByteCounts', i) };
-    }),
-  );
-  return {
-    url: handle.spec.url,
-    fileSize: fileSize as number,
+  const { cog, idx, rings, win, nodata, geo } = await clipSetup(handle, map, o);
+  const { names, scale, offset, ...where } = geo;
+  const tiles = await hostTilePlan(cog, handle.spec.url, {
     level: o.level,
     window: win,
-    tileWidth: Lv.tileWidth,
-    tileHeight: Lv.tileHeight,
-    samplesPerPixel: cog.bandCount,
-    planar: planar as 1 | 2,
-    bitsPerSample: bits[0],
-    sampleFormat: formats[0] as 1 | 2 | 3,
-    compression: compression as ClipPlan['compression'],
-    predictor: predictor as 1 | 2 | 3,
+    places: windowTiles(cog, o.level, win),
     samples: idx,
-    tiles,
-    rings,
+    names,
+    scale,
+    offset,
     nodata,
-    ...geo,
-  };
+  });
+  return tiles && { ...tiles, rings, ...where };
 }
 
 export async function readClip(handle: ImageryLayerHandle, map: Leaflet.Map, o: ClipOptions): Promise<ClipResult> {

@@ -9,7 +9,7 @@
  */
 import { getDecoder } from 'geotiff';
 import { installBoundedDecoders } from './decoders';
-import { seriesStatistics, type StatsJob } from './seriesStats';
+import { seriesStatistics, type StatsJob } from '../../../src/panels/imagery/seriesStats';
 
 installBoundedDecoders();
 

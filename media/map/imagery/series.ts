@@ -14,11 +14,19 @@ import type { ImageryBand } from '../../../src/panels/imagery/protocol';
 import type { ReadBytes } from './byteSource';
 import { polygonsOf, ringsInLevel, wgsToCrs } from './clip';
 import { compileIndexExpression } from '../../../src/api/indexExpression';
-import { clearMaskOf } from './clearPixels';
+import { clearMaskOf } from '../../../src/raster/clearPixels';
 import { asReadable, Cog } from './cog';
 import { ImageryError } from './imageryError';
-import { windowHasInside, type StatsJob, type StatsResult, type StatsTile } from './seriesStats';
-import type { SeriesDate, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
+import { windowHasInside, type StatsJob, type StatsResult, type StatsTile } from '../../../src/panels/imagery/seriesStats';
+import {
+  MAX_STATS_WINDOW_BYTES,
+  type HostStats,
+  type SeriesDate,
+  type SeriesPoint,
+  type SeriesRequest,
+  type StatsPlan,
+} from '../../../src/panels/imagery/seriesMessages';
+import { hostTilePlan } from './hostTiles';
 
 /** The polygon should cover at least this many pixels of the level read. */
 export const MIN_LEVEL_PIXELS = 10_000;
@@ -38,6 +46,11 @@ export interface SeriesDeps {
   pool?: Pool;
   /** The statistics of one date's tiles (in a worker when there is one). */
   stats(job: StatsJob): Promise<StatsResult>;
+  /**
+   * The extension host takes a date's statistics itself, where the bytes arrive (a series
+   * started with `host`): for the dates whose files it decodes (hostTiles.ts).
+   */
+  hostStats?(plan: StatsPlan, signal: AbortSignal): Promise<HostStats>;
 }
 
 function aborted(): Error {
@@ -186,6 +199,66 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   // one after the other: geotiff.js's first read of the metadata tag is not safe to share
   const bandMeta: { scale: number; offset: number }[] = [];
   for (const i of samples) bandMeta.push(await bandScale(cog, d.spec.bands[i], i));
+  const nodata = d.spec.bands[samples[0]]?.nodata ?? cog.nodata;
+  const scl = sclAt >= 0 ? samples.indexOf(sclAt) : undefined;
+  const single = pointOf(req.polygon) !== undefined;
+  const hostStats = deps.hostStats;
+  const plan =
+    hostStats &&
+    (await hostTilePlan(cog, d.spec.url, {
+      level,
+      window: [x0, y0, x1, y1],
+      places: tiles,
+      samples,
+      names: samples.map((i) => names[i]),
+      scale: bandMeta.map((b) => b.scale),
+      offset: bandMeta.map((b) => b.offset),
+      nodata,
+    }));
+  // the host holds the window's decoded bands at once: a window past its bound is read here, tile by tile
+  const fits = plan && (x1 - x0) * (y1 - y0) * samples.length * (plan.bitsPerSample / 8) <= MAX_STATS_WINDOW_BYTES;
+  const {
+    cloudy: cloudyPixels,
+    value,
+    fetchedBytes,
+    tileBytes,
+    ...stats
+  } = hostStats && plan && fits
+    ? await hostStats({ ...plan, rings, expression: req.index.expression, scl, single }, signal)
+    : await pageStats(
+        cog,
+        level,
+        tiles,
+        { rings, expression: req.index.expression, bands: samples.map((i) => names[i]), samples, bandMeta, nodata, scl, single },
+        deps,
+        signal,
+      );
+  const cloudy = req.maxCloud !== undefined && d.cloudCover !== undefined && d.cloudCover > req.maxCloud;
+  return {
+    ...base,
+    ...stats,
+    cloudyPixels,
+    ...(value !== undefined ? { value } : {}),
+    validShare: stats.pixels ? stats.valid / stats.pixels : 0,
+    level,
+    pixelSize,
+    ...(cloudy ? { overCloudLimit: true } : {}),
+    fetchedBytes,
+    tileBytes,
+  };
+}
+
+/** The page's own way: the tiles read through geotiff.js (its decoder pool) and the statistics taken in a worker. */
+async function pageStats(
+  cog: Cog,
+  level: number,
+  tiles: [number, number][],
+  job: Omit<StatsJob, 'tiles' | 'scale' | 'offset'> & { samples: number[]; bandMeta: { scale: number; offset: number }[] },
+  deps: SeriesDeps,
+  signal: AbortSignal,
+): Promise<StatsResult & { fetchedBytes: number; tileBytes: number }> {
+  const L = cog.levels[level];
+  const { samples, bandMeta, ...rest } = job;
   const before = cog.source.stats.bytes;
   const read: StatsTile[] = [];
   let next = 0;
@@ -206,34 +279,8 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   await Promise.all(Array.from({ length: Math.min(TILES_AT_ONCE, tiles.length) }, worker));
   if (signal.aborted) throw aborted();
   const fetchedBytes = cog.source.stats.bytes - before;
-  const {
-    cloudy: cloudyPixels,
-    value,
-    ...stats
-  } = await deps.stats({
-    tiles: read,
-    rings,
-    expression: req.index.expression,
-    bands: samples.map((i) => names[i]),
-    scale: bandMeta.map((b) => b.scale),
-    offset: bandMeta.map((b) => b.offset),
-    nodata: d.spec.bands[samples[0]]?.nodata ?? cog.nodata,
-    scl: sclAt >= 0 ? samples.indexOf(sclAt) : undefined,
-    single: pointOf(req.polygon) !== undefined,
-  });
-  const cloudy = req.maxCloud !== undefined && d.cloudCover !== undefined && d.cloudCover > req.maxCloud;
-  return {
-    ...base,
-    ...stats,
-    cloudyPixels,
-    ...(value !== undefined ? { value } : {}),
-    validShare: stats.pixels ? stats.valid / stats.pixels : 0,
-    level,
-    pixelSize,
-    ...(cloudy ? { overCloudLimit: true } : {}),
-    fetchedBytes,
-    tileBytes: await storedBytes(cog, level, tiles),
-  };
+  const stats = await deps.stats({ ...rest, tiles: read, scale: bandMeta.map((b) => b.scale), offset: bandMeta.map((b) => b.offset) });
+  return { ...stats, fetchedBytes, tileBytes: await storedBytes(cog, level, tiles) };
 }
 
 /**

@@ -15,6 +15,10 @@ import { runSeries, type SeriesDeps } from './series';
 import type { FromMapSeriesMessage, SeriesPoint, SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
 import { keepEventsInside } from '../toolEvents';
 import { dockSlot } from '../frame';
+import { HostStatsRequests } from './hostStatsAsk';
+
+/** The chart is drawn at most this often while the dates arrive, ms. */
+const REDRAW_EVERY_MS = 250;
 
 export interface SeriesPanelDeps extends SeriesDeps {
   L: typeof Leaflet;
@@ -45,10 +49,16 @@ export class SeriesPanel {
   private runs: Run[] = [];
   /** The run whose dates the time slider holds now. */
   private timelineOf?: number;
-  /** A redraw asked for on the next frame. */
-  private redrawFrame?: number;
+  /** A redraw asked for and not yet drawn: cancels its timer or frame. */
+  private redrawPending?: () => void;
+  /** When the chart was last drawn (performance.now()). */
+  private drawnAt = -Infinity;
+
+  /** Dates whose statistics the host takes, waiting for its answer. */
+  private readonly hostStats: HostStatsRequests;
 
   constructor(private readonly deps: SeriesPanelDeps) {
+    this.hostStats = new HostStatsRequests((m) => deps.post(m));
     this.title = el('h3', {});
     this.status = el('span', { class: 'status muted', 'aria-live': 'polite' });
     this.cancelButton = button(l10n.t('Cancel'), () => this.cancel(), { class: 'secondary cancel' });
@@ -92,6 +102,11 @@ export class SeriesPanel {
   }
 
   /** Stops the run of request `requestId` (the extension's `seriesCancel`). */
+  /** The host's answer to a date it was asked for (`seriesStatsReply`). */
+  statsReply(m: Parameters<HostStatsRequests['answer']>[0]): void {
+    this.hostStats.answer(m);
+  }
+
   cancelRun(requestId: number): void {
     const run = this.runs.find((r) => r.requestId === requestId);
     if (run && !run.done) run.abort.abort();
@@ -138,23 +153,36 @@ export class SeriesPanel {
   }
 
   /**
-   * Redraws on the next frame: the dates arrive several at once, and one drawing per frame
-   * shows them all (a drawing per point cost the page's thread more than reading the date).
+   * Redraws on a coming frame, at most every `REDRAW_EVERY_MS` while dates arrive: a drawing
+   * of the chart (its band, lines, points and axes) cost the page's thread about 15 ms, and a
+   * drawing for each date that came, a third of the page's work in a series of 24 dates; a
+   * few drawings a second show the series growing as well. The first date is drawn at once.
    */
   private redrawSoon(): void {
-    if (this.redrawFrame !== undefined) return;
-    this.redrawFrame = requestAnimationFrame(() => {
-      this.redrawFrame = undefined;
-      this.redraw();
-    });
+    if (this.redrawPending) return;
+    let frame: number | undefined;
+    const timer = setTimeout(
+      () => {
+        frame = requestAnimationFrame(() => {
+          this.redrawPending = undefined;
+          this.drawnAt = performance.now();
+          this.redraw();
+        });
+      },
+      Math.max(0, this.drawnAt + REDRAW_EVERY_MS - performance.now()),
+    );
+    this.redrawPending = () => {
+      clearTimeout(timer);
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      this.redrawPending = undefined;
+    };
   }
 
   private picture(): HTMLCanvasElement {
     if (!this.chart || !this.runs.length) throw new Error(l10n.t('No chart is open on the map.'));
     // every point received is in the picture, even one whose frame has not come yet
-    if (this.redrawFrame !== undefined) {
-      cancelAnimationFrame(this.redrawFrame);
-      this.redrawFrame = undefined;
+    if (this.redrawPending) {
+      this.redrawPending();
       this.redraw();
     }
     return this.chart.picture(this.heading());
@@ -164,7 +192,7 @@ export class SeriesPanel {
    * Runs a series (the extension's `seriesStart`): each date's point goes back as
    * `seriesPoint` as soon as it is ready, then `seriesDone`. `overlay`: beside the series on the chart.
    */
-  async start(requestId: number, request: SeriesRequest, overlay: boolean): Promise<void> {
+  async start(requestId: number, request: SeriesRequest, overlay: boolean, host = false): Promise<void> {
     const run: Run = { requestId, request, points: request.dates.map(() => undefined), abort: new AbortController(), done: false };
     if (!overlay || !this.chart) {
       this.cancel();
@@ -179,7 +207,9 @@ export class SeriesPanel {
       // the chart's code loads while the first dates are read; the points that came before it are drawn once it is there
       const chartOpen = this.openChart().then(() => this.redraw());
       chartOpen.catch(() => undefined); // awaited below, after the dates
-      await runSeries(request, this.deps, run.abort.signal, (i, point) => {
+      // `host`: the extension takes the statistics of the dates whose files it decodes
+      const deps: SeriesDeps = host ? { ...this.deps, hostStats: (plan, signal) => this.hostStats.ask(requestId, plan, signal) } : this.deps;
+      await runSeries(request, deps, run.abort.signal, (i, point) => {
         // a date still finishing after a cancel, or after its chart was replaced, is not reported
         if (!this.runs.includes(run) || run.abort.signal.aborted) return;
         run.points[i] = point;

@@ -10,7 +10,7 @@
  * dates' clear pixels, so every date is drawn with the same range.
  * Pure: no DOM, no I/O.
  */
-import { isClear, type ClearMask } from './clearPixels';
+import { isClear, type ClearMask } from '../../../src/raster/clearPixels';
 import type { Samples } from './cog';
 
 export type StretchMode = 'linked' | 'perBand';

@@ -14,7 +14,7 @@ import type { ImageryLayerHandle } from './imageryLayer';
 import { PixelInspector } from './inspector';
 import type { ImageryManager } from './manager';
 import { SeriesPanel } from './seriesPanel';
-import type { StatsJob, StatsResult } from './seriesStats';
+import type { StatsJob, StatsResult } from '../../../src/panels/imagery/seriesStats';
 import { renderTimelapse } from './timelapse';
 import type { ClipLayerInfo, ClipRequest } from '../../../src/panels/imagery/clipMessages';
 import type { TimelapseRequest, TimelapseResult, TimelapseSource } from '../../../src/panels/imagery/timelapseMessages';

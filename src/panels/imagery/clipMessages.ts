@@ -45,12 +45,12 @@ export interface ClipPlanTile {
 }
 
 /**
- * What only the webview knows of a GeoTIFF clip, for the extension host to execute
- * (src/panels/imagery/hostClip.ts): which window of which level, the file's tile layout and
- * encoding, the tiles to read, the mask's rings and the output's georeferencing and band
- * metadata. The host checks every number again before it reads a byte.
+ * Which tiles of which window of a level of a file the extension host reads and decodes
+ * itself (src/panels/imagery/hostClip.ts), as only the webview, which read the file's
+ * directories, knows them: the file's tile layout and encoding, the tiles, the bands and
+ * their metadata. The host checks every number again before it reads a byte.
  */
-export interface ClipPlan {
+export interface TilePlan {
   url: string;
   /** The file's size in bytes, as its reads reported it. */
   fileSize: number;
@@ -72,18 +72,26 @@ export interface ClipPlan {
   /** The samples (0-based bands) saved, in the order saved. */
   samples: number[];
   tiles: ClipPlanTile[];
+  nodata?: number;
+  /** Per sample of `samples`: its name, and physical value = raw × scale + offset. */
+  names: string[];
+  scale: number[];
+  offset: number[];
+}
+
+/**
+ * A GeoTIFF clip for the extension host to execute: every tile the window touches, the mask's
+ * rings and the output's georeferencing.
+ */
+export interface ClipPlan extends TilePlan {
   /** The AOI polygon's rings in the level's pixel coordinates: pixels outside become no-data. */
   rings?: [number, number][][];
-  nodata?: number;
   epsg: number;
   /** Top-left corner of the window's top-left pixel, in the CRS's units; pixel sizes positive. */
   originX: number;
   originY: number;
   pixelWidth: number;
   pixelHeight: number;
-  names: string[];
-  scale: number[];
-  offset: number[];
 }
 
 export interface ClipResult {

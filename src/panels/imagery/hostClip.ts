@@ -23,7 +23,7 @@ import { MAX_READ_BYTES, TIFF_LIMITS } from '../../raster/limits';
 import { applyMask } from '../../raster/maskValue';
 import { encodeGeoTiff, geoTiffFile, type BandArray, type BandType } from '../../raster/tiffEncode';
 import { ByteGate } from './byteGate';
-import type { ClipPlan, ClipPlanTile } from './clipMessages';
+import type { ClipPlan, ClipPlanTile, TilePlan } from './clipMessages';
 
 const inflate = promisify(inflateCallback) as (input: InputType, options: ZlibOptions) => Promise<Buffer>;
 
@@ -90,7 +90,7 @@ function badPlan(what: string): Error {
   return new Error(l10n.t('The map described the clip inconsistently ({0}); it was not saved.', what));
 }
 
-interface Checked {
+export interface Checked {
   type: BandType;
   bytesPer: number;
   /** Decoded bytes of one tile. */
@@ -99,8 +99,12 @@ interface Checked {
   stride: number;
 }
 
-/** Every number of the plan checked before any read; a refusal is a sentence. */
-export function checkPlan(p: ClipPlan): Checked {
+/**
+ * Every number of a tile plan checked before any read; a refusal is a sentence. The tiles are
+ * each tile the window touches, once per plane, or with `subset` some of them (a series reads
+ * only the tiles holding a pixel centre inside its polygon).
+ */
+export function checkTilePlan(p: TilePlan, o: { subset?: boolean } = {}): Checked {
   if (!Array.isArray(p.window) || p.window.length !== 4) throw badPlan('window');
   const [x0, y0, x1, y1] = p.window;
   if (!isCount(x0) || !isCount(y0) || !isCount(x1, x0 + 1) || !isCount(y1, y0 + 1)) throw badPlan('window');
@@ -126,7 +130,7 @@ export function checkPlan(p: ClipPlan): Checked {
   for (let ty = Math.floor(y0 / p.tileHeight); ty * p.tileHeight < y1; ty++) {
     for (let tx = Math.floor(x0 / p.tileWidth); tx * p.tileWidth < x1; tx++) for (const pl of planes) want.add(`${tx}/${ty}/${pl}`);
   }
-  if (!Array.isArray(p.tiles) || p.tiles.length !== want.size) throw badPlan('tiles');
+  if (!Array.isArray(p.tiles) || (o.subset ? p.tiles.length > want.size : p.tiles.length !== want.size)) throw badPlan('tiles');
   const most = 2 * blockBytes + 64 * 1024;
   for (const t of p.tiles) {
     if (!isCount(t.offset) || !isCount(t.length) || !want.delete(`${t.tx}/${t.ty}/${t.plane}`)) throw badPlan('tiles');
@@ -151,17 +155,26 @@ export function checkPlan(p: ClipPlan): Checked {
     }
   }
   const n = p.samples.length;
-  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  if (!isCount(p.epsg, 1) || ![p.originX, p.originY].every(finite) || ![p.pixelWidth, p.pixelHeight].every((v) => finite(v) && v > 0)) {
-    throw badPlan('georeferencing');
-  }
   const listOf = (a: unknown, ok: (v: unknown) => boolean) => Array.isArray(a) && a.length === n && a.every(ok);
   if (!listOf(p.names, (v) => typeof v === 'string') || !listOf(p.scale, finite) || !listOf(p.offset, finite)) throw badPlan('band metadata');
   if (p.nodata !== undefined && typeof p.nodata !== 'number') throw badPlan('no-data value');
-  if (p.rings !== undefined && (!Array.isArray(p.rings) || p.rings.some((r) => !Array.isArray(r) || r.some((pt) => !Array.isArray(pt) || pt.length !== 2)))) {
-    throw badPlan('mask');
-  }
   return { type, bytesPer, blockBytes, stride };
+}
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** A pixel polygon's rings: lists of [x, y] pairs. */
+export const isRings = (rings: unknown): rings is [number, number][][] =>
+  Array.isArray(rings) && rings.every((r) => Array.isArray(r) && r.every((pt) => Array.isArray(pt) && pt.length === 2 && pt.every(finite)));
+
+/** A clip's plan checked: its tiles, then its georeferencing and mask. */
+export function checkPlan(p: ClipPlan): Checked {
+  const c = checkTilePlan(p);
+  if (!isCount(p.epsg, 1) || ![p.originX, p.originY].every(finite) || ![p.pixelWidth, p.pixelHeight].every((v) => finite(v) && v > 0)) {
+    throw badPlan('georeferencing');
+  }
+  if (p.rings !== undefined && !isRings(p.rings)) throw badPlan('mask');
+  return c;
 }
 
 function cancelled(): Error {
@@ -169,7 +182,7 @@ function cancelled(): Error {
 }
 
 /** One tile's stored bytes, decoded: exactly `blockBytes`, aligned for a typed array of its samples. */
-async function decodeTile(p: ClipPlan, c: Checked, stored: Uint8Array): Promise<Uint8Array> {
+async function decodeTile(p: TilePlan, c: Checked, stored: Uint8Array): Promise<Uint8Array> {
   let out: Uint8Array;
   if (p.compression === 1) {
     out = stored;
@@ -220,7 +233,7 @@ function undoFloatPredictor(data: Uint8Array, c: Checked, rowSamples: number, ro
 }
 
 /** A decoded tile's part of the window into the output bands (`bands[k]` holds sample `p.samples[k]`). */
-function place(p: ClipPlan, c: Checked, t: ClipPlanTile, data: Uint8Array, bands: BandArray[]): void {
+function place(p: TilePlan, c: Checked, t: ClipPlanTile, data: Uint8Array, bands: BandArray[]): void {
   const [x0, y0, x1, y1] = p.window;
   const width = x1 - x0;
   const gx0 = t.tx * p.tileWidth;
@@ -273,7 +286,7 @@ function copyStrided(out: BandArray, dst: number, v: BandArray, src: number, str
 }
 
 /** A tile stored with no bytes (sparse): its part of the window holds no-data (GDAL reads it so). */
-function fillEmpty(p: ClipPlan, t: ClipPlanTile, bands: BandArray[]): void {
+function fillEmpty(p: TilePlan, t: ClipPlanTile, bands: BandArray[]): void {
   const [x0, y0, x1, y1] = p.window;
   const value = p.nodata ?? 0;
   const cx0 = Math.max(x0, t.tx * p.tileWidth);
@@ -322,23 +335,26 @@ function readAhead<R extends { length: number }>(runs: readonly R[], budget: num
   });
 }
 
-/** The plan executed: the GeoTIFF's bytes, ready to write. */
-export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOptions = {}): Promise<HostClipResult> {
-  const c = checkPlan(p);
+/**
+ * The plan's tiles read (their ranges merged into a few requests, within the read-ahead
+ * budget), inflated (a bounded number at once) and their part of the window copied into
+ * `bands` (`bands[k]`: sample `p.samples[k]`, the window's rows). A tile stored with no bytes
+ * fills its part with no-data. Returns the bytes read and the most decoded bytes held at once.
+ */
+export async function readTilesInto(
+  p: TilePlan,
+  c: Checked,
+  bands: BandArray[],
+  read: RangeReader,
+  o: HostClipOptions = {},
+): Promise<{ fetched: number; peakDecodedBytes: number }> {
   const limits = o.limits ?? HOST_CLIP_LIMITS;
-  const [x0, y0, x1, y1] = p.window;
-  const width = x1 - x0;
-  const height = y1 - y0;
-  const geo = { width, height, epsg: p.epsg, originX: p.originX, originY: p.originY, pixelWidth: p.pixelWidth, pixelHeight: p.pixelHeight };
-  const meta = { names: p.names, scale: p.scale, offset: p.offset };
-  const file = geoTiffFile({ ...geo, ...meta, nodata: p.nodata, type: c.type, bandCount: p.samples.length });
-  let buffer = file.buffer;
   const total = p.tiles.length;
   let done = 0;
   const tick = () => o.onProgress?.(++done, total);
   for (const t of p.tiles) {
     if (t.length === 0) {
-      fillEmpty(p, t, file.bands);
+      fillEmpty(p, t, bands);
       tick();
     }
   }
@@ -349,7 +365,7 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
     p.tiles.filter((t) => t.length > 0),
     { ...COALESCE_LIMITS, maxRun: Math.min(limits.runBytes, MAX_READ_BYTES) },
   );
-  // a failure ends the clip: the other reads are aborted with it
+  // a failure ends the read: the other reads are aborted with it
   const inner = new AbortController();
   // every read in flight listens to it (the gate, the client): more than Node's default ten
   setMaxListeners(Infinity, inner.signal);
@@ -363,7 +379,7 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
       const got = await read(run.offset, run.length, inner.signal);
       const bytes = got instanceof Uint8Array ? got : new Uint8Array(got);
       if (bytes.byteLength !== run.length) {
-        throw new Error(l10n.t('The server sent {0} bytes of the file where {1} were asked for; the clip was not saved.', bytes.byteLength, run.length));
+        throw new Error(l10n.t('The server sent {0} bytes of the file where {1} were asked for.', bytes.byteLength, run.length));
       }
       fetched += run.length;
       await Promise.all(
@@ -376,7 +392,7 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
             try {
               const data = await decodeTile(p, c, (byRange.get(key(part)) ?? []).length > 1 ? stored.slice() : stored);
               if (inner.signal.aborted) throw cancelled();
-              place(p, c, t, data, file.bands);
+              place(p, c, t, data, bands);
             } finally {
               release();
             }
@@ -392,6 +408,20 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
   } finally {
     o.signal?.removeEventListener('abort', stop);
   }
+  return { fetched, peakDecodedBytes: decoding.peak.bytes };
+}
+
+/** The plan executed: the GeoTIFF's bytes, ready to write. */
+export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOptions = {}): Promise<HostClipResult> {
+  const c = checkPlan(p);
+  const [x0, y0, x1, y1] = p.window;
+  const width = x1 - x0;
+  const height = y1 - y0;
+  const geo = { width, height, epsg: p.epsg, originX: p.originX, originY: p.originY, pixelWidth: p.pixelWidth, pixelHeight: p.pixelHeight };
+  const meta = { names: p.names, scale: p.scale, offset: p.offset };
+  const file = geoTiffFile({ ...geo, ...meta, nodata: p.nodata, type: c.type, bandCount: p.samples.length });
+  let buffer = file.buffer;
+  const { fetched, peakDecodedBytes } = await readTilesInto(p, c, file.bands, read, o);
   if (p.rings) {
     const nodata = applyMask(file.bands, width, height, x0, y0, p.rings, p.nodata);
     if (nodata === undefined) {
@@ -406,6 +436,6 @@ export async function runClipPlan(p: ClipPlan, read: RangeReader, o: HostClipOpt
     height,
     fetchedBytes: fetched,
     tileBytes: p.tiles.reduce((a, t) => a + t.length, 0),
-    peakDecodedBytes: decoding.peak.bytes,
+    peakDecodedBytes,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The extension's side of "Chart Index Over Time": starts a series in the map webview, hears
  * each date's point as it arrives, passes a cancel on, asks for the chart as PNG, and keeps
- * the last series (what "Export CSV" writes). The webview reads and computes; this side never
- * sees a pixel. Its messages are the rows of seriesMessages.ts; the page's side is
+ * the last series (what "Export CSV" writes). The webview plans each date; this side takes
+ * the statistics of the dates whose files it decodes (hostStats.ts), the page those of the rest. Its messages are the rows of seriesMessages.ts; the page's side is
  * media/map/channels/series.ts.
  */
 import * as l10n from '@vscode/l10n';
 import type { Handlers, MessageIn } from '../webview/messages';
+import { runStatsPlan } from './hostStats';
+import type { ReadBytesParams, ReadBytesResult } from './protocol';
 import type { SERIES_FROM_PAGE, SERIES_TO_PAGE, SeriesPoint, SeriesRequest } from './seriesMessages';
 
 export class SeriesCancelled extends Error {
@@ -35,6 +37,8 @@ export class SeriesChannel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly pngs = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
+  /** The statistics being taken for each series (its `requestId`): aborted with it. */
+  private readonly taking = new Map<number, Set<AbortController>>();
   /** The series on the map's chart, in the order they were added (one, unless overlaid). */
   chart: SeriesState[] = [];
 
@@ -47,7 +51,14 @@ export class SeriesChannel {
     private readonly post: (m: MessageIn<typeof SERIES_TO_PAGE>) => void,
     /** The person pressed Export CSV or Save PNG on the chart. */
     private readonly onExport: (format: 'csv' | 'png') => void,
+    /** The panel's byte reads (the files the extension put on the map, its byte budget). */
+    private readonly read: (p: ReadBytesParams, signal?: AbortSignal) => Promise<ReadBytesResult>,
   ) {}
+
+  private stopTaking(requestId: number): void {
+    for (const a of this.taking.get(requestId) ?? []) a.abort();
+    this.taking.delete(requestId);
+  }
 
   /**
    * Runs a series; resolves with every point once all dates are done. Aborting cancels the
@@ -66,13 +77,14 @@ export class SeriesChannel {
           if (!this.pending.has(requestId)) return;
           this.post({ type: 'seriesCancel', requestId });
           this.pending.delete(requestId);
+          this.stopTaking(requestId);
           state.done = true;
           state.cancelled = true;
           reject(new SeriesCancelled());
         },
         { once: true },
       );
-      this.post({ type: 'seriesStart', requestId, request, ...(o.overlay ? { overlay: true } : {}) });
+      this.post({ type: 'seriesStart', requestId, request, host: true, ...(o.overlay ? { overlay: true } : {}) });
     });
   }
 
@@ -93,7 +105,22 @@ export class SeriesChannel {
       p.state.points[m.index] = m.point;
       p.onPoint?.(m.index, m.point, p.state);
     },
+    seriesStats: (m) => {
+      // only for a series this side started and still waits for
+      if (!this.pending.has(m.requestId)) return;
+      const abort = new AbortController();
+      const taking = this.taking.get(m.requestId) ?? new Set();
+      this.taking.set(m.requestId, taking.add(abort));
+      const url = m.plan.url;
+      void runStatsPlan(m.plan, async (offset, length, signal) => (await this.read({ url, offset, length }, signal)).bytes, { signal: abort.signal })
+        .then(
+          (result) => this.post({ type: 'seriesStatsReply', statsId: m.statsId, ok: true, result }),
+          (e: unknown) => this.post({ type: 'seriesStatsReply', statsId: m.statsId, ok: false, error: e instanceof Error ? e.message : String(e) }),
+        )
+        .finally(() => taking.delete(abort));
+    },
     seriesDone: (m) => {
+      this.stopTaking(m.requestId);
       const p = this.pending.get(m.requestId);
       if (!p) return;
       this.pending.delete(m.requestId);
@@ -121,6 +148,7 @@ export class SeriesChannel {
       why === 'hidden'
         ? l10n.t('The map was hidden while the chart was being computed; keep it visible and chart again.')
         : l10n.t('The map was closed before the chart was ready.');
+    for (const id of [...this.taking.keys()]) this.stopTaking(id);
     for (const p of this.pending.values()) p.reject(new Error(reason));
     for (const p of this.pngs.values()) p.reject(new Error(reason));
     this.pending.clear();

@@ -7,6 +7,7 @@
  */
 import { isObj } from '../../api/shape';
 import { isBytes, isId, isReply, row, type MessageIn } from '../webview/messages';
+import type { TilePlan } from './clipMessages';
 import type { ImageryLayerSpec } from './protocol';
 
 /** One date of a series: the file to read and where its row came from. */
@@ -67,15 +68,61 @@ export interface SeriesPoint {
   tileBytes?: number;
 }
 
+/**
+ * One date's statistics for the extension host to take (hostStats.ts), where the bytes arrive:
+ * the tiles of the polygon's window holding a pixel centre inside it (`tiles` may be some of
+ * the window's), the polygon's rings in the level's pixels, and the index over the samples'
+ * names. The page plans it from the file's directories it read; the host checks it again.
+ */
+export interface StatsPlan extends TilePlan {
+  rings: [number, number][][];
+  expression: string;
+  /** The index in `samples` of the scene classification band, if the file has one. */
+  scl?: number;
+  /** A single-pixel series: the value at the pixel, valid or not. */
+  single?: boolean;
+}
+
+/**
+ * The most decoded bytes of a date's window the host holds: a polygon's window at the level
+ * the page chose holds tens of thousands of pixels; past this (a file without overviews under
+ * a large polygon) the page reads that date itself, tile by tile, and the host refuses a plan.
+ */
+export const MAX_STATS_WINDOW_BYTES = 64 * 1024 * 1024;
+
+/** A date's statistics as the host took them, with the bytes it read. */
+export interface HostStats {
+  pixels: number;
+  valid: number;
+  cloudy: number;
+  mean?: number;
+  median?: number;
+  p10?: number;
+  p90?: number;
+  value?: number;
+  fetchedBytes: number;
+  tileBytes: number;
+}
+
 const asked = (m: Record<string, unknown>) => isId(m.requestId);
+const statsAsked = (m: Record<string, unknown>) => isId(m.statsId);
 
 /** From the extension to the page. */
 export const SERIES_TO_PAGE = {
-  /** `overlay`: drawn beside the series already on the chart instead of replacing them. */
-  seriesStart: row<{ requestId: number; request: SeriesRequest; overlay?: boolean }>((m) => asked(m) && isObj(m.request) && Array.isArray(m.request.dates)),
+  /**
+   * `overlay`: drawn beside the series already on the chart instead of replacing them. `host`:
+   * the extension takes the statistics of dates whose files it decodes (`seriesStats`).
+   */
+  seriesStart: row<{ requestId: number; request: SeriesRequest; overlay?: boolean; host?: boolean }>(
+    (m) => asked(m) && isObj(m.request) && Array.isArray(m.request.dates),
+  ),
   seriesCancel: row<{ requestId: number }>(asked),
   /** The chart as a PNG, for "Save Chart as PNG…". */
   seriesPng: row<{ requestId: number }>(asked),
+  /** A date's statistics the host took (`seriesStats`), or why it could not. */
+  seriesStatsReply: row<{ statsId: number; ok: true; result: HostStats } | { statsId: number; ok: false; error: string }>(
+    (m) => statsAsked(m) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
+  ),
 };
 
 /** From the page to the extension. */
@@ -91,6 +138,8 @@ export const SERIES_FROM_PAGE = {
   seriesExport: row<{ format: 'csv' | 'png' }>((m) => m.format === 'csv' || m.format === 'png'),
   /** The chart was closed: nothing is left to export or add to. */
   seriesClosed: row(),
+  /** Asks the host for a date's statistics (a series started with `host`), answered by `seriesStatsReply`. */
+  seriesStats: row<{ requestId: number; statsId: number; plan: StatsPlan }>((m) => asked(m) && statsAsked(m) && isObj(m.plan)),
 };
 
 export type ToMapSeriesMessage = MessageIn<typeof SERIES_TO_PAGE>;

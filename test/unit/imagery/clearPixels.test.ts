@@ -1,7 +1,7 @@
 /** Which pixels the default stretch takes: clear ground only, where the file marks clouds. */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { clearMaskOf, isClear } from '../../../media/map/imagery/clearPixels';
+import { clearMaskOf, isClear } from '../../../src/raster/clearPixels';
 import { type ClearSamples, clearValues, percentileRange } from '../../../media/map/imagery/stretch';
 
 const percentiles = (values: Uint16Array, clear?: ClearSamples) => percentileRange(clearValues({ parts: [values], scale: 1, offset: 0, clear }), 2, 98);

@@ -17,6 +17,9 @@ import { EoClient } from '../../../src/api/client';
 import { ImageryByteServer } from '../../../src/panels/imagery/byteServer';
 import { HOST_CLIP_LIMITS, runClipPlan } from '../../../src/panels/imagery/hostClip';
 import type { ClipPlan } from '../../../src/panels/imagery/clipMessages';
+import { runStatsPlan } from '../../../src/panels/imagery/hostStats';
+import type { StatsPlan } from '../../../src/panels/imagery/seriesMessages';
+import { seriesStatistics, windowHasInside } from '../../../src/panels/imagery/seriesStats';
 
 const SCRIPT = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'clip_truth.py');
 const py = (...args: string[]): Buffer => execFileSync('/usr/bin/python3', [SCRIPT, ...args], { maxBuffer: 256 * 1024 * 1024 });
@@ -272,5 +275,66 @@ describe('host clip: hostile files and plans', () => {
     await assert.rejects(run, (e: Error) => e.name === 'AbortError');
     // one run at a time: the one that was read, perhaps the next; not the sixteen tiles
     assert.ok(served.length - before <= 2, `${served.length - before} reads after cancel`);
+  });
+});
+
+describe('host statistics: a date of an index over time, taken where the bytes arrive', () => {
+  const NAMES = ['B04', 'B08'];
+  const statsPlan = (plan: ClipPlan, rings: [number, number][][]): StatsPlan => {
+    const { epsg: _e, originX: _x, originY: _y, pixelWidth: _w, pixelHeight: _h, rings: _r, ...tiles } = plan;
+    return { ...tiles, names: NAMES, rings, expression: '(B08-B04)/(B08+B04)' };
+  };
+  // a triangle over the window [100, 100, 600, 600]: the tile at column 2, row 0 holds no pixel centre inside it
+  const TRIANGLE: [number, number][][] = [
+    [
+      [100, 100],
+      [500, 600],
+      [100, 600],
+      [100, 100],
+    ],
+  ];
+
+  it("reads only the polygon's tiles and takes the statistics GDAL's values give", async () => {
+    const file = make('stats.tif', 'uint16', 2, 'PIXEL', 'DEFLATE', 700, 256, 2);
+    const whole = statsPlan(planOf(file, 0, [100, 100, 600, 600], [0, 1]), TRIANGLE);
+    // the tiles holding a pixel centre inside, as the page picks them
+    const inside = whole.tiles.filter((t) =>
+      windowHasInside(TRIANGLE, Math.max(100, t.tx * 256), Math.max(100, t.ty * 256), Math.min(600, (t.tx + 1) * 256), Math.min(600, (t.ty + 1) * 256)),
+    );
+    assert.ok(inside.length < whole.tiles.length, 'a tile of the window holds no pixel inside');
+    const plan = { ...whole, tiles: inside };
+    const got = await runStatsPlan(plan, reader(plan.url));
+    const raw = py('window', file, '0', '100', '100', '500', '500', '0,1');
+    const values = new Uint16Array(raw.buffer, raw.byteOffset, raw.byteLength / 2);
+    const truth = seriesStatistics({
+      tiles: [{ x0: 100, y0: 100, width: 500, height: 500, bands: [values.subarray(0, 250_000), values.subarray(250_000)] }],
+      rings: TRIANGLE,
+      expression: plan.expression,
+      bands: NAMES,
+      scale: [1, 1],
+      offset: [0, 0],
+    });
+    const { fetchedBytes, tileBytes, ...stats } = got;
+    assert.deepEqual(stats, truth);
+    assert.ok(truth.valid > 50_000, `${truth.valid} valid pixels`);
+    assert.equal(
+      tileBytes,
+      inside.reduce((a, t) => a + t.length, 0),
+    );
+    assert.ok(fetchedBytes <= 1.125 * tileBytes, `read ${fetchedBytes} for tiles of ${tileBytes}`);
+  });
+
+  it('refuses a plan that leaves out a tile with pixels inside, a window past its bound, or a broken polygon, before reading', async () => {
+    const file = make('stats-hostile.tif', 'uint16', 2, 'PIXEL', 'DEFLATE', 700, 256, 2);
+    const plan = statsPlan(planOf(file, 0, [100, 100, 600, 600], [0, 1]), TRIANGLE);
+    const counter = { reads: 0 };
+    const read = reader(plan.url, counter);
+    await assert.rejects(runStatsPlan({ ...plan, tiles: plan.tiles.slice(1) }, read), /described the date inconsistently \(tiles\)/);
+    await assert.rejects(runStatsPlan({ ...plan, rings: [[[1, 2, 3]]] as never }, read), /inconsistently \(polygon\)/);
+    await assert.rejects(runStatsPlan({ ...plan, scl: 5 }, read), /inconsistently \(classification band\)/);
+    await assert.rejects(runStatsPlan({ ...plan, tiles: [...plan.tiles, plan.tiles[0]] }, read), /inconsistently \(tiles\)/);
+    const wide = { ...plan, window: [0, 0, 6000, 6000] as [number, number, number, number], tileWidth: 4096, tileHeight: 4096, tiles: [] };
+    await assert.rejects(runStatsPlan(wide, read), /holds 137.3 MB of pixels at this level; the extension takes at most 64 MB at once\./);
+    assert.equal(counter.reads, 0);
   });
 });

@@ -26,6 +26,7 @@ function setup() {
   const channel = new SeriesChannel(
     (m) => sent.push(m),
     (format) => exports.push(format),
+    () => Promise.reject(new Error('no reads in this test')),
   );
   const page = new Dispatcher(SERIES_FROM_PAGE, channel.handlers, { refused: (t) => refused.push(t), failed: (t, e) => assert.fail(`${t}: ${String(e)}`) });
   return { channel, page, sent, refused, exports };
@@ -36,7 +37,7 @@ describe('series channel', () => {
     const { channel, page, sent } = setup();
     const heard: number[] = [];
     const done = channel.start(REQUEST, { onPoint: (i) => heard.push(i) });
-    assert.deepEqual(sent, [{ type: 'seriesStart', requestId: 1, request: REQUEST }]);
+    assert.deepEqual(sent, [{ type: 'seriesStart', requestId: 1, request: REQUEST, host: true }]);
     await page.receive({ type: 'seriesPoint', requestId: 1, index: 1, point: POINT });
     // a point past the dates it asked for is not a point of this series
     await page.receive({ type: 'seriesPoint', requestId: 1, index: 2, point: POINT });

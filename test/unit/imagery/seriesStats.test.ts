@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentile, seriesStatistics, windowHasInside, type StatsJob } from '../../../media/map/imagery/seriesStats';
+import { percentile, seriesStatistics, windowHasInside, type StatsJob } from '../../../src/panels/imagery/seriesStats';
 import { seriesCsv, SERIES_CSV_HEADER } from '../../../src/commands/imagery/seriesCsv';
 import { csvText } from '../../../src/csvCells';
 import type { SeriesRequest } from '../../../src/panels/imagery/seriesMessages';

@@ -4,11 +4,11 @@
  * pixel centres fall inside the polygon and how many of those are valid. Invalid: no-data in
  * any band the expression uses, a scene classification (Sentinel-2 `SCL`) of no data,
  * saturated, cloud shadow, cloud or cirrus, and a non-finite index (a division by zero).
- * Pure (no DOM, no I/O): it runs in the decoder worker, or on the main thread when workers
- * cannot start, and its unit test runs in Node.
+ * Pure (no DOM, no I/O): the extension host runs it (hostStats.ts), and the page for a file the
+ * host does not decode, in its decoder worker or on its main thread; its unit test runs in Node.
  */
-import { compileIndexExpression } from '../../../src/api/indexExpression';
-import { SCL_CLOUD, SCL_NO_DATA } from './clearPixels';
+import { compileIndexExpression } from '../../api/indexExpression';
+import { SCL_CLOUD, SCL_NO_DATA } from '../../raster/clearPixels';
 
 export interface StatsTile {
   /** The tile's window in the level's pixels. */

@@ -1,0 +1,58 @@
+/**
+ * "Chart Index Over Time" where the bytes arrive: the extension host takes one date's
+ * statistics from the map webview's plan (`StatsPlan`: the polygon's window at the level the
+ * page chose, the tiles holding a pixel centre inside it, the index and the bands). The tiles
+ * are read and inflated as a clip's are (hostClip.ts: merged ranges, node:zlib on libuv's
+ * threadpool, the predictor undone) into the window's bands, and the statistics taken with
+ * the same code the page uses (src/raster/seriesStats.ts). No tile crosses to the page: for a
+ * series those copies over the webview's IPC, and the page's decoding, were most of the time.
+ */
+import * as l10n from '@vscode/l10n';
+import { byteSize } from '../../format';
+import { seriesStatistics, windowHasInside } from './seriesStats';
+import { checkTilePlan, isRings, readTilesInto, type HostClipOptions, type RangeReader } from './hostClip';
+import { MAX_STATS_WINDOW_BYTES, type HostStats, type StatsPlan } from './seriesMessages';
+
+function badPlan(what: string): Error {
+  return new Error(l10n.t('The map described the date inconsistently ({0}).', what));
+}
+
+/** The statistics of the plan's date. */
+export async function runStatsPlan(p: StatsPlan, read: RangeReader, o: HostClipOptions = {}): Promise<HostStats> {
+  const c = checkTilePlan(p, { subset: true });
+  if (!isRings(p.rings) || !p.rings.length) throw badPlan('polygon');
+  if (typeof p.expression !== 'string') throw badPlan('index');
+  if (p.scl !== undefined && !(Number.isSafeInteger(p.scl) && p.scl >= 0 && p.scl < p.samples.length)) throw badPlan('classification band');
+  const [x0, y0, x1, y1] = p.window;
+  const width = x1 - x0;
+  const height = y1 - y0;
+  const bytes = width * height * p.samples.length * c.bytesPer;
+  if (bytes > MAX_STATS_WINDOW_BYTES) {
+    throw new Error(
+      l10n.t('The area holds {0} of pixels at this level; the extension takes at most {1} at once.', byteSize(bytes), byteSize(MAX_STATS_WINDOW_BYTES)),
+    );
+  }
+  // a tile the plan leaves out holds no pixel centre inside the polygon: its zeros never count
+  const planned = new Set(p.tiles.map((t) => `${t.tx}/${t.ty}`));
+  for (let ty = Math.floor(y0 / p.tileHeight); ty * p.tileHeight < y1; ty++) {
+    for (let tx = Math.floor(x0 / p.tileWidth); tx * p.tileWidth < x1; tx++) {
+      const [wx0, wy0] = [Math.max(x0, tx * p.tileWidth), Math.max(y0, ty * p.tileHeight)];
+      const [wx1, wy1] = [Math.min(x1, (tx + 1) * p.tileWidth), Math.min(y1, (ty + 1) * p.tileHeight)];
+      if (!planned.has(`${tx}/${ty}`) && windowHasInside(p.rings, wx0, wy0, wx1, wy1)) throw badPlan('tiles');
+    }
+  }
+  const bands = p.samples.map(() => new c.type(new ArrayBuffer(width * height * c.bytesPer), 0, width * height));
+  const { fetched } = await readTilesInto(p, c, bands, read, o);
+  const stats = seriesStatistics({
+    tiles: [{ x0, y0, width, height, bands }],
+    rings: p.rings,
+    expression: p.expression,
+    bands: p.names,
+    scale: p.scale,
+    offset: p.offset,
+    nodata: p.nodata,
+    scl: p.scl,
+    single: p.single === true,
+  });
+  return { ...stats, fetchedBytes: fetched, tileBytes: p.tiles.reduce((a, t) => a + t.length, 0) };
+}
