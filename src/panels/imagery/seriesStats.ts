@@ -90,6 +90,62 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
+/**
+ * Reorders `a` so that `a[k]` holds what it would hold sorted, with nothing greater before it
+ * and nothing smaller after it, looking only at [lo, hi] (Hoare's selection, median-of-three).
+ */
+function select(a: Float64Array, k: number, lo: number, hi: number): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // the median of three as the pivot: sorted data (a season's dates) stays linear
+    if (a[mid] < a[lo]) [a[mid], a[lo]] = [a[lo], a[mid]];
+    if (a[hi] < a[lo]) [a[hi], a[lo]] = [a[lo], a[hi]];
+    if (a[hi] < a[mid]) [a[hi], a[mid]] = [a[mid], a[hi]];
+    const pivot = a[mid];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        [a[i], a[j]] = [a[j], a[i]];
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/**
+ * numpy's percentiles `qs` of `a` (reordered in place): only the order statistics they need
+ * are selected, in increasing order, each in what the one before left. Sorting the values
+ * (V8 sorts a typed array at ~180 ns a value) was most of a date's statistics.
+ */
+export function percentiles(a: Float64Array, qs: number[]): number[] {
+  const need = [
+    ...new Set(
+      qs.flatMap((q) => {
+        const lo = Math.floor((a.length - 1) * q);
+        return [lo, Math.min(a.length - 1, lo + 1)];
+      }),
+    ),
+  ].sort((x, y) => x - y);
+  let from = 0;
+  for (const k of need) {
+    select(a, k, from, a.length - 1);
+    from = k;
+  }
+  return qs.map((q) => {
+    const h = (a.length - 1) * q;
+    const lo = Math.floor(h);
+    const hi = Math.min(a.length - 1, lo + 1);
+    return a[lo] + (h - lo) * (a[hi] - a[lo]);
+  });
+}
+
 export function seriesStatistics(job: StatsJob): StatsResult {
   const compiled = compileIndexExpression(job.expression);
   if ('error' in compiled) throw new Error(compiled.error);
@@ -104,6 +160,39 @@ export function seriesStatistics(job: StatsJob): StatsResult {
   let pixels = 0;
   let cloudy = 0;
   let value: number | undefined;
+  // per scene classification code: 1 no data, 2 cloud (a table: a Set's lookup per pixel cost more than the index)
+  const sclKind = new Uint8Array(256);
+  for (const code of SCL_NO_DATA) sclKind[code] = 1;
+  for (const code of SCL_CLOUD) sclKind[code] = 2;
+  const take = (src: ArrayLike<number>[], scale: number[], offset: number[], scl: ArrayLike<number> | undefined, p: number): void => {
+    pixels++;
+    let data = true;
+    for (let b = 0; b < src.length; b++) {
+      const raw = src[b][p];
+      if (raw === job.nodata || Number.isNaN(raw)) data = false;
+      values[b] = raw * scale[b] + offset[b];
+    }
+    let cloud = false;
+    if (scl) {
+      const code = scl[p];
+      const kind = code >= 0 && code < 256 ? sclKind[code] : 0;
+      if (kind === 1) data = false;
+      else if (data && kind === 2) {
+        cloudy++;
+        cloud = true;
+      }
+    }
+    if (!data || (cloud && !job.single)) return;
+    const v = compiled.evaluate(values);
+    if (job.single && Number.isFinite(v)) value = v;
+    if (cloud || !Number.isFinite(v)) return;
+    if (valid === out.length) {
+      const grown = new Float64Array(out.length * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[valid++] = v;
+  };
   for (const t of job.tiles) {
     const src = use.map((i) => t.bands[i]);
     const scale = use.map((i) => job.scale[i] ?? 1);
@@ -117,41 +206,15 @@ export function seriesStatistics(job: StatsJob): StatsResult {
       for (let c = 0; c < t.width; c++) {
         const cx = t.x0 + c + 0.5;
         while (k < xs.length && xs[k] <= cx) k++;
-        if ((xs.length - k) % 2 === 0) continue;
-        pixels++;
-        const p = r * t.width + c;
-        let data = true;
-        for (let b = 0; b < src.length; b++) {
-          const raw = src[b][p];
-          if (raw === job.nodata || Number.isNaN(raw)) data = false;
-          values[b] = raw * scale[b] + offset[b];
-        }
-        let cloud = false;
-        if (scl) {
-          const code = scl[p];
-          if (SCL_NO_DATA.has(code)) data = false;
-          else if (data && SCL_CLOUD.has(code)) {
-            cloudy++;
-            cloud = true;
-          }
-        }
-        if (!data || (cloud && !job.single)) continue;
-        const v = compiled.evaluate(values);
-        if (job.single && Number.isFinite(v)) value = v;
-        if (cloud || !Number.isFinite(v)) continue;
-        if (valid === out.length) {
-          const grown = new Float64Array(out.length * 2);
-          grown.set(out);
-          out = grown;
-        }
-        out[valid++] = v;
+        if ((xs.length - k) % 2 === 1) take(src, scale, offset, scl, r * t.width + c);
       }
     }
   }
   const single = value !== undefined ? { value } : {};
   if (!valid) return { pixels, valid, cloudy, ...single };
-  const v = out.subarray(0, valid).sort();
+  const v = out.subarray(0, valid);
   let sum = 0;
   for (let i = 0; i < valid; i++) sum += v[i];
-  return { pixels, valid, cloudy, mean: sum / valid, median: percentile(v, 0.5), p10: percentile(v, 0.1), p90: percentile(v, 0.9), ...single };
+  const [p10, median, p90] = percentiles(v, [0.1, 0.5, 0.9]);
+  return { pixels, valid, cloudy, mean: sum / valid, median, p10, p90, ...single };
 }

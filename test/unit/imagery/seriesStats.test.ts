@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentile, seriesStatistics, windowHasInside, type StatsJob } from '../../../src/panels/imagery/seriesStats';
+import { percentile, percentiles, seriesStatistics, windowHasInside, type StatsJob } from '../../../src/panels/imagery/seriesStats';
 import { seriesCsv, SERIES_CSV_HEADER } from '../../../src/commands/imagery/seriesCsv';
 import { csvText } from '../../../src/csvCells';
 import type { SeriesRequest } from '../../../src/panels/imagery/seriesMessages';
@@ -98,6 +98,29 @@ describe('index statistics inside a polygon', () => {
 
   it('an unknown band is named', () => {
     assert.throws(() => seriesStatistics(job({ expression: 'B99-B04' })), /B99/);
+  });
+
+  it('selected percentiles equal those of the sorted values: random, sorted, reversed, repeated, one and two values', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const cases: number[][] = [
+      Array.from({ length: 5001 }, rnd),
+      Array.from({ length: 4000 }, (_, i) => i / 4000),
+      Array.from({ length: 4000 }, (_, i) => -i),
+      Array.from({ length: 3000 }, () => Math.round(rnd() * 3) / 3),
+      Array.from({ length: 2000 }, () => 0.25),
+      [0.4],
+      [0.9, -0.1],
+    ];
+    const qs = [0.1, 0.5, 0.9];
+    for (const c of cases) {
+      const sorted = Float64Array.from(c).sort();
+      assert.deepEqual(
+        percentiles(Float64Array.from(c), qs),
+        qs.map((q) => percentile(sorted, q)),
+        `${c.length} values from ${c[0]}`,
+      );
+    }
   });
 
   it('percentile of one value is that value', () => {
