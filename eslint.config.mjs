@@ -174,7 +174,7 @@ export default tseslint.config(
         ...UPPER('sandbox', 'insights', 'auth', 'ui', 'explorer', 'panels', 'commands', 'services'),
         {
           regex:
-            '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|(clip|series|timelapse)Messages$|webview/messages$)',
+            '^\\./(?!protocol$|mapMessages$|stacMessages$|imagery/protocol$|imagery/(clip|series|timelapse)Messages$|(clip|series|timelapse)Messages$|seriesStats$|webview/messages$)',
           message: 'A pure module imports only the protocols and other pure modules.',
         },
       ],

@@ -104,8 +104,15 @@ async function main(): Promise<void> {
       let t0 = 0;
       const reads: TimedRead[] = [];
       const pointAt = new Map<number, number>();
+      const asked: Omit<TimedRead, 'length'>[] = [];
       const relay = {
-        stats: (plan: Parameters<Host['stats']>[0]) => host.stats(plan),
+        stats: async (plan: Parameters<Host['stats']>[0]) => {
+          const a = { url: plan.url, start: performance.now() - t0, end: NaN };
+          asked.push(a);
+          const got = await host.stats(plan);
+          a.end = performance.now() - t0;
+          return got;
+        },
         read: async (p: Parameters<Host['read']>[0]) => {
           const r: TimedRead = { url: p.url, length: p.length, start: performance.now() - t0, end: NaN };
           reads.push(r);
@@ -128,6 +135,7 @@ async function main(): Promise<void> {
         const cpu0 = cpuSnapshot();
         t0 = performance.now();
         reads.length = 0;
+        asked.length = 0;
         const { loop } = await host.watched(async () => {
           // as the extension starts it: the host takes the statistics of the files it decodes
           await h.send({ type: 'seriesStart', requestId: 1, request, host: true });
@@ -145,6 +153,7 @@ async function main(): Promise<void> {
             request.dates.map((d) => d.spec.url),
             reads,
             pointAt,
+            asked,
           ),
           cpu_ms: cpu,
         };

@@ -1,8 +1,10 @@
 /**
  * Where a series' time goes, seen from the host's side of the page (series.bench.ts): every
- * read the page asks the host for (when asked, when the host had the bytes), and when each
+ * read the page asks the host for (when asked, when the host had the bytes), every date's
+ * statistics the page asks the host to take (`seriesStats`: asked, answered), and when each
  * date's point came back, in ms from the series' start. A date's reads are its file's; a read
  * shorter than 48 KiB is the header (byteSource.ts sends tile data exactly, in longer reads).
+ * A date the host takes has no tile read of the page's: its tiles are read inside `seriesStats`.
  */
 import { median } from './measure';
 
@@ -18,11 +20,13 @@ export interface SeriesBreakdown {
   first_read_ms: number;
   /** Per date, medians: the header's read through the host relay. */
   header_read_ms: number;
-  /** Header bytes back → first tile read asked: the header's way into the page, the file's structure parsed. */
+  /** Header bytes back → first tile read or `seriesStats` asked: the header's way into the page, the file's structure parsed, the date planned. */
   open_ms: number;
+  /** `seriesStats` asked → answered: the host's reads of the date's tiles, their inflating and the statistics. */
+  host_stats_ms: number;
   /** A tile's read through the host relay. */
   tile_read_ms: number;
-  /** Last tile bytes back → the point: the bytes' way into the page, decoding, statistics, the point posted. */
+  /** Last tile bytes (or the host's statistics) back → the point: into the page, decoded and taken there (or not), the point posted. */
   tile_to_point_ms: number;
   /** Dates between their first read and their point at once, at most. */
   dates_in_flight_max: number;
@@ -32,18 +36,22 @@ export interface SeriesBreakdown {
 
 const HEADER = 48 * 1024;
 
-export function seriesBreakdown(urls: string[], reads: TimedRead[], pointAt: Map<number, number>): SeriesBreakdown {
+export function seriesBreakdown(urls: string[], reads: TimedRead[], pointAt: Map<number, number>, asked: Omit<TimedRead, 'length'>[] = []): SeriesBreakdown {
   const perDate = urls.map((url, i) => {
     const mine = reads.filter((r) => r.url === url);
     const headers = mine.filter((r) => r.length < HEADER);
     const tiles = mine.filter((r) => r.length >= HEADER);
+    const host = asked.find((a) => a.url === url);
+    // what comes after the header: the page's tile reads, or the host's statistics
+    const next = host ? [host] : tiles;
     const headerEnd = Math.max(...headers.map((r) => r.end));
     return {
       first: Math.min(...mine.map((r) => r.start)),
       header: headers.length ? Math.max(...headers.map((r) => r.end - r.start)) : NaN,
-      open: tiles.length && headers.length ? Math.min(...tiles.map((r) => r.start)) - headerEnd : NaN,
+      open: next.length && headers.length ? Math.min(...next.map((r) => r.start)) - headerEnd : NaN,
+      hostStats: host ? host.end - host.start : NaN,
       tile: tiles.length ? median(tiles.map((r) => r.end - r.start)) : NaN,
-      toPoint: tiles.length ? (pointAt.get(i) ?? NaN) - Math.max(...tiles.map((r) => r.end)) : NaN,
+      toPoint: next.length ? (pointAt.get(i) ?? NaN) - Math.max(...next.map((r) => r.end)) : NaN,
       point: pointAt.get(i) ?? NaN,
     };
   });
@@ -55,6 +63,7 @@ export function seriesBreakdown(urls: string[], reads: TimedRead[], pointAt: Map
     first_read_ms: round(Math.min(...ok('first'))),
     header_read_ms: round(median(ok('header'))),
     open_ms: round(median(ok('open'))),
+    host_stats_ms: round(median(ok('hostStats'))),
     tile_read_ms: round(median(ok('tile'))),
     tile_to_point_ms: round(median(ok('toPoint'))),
     dates_in_flight_max: inFlight,

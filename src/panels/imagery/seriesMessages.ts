@@ -9,6 +9,7 @@ import { isObj } from '../../api/shape';
 import { isBytes, isId, isReply, row, type MessageIn } from '../webview/messages';
 import type { TilePlan } from './clipMessages';
 import type { ImageryLayerSpec } from './protocol';
+import type { StatsResult } from './seriesStats';
 
 /** One date of a series: the file to read and where its row came from. */
 export interface SeriesDate {
@@ -91,18 +92,7 @@ export interface StatsPlan extends TilePlan {
 export const MAX_STATS_WINDOW_BYTES = 64 * 1024 * 1024;
 
 /** A date's statistics as the host took them, with the bytes it read. */
-export interface HostStats {
-  pixels: number;
-  valid: number;
-  cloudy: number;
-  mean?: number;
-  median?: number;
-  p10?: number;
-  p90?: number;
-  value?: number;
-  fetchedBytes: number;
-  tileBytes: number;
-}
+export type HostStats = StatsResult & { fetchedBytes: number; tileBytes: number };
 
 const asked = (m: Record<string, unknown>) => isId(m.requestId);
 const statsAsked = (m: Record<string, unknown>) => isId(m.statsId);
