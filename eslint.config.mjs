@@ -73,6 +73,22 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright's waitForFunction checks on every animation frame by default, which keeps
+    // Chromium painting for as long as a test waits: tests wait through test/support/waitUntil.ts.
+    // Benchmarks may time a frame-exact wait.
+    files: ['test/**/*.ts'],
+    ignores: ['test/bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='waitForFunction']",
+          message: 'Wait with waitUntil (test/support/waitUntil.ts): it checks every 100 ms instead of on every animation frame.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

@@ -145,15 +145,18 @@ async function nodeTestTier(name, files, timeoutMs, concurrency = 1) {
  */
 const UNIT_LONGEST = [
   'webview/series.test.js',
+  'webview/compare.test.js',
   'webview/map.test.js',
-  'webview/hostClip.test.js',
   'webview/imagery.test.js',
   'webview/imageryAnalysis.test.js',
-  'unit/sandbox/routeFuzz.test.js',
-  'unit/imagery/hostClip.test.js',
+  'webview/jobGraph.test.js',
+  'webview/seriesStretch.test.js',
   'webview/a11y.test.js',
-  'unit/contract/aoiAssets.test.js',
+  'webview/hostClip.test.js',
+  'unit/imagery/hostClip.test.js',
+  'unit/sandbox/routeFuzz.test.js',
   'webview/imageryHostile.test.js',
+  'unit/contract/aoiAssets.test.js',
 ];
 
 /**

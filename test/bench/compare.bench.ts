@@ -95,6 +95,7 @@ const layer = (origin: string, id: string, render: ImageryRender): ImageryLayerS
 
 async function open(origin: string, sc: Scene): Promise<Harness> {
   const h = await openWebview('map', {
+    fresh: true,
     viewport: VIEW,
     onRequest: async (req) => {
       const r = req as { params: { offset: number; length: number } };

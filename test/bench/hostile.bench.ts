@@ -143,7 +143,7 @@ async function pageCpu(page: Page): Promise<() => Promise<number>> {
 }
 
 async function jobGraphWebview(): Promise<void> {
-  const h = await openWebview('jobGraph');
+  const h = await openWebview('jobGraph', { fresh: true });
   try {
     await h.waitFor(isType('ready'));
     const threadMs = await pageCpu(h.page);

@@ -144,7 +144,7 @@ async function measure(page: Page, how: 'eo' | 'openlayers' | 'leaflet'): Promis
 }
 
 async function ours(features: unknown[]): Promise<Result> {
-  const h = await openWebview('map', { viewport: VIEW });
+  const h = await openWebview('map', { viewport: VIEW, fresh: true });
   try {
     await h.waitFor((m) => (m as { type?: string }).type === 'ready');
     await h.send({ type: 'init', basemaps: [] });

@@ -27,6 +27,7 @@ import {
   waitForQuickInput,
 } from './widgets';
 import { openEoContainer, screenshot, soleView, treeRows, waitForTreeRow, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 const ACCESS_KEY = 'AKIAE2ECHECK7Q2W';
 const SECRET = 'e2e-secret-Vb7pK2mXq9Zt';
@@ -127,7 +128,7 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
         await input.fill(answer[1]);
         await page.waitForTimeout(150);
         await input.press('Enter');
-        await page.waitForFunction((p) => (document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? '').trim() !== p, prompt, {
+        await waitUntil(page, (p) => (document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? '').trim() !== p, prompt, {
           timeout: 10_000,
         });
       }
@@ -241,7 +242,8 @@ test('catalog: archive paging, a store registered, delivered to and deleted, a d
       const expected = await (await fetch(`${base}/v0/reports?tz=${encodeURIComponent(zone)}`, { headers: { authorization: `Bearer ${token}` } })).text();
       const header = expected.split(/\r?\n/)[0];
       await page.locator('.editor-group-container.active .tab.active').first().waitFor({ state: 'visible', timeout: 60_000 });
-      await page.waitForFunction(
+      await waitUntil(
+        page,
         (h) =>
           (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText
             .replace(/\u00a0/g, ' ')

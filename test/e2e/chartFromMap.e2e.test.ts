@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { api, contextMenu, imageryRowSettled, waitForBounds, webviewFrame } from './webviews';
 import { answerChartQuestions } from './widgets';
 import { assertNoWebviewErrors, expandRow, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 /** The page point over a lon/lat of the map (Leaflet's container point, offset by the map's box). */
 async function pagePoint(map: Frame, lat: number, lon: number): Promise<{ x: number; y: number }> {
@@ -126,7 +127,7 @@ test('chart NDVI from an AOI’s popup on the map, then a pixel’s from the ins
     }
     // the chart's panel scrolls in its cell; its head (the title) in view
     await map.locator('#imagery-series').evaluate((e) => e.scrollTo(0, 0));
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+    await waitUntil(map, () => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-chart-from-map');

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { api, contextMenu, imageryRowSettled, webviewFrame } from './webviews';
 import { waitForQuickInput } from './widgets';
 import { assertNoWebviewErrors, expandRow, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 type AssetRec = { id: string; date: string; path: string; visualization_id: string };
 
@@ -85,7 +86,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     await page.keyboard.press('ArrowLeft');
     assert.match((await slider.getAttribute('aria-valuetext')) ?? '', new RegExp(`^${chosen.dates.at(-2)}`));
     assert.match((await map.locator('.eo-timeline .when').textContent()) ?? '', new RegExp(`${chosen.dates.length - 1} of ${chosen.dates.length}`));
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+    await waitUntil(map, () => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-time-slider');
@@ -114,7 +115,7 @@ test('compare two dates of an AOI with the swipe divider, then step through its 
     for (const id of visRows.filter((x) => x !== compared.left && x !== compared.right)) {
       await map.locator(`.eo-imagery-row[data-id="${id}"] button.remove`).click();
     }
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+    await waitUntil(map, () => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-compare');

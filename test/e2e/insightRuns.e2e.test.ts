@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { expandRow, openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 interface Run {
   id: string;
@@ -99,7 +100,7 @@ test('insight runs: Show Outputs on the last row in view brings its outputs into
     };
     assert.ok(await inView(run.name), 'the run row is in view');
     await contextMenu(page, 'Projects', run.name, 'Show Outputs');
-    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await runRow.elementHandle(), { timeout: 10_000 });
+    await waitUntil(page, (el) => el?.getAttribute('aria-expanded') === 'true', await runRow.elementHandle(), { timeout: 10_000 });
     let shown: boolean[] = [];
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await page.waitForTimeout(250)) {
       shown = await Promise.all(run.output.map((o) => inView(o.name)));

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { api } from './webviews';
 import { answerQuickInput, clearNotifications, pickQuickItem, runCommand, waitForNotification, waitForQuickInput } from './widgets';
 import { openEoContainer, screenshot, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 interface InputDef {
   name: string;
@@ -139,7 +140,8 @@ test('insight: New Insight Input…, a problem and its quick fix, CodeLens Valid
     await fix.click();
     const fixedLine = `"value": "${THRESHOLD}"`;
     const editorShows = (text: string) =>
-      page.waitForFunction(
+      waitUntil(
+        page,
         (t) =>
           (document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText
             .replace(/\u00a0/g, ' ')

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 
 import { api, contextMenu, waitForBounds, webviewFrame } from './webviews';
 import { assertNoWebviewErrors, collapseView, expandRow, screenshot, startMapTest, viewSection, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item page', { timeout: 420_000 }, async () => {
   await withSandboxWorkbench('map', {}, async (wb) => {
@@ -53,7 +54,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     await stac.locator('#item-id').filter({ hasText: itemId }).waitFor({ state: 'visible', timeout: 30_000 });
     await stac.locator('#properties').waitFor({ state: 'visible' });
     assert.equal(await stac.locator('#item-collection').innerText(), c.id);
-    await stac.waitForFunction(() => document.querySelector('#footprint canvas') !== null);
+    await waitUntil(stac, () => document.querySelector('#footprint canvas') !== null);
     // The extension fetched the sandbox's quick-look and handed it over as a data URL.
     await stac.locator('#thumbnail img[src^="data:image/png;base64,"]').waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'stac-item');
@@ -79,7 +80,7 @@ test('map: an AOI, the Fiji AOI and an archive footprint on the map; a STAC item
     const box = await map2.locator('#map').boundingBox();
     assert.ok(box, 'the map has no box');
     await page.mouse.click(box.x + at.x, box.y + at.y);
-    await map2.waitForFunction((id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, `${c.id}/${second}`);
+    await waitUntil(map2, (id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, `${c.id}/${second}`);
     const deadline = Date.now() + 30_000;
     let opened = false;
     while (!opened && Date.now() < deadline) {

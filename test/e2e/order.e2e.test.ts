@@ -11,6 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
 import { clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
+import { waitUntil } from '../support/waitUntil';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
 async function pagePoint(frame: Frame, lat: number, lng: number): Promise<{ x: number; y: number }> {
@@ -44,7 +45,8 @@ const QUICK_INPUT = '.quick-input-widget';
  */
 async function answerQuickInput(page: Page, expect: RegExp, text?: string, timeoutMs = 30_000): Promise<string> {
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-  await page.waitForFunction(
+  await waitUntil(
+    page,
     ([sel, src, flags]) => {
       const w = document.querySelector(sel) as HTMLElement | null;
       if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
@@ -109,7 +111,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
     await map.locator('#to').fill('2099-12-31');
     await map.locator('#max-cloud').fill('100');
     await clickInFrame(map, '#search');
-    await map.waitForFunction(() => /result/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await waitUntil(map, () => /result/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
     const status = await map.locator('#status').innerText();
     assert.ok(!/No results|failed/i.test(status), `the search over Paris found nothing: ${status}`);
     const rows = map.locator('#results li');
@@ -123,7 +125,7 @@ test('order: an archive item searched on the map, ordered through the priced sum
     const itemId = featureId.slice(slash + 1);
     assert.ok(slash > 0 && itemId, `a result row without a collection/id: ${featureId}`);
     await clickInFrame(map, '#results li:first-child');
-    await map.waitForFunction((id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, featureId);
+    await waitUntil(map, (id) => (window as unknown as { eoMap: { selected?: { id: string } } }).eoMap.selected?.id === id, featureId);
     assert.equal(await first.getAttribute('aria-selected'), 'true');
     await map.locator('#order-results').waitFor({ state: 'visible' });
     await screenshot(page, 'order-map-results', { belowTitleBar: true });

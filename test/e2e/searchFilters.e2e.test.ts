@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contextMenu, waitForBounds, webviewFrame } from './webviews';
 import { assertNoWebviewErrors, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 test('search imagery with a filter on one of the satellite’s queryables', { timeout: 480_000 }, async () => {
   await withSandboxWorkbench('search-filters', {}, async (wb) => {
@@ -43,7 +44,8 @@ test('search imagery with a filter on one of the satellite’s queryables', { ti
     await search.waitFor({ state: 'visible' });
     await search.click();
     const status = map.locator('#status');
-    await map.waitForFunction(
+    await waitUntil(
+      map,
       () => {
         const s = document.querySelector('#status')?.textContent ?? '';
         return s !== '' && !/…/.test(s);

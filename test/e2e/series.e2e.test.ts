@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { api, contextMenu, webviewFrame } from './webviews';
 import { answerChartQuestions } from './widgets';
 import { assertNoWebviewErrors, screenshot, startMapTest, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 test('chart NDVI over an AOI’s two seasons from its context menu, then show a date from the chart', { timeout: 480_000 }, async () => {
   await withSandboxWorkbench('series', {}, async (wb) => {
@@ -47,7 +48,7 @@ test('chart NDVI over an AOI’s two seasons from its context menu, then show a 
     await slider.waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal((await slider.getAttribute('aria-valuetext'))?.slice(0, 10), readout.slice(0, 10));
     if (await map.locator('#side').isVisible()) await map.locator('#tool-panel').click();
-    await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+    await waitUntil(map, () => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
       timeout: 60_000,
     });
     await screenshot(page, 'imagery-index-chart');

@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { api, contextMenu, imageryRowSettled, waitForBounds, watchWebviewConsole, webviewFrame, type Bounds } from './webviews';
 import { clickDialogButton, runCommand, waitForDialog, waitForNotification, waitForQuickInput } from './widgets';
 import { assertNoWebviewErrors, screenshot, startMapTest, startSandboxCli, waitForWorkbench, withWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 /** What the map shows, by name: the imagery rows' titles in list order and the compare bar's two sides. */
 async function shownLayers(map: Frame): Promise<{ imagery: string[]; left: string; right: string }> {
@@ -97,7 +98,7 @@ test('a link to a view, opened in a fresh window, draws the same layers', { time
         assert.equal(s.state, 'ready', s.text);
       }
       if (await map.locator('#side').isVisible()) await map.locator('#tool-panel').click();
-      await map.waitForFunction(() => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
+      await waitUntil(map, () => !document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)'), undefined, {
         timeout: 60_000,
       });
       await screenshot(page, 'share-link-fresh-window');

@@ -19,6 +19,7 @@ import {
   waitForQuickInput,
 } from './widgets';
 import { EO_VIEWS, openEoContainer, screenshot, signedOutWelcome, startSandboxCli, viewSection, waitForTreeRow, withWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 const WRONG_TOKEN = 'e2e-wrong-token-5Rk2';
 
@@ -42,7 +43,8 @@ test('sign in with a typed token, a wrong one refused, 401 mid-session → "Sign
       await box.pressSequentially(WRONG_TOKEN);
       await box.press('Enter');
       const message = page.locator('.quick-input-widget .quick-input-message');
-      await page.waitForFunction(
+      await waitUntil(
+        page,
         () => /did not accept this token \(401\)/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''),
         undefined,
         { timeout: 30_000 },

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import { api, contextMenu, watchWebviewConsole, webviewFrame } from './webviews';
 import { expandRow, openEoContainer, screenshot, soleView, withSandboxWorkbench } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 test("pixel inspector: an EnMAP pixel's 224-band spectrum, with pinned pixels", { timeout: 480_000 }, async () => {
   await withSandboxWorkbench('spectral', {}, async ({ page, base, token }) => {
@@ -28,7 +29,7 @@ test("pixel inspector: an EnMAP pixel's 224-band spectrum, with pinned pixels", 
     await contextMenu(page, 'Archive', itemId, 'Show Imagery');
     const map = await webviewFrame(page, 'eoMap');
     const id = `archive:${c.id}/${itemId}`;
-    await map.waitForFunction((rid) => (document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null)?.dataset.state === 'ready', id, {
+    await waitUntil(map, (rid) => (document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null)?.dataset.state === 'ready', id, {
       timeout: 180_000,
     });
     // hide the search panel: the map gets the room

@@ -14,6 +14,7 @@ import { api, webviewFrame } from './webviews';
 import { clickQuickPickRow, runCommand } from './widgets';
 import { openEoContainer, screenshot, SCREENSHOTS_DIR, treeRows, withSandboxWorkbench } from './workbench';
 import { moveMap } from '../webview/moveMap';
+import { waitUntil } from '../support/waitUntil';
 
 test('Get Started opens the walkthrough, steps tick off, and the Accounts menu lists the account', { timeout: 240_000 }, async () => {
   // A fresh profile: its steps start unticked (a window shared with other tests has done them).
@@ -42,7 +43,7 @@ test('Get Started opens the walkthrough, steps tick off, and the Accounts menu l
     const step = (title: string) => walkthrough.locator('.getting-started-step').filter({ hasText: title }).first();
     const checkbox = (title: string) => step(title).locator('[role="checkbox"]').first();
     // Signed in from EO_API_TOKEN before the page was first opened (as npm start does): done.
-    await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await checkbox('Sign in, or try the sandbox').elementHandle(), {
+    await waitUntil(page, (el) => el?.getAttribute('aria-checked') === 'true', await checkbox('Sign in, or try the sandbox').elementHandle(), {
       timeout: 30_000,
     });
     assert.equal(await checkbox('Browse a project').getAttribute('aria-checked'), 'false', 'a project counted as browsed before any was');
@@ -117,18 +118,16 @@ test('the walkthroughâ€™s search: a rectangle over the Nile Delta with the formâ
     // The page focuses the step it selects twice: at once, and again when its slide animation ends
     // (VS Code's SLIDE_TRANSITION_TIME_MS, 250 ms). A picker opened before the second closes on
     // that focus change, so click the button once the step is settled, as a person would.
-    await page.waitForFunction(
-      () => /Search the archive/.test(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? ''),
-      undefined,
-      { timeout: 10_000 },
-    );
+    await waitUntil(page, () => /Search the archive/.test(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? ''), undefined, {
+      timeout: 10_000,
+    });
     await page.waitForTimeout(400);
     await walkthrough.getByRole('button', { name: 'Search Archive Here' }).first().click();
     await clickQuickPickRow(page, /Where to search/, 'Draw a rectangle on the map');
 
     // the map opens drawing; over the AOI, a rectangle dragged with the mouse
     const map = await webviewFrame(page, 'eoMap');
-    await map.waitForFunction(() => document.body.dataset.drawing === 'rectangle', undefined, { timeout: 30_000 });
+    await waitUntil(map, () => document.body.dataset.drawing === 'rectangle', undefined, { timeout: 30_000 });
     await moveMap(map, {
       fitBounds: [
         [s, w],
@@ -145,7 +144,7 @@ test('the walkthroughâ€™s search: a rectangle over the Nile Delta with the formâ
     await page.mouse.up();
 
     // the search runs at once, with the form as it opened: nothing typed into it
-    await map.waitForFunction(() => /result|No results|failed/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await waitUntil(map, () => /result|No results|failed/i.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
     const status = await map.locator('#status').innerText();
     const form = await map.evaluate(() => ({
       from: (document.getElementById('from') as HTMLInputElement).value,

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { ConsoleMessage, Frame, Page } from 'playwright-core';
 import { dismissHover } from './widgets';
 import { waitForTreeRow } from './workbench';
+import { waitUntil } from '../support/waitUntil';
 
 export interface Bounds {
   west: number;
@@ -127,7 +128,8 @@ export async function waitForBounds(frame: Frame, layer: string, id: string, tim
 
 /** Waits for the map's imagery layer row `id` to finish (ready or error); returns its state and text. */
 export async function imageryRowSettled(map: Frame, id: string): Promise<{ state: string; text: string }> {
-  await map.waitForFunction(
+  await waitUntil(
+    map,
     (rid) => {
       const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
       return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');

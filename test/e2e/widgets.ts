@@ -5,44 +5,42 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { waitUntil } from '../support/waitUntil';
 
 const QUICK_INPUT = '.quick-input-widget';
 
 /** Waits for the quick input whose placeholder, prompt or title matches `expect`. */
 export async function waitForQuickInput(page: Page, expect: RegExp, timeoutMs = 30_000): Promise<Locator> {
-  await page
-    .waitForFunction(
-      ([sel, src, flags]) => {
+  await waitUntil(
+    page,
+    ([sel, src, flags]) => {
+      const w = document.querySelector(sel) as HTMLElement | null;
+      if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
+      const re = new RegExp(src, flags);
+      const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
+      const message = w.querySelector('.quick-input-message')?.textContent ?? '';
+      const title = w.querySelector('.quick-input-title')?.textContent ?? '';
+      return re.test(placeholder) || re.test(message) || re.test(title);
+    },
+    [QUICK_INPUT, expect.source, expect.flags] as const,
+    { timeout: timeoutMs },
+  ).catch(async (err: unknown) => {
+    // Say what the window showed instead: the open quick input and the notifications.
+    const shown = await page
+      .evaluate((sel) => {
         const w = document.querySelector(sel) as HTMLElement | null;
-        if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
-        const re = new RegExp(src, flags);
-        const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
-        const message = w.querySelector('.quick-input-message')?.textContent ?? '';
-        const title = w.querySelector('.quick-input-title')?.textContent ?? '';
-        return re.test(placeholder) || re.test(message) || re.test(title);
-      },
-      [QUICK_INPUT, expect.source, expect.flags] as const,
-      { timeout: timeoutMs },
-    )
-    .catch(async (err: unknown) => {
-      // Say what the window showed instead: the open quick input and the notifications.
-      const shown = await page
-        .evaluate((sel) => {
-          const w = document.querySelector(sel) as HTMLElement | null;
-          const open = w && w.style.display !== 'none' && w.offsetParent !== null;
-          const quick = open
-            ? `title "${w.querySelector('.quick-input-title')?.textContent ?? ''}", placeholder "${w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''}", message "${w.querySelector('.quick-input-message')?.textContent ?? ''}"`
-            : 'no quick input open';
-          const toasts = Array.from(document.querySelectorAll('.notification-toast'))
-            .map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' '))
-            .join(' | ');
-          return `${quick}; notifications: ${toasts || 'none'}`;
-        }, QUICK_INPUT)
-        .catch(() => 'unknown');
-      throw new Error(
-        `no quick input matching ${expect} within ${timeoutMs} ms (${shown}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
-      );
-    });
+        const open = w && w.style.display !== 'none' && w.offsetParent !== null;
+        const quick = open
+          ? `title "${w.querySelector('.quick-input-title')?.textContent ?? ''}", placeholder "${w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? ''}", message "${w.querySelector('.quick-input-message')?.textContent ?? ''}"`
+          : 'no quick input open';
+        const toasts = Array.from(document.querySelectorAll('.notification-toast'))
+          .map((t) => (t as HTMLElement).innerText.replace(/\s+/g, ' '))
+          .join(' | ');
+        return `${quick}; notifications: ${toasts || 'none'}`;
+      }, QUICK_INPUT)
+      .catch(() => 'unknown');
+    throw new Error(`no quick input matching ${expect} within ${timeoutMs} ms (${shown}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  });
   return page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
 }
 
@@ -167,7 +165,8 @@ async function typeInPalette(page: Page, query: string, expect: string): Promise
  */
 export async function chooseFolder(page: Page, expect: RegExp, folder: string, button: string): Promise<void> {
   const box = await waitForQuickInput(page, expect);
-  await page.waitForFunction(
+  await waitUntil(
+    page,
     () => ((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? '') !== '',
     undefined,
     { timeout: 15_000 },

@@ -13,6 +13,7 @@ import { startSandboxCli, type SandboxProcess } from './sandboxCli';
 export { startSandboxCli, type SandboxProcess } from './sandboxCli';
 import { api, watchWebviewConsole } from './webviews';
 import { extensionLogText, runCommand, viewAction } from './widgets';
+import { waitUntil } from '../support/waitUntil';
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
@@ -162,7 +163,7 @@ export async function expandRow(page: Page, view: string, label: string, childLa
   for (let attempt = 1; (await row.getAttribute('aria-expanded')) !== 'true'; attempt++) {
     if (attempt > 3) throw new Error(`the "${label}" row of ${view} did not expand after 3 clicks`);
     await row.click();
-    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: 5_000 }).catch(() => undefined);
+    await waitUntil(page, (el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: 5_000 }).catch(() => undefined);
   }
   await treeRows(page, view).filter({ hasText: childLabel }).first().waitFor({ state: 'visible', timeout: timeoutMs });
 }

@@ -16,6 +16,7 @@ import { closeBrowser, getBrowser, isType, openWebview, type Harness } from './h
 import { squareFeature } from './fixtures';
 import { moveMap } from './moveMap';
 import type { SeriesRequest } from '../../src/panels/imagery/seriesMessages';
+import { waitUntil } from '../support/waitUntil';
 
 interface Scene {
   file: string;
@@ -95,7 +96,8 @@ async function open(log: ReadBytesParams[], viewport = { width: 900, height: 700
 
 /** Waits until no imagery layer of the map is loading tiles (the time slider's hidden ones included). */
 async function idle(h: Harness): Promise<void> {
-  await h.page.waitForFunction(
+  await waitUntil(
+    h.page,
     () => {
       const panes = document.querySelectorAll('.leaflet-eo-imagery-pane .leaflet-layer');
       if (panes.length === 0 || document.querySelector('.leaflet-eo-imagery-pane .leaflet-tile:not(.leaflet-tile-loaded)')) return false;

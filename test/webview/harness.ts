@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Dialog, type Page } from 'playwright-core';
 import { webviewHtml } from '../../src/panels/webviewHtml';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
@@ -60,6 +60,9 @@ export async function getBrowser(extraArgs: readonly string[] = []): Promise<Bro
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      // a page that goes on to the next test's document keeps its renderer (see `takePage`):
+      // the back-forward cache would swap the renderer to keep the left document
+      '--disable-features=BackForwardCache',
       ...extraArgs,
     ],
   });
@@ -67,8 +70,74 @@ export async function getBrowser(extraArgs: readonly string[] = []): Promise<Bro
 }
 
 export async function closeBrowser(): Promise<void> {
+  idlePages.clear();
   await browser?.close();
   browser = undefined;
+}
+
+/** A page a webview is shown in, and where its posts go while it shows one. */
+interface HostPage {
+  page: Page;
+  receive?: (m: { type?: string; id?: number; request?: unknown }) => Promise<void>;
+}
+
+/** How many webviews this process opened: each document's path. */
+let opened = 0;
+
+/** Pages that showed a webview and wait, blank, for the next one: by the locale of their context. */
+const idlePages = new Map<string, HostPage[]>();
+
+/**
+ * A page for a webview. A new page costs Chromium a renderer process and its start: about 1.7
+ * CPU s to show the map page, against 0.5 s in a page that showed one before. So a test's
+ * webview is a new document (its own origin, script context and state) in a page a finished
+ * test left blank, unless it needs a context of its own (`fresh`: benchmarks that time a cold
+ * start, and the binary relay's CSP bypass).
+ */
+async function takePage(opts: { locale?: string; fresh: boolean; bypassCSP: boolean }): Promise<{ host: HostPage; pooled: boolean }> {
+  const key = opts.locale ?? '';
+  const reused = opts.fresh ? undefined : idlePages.get(key)?.pop();
+  if (reused) return { host: reused, pooled: true };
+  const context = await (await getBrowser()).newContext({ locale: opts.locale, bypassCSP: opts.bypassCSP });
+  const host: HostPage = { page: await context.newPage() };
+  await host.page.exposeFunction('__hostReceive', (m: { type?: string; id?: number; request?: unknown }) => host.receive?.(m));
+  // the webview's state as VS Code keeps it: what the document's URL brought (see `openWebview`)
+  await host.page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    const saved = /^#state=(.*)$/.exec(location.hash);
+    let s: unknown = saved ? JSON.parse(decodeURIComponent(saved[1])) : undefined;
+    if (saved) history.replaceState(null, '', location.pathname);
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: unknown) => (w.__hostReceive as (m: unknown) => void)(JSON.parse(JSON.stringify(m))),
+      getState: () => s,
+      setState: (v: unknown) => {
+        s = v;
+        w.__state = v;
+      },
+    });
+  });
+  return { host, pooled: !opts.fresh };
+}
+
+/** Blanks a page a test is done with and keeps it for the next one, or closes it with its context. */
+async function releasePage(host: HostPage, pooled: boolean, locale: string | undefined): Promise<void> {
+  host.receive = undefined;
+  if (pooled && !host.page.isClosed()) {
+    const blank = await host.page.goto('about:blank').then(
+      async () => {
+        // as a new page has it: no button held, the pointer in the corner
+        await host.page.mouse.up();
+        await host.page.mouse.move(0, 0);
+        return true;
+      },
+      () => false,
+    );
+    if (blank && browser) {
+      idlePages.set(locale ?? '', [...(idlePages.get(locale ?? '') ?? []), host]);
+      return;
+    }
+  }
+  await host.page.context().close();
 }
 
 export function assertBuilt(name: string, dir = TEST_PAGES): void {
@@ -135,6 +204,8 @@ export async function openWebview(
     binaryRelay?: boolean;
     /** Benchmarks only: hears each message the page posts as it arrives (to time it). */
     onPosted?: (m: unknown) => void;
+    /** Benchmarks only: a page in a context of its own, as a cold start (default: a page an earlier webview used). */
+    fresh?: boolean;
   } = {},
 ): Promise<Harness> {
   const dir = opts.userPage ? DIST : TEST_PAGES;
@@ -151,28 +222,35 @@ export async function openWebview(
     l10nBundle: opts.l10nBundle,
     lang: opts.locale,
   });
-  pages.set('/index.html', html);
-  const b = await getBrowser();
-  const context = await b.newContext({
-    viewport: opts.viewport ?? { width: 1200, height: 800 },
-    colorScheme: opts.colorScheme ?? 'dark',
+  // a path of its own: a late answer to an earlier test's page cannot reach this one (`send`)
+  const doc = `/${++opened}/index.html`;
+  pages.set(doc, html);
+  const { host, pooled } = await takePage({
     locale: opts.locale,
+    fresh: opts.fresh === true || opts.binaryRelay === true,
     bypassCSP: opts.binaryRelay === true,
   });
-  const page = await context.newPage();
+  const { page } = host;
+  await page.setViewportSize(opts.viewport ?? { width: 1200, height: 800 });
+  await page.emulateMedia({ colorScheme: opts.colorScheme ?? 'dark' });
   const posted: unknown[] = [];
   const pageErrors: string[] = [];
   const waiters: { pred: (m: unknown) => boolean; resolve: (m: unknown) => void }[] = [];
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('dialog', (d) => {
+  const onPageError = (e: Error) => pageErrors.push(`pageerror: ${e.message}`);
+  const onDialog = (d: Dialog) => {
     pageErrors.push(`dialog: ${d.message()}`);
     void d.dismiss();
-  });
-  page.on('console', (m) => {
+  };
+  const onConsole = (m: ConsoleMessage) => {
     if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-  });
-  const send = (message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message as never);
-  await page.exposeFunction('__hostReceive', async (m: { type?: string; id?: number; request?: unknown }) => {
+  };
+  page.on('pageerror', onPageError);
+  page.on('dialog', onDialog);
+  page.on('console', onConsole);
+  // only to this webview's document: a page goes on to show other tests' webviews after `close`
+  const url = `${origin}${doc}`;
+  const send = (message: unknown) => page.evaluate(([m, to]) => void (location.href === to && window.postMessage(m, '*')), [message as never, url] as const);
+  host.receive = async (m) => {
     posted.push(m);
     opts.onPosted?.(m);
     for (const w of [...waiters])
@@ -204,13 +282,14 @@ export async function openWebview(
         if (bytes instanceof Uint8Array) {
           // bytes arrive as an ArrayBuffer, as VS Code delivers them (a JSON copy would not)
           await page.evaluate(
-            ([id, b64, rest]) => {
+            ([id, b64, rest, to]) => {
+              if (location.href !== to) return;
               const bin = atob(b64);
               const buf = new Uint8Array(bin.length);
               for (let i = 0; i < bin.length; i++) buf[i] = bin.charCodeAt(i);
               window.postMessage({ type: 'response', id, ok: true, result: { ...rest, bytes: buf.buffer } }, '*', [buf.buffer]);
             },
-            [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }] as const,
+            [m.id, Buffer.from(bytes).toString('base64'), { ...(result as object), bytes: undefined }, url] as const,
           );
           return;
         }
@@ -220,20 +299,10 @@ export async function openWebview(
         await send({ type: 'response', id: m.id, ok: false, error: { message: err.message, status: err.status } });
       }
     }
-  });
-  await page.addInitScript((state) => {
-    let s: unknown = state ?? undefined;
-    const w = window as unknown as Record<string, unknown>;
-    w.acquireVsCodeApi = () => ({
-      postMessage: (m: unknown) => (w.__hostReceive as (m: unknown) => void)(JSON.parse(JSON.stringify(m))),
-      getState: () => s,
-      setState: (v: unknown) => {
-        s = v;
-        w.__state = v;
-      },
-    });
-  }, opts.state as never);
-  await page.goto(`${origin}/index.html`);
+  };
+  // the state rides in the URL, read and dropped before the page's scripts run (`takePage`)
+  const saved = opts.state == null ? '' : `#state=${encodeURIComponent(JSON.stringify(opts.state))}`;
+  await page.goto(`${url}${saved}`);
   return {
     page,
     posted,
@@ -255,7 +324,12 @@ export async function openWebview(
       });
     },
     async close() {
-      await context.close();
+      page.off('pageerror', onPageError);
+      page.off('dialog', onDialog);
+      page.off('console', onConsole);
+      await releasePage(host, pooled, opts.locale);
+      // the page's kept-alive connections would hold the server open
+      server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
   };

@@ -9,6 +9,7 @@ import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { moveMap } from './moveMap';
 import type { ClipPlan } from '../../src/panels/imagery/clipMessages';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * "Save View to GeoTIFF…" both ways, from the map page: for a DEFLATE file the page answers a
@@ -83,7 +84,7 @@ async function show(scene: Scene, clip?: unknown): Promise<Harness> {
     ...(clip ? { clip } : {}),
   };
   await h.send({ type: 'imagery', spec, fit: false });
-  await h.page.waitForFunction(() => (document.querySelector('.eo-imagery-row[data-id="scene"]') as HTMLElement | null)?.dataset.state === 'ready', undefined, {
+  await waitUntil(h.page, () => (document.querySelector('.eo-imagery-row[data-id="scene"]') as HTMLElement | null)?.dataset.state === 'ready', undefined, {
     timeout: 20000,
   });
   return h;

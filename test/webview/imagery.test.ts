@@ -9,6 +9,7 @@ import { closeBrowser, isType, openWebview, ROOT, type Harness } from './harness
 import { imageryPixelAt as pixelAt, layerSettled as settled, screenPixelAt } from './imageryPixels';
 import { squareFeature } from './fixtures';
 import { moveMap } from './moveMap';
+import { waitUntil } from '../support/waitUntil';
 
 interface Scene {
   file: string;
@@ -169,7 +170,7 @@ describe('imagery on the map webview', () => {
         (window as unknown as { eoMap: { select(k: string, id: string, from: string): void } }).eoMap.select('results', 'over', 'list'),
       );
       // the selection fits the map to the footprint: the new view's tiles are drawn and faded in
-      await h.page.waitForFunction(() => {
+      await waitUntil(h.page, () => {
         const tiles = Array.from(document.querySelectorAll<HTMLImageElement>('.leaflet-eo-imagery-pane img.leaflet-tile[src]'));
         return tiles.length > 0 && tiles.every((t) => t.complete && getComputedStyle(t).opacity === '1');
       });
@@ -515,7 +516,8 @@ describe('imagery on the map webview', () => {
     try {
       await show(h, spec({ id: 'slow' }), noisy);
       const status = h.page.locator('.eo-imagery-row[data-id="slow"] .status');
-      await h.page.waitForFunction(
+      await waitUntil(
+        h.page,
         () => /Loading tiles: \d+ of \d+/.test(document.querySelector('.eo-imagery-row[data-id="slow"] .status')?.textContent ?? ''),
         undefined,
         { timeout: 20000 },
@@ -667,13 +669,13 @@ describe('imagery on the map webview', () => {
       connected = true;
       await h.send({ type: 'connection', connected: true, configured: true });
       await h.page.locator('#not-connected').waitFor({ state: 'detached' });
-      await h.page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLElement>('.eo-imagery-row')).every((r) => r.dataset.state === 'ready'));
+      await waitUntil(h.page, () => Array.from(document.querySelectorAll<HTMLElement>('.eo-imagery-row')).every((r) => r.dataset.state === 'ready'));
       assert.deepEqual(await h.page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.eo-imagery-row')).map((r) => r.dataset.id)), [
         'scene',
         'second',
       ]);
       assert.equal((await pixelAt(h, scene.points.bare))[3], 255, 'the scene is drawn');
-      await h.page.waitForFunction(() => document.querySelectorAll('#collections option').length === 1);
+      await waitUntil(h.page, () => document.querySelectorAll('#collections option').length === 1);
       assert.deepEqual(await lines(), []);
       assert.deepEqual(h.pageErrors, []);
     } finally {

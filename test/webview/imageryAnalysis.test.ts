@@ -8,6 +8,7 @@ import type { ImageryLayerSpec, ReadBytesParams } from '../../src/panels/imagery
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { imageryPixelAt as pixelAt } from './imageryPixels';
 import { moveMap } from './moveMap';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * The pixel inspector, the histogram with its stretch handles and the saved clip, on a scene
@@ -111,7 +112,8 @@ async function showAndSettle(h: Harness, s: ImageryLayerSpec): Promise<void> {
     options: { animate: false, paddingTopLeft: [60, 10], paddingBottomRight: [70, 10] },
   });
   await h.send({ type: 'imagery', spec: s, fit: false });
-  await h.page.waitForFunction(
+  await waitUntil(
+    h.page,
     (id) => {
       const r = document.querySelector(`.eo-imagery-row[data-id="${id}"]`) as HTMLElement | null;
       return r?.dataset.state === 'ready';
@@ -296,7 +298,7 @@ print(json.dumps(out))
       const hi = h.page.locator('#imagery-histogram .eo-histogram').first().locator('.handle.hi');
       await hi.focus();
       for (let i = 0; i < 5; i++) await hi.press('Shift+ArrowLeft');
-      await h.page.waitForFunction(() => {
+      await waitUntil(h.page, () => {
         const w = window as unknown as { eoMap: { imageryTools?: unknown } } & Win;
         return (document.querySelector('.eo-imagery-row[data-id="scene"]') as HTMLElement | null)?.dataset.state === 'ready' && w;
       });
@@ -390,7 +392,7 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
       if (process.env.EO_SHOT_HISTOGRAM) await h.page.screenshot({ path: process.env.EO_SHOT_HISTOGRAM.replace(/\.png$/, '-before.png') });
       await lo.focus();
       await h.page.keyboard.press('Home');
-      await h.page.waitForFunction(async () => (await (window as unknown as Win).eoMap.imagery()).layer('ndvi')?.spec.render.rescale?.[0] !== -1);
+      await waitUntil(h.page, async () => (await (window as unknown as Win).eoMap.imagery()).layer('ndvi')?.spec.render.rescale?.[0] !== -1);
       await hi.focus();
       await h.page.keyboard.press('End');
       await h.page.keyboard.press('ArrowRight');
@@ -462,7 +464,7 @@ print(json.dumps({'total': int(v.size), 'counts': [int(c) for c in counts]}))
       await lo.waitFor({ timeout: 10000 });
       await lo.focus();
       await h.page.keyboard.press('Home');
-      await h.page.waitForFunction(async () => (await (window as unknown as Win).eoMap.imagery()).layer('vis')?.spec.render.rescale?.[0] !== -1);
+      await waitUntil(h.page, async () => (await (window as unknown as Win).eoMap.imagery()).layer('vis')?.spec.render.rescale?.[0] !== -1);
       const drawn = await h.page.evaluate(async () => (await (window as unknown as Win).eoMap.imagery()).layer('vis')?.spec.render.rescale);
       assert.ok(drawn && drawn[0] > -1 && drawn[1] === 1, JSON.stringify(drawn));
       await h.page.locator('#imagery-histogram button.save-range').click();

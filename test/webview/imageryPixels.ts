@@ -1,5 +1,6 @@
 /** What the map webview's imagery pane and layer list show, read from the page for the imagery suites. */
 import type { Harness } from './harness';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * The imagery pane's pixel at a lon/lat (RGBA): the topmost tile image there with a visible
@@ -54,7 +55,8 @@ export async function screenPixelAt(h: Harness, lonlat: [number, number]): Promi
 export async function layerSettled(h: Harness, id: string, timeoutMs = 20000): Promise<{ state: string; text: string }> {
   const row = h.page.locator(`.eo-imagery-row[data-id="${id}"]`);
   await row.waitFor({ timeout: timeoutMs });
-  await h.page.waitForFunction(
+  await waitUntil(
+    h.page,
     (rid) => {
       const r = document.querySelector(`.eo-imagery-row[data-id="${rid}"]`) as HTMLElement | null;
       return r && (r.dataset.state === 'ready' || r.dataset.state === 'error');

@@ -10,6 +10,7 @@ import type { Job, JobTask } from '../../src/api/records';
 import { jobGraphModel } from '../../src/panels/jobGraph/model';
 import { reversedChain, wide } from '../fixtures/hostileLists';
 import { closeBrowser, isType, openWebview } from './harness';
+import { waitUntil } from '../support/waitUntil';
 
 after(() => closeBrowser());
 
@@ -136,7 +137,7 @@ describe('job graph webview', () => {
         model: jobGraphModel(ENGLISH, { ...JOB, progress: 60 }, 'Crop health'),
         state: { workflowId: 'wf-1', jobId: 'job-1', workflowName: 'Crop health' },
       });
-      await h.page.waitForFunction(() => document.querySelector('.summary')?.textContent?.includes('60%'));
+      await waitUntil(h.page, () => document.querySelector('.summary')?.textContent?.includes('60%'));
       assert.equal(await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task), 'id-water');
       assert.deepEqual(h.pageErrors, []);
     } finally {
@@ -244,7 +245,7 @@ describe('job graph webview', () => {
         model: jobGraphModel(ENGLISH, { ...JOB, progress: 80, tasks: many }, 'Big'),
         state: { workflowId: 'w', jobId: 'j', workflowName: 'Big' },
       });
-      await h.page.waitForFunction(() => document.querySelector('.summary')?.textContent?.includes('80%'));
+      await waitUntil(h.page, () => document.querySelector('.summary')?.textContent?.includes('80%'));
       assert.equal(await h.page.inputValue('input.find-task'), 't1999');
       assert.equal(await h.page.evaluate(() => document.activeElement?.className), 'find-task');
       assert.equal(await h.page.textContent('.pager'), 'Tasks 1–10 of 10 whose name contains "t1999"');

@@ -4,6 +4,7 @@ import type { MapRequest, SearchPage, SearchParams } from '../../src/panels/prot
 import { closeBrowser, isType, openWebview, type Harness } from './harness';
 import { squareFeature } from './fixtures';
 import { moveMap } from './moveMap';
+import { waitUntil } from '../support/waitUntil';
 
 type MapWin = {
   eoMap: {
@@ -46,7 +47,7 @@ async function clickAt(h: Harness, lon: number, lat: number): Promise<void> {
 async function arrow(h: Harness, key: string): Promise<void> {
   const before = await h.page.evaluate(() => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()));
   await h.page.keyboard.press(key);
-  await h.page.waitForFunction((b) => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()) !== b, before);
+  await waitUntil(h.page, (b) => JSON.stringify((window as unknown as MapWin).eoMap.map.getCenter()) !== b, before);
   await h.page.waitForTimeout(350);
 }
 
@@ -86,7 +87,7 @@ async function imageryOverTriangle(h: Harness, satellites?: number): Promise<voi
   );
   await h.page.check('#kind-imagery');
   if (satellites !== undefined) {
-    await h.page.waitForFunction((n) => (document.getElementById('satellites') as HTMLSelectElement).options.length === n, satellites);
+    await waitUntil(h.page, (n) => (document.getElementById('satellites') as HTMLSelectElement).options.length === n, satellites);
   }
 }
 
@@ -489,7 +490,7 @@ describe('map webview', () => {
       // a new search starts over
       next = 0;
       await h.page.click('#search');
-      await h.page.waitForFunction(() => document.querySelectorAll('#results li').length === 2);
+      await waitUntil(h.page, () => document.querySelectorAll('#results li').length === 2);
       assert.deepEqual(h.pageErrors, []);
     } finally {
       await h.close();
@@ -563,7 +564,7 @@ describe('map webview', () => {
       assert.equal(await h.page.getAttribute('#to', 'placeholder'), 'YYYY-MM-DD');
       // none chosen = all: from the first data to where the data ends (newest first, the first
       // page is the latest scenes, so a first search finds something)
-      await h.page.waitForFunction(() => (document.getElementById('to') as HTMLInputElement).value === '2022-03-15');
+      await waitUntil(h.page, () => (document.getElementById('to') as HTMLInputElement).value === '2022-03-15');
       assert.equal(await h.page.inputValue('#from'), '2019-01-01');
       // one collection: its own data
       await h.page.selectOption('#collections', 'old');
@@ -597,7 +598,7 @@ describe('map webview', () => {
       assert.equal(await h.page.inputValue('#from'), '2022-02-10');
       assert.equal(await h.page.inputValue('#to'), '2022-03-15');
       await h.page.click('#search');
-      await h.page.waitForFunction(() => /^No results/.test(document.getElementById('status')!.textContent ?? ''));
+      await waitUntil(h.page, () => /^No results/.test(document.getElementById('status')!.textContent ?? ''));
       assert.equal(requests[0].from, '2022-02-10');
       assert.equal(requests[0].to, '2022-03-15');
       assert.equal(
@@ -636,7 +637,7 @@ describe('map webview', () => {
       await ready(h2);
       await imageryOverTriangle(h2, 2);
       await h2.page.click('#search');
-      await h2.page.waitForFunction(() => /Search failed/.test(document.getElementById('status')!.textContent ?? ''));
+      await waitUntil(h2.page, () => /Search failed/.test(document.getElementById('status')!.textContent ?? ''));
       assert.equal(await h2.page.textContent('#status'), 'Search failed: bad datetime');
     } finally {
       await h2.close();
@@ -668,7 +669,7 @@ describe('map webview', () => {
       await h.page.getByLabel('Ground sample distance, lowest (0–10000 m)').fill('2');
       if (process.env.EO_SHOT) await h.page.locator('.search').screenshot({ path: process.env.EO_SHOT });
       await h.page.click('#search');
-      await h.page.waitForFunction(() => !/Searching/.test(document.getElementById('status')!.textContent ?? ''));
+      await waitUntil(h.page, () => !/Searching/.test(document.getElementById('status')!.textContent ?? ''));
       assert.deepEqual(searches.at(-1)?.filters, [
         { id: 'view:off_nadir', max: 10 },
         { id: 'gsd', min: 2 },
@@ -719,12 +720,12 @@ describe('map webview', () => {
       await h.page.click('#aoi-submit');
       assert.equal(await h.page.textContent('#aoi-error'), 'Give the AOI a name.');
       await h.page.fill('#aoi-name', 'Farm');
-      await h.page.waitForFunction(() => (document.getElementById('aoi-project') as HTMLSelectElement).options.length === 1);
+      await waitUntil(h.page, () => (document.getElementById('aoi-project') as HTMLSelectElement).options.length === 1);
       await h.page.click('#aoi-submit');
-      await h.page.waitForFunction(() => /409/.test(document.getElementById('aoi-error')!.textContent ?? ''));
+      await waitUntil(h.page, () => /409/.test(document.getElementById('aoi-error')!.textContent ?? ''));
       assert.equal(await h.page.textContent('#aoi-error'), '409: An AOI named "Farm" already exists in this project.');
       await h.page.click('#aoi-submit');
-      await h.page.waitForFunction(() => (window as unknown as MapWin).eoMap.layers.aois.size === 1);
+      await waitUntil(h.page, () => (window as unknown as MapWin).eoMap.layers.aois.size === 1);
       assert.equal(await h.page.isHidden('#aoi-form'), true);
       // the drawing became the AOI: it is cleared, Create AOI and Search are off, the new AOI is shown and selected
       assert.equal(await h.page.isDisabled('#create-aoi'), true, 'Create AOI stays active after the AOI was created');
@@ -788,7 +789,8 @@ describe('map webview', () => {
       assert.deepEqual(m.items, [{ collection: 'c1', id: 'r2' }]);
       // a new search drops the selection, and with it the order
       await h.page.click('#search');
-      await h.page.waitForFunction(
+      await waitUntil(
+        h.page,
         () => document.querySelector('#results li[aria-selected="true"]') === null && document.querySelectorAll('#results li').length === 2,
       );
       assert.equal(await h.page.isDisabled('#order-results'), true);
@@ -934,7 +936,7 @@ describe('map webview', () => {
       // (Leaflet ignores an arrow key while the previous one's pan is animating: a person's pace)
       for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) await arrow(h, key);
       await h.page.keyboard.press('Space');
-      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      await waitUntil(h.page, () => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
       const ring = await h.page.evaluate(() => (window as unknown as MapWin).eoMap.drawnRing as { ring: [number, number][] });
       const lons = ring.ring.map((p) => p[0]);
       const lats = ring.ring.map((p) => p[1]);
@@ -949,10 +951,10 @@ describe('map webview', () => {
         await h.page.keyboard.press('Space');
       }
       await h.page.keyboard.press('Enter');
-      await h.page.waitForFunction(() => /Polygon drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      await waitUntil(h.page, () => /Polygon drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
       // the area the map shows now, in one press
       await h.page.click('#draw-view');
-      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      await waitUntil(h.page, () => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
       const view = await h.page.evaluate(() => {
         const w = window as unknown as { eoMap: { map: { getBounds(): { getWest(): number; getEast(): number } } }; __state?: unknown };
         const b = w.eoMap.map.getBounds();
@@ -994,7 +996,7 @@ describe('map webview', () => {
       await h.page.mouse.move(a.x1 + 600, a.y1, { steps: 6 });
       await h.page.mouse.move(a.x1, a.y1, { steps: 6 });
       await h.page.mouse.up();
-      await h.page.waitForFunction(() => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
+      await waitUntil(h.page, () => /Rectangle drawn/.test(document.getElementById('shape-info')?.textContent ?? ''));
       await h.page.waitForTimeout(300);
       assert.equal(await h.page.evaluate(() => String(window.getSelection() ?? '')), '', 'no text selected');
       assert.equal(await h.page.$('.eo-popup'), null, 'no popup opened by the drawing');

@@ -11,6 +11,7 @@ import { aoiAssetSpec } from '../../src/panels/imagery/specs';
 import { closeBrowser, isType, openWebview, ROOT, type Harness } from './harness';
 import type { SeriesPoint, SeriesRequest, StatsPlan } from '../../src/panels/imagery/seriesMessages';
 import { runStatsPlan } from '../../src/panels/imagery/hostStats';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * "Chart Index Over Time" in the map webview against GDAL: the sandbox's seasonal AOIs (26
@@ -246,7 +247,7 @@ describe('chart an index over time: statistics per date', () => {
       assert.match(points[1].error ?? '', /404|not found/i);
       assert.ok(points[2].error, 'the corrupt date is marked');
       assert.equal(points[2].median, undefined);
-      await h.page.waitForFunction(() => document.querySelectorAll('#imagery-series .problems li').length === 2);
+      await waitUntil(h.page, () => document.querySelectorAll('#imagery-series .problems li').length === 2);
       const status = await h.page.textContent('#imagery-series .status');
       assert.match(status ?? '', /4 dates, 2 could not be read/);
     } finally {

@@ -2,6 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeBrowser, isType, openWebview } from './harness';
 import { hostileItem, stacItem } from './fixtures';
+import { waitUntil } from '../support/waitUntil';
 
 after(() => closeBrowser());
 
@@ -53,7 +54,7 @@ describe('STAC item webview', () => {
       await h.page.click('#raw summary');
       assert.equal(await h.page.isVisible('#raw pre'), true);
       // <details> fires 'toggle' as a task after the click: wait for the state it saves.
-      await h.page.waitForFunction(() => (window as unknown as { __state?: { rawOpen?: boolean } }).__state?.rawOpen === true);
+      await waitUntil(h.page, () => (window as unknown as { __state?: { rawOpen?: boolean } }).__state?.rawOpen === true);
       const state = await h.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
       assert.deepEqual(state, { collection: 'sentinel-2-l2a', id: 'S2-20240312-T43RFM', rawOpen: true });
       for (const action of ['order', 'copyStacUrl', 'insightInput']) {
