@@ -53,6 +53,11 @@ export interface StatsResult {
   value?: number;
 }
 
+/** Per scene classification code: 1 no data, 2 cloud (a table: a Set's lookup per pixel cost more than the index). */
+const SCL_KIND = new Uint8Array(256);
+for (const code of SCL_NO_DATA) SCL_KIND[code] = 1;
+for (const code of SCL_CLOUD) SCL_KIND[code] = 2;
+
 /** The x positions where a row at height `y` crosses the rings' edges, sorted. */
 export function crossings(rings: [number, number][][], y: number): number[] {
   const xs: number[] = [];
@@ -146,58 +151,41 @@ export function percentiles(a: Float64Array, qs: number[]): number[] {
   });
 }
 
-export function seriesStatistics(job: StatsJob): StatsResult {
-  const compiled = compileIndexExpression(job.expression);
-  if ('error' in compiled) throw new Error(compiled.error);
-  const use = compiled.bands.map((name) => {
-    const i = job.bands.indexOf(name);
-    if (i < 0) throw new Error(`The expression uses band ${name}, which the file does not have (it has ${job.bands.join(', ')}).`);
-    return i;
-  });
-  const values = new Float64Array(use.length);
-  let out = new Float64Array(4096);
-  let valid = 0;
-  let pixels = 0;
-  let cloudy = 0;
-  let value: number | undefined;
-  // per scene classification code: 1 no data, 2 cloud (a table: a Set's lookup per pixel cost more than the index)
-  const sclKind = new Uint8Array(256);
-  for (const code of SCL_NO_DATA) sclKind[code] = 1;
-  for (const code of SCL_CLOUD) sclKind[code] = 2;
-  const take = (src: ArrayLike<number>[], scale: number[], offset: number[], scl: ArrayLike<number> | undefined, p: number): void => {
-    pixels++;
-    let data = true;
-    for (let b = 0; b < src.length; b++) {
-      const raw = src[b][p];
-      if (raw === job.nodata || Number.isNaN(raw)) data = false;
-      values[b] = raw * scale[b] + offset[b];
-    }
-    let cloud = false;
-    if (scl) {
-      const code = scl[p];
-      const kind = code >= 0 && code < 256 ? sclKind[code] : 0;
-      if (kind === 1) data = false;
-      else if (data && kind === 2) {
-        cloudy++;
-        cloud = true;
-      }
-    }
-    if (!data || (cloud && !job.single)) return;
-    const v = compiled.evaluate(values);
-    if (job.single && Number.isFinite(v)) value = v;
-    if (cloud || !Number.isFinite(v)) return;
-    if (valid === out.length) {
-      const grown = new Float64Array(out.length * 2);
-      grown.set(out);
-      out = grown;
-    }
-    out[valid++] = v;
-  };
-  for (const t of job.tiles) {
+/**
+ * The statistics taken a part at a time: `add` each tile (or rows of one) as it is ready, then
+ * `result`. The extension host adds a window in slices of rows with a turn of its event loop
+ * between them, so that a date's statistics never hold the loop in one piece.
+ */
+export class IndexStatistics {
+  private readonly evaluate: (values: ArrayLike<number>) => number;
+  private readonly use: number[];
+  private readonly values: Float64Array;
+  private out = new Float64Array(4096);
+  private valid = 0;
+  private pixels = 0;
+  private cloudy = 0;
+  private value: number | undefined;
+
+  constructor(private readonly job: Omit<StatsJob, 'tiles'>) {
+    const compiled = compileIndexExpression(job.expression);
+    if ('error' in compiled) throw new Error(compiled.error);
+    this.evaluate = compiled.evaluate;
+    this.use = compiled.bands.map((name) => {
+      const i = job.bands.indexOf(name);
+      if (i < 0) throw new Error(`The expression uses band ${name}, which the file does not have (it has ${job.bands.join(', ')}).`);
+      return i;
+    });
+    this.values = new Float64Array(this.use.length);
+  }
+
+  add(t: StatsTile): void {
+    const { job, use, values, evaluate } = this;
     const src = use.map((i) => t.bands[i]);
     const scale = use.map((i) => job.scale[i] ?? 1);
     const offset = use.map((i) => job.offset[i] ?? 0);
     const scl = job.scl === undefined ? undefined : t.bands[job.scl];
+    // the counts in locals while the rows are read (a field's load and store per pixel cost a third more)
+    let { pixels, valid, cloudy, value, out } = this;
     for (let r = 0; r < t.height; r++) {
       // a pixel is inside when an odd number of edges cross its row to the right of its centre
       const xs = crossings(job.rings, t.y0 + r + 0.5);
@@ -206,15 +194,58 @@ export function seriesStatistics(job: StatsJob): StatsResult {
       for (let c = 0; c < t.width; c++) {
         const cx = t.x0 + c + 0.5;
         while (k < xs.length && xs[k] <= cx) k++;
-        if ((xs.length - k) % 2 === 1) take(src, scale, offset, scl, r * t.width + c);
+        if ((xs.length - k) % 2 === 0) continue;
+        pixels++;
+        const p = r * t.width + c;
+        let data = true;
+        for (let b = 0; b < src.length; b++) {
+          const raw = src[b][p];
+          if (raw === job.nodata || Number.isNaN(raw)) data = false;
+          values[b] = raw * scale[b] + offset[b];
+        }
+        let cloud = false;
+        if (scl) {
+          const code = scl[p];
+          const kind = code >= 0 && code < 256 ? SCL_KIND[code] : 0;
+          if (kind === 1) data = false;
+          else if (data && kind === 2) {
+            cloudy++;
+            cloud = true;
+          }
+        }
+        if (!data || (cloud && !job.single)) continue;
+        const v = evaluate(values);
+        if (job.single && Number.isFinite(v)) value = v;
+        if (cloud || !Number.isFinite(v)) continue;
+        if (valid === out.length) {
+          const grown = new Float64Array(out.length * 2);
+          grown.set(out);
+          out = grown;
+        }
+        out[valid++] = v;
       }
     }
+    this.pixels = pixels;
+    this.valid = valid;
+    this.cloudy = cloudy;
+    this.value = value;
+    this.out = out;
   }
-  const single = value !== undefined ? { value } : {};
-  if (!valid) return { pixels, valid, cloudy, ...single };
-  const v = out.subarray(0, valid);
-  let sum = 0;
-  for (let i = 0; i < valid; i++) sum += v[i];
-  const [p10, median, p90] = percentiles(v, [0.1, 0.5, 0.9]);
-  return { pixels, valid, cloudy, mean: sum / valid, median, p10, p90, ...single };
+
+  result(): StatsResult {
+    const { pixels, valid, cloudy, value } = this;
+    const single = value !== undefined ? { value } : {};
+    if (!valid) return { pixels, valid, cloudy, ...single };
+    const v = this.out.subarray(0, valid);
+    let sum = 0;
+    for (let i = 0; i < valid; i++) sum += v[i];
+    const [p10, median, p90] = percentiles(v, [0.1, 0.5, 0.9]);
+    return { pixels, valid, cloudy, mean: sum / valid, median, p10, p90, ...single };
+  }
+}
+
+export function seriesStatistics(job: StatsJob): StatsResult {
+  const stats = new IndexStatistics(job);
+  for (const t of job.tiles) stats.add(t);
+  return stats.result();
 }
