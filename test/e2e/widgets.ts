@@ -210,7 +210,20 @@ export async function waitForNotification(page: Page, text: RegExp, timeoutMs = 
 
 /** Clicks a button of a notification toast. */
 export async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
-  await toast.locator('.monaco-button').filter({ hasText: label }).first().click();
+  const button = toast.locator('.monaco-button').filter({ hasText: label }).first();
+  // A button's action closes its notification. A click can miss when the toasts move under the
+  // pointer (another toast closing above this one, between Playwright's check that the button
+  // stands still and its click): the notification still shows then, and the click is tried
+  // again, as a person clicks again, at most twice more.
+  for (let attempt = 1; ; attempt++) {
+    await button.click();
+    const gone = await button.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (gone) return;
+    if (attempt === 3) throw new Error(`the notification's "${label}" button stayed after three clicks`);
+  }
 }
 
 /** Closes every notification toast (keeps screenshots and later lookups clean). */
