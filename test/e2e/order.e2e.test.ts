@@ -7,10 +7,10 @@
 // and the Orders view shows it. Screenshots: test-results/screenshots/order-*.png.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { api, contextMenu, waitForBounds, watchWebviewConsole, webviewFrame } from './webviews';
 import { openEoContainer, screenshot, soleView, treeRows, viewSection, waitForTreeRow, withSandboxWorkbench } from './workbench';
-import { clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
+import { answerQuickInput, clickQuickPickRow, focusedQuickPickRow, quickPickText, waitForQuickInput } from './widgets';
 import { waitUntil } from '../support/waitUntil';
 
 /** Page coordinates of a map position (the map frame's own hit testing is not Playwright's). */
@@ -34,38 +34,6 @@ async function clickInFrame(frame: Frame, selector: string): Promise<void> {
   const box = await frame.locator(selector).boundingBox();
   assert.ok(box, `${selector} has no box`);
   await frame.page().mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-}
-
-const QUICK_INPUT = '.quick-input-widget';
-
-/**
- * Waits for the quick pick or input box whose placeholder or prompt matches `expect`, types
- * `text` into it (replacing a prefilled value; nothing typed keeps it) and presses Enter.
- * Returns the value that was there before typing.
- */
-async function answerQuickInput(page: Page, expect: RegExp, text?: string, timeoutMs = 30_000): Promise<string> {
-  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-  await waitUntil(
-    page,
-    ([sel, src, flags]) => {
-      const w = document.querySelector(sel) as HTMLElement | null;
-      if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
-      const re = new RegExp(src, flags);
-      const placeholder = w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '';
-      const message = w.querySelector('.quick-input-message')?.textContent ?? '';
-      return re.test(placeholder) || re.test(message);
-    },
-    [QUICK_INPUT, expect.source, expect.flags] as const,
-    { timeout: timeoutMs },
-  );
-  const before = await input.inputValue();
-  if (text !== undefined) {
-    await input.fill(text);
-    // the list filters as the person types: let it settle before Enter picks the top row
-    await page.waitForTimeout(300);
-  }
-  await input.press('Enter');
-  return before;
 }
 
 test('order: an archive item searched on the map, ordered through the priced summary', { timeout: 480_000 }, async () => {
