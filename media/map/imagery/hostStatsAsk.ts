@@ -3,6 +3,7 @@
  * answered by `seriesStatsReply`; src/panels/imagery/hostStats.ts takes them): each question
  * waits for its own answer, and a cancelled series stops waiting at once.
  */
+import { aborted } from './series';
 import type { FromMapSeriesMessage, HostStats, StatsPlan, ToMapSeriesMessage } from '../../../src/panels/imagery/seriesMessages';
 
 type Reply = Extract<ToMapSeriesMessage, { type: 'seriesStatsReply' }>;
@@ -18,7 +19,7 @@ export class HostStatsRequests {
     return new Promise<HostStats>((resolve, reject) => {
       const stop = () => {
         this.waiting.delete(statsId);
-        reject(Object.assign(new Error('Cancelled.'), { name: 'AbortError' }));
+        reject(aborted());
       };
       if (signal.aborted) return stop();
       signal.addEventListener('abort', stop, { once: true });

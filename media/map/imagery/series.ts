@@ -17,9 +17,10 @@ import { compileIndexExpression } from '../../../src/api/indexExpression';
 import { clearMaskOf } from '../../../src/raster/clearPixels';
 import { asReadable, Cog } from './cog';
 import { ImageryError } from './imageryError';
-import { windowHasInside, type StatsJob, type StatsResult, type StatsTile } from '../../../src/panels/imagery/seriesStats';
+import { insideTiles, type StatsJob, type StatsResult, type StatsTile } from '../../../src/panels/imagery/seriesStats';
 import {
   MAX_STATS_WINDOW_BYTES,
+  statsWindowBytes,
   type HostStats,
   type SeriesDate,
   type SeriesPoint,
@@ -53,7 +54,7 @@ export interface SeriesDeps {
   hostStats?(plan: StatsPlan, signal: AbortSignal): Promise<HostStats>;
 }
 
-function aborted(): Error {
+export function aborted(): Error {
   return Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
 }
 
@@ -176,18 +177,7 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
   x1 = Math.min(L.width, Math.ceil(x1));
   y1 = Math.min(L.height, Math.ceil(y1));
   const pixelSize = Math.abs(cog.resX) * L.scaleX;
-  const tiles: [number, number][] = [];
-  if (x1 > x0 && y1 > y0) {
-    for (let ty = Math.floor(y0 / L.tileHeight); ty * L.tileHeight < y1; ty++) {
-      for (let tx = Math.floor(x0 / L.tileWidth); tx * L.tileWidth < x1; tx++) {
-        const wx0 = Math.max(x0, tx * L.tileWidth);
-        const wy0 = Math.max(y0, ty * L.tileHeight);
-        const wx1 = Math.min(x1, (tx + 1) * L.tileWidth);
-        const wy1 = Math.min(y1, (ty + 1) * L.tileHeight);
-        if (windowHasInside(rings, wx0, wy0, wx1, wy1)) tiles.push([tx, ty]);
-      }
-    }
-  }
+  const tiles = x1 > x0 && y1 > y0 ? insideTiles(rings, [x0, y0, x1, y1], L.tileWidth, L.tileHeight) : [];
   if (!tiles.length) {
     return { ...base, pixels: 0, valid: 0, validShare: 0, level, pixelSize, error: l10n.t('The area does not overlap this date’s image.') };
   }
@@ -216,7 +206,7 @@ export async function dateStatistics(d: SeriesDate, req: SeriesRequest, deps: Se
       nodata,
     }));
   // the host holds the window's decoded bands at once: a window past its bound is read here, tile by tile
-  const fits = plan && (x1 - x0) * (y1 - y0) * samples.length * (plan.bitsPerSample / 8) <= MAX_STATS_WINDOW_BYTES;
+  const fits = plan && statsWindowBytes(plan) <= MAX_STATS_WINDOW_BYTES;
   const {
     cloudy: cloudyPixels,
     value,

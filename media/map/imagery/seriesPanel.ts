@@ -101,12 +101,12 @@ export class SeriesPanel {
     return this.runs.some((r) => !r.done);
   }
 
-  /** Stops the run of request `requestId` (the extension's `seriesCancel`). */
   /** The host's answer to a date it was asked for (`seriesStatsReply`). */
   statsReply(m: Parameters<HostStatsRequests['answer']>[0]): void {
     this.hostStats.answer(m);
   }
 
+  /** Stops the run of request `requestId` (the extension's `seriesCancel`). */
   cancelRun(requestId: number): void {
     const run = this.runs.find((r) => r.requestId === requestId);
     if (run && !run.done) run.abort.abort();

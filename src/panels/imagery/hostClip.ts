@@ -177,7 +177,7 @@ export function checkPlan(p: ClipPlan): Checked {
   return c;
 }
 
-function cancelled(): Error {
+export function cancelled(): Error {
   return Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
 }
 

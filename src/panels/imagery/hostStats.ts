@@ -4,14 +4,15 @@
  * page chose, the tiles holding a pixel centre inside it, the index and the bands). The tiles
  * are read and inflated as a clip's are (hostClip.ts: merged ranges, node:zlib on libuv's
  * threadpool, the predictor undone) into the window's bands, and the statistics taken with
- * the same code the page uses (src/raster/seriesStats.ts). No tile crosses to the page: for a
+ * the same code the page uses (seriesStats.ts). No tile crosses to the page: for a
  * series those copies over the webview's IPC, and the page's decoding, were most of the time.
  */
 import * as l10n from '@vscode/l10n';
 import { byteSize } from '../../format';
-import { IndexStatistics, windowHasInside } from './seriesStats';
-import { checkTilePlan, isRings, readTilesInto, type HostClipOptions, type RangeReader } from './hostClip';
-import { MAX_STATS_WINDOW_BYTES, type HostStats, type StatsPlan } from './seriesMessages';
+import { IndexStatistics, insideTiles } from './seriesStats';
+import type { ByteGate } from './byteGate';
+import { cancelled, checkTilePlan, isRings, readTilesInto, type Checked, type HostClipOptions, type RangeReader } from './hostClip';
+import { MAX_STATS_WINDOW_BYTES, statsWindowBytes, type HostStats, type StatsPlan } from './seriesMessages';
 
 /** Pixels of the window taken between two turns of the host's event loop. */
 const SLICE_PIXELS = 8192;
@@ -20,16 +21,21 @@ function badPlan(what: string): Error {
   return new Error(l10n.t('The map described the date inconsistently ({0}).', what));
 }
 
+export interface HostStatsOptions extends HostClipOptions {
+  /**
+   * The dates one map takes at once and the decoded bytes of their windows (`statsWindowBytes`):
+   * a page that asks for more waits its turn instead of holding every window at once.
+   */
+  windows?: ByteGate;
+}
+
 /** The statistics of the plan's date. */
-export async function runStatsPlan(p: StatsPlan, read: RangeReader, o: HostClipOptions = {}): Promise<HostStats> {
+export async function runStatsPlan(p: StatsPlan, read: RangeReader, o: HostStatsOptions = {}): Promise<HostStats> {
   const c = checkTilePlan(p, { subset: true });
   if (!isRings(p.rings) || !p.rings.length) throw badPlan('polygon');
   if (typeof p.expression !== 'string') throw badPlan('index');
   if (p.scl !== undefined && !(Number.isSafeInteger(p.scl) && p.scl >= 0 && p.scl < p.samples.length)) throw badPlan('classification band');
-  const [x0, y0, x1, y1] = p.window;
-  const width = x1 - x0;
-  const height = y1 - y0;
-  const bytes = width * height * p.samples.length * c.bytesPer;
+  const bytes = statsWindowBytes(p);
   if (bytes > MAX_STATS_WINDOW_BYTES) {
     throw new Error(
       l10n.t('The area holds {0} of pixels at this level; the extension takes at most {1} at once.', byteSize(bytes), byteSize(MAX_STATS_WINDOW_BYTES)),
@@ -37,13 +43,20 @@ export async function runStatsPlan(p: StatsPlan, read: RangeReader, o: HostClipO
   }
   // a tile the plan leaves out holds no pixel centre inside the polygon: its zeros never count
   const planned = new Set(p.tiles.map((t) => `${t.tx}/${t.ty}`));
-  for (let ty = Math.floor(y0 / p.tileHeight); ty * p.tileHeight < y1; ty++) {
-    for (let tx = Math.floor(x0 / p.tileWidth); tx * p.tileWidth < x1; tx++) {
-      const [wx0, wy0] = [Math.max(x0, tx * p.tileWidth), Math.max(y0, ty * p.tileHeight)];
-      const [wx1, wy1] = [Math.min(x1, (tx + 1) * p.tileWidth), Math.min(y1, (ty + 1) * p.tileHeight)];
-      if (!planned.has(`${tx}/${ty}`) && windowHasInside(p.rings, wx0, wy0, wx1, wy1)) throw badPlan('tiles');
-    }
+  if (insideTiles(p.rings, p.window, p.tileWidth, p.tileHeight).some(([tx, ty]) => !planned.has(`${tx}/${ty}`))) throw badPlan('tiles');
+  const release = (await o.windows?.acquire(bytes, o.signal)) ?? (() => undefined);
+  try {
+    return await takeStats(p, c, read, o);
+  } finally {
+    release();
   }
+}
+
+/** The plan's window read into its bands, and the statistics taken over them. */
+async function takeStats(p: StatsPlan, c: Checked, read: RangeReader, o: HostClipOptions): Promise<HostStats> {
+  const [x0, y0, x1, y1] = p.window;
+  const width = x1 - x0;
+  const height = y1 - y0;
   const bands = p.samples.map(() => new c.type(new ArrayBuffer(width * height * c.bytesPer), 0, width * height));
   const { fetched } = await readTilesInto(p, c, bands, read, o);
   // taken in slices of rows, a turn of the event loop between them: a date's statistics in one
@@ -63,7 +76,7 @@ export async function runStatsPlan(p: StatsPlan, read: RangeReader, o: HostClipO
     const n = Math.min(rows, height - r);
     stats.add({ x0, y0: y0 + r, width, height: n, bands: bands.map((b) => b.subarray(r * width, (r + n) * width)) });
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (o.signal?.aborted) throw Object.assign(new Error('Cancelled.'), { name: 'AbortError' });
+    if (o.signal?.aborted) throw cancelled();
   }
   return { ...stats.result(), fetchedBytes: fetched, tileBytes: p.tiles.reduce((a, t) => a + t.length, 0) };
 }

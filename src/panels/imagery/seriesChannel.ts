@@ -2,11 +2,13 @@
  * The extension's side of "Chart Index Over Time": starts a series in the map webview, hears
  * each date's point as it arrives, passes a cancel on, asks for the chart as PNG, and keeps
  * the last series (what "Export CSV" writes). The webview plans each date; this side takes
- * the statistics of the dates whose files it decodes (hostStats.ts), the page those of the rest. Its messages are the rows of seriesMessages.ts; the page's side is
+ * the statistics of the dates whose files it decodes (hostStats.ts), the page those of the
+ * rest. Its messages are the rows of seriesMessages.ts; the page's side is
  * media/map/channels/series.ts.
  */
 import * as l10n from '@vscode/l10n';
 import type { Handlers, MessageIn } from '../webview/messages';
+import { ByteGate } from './byteGate';
 import { runStatsPlan } from './hostStats';
 import type { ReadBytesParams, ReadBytesResult } from './protocol';
 import type { SERIES_FROM_PAGE, SERIES_TO_PAGE, SeriesPoint, SeriesRequest } from './seriesMessages';
@@ -37,6 +39,8 @@ export class SeriesChannel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly pngs = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
+  /** Dates taken at once, as many as the page has in flight (eight), within 256 MB of windows. */
+  private readonly windows = new ByteGate(8, 256 * 1024 * 1024);
   /** The statistics being taken for each series (its `requestId`): aborted with it. */
   private readonly taking = new Map<number, Set<AbortController>>();
   /** The series on the map's chart, in the order they were added (one, unless overlaid). */
@@ -112,7 +116,10 @@ export class SeriesChannel {
       const taking = this.taking.get(m.requestId) ?? new Set();
       this.taking.set(m.requestId, taking.add(abort));
       const url = m.plan.url;
-      void runStatsPlan(m.plan, async (offset, length, signal) => (await this.read({ url, offset, length }, signal)).bytes, { signal: abort.signal })
+      void runStatsPlan(m.plan, async (offset, length, signal) => (await this.read({ url, offset, length }, signal)).bytes, {
+        signal: abort.signal,
+        windows: this.windows,
+      })
         .then(
           (result) => this.post({ type: 'seriesStatsReply', statsId: m.statsId, ok: true, result }),
           (e: unknown) => this.post({ type: 'seriesStatsReply', statsId: m.statsId, ok: false, error: e instanceof Error ? e.message : String(e) }),

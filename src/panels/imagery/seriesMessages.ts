@@ -91,6 +91,12 @@ export interface StatsPlan extends TilePlan {
  */
 export const MAX_STATS_WINDOW_BYTES = 64 * 1024 * 1024;
 
+/** The decoded bytes of a plan's window (its samples, all its pixels): what the host holds of a date at once. */
+export function statsWindowBytes(p: TilePlan): number {
+  const [x0, y0, x1, y1] = p.window;
+  return (x1 - x0) * (y1 - y0) * p.samples.length * (p.bitsPerSample / 8);
+}
+
 /** A date's statistics as the host took them, with the bytes it read. */
 export type HostStats = StatsResult & { fetchedBytes: number; tileBytes: number };
 
@@ -110,8 +116,8 @@ export const SERIES_TO_PAGE = {
   /** The chart as a PNG, for "Save Chart as PNG…". */
   seriesPng: row<{ requestId: number }>(asked),
   /** A date's statistics the host took (`seriesStats`), or why it could not. */
-  seriesStatsReply: row<{ statsId: number; ok: true; result: HostStats } | { statsId: number; ok: false; error: string }>(
-    (m) => statsAsked(m) && (m.ok === true ? isObj(m.result) : m.ok === false && typeof m.error === 'string'),
+  seriesStatsReply: row<{ statsId: number; ok: true; result: HostStats } | { statsId: number; ok: false; error: string }>((m) =>
+    isReply(m, (r) => isObj(r.result), 'statsId'),
   ),
 };
 

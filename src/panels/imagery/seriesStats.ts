@@ -87,6 +87,23 @@ export function windowHasInside(rings: [number, number][][], x0: number, y0: num
   return false;
 }
 
+/**
+ * The tiles of a `tileWidth` × `tileHeight` grid, as [column, row], that hold a pixel centre
+ * of the window [x0, y0, x1, y1) inside the rings: the only ones a date's statistics read.
+ */
+export function insideTiles(rings: [number, number][][], window: [number, number, number, number], tileWidth: number, tileHeight: number): [number, number][] {
+  const [x0, y0, x1, y1] = window;
+  const tiles: [number, number][] = [];
+  for (let ty = Math.floor(y0 / tileHeight); ty * tileHeight < y1; ty++) {
+    for (let tx = Math.floor(x0 / tileWidth); tx * tileWidth < x1; tx++) {
+      const [wx0, wy0] = [Math.max(x0, tx * tileWidth), Math.max(y0, ty * tileHeight)];
+      const [wx1, wy1] = [Math.min(x1, (tx + 1) * tileWidth), Math.min(y1, (ty + 1) * tileHeight)];
+      if (windowHasInside(rings, wx0, wy0, wx1, wy1)) tiles.push([tx, ty]);
+    }
+  }
+  return tiles;
+}
+
 /** numpy's default percentile: linear between the order statistics around (n − 1) × q. */
 export function percentile(sorted: ArrayLike<number>, q: number): number {
   const h = (sorted.length - 1) * q;
@@ -143,12 +160,8 @@ export function percentiles(a: Float64Array, qs: number[]): number[] {
     select(a, k, from, a.length - 1);
     from = k;
   }
-  return qs.map((q) => {
-    const h = (a.length - 1) * q;
-    const lo = Math.floor(h);
-    const hi = Math.min(a.length - 1, lo + 1);
-    return a[lo] + (h - lo) * (a[hi] - a[lo]);
-  });
+  // each order statistic the interpolation reads now holds its sorted value
+  return qs.map((q) => percentile(a, q));
 }
 
 /**

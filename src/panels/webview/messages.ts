@@ -47,9 +47,12 @@ export type Handlers<T extends Table> = { [K in keyof T & string]: (message: Mes
 export const isId = (v: unknown): v is number => Number.isSafeInteger(v);
 /** A count of done or total steps: finite, not negative. */
 export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-/** A reply to request `requestId`: `ok` with a result the `result` check accepts, or not with the error in words. */
-export function isReply(m: Fields, result: (m: Fields) => boolean): boolean {
-  return isId(m.requestId) && (m.ok === true ? result(m) : m.ok === false && typeof m.error === 'string');
+/**
+ * A reply to the request its `id` field names (`requestId` unless said): `ok` with a result the
+ * `result` check accepts, or not with the error in words.
+ */
+export function isReply(m: Fields, result: (m: Fields) => boolean, id = 'requestId'): boolean {
+  return isId(m[id]) && (m.ok === true ? result(m) : m.ok === false && typeof m.error === 'string');
 }
 /** Bytes as VS Code hands them over (an ArrayBuffer, or a typed array). */
 export const isBytes = (v: unknown): boolean => v instanceof ArrayBuffer || v instanceof Uint8Array;

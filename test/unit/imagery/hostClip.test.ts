@@ -18,7 +18,8 @@ import { ImageryByteServer } from '../../../src/panels/imagery/byteServer';
 import { HOST_CLIP_LIMITS, runClipPlan } from '../../../src/panels/imagery/hostClip';
 import type { ClipPlan } from '../../../src/panels/imagery/clipMessages';
 import { runStatsPlan } from '../../../src/panels/imagery/hostStats';
-import type { StatsPlan } from '../../../src/panels/imagery/seriesMessages';
+import { statsWindowBytes, type StatsPlan } from '../../../src/panels/imagery/seriesMessages';
+import { ByteGate } from '../../../src/panels/imagery/byteGate';
 import { seriesStatistics, windowHasInside } from '../../../src/panels/imagery/seriesStats';
 
 const SCRIPT = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'imagery', 'clip_truth.py');
@@ -322,6 +323,21 @@ describe('host statistics: a date of an index over time, taken where the bytes a
       inside.reduce((a, t) => a + t.length, 0),
     );
     assert.ok(fetchedBytes <= 1.125 * tileBytes, `read ${fetchedBytes} for tiles of ${tileBytes}`);
+  });
+
+  it("holds as many dates' windows at once as the map's gate allows, by count and by bytes", async () => {
+    const file = make('stats-gate.tif', 'uint16', 2, 'PIXEL', 'DEFLATE', 700, 256, 2);
+    const plan = statsPlan(planOf(file, 0, [100, 100, 600, 600], [0, 1]), TRIANGLE);
+    const one = statsWindowBytes(plan);
+    for (const [gate, most] of [
+      [new ByteGate(2, 100 * one), 2],
+      [new ByteGate(8, one), 1],
+    ] as const) {
+      const got = await Promise.all(Array.from({ length: 5 }, () => runStatsPlan(plan, reader(plan.url), { windows: gate })));
+      assert.equal(gate.peak.reads, most);
+      assert.ok(gate.peak.bytes <= most * one);
+      for (const g of got) assert.deepEqual(g, got[0]);
+    }
   });
 
   it('refuses a plan that leaves out a tile with pixels inside, a window past its bound, or a broken polygon, before reading', async () => {
