@@ -6,17 +6,17 @@
  * Pure Node: no `vscode`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { PassThrough, Transform, type Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { PrivateTargetRefused } from '../../api/privateTargets';
 import type { OtherHosts } from '../../api';
 import { undici } from '../../api/undici';
 import { safeFileName, safeName } from '../../fileNames';
 import { decodedOr, urlOf } from '../../parse';
+import { HeldBody } from './heldBody';
 import { askRest, dropPart, ifRangeOf, keptBytes, notePart, partFileOf, partSize, targetOfPart, type Validator } from './partFile';
 
 export interface DownloadProgress {
@@ -103,32 +103,11 @@ function httpUrl(href: string, base?: URL): URL {
   return u;
 }
 
-/** A file's answer whose body is being taken already (holdBody). */
+/** A file's answer whose body is being taken already, ahead of the disk (HeldBody). */
 interface FileAnswer {
   statusCode: number;
   headers: Dispatcher.ResponseData['headers'];
-  body: Readable;
-  /** Why the connection dropped before the body's end, once it has; after the bytes that came before. */
-  cut: () => Error | undefined;
-}
-
-/**
- * Takes the body's bytes as they come into a buffer of ours (up to 1 MiB, then the socket
- * waits): a drop while the part file is being opened (a few ms, more on a busy machine) would
- * otherwise discard with the connection what had already arrived. The drop is told after those
- * bytes (`cut`), never as a clean end.
- */
-function holdBody(res: Dispatcher.ResponseData): FileAnswer {
-  const held = new PassThrough({ highWaterMark: 1 << 20 });
-  let cut: Error | undefined;
-  res.body.on('error', (err) => {
-    cut = err;
-    held.end();
-  });
-  // Given up on (Cancel, a failed check): the connection goes too.
-  held.once('close', () => res.body.destroy());
-  res.body.pipe(held);
-  return { statusCode: res.statusCode, headers: res.headers, body: held, cut: () => cut };
+  body: HeldBody;
 }
 
 /**
@@ -159,7 +138,8 @@ async function fetchFile(link: string, opts: DownloadOptions, range?: { from: nu
       if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
       throw new DownloadError(`Could not fetch the download link: ${describe(err)}`, undefined, true);
     }
-    if (res.statusCode === 200 || (range && res.statusCode === 206)) return { res: holdBody(res), url: current, link };
+    if (res.statusCode === 200 || (range && res.statusCode === 206))
+      return { res: { statusCode: res.statusCode, headers: res.headers, body: new HeldBody(res.body) }, url: current, link };
     await res.body.dump().catch(() => undefined); // a body we do not read: its loss changes nothing
     if ((res.statusCode === 403 || res.statusCode === 410) && opts.renewLink && !renewed) {
       // The signed link expired: a fresh one from the service, and the same request again.
@@ -339,28 +319,43 @@ async function writeResumable(url: string, first: FileAnswer, target: string, op
   await dropPart(part);
 }
 
+/** At most this much is written in one call: few, large writes keep pace with the network. */
+const WRITE_BATCH = 4 << 20;
+
 /** Appends `res`'s body to `part` (which holds `have` bytes); resolves with the bytes on disk. */
 async function appendBody(res: FileAnswer, part: string, have: number, total: number | undefined, opts: DownloadOptions): Promise<number> {
   let received = have;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      received += chunk.length;
-      opts.onProgress?.({ received, total });
-      done(null, chunk);
-    },
-  });
-  // The file is open before the first byte comes: a stream that opened it itself would hold the
-  // first bytes in memory meanwhile, and a drop in that moment would lose them (nothing kept).
+  const cancel = (): void => res.body.destroy();
+  opts.signal?.addEventListener('abort', cancel, { once: true });
+  // The file is open before the first byte is written; what comes meanwhile waits in the body.
   const file = await fs.open(part, have === 0 ? 'w' : 'a');
   try {
-    // Writes of 1 MiB, not the default 16 KiB: a file written in fewer, larger calls keeps pace with the network.
-    await pipeline(res.body, counter, createWriteStream('', { fd: file, highWaterMark: 1 << 20 }), { signal: opts.signal });
-    const cut = res.cut();
+    for (let batch = await res.body.next(WRITE_BATCH); batch.length > 0; batch = await res.body.next(WRITE_BATCH)) {
+      received += await writeAll(file, batch);
+      opts.onProgress?.({ received, total });
+    }
+    if (opts.signal?.aborted) throw new DownloadError('The download was cancelled.');
+    const cut = res.body.cut();
     if (cut) throw cut;
   } finally {
+    opts.signal?.removeEventListener('abort', cancel);
+    res.body.destroy();
+    await file.close();
     received = await partSize(part);
   }
   return received;
+}
+
+/** Writes every byte of `chunks` at the file's end (a write may take fewer bytes than given). */
+async function writeAll(file: fs.FileHandle, chunks: Buffer[]): Promise<number> {
+  const bytes = chunks.reduce((n, c) => n + c.length, 0);
+  let written = (await file.writev(chunks)).bytesWritten;
+  if (written < bytes) {
+    const rest = Buffer.concat(chunks).subarray(written);
+    for (let at = 0; at < rest.length;) at += (await file.write(rest, at)).bytesWritten;
+    written = bytes;
+  }
+  return written;
 }
 
 /** Checks the size and, when the server gave one (Content-MD5, or an ETag that is a plain MD5 as S3's for a whole upload), the checksum. */
