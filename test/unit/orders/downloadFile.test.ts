@@ -36,13 +36,18 @@ before(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
+const folders: string[] = [];
+
 after(() => {
   server.closeAllConnections();
   server.close();
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function tempFolder(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'eo-dl-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eo-dl-'));
+  folders.push(dir);
+  return dir;
 }
 
 describe('download to a folder', () => {
