@@ -257,7 +257,7 @@ export class MapApp {
         onExportTimelapse: () => this.post({ type: 'exportTimelapse' }),
       });
       manager.setConnected(this.connected);
-      this.decodeMode = decode;
+      void decode.then((mode) => (this.decodeMode = mode));
       this.imageryTools = tools;
       this.imageryShown = manager;
       return manager;

@@ -365,6 +365,29 @@ describe('imagery on the map webview', () => {
     }
   });
 
+  it('decodes on the page when no worker can start, the same pixels', async () => {
+    const h = await open(scene.file, []);
+    try {
+      // a webview that refuses workers (another host's CSP): the decoder pool starts in the
+      // background while the first reads go out, and its failure must not leave them waiting
+      await h.page.evaluate(() => {
+        (window as unknown as { Worker: unknown }).Worker = class {
+          constructor() {
+            throw new Error('workers are not allowed here');
+          }
+        };
+      });
+      await show(h, spec(), scene);
+      assert.deepEqual(await settled(h, 'scene'), { state: 'ready', text: '' });
+      const expect = (v: [number, number, number, number]) => [v[2], v[1], v[0]].map((x) => Math.round((x / 3000) * 255));
+      near(await pixelAt(h, scene.points.vegetation), expect([300, 700, 500, 4500]), 3, 'vegetation');
+      near(await pixelAt(h, scene.points.water), expect([900, 700, 800, 200]), 3, 'water');
+      assert.deepEqual(await h.page.evaluate(() => (window as unknown as Win).eoMap.decodeMode?.mode), 'main-thread');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('says why when the file cannot be read, the CRS is unknown, or a band is missing', async () => {
     const h = await open(scene.file, [], { fail: { status: 403, message: 'Forbidden (403): access to the file was refused.' } });
     try {

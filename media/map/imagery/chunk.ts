@@ -3,7 +3,7 @@
  * layer. It starts the decoder workers when this webview allows them and falls back to
  * decoding on the main thread, one tile at a time, when it does not.
  */
-import { Pool } from 'geotiff';
+import { getDecoder, Pool, type DecoderWorker } from 'geotiff';
 import { loadL10nBundle } from '../../shared/l10n';
 import { ImageryManager, type ImageryManagerDeps } from './manager';
 import { ImageryError } from './imageryError';
@@ -22,12 +22,13 @@ export type DecodeMode = { mode: 'worker'; workers: number } | { mode: 'main-thr
  * The statistics of a chart's dates, in one more worker started from the decoder's script
  * (geotiff.js's pool keeps its own workers to itself); on the main thread when none starts.
  */
-function statsRunner(url: string | undefined): (job: StatsJob) => Promise<StatsResult> {
-  if (!url) return async (job) => seriesStatistics(job);
+function statsRunner(started: Promise<Started>): (job: StatsJob) => Promise<StatsResult> {
   let worker: Worker | undefined;
   let next = 1;
   const pending = new Map<number, { resolve(r: StatsResult): void; reject(e: Error): void }>();
-  return (job) => {
+  return async (job) => {
+    const { url } = await started;
+    if (!url) return seriesStatistics(job);
     if (!worker) {
       worker = new Worker(url);
       worker.onmessage = (e: MessageEvent) => {
@@ -50,7 +51,13 @@ function statsRunner(url: string | undefined): (job: StatsJob) => Promise<StatsR
   };
 }
 
-async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: string }> {
+interface Started {
+  pool?: Pool;
+  decode: DecodeMode;
+  url?: string;
+}
+
+async function startPool(): Promise<Started> {
   let url: string | undefined;
   try {
     url = URL.createObjectURL(new Blob([__DECODER_WORKER_SOURCE__], { type: 'text/javascript' }));
@@ -81,20 +88,39 @@ async function startPool(): Promise<{ pool?: Pool; decode: DecodeMode; url?: str
   }
 }
 
+/**
+ * geotiff.js's pool as soon as the chunk loads, its workers still starting: the first decode
+ * waits for their answer (or decodes on the page's thread when they never start), nothing else
+ * does. A chart whose statistics the extension takes, or the headers every layer reads first,
+ * no longer wait 100–300 ms for workers they may not need.
+ */
+function poolWhenStarted(started: Promise<Started>): Pool {
+  const decoderFor = async (compression: number, parameters: Parameters<Pool['bindParameters']>[1]): Promise<DecoderWorker> => {
+    const { pool } = await started;
+    return pool ? pool.bindParameters(compression, parameters) : getDecoder(compression, parameters);
+  };
+  const bindParameters: Pool['bindParameters'] = (compression, parameters) => {
+    const decoder = decoderFor(compression, parameters);
+    return { decode: async (slice) => (await decoder).decode(slice) };
+  };
+  return { bindParameters } as Pool;
+}
+
 export interface ImageryChunk {
   create(
     deps: Omit<ImageryManagerDeps, 'pool'> & { post?(m: FromMapMessage, transfer?: ArrayBuffer[]): void },
-  ): Promise<{ manager: ImageryManager; decode: DecodeMode; tools: ImageryTools }>;
+  ): Promise<{ manager: ImageryManager; decode: Promise<DecodeMode>; tools: ImageryTools }>;
 }
 
 const chunk: ImageryChunk = {
   async create(deps) {
     // this chunk carries its own copy of @vscode/l10n: hand it the page's bundle too
     loadL10nBundle();
-    const { pool, decode, url } = await startPool();
+    const started = startPool();
+    const pool = poolWhenStarted(started);
     const manager = new ImageryManager({ ...deps, pool });
-    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post, read: deps.read, stats: statsRunner(url) });
-    return { manager, decode, tools };
+    const tools = new ImageryTools({ L: deps.L, map: deps.map, manager, pool, post: deps.post, read: deps.read, stats: statsRunner(started) });
+    return { manager, decode: started.then((s) => s.decode), tools };
   },
 };
 
