@@ -31,6 +31,7 @@ import type { SeriesPoint, SeriesRequest } from '../../src/panels/imagery/series
 import { median } from './measure';
 import { cpuSnapshot, cpuSpent } from './processCpu';
 import { seriesBreakdown, type SeriesBreakdown, type TimedRead } from './seriesTimeline';
+import { waitUntil } from '../support/waitUntil';
 
 const RUNS = Number(process.env.EO_BENCH_RUNS) || 2;
 const DATES = 24;
@@ -56,6 +57,25 @@ function printSelfTime(p: CpuProfile): void {
   });
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
   console.log(JSON.stringify({ bench: 'index_series_24_dates', figure: 'page_self_ms', value: top.map(([k, v]) => [k, Math.round(v)]) }));
+}
+
+/**
+ * The series as a person meets it with the map open: the extension tells the page while the
+ * dates and the index are picked (`seriesPrepare`), so the imagery code is loaded by the time
+ * the series starts. Timed from `seriesStart`, the same as the cold runs.
+ */
+async function preparedRun(host: Host, request: SeriesRequest): Promise<number> {
+  const h = await openMapPage(host);
+  try {
+    await h.send({ type: 'seriesPrepare' });
+    await waitUntil(h.page, () => '__eoImageryChunk' in window, undefined, { timeout: 60_000 });
+    const t0 = performance.now();
+    await h.send({ type: 'seriesStart', requestId: 1, request, host: true });
+    await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 600_000);
+    return performance.now() - t0;
+  } finally {
+    await h.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -95,6 +115,7 @@ async function main(): Promise<void> {
     const ours: { ms: number; loop: LoopReport; fetched: number; tiles: number; level: number; pixels: number }[] = [];
     const theirs: { ms: number; loop: LoopReport }[] = [];
     const pooled: number[] = [];
+    const prepared: number[] = [];
     let breakdown: { timeline: SeriesBreakdown; cpu_ms: [string, number][] } | undefined;
     // The sandbox computes a mosaic's tiles on first read and keeps them (a real service reads
     // stored files): whichever side ran first paid for that. Run -1 is an untimed pass of ours
@@ -168,6 +189,7 @@ async function main(): Promise<void> {
       } finally {
         await h.close();
       }
+      if (run >= 0) prepared.push(await preparedRun(host, request));
       // the analyst's script, same files, level and polygon
       const t1 = performance.now();
       const { loop } = await host.watched(() => runScript(ours[ours.length - 1].level, 1));
@@ -180,6 +202,7 @@ async function main(): Promise<void> {
     const o = median(ours.map((x) => x.ms));
     const g = median(theirs.map((x) => x.ms));
     const gp = median(pooled);
+    const op = median(prepared);
     console.log(
       JSON.stringify({
         bench: 'index_series_24_dates',
@@ -195,6 +218,10 @@ async function main(): Promise<void> {
         python_gdal_pool_threads: POOL,
         time_vs_python_gdal_pool: Math.round((o / gp) * 100) / 100,
         goal_time_vs_faster_script: 1.0,
+        ours_prepared_ms: Math.round(op),
+        ours_prepared_of: 'the map told while the dates are picked (seriesPrepare): its imagery code loaded before seriesStart',
+        time_prepared_vs_python_gdal_pool: Math.round((op / gp) * 100) / 100,
+        ours_prepared_runs_ms: prepared.map((x) => Math.round(x)),
         ours_runs_ms: ours.map((x) => Math.round(x.ms)),
         python_gdal_runs_ms: theirs.map((x) => Math.round(x.ms)),
         python_gdal_pool_runs_ms: pooled.map((x) => Math.round(x)),

@@ -286,6 +286,25 @@ describe('chart an index over time: statistics per date', () => {
     }
   });
 
+  it('while the person picks, the page loads its imagery code and reads nothing; the series then runs', async () => {
+    const { aoi, assets } = seasonal[1];
+    const log: ReadBytesParams[] = [];
+    const h = await open(log);
+    try {
+      const loaded = () => h.page.evaluate(() => '__eoImageryChunk' in window);
+      assert.equal(await loaded(), false, 'a map without imagery has not loaded the imagery code');
+      await h.send({ type: 'seriesPrepare' });
+      await waitUntil(h.page, () => '__eoImageryChunk' in window, undefined, { timeout: 30_000 });
+      assert.deepEqual(log, [], 'nothing read before the series is asked for');
+      const { points, done } = await run(h, 9, request(aoi, assets.slice(0, 3)), true);
+      assert.equal(done.ok, true);
+      assert.equal(points.filter((p) => p && !p.error).length, 3);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('cancel midway: the run stops, no read starts after it', async () => {
     const { aoi, assets } = seasonal[1];
     const log: ReadBytesParams[] = [];

@@ -20,6 +20,8 @@ export function seriesHandlers(page: ChannelPage): Handlers<typeof SERIES_TO_PAG
       }
       await tools.series.start(requestId, request, overlay === true, host === true);
     },
+    // the chunk loads while the person picks; a failure is said when the series starts
+    seriesPrepare: async () => void page.tools().catch(() => undefined),
     // no imagery was ever asked for: no series runs
     seriesCancel: async ({ requestId }) => void (page.imageryAsked() && (await page.tools()).series.cancelRun(requestId)),
     // the answer to a date this page asked the host for: its series panel is open

@@ -110,6 +110,8 @@ async function askOverlay(services: CommandServices, title: string): Promise<boo
 /** What the command returns (the tests read it): the series, or nothing when cancelled before it ran. */
 export async function chartIndexOverTime(services: CommandServices, input: ChartInput | undefined): Promise<SeriesState | undefined> {
   const client = await services.connection.getClient();
+  // a map already open loads its imagery code while the dates and the index are picked
+  services.panels.currentMap()?.series.prepare();
   const area = await areaOf(services, client, input);
   if (!area) return undefined;
   const title = l10n.t('Chart Index Over Time: {0}', area.name);

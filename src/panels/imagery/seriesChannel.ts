@@ -64,6 +64,11 @@ export class SeriesChannel {
     this.taking.delete(requestId);
   }
 
+  /** A series will be asked for soon (the person is picking its dates): the page loads its imagery code now. */
+  prepare(): void {
+    this.post({ type: 'seriesPrepare' });
+  }
+
   /**
    * Runs a series; resolves with every point once all dates are done. Aborting cancels the
    * reads. `overlay`: added to the chart beside the series already on it, else replacing them.

@@ -1,6 +1,7 @@
 /**
  * "Chart Index Over Time": its messages, one row each, and what they carry. The extension
- * starts a series (`seriesStart`), cancels it (`seriesCancel`) and asks for the chart as PNG
+ * prepares the page while a series is asked for (`seriesPrepare`), starts a series
+ * (`seriesStart`), cancels it (`seriesCancel`) and asks for the chart as PNG
  * (`seriesPng`); the page sends each date's point as it is ready (`seriesPoint`), the end
  * (`seriesDone`), the picture (`seriesPngReply`), and the chart's own buttons (`seriesExport`,
  * `seriesClosed`). Host side: seriesChannel.ts; page side: media/map/channels/series.ts.
@@ -113,6 +114,11 @@ export const SERIES_TO_PAGE = {
     (m) => asked(m) && isObj(m.request) && Array.isArray(m.request.dates),
   ),
   seriesCancel: row<{ requestId: number }>(asked),
+  /**
+   * A series is being asked for (its dates and index still being picked): the page loads its
+   * imagery code meanwhile, so that the series' first reads do not wait for it.
+   */
+  seriesPrepare: row(),
   /** The chart as a PNG, for "Save Chart as PNG…". */
   seriesPng: row<{ requestId: number }>(asked),
   /** A date's statistics the host took (`seriesStats`), or why it could not. */

@@ -11,6 +11,7 @@ import type { Aoi } from '../../../src/api/records';
 import type { SeriesState } from '../../../src/panels/imagery/seriesChannel';
 import { useSandbox } from '../harness/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { testPanels } from '../support/webviewTap';
 import { client, runScripted } from './ordersSupport';
 
 suite('Chart Index Over Time', () => {
@@ -129,6 +130,9 @@ suite('Chart Index Over Time', () => {
       { kind: 'pick', match: /Chart Index Over Time/, choose: 'NDVI' },
       { kind: 'pick', match: /A chart is open on the map/, choose: 'Add to the open chart' },
     ]);
+    // the map is open: it is told to load its imagery code before the person's first pick
+    const map = testPanels(sb.current.api.services.panels).map();
+    assert.ok(map, 'the map of the chart above is open');
     const pixel = await runScripted<SeriesState | undefined>(sb.current, second, 'eoImagery.chartIndexOverTime', {
       kind: 'pixel',
       lon: cx,
@@ -136,6 +140,10 @@ suite('Chart Index Over Time', () => {
       aoiId: aoi.aoi_id,
     });
     second.assertDone();
+    const types = map.posted.map((m) => (m as { type?: string }).type);
+    const started = types.lastIndexOf('seriesStart');
+    const prepared = types.lastIndexOf('seriesPrepare');
+    assert.ok(prepared > types.lastIndexOf('seriesStart', started - 1) && prepared < started, 'seriesPrepare came before this seriesStart');
     assert.ok(pixel && pixel.points.every((p) => p && !p.error && p.pixels === 1 && p.level === 0), JSON.stringify(pixel?.points));
     assert.ok(
       pixel.points.some((p) => p?.value !== undefined),
