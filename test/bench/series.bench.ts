@@ -12,6 +12,10 @@
  * harness (Playwright and Chromium) stays on this thread, as it is no part of the host. The
  * host's stalls are its own thread's CPU time (loopMonitor.ts) and monitorEventLoopDelay;
  * baseline: the same monitor while the analyst's script reads the same files from the host.
+ * Two states are compared: cold (a map page that has not loaded its imagery code, against the
+ * script's whole process: Python, GDAL and numpy loaded first) and warm (the page told while
+ * the person picks, `seriesPrepare`, against the script's own time once its imports ran, as a
+ * notebook's kernel runs it a second time with fresh caches).
  * Where the time goes (the last run): a breakdown from the reads the page asks the host for and
  * the points it posts (seriesTimeline.ts), and the CPU time of each process and thread
  * (processCpu.ts: the bench's own threads, the host worker among them, and Chromium's).
@@ -95,11 +99,18 @@ async function main(): Promise<void> {
         return { date: a.date, spec: r.spec, source: a.id };
       }),
     };
+    /** Runs the analyst's script; resolves with its own time for the job once its imports are loaded (a notebook's warm kernel), ms. */
     const runScript = (level: number, threads: number) =>
-      new Promise<void>((resolve, reject) => {
-        const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'ignore', 'inherit'] });
+      new Promise<number>((resolve, reject) => {
+        const child = spawn('/usr/bin/python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
         child.on('error', reject);
-        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`series_stats.py exited ${code}`))));
+        child.on('close', (code) => {
+          const last = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { total_seconds?: number };
+          if (code === 0 && typeof last.total_seconds === 'number') resolve(last.total_seconds * 1000);
+          else reject(new Error(`series_stats.py exited ${code}`));
+        });
         child.stdin.end(
           JSON.stringify({
             files: dates.map((a) => a.path),
@@ -109,6 +120,7 @@ async function main(): Promise<void> {
             expression: NDVI,
             bands: dates[0].band_list,
             threads,
+            timing: true,
           }),
         );
       });
@@ -116,6 +128,9 @@ async function main(): Promise<void> {
     const theirs: { ms: number; loop: LoopReport }[] = [];
     const pooled: number[] = [];
     const prepared: number[] = [];
+    // the scripts' own time for the job, their imports done: a notebook's kernel that ran them already
+    const theirsWarm: number[] = [];
+    const pooledWarmRuns: number[] = [];
     let breakdown: { timeline: SeriesBreakdown; cpu_ms: [string, number][] } | undefined;
     // The sandbox computes a mosaic's tiles on first read and keeps them (a real service reads
     // stored files): whichever side ran first paid for that. Run -1 is an untimed pass of ours
@@ -192,12 +207,14 @@ async function main(): Promise<void> {
       if (run >= 0) prepared.push(await preparedRun(host, request));
       // the analyst's script, same files, level and polygon
       const t1 = performance.now();
-      const { loop } = await host.watched(() => runScript(ours[ours.length - 1].level, 1));
+      const { value: warm, loop } = await host.watched(() => runScript(ours[ours.length - 1].level, 1));
       theirs.push({ ms: performance.now() - t1, loop });
+      if (run >= 0) theirsWarm.push(warm);
       // the same script with the dates on a thread pool of POOL (concurrent.futures)
       const t2 = performance.now();
-      await runScript(ours[ours.length - 1].level, POOL);
+      const pooledWarm = await runScript(ours[ours.length - 1].level, POOL);
       pooled.push(performance.now() - t2);
+      if (run >= 0) pooledWarmRuns.push(pooledWarm);
     }
     const o = median(ours.map((x) => x.ms));
     const g = median(theirs.map((x) => x.ms));
@@ -220,8 +237,11 @@ async function main(): Promise<void> {
         goal_time_vs_faster_script: 1.0,
         ours_prepared_ms: Math.round(op),
         ours_prepared_of: 'the map told while the dates are picked (seriesPrepare): its imagery code loaded before seriesStart',
-        time_prepared_vs_python_gdal_pool: Math.round((op / gp) * 100) / 100,
         ours_prepared_runs_ms: prepared.map((x) => Math.round(x)),
+        python_gdal_warm_ms: Math.round(median(theirsWarm)),
+        python_gdal_pool_warm_ms: Math.round(median(pooledWarmRuns)),
+        warm_of: "the scripts' own time once Python, GDAL and numpy are loaded (a notebook whose imports ran)",
+        time_prepared_vs_warm_faster_script: Math.round((op / Math.min(median(theirsWarm), median(pooledWarmRuns))) * 100) / 100,
         ours_runs_ms: ours.map((x) => Math.round(x.ms)),
         python_gdal_runs_ms: theirs.map((x) => Math.round(x.ms)),
         python_gdal_pool_runs_ms: pooled.map((x) => Math.round(x)),
