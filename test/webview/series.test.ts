@@ -294,7 +294,7 @@ describe('chart an index over time: statistics per date', () => {
       const loaded = () => h.page.evaluate(() => '__eoImageryChunk' in window);
       assert.equal(await loaded(), false, 'a map without imagery has not loaded the imagery code');
       await h.send({ type: 'seriesPrepare' });
-      await waitUntil(h.page, () => '__eoImageryChunk' in window, undefined, { timeout: 30_000 });
+      await waitUntil(h.page, () => '__eoImageryChunk' in window && '__eoAnalysisChunk' in window, undefined, { timeout: 30_000 });
       assert.deepEqual(log, [], 'nothing read before the series is asked for');
       const { points, done } = await run(h, 9, request(aoi, assets.slice(0, 3)), true);
       assert.equal(done.ok, true);

@@ -21,7 +21,13 @@ export function seriesHandlers(page: ChannelPage): Handlers<typeof SERIES_TO_PAG
       await tools.series.start(requestId, request, overlay === true, host === true);
     },
     // the chunk loads while the person picks; a failure is said when the series starts
-    seriesPrepare: async () => void page.tools().catch(() => undefined),
+    seriesPrepare: async () => {
+      try {
+        (await page.tools()).series.prepare();
+      } catch {
+        // Recovers from imagery code that did not load: the series that follows says why.
+      }
+    },
     // no imagery was ever asked for: no series runs
     seriesCancel: async ({ requestId }) => void (page.imageryAsked() && (await page.tools()).series.cancelRun(requestId)),
     // the answer to a date this page asked the host for: its series panel is open

@@ -234,6 +234,11 @@ export class SeriesPanel {
     }
   }
 
+  /** A series is being asked for: the chart's code loads now, not as its first dates are read. */
+  prepare(): void {
+    loadAnalysisChunk().catch(() => undefined); // a failure is said when the series opens its chart
+  }
+
   /** The chart, its code loaded on the first series. */
   private async openChart(): Promise<void> {
     if (this.chart) return;
