@@ -72,7 +72,7 @@ async function preparedRun(host: Host, request: SeriesRequest): Promise<number> 
   const h = await openMapPage(host);
   try {
     await h.send({ type: 'seriesPrepare' });
-    await waitUntil(h.page, () => '__eoImageryChunk' in window, undefined, { timeout: 60_000 });
+    await waitUntil(h.page, () => '__eoImageryChunk' in window && '__eoAnalysisChunk' in window, undefined, { timeout: 60_000 });
     const t0 = performance.now();
     await h.send({ type: 'seriesStart', requestId: 1, request, host: true });
     await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 600_000);
