@@ -47,21 +47,28 @@ const SHOWN = ':has(> .body > :not([hidden]):not(:empty))';
 /**
  * Brings a section whose tool just opened into the dock's view, unfolded: the dock keeps its
  * scroll, so a chart opened below the fold, or a time slider above it, showed nowhere a person
- * was looking. Its heading goes to the top when the section is taller than the dock.
+ * was looking. Not wholly in view, its heading goes to the dock's top: a tool grows after it
+ * opens (a chart is drawn once its code loads), so the room below the heading is what counts.
  */
 function reveal(dock: HTMLElement, box: HTMLElement): void {
   box.classList.remove('folded');
   box.querySelector('button.fold')?.setAttribute('aria-expanded', 'true');
   const d = dock.getBoundingClientRect();
   const b = box.getBoundingClientRect();
-  if (b.top < d.top || b.height > d.height) dock.scrollTop += b.top - d.top;
-  else if (b.bottom > d.bottom) dock.scrollTop += b.bottom - d.bottom;
+  if (b.top < d.top || b.bottom > d.bottom) dock.scrollTop += b.top - d.top;
 }
 
-/** Reveals each section as its tool opens (the first in the dock's order when several open at once). */
+/**
+ * Reveals each section as its tool opens (the first in the dock's order when several open at
+ * once), and again as it grows, until the person scrolls, clicks or types in the dock.
+ */
 function revealOpened(dock: HTMLElement): void {
   const boxes = Array.from(dock.querySelectorAll<HTMLElement>('.eo-dock-section'));
   const shown = new Set<HTMLElement>();
+  let opened: HTMLElement | undefined;
+  const grown = new ResizeObserver(() => opened && reveal(dock, opened));
+  for (const box of boxes) grown.observe(box);
+  for (const type of ['wheel', 'pointerdown', 'keydown']) dock.addEventListener(type, () => (opened = undefined), { passive: true });
   new MutationObserver(() => {
     let first: HTMLElement | undefined;
     for (const box of boxes) {
@@ -70,7 +77,9 @@ function revealOpened(dock: HTMLElement): void {
       if (now) shown.add(box);
       else shown.delete(box);
     }
-    if (first) reveal(dock, first);
+    if (!first) return;
+    opened = first;
+    reveal(dock, first);
   }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
 }
 

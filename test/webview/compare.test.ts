@@ -738,10 +738,17 @@ describe("the map's tools in one dock", () => {
         dates: ['2024-05-01', '2024-06-01'].map((date, i) => ({ date, spec: spec(`s${i}`, TRUE_COLOUR), source: `s${i}` })),
       };
       await h.send({ type: 'seriesStart', requestId: 1, request: series });
-      await h.page.locator('#imagery-series').waitFor();
-      await h.page.waitForTimeout(300);
+      await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 60_000);
+      await h.page.locator('#imagery-series .chart canvas').first().waitFor();
       assert.ok(await h.page.evaluate(() => document.getElementById('eo-dock')!.scrollHeight > innerHeight), 'the tools are taller than the dock');
       assert.ok(await inView('series'), 'the index chart that just opened is in view');
+      // and the chart itself, drawn after its heading showed: not only the heading at the dock's foot
+      const chartTop = await h.page.evaluate(() => {
+        const d = document.getElementById('eo-dock')!.getBoundingClientRect();
+        const c = document.querySelector('#imagery-series .chart canvas')!.getBoundingClientRect();
+        return { top: c.top, bottom: c.bottom, dockBottom: d.bottom };
+      });
+      assert.ok(chartTop.top + 0.5 * (chartTop.bottom - chartTop.top) <= chartTop.dockBottom, `the chart is in view: ${JSON.stringify(chartTop)}`);
 
       // scrolled to the bottom, a time slider opens above: in view too, and unfolded though it was folded when it last closed
       const frames: TimeFrame[] = ['2024-05-01', '2024-06-01'].map((date, i) => ({ spec: spec(`t${i}`, TRUE_COLOUR), date, cloudCover: 0 }));
