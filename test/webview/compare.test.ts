@@ -571,7 +571,11 @@ async function openEveryTool(h: Harness, last: 'compare' | 'time slider'): Promi
   await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 60_000);
   await h.page.locator('#imagery-series .chart canvas').first().waitFor();
   await idle(h);
-  // the inspector with a reading, and the histogram
+  await openInspectorAndHistogram(h);
+}
+
+/** The inspector with a reading of the scene's vegetation, and the histogram. */
+async function openInspectorAndHistogram(h: Harness): Promise<void> {
   await h.page.evaluate(async ([lon, lat]) => {
     const w = window as unknown as {
       eoMap: { imageryTools?: { inspector: { inspectAt(lo: number, la: number): Promise<unknown> }; openHistogram(): Promise<unknown> } };
@@ -711,15 +715,7 @@ describe("the map's tools in one dock", () => {
       await h.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
       await idle(h);
       // the inspector with a reading and the histogram: the dock is taller than the page
-      await h.page.evaluate(async ([lon, lat]) => {
-        const w = window as unknown as {
-          eoMap: { imageryTools?: { inspector: { inspectAt(lo: number, la: number): Promise<unknown> }; openHistogram(): Promise<unknown> } };
-        };
-        await w.eoMap.imageryTools?.inspector.inspectAt(lon, lat);
-        await w.eoMap.imageryTools?.openHistogram();
-      }, scene.points.vegetation);
-      await h.page.locator('#pixel-inspector table').waitFor();
-      await h.page.locator('#imagery-histogram .eo-histogram').first().waitFor({ timeout: 15000 });
+      await openInspectorAndHistogram(h);
       /** Whether the section's heading is inside the dock's visible part. */
       const inView = (slot: string) =>
         h.page.evaluate((s) => {
