@@ -41,9 +41,52 @@ function section(slot: DockSlot, title: string): HTMLElement {
   return box;
 }
 
+/** A section shows while its tool does (the rule map.css hides it by). */
+const SHOWN = ':has(> .body > :not([hidden]):not(:empty))';
+
+/**
+ * Brings a section whose tool just opened into the dock's view, unfolded: the dock keeps its
+ * scroll, so a chart opened below the fold, or a time slider above it, showed nowhere a person
+ * was looking. Not wholly in view, its heading goes to the dock's top: a tool grows after it
+ * opens (a chart is drawn once its code loads), so the room below the heading is what counts.
+ */
+function reveal(dock: HTMLElement, box: HTMLElement): void {
+  box.classList.remove('folded');
+  box.querySelector('button.fold')?.setAttribute('aria-expanded', 'true');
+  const d = dock.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  if (b.top < d.top || b.bottom > d.bottom) dock.scrollTop += b.top - d.top;
+}
+
+/**
+ * Reveals each section as its tool opens (the first in the dock's order when several open at
+ * once), and again as it grows, until the person scrolls, clicks or types in the dock.
+ */
+function revealOpened(dock: HTMLElement): void {
+  const boxes = Array.from(dock.querySelectorAll<HTMLElement>('.eo-dock-section'));
+  const shown = new Set<HTMLElement>();
+  let opened: HTMLElement | undefined;
+  const grown = new ResizeObserver(() => opened && reveal(dock, opened));
+  for (const box of boxes) grown.observe(box);
+  for (const type of ['wheel', 'pointerdown', 'keydown']) dock.addEventListener(type, () => (opened = undefined), { passive: true });
+  new MutationObserver(() => {
+    let first: HTMLElement | undefined;
+    for (const box of boxes) {
+      const now = box.matches(SHOWN);
+      if (now && !shown.has(box)) first ??= box;
+      if (now) shown.add(box);
+      else shown.delete(box);
+    }
+    if (!first) return;
+    opened = first;
+    reveal(dock, first);
+  }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
+}
+
 /** The dock, empty (and so not shown) until a tool opens in it. */
 export function createDock(): HTMLElement {
   const dock = el('aside', { id: 'eo-dock', 'aria-label': l10n.t('Map tools') });
   for (const [slot, title] of Object.entries(titles()) as [DockSlot, string][]) dock.append(section(slot, title));
+  revealOpened(dock);
   return dock;
 }

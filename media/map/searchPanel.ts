@@ -27,6 +27,8 @@ export interface PanelHost extends FormHost, ResultsHost, AoiHost {
   chartIndex(): void;
 }
 
+const notConnected = (): string => l10n.t('Not connected: sign in or try the sandbox to search.');
+
 export class SearchPanel {
   readonly root: HTMLElement;
   private readonly form: SearchForm;
@@ -107,6 +109,8 @@ export class SearchPanel {
     const back = connected && !this.connected;
     this.connected = connected;
     this.form.connectionChanged(connected, back);
+    // what a search said while signed out is no longer so
+    if (back && this.results.statusText() === notConnected()) this.results.setStatus('');
     this.searchBtn.disabled = !this.shape || this.searching || !connected;
     this.aoiBtn.disabled = !this.shape || !connected;
     this.chartBtn.disabled = !this.shape || !connected;
@@ -142,7 +146,7 @@ export class SearchPanel {
   /** `saved`: a saved search runs as written, even if the form cannot show all of it. */
   async search(saved?: SearchParams): Promise<void> {
     if (!this.connected) {
-      this.results.setStatus(l10n.t('Not connected: sign in or try the sandbox to search.'), true);
+      this.results.setStatus(notConnected(), true);
       return;
     }
     const p = saved ?? this.form.params(this.shape);

@@ -136,6 +136,10 @@ export class SearchResults {
     this.showSummary(saved.page);
   }
 
+  statusText(): string {
+    return this.status.textContent ?? '';
+  }
+
   setStatus(text: string, error = false): void {
     this.status.textContent = text;
     this.status.title = '';

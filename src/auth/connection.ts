@@ -57,6 +57,13 @@ export class Connection implements vscode.Disposable {
    * with a configuration event, which drops this copy before anything else hears of it.
    */
   private read?: ConnectionSettings;
+  /**
+   * The service URL signed in to, until the setting says so: Sign In writes `eoImagery.baseUrl`
+   * once the token is checked, and this extension host hears of it a moment after the sign-in
+   * is announced. What reloads on that announcement (a map open while signed out) reads this
+   * URL meanwhile; it read the empty setting and failed as if signed out.
+   */
+  private signedInUrl?: string;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -69,6 +76,7 @@ export class Connection implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('eoImagery')) return;
         this.read = undefined;
+        if (e.affectsConfiguration('eoImagery.baseUrl')) this.signedInUrl = undefined;
         void this.refreshState();
       }),
       context.secrets.onDidChange((e) => {
@@ -112,7 +120,8 @@ export class Connection implements vscode.Disposable {
 
   get settings(): ConnectionSettings {
     const s = (this.read ??= readConnectionSettings());
-    return this.sandbox ? { ...s, baseUrl: this.sandbox.url } : s;
+    if (this.sandbox) return { ...s, baseUrl: this.sandbox.url };
+    return this.signedInUrl && this.signedInUrl !== s.baseUrl ? { ...s, baseUrl: this.signedInUrl } : s;
   }
 
   get baseUrl(): string {
@@ -166,6 +175,7 @@ export class Connection implements vscode.Disposable {
       void probe.close();
     }
     if (this.sandbox && baseUrl !== this.sandbox.url) await this.stopSandbox();
+    this.signedInUrl = baseUrl;
     await this.tokens.store(baseUrl, trimmed, user);
     this.log.info(`Signed in to ${hostOf(baseUrl)}`);
     this.dropClient();
@@ -180,6 +190,7 @@ export class Connection implements vscode.Disposable {
     const baseUrl = this.baseUrl;
     if (this.sandbox) await this.stopSandbox();
     else if (baseUrl) await this.tokens.delete(baseUrl);
+    this.signedInUrl = undefined;
     this.dropClient();
     this.log.info(`Signed out of ${hostOf(baseUrl) || 'the service'}`);
     await this.refreshState();

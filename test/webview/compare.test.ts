@@ -571,7 +571,11 @@ async function openEveryTool(h: Harness, last: 'compare' | 'time slider'): Promi
   await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 60_000);
   await h.page.locator('#imagery-series .chart canvas').first().waitFor();
   await idle(h);
-  // the inspector with a reading, and the histogram
+  await openInspectorAndHistogram(h);
+}
+
+/** The inspector with a reading of the scene's vegetation, and the histogram. */
+async function openInspectorAndHistogram(h: Harness): Promise<void> {
   await h.page.evaluate(async ([lon, lat]) => {
     const w = window as unknown as {
       eoMap: { imageryTools?: { inspector: { inspectAt(lo: number, la: number): Promise<unknown> }; openHistogram(): Promise<unknown> } };
@@ -702,6 +706,71 @@ describe("the map's tools in one dock", () => {
         assert.deepEqual([...new Set(problems)].slice(0, 20), [], `(see ${shot})`);
       }
     });
+  });
+
+  it('brings a tool that opens into view, unfolded: the index chart below the other tools, the time slider above them', async () => {
+    const h = await open([], { width: 1280, height: 800 });
+    try {
+      await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await h.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
+      await idle(h);
+      // the inspector with a reading and the histogram: the dock is taller than the page
+      await openInspectorAndHistogram(h);
+      /** Whether the section's heading is inside the dock's visible part. */
+      const inView = (slot: string) =>
+        h.page.evaluate((s) => {
+          const d = document.getElementById('eo-dock')!.getBoundingClientRect();
+          const head = document.getElementById(`dock-${s}-head`)!.getBoundingClientRect();
+          return head.height > 0 && head.top >= d.top - 1 && head.bottom <= d.bottom + 1;
+        }, slot);
+
+      // read from the top, as after the layers: a chart asked for opens below the fold
+      await h.page.evaluate(() => (document.getElementById('eo-dock')!.scrollTop = 0));
+      const [w, s, e, n] = bbox(scene);
+      const series: SeriesRequest = {
+        title: 'The scene',
+        index: { name: 'NDVI', expression: '(B08-B04)/(B08+B04)' },
+        polygon: squareFeature('scene', w, s, Math.min(e - w, n - s)).geometry,
+        dates: ['2024-05-01', '2024-06-01'].map((date, i) => ({ date, spec: spec(`s${i}`, TRUE_COLOUR), source: `s${i}` })),
+      };
+      await h.send({ type: 'seriesStart', requestId: 1, request: series });
+      await h.waitFor((m) => (m as { type?: string }).type === 'seriesDone', 60_000);
+      await h.page.locator('#imagery-series .chart canvas').first().waitFor();
+      assert.ok(await h.page.evaluate(() => document.getElementById('eo-dock')!.scrollHeight > innerHeight), 'the tools are taller than the dock');
+      assert.ok(await inView('series'), 'the index chart that just opened is in view');
+      // and the chart itself, drawn after its heading showed: not only the heading at the dock's foot
+      const chartTop = await h.page.evaluate(() => {
+        const d = document.getElementById('eo-dock')!.getBoundingClientRect();
+        const c = document.querySelector('#imagery-series .chart canvas')!.getBoundingClientRect();
+        return { top: c.top, bottom: c.bottom, dockBottom: d.bottom };
+      });
+      assert.ok(chartTop.top + 0.5 * (chartTop.bottom - chartTop.top) <= chartTop.dockBottom, `the chart is in view: ${JSON.stringify(chartTop)}`);
+
+      // scrolled to the bottom, a time slider opens above: in view too, and unfolded though it was folded when it last closed
+      const frames: TimeFrame[] = ['2024-05-01', '2024-06-01'].map((date, i) => ({ spec: spec(`t${i}`, TRUE_COLOUR), date, cloudCover: 0 }));
+      await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+      await h.page.locator('.eo-timeline').waitFor();
+      await h.page.locator('#dock-timeline-head').click();
+      assert.equal(await h.page.locator('#dock-timeline-head').getAttribute('aria-expanded'), 'false');
+      // folded, its close is out of reach: it ends as when a compare takes its place
+      await h.page.evaluate(async () => {
+        const app = (window as unknown as { eoMap: { imagery(): Promise<{ timeline: { stop(): void } }> } }).eoMap;
+        (await app.imagery()).timeline.stop();
+      });
+      await h.page.locator('[data-slot="timeline"]').waitFor({ state: 'hidden' });
+      await h.page.evaluate(() => {
+        const d = document.getElementById('eo-dock')!;
+        d.scrollTop = d.scrollHeight;
+      });
+      await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+      await h.page.locator('.eo-timeline').waitFor();
+      await h.page.waitForTimeout(300);
+      assert.equal(await h.page.locator('#dock-timeline-head').getAttribute('aria-expanded'), 'true', 'the reopened slider is unfolded');
+      assert.ok(await inView('timeline'), 'the time slider that just opened is in view');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
   });
 
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {

@@ -195,6 +195,13 @@ print(json.dumps([x, y]))
       // the spectral chart is drawn by the chart chunk
       await h.page.locator('#pixel-inspector .eo-spectrum canvas').first().waitFor({ timeout: 10000 });
       assert.notEqual(await h.page.evaluate(() => (window as unknown as Win).__eoAnalysisChunk), undefined);
+      // it fits the dock's width: nothing to scroll sideways to read its last wavelengths
+      const scrolled = await h.page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('#pixel-inspector, #pixel-inspector *'))
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX))
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`),
+      );
+      assert.deepEqual(scrolled, [], 'the spectrum scrolls sideways in the dock');
       // pin it, inspect water, copy both as CSV
       await h.page.locator('#pixel-inspector button.pin').click();
       await clickAt(h, scene.points.water);

@@ -1032,9 +1032,13 @@ describe('map webview', () => {
       await h.page.click('#banner-sandbox');
       const asked = await h.waitFor<{ how: string }>((m) => (m as { type?: string }).type === 'connect');
       assert.equal(asked.how, 'trySandbox');
+      // Search Archive Here while signed out: the search says why it did not run
+      await h.send({ type: 'searchView' });
+      await waitUntil(h.page, () => /Not connected/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 5000 });
       await h.send({ type: 'connection', connected: true, configured: true });
       await banner.waitFor({ state: 'detached' });
       assert.equal(await h.page.isDisabled('#search'), false);
+      assert.doesNotMatch((await h.page.locator('#status').textContent()) ?? '', /Not connected/, 'connected again, the search no longer says it is not');
       assert.equal(await h.page.evaluate(() => getComputedStyle(document.querySelector('.leaflet-overlay-pane')!).opacity), '1');
     } finally {
       await h.close();

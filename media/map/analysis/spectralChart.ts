@@ -48,7 +48,8 @@ export function spectralChart(host: HTMLElement, width: number): SpectralChart {
   const build = (x: number[], series: SpectrumSeries[], quantity: string) => {
     plot?.destroy();
     const opts: uPlot.Options = {
-      width,
+      // at most as wide as its place (the dock is narrower than `width`): it never scrolls sideways
+      width: Math.min(width, host.clientWidth || width),
       height: 180,
       scales: { x: { time: false } },
       legend: { show: true, live: false },
