@@ -34,6 +34,9 @@ import { cssVar, FILL_PANE, KINDS, layerStyle, layerTitle, type ShownFeature } f
 import { notConnectedBanner } from './notConnected';
 import { sharedView } from './sharedView';
 
+/** Narrower than this beside the dock, the map folds the search panel away (roomForMap). */
+const MIN_MAP_WIDTH = 480;
+
 export class MapApp {
   readonly map: L.Map;
   readonly layers = {} as Record<LayerKind, FootprintLayer<ShownFeature>>;
@@ -80,7 +83,11 @@ export class MapApp {
     const mapEl = el('div', { id: 'map', role: 'application', 'aria-label': l10n.t('Map') });
     this.side = el('aside', { id: 'side' });
     // the tools' dock left of the map, the search panel right of it
-    root.append(createDock(), mapEl, this.side);
+    root.append(
+      createDock(() => this.roomForMap()),
+      mapEl,
+      this.side,
+    );
     this.map = L.map(mapEl, { zoomControl: true, worldCopyJump: false, minZoom: 1, attributionControl: true });
     this.map.attributionControl.setPrefix(false);
     // every floating part in a cell of its own (media/map/frame.ts)
@@ -491,6 +498,19 @@ export class MapApp {
   }
 
   /** `changed`: what the imagery layers say changed (their list, the compare). */
+  /**
+   * The dock opened beside the search panel in an editor too narrow for both (1280 × 800 with
+   * the side bar: a 312 px map between them): the panel folds, ☰ on the map brings it back, so
+   * the map keeps room. A panel listing results stays: folding it would hide what was asked for.
+   */
+  private roomForMap(): void {
+    if (!this.side || this.side.hidden || this.panel.hasResults()) return;
+    if (this.map.getContainer().clientWidth >= MIN_MAP_WIDTH) return;
+    this.side.hidden = true;
+    this.map.invalidateSize();
+    this.saveState();
+  }
+
   saveState(changed: Pick<MapState, 'imagery' | 'compare' | 'timeline'> = {}): void {
     if (!this.started) return;
     const c = this.map.getCenter();

@@ -83,10 +83,16 @@ function revealOpened(dock: HTMLElement): void {
   }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
 }
 
-/** The dock, empty (and so not shown) until a tool opens in it. */
-export function createDock(): HTMLElement {
+/** The dock, empty (and so not shown) until a tool opens in it; `onShown` as it comes into view. */
+export function createDock(onShown?: () => void): HTMLElement {
   const dock = el('aside', { id: 'eo-dock', 'aria-label': l10n.t('Map tools') });
   for (const [slot, title] of Object.entries(titles()) as [DockSlot, string][]) dock.append(section(slot, title));
   revealOpened(dock);
+  let shown = false;
+  new MutationObserver(() => {
+    const now = dock.querySelector(`.eo-dock-section${SHOWN}`) !== null;
+    if (now && !shown) onShown?.();
+    shown = now;
+  }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
   return dock;
 }

@@ -203,6 +203,11 @@ export class SearchPanel {
   }
 
   /** A reloaded webview: the list, its count and "Load more" as they were. */
+  /** Whether the panel lists results, which folding it would hide. */
+  hasResults(): boolean {
+    return this.results.shown;
+  }
+
   restoreResults(saved: SavedResults): void {
     this.results.restoreResults(saved);
   }

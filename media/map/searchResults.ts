@@ -55,6 +55,11 @@ export class SearchResults {
     return this.loadedPage;
   }
 
+  /** Whether the list shows results (a search's rows, or a restored list's). */
+  get shown(): boolean {
+    return this.rows.size > 0;
+  }
+
   /** A new search: no rows, no selection. */
   reset(): void {
     this.loadedPage = undefined;

@@ -773,6 +773,56 @@ describe("the map's tools in one dock", () => {
     }
   });
 
+  it('in an editor too narrow for the dock and the search panel, the panel folds as the dock opens (☰ brings it back); a panel listing results stays', async () => {
+    const widths = (h: Harness) => h.page.evaluate(() => ({ map: document.getElementById('map')!.clientWidth, side: document.getElementById('side')!.hidden }));
+    // 1280 × 800 with VS Code's side bar: the editor, and so the page, is about 930 px wide
+    const narrow = { width: 930, height: 700 };
+    const h = await open([], narrow);
+    try {
+      assert.equal((await widths(h)).side, false, 'the search panel shows at first');
+      await h.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await h.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
+      await waitUntil(h.page, () => document.getElementById('side')!.hidden, undefined, { timeout: 10_000 });
+      const folded = await widths(h);
+      assert.ok(folded.map >= 480, `the map keeps room beside the dock: ${folded.map} px`);
+      // ☰ brings it back, and a tool opening later leaves it where the person put it
+      await h.page.locator('#tool-panel').click();
+      assert.equal((await widths(h)).side, false, '☰ shows the panel again');
+      await h.send({ type: 'imagery', spec: spec('two', TRUE_COLOUR), fit: false });
+      await h.page.locator('.eo-imagery-row[data-id="two"]').waitFor();
+      await h.page.waitForTimeout(300);
+      assert.equal((await widths(h)).side, false, 'the dock was open already: the panel stays as the person left it');
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+
+    // the same page listing search results: they stay in sight
+    const [w, s, e, n] = bbox(scene);
+    const result = { id: 'r1', label: 'A scene', geometry: squareFeature('r1', w, s, Math.min(e - w, n - s)).geometry, ref: { kind: 'catalog', id: 'r1' } };
+    const listing = await open([], narrow, { results: { page: { searchId: 1, loaded: 1, hasMore: false }, features: [result] } });
+    try {
+      await listing.page.locator('#results li').first().waitFor();
+      await listing.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await listing.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
+      await listing.page.waitForTimeout(300);
+      assert.equal((await widths(listing)).side, false, 'a panel listing results is not folded away');
+    } finally {
+      await listing.close();
+    }
+
+    // wide enough for both: nothing folds
+    const wide = await open([], { width: 1400, height: 800 });
+    try {
+      await wide.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+      await wide.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
+      await wide.page.waitForTimeout(300);
+      assert.equal((await widths(wide)).side, false, 'at 1400 px the map has room beside both');
+    } finally {
+      await wide.close();
+    }
+  });
+
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {
     await withEveryTool(async (h, tools) => {
       const heads = await h.page.locator('#eo-dock .eo-dock-section button.fold:visible').all();
