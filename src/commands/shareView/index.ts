@@ -56,13 +56,20 @@ export function shareViewCommands(services: CommandServices): { commands: Comman
     return link;
   };
 
+  /** What the view shows, to name its file: the AOI on the map, else the slider's or first imagery layer's title, else the day. */
+  const viewName = (view: SharedView): string =>
+    services.panels.currentMap()?.shown('aois')[0]?.label ||
+    view.timeline?.title ||
+    view.imagery[0]?.title ||
+    l10n.t('map view {0}', new Date().toISOString().slice(0, 10));
+
   const saveAs = async (): Promise<vscode.Uri | undefined> => {
     const got = await current();
     if (!got) return undefined;
     const uri = await askCompoundSaveTarget(services, {
       title: l10n.t('Save View As'),
       saveLabel: l10n.t('Save View'),
-      name: `${documentName(l10n.t('map view {0}', new Date().toISOString().slice(0, 10)), 'map-view')}${VIEW_FILE_SUFFIX}`,
+      name: `${documentName(viewName(got.view), 'map-view')}${VIEW_FILE_SUFFIX}`,
       kind: l10n.t('EO Imagery map view'),
       suffix: VIEW_FILE_SUFFIX,
     });

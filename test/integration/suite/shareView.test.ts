@@ -36,7 +36,7 @@ suite('share a view: saved, reopened, linked, refused', function () {
     await until('the map closed', () => sb.current.api.services.panels.currentMap() === undefined || undefined);
   }
 
-  async function showAoiAndItem(): Promise<{ aoiId: string; itemId: string }> {
+  async function showAoiAndItem(): Promise<{ aoiId: string; aoiName: string; itemId: string }> {
     const c = await client(sb.current);
     const aoi = (await c.aois.listPage({ limit: 1 })).items[0];
     const item = (await c.archives.search({ intersects: aoi.geometry, limit: 1 })).features[0];
@@ -47,14 +47,16 @@ suite('share a view: saved, reopened, linked, refused', function () {
       const s = panels.currentMap()?.viewState?.sources;
       return s?.aois?.length && s.archiveItems?.length ? s : undefined;
     });
-    return { aoiId: aoi.aoi_id, itemId: item.id };
+    return { aoiId: aoi.aoi_id, aoiName: aoi.name, itemId: item.id };
   }
 
   test('Save View As… writes a file without secrets; with the map closed, Open on Map draws the same records', async () => {
-    const { aoiId, itemId } = await showAoiAndItem();
+    const { aoiId, aoiName, itemId } = await showAoiAndItem();
     const p = scripts.script({ kind: 'saveDialog', match: /Save View/, answer: file() });
     const saved = await vscode.commands.executeCommand<vscode.Uri>(COMMANDS.saveViewAs);
     p.assertDone();
+    // the file is named by what the view shows, not by the day
+    assert.equal(p.suggestedSave?.path.split('/').pop(), `${aoiName}.eoview.json`);
     assert.equal(saved?.toString(), file().toString());
     const text = Buffer.from(await vscode.workspace.fs.readFile(file())).toString('utf8');
     const json = JSON.parse(text) as { eoView: number; host: string; layers: { kind: string; id: string }[] };
