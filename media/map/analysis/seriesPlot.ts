@@ -105,7 +105,7 @@ export function plotOptions(
     scales: { x: { time: true }, y: { range: () => [bottom - pad * 0.3, hi + pad] } },
     axes: [
       // room for an ISO day under each tick (uPlot's default is 50 px between ticks)
-      { ...axis, space: 80, values: (_u, vals) => dateTicks(vals) },
+      { ...axis, space: 80, values: (u, vals) => dateTicks(vals, (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0)) },
       { ...axis, size: 46 },
     ],
     bands,
