@@ -268,7 +268,9 @@ async function chooseFor(ctx: Context, def: InputDefinition, title: string): Pro
         ignoreFocusOut: true,
         validateInput: (v) => {
           if (!required && v.trim() === '') return undefined;
-          if (required && v.trim() === '') return l10n.t('{0} is required', def.name);
+          // the box's prompt gives way to this message: it keeps saying what to type
+          if (required && v.trim() === '')
+            return def.description ? l10n.t('{0} is required: {1} ({2})', def.name, def.description, hint) : l10n.t('{0} is required ({1})', def.name, hint);
           const r = parseScalar(kind, v);
           if (!r.ok) return r.reason;
           if (def.type === 'number') {

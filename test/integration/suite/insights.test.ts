@@ -69,6 +69,19 @@ suite('insights: input files against the sandbox', function () {
 
   teardown(() => (env.current.sandbox as unknown as FaultsHandle).faults.clear());
 
+  test('New Insight Input: an empty required value is refused with what the spec says it is', async () => {
+    const versions = await client.blocks.insights({ name: 'water-extent' });
+    const p = script(
+      { kind: 'pick', match: 'block', choose: 'Water extent' },
+      ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
+      { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
+      { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes(asset.name)) },
+      { kind: 'input', match: 'threshold', answer: '', rejects: /^threshold is required: NDWI threshold above which a pixel is water \(a number\)$/ },
+    );
+    assert.equal(await vscode.commands.executeCommand('eoImagery.newInsightInput'), undefined, 'Escape after the refusal writes nothing');
+    p.assertDone();
+  });
+
   test('New Insight Input builds the file from the block spec, writes it and opens it', async () => {
     const uri = workspaceUri('water-int.insight.json');
     await remove(uri);
