@@ -202,12 +202,12 @@ export class SearchPanel {
     return this.results.savedResults();
   }
 
-  /** A reloaded webview: the list, its count and "Load more" as they were. */
   /** Whether the panel lists results, which folding it would hide. */
   hasResults(): boolean {
     return this.results.shown;
   }
 
+  /** A reloaded webview: the list, its count and "Load more" as they were. */
   restoreResults(saved: SavedResults): void {
     this.results.restoreResults(saved);
   }
