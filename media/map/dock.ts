@@ -61,8 +61,9 @@ function reveal(dock: HTMLElement, box: HTMLElement): void {
 /**
  * Reveals each section as its tool opens (the first in the dock's order when several open at
  * once), and again as it grows, until the person scrolls, clicks or types in the dock.
+ * `onShown` as the dock comes into view (its first tool opens).
  */
-function revealOpened(dock: HTMLElement): void {
+function revealOpened(dock: HTMLElement, onShown?: () => void): void {
   const boxes = Array.from(dock.querySelectorAll<HTMLElement>('.eo-dock-section'));
   const shown = new Set<HTMLElement>();
   let opened: HTMLElement | undefined;
@@ -71,6 +72,7 @@ function revealOpened(dock: HTMLElement): void {
   for (const type of ['wheel', 'pointerdown', 'keydown']) dock.addEventListener(type, () => (opened = undefined), { passive: true });
   new MutationObserver(() => {
     let first: HTMLElement | undefined;
+    const wasShown = shown.size > 0;
     for (const box of boxes) {
       const now = box.matches(SHOWN);
       if (now && !shown.has(box)) first ??= box;
@@ -78,6 +80,7 @@ function revealOpened(dock: HTMLElement): void {
       else shown.delete(box);
     }
     if (!first) return;
+    if (!wasShown) onShown?.();
     opened = first;
     reveal(dock, first);
   }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
@@ -87,12 +90,6 @@ function revealOpened(dock: HTMLElement): void {
 export function createDock(onShown?: () => void): HTMLElement {
   const dock = el('aside', { id: 'eo-dock', 'aria-label': l10n.t('Map tools') });
   for (const [slot, title] of Object.entries(titles()) as [DockSlot, string][]) dock.append(section(slot, title));
-  revealOpened(dock);
-  let shown = false;
-  new MutationObserver(() => {
-    const now = dock.querySelector(`.eo-dock-section${SHOWN}`) !== null;
-    if (now && !shown) onShown?.();
-    shown = now;
-  }).observe(dock, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
+  revealOpened(dock, onShown);
   return dock;
 }
