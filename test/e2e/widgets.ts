@@ -146,15 +146,22 @@ async function typeInPalette(page: Page, query: string, expect: string): Promise
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: 15_000 });
     }
-    await input.fill(`>${query}`);
+    // a focus that settles late (a view the test just opened takes it) closes the palette as it
+    // opens: the typing then finds no box, and the palette is opened again
+    const typed = await input.fill(`>${query}`, { timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
     if (
-      await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
+      typed &&
+      (await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
         () => true,
         () => false,
-      )
+      ))
     )
       break;
-    if (attempt === 3) throw new Error(`the command palette does not list "${expect}" for "${query}"`);
+    if (attempt === 3)
+      throw new Error(`the command palette ${typed ? `does not list "${expect}" for "${query}"` : 'closed each time before it could be typed in'}`);
     await page.keyboard.press('Escape');
   }
 }
