@@ -800,27 +800,23 @@ describe("the map's tools in one dock", () => {
     // the same page listing search results: they stay in sight
     const [w, s, e, n] = bbox(scene);
     const result = { id: 'r1', label: 'A scene', geometry: squareFeature('r1', w, s, Math.min(e - w, n - s)).geometry, ref: { kind: 'catalog', id: 'r1' } };
-    const listing = await open([], narrow, { results: { page: { searchId: 1, loaded: 1, hasMore: false }, features: [result] } });
-    try {
-      await listing.page.locator('#results li').first().waitFor();
-      await listing.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
-      await listing.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
-      await listing.page.waitForTimeout(300);
-      assert.equal((await widths(listing)).side, false, 'a panel listing results is not folded away');
-    } finally {
-      await listing.close();
-    }
-
+    /** The panel after a layer opens the dock on a page of `viewport` opened from `state`. */
+    const panelAfterDock = async (viewport: { width: number; height: number }, state?: unknown): Promise<boolean> => {
+      const page = await open([], viewport, state);
+      try {
+        if (state) await page.page.locator('#results li').first().waitFor();
+        await page.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
+        await page.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
+        await page.page.waitForTimeout(300);
+        return (await widths(page)).side;
+      } finally {
+        await page.close();
+      }
+    };
+    const listing = { results: { page: { searchId: 1, loaded: 1, hasMore: false }, features: [result] } };
+    assert.equal(await panelAfterDock(narrow, listing), false, 'a panel listing results is not folded away');
     // wide enough for both: nothing folds
-    const wide = await open([], { width: 1400, height: 800 });
-    try {
-      await wide.send({ type: 'imagery', spec: spec('one', TRUE_COLOUR), fit: true });
-      await wide.page.locator('.eo-imagery-row[data-id="one"]').waitFor();
-      await wide.page.waitForTimeout(300);
-      assert.equal((await widths(wide)).side, false, 'at 1400 px the map has room beside both');
-    } finally {
-      await wide.close();
-    }
+    assert.equal(await panelAfterDock({ width: 1400, height: 800 }), false, 'at 1400 px the map has room beside both');
   });
 
   it('folds and unfolds each section from the keyboard alone, with a visible focus', async () => {

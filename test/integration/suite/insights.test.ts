@@ -10,6 +10,7 @@ import { remove, scriptedSuite, workspaceUri } from '../support/run';
 import { printFigure } from '../support/figures';
 import { generatedInsight } from '../../unit/insights/fixtures';
 import { quickFixes } from '../support/quickFixes';
+import type { Step } from '../support/scriptedPrompts';
 
 const SOURCE = 'EO Imagery';
 const NOT_SUPPORTED = 'This service does not support running insights from the editor.';
@@ -69,15 +70,24 @@ suite('insights: input files against the sandbox', function () {
 
   teardown(() => (env.current.sandbox as unknown as FaultsHandle).faults.clear());
 
-  test('New Insight Input: an empty required value is refused with what the spec says it is', async () => {
+  /** New Insight Input's answers for Water extent up to its threshold: the block (and its version), the AOI, the image. */
+  const waterExtentUpToThreshold = async (): Promise<Step[]> => {
     const versions = await client.blocks.insights({ name: 'water-extent' });
-    const p = script(
+    return [
       { kind: 'pick', match: 'block', choose: 'Water extent' },
       ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
       { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
       { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes(asset.name)) },
-      { kind: 'input', match: 'threshold', answer: '', rejects: /^threshold is required: NDWI threshold above which a pixel is water \(a number\)$/ },
-    );
+    ];
+  };
+
+  test('New Insight Input: an empty required value is refused with what the spec says it is', async () => {
+    const p = script(...(await waterExtentUpToThreshold()), {
+      kind: 'input',
+      match: 'threshold',
+      answer: '',
+      rejects: /^threshold is required: NDWI threshold above which a pixel is water \(a number\)$/,
+    });
     assert.equal(await vscode.commands.executeCommand('eoImagery.newInsightInput'), undefined, 'Escape after the refusal writes nothing');
     p.assertDone();
   });
@@ -85,12 +95,8 @@ suite('insights: input files against the sandbox', function () {
   test('New Insight Input builds the file from the block spec, writes it and opens it', async () => {
     const uri = workspaceUri('water-int.insight.json');
     await remove(uri);
-    const versions = await client.blocks.insights({ name: 'water-extent' });
     const p = script(
-      { kind: 'pick', match: 'block', choose: 'Water extent' },
-      ...(versions.length > 1 ? [{ kind: 'pick' as const, match: 'version', choose: versions[0].spec.version }] : []),
-      { kind: 'pick', match: 'AOI', choose: (items) => items.find((i) => i.label === aoi.name) },
-      { kind: 'pick', match: 'image', choose: (items) => items.find((i) => i.label.includes(asset.name)) },
+      ...(await waterExtentUpToThreshold()),
       { kind: 'input', match: 'threshold', answer: '0.25' },
       { kind: 'pick', match: 'include_wetlands', choose: 'false' },
       { kind: 'input', match: 'label', answer: '' },
