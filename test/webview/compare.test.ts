@@ -379,6 +379,30 @@ describe('compare two imagery layers', () => {
     }
   });
 
+  it('with the time slider over a layer, the pixel inspector reads the date the slider shows', async () => {
+    const h = await open([], { width: 1280, height: 800 });
+    try {
+      await h.send({ type: 'imagery', spec: spec('listed 2024-07-01', TRUE_COLOUR), fit: true });
+      await h.page.locator('.eo-imagery-row').first().waitFor();
+      const frames: TimeFrame[] = ['2024-05-01', '2024-06-01'].map((date) => ({ spec: spec(`slider ${date}`, TRUE_COLOUR), date, cloudCover: 0 }));
+      await h.send({ type: 'imageryTimeline', title: 'Scenes over the place', frames, fit: false });
+      await h.page.locator('.eo-timeline').waitFor();
+      await idle(h);
+      const read = await h.page.evaluate(async ([lon, lat]) => {
+        const app = (window as unknown as { eoMap: App & { imageryTools?: { inspector: { inspectAt(lo: number, la: number): Promise<unknown> } } } }).eoMap;
+        const { timeline } = await app.imagery();
+        await app.imageryTools?.inspector.inspectAt(lon, lat);
+        return { shown: timeline.state.date, text: document.getElementById('pixel-inspector')?.textContent ?? '' };
+      }, scene.points.vegetation);
+      assert.ok(read.shown, 'the slider shows a date');
+      assert.match(read.text, new RegExp(`slider ${read.shown}`), `the reading names the slider's date (${read.shown}), not the layer under it`);
+      assert.doesNotMatch(read.text, /listed 2024-07-01/);
+      assert.deepEqual(h.pageErrors, []);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('ends, and says so, when the time slider opens over it; the slider closes, and says so, when a compare starts', async () => {
     const h = await open([]);
     try {

@@ -50,7 +50,7 @@ export class ImageryTools {
     this.inspector = new PixelInspector({
       L,
       map,
-      layers: () => this.visible(),
+      layers: () => this.underClicks(),
       copyText: (text) => {
         if (deps.post) deps.post({ type: 'copyText', text });
         else void navigator.clipboard?.writeText(text);
@@ -100,6 +100,16 @@ export class ImageryTools {
   }
 
   /** Visible imagery layers, the one drawn on top last. */
+  /**
+   * The layers a click reads, bottom first: the visible ones, and above them the date the time
+   * slider shows (it is drawn over them), so the inspector reads the date a person sees.
+   */
+  private underClicks(): ImageryLayerHandle[] {
+    const { timeline } = this.deps.manager;
+    const shown = timeline.active ? timeline.layerOf(timeline.state.index) : undefined;
+    return shown ? [...this.visible(), shown] : this.visible();
+  }
+
   visible(): ImageryLayerHandle[] {
     return this.deps.manager.specs
       .filter((s) => s.visible !== false)
