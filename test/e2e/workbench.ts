@@ -124,8 +124,16 @@ export const EO_VIEWS = ['Projects', 'Orders', 'Catalog', 'Cloud Stores', 'Archi
 
 /** Gives one view all the room: the other views collapsed, it expanded. */
 export async function soleView(page: Page, name: (typeof EO_VIEWS)[number]): Promise<void> {
-  for (const v of EO_VIEWS) if (v !== name) await collapseView(page, v);
-  await expandView(page, name);
+  // a header clicked while the sections above it still move can miss (a shared window's Cloud
+  // Stores stayed open and left Projects four rows high): looked at again, and clicked again
+  for (let attempt = 1; ; attempt++) {
+    for (const v of EO_VIEWS) if (v !== name) await collapseView(page, v);
+    await expandView(page, name);
+    const open = await Promise.all(EO_VIEWS.map((v) => viewSection(page, v).locator('.pane-header').getAttribute('aria-expanded')));
+    if (EO_VIEWS.every((v, i) => (open[i] === 'true') === (v === name))) return;
+    if (attempt === 3) throw new Error(`the ${name} view could not be given the side bar alone: ${EO_VIEWS.map((v, i) => `${v} ${open[i]}`).join(', ')}`);
+    await page.waitForTimeout(300);
+  }
 }
 
 /** Drags the sash between the side bar and the editor until the side bar is `width` px wide. */
@@ -431,7 +439,11 @@ export async function startMapTest({ page, base, token }: SandboxWorkbench): Pro
       assert.ok(found, `the sandbox has no AOI named ${String(name)}`);
       return found;
     },
-    showAoiRow: (aoi) => expandRow(page, 'Projects', projects.find((p) => p.id === aoi.project_id)?.name ?? '', aoi.name),
+    showAoiRow: async (aoi) => {
+      // whatever a test before this one opened since, Projects has the room for the AOI's row
+      await soleView(page, 'Projects');
+      await expandRow(page, 'Projects', projects.find((p) => p.id === aoi.project_id)?.name ?? '', aoi.name);
+    },
   };
 }
 
