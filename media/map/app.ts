@@ -497,20 +497,20 @@ export class MapApp {
     obs.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   }
 
-  /** `changed`: what the imagery layers say changed (their list, the compare). */
   /**
    * The dock opened beside the search panel in an editor too narrow for both (1280 × 800 with
    * the side bar: a 312 px map between them): the panel folds, ☰ on the map brings it back, so
    * the map keeps room. A panel listing results stays: folding it would hide what was asked for.
    */
   private roomForMap(): void {
-    if (!this.side || this.side.hidden || this.panel.hasResults()) return;
+    if (this.side.hidden || this.panel.hasResults()) return;
     if (this.map.getContainer().clientWidth >= MIN_MAP_WIDTH) return;
     this.side.hidden = true;
     this.map.invalidateSize();
     this.saveState();
   }
 
+  /** `changed`: what the imagery layers say changed (their list, the compare). */
   saveState(changed: Pick<MapState, 'imagery' | 'compare' | 'timeline'> = {}): void {
     if (!this.started) return;
     const c = this.map.getCenter();

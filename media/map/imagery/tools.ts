@@ -99,7 +99,6 @@ export class ImageryTools {
     this.captureClicks(map);
   }
 
-  /** Visible imagery layers, the one drawn on top last. */
   /**
    * The layers a click reads, bottom first: the visible ones, and above them the date the time
    * slider shows (it is drawn over them), so the inspector reads the date a person sees.
@@ -110,6 +109,7 @@ export class ImageryTools {
     return shown ? [...this.visible(), shown] : this.visible();
   }
 
+  /** Visible imagery layers, the one drawn on top last. */
   visible(): ImageryLayerHandle[] {
     return this.deps.manager.specs
       .filter((s) => s.visible !== false)
