@@ -330,7 +330,8 @@ async function appendBody(res: FileAnswer, part: string, have: number, total: nu
   // The file is open before the first byte is written; what comes meanwhile waits in the body.
   const file = await fs.open(part, have === 0 ? 'w' : 'a');
   try {
-    for (let batch = await res.body.next(WRITE_BATCH); batch.length > 0 && !opts.signal?.aborted; batch = await res.body.next(WRITE_BATCH)) {
+    // a cancel gives the body up: what it held is dropped and the loop ends at the next batch
+    for (let batch = await res.body.next(WRITE_BATCH); batch.length > 0; batch = await res.body.next(WRITE_BATCH)) {
       received += await writeAll(file, batch);
       opts.onProgress?.({ received, total });
     }

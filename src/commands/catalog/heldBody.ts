@@ -41,6 +41,8 @@ export class HeldBody {
 
   /** Gives the body up (and its connection); bytes not yet taken are dropped. */
   destroy(err?: Error): void {
+    this.chunks.length = 0;
+    this.queued = 0;
     this.body.destroy(err);
     this.finish(err);
   }

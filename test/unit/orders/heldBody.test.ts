@@ -56,4 +56,14 @@ describe('HeldBody', () => {
     assert.deepEqual(await waiting, []);
     assert.equal(source.destroyed, true, 'the connection goes too');
   });
+
+  it('drops what it held when given up on, so a cancelled writer writes no more', async () => {
+    const source = new Readable({ read() {} });
+    const held = new HeldBody(source);
+    source.push(chunk(100, 1));
+    source.push(chunk(100, 2));
+    await turn();
+    held.destroy();
+    assert.deepEqual(await held.next(1 << 20), []);
+  });
 });
